@@ -1,0 +1,339 @@
+/* The kernel IR: what every front-end (PTX, SASS-style, vISA) produces and what the executor runs.
+ *
+ * A module holds module-scope variables and functions; a function holds a flat instruction array
+ * with branch targets resolved to instruction indices, typed virtual registers numbered into
+ * "slots", and its own variables (local depots, body .param/.shared). Memory instructions carry a
+ * dialect-neutral ir_mem_attrs (DESIGN.md, "The memory access contract").
+ *
+ * Registers: every non-predicate register is one 64-bit slot per lane; narrower types live in the
+ * low bits (the executor keeps values zero-extended to the register's declared width). Predicate
+ * registers are numbered separately (pred slots) and held by the executor as 32-bit lane masks.
+ * All storage belongs to the module's arena; ir_module_destroy frees everything. */
+#ifndef GMS_IR_IR_H
+#define GMS_IR_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+
+/* ---- operations ---- */
+typedef enum ir_opcode {
+#define IR_OP(name, text, cls) IR_##name,
+#include "ir/ir_ops.def"
+#undef IR_OP
+    IR_OP_COUNT
+} ir_opcode;
+
+typedef enum ir_op_class { IR_CLASS_ALU, IR_CLASS_MEM, IR_CLASS_CTRL, IR_CLASS_WARP,
+                           IR_CLASS_SYNC, IR_CLASS_MISC } ir_op_class;
+
+const char *ir_opcode_name(ir_opcode op);
+ir_op_class ir_opcode_class(ir_opcode op);
+
+/* ---- types ---- */
+typedef enum ir_type {
+    IR_T_NONE = 0,
+    IR_T_PRED,
+    IR_T_B8, IR_T_B16, IR_T_B32, IR_T_B64, IR_T_B128,
+    IR_T_U8, IR_T_U16, IR_T_U32, IR_T_U64,
+    IR_T_S8, IR_T_S16, IR_T_S32, IR_T_S64,
+    IR_T_F16, IR_T_F16X2, IR_T_BF16, IR_T_BF16X2, IR_T_TF32,
+    IR_T_F32, IR_T_F64,
+    IR_T_COUNT
+} ir_type;
+
+const char *ir_type_name(ir_type t); /* "u32", "f16x2", ... */
+unsigned ir_type_bits(ir_type t);    /* 1 for pred, 8..128 */
+bool ir_type_is_float(ir_type t);    /* f16, f16x2, bf16, bf16x2, tf32, f32, f64 */
+bool ir_type_is_signed(ir_type t);   /* s8..s64 */
+
+/* Rounding modifiers. The *I forms round a float to an integral value (cvt.rni etc.). */
+typedef enum ir_round {
+    IR_RND_NONE = 0, IR_RND_RN, IR_RND_RZ, IR_RND_RM, IR_RND_RP, IR_RND_RNA, IR_RND_RS,
+    IR_RND_RNI, IR_RND_RZI, IR_RND_RMI, IR_RND_RPI
+} ir_round;
+
+/* Comparison operators of setp/set/slct (PTX ISA 9.1 §9.7.7.1). */
+typedef enum ir_cmp {
+    IR_CMP_NONE = 0, IR_CMP_EQ, IR_CMP_NE, IR_CMP_LT, IR_CMP_LE, IR_CMP_GT, IR_CMP_GE,
+    IR_CMP_LO, IR_CMP_LS, IR_CMP_HI, IR_CMP_HS,
+    IR_CMP_EQU, IR_CMP_NEU, IR_CMP_LTU, IR_CMP_LEU, IR_CMP_GTU, IR_CMP_GEU,
+    IR_CMP_NUM, IR_CMP_NAN
+} ir_cmp;
+
+typedef enum ir_boolop { IR_BOOL_NONE = 0, IR_BOOL_AND, IR_BOOL_OR, IR_BOOL_XOR } ir_boolop;
+
+/* Modifier flags (ir_insn.mods). */
+enum {
+    IR_MOD_FTZ = 1u << 0,
+    IR_MOD_SAT = 1u << 1,
+    IR_MOD_APPROX = 1u << 2,
+    IR_MOD_FULL = 1u << 3,
+    IR_MOD_HI = 1u << 4,
+    IR_MOD_LO = 1u << 5,
+    IR_MOD_WIDE = 1u << 6,
+    IR_MOD_CC = 1u << 7,       /* writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc ...) */
+    IR_MOD_CARRY_IN = 1u << 8, /* reads the carry flag (addc, subc, madc) */
+    IR_MOD_UNI = 1u << 9,      /* bra.uni, call.uni, ret.uni: asserted non-divergent */
+    IR_MOD_SHIFTAMT = 1u << 10,
+    IR_MOD_CLAMP = 1u << 11,   /* shf/bmsk/szext .clamp (absent: .wrap) */
+    IR_MOD_LEFT = 1u << 12,    /* shf.l (absent: shf.r) */
+    IR_MOD_NAN = 1u << 13,     /* min/max .NaN */
+    IR_MOD_RELU = 1u << 14,
+    IR_MOD_XORSIGN_ABS = 1u << 15,
+    IR_MOD_TO = 1u << 16,      /* cvta.to.<space> (window address from generic) */
+    IR_MOD_ALIGNED = 1u << 17, /* bar.sync.aligned / barrier.sync.aligned, vote.sync.aligned ... */
+    IR_MOD_NOFTZ = 1u << 18,   /* atom.add.noftz.f16 */
+    IR_MOD_SATFINITE = 1u << 19,
+    IR_MOD_BARRIER = 1u << 20, /* spelled barrier.* (not bar.*): non-aligned semantics */
+};
+
+/* Sub-operations (ir_insn.sub), meaning depends on the opcode. */
+enum { IR_SHFL_UP = 1, IR_SHFL_DOWN, IR_SHFL_BFLY, IR_SHFL_IDX };
+enum { IR_VOTE_ALL = 1, IR_VOTE_ANY, IR_VOTE_UNI, IR_VOTE_BALLOT };
+enum { IR_MATCH_ANY = 1, IR_MATCH_ALL };
+enum { IR_REDUX_ADD = 1, IR_REDUX_MIN, IR_REDUX_MAX, IR_REDUX_AND, IR_REDUX_OR, IR_REDUX_XOR };
+enum { IR_ATOM_AND = 1, IR_ATOM_OR, IR_ATOM_XOR, IR_ATOM_CAS, IR_ATOM_EXCH, IR_ATOM_ADD,
+       IR_ATOM_INC, IR_ATOM_DEC, IR_ATOM_MIN, IR_ATOM_MAX };
+enum { IR_BAR_SYNC = 1, IR_BAR_ARRIVE, IR_BAR_RED_POPC, IR_BAR_RED_AND, IR_BAR_RED_OR };
+enum { IR_TESTP_FINITE = 1, IR_TESTP_INFINITE, IR_TESTP_NUMBER, IR_TESTP_NOTANUMBER,
+       IR_TESTP_NORMAL, IR_TESTP_SUBNORMAL };
+enum { IR_PRMT_DEFAULT = 0, IR_PRMT_F4E, IR_PRMT_B4E, IR_PRMT_RC8, IR_PRMT_ECL, IR_PRMT_ECR,
+       IR_PRMT_RC16 };
+enum { IR_POLICY_FRACTIONAL = 1, IR_POLICY_RANGE, IR_POLICY_CVT };
+
+/* ---- memory attributes: the dialect-neutral access contract ---- */
+typedef enum ir_space {
+    IR_SPACE_NONE = 0,
+    IR_SPACE_GENERIC, IR_SPACE_GLOBAL, IR_SPACE_SHARED, IR_SPACE_SHARED_CLUSTER, IR_SPACE_LOCAL,
+    IR_SPACE_CONST, IR_SPACE_PARAM, IR_SPACE_SURFACE, IR_SPACE_INSTRUCTION, IR_SPACE_CRS
+} ir_space;
+
+typedef enum ir_sem {
+    IR_SEM_WEAK = 0, IR_SEM_RELAXED, IR_SEM_ACQUIRE, IR_SEM_RELEASE, IR_SEM_ACQ_REL,
+    IR_SEM_SC, IR_SEM_VOLATILE, IR_SEM_MMIO
+} ir_sem;
+
+typedef enum ir_scope {
+    IR_SCOPE_NONE = 0, IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_SYS
+} ir_scope;
+
+/* Cache operators of ld/st (PTX ISA 9.1 §9.7.9.1); NONE means the default (.ca / .wb). */
+typedef enum ir_cop { IR_COP_NONE = 0, IR_COP_CA, IR_COP_CG, IR_COP_CS, IR_COP_LU, IR_COP_CV,
+                      IR_COP_WB, IR_COP_WT } ir_cop;
+
+/* Eviction priorities (§9.7.9.2). L1 may use all; L2 uses NORMAL/FIRST/LAST (and UNCHANGED in
+ * descriptors). */
+typedef enum ir_evict { IR_EVICT_NONE = 0, IR_EVICT_NORMAL, IR_EVICT_UNCHANGED, IR_EVICT_FIRST,
+                        IR_EVICT_LAST, IR_EVICT_NO_ALLOCATE } ir_evict;
+
+/* Prefetch levels for prefetch/prefetchu and the tensormap form. */
+typedef enum ir_level { IR_LEVEL_NONE = 0, IR_LEVEL_L1, IR_LEVEL_L2, IR_LEVEL_TENSORMAP } ir_level;
+
+typedef struct ir_mem_attrs {
+    uint8_t space;          /* ir_space as written (GENERIC when no state space) */
+    uint8_t sem;            /* ir_sem */
+    uint8_t scope;          /* ir_scope */
+    uint8_t cop;            /* ir_cop */
+    uint8_t l1_evict;       /* ir_evict */
+    uint8_t l2_evict;       /* ir_evict */
+    uint8_t level;          /* ir_level, prefetch/applypriority/discard */
+    uint8_t nc;             /* ld.global.nc: non-coherent read-only path */
+    uint16_t prefetch_bytes;/* .L2::64B/128B/256B: 64, 128, 256; 0 when absent */
+    uint8_t cache_hint;     /* 1 when .L2::cache_hint: the policy is the last source operand */
+    uint8_t elem_bytes;     /* bytes of one element (type width); 16 for .b128 */
+    uint8_t vec;            /* elements per lane: 1, 2, 4 (8 for .v8) */
+    uint8_t l2_secondary;   /* createpolicy secondary priority (ir_evict: UNCHANGED or FIRST) */
+    uint8_t pad[2];
+} ir_mem_attrs;
+
+/* ---- operands ---- */
+typedef enum ir_operand_kind {
+    IR_OPND_NONE = 0,
+    IR_OPND_REG,    /* reg = slot */
+    IR_OPND_PRED,   /* reg = pred slot; neg = 1 for !p */
+    IR_OPND_IMM,    /* imm = raw bits in the instruction's type (floats as their IEEE bits) */
+    IR_OPND_SREG,   /* reg = ir_sreg */
+    IR_OPND_ADDR,   /* [base + imm]: base is reg (REG slot) when has_reg, sym when sym != NONE */
+    IR_OPND_VEC,    /* {v0, v1, ...}: count element slots in vregs; IR_REG_SINK for '_' */
+    IR_OPND_LABEL,  /* imm = instruction index in the function */
+    IR_OPND_FUNC,   /* sym = function index in the module */
+    IR_OPND_SYM,    /* address of a variable (mov r, var; cvta from var): sym, imm = offset */
+    IR_OPND_SINK,   /* '_' destination */
+} ir_operand_kind;
+
+enum { IR_REG_SINK = 0xFFFFFFFFu, IR_SYM_NONE = 0xFFFFFFFFu };
+
+/* Variable references: module-scope variables are 0..nvars-1 of the module; function-scope ones
+ * are IR_SYM_FUNC_BASE + index into ir_func.vars. */
+enum { IR_SYM_FUNC_BASE = 0x40000000u, IR_SYM_PARAM_BASE = 0x20000000u };
+/* IR_SYM_PARAM_BASE + i: the function's i-th parameter; IR_SYM_PARAM_BASE + 0x10000 + i: its i-th
+ * return value. */
+enum { IR_SYM_RET_OFFSET = 0x10000u };
+
+/* Special registers; the executor materialises them per warp. */
+typedef enum ir_sreg {
+    IR_SREG_TID_X, IR_SREG_TID_Y, IR_SREG_TID_Z,
+    IR_SREG_NTID_X, IR_SREG_NTID_Y, IR_SREG_NTID_Z,
+    IR_SREG_CTAID_X, IR_SREG_CTAID_Y, IR_SREG_CTAID_Z,
+    IR_SREG_NCTAID_X, IR_SREG_NCTAID_Y, IR_SREG_NCTAID_Z,
+    IR_SREG_LANEID, IR_SREG_WARPID, IR_SREG_NWARPID, IR_SREG_SMID, IR_SREG_NSMID, IR_SREG_GRIDID,
+    IR_SREG_LANEMASK_EQ, IR_SREG_LANEMASK_LE, IR_SREG_LANEMASK_LT, IR_SREG_LANEMASK_GE,
+    IR_SREG_LANEMASK_GT,
+    IR_SREG_CLOCK, IR_SREG_CLOCK_HI, IR_SREG_CLOCK64, IR_SREG_GLOBALTIMER,
+    IR_SREG_GLOBALTIMER_LO, IR_SREG_GLOBALTIMER_HI,
+    IR_SREG_DYNAMIC_SMEM_SIZE, IR_SREG_TOTAL_SMEM_SIZE, IR_SREG_AGGR_SMEM_SIZE,
+    IR_SREG_WARPSZ, /* WARP_SZ constant */
+    IR_SREG_ENVREG0, /* %envreg0..31 follow */
+    IR_SREG_COUNT = IR_SREG_ENVREG0 + 32
+} ir_sreg;
+
+typedef struct ir_operand {
+    uint8_t kind;    /* ir_operand_kind */
+    uint8_t neg;     /* PRED: negated; IMM/REG in float ops: never (neg is an instruction) */
+    uint8_t has_reg; /* ADDR: base register present */
+    uint8_t count;   /* VEC: number of elements (1..8) */
+    uint32_t reg;    /* REG/PRED slot, SREG id, ADDR base slot */
+    uint32_t sym;    /* ADDR/SYM/FUNC: variable or function reference; IR_SYM_NONE otherwise */
+    int64_t imm;     /* IMM bits, ADDR/SYM byte offset, LABEL target index */
+    uint32_t vregs[8]; /* VEC element slots */
+} ir_operand;
+
+/* ---- instructions ----
+ * Operand layout per opcode (what the front-ends produce and the executor expects):
+ *   ALU ops          dst[0]; src[0..2] in PTX order. type = the type suffix as written (mul.wide.s32:
+ *                    S32, the result is 64-bit). cvt: type = destination, type2 = source.
+ *                    cvt.rn.f16x2.f32 d, a, b: src[0] = a (upper half), src[1] = b (lower half).
+ *                    set: type = destination, type2 = compared type. slct: type2 = type of c.
+ *                    lop3: src[3] = IMM lut. Float immediates hold the IEEE bits of the type.
+ *   SETP             dst[0] PRED, dst[1] PRED or NONE; src[0], src[1]; src[2] PRED when boolop.
+ *   SELP             dst[0]; src[0], src[1]; src[2] PRED.
+ *   TESTP            dst[0] PRED; src[0].
+ *   MOV              dst[0] REG/PRED/VEC; src[0] REG/PRED/IMM/SREG/SYM/VEC/FUNC. A VEC on either side
+ *                    packs or unpacks (element 0 is the least significant part).
+ *   CVTA             dst[0]; src[0] REG or SYM; mem.space = window; IR_MOD_TO for cvta.to.
+ *   LD, LDU          dst[0] REG or VEC; src[0] ADDR; src[1] policy when mem.cache_hint.
+ *   ST               src[0] ADDR; src[1] REG/IMM/VEC value; src[2] policy when mem.cache_hint.
+ *   ATOM             dst[0] REG; src[0] ADDR; src[1] b; src[2] c (cas) ; src[3] policy.
+ *   RED              src[0] ADDR; src[1] b; src[2] policy.
+ *   PREFETCH(U)      src[0] ADDR; mem.level, mem.l2_evict.
+ *   APPLYPRIORITY,   src[0] ADDR; src[1] IMM size (128). mem.l2_evict for applypriority.
+ *   DISCARD
+ *   CREATEPOLICY     dst[0]; sub = IR_POLICY_*; mem.l2_evict primary, mem.l2_secondary.
+ *                    FRACTIONAL: src[0] fraction (IMM f32 bits or REG), NONE means 1.0.
+ *                    RANGE: src[0] ADDR, src[1] primary size, src[2] total size.
+ *                    CVT: src[0] access property (REG or IMM).
+ *   BRA              src[0] LABEL.      BRX: src[0] REG index; xops = LABEL operands.
+ *   CALL             src[0] FUNC (direct) or REG (indirect; src[1] FUNC of the .callprototype or
+ *                    NONE); xops = arguments (SYM of a caller .param variable, REG or IMM);
+ *                    xrets = return operands (SYM of a caller .param variable or REG).
+ *   RET, EXIT, TRAP  no operands.       NANOSLEEP: src[0].
+ *   BAR              sub = IR_BAR_*; src[0] barrier id (IMM/REG); src[1] thread count or NONE;
+ *                    bar.red: dst[0] REG (popc) or PRED (and/or), src[2] PRED operand.
+ *   BAR_WARP         src[0] member mask.
+ *   MEMBAR, FENCE    mem.scope (membar.cta/gl/sys -> CTA/GPU/SYS), mem.sem for fence.
+ *   SHFL             dst[0] REG, dst[1] PRED or NONE; src[0] a, src[1] b, src[2] c, src[3] mask.
+ *   VOTE             dst[0] PRED (all/any/uni) or REG (ballot); src[0] PRED; src[1] mask.
+ *   MATCH            dst[0] REG, dst[1] PRED or NONE; src[0] value (type B32/B64); src[1] mask.
+ *   REDUX            dst[0] REG; src[0] value; src[1] mask.
+ *   ACTIVEMASK       dst[0] REG.
+ */
+typedef struct ir_insn {
+    uint16_t op;     /* ir_opcode */
+    uint8_t type;    /* ir_type of the result / operation */
+    uint8_t type2;   /* second type: cvt source, set/slct source, dp4a b, mul.wide source width */
+    uint32_t mods;   /* IR_MOD_* */
+    uint8_t rnd;     /* ir_round */
+    uint8_t cmp;     /* ir_cmp */
+    uint8_t boolop;  /* ir_boolop */
+    uint8_t sub;     /* opcode-specific sub-operation (IR_SHFL_*, IR_ATOM_*, ...) */
+    uint8_t ndst, nsrc;
+    uint8_t guard_neg;   /* 1: @!p */
+    uint8_t has_guard;
+    uint32_t guard;      /* pred slot of the guard */
+    ir_operand dst[2];   /* dst[1]: second result (setp p|q, shfl d|p, atom with no result: NONE) */
+    ir_operand src[4];
+    ir_mem_attrs mem;    /* memory ops, fences, cvta (space) */
+    uint32_t xops_first, xops_count; /* CALL/BRX: operands in ir_func.xops */
+    uint32_t xrets_first, xrets_count; /* CALL: return-value operands in ir_func.xops */
+    uint32_t line, col;  /* position in the kernel text */
+    uint32_t loc_file, loc_line; /* source position from .loc (file index, line); 0 when none */
+    uint32_t id;         /* module-wide static instruction id (for counters) */
+} ir_insn;
+
+/* ---- variables ---- */
+/* An address initialiser: the element at byte `offset` receives the address of `sym` + addend,
+ * converted to generic when `generic` (PTX `generic(var)`). */
+typedef struct ir_reloc {
+    uint64_t offset;
+    uint32_t sym;
+    uint8_t generic;
+    int64_t addend;
+} ir_reloc;
+
+typedef struct ir_var {
+    const char *name;
+    uint8_t space;       /* ir_space */
+    uint8_t type;        /* element type */
+    uint8_t is_extern;   /* .extern (dynamic .shared arrays, external globals) */
+    uint8_t is_visible;
+    uint32_t align;      /* bytes; at least the element size */
+    uint64_t size_bytes; /* total bytes; 0 for an unsized extern .shared array */
+    const uint8_t *init; /* size_bytes of initial data, or NULL (zero) */
+    ir_reloc *relocs;
+    uint32_t nrelocs;
+    uint32_t line, col;
+} ir_var;
+
+typedef struct ir_param {
+    const char *name;
+    uint8_t type;       /* element type (.b8 for byte arrays) */
+    uint8_t is_ptr;     /* .ptr attribute */
+    uint8_t ptr_space;  /* .ptr.global etc. */
+    uint32_t align;
+    uint64_t size_bytes;
+    uint64_t offset;    /* byte offset in the parameter block, aligned */
+    uint32_t line, col;
+} ir_param;
+
+typedef struct ir_func {
+    const char *name;
+    uint8_t is_entry, is_extern, is_visible, is_weak, is_noreturn;
+    uint32_t line, col;
+    ir_param *params; uint32_t nparams; uint64_t params_bytes;
+    ir_param *rets; uint32_t nrets;
+    ir_insn *insns; uint32_t ninsns;
+    ir_operand *xops; uint32_t nxops;  /* call argument/return operands */
+    ir_var *vars; uint32_t nvars;      /* .local/.shared/.param/.reg-free vars declared in the body */
+    uint32_t nregs;                    /* 64-bit register slots */
+    uint32_t npreds;                   /* predicate slots */
+    uint8_t *reg_types;                /* nregs: declared ir_type of each slot */
+    const char **reg_names;            /* nregs: names for printing and diagnostics */
+    const char **pred_names;           /* npreds */
+    /* performance directives; 0 when absent */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxnctapersm;
+    uint8_t has_callprototype;         /* this is a .callprototype, not a callable function */
+} ir_func;
+
+typedef struct ir_module {
+    arena arena;              /* owns everything below */
+    const char *path;         /* file name used in diagnostics */
+    uint32_t version_major, version_minor; /* .version */
+    uint32_t target_sm;       /* e.g. 80 for sm_80, 90 for sm_90a */
+    uint8_t target_arch_specific; /* sm_90a: 'a'; sm_100f: 'f'; 0 otherwise */
+    uint8_t address_bits;     /* 32 or 64 */
+    ir_var *vars; uint32_t nvars;
+    ir_func *funcs; uint32_t nfuncs;
+    const char **files; uint32_t nfiles; /* .file table: index -> path; index 0 unused */
+    uint32_t ninsns_total;    /* static instruction ids are 0..ninsns_total-1 */
+} ir_module;
+
+/* Frees a module and everything it owns. NULL is allowed. */
+void ir_module_destroy(ir_module *m);
+/* Looks up a function by name; returns its index or -1. */
+int ir_module_find_func(const ir_module *m, const char *name);
+/* Finds the instruction with module-wide id `id`; sets *func_out. Returns NULL when out of range. */
+const ir_insn *ir_module_insn_by_id(const ir_module *m, uint32_t id, const ir_func **func_out);
+
+#endif
