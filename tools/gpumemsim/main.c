@@ -1,7 +1,227 @@
-/* gpumemsim command line (placeholder until the sim layer lands). */
+/* gpumemsim: the command line. Parses arguments (getopt_long), calls the sim layer and prints
+ * diagnostics, device printf output, faults and reports. The only place that prints or exits. */
+#include <getopt.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/gpu_config.h"
+#include "ptx/ptx.h"
+#include "sim/sim.h"
+
+static const char usage[] =
+    "usage: gpumemsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run LAUNCH.json        run the kernels of a launch file and print a report\n"
+    "      --gpu NAME             use this GPU preset instead of the launch file's\n"
+    "      --config FILE.json     GPU configuration override ({\"base\": \"a100\", ...})\n"
+    "      --max-instructions N   stop a launch after N warp instructions (runaway limit)\n"
+    "      --quiet                print only printf output, faults and failures\n"
+    "  check FILE.ptx         parse and check a kernel file; exit 0 when clean, 2 otherwise\n"
+    "      --list-ops             list the PTX instructions gpumemsim accepts\n"
+    "  presets                list the GPU presets\n"
+    "  presets show NAME      print one preset as JSON (usable as a --config file)\n"
+    "\n"
+    "exit status: 0 success, 1 a kernel faulted or an expectation failed, 2 bad input\n";
+
+/* Copies line `line` (1-based) of text into buf without its newline. */
+static void text_line(const char *text, size_t len, unsigned line, char *buf, size_t size)
 {
-    fprintf(stderr, "gpumemsim: no commands yet\n");
+    buf[0] = '\0';
+    if (!text || !line)
+        return;
+    size_t pos = 0;
+    for (unsigned l = 1; l < line && pos < len; pos++)
+        if (text[pos] == '\n')
+            l++;
+    size_t end = pos;
+    while (end < len && text[end] != '\n') end++;
+    while (pos < end && (text[pos] == ' ' || text[pos] == '\t')) pos++;
+    snprintf(buf, size, "%.*s", (int)(end - pos), text + pos);
+}
+
+static void print_fault(const sim_result *r)
+{
+    const exec_fault *f = &r->fault;
+    const launch_kernel *k = &r->launch->kernels[r->fault_launch];
+    fprintf(stderr, "gpumemsim: kernel %s faulted (launch %zu of %zu)\n", k->kernel,
+            r->fault_launch + 1, r->launch->nkernels);
+    fprintf(stderr, "  %s\n", f->message);
+    fprintf(stderr, "  by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1],
+            f->tid[2], f->ctaid[0], f->ctaid[1], f->ctaid[2]);
+    if (f->ptx_line) {
+        char line[256];
+        text_line(r->module_text, r->module_text_len, f->ptx_line, line, sizeof line);
+        fprintf(stderr, "  at %s:%u: %s\n", r->launch->module_path, f->ptx_line, line);
+    }
+    if (f->loc_line && r->module && f->loc_file < r->module->nfiles &&
+        r->module->files[f->loc_file])
+        fprintf(stderr, "  source %s:%u\n", r->module->files[f->loc_file], f->loc_line);
+    fprintf(stderr, "  no outputs were written\n");
+}
+
+static void print_expectations(const sim_result *r)
+{
+    for (size_t i = 0; i < r->launch->nexpects; i++) {
+        const launch_expect_result *e = &r->expects[i];
+        if (!e->mismatches)
+            continue;
+        fprintf(stderr, "expectation failed: %s: %llu of %llu elements differ\n", e->buffer_name,
+                (unsigned long long)e->mismatches, (unsigned long long)e->elements);
+        for (size_t j = 0; j < e->shown; j++)
+            fprintf(stderr, "  [%llu] got %s, expected %s\n",
+                    (unsigned long long)e->first[j].index, e->first[j].got,
+                    e->first[j].expected);
+    }
+}
+
+static void print_summary(const sim_result *r)
+{
+    printf("gpumemsim: %s on %s\n", r->launch->path, r->gpu.name);
+    for (size_t i = 0; i < r->nlaunches; i++) {
+        const sim_launch_stats *s = &r->launches[i];
+        printf("  launch %zu: %s grid (%u,%u,%u) block (%u,%u,%u)\n", i + 1, s->kernel,
+               s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2]);
+        printf("    warp instructions %llu, thread instructions %llu, %.3f s host time",
+               (unsigned long long)s->warp_instructions,
+               (unsigned long long)s->thread_instructions, s->seconds);
+        if (s->seconds > 0)
+            printf(" (%.1f M warp instructions/s)", s->warp_instructions / s->seconds / 1e6);
+        printf("\n");
+    }
+    for (size_t i = 0; i < r->launch->nexpects; i++)
+        if (!r->expects[i].mismatches)
+            printf("  expectation %s: %llu elements match\n", r->expects[i].buffer_name,
+                   (unsigned long long)r->expects[i].elements);
+    for (size_t i = 0; i < r->launch->noutputs; i++)
+        printf("  wrote %s\n", r->launch->outputs[i].path);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
+                                         {"config", required_argument, 0, 'c'},
+                                         {"max-instructions", required_argument, 0, 'm'},
+                                         {"quantum", required_argument, 0, 'Q'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {0, 0, 0, 0}};
+    sim_options opt = {0};
+    int quiet = 0, c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'g': opt.gpu = optarg; break;
+        case 'c': opt.config_path = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'm':
+        case 'Q': {
+            unsigned long long v = strtoull(optarg, &end, 0);
+            if (*end || !*optarg || v == 0) {
+                fprintf(stderr, "gpumemsim: --%s needs a positive integer, not '%s'\n",
+                        c == 'm' ? "max-instructions" : "quantum", optarg);
+                return 2;
+            }
+            if (c == 'm')
+                opt.max_instructions = v;
+            else
+                opt.quantum = (uint32_t)v;
+            break;
+        }
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fputs("gpumemsim run: expected exactly one launch file\n", stderr);
+        return 2;
+    }
+    diag_list dl;
+    diag_list_init(&dl);
+    dl.max_errors = 100;
+    sim_result *r = sim_run_file(argv[optind], &opt, &dl);
+    diag_list_print(&dl, stderr);
+    diag_list_fini(&dl);
+    if (!r) {
+        fputs("gpumemsim: out of memory\n", stderr);
+        return 2;
+    }
+    if (r->printf_text && *r->printf_text)
+        fputs(r->printf_text, stdout);
+    if (r->faulted)
+        print_fault(r);
+    else if (r->status != SIM_BAD_INPUT) {
+        if (!quiet)
+            print_summary(r);
+        print_expectations(r);
+    }
+    int status = r->status;
+    sim_result_destroy(r);
+    return status;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--list-ops") == 0) {
+        ptx_list_ops(stdout);
+        return 0;
+    }
+    if (argc < 2) {
+        fputs("gpumemsim check: expected one or more kernel files\n", stderr);
+        return 2;
+    }
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        diag_list dl;
+        diag_list_init(&dl);
+        dl.max_errors = 200;
+        if (sim_check_file(argv[i], &dl) != SIM_OK)
+            status = 2;
+        diag_list_print(&dl, stderr);
+        diag_list_fini(&dl);
+    }
+    return status;
+}
+
+static int cmd_presets(int argc, char **argv)
+{
+    if (argc == 1) {
+        for (size_t i = 0; i < gpu_preset_count(); i++) {
+            const gpu_config *g = gpu_preset_at(i);
+            printf("%-8s %s%s\n", g->name, g->description,
+                   g == gpu_preset_default() ? " (default)" : "");
+        }
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "show") == 0) {
+        const gpu_config *g = gpu_preset_find(argv[2]);
+        if (!g) {
+            fprintf(stderr, "gpumemsim: unknown preset '%s'; `gpumemsim presets` lists them\n",
+                    argv[2]);
+            return 2;
+        }
+        char *json = gpu_config_to_json(g);
+        if (!json)
+            return 2;
+        printf("%s\n", json);
+        free(json);
+        return 0;
+    }
+    fputs("usage: gpumemsim presets [show NAME]\n", stderr);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "presets") == 0)
+        return cmd_presets(argc - 1, argv + 1);
+    fprintf(stderr, "gpumemsim: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -1,0 +1,83 @@
+/* The executor: runs a kernel of a loaded module over a grid of CTAs of 32-lane warps on the SMs
+ * of a GPU, with SIMT divergence and reconvergence, barriers, warp-synchronous operations, calls,
+ * and every memory access sent through the memory system's access contract (mem/mem.h).
+ *
+ * Reconvergence: each warp runs the group of lanes with the lowest program counter; groups that
+ * reach the same instruction merge. For the structured control flow compilers emit (forward
+ * if/else, loops with backward branches, break, early return) this reconverges exactly at the
+ * immediate post-dominator, without a precomputed CFG. Calls push a frame: the callee's lanes
+ * reconverge at its return.
+ *
+ * Scheduling is deterministic: CTAs are dispatched in linear order to SMs round-robin up to the
+ * occupancy limit; resident warps run in a fixed order, each for a quantum of instructions or
+ * until it blocks at a barrier. */
+#ifndef GMS_EXEC_EXEC_H
+#define GMS_EXEC_EXEC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "ir/ir.h"
+#include "mem/memsys.h"
+
+typedef struct exec_program exec_program;
+
+/* Prepares every function of `m` for execution: chooses the semantics of each instruction and
+ * rejects any the executor cannot run (rule EXEC-UNSUP-001, naming the instruction and its line),
+ * and calls to external functions other than vprintf and __assertfail (EXEC-EXTERN-001).
+ * `m` is borrowed and must outlive the program. Returns NULL when there were errors (reported to
+ * dl) or when out of memory (EXEC-NOMEM-001). */
+exec_program *exec_program_create(const ir_module *m, diag_list *dl);
+void exec_program_destroy(exec_program *p);
+
+/* The machine the kernel runs on. */
+typedef struct exec_machine {
+    uint32_t sm_count;          /* SMs */
+    uint32_t max_threads_per_sm;
+    uint32_t max_ctas_per_sm;
+    uint32_t shared_bytes_per_sm; /* shared memory available for CTAs on one SM */
+    uint32_t max_shared_per_cta;
+    uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
+} exec_machine;
+
+/* One kernel launch. */
+typedef struct exec_launch {
+    int entry;                  /* function index of the .entry in the module */
+    uint32_t grid[3], block[3]; /* CTAs per grid and threads per CTA, each dimension >= 1 */
+    uint32_t dynamic_shared_bytes;
+    const uint8_t *params;      /* borrowed: parameter block laid out as ir_func.params say */
+    uint32_t params_bytes;
+    uint64_t max_warp_instructions; /* runaway limit for this launch; 0: unlimited */
+} exec_launch;
+
+/* Where a kernel faulted. */
+typedef struct exec_fault {
+    int faulted;                /* 0 when the launch completed */
+    char message[512];          /* e.g. "invalid global read of size 4 at 0x7f0000001000" */
+    uint32_t insn_id;           /* static instruction id (ir_module_insn_by_id) */
+    uint32_t ctaid[3], tid[3];  /* first faulting thread */
+    uint32_t ptx_line;          /* line of the instruction in the kernel text */
+    uint32_t loc_file, loc_line;/* source line from .loc, 0 when unknown */
+} exec_fault;
+
+/* Counters of one launch (the memory system keeps its own). */
+typedef struct exec_stats {
+    uint64_t warp_instructions;   /* warp-level instructions issued */
+    uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+    uint64_t *insn_executions;    /* owned by the program: per static instruction id, warp-level
+                                     executions accumulated over all launches of the program */
+} exec_stats;
+
+/* Runs one launch to completion on `ms`. Device printf output is appended to *printf_out (a
+ * malloc'd, NUL-terminated buffer the caller frees; may be NULL on entry), ordered by CTA, then
+ * warp, then call order, then lane. Returns 0 when the kernel completed; 1 when it faulted (details
+ * in *fault; memory may be partially updated, as on a GPU); -1 on host out-of-memory. */
+int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
+             exec_stats *stats, exec_fault *fault, char **printf_out);
+
+/* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
+ * entries). */
+const uint64_t *exec_program_insn_counts(const exec_program *p);
+
+#endif

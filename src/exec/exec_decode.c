@@ -1,0 +1,332 @@
+/* Preparing a module for execution: choosing each instruction's handler and ALU semantics,
+ * broadcasting immediates, laying out parameter areas and frame-local variables, and rejecting
+ * what the executor cannot run with a diagnostic that names it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+
+static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    uint64_t t[4][LANES], out[LANES], out2[LANES], cin[LANES], cout[LANES];
+    alu_args a;
+    for (int i = 0; i < 4; i++)
+        a.src[i] = in->src[i].kind ? warp_src(w, x, i, t[i]) : NULL;
+    a.dst = out;
+    a.dst2 = in->dst[1].kind ? out2 : NULL;
+    a.carry_in = NULL;
+    a.carry_out = NULL;
+    if (in->mods & IR_MOD_CARRY_IN) {
+        for (unsigned l = 0; l < LANES; l++) cin[l] = (w->carry >> l) & 1u;
+        a.carry_in = cin;
+    }
+    if (in->mods & IR_MOD_CC)
+        a.carry_out = cout;
+    x->alu(in, &a);
+    warp_write_dst(w, &in->dst[0], out, mask, 64);
+    if (a.dst2)
+        warp_write_dst(w, &in->dst[1], out2, mask, 64);
+    if (a.carry_out) {
+        uint32_t c = 0;
+        for (unsigned l = 0; l < LANES; l++) c |= (uint32_t)(cout[l] & 1u) << l;
+        w->carry = (w->carry & ~mask) | (c & mask);
+    }
+}
+
+/* mov with a vector operand: pack elements into one register or unpack one into elements;
+ * element 0 is the least significant part. */
+static void h_mov_vec(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    const ir_operand *d = &in->dst[0], *s = &in->src[0];
+    unsigned count = d->kind == IR_OPND_VEC ? d->count : s->count;
+    unsigned eb = ir_type_bits((ir_type)in->type) / count;
+    uint64_t emask = eb >= 64 ? ~0ull : (1ull << eb) - 1;
+    uint64_t tmp[LANES], out[LANES];
+    if (d->kind == IR_OPND_VEC) {
+        const uint64_t *v = warp_src(w, x, 0, tmp);
+        for (unsigned e = 0; e < count; e++) {
+            if (d->vregs[e] == IR_REG_SINK)
+                continue;
+            for (unsigned l = 0; l < LANES; l++) out[l] = (v[l] >> (e * eb)) & emask;
+            ir_operand r = {.kind = IR_OPND_REG, .reg = d->vregs[e]};
+            warp_write_dst(w, &r, out, mask, eb);
+        }
+    } else {
+        memset(out, 0, sizeof out);
+        for (unsigned e = 0; e < count; e++) {
+            const uint64_t *v = w->regs + (size_t)s->vregs[e] * LANES;
+            for (unsigned l = 0; l < LANES; l++) out[l] |= (v[l] & emask) << (e * eb);
+        }
+        warp_write_dst(w, d, out, mask, 64);
+    }
+}
+
+static exec_handler handler_for(const ir_insn *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_LD: case IR_LDU: return exec_h_ld;
+    case IR_ST: return exec_h_st;
+    case IR_ATOM: case IR_RED: return exec_h_atom;
+    case IR_PREFETCH: case IR_PREFETCHU: case IR_APPLYPRIORITY: case IR_DISCARD:
+        return exec_h_prefetch;
+    case IR_CVTA: return exec_h_cvta;
+    case IR_BRA: return exec_h_bra;
+    case IR_BRX: return exec_h_brx;
+    case IR_CALL: return exec_h_call;
+    case IR_RET: return exec_h_ret;
+    case IR_EXIT: return exec_h_exit;
+    case IR_TRAP: case IR_BRKPT: return exec_h_trap;
+    case IR_NANOSLEEP: return exec_h_nop;
+    case IR_BAR: return exec_h_bar;
+    case IR_BAR_WARP: return exec_h_bar_warp;
+    case IR_MEMBAR: case IR_FENCE: return exec_h_fence;
+    case IR_SHFL: return exec_h_shfl;
+    case IR_VOTE: return exec_h_vote;
+    case IR_MATCH: return exec_h_match;
+    case IR_REDUX: return exec_h_redux;
+    case IR_ACTIVEMASK: return exec_h_activemask;
+    default: return NULL;
+    }
+}
+
+static int is_ctrl_op(ir_opcode op)
+{
+    return op == IR_BRA || op == IR_BRX || op == IR_CALL || op == IR_RET || op == IR_EXIT ||
+           op == IR_TRAP || op == IR_BRKPT || op == IR_BAR;
+}
+
+/* Width in bits of the source operands of an ALU instruction, for truncating immediates. */
+static unsigned source_bits(const ir_insn *in, int i)
+{
+    ir_type t = (ir_type)in->type;
+    if (in->op == IR_CVT || in->op == IR_SET)
+        t = (ir_type)in->type2;
+    if (in->op == IR_SLCT && i == 2)
+        t = (ir_type)in->type2;
+    if ((in->op == IR_SHL || in->op == IR_SHR || in->op == IR_BFE || in->op == IR_BFI) && i >= 1)
+        return 32;
+    unsigned bits = ir_type_bits(t);
+    return bits == 0 || bits > 64 ? 64 : bits;
+}
+
+static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
+{
+    const ir_module *m = p->module;
+    const ir_func *fn = &m->funcs[fi];
+    exec_func *ef = &p->funcs[fi];
+    ef->ir = fn;
+    int errors = 0;
+    ef->code = calloc(fn->ninsns ? fn->ninsns : 1, sizeof *ef->code);
+    uint32_t nimm = 0;
+    for (uint32_t i = 0; i < fn->ninsns; i++)
+        for (int s = 0; s < 4; s++) nimm += fn->insns[i].src[s].kind == IR_OPND_IMM;
+    uint64_t *pool = calloc((size_t)(nimm ? nimm : 1) * LANES, sizeof *pool);
+    if (!ef->code || !pool) {
+        free(pool);
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        return -1;
+    }
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+        const ir_insn *in = &fn->insns[i];
+        exec_xinsn *x = &ef->code[i];
+        x->in = in;
+        x->is_ctrl = (uint8_t)is_ctrl_op((ir_opcode)in->op);
+        for (int s = 0; s < 4; s++) {
+            if (in->src[s].kind != IR_OPND_IMM)
+                continue;
+            unsigned bits = source_bits(in, s);
+            uint64_t v = (uint64_t)in->src[s].imm;
+            if (bits < 64)
+                v &= (1ull << bits) - 1;
+            uint64_t *lanes = pool + (size_t)used++ * LANES;
+            for (unsigned l = 0; l < LANES; l++) lanes[l] = v;
+            x->imm[s] = lanes;
+        }
+        const ir_operand *d = &in->dst[0];
+        uint32_t dreg = d->kind == IR_OPND_REG ? d->reg
+                        : d->kind == IR_OPND_VEC ? d->vregs[0] : IR_REG_SINK;
+        if (dreg != IR_REG_SINK && dreg < fn->nregs)
+            x->dst_bits = (uint8_t)ir_type_bits((ir_type)fn->reg_types[dreg]);
+        x->dst_signed = ir_type_is_signed((ir_type)in->type);
+        if (in->op == IR_MOV && (d->kind == IR_OPND_VEC || in->src[0].kind == IR_OPND_VEC)) {
+            x->fn = h_mov_vec;
+        } else if (ir_opcode_class((ir_opcode)in->op) == IR_CLASS_ALU && in->op != IR_CVTA) {
+            x->alu = alu_lookup(in);
+            x->fn = x->alu ? h_alu : NULL;
+        } else {
+            x->fn = handler_for(in);
+        }
+        if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC) {
+            const ir_func *callee = &m->funcs[in->src[0].sym];
+            if (!callee->ninsns) {
+                if (strcmp(callee->name, "vprintf") == 0) {
+                    x->aux = 1;
+                } else if (strcmp(callee->name, "__assertfail") == 0) {
+                    x->aux = 2;
+                } else {
+                    diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-001", m->path, in->line, in->col,
+                             "call to external function '%s', which gpumemsim does not provide "
+                             "(only vprintf and __assertfail are built in)", callee->name);
+                    errors++;
+                }
+            }
+        }
+        if (!x->fn) {
+            diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-001", m->path, in->line, in->col,
+                     "the executor does not implement %s with type %s%s%s", ir_opcode_name(
+                         (ir_opcode)in->op), ir_type_name((ir_type)in->type),
+                     in->type2 ? " and " : "", in->type2 ? ir_type_name((ir_type)in->type2) : "");
+            errors++;
+        }
+    }
+    ef->imm_pool = pool;
+    return errors ? -1 : 0;
+}
+
+static uint32_t align_up32(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+/* Lays out a function's parameter area (own parameters, return values, body .param variables),
+ * its frame-local .local variables and its body .shared variables (placed after `*shared_end`,
+ * which grows: body .shared of every function is static per CTA). */
+static int layout_func(exec_program *p, uint32_t fi, uint32_t *shared_end)
+{
+    exec_func *ef = &p->funcs[fi];
+    const ir_func *fn = ef->ir;
+    ef->param_offsets = calloc(fn->nparams + 1, sizeof(uint32_t));
+    ef->ret_offsets = calloc(fn->nrets + 1, sizeof(uint32_t));
+    ef->var_offsets = calloc(fn->nvars + 1, sizeof(uint32_t));
+    if (!ef->param_offsets || !ef->ret_offsets || !ef->var_offsets)
+        return -1;
+    uint32_t area = 0, local = 0;
+    if (!fn->is_entry) {
+        for (uint32_t i = 0; i < fn->nparams; i++) {
+            area = align_up32(area, fn->params[i].align ? fn->params[i].align : 1);
+            ef->param_offsets[i] = area;
+            area += (uint32_t)fn->params[i].size_bytes;
+        }
+    }
+    ef->rets_offset = area;
+    for (uint32_t i = 0; i < fn->nrets; i++) {
+        area = align_up32(area, fn->rets[i].align ? fn->rets[i].align : 1);
+        ef->ret_offsets[i] = area;
+        area += (uint32_t)fn->rets[i].size_bytes;
+    }
+    for (uint32_t j = 0; j < fn->nvars; j++) {
+        const ir_var *v = &fn->vars[j];
+        uint32_t align = v->align ? v->align : 1;
+        if (v->space == IR_SPACE_PARAM) {
+            area = align_up32(area, align);
+            ef->var_offsets[j] = area;
+            area += (uint32_t)v->size_bytes;
+        } else if (v->space == IR_SPACE_LOCAL) {
+            local = align_up32(local, align);
+            ef->var_offsets[j] = local;
+            local += (uint32_t)v->size_bytes;
+        } else if (v->space == IR_SPACE_SHARED) {
+            *shared_end = align_up32(*shared_end, align);
+            ef->var_offsets[j] = *shared_end;
+            *shared_end += (uint32_t)v->size_bytes;
+        }
+    }
+    ef->param_area_bytes = align_up32(area, 8);
+    ef->local_frame_bytes = align_up32(local, 16);
+    return 0;
+}
+
+/* Places module-scope .shared variables (static ones first, then every extern array at the start
+ * of dynamic shared memory) and .const variables (bank 0 image with their initialisers). Module
+ * .global variables are placed when the program first runs on a memory system. */
+static int layout_module(exec_program *p)
+{
+    const ir_module *m = p->module;
+    p->module_var_addr = calloc(m->nvars + 1, sizeof(uint64_t));
+    if (!p->module_var_addr)
+        return -1;
+    uint32_t shared = 0, cbytes = 0;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        uint32_t align = v->align ? v->align : 1;
+        if (v->space == IR_SPACE_SHARED && !v->is_extern) {
+            shared = align_up32(shared, align);
+            p->module_var_addr[i] = shared;
+            shared += (uint32_t)v->size_bytes;
+        } else if (v->space == IR_SPACE_CONST) {
+            cbytes = align_up32(cbytes, align);
+            p->module_var_addr[i] = cbytes;
+            cbytes += (uint32_t)v->size_bytes;
+        }
+    }
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (layout_func(p, f, &shared))
+            return -1;
+    p->static_shared_bytes = shared;
+    p->dynamic_shared_offset = align_up32(shared, 16);
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].space == IR_SPACE_SHARED && m->vars[i].is_extern)
+            p->module_var_addr[i] = p->dynamic_shared_offset;
+    p->const_bytes = cbytes;
+    p->const_bank = calloc(cbytes ? cbytes : 1, 1);
+    if (!p->const_bank)
+        return -1;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space == IR_SPACE_CONST && v->init)
+            memcpy(p->const_bank + p->module_var_addr[i], v->init, v->size_bytes);
+    }
+    return 0;
+}
+
+exec_program *exec_program_create(const ir_module *m, diag_list *dl)
+{
+    exec_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        return NULL;
+    }
+    p->module = m;
+    p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
+    p->insn_counts = calloc(m->ninsns_total + 1, sizeof *p->insn_counts);
+    int errors = !p->funcs || !p->insn_counts;
+    for (uint32_t f = 0; !errors && f < m->nfuncs; f++)
+        p->funcs[f].ir = &m->funcs[f];
+    if (!errors && layout_module(p))
+        errors = 1;
+    if (errors) {
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        exec_program_destroy(p);
+        return NULL;
+    }
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (m->funcs[f].ninsns && !m->funcs[f].has_callprototype && decode_func(p, f, dl))
+            errors = 1;
+    if (errors) {
+        exec_program_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+void exec_program_destroy(exec_program *p)
+{
+    if (!p)
+        return;
+    if (p->funcs) {
+        for (uint32_t f = 0; f < p->module->nfuncs; f++) {
+            free(p->funcs[f].code);
+            free(p->funcs[f].imm_pool);
+            free(p->funcs[f].var_offsets);
+            free(p->funcs[f].param_offsets);
+            free(p->funcs[f].ret_offsets);
+        }
+    }
+    free(p->funcs);
+    free(p->insn_counts);
+    free(p->module_var_addr);
+    free(p->const_bank);
+    free(p);
+}
+
+const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn_counts; }

@@ -1,0 +1,326 @@
+/* The device: binding a program's module variables to a memory system, CTA creation and
+ * retirement, occupancy, and the deterministic round-robin schedule of resident warps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+
+static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
+{
+    const ir_module *m = p->module;
+    uint64_t base = 0, window = 0;
+    if (r->sym < m->nvars) {
+        const ir_var *v = &m->vars[r->sym];
+        base = p->module_var_addr[r->sym];
+        if (r->generic) {
+            if (v->space == IR_SPACE_SHARED)
+                window = MEM_SHARED_WINDOW;
+            else if (v->space == IR_SPACE_CONST)
+                window = MEM_CONST_WINDOW;
+        }
+    } else if (r->sym < m->nfuncs) {
+        base = FUNC_ADDRESS_BASE + (uint64_t)r->sym * 16;
+    }
+    return base + window + (uint64_t)r->addend;
+}
+
+static void apply_relocs(const exec_program *p, const ir_var *v, uint8_t *image)
+{
+    for (uint32_t k = 0; k < v->nrelocs; k++) {
+        const ir_reloc *r = &v->relocs[k];
+        uint64_t val = reloc_value(p, r);
+        unsigned bytes = ir_type_bits((ir_type)v->type) / 8;
+        if (bytes == 0 || bytes > 8)
+            bytes = 8;
+        if (r->offset + bytes <= v->size_bytes)
+            memcpy(image + r->offset, &val, bytes);
+    }
+}
+
+/* Allocates and initialises module .global variables in `ms` and installs the .const bank. */
+static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
+{
+    const ir_module *m = p->module;
+    if (p->globals_ready && p->globals_ms == ms)
+        return 0;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space != IR_SPACE_GLOBAL)
+            continue;
+        uint64_t addr;
+        if (memsys_alloc(ms, v->size_bytes ? v->size_bytes : 1, v->align, &addr)) {
+            snprintf(fault->message, sizeof fault->message,
+                     "cannot allocate module variable %s (%llu bytes)", v->name,
+                     (unsigned long long)v->size_bytes);
+            fault->faulted = 1;
+            return -1;
+        }
+        p->module_var_addr[i] = addr;
+    }
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space == IR_SPACE_GLOBAL && (v->init || v->nrelocs) && v->size_bytes) {
+            uint8_t *image = calloc(v->size_bytes, 1);
+            if (!image)
+                return -1;
+            if (v->init)
+                memcpy(image, v->init, v->size_bytes);
+            apply_relocs(p, v, image);
+            memsys_host_write(ms, p->module_var_addr[i], image, v->size_bytes);
+            free(image);
+        } else if (v->space == IR_SPACE_CONST && v->nrelocs) {
+            apply_relocs(p, v, p->const_bank + p->module_var_addr[i]);
+        }
+    }
+    if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes))
+        return -1;
+    p->globals_ready = 1;
+    p->globals_ms = ms;
+    return 0;
+}
+
+static void cta_destroy(exec_cta *cta)
+{
+    if (!cta)
+        return;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        exec_warp *w = &cta->warps[i];
+        for (uint32_t f = 0; f < w->frames_cap; f++) {
+            free(w->frames[f].regs);
+            free(w->frames[f].preds);
+            free(w->frames[f].params);
+            free(w->frames[f].waiting);
+        }
+        free(w->frames);
+    }
+    free(cta->warps);
+    free(cta->shared);
+    free(cta);
+}
+
+static exec_cta *cta_create(exec_run_state *rs, uint32_t linear, uint32_t sm, uint32_t slot,
+                            uint32_t shared_bytes)
+{
+    const exec_launch *L = rs->launch;
+    exec_cta *cta = calloc(1, sizeof *cta);
+    if (!cta)
+        return NULL;
+    cta->linear = linear;
+    cta->ctaid[0] = linear % L->grid[0];
+    cta->ctaid[1] = (linear / L->grid[0]) % L->grid[1];
+    cta->ctaid[2] = linear / (L->grid[0] * L->grid[1]);
+    cta->sm = sm;
+    cta->slot = slot;
+    cta->shared_bytes = shared_bytes;
+    cta->nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
+    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
+    if (!cta->shared || !cta->warps) {
+        cta_destroy(cta);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        exec_warp *w = &cta->warps[i];
+        uint32_t threads = rs->threads_per_cta - i * LANES;
+        w->live = threads >= LANES ? FULL_MASK : (1u << threads) - 1;
+        w->active = w->live;
+        w->warp_in_cta = i;
+        w->cta = cta;
+        w->run = rs;
+        w->local_slot = sm * rs->warps_per_sm_slots + slot * cta->nwarps + i;
+        w->mctx.sm = sm;
+        w->mctx.shared = cta->shared;
+        w->mctx.shared_bytes = shared_bytes;
+        w->mctx.local_bytes = rs->local_bytes;
+        w->mctx.local_backing =
+            MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
+        if (warp_frame_push(w, rs->entry)) {
+            cta_destroy(cta);
+            return NULL;
+        }
+        w->state = WARP_READY;
+        w->pc = 0;
+    }
+    return cta;
+}
+
+static int printf_cmp(const void *a, const void *b)
+{
+    const printf_record *x = a, *y = b;
+    if (x->cta_linear != y->cta_linear)
+        return x->cta_linear < y->cta_linear ? -1 : 1;
+    if (x->warp != y->warp)
+        return x->warp < y->warp ? -1 : 1;
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
+char *exec_printf_collect(exec_run_state *rs)
+{
+    qsort(rs->printfs, rs->nprintfs, sizeof *rs->printfs, printf_cmp);
+    size_t total = 1;
+    for (uint32_t i = 0; i < rs->nprintfs; i++) total += strlen(rs->printfs[i].text);
+    char *out = malloc(total);
+    if (out) {
+        size_t pos = 0;
+        for (uint32_t i = 0; i < rs->nprintfs; i++) {
+            size_t n = strlen(rs->printfs[i].text);
+            memcpy(out + pos, rs->printfs[i].text, n);
+            pos += n;
+        }
+        out[pos] = '\0';
+    }
+    for (uint32_t i = 0; i < rs->nprintfs; i++) free(rs->printfs[i].text);
+    free(rs->printfs);
+    rs->printfs = NULL;
+    rs->nprintfs = 0;
+    return out;
+}
+
+static void append_printf(char **printf_out, char *text)
+{
+    if (!text)
+        return;
+    if (!*text) {
+        free(text);
+        return;
+    }
+    size_t old = *printf_out ? strlen(*printf_out) : 0, add = strlen(text);
+    char *n = realloc(*printf_out, old + add + 1);
+    if (n) {
+        memcpy(n + old, text, add + 1);
+        *printf_out = n;
+    }
+    free(text);
+}
+
+static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslots)
+{
+    for (uint32_t s = 0; s < nslots; s++) {
+        exec_cta *cta = slots[s];
+        if (!cta)
+            continue;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            exec_warp *w = &cta->warps[i];
+            if (w->state == WARP_BARRIER) {
+                warp_fault(w, &w->code[w->bar_resume_pc - 1], (unsigned)__builtin_ctz(w->bar_mask | 0x80000000u),
+                           "deadlock: barrier %u can never complete (%u of the CTA's warps "
+                           "arrived)", w->bar_id, cta->barriers[w->bar_id].arrived);
+                return;
+            }
+        }
+    }
+    rs->faulted = 1;
+    snprintf(rs->fault->message, sizeof rs->fault->message, "deadlock: no warp can run");
+    rs->fault->faulted = 1;
+}
+
+/* Runs every resident warp for one quantum; retires finished CTAs and dispatches new ones.
+ * Returns the number of warps that ran. */
+static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ctas_per_sm,
+                               uint32_t *next_cta, uint32_t total_ctas, uint32_t shared_bytes,
+                               uint32_t *resident)
+{
+    uint32_t ran = 0, nsm = rs->machine->sm_count;
+    for (uint32_t k = 0; k < ctas_per_sm; k++) {
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            exec_cta **slot = &slots[sm * ctas_per_sm + k];
+            if (!*slot && *next_cta < total_ctas) {
+                *slot = cta_create(rs, (*next_cta)++, sm, k, shared_bytes);
+                if (!*slot) {
+                    rs->oom = 1;
+                    return 0;
+                }
+                (*resident)++;
+            }
+            exec_cta *cta = *slot;
+            if (!cta)
+                continue;
+            for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
+                if (cta->warps[i].state == WARP_READY) {
+                    warp_run(&cta->warps[i], rs->machine->quantum);
+                    ran++;
+                }
+            }
+            if (rs->faulted || rs->oom)
+                return ran;
+            if (cta->warps_done == cta->nwarps) {
+                cta_destroy(cta);
+                *slot = NULL;
+                (*resident)--;
+                ran++;
+            }
+        }
+    }
+    return ran;
+}
+
+int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
+             exec_stats *stats, exec_fault *fault, char **printf_out)
+{
+    memset(fault, 0, sizeof *fault);
+    exec_run_state *rs = calloc(1, sizeof *rs);
+    if (!rs)
+        return -1;
+    rs->prog = p;
+    rs->ms = ms;
+    rs->machine = machine;
+    rs->launch = launch;
+    rs->stats = stats;
+    rs->fault = fault;
+    rs->entry = &p->funcs[launch->entry];
+    rs->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
+    rs->budget = launch->max_warp_instructions ? launch->max_warp_instructions : UINT64_MAX;
+    stats->insn_executions = p->insn_counts;
+    int rc = 0;
+    if (bind_module(p, ms, fault)) {
+        free(rs);
+        return fault->faulted ? 1 : -1;
+    }
+    memsys_set_params(ms, launch->params, launch->params_bytes);
+    uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
+    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    uint32_t ctas_per_sm = machine->max_ctas_per_sm;
+    if (machine->max_threads_per_sm / (nwarps * LANES) < ctas_per_sm)
+        ctas_per_sm = machine->max_threads_per_sm / (nwarps * LANES);
+    if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
+        ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
+    if (ctas_per_sm == 0 || shared_bytes > machine->max_shared_per_cta) {
+        snprintf(fault->message, sizeof fault->message,
+                 "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
+                 "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,
+                 machine->max_threads_per_sm, machine->max_shared_per_cta);
+        fault->faulted = 1;
+        free(rs);
+        return 1;
+    }
+    rs->warps_per_sm_slots = ctas_per_sm * nwarps;
+    rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
+    uint32_t total_ctas = launch->grid[0] * launch->grid[1] * launch->grid[2];
+    uint32_t nslots = machine->sm_count * ctas_per_sm;
+    exec_cta **slots = calloc(nslots, sizeof *slots);
+    if (!slots) {
+        free(rs);
+        return -1;
+    }
+    uint32_t next_cta = 0, resident = 0;
+    for (;;) {
+        uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
+                                      shared_bytes, &resident);
+        if (rs->faulted || rs->oom)
+            break;
+        if (!resident && next_cta >= total_ctas)
+            break;
+        if (!ran) {
+            report_deadlock(rs, slots, nslots);
+            break;
+        }
+    }
+    append_printf(printf_out, exec_printf_collect(rs));
+    for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
+    free(slots);
+    rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
+    free(rs);
+    return rc;
+}

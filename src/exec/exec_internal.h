@@ -1,0 +1,210 @@
+/* Executor internals shared by the files of src/exec/: decoded instructions, warps, frames, CTAs
+ * and the run state. Not part of the executor's interface (exec.h). */
+#ifndef GMS_EXEC_EXEC_INTERNAL_H
+#define GMS_EXEC_EXEC_INTERNAL_H
+
+#include <stdint.h>
+
+#include "exec/alu.h"
+#include "exec/exec.h"
+#include "mem/mem.h"
+
+/* Function "addresses" for indirect calls: a range that no memory window uses. */
+#define FUNC_ADDRESS_BASE 0x0000500000000000ull
+
+enum { LANES = 32, FULL_MASK = 0xFFFFFFFFu, BARRIER_IDS = 16, LOCAL_CALL_RESERVE = 16384 };
+
+typedef struct exec_warp exec_warp;
+typedef struct exec_xinsn exec_xinsn;
+typedef void (*exec_handler)(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+
+/* One instruction prepared for execution. */
+struct exec_xinsn {
+    exec_handler fn;
+    alu_fn alu;               /* ALU semantics, when the handler uses them */
+    const ir_insn *in;
+    const uint64_t *imm[4];   /* 32-lane broadcast of IMM sources; NULL for other kinds */
+    uint8_t is_ctrl;          /* the handler sets the next pc itself */
+    uint8_t dst_bits;         /* declared width of dst[0]'s register (loads extend to it) */
+    uint8_t dst_signed;       /* loads: sign-extend to dst_bits */
+    uint8_t pad;
+    uint32_t aux;             /* handler-specific: callee function index, barrier mode, ... */
+};
+
+/* A function prepared for execution. */
+typedef struct exec_func {
+    const ir_func *ir;
+    exec_xinsn *code;         /* ir->ninsns entries */
+    uint32_t param_area_bytes;/* per lane: own params, then return values, then body .param vars */
+    uint32_t rets_offset;     /* where return values start in the param area */
+    uint32_t *var_offsets;    /* per body var: offset in its area (param area, local frame or
+                                 CTA shared memory) */
+    uint32_t local_frame_bytes; /* per thread: this function's .local variables */
+    uint32_t *ret_offsets;    /* per return value: offset in the param area */
+    uint32_t *param_offsets;  /* per parameter: offset in the param area */
+    uint64_t *imm_pool;       /* owned: the broadcast immediates of code[] */
+} exec_func;
+
+struct exec_program {
+    const ir_module *module;
+    exec_func *funcs;
+    uint64_t *insn_counts;    /* per static id */
+    uint64_t *module_var_addr;/* per module var: global address, shared offset or const offset */
+    uint8_t *const_bank;      /* module .const data */
+    uint32_t const_bytes;
+    uint32_t static_shared_bytes; /* module-scope .shared variables */
+    uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
+    int globals_ready;        /* module .global variables allocated in the memsys */
+    memsys *globals_ms;       /* the memsys they live in */
+};
+
+typedef struct exec_group {
+    uint32_t pc;
+    uint32_t mask;
+} exec_group;
+
+/* A call frame: the function, its registers and per-lane parameter storage, and the lane groups
+ * waiting inside it. */
+typedef struct exec_frame {
+    const exec_func *fn;
+    uint64_t *regs;           /* nregs x 32 lanes */
+    uint32_t *preds;          /* npreds masks */
+    uint8_t *params;          /* param_area_bytes x 32, lane-major */
+    uint32_t regs_cap, preds_cap, params_cap; /* allocated sizes, reused across calls */
+    exec_group *waiting;      /* sorted by pc, distinct pcs */
+    uint32_t nwaiting, waiting_cap;
+    uint32_t returned;        /* lanes that executed ret in this frame */
+    uint32_t call_mask;       /* lanes that entered the frame */
+    uint32_t ret_pc;          /* caller instruction to resume at */
+    uint32_t call_pc;         /* caller's CALL instruction */
+    uint32_t local_base;      /* per-thread local offset of this frame's variables */
+} exec_frame;
+
+typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED } warp_state;
+
+typedef struct exec_cta exec_cta;
+typedef struct exec_run_state exec_run_state;
+
+struct exec_warp {
+    uint32_t pc, active;      /* the running group */
+    uint32_t live;            /* lanes that exist and have not exited */
+    uint32_t carry;           /* carry flag per lane */
+    uint32_t next_wait_pc;    /* lowest pc among the waiting groups of the top frame */
+    uint8_t state;            /* warp_state */
+    uint8_t bar_id;           /* barrier the warp waits at */
+    uint8_t bar_red_mode;     /* IR_BAR_RED_* or 0 */
+    uint8_t pad;
+    uint32_t bar_mask;        /* lanes blocked at the barrier */
+    uint32_t bar_resume_pc;
+    const ir_operand *bar_dst;/* bar.red destination */
+    uint64_t *regs;           /* == top frame's */
+    uint32_t *preds;
+    const exec_xinsn *code;   /* == top frame's function code */
+    exec_frame *frames;
+    uint32_t depth, frames_cap; /* frames[depth-1] is the top */
+    uint32_t warp_in_cta;
+    uint32_t local_slot;
+    uint32_t local_sp;        /* per-thread local bytes in use by frames */
+    uint32_t printf_seq;
+    exec_cta *cta;
+    exec_run_state *run;
+    mem_ctx mctx;             /* who this warp is, for the memory system */
+};
+
+typedef struct exec_barrier {
+    uint32_t arrived;         /* warps arrived */
+    uint32_t expected;        /* warps needed; 0: all live warps of the CTA */
+    uint32_t red_popc;
+    uint32_t red_and, red_or;
+} exec_barrier;
+
+struct exec_cta {
+    uint32_t ctaid[3];
+    uint32_t linear;
+    uint32_t sm;
+    uint32_t slot;            /* resident slot on its SM */
+    uint8_t *shared;
+    uint32_t shared_bytes;
+    exec_warp *warps;
+    uint32_t nwarps;
+    uint32_t warps_done;
+    exec_barrier barriers[BARRIER_IDS];
+};
+
+typedef struct printf_record {
+    uint32_t cta_linear, warp, seq, lane;
+    char *text;
+} printf_record;
+
+struct exec_run_state {
+    exec_program *prog;
+    memsys *ms;
+    const exec_machine *machine;
+    const exec_launch *launch;
+    const exec_func *entry;
+    uint32_t threads_per_cta;
+    uint32_t local_bytes;     /* per thread */
+    uint32_t warps_per_sm_slots;
+    exec_stats *stats;
+    exec_fault *fault;
+    uint64_t budget;          /* remaining warp instructions before the runaway limit */
+    int faulted, oom;
+    printf_record *printfs;
+    uint32_t nprintfs, printfs_cap;
+    mem_access acc;           /* scratch for memory instructions */
+};
+
+/* exec_decode.c */
+int exec_decode_program(exec_program *p, diag_list *dl);
+
+/* exec_warp.c: the SIMT core */
+void warp_run(exec_warp *w, uint32_t quantum);
+void warp_set_pc(exec_warp *w, uint32_t pc);
+void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask);
+void warp_retire_lanes(exec_warp *w, uint32_t mask);
+void warp_next_group(exec_warp *w);
+void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
+void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask,
+                    unsigned bits);
+uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
+int warp_frame_push(exec_warp *w, const exec_func *fn);
+
+/* exec_mem.c */
+void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+
+/* exec_sync.c: barriers and warp-wide operations */
+void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_bar_warp(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_shfl(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_vote(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_match(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_redux(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_activemask(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void cta_barrier_check(exec_cta *cta, uint32_t id);
+
+/* exec_ctrl.c: branches, calls, returns */
+void exec_h_bra(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_brx(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_ret(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_exit(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_nop(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+
+/* exec_printf.c */
+int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],
+                 uint64_t args_lanes[32]);
+void exec_assertfail(exec_warp *w, const exec_xinsn *x, uint32_t mask, const uint64_t *const *args);
+char *exec_printf_collect(exec_run_state *rs);
+
+/* helpers */
+static inline uint32_t lane_bit(unsigned lane) { return 1u << lane; }
+
+#endif

@@ -1,0 +1,279 @@
+/* Memory instructions: address generation per lane, the warp-level access handed to the memory
+ * system (mem/mem.h), register packing and unpacking with sign or zero extension, frame-resident
+ * .param variables, and cvta between generic and window addresses. */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+#include "mem/memsys.h"
+
+static const char *space_name(uint8_t s)
+{
+    switch (s) {
+    case IR_SPACE_GLOBAL: return "global";
+    case IR_SPACE_SHARED: return "shared";
+    case IR_SPACE_LOCAL: return "local";
+    case IR_SPACE_CONST: return "const";
+    case IR_SPACE_PARAM: return "param";
+    case IR_SPACE_GENERIC: return "generic";
+    default: return "?";
+    }
+}
+
+/* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
+ * `written` when the base is a register. */
+static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written,
+                               uint64_t *addr)
+{
+    ir_space sp = written;
+    uint64_t base = (uint64_t)o->imm;
+    if (o->sym != IR_SYM_NONE && o->kind == IR_OPND_ADDR) {
+        ir_space sym_space;
+        base += warp_symbol_address(w, o->sym, &sym_space);
+        sp = sym_space;
+        /* A generic access to a variable names its window address. */
+        if (written == IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE && sym_space != IR_SPACE_GLOBAL) {
+            static const uint64_t window[] = {[IR_SPACE_SHARED] = MEM_SHARED_WINDOW,
+                                              [IR_SPACE_LOCAL] = MEM_LOCAL_WINDOW,
+                                              [IR_SPACE_CONST] = MEM_CONST_WINDOW,
+                                              [IR_SPACE_PARAM] = MEM_PARAM_WINDOW};
+            if (sym_space < sizeof window / sizeof window[0])
+                base += window[sym_space];
+            sp = IR_SPACE_GENERIC;
+        } else if (written != IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE) {
+            sp = written;
+        }
+    }
+    if (o->has_reg) {
+        const uint64_t *r = w->regs + (size_t)o->reg * LANES;
+        for (unsigned l = 0; l < LANES; l++) addr[l] = r[l] + base;
+    } else {
+        for (unsigned l = 0; l < LANES; l++) addr[l] = base;
+    }
+    return sp;
+}
+
+/* Frame-resident .param storage (call arguments, return values, function parameters). */
+static int frame_param_access(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
+                              int store)
+{
+    exec_frame *f = &w->frames[w->depth - 1];
+    uint32_t bytes = acc->elem_bytes * acc->vec;
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!((mask >> l) & 1u))
+            continue;
+        if (acc->addr[l] + bytes > f->fn->param_area_bytes) {
+            warp_fault(w, x, l, "param access of size %u at offset %llu outside the %u-byte "
+                       "parameter area of %s", bytes, (unsigned long long)acc->addr[l],
+                       f->fn->param_area_bytes, f->fn->ir->name);
+            return -1;
+        }
+        uint8_t *p = f->params + (size_t)l * f->fn->param_area_bytes + acc->addr[l];
+        if (store)
+            memcpy(p, acc->data[l], bytes);
+        else
+            memcpy(acc->data[l], p, bytes);
+    }
+    return 0;
+}
+
+static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
+{
+    mem_fault fault;
+    if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0)
+        return 0;
+    static const char *const ops[] = {"read", "write", "atomic", "prefetch", "applypriority",
+                                      "discard"};
+    warp_fault(w, x, fault.lane, "invalid %s %s of size %u at address 0x%llx: %s",
+               space_name(fault.space), ops[acc->op], fault.bytes,
+               (unsigned long long)fault.address, fault.what);
+    return -1;
+}
+
+static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
+                    ir_space *space_out)
+{
+    const ir_insn *in = x->in;
+    acc->op = (uint8_t)op;
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = in->mem.vec ? in->mem.vec : 1;
+    acc->active = mask;
+    acc->insn_id = in->id;
+    acc->attrs = &in->mem;
+    acc->policy = 0;
+    *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space, acc->addr);
+    acc->space = (uint8_t)*space_out;
+}
+
+static uint64_t policy_operand(exec_warp *w, const exec_xinsn *x, int i, uint32_t mask)
+{
+    uint64_t tmp[LANES];
+    const uint64_t *p = warp_src(w, x, i, tmp);
+    return p[mask ? __builtin_ctz(mask) : 0];
+}
+
+/* Writes loaded element bytes of every lane into the destination register(s). */
+static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
+{
+    const ir_insn *in = x->in;
+    const ir_operand *d = &in->dst[0];
+    unsigned eb = acc->elem_bytes, bits = x->dst_bits ? x->dst_bits : 64;
+    for (unsigned e = 0; e < acc->vec; e++) {
+        uint32_t reg = d->kind == IR_OPND_VEC ? d->vregs[e] : d->reg;
+        if (reg == IR_REG_SINK || (d->kind != IR_OPND_VEC && d->kind != IR_OPND_REG))
+            continue;
+        uint64_t *r = w->regs + (size_t)reg * LANES;
+        for (unsigned l = 0; l < LANES; l++) {
+            if (!((mask >> l) & 1u))
+                continue;
+            uint64_t v = 0;
+            memcpy(&v, acc->data[l] + e * eb, eb < 8 ? eb : 8);
+            if (x->dst_signed && eb < 8) {
+                unsigned sh = 64 - 8 * eb;
+                v = (uint64_t)((int64_t)(v << sh) >> sh);
+            }
+            if (bits < 64)
+                v &= (1ull << bits) - 1;
+            r[l] = v;
+        }
+    }
+}
+
+void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    if (x->in->mem.cache_hint)
+        acc->policy = policy_operand(w, x, 1, mask);
+    if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
+        warp_fault(w, x, 0, "access of %u bytes per lane is not modelled",
+                   x->in->mem.elem_bytes * acc->vec);
+        return;
+    }
+    int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);
+    if (rc == 0)
+        unpack_load(w, x, mask, acc);
+}
+
+/* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */
+static void pack_store(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
+                       int src_index)
+{
+    const ir_operand *s = &x->in->src[src_index];
+    unsigned eb = acc->elem_bytes;
+    uint64_t tmp[LANES];
+    for (unsigned e = 0; e < acc->vec; e++) {
+        const uint64_t *v;
+        if (s->kind == IR_OPND_VEC) {
+            uint32_t reg = s->vregs[e];
+            if (reg == IR_REG_SINK) {
+                memset(tmp, 0, sizeof tmp);
+                v = tmp;
+            } else {
+                v = w->regs + (size_t)reg * LANES;
+            }
+        } else {
+            v = warp_src(w, x, src_index, tmp);
+        }
+        for (unsigned l = 0; l < LANES; l++)
+            if ((mask >> l) & 1u)
+                memcpy(acc->data[l] + e * eb, &v[l], eb < 8 ? eb : 8);
+        if (eb == 16) { /* .b128 from a vector of two 64-bit registers is handled above */
+            for (unsigned l = 0; l < LANES; l++)
+                if ((mask >> l) & 1u)
+                    memset(acc->data[l] + 8, 0, 8);
+        }
+    }
+}
+
+void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
+    if (x->in->mem.cache_hint)
+        acc->policy = policy_operand(w, x, 2, mask);
+    if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
+        warp_fault(w, x, 0, "access of %u bytes per lane is not modelled",
+                   x->in->mem.elem_bytes * acc->vec);
+        return;
+    }
+    pack_store(w, x, mask, acc, 1);
+    if (sp == IR_SPACE_NONE)
+        frame_param_access(w, x, mask, acc, 1);
+    else
+        do_access(w, x, acc);
+}
+
+void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_ATOMIC, &sp);
+    acc->atom_op = in->sub;
+    acc->atom_type = in->type;
+    acc->atom_mods = in->mods;
+    acc->atom_returns = in->op == IR_ATOM;
+    acc->atom_fn = alu_atom_apply;
+    uint64_t tb[LANES], tc[LANES];
+    const uint64_t *b = warp_src(w, x, 1, tb);
+    memcpy(acc->operand_b, b, sizeof acc->operand_b);
+    if (in->sub == IR_ATOM_CAS) {
+        const uint64_t *c = warp_src(w, x, 2, tc);
+        memcpy(acc->operand_c, c, sizeof acc->operand_c);
+    }
+    int policy_index = in->op == IR_ATOM ? (in->sub == IR_ATOM_CAS ? 3 : 2) : 2;
+    if (in->mem.cache_hint)
+        acc->policy = policy_operand(w, x, policy_index, mask);
+    if (sp == IR_SPACE_NONE || sp == IR_SPACE_PARAM || sp == IR_SPACE_CONST ||
+        sp == IR_SPACE_LOCAL) {
+        warp_fault(w, x, (unsigned)__builtin_ctz(mask), "atomic on %s memory is not allowed",
+                   space_name((uint8_t)sp));
+        return;
+    }
+    if (do_access(w, x, acc) == 0 && in->op == IR_ATOM)
+        unpack_load(w, x, mask, acc);
+}
+
+void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    mem_op op = x->in->op == IR_APPLYPRIORITY ? MEM_OP_APPLYPRIORITY
+                : x->in->op == IR_DISCARD     ? MEM_OP_DISCARD
+                                              : MEM_OP_PREFETCH;
+    prepare(w, x, mask, acc, op, &sp);
+    if (op != MEM_OP_PREFETCH)
+        acc->elem_bytes = 128, acc->vec = 1;
+    else
+        acc->elem_bytes = 1, acc->vec = 1;
+    do_access(w, x, acc);
+}
+
+void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    static const uint64_t window[] = {[IR_SPACE_GLOBAL] = 0,
+                                      [IR_SPACE_SHARED] = MEM_SHARED_WINDOW,
+                                      [IR_SPACE_LOCAL] = MEM_LOCAL_WINDOW,
+                                      [IR_SPACE_CONST] = MEM_CONST_WINDOW,
+                                      [IR_SPACE_PARAM] = MEM_PARAM_WINDOW};
+    uint64_t base = in->mem.space < sizeof window / sizeof window[0] ? window[in->mem.space] : 0;
+    uint64_t tmp[LANES], out[LANES];
+    const uint64_t *a = warp_src(w, x, 0, tmp);
+    int to = (in->mods & IR_MOD_TO) != 0;
+    for (unsigned l = 0; l < LANES; l++) out[l] = to ? a[l] - base : a[l] + base;
+    if (ir_type_bits((ir_type)in->type) == 32)
+        for (unsigned l = 0; l < LANES; l++) out[l] &= 0xFFFFFFFFu;
+    warp_write_dst(w, &in->dst[0], out, mask, 64);
+}

@@ -1,0 +1,433 @@
+/* The SIMT core: the per-warp instruction loop, operand access, lane groups and reconvergence,
+ * call frames and faults. Instruction semantics live in the other exec_*.c files and alu*.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+
+/* ---- faults ---- */
+
+void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
+{
+    exec_run_state *rs = w->run;
+    w->state = WARP_FAULTED;
+    if (rs->faulted)
+        return;
+    rs->faulted = 1;
+    exec_fault *f = rs->fault;
+    f->faulted = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+    const exec_cta *cta = w->cta;
+    memcpy(f->ctaid, cta->ctaid, sizeof f->ctaid);
+    const uint32_t *b = rs->launch->block;
+    uint32_t t = w->warp_in_cta * LANES + lane;
+    f->tid[0] = t % b[0];
+    f->tid[1] = (t / b[0]) % b[1];
+    f->tid[2] = t / (b[0] * b[1]);
+    if (x) {
+        f->insn_id = x->in->id;
+        f->ptx_line = x->in->line;
+        f->loc_file = x->in->loc_file;
+        f->loc_line = x->in->loc_line;
+    }
+}
+
+/* ---- operands ---- */
+
+static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
+{
+    const exec_run_state *rs = w->run;
+    const uint32_t *bd = rs->launch->block, *gd = rs->launch->grid;
+    const exec_cta *cta = w->cta;
+    uint32_t base = w->warp_in_cta * LANES;
+    uint64_t v = 0;
+    switch (id) {
+    case IR_SREG_TID_X:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (base + l) % bd[0];
+        return;
+    case IR_SREG_TID_Y:
+        for (unsigned l = 0; l < LANES; l++) out[l] = ((base + l) / bd[0]) % bd[1];
+        return;
+    case IR_SREG_TID_Z:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (base + l) / (bd[0] * bd[1]);
+        return;
+    case IR_SREG_LANEID:
+        for (unsigned l = 0; l < LANES; l++) out[l] = l;
+        return;
+    case IR_SREG_LANEMASK_EQ:
+        for (unsigned l = 0; l < LANES; l++) out[l] = 1u << l;
+        return;
+    case IR_SREG_LANEMASK_LE:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (uint32_t)((2ull << l) - 1);
+        return;
+    case IR_SREG_LANEMASK_LT:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (uint32_t)((1ull << l) - 1);
+        return;
+    case IR_SREG_LANEMASK_GE:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (uint32_t)~((1ull << l) - 1);
+        return;
+    case IR_SREG_LANEMASK_GT:
+        for (unsigned l = 0; l < LANES; l++) out[l] = (uint32_t)~((2ull << l) - 1);
+        return;
+    case IR_SREG_NTID_X: v = bd[0]; break;
+    case IR_SREG_NTID_Y: v = bd[1]; break;
+    case IR_SREG_NTID_Z: v = bd[2]; break;
+    case IR_SREG_CTAID_X: v = cta->ctaid[0]; break;
+    case IR_SREG_CTAID_Y: v = cta->ctaid[1]; break;
+    case IR_SREG_CTAID_Z: v = cta->ctaid[2]; break;
+    case IR_SREG_NCTAID_X: v = gd[0]; break;
+    case IR_SREG_NCTAID_Y: v = gd[1]; break;
+    case IR_SREG_NCTAID_Z: v = gd[2]; break;
+    case IR_SREG_WARPID: v = w->local_slot % rs->warps_per_sm_slots; break;
+    case IR_SREG_NWARPID: v = rs->warps_per_sm_slots; break;
+    case IR_SREG_SMID: v = cta->sm; break;
+    case IR_SREG_NSMID: v = rs->machine->sm_count; break;
+    case IR_SREG_GRIDID: v = 1; break;
+    case IR_SREG_WARPSZ: v = LANES; break;
+    /* Time is simulated: the clocks count issued warp instructions, so runs are reproducible. */
+    case IR_SREG_CLOCK: v = (uint32_t)rs->stats->warp_instructions; break;
+    case IR_SREG_CLOCK_HI: v = (uint32_t)(rs->stats->warp_instructions >> 32); break;
+    case IR_SREG_CLOCK64: v = rs->stats->warp_instructions; break;
+    case IR_SREG_GLOBALTIMER: v = rs->stats->warp_instructions; break;
+    case IR_SREG_GLOBALTIMER_LO: v = (uint32_t)rs->stats->warp_instructions; break;
+    case IR_SREG_GLOBALTIMER_HI: v = (uint32_t)(rs->stats->warp_instructions >> 32); break;
+    case IR_SREG_DYNAMIC_SMEM_SIZE: v = rs->launch->dynamic_shared_bytes; break;
+    case IR_SREG_TOTAL_SMEM_SIZE:
+    case IR_SREG_AGGR_SMEM_SIZE: v = cta->shared_bytes; break;
+    default: v = 0; break; /* %envregN: the driver leaves them zero */
+    }
+    for (unsigned l = 0; l < LANES; l++) out[l] = v;
+}
+
+/* Function "addresses" for indirect calls: a recognisable range that no memory window uses. */
+
+const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
+{
+    const ir_operand *o = &x->in->src[i];
+    switch (o->kind) {
+    case IR_OPND_REG:
+        return w->regs + (size_t)o->reg * LANES;
+    case IR_OPND_IMM:
+        return x->imm[i];
+    case IR_OPND_PRED: {
+        uint32_t m = w->preds[o->reg];
+        if (o->neg)
+            m = ~m;
+        for (unsigned l = 0; l < LANES; l++) tmp[l] = (m >> l) & 1u;
+        return tmp;
+    }
+    case IR_OPND_SREG:
+        sreg_lanes(w, o->reg, tmp);
+        return tmp;
+    case IR_OPND_SYM: {
+        ir_space sp;
+        uint64_t a = warp_symbol_address(w, o->sym, &sp) + (uint64_t)o->imm;
+        for (unsigned l = 0; l < LANES; l++) tmp[l] = a;
+        return tmp;
+    }
+    case IR_OPND_FUNC:
+        for (unsigned l = 0; l < LANES; l++) tmp[l] = FUNC_ADDRESS_BASE + (uint64_t)o->sym * 16;
+        return tmp;
+    default:
+        memset(tmp, 0, LANES * sizeof *tmp);
+        return tmp;
+    }
+}
+
+void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask,
+                    unsigned bits)
+{
+    (void)bits;
+    if (d->kind == IR_OPND_REG) {
+        uint64_t *r = w->regs + (size_t)d->reg * LANES;
+        if (mask == FULL_MASK) {
+            memcpy(r, val, LANES * sizeof *r);
+        } else {
+            for (unsigned l = 0; l < LANES; l++)
+                r[l] = ((mask >> l) & 1u) ? val[l] : r[l];
+        }
+    } else if (d->kind == IR_OPND_PRED) {
+        uint32_t m = 0;
+        for (unsigned l = 0; l < LANES; l++) m |= (uint32_t)(val[l] & 1u) << l;
+        w->preds[d->reg] = (w->preds[d->reg] & ~mask) | (m & mask);
+    }
+}
+
+/* Address of a variable reference in its own space; *space says which. Body .param variables and
+ * function parameters live in the frame's per-lane parameter area (reported as IR_SPACE_NONE so
+ * that ld/st.param know to use the frame). */
+uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space)
+{
+    const exec_program *p = w->run->prog;
+    const exec_frame *f = &w->frames[w->depth - 1];
+    if (sym >= IR_SYM_FUNC_BASE) {
+        uint32_t j = sym - IR_SYM_FUNC_BASE;
+        const ir_var *v = &f->fn->ir->vars[j];
+        *space = (ir_space)v->space;
+        uint64_t off = f->fn->var_offsets[j];
+        if (v->space == IR_SPACE_LOCAL)
+            return f->local_base + off;
+        if (v->space == IR_SPACE_PARAM)
+            *space = IR_SPACE_NONE;
+        return off;
+    }
+    if (sym >= IR_SYM_PARAM_BASE) {
+        uint32_t i = sym - IR_SYM_PARAM_BASE;
+        if (w->depth == 1 && f->fn->ir->is_entry && i < IR_SYM_RET_OFFSET) {
+            *space = IR_SPACE_PARAM;
+            return f->fn->ir->params[i].offset;
+        }
+        *space = IR_SPACE_NONE;
+        if (i >= IR_SYM_RET_OFFSET)
+            return f->fn->ret_offsets[i - IR_SYM_RET_OFFSET];
+        return f->fn->param_offsets[i];
+    }
+    const ir_var *v = &p->module->vars[sym];
+    *space = (ir_space)v->space;
+    return p->module_var_addr[sym];
+}
+
+/* ---- lane groups ---- */
+
+static void update_next_wait(exec_warp *w)
+{
+    const exec_frame *f = &w->frames[w->depth - 1];
+    w->next_wait_pc = f->nwaiting ? f->waiting[0].pc : UINT32_MAX;
+}
+
+/* Adds a group to the waiting list of the top frame, merging with a group at the same pc. */
+void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask)
+{
+    exec_frame *f = &w->frames[w->depth - 1];
+    uint32_t i = 0;
+    while (i < f->nwaiting && f->waiting[i].pc < pc) i++;
+    if (i < f->nwaiting && f->waiting[i].pc == pc) {
+        f->waiting[i].mask |= mask;
+        return;
+    }
+    if (f->nwaiting == f->waiting_cap) {
+        uint32_t cap = f->waiting_cap ? f->waiting_cap * 2 : 8;
+        exec_group *g = realloc(f->waiting, cap * sizeof *g);
+        if (!g) {
+            w->run->oom = 1;
+            w->state = WARP_FAULTED;
+            return;
+        }
+        f->waiting = g;
+        f->waiting_cap = cap;
+    }
+    memmove(&f->waiting[i + 1], &f->waiting[i], (f->nwaiting - i) * sizeof *f->waiting);
+    f->waiting[i].pc = pc;
+    f->waiting[i].mask = mask;
+    f->nwaiting++;
+    update_next_wait(w);
+}
+
+static exec_group pop_waiting(exec_warp *w)
+{
+    exec_frame *f = &w->frames[w->depth - 1];
+    exec_group g = f->waiting[0];
+    f->nwaiting--;
+    memmove(&f->waiting[0], &f->waiting[1], f->nwaiting * sizeof *f->waiting);
+    update_next_wait(w);
+    return g;
+}
+
+/* Keeps the invariant: the running group has the lowest pc; groups at the same pc are one. */
+static void reconverge(exec_warp *w)
+{
+    exec_frame *f = &w->frames[w->depth - 1];
+    while (f->nwaiting && f->waiting[0].pc <= w->pc) {
+        if (f->waiting[0].pc == w->pc) {
+            w->active |= pop_waiting(w).mask;
+        } else {
+            exec_group g = pop_waiting(w);
+            warp_push_waiting(w, w->pc, w->active);
+            w->pc = g.pc;
+            w->active = g.mask;
+        }
+    }
+}
+
+void warp_set_pc(exec_warp *w, uint32_t pc)
+{
+    w->pc = pc;
+    if (pc >= w->next_wait_pc)
+        reconverge(w);
+}
+
+static void frame_pop(exec_warp *w);
+
+/* The running group has no lanes left: continue with the next group, return from the frame, wait
+ * at a barrier or finish. */
+void warp_next_group(exec_warp *w)
+{
+    for (;;) {
+        exec_frame *f = &w->frames[w->depth - 1];
+        if (f->nwaiting) {
+            exec_group g = pop_waiting(w);
+            w->pc = g.pc;
+            w->active = g.mask & w->live;
+            if (w->active)
+                return;
+            continue;
+        }
+        if (w->bar_mask) {
+            exec_cta *cta = w->cta;
+            w->state = WARP_BARRIER;
+            cta->barriers[w->bar_id].arrived++;
+            cta_barrier_check(cta, w->bar_id);
+            return;
+        }
+        if (w->depth > 1) {
+            frame_pop(w);
+            if (w->active) {
+                warp_set_pc(w, w->pc);
+                return;
+            }
+            continue;
+        }
+        w->state = WARP_DONE;
+        w->active = 0;
+        exec_cta *cta = w->cta;
+        cta->warps_done++;
+        for (uint32_t b = 0; b < BARRIER_IDS; b++)
+            if (cta->barriers[b].arrived)
+                cta_barrier_check(cta, b);
+        return;
+    }
+}
+
+void warp_retire_lanes(exec_warp *w, uint32_t mask)
+{
+    w->live &= ~mask;
+    w->active &= ~mask;
+}
+
+/* ---- frames ---- */
+
+static int grow(void **p, uint32_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    void *q = realloc(*p, need);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = (uint32_t)need;
+    return 0;
+}
+
+int warp_frame_push(exec_warp *w, const exec_func *fn)
+{
+    if (w->depth == w->frames_cap) {
+        uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
+        exec_frame *fr = realloc(w->frames, cap * sizeof *fr);
+        if (!fr)
+            return -1;
+        memset(fr + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *fr);
+        w->frames = fr;
+        w->frames_cap = cap;
+    }
+    exec_frame *f = &w->frames[w->depth];
+    size_t regs_bytes = (size_t)fn->ir->nregs * LANES * sizeof(uint64_t);
+    size_t preds_bytes = (size_t)fn->ir->npreds * sizeof(uint32_t);
+    size_t params_bytes = (size_t)fn->param_area_bytes * LANES;
+    if (grow((void **)&f->regs, &f->regs_cap, regs_bytes ? regs_bytes : 8) ||
+        grow((void **)&f->preds, &f->preds_cap, preds_bytes ? preds_bytes : 4) ||
+        grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8))
+        return -1;
+    memset(f->regs, 0, regs_bytes);
+    memset(f->preds, 0, preds_bytes);
+    memset(f->params, 0, params_bytes);
+    f->fn = fn;
+    f->nwaiting = 0;
+    f->returned = 0;
+    f->local_base = w->local_sp;
+    w->local_sp += fn->local_frame_bytes;
+    w->depth++;
+    w->regs = f->regs;
+    w->preds = f->preds;
+    w->code = fn->code;
+    update_next_wait(w);
+    return 0;
+}
+
+/* Copies the callee's return values into the caller's return operands for the returned lanes,
+ * then makes the caller's frame current with those lanes running at the return pc. */
+static void frame_pop(exec_warp *w)
+{
+    exec_frame *callee = &w->frames[w->depth - 1];
+    exec_frame *caller = &w->frames[w->depth - 2];
+    uint32_t lanes = callee->returned & w->live;
+    const ir_insn *call = &caller->fn->ir->insns[callee->call_pc];
+    const ir_func *cf = callee->fn->ir;
+    for (uint32_t r = 0; r < call->xrets_count && r < cf->nrets; r++) {
+        const ir_operand *o = &caller->fn->ir->xops[call->xrets_first + r];
+        uint32_t bytes = (uint32_t)cf->rets[r].size_bytes;
+        uint32_t src_off = callee->fn->ret_offsets[r];
+        for (unsigned l = 0; l < LANES; l++) {
+            if (!((lanes >> l) & 1u))
+                continue;
+            const uint8_t *src = callee->params + (size_t)l * callee->fn->param_area_bytes + src_off;
+            if (o->kind == IR_OPND_SYM) {
+                uint32_t j = o->sym - IR_SYM_FUNC_BASE;
+                uint8_t *dst = caller->params + (size_t)l * caller->fn->param_area_bytes +
+                               caller->fn->var_offsets[j];
+                memcpy(dst, src, bytes);
+            } else if (o->kind == IR_OPND_REG) {
+                uint64_t v = 0;
+                memcpy(&v, src, bytes < 8 ? bytes : 8);
+                caller->regs[(size_t)o->reg * LANES + l] = v;
+            }
+        }
+    }
+    w->local_sp = callee->local_base;
+    w->depth--;
+    w->regs = caller->regs;
+    w->preds = caller->preds;
+    w->code = caller->fn->code;
+    w->pc = callee->ret_pc;
+    w->active = lanes;
+    update_next_wait(w);
+}
+
+/* ---- the instruction loop ---- */
+
+void warp_run(exec_warp *w, uint32_t quantum)
+{
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
+    uint64_t *counts = rs->prog->insn_counts;
+    while (quantum-- && w->state == WARP_READY) {
+        if (!rs->budget) {
+            warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
+                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
+                       "raise it with max_instructions",
+                       (unsigned long long)rs->launch->max_warp_instructions);
+            return;
+        }
+        rs->budget--;
+        const exec_xinsn *x = &w->code[w->pc];
+        const ir_insn *in = x->in;
+        uint32_t mask = w->active;
+        if (in->has_guard) {
+            uint32_t g = w->preds[in->guard];
+            mask &= in->guard_neg ? ~g : g;
+        }
+        st->warp_instructions++;
+        st->thread_instructions += (uint32_t)__builtin_popcount(w->active);
+        counts[in->id]++;
+        x->fn(w, x, mask);
+        if (!x->is_ctrl) {
+            w->pc++;
+            if (w->pc >= w->next_wait_pc)
+                reconverge(w);
+        }
+    }
+}

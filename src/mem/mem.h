@@ -1,0 +1,94 @@
+/* The memory access contract between the executor and the memory system (DESIGN.md, "The memory
+ * access contract"): one warp-level access at a time, described neutrally, whatever the dialect.
+ *
+ * Address spaces and the generic address map:
+ *   global   allocations at MEM_GLOBAL_BASE and above (device buffers, module .global variables)
+ *   shared   per CTA, window offsets 0..shared_bytes-1; generic MEM_SHARED_WINDOW + offset
+ *   local    per thread, window offsets 0..local_bytes-1; generic MEM_LOCAL_WINDOW + offset
+ *   const    the module's .const bank 0, offsets; generic MEM_CONST_WINDOW + offset
+ *   param    kernel parameters, offsets; generic MEM_PARAM_WINDOW + offset
+ * Generic addresses outside every window are global addresses. */
+#ifndef GMS_MEM_MEM_H
+#define GMS_MEM_MEM_H
+
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+#define MEM_WINDOW_BYTES 0x1000000ull /* 16 MiB per window */
+#define MEM_SHARED_WINDOW 0x0000100000000000ull
+#define MEM_LOCAL_WINDOW 0x0000200000000000ull
+#define MEM_CONST_WINDOW 0x0000300000000000ull
+#define MEM_PARAM_WINDOW 0x0000400000000000ull
+#define MEM_GLOBAL_BASE 0x00007f0000000000ull
+/* Local memory is backed by device memory: each resident warp slot owns local_bytes * 32 bytes
+ * there, interleaved so that the same 4-byte word of every lane forms one 128-byte line. */
+#define MEM_LOCAL_BACKING_BASE 0x0000600000000000ull
+
+enum { MEM_LANES = 32, MEM_MAX_LANE_BYTES = 32 };
+
+typedef enum mem_op {
+    MEM_OP_LOAD,
+    MEM_OP_STORE,
+    MEM_OP_ATOMIC,   /* read-modify-write; returns the old value (atom) or nothing (red) */
+    MEM_OP_PREFETCH, /* prefetch, prefetchu */
+    MEM_OP_APPLYPRIORITY,
+    MEM_OP_DISCARD,
+} mem_op;
+
+typedef enum mem_fault_kind {
+    MEM_FAULT_NONE = 0,
+    MEM_FAULT_OUT_OF_BOUNDS, /* outside every allocation / the window's allocated size */
+    MEM_FAULT_MISALIGNED,    /* address not a multiple of the access size */
+    MEM_FAULT_READ_ONLY,     /* store to const or kernel param space */
+    MEM_FAULT_UNSUPPORTED,   /* an operation/space pair the model rejects */
+    MEM_FAULT_NOMEM,         /* backing store could not grow */
+} mem_fault_kind;
+
+typedef struct mem_fault {
+    mem_fault_kind kind;
+    uint32_t lane;      /* first faulting lane */
+    uint64_t address;   /* its address in the access's space (generic when space is generic) */
+    uint32_t bytes;     /* access size per lane in bytes */
+    uint8_t space;      /* ir_space the address resolved to */
+    char what[96];      /* short explanation */
+} mem_fault;
+
+/* Who is accessing: selects the SM's caches, the CTA's shared memory and the warp's local slot. */
+typedef struct mem_ctx {
+    uint32_t sm;             /* SM index */
+    uint8_t *shared;         /* borrowed: the CTA's shared memory */
+    uint32_t shared_bytes;   /* its size (static + dynamic) */
+    uint64_t local_backing;  /* backing address of the warp slot's local memory */
+    uint32_t local_bytes;    /* per-thread local window size */
+} mem_ctx;
+
+/* Atomic arithmetic, supplied by the executor (exec/alu.h alu_atom_apply) so that the memory
+ * system performs read-modify-writes without depending on the executor. */
+typedef uint64_t (*mem_atom_fn)(uint8_t atom_op, ir_type type, uint32_t mods, uint64_t old,
+                                uint64_t b, uint64_t c, int *ok);
+
+/* One warp-level access. Data is little-endian bytes, lane-major: lane l's bytes are
+ * data[l][0 .. elem_bytes*vec-1]; element e starts at byte e*elem_bytes. */
+typedef struct mem_access {
+    uint8_t op;          /* mem_op */
+    uint8_t space;       /* ir_space: GENERIC, GLOBAL, SHARED, LOCAL, CONST or PARAM */
+    uint8_t elem_bytes;  /* 1, 2, 4, 8 or 16 */
+    uint8_t vec;         /* elements per lane, 1..8; elem_bytes*vec <= 32 */
+    uint8_t atom_op;     /* IR_ATOM_* for MEM_OP_ATOMIC */
+    uint8_t atom_type;   /* ir_type for MEM_OP_ATOMIC */
+    uint8_t atom_returns;/* atom (1) or red (0) */
+    uint8_t pad;
+    uint32_t atom_mods;  /* IR_MOD_* of the atomic */
+    mem_atom_fn atom_fn; /* MEM_OP_ATOMIC: computes the new value */
+    uint32_t active;     /* lanes that take part */
+    uint32_t insn_id;    /* static instruction id, for attribution */
+    const ir_mem_attrs *attrs; /* borrowed: cache operators, priorities, scope */
+    uint64_t policy;     /* .L2::cache_hint descriptor (uniform across the warp) */
+    uint64_t addr[MEM_LANES];
+    uint64_t operand_b[MEM_LANES]; /* atomics: b per lane */
+    uint64_t operand_c[MEM_LANES]; /* atomics: c per lane (cas) */
+    uint8_t data[MEM_LANES][MEM_MAX_LANE_BYTES];
+} mem_access;
+
+#endif

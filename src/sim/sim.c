@@ -1,0 +1,337 @@
+/* The simulation driver (sim.h). */
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mem/memsys.h"
+#include "ptx/ptx.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+char *sim_read_file(const char *path, size_t *len, diag_list *dl)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_add(dl, DIAG_ERROR, "SIM-IO-001", path, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        cap *= 2;
+        char *nb = realloc(buf, cap + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!buf || err) {
+        free(buf);
+        diag_add(dl, DIAG_ERROR, "SIM-IO-001", path, 0, 0, "cannot read the file");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out)
+{
+    if (!has_suffix(path, ".ptx")) {
+        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-001", path, 0, 0,
+                 "unknown kernel dialect: gpumemsim reads PTX files (.ptx)");
+        return NULL;
+    }
+    size_t len;
+    char *text = sim_read_file(path, &len, dl);
+    if (!text)
+        return NULL;
+    ir_module *m = ptx_parse_module(path, text, len, dl);
+    if (text_out && m) {
+        *text_out = text;
+        *len_out = len;
+    } else {
+        free(text);
+    }
+    return m;
+}
+
+int sim_check_file(const char *path, diag_list *dl)
+{
+    ir_module *m = sim_load_module(path, dl, NULL, NULL);
+    if (!m)
+        return SIM_BAD_INPUT;
+    exec_program *p = exec_program_create(m, dl);
+    int rc = p && dl->errors == 0 ? SIM_OK : SIM_BAD_INPUT;
+    exec_program_destroy(p);
+    ir_module_destroy(m);
+    return rc;
+}
+
+static int choose_gpu(sim_result *r, const launch_desc *L, const sim_options *opt, diag_list *dl)
+{
+    const char *config = opt->config_path ? opt->config_path : L->config_path;
+    if (config)
+        return gpu_config_load_override(config, &r->gpu, dl) == 0 ? 0 : -1;
+    const char *name = opt->gpu ? opt->gpu : L->gpu;
+    const gpu_config *g = gpu_preset_find(name);
+    if (!g) {
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", L->path, 0, 0,
+                 "unknown GPU preset '%s' (field gpu); `gpumemsim presets` lists them", name);
+        return -1;
+    }
+    r->gpu = *g;
+    return 0;
+}
+
+/* Whether a scalar argument of `type` may be passed to parameter `p`. */
+static int scalar_fits(launch_elem type, const ir_param *p)
+{
+    if (p->size_bytes != launch_elem_bytes(type))
+        return 0;
+    ir_type t = (ir_type)p->type;
+    if (t >= IR_T_B8 && t <= IR_T_B128)
+        return 1;
+    int is_float = launch_elem_is_float(type);
+    if (ir_type_is_float(t) != is_float)
+        return 0;
+    if (is_float)
+        return (type == LAUNCH_F16 && t == IR_T_F16) || (type == LAUNCH_BF16 && t == IR_T_BF16) ||
+               (type == LAUNCH_F32 && t == IR_T_F32) || (type == LAUNCH_F64 && t == IR_T_F64);
+    return 1; /* integers of the same width: signedness is the kernel's interpretation */
+}
+
+/* Builds the parameter block of one launch; reports mismatches against the kernel's parameters. */
+static uint8_t *build_params(const launch_desc *L, const launch_kernel *k, const ir_func *fn,
+                             const uint64_t *buffer_addr, diag_list *dl)
+{
+    if (k->nargs != fn->nparams) {
+        diag_add(dl, DIAG_ERROR, "SIM-ARGS-001", L->path, k->line, k->col,
+                 "%s.args has %zu arguments but kernel %s takes %u parameters", k->field,
+                 k->nargs, fn->name, fn->nparams);
+        return NULL;
+    }
+    uint8_t *block = calloc(fn->params_bytes ? fn->params_bytes : 1, 1);
+    if (!block)
+        return NULL;
+    int bad = 0;
+    for (size_t i = 0; i < k->nargs; i++) {
+        const launch_arg *a = &k->args[i];
+        const ir_param *p = &fn->params[i];
+        uint64_t v;
+        if (a->kind == LAUNCH_ARG_BUFFER) {
+            if (p->size_bytes != 8 || ir_type_is_float((ir_type)p->type)) {
+                diag_add(dl, DIAG_ERROR, "SIM-ARGS-002", L->path, a->line, a->col,
+                         "%s passes a buffer address, but parameter %zu (%s) is %s with %llu "
+                         "bytes, not a 64-bit pointer", a->field, i, p->name,
+                         ir_type_name((ir_type)p->type), (unsigned long long)p->size_bytes);
+                bad = 1;
+                continue;
+            }
+            v = buffer_addr[a->buffer] + a->offset;
+        } else {
+            if (!scalar_fits(a->type, p)) {
+                diag_add(dl, DIAG_ERROR, "SIM-ARGS-003", L->path, a->line, a->col,
+                         "%s is %s, but parameter %zu (%s) of kernel %s is %s (%llu bytes)",
+                         a->field, launch_elem_name(a->type), i, p->name, fn->name,
+                         ir_type_name((ir_type)p->type), (unsigned long long)p->size_bytes);
+                bad = 1;
+                continue;
+            }
+            v = a->bits;
+        }
+        memcpy(block + p->offset, &v, p->size_bytes < 8 ? p->size_bytes : 8);
+    }
+    if (bad) {
+        free(block);
+        return NULL;
+    }
+    return block;
+}
+
+static void machine_from_gpu(const gpu_config *g, uint32_t quantum, exec_machine *m)
+{
+    m->sm_count = g->sm.count;
+    m->max_threads_per_sm = g->sm.max_threads_per_sm;
+    m->max_ctas_per_sm = g->sm.max_ctas_per_sm;
+    m->shared_bytes_per_sm = g->l1.default_shared_carveout_bytes > g->l1.max_shared_per_cta_bytes
+                                 ? g->l1.default_shared_carveout_bytes
+                                 : g->l1.max_shared_per_cta_bytes;
+    m->max_shared_per_cta = g->l1.max_shared_per_cta_bytes;
+    m->quantum = quantum ? quantum : 256;
+}
+
+/* Allocates and initialises every buffer; fills addr[]. */
+static int setup_buffers(const launch_desc *L, memsys *ms, uint64_t *addr, diag_list *dl)
+{
+    for (size_t b = 0; b < L->nbuffers; b++) {
+        const launch_buffer *buf = &L->buffers[b];
+        uint8_t *data = malloc(buf->bytes);
+        if (!data || memsys_alloc(ms, buf->bytes, 256, &addr[b])) {
+            free(data);
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                     "cannot allocate buffer %s (%llu bytes)", buf->name,
+                     (unsigned long long)buf->bytes);
+            return -1;
+        }
+        int rc = launch_init_buffer(L, b, data, dl);
+        if (rc == 0)
+            rc = memsys_host_write(ms, addr[b], data, buf->bytes);
+        free(data);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const uint64_t *addr,
+                        diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    exec_machine machine;
+    machine_from_gpu(&r->gpu, opt->quantum, &machine);
+    r->launches = calloc(L->nkernels, sizeof *r->launches);
+    if (!r->launches)
+        return -1;
+    for (size_t i = 0; i < L->nkernels; i++) {
+        const launch_kernel *k = &L->kernels[i];
+        int fi = ir_module_find_func(r->module, k->kernel);
+        if (fi < 0 || !r->module->funcs[fi].is_entry) {
+            diag_add(dl, DIAG_ERROR, "SIM-KERNEL-001", L->path, k->line, k->col,
+                     "%s.kernel: no .entry named '%s' in %s", k->field, k->kernel,
+                     L->module_path);
+            return -1;
+        }
+        const ir_func *fn = &r->module->funcs[fi];
+        uint8_t *params = build_params(L, k, fn, addr, dl);
+        if (!params)
+            return -1;
+        exec_launch el = {.entry = fi, .dynamic_shared_bytes = k->shared_bytes,
+                          .params = params, .params_bytes = (uint32_t)fn->params_bytes};
+        memcpy(el.grid, k->grid, sizeof el.grid);
+        memcpy(el.block, k->block, sizeof el.block);
+        el.max_warp_instructions = opt->max_instructions ? opt->max_instructions
+                                   : L->max_instructions ? L->max_instructions
+                                                         : SIM_DEFAULT_MAX_INSTRUCTIONS;
+        exec_stats st = {0};
+        double t0 = now_seconds();
+        int rc = exec_run(r->program, ms, &machine, &el, &st, &r->fault, &r->printf_text);
+        sim_launch_stats *ls = &r->launches[r->nlaunches++];
+        ls->seconds = now_seconds() - t0;
+        ls->kernel = k->kernel;
+        memcpy(ls->grid, k->grid, sizeof ls->grid);
+        memcpy(ls->block, k->block, sizeof ls->block);
+        ls->warp_instructions = st.warp_instructions;
+        ls->thread_instructions = st.thread_instructions;
+        r->warp_instructions += st.warp_instructions;
+        r->thread_instructions += st.thread_instructions;
+        r->seconds += ls->seconds;
+        free(params);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            r->faulted = 1;
+            r->fault_launch = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
+    int rc = data ? 0 : -1;
+    for (size_t b = 0; !rc && b < L->nbuffers; b++) {
+        data[b] = malloc(L->buffers[b].bytes);
+        if (!data[b] || memsys_host_read(ms, addr[b], data[b], L->buffers[b].bytes))
+            rc = -1;
+    }
+    if (!rc && L->nexpects) {
+        r->expects = calloc(L->nexpects, sizeof *r->expects);
+        int failed = r->expects ? launch_check_expectations(L, (const uint8_t *const *)data,
+                                                            r->expects, dl)
+                                : -1;
+        if (failed < 0)
+            rc = -1;
+        else
+            r->expects_failed = failed;
+    }
+    if (!rc && launch_write_outputs(L, (const uint8_t *const *)data, dl))
+        rc = -1;
+    for (size_t b = 0; data && b < L->nbuffers; b++) free(data[b]);
+    free(data);
+    return rc;
+}
+
+sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl)
+{
+    sim_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->status = SIM_BAD_INPUT;
+    r->launch = launch_load(path, dl);
+    if (!r->launch || choose_gpu(r, r->launch, opt, dl))
+        return r;
+    r->module = sim_load_module(r->launch->module_path, dl, &r->module_text, &r->module_text_len);
+    if (!r->module)
+        return r;
+    r->program = exec_program_create(r->module, dl);
+    if (!r->program)
+        return r;
+    memsys *ms = memsys_create();
+    uint64_t *addr = calloc(r->launch->nbuffers + 1, sizeof *addr);
+    if (!ms || !addr || setup_buffers(r->launch, ms, addr, dl)) {
+        memsys_destroy(ms);
+        free(addr);
+        return r;
+    }
+    int rc = run_launches(r, opt, ms, addr, dl);
+    if (rc == 0) {
+        rc = finish_outputs(r, ms, addr, dl);
+        r->status = rc ? SIM_BAD_INPUT : r->expects_failed ? SIM_FAILED : SIM_OK;
+    } else {
+        r->status = rc > 0 ? SIM_FAILED : SIM_BAD_INPUT;
+    }
+    memsys_destroy(ms);
+    free(addr);
+    return r;
+}
+
+void sim_result_destroy(sim_result *r)
+{
+    if (!r)
+        return;
+    exec_program_destroy(r->program);
+    ir_module_destroy(r->module);
+    launch_destroy(r->launch);
+    free(r->module_text);
+    free(r->launches);
+    free(r->expects);
+    free(r->printf_text);
+    free(r);
+}

@@ -1,0 +1,74 @@
+/* The simulation driver: runs a launch file end to end (load the module, check it, allocate and
+ * initialise buffers, match arguments to kernel parameters, run each launch, check expectations,
+ * write outputs) and checks kernel files. It sits above every other part and below tools/.
+ * It never prints: results and diagnostics go to the caller. */
+#ifndef GMS_SIM_SIM_H
+#define GMS_SIM_SIM_H
+
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "config/gpu_config.h"
+#include "exec/exec.h"
+#include "ir/ir.h"
+#include "launch/launch.h"
+
+typedef struct sim_options {
+    const char *gpu;           /* preset name overriding the launch file's "gpu"; NULL: keep */
+    const char *config_path;   /* GPU override file (--config); NULL: the launch file's, if any */
+    uint64_t max_instructions; /* warp-instruction limit per launch; 0: the launch file's or
+                                  SIM_DEFAULT_MAX_INSTRUCTIONS */
+    uint32_t quantum;          /* warp instructions per scheduling turn; 0: default */
+} sim_options;
+
+#define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
+
+/* Exit statuses of a run, as the command line reports them. */
+enum { SIM_OK = 0, SIM_FAILED = 1, SIM_BAD_INPUT = 2 };
+
+typedef struct sim_launch_stats {
+    const char *kernel;
+    uint32_t grid[3], block[3];
+    uint64_t warp_instructions, thread_instructions;
+    double seconds;            /* host time spent executing */
+} sim_launch_stats;
+
+typedef struct sim_result {
+    int status;                /* SIM_OK, SIM_FAILED (fault or expectation) or SIM_BAD_INPUT */
+    gpu_config gpu;            /* the configuration the run used */
+    ir_module *module;         /* owned */
+    char *module_text;         /* owned: the kernel text, for quoting faulting lines */
+    size_t module_text_len;
+    launch_desc *launch;       /* owned */
+    exec_program *program;     /* owned */
+    sim_launch_stats *launches;/* one per launch that ran */
+    size_t nlaunches;
+    int faulted;
+    exec_fault fault;
+    size_t fault_launch;       /* index of the launch that faulted */
+    launch_expect_result *expects; /* launch->nexpects entries when expectations were checked */
+    int expects_failed;
+    char *printf_text;         /* owned, device printf output; may be NULL */
+    uint64_t warp_instructions, thread_instructions;
+    double seconds;
+} sim_result;
+
+/* Runs the launch file at `path`. Always returns a result (NULL only when out of memory) whose
+ * status says what happened; input errors are diagnostics in dl (rules LAUNCH-*, PTX-*, EXEC-*,
+ * CONFIG-*, SIM-*). Free it with sim_result_destroy. */
+sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl);
+void sim_result_destroy(sim_result *r);
+
+/* Parses and checks a kernel file (PTX). Returns SIM_OK when clean, SIM_BAD_INPUT otherwise, with
+ * every problem in dl. */
+int sim_check_file(const char *path, diag_list *dl);
+
+/* Loads a kernel file into a module (dialect chosen by extension: .ptx). Returns NULL with
+ * diagnostics on error. *text_out (may be NULL) receives the malloc'd file text. */
+ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out);
+
+/* Reads a whole file into a malloc'd, NUL-terminated buffer. Returns NULL with a SIM-IO-001
+ * diagnostic when it cannot be read. */
+char *sim_read_file(const char *path, size_t *len, diag_list *dl);
+
+#endif
