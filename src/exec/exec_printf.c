@@ -55,6 +55,7 @@ static int format_one(arg_cursor *c, const char *spec, size_t len, char *out, si
     for (size_t i = 0; i < len; i++) longs += spec[i] == 'l';
     /* Rebuild the spec without length modifiers, then add the host's 64-bit one. */
     size_t n = 0;
+    fmt[n++] = '%';
     for (size_t i = 0; i + 1 < len; i++)
         if (spec[i] != 'l' && spec[i] != 'h' && spec[i] != 'z' && spec[i] != 'j' && spec[i] != 't')
             fmt[n++] = spec[i];

@@ -270,6 +270,7 @@ typedef struct ir_reloc {
     uint32_t sym;
     uint8_t generic;
     int64_t addend;
+    uint8_t is_func; /* sym is a function index (PTX `{fn, fn}` tables of function addresses) */
 } ir_reloc;
 
 typedef struct ir_var {

@@ -1,0 +1,460 @@
+/* The five built-in GPU presets, as data.
+ *
+ * Every number carries a comment naming the row of shared/reference/gpu-figures.md it comes from
+ * (section number and row title), or "assumption:" with the reason when the figures do not give
+ * it. Where the figures list several candidates, the comment says which one was taken and why.
+ * Sizes written "KB" in the figures are binary (1 KB = 1024 B), as in the CUDA guide they quote.
+ * This file holds no logic beyond lookup; the meaning of each field is in gpu_config.h and
+ * docs/presets.md, the checks in gpu_config.c. */
+#include "config/gpu_config.h"
+
+#include <string.h>
+
+#define KIB(n) ((uint32_t)(n) * 1024u)
+
+/* Every preset spells out every field, even those equal on all five, so each reads as one
+ * complete table. Static storage also zeroes the padding, which keeps presets memcmp-comparable. */
+static const gpu_config presets[] = {
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "h100",
+        .description = "NVIDIA H100 SXM 80 GB (Hopper, sm_90): 132 SMs, 50 MiB L2 in two "
+                       "partitions",
+        .sm_version = 90, /* §6 heading: Hopper H100 is sm_90 */
+        .sm = {
+            .count = 132,               /* §6 "Configurations": H100 SXM has 132 SMs */
+            .warp_size = 32,            /* assumption: NVIDIA warps are 32 lanes; not a figures row */
+            .max_threads_per_sm = 2048, /* assumption: CUDA guide cc9.0 limit, not in the figures */
+            .max_ctas_per_sm = 32,      /* assumption: CUDA guide cc9.0 limit, not in the figures */
+            .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
+            .registers_per_sm = 65536,  /* assumption: CUDA guide cc9.0 (64 Ki registers) */
+            .max_threads_per_cta = 1024, /* assumption: CUDA guide limit for every cc >= 2.0 */
+        },
+        .l1 = {
+            .unified_bytes = KIB(256), /* §6 "Unified L1/tex/shared": 256 KB per SM */
+            /* §6 "Unified L1/tex/shared": carve-outs 0..228 KB */
+            .shared_carveouts_bytes = {0, KIB(8), KIB(16), KIB(32), KIB(64), KIB(100), KIB(132),
+                                       KIB(164), KIB(196), KIB(228)},
+            .shared_carveout_count = 10,
+            /* assumption: 16 KB leaves a 240 KB L1, matching the L1 cliff at ~239 KB of §6
+             * "L1 latency" (gpu-benches), i.e. what the driver picks for a kernel without shared */
+            .default_shared_carveout_bytes = KIB(16),
+            .max_shared_per_cta_bytes = KIB(227), /* §6 "Unified L1/tex/shared": 227 KB per block */
+            /* §6 228 KB carve-out vs 227 KB per block: the 1 KB reservation of §5 */
+            .shared_reserved_per_cta_bytes = KIB(1),
+            .line_bytes = 128,  /* §1 "L1 line / sector" and §9 "L1" */
+            .sector_bytes = 32, /* §1 "L1 line / sector" and §9 "L1" */
+            .ways = 4, /* assumption: unpublished; 4 divides the line count of every carve-out */
+            .replacement = GPU_REPLACEMENT_LRU, /* assumption: §3 says "not LRU", policy unknown */
+            .cache_global_loads = true, /* assumption: L1 caches global loads since Volta; §2 names
+                                           only the Maxwell exception */
+            .global_store_policy = GPU_WRITE_THROUGH, /* assumption: NVIDIA L1 is write-through
+                                                         for global data (docs/presets.md) */
+            .global_store_allocate = false,          /* assumption: a store miss does not fill */
+            .local_store_policy = GPU_WRITE_BACK,    /* assumption: spills stay in L1 */
+        },
+        .shared = {
+            .banks = 32,           /* §1 "Shared banks": 32 x 4 B */
+            .bank_width_bytes = 4, /* §1 "Shared banks": 32 x 4 B */
+        },
+        .l2 = {
+            .size_bytes = 52428800, /* §6 "L2 as reported by the device": H100 80GB HBM3 */
+            .line_bytes = 128,      /* §8 item 2 and §9 "L2": 128 B lines */
+            .sector_bytes = 32,     /* §8 item 2 and §9 "L2": 32 B sectors */
+            .ways = 16, /* assumption: §5 "L2 associativity (indirect)" is for Ampere; kept */
+            .slices = 80, /* assumption: unpublished; 40 per partition, 320 sets per slice */
+            .slice_hash = GPU_SLICE_HASH_XOR_FOLD, /* assumption: spreads power-of-two strides */
+            .partitions = 2,        /* §6 "L2 far" and §9 "L2 partitions": 2 x 25 MB */
+            .dram_fill_bytes = 64,  /* §8 item 2 and §9 "L2": 64 B fill by default */
+            .replacement = GPU_REPLACEMENT_LRU, /* §10 "Simulator model": LRU within a class */
+            .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
+            .persisting_max_bytes = 39321600, /* §6 "L2 as reported by the device": 37.5 MiB */
+            /* assumption: the A100 limit of §5 "L2 persistence limits"; no Hopper figure */
+            .access_policy_max_window_bytes = 134213632,
+        },
+        .constant = {
+            .l1_bytes = 2112,     /* §6 "Constant caches": L1 constant 2,112 B */
+            .l1_line_bytes = 64,  /* §3 and §5 "Constant caches": 64 B lines */
+            .l1_ways = 33,        /* assumption: fully associative, so all 33 measured lines fit */
+            .l15_bytes = KIB(64), /* assumption: §3 measured "at least 64 KiB" on V100 */
+            .l15_line_bytes = 256, /* §6 "Constant caches": 256 B fetch */
+            .l15_ways = 8,        /* assumption: unpublished */
+        },
+        .instruction = {
+            .l0_bytes = KIB(12),   /* assumption: the V100 L0 of §3 "Instruction caches" */
+            .l0_line_bytes = 128,  /* assumption: unpublished */
+            .l0_ways = 4,          /* assumption: unpublished */
+            .l1_bytes = KIB(128),  /* assumption: the V100 L1 of §3 "Instruction caches" */
+            .l1_line_bytes = 128,  /* assumption: unpublished */
+            .l1_ways = 8,          /* assumption: unpublished */
+        },
+        .crs = {
+            .entries_per_warp = 16, /* assumption: no figure; small enough that recursion spills */
+            .entry_bytes = 16,      /* assumption: return address + lane mask, padded */
+        },
+        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity, not hardware */
+        .latency = {
+            .l1_hit_cycles = 34,   /* §6 "L1 latency": 34.0-34.8 (gpu-benches, H100 PCIe) */
+            .shared_load_cycles = 30, /* §6 "Shared latency": 29.9 (mt4g) */
+            .shared_conflict_step_cycles = 2, /* assumption: the Maxwell step of §2, per §9 */
+            .l2_near_hit_cycles = 265, /* §6 "L2 near hit": 264-266 plateau (gpu-benches) */
+            .l2_far_hit_cycles = 475,  /* §6 "L2 far": 461-478 plateau (gpu-benches) */
+            .dram_cycles = 650,        /* §6 "DRAM latency": 626-658 (gpu-benches) */
+            .constant_l1_hit_cycles = 21,   /* §6 "Constant caches": 20.7 */
+            .constant_l15_hit_cycles = 105, /* §6 "Constant caches": 104.9 */
+        },
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "a100",
+        .description = "NVIDIA A100 40 GB (Ampere, sm_80): 108 SMs, 40 MiB L2 in two partitions",
+        .sm_version = 80, /* §5 heading: Ampere A100 is sm_80 */
+        .sm = {
+            .count = 108,               /* assumption: the A100's SM count; not in the figures */
+            .warp_size = 32,            /* assumption: NVIDIA warps are 32 lanes */
+            .max_threads_per_sm = 2048, /* assumption: CUDA guide cc8.0 limit */
+            .max_ctas_per_sm = 32,      /* assumption: CUDA guide cc8.0 limit */
+            .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
+            .registers_per_sm = 65536,  /* assumption: CUDA guide cc8.0 */
+            .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+        },
+        .l1 = {
+            .unified_bytes = KIB(192), /* §5 "Unified L1/tex/shared": 192 KB on cc8.0 */
+            /* §5 "Unified L1/tex/shared": carve-outs on cc8.0 */
+            .shared_carveouts_bytes = {0, KIB(8), KIB(16), KIB(32), KIB(64), KIB(100), KIB(132),
+                                       KIB(164)},
+            .shared_carveout_count = 8,
+            /* assumption: 32 KB leaves a 160 KB L1, the cliff of §5 "L1 latency, suites" */
+            .default_shared_carveout_bytes = KIB(32),
+            .max_shared_per_cta_bytes = KIB(163),    /* §5 "Unified L1/tex/shared": 163 KB */
+            .shared_reserved_per_cta_bytes = KIB(1), /* §5 "Unified L1/tex/shared": 1 KB */
+            .line_bytes = 128,  /* §5 "L1 line / sector" (mt4g) */
+            .sector_bytes = 32, /* §5 "L1 line / sector" (mt4g) */
+            .ways = 4,          /* assumption: unpublished; divides every carve-out's L1 */
+            .replacement = GPU_REPLACEMENT_LRU,       /* assumption: policy unknown */
+            .cache_global_loads = true,               /* assumption: as for h100 */
+            .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
+            .global_store_allocate = false,           /* assumption: as for h100 */
+            .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+        },
+        .shared = {
+            .banks = 32,           /* §1 "Shared banks" */
+            .bank_width_bytes = 4, /* §1 "Shared banks" */
+        },
+        .l2 = {
+            .size_bytes = 41943040, /* §5 "L2 persistence limits": l2CacheSize 41,943,040 */
+            .line_bytes = 128,      /* §8 item 2 and §9 "L2" */
+            .sector_bytes = 32,     /* §8 item 2 and §9 "L2" */
+            .ways = 16,             /* §5 "L2 associativity (indirect)": 16 (inference) */
+            .slices = 80, /* assumption: unpublished; 40 per partition, 256 sets per slice */
+            .slice_hash = GPU_SLICE_HASH_XOR_FOLD, /* assumption: as for h100 */
+            .partitions = 2,       /* §5 "L2": two partitions; §5 "L2 segment" 20 MiB */
+            .dram_fill_bytes = 64, /* §8 item 2 and §9 "L2" */
+            .replacement = GPU_REPLACEMENT_LRU, /* §10 "Simulator model" */
+            .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
+            .persisting_max_bytes = 31457280,   /* §5 "L2 persistence limits"; §8 item 5 */
+            .access_policy_max_window_bytes = 134213632, /* §5 "L2 persistence limits" */
+        },
+        .constant = {
+            .l1_bytes = 2112,      /* §5 "Constant caches": 2,112 B */
+            .l1_line_bytes = 64,   /* §5 "Constant caches": 64 B line */
+            .l1_ways = 33,         /* assumption: fully associative (33 lines) */
+            .l15_bytes = KIB(64),  /* assumption: §3 "at least 64 KiB" on V100 */
+            .l15_line_bytes = 256, /* §5 "Constant caches": 256 B fetch */
+            .l15_ways = 8,         /* assumption: unpublished */
+        },
+        .instruction = {
+            .l0_bytes = KIB(12),  /* assumption: the V100 L0 of §3 "Instruction caches" */
+            .l0_line_bytes = 128, /* assumption: unpublished */
+            .l0_ways = 4,         /* assumption: unpublished */
+            .l1_bytes = KIB(128), /* assumption: the V100 L1 of §3 "Instruction caches" */
+            .l1_line_bytes = 128, /* assumption: unpublished */
+            .l1_ways = 8,         /* assumption: unpublished */
+        },
+        .crs = {
+            .entries_per_warp = 16, /* assumption: as for h100 */
+            .entry_bytes = 16,      /* assumption: as for h100 */
+        },
+        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .latency = {
+            .l1_hit_cycles = 36, /* §5 "L1 latency, suites": 36.0-36.4 (gpu-benches) */
+            .shared_load_cycles = 29, /* §5 "Shared latency": 29.0 (Luo 2024 and 2025) */
+            .shared_conflict_step_cycles = 2, /* assumption: the Maxwell step of §2, per §9 */
+            .l2_near_hit_cycles = 211, /* §5 "L2 near hit, suites": 210.6-213.3 */
+            .l2_far_hit_cycles = 425,  /* §5 "L2 far hit, suites": ~424-426; §8 item 6 */
+            .dram_cycles = 570,        /* §5 "DRAM latency, suites": 567-575 */
+            .constant_l1_hit_cycles = 42, /* assumption: no A100 figure; the V100 value of §3 */
+            .constant_l15_hit_cycles = 121, /* §5 "Constant caches": 120.7 */
+        },
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "v100",
+        .description = "NVIDIA Tesla V100 (Volta, sm_70): 80 SMs, 6 MiB L2",
+        .sm_version = 70, /* §3 heading: Volta V100 is sm_70 */
+        .sm = {
+            .count = 80,                /* §3 "L1 bandwidth, suites": 80 SMs x 1380 MHz */
+            .warp_size = 32,            /* assumption: NVIDIA warps are 32 lanes */
+            .max_threads_per_sm = 2048, /* assumption: CUDA guide cc7.0 limit */
+            .max_ctas_per_sm = 32,      /* assumption: CUDA guide cc7.0 limit */
+            .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
+            .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.0 */
+            .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+        },
+        .l1 = {
+            .unified_bytes = KIB(128), /* §3 "Unified L1/shared": 128 KB per SM */
+            /* §3 "Unified L1/shared": carve-outs 0, 8, 16, 32, 64, 96 KB */
+            .shared_carveouts_bytes = {0, KIB(8), KIB(16), KIB(32), KIB(64), KIB(96)},
+            .shared_carveout_count = 6,
+            /* assumption: 8 KB leaves a 120 KB L1, between the last plateau (118 KB) and the
+             * cliff (~128 KB) of §3 "L1 latency, benchmark suites" */
+            .default_shared_carveout_bytes = KIB(8),
+            .max_shared_per_cta_bytes = KIB(96),  /* assumption: CUDA guide cc7.0 limit */
+            .shared_reserved_per_cta_bytes = 0,   /* assumption: no reservation reported */
+            .line_bytes = 128,  /* §3 "L1 line, sectors, tag rate": 128 B lines */
+            .sector_bytes = 32, /* §3 "L1 line, sectors, tag rate": 4 x 32 B sectors */
+            .ways = 4,          /* assumption: unpublished; divides every carve-out's L1 */
+            .replacement = GPU_REPLACEMENT_LRU, /* assumption: §3 (Jia) "not LRU", unknown */
+            .cache_global_loads = true,               /* assumption: as for h100 */
+            .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
+            .global_store_allocate = false,           /* assumption: as for h100 */
+            .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+        },
+        .shared = {
+            .banks = 32,           /* §1 "Shared banks" */
+            .bank_width_bytes = 4, /* §1 "Shared banks" */
+        },
+        .l2 = {
+            .size_bytes = KIB(6144), /* §1 "L2 size": 6 MB; §3 "L2 per Jia 2018": 6,144 KiB */
+            .line_bytes = 128,       /* §8 item 2 and §9 "L2" */
+            .sector_bytes = 32,      /* §8 item 2 and §9 "L2" */
+            .ways = 16,              /* assumption: the Ampere hint of §5, kept */
+            .slices = 64,            /* assumption: unpublished; 48 sets per slice */
+            .slice_hash = GPU_SLICE_HASH_XOR_FOLD, /* assumption: as for h100 */
+            .partitions = 1,       /* §1 "L2 hit, far partition": n/a before Ampere */
+            .dram_fill_bytes = 64, /* §8 item 2: Jia's 64 B "line" read as the fill size */
+            .replacement = GPU_REPLACEMENT_LRU, /* §10 "Simulator model" */
+            .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
+            .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
+            .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+        },
+        .constant = {
+            .l1_bytes = 2112,      /* §3 "Constant caches": 2,112 B */
+            .l1_line_bytes = 64,   /* §3 "Constant caches": 64 B lines */
+            .l1_ways = 33,         /* assumption: fully associative (33 lines) */
+            .l15_bytes = KIB(64),  /* §3 "Constant caches": at least 64 KiB */
+            .l15_line_bytes = 256, /* §3 "Constant caches": 256 B fetch */
+            .l15_ways = 8,         /* assumption: unpublished */
+        },
+        .instruction = {
+            .l0_bytes = KIB(12),  /* §3 "Instruction caches": 12 KiB L0 (unverified) */
+            .l0_line_bytes = 128, /* assumption: unpublished */
+            .l0_ways = 4,         /* assumption: unpublished */
+            .l1_bytes = KIB(128), /* §3 "Instruction caches": ~128 KiB (unverified) */
+            .l1_line_bytes = 128, /* assumption: unpublished */
+            .l1_ways = 8,         /* assumption: unpublished */
+        },
+        .crs = {
+            .entries_per_warp = 16, /* assumption: as for h100 */
+            .entry_bytes = 16,      /* assumption: as for h100 */
+        },
+        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .latency = {
+            .l1_hit_cycles = 30,      /* §3 "L1 latency, benchmark suites": 29.9-30.3 */
+            .shared_load_cycles = 23, /* §3 "Shared latency, suites": 23 median (mt4g) */
+            .shared_conflict_step_cycles = 2, /* assumption: the Maxwell step of §2, per §9 */
+            .l2_near_hit_cycles = 215, /* §3 "L2 hit latency, suites": 213-215 plateau */
+            .l2_far_hit_cycles = 215,  /* one partition: far equals near */
+            .dram_cycles = 430,        /* §3 "DRAM latency": 424-437 (gpu-benches) */
+            .constant_l1_hit_cycles = 42,   /* §3 "Constant caches": 41.9 mean */
+            .constant_l15_hit_cycles = 113, /* §3 "Constant caches": 112.8 */
+        },
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "t4",
+        .description = "NVIDIA Tesla T4 (Turing TU104, sm_75): 40 SMs, 4 MiB L2",
+        .sm_version = 75, /* §4 heading: Turing is sm_75 */
+        .sm = {
+            .count = 40,                /* assumption: the T4's SM count; not in the figures */
+            .warp_size = 32,            /* assumption: NVIDIA warps are 32 lanes */
+            .max_threads_per_sm = 1024, /* assumption: CUDA guide cc7.5 limit */
+            .max_ctas_per_sm = 16,      /* assumption: CUDA guide cc7.5 limit */
+            .max_warps_per_sm = 32,     /* assumption: 1024 threads / 32 lanes */
+            .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.5 */
+            .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+        },
+        .l1 = {
+            .unified_bytes = KIB(96), /* §4 "Unified L1/shared": 96 KB per SM */
+            .shared_carveouts_bytes = {KIB(32), KIB(64)}, /* §4 "Unified L1/shared": 32 or 64 */
+            .shared_carveout_count = 2,
+            /* assumption: 32 KB leaves a 64 KB L1, matching the ~61.5 and ~59 KiB L1 sizes that
+             * mt4g reports for TU102 and TU117 (§4 rows "RTX 2080 Ti" and "T1000") */
+            .default_shared_carveout_bytes = KIB(32),
+            .max_shared_per_cta_bytes = KIB(64), /* assumption: CUDA guide cc7.5 limit */
+            .shared_reserved_per_cta_bytes = 0,  /* assumption: no reservation reported */
+            .line_bytes = 128,  /* §1 "L1 line / sector": 128 B / 32 B (mt4g, TU10x) */
+            .sector_bytes = 32, /* §1 "L1 line / sector": 128 B / 32 B (mt4g, TU10x) */
+            .ways = 4,          /* assumption: unpublished */
+            .replacement = GPU_REPLACEMENT_LRU,       /* assumption: policy unknown */
+            .cache_global_loads = true,               /* assumption: as for h100 */
+            .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
+            .global_store_allocate = false,           /* assumption: as for h100 */
+            .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+        },
+        .shared = {
+            .banks = 32,           /* §1 "Shared banks" */
+            .bank_width_bytes = 4, /* §1 "Shared banks" */
+        },
+        .l2 = {
+            .size_bytes = KIB(4096), /* §4 "T4 per Jia et al. 2019": L2 4,096 KiB */
+            .line_bytes = 128,       /* §8 item 2 and §9 "L2" */
+            .sector_bytes = 32,      /* §8 item 2 and §9 "L2" */
+            .ways = 16,              /* assumption: the Ampere hint of §5, kept */
+            .slices = 32,            /* assumption: unpublished; 64 sets per slice */
+            .slice_hash = GPU_SLICE_HASH_XOR_FOLD, /* assumption: as for h100 */
+            .partitions = 1,       /* §1 "L2 hit, far partition": n/a before Ampere */
+            .dram_fill_bytes = 64, /* §8 item 2: Jia's 64 B "line" read as the fill size */
+            .replacement = GPU_REPLACEMENT_LRU, /* §10 "Simulator model" */
+            .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
+            .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
+            .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+        },
+        .constant = {
+            .l1_bytes = 2112,      /* §4 "RTX 2080 Ti": 2,112 B (Jia's T4 row: 2 KiB) */
+            .l1_line_bytes = 64,   /* §4 "T4 per Jia et al. 2019": 64 B lines */
+            .l1_ways = 33,         /* assumption: fully associative (33 lines) */
+            .l15_bytes = KIB(46),  /* §4 "T4 per Jia et al. 2019": ~46 KiB */
+            .l15_line_bytes = 256, /* §4 "T4 per Jia et al. 2019": 256 B lines */
+            .l15_ways = 8,         /* assumption: unpublished (23 sets) */
+        },
+        .instruction = {
+            .l0_bytes = KIB(16),  /* §4 "T4 per Jia et al. 2019": L0 instruction 16 KiB */
+            .l0_line_bytes = 128, /* assumption: unpublished */
+            .l0_ways = 4,         /* assumption: unpublished */
+            /* §4 "T4 per Jia et al. 2019": ~46 KiB, shared there with the L1.5 constant cache;
+             * assumption: modelled as a separate cache of the same size */
+            .l1_bytes = KIB(46),
+            .l1_line_bytes = 256, /* §4 "T4 per Jia et al. 2019": 256 B lines */
+            .l1_ways = 8,         /* assumption: unpublished (23 sets) */
+        },
+        .crs = {
+            .entries_per_warp = 16, /* assumption: as for h100 */
+            .entry_bytes = 16,      /* assumption: as for h100 */
+        },
+        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .latency = {
+            .l1_hit_cycles = 32,      /* §4 "T4 per Jia et al. 2019": 32 */
+            .shared_load_cycles = 19, /* §4 "T4 shared latency": 19 (unverified) */
+            .shared_conflict_step_cycles = 2, /* assumption: the Maxwell step of §2, per §9 */
+            .l2_near_hit_cycles = 188, /* §4 "T4 per Jia et al. 2019": 188 */
+            .l2_far_hit_cycles = 188,  /* one partition: far equals near */
+            .dram_cycles = 496,        /* §4 "RTX 2080 Ti" and "T1000": 496 (no T4 figure) */
+            .constant_l1_hit_cycles = 72,   /* §4 "RTX 2080 Ti": 71.9 */
+            .constant_l15_hit_cycles = 124, /* §4 "RTX 2080 Ti": 124 */
+        },
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "gtx980",
+        .description = "NVIDIA GeForce GTX 980 (Maxwell GM204, sm_52): 16 SMs, 2 MiB L2, "
+                       "global loads bypass L1 by default",
+        .sm_version = 52, /* §2 "SM resources": GTX 980 is cc5.2 */
+        .sm = {
+            .count = 16,                /* assumption: the GTX 980's SM count; not in figures */
+            .warp_size = 32,            /* assumption: NVIDIA warps are 32 lanes */
+            .max_threads_per_sm = 2048, /* assumption: CUDA guide cc5.2 limit */
+            .max_ctas_per_sm = 32,      /* assumption: CUDA guide cc5.2 limit */
+            .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
+            .registers_per_sm = 65536,  /* assumption: CUDA guide cc5.2 */
+            .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+        },
+        .l1 = {
+            /* §2 "SM resources": 24 KB L1/tex + 96 KB shared, separate on Maxwell; modelled as
+             * one 120 KB store whose only carve-out is the fixed 96 KB (docs/presets.md) */
+            .unified_bytes = KIB(120),
+            .shared_carveouts_bytes = {KIB(96)}, /* §1 "Shared carve-outs": fixed 96 (cc5.2) */
+            .shared_carveout_count = 1,
+            .default_shared_carveout_bytes = KIB(96), /* §1: the only choice */
+            .max_shared_per_cta_bytes = KIB(48),      /* §2 "SM resources": 48 KB per block */
+            .shared_reserved_per_cta_bytes = 0,       /* assumption: no reservation reported */
+            .line_bytes = 128,  /* §1 "L1 line / sector" and §8 item 1 */
+            .sector_bytes = 32, /* §1 "L1 line / sector" and §8 item 1 */
+            .ways = 4,          /* assumption: unpublished (48 sets) */
+            .replacement = GPU_REPLACEMENT_LRU, /* assumption: LRU as §2 reports for Kepler and
+                                                   Pascal texture caches */
+            .cache_global_loads = false, /* §2 "Global loads and L1": off by default on cc5.2 */
+            .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
+            .global_store_allocate = false,           /* assumption: as for h100 */
+            .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+        },
+        .shared = {
+            .banks = 32,           /* §2 "Shared-memory banks": 32 banks of 32 bits */
+            .bank_width_bytes = 4, /* §2 "Shared-memory banks": 32 banks of 32 bits */
+        },
+        .l2 = {
+            .size_bytes = KIB(2048), /* §2 "L2 size, GTX 980": 2 MB */
+            .line_bytes = 128,       /* §8 item 2 and §9 "L2" */
+            .sector_bytes = 32,      /* §2 "L2 line": 32 B, read as the sector per §8 item 2 */
+            .ways = 16,              /* assumption: the Ampere hint of §5, kept */
+            .slices = 16,            /* assumption: unpublished; 64 sets per slice */
+            .slice_hash = GPU_SLICE_HASH_XOR_FOLD, /* assumption: as for h100 */
+            .partitions = 1,       /* §1 "L2 hit, far partition": n/a */
+            .dram_fill_bytes = 64, /* assumption: the §9 "L2" default, no Maxwell figure */
+            .replacement = GPU_REPLACEMENT_LRU, /* §10 "Simulator model" */
+            .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
+            .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
+            .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+        },
+        .constant = {
+            .l1_bytes = 2048,      /* §2 "Constant caches": 2 KB (M60, unverified) */
+            .l1_line_bytes = 64,   /* §2 "Constant caches": 64 B lines */
+            .l1_ways = 32,         /* assumption: fully associative (32 lines) */
+            .l15_bytes = KIB(32),  /* §2 "Constant caches": L1.5 32 KB (M60, unverified) */
+            .l15_line_bytes = 256, /* assumption: the 256 B fetch of §3-§6 */
+            .l15_ways = 8,         /* assumption: unpublished */
+        },
+        .instruction = {
+            .l0_bytes = KIB(8),   /* §2 "Instruction caches": 8 KB L1 (our first level) */
+            .l0_line_bytes = 128, /* assumption: unpublished */
+            .l0_ways = 4,         /* assumption: unpublished */
+            .l1_bytes = KIB(32),  /* §2 "Instruction caches": 32 KB L1.5 (our second level) */
+            .l1_line_bytes = 128, /* assumption: unpublished */
+            .l1_ways = 8,         /* assumption: unpublished */
+        },
+        .crs = {
+            .entries_per_warp = 16, /* assumption: as for h100 */
+            .entry_bytes = 16,      /* assumption: as for h100 */
+        },
+        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .latency = {
+            .l1_hit_cycles = 82,      /* §2 "L1 hit latency": ~82 (M60, unverified) */
+            .shared_load_cycles = 28, /* §2 "Shared latency, no conflict": 28.0 */
+            .shared_conflict_step_cycles = 2, /* §2 "Shared bank-conflict cost": 28 + 2(n-1) */
+            .l2_near_hit_cycles = 207, /* §2 "L2 hit latency": ~207 (M60, unverified) */
+            .l2_far_hit_cycles = 207,  /* one partition: far equals near */
+            .dram_cycles = 375,        /* §1 "DRAM latency": ~350-400, midpoint (unverified) */
+            .constant_l1_hit_cycles = 42,   /* assumption: no Maxwell figure; V100 value of §3 */
+            .constant_l15_hit_cycles = 113, /* assumption: no Maxwell figure; V100 value of §3 */
+        },
+    },
+};
+
+size_t gpu_preset_count(void) { return sizeof presets / sizeof presets[0]; }
+
+const gpu_config *gpu_preset_at(size_t i)
+{
+    return i < gpu_preset_count() ? &presets[i] : NULL;
+}
+
+const gpu_config *gpu_preset_default(void) { return &presets[0]; }
+
+const gpu_config *gpu_preset_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < gpu_preset_count(); i++)
+        if (strcmp(presets[i].name, name) == 0)
+            return &presets[i];
+    return NULL;
+}

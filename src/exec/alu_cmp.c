@@ -1,0 +1,484 @@
+/* Comparison and selection (PTX ISA 9.1 §9.7.7, and min/max of §9.7.1.10-11, §9.7.3.10-11,
+ * §9.7.4.8-9): setp, set, selp, slct, testp, min, max for integer and float types.
+ *
+ * A comparison operator is decoded once per call into four flags saying which of the outcomes
+ * less / equal / greater / unordered make it true; the lane loop then combines the four outcome
+ * bits without branches. Float min/max compare a sign-magnitude-to-ordered-integer key, which
+ * also orders -0 below +0, and pick operands by bits, so results are exact for every format. */
+#include "exec/alu_internal.h"
+
+/* ---- operators as outcome flags ---- */
+
+enum { CMP_L = 1, CMP_E = 2, CMP_G = 4, CMP_U = 8 };
+
+static const uint8_t cmp_outcomes[IR_CMP_NAN + 1] = {
+    [IR_CMP_EQ] = CMP_E,          [IR_CMP_NE] = CMP_L | CMP_G,
+    [IR_CMP_LT] = CMP_L,          [IR_CMP_LE] = CMP_L | CMP_E,
+    [IR_CMP_GT] = CMP_G,          [IR_CMP_GE] = CMP_G | CMP_E,
+    [IR_CMP_LO] = CMP_L,          [IR_CMP_LS] = CMP_L | CMP_E,
+    [IR_CMP_HI] = CMP_G,          [IR_CMP_HS] = CMP_G | CMP_E,
+    [IR_CMP_EQU] = CMP_E | CMP_U, [IR_CMP_NEU] = CMP_L | CMP_G | CMP_U,
+    [IR_CMP_LTU] = CMP_L | CMP_U, [IR_CMP_LEU] = CMP_L | CMP_E | CMP_U,
+    [IR_CMP_GTU] = CMP_G | CMP_U, [IR_CMP_GEU] = CMP_G | CMP_E | CMP_U,
+    [IR_CMP_NUM] = CMP_L | CMP_E | CMP_G, [IR_CMP_NAN] = CMP_U,
+};
+
+/* Operand classes a comparison is evaluated in. */
+enum cmp_class {
+    CC_U16, CC_U32, CC_U64, CC_S16, CC_S32, CC_S64,
+    CC_F32, CC_F32_FTZ, CC_F64, CC_F16, CC_F16_FTZ, CC_BF16,
+    CC_COUNT
+};
+
+/* Decodes a half-format value of either kind to double for ordering (exact). */
+ALU_INLINE double cmp_half(uint64_t bits, int bf, int ftz)
+{
+    uint16_t h = (uint16_t)bits;
+    return bf ? alu_bf16_to_f64(h) : alu_f16_to_f64(ftz ? alu_f16_flush(h) : h);
+}
+
+/* 1 when `flags` accepts the outcome of comparing lane values x and y of class cc. */
+ALU_INLINE uint8_t cmp_eval(enum cmp_class cc, uint64_t x, uint64_t y, unsigned flags)
+{
+    int lt, eq, gt, un = 0;
+    if (cc <= CC_U64) {
+        unsigned bits = cc == CC_U16 ? 16 : cc == CC_U32 ? 32 : 64;
+        uint64_t m = alu_width_mask(bits);
+        lt = (x & m) < (y & m);
+        eq = (x & m) == (y & m);
+    } else if (cc <= CC_S64) {
+        unsigned bits = cc == CC_S16 ? 16 : cc == CC_S32 ? 32 : 64;
+        lt = alu_sext(x, bits) < alu_sext(y, bits);
+        eq = (x & alu_width_mask(bits)) == (y & alu_width_mask(bits));
+    } else {
+        double fx, fy;
+        if (cc == CC_F32 || cc == CC_F32_FTZ) {
+            fx = alu_f32_operand(x, cc == CC_F32_FTZ);
+            fy = alu_f32_operand(y, cc == CC_F32_FTZ);
+        } else if (cc == CC_F64) {
+            fx = alu_f64_from_bits(x);
+            fy = alu_f64_from_bits(y);
+        } else {
+            fx = cmp_half(x, cc == CC_BF16, cc == CC_F16_FTZ);
+            fy = cmp_half(y, cc == CC_BF16, cc == CC_F16_FTZ);
+        }
+        un = isnan(fx) || isnan(fy);
+        lt = fx < fy;
+        eq = fx == fy;
+    }
+    gt = !lt && !eq && !un;
+    return (uint8_t)(((flags & CMP_L) && lt) | ((flags & CMP_E) && eq) | ((flags & CMP_G) && gt) |
+                     ((flags & CMP_U) && un));
+}
+
+/* Comparison outcomes of element `half` (0 = low 16 bits, 1 = high) or of the whole value. */
+ALU_INLINE void cmp_lanes(const alu_args *a, enum cmp_class cc, unsigned flags, unsigned shift,
+                          uint8_t *t)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1];
+    ALU_FOR_LANES(l) t[l] = cmp_eval(cc, s0[l] >> shift, s1[l] >> shift, flags);
+}
+
+/* r BOOLOP c, with c the predicate operand src[2] (0/1 lanes). */
+ALU_INLINE uint64_t bool_apply(int boolop, uint64_t r, uint64_t c)
+{
+    switch (boolop) {
+    case IR_BOOL_AND: return r & c;
+    case IR_BOOL_OR: return r | c;
+    case IR_BOOL_XOR: return r ^ c;
+    default: return r;
+    }
+}
+
+/* setp: dst = t BOOLOP c and dst2 = !t BOOLOP c; for x2 formats dst and dst2 receive the low and
+ * high element results (each combined with c). */
+ALU_INLINE void setp_lanes(const ir_insn *in, const alu_args *a, enum cmp_class cc, int pair)
+{
+    uint8_t t0[ALU_LANES], t1[ALU_LANES];
+    unsigned flags = in->cmp <= IR_CMP_NAN ? cmp_outcomes[in->cmp] : 0;
+    int boolop = a->src[2] ? in->boolop : IR_BOOL_NONE;
+    cmp_lanes(a, cc, flags, 0, t0);
+    if (pair)
+        cmp_lanes(a, cc, flags, 16, t1);
+    ALU_FOR_LANES(l) {
+        uint64_t c = boolop ? a->src[2][l] & 1u : 0;
+        uint64_t second = pair ? t1[l] : (uint64_t)!t0[l];
+        a->dst[l] = bool_apply(boolop, t0[l], c);
+        if (a->dst2)
+            a->dst2[l] = bool_apply(boolop, second, c);
+    }
+}
+
+/* set: the destination type's "true" (all ones, 1.0f, or 1.0 per half) when t BOOLOP c. */
+ALU_INLINE void set_lanes(const ir_insn *in, const alu_args *a, enum cmp_class cc, int pair)
+{
+    uint8_t t0[ALU_LANES], t1[ALU_LANES];
+    unsigned flags = in->cmp <= IR_CMP_NAN ? cmp_outcomes[in->cmp] : 0;
+    int boolop = a->src[2] ? in->boolop : IR_BOOL_NONE;
+    uint64_t one;
+    switch (in->type) {
+    case IR_T_F32: one = ALU_F32_ONE; break;
+    case IR_T_F16: case IR_T_F16X2: one = ALU_F16_ONE; break;
+    case IR_T_BF16: case IR_T_BF16X2: one = ALU_BF16_ONE; break;
+    default: one = alu_width_mask(ir_type_bits((ir_type)in->type)); break;
+    }
+    cmp_lanes(a, cc, flags, 0, t0);
+    if (pair)
+        cmp_lanes(a, cc, flags, 16, t1);
+    ALU_FOR_LANES(l) {
+        uint64_t c = boolop ? a->src[2][l] & 1u : 0;
+        uint64_t r = bool_apply(boolop, t0[l], c) ? one : 0;
+        if (pair)
+            r |= (bool_apply(boolop, t1[l], c) ? one : 0) << 16;
+        a->dst[l] = r;
+    }
+}
+
+#define CMP_FNS(name, cc, pair)                                                               \
+    static void setp_##name(const ir_insn *in, const alu_args *a) { setp_lanes(in, a, cc, pair); } \
+    static void set_##name(const ir_insn *in, const alu_args *a) { set_lanes(in, a, cc, pair); }
+
+CMP_FNS(u16, CC_U16, 0) CMP_FNS(u32, CC_U32, 0) CMP_FNS(u64, CC_U64, 0)
+CMP_FNS(s16, CC_S16, 0) CMP_FNS(s32, CC_S32, 0) CMP_FNS(s64, CC_S64, 0)
+CMP_FNS(f32, CC_F32, 0) CMP_FNS(f32_ftz, CC_F32_FTZ, 0) CMP_FNS(f64, CC_F64, 0)
+CMP_FNS(f16, CC_F16, 0) CMP_FNS(f16_ftz, CC_F16_FTZ, 0) CMP_FNS(bf16, CC_BF16, 0)
+CMP_FNS(f16x2, CC_F16, 1) CMP_FNS(f16x2_ftz, CC_F16_FTZ, 1) CMP_FNS(bf16x2, CC_BF16, 1)
+
+/* ---- selp / slct ---- */
+
+ALU_INLINE void selp_lanes(const alu_args *a, uint64_t mask)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = a->src[2];
+    ALU_FOR_LANES(l) a->dst[l] = ((s2[l] & 1u) ? s0[l] : s1[l]) & mask;
+}
+
+/* slct: a when c >= 0 (c is s32, or f32 where -0 counts as >= 0 and NaN does not). */
+ALU_INLINE void slct_lanes(const alu_args *a, uint64_t mask, int c_float, int ftz)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = a->src[2];
+    ALU_FOR_LANES(l) {
+        int take_a = c_float ? alu_f32_operand(s2[l], ftz) >= 0.0f : alu_sext(s2[l], 32) >= 0;
+        a->dst[l] = (take_a ? s0[l] : s1[l]) & mask;
+    }
+}
+
+#define SEL_FNS(w, mask)                                                                      \
+    static void selp_##w(const ir_insn *in, const alu_args *a) { (void)in; selp_lanes(a, mask); } \
+    static void slct_s_##w(const ir_insn *in, const alu_args *a) { (void)in; slct_lanes(a, mask, 0, 0); } \
+    static void slct_f_##w(const ir_insn *in, const alu_args *a) { (void)in; slct_lanes(a, mask, 1, 0); } \
+    static void slct_fz_##w(const ir_insn *in, const alu_args *a) { (void)in; slct_lanes(a, mask, 1, 1); }
+
+SEL_FNS(16, 0xFFFFu)
+SEL_FNS(32, 0xFFFFFFFFu)
+SEL_FNS(64, ~UINT64_C(0))
+
+/* ---- testp ---- */
+
+ALU_INLINE uint64_t testp_eval(int sub, uint64_t bits, int f64)
+{
+    uint64_t exp_mask = f64 ? UINT64_C(0x7FF0000000000000) : 0x7F800000u;
+    uint64_t frac_mask = f64 ? (UINT64_C(1) << 52) - 1 : 0x7FFFFFu;
+    uint64_t e = bits & exp_mask, f = bits & frac_mask;
+    switch (sub) {
+    case IR_TESTP_FINITE: return e != exp_mask;
+    case IR_TESTP_INFINITE: return e == exp_mask && f == 0;
+    case IR_TESTP_NUMBER: return !(e == exp_mask && f != 0);
+    case IR_TESTP_NOTANUMBER: return e == exp_mask && f != 0;
+    case IR_TESTP_NORMAL: return e != 0 && e != exp_mask;
+    default: return e == 0 && f != 0; /* subnormal */
+    }
+}
+
+ALU_INLINE void testp_lanes(const alu_args *a, int sub, int f64)
+{
+    const uint64_t *s0 = a->src[0];
+    ALU_FOR_LANES(l) a->dst[l] = testp_eval(sub, f64 ? s0[l] : (s0[l] & 0xFFFFFFFFu), f64);
+}
+
+#define TESTP_FNS(name, sub)                                                                  \
+    static void testp_##name##_f32(const ir_insn *in, const alu_args *a) { (void)in; testp_lanes(a, sub, 0); } \
+    static void testp_##name##_f64(const ir_insn *in, const alu_args *a) { (void)in; testp_lanes(a, sub, 1); }
+
+TESTP_FNS(finite, IR_TESTP_FINITE)
+TESTP_FNS(infinite, IR_TESTP_INFINITE)
+TESTP_FNS(number, IR_TESTP_NUMBER)
+TESTP_FNS(notanumber, IR_TESTP_NOTANUMBER)
+TESTP_FNS(normal, IR_TESTP_NORMAL)
+TESTP_FNS(subnormal, IR_TESTP_SUBNORMAL)
+
+static const alu_fn testp_table[6][2] = {
+    {testp_finite_f32, testp_finite_f64},         {testp_infinite_f32, testp_infinite_f64},
+    {testp_number_f32, testp_number_f64},         {testp_notanumber_f32, testp_notanumber_f64},
+    {testp_normal_f32, testp_normal_f64},         {testp_subnormal_f32, testp_subnormal_f64},
+};
+
+/* ---- min / max ---- */
+
+/* Integer min/max; .relu (s32) clamps a negative result to 0. */
+ALU_INLINE void int_minmax_lanes(const alu_args *a, int max, unsigned bits, int is_signed, int relu)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1];
+    uint64_t m = alu_width_mask(bits);
+    ALU_FOR_LANES(l) {
+        int a_less = is_signed ? alu_sext(s0[l], bits) < alu_sext(s1[l], bits)
+                               : (s0[l] & m) < (s1[l] & m);
+        uint64_t r = (a_less != max ? s0[l] : s1[l]) & m;
+        if (relu && alu_sext(r, bits) < 0)
+            r = 0;
+        a->dst[l] = r;
+    }
+}
+
+#define INT_MINMAX_FNS(t, bits, sgn)                                                          \
+    static void min_##t(const ir_insn *in, const alu_args *a) { (void)in; int_minmax_lanes(a, 0, bits, sgn, 0); } \
+    static void max_##t(const ir_insn *in, const alu_args *a) { (void)in; int_minmax_lanes(a, 1, bits, sgn, 0); }
+
+INT_MINMAX_FNS(u16, 16, 0) INT_MINMAX_FNS(u32, 32, 0) INT_MINMAX_FNS(u64, 64, 0)
+INT_MINMAX_FNS(s16, 16, 1) INT_MINMAX_FNS(s32, 32, 1) INT_MINMAX_FNS(s64, 64, 1)
+
+static void min_relu_s32(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    int_minmax_lanes(a, 0, 32, 1, 1);
+}
+
+static void max_relu_s32(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    int_minmax_lanes(a, 1, 32, 1, 1);
+}
+
+/* A float format as seen by min/max: width, sign bit and infinity pattern. */
+typedef struct float_shape {
+    unsigned bits;
+    uint64_t sign, inf, nan;
+} float_shape;
+
+static const float_shape shape_f16 = {16, 0x8000u, 0x7C00u, ALU_F16_NAN};
+static const float_shape shape_bf16 = {16, 0x8000u, 0x7F80u, ALU_BF16_NAN};
+static const float_shape shape_f32 = {32, 0x80000000u, 0x7F800000u, ALU_F32_NAN};
+static const float_shape shape_f64 = {64, UINT64_C(0x8000000000000000),
+                                      UINT64_C(0x7FF0000000000000), ALU_F64_NAN};
+
+/* An unsigned key whose order is the numeric order of non-NaN values, with -0 below +0. */
+ALU_INLINE uint64_t order_key(uint64_t x, uint64_t sign, uint64_t mask)
+{
+    return (x & sign) ? ~x & mask : x | sign;
+}
+
+ALU_INLINE uint64_t float_flush(uint64_t x, const float_shape *s)
+{
+    return (x & s->inf) == 0 ? x & s->sign : x;
+}
+
+/* Float min/max of two values (bits of one element). Without .NaN a NaN operand loses to a
+ * number and two NaNs give the canonical NaN; with .NaN any NaN gives the canonical NaN.
+ * .xorsign.abs compares magnitudes and gives the result the xor of the operand signs. */
+ALU_INLINE uint64_t float_minmax(uint64_t x, uint64_t y, const float_shape *s, int max,
+                                 int ftz, int nan_mode, int xorsign)
+{
+    uint64_t mask = alu_width_mask(s->bits);
+    x &= mask;
+    y &= mask;
+    if (ftz) {
+        x = float_flush(x, s);
+        y = float_flush(y, s);
+    }
+    uint64_t sign = (x ^ y) & s->sign;
+    if (xorsign) {
+        x &= ~s->sign;
+        y &= ~s->sign;
+    }
+    int xn = (x & ~s->sign) > s->inf, yn = (y & ~s->sign) > s->inf;
+    uint64_t kx = order_key(x, s->sign, mask), ky = order_key(y, s->sign, mask);
+    uint64_t r = (max ? kx >= ky : kx <= ky) ? x : y;
+    r = xn ? y : yn ? x : r;
+    if ((xn && yn) || (nan_mode && (xn || yn)))
+        return s->nan;
+    return xorsign ? r | sign : r;
+}
+
+ALU_INLINE void float_minmax_lanes(const alu_args *a, const float_shape *s, int pair, int max,
+                                   int ftz, int nan_mode, int xorsign, int three)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = three ? a->src[2] : a->src[1];
+    ALU_FOR_LANES(l) {
+        uint64_t r = float_minmax(s0[l], s1[l], s, max, ftz, nan_mode, xorsign);
+        if (three)
+            r = float_minmax(r, s2[l], s, max, ftz, nan_mode, 0);
+        if (pair)
+            r |= float_minmax(s0[l] >> 16, s1[l] >> 16, s, max, ftz, nan_mode, xorsign) << 16;
+        a->dst[l] = r;
+    }
+}
+
+/* Variants: [max][ftz][nan][xorsign] for f32; the other formats decode ftz/nan/xorsign per call
+ * (they are rarer and the flags only select among straight-line expressions). */
+#define F32_MINMAX_FN(name, max, ftz, nan, xs, three)                                         \
+    static void name(const ir_insn *in, const alu_args *a)                                    \
+    {                                                                                         \
+        (void)in;                                                                             \
+        float_minmax_lanes(a, &shape_f32, 0, max, ftz, nan, xs, three);                       \
+    }
+
+#define F32_MINMAX_SET(op, max)                                                               \
+    F32_MINMAX_FN(op##_f32, max, 0, 0, 0, 0) F32_MINMAX_FN(op##_f32_ftz, max, 1, 0, 0, 0)     \
+    F32_MINMAX_FN(op##_f32_nan, max, 0, 1, 0, 0) F32_MINMAX_FN(op##_f32_ftz_nan, max, 1, 1, 0, 0) \
+    F32_MINMAX_FN(op##_f32_xs, max, 0, 0, 1, 0) F32_MINMAX_FN(op##_f32_ftz_xs, max, 1, 0, 1, 0) \
+    F32_MINMAX_FN(op##_f32_nan_xs, max, 0, 1, 1, 0) F32_MINMAX_FN(op##_f32_ftz_nan_xs, max, 1, 1, 1, 0) \
+    F32_MINMAX_FN(op##_f32_3, max, 0, 0, 0, 1) F32_MINMAX_FN(op##_f32_ftz_3, max, 1, 0, 0, 1) \
+    F32_MINMAX_FN(op##_f32_nan_3, max, 0, 1, 0, 1) F32_MINMAX_FN(op##_f32_ftz_nan_3, max, 1, 1, 0, 1)
+
+F32_MINMAX_SET(min, 0)
+F32_MINMAX_SET(max, 1)
+
+/* [max][three inputs][ftz][nan][xorsign] (three-input forms have no xorsign). */
+#define F32_MINMAX_ROW(op)                                                                    \
+    {{{{op##_f32, op##_f32_xs}, {op##_f32_nan, op##_f32_nan_xs}},                             \
+      {{op##_f32_ftz, op##_f32_ftz_xs}, {op##_f32_ftz_nan, op##_f32_ftz_nan_xs}}},            \
+     {{{op##_f32_3, NULL}, {op##_f32_nan_3, NULL}},                                           \
+      {{op##_f32_ftz_3, NULL}, {op##_f32_ftz_nan_3, NULL}}}}
+static const alu_fn f32_minmax_table[2][2][2][2][2] = {F32_MINMAX_ROW(min), F32_MINMAX_ROW(max)};
+
+ALU_INLINE void other_minmax_lanes(const ir_insn *in, const alu_args *a, const float_shape *s,
+                                   int pair, int max)
+{
+    int ftz = (in->mods & IR_MOD_FTZ) != 0, nan = (in->mods & IR_MOD_NAN) != 0;
+    int xs = (in->mods & IR_MOD_XORSIGN_ABS) != 0;
+    float_minmax_lanes(a, s, pair, max, ftz, nan, xs, 0);
+}
+
+#define OTHER_MINMAX_FNS(name, shape, pair)                                                   \
+    static void min_##name(const ir_insn *in, const alu_args *a) { other_minmax_lanes(in, a, shape, pair, 0); } \
+    static void max_##name(const ir_insn *in, const alu_args *a) { other_minmax_lanes(in, a, shape, pair, 1); }
+
+OTHER_MINMAX_FNS(f64, &shape_f64, 0)
+OTHER_MINMAX_FNS(f16, &shape_f16, 0)
+OTHER_MINMAX_FNS(f16x2, &shape_f16, 1)
+OTHER_MINMAX_FNS(bf16, &shape_bf16, 0)
+OTHER_MINMAX_FNS(bf16x2, &shape_bf16, 1)
+
+/* ---- lookup ---- */
+
+static int int_class(ir_type t, int force_unsigned)
+{
+    unsigned bits = ir_type_bits(t);
+    int w = bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1;
+    if (w < 0 || ir_type_is_float(t) || t == IR_T_PRED)
+        return -1;
+    return (ir_type_is_signed(t) && !force_unsigned) ? CC_S16 + w : CC_U16 + w;
+}
+
+static alu_fn compare_lookup(const ir_insn *in, ir_type t)
+{
+    static const alu_fn setp_fns[CC_COUNT] = {setp_u16, setp_u32, setp_u64, setp_s16, setp_s32,
+                                              setp_s64, setp_f32, setp_f32_ftz, setp_f64,
+                                              setp_f16, setp_f16_ftz, setp_bf16};
+    static const alu_fn set_fns[CC_COUNT] = {set_u16, set_u32, set_u64, set_s16, set_s32,
+                                             set_s64, set_f32, set_f32_ftz, set_f64,
+                                             set_f16, set_f16_ftz, set_bf16};
+    int setp = in->op == IR_SETP, ftz = (in->mods & IR_MOD_FTZ) != 0;
+    int c = in->cmp;
+    if (c == IR_CMP_NONE || c > IR_CMP_NAN || in->boolop > IR_BOOL_XOR)
+        return NULL;
+    int unordered_op = c >= IR_CMP_EQU, unsigned_op = c >= IR_CMP_LO && c <= IR_CMP_HS;
+    if (ir_type_is_float(t)) {
+        if (unsigned_op)
+            return NULL;
+        switch (t) {
+        case IR_T_F32: return (setp ? setp_fns : set_fns)[ftz ? CC_F32_FTZ : CC_F32];
+        case IR_T_F64: return ftz ? NULL : (setp ? setp_fns : set_fns)[CC_F64];
+        case IR_T_F16: return (setp ? setp_fns : set_fns)[ftz ? CC_F16_FTZ : CC_F16];
+        case IR_T_BF16: return ftz ? NULL : (setp ? setp_fns : set_fns)[CC_BF16];
+        case IR_T_F16X2: return setp ? (ftz ? setp_f16x2_ftz : setp_f16x2) : (ftz ? set_f16x2_ftz : set_f16x2);
+        case IR_T_BF16X2: return ftz ? NULL : setp ? setp_bf16x2 : set_bf16x2;
+        default: return NULL;
+        }
+    }
+    int cls = int_class(t, unsigned_op);
+    if (cls < 0 || unordered_op || ftz)
+        return NULL;
+    return (setp ? setp_fns : set_fns)[cls];
+}
+
+static alu_fn select_lookup(const ir_insn *in)
+{
+    static const alu_fn selp_fns[3] = {selp_16, selp_32, selp_64};
+    static const alu_fn slct_s[3] = {slct_s_16, slct_s_32, slct_s_64};
+    static const alu_fn slct_f[3] = {slct_f_16, slct_f_32, slct_f_64};
+    static const alu_fn slct_fz[3] = {slct_fz_16, slct_fz_32, slct_fz_64};
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    int w = bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1;
+    if (w < 0 || in->type == IR_T_F16X2 || in->type == IR_T_BF16X2)
+        return NULL;
+    if (in->op == IR_SELP)
+        return selp_fns[w];
+    if (in->type2 == IR_T_S32)
+        return (in->mods & IR_MOD_FTZ) ? NULL : slct_s[w];
+    if (in->type2 == IR_T_F32)
+        return (in->mods & IR_MOD_FTZ) ? slct_fz[w] : slct_f[w];
+    return NULL;
+}
+
+static alu_fn minmax_lookup(const ir_insn *in)
+{
+    ir_type t = (ir_type)in->type;
+    uint32_t mods = in->mods;
+    int max = in->op == IR_MAX, ftz = (mods & IR_MOD_FTZ) != 0, nan = (mods & IR_MOD_NAN) != 0;
+    int xs = (mods & IR_MOD_XORSIGN_ABS) != 0, relu = (mods & IR_MOD_RELU) != 0;
+    int three = in->nsrc >= 3;
+    if (t == IR_T_F32)
+        return relu ? NULL : f32_minmax_table[max][three][ftz][nan][xs];
+    if (three || relu)
+        return (!three && t == IR_T_S32 && !(mods & ~IR_MOD_RELU)) ? (max ? max_relu_s32 : min_relu_s32)
+                                                                  : NULL;
+    switch (t) {
+    case IR_T_F64: return (ftz || xs) ? NULL : max ? max_f64 : min_f64;
+    case IR_T_F16: return max ? max_f16 : min_f16;
+    case IR_T_F16X2: return max ? max_f16x2 : min_f16x2;
+    case IR_T_BF16: return ftz ? NULL : max ? max_bf16 : min_bf16;
+    case IR_T_BF16X2: return ftz ? NULL : max ? max_bf16x2 : min_bf16x2;
+    default: break;
+    }
+    if (mods & (IR_MOD_FTZ | IR_MOD_NAN | IR_MOD_XORSIGN_ABS))
+        return NULL;
+    switch (t) {
+    case IR_T_U16: return max ? max_u16 : min_u16;
+    case IR_T_U32: return max ? max_u32 : min_u32;
+    case IR_T_U64: return max ? max_u64 : min_u64;
+    case IR_T_S16: return max ? max_s16 : min_s16;
+    case IR_T_S32: return max ? max_s32 : min_s32;
+    case IR_T_S64: return max ? max_s64 : min_s64;
+    default: return NULL;
+    }
+}
+
+alu_fn alu_cmp_lookup(const ir_insn *in)
+{
+    switch (in->op) {
+    case IR_SETP:
+        return compare_lookup(in, (ir_type)in->type);
+    case IR_SET: {
+        ir_type d = (ir_type)in->type;
+        /* the destination is u32/s32/b32/f32, or a half format matching the compared type */
+        int half_dst = d == IR_T_F16 || d == IR_T_BF16 || d == IR_T_F16X2 || d == IR_T_BF16X2;
+        if (!half_dst && d != IR_T_U32 && d != IR_T_S32 && d != IR_T_B32 && d != IR_T_F32)
+            return NULL;
+        if ((d == IR_T_F16X2 || d == IR_T_BF16X2) != (in->type2 == IR_T_F16X2 || in->type2 == IR_T_BF16X2))
+            return NULL;
+        return compare_lookup(in, (ir_type)in->type2);
+    }
+    case IR_SELP: case IR_SLCT:
+        return select_lookup(in);
+    case IR_TESTP:
+        if (in->sub < IR_TESTP_FINITE || in->sub > IR_TESTP_SUBNORMAL)
+            return NULL;
+        if (in->type == IR_T_F32 || in->type == IR_T_F64)
+            return testp_table[in->sub - 1][in->type == IR_T_F64];
+        return NULL;
+    case IR_MIN: case IR_MAX:
+        return minmax_lookup(in);
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,245 @@
+/* f32 and f64 arithmetic (PTX ISA 9.1 §9.7.3): add, sub, mul, fma/mad, div (IEEE, .full and
+ * .approx), abs, neg, copysign.
+ *
+ * Each (operation, .ftz, .sat) combination is its own function; the .rn form runs at the host's
+ * default rounding mode and the .rz/.rm/.rp form switches the host mode around the lane loop (the
+ * library is compiled with -frounding-math, so the compiler keeps float operations inside the
+ * switched region). NaN results are the canonical NaN; .ftz flushes f32 subnormal operands and
+ * results; .sat clamps to [0, 1]. Not here: the special functions (alu_approx.c), min/max and
+ * comparisons (alu_cmp.c), half formats (alu_half.c). */
+#include "exec/alu_internal.h"
+
+enum float_op { FOP_ADD, FOP_SUB, FOP_MUL, FOP_FMA, FOP_DIV, FOP_DIV_APPROX };
+
+/* div.approx computes a * (1/b) with a flushing reciprocal: for 2^126 < |b| < 2^128 the
+ * reciprocal is subnormal, so the quotient is a zero (NaN when a is infinite), as PTX documents. */
+ALU_INLINE float f32_div_approx(float x, float y)
+{
+    float ay = fabsf(y);
+    if (ay > 0x1p126f && ay < INFINITY) {
+        float zero = (signbit(x) != 0) != (signbit(y) != 0) ? -0.0f : 0.0f;
+        return isinf(x) ? NAN : zero * (isnan(x) ? NAN : 1.0f);
+    }
+    return x / y;
+}
+
+ALU_INLINE float f32_apply(enum float_op op, float x, float y, float z)
+{
+    switch (op) {
+    case FOP_ADD: return x + y;
+    case FOP_SUB: return x - y;
+    case FOP_MUL: return x * y;
+    case FOP_FMA: return fmaf(x, y, z);
+    case FOP_DIV: return x / y;
+    default: return f32_div_approx(x, y);
+    }
+}
+
+ALU_INLINE void f32_lanes(const alu_args *a, enum float_op op, int ftz, int sat)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = op == FOP_FMA ? a->src[2] : a->src[1];
+    ALU_FOR_LANES(l) {
+        float x = alu_f32_operand(s0[l], ftz), y = alu_f32_operand(s1[l], ftz);
+        float z = alu_f32_operand(s2[l], ftz);
+        a->dst[l] = alu_f32_result(f32_apply(op, x, y, z), ftz, sat);
+    }
+}
+
+ALU_INLINE double f64_apply(enum float_op op, double x, double y, double z)
+{
+    switch (op) {
+    case FOP_ADD: return x + y;
+    case FOP_SUB: return x - y;
+    case FOP_MUL: return x * y;
+    case FOP_FMA: return fma(x, y, z);
+    default: return x / y;
+    }
+}
+
+ALU_INLINE void f64_lanes(const alu_args *a, enum float_op op, int sat)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = op == FOP_FMA ? a->src[2] : a->src[1];
+    ALU_FOR_LANES(l) {
+        double r = f64_apply(op, alu_f64_from_bits(s0[l]), alu_f64_from_bits(s1[l]),
+                             alu_f64_from_bits(s2[l]));
+        a->dst[l] = alu_f64_result(r, sat);
+    }
+}
+
+/* One .rn function and one directed-rounding function per combination. */
+#define F32_FNS(name, op, ftz, sat)                                                           \
+    static void name##_rn(const ir_insn *in, const alu_args *a)                               \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f32_lanes(a, op, ftz, sat);                                                           \
+    }                                                                                         \
+    static void name##_dir(const ir_insn *in, const alu_args *a)                              \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f32_lanes(a, op, ftz, sat);                                                           \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+
+#define F32_FNS4(name, op)                                                                    \
+    F32_FNS(name, op, 0, 0)                                                                   \
+    F32_FNS(name##_ftz, op, 1, 0)                                                             \
+    F32_FNS(name##_sat, op, 0, 1)                                                             \
+    F32_FNS(name##_ftz_sat, op, 1, 1)
+
+F32_FNS4(f32_add, FOP_ADD)
+F32_FNS4(f32_sub, FOP_SUB)
+F32_FNS4(f32_mul, FOP_MUL)
+F32_FNS4(f32_fma, FOP_FMA)
+F32_FNS(f32_div, FOP_DIV, 0, 0)
+F32_FNS(f32_div_ftz, FOP_DIV, 1, 0)
+
+static void f32_div_approx_fn(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    f32_lanes(a, FOP_DIV_APPROX, 0, 0);
+}
+
+static void f32_div_approx_ftz_fn(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    f32_lanes(a, FOP_DIV_APPROX, 1, 0);
+}
+
+/* [op][ftz][sat][directed] */
+#define F32_ROW(name)                                                                         \
+    {{{name##_rn, name##_dir}, {name##_sat_rn, name##_sat_dir}},                              \
+     {{name##_ftz_rn, name##_ftz_dir}, {name##_ftz_sat_rn, name##_ftz_sat_dir}}}
+static const alu_fn f32_table[4][2][2][2] = {
+    F32_ROW(f32_add), F32_ROW(f32_sub), F32_ROW(f32_mul), F32_ROW(f32_fma),
+};
+
+#define F64_FNS(name, op, sat)                                                                \
+    static void name##_rn(const ir_insn *in, const alu_args *a)                               \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f64_lanes(a, op, sat);                                                                \
+    }                                                                                         \
+    static void name##_dir(const ir_insn *in, const alu_args *a)                              \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f64_lanes(a, op, sat);                                                                \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+
+F64_FNS(f64_add, FOP_ADD, 0)
+F64_FNS(f64_sub, FOP_SUB, 0)
+F64_FNS(f64_mul, FOP_MUL, 0)
+F64_FNS(f64_fma, FOP_FMA, 0)
+F64_FNS(f64_div, FOP_DIV, 0)
+
+static const alu_fn f64_table[5][2] = {
+    {f64_add_rn, f64_add_dir}, {f64_sub_rn, f64_sub_dir}, {f64_mul_rn, f64_mul_dir},
+    {f64_fma_rn, f64_fma_dir}, {f64_div_rn, f64_div_dir},
+};
+
+/* ---- sign operations: pure bit manipulation, NaN payloads included ---- */
+
+ALU_INLINE void sign_lanes(const alu_args *a, uint64_t sign, int op, int ftz)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1] ? a->src[1] : a->src[0];
+    ALU_FOR_LANES(l) {
+        uint64_t x = s0[l] & (sign | (sign - 1));
+        if (ftz)
+            x = alu_f32_flush((uint32_t)x);
+        uint64_t r = op == 0 ? x ^ sign : op == 1 ? x & ~sign
+                                                  : ((s1[l] & ~sign) & (sign - 1)) | (x & sign);
+        a->dst[l] = r;
+    }
+}
+
+#define SIGN_FN(name, sign, op, ftz)                                                          \
+    static void name(const ir_insn *in, const alu_args *a)                                    \
+    {                                                                                         \
+        (void)in;                                                                             \
+        sign_lanes(a, sign, op, ftz);                                                         \
+    }
+
+SIGN_FN(f32_neg, 0x80000000u, 0, 0)
+SIGN_FN(f32_neg_ftz, 0x80000000u, 0, 1)
+SIGN_FN(f32_abs, 0x80000000u, 1, 0)
+SIGN_FN(f32_abs_ftz, 0x80000000u, 1, 1)
+SIGN_FN(f32_copysign, 0x80000000u, 2, 0)
+SIGN_FN(f64_neg, UINT64_C(0x8000000000000000), 0, 0)
+SIGN_FN(f64_abs, UINT64_C(0x8000000000000000), 1, 0)
+SIGN_FN(f64_copysign, UINT64_C(0x8000000000000000), 2, 0)
+
+static int float_arith_index(ir_opcode op)
+{
+    switch (op) {
+    case IR_ADD: return FOP_ADD;
+    case IR_SUB: return FOP_SUB;
+    case IR_MUL: return FOP_MUL;
+    case IR_FMA: case IR_MAD: return FOP_FMA;
+    case IR_DIV: return FOP_DIV;
+    default: return -1;
+    }
+}
+
+static int float_rnd_ok(int rnd)
+{
+    return rnd == IR_RND_NONE || rnd == IR_RND_RN || alu_rnd_is_directed(rnd);
+}
+
+static alu_fn f32_div_lookup(const ir_insn *in, int ftz)
+{
+    if (in->mods & IR_MOD_SAT)
+        return NULL;
+    if (in->mods & IR_MOD_APPROX)
+        return in->rnd == IR_RND_NONE ? (ftz ? f32_div_approx_ftz_fn : f32_div_approx_fn) : NULL;
+    /* div.full is within 2 ulp in PTX; the correctly rounded quotient satisfies that bound. */
+    if (in->mods & IR_MOD_FULL)
+        return in->rnd == IR_RND_NONE ? (ftz ? f32_div_ftz_rn : f32_div_rn) : NULL;
+    int dir = alu_rnd_is_directed(in->rnd);
+    return ftz ? (dir ? f32_div_ftz_dir : f32_div_ftz_rn) : (dir ? f32_div_dir : f32_div_rn);
+}
+
+static alu_fn f32_lookup(const ir_insn *in)
+{
+    int ftz = (in->mods & IR_MOD_FTZ) != 0, sat = (in->mods & IR_MOD_SAT) != 0;
+    switch (in->op) {
+    case IR_NEG: return ftz ? f32_neg_ftz : f32_neg;
+    case IR_ABS: return ftz ? f32_abs_ftz : f32_abs;
+    case IR_COPYSIGN: return f32_copysign;
+    default: break;
+    }
+    int op = float_arith_index((ir_opcode)in->op);
+    if (op < 0 || !float_rnd_ok(in->rnd) || (in->mods & (IR_MOD_CC | IR_MOD_CARRY_IN | IR_MOD_HI |
+                                                          IR_MOD_LO | IR_MOD_WIDE)))
+        return NULL;
+    if (op == FOP_DIV)
+        return f32_div_lookup(in, ftz);
+    if (in->mods & (IR_MOD_APPROX | IR_MOD_FULL))
+        return NULL;
+    return f32_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
+}
+
+static alu_fn f64_lookup(const ir_insn *in)
+{
+    switch (in->op) {
+    case IR_NEG: return f64_neg;
+    case IR_ABS: return f64_abs;
+    case IR_COPYSIGN: return f64_copysign;
+    default: break;
+    }
+    int op = float_arith_index((ir_opcode)in->op);
+    /* f64 has neither .ftz nor .sat on these operations, and no approximate division. */
+    if (op < 0 || !float_rnd_ok(in->rnd) ||
+        (in->mods & (IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_APPROX | IR_MOD_FULL | IR_MOD_CC |
+                     IR_MOD_CARRY_IN | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE)))
+        return NULL;
+    return f64_table[op][alu_rnd_is_directed(in->rnd)];
+}
+
+alu_fn alu_float_lookup(const ir_insn *in)
+{
+    if (in->type == IR_T_F32)
+        return f32_lookup(in);
+    if (in->type == IR_T_F64)
+        return f64_lookup(in);
+    return NULL;
+}

@@ -1,0 +1,248 @@
+/* Launch files: the JSON description of buffers, kernel launches, outputs and expectations that
+ * `gpumemsim run LAUNCH.json` executes (the format is docs/launch-files.md).
+ *
+ * This module parses and validates a launch file into a launch_desc, creates the initial contents
+ * of each buffer, writes output files and compares buffer contents against expectations. It does
+ * not run kernels, does not know a kernel's parameter list (the sim layer matches arguments to
+ * parameters) and does not check names against GPU presets (the sim validates "gpu", the dynamic
+ * shared-memory size and the access policy window against the preset).
+ *
+ * Ownership: a launch_desc owns one arena holding every string and array reachable from it;
+ * launch_destroy frees all of it. Every diagnostic goes to a caller-owned diag_list with a rule id
+ * "LAUNCH-<GROUP>-<NNN>" (docs/launch-files.md, "Diagnostics"), the launch file path, the line and
+ * column of the offending JSON value where known, and a message that starts with the field path,
+ * for example `launches[0].grid[1]` or `buffers.x.init.random.seed`. */
+#ifndef GMS_LAUNCH_LAUNCH_H
+#define GMS_LAUNCH_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+
+/* ---- element types (docs/launch-files.md, "Element types") ---- */
+typedef enum launch_elem {
+    LAUNCH_I8,   /* signed 8-bit integer */
+    LAUNCH_U8,   /* unsigned 8-bit integer */
+    LAUNCH_I16,  /* signed 16-bit integer */
+    LAUNCH_U16,  /* unsigned 16-bit integer */
+    LAUNCH_I32,  /* signed 32-bit integer */
+    LAUNCH_U32,  /* unsigned 32-bit integer */
+    LAUNCH_I64,  /* signed 64-bit integer */
+    LAUNCH_U64,  /* unsigned 64-bit integer */
+    LAUNCH_F16,  /* IEEE 754 binary16 */
+    LAUNCH_BF16, /* bfloat16: the upper half of a binary32 */
+    LAUNCH_F32,  /* IEEE 754 binary32 */
+    LAUNCH_F64,  /* IEEE 754 binary64 */
+    LAUNCH_ELEM_COUNT
+} launch_elem;
+
+/* Bytes per element: 1, 2, 4 or 8; 0 for an out-of-range value. */
+size_t launch_elem_bytes(launch_elem e);
+/* The type's name as written in launch files ("i8" ... "f64"); "?" for an out-of-range value. */
+const char *launch_elem_name(launch_elem e);
+/* Looks up a type name (borrowed, NUL-terminated). Returns 0 and sets *out, or -1 if unknown. */
+int launch_elem_from_name(const char *name, launch_elem *out);
+/* 1 for f16, bf16, f32, f64; 0 otherwise. */
+int launch_elem_is_float(launch_elem e);
+/* 1 for i8, i16, i32, i64; 0 otherwise. */
+int launch_elem_is_signed(launch_elem e);
+
+/* Formats one element read from `src` (launch_elem_bytes(e) bytes, little-endian) as text into
+ * buf (NUL-terminated, truncated to `size`): integers in decimal, floats with enough significant
+ * digits to round-trip ("nan", "inf", "-inf" for the specials). Returns the characters needed. */
+int launch_format_element(launch_elem e, const uint8_t *src, char *buf, size_t size);
+
+/* A number given in a launch file for a field of some element type. Integer types use `integer`
+ * (the two's-complement value sign-extended to 64 bits for signed types); float types use `real`
+ * (the value as written, before rounding to the element type). */
+typedef struct launch_number {
+    uint64_t integer;
+    double real;
+} launch_number;
+
+/* ---- buffers (docs/launch-files.md, "Buffers" and "Initial contents") ---- */
+typedef enum launch_init_kind {
+    LAUNCH_INIT_ZERO,   /* no "init": all bytes zero */
+    LAUNCH_INIT_FILL,   /* every element = fill_bits */
+    LAUNCH_INIT_IOTA,   /* element i = iota_start + i * iota_step */
+    LAUNCH_INIT_RANDOM, /* the SplitMix64 sequence of docs/launch-files.md, "Random" */
+    LAUNCH_INIT_FILE    /* raw little-endian bytes of a file */
+} launch_init_kind;
+
+typedef struct launch_init {
+    launch_init_kind kind;
+    uint64_t fill_bits;         /* FILL: the element's bit pattern in the low bits */
+    launch_number iota_start;   /* IOTA */
+    launch_number iota_step;    /* IOTA: integer types use .integer as a signed int64 step */
+    uint64_t random_seed;       /* RANDOM */
+    launch_number random_min;   /* RANDOM, inclusive */
+    launch_number random_max;   /* RANDOM, inclusive for integer types */
+    const char *path;           /* FILE: resolved against the launch file's folder */
+} launch_init;
+
+typedef struct launch_buffer {
+    const char *name; /* the key under "buffers" */
+    launch_elem type;
+    uint64_t count; /* elements, >= 1 */
+    uint64_t bytes; /* count * launch_elem_bytes(type) */
+    launch_init init;
+} launch_buffer;
+
+/* ---- launches (docs/launch-files.md, "Launches") ---- */
+typedef enum launch_arg_kind {
+    LAUNCH_ARG_BUFFER, /* a buffer's device address plus a byte offset (a .u64 parameter) */
+    LAUNCH_ARG_SCALAR  /* a value of one element type */
+} launch_arg_kind;
+
+typedef struct launch_arg {
+    launch_arg_kind kind;
+    size_t buffer;   /* BUFFER: index into launch_desc.buffers */
+    uint64_t offset; /* BUFFER: bytes, < the buffer's bytes */
+    launch_elem type; /* SCALAR */
+    uint64_t bits;    /* SCALAR: the value's bit pattern in the low launch_elem_bytes(type) bytes,
+                         upper bits zero */
+    const char *field; /* e.g. "launches[0].args[2]", for the sim's diagnostics */
+    unsigned line, col; /* position of the argument object in the launch file; 0 if unknown */
+} launch_arg;
+
+/* cudaAccessProperty, with the same numeric values. */
+typedef enum launch_access_prop {
+    LAUNCH_ACCESS_NORMAL = 0,
+    LAUNCH_ACCESS_STREAMING = 1,
+    LAUNCH_ACCESS_PERSISTING = 2
+} launch_access_prop;
+
+/* An L2 access policy window (cudaAccessPolicyWindow) over part of one buffer. The launch layer
+ * checks only that it lies within the buffer; the memory model applies it. */
+typedef struct launch_policy_window {
+    size_t buffer;   /* index into launch_desc.buffers */
+    uint64_t offset; /* bytes from the buffer's start */
+    uint64_t bytes;  /* >= 1; offset + bytes <= the buffer's bytes */
+    double hit_ratio; /* in [0, 1] */
+    launch_access_prop hit_prop;
+    launch_access_prop miss_prop; /* NORMAL or STREAMING */
+} launch_policy_window;
+
+typedef struct launch_kernel {
+    const char *kernel;     /* the entry's name as in the module (for PTX, the mangled name) */
+    uint32_t grid[3];       /* CTAs per dimension; unspecified dimensions are 1 */
+    uint32_t block[3];      /* threads per dimension; unspecified dimensions are 1 */
+    uint32_t shared_bytes;  /* dynamic shared memory, bytes */
+    launch_arg *args;
+    size_t nargs;
+    int has_policy_window;
+    launch_policy_window policy_window;
+    int reset_persisting;   /* reset every persisting L2 line to normal before this launch */
+    const char *field;      /* "launches[i]" */
+    unsigned line, col;     /* position of the launch object; 0 if unknown */
+} launch_kernel;
+
+/* ---- outputs and expectations (docs/launch-files.md, "Outputs", "Expectations") ---- */
+typedef struct launch_output {
+    size_t buffer;    /* index into launch_desc.buffers */
+    const char *path; /* resolved */
+} launch_output;
+
+typedef struct launch_expect {
+    size_t buffer;         /* index into launch_desc.buffers */
+    int from_file;         /* 1: compare with `path`; 0: compare every element with fill_bits */
+    const char *path;      /* resolved; NULL when !from_file */
+    uint64_t fill_bits;    /* the element's bit pattern */
+    int has_atol, has_rtol;
+    double rtol, atol;     /* >= 0; 0 when not given */
+} launch_expect;
+
+typedef struct launch_desc {
+    arena arena;               /* owns everything below */
+    const char *path;          /* the launch file as given */
+    const char *dir;           /* its folder: "." when the path has no '/' */
+    const char *module_path;   /* resolved */
+    const char *gpu;           /* default "h100"; the sim validates it */
+    const char *config_path;   /* resolved GPU config override file; NULL when absent */
+    launch_buffer *buffers;    /* in the order of the launch file */
+    size_t nbuffers;
+    launch_kernel *kernels;    /* run in this order; at least one */
+    size_t nkernels;
+    launch_output *outputs;
+    size_t noutputs;
+    launch_expect *expects;
+    size_t nexpects;
+    uint64_t total_bytes;      /* sum of the buffers' bytes */
+    uint64_t max_instructions; /* warp instructions; 0 when absent (no limit given) */
+    int has_l2_persisting_bytes;
+    uint64_t l2_persisting_bytes; /* the persisting L2 set-aside requested, bytes */
+} launch_desc;
+
+/* Limits applied while loading. */
+typedef struct launch_limits {
+    uint64_t max_total_bytes;  /* sum of all buffers' bytes; default 1 GiB */
+    uint64_t max_file_bytes;   /* size of the launch file itself; default 16 MiB */
+} launch_limits;
+
+/* The defaults above. */
+launch_limits launch_limits_default(void);
+
+/* Reads and validates the launch file at `path` (borrowed). Returns the description (free it with
+ * launch_destroy) or NULL when anything was wrong; every problem found is added to `dl`, several
+ * per file where parsing could go on. File inits and expectation files are checked to exist with
+ * exactly count * element-size bytes (LAUNCH-FILE-001/002) but are not read. Errors: LAUNCH-IO-001
+ * (unreadable or too large), LAUNCH-JSON-*, and every rule of docs/launch-files.md. Out of memory
+ * returns NULL with dl->oom set or a LAUNCH-IO-001 "out of memory" diagnostic. */
+launch_desc *launch_load(const char *path, diag_list *dl);
+/* As launch_load with explicit limits (borrowed; NULL means the defaults). */
+launch_desc *launch_load_limits(const char *path, const launch_limits *limits, diag_list *dl);
+
+/* Parses `len` bytes of `text` (borrowed; need not be NUL-terminated) as the launch file `path`:
+ * relative paths inside are resolved against the folder of `path`, which also names the file in
+ * diagnostics. Returns as launch_load. */
+launch_desc *launch_load_text(const char *path, const char *text, size_t len, diag_list *dl);
+launch_desc *launch_load_text_limits(const char *path, const char *text, size_t len,
+                                     const launch_limits *limits, diag_list *dl);
+
+/* Frees the description and everything it owns. NULL is allowed. */
+void launch_destroy(launch_desc *d);
+
+/* Returns the index of the buffer called `name`, or -1 when there is none. */
+long launch_find_buffer(const launch_desc *d, const char *name);
+
+/* Writes the initial contents of buffer `buffer_index` into dst (exactly buffers[i].bytes bytes,
+ * little-endian elements; caller storage). Returns 0, or -1 with a diagnostic: LAUNCH-FILE-001 when
+ * an init file cannot be opened or read, LAUNCH-FILE-002 when its size is no longer
+ * count * element-size bytes, LAUNCH-IO-001 for a bad buffer index. */
+int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl);
+
+/* Writes every output: buffer_data[i] holds buffers[i].bytes bytes for each buffer i (borrowed;
+ * entries of buffers without an output may be NULL). Each file is written to a temporary file in
+ * the same folder and renamed over the target, so a failed write leaves no partial file. Returns 0,
+ * or -1 after trying every output, with one LAUNCH-IO-002 diagnostic per failed file. */
+int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data, diag_list *dl);
+
+/* ---- checking expectations ---- */
+enum { LAUNCH_MISMATCHES_SHOWN = 10 };
+
+typedef struct launch_mismatch {
+    uint64_t index;     /* element index */
+    char got[48];       /* launch_format_element of the buffer's element */
+    char expected[48];  /* ... and of the expected element */
+} launch_mismatch;
+
+typedef struct launch_expect_result {
+    const char *buffer_name; /* borrowed from the description */
+    uint64_t elements;       /* elements compared (the buffer's count) */
+    uint64_t mismatches;     /* elements outside tolerance */
+    size_t shown;            /* entries used in first[] */
+    launch_mismatch first[LAUNCH_MISMATCHES_SHOWN]; /* the first mismatches, by index */
+} launch_expect_result;
+
+/* Compares buffers with the expectations, element-wise (docs/launch-files.md, "Expectations"):
+ * floats match when both are NaN, when equal, or when |got - exp| <= atol + rtol * |exp|;
+ * integers match when equal, or when |got - exp| <= atol if atol was given. buffer_data as for
+ * launch_write_outputs; results (OUT, caller storage) holds d->nexpects entries, in the order of
+ * d->expects. Returns the number of failed expectations (0: all passed), or -1 with a diagnostic
+ * when an expectation file cannot be read (LAUNCH-FILE-001) or changed size (LAUNCH-FILE-002). */
+int launch_check_expectations(const launch_desc *d, const uint8_t *const *buffer_data,
+                              launch_expect_result *results, diag_list *dl);
+
+#endif

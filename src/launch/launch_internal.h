@@ -1,0 +1,84 @@
+/* Private interface between the files of src/launch/: the field path used in diagnostics, the
+ * parse context, the source locator, and the element-value helpers. Nothing outside src/launch/
+ * includes this header; the public interface is launch.h. */
+#ifndef GMS_LAUNCH_LAUNCH_INTERNAL_H
+#define GMS_LAUNCH_LAUNCH_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "launch/launch.h"
+
+/* ---- field paths (launch_json.c) ---- */
+enum { LAUNCH_PATH_DEPTH = 8 };
+
+/* A path from the root of the launch file to one JSON value: a key or an array index per level. */
+typedef struct launch_path {
+    struct {
+        const char *key; /* borrowed; NULL for an array index */
+        size_t index;
+    } seg[LAUNCH_PATH_DEPTH];
+    int depth; /* may exceed LAUNCH_PATH_DEPTH; the extra levels are not recorded */
+} launch_path;
+
+/* Returns `p` extended by one object key (borrowed) or one array index. */
+launch_path launch_path_key(const launch_path *p, const char *key);
+launch_path launch_path_index(const launch_path *p, size_t index);
+/* Formats `p` as `launches[0].grid[1]` into buf (NUL-terminated, truncated to size). */
+void launch_path_format(const launch_path *p, char *buf, size_t size);
+
+/* Finds the value at `p` in the JSON `text` (`len` bytes, already accepted by jansson). On success
+ * sets *value_offset to the byte offset of the value and *key_offset to that of its key (the value's
+ * offset for array elements and the root) and returns 0; returns -1 when it is not found. */
+int launch_locate(const char *text, size_t len, const launch_path *p, size_t *value_offset,
+                  size_t *key_offset);
+/* Converts a byte offset into 1-based line and column (bytes). */
+void launch_line_col(const char *text, size_t len, size_t offset, unsigned *line, unsigned *col);
+
+/* ---- parse context (launch_parse.c and launch_values.c) ---- */
+typedef struct launch_ctx {
+    const char *file;  /* the launch file, for diagnostics */
+    const char *text;  /* the launch file's bytes; NULL when unavailable */
+    size_t len;
+    diag_list *dl;
+    launch_desc *desc;
+    launch_limits limits;
+    size_t errors;     /* errors reported by this load */
+} launch_ctx;
+
+/* Reports an error at the value (at_key = 0) or at the key (at_key = 1) of `p`, with the message
+ * "<path>: <formatted text>". */
+void launch_error(launch_ctx *c, const char *rule, const launch_path *p, int at_key,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Reads a value of element type `t` from `v` (launch-file rules: JSON integers for integer types,
+ * "0x..." strings for u64/i64, numbers or "nan"/"inf"/"-inf" for float types). Returns 0, or -1
+ * after reporting LAUNCH-TYPE-001 or LAUNCH-VALUE-001..004. */
+int launch_parse_number(launch_ctx *c, const launch_path *p, json_t *v, launch_elem t,
+                        launch_number *out);
+
+/* ---- element values (launch_values.c) ---- */
+/* The bit pattern of `n` stored as type `t` (floats rounded to nearest even through binary32 for
+ * f16 and bf16). */
+uint64_t launch_encode(launch_elem t, launch_number n);
+/* 1 when a float value `real` becomes infinite as type `t` although it is finite. */
+int launch_float_overflows(launch_elem t, double real);
+/* The element with bit pattern `bits` as a double (exact for every type except 64-bit integers). */
+double launch_float_value(launch_elem t, uint64_t bits);
+/* Sign-extends the low launch_elem_bytes(t) bytes of `bits` for signed types; masks otherwise. */
+uint64_t launch_int_value(launch_elem t, uint64_t bits);
+/* Little-endian element access; `bytes` is 1, 2, 4 or 8. */
+void launch_store_bits(uint8_t *dst, size_t bytes, uint64_t bits);
+uint64_t launch_load_bits(const uint8_t *src, size_t bytes);
+/* The smallest value and the distance to the largest value of an integer type, as 64-bit values
+ * (lo sign-extended for signed types). */
+void launch_int_range(launch_elem t, uint64_t *lo, uint64_t *span);
+/* Compares two 64-bit values of integer type t: <0, 0, >0. */
+int launch_int_compare(launch_elem t, uint64_t a, uint64_t b);
+/* One step of the SplitMix64 generator of docs/launch-files.md, "Random". */
+uint64_t launch_random_next(uint64_t *state);
+/* Fills `count` elements of buffer `b` at dst for the fill, iota and random forms. */
+void launch_generate(const launch_buffer *b, uint8_t *dst);
+
+#endif

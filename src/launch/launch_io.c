@@ -1,0 +1,300 @@
+/* Launch-file input and output: reading the launch file, creating a buffer's initial contents,
+ * writing output files atomically, and comparing buffers with expectations
+ * (docs/launch-files.md, "Initial contents", "Outputs", "Expectations").
+ *
+ * This file touches the file system; launch_parse.c only checks that files exist with the right
+ * size. Nothing here prints: results go to caller storage and problems to the diag_list. */
+#include "launch/launch_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { CHUNK_BYTES = 1 << 16 }; /* a multiple of every element size */
+
+launch_desc *launch_load_limits(const char *path, const launch_limits *limits, diag_list *dl)
+{
+    launch_limits lim = limits ? *limits : launch_limits_default();
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0, "cannot open the launch file: %s",
+                 strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    int too_big = 0;
+    while (text) {
+        if (len == cap) {
+            char *bigger = cap > lim.max_file_bytes ? NULL : realloc(text, cap * 2);
+            if (!bigger) {
+                too_big = cap > lim.max_file_bytes;
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+        size_t n = fread(text + len, 1, cap - len, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (text && !failed && len > lim.max_file_bytes)
+        too_big = 1;
+    if (!text || failed || too_big) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0,
+                 too_big ? "the launch file is larger than %" PRIu64 " bytes"
+                 : failed ? "cannot read the launch file (%" PRIu64 ")"
+                          : "out of memory reading the launch file (%" PRIu64 ")",
+                 lim.max_file_bytes);
+        free(text);
+        return NULL;
+    }
+    launch_desc *d = launch_load_text_limits(path, text, len, &lim, dl);
+    free(text);
+    return d;
+}
+
+launch_desc *launch_load(const char *path, diag_list *dl)
+{
+    return launch_load_limits(path, NULL, dl);
+}
+
+/* ---- initial contents ---- */
+
+/* Reads exactly `bytes` bytes of `path` into dst. `field` names the launch-file field. */
+static int read_exact(const launch_desc *d, const char *field, const char *path, uint8_t *dst,
+                      uint64_t bytes, diag_list *dl)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot open \"%s\": %s",
+                 field, path, strerror(errno));
+        return -1;
+    }
+    uint64_t got = 0;
+    while (got < bytes) {
+        size_t want = bytes - got > CHUNK_BYTES ? CHUNK_BYTES : (size_t)(bytes - got);
+        size_t n = fread(dst + got, 1, want, f);
+        got += n;
+        if (n < want)
+            break;
+    }
+    int extra = got == bytes && fgetc(f) != EOF;
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot read \"%s\"",
+                 field, path);
+        return -1;
+    }
+    if (got != bytes || extra) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-002", d->path, 0, 0,
+                 "%s: \"%s\" has %s bytes than the %" PRIu64 " expected (count x element size)",
+                 field, path, extra ? "more" : "fewer", bytes);
+        return -1;
+    }
+    return 0;
+}
+
+int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl)
+{
+    if (buffer_index >= d->nbuffers) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", d->path, 0, 0,
+                 "buffer index %zu is out of range (%zu buffers)", buffer_index, d->nbuffers);
+        return -1;
+    }
+    const launch_buffer *b = &d->buffers[buffer_index];
+    if (b->init.kind == LAUNCH_INIT_FILE) {
+        char field[128];
+        snprintf(field, sizeof field, "buffers.%s.init.file", b->name);
+        return read_exact(d, field, b->init.path, dst, b->bytes, dl);
+    }
+    launch_generate(b, dst);
+    return 0;
+}
+
+/* ---- outputs ---- */
+
+/* Writes `bytes` bytes to a fresh temporary file beside `path` and renames it over `path`. */
+static int write_atomically(const char *path, const uint8_t *data, uint64_t bytes, char *why,
+                            size_t why_size)
+{
+    static const char suffix[] = ".tmpXXXXXX";
+    size_t n = strlen(path);
+    char *tmp = malloc(n + sizeof suffix);
+    if (!tmp) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, suffix, sizeof suffix);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(why, why_size, "cannot create a temporary file: %s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "wb");
+    int ok = f != NULL;
+    if (!f)
+        close(fd);
+    if (ok && bytes && fwrite(data, 1, (size_t)bytes, f) != bytes)
+        ok = 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok)
+        chmod(tmp, 0644); /* mkstemp creates 0600; outputs are ordinary data files */
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data, diag_list *dl)
+{
+    int rc = 0;
+    for (size_t i = 0; i < d->noutputs; i++) {
+        const launch_output *o = &d->outputs[i];
+        const launch_buffer *b = &d->buffers[o->buffer];
+        char why[256];
+        if (!buffer_data || !buffer_data[o->buffer]) {
+            snprintf(why, sizeof why, "no contents were given for the buffer");
+        } else if (write_atomically(o->path, buffer_data[o->buffer], b->bytes, why, sizeof why) ==
+                   0) {
+            continue;
+        }
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-002", d->path, 0, 0,
+                 "outputs.%s: cannot write \"%s\": %s", b->name, o->path, why);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- expectations ---- */
+
+static int elements_match(launch_elem t, const launch_expect *e, uint64_t got, uint64_t exp)
+{
+    if (launch_elem_is_float(t)) {
+        double g = launch_float_value(t, got), x = launch_float_value(t, exp);
+        if (isnan(g) || isnan(x))
+            return isnan(g) && isnan(x);
+        if (g == x) /* also covers equal infinities, where g - x is NaN */
+            return 1;
+        if (isinf(g) || isinf(x)) /* no finite tolerance reaches an infinity */
+            return 0;
+        return fabs(g - x) <= e->atol + e->rtol * fabs(x);
+    }
+    uint64_t a = launch_int_value(t, got), b = launch_int_value(t, exp);
+    if (a == b)
+        return 1;
+    if (!e->has_atol)
+        return 0;
+    /* The exact distance, computed without overflow: it is below 2^64 for any two 64-bit values. */
+    uint64_t distance = launch_int_compare(t, a, b) > 0 ? a - b : b - a;
+    if (e->atol >= 0x1.0p64)
+        return 1;
+    return distance <= (uint64_t)e->atol;
+}
+
+/* Compares `count` elements starting at element `first`; `expected` holds them (or one element,
+ * repeated, when `repeat` is set). */
+static void compare_elements(const launch_buffer *b, const launch_expect *e, const uint8_t *got,
+                             const uint8_t *expected, int repeat, uint64_t first, uint64_t count,
+                             launch_expect_result *r)
+{
+    size_t bytes = launch_elem_bytes(b->type);
+    for (uint64_t i = 0; i < count; i++) {
+        const uint8_t *g = got + (first + i) * bytes, *x = expected + (repeat ? 0 : i * bytes);
+        if (elements_match(b->type, e, launch_load_bits(g, bytes), launch_load_bits(x, bytes)))
+            continue;
+        if (r->shown < LAUNCH_MISMATCHES_SHOWN) {
+            launch_mismatch *m = &r->first[r->shown++];
+            m->index = first + i;
+            launch_format_element(b->type, g, m->got, sizeof m->got);
+            launch_format_element(b->type, x, m->expected, sizeof m->expected);
+        }
+        r->mismatches++;
+    }
+}
+
+static int compare_with_file(const launch_desc *d, const launch_buffer *b, const launch_expect *e,
+                             const uint8_t *got, launch_expect_result *r, diag_list *dl)
+{
+    uint8_t *chunk = malloc(CHUNK_BYTES);
+    if (!chunk) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", d->path, 0, 0, "out of memory");
+        return -1;
+    }
+    char field[128];
+    snprintf(field, sizeof field, "expect.%s.file", b->name);
+    FILE *f = fopen(e->path, "rb");
+    if (!f) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot open \"%s\": %s",
+                 field, e->path, strerror(errno));
+        free(chunk);
+        return -1;
+    }
+    size_t elem = launch_elem_bytes(b->type);
+    uint64_t done = 0;
+    int rc = 0;
+    while (done < b->bytes && rc == 0) {
+        size_t want = b->bytes - done > CHUNK_BYTES ? CHUNK_BYTES : (size_t)(b->bytes - done);
+        if (fread(chunk, 1, want, f) != want)
+            rc = -1;
+        else
+            compare_elements(b, e, got, chunk, 0, done / elem, want / elem, r);
+        done += want;
+    }
+    if (rc == 0 && fgetc(f) != EOF)
+        rc = -1;
+    fclose(f);
+    free(chunk);
+    if (rc != 0)
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-002", d->path, 0, 0,
+                 "%s: \"%s\" is no longer %" PRIu64 " bytes", field, e->path, b->bytes);
+    return rc;
+}
+
+int launch_check_expectations(const launch_desc *d, const uint8_t *const *buffer_data,
+                              launch_expect_result *results, diag_list *dl)
+{
+    int failed = 0;
+    for (size_t i = 0; i < d->nexpects; i++) {
+        const launch_expect *e = &d->expects[i];
+        const launch_buffer *b = &d->buffers[e->buffer];
+        launch_expect_result *r = &results[i];
+        memset(r, 0, sizeof *r);
+        r->buffer_name = b->name;
+        r->elements = b->count;
+        const uint8_t *got = buffer_data ? buffer_data[e->buffer] : NULL;
+        if (!got) {
+            diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", d->path, 0, 0,
+                     "expect.%s: no contents were given for the buffer", b->name);
+            return -1;
+        }
+        if (e->from_file) {
+            if (compare_with_file(d, b, e, got, r, dl) != 0)
+                return -1;
+        } else {
+            uint8_t fill[8];
+            launch_store_bits(fill, launch_elem_bytes(b->type), e->fill_bits);
+            compare_elements(b, e, got, fill, 1, 0, b->count, r);
+        }
+        failed += r->mismatches != 0;
+    }
+    return failed;
+}

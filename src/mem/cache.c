@@ -1,0 +1,1021 @@
+/* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
+ *
+ * Storage is struct-of-arrays indexed by line = set * ways + way: the tags of a set are
+ * contiguous, so a lookup reads `ways` consecutive 64-bit words and nothing else. Line data and the
+ * per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a 64-bit stamp
+ * from one clock per cache; LAST lines are also kept on a doubly linked list in stamp order, so the
+ * persisting limit finds the least recently used LAST line of the whole cache in O(1). */
+#include "mem/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_LINE UINT64_MAX   /* tag of an empty way (no line number reaches it) */
+#define NO_INDEX UINT32_MAX  /* end of the LAST list / way not found */
+
+struct cache {
+    cache_config config; /* with defaults applied */
+    cache_next_level next;
+    uint32_t sets, ways, line_count;
+    uint32_t sectors_per_line, bitmap_words;
+    unsigned line_shift, sector_shift, fold_bits;
+    uint64_t *tags;          /* line number, or NO_LINE */
+    uint64_t *valid_sectors; /* bit s: sector s fully valid */
+    uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */
+    uint64_t *stamps;        /* recency: larger is more recent */
+    uint8_t *priorities;     /* cache_priority */
+    uint8_t *kinds;
+    uint64_t *byte_masks;    /* per line: bitmap_words of valid bits (all ones over valid
+                                sectors), then bitmap_words of dirty bits */
+    uint8_t *data;           /* line_bytes per line */
+    uint32_t *last_prev, *last_next; /* LAST list, least recent at last_head */
+    uint32_t last_head, last_tail;
+    uint64_t last_count;
+    uint64_t clock;
+    uint64_t resident_lines;
+    uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
+                                line_bytes for the byte mask of a partial write-back */
+    cache_stats stats;
+};
+
+/* ---- small helpers ---- */
+
+static int is_power_of_two(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+static unsigned log2_floor(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Mask of `count` bits starting at bit `first` (count <= 64 - first). */
+static uint64_t bit_range(unsigned first, unsigned count)
+{
+    uint64_t bits = count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1;
+    return bits << first;
+}
+
+static unsigned popcount64(uint64_t v)
+{
+    return (unsigned)__builtin_popcountll(v);
+}
+
+/* Bitmap operations over [start, start + count) of a line's byte bitmap. */
+typedef enum { BITS_SET, BITS_CLEAR, BITS_ANY, BITS_ALL } bits_op;
+
+static int bits_apply(uint64_t *words, uint32_t start, uint32_t count, bits_op op)
+{
+    while (count > 0) {
+        uint32_t bit = start & 63;
+        uint32_t n = 64 - bit < count ? 64 - bit : count;
+        uint64_t m = bit_range(bit, n);
+        uint64_t *w = &words[start >> 6];
+        switch (op) {
+        case BITS_SET: *w |= m; break;
+        case BITS_CLEAR: *w &= ~m; break;
+        case BITS_ANY: if (*w & m) return 1; break;
+        case BITS_ALL: if ((*w & m) != m) return 0; break;
+        }
+        start += n;
+        count -= n;
+    }
+    return op == BITS_ALL;
+}
+
+static int bit_test(const uint64_t *words, uint32_t bit)
+{
+    return (int)((words[bit >> 6] >> (bit & 63)) & 1);
+}
+
+static uint64_t *valid_bits(const cache *c, uint32_t line)
+{
+    return &c->byte_masks[(size_t)line * 2 * c->bitmap_words];
+}
+
+static uint64_t *dirty_bits(const cache *c, uint32_t line)
+{
+    return valid_bits(c, line) + c->bitmap_words;
+}
+
+static uint8_t *line_data(const cache *c, uint32_t line)
+{
+    return &c->data[(size_t)line << c->line_shift];
+}
+
+static uint64_t line_address(const cache *c, uint32_t line)
+{
+    return c->tags[line] << c->line_shift;
+}
+
+static void result_add_to_stats(cache *c, const cache_result *r)
+{
+    c->stats.sector_accesses += r->sector_accesses;
+    c->stats.sector_hits += r->sector_hits;
+    c->stats.sector_misses += r->sector_misses;
+    c->stats.evictions += r->evictions;
+    c->stats.writeback_bytes += r->writeback_bytes;
+    c->stats.fill_bytes += r->fill_bytes;
+    c->stats.write_through_bytes += r->write_through_bytes;
+}
+
+/* ---- set index and lookup ---- */
+
+static uint32_t set_index(const cache *c, uint64_t line_number)
+{
+    if (c->sets == 1)
+        return 0;
+    uint64_t h = line_number;
+    if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
+        uint64_t chunk_mask = (UINT64_C(1) << c->fold_bits) - 1;
+        h = 0;
+        for (uint64_t x = line_number; x != 0; x >>= c->fold_bits)
+            h ^= x & chunk_mask;
+    }
+    return (uint32_t)(h % c->sets);
+}
+
+static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
+{
+    const uint64_t *tags = &c->tags[(size_t)set * c->ways];
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (tags[w] == line_number)
+            return set * c->ways + w;
+    return NO_INDEX;
+}
+
+/* ---- priority classes and the LAST list ---- */
+
+static void last_unlink(cache *c, uint32_t line)
+{
+    uint32_t prev = c->last_prev[line], next = c->last_next[line];
+    if (prev != NO_INDEX)
+        c->last_next[prev] = next;
+    else
+        c->last_head = next;
+    if (next != NO_INDEX)
+        c->last_prev[next] = prev;
+    else
+        c->last_tail = prev;
+    c->last_count--;
+}
+
+/* Inserts in stamp order. From the access paths the line is the most recent, so the walk stops
+ * at once; only cache_set_line_priority can insert an older line. */
+static void last_link_sorted(cache *c, uint32_t line)
+{
+    uint32_t after = c->last_tail;
+    while (after != NO_INDEX && c->stamps[after] > c->stamps[line])
+        after = c->last_prev[after];
+    uint32_t before = after == NO_INDEX ? c->last_head : c->last_next[after];
+    c->last_prev[line] = after;
+    c->last_next[line] = before;
+    if (after != NO_INDEX)
+        c->last_next[after] = line;
+    else
+        c->last_head = line;
+    if (before != NO_INDEX)
+        c->last_prev[before] = line;
+    else
+        c->last_tail = line;
+    c->last_count++;
+    if (c->last_count > c->stats.peak_last_lines)
+        c->stats.peak_last_lines = c->last_count;
+}
+
+/* Moves a resident line to FIRST or NORMAL. */
+static void set_class_plain(cache *c, uint32_t line, cache_priority priority)
+{
+    cache_priority old = (cache_priority)c->priorities[line];
+    if (old == priority)
+        return;
+    if (old == CACHE_PRIORITY_LAST)
+        last_unlink(c, line);
+    c->stats.lines_by_priority[old]--;
+    c->stats.lines_by_priority[priority]++;
+    c->priorities[line] = (uint8_t)priority;
+}
+
+/* Makes a line LAST. At the persisting limit the least recently used LAST line of the whole
+ * cache is demoted to NORMAL first (it keeps its data), so the most recently used limit-sized
+ * part of a persisting footprint stays persisting (gpu-figures §10, hitRatio 1.0). */
+static void grant_last(cache *c, uint32_t line)
+{
+    if (c->priorities[line] == CACHE_PRIORITY_LAST)
+        return;
+    if (c->config.persisting_limit_lines == 0) {
+        set_class_plain(c, line, CACHE_PRIORITY_NORMAL);
+        return;
+    }
+    if (c->last_count >= c->config.persisting_limit_lines) {
+        set_class_plain(c, c->last_head, CACHE_PRIORITY_NORMAL);
+        c->stats.last_demotions++;
+    }
+    c->stats.lines_by_priority[c->priorities[line]]--;
+    c->stats.lines_by_priority[CACHE_PRIORITY_LAST]++;
+    c->priorities[line] = CACHE_PRIORITY_LAST;
+    last_link_sorted(c, line);
+}
+
+static void set_class(cache *c, uint32_t line, cache_priority priority)
+{
+    if (priority == CACHE_PRIORITY_LAST)
+        grant_last(c, line);
+    else
+        set_class_plain(c, line, priority);
+}
+
+/* Applies an access's allocation hint to the class of a line it touched. A new line starts
+ * NORMAL, so UNCHANGED and NONE leave it NORMAL. */
+static void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
+{
+    switch (alloc) {
+    case CACHE_ALLOC_NORMAL: set_class(c, line, CACHE_PRIORITY_NORMAL); break;
+    case CACHE_ALLOC_FIRST: set_class(c, line, CACHE_PRIORITY_FIRST); break;
+    case CACHE_ALLOC_LAST: set_class(c, line, CACHE_PRIORITY_LAST); break;
+    case CACHE_ALLOC_UNCHANGED:
+    case CACHE_ALLOC_NONE: break;
+    }
+}
+
+/* Marks a line most recently used. */
+static void touch(cache *c, uint32_t line)
+{
+    c->stamps[line] = ++c->clock;
+    if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line) {
+        last_unlink(c, line);
+        last_link_sorted(c, line);
+    }
+}
+
+/* ---- write-back, drop, allocation ---- */
+
+/* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it. */
+static mem_status writeback_line(cache *c, uint32_t line, cache_result *r)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    uint64_t *dirty = dirty_bits(c, line);
+    while (c->dirty_sectors[line] != 0) {
+        unsigned s = (unsigned)__builtin_ctzll(c->dirty_sectors[line]);
+        uint32_t first = s * sector_bytes;
+        const uint8_t *mask = NULL;
+        if (!bits_apply(dirty, first, sector_bytes, BITS_ALL)) {
+            uint8_t *bytes = c->scratch + c->config.line_bytes;
+            for (uint32_t i = 0; i < sector_bytes; i++)
+                bytes[i] = (uint8_t)bit_test(dirty, first + i);
+            mask = bytes;
+        }
+        mem_status st = c->next.write(c->next.ctx, line_address(c, line) + first, sector_bytes,
+                                      line_data(c, line) + first, mask);
+        if (st != MEM_OK)
+            return st;
+        bits_apply(dirty, first, sector_bytes, BITS_CLEAR);
+        c->dirty_sectors[line] &= ~(UINT64_C(1) << s);
+        r->writeback_bytes += sector_bytes;
+    }
+    return MEM_OK;
+}
+
+static void drop_line(cache *c, uint32_t line)
+{
+    if (c->priorities[line] == CACHE_PRIORITY_LAST)
+        last_unlink(c, line);
+    c->stats.lines_by_priority[c->priorities[line]]--;
+    c->tags[line] = NO_LINE;
+    c->valid_sectors[line] = 0;
+    c->dirty_sectors[line] = 0;
+    c->resident_lines--;
+}
+
+/* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST. */
+static uint32_t choose_victim(const cache *c, uint32_t set)
+{
+    uint32_t base = set * c->ways;
+    uint32_t best[3] = {NO_INDEX, NO_INDEX, NO_INDEX};
+    for (uint32_t w = 0; w < c->ways; w++) {
+        uint32_t line = base + w;
+        if (c->tags[line] == NO_LINE)
+            return line;
+        uint8_t p = c->priorities[line];
+        if (best[p] == NO_INDEX || c->stamps[line] < c->stamps[best[p]])
+            best[p] = line;
+    }
+    for (int p = 0; p < 3; p++)
+        if (best[p] != NO_INDEX)
+            return best[p];
+    return base; /* unreachable: a full set has a best line */
+}
+
+/* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
+static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
+                                cache_result *r, uint32_t *out)
+{
+    uint32_t line = choose_victim(c, set);
+    if (c->tags[line] != NO_LINE) {
+        int was_dirty = c->dirty_sectors[line] != 0;
+        mem_status st = writeback_line(c, line, r);
+        if (st != MEM_OK)
+            return st;
+        drop_line(c, line);
+        r->evictions++;
+        c->stats.dirty_evictions += (uint64_t)was_dirty;
+    }
+    c->tags[line] = line_number;
+    c->kinds[line] = kind;
+    c->priorities[line] = CACHE_PRIORITY_NORMAL;
+    c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
+    memset(valid_bits(c, line), 0, 2 * c->bitmap_words * sizeof(uint64_t));
+    c->resident_lines++;
+    touch(c, line);
+    *out = line;
+    return MEM_OK;
+}
+
+/* ---- fills ---- */
+
+/* Copies fetched sector s into the line, keeping bytes the line already holds valid. */
+static void merge_sector(cache *c, uint32_t line, unsigned s, const uint8_t *fetched)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    uint32_t first = s * sector_bytes;
+    uint64_t *valid = valid_bits(c, line);
+    uint8_t *dst = line_data(c, line) + first;
+    if (!bits_apply(valid, first, sector_bytes, BITS_ANY)) {
+        memcpy(dst, fetched, sector_bytes);
+    } else {
+        for (uint32_t i = 0; i < sector_bytes; i++)
+            if (!bit_test(valid, first + i))
+                dst[i] = fetched[i];
+    }
+    bits_apply(valid, first, sector_bytes, BITS_SET);
+}
+
+/* Fetches the sectors of `mask` (none of them fully valid) in runs of consecutive sectors. */
+static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, cache_result *r)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    while (mask != 0) {
+        unsigned first = (unsigned)__builtin_ctzll(mask);
+        uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
+        unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
+        uint32_t run_bytes = count * sector_bytes;
+        mem_status st = c->next.read(c->next.ctx, line_address(c, line) + first * sector_bytes,
+                                     run_bytes, c->scratch);
+        if (st != MEM_OK)
+            return st;
+        for (unsigned s = first; s < first + count; s++)
+            merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
+        c->valid_sectors[line] |= bit_range(first, count);
+        r->fill_bytes += run_bytes;
+        mask &= ~bit_range(first, count);
+    }
+    return MEM_OK;
+}
+
+/* The sectors of the line to fetch for `missing`: every aligned fill block holding a missing
+ * sector, less the sectors already fully valid. */
+static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint32_t fill_bytes)
+{
+    uint32_t block = fill_bytes >> c->sector_shift;
+    uint64_t all = bit_range(0, c->sectors_per_line);
+    if (block >= c->sectors_per_line)
+        return all & ~c->valid_sectors[line];
+    uint64_t mask = 0;
+    for (unsigned first = 0; first < c->sectors_per_line; first += block) {
+        uint64_t block_mask = bit_range(first, block);
+        if (missing & block_mask)
+            mask |= block_mask;
+    }
+    return mask & ~c->valid_sectors[line];
+}
+
+/* A fill block larger than a line also fills the other lines of the aligned block, in address
+ * order: absent ones are allocated as by a miss with the same hints, present ones are only
+ * completed (their recency and class do not change). They count as fills, not as accesses. */
+static mem_status fill_neighbours(cache *c, uint64_t line_number, const cache_hints *h,
+                                  uint32_t fill_bytes, cache_result *r)
+{
+    uint64_t lines = (uint64_t)fill_bytes >> c->line_shift;
+    uint64_t first = line_number & ~(lines - 1);
+    for (uint64_t n = first; n < first + lines; n++) {
+        if (n == line_number)
+            continue;
+        uint32_t set = set_index(c, n);
+        uint32_t line = find_line(c, set, n);
+        if (line == NO_INDEX) {
+            mem_status st = allocate_line(c, set, n, h->kind, r, &line);
+            if (st != MEM_OK)
+                return st;
+            apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+        }
+        uint64_t missing = bit_range(0, c->sectors_per_line) & ~c->valid_sectors[line];
+        mem_status st = fetch_sectors(c, line, missing, r);
+        if (st != MEM_OK)
+            return st;
+    }
+    return MEM_OK;
+}
+
+/* ---- access validation ---- */
+
+static const cache_hints no_hints;
+
+static int hints_valid(const cache *c, const cache_hints *h)
+{
+    if (h->alloc > CACHE_ALLOC_NONE || h->write_mode > CACHE_WRITE_THROUGH ||
+        h->kind >= CACHE_KIND_COUNT)
+        return 0;
+    return h->fill_bytes == 0 ||
+           (is_power_of_two(h->fill_bytes) && h->fill_bytes >= c->config.sector_bytes &&
+            h->fill_bytes <= CACHE_MAX_FILL_BYTES);
+}
+
+static int range_valid(const cache *c, uint64_t addr, uint32_t bytes)
+{
+    uint64_t offset = addr & (c->config.line_bytes - 1);
+    return bytes != 0 && bytes <= c->config.line_bytes - offset;
+}
+
+/* Sectors of the line touched by [offset, offset + bytes). */
+static uint64_t sectors_of_range(const cache *c, uint32_t offset, uint32_t bytes)
+{
+    unsigned first = offset >> c->sector_shift;
+    unsigned last = (offset + bytes - 1) >> c->sector_shift;
+    return bit_range(first, last - first + 1);
+}
+
+static void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
+{
+    r->sector_accesses = popcount64(requested);
+    r->sector_hits = popcount64(requested & valid);
+    r->sector_misses = r->sector_accesses - r->sector_hits;
+}
+
+/* ---- reads ---- */
+
+/* A read miss that must not allocate: the requested sectors come straight from the next level. */
+static mem_status read_bypass(cache *c, uint64_t addr, uint32_t bytes, void *out,
+                              uint64_t requested, cache_result *r)
+{
+    unsigned first = (unsigned)__builtin_ctzll(requested);
+    uint32_t run_bytes = popcount64(requested) * c->config.sector_bytes;
+    uint64_t base = (addr & ~(uint64_t)(c->config.line_bytes - 1)) + first * c->config.sector_bytes;
+    mem_status st = c->next.read(c->next.ctx, base, run_bytes, c->scratch);
+    if (st != MEM_OK)
+        return st;
+    r->fill_bytes += run_bytes;
+    if (out != NULL)
+        memcpy(out, c->scratch + (addr - base), bytes);
+    return MEM_OK;
+}
+
+static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out,
+                              const cache_hints *h, cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
+    uint64_t requested = sectors_of_range(c, offset, bytes);
+    uint32_t set = set_index(c, line_number);
+    uint32_t line = find_line(c, set, line_number);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        count_sectors(r, requested, c->valid_sectors[line]);
+        touch(c, line);
+    } else {
+        count_sectors(r, requested, 0);
+        if (h->alloc == CACHE_ALLOC_NONE)
+            return read_bypass(c, addr, bytes, out, requested, r);
+        st = allocate_line(c, set, line_number, h->kind, r, &line);
+        if (st != MEM_OK)
+            return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    if (r->sector_misses == 0) {
+        if (out != NULL)
+            memcpy(out, line_data(c, line) + offset, bytes);
+        return MEM_OK;
+    }
+    uint32_t fill_bytes = c->config.fill_bytes;
+    if (h->fill_bytes > fill_bytes)
+        fill_bytes = h->fill_bytes;
+    st = fetch_sectors(c, line, fill_mask(c, line, requested & ~c->valid_sectors[line], fill_bytes),
+                       r);
+    if (st != MEM_OK)
+        return st;
+    if (out != NULL)
+        memcpy(out, line_data(c, line) + offset, bytes);
+    if (fill_bytes > c->config.line_bytes)
+        return fill_neighbours(c, line_number, h, fill_bytes, r);
+    return MEM_OK;
+}
+
+mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
+                      cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
+        return MEM_ERR_ARGUMENT;
+    mem_status st = read_access(c, addr, bytes, out, h, r);
+    c->stats.reads++;
+    c->stats.read_sector_hits += r->sector_hits;
+    c->stats.read_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+    return st;
+}
+
+/* ---- writes ---- */
+
+/* Sectors holding at least one byte the masked store writes. */
+static uint64_t sectors_of_mask(const cache *c, uint32_t offset, uint32_t bytes,
+                                const uint8_t *mask)
+{
+    if (mask == NULL)
+        return sectors_of_range(c, offset, bytes);
+    uint64_t sectors = 0;
+    for (uint32_t i = 0; i < bytes; i++)
+        if (mask[i] != 0)
+            sectors |= UINT64_C(1) << ((offset + i) >> c->sector_shift);
+    return sectors;
+}
+
+static uint32_t stored_byte_count(const uint8_t *mask, uint32_t bytes)
+{
+    if (mask == NULL)
+        return bytes;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < bytes; i++)
+        n += mask[i] != 0;
+    return n;
+}
+
+/* Stores into a resident line; the bytes become valid, and dirty unless written through. */
+static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
+                            const uint8_t *data, const uint8_t *mask, uint64_t sectors, int dirty)
+{
+    uint8_t *dst = line_data(c, line) + offset;
+    uint64_t *valid = valid_bits(c, line), *dirt = dirty_bits(c, line);
+    if (mask == NULL) {
+        memcpy(dst, data, bytes);
+        bits_apply(valid, offset, bytes, BITS_SET);
+        bits_apply(dirt, offset, bytes, dirty ? BITS_SET : BITS_CLEAR);
+    } else {
+        for (uint32_t i = 0; i < bytes; i++) {
+            if (mask[i] == 0)
+                continue;
+            dst[i] = data[i];
+            bits_apply(valid, offset + i, 1, BITS_SET);
+            bits_apply(dirt, offset + i, 1, dirty ? BITS_SET : BITS_CLEAR);
+        }
+    }
+    uint32_t sector_bytes = c->config.sector_bytes;
+    for (uint64_t m = sectors; m != 0; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        uint64_t bit = UINT64_C(1) << s;
+        if (!(c->valid_sectors[line] & bit) &&
+            bits_apply(valid, s * sector_bytes, sector_bytes, BITS_ALL))
+            c->valid_sectors[line] |= bit;
+        if (dirty)
+            c->dirty_sectors[line] |= bit;
+        else if (!bits_apply(dirt, s * sector_bytes, sector_bytes, BITS_ANY))
+            c->dirty_sectors[line] &= ~bit;
+    }
+}
+
+static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                               const uint8_t *mask, const cache_hints *h, cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
+    uint64_t sectors = sectors_of_mask(c, offset, bytes, mask);
+    if (sectors == 0)
+        return MEM_OK; /* an all-zero mask stores nothing */
+    int through = h->write_mode == CACHE_WRITE_THROUGH ||
+                  (h->write_mode == CACHE_WRITE_DEFAULT &&
+                   ((c->config.write_through_kinds >> h->kind) & 1));
+    uint32_t set = set_index(c, line_number);
+    uint32_t line = find_line(c, set, line_number);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        count_sectors(r, sectors, c->valid_sectors[line]);
+        touch(c, line);
+    } else {
+        count_sectors(r, sectors, 0);
+        if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
+            st = c->next.write(c->next.ctx, addr, bytes, data, mask);
+            if (st == MEM_OK)
+                r->write_through_bytes += stored_byte_count(mask, bytes);
+            return st;
+        }
+        st = allocate_line(c, set, line_number, h->kind, r, &line);
+        if (st != MEM_OK)
+            return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    if (through) {
+        st = c->next.write(c->next.ctx, addr, bytes, data, mask);
+        if (st != MEM_OK)
+            return st;
+        r->write_through_bytes += stored_byte_count(mask, bytes);
+    }
+    store_into_line(c, line, offset, bytes, data, mask, sectors, !through);
+    return MEM_OK;
+}
+
+mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                              const uint8_t *byte_mask, const cache_hints *hints,
+                              cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
+        return MEM_ERR_ARGUMENT;
+    mem_status st = write_access(c, addr, bytes, data, byte_mask, h, r);
+    c->stats.writes++;
+    c->stats.write_sector_hits += r->sector_hits;
+    c->stats.write_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+    return st;
+}
+
+mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                       const cache_hints *hints, cache_result *result)
+{
+    return cache_write_masked(c, addr, bytes, data, NULL, hints, result);
+}
+
+/* ---- lookup ---- */
+
+static uint32_t lookup_line(const cache *c, uint64_t addr)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    return find_line(c, set_index(c, line_number), line_number);
+}
+
+uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)
+{
+    uint32_t line = lookup_line(c, addr);
+    return line == NO_INDEX ? 0 : c->valid_sectors[line];
+}
+
+bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
+{
+    memset(info, 0, sizeof *info);
+    uint32_t line = lookup_line(c, addr);
+    if (line == NO_INDEX)
+        return false;
+    info->present = true;
+    info->valid_sectors = c->valid_sectors[line];
+    info->dirty_sectors = c->dirty_sectors[line];
+    uint32_t sector_bytes = c->config.sector_bytes;
+    for (unsigned s = 0; s < c->sectors_per_line; s++)
+        if (!(info->valid_sectors >> s & 1) &&
+            bits_apply(valid_bits(c, line), s * sector_bytes, sector_bytes, BITS_ANY))
+            info->partial_sectors |= UINT64_C(1) << s;
+    info->priority = c->priorities[line];
+    info->kind = c->kinds[line];
+    info->set = line / c->ways;
+    info->way = line % c->ways;
+    return true;
+}
+
+/* ---- cache control ---- */
+
+static mem_status invalidate_one(cache *c, uint32_t line, bool writeback_first, cache_result *r)
+{
+    if (writeback_first) {
+        mem_status st = writeback_line(c, line, r);
+        if (st != MEM_OK)
+            return st;
+    }
+    drop_line(c, line);
+    c->stats.invalidated_lines++;
+    return MEM_OK;
+}
+
+typedef enum line_op { LINE_DISCARD, LINE_INVALIDATE, LINE_WRITEBACK } line_op;
+
+/* Runs a line operation on the line holding addr and accounts its traffic. */
+static mem_status control_line(cache *c, uint64_t addr, line_op op, cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    uint32_t line = lookup_line(c, addr);
+    if (line == NO_INDEX)
+        return MEM_OK;
+    r->line_hit = true;
+    mem_status st = op == LINE_WRITEBACK ? writeback_line(c, line, r)
+                                         : invalidate_one(c, line, op == LINE_INVALIDATE, r);
+    result_add_to_stats(c, r);
+    return st;
+}
+
+mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first,
+                                 cache_result *result)
+{
+    return control_line(c, addr, writeback_first ? LINE_INVALIDATE : LINE_DISCARD, result);
+}
+
+mem_status cache_discard_line(cache *c, uint64_t addr, cache_result *result)
+{
+    return control_line(c, addr, LINE_DISCARD, result);
+}
+
+mem_status cache_writeback_line(cache *c, uint64_t addr, cache_result *result)
+{
+    return control_line(c, addr, LINE_WRITEBACK, result);
+}
+
+mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority priority)
+{
+    if ((unsigned)priority > CACHE_PRIORITY_LAST)
+        return MEM_ERR_ARGUMENT;
+    uint32_t line = lookup_line(c, addr);
+    if (line != NO_INDEX)
+        set_class(c, line, priority);
+    return MEM_OK;
+}
+
+static mem_status control_all(cache *c, uint32_t kind_filter, bool drop, bool writeback,
+                              cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    mem_status st = MEM_OK;
+    for (uint32_t line = 0; line < c->line_count && c->resident_lines != 0; line++) {
+        if (c->tags[line] == NO_LINE || !((kind_filter >> c->kinds[line]) & 1))
+            continue;
+        st = drop ? invalidate_one(c, line, writeback, r) : writeback_line(c, line, r);
+        if (st != MEM_OK)
+            break;
+    }
+    result_add_to_stats(c, r);
+    return st;
+}
+
+mem_status cache_invalidate_all(cache *c, uint32_t kind_filter, bool writeback_dirty,
+                                cache_result *result)
+{
+    return control_all(c, kind_filter, true, writeback_dirty, result);
+}
+
+mem_status cache_writeback_all(cache *c, uint32_t kind_filter, cache_result *result)
+{
+    return control_all(c, kind_filter, false, true, result);
+}
+
+mem_status cache_flush(cache *c, cache_result *result)
+{
+    return control_all(c, CACHE_KIND_ALL, false, true, result);
+}
+
+/* ---- statistics and geometry ---- */
+
+const cache_stats *cache_get_stats(const cache *c)
+{
+    return &c->stats;
+}
+
+void cache_reset_stats(cache *c)
+{
+    uint64_t lines[3];
+    memcpy(lines, c->stats.lines_by_priority, sizeof lines);
+    memset(&c->stats, 0, sizeof c->stats);
+    memcpy(c->stats.lines_by_priority, lines, sizeof lines);
+    c->stats.peak_last_lines = c->last_count;
+}
+
+const cache_config *cache_get_config(const cache *c)
+{
+    return &c->config;
+}
+
+uint32_t cache_set_count(const cache *c)
+{
+    return c->sets;
+}
+
+uint32_t cache_set_of(const cache *c, uint64_t addr)
+{
+    return set_index(c, addr >> c->line_shift);
+}
+
+/* ---- creation ---- */
+
+void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t ways)
+{
+    memset(config, 0, sizeof *config);
+    config->size_bytes = size_bytes;
+    config->line_bytes = 128;
+    config->sector_bytes = 32;
+    config->ways = ways;
+    config->index_function = CACHE_INDEX_MODULO;
+    config->write_allocate = true;
+    config->fill_bytes = 32;
+}
+
+/* Applies defaults and checks the geometry; adds one diagnostic per problem found. */
+static mem_status config_check(cache_config *k, const cache_next_level *next, diag_list *dl)
+{
+    mem_status st = MEM_OK;
+    if (k->line_bytes == 0)
+        k->line_bytes = 128;
+    if (k->sector_bytes == 0)
+        k->sector_bytes = 32;
+    if (k->fill_bytes == 0)
+        k->fill_bytes = k->sector_bytes;
+    if (!is_power_of_two(k->line_bytes) || k->line_bytes < 4 || k->line_bytes > 4096) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-001", "", 0, 0,
+                 "cache line size %u is not a power of two between 4 and 4096 bytes",
+                 (unsigned)k->line_bytes);
+        return MEM_ERR_CONFIG; /* the checks below divide by it */
+    }
+    if (!is_power_of_two(k->sector_bytes) || k->sector_bytes > k->line_bytes ||
+        k->line_bytes / k->sector_bytes > CACHE_MAX_SECTORS_PER_LINE) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-002", "", 0, 0,
+                 "cache sector size %u must be a power of two dividing the %u-byte line into at "
+                 "most 64 sectors", (unsigned)k->sector_bytes, (unsigned)k->line_bytes);
+        return MEM_ERR_CONFIG;
+    }
+    uint64_t set_bytes = (uint64_t)k->line_bytes * k->ways;
+    if (k->ways == 0 || k->size_bytes == 0 || k->size_bytes % set_bytes != 0 ||
+        k->size_bytes / k->line_bytes >= UINT32_MAX) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-003", "", 0, 0,
+                 "cache size %llu bytes is not a nonzero multiple of %u ways of %u-byte lines "
+                 "(or holds 2^32 lines or more)", (unsigned long long)k->size_bytes,
+                 (unsigned)k->ways, (unsigned)k->line_bytes);
+        st = MEM_ERR_CONFIG;
+    }
+    if (!is_power_of_two(k->fill_bytes) || k->fill_bytes < k->sector_bytes ||
+        k->fill_bytes > CACHE_MAX_FILL_BYTES) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-004", "", 0, 0,
+                 "cache fill size %u is not a power of two between the sector size %u and %u",
+                 (unsigned)k->fill_bytes, (unsigned)k->sector_bytes, CACHE_MAX_FILL_BYTES);
+        st = MEM_ERR_CONFIG;
+    }
+    if (k->index_function > CACHE_INDEX_XOR_FOLD) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-005", "", 0, 0, "unknown cache set-index function %u",
+                 (unsigned)k->index_function);
+        st = MEM_ERR_CONFIG;
+    }
+    if (next == NULL || next->read == NULL || next->write == NULL) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-006", "", 0, 0,
+                 "cache has no next level to fill from and write back to");
+        st = MEM_ERR_CONFIG;
+    }
+    return st;
+}
+
+static mem_status allocate_storage(cache *c)
+{
+    size_t lines = c->line_count;
+    size_t words = (size_t)c->bitmap_words * 2 * lines;
+    c->tags = malloc(lines * sizeof *c->tags);
+    c->valid_sectors = calloc(lines, sizeof *c->valid_sectors);
+    c->dirty_sectors = calloc(lines, sizeof *c->dirty_sectors);
+    c->stamps = calloc(lines, sizeof *c->stamps);
+    c->priorities = calloc(lines, 1);
+    c->kinds = calloc(lines, 1);
+    c->byte_masks = calloc(words, sizeof(uint64_t));
+    c->data = calloc(lines, c->config.line_bytes);
+    c->last_prev = calloc(lines, sizeof *c->last_prev);
+    c->last_next = calloc(lines, sizeof *c->last_next);
+    c->scratch = calloc(2, c->config.line_bytes);
+    if (!c->tags || !c->valid_sectors || !c->dirty_sectors || !c->stamps || !c->priorities ||
+        !c->kinds || !c->byte_masks || !c->data || !c->last_prev || !c->last_next || !c->scratch)
+        return MEM_ERR_NOMEM;
+    for (size_t i = 0; i < lines; i++)
+        c->tags[i] = NO_LINE;
+    return MEM_OK;
+}
+
+mem_status cache_create(const cache_config *config, const cache_next_level *next, diag_list *dl,
+                        cache **out)
+{
+    *out = NULL;
+    cache_config k = *config;
+    mem_status st = config_check(&k, next, dl);
+    if (st != MEM_OK)
+        return st;
+    cache *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-007", "", 0, 0, "out of memory creating a cache");
+        return MEM_ERR_NOMEM;
+    }
+    c->config = k;
+    c->next = *next;
+    c->ways = k.ways;
+    c->line_count = (uint32_t)(k.size_bytes / k.line_bytes);
+    c->sets = c->line_count / k.ways;
+    c->line_shift = log2_floor(k.line_bytes);
+    c->sector_shift = log2_floor(k.sector_bytes);
+    c->sectors_per_line = k.line_bytes / k.sector_bytes;
+    c->bitmap_words = (k.line_bytes + 63) / 64;
+    c->fold_bits = log2_floor(c->sets) + (is_power_of_two(c->sets) ? 0 : 1);
+    c->last_head = c->last_tail = NO_INDEX;
+    if (allocate_storage(c) != MEM_OK) {
+        cache_destroy(c);
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-007", "", 0, 0,
+                 "out of memory allocating a %llu-byte cache", (unsigned long long)k.size_bytes);
+        return MEM_ERR_NOMEM;
+    }
+    *out = c;
+    return MEM_OK;
+}
+
+void cache_destroy(cache *c)
+{
+    if (c == NULL)
+        return;
+    free(c->tags);
+    free(c->valid_sectors);
+    free(c->dirty_sectors);
+    free(c->stamps);
+    free(c->priorities);
+    free(c->kinds);
+    free(c->byte_masks);
+    free(c->data);
+    free(c->last_prev);
+    free(c->last_next);
+    free(c->scratch);
+    free(c);
+}
+
+/* ---- next-level adapters ---- */
+
+static mem_status dram_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    return dram_read(ctx, addr, bytes, out);
+}
+
+static mem_status dram_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                   const uint8_t *byte_mask)
+{
+    return dram_write(ctx, addr, bytes, data, byte_mask);
+}
+
+cache_next_level cache_next_level_dram(dram *d)
+{
+    cache_next_level level = {d, dram_level_read, dram_level_write};
+    return level;
+}
+
+/* Bytes of [addr, addr + bytes) that lie in addr's line of cache `c`. */
+static uint32_t within_line(const cache *c, uint64_t addr, uint32_t bytes)
+{
+    uint32_t room = c->config.line_bytes - (uint32_t)(addr & (c->config.line_bytes - 1));
+    return bytes < room ? bytes : room;
+}
+
+static mem_status cache_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    cache *below = ctx;
+    while (bytes > 0) {
+        uint32_t n = within_line(below, addr, bytes);
+        mem_status st = cache_read(below, addr, n, out, NULL, NULL);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        out += n;
+        bytes -= n;
+    }
+    return MEM_OK;
+}
+
+static mem_status cache_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                    const uint8_t *byte_mask)
+{
+    cache *below = ctx;
+    while (bytes > 0) {
+        uint32_t n = within_line(below, addr, bytes);
+        mem_status st = cache_write_masked(below, addr, n, data, byte_mask, NULL, NULL);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        data += n;
+        if (byte_mask != NULL)
+            byte_mask += n;
+        bytes -= n;
+    }
+    return MEM_OK;
+}
+
+cache_next_level cache_next_level_cache(cache *below)
+{
+    cache_next_level level = {below, cache_level_read, cache_level_write};
+    return level;
+}

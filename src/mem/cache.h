@@ -1,0 +1,217 @@
+/* One level of a data-carrying, sectored, set-associative cache.
+ *
+ * The cache holds real bytes. Each line has per-sector valid and dirty bits and per-byte valid and
+ * dirty masks, so a store that writes part of a sector without fetching it keeps exactly the bytes
+ * it wrote, and a write-back sends only dirty bytes. It talks to the level below through a small
+ * vtable (cache_next_level), so an L1 can sit on an L2 slice and an L2 slice on DRAM.
+ *
+ * Replacement is LRU inside three eviction-priority classes (first, normal, last) with a global
+ * limit on evict-last (persisting) lines. Every rule, and every counter, is defined in
+ * docs/cache-model.md; the section names below refer to it.
+ *
+ * This module is not the hierarchy: it does not split warp accesses into lines, choose L2 slices,
+ * model latency or bandwidth, or decode cache-policy descriptors. An access handed to it lies
+ * within one line. Not thread-safe. */
+#ifndef GMS_MEM_CACHE_H
+#define GMS_MEM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "mem/dram.h"
+
+typedef struct cache cache;
+
+/* Eviction-priority class of a resident line (docs/cache-model.md §"Replacement"). */
+typedef enum cache_priority {
+    CACHE_PRIORITY_FIRST = 0, /* evicted before any other line of its set (streaming) */
+    CACHE_PRIORITY_NORMAL,
+    CACHE_PRIORITY_LAST,      /* persisting: evicted only when the set holds nothing else */
+} cache_priority;
+
+/* What an access does to allocation and to the line's class (§"Allocation hints"). */
+typedef enum cache_alloc {
+    CACHE_ALLOC_UNCHANGED = 0, /* the default (evict_unchanged, and L1 evict_normal on a miss):
+                                  a new line is NORMAL, a resident line keeps its class */
+    CACHE_ALLOC_NORMAL,        /* evict_normal / demote: the line becomes NORMAL */
+    CACHE_ALLOC_FIRST,         /* evict_first: the line becomes FIRST */
+    CACHE_ALLOC_LAST,          /* evict_last: the line becomes LAST within the persisting limit */
+    CACHE_ALLOC_NONE,          /* no_allocate: a miss does not allocate; a hit keeps the class */
+} cache_alloc;
+
+/* Write policy of one store (§"Writes"). */
+typedef enum cache_write_mode {
+    CACHE_WRITE_DEFAULT = 0, /* the configured policy for the access's line kind */
+    CACHE_WRITE_BACK,
+    CACHE_WRITE_THROUGH,
+} cache_write_mode;
+
+/* How the set of a line address is chosen (§"Set index"). */
+typedef enum cache_index_function {
+    CACHE_INDEX_MODULO = 0, /* line number mod sets */
+    CACHE_INDEX_XOR_FOLD,   /* xor of the line number's ceil(log2 sets)-bit chunks, mod sets */
+} cache_index_function;
+
+enum {
+    CACHE_KIND_COUNT = 32, /* line kinds are 0..31 */
+    CACHE_MAX_SECTORS_PER_LINE = 64,
+    CACHE_MAX_FILL_BYTES = 4096,
+};
+/* Kind filter selecting every line kind. */
+#define CACHE_KIND_ALL UINT32_C(0xFFFFFFFF)
+
+/* Per-access hints. A NULL hints pointer means all fields zero. */
+typedef struct cache_hints {
+    uint8_t alloc;       /* cache_alloc */
+    uint8_t write_mode;  /* cache_write_mode; ignored by reads */
+    uint8_t kind;        /* caller's line tag, 0..31 (e.g. global vs local); set on allocation */
+    uint16_t fill_bytes; /* 0, or a power of two >= sector_bytes and <= CACHE_MAX_FILL_BYTES:
+                            promotes this access's fill granularity (.L2::128B/256B) */
+} cache_hints;
+
+/* The level below. Both calls get ranges that lie within one line of *this* cache and are whole
+ * sectors for fills and write-backs (write-through and bypassing stores pass the store's bytes).
+ * `byte_mask` is NULL or has one byte per data byte; bytes whose mask byte is 0 must be left
+ * unchanged. A call returns MEM_OK or an error status that the cache passes to its caller. */
+typedef struct cache_next_level {
+    void *ctx; /* borrowed */
+    mem_status (*read)(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out);
+    mem_status (*write)(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                        const uint8_t *byte_mask);
+} cache_next_level;
+
+typedef struct cache_config {
+    uint64_t size_bytes;     /* total data bytes; a multiple of line_bytes * ways */
+    uint32_t line_bytes;     /* power of two in [4, 4096]; 0 means 128 */
+    uint32_t sector_bytes;   /* power of two, line_bytes / sector_bytes <= 64; 0 means 32 */
+    uint32_t ways;           /* >= 1 */
+    uint8_t index_function;  /* cache_index_function */
+    bool write_allocate;     /* a store miss allocates the line (without fetching it) */
+    uint32_t write_through_kinds; /* bit k: stores to kind k are write-through by default,
+                                     otherwise write-back */
+    uint32_t fill_bytes;     /* minimum fill granularity (aligned block); 0 means sector_bytes;
+                                L2 on DRAM: 64 */
+    uint64_t persisting_limit_lines; /* most LAST lines in the whole cache; 0 means evict_last
+                                        requests are treated as evict_normal */
+} cache_config;
+
+/* What one call did. Every operation zeroes it first; pass NULL when not needed. */
+typedef struct cache_result {
+    uint32_t sector_accesses; /* sectors the access touched */
+    uint32_t sector_hits;     /* of those, sectors fully valid before the access */
+    uint32_t sector_misses;   /* sector_accesses - sector_hits */
+    uint32_t evictions;       /* valid lines replaced to make room (including prefetch fills) */
+    uint32_t writeback_bytes; /* dirty sectors written to the next level, in whole sectors */
+    uint32_t fill_bytes;      /* bytes read from the next level (fills and bypassing reads) */
+    uint32_t write_through_bytes; /* stored bytes passed straight to the next level */
+    bool line_hit;            /* the line was resident when the access began */
+} cache_result;
+
+/* Counters of one cache since creation or cache_reset_stats (§"Counters"). */
+typedef struct cache_stats {
+    uint64_t reads, writes;                  /* accesses */
+    uint64_t sector_accesses, sector_hits, sector_misses;
+    uint64_t read_sector_hits, read_sector_misses;
+    uint64_t write_sector_hits, write_sector_misses;
+    uint64_t evictions, dirty_evictions;     /* replacements, and those that wrote data back */
+    uint64_t invalidated_lines;              /* lines dropped by invalidate/discard operations */
+    uint64_t writeback_bytes;                /* all write-backs: evictions, cleans, flushes */
+    uint64_t fill_bytes;
+    uint64_t write_through_bytes;
+    uint64_t last_demotions;                 /* LAST lines made NORMAL by the persisting limit */
+    uint64_t lines_by_priority[3];           /* resident now, indexed by cache_priority */
+    uint64_t peak_last_lines;
+} cache_stats;
+
+/* State of one line, for tests and reports. */
+typedef struct cache_line_info {
+    bool present;
+    uint64_t valid_sectors;   /* bit s: sector s fully valid */
+    uint64_t partial_sectors; /* bit s: some but not all bytes of sector s valid */
+    uint64_t dirty_sectors;   /* bit s: sector s holds a dirty byte */
+    uint8_t priority;         /* cache_priority */
+    uint8_t kind;
+    uint32_t set, way;
+} cache_line_info;
+
+/* Fills `config` with the defaults: 128 B lines, 32 B sectors, modulo index, write-back for
+ * every kind, write-allocate, fill = one sector, no persisting lines; size and ways from the
+ * arguments. */
+void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t ways);
+
+/* Creates a cache on top of `next` (copied; its ctx stays borrowed and must outlive the cache).
+ * Line data and metadata are allocated up front with calloc (pages are touched lazily by the OS).
+ * On success *out (OUT) owns the cache; free it with cache_destroy.
+ * Returns MEM_OK; MEM_ERR_CONFIG with a diagnostic in `dl` naming the bad field:
+ * line size [MEM-CACHE-001], sector size [MEM-CACHE-002], size or ways [MEM-CACHE-003],
+ * fill size [MEM-CACHE-004], index function [MEM-CACHE-005], missing next level [MEM-CACHE-006];
+ * MEM_ERR_NOMEM [MEM-CACHE-007]. */
+mem_status cache_create(const cache_config *config, const cache_next_level *next, diag_list *dl,
+                        cache **out);
+/* Frees the cache without writing anything back (call cache_flush first to keep dirty data). */
+void cache_destroy(cache *c);
+
+/* Reads `bytes` bytes at byte address `addr` into `out` (OUT, may be NULL for a prefetch).
+ * [addr, addr + bytes) must lie within one line. Missing sectors are fetched from the next level
+ * in aligned fill blocks (§"Reads and fills"); hints may be NULL. `result` (OUT) may be NULL.
+ * Returns MEM_OK; MEM_ERR_ARGUMENT for an empty or line-crossing range or a bad hint (nothing
+ * changes); a next-level error (the cache stays consistent; the data in `out` is unspecified). */
+mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
+                      cache_result *result);
+/* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
+ * Returns as cache_read. */
+mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                       const cache_hints *hints, cache_result *result);
+/* As cache_write, storing only the bytes whose `byte_mask` byte (borrowed, `bytes` long, may be
+ * NULL for all) is nonzero: a warp's store to one line with inactive lanes or gaps. Only sectors
+ * holding a stored byte count as accessed; an all-zero mask is a write that touches nothing. */
+mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                              const uint8_t *byte_mask, const cache_hints *hints,
+                              cache_result *result);
+
+/* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
+uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
+/* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */
+bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info);
+
+/* Line operations on the line holding `addr`; each is a no-op when the line is absent
+ * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. */
+/* Drops the line, first writing back its dirty bytes when `writeback_first`. */
+mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first,
+                                 cache_result *result);
+/* Drops the line and its dirty data without write-back. Never fails. */
+mem_status cache_discard_line(cache *c, uint64_t addr, cache_result *result);
+/* Writes back the line's dirty bytes and keeps it valid and clean. */
+mem_status cache_writeback_line(cache *c, uint64_t addr, cache_result *result);
+/* Sets the line's class (FIRST, NORMAL or LAST; LAST within the persisting limit). Recency is
+ * not changed. Returns MEM_ERR_ARGUMENT for a value outside cache_priority. */
+mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority priority);
+
+/* Whole-cache operations over lines whose kind bit is set in `kind_filter`
+ * (CACHE_KIND_ALL for every line). */
+/* Drops the selected lines, writing back dirty bytes first when `writeback_dirty`. */
+mem_status cache_invalidate_all(cache *c, uint32_t kind_filter, bool writeback_dirty,
+                                cache_result *result);
+/* Writes back the selected lines' dirty bytes; they stay valid and become clean. */
+mem_status cache_writeback_all(cache *c, uint32_t kind_filter, cache_result *result);
+/* Writes back every dirty byte (end of a run). Same as cache_writeback_all over every kind. */
+mem_status cache_flush(cache *c, cache_result *result);
+
+const cache_stats *cache_get_stats(const cache *c);
+/* Zeroes the traffic counters; lines_by_priority stays (it is state, not traffic) and
+ * peak_last_lines restarts from the current LAST count. */
+void cache_reset_stats(cache *c);
+/* Geometry after defaults were applied. */
+const cache_config *cache_get_config(const cache *c);
+uint32_t cache_set_count(const cache *c);
+/* The set that the line holding `addr` maps to. */
+uint32_t cache_set_of(const cache *c, uint64_t addr);
+
+/* Adapters: a next level that is a DRAM store (counted dram_read/dram_write), or another cache
+ * (default hints; requests that span several of its lines are split at its line boundaries).
+ * The target is borrowed and must outlive the caches built on it. */
+cache_next_level cache_next_level_dram(dram *d);
+cache_next_level cache_next_level_cache(cache *below);
+
+#endif

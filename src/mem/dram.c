@@ -1,0 +1,343 @@
+/* DRAM backing store: pages in an open-addressing hash table keyed by page number.
+ *
+ * A table slot exists for every page that was written or poisoned; its data is allocated only when
+ * a byte of the page must differ from the page's single fill byte. Slots are never removed (pages
+ * are only released back to "fill byte only"), so linear probing needs no tombstones. */
+#include "mem/dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { DRAM_DEFAULT_PAGE_BYTES = 64 * 1024, DRAM_INITIAL_SLOTS = 64 };
+
+typedef struct dram_page {
+    uint64_t key;  /* page number + 1; 0 marks an empty slot */
+    uint8_t *data; /* owned, page_bytes long; NULL while every byte equals `fill` */
+    uint8_t fill;  /* value of every byte while data is NULL */
+} dram_page;
+
+struct dram {
+    dram_page *slots; /* owned, slot_count entries */
+    size_t slot_count; /* power of two */
+    size_t used_slots;
+    uint32_t page_bytes;
+    unsigned page_shift;
+    uint64_t limit_bytes;
+    dram_stats stats;
+};
+
+static int is_power_of_two(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+static unsigned log2_exact(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* True when [addr, addr + bytes) wraps past the top of the address space. */
+static int range_wraps(uint64_t addr, uint64_t bytes)
+{
+    return bytes != 0 && addr + (bytes - 1) < addr;
+}
+
+static size_t slot_of(uint64_t key, size_t slot_count)
+{
+    /* Fibonacci hashing: consecutive page numbers spread over the table. */
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (slot_count - 1);
+}
+
+static dram_page *page_find(const dram *d, uint64_t page_number)
+{
+    uint64_t key = page_number + 1;
+    size_t i = slot_of(key, d->slot_count);
+    while (d->slots[i].key != 0) {
+        if (d->slots[i].key == key)
+            return &d->slots[i];
+        i = (i + 1) & (d->slot_count - 1);
+    }
+    return NULL;
+}
+
+static mem_status table_grow(dram *d)
+{
+    size_t new_count = d->slot_count * 2;
+    dram_page *slots = calloc(new_count, sizeof *slots);
+    if (slots == NULL)
+        return MEM_ERR_NOMEM;
+    for (size_t i = 0; i < d->slot_count; i++) {
+        if (d->slots[i].key == 0)
+            continue;
+        size_t j = slot_of(d->slots[i].key, new_count);
+        while (slots[j].key != 0)
+            j = (j + 1) & (new_count - 1);
+        slots[j] = d->slots[i];
+    }
+    free(d->slots);
+    d->slots = slots;
+    d->slot_count = new_count;
+    return MEM_OK;
+}
+
+/* Finds or creates the slot of a page. The pointer is valid until the next insertion. */
+static mem_status page_insert(dram *d, uint64_t page_number, dram_page **out)
+{
+    dram_page *p = page_find(d, page_number);
+    if (p != NULL) {
+        *out = p;
+        return MEM_OK;
+    }
+    if ((d->used_slots + 1) * 2 > d->slot_count && table_grow(d) != MEM_OK)
+        return MEM_ERR_NOMEM;
+    uint64_t key = page_number + 1;
+    size_t i = slot_of(key, d->slot_count);
+    while (d->slots[i].key != 0)
+        i = (i + 1) & (d->slot_count - 1);
+    d->slots[i].key = key;
+    d->slots[i].data = NULL;
+    d->slots[i].fill = 0;
+    d->used_slots++;
+    *out = &d->slots[i];
+    return MEM_OK;
+}
+
+/* Gives a page its own data, initialised to the page's fill byte. */
+static mem_status page_materialise(dram *d, dram_page *p)
+{
+    if (p->data != NULL)
+        return MEM_OK;
+    if (d->limit_bytes != 0 && d->stats.bytes_allocated + d->page_bytes > d->limit_bytes)
+        return MEM_ERR_NOMEM;
+    p->data = malloc(d->page_bytes);
+    if (p->data == NULL)
+        return MEM_ERR_NOMEM;
+    memset(p->data, p->fill, d->page_bytes);
+    d->stats.pages_allocated++;
+    d->stats.bytes_allocated += d->page_bytes;
+    return MEM_OK;
+}
+
+static void page_release(dram *d, dram_page *p, uint8_t fill)
+{
+    if (p->data != NULL) {
+        free(p->data);
+        p->data = NULL;
+        d->stats.pages_allocated--;
+        d->stats.bytes_allocated -= d->page_bytes;
+    }
+    p->fill = fill;
+}
+
+/* Bytes of [addr, addr + remaining) that lie in addr's page. */
+static uint64_t chunk_bytes(const dram *d, uint64_t addr, uint64_t remaining)
+{
+    uint64_t offset = addr & (d->page_bytes - 1);
+    uint64_t room = d->page_bytes - offset;
+    return remaining < room ? remaining : room;
+}
+
+static int mask_all_zero(const uint8_t *mask, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (mask[i] != 0)
+            return 0;
+    return 1;
+}
+
+mem_status dram_create(const dram_config *config, diag_list *dl, dram **out)
+{
+    *out = NULL;
+    uint32_t page_bytes = config != NULL ? config->page_bytes : 0;
+    if (page_bytes == 0)
+        page_bytes = DRAM_DEFAULT_PAGE_BYTES;
+    if (!is_power_of_two(page_bytes) || page_bytes < 4096 || page_bytes > (16u << 20)) {
+        diag_add(dl, DIAG_ERROR, "MEM-DRAM-001", "", 0, 0,
+                 "DRAM page size %u is not a power of two between 4096 and 16777216 bytes",
+                 (unsigned)page_bytes);
+        return MEM_ERR_CONFIG;
+    }
+    dram *d = calloc(1, sizeof *d);
+    dram_page *slots = calloc(DRAM_INITIAL_SLOTS, sizeof *slots);
+    if (d == NULL || slots == NULL) {
+        free(d);
+        free(slots);
+        diag_add(dl, DIAG_ERROR, "MEM-DRAM-002", "", 0, 0, "out of memory creating the DRAM store");
+        return MEM_ERR_NOMEM;
+    }
+    d->slots = slots;
+    d->slot_count = DRAM_INITIAL_SLOTS;
+    d->page_bytes = page_bytes;
+    d->page_shift = log2_exact(page_bytes);
+    d->limit_bytes = config != NULL ? config->limit_bytes : 0;
+    *out = d;
+    return MEM_OK;
+}
+
+void dram_destroy(dram *d)
+{
+    if (d == NULL)
+        return;
+    for (size_t i = 0; i < d->slot_count; i++)
+        free(d->slots[i].data);
+    free(d->slots);
+    free(d);
+}
+
+mem_status dram_peek(const dram *d, uint64_t addr, size_t bytes, void *out)
+{
+    if (range_wraps(addr, bytes))
+        return MEM_ERR_ARGUMENT;
+    uint8_t *dst = out;
+    while (bytes > 0) {
+        uint64_t n = chunk_bytes(d, addr, bytes);
+        const dram_page *p = page_find(d, addr >> d->page_shift);
+        if (p != NULL && p->data != NULL)
+            memcpy(dst, p->data + (addr & (d->page_bytes - 1)), (size_t)n);
+        else
+            memset(dst, p != NULL ? p->fill : 0, (size_t)n);
+        dst += n;
+        addr += n;
+        bytes -= (size_t)n;
+    }
+    return MEM_OK;
+}
+
+/* Allocates every page of the range that the write will change, so that the copy cannot fail. */
+static mem_status prepare_pages(dram *d, uint64_t addr, size_t bytes, const uint8_t *mask)
+{
+    while (bytes > 0) {
+        uint64_t n = chunk_bytes(d, addr, bytes);
+        if (mask == NULL || !mask_all_zero(mask, (size_t)n)) {
+            dram_page *p;
+            mem_status st = page_insert(d, addr >> d->page_shift, &p);
+            if (st == MEM_OK)
+                st = page_materialise(d, p);
+            if (st != MEM_OK)
+                return st;
+        }
+        if (mask != NULL)
+            mask += n;
+        addr += n;
+        bytes -= (size_t)n;
+    }
+    return MEM_OK;
+}
+
+static mem_status store_bytes(dram *d, uint64_t addr, size_t bytes, const void *data,
+                              const uint8_t *mask)
+{
+    if (range_wraps(addr, bytes))
+        return MEM_ERR_ARGUMENT;
+    mem_status st = prepare_pages(d, addr, bytes, mask);
+    if (st != MEM_OK)
+        return st;
+    const uint8_t *src = data;
+    while (bytes > 0) {
+        uint64_t n = chunk_bytes(d, addr, bytes);
+        dram_page *p = page_find(d, addr >> d->page_shift);
+        if (p != NULL && p->data != NULL) {
+            uint8_t *dst = p->data + (addr & (d->page_bytes - 1));
+            if (mask == NULL) {
+                memcpy(dst, src, (size_t)n);
+            } else {
+                for (uint64_t i = 0; i < n; i++)
+                    if (mask[i] != 0)
+                        dst[i] = src[i];
+            }
+        }
+        /* A page without data here had an all-zero mask chunk: nothing to store. */
+        if (mask != NULL)
+            mask += n;
+        src += n;
+        addr += n;
+        bytes -= (size_t)n;
+    }
+    return MEM_OK;
+}
+
+mem_status dram_poke(dram *d, uint64_t addr, size_t bytes, const void *data)
+{
+    return store_bytes(d, addr, bytes, data, NULL);
+}
+
+mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out)
+{
+    mem_status st = dram_peek(d, addr, bytes, out);
+    if (st == MEM_OK) {
+        d->stats.reads++;
+        d->stats.read_bytes += bytes;
+    }
+    return st;
+}
+
+mem_status dram_write(dram *d, uint64_t addr, size_t bytes, const void *data,
+                      const uint8_t *byte_mask)
+{
+    mem_status st = store_bytes(d, addr, bytes, data, byte_mask);
+    if (st == MEM_OK) {
+        d->stats.writes++;
+        d->stats.write_bytes += bytes;
+    }
+    return st;
+}
+
+/* Poisons the part [addr, addr + n) of one page. */
+static mem_status fill_chunk(dram *d, uint64_t addr, uint64_t n, uint8_t byte)
+{
+    uint64_t page_number = addr >> d->page_shift;
+    dram_page *p = page_find(d, page_number);
+    if (n == d->page_bytes) {
+        if (p == NULL && byte == 0)
+            return MEM_OK; /* an absent page already reads as 0 */
+        if (p == NULL && page_insert(d, page_number, &p) != MEM_OK)
+            return MEM_ERR_NOMEM;
+        page_release(d, p, byte);
+        return MEM_OK;
+    }
+    if (p == NULL ? byte == 0 : (p->data == NULL && p->fill == byte))
+        return MEM_OK;
+    if (p == NULL && page_insert(d, page_number, &p) != MEM_OK)
+        return MEM_ERR_NOMEM;
+    mem_status st = page_materialise(d, p);
+    if (st != MEM_OK)
+        return st;
+    memset(p->data + (addr & (d->page_bytes - 1)), byte, (size_t)n);
+    return MEM_OK;
+}
+
+mem_status dram_fill_pattern(dram *d, uint64_t addr, uint64_t bytes, uint8_t byte)
+{
+    if (range_wraps(addr, bytes))
+        return MEM_ERR_ARGUMENT;
+    while (bytes > 0) {
+        uint64_t n = chunk_bytes(d, addr, bytes);
+        mem_status st = fill_chunk(d, addr, n, byte);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        bytes -= n;
+    }
+    return MEM_OK;
+}
+
+const dram_stats *dram_get_stats(const dram *d)
+{
+    return &d->stats;
+}
+
+void dram_reset_stats(dram *d)
+{
+    d->stats.reads = d->stats.writes = 0;
+    d->stats.read_bytes = d->stats.write_bytes = 0;
+}
+
+uint32_t dram_page_bytes(const dram *d)
+{
+    return d->page_bytes;
+}

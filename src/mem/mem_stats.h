@@ -1,0 +1,59 @@
+/* Memory-hierarchy counters: what the memory system counts per launch, in total and per static
+ * instruction, with the same fields everywhere (docs/statistics.md defines each one). Plain data:
+ * the report layer formats it, the memory system fills it. */
+#ifndef GMS_MEM_MEM_STATS_H
+#define GMS_MEM_MEM_STATS_H
+
+#include <stdint.h>
+
+typedef struct mem_l1_counters {
+    uint64_t requests;        /* warp-level requests to the L1 data cache (global and local) */
+    uint64_t sector_accesses; /* 32-byte sectors those requests touched */
+    uint64_t sector_hits;
+    uint64_t sector_misses;
+    uint64_t evictions;       /* valid lines replaced */
+    uint64_t writeback_bytes; /* dirty bytes written to L2 on eviction or flush */
+} mem_l1_counters;
+
+typedef struct mem_l2_counters {
+    uint64_t sector_accesses; /* sectors requested from L2 by all SMs (reads, writes, atomics) */
+    uint64_t sector_hits;
+    uint64_t sector_misses;
+    uint64_t evictions;
+    uint64_t writeback_bytes; /* dirty bytes written back to DRAM */
+    /* lines resident at the end of the launch by eviction class (report only, not per insn) */
+    uint64_t lines_evict_first, lines_evict_normal, lines_evict_last;
+    uint64_t peak_evict_last_lines; /* most evict-last lines held at once */
+} mem_l2_counters;
+
+typedef struct mem_dram_counters {
+    uint64_t read_bytes;
+    uint64_t write_bytes;
+} mem_dram_counters;
+
+typedef struct mem_shared_counters {
+    uint64_t requests;       /* warp-level shared-memory instructions (ld/st/atom) */
+    uint64_t wavefronts;     /* bank passes needed to serve them */
+    uint64_t bank_conflicts; /* wavefronts beyond one per request phase */
+} mem_shared_counters;
+
+typedef struct mem_const_counters {
+    uint64_t requests;       /* warp-level constant-space reads (incl. kernel parameters) */
+    uint64_t serialized;     /* extra passes for distinct addresses within one request */
+    uint64_t hits, misses;   /* constant-cache line lookups */
+} mem_const_counters;
+
+typedef struct mem_icache_counters {
+    uint64_t fetches, hits, misses;
+} mem_icache_counters;
+
+typedef struct mem_counters {
+    mem_l1_counters l1;
+    mem_l2_counters l2;
+    mem_dram_counters dram;
+    mem_shared_counters shared;
+    mem_const_counters constant;
+    mem_icache_counters icache;
+} mem_counters;
+
+#endif

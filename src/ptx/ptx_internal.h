@@ -1,0 +1,331 @@
+/* Internal interfaces of the PTX front-end: the parser state shared by ptx_parse.c (module and
+ * function structure), ptx_decl.c (declarations and initialisers), ptx_insn.c (instruction words
+ * and modifiers), ptx_operand.c (operand syntax), ptx_lower.c (operand shapes into IR) and
+ * ptx_table.c (the hashed views of ptx_ops.def). Not a public header: only src/ptx/ includes it. */
+#ifndef GMS_PTX_PTX_INTERNAL_H
+#define GMS_PTX_PTX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "ir/ir.h"
+#include "ptx/ptx_lex.h"
+
+/* ---- the table (ptx_ops.def) ---- */
+typedef enum ptx_group {
+    PTX_G_TYPE, PTX_G_SPACE, PTX_G_SEM, PTX_G_SCOPE, PTX_G_MEMBAR, PTX_G_COP, PTX_G_NC,
+    PTX_G_L1EV, PTX_G_L2EV, PTX_G_L2EVM, PTX_G_PFSIZE, PTX_G_HINT, PTX_G_LEVEL, PTX_G_TENSORMAP,
+    PTX_G_POLICY, PTX_G_VEC, PTX_G_RND, PTX_G_FTZ, PTX_G_SAT, PTX_G_APPROX, PTX_G_FULL,
+    PTX_G_HILO, PTX_G_WIDE, PTX_G_CC, PTX_G_NAN, PTX_G_RELU, PTX_G_XORSIGN, PTX_G_ABS,
+    PTX_G_NOFTZ, PTX_G_SATFINITE, PTX_G_SHIFTAMT, PTX_G_CLAMP, PTX_G_DIR, PTX_G_TO, PTX_G_UNI,
+    PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
+    PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT,
+    PTX_G_COUNT
+} ptx_group;
+
+#define PTX_GBIT(g) (UINT64_C(1) << PTX_G_##g)
+#define G_SPACE PTX_GBIT(SPACE)
+#define G_SEM PTX_GBIT(SEM)
+#define G_SCOPE PTX_GBIT(SCOPE)
+#define G_MEMBAR PTX_GBIT(MEMBAR)
+#define G_COP PTX_GBIT(COP)
+#define G_NC PTX_GBIT(NC)
+#define G_L1EV PTX_GBIT(L1EV)
+#define G_L2EV PTX_GBIT(L2EV)
+#define G_L2EVM PTX_GBIT(L2EVM)
+#define G_PFSIZE PTX_GBIT(PFSIZE)
+#define G_HINT PTX_GBIT(HINT)
+#define G_LEVEL PTX_GBIT(LEVEL)
+#define G_TENSORMAP PTX_GBIT(TENSORMAP)
+#define G_POLICY PTX_GBIT(POLICY)
+#define G_VEC PTX_GBIT(VEC)
+#define G_RND PTX_GBIT(RND)
+#define G_FTZ PTX_GBIT(FTZ)
+#define G_SAT PTX_GBIT(SAT)
+#define G_APPROX PTX_GBIT(APPROX)
+#define G_FULL PTX_GBIT(FULL)
+#define G_HILO PTX_GBIT(HILO)
+#define G_WIDE PTX_GBIT(WIDE)
+#define G_CC PTX_GBIT(CC)
+#define G_NAN PTX_GBIT(NAN)
+#define G_RELU PTX_GBIT(RELU)
+#define G_XORSIGN PTX_GBIT(XORSIGN)
+#define G_ABS PTX_GBIT(ABS)
+#define G_NOFTZ PTX_GBIT(NOFTZ)
+#define G_SATFINITE PTX_GBIT(SATFINITE)
+#define G_SHIFTAMT PTX_GBIT(SHIFTAMT)
+#define G_CLAMP PTX_GBIT(CLAMP)
+#define G_DIR PTX_GBIT(DIR)
+#define G_TO PTX_GBIT(TO)
+#define G_UNI PTX_GBIT(UNI)
+#define G_ALIGNED PTX_GBIT(ALIGNED)
+#define G_SYNC PTX_GBIT(SYNC)
+#define G_CMP PTX_GBIT(CMP)
+#define G_BOOL PTX_GBIT(BOOL)
+#define G_ATOM PTX_GBIT(ATOM)
+#define G_REDUX PTX_GBIT(REDUX)
+#define G_SHFL PTX_GBIT(SHFL)
+#define G_VOTE PTX_GBIT(VOTE)
+#define G_MATCH PTX_GBIT(MATCH)
+#define G_BAROP PTX_GBIT(BAROP)
+#define G_BARRED PTX_GBIT(BARRED)
+#define G_TESTP PTX_GBIT(TESTP)
+#define G_PRMT PTX_GBIT(PRMT)
+
+#define TM(t) (UINT32_C(1) << IR_T_##t)
+#define TM_BITS (TM(B16) | TM(B32) | TM(B64))
+#define TM_I8 (TM(U8) | TM(S8))
+#define TM_I32 (TM(U32) | TM(S32))
+#define TM_I64 (TM(U64) | TM(S64))
+#define TM_SINT (TM(S16) | TM(S32) | TM(S64))
+#define TM_INT (TM(U16) | TM(U32) | TM(U64) | TM_SINT)
+#define TM_FLOAT (TM(F32) | TM(F64))
+#define TM_HALF (TM(F16) | TM(F16X2) | TM(BF16) | TM(BF16X2))
+#define TM_MEM (TM(B8) | TM_BITS | TM(B128) | TM_I8 | TM_INT | TM_FLOAT)
+#define TM_ATOM (TM(B16) | TM(B32) | TM(B64) | TM_I32 | TM_I64 | TM_FLOAT | TM_HALF)
+
+/* Operand shapes; each has one lowering routine in ptx_lower.c. */
+typedef enum ptx_form {
+    PTX_FORM_UNARY, PTX_FORM_BINARY, PTX_FORM_TERNARY, PTX_FORM_COUNT, PTX_FORM_SHIFT,
+    PTX_FORM_SHF, PTX_FORM_BFE, PTX_FORM_BFI, PTX_FORM_BMSK, PTX_FORM_FNS, PTX_FORM_PRMT,
+    PTX_FORM_LOP3, PTX_FORM_DP, PTX_FORM_TESTP, PTX_FORM_SETP, PTX_FORM_SET, PTX_FORM_SELP,
+    PTX_FORM_SLCT, PTX_FORM_MOV, PTX_FORM_CVT, PTX_FORM_CVTA, PTX_FORM_LD, PTX_FORM_ST,
+    PTX_FORM_ATOM, PTX_FORM_RED, PTX_FORM_PREFETCH, PTX_FORM_SIZED, PTX_FORM_CREATEPOLICY,
+    PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
+    PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
+    PTX_FORM_ACTIVEMASK, PTX_FORM_UNSUPPORTED
+} ptx_form;
+
+typedef enum ptx_op_id {
+#define PTX_OP(id, mn, irop, form, groups, types, types2, ver, sm, rule) PTX_OP_##id,
+#include "ptx/ptx_ops.def"
+#undef PTX_OP
+    PTX_OP_COUNT
+} ptx_op_id;
+
+typedef struct ptx_op_row {
+    const char *mnemonic;
+    uint16_t ir_op; /* ir_opcode; IR_OP_COUNT for unsupported families */
+    uint8_t form;   /* ptx_form */
+    uint64_t groups;
+    uint32_t types, types2;
+    uint16_t version, sm;
+    const char *rule;
+} ptx_op_row;
+
+typedef struct ptx_mod_row {
+    const char *text;
+    uint8_t group; /* ptx_group */
+    uint32_t value;
+    uint16_t version, sm;
+} ptx_mod_row;
+
+extern const ptx_op_row ptx_op_rows[PTX_OP_COUNT];
+extern const ptx_mod_row ptx_mod_rows[];
+extern const size_t ptx_mod_row_count;
+
+/* Hashed views of the table, built once per parse (no mutable globals). */
+enum { PTX_OP_BUCKETS = 512, PTX_MOD_BUCKETS = 1024 };
+typedef struct ptx_tables {
+    int16_t op_bucket[PTX_OP_BUCKETS];   /* open addressing: op index or -1 */
+    int16_t mod_bucket[PTX_MOD_BUCKETS]; /* first mod row with a spelling, or -1 */
+    int16_t *mod_next;                   /* next row with the same spelling, or -1 (malloc) */
+} ptx_tables;
+
+int ptx_tables_init(ptx_tables *t);
+void ptx_tables_fini(ptx_tables *t);
+/* Returns the op index of the exact mnemonic text, or -1. */
+int ptx_find_op(const ptx_tables *t, const char *text, size_t len);
+/* Returns the first modifier row spelled `text`, or -1; iterate with t->mod_next. */
+int ptx_find_mod(const ptx_tables *t, const char *text, size_t len);
+uint32_t ptx_hash(const char *s, size_t len);
+/* Minimum type/version requirement for a mnemonic with one type; raises version and sm to it. */
+void ptx_type_requirement(ptx_op_id op, ir_type t, unsigned *version, unsigned *sm);
+
+/* ---- symbols ---- */
+typedef enum ptx_sym_kind {
+    PTX_SYM_REG, PTX_SYM_PRED, PTX_SYM_VAR, PTX_SYM_FVAR, PTX_SYM_PARAM, PTX_SYM_RET,
+    PTX_SYM_FUNC, PTX_SYM_TARGETS
+} ptx_sym_kind;
+
+typedef struct ptx_binding {
+    const char *name;  /* borrowed from the module text or the arena */
+    uint32_t len;
+    uint8_t kind;      /* ptx_sym_kind */
+    uint8_t type;      /* REG/PRED: ir_type; VAR/FVAR/PARAM: element type */
+    uint8_t is_range;  /* %r<N>: name is the prefix, count names prefix0..prefix(N-1) */
+    uint32_t index;    /* first slot / var index / param index / func index / targets list */
+    uint32_t count;
+    int32_t next;      /* next binding in the same bucket */
+    uint32_t line, col;
+} ptx_binding;
+
+enum { PTX_SYM_BUCKETS = 8192, PTX_MAX_OPERANDS = 8 };
+
+/* A growable malloc'd array (copied into the arena when a function or module is finished). */
+typedef struct ptx_vec {
+    void *data;
+    size_t count, capacity, elem;
+} ptx_vec;
+
+void *ptx_vec_push(ptx_vec *v); /* zeroed new element, or NULL when out of memory */
+void ptx_vec_free(ptx_vec *v);
+
+/* ---- parsed operands (syntax only, before lowering) ---- */
+typedef enum ptx_popnd_kind {
+    PTX_P_NAME, PTX_P_INT, PTX_P_FLOAT, PTX_P_F32BITS, PTX_P_F64BITS, PTX_P_ADDR, PTX_P_VEC,
+    PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST
+} ptx_popnd_kind;
+
+typedef struct ptx_name {
+    const char *text;
+    uint32_t len, line, col;
+} ptx_name;
+
+typedef struct ptx_popnd {
+    uint8_t kind;      /* ptx_popnd_kind */
+    uint8_t has_base;  /* ADDR: base name present */
+    uint8_t count;     /* VEC/LIST element count */
+    uint32_t line, col;
+    ptx_name name;     /* NAME, NOT, ADDR base, PAIR first */
+    ptx_name name2;    /* PAIR second */
+    int64_t ival;      /* INT value, ADDR/NAME offset, F32/F64 bits */
+    double fval;       /* FLOAT */
+    ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' */
+} ptx_popnd;
+
+/* ---- parser state ---- */
+typedef struct ptx_label {
+    const char *name;
+    uint32_t len;
+    int32_t insn;  /* instruction index, -1 until defined */
+    int32_t next;  /* bucket chain */
+    uint32_t line, col;
+    int32_t targets_first; /* .branchtargets list: first label index in label_lists, or -1 */
+    uint32_t targets_count;
+} ptx_label;
+
+typedef struct ptx_label_ref {
+    uint32_t insn;     /* instruction index */
+    int32_t xop;       /* index into xops, or -1 for src[0] */
+    uint32_t label;    /* ptx_label index */
+} ptx_label_ref;
+
+typedef struct ptx_func_state {
+    int32_t func;               /* index in funcs, -1 outside a body */
+    ptx_vec insns, xops, vars, reg_types, labels, label_refs, label_lists;
+    ptx_vec reg_ranges;         /* ptx_reg_range: names of slots, built at the end */
+    uint32_t npreds;
+    ptx_vec pred_ranges;
+    int32_t label_bucket[256];
+} ptx_func_state;
+
+typedef struct ptx_reg_range {
+    const char *name;
+    uint32_t len;
+    uint32_t first, count; /* slots; count 0 for a single name */
+} ptx_reg_range;
+
+typedef struct ptx_parser {
+    const char *path;
+    const char *text;
+    const ptx_token *tok;
+    size_t ntok, pos;
+    diag_list *dl;
+    ir_module *m;
+    ptx_tables tables;
+    ptx_vec funcs;     /* ir_func */
+    ptx_vec func_has_body; /* uint8_t per func */
+    ptx_vec vars;      /* module ir_var */
+    ptx_vec relocs;    /* scratch for one variable */
+    ptx_vec files;     /* const char* */
+    ptx_vec bindings;  /* ptx_binding */
+    ptx_vec scopes;    /* size_t: bindings count at scope entry */
+    int32_t *sym_bucket; /* PTX_SYM_BUCKETS heads (malloc) */
+    ptx_func_state fs;
+    ptx_popnd ops[PTX_MAX_OPERANDS + 1];
+    uint32_t loc_file, loc_line;
+    unsigned version;   /* major*10+minor */
+    unsigned sm;
+    bool has_version, has_target, oom;
+    size_t errors_before; /* dl->errors when the parse began */
+    uint32_t insn_ids;
+} ptx_parser;
+
+/* Token helpers (ptx_parse.c). */
+const ptx_token *ptx_peek(const ptx_parser *p, size_t ahead);
+const ptx_token *ptx_next(ptx_parser *p);
+bool ptx_is_punct(const ptx_token *t, char c);
+bool ptx_is_dot(const ptx_token *t, const char *text);
+bool ptx_accept_punct(ptx_parser *p, char c);
+bool ptx_expect_punct(ptx_parser *p, char c, const char *what);
+void ptx_error(ptx_parser *p, const ptx_token *t, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void ptx_error_at(ptx_parser *p, uint32_t line, uint32_t col, const char *rule, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
+/* Skips to just after the next ';' at this brace depth, or to a '}' / '{' (not consumed). */
+void ptx_recover(ptx_parser *p);
+void ptx_oom(ptx_parser *p);
+
+/* Symbols (ptx_parse.c). */
+void ptx_scope_push(ptx_parser *p);
+void ptx_scope_pop(ptx_parser *p);
+/* Declares a name in the innermost scope; reports PTX-SYM-004 for a redefinition and returns
+ * NULL. */
+ptx_binding *ptx_declare(ptx_parser *p, const char *name, uint32_t len, ptx_sym_kind kind,
+                         bool is_range, uint32_t line, uint32_t col);
+/* Finds the innermost binding of a name (a %r57 also matches a %r<N> range). *slot receives the
+ * slot/index for registers (range base + number). Returns NULL when undeclared. */
+const ptx_binding *ptx_lookup(const ptx_parser *p, const char *name, uint32_t len, uint32_t *slot);
+
+/* Declarations (ptx_decl.c). */
+bool ptx_is_type_name(const ptx_token *t, ir_type *out);
+bool ptx_is_space_name(const ptx_token *t, ir_space *out);
+/* Parses `.space [.align N] [.vN] .type name[dims] [= init] {, name...};` after any linkage; the
+ * current token is the state-space directive. in_body selects func vars (FVAR) or module vars. */
+void ptx_parse_var_decl(ptx_parser *p, bool in_body, uint8_t is_extern, uint8_t is_visible);
+/* Parses `.reg .type name, name<N>, ...;` (current token .reg). */
+void ptx_parse_reg_decl(ptx_parser *p);
+/* Parses a parenthesised parameter list into a new arena array; returns count or -1. */
+int ptx_parse_params(ptx_parser *p, ir_param **out, bool is_ret, int32_t func_index);
+/* Constant expressions (integers only; WARP_SZ is 32). Returns false after reporting. */
+bool ptx_parse_const_expr(ptx_parser *p, int64_t *out);
+
+/* Instructions (ptx_insn.c, ptx_operand.c, ptx_lower.c). */
+void ptx_parse_instruction(ptx_parser *p);
+int ptx_parse_operands(ptx_parser *p, bool call_lists, uint32_t *count);
+
+typedef struct ptx_insn_ctx {
+    const ptx_op_row *row;
+    ptx_op_id op;
+    ir_insn *insn;          /* being built (in p->fs.insns) */
+    uint32_t insn_index;
+    uint32_t nops;
+    uint8_t has_group[PTX_G_COUNT];
+    uint32_t group_value[PTX_G_COUNT];
+    uint32_t secondary_l2; /* createpolicy secondary priority (second .L2::evict_*) */
+    ir_type types[2];
+    uint32_t ntypes;
+    uint32_t line, col;     /* of the mnemonic */
+    const char *text;       /* full opcode text, for messages */
+    uint32_t text_len;
+} ptx_insn_ctx;
+
+/* Applies the modifiers to c->insn and checks modifier rules; false after reporting. */
+bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
+/* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
+void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
+/* Registers a pending label reference for instruction `insn` (xop -1: src[0]). */
+void ptx_add_label_ref(ptx_parser *p, uint32_t insn, int32_t xop, const ptx_name *name);
+int32_t ptx_label_get(ptx_parser *p, const char *name, uint32_t len, uint32_t line, uint32_t col);
+/* Half-precision conversions for immediates. */
+uint16_t ptx_f32_to_f16_bits(float f);
+uint16_t ptx_f32_to_bf16_bits(float f);
+uint32_t ptx_f32_bits(float f);
+uint64_t ptx_f64_bits(double d);
+float ptx_bits_f32(uint32_t b);
+double ptx_bits_f64(uint64_t b);
+
+#endif

@@ -1,0 +1,120 @@
+/* The report layer: turns the counters of a finished run into a text report that a person reads at
+ * a glance and a JSON report with the stable schema "gpumemsim-stats/1".
+ *
+ * It works from plain data (report_model below) that the sim layer fills from the memory system's
+ * counters (src/mem/mem_stats.h); it runs nothing and counts nothing itself. docs/statistics.md
+ * defines every line of the text report and every key of the JSON report.
+ *
+ * Host times (report_launch.seconds) are carried for the command line but appear in neither report:
+ * reports must be byte-identical across runs of the same input (DESIGN.md, Invariants).
+ *
+ * Ownership: every pointer in a report_model is borrowed; the report functions never keep one after
+ * they return. Any string may be NULL (shown as "-" in text, null in JSON); an array pointer that
+ * is NULL is read as an empty array whatever its count says. */
+#ifndef GMS_REPORT_REPORT_H
+#define GMS_REPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "mem/mem_stats.h"
+
+/* The JSON schema identifier written under the key "schema". */
+#define REPORT_SCHEMA "gpumemsim-stats/1"
+
+/* Statuses of the report functions. */
+enum {
+    REPORT_OK = 0,
+    REPORT_ERR_NOMEM = 1,   /* an allocation failed */
+    REPORT_ERR_IO = 2,      /* writing the output failed */
+    REPORT_ERR_INVALID = 3, /* a required argument was NULL */
+};
+
+/* One static instruction and the counters charged to it over the whole run. */
+typedef struct report_insn {
+    uint32_t id;             /* the instruction's id in the module (IR attribution id) */
+    const char *kernel;      /* the kernel (entry or function) it belongs to */
+    uint32_t ptx_line;       /* 1-based line in the module file; 0 when unknown */
+    const char *source_file; /* high-level source file from .loc; NULL when there is no .loc */
+    uint32_t source_line;    /* 1-based line in source_file */
+    const char *text;        /* the instruction as written in the module, trimmed */
+    uint64_t executions;     /* warp-level executions (a warp with any active lane counts once) */
+    mem_counters counters;   /* charged to this instruction; the l2 lines_* fields are not used */
+} report_insn;
+
+/* One kernel launch of the launch file. */
+typedef struct report_launch {
+    const char *kernel;
+    uint32_t grid[3], block[3]; /* CTAs per grid and threads per CTA, x y z */
+    uint64_t warp_instructions, thread_instructions;
+    mem_counters counters;      /* this launch only */
+    double seconds;             /* host time; not reported (see the file comment) */
+} report_launch;
+
+/* Everything a report shows. */
+typedef struct report_model {
+    const char *gpu;         /* preset name, e.g. "h100" */
+    const char *launch_file; /* path of the launch file as given */
+    const char *module;      /* path of the kernel file */
+    report_launch *launches; /* nlaunches entries, in launch order */
+    size_t nlaunches;
+    uint64_t warp_instructions, thread_instructions; /* over all launches */
+    mem_counters totals;                             /* over all launches */
+    report_insn *insns;      /* ninsns entries; those with executions == 0 are left out */
+    size_t ninsns;
+    uint64_t l2_persisting_bytes; /* L2 set-aside for persisting accesses in effect, bytes */
+    int hints_stripped;           /* nonzero: the run ignored every cache hint (baseline run) */
+} report_model;
+
+/* Writes the text report of `m` to `out` (docs/statistics.md, "Text report"): header, totals per
+ * level, per-launch lines when there are several launches, and the `top_n` instructions with the
+ * most L1 + L2 sector misses (ties broken by PTX line, then id; top_n == 0 leaves the section
+ * out). Flushes `out` before returning.
+ * Returns REPORT_OK; REPORT_ERR_INVALID when m or out is NULL; REPORT_ERR_NOMEM when the ranking
+ * buffer cannot be allocated (nothing is written then); REPORT_ERR_IO when the stream reports a
+ * write error. */
+int report_write_text(const report_model *m, size_t top_n, FILE *out);
+
+/* Returns the JSON report of `m` (schema REPORT_SCHEMA, docs/statistics.md "JSON report") as
+ * malloc'd, NUL-terminated text with sorted keys and two-space indentation, ending in a newline.
+ * The caller frees it with free(). Returns NULL when m is NULL or when out of memory. */
+char *report_to_json(const report_model *m);
+
+/* Writes the JSON report of `m` to `path` atomically: to a temporary file in the same folder,
+ * then renamed over `path`, so a reader never sees half a report. The file gets mode 0644.
+ * Returns REPORT_OK; REPORT_ERR_INVALID when an argument is NULL (no diagnostic when dl is NULL);
+ * REPORT_ERR_NOMEM with REPORT-NOMEM-001 when out of memory; REPORT_ERR_IO with REPORT-IO-001
+ * (naming the path and the system's reason) when the file cannot be created, written or renamed,
+ * in which case `path` is left as it was. */
+int report_write_json_file(const report_model *m, const char *path, diag_list *dl);
+
+/* Ranks the executed instructions of `m` by L1 + L2 sector misses, most first; ties go to the
+ * lower PTX line, then the lower id, then the earlier array position. Instructions with no miss
+ * are not ranked. Writes at most `top_n` indices into m->insns to `order` (room for top_n
+ * entries) and their number to *count.
+ * Returns REPORT_OK, REPORT_ERR_INVALID when m or count is NULL (or order is NULL with
+ * top_n > 0), or REPORT_ERR_NOMEM. */
+int report_hottest(const report_model *m, size_t top_n, size_t *order, size_t *count);
+
+/* The misses that rank an instruction: l1.sector_misses + l2.sector_misses, saturating. */
+uint64_t report_insn_misses(const report_insn *insn);
+
+/* Hit rate as a fraction: stores hits / accesses in *rate and returns 1; returns 0 (and leaves
+ * *rate alone) when accesses is 0, where the rate is undefined. */
+int report_hit_rate(uint64_t hits, uint64_t accesses, double *rate);
+
+/* Formatting helpers of the text report. Each writes a NUL-terminated string into buf (truncated
+ * to `size` bytes; size 0 writes nothing) and returns buf.
+ * report_format_count: decimal with a comma every three digits, "12,288".
+ * report_format_bytes: below 1024 "512 B"; otherwise one decimal in the largest binary unit that
+ *   keeps the value below 1024 after rounding half up: "32.0 KiB", "1.5 MiB" (KiB to EiB).
+ * report_format_rate: hits / accesses as a percentage truncated (not rounded) to one decimal, so
+ *   "100.0%" means every access hit and "0.0%" only that under 0.1% did; "-" when accesses is 0;
+ *   "?" when hits > accesses (inconsistent counters). */
+char *report_format_count(uint64_t value, char *buf, size_t size);
+char *report_format_bytes(uint64_t bytes, char *buf, size_t size);
+char *report_format_rate(uint64_t hits, uint64_t accesses, char *buf, size_t size);
+
+#endif

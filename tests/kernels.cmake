@@ -1,0 +1,30 @@
+# End-to-end kernel tests: one ctest per launch file tests/kernels/<name>/*.json (the sm_80 and the
+# sm_90 variant), named kernel.<file stem>, labelled `kernels`. Each runs
+# `gpumemsim run <launch file>` in the kernel's folder through tests/kernels/run_kernel.sh, which
+# checks the exit status, the printf output against expected_stdout.txt when the folder has one,
+# and, for fault tests, the patterns of expected_fault.txt (first line: the exit status; each
+# further line: an extended regex the output must match).
+file(GLOB GMS_KERNEL_LAUNCH_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/kernels/*/*.json)
+foreach(launch_file ${GMS_KERNEL_LAUNCH_FILES})
+  get_filename_component(kernel_dir ${launch_file} DIRECTORY)
+  get_filename_component(launch_name ${launch_file} NAME)
+  string(REGEX REPLACE "\\.json$" "" launch_stem ${launch_name})
+
+  set(expected_stdout "")
+  if(EXISTS ${kernel_dir}/expected_stdout.txt)
+    set(expected_stdout ${kernel_dir}/expected_stdout.txt)
+  endif()
+  set(expected_exit 0)
+  set(patterns "")
+  if(EXISTS ${kernel_dir}/expected_fault.txt)
+    file(STRINGS ${kernel_dir}/expected_fault.txt fault_lines)
+    list(POP_FRONT fault_lines expected_exit)
+    set(patterns ${fault_lines})
+  endif()
+
+  add_test(NAME kernel.${launch_stem}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/kernels/run_kernel.sh $<TARGET_FILE:gpumemsim>
+                   ${launch_name} "${expected_stdout}" ${expected_exit} ${patterns}
+           WORKING_DIRECTORY ${kernel_dir})
+  set_tests_properties(kernel.${launch_stem} PROPERTIES LABELS kernels TIMEOUT 60)
+endforeach()

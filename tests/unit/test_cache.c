@@ -1,0 +1,798 @@
+/* Unit tests for src/mem/cache: exact counts that follow from docs/cache-model.md.
+ *
+ * Most tests use a 4 KiB, 4-way cache of 128 B lines and 32 B sectors (8 sets, modulo index), so
+ * addresses 1 KiB apart share a set. The next level is a DRAM store seen through a spy that
+ * records every call. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "mem/cache.h"
+#include "mem/dram.h"
+
+#define BASE UINT64_C(0x7f0000000000)
+
+/* Under AddressSanitizer an impossible allocation must return NULL (as malloc does) rather than
+ * abort, so that the out-of-memory path of cache_create is tested there too. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+enum { SET_STRIDE = 1024 };
+
+/* ---- a next level that records its calls ---- */
+
+typedef struct spy_call {
+    int is_write;
+    uint64_t addr;
+    uint32_t bytes;
+    int masked;
+    uint8_t mask[128];
+} spy_call;
+
+typedef struct spy {
+    dram *d;
+    spy_call calls[64];
+    int count;
+    int fail_writes; /* return MEM_ERR_NOMEM from writes */
+} spy;
+
+static mem_status spy_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    spy *s = ctx;
+    if (s->count < 64)
+        s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}};
+    s->count++;
+    return dram_read(s->d, addr, bytes, out);
+}
+
+static mem_status spy_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                            const uint8_t *mask)
+{
+    spy *s = ctx;
+    if (s->fail_writes)
+        return MEM_ERR_NOMEM;
+    if (s->count < 64) {
+        s->calls[s->count] = (spy_call){1, addr, bytes, mask != NULL, {0}};
+        if (mask != NULL)
+            memcpy(s->calls[s->count].mask, mask, bytes < 128 ? bytes : 128);
+    }
+    s->count++;
+    return dram_write(s->d, addr, bytes, data, mask);
+}
+
+typedef struct fixture {
+    spy spy;
+    cache *c;
+    diag_list dl;
+} fixture;
+
+static void setup_with(fixture *f, const cache_config *config)
+{
+    memset(f, 0, sizeof *f);
+    diag_list_init(&f->dl);
+    assert_int_equal(dram_create(NULL, &f->dl, &f->spy.d), MEM_OK);
+    cache_next_level next = {&f->spy, spy_read, spy_write};
+    assert_int_equal(cache_create(config, &next, &f->dl, &f->c), MEM_OK);
+    assert_int_equal(f->dl.count, 0);
+}
+
+static void setup_default(fixture *f)
+{
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    config.persisting_limit_lines = 8;
+    setup_with(f, &config);
+}
+
+static void teardown(fixture *f)
+{
+    cache_destroy(f->c);
+    dram_destroy(f->spy.d);
+    diag_list_fini(&f->dl);
+}
+
+static void fill_dram(fixture *f, uint64_t addr, size_t bytes, uint8_t byte)
+{
+    assert_int_equal(dram_fill_pattern(f->spy.d, addr, bytes, byte), MEM_OK);
+}
+
+static cache_result read4(fixture *f, uint64_t addr, const cache_hints *h, uint32_t *value)
+{
+    cache_result r;
+    uint32_t v = 0;
+    assert_int_equal(cache_read(f->c, addr, 4, &v, h, &r), MEM_OK);
+    if (value != NULL)
+        *value = v;
+    return r;
+}
+
+static cache_result write4(fixture *f, uint64_t addr, uint32_t value, const cache_hints *h)
+{
+    cache_result r;
+    assert_int_equal(cache_write(f->c, addr, 4, &value, h, &r), MEM_OK);
+    return r;
+}
+
+static int present(fixture *f, uint64_t addr)
+{
+    cache_line_info info;
+    return cache_lookup(f->c, addr, &info);
+}
+
+/* ---- sectors ---- */
+
+static void test_sector_hit_after_miss(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    cache_result r = read4(&f, BASE, NULL, NULL);
+    assert_int_equal(r.sector_accesses, 1);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 32);
+    assert_false(r.line_hit);
+    /* The next seven 4-byte words of the same sector hit (gpu-figures §9 validation recipe). */
+    for (int i = 1; i < 8; i++) {
+        r = read4(&f, BASE + 4 * (uint64_t)i, NULL, NULL);
+        assert_int_equal(r.sector_hits, 1);
+        assert_int_equal(r.sector_misses, 0);
+        assert_int_equal(r.fill_bytes, 0);
+        assert_true(r.line_hit);
+    }
+    const cache_stats *s = cache_get_stats(f.c);
+    assert_int_equal(s->reads, 8);
+    assert_int_equal(s->sector_hits, 7);
+    assert_int_equal(s->sector_misses, 1);
+    assert_int_equal(s->fill_bytes, 32);
+    assert_int_equal(f.spy.count, 1);
+    assert_int_equal(f.spy.calls[0].addr, BASE);
+    assert_int_equal(f.spy.calls[0].bytes, 32);
+    teardown(&f);
+}
+
+static void test_second_sector_is_a_separate_miss(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    read4(&f, BASE, NULL, NULL);
+    cache_result r = read4(&f, BASE + 32, NULL, NULL);
+    assert_true(r.line_hit);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 32);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 0x3);
+    /* A read spanning sectors 1..3 hits one and misses two, fetched in one 64 B run. */
+    uint8_t buf[96];
+    assert_int_equal(cache_read(f.c, BASE + 32, 96, buf, NULL, &r), MEM_OK);
+    assert_int_equal(r.sector_accesses, 3);
+    assert_int_equal(r.sector_hits, 1);
+    assert_int_equal(r.sector_misses, 2);
+    assert_int_equal(r.fill_bytes, 64);
+    assert_int_equal(f.spy.count, 3);
+    assert_int_equal(f.spy.calls[2].addr, BASE + 64);
+    assert_int_equal(f.spy.calls[2].bytes, 64);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 0xf);
+    teardown(&f);
+}
+
+static void test_fill_granularity_and_promotion(void **state)
+{
+    (void)state;
+    fixture f;
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    config.fill_bytes = 64; /* an L2 slice filling from DRAM */
+    setup_with(&f, &config);
+    cache_result r = read4(&f, BASE + 40, NULL, NULL); /* sector 1: fetches the 64 B block 0..1 */
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 64);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 0x3);
+    r = read4(&f, BASE, NULL, NULL);
+    assert_int_equal(r.sector_hits, 1);
+    /* .L2::128B promotes one access to the whole line: only sectors 2..3 are missing. */
+    cache_hints h = {.fill_bytes = 128};
+    r = read4(&f, BASE + 96, &h, NULL);
+    assert_int_equal(r.fill_bytes, 64);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 0xf);
+    /* .L2::256B also fills the other line of the aligned 256 B block, as a fill, not an access. */
+    h.fill_bytes = 256;
+    r = read4(&f, BASE + 256 + 128, &h, NULL);
+    assert_int_equal(r.sector_accesses, 1);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 256);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE + 256), 0xf);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE + 384), 0xf);
+    /* A hit does not fill the neighbour. */
+    r = read4(&f, BASE + 384, &h, NULL);
+    assert_int_equal(r.fill_bytes, 0);
+    teardown(&f);
+}
+
+/* ---- replacement ---- */
+
+static void test_lru_order_within_a_set(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    for (int i = 0; i < 4; i++)
+        read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+    read4(&f, BASE, NULL, NULL); /* line 0 becomes the most recent; line 1 is now the LRU */
+    cache_result r = read4(&f, BASE + 4 * SET_STRIDE, NULL, NULL);
+    assert_int_equal(r.evictions, 1);
+    assert_true(present(&f, BASE));
+    assert_false(present(&f, BASE + SET_STRIDE));
+    r = read4(&f, BASE + 5 * SET_STRIDE, NULL, NULL);
+    assert_int_equal(r.evictions, 1);
+    assert_false(present(&f, BASE + 2 * SET_STRIDE));
+    assert_int_equal(cache_get_stats(f.c)->evictions, 2);
+    assert_int_equal(cache_get_stats(f.c)->dirty_evictions, 0);
+    /* Another set was never touched. */
+    assert_int_equal(cache_set_of(f.c, BASE + 128), (cache_set_of(f.c, BASE) + 1) % 8);
+    teardown(&f);
+}
+
+static void test_evict_first_goes_before_normal(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    cache_hints first = {.alloc = CACHE_ALLOC_FIRST};
+    read4(&f, BASE, &first, NULL);
+    for (int i = 1; i < 4; i++)
+        read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+    read4(&f, BASE, NULL, NULL); /* most recent, but still evict-first (unchanged hint) */
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_FIRST);
+    read4(&f, BASE + 4 * SET_STRIDE, NULL, NULL);
+    assert_false(present(&f, BASE));
+    assert_true(present(&f, BASE + SET_STRIDE));
+    assert_int_equal(cache_get_stats(f.c)->lines_by_priority[CACHE_PRIORITY_FIRST], 0);
+    assert_int_equal(cache_get_stats(f.c)->lines_by_priority[CACHE_PRIORITY_NORMAL], 4);
+    teardown(&f);
+}
+
+static void test_evict_last_is_kept_while_others_go(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    cache_hints last = {.alloc = CACHE_ALLOC_LAST};
+    read4(&f, BASE, &last, NULL);
+    uint32_t evictions = 0;
+    for (int i = 1; i <= 10; i++)
+        evictions += read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL).evictions;
+    assert_int_equal(evictions, 7); /* lines 4..10 each replace a normal line */
+    assert_true(present(&f, BASE));
+    assert_int_equal(cache_get_stats(f.c)->lines_by_priority[CACHE_PRIORITY_LAST], 1);
+    /* A demoting access (evict_normal) makes it an ordinary line again: it is the LRU and goes. */
+    cache_hints demote = {.alloc = CACHE_ALLOC_NORMAL};
+    read4(&f, BASE, &demote, NULL);
+    for (int i = 11; i <= 14; i++)
+        read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+    assert_false(present(&f, BASE));
+    /* A set full of evict-last lines still takes new lines: the LRU evict-last line goes. */
+    for (int i = 0; i < 4; i++)
+        read4(&f, BASE + 128 + (uint64_t)i * SET_STRIDE, &last, NULL);
+    read4(&f, BASE + 128 + 4 * SET_STRIDE, NULL, NULL);
+    assert_false(present(&f, BASE + 128));
+    assert_true(present(&f, BASE + 128 + SET_STRIDE));
+    teardown(&f);
+}
+
+static void test_persisting_limit(void **state)
+{
+    (void)state;
+    fixture f;
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    config.persisting_limit_lines = 2;
+    setup_with(&f, &config);
+    cache_hints last = {.alloc = CACHE_ALLOC_LAST};
+    cache_line_info info;
+    read4(&f, BASE, &last, NULL);
+    read4(&f, BASE + 128, &last, NULL);
+    read4(&f, BASE + 256, &last, NULL); /* over the limit: line 0, the LRU persisting line, demoted */
+    const cache_stats *s = cache_get_stats(f.c);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_LAST], 2);
+    assert_int_equal(s->last_demotions, 1);
+    assert_int_equal(s->peak_last_lines, 2);
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_NORMAL);
+    /* Touching line 128 with evict_last makes it the most recent; the next grant demotes 256. */
+    read4(&f, BASE + 128, &last, NULL);
+    read4(&f, BASE + 384, &last, NULL);
+    assert_true(cache_lookup(f.c, BASE + 256, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_NORMAL);
+    assert_true(cache_lookup(f.c, BASE + 128, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_LAST);
+    assert_int_equal(s->last_demotions, 2);
+    /* Repeated sweeps of a 4-line persisting window over a 2-line limit: the 2 most recent stay
+     * persisting (gpu-figures §10, hitRatio 1.0). */
+    for (int sweep = 0; sweep < 3; sweep++)
+        for (int i = 0; i < 4; i++)
+            read4(&f, BASE + 2048 + (uint64_t)i * 128, &last, NULL);
+    for (int i = 0; i < 4; i++) {
+        assert_true(cache_lookup(f.c, BASE + 2048 + (uint64_t)i * 128, &info));
+        assert_int_equal(info.priority, i >= 2 ? CACHE_PRIORITY_LAST : CACHE_PRIORITY_NORMAL);
+    }
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_LAST], 2);
+    teardown(&f);
+
+    /* A limit of 0 treats evict_last as evict_normal. */
+    config.persisting_limit_lines = 0;
+    setup_with(&f, &config);
+    read4(&f, BASE, &last, NULL);
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_NORMAL);
+    assert_int_equal(cache_get_stats(f.c)->peak_last_lines, 0);
+    teardown(&f);
+}
+
+/* ---- writes ---- */
+
+static void test_writeback_sends_only_dirty_bytes(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    fill_dram(&f, BASE, 128, 0xaa);
+    cache_result r = write4(&f, BASE + 4, 0x11111111u, NULL);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 0); /* write-allocate does not fetch */
+    assert_int_equal(f.spy.count, 0);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.valid_sectors, 0);
+    assert_int_equal(info.partial_sectors, 1);
+    assert_int_equal(info.dirty_sectors, 1);
+    uint32_t evictions = 0, writeback = 0;
+    for (int i = 1; i <= 4; i++) {
+        r = read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+        evictions += r.evictions;
+        writeback += r.writeback_bytes;
+    }
+    assert_int_equal(evictions, 1);
+    assert_int_equal(writeback, 32); /* one dirty sector, counted whole */
+    assert_int_equal(cache_get_stats(f.c)->dirty_evictions, 1);
+    /* The write-back carried a mask of exactly bytes 4..7 of sector 0. */
+    int found = 0;
+    for (int i = 0; i < f.spy.count; i++) {
+        if (!f.spy.calls[i].is_write)
+            continue;
+        found++;
+        assert_int_equal(f.spy.calls[i].addr, BASE);
+        assert_int_equal(f.spy.calls[i].bytes, 32);
+        assert_true(f.spy.calls[i].masked);
+        for (int b = 0; b < 32; b++)
+            assert_int_equal(f.spy.calls[i].mask[b], b >= 4 && b < 8);
+    }
+    assert_int_equal(found, 1);
+    uint8_t back[12];
+    assert_int_equal(dram_peek(f.spy.d, BASE, 12, back), MEM_OK);
+    uint8_t expect[12] = {0xaa, 0xaa, 0xaa, 0xaa, 0x11, 0x11, 0x11, 0x11, 0xaa, 0xaa, 0xaa, 0xaa};
+    assert_memory_equal(back, expect, 12);
+    assert_int_equal(dram_get_stats(f.spy.d)->write_bytes, 32);
+    teardown(&f);
+}
+
+static void test_write_through_reaches_next_level_at_once(void **state)
+{
+    (void)state;
+    fixture f;
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    config.write_through_kinds = 1u << 0; /* kind 0 (say global) write-through, kind 1 write-back */
+    setup_with(&f, &config);
+    cache_result r = write4(&f, BASE + 8, 0x12345678u, NULL);
+    assert_int_equal(r.write_through_bytes, 4);
+    uint32_t v = 0;
+    assert_int_equal(dram_peek(f.spy.d, BASE + 8, 4, &v), MEM_OK);
+    assert_int_equal(v, 0x12345678u);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.dirty_sectors, 0);
+    assert_int_equal(info.partial_sectors, 1); /* allocated without fetch, bytes 8..11 valid */
+    /* Kind 1 is write-back; a per-store write-through hint overrides it. */
+    cache_hints local = {.kind = 1};
+    r = write4(&f, BASE + 4096, 7, &local);
+    assert_int_equal(r.write_through_bytes, 0);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE + 4096), 0);
+    local.write_mode = CACHE_WRITE_THROUGH;
+    r = write4(&f, BASE + 4096 + 32, 9, &local);
+    assert_int_equal(r.write_through_bytes, 4);
+    cache_result flush;
+    assert_int_equal(cache_flush(f.c, &flush), MEM_OK);
+    assert_int_equal(flush.writeback_bytes, 32); /* only the write-back store's sector */
+    assert_int_equal(cache_get_stats(f.c)->write_through_bytes, 8);
+    teardown(&f);
+}
+
+static void test_no_write_allocate(void **state)
+{
+    (void)state;
+    fixture f;
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    config.write_allocate = false;
+    setup_with(&f, &config);
+    cache_result r = write4(&f, BASE + 64, 0xcafef00du, NULL);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.write_through_bytes, 4);
+    assert_false(present(&f, BASE));
+    uint32_t v = 0;
+    assert_int_equal(dram_peek(f.spy.d, BASE + 64, 4, &v), MEM_OK);
+    assert_int_equal(v, 0xcafef00du);
+    /* A resident line still takes the store (write-back: dirty, not forwarded). */
+    read4(&f, BASE, NULL, NULL);
+    r = write4(&f, BASE, 5, NULL);
+    assert_int_equal(r.sector_hits, 1);
+    assert_int_equal(r.write_through_bytes, 0);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.dirty_sectors, 1);
+    assert_int_equal(cache_get_stats(f.c)->write_sector_misses, 1);
+    assert_int_equal(cache_get_stats(f.c)->write_sector_hits, 1);
+    /* The no-allocate hint does the same on a write-allocate cache, and for reads. */
+    teardown(&f);
+    setup_default(&f);
+    cache_hints none = {.alloc = CACHE_ALLOC_NONE};
+    r = write4(&f, BASE, 1, &none);
+    assert_int_equal(r.write_through_bytes, 4);
+    r = read4(&f, BASE + 4096, &none, NULL);
+    assert_int_equal(r.sector_misses, 1);
+    assert_int_equal(r.fill_bytes, 32);
+    assert_false(present(&f, BASE));
+    assert_false(present(&f, BASE + 4096));
+    teardown(&f);
+}
+
+static void test_partial_write_merges_with_later_fill(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    fill_dram(&f, BASE, 128, 0xaa);
+    write4(&f, BASE, 0x44332211u, NULL);
+    uint8_t buf[32];
+    cache_result r;
+    assert_int_equal(cache_read(f.c, BASE, 32, buf, NULL, &r), MEM_OK);
+    assert_int_equal(r.sector_misses, 1); /* a partial sector is a miss */
+    assert_int_equal(r.fill_bytes, 32);
+    uint8_t expect[32];
+    memset(expect, 0xaa, sizeof expect);
+    expect[0] = 0x11, expect[1] = 0x22, expect[2] = 0x33, expect[3] = 0x44;
+    assert_memory_equal(buf, expect, 32);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.valid_sectors, 1);
+    assert_int_equal(info.partial_sectors, 0);
+    assert_int_equal(info.dirty_sectors, 1);
+    /* The written bytes stay dirty: the flush writes them back, masked to those 4 bytes. */
+    fill_dram(&f, BASE, 128, 0xbb); /* someone else changed memory meanwhile */
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 32);
+    assert_int_equal(dram_peek(f.spy.d, BASE, 32, buf), MEM_OK);
+    memset(expect, 0xbb, sizeof expect);
+    expect[0] = 0x11, expect[1] = 0x22, expect[2] = 0x33, expect[3] = 0x44;
+    assert_memory_equal(buf, expect, 32);
+    teardown(&f);
+}
+
+static void test_masked_write(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    uint8_t data[128], mask[128] = {0};
+    memset(data, 0x5c, sizeof data);
+    mask[3] = mask[100] = 1; /* two lanes: sectors 0 and 3 */
+    cache_result r;
+    assert_int_equal(cache_write_masked(f.c, BASE, 128, data, mask, NULL, &r), MEM_OK);
+    assert_int_equal(r.sector_accesses, 2);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.dirty_sectors, 0x9);
+    assert_int_equal(info.partial_sectors, 0x9);
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 64);
+    uint8_t back[128];
+    assert_int_equal(dram_peek(f.spy.d, BASE, 128, back), MEM_OK);
+    for (int i = 0; i < 128; i++)
+        assert_int_equal(back[i], (i == 3 || i == 100) ? 0x5c : 0);
+    /* An all-zero mask touches nothing. */
+    memset(mask, 0, sizeof mask);
+    assert_int_equal(cache_write_masked(f.c, BASE + 512, 128, data, mask, NULL, &r), MEM_OK);
+    assert_int_equal(r.sector_accesses, 0);
+    assert_false(present(&f, BASE + 512));
+    teardown(&f);
+}
+
+/* ---- cache control ---- */
+
+static void test_discard_loses_dirty_data(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    fill_dram(&f, BASE, 128, 0xaa);
+    uint32_t v;
+    read4(&f, BASE, NULL, NULL);
+    write4(&f, BASE, 0x01020304u, NULL);
+    cache_result r;
+    assert_int_equal(cache_discard_line(f.c, BASE, &r), MEM_OK);
+    assert_true(r.line_hit);
+    assert_int_equal(r.writeback_bytes, 0);
+    assert_false(present(&f, BASE));
+    read4(&f, BASE, NULL, &v);
+    assert_int_equal(v, 0xaaaaaaaau); /* the next level kept the old value */
+    /* Invalidate after write-back keeps it; write back alone keeps the line, clean. */
+    write4(&f, BASE, 0x0a0b0c0du, NULL);
+    assert_int_equal(cache_writeback_line(f.c, BASE, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 32);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 1);
+    write4(&f, BASE, 0x05060708u, NULL);
+    assert_int_equal(cache_invalidate_line(f.c, BASE, true, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 32);
+    assert_false(present(&f, BASE));
+    read4(&f, BASE, NULL, &v);
+    assert_int_equal(v, 0x05060708u);
+    assert_int_equal(cache_get_stats(f.c)->invalidated_lines, 2);
+    /* Operations on absent lines do nothing. */
+    assert_int_equal(cache_discard_line(f.c, BASE + 640, &r), MEM_OK);
+    assert_false(r.line_hit);
+    teardown(&f);
+}
+
+static void test_invalidate_all_with_kind_filter(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    cache_hints global = {.kind = 0}, local = {.kind = 1};
+    write4(&f, BASE, 1, &global);
+    write4(&f, BASE + 128, 2, &global);
+    write4(&f, BASE + 256, 3, &local);
+    cache_result r;
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 1, true, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 32);
+    assert_false(present(&f, BASE + 256));
+    assert_true(present(&f, BASE));
+    assert_true(present(&f, BASE + 128));
+    uint32_t v = 0;
+    assert_int_equal(dram_peek(f.spy.d, BASE + 256, 4, &v), MEM_OK);
+    assert_int_equal(v, 3);
+    /* Dropping kind 0 without write-back loses both stores. */
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 0, false, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 0);
+    assert_false(present(&f, BASE));
+    assert_int_equal(dram_peek(f.spy.d, BASE, 4, &v), MEM_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(cache_get_stats(f.c)->invalidated_lines, 3);
+    assert_int_equal(cache_get_stats(f.c)->lines_by_priority[CACHE_PRIORITY_NORMAL], 0);
+    teardown(&f);
+}
+
+static void test_flush_counts_writeback_bytes(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    uint8_t data[64];
+    memset(data, 0x77, sizeof data);
+    assert_int_equal(cache_write(f.c, BASE + 32, 64, data, NULL, NULL), MEM_OK); /* sectors 1,2 */
+    assert_int_equal(cache_write(f.c, BASE + 1024 + 8, 1, data, NULL, NULL), MEM_OK);
+    cache_result r;
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 96);
+    assert_int_equal(cache_get_stats(f.c)->writeback_bytes, 96);
+    assert_int_equal(dram_get_stats(f.spy.d)->write_bytes, 96);
+    assert_int_equal(dram_get_stats(f.spy.d)->writes, 3);
+    /* Flushed lines stay valid and clean: a second flush writes nothing. */
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 0);
+    assert_int_equal(cache_lookup_sectors(f.c, BASE), 0x6);
+    teardown(&f);
+}
+
+/* ---- hierarchy and errors ---- */
+
+static void test_l1_on_l2_holds_stale_data_until_invalidated(void **state)
+{
+    (void)state;
+    diag_list dl;
+    diag_list_init(&dl);
+    dram *d;
+    assert_int_equal(dram_create(NULL, &dl, &d), MEM_OK);
+    cache_config l2_config, l1_config;
+    cache_config_default(&l2_config, 64 * 1024, 16);
+    l2_config.fill_bytes = 64;
+    l2_config.index_function = CACHE_INDEX_XOR_FOLD;
+    cache_config_default(&l1_config, 4096, 4);
+    l1_config.write_through_kinds = 1u; /* global stores write through to L2 */
+    cache_next_level to_dram = cache_next_level_dram(d), to_l2;
+    cache *l2, *l1a, *l1b;
+    assert_int_equal(cache_create(&l2_config, &to_dram, &dl, &l2), MEM_OK);
+    to_l2 = cache_next_level_cache(l2);
+    assert_int_equal(cache_create(&l1_config, &to_l2, &dl, &l1a), MEM_OK);
+    assert_int_equal(cache_create(&l1_config, &to_l2, &dl, &l1b), MEM_OK);
+    uint32_t v = 41, got = 0;
+    assert_int_equal(dram_poke(d, BASE, 4, &v), MEM_OK);
+    assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
+    assert_int_equal(got, 41);
+    v = 42;
+    assert_int_equal(cache_write(l1b, BASE, 4, &v, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
+    assert_int_equal(got, 41); /* stale copy in the other SM's L1 */
+    assert_int_equal(cache_invalidate_all(l1a, CACHE_KIND_ALL, false, NULL), MEM_OK);
+    assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
+    assert_int_equal(got, 42);
+    /* L2 holds the store; DRAM sees it only after the L2 flush. */
+    assert_int_equal(dram_peek(d, BASE, 4, &got), MEM_OK);
+    assert_int_equal(got, 41);
+    assert_int_equal(cache_get_stats(l2)->fill_bytes, 64); /* one 64 B fill from DRAM */
+    assert_int_equal(cache_flush(l2, NULL), MEM_OK);
+    assert_int_equal(dram_peek(d, BASE, 4, &got), MEM_OK);
+    assert_int_equal(got, 42);
+    assert_int_equal(cache_get_stats(l2)->writeback_bytes, 32);
+    cache_destroy(l1a);
+    cache_destroy(l1b);
+    cache_destroy(l2);
+    dram_destroy(d);
+    diag_list_fini(&dl);
+}
+
+static void test_next_level_error_propagates(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    write4(&f, BASE, 1, NULL);
+    f.spy.fail_writes = 1;
+    cache_result r;
+    assert_int_equal(cache_flush(f.c, &r), MEM_ERR_NOMEM);
+    cache_line_info info;
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.dirty_sectors, 1); /* still dirty: nothing was lost */
+    /* An eviction that cannot write back fails the access and keeps the victim. */
+    for (int i = 1; i < 4; i++)
+        read4(&f, BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+    uint32_t v;
+    assert_int_equal(cache_read(f.c, BASE + 4 * SET_STRIDE, 4, &v, NULL, NULL), MEM_ERR_NOMEM);
+    assert_true(present(&f, BASE));
+    f.spy.fail_writes = 0;
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_int_equal(r.writeback_bytes, 32);
+    teardown(&f);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    uint8_t buf[256] = {0};
+    assert_int_equal(cache_read(f.c, BASE + 120, 16, buf, NULL, NULL), MEM_ERR_ARGUMENT);
+    assert_int_equal(cache_read(f.c, BASE, 0, buf, NULL, NULL), MEM_ERR_ARGUMENT);
+    assert_int_equal(cache_write(f.c, UINT64_MAX, 2, buf, NULL, NULL), MEM_ERR_ARGUMENT);
+    cache_hints bad = {.alloc = 9};
+    assert_int_equal(cache_read(f.c, BASE, 4, buf, &bad, NULL), MEM_ERR_ARGUMENT);
+    bad = (cache_hints){.fill_bytes = 96};
+    assert_int_equal(cache_read(f.c, BASE, 4, buf, &bad, NULL), MEM_ERR_ARGUMENT);
+    bad = (cache_hints){.kind = 32};
+    assert_int_equal(cache_write(f.c, BASE, 4, buf, &bad, NULL), MEM_ERR_ARGUMENT);
+    assert_int_equal(cache_set_line_priority(f.c, BASE, (cache_priority)7), MEM_ERR_ARGUMENT);
+    assert_int_equal(cache_get_stats(f.c)->reads, 0);
+    assert_int_equal(f.spy.count, 0);
+    /* The last byte of the address space is a valid one-byte access. */
+    assert_int_equal(cache_read(f.c, UINT64_MAX, 1, buf, NULL, NULL), MEM_OK);
+    teardown(&f);
+}
+
+static void test_configuration_diagnostics(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t size;
+        uint32_t line, sector, ways, fill;
+        uint8_t index;
+        const char *rule;
+    } cases[] = {
+        {4096, 96, 32, 4, 0, 0, "MEM-CACHE-001"},
+        {4096, 128, 48, 4, 0, 0, "MEM-CACHE-002"},
+        {8192, 4096, 1, 1, 0, 0, "MEM-CACHE-002"}, /* 4096 sectors per line */
+        {4000, 128, 32, 4, 0, 0, "MEM-CACHE-003"},
+        {4096, 128, 32, 0, 0, 0, "MEM-CACHE-003"},
+        {4096, 128, 32, 4, 16, 0, "MEM-CACHE-004"},
+        {4096, 128, 32, 4, 8192, 0, "MEM-CACHE-004"},
+        {4096, 128, 32, 4, 0, 2, "MEM-CACHE-005"},
+    };
+    dram *d;
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_int_equal(dram_create(NULL, &dl, &d), MEM_OK);
+    cache_next_level next = cache_next_level_dram(d);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        diag_list case_dl;
+        diag_list_init(&case_dl);
+        cache_config config = {.size_bytes = cases[i].size, .line_bytes = cases[i].line,
+                               .sector_bytes = cases[i].sector, .ways = cases[i].ways,
+                               .fill_bytes = cases[i].fill, .index_function = cases[i].index};
+        cache *c = (cache *)&case_dl;
+        assert_int_equal(cache_create(&config, &next, &case_dl, &c), MEM_ERR_CONFIG);
+        assert_null(c);
+        assert_int_equal(case_dl.errors, 1);
+        assert_string_equal(case_dl.items[0].rule, cases[i].rule);
+        diag_list_fini(&case_dl);
+    }
+    cache_config config;
+    cache_config_default(&config, 4096, 4);
+    cache_next_level nothing = {0};
+    cache *c;
+    assert_int_equal(cache_create(&config, &nothing, &dl, &c), MEM_ERR_CONFIG);
+    assert_non_null(diag_find(&dl, "MEM-CACHE-006"));
+    /* Too large to allocate: an error status and a diagnostic, not a crash. */
+    cache_config_default(&config, UINT64_C(1) << 40, 1 << 20);
+    assert_int_equal(cache_create(&config, &next, &dl, &c), MEM_ERR_CONFIG); /* >= 2^32 lines */
+    cache_config_default(&config, UINT64_C(1) << 43, 1 << 20); /* 2^31 lines of 4 KiB */
+    config.line_bytes = 4096;
+    config.sector_bytes = 64;
+    config.fill_bytes = 64;
+    assert_int_equal(cache_create(&config, &next, &dl, &c), MEM_ERR_NOMEM);
+    assert_non_null(diag_find(&dl, "MEM-CACHE-007"));
+    dram_destroy(d);
+    diag_list_fini(&dl);
+}
+
+static void test_xor_fold_index(void **state)
+{
+    (void)state;
+    fixture f;
+    cache_config config;
+    cache_config_default(&config, 16 * 4 * 128, 4); /* 16 sets: 4-bit chunks */
+    config.index_function = CACHE_INDEX_XOR_FOLD;
+    setup_with(&f, &config);
+    assert_int_equal(cache_set_count(f.c), 16);
+    assert_int_equal(cache_set_of(f.c, UINT64_C(0x123) * 128), 0x3 ^ 0x2 ^ 0x1);
+    assert_int_equal(cache_set_of(f.c, UINT64_C(0xf00d) * 128), 0xd ^ 0x0 ^ 0x0 ^ 0xf);
+    teardown(&f);
+    cache_config_default(&config, 10 * 4 * 128, 4); /* 10 sets: 4-bit chunks, then mod 10 */
+    config.index_function = CACHE_INDEX_XOR_FOLD;
+    setup_with(&f, &config);
+    assert_int_equal(cache_set_of(f.c, UINT64_C(0x1f) * 128), (0xf ^ 0x1) % 10);
+    assert_int_equal(cache_set_of(f.c, UINT64_C(0x123) * 128), 0x3 ^ 0x2 ^ 0x1);
+    teardown(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sector_hit_after_miss),
+        cmocka_unit_test(test_second_sector_is_a_separate_miss),
+        cmocka_unit_test(test_fill_granularity_and_promotion),
+        cmocka_unit_test(test_lru_order_within_a_set),
+        cmocka_unit_test(test_evict_first_goes_before_normal),
+        cmocka_unit_test(test_evict_last_is_kept_while_others_go),
+        cmocka_unit_test(test_persisting_limit),
+        cmocka_unit_test(test_writeback_sends_only_dirty_bytes),
+        cmocka_unit_test(test_write_through_reaches_next_level_at_once),
+        cmocka_unit_test(test_no_write_allocate),
+        cmocka_unit_test(test_partial_write_merges_with_later_fill),
+        cmocka_unit_test(test_masked_write),
+        cmocka_unit_test(test_discard_loses_dirty_data),
+        cmocka_unit_test(test_invalidate_all_with_kind_filter),
+        cmocka_unit_test(test_flush_counts_writeback_bytes),
+        cmocka_unit_test(test_l1_on_l2_holds_stale_data_until_invalidated),
+        cmocka_unit_test(test_next_level_error_propagates),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_configuration_diagnostics),
+        cmocka_unit_test(test_xor_fold_index),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/* Unit tests for src/exec: SIMT control flow, calls, barriers, warp-wide operations, atomics,
+ * printf, faults and the runaway limit, each on a small PTX kernel with exact expected values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "mem/memsys.h"
+#include "ptx/ptx.h"
+
+#define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+typedef struct run_out {
+    int rc;
+    exec_fault fault;
+    exec_stats stats;
+    char *printf_text;
+    uint32_t out[1024];
+} run_out;
+
+/* Runs kernel `name` of `ptx` with one u64 parameter pointing at a 4 KiB zeroed buffer (plus
+ * an optional second u32 parameter); copies the buffer back into o->out. */
+static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_t block,
+                       uint32_t extra, uint64_t max_insns, run_out *o)
+{
+    diag_list dl;
+    diag_list_init(&dl);
+    ir_module *m = ptx_parse_module("t.ptx", ptx, strlen(ptx), &dl);
+    if (!m)
+        diag_list_print(&dl, stderr);
+    assert_non_null(m);
+    exec_program *p = exec_program_create(m, &dl);
+    if (!p)
+        diag_list_print(&dl, stderr);
+    assert_non_null(p);
+    memsys *ms = memsys_create();
+    uint64_t buf;
+    assert_int_equal(memsys_alloc(ms, sizeof o->out, 256, &buf), 0);
+    uint8_t params[16];
+    memcpy(params, &buf, 8);
+    memcpy(params + 8, &extra, 4);
+    int fi = ir_module_find_func(m, name);
+    assert_true(fi >= 0);
+    exec_machine mach = {.sm_count = 4, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
+                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
+                         .quantum = 7};
+    exec_launch L = {.entry = fi, .grid = {grid, 1, 1}, .block = {block, 1, 1},
+                     .params = params, .params_bytes = (uint32_t)m->funcs[fi].params_bytes,
+                     .max_warp_instructions = max_insns};
+    memset(&o->stats, 0, sizeof o->stats);
+    o->printf_text = NULL;
+    o->rc = exec_run(p, ms, &mach, &L, &o->stats, &o->fault, &o->printf_text);
+    assert_int_equal(memsys_host_read(ms, buf, o->out, sizeof o->out), 0);
+    memsys_destroy(ms);
+    exec_program_destroy(p);
+    ir_module_destroy(m);
+    diag_list_fini(&dl);
+}
+
+/* if/else divergence and a data-dependent loop with break: out[t] = t odd ? sum(0..t) : -t,
+ * sums stop early (break) once they exceed 100. */
+static const char divergence_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "and.b32 %r2, %r1, 1;\nsetp.eq.s32 %p1, %r2, 0;\n@%p1 bra $EVEN;\n"
+    "mov.u32 %r3, 0;\nmov.u32 %r4, 0;\n"
+    "$LOOP:\nadd.s32 %r3, %r3, %r4;\nsetp.gt.s32 %p2, %r3, 100;\n@%p2 bra $DONE;\n"
+    "add.s32 %r4, %r4, 1;\nsetp.le.u32 %p3, %r4, %r1;\n@%p3 bra $LOOP;\n"
+    "$DONE:\nst.global.u32 [%rd3], %r3;\nbra.uni $END;\n"
+    "$EVEN:\nneg.s32 %r5, %r1;\nst.global.u32 [%rd3], %r5;\n"
+    "$END:\nret;\n}\n";
+
+static void test_divergence_and_loops(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(divergence_ptx, "k", 1, 64, 0, 0, o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < 64; t++) {
+        int32_t expect;
+        if (t % 2 == 0) {
+            expect = -(int32_t)t;
+        } else {
+            int32_t s = 0;
+            for (uint32_t i = 0; i <= t; i++) {
+                s += (int32_t)i;
+                if (s > 100)
+                    break;
+            }
+            expect = s;
+        }
+        assert_int_equal((int32_t)o->out[t], expect);
+    }
+    free(o->printf_text);
+    free(o);
+}
+
+/* A .func called with .param passing from divergent lanes, recursion included:
+ * out[t] = fact(t % 8) for t < 40 (lanes >= 40 exit early). */
+static const char call_ptx[] = HEADER
+    ".func (.param .b32 r) fact(.param .b32 n)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<6>;\n"
+    "ld.param.b32 %r1, [n];\nsetp.lt.u32 %p1, %r1, 2;\n@%p1 bra $BASE;\n"
+    "add.s32 %r2, %r1, -1;\n"
+    "{\n.param .b32 a0;\nst.param.b32 [a0], %r2;\n.param .b32 r0;\n"
+    "call.uni (r0), fact, (a0);\nld.param.b32 %r3, [r0];\n}\n"
+    "mul.lo.s32 %r4, %r3, %r1;\nst.param.b32 [r], %r4;\nret;\n"
+    "$BASE:\nmov.u32 %r5, 1;\nst.param.b32 [r], %r5;\nret;\n}\n"
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+    "mov.u32 %r1, %tid.x;\nsetp.ge.u32 %p1, %r1, 40;\n@%p1 exit;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "and.b32 %r2, %r1, 7;\n"
+    "{\n.param .b32 a0;\nst.param.b32 [a0], %r2;\n.param .b32 r0;\n"
+    "call.uni (r0), fact, (a0);\nld.param.b32 %r3, [r0];\n}\n"
+    "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r3;\n"
+    "ret;\n}\n";
+
+static void test_calls_and_recursion(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(call_ptx, "k", 1, 64, 0, 0, o);
+    assert_int_equal(o->rc, 0);
+    static const uint32_t fact[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
+    for (uint32_t t = 0; t < 64; t++)
+        assert_int_equal(o->out[t], t < 40 ? fact[t % 8] : 0);
+    free(o->printf_text);
+    free(o);
+}
+
+/* Shared memory with a barrier: each thread writes tid, then reads its mirror (255 - tid) after
+ * bar.sync; shared atomics count the CTA's threads; warp shuffle, ballot and redux. */
+static const char sync_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
+    ".reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<6>;\n"
+    ".shared .align 4 .b8 buf[1024];\n.shared .align 4 .u32 count;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, buf;\nadd.s32 %r4, %r3, %r2;\n"
+    "st.shared.u32 [%r4], %r1;\natom.shared.add.u32 %r5, [count], 1;\nbar.sync 0;\n"
+    "sub.s32 %r6, 127, %r1;\nshl.b32 %r7, %r6, 2;\nadd.s32 %r8, %r3, %r7;\n"
+    "ld.shared.u32 %r9, [%r8];\nld.shared.u32 %r10, [count];\n"
+    "shfl.sync.down.b32 %r11|%p1, %r1, 1, 31, -1;\n"
+    "and.b32 %r12, %r1, 3;\nsetp.eq.s32 %p2, %r12, 0;\nvote.sync.ballot.b32 %r13, %p2, -1;\n"
+    "redux.sync.add.u32 %r14, %r1, -1;\n"
+    "mul.wide.u32 %rd2, %r1, 16;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v4.u32 [%rd3], {%r9, %r10, %r11, %r13};\n"
+    "setp.eq.s32 %p2, %r1, 0;\n@!%p2 bra $END;\nst.global.u32 [%rd1+4000], %r14;\n"
+    "$END:\nret;\n}\n";
+
+static void test_barrier_shared_atomics_warp_ops(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(sync_ptx, "k", 1, 128, 0, 0, o);
+    assert_int_equal(o->rc, 0);
+    assert_int_equal(o->out[1000], 496); /* redux.sync.add of lanes 0..31 */
+    for (uint32_t t = 0; t < 128; t++) {
+        assert_int_equal(o->out[t * 4 + 0], 127 - t);
+        assert_int_equal(o->out[t * 4 + 1], 128);
+        uint32_t lane = t % 32;
+        assert_int_equal(o->out[t * 4 + 2], lane < 31 ? t + 1 : t);
+        assert_int_equal(o->out[t * 4 + 3], 0x11111111u);
+    }
+    free(o->printf_text);
+    free(o);
+}
+
+/* printf from two lanes of two CTAs, in CTA, warp, call and lane order. */
+static const char printf_ptx[] = HEADER
+    ".extern .func (.param .b32 func_retval0) vprintf\n(\n.param .b64 vprintf_param_0,\n"
+    ".param .b64 vprintf_param_1\n)\n;\n"
+    ".global .align 1 .b8 $str[12] = {116, 61, 37, 100, 32, 98, 61, 37, 100, 10, 0};\n"
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
+    ".local .align 8 .b8 __local_depot0[8];\n.reg .b64 %SP;\n.reg .b64 %SPL;\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n"
+    "mov.u64 %SPL, __local_depot0;\ncvta.local.u64 %SP, %SPL;\n"
+    "mov.u32 %r1, %tid.x;\nsetp.gt.u32 %p1, %r1, 1;\n@%p1 bra $END;\n"
+    "mov.u32 %r2, %ctaid.x;\nadd.u64 %rd1, %SP, 0;\nadd.u64 %rd2, %SPL, 0;\n"
+    "st.local.v2.u32 [%rd2], {%r1, %r2};\nmov.u64 %rd3, $str;\ncvta.global.u64 %rd4, %rd3;\n"
+    "{\n.param .b64 param0;\nst.param.b64 [param0], %rd4;\n.param .b64 param1;\n"
+    "st.param.b64 [param1], %rd1;\n.param .b32 retval0;\n"
+    "call.uni (retval0), vprintf, (param0, param1);\nld.param.b32 %r3, [retval0];\n}\n"
+    "$END:\nret;\n}\n";
+
+static void test_printf_order(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(printf_ptx, "k", 2, 32, 0, 0, o);
+    assert_int_equal(o->rc, 0);
+    assert_non_null(o->printf_text);
+    assert_string_equal(o->printf_text, "t=0 b=0\nt=1 b=0\nt=0 b=1\nt=1 b=1\n");
+    free(o->printf_text);
+    free(o);
+}
+
+static const char oob_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3+4000], %r1;\n"
+    "ret;\n}\n";
+
+static void test_out_of_bounds_store_faults(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    /* Lanes 0..23 of the warp write inside the 4 KiB buffer, lane 24 is the first outside. */
+    run_kernel(oob_ptx, "k", 1, 32, 0, 0, o);
+    assert_int_equal(o->rc, 1);
+    assert_non_null(strstr(o->fault.message, "invalid global write of size 4"));
+    assert_non_null(strstr(o->fault.message, "outside every allocation"));
+    assert_int_equal(o->fault.tid[0], 24);
+    assert_int_equal(o->fault.ptx_line, 13);
+    /* No lane of the faulting instruction wrote. */
+    assert_int_equal(o->out[1000], 0);
+    free(o->printf_text);
+    free(o);
+}
+
+static const char spin_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .b32 %r<2>;\n"
+    "mov.u32 %r1, 0;\n$L:\nadd.s32 %r1, %r1, 1;\nbra.uni $L;\n}\n";
+
+static void test_runaway_limit(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(spin_ptx, "k", 2, 64, 0, 1000, o);
+    assert_int_equal(o->rc, 1);
+    assert_non_null(strstr(o->fault.message, "instruction limit of 1000"));
+    assert_int_equal(o->stats.warp_instructions, 1000);
+    free(o->printf_text);
+    free(o);
+}
+
+static const char deadlock_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<2>;\n"
+    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra $W;\nbar.sync 1, 64;\n"
+    "ret;\n$W:\nbar.sync 0;\nret;\n}\n";
+
+static void test_barrier_deadlock_detected(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    /* Warp 0 waits at barrier 0 (all warps), warp 1 at barrier 1 (64 threads): neither completes. */
+    run_kernel(deadlock_ptx, "k", 1, 64, 0, 0, o);
+    assert_int_equal(o->rc, 1);
+    assert_non_null(strstr(o->fault.message, "deadlock"));
+    free(o->printf_text);
+    free(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_divergence_and_loops),
+        cmocka_unit_test(test_calls_and_recursion),
+        cmocka_unit_test(test_barrier_shared_atomics_warp_ops),
+        cmocka_unit_test(test_printf_order),
+        cmocka_unit_test(test_out_of_bounds_store_faults),
+        cmocka_unit_test(test_runaway_limit),
+        cmocka_unit_test(test_barrier_deadlock_detected),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
