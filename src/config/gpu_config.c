@@ -37,78 +37,88 @@ typedef struct config_field {
     const char *key;
     field_kind kind;
     unsigned flags;
-    size_t offset; /* into gpu_config */
-    size_t size;   /* bytes of the C field (the buffer size for strings) */
+    size_t offset;     /* into gpu_config */
+    size_t size;       /* bytes of the C field (the buffer size for strings) */
+    uint64_t max;      /* largest supported value (CONFIG-121); 0: bounded by other rules */
 } config_field;
 
 #define MEMBER_SIZE(m) sizeof(((gpu_config *)0)->m)
-#define TOP(m, kind, flags) {NULL, #m, kind, flags, offsetof(gpu_config, m), MEMBER_SIZE(m)}
-#define SUB(s, m, kind, flags)                                                                   \
-    {#s, #m, kind, flags, offsetof(gpu_config, s.m), MEMBER_SIZE(s.m)}
+#define TOP(m, kind, flags, max)                                                                 \
+    {NULL, #m, kind, flags, offsetof(gpu_config, m), MEMBER_SIZE(m), max}
+#define SUB(s, m, kind, flags, max)                                                              \
+    {#s, #m, kind, flags, offsetof(gpu_config, s.m), MEMBER_SIZE(s.m), max}
 
 enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 
+/* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
+ * enough for the memory system and the executor to allocate and index without overflow. They are
+ * far above any real GPU. Fields with limit 0 are bounded by a rule relating them to another. */
+#define MIB(n) ((uint64_t)(n) << 20)
+#define GIB(n) ((uint64_t)(n) << 30)
+#define LATENCY_MAX 1000000
+#define MAX_SECTORS_PER_LINE 64 /* the memory system keeps one bit per sector in a 64-bit mask */
+
 static const config_field config_fields[] = {
-    TOP(name, KIND_STRING, 0),
-    TOP(description, KIND_STRING, 0),
-    TOP(sm_version, KIND_U32, 0),
-    SUB(sm, count, KIND_U32, 0),
-    SUB(sm, warp_size, KIND_U32, 0),
-    SUB(sm, max_threads_per_sm, KIND_U32, 0),
-    SUB(sm, max_ctas_per_sm, KIND_U32, 0),
-    SUB(sm, max_warps_per_sm, KIND_U32, 0),
-    SUB(sm, registers_per_sm, KIND_U32, 0),
-    SUB(sm, max_threads_per_cta, KIND_U32, 0),
-    SUB(l1, unified_bytes, KIND_U32, 0),
-    SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0),
-    SUB(l1, default_shared_carveout_bytes, KIND_U32, Z),
-    SUB(l1, max_shared_per_cta_bytes, KIND_U32, 0),
-    SUB(l1, shared_reserved_per_cta_bytes, KIND_U32, Z),
-    SUB(l1, line_bytes, KIND_U32, P2),
-    SUB(l1, sector_bytes, KIND_U32, P2),
-    SUB(l1, ways, KIND_U32, 0),
-    SUB(l1, replacement, KIND_REPLACEMENT, 0),
-    SUB(l1, cache_global_loads, KIND_BOOL, 0),
-    SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0),
-    SUB(l1, global_store_allocate, KIND_BOOL, 0),
-    SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0),
-    SUB(shared, banks, KIND_U32, P2),
-    SUB(shared, bank_width_bytes, KIND_U32, P2),
-    SUB(l2, size_bytes, KIND_U64, 0),
-    SUB(l2, line_bytes, KIND_U32, P2),
-    SUB(l2, sector_bytes, KIND_U32, P2),
-    SUB(l2, ways, KIND_U32, 0),
-    SUB(l2, slices, KIND_U32, 0),
-    SUB(l2, slice_hash, KIND_SLICE_HASH, 0),
-    SUB(l2, partitions, KIND_U32, 0),
-    SUB(l2, dram_fill_bytes, KIND_U32, P2),
-    SUB(l2, replacement, KIND_REPLACEMENT, 0),
-    SUB(l2, write_policy, KIND_WRITE_POLICY, 0),
-    SUB(l2, persisting_max_bytes, KIND_U64, Z),
-    SUB(l2, access_policy_max_window_bytes, KIND_U64, Z),
-    SUB(constant, l1_bytes, KIND_U32, 0),
-    SUB(constant, l1_line_bytes, KIND_U32, P2),
-    SUB(constant, l1_ways, KIND_U32, 0),
-    SUB(constant, l15_bytes, KIND_U32, 0),
-    SUB(constant, l15_line_bytes, KIND_U32, P2),
-    SUB(constant, l15_ways, KIND_U32, 0),
-    SUB(instruction, l0_bytes, KIND_U32, 0),
-    SUB(instruction, l0_line_bytes, KIND_U32, P2),
-    SUB(instruction, l0_ways, KIND_U32, 0),
-    SUB(instruction, l1_bytes, KIND_U32, 0),
-    SUB(instruction, l1_line_bytes, KIND_U32, P2),
-    SUB(instruction, l1_ways, KIND_U32, 0),
-    SUB(crs, entries_per_warp, KIND_U32, 0),
-    SUB(crs, entry_bytes, KIND_U32, P2),
-    SUB(dram, page_bytes, KIND_U32, P2),
-    SUB(latency, l1_hit_cycles, KIND_U32, 0),
-    SUB(latency, shared_load_cycles, KIND_U32, 0),
-    SUB(latency, shared_conflict_step_cycles, KIND_U32, 0),
-    SUB(latency, l2_near_hit_cycles, KIND_U32, 0),
-    SUB(latency, l2_far_hit_cycles, KIND_U32, 0),
-    SUB(latency, dram_cycles, KIND_U32, 0),
-    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0),
-    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0),
+    TOP(name, KIND_STRING, 0, 0),
+    TOP(description, KIND_STRING, 0, 0),
+    TOP(sm_version, KIND_U32, 0, 1000),
+    SUB(sm, count, KIND_U32, 0, 4096),
+    SUB(sm, warp_size, KIND_U32, 0, 0),
+    SUB(sm, max_threads_per_sm, KIND_U32, 0, 65536),
+    SUB(sm, max_ctas_per_sm, KIND_U32, 0, 1024),
+    SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048),
+    SUB(sm, registers_per_sm, KIND_U32, 0, 16777216),
+    SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536),
+    SUB(l1, unified_bytes, KIND_U32, 0, MIB(16)),
+    SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0, 0),
+    SUB(l1, default_shared_carveout_bytes, KIND_U32, Z, 0),
+    SUB(l1, max_shared_per_cta_bytes, KIND_U32, 0, 0),
+    SUB(l1, shared_reserved_per_cta_bytes, KIND_U32, Z, 0),
+    SUB(l1, line_bytes, KIND_U32, P2, 4096),
+    SUB(l1, sector_bytes, KIND_U32, P2, 4096),
+    SUB(l1, ways, KIND_U32, 0, 65536),
+    SUB(l1, replacement, KIND_REPLACEMENT, 0, 0),
+    SUB(l1, cache_global_loads, KIND_BOOL, 0, 0),
+    SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0, 0),
+    SUB(l1, global_store_allocate, KIND_BOOL, 0, 0),
+    SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0, 0),
+    SUB(shared, banks, KIND_U32, P2, 1024),
+    SUB(shared, bank_width_bytes, KIND_U32, P2, 64),
+    SUB(l2, size_bytes, KIND_U64, 0, GIB(16)),
+    SUB(l2, line_bytes, KIND_U32, P2, 4096),
+    SUB(l2, sector_bytes, KIND_U32, P2, 4096),
+    SUB(l2, ways, KIND_U32, 0, 65536),
+    SUB(l2, slices, KIND_U32, 0, 65536),
+    SUB(l2, slice_hash, KIND_SLICE_HASH, 0, 0),
+    SUB(l2, partitions, KIND_U32, 0, 64),
+    SUB(l2, dram_fill_bytes, KIND_U32, P2, 0),
+    SUB(l2, replacement, KIND_REPLACEMENT, 0, 0),
+    SUB(l2, write_policy, KIND_WRITE_POLICY, 0, 0),
+    SUB(l2, persisting_max_bytes, KIND_U64, Z, 0),
+    SUB(l2, access_policy_max_window_bytes, KIND_U64, Z, GIB(16)),
+    SUB(constant, l1_bytes, KIND_U32, 0, MIB(16)),
+    SUB(constant, l1_line_bytes, KIND_U32, P2, 4096),
+    SUB(constant, l1_ways, KIND_U32, 0, 65536),
+    SUB(constant, l15_bytes, KIND_U32, 0, MIB(16)),
+    SUB(constant, l15_line_bytes, KIND_U32, P2, 4096),
+    SUB(constant, l15_ways, KIND_U32, 0, 65536),
+    SUB(instruction, l0_bytes, KIND_U32, 0, MIB(16)),
+    SUB(instruction, l0_line_bytes, KIND_U32, P2, 4096),
+    SUB(instruction, l0_ways, KIND_U32, 0, 65536),
+    SUB(instruction, l1_bytes, KIND_U32, 0, MIB(16)),
+    SUB(instruction, l1_line_bytes, KIND_U32, P2, 4096),
+    SUB(instruction, l1_ways, KIND_U32, 0, 65536),
+    SUB(crs, entries_per_warp, KIND_U32, 0, 65536),
+    SUB(crs, entry_bytes, KIND_U32, P2, 256),
+    SUB(dram, page_bytes, KIND_U32, P2, GIB(1)),
+    SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX),
+    SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX),
+    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX),
 };
 
 #define FIELD_COUNT (sizeof config_fields / sizeof config_fields[0])
@@ -360,7 +370,7 @@ static void config_error(check_context *cx, const char *rule, const char *sectio
 
 static bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-/* CONFIG-101, -102, -119, -120: the checks each field makes on its own. */
+/* CONFIG-101, -102, -120, -121: the checks each field makes on its own. */
 static void validate_fields(check_context *cx, const gpu_config *c)
 {
     for (size_t i = 0; i < FIELD_COUNT; i++) {
@@ -376,6 +386,10 @@ static void validate_fields(check_context *cx, const gpu_config *c)
         uint64_t v = field_number(c, f);
         if (v == 0 && !(f->flags & FIELD_MAY_BE_ZERO))
             config_error(cx, "CONFIG-101", f->section, f->key, "must be positive");
+        else if (f->max && v > f->max)
+            config_error(cx, "CONFIG-121", f->section, f->key,
+                         "%llu is above the largest supported value (%llu)",
+                         (unsigned long long)v, (unsigned long long)f->max);
         else if ((f->flags & FIELD_POWER_OF_TWO) && !is_power_of_two(v))
             config_error(cx, "CONFIG-102", f->section, f->key,
                          "%llu is not a power of two", (unsigned long long)v);
@@ -426,6 +440,11 @@ static void validate_cache(check_context *cx, const char *section, const char *s
         (sector_bytes > line_bytes || line_bytes % sector_bytes != 0))
         config_error(cx, "CONFIG-103", section, sector_key, "%u must divide %s.%s (%u)",
                      sector_bytes, section, line_key, line_bytes);
+    else if (sector_key && sector_bytes && line_bytes / sector_bytes > MAX_SECTORS_PER_LINE)
+        config_error(cx, "CONFIG-122", section, sector_key,
+                     "%u gives %u sectors per %s.%s (%u); at most %d are supported",
+                     sector_bytes, line_bytes / sector_bytes, section, line_key, line_bytes,
+                     MAX_SECTORS_PER_LINE);
     uint64_t set_bytes = (uint64_t)line_bytes * ways;
     if (size && set_bytes && size % set_bytes != 0)
         config_error(cx, "CONFIG-104", section, size_key,

@@ -200,7 +200,10 @@ const gpu_config *gpu_preset_default(void);
  *   CONFIG-118 dram.page_bytes is smaller than l2.line_bytes
  *   CONFIG-119 name is empty or has characters outside [a-z0-9_.-], the description holds a
  *              control character, or a string is not NUL-terminated within its buffer
- *   CONFIG-120 an enumeration field holds a value outside its enum */
+ *   CONFIG-120 an enumeration field holds a value outside its enum
+ *   CONFIG-121 a value above the largest the simulator supports (e.g. sm.count > 4096, a line
+ *              above 4096 bytes, a cache above 16 MiB, l2.size_bytes above 16 GiB)
+ *   CONFIG-122 more than 64 sectors per line (l1 or l2) */
 int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
 
 /* Reads the JSON override file at `path` (borrowed) into `out` (OUT, caller storage). The file

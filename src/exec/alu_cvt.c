@@ -102,6 +102,7 @@ static uint64_t float_dst_nan(enum cvt_kind k)
     case CK_F16: return ALU_F16_NAN;
     case CK_BF16: return ALU_BF16_NAN;
     case CK_F64: return ALU_F64_NAN;
+    case CK_TF32: return ALU_F32_NAN & ~UINT64_C(0x1FFF); /* the low 13 bits of a tf32 are 0 */
     default: return ALU_F32_NAN;
     }
 }
@@ -205,7 +206,7 @@ static uint64_t cvt_from_float(uint64_t raw, const cvt_desc *d)
     double x = decode_float(raw, d->src, d->ftz);
     if (d->dst == CK_INT)
         return float_to_int(x, d);
-    if (isnan(x))
+    if (isnan(x) && !d->sat) /* .sat turns NaN into +0 below */
         return float_dst_nan(d->dst);
     int rnd = d->rnd;
     if (is_int_rnd(rnd)) {
@@ -321,7 +322,8 @@ static alu_fn cvt_float_lookup(const ir_insn *in, const cvt_desc *d)
     if (d->rnd == IR_RND_RNA)
         return NULL;
     if (float_widens(d->src, d->dst)) {
-        if (d->rnd != IR_RND_NONE && !is_int_rnd(d->rnd))
+        /* exact: a float rounding modifier is allowed and has nothing to round */
+        if (d->rnd != IR_RND_NONE && !is_int_rnd(d->rnd) && !frnd_ok(d->rnd, 0))
             return NULL;
         if (d->src == CK_F32 && d->dst == CK_F64 && d->rnd == IR_RND_NONE && !d->sat)
             return cvt_f32_to_f64;

@@ -180,11 +180,24 @@ static uint16_t half_arith(uint16_t a, uint16_t b, uint16_t c, enum half_op op, 
                            const half_mods *m)
 {
     double x = half_decode(a, bf, m->ftz), y = half_decode(b, bf, m->ftz), r;
+    double p = x, q = y; /* the two addends of a sum */
     switch (op) {
-    case HALF_ADD: r = alu_sum_round_odd(x, y); break;
-    case HALF_SUB: r = alu_sum_round_odd(x, -y); break;
-    case HALF_MUL: r = x * y; break; /* exact */
-    default: r = alu_sum_round_odd(x * y, half_decode(c, bf, m->ftz)); break;
+    case HALF_ADD: break;
+    case HALF_SUB: q = -y; break;
+    case HALF_MUL: break;
+    default:
+        p = x * y; /* exact */
+        q = half_decode(c, bf, m->ftz);
+        break;
+    }
+    if (op == HALF_MUL) {
+        r = x * y; /* exact */
+    } else {
+        r = alu_sum_round_odd(p, q);
+        /* An exact zero sum is -0 under .rm unless both addends are +0 (IEEE 754 6.3); the
+         * host computed it at round-to-nearest, which gives +0. */
+        if (r == 0.0 && m->rnd == IR_RND_RM && !(p == 0.0 && q == 0.0 && !signbit(p) && !signbit(q)))
+            r = -0.0;
     }
     uint16_t h = bf ? alu_f64_to_bf16(r, m->rnd) : alu_f64_to_f16(r, m->rnd);
     return half_finish(h, bf, m);

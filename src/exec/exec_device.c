@@ -98,13 +98,29 @@ static void cta_destroy(exec_cta *cta)
     free(cta);
 }
 
-static exec_cta *cta_create(exec_run_state *rs, uint32_t linear, uint32_t sm, uint32_t slot,
-                            uint32_t shared_bytes)
+/* (Re)initialises the CTA in a resident slot. The slot's storage (shared memory, warps, their
+ * frames and register files) is kept from the previous CTA of the same launch, so a grid of many
+ * CTAs allocates it only once per slot; registers are not cleared between CTAs (PTX leaves them
+ * undefined; runs stay deterministic). Returns NULL when out of memory. */
+static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, uint32_t sm,
+                          uint32_t slot, uint32_t shared_bytes)
 {
     const exec_launch *L = rs->launch;
-    exec_cta *cta = calloc(1, sizeof *cta);
-    if (!cta)
-        return NULL;
+    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    if (!cta) {
+        cta = calloc(1, sizeof *cta);
+        if (!cta)
+            return NULL;
+        cta->nwarps = nwarps;
+        cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
+        cta->warps = calloc(nwarps, sizeof *cta->warps);
+        if (!cta->shared || !cta->warps) {
+            cta_destroy(cta);
+            return NULL;
+        }
+    } else {
+        memset(cta->shared, 0, shared_bytes);
+    }
     cta->linear = linear;
     cta->ctaid[0] = linear % L->grid[0];
     cta->ctaid[1] = (linear / L->grid[0]) % L->grid[1];
@@ -112,32 +128,32 @@ static exec_cta *cta_create(exec_run_state *rs, uint32_t linear, uint32_t sm, ui
     cta->sm = sm;
     cta->slot = slot;
     cta->shared_bytes = shared_bytes;
-    cta->nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
-    cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
-    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
-    if (!cta->shared || !cta->warps) {
-        cta_destroy(cta);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
+    cta->warps_done = 0;
+    memset(cta->barriers, 0, sizeof cta->barriers);
+    for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         uint32_t threads = rs->threads_per_cta - i * LANES;
         w->live = threads >= LANES ? FULL_MASK : (1u << threads) - 1;
         w->active = w->live;
+        w->carry = 0;
+        w->bar_mask = 0;
+        w->bar_red_mode = 0;
+        w->bar_dst = NULL;
+        w->printf_seq = 0;
+        w->depth = 0;
+        w->local_sp = 0;
         w->warp_in_cta = i;
         w->cta = cta;
         w->run = rs;
-        w->local_slot = sm * rs->warps_per_sm_slots + slot * cta->nwarps + i;
+        w->local_slot = sm * rs->warps_per_sm_slots + slot * nwarps + i;
         w->mctx.sm = sm;
         w->mctx.shared = cta->shared;
         w->mctx.shared_bytes = shared_bytes;
         w->mctx.local_bytes = rs->local_bytes;
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
-        if (warp_frame_push(w, rs->entry)) {
-            cta_destroy(cta);
+        if (warp_frame_push(w, rs->entry))
             return NULL;
-        }
         w->state = WARP_READY;
         w->pc = 0;
     }
@@ -199,7 +215,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
 {
     for (uint32_t s = 0; s < nslots; s++) {
         exec_cta *cta = slots[s];
-        if (!cta)
+        if (!cta || !rs->slot_busy[s])
             continue;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             exec_warp *w = &cta->warps[i];
@@ -226,16 +242,19 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
     for (uint32_t k = 0; k < ctas_per_sm; k++) {
         for (uint32_t sm = 0; sm < nsm; sm++) {
             exec_cta **slot = &slots[sm * ctas_per_sm + k];
-            if (!*slot && *next_cta < total_ctas) {
-                *slot = cta_create(rs, (*next_cta)++, sm, k, shared_bytes);
-                if (!*slot) {
+            uint8_t *busy = &rs->slot_busy[sm * ctas_per_sm + k];
+            if (!*busy && *next_cta < total_ctas) {
+                exec_cta *c = cta_init(rs, *slot, (*next_cta)++, sm, k, shared_bytes);
+                if (!c) {
                     rs->oom = 1;
                     return 0;
                 }
+                *slot = c;
+                *busy = 1;
                 (*resident)++;
             }
             exec_cta *cta = *slot;
-            if (!cta)
+            if (!*busy)
                 continue;
             for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
                 if (cta->warps[i].state == WARP_READY) {
@@ -246,8 +265,7 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
             if (rs->faulted || rs->oom)
                 return ran;
             if (cta->warps_done == cta->nwarps) {
-                cta_destroy(cta);
-                *slot = NULL;
+                *busy = 0;
                 (*resident)--;
                 ran++;
             }
@@ -300,7 +318,10 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     uint32_t total_ctas = launch->grid[0] * launch->grid[1] * launch->grid[2];
     uint32_t nslots = machine->sm_count * ctas_per_sm;
     exec_cta **slots = calloc(nslots, sizeof *slots);
-    if (!slots) {
+    rs->slot_busy = calloc(nslots, 1);
+    if (!slots || !rs->slot_busy) {
+        free(slots);
+        free(rs->slot_busy);
         free(rs);
         return -1;
     }
@@ -320,6 +341,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     append_printf(printf_out, exec_printf_collect(rs));
     for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
     free(slots);
+    free(rs->slot_busy);
     rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
     free(rs);
     return rc;

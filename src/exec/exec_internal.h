@@ -151,6 +151,7 @@ struct exec_run_state {
     int faulted, oom;
     printf_record *printfs;
     uint32_t nprintfs, printfs_cap;
+    uint8_t *slot_busy;       /* per resident CTA slot: holds a running CTA */
     mem_access acc;           /* scratch for memory instructions */
 };
 
@@ -165,7 +166,7 @@ void warp_retire_lanes(exec_warp *w, uint32_t mask);
 void warp_next_group(exec_warp *w);
 void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
+const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
 void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask,
                     unsigned bits);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
@@ -204,7 +205,15 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
 void exec_assertfail(exec_warp *w, const exec_xinsn *x, uint32_t mask, const uint64_t *const *args);
 char *exec_printf_collect(exec_run_state *rs);
 
-/* helpers */
-static inline uint32_t lane_bit(unsigned lane) { return 1u << lane; }
+/* 32 lanes of source operand i: registers and immediates inline, the rest computed into tmp. */
+static inline const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
+{
+    const ir_operand *o = &x->in->src[i];
+    if (o->kind == IR_OPND_REG)
+        return w->regs + (size_t)o->reg * LANES;
+    if (x->imm[i])
+        return x->imm[i];
+    return warp_src_slow(w, x, i, tmp);
+}
 
 #endif

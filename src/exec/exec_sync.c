@@ -148,75 +148,70 @@ void exec_h_shfl(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         warp_write_dst(w, &in->dst[1], pred, mask, 1);
 }
 
-static uint32_t member_mask(exec_warp *w, const exec_xinsn *x, int i, uint32_t mask)
+/* Each lane names its own member mask (tiles of one warp use different ones); lanes outside
+ * the executing set do not take part. Without a mask operand (non-.sync forms) the executing lanes
+ * are the members. */
+static void member_masks(exec_warp *w, const exec_xinsn *x, int i, uint32_t mask, uint32_t *out)
 {
-    if (!x->in->src[i].kind)
-        return mask; /* non-.sync forms: the active lanes */
-    return mask & first_lane_value(w, x, i, mask);
+    uint64_t tmp[LANES];
+    const uint64_t *v = x->in->src[i].kind ? warp_src(w, x, i, tmp) : NULL;
+    for (unsigned l = 0; l < LANES; l++) out[l] = mask & (v ? (uint32_t)v[l] : mask);
 }
 
 void exec_h_vote(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
-    uint32_t set = member_mask(w, x, 1, mask);
-    uint32_t p = w->preds[in->src[0].reg];
+    uint32_t sets[LANES];
+    member_masks(w, x, 1, mask, sets);
+    uint32_t pred = w->preds[in->src[0].reg];
     if (in->src[0].neg)
-        p = ~p;
-    p &= set;
+        pred = ~pred;
     uint64_t out[LANES];
-    uint64_t v;
-    switch (in->sub) {
-    case IR_VOTE_ALL: v = p == set; break;
-    case IR_VOTE_ANY: v = p != 0; break;
-    case IR_VOTE_UNI: v = p == set || p == 0; break;
-    default: v = p; break;
+    for (unsigned l = 0; l < LANES; l++) {
+        uint32_t set = sets[l], p = pred & set;
+        switch (in->sub) {
+        case IR_VOTE_ALL: out[l] = p == set; break;
+        case IR_VOTE_ANY: out[l] = p != 0; break;
+        case IR_VOTE_UNI: out[l] = p == set || p == 0; break;
+        default: out[l] = p; break;
+        }
     }
-    for (unsigned l = 0; l < LANES; l++) out[l] = v;
     warp_write_dst(w, &in->dst[0], out, mask, 32);
 }
 
 void exec_h_match(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
-    uint32_t set = member_mask(w, x, 1, mask);
+    uint32_t sets[LANES];
+    member_masks(w, x, 1, mask, sets);
     uint64_t tv[LANES], out[LANES], pred[LANES];
     const uint64_t *v = warp_src(w, x, 0, tv);
     uint64_t width_mask = ir_type_bits((ir_type)in->type) == 64 ? ~0ull : 0xFFFFFFFFull;
-    int all_equal = 1;
-    unsigned first = set ? (unsigned)__builtin_ctz(set) : 0;
     for (unsigned l = 0; l < LANES; l++) {
-        uint32_t same = 0;
+        uint32_t set = sets[l], same = 0;
         for (unsigned k = 0; k < LANES; k++)
             if (((set >> k) & 1u) && ((v[k] ^ v[l]) & width_mask) == 0)
                 same |= 1u << k;
-        out[l] = same;
-        if (((set >> l) & 1u) && ((v[l] ^ v[first]) & width_mask))
-            all_equal = 0;
+        int all_equal = same == set;
+        out[l] = in->sub == IR_MATCH_ALL ? (all_equal ? set : 0) : same;
+        pred[l] = (uint64_t)all_equal;
     }
-    if (in->sub == IR_MATCH_ALL)
-        for (unsigned l = 0; l < LANES; l++) out[l] = all_equal ? set : 0;
-    for (unsigned l = 0; l < LANES; l++) pred[l] = (uint64_t)all_equal;
     warp_write_dst(w, &in->dst[0], out, mask, 32);
     if (in->dst[1].kind)
         warp_write_dst(w, &in->dst[1], pred, mask, 1);
 }
 
-void exec_h_redux(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+static uint32_t redux_over(uint8_t op, int is_signed, const uint64_t *v, uint32_t set)
 {
-    const ir_insn *in = x->in;
-    uint32_t set = member_mask(w, x, 1, mask);
-    uint64_t tv[LANES], out[LANES];
-    const uint64_t *v = warp_src(w, x, 0, tv);
-    int is_signed = in->type == IR_T_S32;
-    uint32_t acc = in->sub == IR_REDUX_AND ? 0xFFFFFFFFu
-                   : in->sub == IR_REDUX_MIN ? (is_signed ? 0x7FFFFFFFu : 0xFFFFFFFFu)
-                   : in->sub == IR_REDUX_MAX ? (is_signed ? 0x80000000u : 0)
-                                             : 0;
+    uint32_t acc = op == IR_REDUX_AND ? 0xFFFFFFFFu
+                   : op == IR_REDUX_MIN ? (is_signed ? 0x7FFFFFFFu : 0xFFFFFFFFu)
+                   : op == IR_REDUX_MAX ? (is_signed ? 0x80000000u : 0)
+                                        : 0;
     for (unsigned l = 0; l < LANES; l++) {
         if (!((set >> l) & 1u))
             continue;
         uint32_t e = (uint32_t)v[l];
-        switch (in->sub) {
+        switch (op) {
         case IR_REDUX_ADD: acc += e; break;
         case IR_REDUX_AND: acc &= e; break;
         case IR_REDUX_OR: acc |= e; break;
@@ -231,7 +226,27 @@ void exec_h_redux(exec_warp *w, const exec_xinsn *x, uint32_t mask)
             break;
         }
     }
-    for (unsigned l = 0; l < LANES; l++) out[l] = acc;
+    return acc;
+}
+
+void exec_h_redux(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    uint32_t sets[LANES];
+    member_masks(w, x, 1, mask, sets);
+    uint64_t tv[LANES], out[LANES];
+    const uint64_t *v = warp_src(w, x, 0, tv);
+    int is_signed = in->type == IR_T_S32;
+    uint32_t last_set = 0, last = 0;
+    int have = 0;
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!have || sets[l] != last_set) {
+            last_set = sets[l];
+            last = redux_over(in->sub, is_signed, v, last_set);
+            have = 1;
+        }
+        out[l] = last;
+    }
     warp_write_dst(w, &in->dst[0], out, mask, 32);
 }
 

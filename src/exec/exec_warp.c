@@ -106,7 +106,7 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
 
 /* Function "addresses" for indirect calls: a recognisable range that no memory window uses. */
 
-const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
+const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
 {
     const ir_operand *o = &x->in->src[i];
     switch (o->kind) {
@@ -311,13 +311,15 @@ void warp_retire_lanes(exec_warp *w, uint32_t mask)
 
 /* ---- frames ---- */
 
+/* Makes *p hold at least `need` bytes; new storage starts zeroed so runs are deterministic. */
 static int grow(void **p, uint32_t *cap, size_t need)
 {
     if (need <= *cap)
         return 0;
-    void *q = realloc(*p, need);
+    void *q = calloc(1, need);
     if (!q)
         return -1;
+    free(*p);
     *p = q;
     *cap = (uint32_t)need;
     return 0;
@@ -342,8 +344,8 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
         grow((void **)&f->preds, &f->preds_cap, preds_bytes ? preds_bytes : 4) ||
         grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8))
         return -1;
-    memset(f->regs, 0, regs_bytes);
-    memset(f->preds, 0, preds_bytes);
+    /* Registers and predicates keep what the slot's previous user left (PTX leaves them
+     * undefined); parameter storage is cleared because calls read it as memory. */
     memset(f->params, 0, params_bytes);
     f->fn = fn;
     f->nwaiting = 0;
@@ -421,7 +423,8 @@ void warp_run(exec_warp *w, uint32_t quantum)
             mask &= in->guard_neg ? ~g : g;
         }
         st->warp_instructions++;
-        st->thread_instructions += (uint32_t)__builtin_popcount(w->active);
+        st->thread_instructions +=
+            w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
         counts[in->id]++;
         x->fn(w, x, mask);
         if (!x->is_ctrl) {

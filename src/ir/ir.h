@@ -164,6 +164,9 @@ typedef enum ir_operand_kind {
 } ir_operand_kind;
 
 enum { IR_REG_SINK = 0xFFFFFFFFu, IR_SYM_NONE = 0xFFFFFFFFu };
+/* VEC element that is an immediate (PTX `mov.b32 d, {0, %rs1}`): its bits sit at the element's
+ * position in the operand's `imm` (vectors of at most 64 bits in total). */
+enum { IR_REG_IMM = 0xFFFFFFFEu };
 
 /* Variable references: module-scope variables are 0..nvars-1 of the module; function-scope ones
  * are IR_SYM_FUNC_BASE + index into ir_func.vars. */

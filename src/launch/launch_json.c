@@ -267,6 +267,8 @@ void launch_line_col(const char *text, size_t len, size_t offset, unsigned *line
     *col = c;
 }
 
+enum { LOCATED_ERRORS = 256 };
+
 void launch_error(launch_ctx *c, const char *rule, const launch_path *p, int at_key,
                   const char *fmt, ...)
 {
@@ -276,10 +278,11 @@ void launch_error(launch_ctx *c, const char *rule, const launch_path *p, int at_
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    /* A missing field has no position: point at the closest enclosing value that exists. */
+    /* A missing field has no position: point at the closest enclosing value that exists. Each
+     * search rescans the text, so past a few hundred errors positions are left out. */
     unsigned line = 0, col = 0;
     launch_path where = *p;
-    for (; where.depth >= 0; where.depth--, at_key = 0) {
+    for (; where.depth >= 0 && c->errors < LOCATED_ERRORS; where.depth--, at_key = 0) {
         size_t value_offset, key_offset;
         if (launch_locate(c->text, c->len, &where, &value_offset, &key_offset) == 0) {
             launch_line_col(c->text, c->len, at_key ? key_offset : value_offset, &line, &col);

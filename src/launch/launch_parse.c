@@ -848,6 +848,10 @@ static launch_desc *desc_create(const char *path)
 launch_desc *launch_load_text_limits(const char *path, const char *text, size_t len,
                                      const launch_limits *limits, diag_list *dl)
 {
+    if (!text) {
+        text = "";
+        len = 0;
+    }
     launch_ctx c = {path, text, len, dl, NULL, limits ? *limits : launch_limits_default(), 0};
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);

@@ -44,7 +44,11 @@ static void copy_modifiers(ptx_insn_ctx *c)
     if (HAS(BAROP) && VAL(BAROP) == IR_BAR_RED_POPC)
         in->sub = (uint8_t)(HAS(BARRED) ? VAL(BARRED) : IR_BAR_RED_POPC);
     ir_mem_attrs *m = &in->mem;
-    m->space = (uint8_t)(HAS(SPACE) ? VAL(SPACE) : IR_SPACE_GENERIC);
+    ir_op_class cls = ir_opcode_class((ir_opcode)in->op);
+    if (HAS(SPACE))
+        m->space = (uint8_t)VAL(SPACE);
+    else if (cls == IR_CLASS_MEM || in->op == IR_CREATEPOLICY)
+        m->space = IR_SPACE_GENERIC; /* no state space written: a generic address */
     m->sem = (uint8_t)VAL(SEM);
     m->scope = (uint8_t)(HAS(SCOPE) ? VAL(SCOPE) : VAL(MEMBAR));
     m->cop = (uint8_t)VAL(COP);
@@ -56,7 +60,7 @@ static void copy_modifiers(ptx_insn_ctx *c)
     m->prefetch_bytes = (uint16_t)VAL(PFSIZE);
     m->cache_hint = (uint8_t)VAL(HINT);
     m->vec = (uint8_t)(HAS(VEC) ? VAL(VEC) : 1);
-    if (ir_type_bits((ir_type)in->type) >= 8)
+    if (cls == IR_CLASS_MEM && ir_type_bits((ir_type)in->type) >= 8)
         m->elem_bytes = (uint8_t)(ir_type_bits((ir_type)in->type) / 8);
 }
 

@@ -175,9 +175,9 @@ static void declare_register(ptx_parser *p, const ptx_token *name, ir_type type,
 {
     bool is_pred = type == IR_T_PRED;
     size_t used = is_pred ? p->fs.npreds : p->fs.reg_types.count;
-    if (used + count > (1u << 22)) {
+    if (used + count > PTX_MAX_FUNC_SLOTS) {
         ptx_error(p, name, "PTX-LIMIT-001", "too many registers in one function (limit %u)",
-                  1u << 22);
+                  (unsigned)PTX_MAX_FUNC_SLOTS);
         return;
     }
     ptx_binding *b = ptx_declare(p, name->text, name->len, is_pred ? PTX_SYM_PRED : PTX_SYM_REG,
@@ -245,7 +245,7 @@ void ptx_parse_reg_decl(ptx_parser *p)
                 return;
             }
             declare_register(p, name, type, true,
-                             n->ivalue > (1u << 23) ? (1u << 23) : (uint32_t)n->ivalue);
+                             n->ivalue > PTX_MAX_FUNC_SLOTS ? PTX_MAX_FUNC_SLOTS + 1u : (uint32_t)n->ivalue);
         } else {
             declare_register(p, name, type, false, 1);
         }

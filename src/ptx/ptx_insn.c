@@ -190,6 +190,7 @@ static ir_insn *new_insn(ptx_parser *p, ptx_insn_ctx *c)
 void ptx_parse_instruction(ptx_parser *p)
 {
     ir_insn scratch = {0};
+    size_t start = p->pos;
     if (!parse_guard(p, &scratch)) {
         ptx_recover(p);
         return;
@@ -225,7 +226,7 @@ void ptx_parse_instruction(ptx_parser *p)
     uint32_t nops = 0;
     if (!ok || ptx_parse_operands(p, c.row->form == PTX_FORM_CALL, &nops) != 0 ||
         !ptx_expect_punct(p, ';', "at the end of the instruction")) {
-        ptx_recover(p);
+        ptx_recover_from(p, start);
         return;
     }
     c.nops = nops;

@@ -163,6 +163,8 @@ typedef struct ptx_binding {
 } ptx_binding;
 
 enum { PTX_SYM_BUCKETS = 8192, PTX_MAX_OPERANDS = 8 };
+/* Register slots per function (each kind); real kernels use a few thousand at most. */
+enum { PTX_MAX_FUNC_SLOTS = 1u << 16 };
 
 /* A growable malloc'd array (copied into the arena when a function or module is finished). */
 typedef struct ptx_vec {
@@ -193,7 +195,9 @@ typedef struct ptx_popnd {
     ptx_name name2;    /* PAIR second */
     int64_t ival;      /* INT value, ADDR/NAME offset, F32/F64 bits */
     double fval;       /* FLOAT */
-    ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' */
+    ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' or an immediate */
+    uint8_t elem_is_imm[8];  /* VEC: element i is the integer elem_imm[i] */
+    int64_t elem_imm[8];
 } ptx_popnd;
 
 /* ---- parser state ---- */
@@ -267,6 +271,8 @@ void ptx_error_at(ptx_parser *p, uint32_t line, uint32_t col, const char *rule, 
                   ...) __attribute__((format(printf, 5, 6)));
 /* Skips to just after the next ';' at this brace depth, or to a '}' / '{' (not consumed). */
 void ptx_recover(ptx_parser *p);
+/* Rewinds to token `start` of a statement and skips it whole, braces of vector operands included. */
+void ptx_recover_from(ptx_parser *p, size_t start);
 void ptx_oom(ptx_parser *p);
 
 /* Symbols (ptx_parse.c). */

@@ -268,6 +268,12 @@ static bool src(lower *L, const ptx_popnd *o, ir_type t, unsigned flags, ir_oper
         int sr;
         const ptx_binding *b = ptx_lookup(L->p, o->name.text, o->name.len, &slot);
         if (!b && (sr = find_sreg(&o->name, &bits)) >= 0) {
+            if (sr == IR_SREG_WARPSZ && !(flags & A_SREG) && (flags & A_IMM)) {
+                ptx_popnd w = *o; /* WARP_SZ is the constant 32 outside mov */
+                w.kind = PTX_P_INT;
+                w.ival = 32;
+                return immediate(L, &w, t, out);
+            }
             if (!(flags & A_SREG))
                 return err(L, o, "PTX-OPND-002", "special registers can only be read with mov");
             if (bits == 64 && ir_type_bits(t) != 64)
@@ -346,7 +352,18 @@ static bool vector(lower *L, const ptx_popnd *o, ir_type t, unsigned count, unsi
         return err(L, o, "PTX-OPND-001", "vector operand has the wrong number of elements");
     out->kind = IR_OPND_VEC;
     out->count = o->count;
+    unsigned elem_bits = ir_type_bits(t);
     for (unsigned i = 0; i < o->count; i++) {
+        if (o->elem_is_imm[i]) {
+            /* immediate parts are packed into imm at their bit position (IR_REG_IMM) */
+            if (!(flags & A_IMM) || elem_bits * o->count > 64 || !fits_bits(o->elem_imm[i], elem_bits))
+                return err(L, o, "PTX-OPND-003", "an immediate vector element is allowed only in "
+                           "source vectors of at most 64 bits and must fit its element");
+            uint64_t mask = elem_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << elem_bits) - 1;
+            out->imm = (int64_t)((uint64_t)out->imm | (((uint64_t)o->elem_imm[i] & mask) << (elem_bits * i)));
+            out->vregs[i] = IR_REG_IMM;
+            continue;
+        }
         if (!o->elems[i].text) {
             if (!(flags & A_SINK))
                 return err(L, o, "PTX-OPND-002", "'_' is not allowed in this vector");
@@ -549,7 +566,7 @@ static bool lower_mov(lower *L)
                      : ir_type_bits(t) / v->count == 32 ? IR_T_B32 : IR_T_B64;
         if (ir_type_bits(t) / v->count == 8)
             part = IR_T_B16; /* bytes of a .b32 live in 16-bit registers */
-        bool ok = vector(L, v, part, v->count, v == d ? A_SINK | A_WIDE : A_WIDE,
+        bool ok = vector(L, v, part, v->count, v == d ? A_SINK | A_WIDE : A_WIDE | A_IMM,
                          v == d ? &L->in->dst[0] : &L->in->src[0]);
         return ok && (v == d ? src(L, w, t, A_REG, &L->in->src[0]) : dst(L, w, t, 0, &L->in->dst[0]));
     }
@@ -618,7 +635,7 @@ static bool lower_st(lower *L)
     if (!count_is(L, n, n) || !address(L, &L->ops[0], &L->in->src[0]))
         return false;
     L->in->nsrc = (uint8_t)n;
-    bool ok = m->vec > 1 ? vector(L, &L->ops[1], c->types[0], m->vec, A_WIDE, &L->in->src[1])
+    bool ok = m->vec > 1 ? vector(L, &L->ops[1], c->types[0], m->vec, A_WIDE | A_IMM, &L->in->src[1])
                          : src(L, &L->ops[1], c->types[0], A_REG | A_IMM | A_WIDE, &L->in->src[1]);
     return ok && (!m->cache_hint || policy_operand(L, 2, &L->in->src[2]));
 }

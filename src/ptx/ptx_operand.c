@@ -56,14 +56,23 @@ static bool parse_name_list(ptx_parser *p, ptx_popnd *o, char close, bool allow_
         return true;
     do {
         const ptx_token *t = ptx_peek(p, 0);
-        if (t->kind != PTX_TOK_IDENT) {
-            ptx_error(p, t, "PTX-OPND-002", "expected a register or parameter name in %s",
-                      close == '}' ? "a vector operand" : "an argument list");
-            return false;
-        }
         if (o->count == 8) {
             ptx_error(p, open, "PTX-LIMIT-001", "more than 8 elements in a %s",
                       close == '}' ? "vector operand" : "call argument list");
+            return false;
+        }
+        if (close == '}' && t->kind != PTX_TOK_IDENT) {
+            ptx_name *e = &o->elems[o->count];
+            set_name(e, t);
+            e->text = NULL;
+            o->elem_is_imm[o->count++] = 1;
+            if (!ptx_parse_const_expr(p, &o->elem_imm[o->count - 1]))
+                return false;
+            continue;
+        }
+        if (t->kind != PTX_TOK_IDENT) {
+            ptx_error(p, t, "PTX-OPND-002", "expected a register or parameter name in %s",
+                      close == '}' ? "a vector operand" : "an argument list");
             return false;
         }
         ptx_name *e = &o->elems[o->count++];

@@ -10,7 +10,7 @@
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
 
-enum { PTX_MAX_NESTING = 200, PTX_MAX_FUNC_SLOTS = 1u << 22 };
+enum { PTX_MAX_NESTING = 200 };
 
 /* ---- tokens and errors ---- */
 const ptx_token *ptx_peek(const ptx_parser *p, size_t ahead)
@@ -100,6 +100,25 @@ void ptx_recover(ptx_parser *p)
             return;
         ptx_next(p);
         if (ptx_is_punct(t, ';'))
+            return;
+    }
+}
+
+void ptx_recover_from(ptx_parser *p, size_t start)
+{
+    if (start < p->pos)
+        p->pos = start;
+    int depth = 0;
+    for (;;) {
+        const ptx_token *t = ptx_peek(p, 0);
+        if (t->kind == PTX_TOK_EOF || (depth == 0 && ptx_is_punct(t, '}')))
+            return;
+        ptx_next(p);
+        if (ptx_is_punct(t, '{'))
+            depth++;
+        else if (ptx_is_punct(t, '}'))
+            depth--;
+        else if (ptx_is_punct(t, ';'))
             return;
     }
 }

@@ -192,6 +192,7 @@ typedef struct text_table {
     const char *const *headers;
     const char *align; /* one letter per column: 'l' left, 'r' right */
     const char *indent;
+    size_t first_width; /* minimum width of the first column */
     size_t nrows;
     table_row_fn fill;
     const void *rows; /* passed through to fill */
@@ -237,6 +238,8 @@ static void table_write(const report_model *m, const text_table *t, FILE *out)
     table_cells cells;
     for (size_t c = 0; c < t->ncolumns; c++)
         width[c] = strlen(t->headers[c]);
+    if (width[0] < t->first_width)
+        width[0] = t->first_width;
     for (size_t r = 0; r < t->nrows; r++) {
         memset(&cells, 0, sizeof cells);
         t->fill(m, t->rows, r, &cells);
@@ -255,6 +258,9 @@ static void table_write(const report_model *m, const text_table *t, FILE *out)
         table_write_line(t, width, cell, out);
     }
 }
+
+/* Width of the level names ("constant"), so that the lines below the level table line up with it. */
+#define LABEL_WIDTH 8
 
 /* ---- sections -------------------------------------------------------------------------------- */
 
@@ -330,7 +336,8 @@ static void write_levels(const report_model *m, FILE *out)
 {
     static const char *const headers[] = {"level",  "requests", "sectors",   "hits",
                                           "misses", "hit rate", "evictions", "write-back"};
-    const text_table table = {8, headers, "lrrrrrrr", "", 2, fill_level_row, NULL};
+    const text_table table = {.ncolumns = 8, .headers = headers, .align = "lrrrrrrr", .indent = "",
+                              .first_width = LABEL_WIDTH, .nrows = 2, .fill = fill_level_row};
     const mem_counters *t = &m->totals;
     char a[32], b[32], c[32], d[32], e[32];
     table_write(m, &table, out);
@@ -396,7 +403,8 @@ static void write_launches(const report_model *m, FILE *out)
     static const char *const headers[] = {
         "#",           "kernel",      "grid",      "block",        "warp instructions",
         "L1 hit rate", "L2 hit rate", "DRAM read", "DRAM written", "bank conflicts"};
-    const text_table table = {10, headers, "rllrrrrrrr", "  ", m->nlaunches, fill_launch_row, NULL};
+    const text_table table = {.ncolumns = 10, .headers = headers, .align = "rlllrrrrrr",
+                              .indent = "  ", .nrows = m->nlaunches, .fill = fill_launch_row};
     fputs("per launch:\n", out);
     table_write(m, &table, out);
 }
@@ -438,7 +446,8 @@ static void write_hottest(const report_model *m, const ranked_insn *ranked, size
     size_t shown = nranked < top_n ? nranked : top_n;
     fprintf(out, "hottest instructions by L1 + L2 sector misses (%s of %s that missed):\n",
             report_format_count(shown, a, sizeof a), report_format_count(nranked, b, sizeof b));
-    const text_table table = {6, headers, "rrrlll", "  ", shown, fill_hottest_row, ranked};
+    const text_table table = {.ncolumns = 6, .headers = headers, .align = "rrrlll", .indent = "  ",
+                              .nrows = shown, .fill = fill_hottest_row, .rows = ranked};
     table_write(m, &table, out);
 }
 

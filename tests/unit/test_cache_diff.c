@@ -337,6 +337,8 @@ typedef struct harness {
     uint64_t rng;
     const char *label;
     int op_index;
+    uint64_t recent[8]; /* recently used line addresses, for locality */
+    unsigned recent_next;
 } harness;
 
 static uint64_t next_random(harness *t)
@@ -417,9 +419,18 @@ static void compare_state(const harness *t)
 
 /* ---- random operations ---- */
 
+/* Half the addresses reuse one of the last 8 lines, so that traces hit, merge partial sectors and
+ * exercise LRU order instead of only missing; the rest are uniform over the memory. */
 static uint64_t random_address(harness *t)
 {
-    return MEMORY_BASE + random_below(t, MEMORY_BYTES);
+    uint32_t line_bytes = t->ref->config.line_bytes;
+    uint64_t addr;
+    if (random_below(t, 2) == 0)
+        addr = t->recent[random_below(t, 8)] + random_below(t, line_bytes);
+    else
+        addr = MEMORY_BASE + random_below(t, MEMORY_BYTES);
+    t->recent[t->recent_next++ % 8] = addr - addr % line_bytes;
+    return addr;
 }
 
 static void random_hints(harness *t, cache_hints *h)
@@ -569,6 +580,8 @@ static void run_one(const geometry *g, const policy *p, uint64_t seed, char *lab
     harness t = {0};
     t.label = label;
     t.rng = seed;
+    for (unsigned i = 0; i < 8; i++)
+        t.recent[i] = MEMORY_BASE;
     assert_int_equal(dram_create(NULL, &dl, &t.d), MEM_OK);
     cache_next_level next = cache_next_level_dram(t.d);
     assert_int_equal(cache_create(&config, &next, &dl, &t.c), MEM_OK);

@@ -333,6 +333,11 @@ static const bad_override bad_overrides[] = {
      "dram.page_bytes: 64 is smaller than l2.line_bytes (128)", 3, 5},
     {"CONFIG-119_name_with_space.json", "CONFIG-119",
      "name: character 1 is not one of [a-z0-9_.-]", 2, 3},
+    {"CONFIG-121_too_many_sms.json", "CONFIG-121",
+     "sm.count: 100000 is above the largest supported value (4096)", 3, 5},
+    {"CONFIG-122_too_many_sectors.json", "CONFIG-122",
+     "l2.sector_bytes: 1 gives 128 sectors per l2.line_bytes (128); at most 64 are supported", 3,
+     5},
 };
 
 static void test_bad_overrides(void **state)

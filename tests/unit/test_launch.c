@@ -130,6 +130,9 @@ static void test_elem_table(void **state)
 
 /* ---- a complete file ---- */
 
+static void check_full_top(const launch_desc *d);
+static void check_full_launches(const launch_desc *d);
+
 static void test_full_example(void **state)
 {
     (void)state;
@@ -162,6 +165,19 @@ static void test_full_example(void **state)
     launch_desc *d = load(json, &dl);
     assert_non_null(d);
     assert_int_equal(dl.count, 0);
+    check_full_top(d);
+    check_full_launches(d);
+    uint8_t ybytes[16];
+    assert_int_equal(launch_init_buffer(d, 1, ybytes, &dl), 0);
+    assert_memory_equal(ybytes, y, sizeof y);
+    assert_int_equal(launch_init_buffer(d, 3, ybytes, &dl), -1);
+    assert_string_equal(dl.items[0].rule, "LAUNCH-IO-001");
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
+static void check_full_top(const launch_desc *d)
+{
     char want[512];
     scratch_path(want, sizeof want, "saxpy.sm_80.ptx");
     assert_string_equal(d->module_path, want);
@@ -180,7 +196,17 @@ static void test_full_example(void **state)
     assert_int_equal(d->total_bytes, 36);
     assert_int_equal(launch_find_buffer(d, "n"), 2);
     assert_int_equal(launch_find_buffer(d, "z"), -1);
+    assert_int_equal(d->noutputs, 1);
+    assert_int_equal(d->outputs[0].buffer, 1);
+    scratch_path(want, sizeof want, "y.out.bin");
+    assert_string_equal(d->outputs[0].path, want);
+    assert_int_equal(d->nexpects, 1);
+    assert_int_equal(d->expects[0].from_file, 1);
+    assert_true(d->expects[0].rtol == 1e-5 && d->expects[0].atol == 1e-6);
+}
 
+static void check_full_launches(const launch_desc *d)
+{
     assert_int_equal(d->nkernels, 2);
     const launch_kernel *k = &d->kernels[0];
     assert_string_equal(k->kernel, "_Z5saxpyifPKfPf");
@@ -221,22 +247,6 @@ static void test_full_example(void **state)
     assert_int_equal(k->policy_window.hit_prop, LAUNCH_ACCESS_PERSISTING);
     assert_int_equal(k->policy_window.miss_prop, LAUNCH_ACCESS_STREAMING);
     assert_int_equal(k->reset_persisting, 1);
-
-    assert_int_equal(d->noutputs, 1);
-    assert_int_equal(d->outputs[0].buffer, 1);
-    scratch_path(want, sizeof want, "y.out.bin");
-    assert_string_equal(d->outputs[0].path, want);
-    assert_int_equal(d->nexpects, 1);
-    assert_int_equal(d->expects[0].from_file, 1);
-    assert_true(d->expects[0].rtol == 1e-5 && d->expects[0].atol == 1e-6);
-
-    uint8_t ybytes[16];
-    assert_int_equal(launch_init_buffer(d, 1, ybytes, &dl), 0);
-    assert_memory_equal(ybytes, y, sizeof y);
-    assert_int_equal(launch_init_buffer(d, 3, ybytes, &dl), -1);
-    assert_string_equal(dl.items[0].rule, "LAUNCH-IO-001");
-    launch_destroy(d);
-    diag_list_fini(&dl);
 }
 
 static void test_defaults(void **state)

@@ -1,0 +1,173 @@
+/* Diagnostics of the PTX front-end: every module in tests/ptx_bad/ must fail with the rule and
+ * position its first line names; every rule of the table has such a module; a module with several
+ * errors reports all of them; and chosen messages read exactly as documented. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void check_bad_module(const char *path)
+{
+    size_t len;
+    char *text = read_file(path, &len);
+    char rule[64];
+    unsigned line, col;
+    assert_int_equal(sscanf(text, "// expect: %63s %u:%u", rule, &line, &col), 3);
+    diag_list dl;
+    diag_list_init(&dl);
+    ir_module *m = ptx_parse_module(path, text, len, &dl);
+    assert_null(m);
+    const diag *d = diag_find(&dl, rule);
+    if (!d || d->line != line || d->col != col) {
+        fprintf(stderr, "%s: expected %s at %u:%u\n", path, rule, line, col);
+        diag_list_print(&dl, stderr);
+    }
+    assert_non_null(d);
+    assert_int_equal(d->line, line);
+    assert_int_equal(d->col, col);
+    assert_int_equal(d->severity, DIAG_ERROR);
+    diag_list_fini(&dl);
+    free(text);
+}
+
+static void test_every_bad_module(void **state)
+{
+    (void)state;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/ptx_bad", GMS_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int seen = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx"))
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        check_bad_module(path);
+        seen++;
+    }
+    closedir(d);
+    assert_true(seen >= 40);
+}
+
+static void test_every_rule_has_a_bad_module(void **state)
+{
+    (void)state;
+    assert_true(ptx_rule_count() > 30);
+    for (size_t i = 0; i < ptx_rule_count(); i++) {
+        const char *summary = NULL;
+        const char *id = ptx_rule_id(i, &summary);
+        assert_non_null(summary);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(id, ptx_rule_id(j, NULL));
+        if (!strcmp(id, "PTX-LIMIT-002"))
+            continue; /* out of memory cannot be provoked by a module */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tests/ptx_bad/%s.ptx", GMS_SOURCE_DIR, id);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            fprintf(stderr, "missing %s\n", path);
+        assert_non_null(f);
+        fclose(f);
+    }
+    assert_null(ptx_rule_id(ptx_rule_count(), NULL));
+}
+
+static void test_recovery_reports_all_errors(void **state)
+{
+    (void)state;
+    const char *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                       ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
+                       " add.s32 %r1, %r2;\n"
+                       " frob.b32 %r1;\n"
+                       " mov.b32 %r1, %q7;\n"
+                       " mov.b32 %r1 %r2;\n"
+                       " ret;\n}\n"
+                       ".global .align 3 .u32 g;\n";
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_null(ptx_parse_module("r.ptx", text, strlen(text), &dl));
+    assert_int_equal(dl.errors, 5);
+    assert_string_equal(dl.items[0].rule, "PTX-OPND-001");
+    assert_int_equal(dl.items[0].line, 7);
+    assert_string_equal(dl.items[1].rule, "PTX-INSN-001");
+    assert_string_equal(dl.items[2].rule, "PTX-SYM-001");
+    assert_int_equal(dl.items[2].col, 15);
+    assert_string_equal(dl.items[3].rule, "PTX-PARSE-001");
+    assert_string_equal(dl.items[4].rule, "PTX-DECL-001");
+    diag_list_fini(&dl);
+}
+
+static void expect_message(const char *body, const char *target, const char *rule,
+                           const char *message)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             ".version 9.0\n.target %s\n.address_size 64\n.visible .entry k()\n{\n"
+             " .reg .b32 %%r<3>;\n .reg .b64 %%rd<3>;\n%s\n ret;\n}\n",
+             target, body);
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_null(ptx_parse_module("m.ptx", text, strlen(text), &dl));
+    const diag *d = diag_find(&dl, rule);
+    if (!d)
+        diag_list_print(&dl, stderr);
+    assert_non_null(d);
+    assert_string_equal(d->message, message);
+    diag_list_fini(&dl);
+}
+
+static void test_message_texts(void **state)
+{
+    (void)state;
+    expect_message(" wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [%rd1];", "sm_80",
+                   "PTX-UNSUP-001",
+                   "'wmma.load.a.sync.aligned.row.m16n16k16.f16': the wmma family is not "
+                   "modelled by gpumemsim");
+    expect_message(" ld.global.L2::evict_last.u32 %r1, [%rd1];", "sm_90", "PTX-ARCH-011",
+                   ".L2::evict_last requires sm_100 or later (target is sm_90)");
+    expect_message(" ld.relaxed.gpu.global.cg.u32 %r1, [%rd1];", "sm_80", "PTX-CACHEOP-001",
+                   "'ld.relaxed.gpu.global.cg.u32': a cache operator cannot be combined with "
+                   ".relaxed, .acquire, .release, .volatile or .mmio");
+    expect_message(" add.f32 %r1, %rd1, %r2;", "sm_80", "PTX-TYPE-002",
+                   "register '%rd1' of type .b64 does not fit instruction type .f32");
+    expect_message(" mbarrier.init.shared.b64 [%rd1], 1;", "sm_80", "PTX-UNSUP-001",
+                   "'mbarrier.init.shared.b64': the mbarrier family is not modelled by gpumemsim");
+    expect_message(" fence.proxy.async;", "sm_90", "PTX-UNSUP-001",
+                   "'fence.proxy.async': the fence.proxy family is not modelled by gpumemsim");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_bad_module),
+        cmocka_unit_test(test_every_rule_has_a_bad_module),
+        cmocka_unit_test(test_recovery_reports_all_errors),
+        cmocka_unit_test(test_message_texts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
