@@ -1,7 +1,9 @@
 /* The device: binding a program's module variables to a memory system, CTA creation and
  * retirement, occupancy, and the deterministic round-robin schedule of resident warps. */
+#define _DEFAULT_SOURCE 1 /* mmap flags (MAP_ANONYMOUS), madvise */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "exec/exec_internal.h"
 
@@ -86,8 +88,10 @@ static void cta_destroy(exec_cta *cta)
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         for (uint32_t f = 0; f < w->frames_cap; f++) {
-            free(w->frames[f].regs);
-            free(w->frames[f].preds);
+            if (!w->frames[f].borrowed) {
+                free(w->frames[f].regs);
+                free(w->frames[f].preds);
+            }
             free(w->frames[f].params);
             free(w->frames[f].waiting);
         }
@@ -96,6 +100,29 @@ static void cta_destroy(exec_cta *cta)
     free(cta->warps);
     free(cta->shared);
     free(cta);
+}
+
+/* Register files of the entry frames of every resident warp come from one mapping per launch,
+ * advised to use huge pages: a launch touches all of it, and one fault per 2 MiB instead of one
+ * per 4 KiB page is most of the cost of starting thousands of warps. */
+static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps)
+{
+    const ir_func *fn = rs->entry->ir;
+    rs->warp_regs_bytes = ((size_t)fn->nregs * LANES * sizeof(uint64_t) + 63) & ~(size_t)63;
+    rs->warp_preds_bytes = ((size_t)fn->npreds * sizeof(uint32_t) + 63) & ~(size_t)63;
+    size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
+    rs->reg_arena_bytes = per_warp * nwarps * nslots;
+    if (!rs->reg_arena_bytes)
+        return 0;
+    void *p = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+#ifdef MADV_HUGEPAGE
+    madvise(p, rs->reg_arena_bytes, MADV_HUGEPAGE);
+#endif
+    rs->reg_arena = p;
+    return 0;
 }
 
 /* (Re)initialises the CTA in a resident slot. The slot's storage (shared memory, warps, their
@@ -152,6 +179,20 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->mctx.local_bytes = rs->local_bytes;
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
+        if (!w->frames_cap && rs->reg_arena) {
+            /* First use of this warp: lend it its entry register file from the arena. */
+            w->frames = calloc(4, sizeof *w->frames);
+            if (!w->frames)
+                return NULL;
+            w->frames_cap = 4;
+            size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
+            uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
+            w->frames[0].regs = (uint64_t *)base;
+            w->frames[0].preds = (uint32_t *)(base + rs->warp_regs_bytes);
+            w->frames[0].regs_cap = (uint32_t)rs->warp_regs_bytes;
+            w->frames[0].preds_cap = (uint32_t)rs->warp_preds_bytes;
+            w->frames[0].borrowed = 1;
+        }
         if (warp_frame_push(w, rs->entry))
             return NULL;
         w->state = WARP_READY;
@@ -325,6 +366,12 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         free(rs);
         return -1;
     }
+    if (register_arena_create(rs, nslots, nwarps)) {
+        free(slots);
+        free(rs->slot_busy);
+        free(rs);
+        return -1;
+    }
     uint32_t next_cta = 0, resident = 0;
     for (;;) {
         uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
@@ -342,6 +389,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
     free(slots);
     free(rs->slot_busy);
+    if (rs->reg_arena)
+        munmap(rs->reg_arena, rs->reg_arena_bytes);
     rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
     free(rs);
     return rc;

@@ -78,6 +78,7 @@ typedef struct exec_frame {
     uint32_t ret_pc;          /* caller instruction to resume at */
     uint32_t call_pc;         /* caller's CALL instruction */
     uint32_t local_base;      /* per-thread local offset of this frame's variables */
+    uint8_t borrowed;         /* regs/preds belong to the launch's register arena */
 } exec_frame;
 
 typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED } warp_state;
@@ -152,6 +153,8 @@ struct exec_run_state {
     printf_record *printfs;
     uint32_t nprintfs, printfs_cap;
     uint8_t *slot_busy;       /* per resident CTA slot: holds a running CTA */
+    uint8_t *reg_arena;       /* entry-frame register files of all resident warps (mmap) */
+    size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     mem_access acc;           /* scratch for memory instructions */
 };
 
@@ -167,8 +170,7 @@ void warp_next_group(exec_warp *w);
 void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
-void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask,
-                    unsigned bits);
+void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
 int warp_frame_push(exec_warp *w, const exec_func *fn);
 
@@ -214,6 +216,26 @@ static inline const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i,
     if (x->imm[i])
         return x->imm[i];
     return warp_src_slow(w, x, i, tmp);
+}
+
+
+/* Writes 32 result lanes to a destination operand for the lanes in `mask` (registers inline;
+ * predicates are packed from 0/1 lanes). `bits` documents the result width; values arrive
+ * already zero-extended. */
+static inline void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val,
+                                  uint32_t mask, unsigned bits)
+{
+    (void)bits;
+    if (d->kind == IR_OPND_REG) {
+        uint64_t *r = w->regs + (size_t)d->reg * LANES;
+        if (mask == FULL_MASK) {
+            for (unsigned l = 0; l < LANES; l++) r[l] = val[l];
+        } else {
+            for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? val[l] : r[l];
+        }
+        return;
+    }
+    warp_write_dst_slow(w, d, val, mask);
 }
 
 #endif

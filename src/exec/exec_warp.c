@@ -139,19 +139,9 @@ const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t
     }
 }
 
-void warp_write_dst(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask,
-                    unsigned bits)
+void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask)
 {
-    (void)bits;
-    if (d->kind == IR_OPND_REG) {
-        uint64_t *r = w->regs + (size_t)d->reg * LANES;
-        if (mask == FULL_MASK) {
-            memcpy(r, val, LANES * sizeof *r);
-        } else {
-            for (unsigned l = 0; l < LANES; l++)
-                r[l] = ((mask >> l) & 1u) ? val[l] : r[l];
-        }
-    } else if (d->kind == IR_OPND_PRED) {
+    if (d->kind == IR_OPND_PRED) {
         uint32_t m = 0;
         for (unsigned l = 0; l < LANES; l++) m |= (uint32_t)(val[l] & 1u) << l;
         w->preds[d->reg] = (w->preds[d->reg] & ~mask) | (m & mask);
