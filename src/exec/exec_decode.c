@@ -56,6 +56,11 @@ static void h_mov_vec(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     } else {
         memset(out, 0, sizeof out);
         for (unsigned e = 0; e < count; e++) {
+            if (s->vregs[e] == IR_REG_IMM) { /* immediate element: its bits are in s->imm */
+                uint64_t part = (((uint64_t)s->imm >> (e * eb)) & emask) << (e * eb);
+                for (unsigned l = 0; l < LANES; l++) out[l] |= part;
+                continue;
+            }
             const uint64_t *v = w->regs + (size_t)s->vregs[e] * LANES;
             for (unsigned l = 0; l < LANES; l++) out[l] |= (v[l] & emask) << (e * eb);
         }

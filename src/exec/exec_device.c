@@ -11,7 +11,9 @@ static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
 {
     const ir_module *m = p->module;
     uint64_t base = 0, window = 0;
-    if (r->sym < m->nvars) {
+    if (r->is_func) {
+        base = FUNC_ADDRESS_BASE + (uint64_t)r->sym * 16;
+    } else if (r->sym < m->nvars) {
         const ir_var *v = &m->vars[r->sym];
         base = p->module_var_addr[r->sym];
         if (r->generic) {
@@ -20,8 +22,6 @@ static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
             else if (v->space == IR_SPACE_CONST)
                 window = MEM_CONST_WINDOW;
         }
-    } else if (r->sym < m->nfuncs) {
-        base = FUNC_ADDRESS_BASE + (uint64_t)r->sym * 16;
     }
     return base + window + (uint64_t)r->addend;
 }

@@ -169,8 +169,13 @@ static void pack_store(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_acc
         const uint64_t *v;
         if (s->kind == IR_OPND_VEC) {
             uint32_t reg = s->vregs[e];
-            if (reg == IR_REG_SINK) {
-                memset(tmp, 0, sizeof tmp);
+            if (reg == IR_REG_SINK || reg == IR_REG_IMM) {
+                /* Immediate elements have their bits in s->imm at element e's position. */
+                unsigned bits = eb * 8;
+                uint64_t part = reg == IR_REG_SINK || bits >= 64
+                                    ? (reg == IR_REG_IMM ? (uint64_t)s->imm : 0)
+                                    : ((uint64_t)s->imm >> (e * bits)) & ((1ull << bits) - 1);
+                for (unsigned l = 0; l < LANES; l++) tmp[l] = part;
                 v = tmp;
             } else {
                 v = w->regs + (size_t)reg * LANES;
