@@ -62,13 +62,14 @@ ALU_INLINE uint8_t cmp_eval(enum cmp_class cc, uint64_t x, uint64_t y, unsigned 
             fx = cmp_half(x, cc == CC_BF16, cc == CC_F16_FTZ);
             fy = cmp_half(y, cc == CC_BF16, cc == CC_F16_FTZ);
         }
-        un = isnan(fx) || isnan(fy);
+        un = (fx != fx) | (fy != fy);
         lt = fx < fy;
         eq = fx == fy;
     }
-    gt = !lt && !eq && !un;
-    return (uint8_t)(((flags & CMP_L) && lt) | ((flags & CMP_E) && eq) | ((flags & CMP_G) && gt) |
-                     ((flags & CMP_U) && un));
+    gt = !(lt | eq | un);
+    /* bitwise, not logical, so the lane loop has no branches */
+    return (uint8_t)((lt & (int)(flags & CMP_L)) | ((eq << 1) & (int)(flags & CMP_E)) |
+                     ((gt << 2) & (int)(flags & CMP_G)) | ((un << 3) & (int)(flags & CMP_U))) != 0;
 }
 
 /* Comparison outcomes of element `half` (0 = low 16 bits, 1 = high) or of the whole value. */
@@ -79,15 +80,23 @@ ALU_INLINE void cmp_lanes(const alu_args *a, enum cmp_class cc, unsigned flags, 
     ALU_FOR_LANES(l) t[l] = cmp_eval(cc, s0[l] >> shift, s1[l] >> shift, flags);
 }
 
-/* r BOOLOP c, with c the predicate operand src[2] (0/1 lanes). */
-ALU_INLINE uint64_t bool_apply(int boolop, uint64_t r, uint64_t c)
+/* The boolean operation as four 0/1 selectors, decoded once per call, so that r BOOLOP c is a
+ * branch-free expression in the lane loop. */
+typedef struct bool_sel {
+    uint64_t none, and_, or_, xor_;
+} bool_sel;
+
+static bool_sel bool_sel_of(int boolop)
 {
-    switch (boolop) {
-    case IR_BOOL_AND: return r & c;
-    case IR_BOOL_OR: return r | c;
-    case IR_BOOL_XOR: return r ^ c;
-    default: return r;
-    }
+    bool_sel b = {boolop == IR_BOOL_NONE, boolop == IR_BOOL_AND, boolop == IR_BOOL_OR,
+                  boolop == IR_BOOL_XOR};
+    return b;
+}
+
+/* r BOOLOP c, with c the predicate operand src[2] (0/1 lanes). */
+ALU_INLINE uint64_t bool_apply(const bool_sel *b, uint64_t r, uint64_t c)
+{
+    return (r & b->none) | (r & c & b->and_) | ((r | c) & b->or_) | ((r ^ c) & b->xor_);
 }
 
 /* setp: dst = t BOOLOP c and dst2 = !t BOOLOP c; for x2 formats dst and dst2 receive the low and
@@ -97,16 +106,17 @@ ALU_INLINE void setp_lanes(const ir_insn *in, const alu_args *a, enum cmp_class 
     uint8_t t0[ALU_LANES], t1[ALU_LANES];
     unsigned flags = in->cmp <= IR_CMP_NAN ? cmp_outcomes[in->cmp] : 0;
     int boolop = a->src[2] ? in->boolop : IR_BOOL_NONE;
+    bool_sel b = bool_sel_of(boolop);
+    const uint64_t *cs = boolop ? a->src[2] : a->src[0]; /* read only when boolop is set */
     cmp_lanes(a, cc, flags, 0, t0);
     if (pair)
         cmp_lanes(a, cc, flags, 16, t1);
     ALU_FOR_LANES(l) {
-        uint64_t c = boolop ? a->src[2][l] & 1u : 0;
-        uint64_t second = pair ? t1[l] : (uint64_t)!t0[l];
-        a->dst[l] = bool_apply(boolop, t0[l], c);
-        if (a->dst2)
-            a->dst2[l] = bool_apply(boolop, second, c);
+        uint64_t c = cs[l] & 1u;
+        a->dst[l] = bool_apply(&b, t0[l], c);
     }
+    if (a->dst2)
+        ALU_FOR_LANES(l) a->dst2[l] = bool_apply(&b, pair ? t1[l] : (uint64_t)(t0[l] ^ 1u), cs[l] & 1u);
 }
 
 /* set: the destination type's "true" (all ones, 1.0f, or 1.0 per half) when t BOOLOP c. */
@@ -122,14 +132,16 @@ ALU_INLINE void set_lanes(const ir_insn *in, const alu_args *a, enum cmp_class c
     case IR_T_BF16: case IR_T_BF16X2: one = ALU_BF16_ONE; break;
     default: one = alu_width_mask(ir_type_bits((ir_type)in->type)); break;
     }
+    bool_sel b = bool_sel_of(boolop);
+    const uint64_t *cs = boolop ? a->src[2] : a->src[0];
     cmp_lanes(a, cc, flags, 0, t0);
     if (pair)
         cmp_lanes(a, cc, flags, 16, t1);
     ALU_FOR_LANES(l) {
-        uint64_t c = boolop ? a->src[2][l] & 1u : 0;
-        uint64_t r = bool_apply(boolop, t0[l], c) ? one : 0;
+        uint64_t c = cs[l] & 1u;
+        uint64_t r = bool_apply(&b, t0[l], c) ? one : 0;
         if (pair)
-            r |= (bool_apply(boolop, t1[l], c) ? one : 0) << 16;
+            r |= (bool_apply(&b, t1[l], c) ? one : 0) << 16;
         a->dst[l] = r;
     }
 }

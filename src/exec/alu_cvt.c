@@ -38,6 +38,7 @@ typedef struct cvt_desc {
     unsigned src_bits, dst_bits;
     int src_signed, dst_signed;
     int rnd, ftz, sat, relu, satfinite;
+    double int_limit; /* float -> int: 2^(bits-1) for signed, 2^bits for unsigned destinations */
 } cvt_desc;
 
 static cvt_desc cvt_describe(const ir_insn *in)
@@ -54,6 +55,7 @@ static cvt_desc cvt_describe(const ir_insn *in)
     d.sat = (in->mods & IR_MOD_SAT) != 0;
     d.relu = (in->mods & IR_MOD_RELU) != 0;
     d.satfinite = (in->mods & IR_MOD_SATFINITE) != 0;
+    d.int_limit = ldexp(1.0, (int)d.dst_bits - (d.dst_signed ? 1 : 0)); /* exact */
     return d;
 }
 
@@ -187,7 +189,7 @@ static uint64_t float_to_int(double x, const cvt_desc *d)
     x = round_integral(x, d->rnd);
     uint64_t mask = alu_width_mask(d->dst_bits);
     if (d->dst_signed) {
-        double limit = ldexp(1.0, (int)d->dst_bits - 1); /* 2^(bits-1), exact */
+        double limit = d->int_limit;
         if (x >= limit)
             return mask >> 1;
         if (x < -limit)
@@ -196,7 +198,7 @@ static uint64_t float_to_int(double x, const cvt_desc *d)
     }
     if (x <= 0.0)
         return 0;
-    if (x >= ldexp(1.0, (int)d->dst_bits))
+    if (x >= d->int_limit)
         return mask;
     return (uint64_t)x;
 }
@@ -271,6 +273,22 @@ static void cvt_f32_to_f64(const ir_insn *in, const alu_args *a)
     }
 }
 
+/* s32/u32 -> f32 at .rn (the host's mode: one correct rounding) and s32/u32 -> f64 (exact under
+ * every modifier). */
+ALU_INLINE void int32_to_float_lanes(const alu_args *a, int is_signed, int f64)
+{
+    const uint64_t *s0 = a->src[0];
+    ALU_FOR_LANES(l) {
+        double x = is_signed ? (double)(int32_t)(uint32_t)s0[l] : (double)(uint32_t)s0[l];
+        a->dst[l] = f64 ? alu_f64_to_bits(x) : alu_f32_to_bits((float)x);
+    }
+}
+
+static void cvt_rn_f32_s32(const ir_insn *in, const alu_args *a) { (void)in; int32_to_float_lanes(a, 1, 0); }
+static void cvt_rn_f32_u32(const ir_insn *in, const alu_args *a) { (void)in; int32_to_float_lanes(a, 0, 0); }
+static void cvt_f64_s32(const ir_insn *in, const alu_args *a) { (void)in; int32_to_float_lanes(a, 1, 1); }
+static void cvt_f64_u32(const ir_insn *in, const alu_args *a) { (void)in; int32_to_float_lanes(a, 0, 1); }
+
 /* ---- lookup ---- */
 
 static int frnd_ok(int rnd, int allow_rna)
@@ -305,6 +323,12 @@ static alu_fn cvt_int_lookup(const ir_insn *in, const cvt_desc *d)
     (void)in;
     if (!frnd_ok(d->rnd, 0) || d->dst == CK_TF32 || d->relu || d->satfinite)
         return NULL;
+    if (d->src_bits == 32 && !d->sat && !d->ftz) {
+        if (d->dst == CK_F64)
+            return d->src_signed ? cvt_f64_s32 : cvt_f64_u32;
+        if (d->dst == CK_F32 && d->rnd == IR_RND_RN)
+            return d->src_signed ? cvt_rn_f32_s32 : cvt_rn_f32_u32;
+    }
     return cvt_int_src;
 }
 

@@ -159,7 +159,7 @@ ALU_INLINE double half_decode(uint16_t h, int bf, int ftz)
 
 /* Applies .ftz, .sat (clamp to [0, 1], NaN to +0) and .relu (negative to +0, NaN stays the
  * canonical NaN) to a rounded result. */
-static uint16_t half_finish(uint16_t h, int bf, const half_mods *m)
+ALU_INLINE uint16_t half_finish(uint16_t h, int bf, const half_mods *m)
 {
     uint16_t one = bf ? ALU_BF16_ONE : ALU_F16_ONE;
     uint16_t inf = bf ? 0x7F80u : 0x7C00u;
@@ -176,8 +176,8 @@ static uint16_t half_finish(uint16_t h, int bf, const half_mods *m)
     return h;
 }
 
-static uint16_t half_arith(uint16_t a, uint16_t b, uint16_t c, enum half_op op, int bf,
-                           const half_mods *m)
+ALU_INLINE uint16_t half_arith(uint16_t a, uint16_t b, uint16_t c, enum half_op op, int bf,
+                              const half_mods *m)
 {
     double x = half_decode(a, bf, m->ftz), y = half_decode(b, bf, m->ftz), r;
     double p = x, q = y; /* the two addends of a sum */

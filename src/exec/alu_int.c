@@ -373,7 +373,8 @@ static alu_fn mul24_lookup(const ir_insn *in, int ti)
 alu_fn alu_int_lookup(const ir_insn *in)
 {
     int ti = int_type_index((ir_type)in->type);
-    if (ti < 0)
+    /* float-only modifiers on an integer type are an error, not something to skip */
+    if (ti < 0 || (in->mods & (IR_MOD_FTZ | IR_MOD_APPROX | IR_MOD_FULL | IR_MOD_RELU)))
         return NULL;
     switch (in->op) {
     case IR_ADD: case IR_SUB: return addsub_lookup(in, ti);

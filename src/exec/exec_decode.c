@@ -264,9 +264,13 @@ static int layout_module(exec_program *p)
             cbytes += (uint32_t)v->size_bytes;
         }
     }
-    for (uint32_t f = 0; f < m->nfuncs; f++)
+    uint64_t code_base = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
         if (layout_func(p, f, &shared))
             return -1;
+        p->funcs[f].code_base = code_base;
+        code_base += ((uint64_t)m->funcs[f].ninsns * 16 + 127) & ~(uint64_t)127;
+    }
     p->static_shared_bytes = shared;
     p->dynamic_shared_offset = align_up32(shared, 16);
     for (uint32_t i = 0; i < m->nvars; i++)

@@ -167,6 +167,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->bar_red_mode = 0;
         w->bar_dst = NULL;
         w->printf_seq = 0;
+        w->fetch_line = UINT64_MAX;
         w->depth = 0;
         w->local_sp = 0;
         w->warp_in_cta = i;
@@ -338,6 +339,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         return fault->faulted ? 1 : -1;
     }
     memsys_set_params(ms, launch->params, launch->params_bytes);
+    memsys_launch_begin(ms);
     uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
     uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
     uint32_t ctas_per_sm = machine->max_ctas_per_sm;

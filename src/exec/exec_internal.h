@@ -8,6 +8,7 @@
 #include "exec/alu.h"
 #include "exec/exec.h"
 #include "mem/mem.h"
+#include "mem/memsys.h"
 
 /* Function "addresses" for indirect calls: a range that no memory window uses. */
 #define FUNC_ADDRESS_BASE 0x0000500000000000ull
@@ -43,6 +44,7 @@ typedef struct exec_func {
     uint32_t *ret_offsets;    /* per return value: offset in the param area */
     uint32_t *param_offsets;  /* per parameter: offset in the param area */
     uint64_t *imm_pool;       /* owned: the broadcast immediates of code[] */
+    uint64_t code_base;       /* instruction address of code[0] (16 bytes per instruction) */
 } exec_func;
 
 struct exec_program {
@@ -101,6 +103,8 @@ struct exec_warp {
     uint64_t *regs;           /* == top frame's */
     uint32_t *preds;
     const exec_xinsn *code;   /* == top frame's function code */
+    uint64_t code_base;       /* == top frame's function code_base */
+    uint64_t fetch_line;      /* instruction line of the last fetch */
     exec_frame *frames;
     uint32_t depth, frames_cap; /* frames[depth-1] is the top */
     uint32_t warp_in_cta;

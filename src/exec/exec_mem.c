@@ -154,8 +154,12 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         return;
     }
     int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);
-    if (rc == 0)
+    if (rc == 0) {
         unpack_load(w, x, mask, acc);
+        /* An acquire at GPU or system scope must not be followed by stale L1 hits. */
+        if (x->in->mem.sem == IR_SEM_ACQUIRE || x->in->mem.sem == IR_SEM_SC)
+            memsys_fence(w->run->ms, w->cta->sm, (ir_scope)x->in->mem.scope);
+    }
 }
 
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */
@@ -244,8 +248,12 @@ void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
                    space_name((uint8_t)sp));
         return;
     }
-    if (do_access(w, x, acc) == 0 && in->op == IR_ATOM)
-        unpack_load(w, x, mask, acc);
+    if (do_access(w, x, acc) == 0) {
+        if (in->op == IR_ATOM)
+            unpack_load(w, x, mask, acc);
+        if (in->mem.sem == IR_SEM_ACQUIRE || in->mem.sem == IR_SEM_ACQ_REL)
+            memsys_fence(w->run->ms, w->cta->sm, (ir_scope)in->mem.scope);
+    }
 }
 
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask)

@@ -113,11 +113,10 @@ void exec_h_bar_warp(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 
 void exec_h_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
-    /* Memory is sequentially consistent in this model and there is no cache to act on here yet,
-     * so ordering needs no work. */
-    (void)w;
-    (void)x;
-    (void)mask;
+    /* Accesses are performed in order, so ordering itself needs no work; what a fence at GPU or
+     * system scope must do is make this SM's L1 forget global lines other SMs may have written. */
+    if (mask)
+        memsys_fence(w->run->ms, w->cta->sm, (ir_scope)x->in->mem.scope);
 }
 
 void exec_h_shfl(exec_warp *w, const exec_xinsn *x, uint32_t mask)

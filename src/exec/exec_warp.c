@@ -346,6 +346,7 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
     w->regs = f->regs;
     w->preds = f->preds;
     w->code = fn->code;
+    w->code_base = fn->code_base;
     update_next_wait(w);
     return 0;
 }
@@ -384,6 +385,7 @@ static void frame_pop(exec_warp *w)
     w->regs = caller->regs;
     w->preds = caller->preds;
     w->code = caller->fn->code;
+    w->code_base = caller->fn->code_base;
     w->pc = callee->ret_pc;
     w->active = lanes;
     update_next_wait(w);
@@ -411,6 +413,13 @@ void warp_run(exec_warp *w, uint32_t quantum)
         if (in->has_guard) {
             uint32_t g = w->preds[in->guard];
             mask &= in->guard_neg ? ~g : g;
+        }
+        /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
+         * another 128-byte line (instructions are 16 bytes). */
+        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
+        if (fetch_line != w->fetch_line) {
+            w->fetch_line = fetch_line;
+            memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
         }
         st->warp_instructions++;
         st->thread_instructions +=

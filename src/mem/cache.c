@@ -131,6 +131,8 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
 {
     if (c->sets == 1)
         return 0;
+    if (c->config.index_divisor > 1)
+        line_number /= c->config.index_divisor;
     uint64_t h = line_number;
     if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
         uint64_t chunk_mask = (UINT64_C(1) << c->fold_bits) - 1;
@@ -689,6 +691,30 @@ bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
     info->set = line / c->ways;
     info->way = line % c->ways;
     return true;
+}
+
+void cache_set_persisting_limit(cache *c, uint64_t lines)
+{
+    c->config.persisting_limit_lines = lines;
+}
+
+bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got)
+{
+    uint32_t line = lookup_line(c, addr);
+    if (line == NO_INDEX)
+        return false;
+    uint32_t offset = (uint32_t)(addr & ((UINT64_C(1) << c->line_shift) - 1));
+    const uint64_t *valid = valid_bits(c, line);
+    const uint8_t *data = line_data(c, line);
+    bool any = false;
+    for (uint32_t i = 0; i < bytes && offset + i < c->config.line_bytes; i++) {
+        if (bit_test(valid, offset + i)) {
+            out[i] = data[offset + i];
+            got[i] = 1;
+            any = true;
+        }
+    }
+    return any;
 }
 
 /* ---- cache control ---- */

@@ -94,6 +94,9 @@ typedef struct cache_config {
                                 L2 on DRAM: 64 */
     uint64_t persisting_limit_lines; /* most LAST lines in the whole cache; 0 means evict_last
                                         requests are treated as evict_normal */
+    uint32_t index_divisor;  /* 0 or 1: none; n: the line number is divided by n before the index
+                                function (an L2 slice that receives one line of every aligned
+                                group of n lines uses all its sets) */
 } cache_config;
 
 /* What one call did. Every operation zeroes it first; pass NULL when not needed. */
@@ -175,6 +178,13 @@ uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */
 bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info);
 
+/* Changes the persisting limit (config.persisting_limit_lines) for later allocations; lines
+ * already evict-last keep their class until they are demoted or evicted. */
+void cache_set_persisting_limit(cache *c, uint64_t lines);
+/* Without side effects: copies the valid bytes of [addr, addr + bytes) (within one line) into
+ * `out` and sets got[i] = 1 for each byte copied; bytes not held are left untouched. Returns
+ * whether any byte was copied. For debugger-style reads (device printf arguments). */
+bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got);
 /* Line operations on the line holding `addr`; each is a no-op when the line is absent
  * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. */
 /* Drops the line, first writing back its dirty bytes when `writeback_first`. */

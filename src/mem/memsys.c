@@ -1,45 +1,58 @@
-/* The memory system: allocation table, generic address resolution, window bounds, the backing
- * store (mem/dram.h) and warp-level loads, stores and atomics performed lane by lane in lane order.
- * Local memory is interleaved across the lanes of a warp slot in 4-byte words. */
+/* The memory system: allocation table, generic address resolution, window bounds, dispatch of a
+ * warp access to its spaces (global and local through the cache hierarchy in mem_hier.c, shared
+ * banks and the constant cache in mem_shared.c), and the counters. */
 #include "mem/memsys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/dram.h"
+#include "mem/memsys_internal.h"
 
 enum { ALLOC_GAP = 64 * 1024 };
 
-typedef struct allocation {
-    uint64_t base, bytes;
-} allocation;
+void memsys_config_default(memsys_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->sm_count = 132;
+    c->l1.bytes = 240 * 1024;
+    c->l1.line_bytes = 128;
+    c->l1.sector_bytes = 32;
+    c->l1.ways = 4;
+    c->l1.cache_global_loads = 1;
+    c->l1.global_store_write_through = 1;
+    c->l1.global_store_allocate = 0;
+    c->l1.local_write_back = 1;
+    c->l2.bytes = 50ull << 20;
+    c->l2.line_bytes = 128;
+    c->l2.sector_bytes = 32;
+    c->l2.ways = 16;
+    c->l2.slices = 80;
+    c->l2.dram_fill_bytes = 64;
+    c->l2.persisting_max_bytes = 39321600;
+    c->shared.banks = 32;
+    c->shared.bank_width_bytes = 4;
+    c->constant.bytes = 2112;
+    c->constant.line_bytes = 64;
+    c->constant.ways = 33;
+    c->icache.bytes = 128 * 1024;
+    c->icache.line_bytes = 128;
+    c->icache.ways = 8;
+    c->dram_page_bytes = 64 * 1024;
+}
 
-struct memsys {
-    dram *store;
-    allocation *allocs; /* sorted by base */
-    uint32_t nallocs, allocs_cap;
-    uint32_t last_hit;
-    uint64_t next_base;
-    uint8_t *const_bank;
-    uint32_t const_bytes;
-    const uint8_t *params;
-    uint32_t params_bytes;
-};
-
-memsys *memsys_create(void)
+memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
 {
     memsys *ms = calloc(1, sizeof *ms);
     if (!ms)
         return NULL;
-    diag_list dl;
-    diag_list_init(&dl);
-    if (dram_create(NULL, &dl, &ms->store) != MEM_OK) {
-        diag_list_fini(&dl);
-        free(ms);
+    ms->cfg = *cfg;
+    dram_config dc = {.page_bytes = cfg->dram_page_bytes};
+    ms->cur = &ms->unattributed;
+    if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
+        memsys_destroy(ms);
         return NULL;
     }
-    diag_list_fini(&dl);
     ms->next_base = MEM_GLOBAL_BASE;
     return ms;
 }
@@ -48,10 +61,50 @@ void memsys_destroy(memsys *ms)
 {
     if (!ms)
         return;
+    hier_destroy(ms);
     dram_destroy(ms->store);
     free(ms->allocs);
     free(ms->const_bank);
+    free(ms->per_insn);
     free(ms);
+}
+
+int memsys_set_insn_count(memsys *ms, uint32_t ninsns)
+{
+    mem_counters *c = calloc(ninsns ? ninsns : 1, sizeof *c);
+    if (!c)
+        return -1;
+    free(ms->per_insn);
+    ms->per_insn = c;
+    ms->ninsns = ninsns;
+    return 0;
+}
+
+const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->per_insn; }
+const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
+
+static void add_counters(mem_counters *a, const mem_counters *b)
+{
+    /* Every field is a uint64_t: add them as an array. */
+    uint64_t *x = (uint64_t *)a;
+    const uint64_t *y = (const uint64_t *)b;
+    for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
+}
+
+void memsys_total_counters(const memsys *ms, mem_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < ms->ninsns; i++) add_counters(out, &ms->per_insn[i]);
+    add_counters(out, &ms->unattributed);
+    out->l2.lines_evict_first = out->l2.lines_evict_normal = out->l2.lines_evict_last = 0;
+    out->l2.peak_evict_last_lines = 0;
+    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++) {
+        const cache_stats *st = cache_get_stats(ms->l2[s]);
+        out->l2.lines_evict_first += st->lines_by_priority[CACHE_PRIORITY_FIRST];
+        out->l2.lines_evict_normal += st->lines_by_priority[CACHE_PRIORITY_NORMAL];
+        out->l2.lines_evict_last += st->lines_by_priority[CACHE_PRIORITY_LAST];
+        out->l2.peak_evict_last_lines += st->peak_last_lines;
+    }
 }
 
 int memsys_alloc(memsys *ms, uint64_t bytes, uint64_t align, uint64_t *addr)
@@ -94,7 +147,7 @@ static int find_allocation(memsys *ms, uint64_t addr, uint64_t bytes)
     if (lo == 0)
         return -1;
     a = &ms->allocs[lo - 1];
-    if (addr - a->base + bytes > a->bytes || addr - a->base >= a->bytes)
+    if (addr - a->base >= a->bytes || addr - a->base + bytes > a->bytes)
         return -1;
     ms->last_hit = lo - 1;
     return (int)(lo - 1);
@@ -154,13 +207,7 @@ ir_space memsys_resolve_generic(uint64_t generic, uint64_t *offset)
 
 uint64_t memsys_backing_bytes(const memsys *ms) { return dram_get_stats(ms->store)->bytes_allocated; }
 
-/* Where one lane's bytes live once resolved. */
-typedef struct lane_target {
-    ir_space space;
-    uint64_t offset; /* window offset or global address */
-} lane_target;
-
-static int fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
+int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
                 ir_space space, const char *what)
 {
     f->kind = kind;
@@ -183,13 +230,13 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     if (t->space == IR_SPACE_GENERIC)
         t->space = memsys_resolve_generic(a, &t->offset);
     if (bytes && t->offset % bytes)
-        return fail(f, MEM_FAULT_MISALIGNED, lane, a, bytes, t->space,
+        return mem_fail(f, MEM_FAULT_MISALIGNED, lane, a, bytes, t->space,
                     "address is not aligned to the access size");
     uint64_t limit;
     switch (t->space) {
     case IR_SPACE_GLOBAL:
         if (find_allocation(ms, t->offset, bytes) < 0)
-            return fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
+            return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
                         "address is outside every allocation");
         return 0;
     case IR_SPACE_SHARED: limit = ctx->shared_bytes; break;
@@ -197,81 +244,52 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     case IR_SPACE_CONST: limit = ms->const_bytes; break;
     case IR_SPACE_PARAM: limit = ms->params_bytes; break;
     default:
-        return fail(f, MEM_FAULT_UNSUPPORTED, lane, a, bytes, t->space,
+        return mem_fail(f, MEM_FAULT_UNSUPPORTED, lane, a, bytes, t->space,
                     "state space is not modelled");
     }
     if (t->offset >= limit || limit - t->offset < bytes)
-        return fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
+        return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
                     "address is outside the window's allocated size");
     if (acc->op != MEM_OP_LOAD && (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
-        return fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
+        return mem_fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
                     "state space is read-only");
     return 0;
 }
 
-/* Backing address of byte `offset` of lane `lane`'s local memory: 4-byte words of the 32 lanes
- * of a warp slot are interleaved, so one word index across the warp is one 128-byte line. */
-static uint64_t local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset)
+/* Shared, const and param data live outside the cache hierarchy. */
+static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                        uint32_t lanes)
 {
-    return ctx->local_backing + (offset / 4) * 128 + lane * 4 + offset % 4;
-}
-
-static int move_bytes(memsys *ms, const mem_ctx *ctx, uint32_t lane, const lane_target *t,
-                      uint8_t *buf, uint32_t bytes, int store)
-{
-    switch (t->space) {
-    case IR_SPACE_GLOBAL:
-        return (store ? dram_poke(ms->store, t->offset, bytes, buf)
-                      : dram_peek(ms->store, t->offset, bytes, buf)) == MEM_OK ? 0 : -1;
-    case IR_SPACE_SHARED:
-        if (store)
-            memcpy(ctx->shared + t->offset, buf, bytes);
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint8_t *p = t[l].space == IR_SPACE_SHARED ? ctx->shared + t[l].offset
+                     : t[l].space == IR_SPACE_CONST ? ms->const_bank + t[l].offset
+                                                    : (uint8_t *)ms->params + t[l].offset;
+        if (acc->op == MEM_OP_STORE)
+            memcpy(p, acc->data[l], bytes);
         else
-            memcpy(buf, ctx->shared + t->offset, bytes);
-        return 0;
-    case IR_SPACE_LOCAL:
-        for (uint32_t done = 0; done < bytes;) {
-            uint64_t off = t->offset + done;
-            uint32_t chunk = 4 - (uint32_t)(off % 4);
-            if (chunk > bytes - done)
-                chunk = bytes - done;
-            uint64_t at = local_backing(ctx, lane, off);
-            mem_status s = store ? dram_poke(ms->store, at, chunk, buf + done)
-                                 : dram_peek(ms->store, at, chunk, buf + done);
-            if (s != MEM_OK)
-                return -1;
-            done += chunk;
-        }
-        return 0;
-    case IR_SPACE_CONST:
-        memcpy(buf, ms->const_bank + t->offset, bytes);
-        return 0;
-    case IR_SPACE_PARAM:
-        memcpy(buf, ms->params + t->offset, bytes);
-        return 0;
-    default:
-        return -1;
+            memcpy(acc->data[l], p, bytes);
     }
 }
 
-static int do_atomics(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                      mem_fault *f)
+static int shared_atomics(const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                          uint32_t lanes, mem_fault *f)
 {
     uint32_t bytes = acc->elem_bytes;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((acc->active >> l) & 1u))
+        if (!((lanes >> l) & 1u))
             continue;
-        uint64_t old = 0, val;
+        uint64_t old = 0;
         int ok = 1;
-        if (move_bytes(ms, ctx, l, &t[l], (uint8_t *)&old, bytes, 0))
-            return fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], bytes, t[l].space, "backing store");
-        val = acc->atom_fn(acc->atom_op, (ir_type)acc->atom_type, acc->atom_mods, old,
-                           acc->operand_b[l], acc->operand_c[l], &ok);
+        memcpy(&old, ctx->shared + t[l].offset, bytes);
+        uint64_t val = acc->atom_fn(acc->atom_op, (ir_type)acc->atom_type, acc->atom_mods, old,
+                                    acc->operand_b[l], acc->operand_c[l], &ok);
         if (!ok)
-            return fail(f, MEM_FAULT_UNSUPPORTED, l, acc->addr[l], bytes, t[l].space,
+            return mem_fail(f, MEM_FAULT_UNSUPPORTED, l, acc->addr[l], bytes, IR_SPACE_SHARED,
                         "atomic operation and type combination is not modelled");
-        if (move_bytes(ms, ctx, l, &t[l], (uint8_t *)&val, bytes, 1))
-            return fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], bytes, t[l].space, "backing store");
+        memcpy(ctx->shared + t[l].offset, &val, bytes);
         memcpy(acc->data[l], &old, bytes);
     }
     return 0;
@@ -281,44 +299,68 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
 {
     lane_target t[MEM_LANES];
     memset(fault, 0, sizeof *fault);
+    ms->cur = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed;
     if (acc->op == MEM_OP_PREFETCH || acc->op == MEM_OP_APPLYPRIORITY)
-        return 0; /* hints: no data effect, and a hint to a bad address never faults */
+        return 0; /* hints: see mem_hier.c once the L2 controls land; they never fault */
     if (acc->op == MEM_OP_DISCARD)
-        return fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(acc->active | 1u),
+        return mem_fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(acc->active | 1u),
                     acc->addr[__builtin_ctz(acc->active | 1u)], 128, IR_SPACE_GLOBAL,
-                    "discard.global.L2 needs the L2 model, which this build does not have");
-    for (uint32_t l = 0; l < MEM_LANES; l++)
-        if (((acc->active >> l) & 1u) && check_lane(ms, ctx, acc, l, &t[l], fault))
-            return -1;
-    if (acc->op == MEM_OP_ATOMIC)
-        return do_atomics(ms, ctx, acc, t, fault);
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    int store = acc->op == MEM_OP_STORE;
+                    "discard.global.L2 is not modelled yet");
+    uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (((acc->active >> l) & 1u) && move_bytes(ms, ctx, l, &t[l], acc->data[l], bytes, store))
-            return fail(fault, MEM_FAULT_NOMEM, l, acc->addr[l], bytes, t[l].space,
-                        "backing store could not grow");
+        if (!((acc->active >> l) & 1u))
+            continue;
+        if (check_lane(ms, ctx, acc, l, &t[l], fault))
+            return -1;
+        switch (t[l].space) {
+        case IR_SPACE_GLOBAL: case IR_SPACE_LOCAL: cached |= 1u << l; break;
+        case IR_SPACE_SHARED: shared |= 1u << l; direct |= 1u << l; break;
+        default: constant |= 1u << l; direct |= 1u << l; break;
+        }
     }
-    return 0;
+    if (shared)
+        shared_count(ms, acc, t, shared);
+    if (constant)
+        constant_count(ms, ctx, acc, t, constant);
+    if (acc->op == MEM_OP_ATOMIC) {
+        if (shared && shared_atomics(ctx, acc, t, shared, fault))
+            return -1;
+        return cached ? hier_atomic(ms, ctx, acc, t, cached, fault) : 0;
+    }
+    if (direct)
+        move_direct(ms, ctx, acc, t, direct);
+    return cached ? hier_global_local(ms, ctx, acc, t, cached, fault) : 0;
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,
                 uint32_t bytes)
 {
-    lane_target t;
-    t.space = memsys_resolve_generic(generic, &t.offset);
     mem_access probe;
+    memset(&probe, 0, sizeof probe);
     probe.op = MEM_OP_LOAD;
     probe.space = IR_SPACE_GENERIC;
     probe.elem_bytes = 1;
     probe.vec = 1;
     mem_fault f;
     for (uint32_t i = 0; i < bytes; i++) {
+        lane_target t;
         probe.addr[lane] = generic + i;
         if (check_lane(ms, ctx, &probe, lane, &t, &f))
             return -1;
-        if (move_bytes(ms, ctx, lane, &t, (uint8_t *)out + i, 1, 0))
-            return -1;
+        uint8_t *o = (uint8_t *)out + i;
+        switch (t.space) {
+        case IR_SPACE_GLOBAL:
+            if (hier_peek(ms, ctx, t.offset, o, 1))
+                return -1;
+            break;
+        case IR_SPACE_LOCAL:
+            if (hier_peek(ms, ctx, hier_local_backing(ctx, lane, t.offset), o, 1))
+                return -1;
+            break;
+        case IR_SPACE_SHARED: *o = ctx->shared[t.offset]; break;
+        case IR_SPACE_CONST: *o = ms->const_bank[t.offset]; break;
+        default: *o = ms->params[t.offset]; break;
+        }
     }
     return 0;
 }

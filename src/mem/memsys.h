@@ -11,13 +11,70 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "mem/mem.h"
+#include "mem/mem_stats.h"
 
 typedef struct memsys memsys;
 
-/* Creates an empty memory system. Returns NULL when out of memory. */
-memsys *memsys_create(void);
+/* Geometry and policies of the modelled hierarchy (filled from a GPU preset by the sim layer;
+ * docs/presets.md explains each field). Sizes in bytes. */
+typedef struct memsys_config {
+    uint32_t sm_count;
+    struct {
+        uint32_t bytes, line_bytes, sector_bytes, ways;
+        uint8_t cache_global_loads;        /* plain global loads allocate in L1 */
+        uint8_t global_store_write_through;
+        uint8_t global_store_allocate;
+        uint8_t local_write_back;
+    } l1;
+    struct {
+        uint64_t bytes;
+        uint32_t line_bytes, sector_bytes, ways, slices;
+        uint32_t dram_fill_bytes;
+        uint64_t persisting_max_bytes;
+    } l2;
+    struct {
+        uint32_t banks, bank_width_bytes;
+    } shared;
+    struct {
+        uint32_t bytes, line_bytes, ways;
+    } constant, icache;
+    uint32_t dram_page_bytes;
+} memsys_config;
+
+/* An H100-like configuration for tests that do not care about the preset. */
+void memsys_config_default(memsys_config *cfg);
+
+/* Creates a memory system with cold caches. Returns NULL with a diagnostic (MEM-CACHE-*,
+ * MEM-DRAM-*, MEM-SYS-001 for an inconsistent configuration) or when out of memory. */
+memsys *memsys_create(const memsys_config *cfg, diag_list *dl);
 void memsys_destroy(memsys *ms);
+
+/* Sizes the per-instruction counters for static ids 0..ninsns-1 (clears them). Returns 0 or -1
+ * when out of memory. Counters of accesses with ids outside the range are not kept. */
+int memsys_set_insn_count(memsys *ms, uint32_t ninsns);
+/* Counters per static instruction (ninsns entries) and of work no instruction caused (the final
+ * write-back of dirty lines). */
+const mem_counters *memsys_insn_counters(const memsys *ms);
+const mem_counters *memsys_unattributed_counters(const memsys *ms);
+/* Sums every instruction's counters and the unattributed ones into *out, and adds the L2's
+ * current lines per eviction class and peak of evict-last lines. */
+void memsys_total_counters(const memsys *ms, mem_counters *out);
+
+/* Kernel boundary: L1 caches drop their global lines (an SM's L1 is not coherent, so the driver
+ * invalidates it between kernels); L2 stays warm. */
+void memsys_launch_begin(memsys *ms);
+/* Sets the persisting L2 set-aside (bytes, capped at the preset's maximum). */
+void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
+/* Fence or acquire at `scope` by SM `sm`: at GPU or system scope the SM's L1 drops its global
+ * lines so later loads see other SMs' writes (the compiler's CCTL.IVALL). */
+void memsys_fence(memsys *ms, uint32_t sm, ir_scope scope);
+/* Instruction fetch of `bytes` at instruction address `addr` by SM `sm`, charged to insn_id. */
+void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
+/* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.
+ * Host reads after this see every write. Returns 0, or -1 when the backing store failed. */
+int memsys_finish(memsys *ms);
 
 /* Allocates `bytes` (> 0) of device memory aligned to `align` (a power of two, >= 256 is used
  * whatever is asked) and returns its global address in *addr. Consecutive allocations are

@@ -172,6 +172,54 @@ static uint8_t *build_params(const launch_desc *L, const launch_kernel *k, const
     return block;
 }
 
+/* The memory system's geometry from a preset, with the L1/shared split chosen for the largest
+ * shared-memory need of any launch. */
+static int memsys_config_from_gpu(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
+                                  const char *path, diag_list *dl)
+{
+    uint32_t carveout = g->l1.default_shared_carveout_bytes;
+    if (shared_per_sm > carveout && gpu_config_pick_carveout(g, shared_per_sm, &carveout)) {
+        diag_add(dl, DIAG_ERROR, "SIM-SHARED-001", path, 0, 0,
+                 "a launch needs %u bytes of shared memory per SM, more than %s can provide",
+                 shared_per_sm, g->name);
+        return -1;
+    }
+    memset(c, 0, sizeof *c);
+    c->sm_count = g->sm.count;
+    c->l1.bytes = gpu_config_l1_data_bytes(g, carveout);
+    c->l1.line_bytes = g->l1.line_bytes;
+    c->l1.sector_bytes = g->l1.sector_bytes;
+    c->l1.ways = g->l1.ways;
+    c->l1.cache_global_loads = g->l1.cache_global_loads;
+    c->l1.global_store_write_through = g->l1.global_store_policy == GPU_WRITE_THROUGH;
+    c->l1.global_store_allocate = g->l1.global_store_allocate;
+    c->l1.local_write_back = g->l1.local_store_policy == GPU_WRITE_BACK;
+    c->l2.bytes = g->l2.size_bytes;
+    c->l2.line_bytes = g->l2.line_bytes;
+    c->l2.sector_bytes = g->l2.sector_bytes;
+    c->l2.ways = g->l2.ways;
+    c->l2.slices = g->l2.slices;
+    c->l2.dram_fill_bytes = g->l2.dram_fill_bytes;
+    c->l2.persisting_max_bytes = g->l2.persisting_max_bytes;
+    c->shared.banks = g->shared.banks;
+    c->shared.bank_width_bytes = g->shared.bank_width_bytes;
+    c->constant.bytes = g->constant.l1_bytes;
+    c->constant.line_bytes = g->constant.l1_line_bytes;
+    c->constant.ways = g->constant.l1_ways;
+    c->icache.bytes = g->instruction.l1_bytes;
+    c->icache.line_bytes = g->instruction.l1_line_bytes;
+    c->icache.ways = g->instruction.l1_ways;
+    c->dram_page_bytes = g->dram.page_bytes;
+    return 0;
+}
+
+static void counters_sub(mem_counters *d, const mem_counters *a, const mem_counters *b)
+{
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t *z = (uint64_t *)d;
+    for (size_t i = 0; i < sizeof *d / sizeof(uint64_t); i++) z[i] = x[i] - y[i];
+}
+
 static void machine_from_gpu(const gpu_config *g, uint32_t quantum, exec_machine *m)
 {
     m->sm_count = g->sm.count;
@@ -237,9 +285,17 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
                                    : L->max_instructions ? L->max_instructions
                                                          : SIM_DEFAULT_MAX_INSTRUCTIONS;
         exec_stats st = {0};
+        mem_counters before, after;
+        memsys_total_counters(ms, &before);
         double t0 = now_seconds();
         int rc = exec_run(r->program, ms, &machine, &el, &st, &r->fault, &r->printf_text);
         sim_launch_stats *ls = &r->launches[r->nlaunches++];
+        memsys_total_counters(ms, &after);
+        counters_sub(&ls->counters, &after, &before);
+        ls->counters.l2.lines_evict_first = after.l2.lines_evict_first;
+        ls->counters.l2.lines_evict_normal = after.l2.lines_evict_normal;
+        ls->counters.l2.lines_evict_last = after.l2.lines_evict_last;
+        ls->counters.l2.peak_evict_last_lines = after.l2.peak_evict_last_lines;
         ls->seconds = now_seconds() - t0;
         ls->kernel = k->kernel;
         memcpy(ls->grid, k->grid, sizeof ls->grid);
@@ -264,6 +320,17 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
 static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, diag_list *dl)
 {
     const launch_desc *L = r->launch;
+    if (memsys_finish(ms)) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                 "the backing store could not hold the final write-back");
+        return -1;
+    }
+    memsys_total_counters(ms, &r->totals);
+    uint32_t n = r->module->ninsns_total;
+    r->insn_counters = malloc((n ? n : 1) * sizeof *r->insn_counters);
+    if (!r->insn_counters)
+        return -1;
+    memcpy(r->insn_counters, memsys_insn_counters(ms), n * sizeof *r->insn_counters);
     uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
     int rc = data ? 0 : -1;
     for (size_t b = 0; !rc && b < L->nbuffers; b++) {
@@ -303,9 +370,23 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
     r->program = exec_program_create(r->module, dl);
     if (!r->program)
         return r;
-    memsys *ms = memsys_create();
+    uint32_t shared_per_sm = 0;
+    for (size_t i = 0; i < r->launch->nkernels; i++)
+        if (r->launch->kernels[i].shared_bytes > shared_per_sm)
+            shared_per_sm = r->launch->kernels[i].shared_bytes;
+    memsys_config mc;
+    if (memsys_config_from_gpu(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
+        return r;
+    memsys *ms = memsys_create(&mc, dl);
     uint64_t *addr = calloc(r->launch->nbuffers + 1, sizeof *addr);
-    if (!ms || !addr || setup_buffers(r->launch, ms, addr, dl)) {
+    if (ms && r->launch->has_l2_persisting_bytes) {
+        memsys_set_persisting_bytes(ms, r->launch->l2_persisting_bytes);
+        r->l2_persisting_bytes = r->launch->l2_persisting_bytes < mc.l2.persisting_max_bytes
+                                     ? r->launch->l2_persisting_bytes
+                                     : mc.l2.persisting_max_bytes;
+    }
+    if (!ms || !addr || memsys_set_insn_count(ms, r->module->ninsns_total) ||
+        setup_buffers(r->launch, ms, addr, dl)) {
         memsys_destroy(ms);
         free(addr);
         return r;
@@ -333,5 +414,88 @@ void sim_result_destroy(sim_result *r)
     free(r->launches);
     free(r->expects);
     free(r->printf_text);
+    free(r->insn_counters);
     free(r);
+}
+
+/* Trimmed copy of line `line` of the module text, or NULL. */
+static char *module_line(const sim_result *r, uint32_t line)
+{
+    const char *t = r->module_text;
+    size_t len = r->module_text_len, pos = 0;
+    if (!t || !line)
+        return NULL;
+    for (uint32_t l = 1; l < line && pos < len; pos++)
+        if (t[pos] == '\n')
+            l++;
+    while (pos < len && (t[pos] == ' ' || t[pos] == '\t')) pos++;
+    size_t end = pos;
+    while (end < len && t[end] != '\n') end++;
+    while (end > pos && (t[end - 1] == ' ' || t[end - 1] == '\t' || t[end - 1] == '\r')) end--;
+    char *s = malloc(end - pos + 1);
+    if (s) {
+        memcpy(s, t + pos, end - pos);
+        s[end - pos] = '\0';
+    }
+    return s;
+}
+
+int sim_report_model(const sim_result *r, report_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->gpu = r->gpu.name;
+    m->launch_file = r->launch->path;
+    m->module = r->launch->module_path;
+    m->warp_instructions = r->warp_instructions;
+    m->thread_instructions = r->thread_instructions;
+    m->totals = r->totals;
+    m->l2_persisting_bytes = r->l2_persisting_bytes;
+    m->launches = calloc(r->nlaunches + 1, sizeof *m->launches);
+    if (!m->launches)
+        return -1;
+    m->nlaunches = r->nlaunches;
+    for (size_t i = 0; i < r->nlaunches; i++) {
+        const sim_launch_stats *s = &r->launches[i];
+        report_launch *l = &m->launches[i];
+        l->kernel = s->kernel;
+        memcpy(l->grid, s->grid, sizeof l->grid);
+        memcpy(l->block, s->block, sizeof l->block);
+        l->warp_instructions = s->warp_instructions;
+        l->thread_instructions = s->thread_instructions;
+        l->counters = s->counters;
+        l->seconds = s->seconds;
+    }
+    const uint64_t *execs = exec_program_insn_counts(r->program);
+    uint32_t n = r->module->ninsns_total;
+    m->insns = calloc(n + 1, sizeof *m->insns);
+    if (!m->insns)
+        return -1;
+    for (uint32_t id = 0; id < n; id++) {
+        if (!execs[id])
+            continue;
+        const ir_func *fn;
+        const ir_insn *in = ir_module_insn_by_id(r->module, id, &fn);
+        if (!in)
+            continue;
+        report_insn *ri = &m->insns[m->ninsns++];
+        ri->id = id;
+        ri->kernel = fn->name;
+        ri->ptx_line = in->line;
+        if (in->loc_line && in->loc_file < r->module->nfiles && r->module->files[in->loc_file]) {
+            ri->source_file = r->module->files[in->loc_file];
+            ri->source_line = in->loc_line;
+        }
+        ri->text = module_line(r, in->line);
+        ri->executions = execs[id];
+        ri->counters = r->insn_counters ? r->insn_counters[id] : (mem_counters){0};
+    }
+    return 0;
+}
+
+void sim_report_model_fini(report_model *m)
+{
+    for (size_t i = 0; i < m->ninsns; i++) free((char *)m->insns[i].text);
+    free(m->insns);
+    free(m->launches);
+    memset(m, 0, sizeof *m);
 }

@@ -12,6 +12,8 @@
 #include "exec/exec.h"
 #include "ir/ir.h"
 #include "launch/launch.h"
+#include "mem/mem_stats.h"
+#include "report/report.h"
 
 typedef struct sim_options {
     const char *gpu;           /* preset name overriding the launch file's "gpu"; NULL: keep */
@@ -30,6 +32,7 @@ typedef struct sim_launch_stats {
     const char *kernel;
     uint32_t grid[3], block[3];
     uint64_t warp_instructions, thread_instructions;
+    mem_counters counters;     /* memory counters of this launch */
     double seconds;            /* host time spent executing */
 } sim_launch_stats;
 
@@ -49,6 +52,9 @@ typedef struct sim_result {
     launch_expect_result *expects; /* launch->nexpects entries when expectations were checked */
     int expects_failed;
     char *printf_text;         /* owned, device printf output; may be NULL */
+    mem_counters totals;       /* whole run, final write-back included */
+    mem_counters *insn_counters; /* owned: per static instruction (module->ninsns_total) */
+    uint64_t l2_persisting_bytes; /* set-aside in effect */
     uint64_t warp_instructions, thread_instructions;
     double seconds;
 } sim_result;
@@ -58,6 +64,11 @@ typedef struct sim_result {
  * CONFIG-*, SIM-*). Free it with sim_result_destroy. */
 sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl);
 void sim_result_destroy(sim_result *r);
+
+/* Builds the report model of a finished run (borrowing strings from r; the arrays are malloc'd
+ * into *m and freed by sim_report_model_fini). Returns 0 or -1 when out of memory. */
+int sim_report_model(const sim_result *r, report_model *m);
+void sim_report_model_fini(report_model *m);
 
 /* Parses and checks a kernel file (PTX). Returns SIM_OK when clean, SIM_BAD_INPUT otherwise, with
  * every problem in dl. */

@@ -410,6 +410,13 @@ static void test_lookup_rejects(void **state)
     in = make(IR_MOV, IR_T_B32, 0);
     in.dst[0].kind = IR_OPND_VEC;
     assert_null(alu_lookup(&in));
+    in = make(IR_ADD, IR_T_U32, IR_MOD_FTZ); /* modifiers of other types are not ignored */
+    assert_null(alu_lookup(&in));
+    in = make(IR_ADD, IR_T_U32, 0);
+    in.rnd = IR_RND_RN;
+    assert_null(alu_lookup(&in));
+    in = make(IR_SHL, IR_T_B32, IR_MOD_CLAMP);
+    assert_null(alu_lookup(&in));
     in = make(IR_ADD, IR_T_U32, 0);
     in.op = IR_OP_COUNT + 5;
     assert_null(alu_lookup(&in));

@@ -37,7 +37,11 @@ static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_
     if (!p)
         diag_list_print(&dl, stderr);
     assert_non_null(p);
-    memsys *ms = memsys_create();
+    memsys_config cfg;
+    memsys_config_default(&cfg);
+    cfg.sm_count = 4;
+    memsys *ms = memsys_create(&cfg, &dl);
+    assert_non_null(ms);
     uint64_t buf;
     assert_int_equal(memsys_alloc(ms, sizeof o->out, 256, &buf), 0);
     uint8_t params[16];
@@ -54,6 +58,7 @@ static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_
     memset(&o->stats, 0, sizeof o->stats);
     o->printf_text = NULL;
     o->rc = exec_run(p, ms, &mach, &L, &o->stats, &o->fault, &o->printf_text);
+    assert_int_equal(memsys_finish(ms), 0);
     assert_int_equal(memsys_host_read(ms, buf, o->out, sizeof o->out), 0);
     memsys_destroy(ms);
     exec_program_destroy(p);

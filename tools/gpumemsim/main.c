@@ -17,6 +17,8 @@ static const char usage[] =
     "      --gpu NAME             use this GPU preset instead of the launch file's\n"
     "      --config FILE.json     GPU configuration override ({\"base\": \"a100\", ...})\n"
     "      --max-instructions N   stop a launch after N warp instructions (runaway limit)\n"
+    "      --json FILE            also write the statistics as JSON (docs/statistics.md)\n"
+    "      --top N                hottest instructions listed in the report (default 10)\n"
     "      --quiet                print only printf output, faults and failures\n"
     "  check FILE.ptx         parse and check a kernel file; exit 0 when clean, 2 otherwise\n"
     "      --list-ops             list the PTX instructions gpumemsim accepts\n"
@@ -76,20 +78,13 @@ static void print_expectations(const sim_result *r)
     }
 }
 
-static void print_summary(const sim_result *r)
+static void print_summary(const sim_result *r, const report_model *m, size_t top)
 {
-    printf("gpumemsim: %s on %s\n", r->launch->path, r->gpu.name);
-    for (size_t i = 0; i < r->nlaunches; i++) {
-        const sim_launch_stats *s = &r->launches[i];
-        printf("  launch %zu: %s grid (%u,%u,%u) block (%u,%u,%u)\n", i + 1, s->kernel,
-               s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2]);
-        printf("    warp instructions %llu, thread instructions %llu, %.3f s host time",
-               (unsigned long long)s->warp_instructions,
-               (unsigned long long)s->thread_instructions, s->seconds);
-        if (s->seconds > 0)
-            printf(" (%.1f M warp instructions/s)", s->warp_instructions / s->seconds / 1e6);
-        printf("\n");
-    }
+    report_write_text(m, top, stdout);
+    printf("host time in kernels: %.3f s", r->seconds);
+    if (r->seconds > 0)
+        printf(" (%.2f M warp instructions/s)", r->warp_instructions / r->seconds / 1e6);
+    printf("\n");
     for (size_t i = 0; i < r->launch->nexpects; i++)
         if (!r->expects[i].mismatches)
             printf("  expectation %s: %llu elements match\n", r->expects[i].buffer_name,
@@ -101,6 +96,8 @@ static void print_summary(const sim_result *r)
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
+                                         {"json", required_argument, 0, 'j'},
+                                         {"top", required_argument, 0, 't'},
                                          {"config", required_argument, 0, 'c'},
                                          {"max-instructions", required_argument, 0, 'm'},
                                          {"quantum", required_argument, 0, 'Q'},
@@ -108,12 +105,24 @@ static int cmd_run(int argc, char **argv)
                                          {0, 0, 0, 0}};
     sim_options opt = {0};
     int quiet = 0, c;
+    const char *json_path = NULL;
+    size_t top = 10;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'g': opt.gpu = optarg; break;
         case 'c': opt.config_path = optarg; break;
         case 'q': quiet = 1; break;
+        case 'j': json_path = optarg; break;
+        case 't': {
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || !*optarg) {
+                fprintf(stderr, "gpumemsim: --top needs a number, not '%s'\n", optarg);
+                return 2;
+            }
+            top = (size_t)v;
+            break;
+        }
         case 'm':
         case 'Q': {
             unsigned long long v = strtoull(optarg, &end, 0);
@@ -147,14 +156,29 @@ static int cmd_run(int argc, char **argv)
     }
     if (r->printf_text && *r->printf_text)
         fputs(r->printf_text, stdout);
-    if (r->faulted)
+    int status = r->status;
+    if (r->faulted) {
         print_fault(r);
-    else if (r->status != SIM_BAD_INPUT) {
-        if (!quiet)
-            print_summary(r);
+    } else if (r->status != SIM_BAD_INPUT) {
+        report_model m;
+        if (sim_report_model(r, &m)) {
+            fputs("gpumemsim: out of memory building the report\n", stderr);
+            status = 2;
+        } else {
+            if (!quiet)
+                print_summary(r, &m, top);
+            if (json_path) {
+                diag_list jd;
+                diag_list_init(&jd);
+                if (report_write_json_file(&m, json_path, &jd) != REPORT_OK)
+                    status = 2;
+                diag_list_print(&jd, stderr);
+                diag_list_fini(&jd);
+            }
+        }
+        sim_report_model_fini(&m);
         print_expectations(r);
     }
-    int status = r->status;
     sim_result_destroy(r);
     return status;
 }

@@ -1,0 +1,485 @@
+/* The cache hierarchy: per-SM L1 data caches on a sliced L2 on DRAM, all carrying data, and the
+ * path of a warp's global and local accesses through them.
+ *
+ * A warp access is first split into the 128-byte lines it touches (coalescing); each line is then
+ * one L1 request for the sectors it needs. Global loads allocate in L1 unless the access bypasses
+ * it (.cg, .cv, volatile or strong loads at GPU scope, or a preset that does not cache global
+ * loads); global stores write through to L2 without allocating; local lines are written back.
+ * Atomics are performed at L2. Counters go to the instruction in progress (ms->cur): the adapters
+ * between levels add what each level did, including write-backs of evicted lines. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/memsys_internal.h"
+
+/* ---- adapters between levels ---- */
+
+static void add_l2(mem_counters *c, const cache_result *r)
+{
+    c->l2.sector_accesses += r->sector_accesses;
+    c->l2.sector_hits += r->sector_hits;
+    c->l2.sector_misses += r->sector_misses;
+    c->l2.evictions += r->evictions;
+    c->l2.writeback_bytes += r->writeback_bytes;
+}
+
+static void add_l1(mem_counters *c, const cache_result *r)
+{
+    c->l1.sector_accesses += r->sector_accesses;
+    c->l1.sector_hits += r->sector_hits;
+    c->l1.sector_misses += r->sector_misses;
+    c->l1.evictions += r->evictions;
+    c->l1.writeback_bytes += r->writeback_bytes;
+}
+
+/* Slices take lines round-robin within aligned groups of `slices` lines, rotated by a fold of
+ * the group number so that large power-of-two strides still spread over slices. Each slice then
+ * receives exactly one line of every group, and indexes its sets by the group number. */
+cache *hier_l2_slice(const memsys *ms, uint64_t addr)
+{
+    uint64_t line = addr / ms->cfg.l2.line_bytes, n = ms->cfg.l2.slices;
+    uint64_t group = line / n, fold = 0;
+    for (uint64_t g = group; g; g >>= 16) fold ^= g & 0xFFFF;
+    return ms->l2[(line + fold) % n];
+}
+
+static mem_status l2_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    memsys *ms = ctx;
+    cache_result r;
+    mem_status s = cache_read(hier_l2_slice(ms, addr), addr, bytes, out, &ms->l2_hints, &r);
+    add_l2(ms->cur, &r);
+    return s;
+}
+
+static mem_status l2_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                           const uint8_t *byte_mask)
+{
+    memsys *ms = ctx;
+    cache_result r;
+    mem_status s = cache_write_masked(hier_l2_slice(ms, addr), addr, bytes, data, byte_mask,
+                                      &ms->l2_hints, &r);
+    add_l2(ms->cur, &r);
+    return s;
+}
+
+static mem_status dram_fill(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    memsys *ms = ctx;
+    ms->cur->dram.read_bytes += bytes;
+    return dram_read(ms->store, addr, bytes, out);
+}
+
+static mem_status dram_writeback(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                 const uint8_t *byte_mask)
+{
+    memsys *ms = ctx;
+    ms->cur->dram.write_bytes += bytes;
+    return dram_write(ms->store, addr, bytes, data, byte_mask);
+}
+
+/* The constant and instruction caches keep tags only: their data comes from elsewhere. */
+static mem_status tags_only_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    (void)ctx;
+    (void)addr;
+    memset(out, 0, bytes);
+    return MEM_OK;
+}
+
+static mem_status tags_only_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                  const uint8_t *byte_mask)
+{
+    (void)ctx, (void)addr, (void)bytes, (void)data, (void)byte_mask;
+    return MEM_OK;
+}
+
+/* ---- creation ---- */
+
+static cache **cache_array(uint32_t n, const cache_config *cc, const cache_next_level *next,
+                           diag_list *dl)
+{
+    cache **a = calloc(n ? n : 1, sizeof *a);
+    for (uint32_t i = 0; a && i < n; i++) {
+        if (cache_create(cc, next, dl, &a[i]) != MEM_OK) {
+            for (uint32_t j = 0; j < i; j++) cache_destroy(a[j]);
+            free(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+int hier_create(memsys *ms, diag_list *dl)
+{
+    const memsys_config *c = &ms->cfg;
+    if (!c->l2.slices || c->l1.line_bytes != c->l2.line_bytes || c->l2.line_bytes > LINE_BYTES_MAX ||
+        c->l2.bytes % ((uint64_t)c->l2.slices * c->l2.line_bytes * c->l2.ways)) {
+        diag_add(dl, DIAG_ERROR, "MEM-SYS-001", "", 0, 0,
+                 "the L2 must split into %u equal slices of whole sets, and L1 and L2 lines must "
+                 "be equal and at most %d bytes", c->l2.slices, LINE_BYTES_MAX);
+        return -1;
+    }
+    cache_config cc;
+    cache_next_level to_dram = {ms, dram_fill, dram_writeback};
+    cache_config_default(&cc, c->l2.bytes / c->l2.slices, c->l2.ways);
+    cc.line_bytes = c->l2.line_bytes;
+    cc.sector_bytes = c->l2.sector_bytes;
+    cc.fill_bytes = c->l2.dram_fill_bytes;
+    cc.index_divisor = c->l2.slices;
+    ms->l2 = cache_array(c->l2.slices, &cc, &to_dram, dl);
+    cache_next_level to_l2 = {ms, l2_read, l2_write};
+    cache_config_default(&cc, c->l1.bytes, c->l1.ways);
+    cc.line_bytes = c->l1.line_bytes;
+    cc.sector_bytes = c->l1.sector_bytes;
+    cc.fill_bytes = cc.sector_bytes;
+    cc.write_through_kinds = c->l1.global_store_write_through ? 1u << LINE_KIND_GLOBAL : 0;
+    if (!c->l1.local_write_back)
+        cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
+    ms->l1 = ms->l2 ? cache_array(c->sm_count, &cc, &to_l2, dl) : NULL;
+    cache_next_level tags = {ms, tags_only_read, tags_only_write};
+    cache_config_default(&cc, c->constant.bytes, c->constant.ways);
+    cc.line_bytes = c->constant.line_bytes;
+    cc.sector_bytes = c->constant.line_bytes;
+    cc.fill_bytes = cc.sector_bytes;
+    ms->constant = ms->l1 ? cache_array(c->sm_count, &cc, &tags, dl) : NULL;
+    cache_config_default(&cc, c->icache.bytes, c->icache.ways);
+    cc.line_bytes = c->icache.line_bytes;
+    cc.sector_bytes = c->icache.line_bytes;
+    cc.fill_bytes = cc.sector_bytes;
+    ms->icache = ms->constant ? cache_array(c->sm_count, &cc, &tags, dl) : NULL;
+    return ms->icache ? 0 : -1;
+}
+
+static void destroy_array(cache **a, uint32_t n)
+{
+    for (uint32_t i = 0; a && i < n; i++) cache_destroy(a[i]);
+    free(a);
+}
+
+void hier_destroy(memsys *ms)
+{
+    destroy_array(ms->l1, ms->cfg.sm_count);
+    destroy_array(ms->constant, ms->cfg.sm_count);
+    destroy_array(ms->icache, ms->cfg.sm_count);
+    destroy_array(ms->l2, ms->cfg.l2.slices);
+}
+
+/* ---- policies from the access's attributes ---- */
+
+static uint8_t l1_alloc_for(const ir_mem_attrs *a)
+{
+    switch (a->l1_evict) {
+    case IR_EVICT_FIRST: return CACHE_ALLOC_FIRST;
+    case IR_EVICT_LAST: return CACHE_ALLOC_LAST;
+    case IR_EVICT_NO_ALLOCATE: return CACHE_ALLOC_NONE;
+    case IR_EVICT_NORMAL: return CACHE_ALLOC_NORMAL;
+    default: break;
+    }
+    return a->cop == IR_COP_CS || a->cop == IR_COP_LU ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
+}
+
+static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind)
+{
+    cache_hints *h = &ms->l2_hints;
+    memset(h, 0, sizeof *h);
+    h->kind = kind;
+    switch (a->l2_evict) {
+    case IR_EVICT_FIRST: h->alloc = CACHE_ALLOC_FIRST; break;
+    case IR_EVICT_LAST: h->alloc = CACHE_ALLOC_LAST; break;
+    case IR_EVICT_NORMAL: h->alloc = CACHE_ALLOC_NORMAL; break;
+    default: h->alloc = a->cop == IR_COP_CS ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED; break;
+    }
+    if (a->cop == IR_COP_WT)
+        h->write_mode = CACHE_WRITE_THROUGH;
+    if (a->prefetch_bytes == 128 && ms->cfg.l2.dram_fill_bytes < 128)
+        h->fill_bytes = 128;
+}
+
+/* Whether a global load skips the L1 (it still counts as an L1 request whose sectors miss). */
+static int global_load_bypasses_l1(const memsys *ms, const ir_mem_attrs *a)
+{
+    if (a->cop == IR_COP_CG || a->cop == IR_COP_CV)
+        return 1;
+    if (a->sem == IR_SEM_VOLATILE || a->sem == IR_SEM_MMIO)
+        return 1;
+    if ((a->sem == IR_SEM_RELAXED || a->sem == IR_SEM_ACQUIRE || a->sem == IR_SEM_SC) &&
+        a->scope != IR_SCOPE_CTA)
+        return 1;
+    if (!ms->cfg.l1.cache_global_loads && a->cop != IR_COP_CA && !a->nc)
+        return 1;
+    return 0;
+}
+
+/* ---- coalescing ---- */
+
+uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset)
+{
+    return ctx->local_backing + (offset / 4) * 128 + lane * 4 + offset % 4;
+}
+
+static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
+{
+    uint32_t h = (uint32_t)((line_addr >> 7) * 0x9E3779B1u) >> 23; /* 512 buckets */
+    while (ms->req_hash[h] >= 0) {
+        if (ms->reqs[ms->req_hash[h]].line_addr == line_addr)
+            return ms->req_hash[h];
+        h = (h + 1) & 511;
+    }
+    if (ms->nreqs == LINE_SCRATCH)
+        return -1;
+    int i = (int)ms->nreqs++;
+    line_req *r = &ms->reqs[i];
+    r->line_addr = line_addr;
+    r->kind = kind;
+    memset(r->mask, 0, sizeof r->mask);
+    ms->req_hash[h] = (int16_t)i;
+    return i;
+}
+
+/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line). */
+static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
+                     uint8_t kind, const uint8_t *store_data)
+{
+    uint64_t line_addr = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
+    int r = find_req(ms, line_addr, kind);
+    if (r < 0 || ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
+        return -1;
+    uint32_t off = (uint32_t)(addr - line_addr);
+    ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)r, (uint8_t)lane, (uint8_t)lane_off,
+                                             (uint8_t)off, (uint8_t)len};
+    memset(ms->reqs[r].mask + off, 1, len);
+    if (store_data)
+        memcpy(ms->reqs[r].data + off, store_data, len);
+    return 0;
+}
+
+static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
+                    uint32_t lanes, int store)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    ms->nreqs = 0;
+    ms->npieces = 0;
+    memset(ms->req_hash, 0xFF, sizeof ms->req_hash);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        const uint8_t *src = store ? acc->data[l] : NULL;
+        if (t[l].space == IR_SPACE_GLOBAL) {
+            /* Aligned accesses of at most 32 bytes never cross a 128-byte line. */
+            if (add_piece(ms, l, 0, t[l].offset, bytes, LINE_KIND_GLOBAL, src))
+                return -1;
+            continue;
+        }
+        for (uint32_t done = 0; done < bytes;) {
+            uint64_t off = t[l].offset + done;
+            uint32_t chunk = 4 - (uint32_t)(off % 4);
+            if (chunk > bytes - done)
+                chunk = bytes - done;
+            if (add_piece(ms, l, done, hier_local_backing(ctx, l, off), chunk, LINE_KIND_LOCAL,
+                          src ? src + done : NULL))
+                return -1;
+            done += chunk;
+        }
+    }
+    return 0;
+}
+
+/* ---- loads and stores ---- */
+
+/* Reads the requested sectors of one line through the L1 (or around it), in runs of
+ * consecutive sectors, into r->data. */
+static mem_status load_line(memsys *ms, cache *l1, line_req *r, int bypass, cache_hints *h1)
+{
+    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = LINE_BYTES_MAX / sector;
+    for (uint32_t s = 0; s < nsect;) {
+        int touched = 0;
+        for (uint32_t b = 0; b < sector; b++) touched |= r->mask[s * sector + b];
+        if (!touched) {
+            s++;
+            continue;
+        }
+        uint32_t e = s + 1;
+        for (; e < nsect; e++) {
+            int t2 = 0;
+            for (uint32_t b = 0; b < sector; b++) t2 |= r->mask[e * sector + b];
+            if (!t2)
+                break;
+        }
+        uint64_t addr = r->line_addr + s * sector;
+        uint32_t len = (e - s) * sector;
+        mem_status st;
+        if (bypass) {
+            ms->cur->l1.sector_accesses += e - s;
+            ms->cur->l1.sector_misses += e - s;
+            st = l2_read(ms, addr, len, r->data + s * sector);
+        } else {
+            cache_result res;
+            h1->kind = r->kind;
+            st = cache_read(l1, addr, len, r->data + s * sector, h1, &res);
+            add_l1(ms->cur, &res);
+        }
+        if (st != MEM_OK)
+            return st;
+        s = e;
+    }
+    return MEM_OK;
+}
+
+static int nomem(mem_fault *f, const mem_access *acc)
+{
+    uint32_t lane = (uint32_t)__builtin_ctz(acc->active | 1u);
+    return mem_fail(f, MEM_FAULT_NOMEM, lane, acc->addr[lane], (uint32_t)acc->elem_bytes * acc->vec,
+                    IR_SPACE_GLOBAL, "the backing store could not grow");
+}
+
+int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                      uint32_t lanes, mem_fault *f)
+{
+    int store = acc->op == MEM_OP_STORE;
+    if (coalesce(ms, ctx, acc, t, lanes, store))
+        return nomem(f, acc);
+    const ir_mem_attrs *a = acc->attrs;
+    cache *l1 = ms->l1[ctx->sm];
+    ms->cur->l1.requests++;
+    cache_hints h1 = {.alloc = l1_alloc_for(a)};
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        line_req *r = &ms->reqs[i];
+        set_l2_hints(ms, a, r->kind);
+        mem_status st;
+        if (store) {
+            cache_result res;
+            h1.kind = r->kind;
+            h1.alloc = r->kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
+                           ? CACHE_ALLOC_NONE
+                           : l1_alloc_for(a);
+            h1.write_mode = a->cop == IR_COP_WT ? CACHE_WRITE_THROUGH : CACHE_WRITE_DEFAULT;
+            if (r->kind == LINE_KIND_GLOBAL && a->cop == IR_COP_CG) {
+                /* Cache at L2 only: drop any L1 copy and write to L2. */
+                cache_invalidate_line(l1, r->line_addr, true, &res);
+                add_l1(ms->cur, &res);
+                st = l2_write(ms, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
+            } else {
+                st = cache_write_masked(l1, r->line_addr, LINE_BYTES_MAX, r->data, r->mask, &h1,
+                                        &res);
+                add_l1(ms->cur, &res);
+            }
+        } else {
+            int bypass = r->kind == LINE_KIND_GLOBAL && global_load_bypasses_l1(ms, a);
+            if (bypass && a->cop == IR_COP_CV) {
+                cache_result res;
+                cache_invalidate_line(l1, r->line_addr, true, &res);
+                add_l1(ms->cur, &res);
+            }
+            st = load_line(ms, l1, r, bypass, &h1);
+        }
+        if (st != MEM_OK)
+            return nomem(f, acc);
+    }
+    if (!store)
+        for (uint32_t p = 0; p < ms->npieces; p++) {
+            const lane_piece *pc = &ms->pieces[p];
+            memcpy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off, pc->len);
+        }
+    return 0;
+}
+
+int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                uint32_t lanes, mem_fault *f)
+{
+    uint32_t bytes = acc->elem_bytes;
+    cache *l1 = ms->l1[ctx->sm];
+    set_l2_hints(ms, acc->attrs, LINE_KIND_GLOBAL);
+    ms->cur->l1.requests++;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint64_t addr = t[l].offset, old = 0, val;
+        cache_result res;
+        /* Atomics are performed at L2; the SM drops its own stale copy of the line. */
+        cache_invalidate_line(l1, addr, true, &res);
+        add_l1(ms->cur, &res);
+        int ok = 1;
+        if (l2_read(ms, addr, bytes, (uint8_t *)&old) != MEM_OK)
+            return nomem(f, acc);
+        val = acc->atom_fn(acc->atom_op, (ir_type)acc->atom_type, acc->atom_mods, old,
+                           acc->operand_b[l], acc->operand_c[l], &ok);
+        if (!ok)
+            return mem_fail(f, MEM_FAULT_UNSUPPORTED, l, acc->addr[l], bytes, IR_SPACE_GLOBAL,
+                            "atomic operation and type combination is not modelled");
+        if (l2_write(ms, addr, bytes, (const uint8_t *)&val, NULL) != MEM_OK)
+            return nomem(f, acc);
+        memcpy(acc->data[l], &old, bytes);
+    }
+    return 0;
+}
+
+/* ---- control ---- */
+
+void memsys_launch_begin(memsys *ms)
+{
+    ms->cur = &ms->unattributed;
+    for (uint32_t s = 0; s < ms->cfg.sm_count; s++)
+        cache_invalidate_all(ms->l1[s], 1u << LINE_KIND_GLOBAL, true, NULL);
+}
+
+void memsys_fence(memsys *ms, uint32_t sm, ir_scope scope)
+{
+    if (scope == IR_SCOPE_CTA || sm >= ms->cfg.sm_count)
+        return;
+    cache_result res;
+    cache_invalidate_all(ms->l1[sm], 1u << LINE_KIND_GLOBAL, true, &res);
+    add_l1(ms->cur, &res);
+}
+
+void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes)
+{
+    if (bytes > ms->cfg.l2.persisting_max_bytes)
+        bytes = ms->cfg.l2.persisting_max_bytes;
+    uint64_t lines = bytes / ms->cfg.l2.line_bytes;
+    ms->persisting_lines_per_slice = lines / ms->cfg.l2.slices;
+    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++)
+        cache_set_persisting_limit(ms->l2[s], ms->persisting_lines_per_slice);
+}
+
+void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
+{
+    mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
+    cache_result res;
+    cache_read(ms->icache[sm], addr, 1, NULL, NULL, &res);
+    c->icache.fetches++;
+    c->icache.hits += res.sector_hits;
+    c->icache.misses += res.sector_misses;
+}
+
+int memsys_finish(memsys *ms)
+{
+    ms->cur = &ms->unattributed;
+    memset(&ms->l2_hints, 0, sizeof ms->l2_hints);
+    int rc = 0;
+    for (uint32_t s = 0; s < ms->cfg.sm_count; s++) {
+        cache_result res;
+        rc |= cache_flush(ms->l1[s], &res) != MEM_OK;
+        add_l1(ms->cur, &res);
+    }
+    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++) {
+        cache_result res;
+        rc |= cache_flush(ms->l2[s], &res) != MEM_OK;
+        add_l2(ms->cur, &res);
+    }
+    return rc ? -1 : 0;
+}
+
+int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint32_t bytes)
+{
+    for (uint32_t i = 0; i < bytes; i++) {
+        uint8_t got = 0;
+        if (ctx && cache_peek(ms->l1[ctx->sm], addr + i, 1, out + i, &got) && got)
+            continue;
+        if (cache_peek(hier_l2_slice(ms, addr + i), addr + i, 1, out + i, &got) && got)
+            continue;
+        if (dram_peek(ms->store, addr + i, 1, out + i) != MEM_OK)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,91 @@
+/* Shared-memory bank conflicts and constant-cache accounting.
+ *
+ * Shared memory has `banks` banks of `bank_width_bytes`; one wavefront serves, per bank, one
+ * word (any number of lanes reading that word: broadcast). A warp request is split into phases
+ * that each move at most banks * bank_width bytes: accesses of 8 bytes per lane in two phases of
+ * 16 lanes, 16 bytes in four phases of 8 lanes. A phase needs as many wavefronts as the largest
+ * number of distinct words any one bank must deliver; bank conflicts are the wavefronts beyond
+ * one per phase that has active lanes.
+ *
+ * Constant-space and kernel-parameter reads go through a per-SM constant cache: one request per
+ * warp access; lanes reading the same address share one lookup, distinct addresses serialise. */
+#include <string.h>
+
+#include "mem/memsys_internal.h"
+
+enum { MAX_BANKS = 64 };
+
+void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes)
+{
+    uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
+    if (banks == 0 || banks > MAX_BANKS || width == 0)
+        return;
+    uint32_t bytes = acc->op == MEM_OP_ATOMIC ? acc->elem_bytes
+                                               : (uint32_t)acc->elem_bytes * acc->vec;
+    uint32_t per_phase = bytes <= width ? MEM_LANES : (banks * width) / bytes;
+    if (per_phase == 0)
+        per_phase = 1;
+    mem_counters *c = ms->cur;
+    c->shared.requests++;
+    for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
+        uint64_t words[MAX_BANKS][MEM_LANES];
+        uint32_t count[MAX_BANKS];
+        memset(count, 0, sizeof count);
+        uint32_t wavefronts = 0;
+        for (uint32_t l = first; l < first + per_phase && l < MEM_LANES; l++) {
+            if (!((lanes >> l) & 1u))
+                continue;
+            uint64_t w0 = t[l].offset / width, w1 = (t[l].offset + bytes - 1) / width;
+            for (uint64_t w = w0; w <= w1; w++) {
+                uint32_t b = (uint32_t)(w % banks), k = 0;
+                while (k < count[b] && words[b][k] != w) k++;
+                if (k == count[b] && count[b] < MEM_LANES) {
+                    words[b][count[b]++] = w;
+                    if (count[b] > wavefronts)
+                        wavefronts = count[b];
+                }
+            }
+        }
+        if (wavefronts) {
+            c->shared.wavefronts += wavefronts;
+            c->shared.bank_conflicts += wavefronts - 1;
+        }
+    }
+}
+
+/* Kernel parameters live in their own region of the constant address space. */
+#define PARAM_CONSTANT_BASE 0x40000000ull
+
+void constant_count(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
+                    uint32_t lanes)
+{
+    mem_counters *c = ms->cur;
+    uint64_t seen[MEM_LANES], lines[MEM_LANES];
+    uint32_t nseen = 0, nlines = 0;
+    uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
+    c->constant.requests++;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint64_t a = t[l].offset + (t[l].space == IR_SPACE_PARAM ? PARAM_CONSTANT_BASE : 0);
+        uint32_t k = 0;
+        while (k < nseen && seen[k] != a) k++;
+        if (k < nseen)
+            continue;
+        seen[nseen++] = a;
+        uint64_t line = a / line_bytes * line_bytes;
+        k = 0;
+        while (k < nlines && lines[k] != line) k++;
+        if (k == nlines)
+            lines[nlines++] = line;
+    }
+    if (nseen > 1)
+        c->constant.serialized += nseen - 1;
+    for (uint32_t k = 0; k < nlines; k++) {
+        cache_result r;
+        cache_read(ms->constant[ctx->sm], lines[k], 1, NULL, NULL, &r);
+        c->constant.hits += r.sector_hits;
+        c->constant.misses += r.sector_misses;
+    }
+    (void)acc;
+}
