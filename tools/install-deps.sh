@@ -1,18 +1,41 @@
 #!/bin/sh
-# Installs the Debian packages named on the command line that are missing.
-# As root it runs apt-get; otherwise it prints the one command to run and fails.
+# Installs the Debian packages named on the command line that are not installed yet.
+#
+#   sh tools/install-deps.sh PKG...              required packages
+#   sh tools/install-deps.sh --optional PKG...   packages that only enable extras (clang: fuzzing)
+#
+# As root it runs apt-get (non-interactive, so it works in CI without a terminal). Otherwise it
+# prints the one apt-get line to run; for required packages it then fails, for optional ones it
+# carries on. On systems without dpkg it checks nothing and leaves it to CMake to find what it needs.
+optional=0
+if [ "${1:-}" = "--optional" ]; then
+    optional=1
+    shift
+fi
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    exit 0
+fi
 missing=""
-for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $package"
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
-    echo "installing build dependencies:$missing"
+    echo "installing packages:$missing"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq $missing >/dev/null || {
-        echo "apt-get install failed for:$missing" >&2; exit 1; }
-else
-    echo "missing build dependencies; run:" >&2
-    echo "  sudo apt-get install -y$missing" >&2
+    if apt-get update -qq </dev/null && apt-get install -y -qq $missing </dev/null >/dev/null; then
+        exit 0
+    fi
+    echo "apt-get install failed for:$missing" >&2
+    [ "$optional" = 1 ] && exit 0
     exit 1
 fi
+if [ "$optional" = 1 ]; then
+    echo "optional packages missing (the parts that need them are skipped); to add them run:" >&2
+    echo "  sudo apt-get install -y$missing" >&2
+    exit 0
+fi
+echo "missing build dependencies; run:" >&2
+echo "  sudo apt-get install -y$missing" >&2
+exit 1

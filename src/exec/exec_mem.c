@@ -123,6 +123,22 @@ static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
         if (reg == IR_REG_SINK || (d->kind != IR_OPND_VEC && d->kind != IR_OPND_REG))
             continue;
         uint64_t *r = w->regs + (size_t)reg * LANES;
+        if (eb == 4 && !x->dst_signed) {
+            for (unsigned l = 0; l < LANES; l++) {
+                uint32_t v;
+                memcpy(&v, acc->data[l] + e * 4, 4);
+                r[l] = ((mask >> l) & 1u) ? v : r[l];
+            }
+            continue;
+        }
+        if (eb == 8) {
+            for (unsigned l = 0; l < LANES; l++) {
+                uint64_t v;
+                memcpy(&v, acc->data[l] + e * 8, 8);
+                r[l] = ((mask >> l) & 1u) ? v : r[l];
+            }
+            continue;
+        }
         for (unsigned l = 0; l < LANES; l++) {
             if (!((mask >> l) & 1u))
                 continue;
@@ -187,9 +203,16 @@ static void pack_store(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_acc
         } else {
             v = warp_src(w, x, src_index, tmp);
         }
-        for (unsigned l = 0; l < LANES; l++)
-            if ((mask >> l) & 1u)
-                memcpy(acc->data[l] + e * eb, &v[l], eb < 8 ? eb : 8);
+        if (eb == 4) {
+            for (unsigned l = 0; l < LANES; l++) {
+                uint32_t v32 = (uint32_t)v[l];
+                memcpy(acc->data[l] + e * 4, &v32, 4);
+            }
+        } else {
+            for (unsigned l = 0; l < LANES; l++)
+                if ((mask >> l) & 1u)
+                    memcpy(acc->data[l] + e * eb, &v[l], eb < 8 ? eb : 8);
+        }
         if (eb == 16) { /* .b128 from a vector of two 64-bit registers is handled above */
             for (unsigned l = 0; l < LANES; l++)
                 if ((mask >> l) & 1u)

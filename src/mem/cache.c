@@ -5,9 +5,11 @@
  * per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a 64-bit stamp
  * from one clock per cache; LAST lines are also kept on a doubly linked list in stamp order, so the
  * persisting limit finds the least recently used LAST line of the whole cache in O(1). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #define NO_LINE UINT64_MAX   /* tag of an empty way (no line number reaches it) */
@@ -36,6 +38,10 @@ struct cache {
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
     cache_stats stats;
+    uint8_t *storage;        /* one block holding every per-line array above */
+    size_t storage_bytes;
+    int storage_mapped;      /* storage came from mmap */
+    int storage_lent;        /* storage belongs to the caller (config.storage) */
 };
 
 /* ---- small helpers ---- */
@@ -127,12 +133,29 @@ static void result_add_to_stats(cache *c, const cache_result *r)
 
 /* ---- set index and lookup ---- */
 
+/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
+ * group number so that large power-of-two strides still spread over the slices. */
+static uint32_t slice_of_line(const cache *c, uint64_t line_number)
+{
+    uint64_t n = c->config.slices, group = line_number / n, fold = 0;
+    for (uint64_t g = group; g; g >>= 16) fold ^= g & 0xFFFF;
+    return (uint32_t)((line_number + fold) % n);
+}
+
 static uint32_t set_index(const cache *c, uint64_t line_number)
 {
     if (c->sets == 1)
         return 0;
-    if (c->config.index_divisor > 1)
-        line_number /= c->config.index_divisor;
+    uint32_t slice = 0, slices = 1, sets = c->sets;
+    if (c->config.slices > 1) {
+        /* A sliced cache: the slice takes a line of every aligned group of `slices` lines, and
+         * indexes its own sets by the group number. Slice s owns sets s, s + slices, ... so a
+         * contiguous footprint occupies contiguous sets (and host memory). */
+        slices = c->config.slices;
+        sets = c->sets / slices;
+        slice = slice_of_line(c, line_number);
+        line_number /= slices;
+    }
     uint64_t h = line_number;
     if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
         uint64_t chunk_mask = (UINT64_C(1) << c->fold_bits) - 1;
@@ -140,7 +163,7 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
         for (uint64_t x = line_number; x != 0; x >>= c->fold_bits)
             h ^= x & chunk_mask;
     }
-    return (uint32_t)(h % c->sets);
+    return (uint32_t)(h % sets) * slices + slice;
 }
 
 static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
@@ -835,6 +858,11 @@ uint32_t cache_set_count(const cache *c)
     return c->sets;
 }
 
+uint32_t cache_slice_of(const cache *c, uint64_t addr)
+{
+    return c->config.slices > 1 ? slice_of_line(c, addr >> c->line_shift) : 0;
+}
+
 uint32_t cache_set_of(const cache *c, uint64_t addr)
 {
     return set_index(c, addr >> c->line_shift);
@@ -898,6 +926,13 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
                  (unsigned)k->index_function);
         st = MEM_ERR_CONFIG;
     }
+    if (k->slices > 1 && k->ways && k->line_bytes &&
+        (k->size_bytes / k->line_bytes / k->ways) % k->slices) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-008", "", 0, 0,
+                 "%llu sets cannot be split into %u equal slices",
+                 (unsigned long long)(k->size_bytes / k->line_bytes / k->ways), k->slices);
+        st = MEM_ERR_CONFIG;
+    }
     if (next == NULL || next->read == NULL || next->write == NULL) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-006", "", 0, 0,
                  "cache has no next level to fill from and write back to");
@@ -906,24 +941,70 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
     return st;
 }
 
+/* All per-line arrays live in one block. A large cache (an L2 of tens of MiB) gets it from an
+ * anonymous mapping advised to use huge pages: lines are touched sparsely all over it, and on
+ * virtual machines each 4 KiB first-touch fault is expensive. */
+static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
+
+static void storage_sizes(const cache_config *k, size_t sizes[11])
+{
+    size_t lines = k->size_bytes / k->line_bytes;
+    size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
+    size_t list[11] = {lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
+                       lines * sizeof(uint64_t), lines, lines, words * sizeof(uint64_t),
+                       lines * k->line_bytes, lines * sizeof(uint32_t), lines * sizeof(uint32_t),
+                       2 * (size_t)k->line_bytes};
+    memcpy(sizes, list, sizeof list);
+}
+
+size_t cache_storage_bytes(const cache_config *config)
+{
+    cache_config k = *config;
+    if (!k.line_bytes)
+        k.line_bytes = 128;
+    if (!k.ways || k.size_bytes < k.line_bytes)
+        return 0;
+    size_t sizes[11], total = 0;
+    storage_sizes(&k, sizes);
+    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    return total;
+}
+
 static mem_status allocate_storage(cache *c)
 {
     size_t lines = c->line_count;
-    size_t words = (size_t)c->bitmap_words * 2 * lines;
-    c->tags = malloc(lines * sizeof *c->tags);
-    c->valid_sectors = calloc(lines, sizeof *c->valid_sectors);
-    c->dirty_sectors = calloc(lines, sizeof *c->dirty_sectors);
-    c->stamps = calloc(lines, sizeof *c->stamps);
-    c->priorities = calloc(lines, 1);
-    c->kinds = calloc(lines, 1);
-    c->byte_masks = calloc(words, sizeof(uint64_t));
-    c->data = calloc(lines, c->config.line_bytes);
-    c->last_prev = calloc(lines, sizeof *c->last_prev);
-    c->last_next = calloc(lines, sizeof *c->last_next);
-    c->scratch = calloc(2, c->config.line_bytes);
-    if (!c->tags || !c->valid_sectors || !c->dirty_sectors || !c->stamps || !c->priorities ||
-        !c->kinds || !c->byte_masks || !c->data || !c->last_prev || !c->last_next || !c->scratch)
+    size_t sizes[11];
+    storage_sizes(&c->config, sizes);
+    size_t total = 0;
+    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    uint8_t *block = NULL;
+    if (c->config.storage && c->config.storage_bytes >= total) {
+        block = c->config.storage; /* lent by the caller, zero-filled */
+        c->storage_lent = 1;
+    } else if (total >= (size_t)4 << 20) {
+        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+            madvise(p, total, MADV_HUGEPAGE);
+#endif
+            block = p;
+            c->storage_mapped = 1;
+        }
+    }
+    if (!block)
+        block = calloc(1, total);
+    if (!block)
         return MEM_ERR_NOMEM;
+    c->storage = block;
+    c->storage_bytes = total;
+    void **ptrs[11] = {(void **)&c->tags, (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
+                       (void **)&c->stamps, (void **)&c->priorities, (void **)&c->kinds,
+                       (void **)&c->byte_masks, (void **)&c->data, (void **)&c->last_prev,
+                       (void **)&c->last_next, (void **)&c->scratch};
+    for (int i = 0; i < 11; i++) {
+        *ptrs[i] = block;
+        block += align64(sizes[i]);
+    }
     for (size_t i = 0; i < lines; i++)
         c->tags[i] = NO_LINE;
     return MEM_OK;
@@ -967,17 +1048,12 @@ void cache_destroy(cache *c)
 {
     if (c == NULL)
         return;
-    free(c->tags);
-    free(c->valid_sectors);
-    free(c->dirty_sectors);
-    free(c->stamps);
-    free(c->priorities);
-    free(c->kinds);
-    free(c->byte_masks);
-    free(c->data);
-    free(c->last_prev);
-    free(c->last_next);
-    free(c->scratch);
+    if (c->storage_lent)
+        ;
+    else if (c->storage_mapped)
+        munmap(c->storage, c->storage_bytes);
+    else
+        free(c->storage);
     free(c);
 }
 

@@ -94,9 +94,14 @@ typedef struct cache_config {
                                 L2 on DRAM: 64 */
     uint64_t persisting_limit_lines; /* most LAST lines in the whole cache; 0 means evict_last
                                         requests are treated as evict_normal */
-    uint32_t index_divisor;  /* 0 or 1: none; n: the line number is divided by n before the index
-                                function (an L2 slice that receives one line of every aligned
-                                group of n lines uses all its sets) */
+    void *storage;           /* optional, borrowed: zero-filled block of at least storage_bytes
+                                (see cache_storage_bytes) for the cache's arrays, so that many
+                                caches can share one mapping; NULL: the cache allocates */
+    size_t storage_bytes;
+    uint32_t slices;         /* 0 or 1: not sliced; n: the sets form n equal slices; a line's slice
+                                is chosen round-robin within aligned groups of n lines (rotated
+                                by a fold of the group number) and the index function picks the
+                                set within the slice from the group number */
 } cache_config;
 
 /* What one call did. Every operation zeroes it first; pass NULL when not needed. */
@@ -143,6 +148,9 @@ typedef struct cache_line_info {
  * arguments. */
 void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t ways);
 
+/* Bytes of storage a cache with this configuration needs (for config.storage); 0 when the
+ * geometry is invalid. */
+size_t cache_storage_bytes(const cache_config *config);
 /* Creates a cache on top of `next` (copied; its ctx stays borrowed and must outlive the cache).
  * Line data and metadata are allocated up front with calloc (pages are touched lazily by the OS).
  * On success *out (OUT) owns the cache; free it with cache_destroy.
@@ -215,6 +223,8 @@ void cache_reset_stats(cache *c);
 /* Geometry after defaults were applied. */
 const cache_config *cache_get_config(const cache *c);
 uint32_t cache_set_count(const cache *c);
+/* The slice that the line holding `addr` maps to (0 when not sliced). */
+uint32_t cache_slice_of(const cache *c, uint64_t addr);
 /* The set that the line holding `addr` maps to. */
 uint32_t cache_set_of(const cache *c, uint64_t addr);
 

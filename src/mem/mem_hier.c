@@ -7,8 +7,10 @@
  * loads); global stores write through to L2 without allocating; local lines are written back.
  * Atomics are performed at L2. Counters go to the instruction in progress (ms->cur): the adapters
  * between levels add what each level did, including write-backs of evicted lines. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mem/memsys_internal.h"
 
@@ -32,15 +34,12 @@ static void add_l1(mem_counters *c, const cache_result *r)
     c->l1.writeback_bytes += r->writeback_bytes;
 }
 
-/* Slices take lines round-robin within aligned groups of `slices` lines, rotated by a fold of
- * the group number so that large power-of-two strides still spread over slices. Each slice then
- * receives exactly one line of every group, and indexes its sets by the group number. */
+/* The L2 is one sliced cache (cache.h, `slices`): each slice receives one line of every aligned
+ * group of `slices` lines, so a contiguous footprint fills every set evenly. */
 cache *hier_l2_slice(const memsys *ms, uint64_t addr)
 {
-    uint64_t line = addr / ms->cfg.l2.line_bytes, n = ms->cfg.l2.slices;
-    uint64_t group = line / n, fold = 0;
-    for (uint64_t g = group; g; g >>= 16) fold ^= g & 0xFFFF;
-    return ms->l2[(line + fold) % n];
+    (void)addr;
+    return ms->l2[0];
 }
 
 static mem_status l2_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
@@ -96,12 +95,31 @@ static mem_status tags_only_write(void *ctx, uint64_t addr, uint32_t bytes, cons
 
 /* ---- creation ---- */
 
-static cache **cache_array(uint32_t n, const cache_config *cc, const cache_next_level *next,
-                           diag_list *dl)
+/* n caches of one configuration, their arrays carved from one huge-page mapping (per-SM caches
+ * of a 132-SM GPU would otherwise take thousands of separate first-touch faults). */
+static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
+                           const cache_next_level *next, diag_list *dl)
 {
     cache **a = calloc(n ? n : 1, sizeof *a);
+    cache_config cc = *config;
+    size_t each = (cache_storage_bytes(config) + 4095) & ~(size_t)4095;
+    uint8_t *block = NULL;
+    if (a && each && n > 1 && ms->nmappings < sizeof ms->mappings / sizeof ms->mappings[0]) {
+        size_t total = each * n;
+        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+            madvise(p, total, MADV_HUGEPAGE);
+#endif
+            block = p;
+            ms->mappings[ms->nmappings] = p;
+            ms->mapping_bytes[ms->nmappings++] = total;
+        }
+    }
     for (uint32_t i = 0; a && i < n; i++) {
-        if (cache_create(cc, next, dl, &a[i]) != MEM_OK) {
+        cc.storage = block ? block + each * i : NULL;
+        cc.storage_bytes = block ? each : 0;
+        if (cache_create(&cc, next, dl, &a[i]) != MEM_OK) {
             for (uint32_t j = 0; j < i; j++) cache_destroy(a[j]);
             free(a);
             return NULL;
@@ -113,7 +131,8 @@ static cache **cache_array(uint32_t n, const cache_config *cc, const cache_next_
 int hier_create(memsys *ms, diag_list *dl)
 {
     const memsys_config *c = &ms->cfg;
-    if (!c->l2.slices || c->l1.line_bytes != c->l2.line_bytes || c->l2.line_bytes > LINE_BYTES_MAX ||
+    if (!c->l2.slices || !c->l2.line_bytes || !c->l2.ways || c->l1.line_bytes != c->l2.line_bytes ||
+        c->l2.line_bytes > LINE_BYTES_MAX ||
         c->l2.bytes % ((uint64_t)c->l2.slices * c->l2.line_bytes * c->l2.ways)) {
         diag_add(dl, DIAG_ERROR, "MEM-SYS-001", "", 0, 0,
                  "the L2 must split into %u equal slices of whole sets, and L1 and L2 lines must "
@@ -122,12 +141,12 @@ int hier_create(memsys *ms, diag_list *dl)
     }
     cache_config cc;
     cache_next_level to_dram = {ms, dram_fill, dram_writeback};
-    cache_config_default(&cc, c->l2.bytes / c->l2.slices, c->l2.ways);
+    cache_config_default(&cc, c->l2.bytes, c->l2.ways);
     cc.line_bytes = c->l2.line_bytes;
     cc.sector_bytes = c->l2.sector_bytes;
     cc.fill_bytes = c->l2.dram_fill_bytes;
-    cc.index_divisor = c->l2.slices;
-    ms->l2 = cache_array(c->l2.slices, &cc, &to_dram, dl);
+    cc.slices = c->l2.slices;
+    ms->l2 = cache_array(ms, 1, &cc, &to_dram, dl);
     cache_next_level to_l2 = {ms, l2_read, l2_write};
     cache_config_default(&cc, c->l1.bytes, c->l1.ways);
     cc.line_bytes = c->l1.line_bytes;
@@ -136,18 +155,18 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.write_through_kinds = c->l1.global_store_write_through ? 1u << LINE_KIND_GLOBAL : 0;
     if (!c->l1.local_write_back)
         cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
-    ms->l1 = ms->l2 ? cache_array(c->sm_count, &cc, &to_l2, dl) : NULL;
+    ms->l1 = ms->l2 ? cache_array(ms, c->sm_count, &cc, &to_l2, dl) : NULL;
     cache_next_level tags = {ms, tags_only_read, tags_only_write};
     cache_config_default(&cc, c->constant.bytes, c->constant.ways);
     cc.line_bytes = c->constant.line_bytes;
     cc.sector_bytes = c->constant.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
-    ms->constant = ms->l1 ? cache_array(c->sm_count, &cc, &tags, dl) : NULL;
+    ms->constant = ms->l1 ? cache_array(ms, c->sm_count, &cc, &tags, dl) : NULL;
     cache_config_default(&cc, c->icache.bytes, c->icache.ways);
     cc.line_bytes = c->icache.line_bytes;
     cc.sector_bytes = c->icache.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
-    ms->icache = ms->constant ? cache_array(c->sm_count, &cc, &tags, dl) : NULL;
+    ms->icache = ms->constant ? cache_array(ms, c->sm_count, &cc, &tags, dl) : NULL;
     return ms->icache ? 0 : -1;
 }
 
@@ -162,7 +181,8 @@ void hier_destroy(memsys *ms)
     destroy_array(ms->l1, ms->cfg.sm_count);
     destroy_array(ms->constant, ms->cfg.sm_count);
     destroy_array(ms->icache, ms->cfg.sm_count);
-    destroy_array(ms->l2, ms->cfg.l2.slices);
+    destroy_array(ms->l2, 1);
+    for (uint32_t i = 0; i < ms->nmappings; i++) munmap(ms->mappings[i], ms->mapping_bytes[i]);
 }
 
 /* ---- policies from the access's attributes ---- */
@@ -234,6 +254,7 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     r->kind = kind;
     memset(r->mask, 0, sizeof r->mask);
     ms->req_hash[h] = (int16_t)i;
+    ms->req_slots[i] = (uint16_t)h;
     return i;
 }
 
@@ -258,9 +279,9 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
                     uint32_t lanes, int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    for (uint32_t i = 0; i < ms->nreqs; i++) ms->req_hash[ms->req_slots[i]] = -1;
     ms->nreqs = 0;
     ms->npieces = 0;
-    memset(ms->req_hash, 0xFF, sizeof ms->req_hash);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
@@ -436,10 +457,8 @@ void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes)
 {
     if (bytes > ms->cfg.l2.persisting_max_bytes)
         bytes = ms->cfg.l2.persisting_max_bytes;
-    uint64_t lines = bytes / ms->cfg.l2.line_bytes;
-    ms->persisting_lines_per_slice = lines / ms->cfg.l2.slices;
-    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++)
-        cache_set_persisting_limit(ms->l2[s], ms->persisting_lines_per_slice);
+    ms->persisting_lines = bytes / ms->cfg.l2.line_bytes;
+    cache_set_persisting_limit(ms->l2[0], ms->persisting_lines);
 }
 
 void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
@@ -462,11 +481,9 @@ int memsys_finish(memsys *ms)
         rc |= cache_flush(ms->l1[s], &res) != MEM_OK;
         add_l1(ms->cur, &res);
     }
-    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++) {
-        cache_result res;
-        rc |= cache_flush(ms->l2[s], &res) != MEM_OK;
-        add_l2(ms->cur, &res);
-    }
+    cache_result res;
+    rc |= cache_flush(ms->l2[0], &res) != MEM_OK;
+    add_l2(ms->cur, &res);
     return rc ? -1 : 0;
 }
 

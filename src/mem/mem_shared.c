@@ -15,6 +15,55 @@
 
 enum { MAX_BANKS = 64 };
 
+/* Wavefronts of one phase: the most distinct words any bank must deliver. */
+static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t, uint32_t lanes,
+                                                           uint32_t first, uint32_t count,
+                                                           uint32_t bytes, uint32_t banks,
+                                                           uint32_t width)
+{
+    uint64_t words[MAX_BANKS][MEM_LANES];
+    uint32_t nwords[MAX_BANKS];
+    memset(nwords, 0, sizeof nwords);
+    uint32_t wavefronts = 0;
+    for (uint32_t l = first; l < first + count && l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint64_t w0 = t[l].offset / width, w1 = (t[l].offset + bytes - 1) / width;
+        for (uint64_t w = w0; w <= w1; w++) {
+            uint32_t b = (uint32_t)(w % banks), k = 0;
+            while (k < nwords[b] && words[b][k] != w) k++;
+            if (k == nwords[b] && nwords[b] < MEM_LANES) {
+                words[b][nwords[b]++] = w;
+                if (nwords[b] > wavefronts)
+                    wavefronts = nwords[b];
+            }
+        }
+    }
+    return wavefronts;
+}
+
+/* Whether single-word lanes are conflict-free: no bank is asked for two different words. */
+static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, uint32_t width)
+{
+    uint64_t first_word[MAX_BANKS];
+    uint64_t used = 0;
+    int pow2 = !(banks & (banks - 1)) && !(width & (width - 1));
+    unsigned width_shift = (unsigned)__builtin_ctz(width);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint64_t w = pow2 ? t[l].offset >> width_shift : t[l].offset / width;
+        uint32_t b = (uint32_t)(pow2 ? (w & (banks - 1)) : w % banks);
+        if (!((used >> b) & 1u)) {
+            used |= 1ull << b;
+            first_word[b] = w;
+        } else if (first_word[b] != w) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes)
 {
     uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
@@ -27,25 +76,12 @@ void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint3
         per_phase = 1;
     mem_counters *c = ms->cur;
     c->shared.requests++;
+    if (bytes <= width && conflict_free(t, lanes, banks, width)) {
+        c->shared.wavefronts++;
+        return;
+    }
     for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
-        uint64_t words[MAX_BANKS][MEM_LANES];
-        uint32_t count[MAX_BANKS];
-        memset(count, 0, sizeof count);
-        uint32_t wavefronts = 0;
-        for (uint32_t l = first; l < first + per_phase && l < MEM_LANES; l++) {
-            if (!((lanes >> l) & 1u))
-                continue;
-            uint64_t w0 = t[l].offset / width, w1 = (t[l].offset + bytes - 1) / width;
-            for (uint64_t w = w0; w <= w1; w++) {
-                uint32_t b = (uint32_t)(w % banks), k = 0;
-                while (k < count[b] && words[b][k] != w) k++;
-                if (k == count[b] && count[b] < MEM_LANES) {
-                    words[b][count[b]++] = w;
-                    if (count[b] > wavefronts)
-                        wavefronts = count[b];
-                }
-            }
-        }
+        uint32_t wavefronts = phase_wavefronts(t, lanes, first, per_phase, bytes, banks, width);
         if (wavefronts) {
             c->shared.wavefronts += wavefronts;
             c->shared.bank_conflicts += wavefronts - 1;

@@ -47,6 +47,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     if (!ms)
         return NULL;
     ms->cfg = *cfg;
+    memset(ms->req_hash, 0xFF, sizeof ms->req_hash);
     dram_config dc = {.page_bytes = cfg->dram_page_bytes};
     ms->cur = &ms->unattributed;
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
@@ -98,13 +99,11 @@ void memsys_total_counters(const memsys *ms, mem_counters *out)
     add_counters(out, &ms->unattributed);
     out->l2.lines_evict_first = out->l2.lines_evict_normal = out->l2.lines_evict_last = 0;
     out->l2.peak_evict_last_lines = 0;
-    for (uint32_t s = 0; s < ms->cfg.l2.slices; s++) {
-        const cache_stats *st = cache_get_stats(ms->l2[s]);
-        out->l2.lines_evict_first += st->lines_by_priority[CACHE_PRIORITY_FIRST];
-        out->l2.lines_evict_normal += st->lines_by_priority[CACHE_PRIORITY_NORMAL];
-        out->l2.lines_evict_last += st->lines_by_priority[CACHE_PRIORITY_LAST];
-        out->l2.peak_evict_last_lines += st->peak_last_lines;
-    }
+    const cache_stats *st = cache_get_stats(ms->l2[0]);
+    out->l2.lines_evict_first = st->lines_by_priority[CACHE_PRIORITY_FIRST];
+    out->l2.lines_evict_normal = st->lines_by_priority[CACHE_PRIORITY_NORMAL];
+    out->l2.lines_evict_last = st->lines_by_priority[CACHE_PRIORITY_LAST];
+    out->l2.peak_evict_last_lines = st->peak_last_lines;
 }
 
 int memsys_alloc(memsys *ms, uint64_t bytes, uint64_t align, uint64_t *addr)
@@ -229,7 +228,7 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     t->offset = a;
     if (t->space == IR_SPACE_GENERIC)
         t->space = memsys_resolve_generic(a, &t->offset);
-    if (bytes && t->offset % bytes)
+    if (bytes & (bytes - 1) ? t->offset % bytes : t->offset & (bytes - 1))
         return mem_fail(f, MEM_FAULT_MISALIGNED, lane, a, bytes, t->space,
                     "address is not aligned to the access size");
     uint64_t limit;
@@ -261,6 +260,14 @@ static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const l
                         uint32_t lanes)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if (bytes == 4 && acc->op == MEM_OP_LOAD) { /* the common shared-memory load */
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            if (((lanes >> l) & 1u) && t[l].space == IR_SPACE_SHARED) {
+                memcpy(acc->data[l], ctx->shared + t[l].offset, 4);
+                lanes &= ~(1u << l);
+            }
+        }
+    }
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;

@@ -48,19 +48,23 @@ struct memsys {
     uint32_t params_bytes;
     /* hierarchy */
     cache **l1;        /* per SM: data cache for global and local lines */
-    cache **l2;        /* per slice */
+    cache **l2;        /* one sliced L2 cache (l2[0]) */
     cache **constant;  /* per SM: constant cache (tags only; data comes from the bank) */
     cache **icache;    /* per SM */
+    void *mappings[4]; /* storage blocks lent to the per-SM caches */
+    size_t mapping_bytes[4];
+    uint32_t nmappings;
     cache_hints l2_hints; /* hints of the access in progress, for L2 operations it causes */
     mem_counters *cur;    /* counters of the access in progress */
     mem_counters *per_insn;
     uint32_t ninsns;
     mem_counters unattributed; /* flushes at the end of a run, host-side operations */
-    uint64_t persisting_lines_per_slice;
+    uint64_t persisting_lines; /* set-aside in lines */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
-    int16_t req_hash[512];
+    int16_t req_hash[512];    /* -1 when empty; emptied slot by slot after each access */
+    uint16_t req_slots[LINE_SCRATCH]; /* hash slot of each line request */
     lane_piece pieces[LINE_SCRATCH * 2];
     uint32_t npieces;
 };

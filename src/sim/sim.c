@@ -237,6 +237,15 @@ static int setup_buffers(const launch_desc *L, memsys *ms, uint64_t *addr, diag_
 {
     for (size_t b = 0; b < L->nbuffers; b++) {
         const launch_buffer *buf = &L->buffers[b];
+        if (buf->init.kind == LAUNCH_INIT_ZERO) {
+            /* Device memory never written reads as zero: nothing to copy, nothing to page in. */
+            if (memsys_alloc(ms, buf->bytes, 256, &addr[b]) == 0)
+                continue;
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                     "cannot allocate buffer %s (%llu bytes)", buf->name,
+                     (unsigned long long)buf->bytes);
+            return -1;
+        }
         uint8_t *data = malloc(buf->bytes);
         if (!data || memsys_alloc(ms, buf->bytes, 256, &addr[b])) {
             free(data);
