@@ -158,6 +158,8 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         x->dst_signed = ir_type_is_signed((ir_type)in->type);
         if (in->op == IR_MOV && (d->kind == IR_OPND_VEC || in->src[0].kind == IR_OPND_VEC)) {
             x->fn = h_mov_vec;
+        } else if (in->op == IR_CREATEPOLICY) {
+            x->fn = exec_h_createpolicy;
         } else if (ir_opcode_class((ir_opcode)in->op) == IR_CLASS_ALU && in->op != IR_CVTA) {
             x->alu = alu_lookup(in);
             x->fn = x->alu ? h_alu : NULL;

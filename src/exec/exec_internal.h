@@ -184,6 +184,7 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_createpolicy(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* exec_sync.c: barriers and warp-wide operations */
 void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "mem/mem_policy.h"
 #include "mem/memsys.h"
 
 static const char *space_name(uint8_t s)
@@ -289,11 +290,47 @@ void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask)
                 : x->in->op == IR_DISCARD     ? MEM_OP_DISCARD
                                               : MEM_OP_PREFETCH;
     prepare(w, x, mask, acc, op, &sp);
-    if (op != MEM_OP_PREFETCH)
-        acc->elem_bytes = 128, acc->vec = 1;
-    else
-        acc->elem_bytes = 1, acc->vec = 1;
-    do_access(w, x, acc);
+    acc->vec = 1;
+    if (op != MEM_OP_PREFETCH) {
+        acc->elem_bytes = 128; /* the operation's size operand, checked to be 128 */
+        do_access(w, x, acc);
+        return;
+    }
+    /* A prefetch is a one-byte probe of its line; prefetchu marks itself with 2. */
+    acc->elem_bytes = x->in->op == IR_PREFETCHU ? 2 : 1;
+    if (x->in->op == IR_PREFETCHU)
+        for (unsigned l = 0; l < LANES; l++) acc->addr[l] &= ~1ull;
+    mem_fault fault;
+    memsys_access(w->run->ms, &w->mctx, acc, &fault);
+}
+
+/* createpolicy (PTX ISA 9.1 §9.7.9.18): the 64-bit L2 policy descriptor, bit-exact with ptxas. */
+void exec_h_createpolicy(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    uint64_t out[LANES], t0[LANES], t1[LANES], t2[LANES];
+    if (in->sub == IR_POLICY_CVT) {
+        const uint64_t *p = warp_src(w, x, 0, t0); /* the CUDA property is the descriptor */
+        memcpy(out, p, sizeof out);
+    } else if (in->sub == IR_POLICY_FRACTIONAL) {
+        const uint64_t *f = in->src[0].kind ? warp_src(w, x, 0, t0) : NULL;
+        for (unsigned l = 0; l < LANES; l++) {
+            float frac = 1.0f;
+            if (f) {
+                uint32_t bits = (uint32_t)f[l];
+                memcpy(&frac, &bits, 4);
+            }
+            out[l] = policy_encode_fractional(in->mem.l2_evict, in->mem.l2_secondary, frac);
+        }
+    } else {
+        uint64_t base[LANES];
+        lane_addresses(w, &in->src[0], IR_SPACE_GENERIC, base);
+        const uint64_t *p = warp_src(w, x, 1, t1), *tot = warp_src(w, x, 2, t2);
+        for (unsigned l = 0; l < LANES; l++)
+            out[l] = policy_encode_range(in->mem.l2_evict, in->mem.l2_secondary, base[l],
+                                         (uint32_t)p[l], (uint32_t)tot[l]);
+    }
+    warp_write_dst(w, &in->dst[0], out, mask, 64);
 }
 
 void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask)

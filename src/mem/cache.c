@@ -716,6 +716,18 @@ bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
     return true;
 }
 
+uint64_t cache_demote_last(cache *c)
+{
+    uint64_t n = 0;
+    for (uint32_t line = 0; line < c->line_count; line++) {
+        if (c->tags[line] != NO_LINE && c->priorities[line] == CACHE_PRIORITY_LAST) {
+            set_class(c, line, CACHE_PRIORITY_NORMAL);
+            n++;
+        }
+    }
+    return n;
+}
+
 void cache_set_persisting_limit(cache *c, uint64_t lines)
 {
     c->config.persisting_limit_lines = lines;

@@ -186,6 +186,8 @@ uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */
 bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info);
 
+/* Makes every evict-last line normal (cudaCtxResetPersistingL2Cache). Returns how many. */
+uint64_t cache_demote_last(cache *c);
 /* Changes the persisting limit (config.persisting_limit_lines) for later allocations; lines
  * already evict-last keep their class until they are demoted or evicted. */
 void cache_set_persisting_limit(cache *c, uint64_t lines);

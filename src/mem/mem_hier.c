@@ -199,20 +199,39 @@ static uint8_t l1_alloc_for(const ir_mem_attrs *a)
     return a->cop == IR_COP_CS || a->cop == IR_COP_LU ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
 }
 
-static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind)
+static uint8_t alloc_of_evict(uint8_t evict, uint8_t fallback)
+{
+    switch (evict) {
+    case IR_EVICT_FIRST: return CACHE_ALLOC_FIRST;
+    case IR_EVICT_LAST: return CACHE_ALLOC_LAST;
+    case IR_EVICT_NORMAL: return CACHE_ALLOC_NORMAL;
+    case IR_EVICT_UNCHANGED: return CACHE_ALLOC_UNCHANGED;
+    default: return fallback;
+    }
+}
+
+/* L2 hints of an access to the line at `line_addr`: a policy descriptor (.L2::cache_hint) decides
+ * per address; otherwise .L2::evict_* or .cs; otherwise the launch's access-policy window. */
+static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind, uint64_t line_addr,
+                         uint64_t policy)
 {
     cache_hints *h = &ms->l2_hints;
     memset(h, 0, sizeof *h);
     h->kind = kind;
-    switch (a->l2_evict) {
-    case IR_EVICT_FIRST: h->alloc = CACHE_ALLOC_FIRST; break;
-    case IR_EVICT_LAST: h->alloc = CACHE_ALLOC_LAST; break;
-    case IR_EVICT_NORMAL: h->alloc = CACHE_ALLOC_NORMAL; break;
-    default: h->alloc = a->cop == IR_COP_CS ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED; break;
+    uint8_t fallback = a->cop == IR_COP_CS ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
+    uint8_t evict = a->l2_evict;
+    if (a->cache_hint) {
+        int valid;
+        uint8_t p = policy_priority(policy, line_addr, &valid);
+        if (p != IR_EVICT_NONE)
+            evict = p;
     }
+    if (evict == IR_EVICT_NONE && fallback == CACHE_ALLOC_UNCHANGED && kind == LINE_KIND_GLOBAL)
+        evict = policy_window_priority(&ms->window, line_addr);
+    h->alloc = alloc_of_evict(evict, fallback);
     if (a->cop == IR_COP_WT)
         h->write_mode = CACHE_WRITE_THROUGH;
-    if (a->prefetch_bytes == 128 && ms->cfg.l2.dram_fill_bytes < 128)
+    if (a->prefetch_bytes >= 128 && ms->cfg.l2.dram_fill_bytes < 128)
         h->fill_bytes = 128;
 }
 
@@ -354,6 +373,24 @@ static int nomem(mem_fault *f, const mem_access *acc)
                     IR_SPACE_GLOBAL, "the backing store could not grow");
 }
 
+/* What a load's hints do after the data arrived: .lu on a fully read local line ends its life
+ * (no write-back ever); .L2::256B brings the other half of the aligned 256-byte block into L2. */
+static mem_status after_load(memsys *ms, cache *l1, const line_req *r, const ir_mem_attrs *a)
+{
+    if (r->kind == LINE_KIND_LOCAL && a->cop == IR_COP_LU) {
+        int full = 1;
+        for (uint32_t b = 0; b < LINE_BYTES_MAX && full; b++) full = r->mask[b] != 0;
+        if (full) {
+            cache_result res;
+            cache_discard_line(l1, r->line_addr, &res);
+            add_l1(ms->cur, &res);
+        }
+    }
+    if (r->kind == LINE_KIND_GLOBAL && a->prefetch_bytes == 256)
+        return l2_read(ms, r->line_addr ^ 128, LINE_BYTES_MAX, NULL);
+    return MEM_OK;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
                       uint32_t lanes, mem_fault *f)
 {
@@ -366,7 +403,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lan
     cache_hints h1 = {.alloc = l1_alloc_for(a)};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        set_l2_hints(ms, a, r->kind);
+        set_l2_hints(ms, a, r->kind, r->line_addr, acc->policy);
         mem_status st;
         if (store) {
             cache_result res;
@@ -388,11 +425,17 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lan
         } else {
             int bypass = r->kind == LINE_KIND_GLOBAL && global_load_bypasses_l1(ms, a);
             if (bypass && a->cop == IR_COP_CV) {
+                /* Volatile cache operator: drop the L1 copy and refetch the line from memory
+                 * (the L2 copy is written back and dropped too). */
                 cache_result res;
                 cache_invalidate_line(l1, r->line_addr, true, &res);
                 add_l1(ms->cur, &res);
+                cache_invalidate_line(ms->l2[0], r->line_addr, true, &res);
+                add_l2(ms->cur, &res);
             }
             st = load_line(ms, l1, r, bypass, &h1);
+            if (st == MEM_OK)
+                st = after_load(ms, l1, r, a);
         }
         if (st != MEM_OK)
             return nomem(f, acc);
@@ -410,13 +453,14 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_targ
 {
     uint32_t bytes = acc->elem_bytes;
     cache *l1 = ms->l1[ctx->sm];
-    set_l2_hints(ms, acc->attrs, LINE_KIND_GLOBAL);
     ms->cur->l1.requests++;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
         uint64_t addr = t[l].offset, old = 0, val;
         cache_result res;
+        set_l2_hints(ms, acc->attrs, LINE_KIND_GLOBAL, addr & ~(uint64_t)(LINE_BYTES_MAX - 1),
+                     acc->policy);
         /* Atomics are performed at L2; the SM drops its own stale copy of the line. */
         cache_invalidate_line(l1, addr, true, &res);
         add_l1(ms->cur, &res);
@@ -451,6 +495,67 @@ void memsys_fence(memsys *ms, uint32_t sm, ir_scope scope)
     cache_result res;
     cache_invalidate_all(ms->l1[sm], 1u << LINE_KIND_GLOBAL, true, &res);
     add_l1(ms->cur, &res);
+}
+
+void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard)
+{
+    ms->strip_hints = strip_hints;
+    ms->poison_discard = poison_discard;
+}
+
+void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double hit_ratio,
+                              uint8_t hit_prop, uint8_t miss_prop)
+{
+    ms->window = (policy_window){base, ms->strip_hints ? 0 : bytes, hit_ratio, hit_prop,
+                                 miss_prop};
+}
+
+uint64_t memsys_reset_persisting(memsys *ms) { return cache_demote_last(ms->l2[0]); }
+
+/* prefetch, prefetchu, applypriority and discard for the lanes in `lanes` (global or local
+ * addresses already resolved and checked by the caller). PTX ISA 9.1 §9.7.9.15-17. */
+int hier_cache_control(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                       uint32_t lanes, mem_fault *f)
+{
+    const ir_mem_attrs *a = acc->attrs;
+    cache *l1 = ms->l1[ctx->sm];
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((lanes >> l) & 1u))
+            continue;
+        uint64_t addr = t[l].space == IR_SPACE_LOCAL ? hier_local_backing(ctx, l, t[l].offset)
+                                                     : t[l].offset;
+        uint64_t line = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
+        uint8_t kind = t[l].space == IR_SPACE_LOCAL ? LINE_KIND_LOCAL : LINE_KIND_GLOBAL;
+        cache_result res;
+        mem_status st = MEM_OK;
+        switch (acc->op) {
+        case MEM_OP_PREFETCH:
+            if (a->level == IR_LEVEL_L1) {
+                cache_hints h = {.alloc = CACHE_ALLOC_UNCHANGED, .kind = kind};
+                set_l2_hints(ms, a, kind, line, 0);
+                st = cache_read(l1, line, LINE_BYTES_MAX, NULL, &h, &res);
+                add_l1(ms->cur, &res);
+            } else {
+                set_l2_hints(ms, a, kind, line, 0);
+                st = l2_read(ms, line, LINE_BYTES_MAX, NULL);
+            }
+            break;
+        case MEM_OP_APPLYPRIORITY:
+            cache_set_line_priority(ms->l2[0], line, CACHE_PRIORITY_NORMAL);
+            break;
+        default: /* MEM_OP_DISCARD: the line's data is gone, dirty or not */
+            cache_discard_line(l1, line, &res);
+            cache_discard_line(ms->l2[0], line, &res);
+            add_l2(ms->cur, &res);
+            if (ms->poison_discard)
+                st = dram_fill_pattern(ms->store, line, LINE_BYTES_MAX, 0xFF);
+            break;
+        }
+        if (st != MEM_OK)
+            return mem_fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], LINE_BYTES_MAX, t[l].space,
+                            "the backing store could not grow");
+    }
+    return 0;
 }
 
 void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes)

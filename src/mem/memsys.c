@@ -302,17 +302,52 @@ static int shared_atomics(const mem_ctx *ctx, mem_access *acc, const lane_target
     return 0;
 }
 
+/* Prefetches are hints: lanes whose address is not valid memory, or that point at shared
+ * memory, do nothing; constant-space (tensormap) prefetches touch the constant cache. */
+static int prefetch(memsys *ms, const mem_ctx *ctx, mem_access *acc, lane_target *t,
+                    mem_fault *fault)
+{
+    uint32_t cached = 0, constant = 0;
+    mem_fault ignored;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((acc->active >> l) & 1u) || check_lane(ms, ctx, acc, l, &t[l], &ignored))
+            continue;
+        if (t[l].space == IR_SPACE_GLOBAL || (t[l].space == IR_SPACE_LOCAL &&
+                                               acc->attrs->level != IR_LEVEL_TENSORMAP))
+            cached |= 1u << l;
+        else if (t[l].space == IR_SPACE_CONST || t[l].space == IR_SPACE_PARAM)
+            constant |= acc->attrs->level == IR_LEVEL_TENSORMAP ? 1u << l : 0;
+    }
+    if (acc->space == IR_SPACE_GENERIC && acc->attrs->level == IR_LEVEL_L1 &&
+        acc->elem_bytes == 2) /* prefetchu.L1: the uniform path is L1 for global data only */
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            if (t[l].space != IR_SPACE_GLOBAL)
+                cached &= ~(1u << l);
+    if (constant)
+        constant_count(ms, ctx, acc, t, constant);
+    return cached ? hier_cache_control(ms, ctx, acc, t, cached, fault) : 0;
+}
+
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
     lane_target t[MEM_LANES];
     memset(fault, 0, sizeof *fault);
     ms->cur = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed;
-    if (acc->op == MEM_OP_PREFETCH || acc->op == MEM_OP_APPLYPRIORITY)
-        return 0; /* hints: see mem_hier.c once the L2 controls land; they never fault */
-    if (acc->op == MEM_OP_DISCARD)
-        return mem_fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(acc->active | 1u),
-                    acc->addr[__builtin_ctz(acc->active | 1u)], 128, IR_SPACE_GLOBAL,
-                    "discard.global.L2 is not modelled yet");
+    if (ms->strip_hints) {
+        ir_mem_attrs *plain = &ms->stripped_attrs;
+        if (acc->op == MEM_OP_PREFETCH || acc->op == MEM_OP_APPLYPRIORITY)
+            return 0;
+        /* --strip-hints: the same access with default cache behaviour. */
+        *plain = *acc->attrs;
+        plain->cop = IR_COP_NONE;
+        plain->l1_evict = plain->l2_evict = IR_EVICT_NONE;
+        plain->nc = 0;
+        plain->prefetch_bytes = 0;
+        plain->cache_hint = 0;
+        acc->attrs = plain;
+    }
+    if (acc->op == MEM_OP_PREFETCH)
+        return prefetch(ms, ctx, acc, t, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((acc->active >> l) & 1u))
@@ -324,6 +359,13 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         case IR_SPACE_SHARED: shared |= 1u << l; direct |= 1u << l; break;
         default: constant |= 1u << l; direct |= 1u << l; break;
         }
+    }
+    if (acc->op == MEM_OP_APPLYPRIORITY || acc->op == MEM_OP_DISCARD) {
+        if (shared | constant)
+            return mem_fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(shared | constant),
+                            acc->addr[__builtin_ctz(shared | constant)], 128, IR_SPACE_SHARED,
+                            "applypriority and discard apply to global memory only");
+        return hier_cache_control(ms, ctx, acc, t, cached, fault);
     }
     if (shared)
         shared_count(ms, acc, t, shared);

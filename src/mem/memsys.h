@@ -65,6 +65,16 @@ void memsys_total_counters(const memsys *ms, mem_counters *out);
 /* Kernel boundary: L1 caches drop their global lines (an SM's L1 is not coherent, so the driver
  * invalidates it between kernels); L2 stays warm. */
 void memsys_launch_begin(memsys *ms);
+/* Treats every cache hint as the default (--strip-hints): cache operators, eviction priorities,
+ * the non-coherent path, prefetch sizes, policy descriptors and windows; prefetch and
+ * applypriority do nothing. Memory-ordering semantics (volatile, acquire, fences) and discard stay.
+ * With `poison`, discarded lines read back as bytes 0xFF from then on (--poison-discard). */
+void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard);
+/* Installs the access-policy window of the next launches (bytes 0: none); see mem_policy.h. */
+void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double hit_ratio,
+                              uint8_t hit_prop, uint8_t miss_prop);
+/* Demotes every persisting (evict-last) L2 line to normal. Returns how many lines. */
+uint64_t memsys_reset_persisting(memsys *ms);
 /* Sets the persisting L2 set-aside (bytes, capped at the preset's maximum). */
 void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
 /* Fence or acquire at `scope` by SM `sm`: at GPU or system scope the SM's L1 drops its global

@@ -5,6 +5,7 @@
 
 #include "mem/cache.h"
 #include "mem/dram.h"
+#include "mem/mem_policy.h"
 #include "mem/memsys.h"
 
 enum { LINE_SCRATCH = 256, LINE_BYTES_MAX = 128 };
@@ -60,6 +61,9 @@ struct memsys {
     uint32_t ninsns;
     mem_counters unattributed; /* flushes at the end of a run, host-side operations */
     uint64_t persisting_lines; /* set-aside in lines */
+    int strip_hints, poison_discard;
+    ir_mem_attrs stripped_attrs; /* the access's attributes without hints (strip_hints) */
+    policy_window window;     /* bytes 0: none */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
@@ -83,6 +87,8 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_targ
 uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset);
 cache *hier_l2_slice(const memsys *ms, uint64_t addr);
 int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint32_t bytes);
+int hier_cache_control(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
+                       uint32_t lanes, mem_fault *f);
 
 /* mem_shared.c */
 void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes);

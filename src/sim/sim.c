@@ -293,6 +293,23 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
         el.max_warp_instructions = opt->max_instructions ? opt->max_instructions
                                    : L->max_instructions ? L->max_instructions
                                                          : SIM_DEFAULT_MAX_INSTRUCTIONS;
+        if (k->reset_persisting)
+            memsys_reset_persisting(ms);
+        if (k->has_policy_window) {
+            const launch_policy_window *pw = &k->policy_window;
+            if (pw->bytes > r->gpu.l2.access_policy_max_window_bytes) {
+                diag_add(dl, DIAG_ERROR, "SIM-WINDOW-001", L->path, k->line, k->col,
+                         "%s.access_policy_window.bytes is %llu, more than %s allows (%llu)",
+                         k->field, (unsigned long long)pw->bytes, r->gpu.name,
+                         (unsigned long long)r->gpu.l2.access_policy_max_window_bytes);
+                free(params);
+                return -1;
+            }
+            memsys_set_policy_window(ms, addr[pw->buffer] + pw->offset, pw->bytes, pw->hit_ratio,
+                                     (uint8_t)pw->hit_prop, (uint8_t)pw->miss_prop);
+        } else {
+            memsys_set_policy_window(ms, 0, 0, 0, 0, 0);
+        }
         exec_stats st = {0};
         mem_counters before, after;
         memsys_total_counters(ms, &before);
@@ -388,6 +405,9 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
         return r;
     memsys *ms = memsys_create(&mc, dl);
     uint64_t *addr = calloc(r->launch->nbuffers + 1, sizeof *addr);
+    if (ms)
+        memsys_set_hint_mode(ms, opt->strip_hints, opt->poison_discard);
+    r->hints_stripped = opt->strip_hints;
     if (ms && r->launch->has_l2_persisting_bytes) {
         memsys_set_persisting_bytes(ms, r->launch->l2_persisting_bytes);
         r->l2_persisting_bytes = r->launch->l2_persisting_bytes < mc.l2.persisting_max_bytes
@@ -459,6 +479,7 @@ int sim_report_model(const sim_result *r, report_model *m)
     m->thread_instructions = r->thread_instructions;
     m->totals = r->totals;
     m->l2_persisting_bytes = r->l2_persisting_bytes;
+    m->hints_stripped = r->hints_stripped;
     m->launches = calloc(r->nlaunches + 1, sizeof *m->launches);
     if (!m->launches)
         return -1;

@@ -21,6 +21,8 @@ typedef struct sim_options {
     uint64_t max_instructions; /* warp-instruction limit per launch; 0: the launch file's or
                                   SIM_DEFAULT_MAX_INSTRUCTIONS */
     uint32_t quantum;          /* warp instructions per scheduling turn; 0: default */
+    int strip_hints;           /* run with every cache hint treated as the default */
+    int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
 } sim_options;
 
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
@@ -55,6 +57,7 @@ typedef struct sim_result {
     mem_counters totals;       /* whole run, final write-back included */
     mem_counters *insn_counters; /* owned: per static instruction (module->ninsns_total) */
     uint64_t l2_persisting_bytes; /* set-aside in effect */
+    int hints_stripped;
     uint64_t warp_instructions, thread_instructions;
     double seconds;
 } sim_result;

@@ -33,21 +33,31 @@ batch_verdicts() {
         log=$("$ptxas" -arch="$arch" "${remaining[@]}" -o /dev/null 2>&1)
         rc=$?
         if ((rc == 0)); then
-            for f in "${remaining[@]}"; do printf '%s\tACCEPT\n' "$(basename "$f" .ptx)"; done >> "$out"
+            for f in "${remaining[@]}"; do f=${f##*/}; printf '%s\tACCEPT\n' "${f%.ptx}"; done >> "$out"
             return 0
         fi
         local -a left=()
-        local named=0
-        for f in "${remaining[@]}"; do
-            local line
-            line=$(grep -F -m1 "ptxas $f, line" <<< "$log" | grep -m1 '; error')
-            if [[ -n $line ]]; then
-                printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "${line#*error   : }" >> "$out"
+        local named=0 verdicts
+        # "ptxas PATH, line N; error   : MESSAGE" names the rejected module
+        verdicts=$(printf '%s\n' "${remaining[@]}" | awk -v text="$log" '
+            BEGIN { n = split(text, lines, "\n")
+                    for (i = 1; i <= n; i++) {
+                        l = lines[i]
+                        if (l !~ /^ptxas .*, line [0-9]+; error/) continue
+                        f = substr(l, 7); sub(/, line [0-9]+; error.*$/, "", f)
+                        m = l; sub(/^[^;]*; error *: */, "", m)
+                        if (!(f in msg)) msg[f] = m } }
+            { if ($0 in msg) { id = $0; sub(/^.*\//, "", id); sub(/\.ptx$/, "", id)
+                               printf "R %s\tREJECT\t%s\n", id, msg[$0] }
+              else print "L " $0 }')
+        while IFS= read -r line; do
+            if [[ $line == R* ]]; then
+                printf '%s\n' "${line#R }" >> "$out"
                 named=1
             else
-                left+=("$f")
+                left+=("${line#L }")
             fi
-        done
+        done <<< "$verdicts"
         if ((named == 0)); then
             for f in "${left[@]}"; do
                 log=$("$ptxas" -arch="$arch" "$f" -o /dev/null 2>&1)
@@ -100,40 +110,43 @@ xargs -P "$jobs" -L 1 "$self" --ptxas-batch "$ptxas" "$work/ptxas" < "$work/batc
 cat "$work"/ptxas/*.out | sort > "$work/ptxas.tsv"
 
 # gpumemsim: `check` takes many files and prints `PATH:LINE:COL: error: ...` for each error.
-check_batch() {
-    local gms=$1 out=$2
-    shift 2
-    local log rc
-    log=$("$gms" check "$@" 2>&1)
+verdicts_from_log() { # LOG FILE...: one verdict line per file from a `check` log
+    local log=$1
+    shift
+    printf '%s\n' "$@" | awk -v logfile="$log" '
+        BEGIN { while ((getline line < logfile) > 0) {
+                    i = index(line, ": error: ")
+                    if (i == 0) continue
+                    f = line; sub(/:[0-9]+:[0-9]+: error: .*$/, "", f)
+                    if (!(f in msg)) msg[f] = substr(line, i + 9) } }
+        { id = $0; sub(/^.*\//, "", id); sub(/\.ptx$/, "", id)
+          if ($0 in msg) printf "%s\tREJECT\t%s\n", id, msg[$0]
+          else printf "%s\tACCEPT\n", id }'
+}
+
+check_batch() { # GPUMEMSIM FILE...: a crash (status above 2) sends each file alone
+    local gms=$1 log=$work/check.log rc
+    shift
+    "$gms" check "$@" > "$log" 2>&1
     rc=$?
-    if ((rc > 2)); then
-        for f in "$@"; do
-            "$gms" check "$f" > /dev/null 2>&1
-            rc=$?
-            if ((rc > 2)); then
-                printf '%s\tCRASH\texit status %d\n' "$(basename "$f" .ptx)" "$rc"
-            elif ((rc == 2)); then
-                printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "$("$gms" check "$f" 2>&1 | grep -m1 ': error: ')"
-            else
-                printf '%s\tACCEPT\n' "$(basename "$f" .ptx)"
-            fi
-        done
+    if ((rc <= 2)); then
+        verdicts_from_log "$log" "$@"
         return
     fi
     for f in "$@"; do
-        local line
-        line=$(grep -F -m1 "$f:" <<< "$log" | grep -m1 ': error: ')
-        if [[ -n $line ]]; then
-            printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "${line#*: error: }"
+        "$gms" check "$f" > "$log" 2>&1
+        rc=$?
+        if ((rc > 2)); then
+            printf '%s\tCRASH\texit status %d\n' "$(basename "$f" .ptx)" "$rc"
         else
-            printf '%s\tACCEPT\n' "$(basename "$f" .ptx)"
+            verdicts_from_log "$log" "$f"
         fi
     done
 }
 : > "$work/gms.tsv"
 awk -F'\t' -v d="$work/cases" '{ print d "/" $1 ".ptx" }' "$cases" > "$work/files.txt"
 while mapfile -t -n 200 chunk && ((${#chunk[@]} > 0)); do
-    check_batch "$gms" "$work/gms.tsv" "${chunk[@]}" >> "$work/gms.tsv"
+    check_batch "$gms" "${chunk[@]}" >> "$work/gms.tsv"
 done < "$work/files.txt"
 sort -o "$work/gms.tsv" "$work/gms.tsv"
 

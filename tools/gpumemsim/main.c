@@ -19,6 +19,8 @@ static const char usage[] =
     "      --max-instructions N   stop a launch after N warp instructions (runaway limit)\n"
     "      --json FILE            also write the statistics as JSON (docs/statistics.md)\n"
     "      --top N                hottest instructions listed in the report (default 10)\n"
+    "      --strip-hints          treat every cache hint as the default (compare with and without)\n"
+    "      --poison-discard       discarded L2 lines read back as 0xFF bytes\n"
     "      --quiet                print only printf output, faults and failures\n"
     "  check FILE.ptx         parse and check a kernel file; exit 0 when clean, 2 otherwise\n"
     "      --list-ops             list the PTX instructions gpumemsim accepts\n"
@@ -102,6 +104,8 @@ static int cmd_run(int argc, char **argv)
                                          {"max-instructions", required_argument, 0, 'm'},
                                          {"quantum", required_argument, 0, 'Q'},
                                          {"quiet", no_argument, 0, 'q'},
+                                         {"strip-hints", no_argument, 0, 's'},
+                                         {"poison-discard", no_argument, 0, 'p'},
                                          {0, 0, 0, 0}};
     sim_options opt = {0};
     int quiet = 0, c;
@@ -113,6 +117,8 @@ static int cmd_run(int argc, char **argv)
         case 'g': opt.gpu = optarg; break;
         case 'c': opt.config_path = optarg; break;
         case 'q': quiet = 1; break;
+        case 's': opt.strip_hints = 1; break;
+        case 'p': opt.poison_discard = 1; break;
         case 'j': json_path = optarg; break;
         case 't': {
             unsigned long long v = strtoull(optarg, &end, 10);
