@@ -216,7 +216,8 @@ static int printf_cmp(const void *a, const void *b)
 
 char *exec_printf_collect(exec_run_state *rs)
 {
-    qsort(rs->printfs, rs->nprintfs, sizeof *rs->printfs, printf_cmp);
+    if (rs->nprintfs)
+        qsort(rs->printfs, rs->nprintfs, sizeof *rs->printfs, printf_cmp);
     size_t total = 1;
     for (uint32_t i = 0; i < rs->nprintfs; i++) total += strlen(rs->printfs[i].text);
     char *out = malloc(total);

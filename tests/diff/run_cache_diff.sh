@@ -37,34 +37,41 @@ batch_verdicts() {
             return 0
         fi
         local -a left=()
-        local named=0 verdicts
-        # "ptxas PATH, line N; error   : MESSAGE" names the rejected module
-        verdicts=$(printf '%s\n' "${remaining[@]}" | awk -v text="$log" '
-            BEGIN { n = split(text, lines, "\n")
-                    for (i = 1; i <= n; i++) {
-                        l = lines[i]
-                        if (l !~ /^ptxas .*, line [0-9]+; error/) continue
-                        f = substr(l, 7); sub(/, line [0-9]+; error.*$/, "", f)
-                        m = l; sub(/^[^;]*; error *: */, "", m)
-                        if (!(f in msg)) msg[f] = m } }
-            { if ($0 in msg) { id = $0; sub(/^.*\//, "", id); sub(/\.ptx$/, "", id)
-                               printf "R %s\tREJECT\t%s\n", id, msg[$0] }
-              else print "L " $0 }')
-        while IFS= read -r line; do
-            if [[ $line == R* ]]; then
-                printf '%s\n' "${line#R }" >> "$out"
-                named=1
-            else
-                left+=("${line#L }")
-            fi
-        done <<< "$verdicts"
+        local named=0 verdicts line
+        if grep -q -e 'does not support \.target' -e 'nsupported \.version' <<< "$log"; then
+            # ptxas reports a header error against the next module of the same call: with one
+            # in the log, every module of the batch goes alone.
+            left=("${remaining[@]}")
+        else
+            # "ptxas PATH, line N; error   : MESSAGE" names the rejected module
+            verdicts=$(printf '%s\n' "${remaining[@]}" | awk -v text="$log" '
+                BEGIN { n = split(text, lines, "\n")
+                        for (i = 1; i <= n; i++) {
+                            l = lines[i]
+                            if (l !~ /^ptxas .*, line [0-9]+; error/) continue
+                            f = substr(l, 7); sub(/, line [0-9]+; error.*$/, "", f)
+                            m = l; sub(/^[^;]*; error *: */, "", m)
+                            if (!(f in msg)) msg[f] = m } }
+                { if ($0 in msg) { id = $0; sub(/^.*\//, "", id); sub(/\.ptx$/, "", id)
+                                   printf "R %s\tREJECT\t%s\n", id, msg[$0] }
+                  else print "L " $0 }')
+            while IFS= read -r line; do
+                if [[ $line == R* ]]; then
+                    printf '%s\n' "${line#R }" >> "$out"
+                    named=1
+                else
+                    left+=("${line#L }")
+                fi
+            done <<< "$verdicts"
+        fi
         if ((named == 0)); then
             for f in "${left[@]}"; do
                 log=$("$ptxas" -arch="$arch" "$f" -o /dev/null 2>&1)
                 if (($? == 0)); then
                     printf '%s\tACCEPT\n' "$(basename "$f" .ptx)"
                 else
-                    printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "$(head -n1 <<< "$log")"
+                    line=$(grep -m1 -e '; error' -e 'fatal' <<< "$log")
+                    printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "${line#*: }"
                 fi
             done >> "$out"
             return 0
@@ -102,9 +109,9 @@ jobs=${GMS_DIFF_JOBS:-2}
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
 # ptxas: batches of up to 40 modules of one -arch per call, $jobs calls at a time.
-awk -F'\t' -v d="$work/cases" '
+awk -F'\t' -v d="$work/cases" -v batch="${GMS_DIFF_BATCH:-40}" '
     { n[$2]++; list[$2] = list[$2] " " d "/" $1 ".ptx"
-      if (n[$2] == 40) { print $2 list[$2]; n[$2] = 0; list[$2] = "" } }
+      if (n[$2] == batch) { print $2 list[$2]; n[$2] = 0; list[$2] = "" } }
     END { for (a in n) if (n[a]) print a list[a] }' "$cases" > "$work/batches.txt"
 xargs -P "$jobs" -L 1 "$self" --ptxas-batch "$ptxas" "$work/ptxas" < "$work/batches.txt"
 cat "$work"/ptxas/*.out | sort > "$work/ptxas.tsv"
