@@ -12,7 +12,10 @@
 #include <sys/mman.h>
 #include <string.h>
 
-#define NO_LINE UINT64_MAX   /* tag of an empty way (no line number reaches it) */
+/* Tags hold line number + 1, so that zero-filled storage is an empty cache and creating a
+ * cache touches none of its memory. */
+#define NO_LINE 0
+#define TAG_OF(line_number) ((line_number) + 1)
 #define NO_INDEX UINT32_MAX  /* end of the LAST list / way not found */
 
 struct cache {
@@ -21,7 +24,7 @@ struct cache {
     uint32_t sets, ways, line_count;
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
-    uint64_t *tags;          /* line number, or NO_LINE */
+    uint64_t *tags;          /* TAG_OF(line number), or NO_LINE */
     uint64_t *valid_sectors; /* bit s: sector s fully valid */
     uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */
     uint64_t *stamps;        /* recency: larger is more recent */
@@ -117,7 +120,7 @@ static uint8_t *line_data(const cache *c, uint32_t line)
 
 static uint64_t line_address(const cache *c, uint32_t line)
 {
-    return c->tags[line] << c->line_shift;
+    return (c->tags[line] - 1) << c->line_shift;
 }
 
 static void result_add_to_stats(cache *c, const cache_result *r)
@@ -170,7 +173,7 @@ static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
 {
     const uint64_t *tags = &c->tags[(size_t)set * c->ways];
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == line_number)
+        if (tags[w] == TAG_OF(line_number))
             return set * c->ways + w;
     return NO_INDEX;
 }
@@ -351,7 +354,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
         r->evictions++;
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
-    c->tags[line] = line_number;
+    c->tags[line] = TAG_OF(line_number);
     c->kinds[line] = kind;
     c->priorities[line] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
@@ -1017,8 +1020,7 @@ static mem_status allocate_storage(cache *c)
         *ptrs[i] = block;
         block += align64(sizes[i]);
     }
-    for (size_t i = 0; i < lines; i++)
-        c->tags[i] = NO_LINE;
+    (void)lines;
     return MEM_OK;
 }
 

@@ -296,6 +296,24 @@ static bool parse_sm_name(const ptx_token *t, unsigned *sm, uint8_t *suffix)
     return i == t->len && i > 3;
 }
 
+/* The oldest PTX ISA version (major*10+minor) that knows a target; 0 for a number no PTX
+ * release names (PTX ISA 9.1 §11.2 "PTX module directives: .target", release history). */
+static unsigned target_min_version(unsigned sm, uint8_t suffix)
+{
+    static const struct { uint16_t sm, version, version_a, version_f; } targets[] = {
+        {50, 40, 0, 0}, {52, 41, 0, 0}, {53, 42, 0, 0}, {60, 50, 0, 0}, {61, 50, 0, 0},
+        {62, 50, 0, 0}, {70, 60, 0, 0}, {72, 61, 0, 0}, {75, 63, 0, 0}, {80, 70, 0, 0},
+        {86, 71, 0, 0}, {87, 74, 0, 0}, {88, 90, 0, 0}, {89, 78, 0, 0}, {90, 78, 80, 0},
+        {100, 86, 86, 88}, {101, 86, 86, 88}, {103, 88, 88, 88}, {110, 90, 90, 90},
+        {120, 87, 87, 88}, {121, 88, 88, 88},
+    };
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (targets[i].sm == sm)
+            return suffix == 'a' ? targets[i].version_a : suffix == 'f' ? targets[i].version_f
+                                                                         : targets[i].version;
+    return 0;
+}
+
 static void parse_target(ptx_parser *p)
 {
     bool first = true;
@@ -309,6 +327,13 @@ static void parse_target(ptx_parser *p)
                           "target sm_%u is outside the range gpumemsim supports (sm_50..sm_121)", sm);
             if (p->has_target && first)
                 ptx_error(p, t, "PTX-PARSE-002", ".target given twice");
+            unsigned needed = target_min_version(sm, suffix);
+            if (suffix && needed == 0)
+                ptx_error(p, t, "PTX-PARSE-002", "target sm_%u has no '%c' variant", sm, suffix);
+            else if (p->has_version && p->version < needed)
+                ptx_error(p, t, "PTX-VER-002", "PTX ISA %u.%u does not know target %.*s: it needs "
+                          ".version %u.%u or later", p->version / 10, p->version % 10,
+                          (int)t->len, t->text, needed / 10, needed % 10);
             p->m->target_sm = sm;
             p->m->target_arch_specific = suffix;
             p->sm = sm;

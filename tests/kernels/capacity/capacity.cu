@@ -3,18 +3,19 @@
 // footprint fits: half the capacity fits (all hits), twice the capacity thrashes an LRU cache when
 // both sweeps visit the lines in the same order (no hits). Grid-stride loops; `#pragma unroll 1`
 // keeps each sweep one load instruction. The sum is stored so that the loads are not removed.
-// tests/hier.cmake finds the second sweep's load by the HIER-* markers below (its source line).
+// tests/hier.cmake finds each sweep's load in the PTX by its text (ld.global.u32, .ca, .cg: two of
+// each, the first sweep's first).
 __global__ void sweep_plain(const int *data, unsigned lines, int *out)
 {
     unsigned first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     int sum = 0;
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += data[i * 32u]; // HIER-PLAIN-1
+        sum += data[i * 32u];
     __syncthreads();
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += data[i * 32u]; // HIER-PLAIN-2
+        sum += data[i * 32u];
     out[first] = sum;
 }
 
@@ -25,11 +26,11 @@ __global__ void sweep_ca(const int *data, unsigned lines, int *out)
     int sum = 0;
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += __ldca(&data[i * 32u]); // HIER-CA-1
+        sum += __ldca(&data[i * 32u]);
     __syncthreads();
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += __ldca(&data[i * 32u]); // HIER-CA-2
+        sum += __ldca(&data[i * 32u]);
     out[first] = sum;
 }
 
@@ -40,10 +41,10 @@ __global__ void sweep_cg(const int *data, unsigned lines, int *out)
     int sum = 0;
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += __ldcg(&data[i * 32u]); // HIER-CG-1
+        sum += __ldcg(&data[i * 32u]);
     __syncthreads();
 #pragma unroll 1
     for (unsigned i = first; i < lines; i += stride)
-        sum += __ldcg(&data[i * 32u]); // HIER-CG-2
+        sum += __ldcg(&data[i * 32u]);
     out[first] = sum;
 }

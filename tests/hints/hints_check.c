@@ -1,0 +1,325 @@
+/* hints_check: the driver of the cache-hint demonstrations (tests/hints/, docs/cache-hints.md).
+ *
+ * It reads one check file, runs gpumemsim on the launch files the file names, each with --json,
+ * and evaluates the file's assertions against the JSON statistics (docs/statistics.md). It is a
+ * test tool, not part of the simulator: it prints what it does and exits 0 when every assertion
+ * holds, 1 when one fails and 2 when the check file or a run is broken.
+ *
+ * Usage: hints_check GPUMEMSIM CHECK_FILE OUT_DIR      (run in the folder of the launch files)
+ *
+ * Check-file lines (# starts a comment; tokens are separated by blanks):
+ *   run NAME LAUNCH.json [OPTION...]   run `gpumemsim run LAUNCH.json --quiet --json F OPTION...`,
+ *                                      which must exit 0 (so the launch file's expectations on
+ *                                      output values hold); its report is known as NAME
+ *   check EXPR OP EXPR                 OP is one of == != < <= > >=
+ *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key)
+ * EXPR is a sum of products of terms: an integer, or NAME:PATH, where PATH is a dotted key path
+ * into the report (`totals.l2.sector_hits`, `launches[1].dram.read_bytes`) that may start with
+ * `insn[TEXT]` (the one instruction whose text contains TEXT), `insn[TEXT#K]` (the K-th such
+ * instruction in module order) or `insns[TEXT]` (the sum over every instruction whose text contains
+ * TEXT), e.g. `a:insn[ld.global.cg#2].l1.sector_hits * 2`. Instructions that never executed are
+ * not in the report, so they are not counted. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { MAX_RUNS = 16, MAX_TOKENS = 64, LINE_BYTES = 1024 };
+
+typedef struct run_report {
+    char name[32];
+    json_t *root;
+} run_report;
+
+typedef struct checker {
+    const char *simulator, *check_file, *out_dir, *stem;
+    run_report runs[MAX_RUNS];
+    int nruns;
+    unsigned line;
+    int failures;
+} checker;
+
+static int broken(const checker *c, const char *what, const char *detail)
+{
+    fprintf(stderr, "%s:%u: %s%s%s\n", c->check_file, c->line, what, detail ? ": " : "",
+            detail ? detail : "");
+    return -1;
+}
+
+/* ---- running the simulator ---- */
+
+static int run_simulator(checker *c, char **tok, int ntok)
+{
+    if (ntok < 3 || c->nruns == MAX_RUNS || strlen(tok[1]) >= sizeof c->runs[0].name)
+        return broken(c, "run needs a short NAME and a launch file (at most 16 runs)", NULL);
+    char json_path[4096];
+    snprintf(json_path, sizeof json_path, "%s/%s.%s.json", c->out_dir, c->stem, tok[1]);
+    char *argv[MAX_TOKENS + 8];
+    int n = 0;
+    argv[n++] = (char *)c->simulator;
+    argv[n++] = "run";
+    argv[n++] = tok[2];
+    argv[n++] = "--quiet";
+    argv[n++] = "--json";
+    argv[n++] = json_path;
+    for (int i = 3; i < ntok; i++) argv[n++] = tok[i];
+    argv[n] = NULL;
+    printf("run %s:", tok[1]);
+    for (int i = 0; i < n; i++) printf(" %s", argv[i]);
+    printf("\n");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return broken(c, "fork failed", strerror(errno));
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "%s:%u: gpumemsim did not exit with 0 (status %d)\n", c->check_file,
+                c->line, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    json_error_t err;
+    json_t *root = json_load_file(json_path, 0, &err);
+    if (!root)
+        return broken(c, "cannot read the JSON report", err.text);
+    run_report *r = &c->runs[c->nruns++];
+    snprintf(r->name, sizeof r->name, "%s", tok[1]);
+    r->root = root;
+    return 0;
+}
+
+/* ---- paths into a report ---- */
+
+static json_t *find_report(const checker *c, const char *name, size_t len)
+{
+    for (int i = 0; i < c->nruns; i++)
+        if (strlen(c->runs[i].name) == len && strncmp(c->runs[i].name, name, len) == 0)
+            return c->runs[i].root;
+    return NULL;
+}
+
+/* Follows a dotted path (`a.b[2].c`) from `v`. Returns NULL when a step is missing. */
+static json_t *follow(json_t *v, const char *path)
+{
+    char key[128];
+    while (v && *path) {
+        size_t n = strcspn(path, ".[");
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        path += n;
+        if (n)
+            v = json_object_get(v, key);
+        if (v && *path == '[') {
+            char *end;
+            long index = strtol(path + 1, &end, 10);
+            if (*end != ']' || index < 0)
+                return NULL;
+            v = json_array_get(v, (size_t)index);
+            path = end + 1;
+        }
+        if (*path == '.')
+            path++;
+    }
+    return v;
+}
+
+/* Resolves NAME:PATH. `insn[TEXT]` selects one instruction; `insns[TEXT]` adds the value over
+ * every matching instruction (*sum set). Returns 0, or -1 with a message. */
+static int term_value(checker *c, const char *term, double *out)
+{
+    const char *colon = strchr(term, ':');
+    json_t *root = colon ? find_report(c, term, (size_t)(colon - term)) : NULL;
+    if (!root)
+        return broken(c, "unknown report in", term);
+    const char *path = colon + 1;
+    int many = strncmp(path, "insns[", 6) == 0;
+    if (many || strncmp(path, "insn[", 5) == 0) {
+        const char *text = path + (many ? 6 : 5), *close = strchr(text, ']');
+        if (!close || close[1] != '.')
+            return broken(c, "insn[TEXT] must be followed by .PATH", term);
+        char want[256];
+        size_t tlen = (size_t)(close - text), i, matches = 0, nth = 0;
+        if (tlen >= sizeof want)
+            return broken(c, "instruction text too long", term);
+        memcpy(want, text, tlen);
+        want[tlen] = '\0';
+        char *hash = strchr(want, '#');
+        if (hash) { /* TEXT#K: the K-th match in module order */
+            nth = (size_t)strtoul(hash + 1, NULL, 10);
+            *hash = '\0';
+            if (nth == 0 || many)
+                return broken(c, "#K needs insn[] and K >= 1", term);
+        }
+        json_t *insns = json_object_get(root, "instructions"), *in;
+        size_t seen = 0;
+        double sum = 0;
+        json_array_foreach(insns, i, in) {
+            const char *t = json_string_value(json_object_get(in, "text"));
+            if (!t || !strstr(t, want) || (nth && ++seen != nth))
+                continue;
+            json_t *v = follow(in, close + 2);
+            if (!json_is_number(v))
+                return broken(c, "not a number", term);
+            sum += json_number_value(v);
+            matches++;
+        }
+        if (matches == 0 || (!many && matches != 1))
+            return broken(c, matches ? "several instructions match" : "no instruction matches",
+                          term);
+        *out = sum;
+        return 0;
+    }
+    json_t *v = follow(root, path);
+    if (!json_is_number(v))
+        return broken(c, "missing or not a number", term);
+    *out = json_number_value(v);
+    return 0;
+}
+
+static int token_value(checker *c, const char *tok, double *out)
+{
+    char *end;
+    long long v = strtoll(tok, &end, 0);
+    if (*tok && !*end) {
+        *out = (double)v;
+        return 0;
+    }
+    return term_value(c, tok, out);
+}
+
+/* Evaluates tok[0..n) as products joined by + and -. */
+static int eval(checker *c, char **tok, int n, double *out)
+{
+    double total = 0, product;
+    int sign = 1, i = 0;
+    while (i < n) {
+        if (token_value(c, tok[i++], &product))
+            return -1;
+        while (i + 1 < n && strcmp(tok[i], "*") == 0) {
+            double f;
+            if (token_value(c, tok[i + 1], &f))
+                return -1;
+            product *= f;
+            i += 2;
+        }
+        total += sign * product;
+        if (i < n) {
+            if (strcmp(tok[i], "+") && strcmp(tok[i], "-"))
+                return broken(c, "expected + - or * between terms, got", tok[i]);
+            sign = tok[i][0] == '+' ? 1 : -1;
+            if (++i == n)
+                return broken(c, "expression ends with an operator", NULL);
+        }
+    }
+    if (n == 0)
+        return broken(c, "empty expression", NULL);
+    *out = total;
+    return 0;
+}
+
+static int compare(checker *c, char **tok, int ntok, const char *text)
+{
+    static const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    for (int i = 1; i < ntok; i++) {
+        for (int o = 0; o < 6; o++) {
+            if (strcmp(tok[i], ops[o]))
+                continue;
+            double a, b;
+            if (eval(c, tok + 1, i - 1, &a) || eval(c, tok + i + 1, ntok - i - 1, &b))
+                return -1;
+            int ok = o == 0 ? a == b : o == 1 ? a != b : o == 2 ? a < b
+                   : o == 3 ? a <= b : o == 4 ? a > b : a >= b;
+            printf("%s: %s  (%.17g %s %.17g)\n", ok ? "ok  " : "FAIL", text, a, ops[o], b);
+            c->failures += !ok;
+            return 0;
+        }
+    }
+    return broken(c, "check needs a comparison operator", text);
+}
+
+static int same(checker *c, char **tok, int ntok, const char *text)
+{
+    if (ntok != 3)
+        return broken(c, "same needs two NAME:PATH values", NULL);
+    json_t *v[2];
+    for (int i = 0; i < 2; i++) {
+        const char *colon = strchr(tok[i + 1], ':');
+        json_t *root = colon ? find_report(c, tok[i + 1], (size_t)(colon - tok[i + 1])) : NULL;
+        v[i] = root ? follow(root, colon + 1) : NULL;
+        if (!v[i])
+            return broken(c, "missing value", tok[i + 1]);
+    }
+    int ok = json_equal(v[0], v[1]);
+    printf("%s: %s\n", ok ? "ok  " : "FAIL", text);
+    if (!ok) {
+        char *a = json_dumps(v[0], JSON_SORT_KEYS | JSON_COMPACT);
+        char *b = json_dumps(v[1], JSON_SORT_KEYS | JSON_COMPACT);
+        printf("  %s\n  %s\n", a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+    }
+    c->failures += !ok;
+    return 0;
+}
+
+static int do_line(checker *c, char *line)
+{
+    char text[LINE_BYTES];
+    line[strcspn(line, "#\r\n")] = '\0';
+    snprintf(text, sizeof text, "%s", line);
+    char *tok[MAX_TOKENS], *save = NULL;
+    int ntok = 0;
+    for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (ntok == MAX_TOKENS)
+            return broken(c, "too many tokens", NULL);
+        tok[ntok++] = t;
+    }
+    if (ntok == 0)
+        return 0;
+    if (strcmp(tok[0], "run") == 0)
+        return run_simulator(c, tok, ntok);
+    if (strcmp(tok[0], "check") == 0)
+        return compare(c, tok, ntok, text + strspn(text, " \t") + 6);
+    if (strcmp(tok[0], "same") == 0)
+        return same(c, tok, ntok, text + strspn(text, " \t") + 5);
+    return broken(c, "unknown command", tok[0]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: hints_check GPUMEMSIM CHECK_FILE OUT_DIR\n");
+        return 2;
+    }
+    checker c = {.simulator = argv[1], .check_file = argv[2], .out_dir = argv[3]};
+    static char stem[256];
+    const char *base = strrchr(argv[2], '/');
+    snprintf(stem, sizeof stem, "%s", base ? base + 1 : argv[2]);
+    stem[strcspn(stem, ".")] = '\0';
+    c.stem = stem;
+    FILE *f = fopen(argv[2], "r");
+    if (!f) {
+        fprintf(stderr, "hints_check: cannot open %s\n", argv[2]);
+        return 2;
+    }
+    char line[LINE_BYTES];
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        c.line++;
+        rc = do_line(&c, line);
+    }
+    fclose(f);
+    for (int i = 0; i < c.nruns; i++) json_decref(c.runs[i].root);
+    if (rc)
+        return 2;
+    printf("%d assertion(s) failed\n", c.failures);
+    return c.failures ? 1 : 0;
+}
