@@ -328,6 +328,48 @@ static int prefetch(memsys *ms, const mem_ctx *ctx, mem_access *acc, lane_target
     return cached ? hier_cache_control(ms, ctx, acc, t, cached, fault) : 0;
 }
 
+/* The common case: an explicit global, shared or local access whose lanes are all aligned and
+ * inside one allocation or window, checked with one bounds test on the lowest and highest
+ * address. Returns 0 when the per-lane path must decide (generic addresses, or a fault to
+ * report precisely). */
+static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                                 lane_target *t, uint32_t *cached, uint32_t *shared)
+{
+    ir_space sp = (ir_space)acc->space;
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if ((sp != IR_SPACE_GLOBAL && sp != IR_SPACE_SHARED && sp != IR_SPACE_LOCAL) || !bytes ||
+        (bytes & (bytes - 1)) || !acc->active)
+        return 0;
+    uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t a = acc->addr[l];
+        t[l].space = sp;
+        t[l].offset = a;
+        if (!((acc->active >> l) & 1u))
+            continue;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        any |= a;
+    }
+    if (any & (bytes - 1))
+        return 0;
+    if (sp == IR_SPACE_GLOBAL) {
+        int i = find_allocation(ms, lo, bytes);
+        if (i < 0 || hi + bytes - ms->allocs[i].base > ms->allocs[i].bytes)
+            return 0;
+        *cached = acc->active;
+        return 1;
+    }
+    uint64_t limit = sp == IR_SPACE_SHARED ? ctx->shared_bytes : ctx->local_bytes;
+    if (hi >= limit || limit - hi < bytes)
+        return 0;
+    if (sp == IR_SPACE_SHARED)
+        *shared = acc->active;
+    else
+        *cached = acc->active;
+    return 1;
+}
+
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
     lane_target t[MEM_LANES];
@@ -349,6 +391,8 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     if (acc->op == MEM_OP_PREFETCH)
         return prefetch(ms, ctx, acc, t, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
+    if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
+        goto resolved;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((acc->active >> l) & 1u))
             continue;
@@ -356,10 +400,11 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
             return -1;
         switch (t[l].space) {
         case IR_SPACE_GLOBAL: case IR_SPACE_LOCAL: cached |= 1u << l; break;
-        case IR_SPACE_SHARED: shared |= 1u << l; direct |= 1u << l; break;
+        case IR_SPACE_SHARED: shared |= 1u << l; break;
         default: constant |= 1u << l; direct |= 1u << l; break;
         }
     }
+resolved:
     if (acc->op == MEM_OP_APPLYPRIORITY || acc->op == MEM_OP_DISCARD) {
         if (shared | constant)
             return mem_fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(shared | constant),
@@ -376,8 +421,8 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
             return -1;
         return cached ? hier_atomic(ms, ctx, acc, t, cached, fault) : 0;
     }
-    if (direct)
-        move_direct(ms, ctx, acc, t, direct);
+    if (direct | shared)
+        move_direct(ms, ctx, acc, t, direct | shared);
     return cached ? hier_global_local(ms, ctx, acc, t, cached, fault) : 0;
 }
 
