@@ -394,8 +394,15 @@ static void parse_loc(ptx_parser *p)
             if (ptx_accept_punct(p, '+'))
                 ptx_next(p);
         } else if (k->kind == PTX_TOK_IDENT && k->len == 10 && !memcmp(k->text, "inlined_at", 10)) {
-            for (int i = 0; i < 3 && ptx_peek(p, 0)->kind == PTX_TOK_INT; i++)
-                ptx_next(p);
+            /* Code inlined from a header (an intrinsic, a library template) is attributed to the
+             * line that called it: that is the line in the user's own source. */
+            uint64_t v[3] = {0, 0, 0};
+            int n = 0;
+            for (; n < 3 && ptx_peek(p, 0)->kind == PTX_TOK_INT; n++) v[n] = ptx_next(p)->ivalue;
+            if (n >= 2 && v[0] <= UINT32_MAX && v[1] <= UINT32_MAX) {
+                p->loc_file = (uint32_t)v[0];
+                p->loc_line = (uint32_t)v[1];
+            }
         } else {
             ptx_error(p, k, "PTX-PARSE-001", "expected function_name or inlined_at in .loc");
             return;
