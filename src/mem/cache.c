@@ -9,6 +9,8 @@
 #include "mem/cache.h"
 
 #include <stdlib.h>
+
+#include "base/bits.h"
 #include <sys/mman.h>
 #include <string.h>
 
@@ -48,21 +50,6 @@ struct cache {
 };
 
 /* ---- small helpers ---- */
-
-static int is_power_of_two(uint64_t v)
-{
-    return v != 0 && (v & (v - 1)) == 0;
-}
-
-static unsigned log2_floor(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* Mask of `count` bits starting at bit `first` (count <= 64 - first). */
 static uint64_t bit_range(unsigned first, unsigned count)
@@ -460,7 +447,7 @@ static int hints_valid(const cache *c, const cache_hints *h)
         h->kind >= CACHE_KIND_COUNT)
         return 0;
     return h->fill_bytes == 0 ||
-           (is_power_of_two(h->fill_bytes) && h->fill_bytes >= c->config.sector_bytes &&
+           (bits_is_power_of_two(h->fill_bytes) && h->fill_bytes >= c->config.sector_bytes &&
             h->fill_bytes <= CACHE_MAX_FILL_BYTES);
 }
 
@@ -907,13 +894,13 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
         k->sector_bytes = 32;
     if (k->fill_bytes == 0)
         k->fill_bytes = k->sector_bytes;
-    if (!is_power_of_two(k->line_bytes) || k->line_bytes < 4 || k->line_bytes > 4096) {
+    if (!bits_is_power_of_two(k->line_bytes) || k->line_bytes < 4 || k->line_bytes > 4096) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-001", "", 0, 0,
                  "cache line size %u is not a power of two between 4 and 4096 bytes",
                  (unsigned)k->line_bytes);
         return MEM_ERR_CONFIG; /* the checks below divide by it */
     }
-    if (!is_power_of_two(k->sector_bytes) || k->sector_bytes > k->line_bytes ||
+    if (!bits_is_power_of_two(k->sector_bytes) || k->sector_bytes > k->line_bytes ||
         k->line_bytes / k->sector_bytes > CACHE_MAX_SECTORS_PER_LINE) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-002", "", 0, 0,
                  "cache sector size %u must be a power of two dividing the %u-byte line into at "
@@ -929,7 +916,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
                  (unsigned)k->ways, (unsigned)k->line_bytes);
         st = MEM_ERR_CONFIG;
     }
-    if (!is_power_of_two(k->fill_bytes) || k->fill_bytes < k->sector_bytes ||
+    if (!bits_is_power_of_two(k->fill_bytes) || k->fill_bytes < k->sector_bytes ||
         k->fill_bytes > CACHE_MAX_FILL_BYTES) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-004", "", 0, 0,
                  "cache fill size %u is not a power of two between the sector size %u and %u",
@@ -1042,11 +1029,11 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->ways = k.ways;
     c->line_count = (uint32_t)(k.size_bytes / k.line_bytes);
     c->sets = c->line_count / k.ways;
-    c->line_shift = log2_floor(k.line_bytes);
-    c->sector_shift = log2_floor(k.sector_bytes);
+    c->line_shift = bits_log2_floor(k.line_bytes);
+    c->sector_shift = bits_log2_floor(k.sector_bytes);
     c->sectors_per_line = k.line_bytes / k.sector_bytes;
     c->bitmap_words = (k.line_bytes + 63) / 64;
-    c->fold_bits = log2_floor(c->sets) + (is_power_of_two(c->sets) ? 0 : 1);
+    c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
     c->last_head = c->last_tail = NO_INDEX;
     if (allocate_storage(c) != MEM_OK) {
         cache_destroy(c);

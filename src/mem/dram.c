@@ -6,6 +6,8 @@
 #include "mem/dram.h"
 
 #include <stdlib.h>
+
+#include "base/bits.h"
 #include <string.h>
 
 enum { DRAM_DEFAULT_PAGE_BYTES = 64 * 1024, DRAM_INITIAL_SLOTS = 64 };
@@ -25,21 +27,6 @@ struct dram {
     uint64_t limit_bytes;
     dram_stats stats;
 };
-
-static int is_power_of_two(uint64_t v)
-{
-    return v != 0 && (v & (v - 1)) == 0;
-}
-
-static unsigned log2_exact(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* True when [addr, addr + bytes) wraps past the top of the address space. */
 static int range_wraps(uint64_t addr, uint64_t bytes)
@@ -156,7 +143,7 @@ mem_status dram_create(const dram_config *config, diag_list *dl, dram **out)
     uint32_t page_bytes = config != NULL ? config->page_bytes : 0;
     if (page_bytes == 0)
         page_bytes = DRAM_DEFAULT_PAGE_BYTES;
-    if (!is_power_of_two(page_bytes) || page_bytes < 4096 || page_bytes > (16u << 20)) {
+    if (!bits_is_power_of_two(page_bytes) || page_bytes < 4096 || page_bytes > (16u << 20)) {
         diag_add(dl, DIAG_ERROR, "MEM-DRAM-001", "", 0, 0,
                  "DRAM page size %u is not a power of two between 4096 and 16777216 bytes",
                  (unsigned)page_bytes);
@@ -173,7 +160,7 @@ mem_status dram_create(const dram_config *config, diag_list *dl, dram **out)
     d->slots = slots;
     d->slot_count = DRAM_INITIAL_SLOTS;
     d->page_bytes = page_bytes;
-    d->page_shift = log2_exact(page_bytes);
+    d->page_shift = bits_log2_floor(page_bytes);
     d->limit_bytes = config != NULL ? config->limit_bytes : 0;
     *out = d;
     return MEM_OK;
