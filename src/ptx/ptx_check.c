@@ -49,7 +49,7 @@ static void copy_modifiers(ptx_insn_ctx *c)
         m->space = (uint8_t)VAL(SPACE);
     else if (cls == IR_CLASS_MEM || in->op == IR_CREATEPOLICY)
         m->space = IR_SPACE_GENERIC; /* no state space written: a generic address */
-    m->sem = (uint8_t)VAL(SEM);
+    m->sem = (uint8_t)(HAS(MMIO) ? VAL(MMIO) : VAL(SEM));
     m->scope = (uint8_t)(HAS(SCOPE) ? VAL(SCOPE) : VAL(MEMBAR));
     m->cop = (uint8_t)VAL(COP);
     m->l1_evict = (uint8_t)VAL(L1EV);
@@ -243,6 +243,22 @@ static bool check_spaces(ptx_parser *p, const ptx_insn_ctx *c)
     return true;
 }
 
+/* ld/st.mmio.relaxed.sys (PTX ISA 9.1 §9.7.9.8 ld, §9.7.9.10 st): a single scalar access to
+ * .global (or generic) memory, in the .relaxed order at .sys scope, with no cache operator,
+ * eviction priority or hint (ptxas 13 rejects each of these combinations). */
+static bool check_mmio(ptx_parser *p, const ptx_insn_ctx *c)
+{
+    uint32_t sp = c->insn->mem.space;
+    if (!HAS(SEM) || VAL(SEM) != IR_SEM_RELAXED || VAL(SCOPE) != IR_SCOPE_SYS)
+        return fail(p, c, "PTX-MEM-005", ".mmio needs .relaxed and the .sys scope");
+    if (sp != IR_SPACE_GLOBAL && sp != IR_SPACE_GENERIC)
+        return fail(p, c, "PTX-MEM-005", ".mmio applies to .global (or generic) addresses only");
+    if (HAS(VEC) || HAS(COP) || HAS(NC) || HAS(L1EV) || HAS(L2EVM) || HAS(HINT) || HAS(PFSIZE))
+        return fail(p, c, "PTX-MEM-005", ".mmio excludes vectors, cache operators, .nc, eviction "
+                    "priorities, cache hints and prefetch sizes");
+    return true;
+}
+
 /* Ordering and scope (PTX ISA 9.1 §8 memory consistency model, §9.7.9.8 ld, §9.7.9.10 st). */
 static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
 {
@@ -258,7 +274,7 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
             return fail(p, c, "PTX-MEM-001", ".relaxed/.acquire/.release need a scope and a scope needs one of them");
         if (HAS(NC) && (HAS(SEM) || c->insn->mem.space != IR_SPACE_GLOBAL))
             return fail(p, c, "PTX-MEM-001", ".nc needs .global and no ordering qualifier");
-        break;
+        return !HAS(MMIO) || check_mmio(p, c);
     case PTX_OP_ATOM: case PTX_OP_RED:
         if (HAS(SEM) && (sem == IR_SEM_WEAK || sem == IR_SEM_VOLATILE || sem == IR_SEM_SC ||
                          sem == IR_SEM_MMIO || (c->op == PTX_OP_RED && (sem == IR_SEM_ACQUIRE || sem == IR_SEM_ACQ_REL))))
@@ -276,6 +292,12 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
         break;
     }
     return true;
+}
+
+/* Bits one ld/st moves: element bits times the vector width. */
+static unsigned access_bits(const ptx_insn_ctx *c)
+{
+    return ir_type_bits(c->types[0]) * (HAS(VEC) ? VAL(VEC) : 1);
 }
 
 /* Cache operators and eviction priorities on ld/st (PTX ISA 9.1 §9.7.9.1-2). */
@@ -297,14 +319,40 @@ static bool check_cache_ops(ptx_parser *p, const ptx_insn_ctx *c)
     if ((HAS(L1EV) || HAS(L2EVM) || HAS(HINT)) && !global_or_generic)
         return fail(p, c, "PTX-CACHEOP-002",
                     "eviction priorities and cache hints apply to .global (or generic) accesses only");
-    if (HAS(PFSIZE) && sp != IR_SPACE_GLOBAL)
-        return fail(p, c, "PTX-CACHEOP-002", "an L2 prefetch size applies to .global loads only");
+    if (HAS(PFSIZE) && !global_or_generic)
+        return fail(p, c, "PTX-CACHEOP-002",
+                    "an L2 prefetch size applies to .global (or generic) loads only");
     if (HAS(L1EV) && HAS(COP))
         return fail(p, c, "PTX-MOD-005", "an L1 eviction priority excludes a cache operator");
-    if (HAS(L1EV) && c->op == PTX_OP_ST &&
-        (VAL(L1EV) == IR_EVICT_NO_ALLOCATE ? false : VAL(L1EV) == IR_EVICT_UNCHANGED))
-        return fail(p, c, "PTX-CACHEOP-004", ".L1::evict_unchanged applies to loads only");
+    if (HAS(L2EVM) && access_bits(c) != 256)
+        return fail(p, c, "PTX-CACHEOP-006", ".L2::evict_* on ld/st needs a 256-bit access "
+                    "(.v8 of 32-bit or .v4 of 64-bit elements)");
     return true;
+}
+
+/* Vector shapes of ld/ldu/st: at most 256 bits, .v8 only of 32-bit elements, no vector of .b128;
+ * a 256-bit access needs sm_100, PTX 8.8 and a .global or generic address (PTX ISA 9.1 §9.7.9.8
+ * ld; ptxas 13 accepts generic addresses too). */
+static bool check_vector_shape(ptx_parser *p, const ptx_insn_ctx *c)
+{
+    unsigned elem_bits = ir_type_bits(c->types[0]);
+    if (!HAS(VEC))
+        return true;
+    if (access_bits(c) > 256 || (VAL(VEC) == 8 && elem_bits != 32) || elem_bits > 64)
+        return fail(p, c, "PTX-TYPE-001", "vector too wide for this type");
+    if (access_bits(c) != 256)
+        return true;
+    bool ok = true;
+    if (p->version < 88)
+        ok = fail(p, c, "PTX-VER-001", "a 256-bit access requires PTX ISA 8.8 or later");
+    if (p->sm < 100) {
+        ptx_error_at(p, c->line, c->col, "PTX-ARCH-012", "'%.*s': a 256-bit access requires "
+                     "sm_100 or later (target is sm_%u)", (int)c->text_len, c->text, p->sm);
+        ok = false;
+    }
+    if (ok && c->insn->mem.space != IR_SPACE_GLOBAL && c->insn->mem.space != IR_SPACE_GENERIC)
+        return fail(p, c, "PTX-MEM-002", "a 256-bit access needs a .global (or generic) address");
+    return ok;
 }
 
 /* prefetch, applypriority, discard, createpolicy (§9.7.9.15-18). */
@@ -316,8 +364,10 @@ static bool check_cache_control(ptx_parser *p, const ptx_insn_ctx *c)
         if (HAS(TENSORMAP) + HAS(LEVEL) + HAS(L2EV) != 1)
             return fail(p, c, "PTX-CACHEOP-005", "prefetch takes exactly one of .L1, .L2, .L2::evict_* or .tensormap");
         if (HAS(L2EV) && ((l2 != IR_EVICT_LAST && l2 != IR_EVICT_NORMAL) ||
-                          c->insn->mem.space != IR_SPACE_GLOBAL))
-            return fail(p, c, "PTX-CACHEOP-005", "prefetch with a priority needs .global and .L2::evict_last or .L2::evict_normal");
+                          (c->insn->mem.space != IR_SPACE_GLOBAL &&
+                           c->insn->mem.space != IR_SPACE_GENERIC)))
+            return fail(p, c, "PTX-CACHEOP-005", "prefetch with a priority needs a .global (or "
+                        "generic) address and .L2::evict_last or .L2::evict_normal");
         if (HAS(L2EV))
             c->insn->mem.level = IR_LEVEL_L2;
         break;
@@ -393,8 +443,8 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
     if ((c->op == PTX_OP_ATOM || c->op == PTX_OP_RED) && HAS(HINT) &&
         c->insn->mem.space == IR_SPACE_SHARED)
         return fail(p, c, "PTX-CACHEOP-002", ".L2::cache_hint applies to global accesses only");
-    if (HAS(VEC) && (c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) &&
-        (VAL(VEC) * ir_type_bits(c->types[0]) > 256 || (VAL(VEC) == 8 && ir_type_bits(c->types[0]) != 32)))
-        return fail(p, c, "PTX-TYPE-001", "vector too wide for this type");
+    if ((c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) &&
+        !check_vector_shape(p, c))
+        return false;
     return check_cache_control(p, c);
 }

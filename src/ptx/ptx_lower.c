@@ -419,6 +419,8 @@ static bool address(lower *L, const ptx_popnd *o, ir_operand *out)
     } else if (is_param && space != IR_SPACE_PARAM) {
         return err(L, o, "PTX-MEM-002", "a parameter is accessed with a .param instruction");
     }
+    if (b->kind == PTX_SYM_PARAM && L->c->op == PTX_OP_ST)
+        return err(L, o, "PTX-MEM-004", "an input parameter of the function cannot be written");
     return true;
 }
 
@@ -696,6 +698,9 @@ static bool lower_createpolicy(lower *L)
         if (L->c->nops == 1)
             return true; /* src[0] NONE: fraction 1.0 */
         in->nsrc = 1;
+        if (L->ops[1].kind == PTX_P_INT) /* ptxas wants the fraction as a floating-point literal */
+            return err(L, &L->ops[1], "PTX-OPND-002", "the fraction must be a floating-point "
+                       "literal or an .f32 register");
         if (!src(L, &L->ops[1], IR_T_F32, A_REG | A_IMM, &in->src[0]))
             return false;
         if (in->src[0].kind == IR_OPND_IMM) {

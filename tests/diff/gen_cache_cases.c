@@ -217,6 +217,47 @@ static void group_evictions(gen *g)
                     }
 }
 
+/* ld/st.mmio: only as .mmio.relaxed.sys on a scalar .global or generic access. */
+static void group_mmio(gen *g)
+{
+    static const char *const orders[] = {".mmio.relaxed.sys", ".relaxed.mmio.sys",
+                                         ".mmio.relaxed.gpu", ".mmio.relaxed.cta",
+                                         ".mmio.acquire.sys", ".mmio.sys", ".mmio.relaxed"};
+    static const char *const rest[] = {".global", "", ".shared", ".local", ".global.cg",
+                                       ".global.L1::evict_last", ".global.L2::cache_hint",
+                                       ".global.L2::64B", ".global.nc"};
+    char mods[160];
+    for (int st = 0; st < 2; st++)
+        for (unsigned o = 0; o < sizeof orders / sizeof orders[0]; o++)
+            for (unsigned r = 0; r < sizeof rest / sizeof rest[0]; r++) {
+                snprintf(mods, sizeof mods, "%s%s", orders[o], rest[r]);
+                emit_access(g, o == 0 && r == 0 ? S_FULL : S_SM90, st, mods,
+                            &shapes[SHAPE_U32], 1);
+                if (o == 0 && r == 0)
+                    emit_access(g, S_SM90, st, mods, &shapes[SHAPE_U32], 2);
+            }
+}
+
+/* 256-bit accesses (.v8 of 32-bit, .v4 of 64-bit elements) on each space and with .L2::evict_*,
+ * across the sm_100 / PTX 8.8 boundary. */
+static void group_wide_accesses(gen *g)
+{
+    static const unsigned wide[] = {7, 8, 9, 10, 11, 12, 13, 14};
+    const uint32_t set = S_SM90 | S_SM100 | PAIR_BIT(16) | PAIR_BIT(17) | PAIR_BIT(18);
+    char mods[160];
+    for (int st = 0; st < 2; st++)
+        for (unsigned w = 0; w < sizeof wide / sizeof wide[0]; w++) {
+            unsigned vec = wide[w] >= SHAPE_B64 ? 4 : 8; /* 64-bit shapes come last */
+            for (unsigned sp = 0; sp < NSPACES; sp++)
+                emit_access(g, sp < 2 ? set : S_SM100, st, spaces[sp], &shapes[wide[w]], vec);
+            for (unsigned b = 1; b < 4; b++) {
+                snprintf(mods, sizeof mods, ".global%s", l2_evicts[b]);
+                emit_access(g, set, st, mods, &shapes[wide[w]], vec);
+                emit_access(g, S_SM100, st, mods, &shapes[wide[w]], vec / 2);
+            }
+        }
+}
+
 /* Eviction priorities and hints combined with a cache operator or .nc. */
 static void group_evictions_with_cop(gen *g)
 {
@@ -319,6 +360,7 @@ static void group_createpolicy_range(gen *g)
         "[%rd1], 0x100000", "%rd1, 0x100000, 0x200000", "[%rd1], 0, 0x1000",
         "[%rd1], 0x100000, 0x100000", "[%rd1+64], 4096, 8192", "[%rd1], 0xFFFFFFFF, 0xFFFFFFFF",
         "[%rd1], 0x100000000, 0x100000000", "[%rd1], %rd2, %rd3", "[%rd1], 0x100000, %r3",
+        "[%rd1], 0x100000001, 0x200000000", "[%rd1], -1, 2", "[%rd1], 4096, 8192, 1",
     };
     static const char *const spaces_cp[] = {"", ".global", ".shared", ".local"};
     for (unsigned p = 0; p < 4; p++)
@@ -442,6 +484,8 @@ int main(int argc, char **argv)
     group_ordering(&g);
     group_evictions(&g);
     group_evictions_with_cop(&g);
+    group_mmio(&g);
+    group_wide_accesses(&g);
     group_evictions_by_space(&g);
     group_prefetch_sizes(&g);
     group_createpolicy_fractional(&g);

@@ -9,9 +9,10 @@
 #   GEN        the gen_cache_cases executable
 #   GPUMEMSIM  the gpumemsim executable
 #   WORKDIR    scratch folder (emptied first); verdicts.tsv there has every verdict afterwards
-#   KNOWN      file of deliberate differences: `ACCEPT ERE` (ptxas accepts, gpumemsim rejects) or
-#              `REJECT ERE` (ptxas rejects, gpumemsim accepts); ERE is matched against
-#              "sm_TARGET VERSION INSTRUCTION"; '#' starts a comment line
+#   KNOWN      file of deliberate differences, one per line: `VERDICT ERE`, where VERDICT is what
+#              ptxas said (ACCEPT: gpumemsim rejects; REJECT: gpumemsim accepts; CRASH: ptxas
+#              died) and ERE is matched against "sm_TARGET VERSION INSTRUCTION :: gpumemsim's
+#              first error"; '#' starts a comment line
 # Exit status: 0 all verdicts agree, 1 some disagree, 77 ptxas not found (ctest: skipped),
 # 2 usage or setup error.
 #
@@ -67,8 +68,11 @@ batch_verdicts() {
         if ((named == 0)); then
             for f in "${left[@]}"; do
                 log=$("$ptxas" -arch="$arch" "$f" -o /dev/null 2>&1)
-                if (($? == 0)); then
+                rc=$?
+                if ((rc == 0)); then
                     printf '%s\tACCEPT\n' "$(basename "$f" .ptx)"
+                elif ((rc > 128 && rc < 255)); then # ptxas exits 255 on errors, 128+N on signal N
+                    printf '%s\tCRASH\tptxas died with signal %d\n' "$(basename "$f" .ptx)" $((rc - 128))
                 else
                     line=$(grep -m1 -e '; error' -e 'fatal' <<< "$log")
                     printf '%s\tREJECT\t%s\n' "$(basename "$f" .ptx)" "${line#*: }"
@@ -175,7 +179,7 @@ awk -F'\t' -v known="$known" -v out="$work/verdicts.tsv" -v shown="${GMS_DIFF_SH
         if (pv[id] != gv) {
             status = "DIFFER"
             for (i = 1; i <= nk; i++)
-                if (kv[i] == pv[id] && gv != "CRASH" && key[id] ~ kre[i]) { status = "deliberate"; used[i]++; break }
+                if (kv[i] == pv[id] && gv != "CRASH" && (key[id] " :: " gm) ~ kre[i]) { status = "deliberate"; used[i]++; break }
         }
         printf "%s\t%s\t%s\tptxas=%s\tgpumemsim=%s\t%s\t%s | %s\n", id, status, key[id], pv[id], gv, arch[id], pm[id], gm > out
         if (status == "DIFFER") {

@@ -291,6 +291,76 @@ static void test_cache_control(void **state)
     free(text);
 }
 
+/* Forms that the ptxas differential test (tests/diff/) showed ptxas 13 accepts, and their IR. */
+static const char ptxas_forms[] =
+    ".version 8.8\n.target sm_100\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    " .reg .b64 %rd<8>;\n .reg .b32 %r<10>;\n"
+    " st.global.L1::evict_unchanged.u32 [%rd1], %r1;\n"
+    " ld.L2::64B.u32 %r2, [%rd1];\n"
+    " prefetch.L2::evict_normal [%rd1];\n"
+    " ld.mmio.relaxed.sys.global.u32 %r3, [%rd1];\n"
+    " ld.global.L2::evict_first.v4.u64 {%rd2, %rd3, %rd4, %rd5}, [%rd1];\n"
+    " st.v8.b32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};\n"
+    " ret;\n}\n";
+
+static void test_ptxas_accepted_forms(void **state)
+{
+    (void)state;
+    ir_module *m = parse_ok(ptxas_forms);
+    const ir_insn *in = m->funcs[0].insns;
+    assert_int_equal(in[0].op, IR_ST);
+    assert_int_equal(in[0].mem.l1_evict, IR_EVICT_UNCHANGED);
+    assert_int_equal(in[1].mem.space, IR_SPACE_GENERIC);
+    assert_int_equal(in[1].mem.prefetch_bytes, 64);
+    assert_int_equal(in[2].op, IR_PREFETCH);
+    assert_int_equal(in[2].mem.space, IR_SPACE_GENERIC);
+    assert_int_equal(in[2].mem.l2_evict, IR_EVICT_NORMAL);
+    assert_int_equal(in[2].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[3].mem.sem, IR_SEM_MMIO);
+    assert_int_equal(in[3].mem.scope, IR_SCOPE_SYS);
+    assert_int_equal(in[4].mem.l2_evict, IR_EVICT_FIRST);
+    assert_int_equal(in[4].mem.vec, 4);
+    assert_int_equal(in[4].mem.elem_bytes, 8);
+    assert_int_equal(in[5].mem.vec, 8);
+    assert_int_equal(in[5].mem.space, IR_SPACE_GENERIC);
+    ir_module_destroy(m);
+}
+
+/* The same forms one step outside what ptxas accepts: each gives exactly its rule. */
+static void test_ptxas_rejected_forms(void **state)
+{
+    (void)state;
+    static const struct { const char *target, *insn, *rule; } cases[] = {
+        {"sm_90", "ld.global.v4.u64 {%rd2, %rd3, %rd4, %rd5}, [%rd1];", "PTX-ARCH-012"},
+        {"sm_100", "ld.shared.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", "PTX-MEM-002"},
+        {"sm_100", "ld.global.L2::evict_last.u32 %r1, [%rd1];", "PTX-CACHEOP-006"},
+        {"sm_100", "ld.global.v2.b128 {%q1, %q2}, [%rd1];", "PTX-TYPE-001"},
+        {"sm_100", "ld.mmio.relaxed.sys.shared.u32 %r1, [%rd1];", "PTX-MEM-005"},
+        {"sm_100", "ld.mmio.global.u32 %r1, [%rd1];", "PTX-MEM-005"},
+        {"sm_100", "ld.mmio.relaxed.sys.global.v2.u32 {%r1, %r2}, [%rd1];", "PTX-MEM-005"},
+        {"sm_100", "st.param.u64 [p], %rd1;", "PTX-MEM-004"},
+        {"sm_100", "createpolicy.fractional.L2::evict_last.b64 %rd2, 1;", "PTX-OPND-002"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, ".version 8.8\n.target %s\n.address_size 64\n"
+                 ".visible .entry k(.param .u64 p)\n{\n .reg .b64 %%rd<8>;\n .reg .b32 %%r<10>;\n"
+                 " .reg .b128 %%q<3>;\n %s\n ret;\n}\n", cases[i].target, cases[i].insn);
+        diag_list dl;
+        diag_list_init(&dl);
+        ir_module *m = ptx_parse_module("t.ptx", text, strlen(text), &dl);
+        if (dl.count != 1 || !diag_find(&dl, cases[i].rule)) {
+            fprintf(stderr, "case %zu: expected only %s\n", i, cases[i].rule);
+            diag_list_print(&dl, stderr);
+        }
+        assert_null(m);
+        assert_int_equal(dl.count, 1);
+        assert_non_null(diag_find(&dl, cases[i].rule));
+        diag_list_fini(&dl);
+    }
+}
+
 static void test_truncated_inputs_never_crash(void **state)
 {
     (void)state;
@@ -326,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_scoped_declarations),
         cmocka_unit_test(test_initialisers_and_relocs),
         cmocka_unit_test(test_cache_control),
+        cmocka_unit_test(test_ptxas_accepted_forms),
+        cmocka_unit_test(test_ptxas_rejected_forms),
         cmocka_unit_test(test_truncated_inputs_never_crash),
         cmocka_unit_test(test_list_ops),
     };
