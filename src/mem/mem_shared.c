@@ -1,7 +1,7 @@
 /* Shared-memory bank conflicts and constant-cache accounting.
  *
  * Shared memory has `banks` banks of `bank_width_bytes`; one wavefront serves, per bank, one
- * word (any number of lanes reading that word: broadcast). A warp request is split into phases
+ * word (any number of lanes reading that word: broadcast; atomics on one word serialise). A warp request is split into phases
  * that each move at most banks * bank_width bytes: accesses of 8 bytes per lane in two phases of
  * 16 lanes, 16 bytes in four phases of 8 lanes. A phase needs as many wavefronts as the largest
  * number of distinct words any one bank must deliver; bank conflicts are the wavefronts beyond
@@ -19,7 +19,7 @@ enum { MAX_BANKS = 64 };
 static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t, uint32_t lanes,
                                                            uint32_t first, uint32_t count,
                                                            uint32_t bytes, uint32_t banks,
-                                                           uint32_t width)
+                                                           uint32_t width, int broadcast)
 {
     uint64_t words[MAX_BANKS][MEM_LANES];
     uint32_t nwords[MAX_BANKS];
@@ -31,7 +31,7 @@ static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t,
         uint64_t w0 = t[l].offset / width, w1 = (t[l].offset + bytes - 1) / width;
         for (uint64_t w = w0; w <= w1; w++) {
             uint32_t b = (uint32_t)(w % banks), k = 0;
-            while (k < nwords[b] && words[b][k] != w) k++;
+            while (broadcast && k < nwords[b] && words[b][k] != w) k++;
             if (k == nwords[b] && nwords[b] < MEM_LANES) {
                 words[b][nwords[b]++] = w;
                 if (nwords[b] > wavefronts)
@@ -76,12 +76,16 @@ void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint3
         per_phase = 1;
     mem_counters *c = ms->cur;
     c->shared.requests++;
-    if (bytes <= width && conflict_free(t, lanes, banks, width)) {
+    /* Reads of one word by several lanes are a broadcast; atomic updates of one word are not:
+     * each lane's read-modify-write needs its own pass. */
+    int broadcast = acc->op != MEM_OP_ATOMIC;
+    if (broadcast && bytes <= width && conflict_free(t, lanes, banks, width)) {
         c->shared.wavefronts++;
         return;
     }
     for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
-        uint32_t wavefronts = phase_wavefronts(t, lanes, first, per_phase, bytes, banks, width);
+        uint32_t wavefronts =
+            phase_wavefronts(t, lanes, first, per_phase, bytes, banks, width, broadcast);
         if (wavefronts) {
             c->shared.wavefronts += wavefronts;
             c->shared.bank_conflicts += wavefronts - 1;

@@ -236,6 +236,48 @@ static void test_partial_warps(void **state)
     assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, 0x80000000u, off), 1, 1, 0);
 }
 
+static uint64_t add_u32(uint8_t op, ir_type type, uint32_t mods, uint64_t old, uint64_t b,
+                        uint64_t c, int *ok)
+{
+    (void)op, (void)type, (void)mods, (void)c;
+    *ok = 1;
+    return (uint32_t)(old + b);
+}
+
+static void test_atomics_serialise_on_one_word(void **state)
+{
+    fixture *fx = *state;
+    mem_access *a = &fx->acc;
+    memset(a, 0, sizeof *a);
+    a->op = MEM_OP_ATOMIC;
+    a->space = IR_SPACE_SHARED;
+    a->elem_bytes = 4;
+    a->vec = 1;
+    a->active = 0xFFFFFFFFu;
+    a->atom_op = IR_ATOM_ADD;
+    a->atom_type = IR_T_U32;
+    a->atom_fn = add_u32;
+    a->insn_id = fx->next_insn++;
+    fx->attrs.space = IR_SPACE_SHARED;
+    a->attrs = &fx->attrs;
+    /* Lanes 0..15 update word 0, lanes 16..31 words 1..16 (banks 1..16, one each). A read of
+     * word 0 by 16 lanes would be one broadcast; 16 read-modify-writes of it need 16 passes,
+     * and the other words fit in those passes: 16 wavefronts, 15 conflicts. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        a->addr[l] = l < 16 ? 0 : 4 * (l - 15);
+        a->operand_b[l] = 1;
+    }
+    uint32_t before;
+    memcpy(&before, fx->shared, 4);
+    mem_ctx ctx = {.sm = 0, .shared = fx->shared, .shared_bytes = SHARED_BYTES};
+    mem_fault f;
+    assert_int_equal(memsys_access(fx->ms, &ctx, a, &f), 0);
+    assert_shared(&memsys_insn_counters(fx->ms)[a->insn_id].shared, 1, 16, 15);
+    uint32_t after;
+    memcpy(&after, fx->shared, 4);
+    assert_int_equal(after, before + 16); /* every lane's update landed */
+}
+
 static void test_stores(void **state)
 {
     fixture *fx = *state;
@@ -271,6 +313,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sixteen_byte_accesses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partial_warps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomics_serialise_on_one_word, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

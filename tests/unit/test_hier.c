@@ -378,6 +378,67 @@ static void test_cg_bypasses_l1(void **state)
     assert_l2(insn(fx, 3), 4, 4, 0);
 }
 
+/* Loads the first line of the buffer twice with the current attributes (insn ids `first` and
+ * first + 1) and returns the second load's L1 sector hits: 4 when the first allocated in L1,
+ * 0 when it went around it. */
+static uint64_t second_load_l1_hits(fixture *fx, uint32_t first, uint64_t offset)
+{
+    for (uint32_t k = 0; k < 2; k++) {
+        strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, first + k),
+                fx->buf + offset, 4);
+        perform(fx, 0);
+    }
+    /* Either way the second load is one request for 4 sectors. */
+    assert_int_equal(insn(fx, first + 1)->l1.requests, 1);
+    assert_int_equal(insn(fx, first + 1)->l1.sector_accesses, 4);
+    return insn(fx, first + 1)->l1.sector_hits;
+}
+
+static void test_volatile_and_strong_loads_bypass_l1(void **state)
+{
+    fixture *fx = *state;
+    /* ld.volatile, and relaxed/acquire loads at GPU scope, must see other SMs' writes: they are
+     * served by L2 and never allocate in L1. A relaxed load at CTA scope may use the L1. Each
+     * case uses its own line. */
+    fx->attrs.sem = IR_SEM_VOLATILE;
+    assert_int_equal(second_load_l1_hits(fx, 1, 0), 0);
+    fx->attrs.sem = IR_SEM_RELAXED;
+    fx->attrs.scope = IR_SCOPE_GPU;
+    assert_int_equal(second_load_l1_hits(fx, 3, 1024), 0);
+    fx->attrs.sem = IR_SEM_ACQUIRE;
+    assert_int_equal(second_load_l1_hits(fx, 5, 2048), 0);
+    fx->attrs.sem = IR_SEM_RELAXED;
+    fx->attrs.scope = IR_SCOPE_CTA;
+    assert_int_equal(second_load_l1_hits(fx, 7, 3072), 4);
+    /* The bypassing second loads were served by L2: 4 hits each. */
+    assert_l2(insn(fx, 2), 4, 4, 0);
+    assert_l2(insn(fx, 8), 0, 0, 0);
+}
+
+static void test_preset_without_global_caching(void **state)
+{
+    fixture *fx = *state;
+    /* A preset whose L1 does not cache plain global loads (gtx980): only loads that ask for L1
+     * (.ca) or take the read-only path (.nc) allocate there. */
+    memsys_destroy(fx->ms);
+    fx->cfg.l1.cache_global_loads = 0;
+    fixture_open(fx);
+    assert_int_equal(second_load_l1_hits(fx, 1, 0), 0);
+    assert_l2(insn(fx, 2), 4, 4, 0);
+    fx->attrs.cop = IR_COP_CA;
+    assert_int_equal(second_load_l1_hits(fx, 3, 1024), 4);
+    fx->attrs.cop = IR_COP_NONE;
+    fx->attrs.nc = 1;
+    assert_int_equal(second_load_l1_hits(fx, 5, 2048), 4);
+    /* Local memory is cached whatever the flag says. */
+    fx->attrs.nc = 0;
+    for (uint32_t k = 0; k < 2; k++) {
+        strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 7 + k), 0, 0);
+        perform(fx, 0);
+    }
+    assert_l1(insn(fx, 8), 1, 4, 4, 0);
+}
+
 static void test_store_writes_through_without_allocating(void **state)
 {
     fixture *fx = *state;
@@ -733,6 +794,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_inactive_lanes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_addresses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cg_bypasses_l1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_volatile_and_strong_loads_bypass_l1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_preset_without_global_caching, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_writes_through_without_allocating, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_cg_store_drops_l1_copy, setup, teardown),
