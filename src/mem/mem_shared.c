@@ -30,8 +30,8 @@ static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t,
             continue;
         uint64_t w0 = t[l].offset / width, w1 = (t[l].offset + bytes - 1) / width;
         for (uint64_t w = w0; w <= w1; w++) {
-            uint32_t b = (uint32_t)(w % banks), k = 0;
-            while (broadcast && k < nwords[b] && words[b][k] != w) k++;
+            uint32_t b = (uint32_t)(w % banks), k = broadcast ? 0 : nwords[b];
+            while (k < nwords[b] && words[b][k] != w) k++;
             if (k == nwords[b] && nwords[b] < MEM_LANES) {
                 words[b][nwords[b]++] = w;
                 if (nwords[b] > wavefronts)
