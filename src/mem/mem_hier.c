@@ -152,6 +152,9 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.line_bytes = c->l1.line_bytes;
     cc.sector_bytes = c->l1.sector_bytes;
     cc.fill_bytes = cc.sector_bytes;
+    /* The L1 has no set-aside: .L1::evict_last may protect any line (only a set full of
+     * evict-last lines evicts one of them). */
+    cc.persisting_limit_lines = c->l1.bytes / c->l1.line_bytes;
     cc.write_through_kinds = c->l1.global_store_write_through ? 1u << LINE_KIND_GLOBAL : 0;
     if (!c->l1.local_write_back)
         cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
@@ -218,7 +221,10 @@ static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind, uint64
     cache_hints *h = &ms->l2_hints;
     memset(h, 0, sizeof *h);
     h->kind = kind;
-    uint8_t fallback = a->cop == IR_COP_CS ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
+    /* .lu on global data behaves as .cs (PTX ISA 9.1 §9.7.9.1). */
+    uint8_t fallback = a->cop == IR_COP_CS || (a->cop == IR_COP_LU && kind == LINE_KIND_GLOBAL)
+                           ? CACHE_ALLOC_FIRST
+                           : CACHE_ALLOC_UNCHANGED;
     uint8_t evict = a->l2_evict;
     if (a->cache_hint) {
         int valid;
@@ -231,8 +237,8 @@ static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind, uint64
     h->alloc = alloc_of_evict(evict, fallback);
     if (a->cop == IR_COP_WT)
         h->write_mode = CACHE_WRITE_THROUGH;
-    if (a->prefetch_bytes >= 128 && ms->cfg.l2.dram_fill_bytes < 128)
-        h->fill_bytes = 128;
+    if (a->prefetch_bytes > ms->cfg.l2.dram_fill_bytes)
+        h->fill_bytes = a->prefetch_bytes < LINE_BYTES_MAX ? a->prefetch_bytes : LINE_BYTES_MAX;
 }
 
 /* Whether a global load skips the L1 (it still counts as an L1 request whose sectors miss). */
@@ -377,7 +383,8 @@ static int nomem(mem_fault *f, const mem_access *acc)
  * (no write-back ever); .L2::256B brings the other half of the aligned 256-byte block into L2. */
 static mem_status after_load(memsys *ms, cache *l1, const line_req *r, const ir_mem_attrs *a)
 {
-    if (r->kind == LINE_KIND_LOCAL && a->cop == IR_COP_LU) {
+    /* On local memory .cs behaves as .lu (PTX ISA 9.1 §9.7.9.1). */
+    if (r->kind == LINE_KIND_LOCAL && (a->cop == IR_COP_LU || a->cop == IR_COP_CS)) {
         int full = 1;
         for (uint32_t b = 0; b < LINE_BYTES_MAX && full; b++) full = r->mask[b] != 0;
         if (full) {
@@ -386,8 +393,16 @@ static mem_status after_load(memsys *ms, cache *l1, const line_req *r, const ir_
             add_l1(ms->cur, &res);
         }
     }
-    if (r->kind == LINE_KIND_GLOBAL && a->prefetch_bytes == 256)
-        return l2_read(ms, r->line_addr ^ 128, LINE_BYTES_MAX, NULL);
+    if (r->kind == LINE_KIND_GLOBAL && a->prefetch_bytes == 256) {
+        /* A wider fill, not an access: only what it evicts and writes back is counted (and the
+         * DRAM bytes it reads, by the DRAM adapter). */
+        cache_result res;
+        mem_status st = cache_read(ms->l2[0], r->line_addr ^ 128, LINE_BYTES_MAX, NULL,
+                                   &ms->l2_hints, &res);
+        ms->cur->l2.evictions += res.evictions;
+        ms->cur->l2.writeback_bytes += res.writeback_bytes;
+        return st;
+    }
     return MEM_OK;
 }
 
@@ -519,12 +534,20 @@ int hier_cache_control(memsys *ms, const mem_ctx *ctx, mem_access *acc, const la
 {
     const ir_mem_attrs *a = acc->attrs;
     cache *l1 = ms->l1[ctx->sm];
+    uint64_t done[MEM_LANES];
+    uint32_t ndone = 0;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
         uint64_t addr = t[l].space == IR_SPACE_LOCAL ? hier_local_backing(ctx, l, t[l].offset)
                                                      : t[l].offset;
         uint64_t line = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
+        /* The lanes of a warp that name one line act on it once. */
+        uint32_t k = 0;
+        while (k < ndone && done[k] != line) k++;
+        if (k < ndone)
+            continue;
+        done[ndone++] = line;
         uint8_t kind = t[l].space == IR_SPACE_LOCAL ? LINE_KIND_LOCAL : LINE_KIND_GLOBAL;
         cache_result res;
         mem_status st = MEM_OK;

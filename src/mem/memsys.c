@@ -249,7 +249,8 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     if (t->offset >= limit || limit - t->offset < bytes)
         return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
                     "address is outside the window's allocated size");
-    if (acc->op != MEM_OP_LOAD && (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
+    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_PREFETCH &&
+        (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
         return mem_fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
                     "state space is read-only");
     return 0;

@@ -15,9 +15,9 @@
  *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key)
  * EXPR is a sum of products of terms: an integer, or NAME:PATH, where PATH is a dotted key path
  * into the report (`totals.l2.sector_hits`, `launches[1].dram.read_bytes`) that may start with
- * `insn[TEXT]` (the one instruction whose text contains TEXT), `insn[TEXT#K]` (the K-th such
+ * `insn[TEXT]` (the one instruction whose text contains TEXT), `insn[TEXT@K]` (the K-th such
  * instruction in module order) or `insns[TEXT]` (the sum over every instruction whose text contains
- * TEXT), e.g. `a:insn[ld.global.cg#2].l1.sector_hits * 2`. Instructions that never executed are
+ * TEXT), e.g. `a:insn[ld.global.cg@2].l1.sector_hits * 2`. Instructions that never executed are
  * not in the report, so they are not counted. */
 #include <errno.h>
 #include <jansson.h>
@@ -151,12 +151,12 @@ static int term_value(checker *c, const char *term, double *out)
             return broken(c, "instruction text too long", term);
         memcpy(want, text, tlen);
         want[tlen] = '\0';
-        char *hash = strchr(want, '#');
-        if (hash) { /* TEXT#K: the K-th match in module order */
+        char *hash = strchr(want, '@');
+        if (hash) { /* TEXT@K: the K-th match in module order */
             nth = (size_t)strtoul(hash + 1, NULL, 10);
             *hash = '\0';
             if (nth == 0 || many)
-                return broken(c, "#K needs insn[] and K >= 1", term);
+                return broken(c, "@K needs insn[] and K >= 1", term);
         }
         json_t *insns = json_object_get(root, "instructions"), *in;
         size_t seen = 0;
@@ -178,6 +178,10 @@ static int term_value(checker *c, const char *term, double *out)
         return 0;
     }
     json_t *v = follow(root, path);
+    if (json_is_boolean(v)) { /* true counts as 1, false as 0 */
+        *out = json_is_true(v);
+        return 0;
+    }
     if (!json_is_number(v))
         return broken(c, "missing or not a number", term);
     *out = json_number_value(v);
