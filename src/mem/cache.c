@@ -551,45 +551,94 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
 /* ---- writes ---- */
 
 /* Sectors holding at least one byte the masked store writes. */
-static uint64_t sectors_of_mask(const cache *c, uint32_t offset, uint32_t bytes,
-                                const uint8_t *mask)
+/* A store's byte mask as bits (bit i: byte i of the access is stored), computed once per
+ * write; NULL masks mean every byte. Checks 8 mask bytes at a time. */
+enum { MASK_WORDS = 4096 / 64 };
+typedef struct store_bits {
+    uint64_t w[MASK_WORDS];
+    uint32_t count; /* stored bytes */
+} store_bits;
+
+static void mask_to_bits(const uint8_t *mask, uint32_t bytes, store_bits *b)
 {
-    if (mask == NULL)
-        return sectors_of_range(c, offset, bytes);
+    uint32_t words = (bytes + 63) / 64;
+    memset(b->w, 0, words * sizeof b->w[0]);
+    b->count = 0;
+    uint32_t i = 0;
+    if (mask == NULL) {
+        for (; i < bytes; i++) b->w[i >> 6] |= UINT64_C(1) << (i & 63);
+        b->count = bytes;
+        return;
+    }
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t v;
+        memcpy(&v, mask + i, 8);
+        if (v == 0)
+            continue;
+        for (unsigned k = 0; k < 8; k++)
+            if (mask[i + k])
+                b->w[(i + k) >> 6] |= UINT64_C(1) << ((i + k) & 63);
+    }
+    for (; i < bytes; i++)
+        if (mask[i])
+            b->w[i >> 6] |= UINT64_C(1) << (i & 63);
+    for (uint32_t w = 0; w < words; w++) b->count += popcount64(b->w[w]);
+}
+
+static int store_bit(const store_bits *b, uint32_t i) { return (int)((b->w[i >> 6] >> (i & 63)) & 1); }
+
+/* Whether any of bits [from, from + count) is set. */
+static int any_store_bit(const store_bits *b, uint32_t from, uint32_t count)
+{
+    while (count > 0) {
+        uint32_t bit = from & 63, n = 64 - bit < count ? 64 - bit : count;
+        if (b->w[from >> 6] & bit_range(bit, n))
+            return 1;
+        from += n;
+        count -= n;
+    }
+    return 0;
+}
+
+/* Sectors of the line that receive a stored byte. */
+static uint64_t sectors_of_bits(const cache *c, uint32_t offset, uint32_t bytes,
+                                const store_bits *b)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    uint32_t first = offset >> c->sector_shift, last = (offset + bytes - 1) >> c->sector_shift;
     uint64_t sectors = 0;
-    for (uint32_t i = 0; i < bytes; i++)
-        if (mask[i] != 0)
-            sectors |= UINT64_C(1) << ((offset + i) >> c->sector_shift);
+    for (uint32_t s = first; s <= last; s++) {
+        uint32_t lo = s * sector_bytes > offset ? s * sector_bytes - offset : 0;
+        uint32_t hi = (s + 1) * sector_bytes - offset;
+        if (hi > bytes)
+            hi = bytes;
+        if (b->count == bytes || any_store_bit(b, lo, hi - lo))
+            sectors |= UINT64_C(1) << s;
+    }
     return sectors;
 }
 
-static uint32_t stored_byte_count(const uint8_t *mask, uint32_t bytes)
-{
-    if (mask == NULL)
-        return bytes;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < bytes; i++)
-        n += mask[i] != 0;
-    return n;
-}
-
-/* Stores into a resident line; the bytes become valid, and dirty unless written through. */
+/* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
-                            const uint8_t *data, const uint8_t *mask, uint64_t sectors, int dirty)
+                            const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
 {
     uint8_t *dst = line_data(c, line) + offset;
     uint64_t *valid = valid_bits(c, line), *dirt = dirty_bits(c, line);
-    if (mask == NULL) {
+    if (b->count == bytes) {
         memcpy(dst, data, bytes);
         bits_apply(valid, offset, bytes, BITS_SET);
         bits_apply(dirt, offset, bytes, dirty ? BITS_SET : BITS_CLEAR);
     } else {
         for (uint32_t i = 0; i < bytes; i++) {
-            if (mask[i] == 0)
+            if (!store_bit(b, i))
                 continue;
             dst[i] = data[i];
-            bits_apply(valid, offset + i, 1, BITS_SET);
-            bits_apply(dirt, offset + i, 1, dirty ? BITS_SET : BITS_CLEAR);
+            uint32_t bit = offset + i;
+            valid[bit >> 6] |= UINT64_C(1) << (bit & 63);
+            if (dirty)
+                dirt[bit >> 6] |= UINT64_C(1) << (bit & 63);
+            else
+                dirt[bit >> 6] &= ~(UINT64_C(1) << (bit & 63));
         }
     }
     uint32_t sector_bytes = c->config.sector_bytes;
@@ -611,7 +660,9 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
-    uint64_t sectors = sectors_of_mask(c, offset, bytes, mask);
+    store_bits sb;
+    mask_to_bits(mask, bytes, &sb);
+    uint64_t sectors = sectors_of_bits(c, offset, bytes, &sb);
     if (sectors == 0)
         return MEM_OK; /* an all-zero mask stores nothing */
     int through = h->write_mode == CACHE_WRITE_THROUGH ||
@@ -629,7 +680,7 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
         if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
             st = c->next.write(c->next.ctx, addr, bytes, data, mask);
             if (st == MEM_OK)
-                r->write_through_bytes += stored_byte_count(mask, bytes);
+                r->write_through_bytes += sb.count;
             return st;
         }
         st = allocate_line(c, set, line_number, h->kind, r, &line);
@@ -641,9 +692,9 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
         st = c->next.write(c->next.ctx, addr, bytes, data, mask);
         if (st != MEM_OK)
             return st;
-        r->write_through_bytes += stored_byte_count(mask, bytes);
+        r->write_through_bytes += sb.count;
     }
-    store_into_line(c, line, offset, bytes, data, mask, sectors, !through);
+    store_into_line(c, line, offset, bytes, data, &sb, sectors, !through);
     return MEM_OK;
 }
 
