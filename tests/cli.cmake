@@ -35,7 +35,8 @@ gms_cli_test(presets_show_h100 0 "^{\n  \"constant\": {.*\n  \"name\": \"h100\",
 set(GMS_CLI_EXTRA_DEFINES "")
 set_tests_properties(cli.presets_show_h100 PROPERTIES FIXTURES_SETUP cli_h100_json)
 gms_cli_test(config_round_trip 0
-             "^gpumemsim: good.json on h100\n.*  expectation y: 4096 elements match\n$" "^$"
+             "^gpumemsim report [^\n]*h100, good.json\n.*\n  expectation y: 4096 elements match\n$"
+             "^$"
              run --config ${CMAKE_BINARY_DIR}/cli/h100.json good.json)
 set_tests_properties(cli.config_round_trip PROPERTIES FIXTURES_REQUIRED cli_h100_json)
 
@@ -59,6 +60,6 @@ gms_cli_test(check_missing_file 2 "^$" "^no_such_kernel.ptx: error: [^\n]*\\[SIM
 
 # A run whose result differs from the expectation: exit 1, the mismatch count and the first
 # differing elements (saxpy computes 2 x 1 + 1 = 3 where 4 is expected).
-gms_cli_test(run_expectation_mismatch 1 "  launch 1: _Z5saxpyifPKfPf grid \\(1,1,1\\)"
+gms_cli_test(run_expectation_mismatch 1 "^gpumemsim report [^\n]*expectation_mismatch.json\n"
              "^expectation failed: y: 256 of 256 elements differ\n  \\[0\\] got 3, expected 4\n"
              run expectation_mismatch.json)
