@@ -3,6 +3,7 @@
  * what the executor cannot run with a diagnostic that names it. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "exec/exec_internal.h"
 
@@ -334,6 +335,8 @@ void exec_program_destroy(exec_program *p)
         }
     }
     free(p->funcs);
+    if (p->reg_arena)
+        munmap(p->reg_arena, p->reg_arena_bytes);
     free(p->insn_counts);
     free(p->module_var_addr);
     free(p->const_bank);

@@ -102,7 +102,8 @@ static void cta_destroy(exec_cta *cta)
     free(cta);
 }
 
-/* Register files of the entry frames of every resident warp come from one mapping per launch,
+/* Register files of the entry frames of every resident warp come from one mapping (kept by the
+ * program for its later launches),
  * advised to use huge pages: a launch touches all of it, and one fault per 2 MiB instead of one
  * per 4 KiB page is most of the cost of starting thousands of warps. */
 static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps)
@@ -114,14 +115,24 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
     rs->reg_arena_bytes = per_warp * nwarps * nslots;
     if (!rs->reg_arena_bytes)
         return 0;
-    void *p = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (p == MAP_FAILED)
-        return -1;
+    exec_program *p = rs->prog;
+    if (p->reg_arena_bytes < rs->reg_arena_bytes) {
+        /* Later launches of the program reuse the mapping: its pages are already in memory. */
+        if (p->reg_arena)
+            munmap(p->reg_arena, p->reg_arena_bytes);
+        p->reg_arena = NULL;
+        p->reg_arena_bytes = 0;
+        void *m = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return -1;
 #ifdef MADV_HUGEPAGE
-    madvise(p, rs->reg_arena_bytes, MADV_HUGEPAGE);
+        madvise(m, rs->reg_arena_bytes, MADV_HUGEPAGE);
 #endif
-    rs->reg_arena = p;
+        p->reg_arena = m;
+        p->reg_arena_bytes = rs->reg_arena_bytes;
+    }
+    rs->reg_arena = p->reg_arena;
     return 0;
 }
 
@@ -392,8 +403,6 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
     free(slots);
     free(rs->slot_busy);
-    if (rs->reg_arena)
-        munmap(rs->reg_arena, rs->reg_arena_bytes);
     rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
     free(rs);
     return rc;

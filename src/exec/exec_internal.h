@@ -58,6 +58,8 @@ struct exec_program {
     uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
     int globals_ready;        /* module .global variables allocated in the memsys */
     memsys *globals_ms;       /* the memsys they live in */
+    uint8_t *reg_arena;       /* register files lent to launches (mmap), reused across them */
+    size_t reg_arena_bytes;
 };
 
 typedef struct exec_group {
@@ -157,7 +159,7 @@ struct exec_run_state {
     printf_record *printfs;
     uint32_t nprintfs, printfs_cap;
     uint8_t *slot_busy;       /* per resident CTA slot: holds a running CTA */
-    uint8_t *reg_arena;       /* entry-frame register files of all resident warps (mmap) */
+    uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     mem_access acc;           /* scratch for memory instructions */
 };
