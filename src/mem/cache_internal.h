@@ -1,0 +1,43 @@
+/* Private to the cache module (cache.c: lookups, reads, writes, control; cache_setup.c:
+ * creation, storage, statistics and the next-level adapters): the cache's storage layout. */
+#ifndef GMS_MEM_CACHE_INTERNAL_H
+#define GMS_MEM_CACHE_INTERNAL_H
+
+#include "mem/cache.h"
+
+/* Tags hold line number + 1, so that zero-filled storage is an empty cache and creating a
+ * cache touches none of its memory. */
+#define NO_LINE 0
+#define TAG_OF(line_number) ((line_number) + 1)
+#define NO_INDEX UINT32_MAX  /* end of the LAST list / way not found */
+
+struct cache {
+    cache_config config; /* with defaults applied */
+    cache_next_level next;
+    uint32_t sets, ways, line_count;
+    uint32_t sectors_per_line, bitmap_words;
+    unsigned line_shift, sector_shift, fold_bits;
+    uint64_t *tags;          /* TAG_OF(line number), or NO_LINE */
+    uint64_t *valid_sectors; /* bit s: sector s fully valid */
+    uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */
+    uint64_t *stamps;        /* recency: larger is more recent */
+    uint8_t *priorities;     /* cache_priority */
+    uint8_t *kinds;
+    uint64_t *byte_masks;    /* per line: bitmap_words of valid bits (all ones over valid
+                                sectors), then bitmap_words of dirty bits */
+    uint8_t *data;           /* line_bytes per line */
+    uint32_t *last_prev, *last_next; /* LAST list, least recent at last_head */
+    uint32_t last_head, last_tail;
+    uint64_t last_count;
+    uint64_t clock;
+    uint64_t resident_lines;
+    uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
+                                line_bytes for the byte mask of a partial write-back */
+    cache_stats stats;
+    uint8_t *storage;        /* one block holding every per-line array above */
+    size_t storage_bytes;
+    int storage_mapped;      /* storage came from mmap */
+    int storage_lent;        /* storage belongs to the caller (config.storage) */
+};
+
+#endif

@@ -1,0 +1,263 @@
+/* Creating and destroying caches (geometry checks, one storage block per cache, optionally lent
+ * by the caller or mapped with huge pages) and the adapters that make a DRAM store or another
+ * cache the next level of a cache. See cache.h and docs/cache-model.md. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/bits.h"
+#include "mem/cache_internal.h"
+
+/* ---- creation ---- */
+
+void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t ways)
+{
+    memset(config, 0, sizeof *config);
+    config->size_bytes = size_bytes;
+    config->line_bytes = 128;
+    config->sector_bytes = 32;
+    config->ways = ways;
+    config->index_function = CACHE_INDEX_MODULO;
+    config->write_allocate = true;
+    config->fill_bytes = 32;
+}
+
+/* Applies defaults and checks the geometry; adds one diagnostic per problem found. */
+static mem_status config_check(cache_config *k, const cache_next_level *next, diag_list *dl)
+{
+    mem_status st = MEM_OK;
+    if (k->line_bytes == 0)
+        k->line_bytes = 128;
+    if (k->sector_bytes == 0)
+        k->sector_bytes = 32;
+    if (k->fill_bytes == 0)
+        k->fill_bytes = k->sector_bytes;
+    if (!bits_is_power_of_two(k->line_bytes) || k->line_bytes < 4 || k->line_bytes > 4096) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-001", "", 0, 0,
+                 "cache line size %u is not a power of two between 4 and 4096 bytes",
+                 (unsigned)k->line_bytes);
+        return MEM_ERR_CONFIG; /* the checks below divide by it */
+    }
+    if (!bits_is_power_of_two(k->sector_bytes) || k->sector_bytes > k->line_bytes ||
+        k->line_bytes / k->sector_bytes > CACHE_MAX_SECTORS_PER_LINE) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-002", "", 0, 0,
+                 "cache sector size %u must be a power of two dividing the %u-byte line into at "
+                 "most 64 sectors", (unsigned)k->sector_bytes, (unsigned)k->line_bytes);
+        return MEM_ERR_CONFIG;
+    }
+    uint64_t set_bytes = (uint64_t)k->line_bytes * k->ways;
+    if (k->ways == 0 || k->size_bytes == 0 || k->size_bytes % set_bytes != 0 ||
+        k->size_bytes / k->line_bytes >= UINT32_MAX) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-003", "", 0, 0,
+                 "cache size %llu bytes is not a nonzero multiple of %u ways of %u-byte lines "
+                 "(or holds 2^32 lines or more)", (unsigned long long)k->size_bytes,
+                 (unsigned)k->ways, (unsigned)k->line_bytes);
+        st = MEM_ERR_CONFIG;
+    }
+    if (!bits_is_power_of_two(k->fill_bytes) || k->fill_bytes < k->sector_bytes ||
+        k->fill_bytes > CACHE_MAX_FILL_BYTES) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-004", "", 0, 0,
+                 "cache fill size %u is not a power of two between the sector size %u and %u",
+                 (unsigned)k->fill_bytes, (unsigned)k->sector_bytes, CACHE_MAX_FILL_BYTES);
+        st = MEM_ERR_CONFIG;
+    }
+    if (k->index_function > CACHE_INDEX_XOR_FOLD) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-005", "", 0, 0, "unknown cache set-index function %u",
+                 (unsigned)k->index_function);
+        st = MEM_ERR_CONFIG;
+    }
+    if (k->slices > 1 && k->ways && k->line_bytes &&
+        (k->size_bytes / k->line_bytes / k->ways) % k->slices) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-008", "", 0, 0,
+                 "%llu sets cannot be split into %u equal slices",
+                 (unsigned long long)(k->size_bytes / k->line_bytes / k->ways), k->slices);
+        st = MEM_ERR_CONFIG;
+    }
+    if (next == NULL || next->read == NULL || next->write == NULL) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-006", "", 0, 0,
+                 "cache has no next level to fill from and write back to");
+        st = MEM_ERR_CONFIG;
+    }
+    return st;
+}
+
+/* All per-line arrays live in one block. A large cache (an L2 of tens of MiB) gets it from an
+ * anonymous mapping advised to use huge pages: lines are touched sparsely all over it, and on
+ * virtual machines each 4 KiB first-touch fault is expensive. */
+static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
+
+static void storage_sizes(const cache_config *k, size_t sizes[11])
+{
+    size_t lines = k->size_bytes / k->line_bytes;
+    size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
+    size_t list[11] = {lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
+                       lines * sizeof(uint64_t), lines, lines, words * sizeof(uint64_t),
+                       lines * k->line_bytes, lines * sizeof(uint32_t), lines * sizeof(uint32_t),
+                       2 * (size_t)k->line_bytes};
+    memcpy(sizes, list, sizeof list);
+}
+
+size_t cache_storage_bytes(const cache_config *config)
+{
+    cache_config k = *config;
+    if (!k.line_bytes)
+        k.line_bytes = 128;
+    if (!k.ways || k.size_bytes < k.line_bytes)
+        return 0;
+    size_t sizes[11], total = 0;
+    storage_sizes(&k, sizes);
+    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    return total;
+}
+
+static mem_status allocate_storage(cache *c)
+{
+    size_t lines = c->line_count;
+    size_t sizes[11];
+    storage_sizes(&c->config, sizes);
+    size_t total = 0;
+    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    uint8_t *block = NULL;
+    if (c->config.storage && c->config.storage_bytes >= total) {
+        block = c->config.storage; /* lent by the caller, zero-filled */
+        c->storage_lent = 1;
+    } else if (total >= (size_t)4 << 20) {
+        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+            madvise(p, total, MADV_HUGEPAGE);
+#endif
+            block = p;
+            c->storage_mapped = 1;
+        }
+    }
+    if (!block)
+        block = calloc(1, total);
+    if (!block)
+        return MEM_ERR_NOMEM;
+    c->storage = block;
+    c->storage_bytes = total;
+    void **ptrs[11] = {(void **)&c->tags, (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
+                       (void **)&c->stamps, (void **)&c->priorities, (void **)&c->kinds,
+                       (void **)&c->byte_masks, (void **)&c->data, (void **)&c->last_prev,
+                       (void **)&c->last_next, (void **)&c->scratch};
+    for (int i = 0; i < 11; i++) {
+        *ptrs[i] = block;
+        block += align64(sizes[i]);
+    }
+    (void)lines;
+    return MEM_OK;
+}
+
+mem_status cache_create(const cache_config *config, const cache_next_level *next, diag_list *dl,
+                        cache **out)
+{
+    *out = NULL;
+    cache_config k = *config;
+    mem_status st = config_check(&k, next, dl);
+    if (st != MEM_OK)
+        return st;
+    cache *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-007", "", 0, 0, "out of memory creating a cache");
+        return MEM_ERR_NOMEM;
+    }
+    c->config = k;
+    c->next = *next;
+    c->ways = k.ways;
+    c->line_count = (uint32_t)(k.size_bytes / k.line_bytes);
+    c->sets = c->line_count / k.ways;
+    c->line_shift = bits_log2_floor(k.line_bytes);
+    c->sector_shift = bits_log2_floor(k.sector_bytes);
+    c->sectors_per_line = k.line_bytes / k.sector_bytes;
+    c->bitmap_words = (k.line_bytes + 63) / 64;
+    c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
+    c->last_head = c->last_tail = NO_INDEX;
+    if (allocate_storage(c) != MEM_OK) {
+        cache_destroy(c);
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-007", "", 0, 0,
+                 "out of memory allocating a %llu-byte cache", (unsigned long long)k.size_bytes);
+        return MEM_ERR_NOMEM;
+    }
+    *out = c;
+    return MEM_OK;
+}
+
+void cache_destroy(cache *c)
+{
+    if (c == NULL)
+        return;
+    if (c->storage_lent)
+        ;
+    else if (c->storage_mapped)
+        munmap(c->storage, c->storage_bytes);
+    else
+        free(c->storage);
+    free(c);
+}
+
+/* ---- next-level adapters ---- */
+
+static mem_status dram_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    return dram_read(ctx, addr, bytes, out);
+}
+
+static mem_status dram_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                   const uint8_t *byte_mask)
+{
+    return dram_write(ctx, addr, bytes, data, byte_mask);
+}
+
+cache_next_level cache_next_level_dram(dram *d)
+{
+    cache_next_level level = {d, dram_level_read, dram_level_write};
+    return level;
+}
+
+/* Bytes of [addr, addr + bytes) that lie in addr's line of cache `c`. */
+static uint32_t within_line(const cache *c, uint64_t addr, uint32_t bytes)
+{
+    uint32_t room = c->config.line_bytes - (uint32_t)(addr & (c->config.line_bytes - 1));
+    return bytes < room ? bytes : room;
+}
+
+static mem_status cache_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    cache *below = ctx;
+    while (bytes > 0) {
+        uint32_t n = within_line(below, addr, bytes);
+        mem_status st = cache_read(below, addr, n, out, NULL, NULL);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        out += n;
+        bytes -= n;
+    }
+    return MEM_OK;
+}
+
+static mem_status cache_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                                    const uint8_t *byte_mask)
+{
+    cache *below = ctx;
+    while (bytes > 0) {
+        uint32_t n = within_line(below, addr, bytes);
+        mem_status st = cache_write_masked(below, addr, n, data, byte_mask, NULL, NULL);
+        if (st != MEM_OK)
+            return st;
+        addr += n;
+        data += n;
+        if (byte_mask != NULL)
+            byte_mask += n;
+        bytes -= n;
+    }
+    return MEM_OK;
+}
+
+cache_next_level cache_next_level_cache(cache *below)
+{
+    cache_next_level level = {below, cache_level_read, cache_level_write};
+    return level;
+}
