@@ -55,9 +55,17 @@ static int bit_test(const uint64_t *words, uint32_t bit)
     return (int)((words[bit >> 6] >> (bit & 63)) & 1);
 }
 
+/* Line data and byte masks are laid out way-major (way 0 of every set, then way 1, ...) while
+ * tags stay set-major for lookups: replacement fills way 0 of each set first, so the memory a run
+ * touches, and the host pages it faults in, grow with its footprint, not with the cache size. */
+static size_t data_slot(const cache *c, uint32_t line)
+{
+    return (size_t)(line % c->ways) * c->sets + line / c->ways;
+}
+
 static uint64_t *valid_bits(const cache *c, uint32_t line)
 {
-    return &c->byte_masks[(size_t)line * 2 * c->bitmap_words];
+    return &c->byte_masks[data_slot(c, line) * 2 * c->bitmap_words];
 }
 
 static uint64_t *dirty_bits(const cache *c, uint32_t line)
@@ -67,7 +75,7 @@ static uint64_t *dirty_bits(const cache *c, uint32_t line)
 
 static uint8_t *line_data(const cache *c, uint32_t line)
 {
-    return &c->data[(size_t)line << c->line_shift];
+    return &c->data[data_slot(c, line) << c->line_shift];
 }
 
 static uint64_t line_address(const cache *c, uint32_t line)

@@ -288,7 +288,11 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
                      uint8_t kind, const uint8_t *store_data)
 {
     uint64_t line_addr = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
-    int r = find_req(ms, line_addr, kind);
+    /* Neighbouring lanes usually share a line: try the previous lane's first. */
+    int r = ms->nreqs && ms->reqs[ms->last_req].line_addr == line_addr
+                ? (int)ms->last_req
+                : find_req(ms, line_addr, kind);
+    ms->last_req = (uint32_t)(r < 0 ? 0 : r);
     if (r < 0 || ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
         return -1;
     uint32_t off = (uint32_t)(addr - line_addr);

@@ -67,6 +67,7 @@ struct memsys {
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
+    uint32_t last_req;        /* request the previous piece went to */
     int16_t req_hash[512];    /* -1 when empty; emptied slot by slot after each access */
     uint16_t req_slots[LINE_SCRATCH]; /* hash slot of each line request */
     lane_piece pieces[LINE_SCRATCH * 2];
