@@ -10,18 +10,14 @@
 static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
 {
     const ir_module *m = p->module;
-    uint64_t base = 0, window = 0;
+    uint64_t base = 0, window = 0; /* generic(var): the variable's window address */
     if (r->is_func) {
         base = FUNC_ADDRESS_BASE + (uint64_t)r->sym * 16;
     } else if (r->sym < m->nvars) {
         const ir_var *v = &m->vars[r->sym];
         base = p->module_var_addr[r->sym];
-        if (r->generic) {
-            if (v->space == IR_SPACE_SHARED)
-                window = MEM_SHARED_WINDOW;
-            else if (v->space == IR_SPACE_CONST)
-                window = MEM_CONST_WINDOW;
-        }
+        if (r->generic)
+            window = mem_window_base((ir_space)v->space);
     }
     return base + window + (uint64_t)r->addend;
 }

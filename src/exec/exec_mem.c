@@ -34,12 +34,7 @@ static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space writt
         sp = sym_space;
         /* A generic access to a variable names its window address. */
         if (written == IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE && sym_space != IR_SPACE_GLOBAL) {
-            static const uint64_t window[] = {[IR_SPACE_SHARED] = MEM_SHARED_WINDOW,
-                                              [IR_SPACE_LOCAL] = MEM_LOCAL_WINDOW,
-                                              [IR_SPACE_CONST] = MEM_CONST_WINDOW,
-                                              [IR_SPACE_PARAM] = MEM_PARAM_WINDOW};
-            if (sym_space < sizeof window / sizeof window[0])
-                base += window[sym_space];
+            base += mem_window_base(sym_space);
             sp = IR_SPACE_GENERIC;
         } else if (written != IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE) {
             sp = written;
@@ -102,6 +97,7 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->insn_id = in->id;
     acc->attrs = &in->mem;
     acc->policy = 0;
+    acc->prefetch_uniform = 0;
     *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space, acc->addr);
     acc->space = (uint8_t)*space_out;
 }
@@ -296,10 +292,8 @@ void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         do_access(w, x, acc);
         return;
     }
-    /* A prefetch is a one-byte probe of its line; prefetchu marks itself with 2. */
-    acc->elem_bytes = x->in->op == IR_PREFETCHU ? 2 : 1;
-    if (x->in->op == IR_PREFETCHU)
-        for (unsigned l = 0; l < LANES; l++) acc->addr[l] &= ~1ull;
+    acc->elem_bytes = 1; /* a prefetch is a one-byte probe of its line */
+    acc->prefetch_uniform = x->in->op == IR_PREFETCHU;
     mem_fault fault;
     memsys_access(w->run->ms, &w->mctx, acc, &fault);
 }
@@ -336,12 +330,7 @@ void exec_h_createpolicy(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
-    static const uint64_t window[] = {[IR_SPACE_GLOBAL] = 0,
-                                      [IR_SPACE_SHARED] = MEM_SHARED_WINDOW,
-                                      [IR_SPACE_LOCAL] = MEM_LOCAL_WINDOW,
-                                      [IR_SPACE_CONST] = MEM_CONST_WINDOW,
-                                      [IR_SPACE_PARAM] = MEM_PARAM_WINDOW};
-    uint64_t base = in->mem.space < sizeof window / sizeof window[0] ? window[in->mem.space] : 0;
+    uint64_t base = mem_window_base((ir_space)in->mem.space);
     uint64_t tmp[LANES], out[LANES];
     const uint64_t *a = warp_src(w, x, 0, tmp);
     int to = (in->mods & IR_MOD_TO) != 0;

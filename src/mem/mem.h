@@ -27,6 +27,19 @@
 
 enum { MEM_LANES = 32, MEM_MAX_LANE_BYTES = 32 };
 
+/* Generic address of offset 0 of a space's window: 0 for global (generic global addresses are
+ * global addresses) and for spaces without a window. */
+static inline uint64_t mem_window_base(ir_space space)
+{
+    switch (space) {
+    case IR_SPACE_SHARED: return MEM_SHARED_WINDOW;
+    case IR_SPACE_LOCAL: return MEM_LOCAL_WINDOW;
+    case IR_SPACE_CONST: return MEM_CONST_WINDOW;
+    case IR_SPACE_PARAM: return MEM_PARAM_WINDOW;
+    default: return 0;
+    }
+}
+
 typedef enum mem_op {
     MEM_OP_LOAD,
     MEM_OP_STORE,
@@ -78,7 +91,7 @@ typedef struct mem_access {
     uint8_t atom_op;     /* IR_ATOM_* for MEM_OP_ATOMIC */
     uint8_t atom_type;   /* ir_type for MEM_OP_ATOMIC */
     uint8_t atom_returns;/* atom (1) or red (0) */
-    uint8_t pad;
+    uint8_t prefetch_uniform; /* MEM_OP_PREFETCH from prefetchu (global data only) */
     uint32_t atom_mods;  /* IR_MOD_* of the atomic */
     mem_atom_fn atom_fn; /* MEM_OP_ATOMIC: computes the new value */
     uint32_t active;     /* lanes that take part */

@@ -4,6 +4,7 @@
 #ifndef GMS_MEM_MEM_STATS_H
 #define GMS_MEM_MEM_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct mem_l1_counters {
@@ -55,5 +56,21 @@ typedef struct mem_counters {
     mem_const_counters constant;
     mem_icache_counters icache;
 } mem_counters;
+
+/* Every field of mem_counters is a uint64_t counter: they add and subtract as an array. */
+static inline void mem_counters_add(mem_counters *a, const mem_counters *b)
+{
+    uint64_t *x = (uint64_t *)a;
+    const uint64_t *y = (const uint64_t *)b;
+    for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
+}
+
+/* *d = *a - *b, field by field. */
+static inline void mem_counters_sub(mem_counters *d, const mem_counters *a, const mem_counters *b)
+{
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    uint64_t *z = (uint64_t *)d;
+    for (size_t i = 0; i < sizeof *d / sizeof(uint64_t); i++) z[i] = x[i] - y[i];
+}
 
 #endif

@@ -11,36 +11,6 @@
 
 enum { ALLOC_GAP = 64 * 1024 };
 
-void memsys_config_default(memsys_config *c)
-{
-    memset(c, 0, sizeof *c);
-    c->sm_count = 132;
-    c->l1.bytes = 240 * 1024;
-    c->l1.line_bytes = 128;
-    c->l1.sector_bytes = 32;
-    c->l1.ways = 4;
-    c->l1.cache_global_loads = 1;
-    c->l1.global_store_write_through = 1;
-    c->l1.global_store_allocate = 0;
-    c->l1.local_write_back = 1;
-    c->l2.bytes = 50ull << 20;
-    c->l2.line_bytes = 128;
-    c->l2.sector_bytes = 32;
-    c->l2.ways = 16;
-    c->l2.slices = 80;
-    c->l2.dram_fill_bytes = 64;
-    c->l2.persisting_max_bytes = 39321600;
-    c->shared.banks = 32;
-    c->shared.bank_width_bytes = 4;
-    c->constant.bytes = 2112;
-    c->constant.line_bytes = 64;
-    c->constant.ways = 33;
-    c->icache.bytes = 128 * 1024;
-    c->icache.line_bytes = 128;
-    c->icache.ways = 8;
-    c->dram_page_bytes = 64 * 1024;
-}
-
 memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
 {
     memsys *ms = calloc(1, sizeof *ms);
@@ -84,19 +54,11 @@ int memsys_set_insn_count(memsys *ms, uint32_t ninsns)
 const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->per_insn; }
 const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
 
-static void add_counters(mem_counters *a, const mem_counters *b)
-{
-    /* Every field is a uint64_t: add them as an array. */
-    uint64_t *x = (uint64_t *)a;
-    const uint64_t *y = (const uint64_t *)b;
-    for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
-}
-
 void memsys_total_counters(const memsys *ms, mem_counters *out)
 {
     memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < ms->ninsns; i++) add_counters(out, &ms->per_insn[i]);
-    add_counters(out, &ms->unattributed);
+    for (uint32_t i = 0; i < ms->ninsns; i++) mem_counters_add(out, &ms->per_insn[i]);
+    mem_counters_add(out, &ms->unattributed);
     out->l2.lines_evict_first = out->l2.lines_evict_normal = out->l2.lines_evict_last = 0;
     out->l2.peak_evict_last_lines = 0;
     const cache_stats *st = cache_get_stats(ms->l2[0]);
@@ -187,17 +149,13 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes)
 
 ir_space memsys_resolve_generic(uint64_t generic, uint64_t *offset)
 {
-    static const struct {
-        uint64_t base;
-        ir_space space;
-    } windows[] = {{MEM_SHARED_WINDOW, IR_SPACE_SHARED},
-                   {MEM_LOCAL_WINDOW, IR_SPACE_LOCAL},
-                   {MEM_CONST_WINDOW, IR_SPACE_CONST},
-                   {MEM_PARAM_WINDOW, IR_SPACE_PARAM}};
-    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
-        if (generic - windows[i].base < MEM_WINDOW_BYTES) {
-            *offset = generic - windows[i].base;
-            return windows[i].space;
+    static const ir_space windowed[] = {IR_SPACE_SHARED, IR_SPACE_LOCAL, IR_SPACE_CONST,
+                                        IR_SPACE_PARAM};
+    for (size_t i = 0; i < sizeof windowed / sizeof windowed[0]; i++) {
+        uint64_t base = mem_window_base(windowed[i]);
+        if (generic - base < MEM_WINDOW_BYTES) {
+            *offset = generic - base;
+            return windowed[i];
         }
     }
     *offset = generic;
@@ -319,8 +277,7 @@ static int prefetch(memsys *ms, const mem_ctx *ctx, mem_access *acc, lane_target
         else if (t[l].space == IR_SPACE_CONST || t[l].space == IR_SPACE_PARAM)
             constant |= acc->attrs->level == IR_LEVEL_TENSORMAP ? 1u << l : 0;
     }
-    if (acc->space == IR_SPACE_GENERIC && acc->attrs->level == IR_LEVEL_L1 &&
-        acc->elem_bytes == 2) /* prefetchu.L1: the uniform path is L1 for global data only */
+    if (acc->prefetch_uniform) /* prefetchu.L1: the uniform path is L1 for global data only */
         for (uint32_t l = 0; l < MEM_LANES; l++)
             if (t[l].space != IR_SPACE_GLOBAL)
                 cached &= ~(1u << l);

@@ -17,8 +17,8 @@
 
 typedef struct memsys memsys;
 
-/* Geometry and policies of the modelled hierarchy (filled from a GPU preset by the sim layer;
- * docs/presets.md explains each field). Sizes in bytes. */
+/* Geometry and policies of the modelled hierarchy (filled from a GPU preset by the sim layer,
+ * sim_memsys_config; docs/presets.md explains each field). Sizes in bytes. */
 typedef struct memsys_config {
     uint32_t sm_count;
     struct {
@@ -42,9 +42,6 @@ typedef struct memsys_config {
     } constant, icache;
     uint32_t dram_page_bytes;
 } memsys_config;
-
-/* An H100-like configuration for tests that do not care about the preset. */
-void memsys_config_default(memsys_config *cfg);
 
 /* Creates a memory system with cold caches. Returns NULL with a diagnostic (MEM-CACHE-*,
  * MEM-DRAM-*, MEM-SYS-001 for an inconsistent configuration) or when out of memory. */

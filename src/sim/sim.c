@@ -172,14 +172,13 @@ static uint8_t *build_params(const launch_desc *L, const launch_kernel *k, const
     return block;
 }
 
-/* The memory system's geometry from a preset, with the L1/shared split chosen for the largest
- * shared-memory need of any launch. */
-static int memsys_config_from_gpu(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
-                                  const char *path, diag_list *dl)
+int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
+                      const char *path, diag_list *dl)
 {
     uint32_t carveout = g->l1.default_shared_carveout_bytes;
     if (shared_per_sm > carveout && gpu_config_pick_carveout(g, shared_per_sm, &carveout)) {
-        diag_add(dl, DIAG_ERROR, "SIM-SHARED-001", path, 0, 0,
+        if (dl)
+            diag_add(dl, DIAG_ERROR, "SIM-SHARED-001", path, 0, 0,
                  "a launch needs %u bytes of shared memory per SM, more than %s can provide",
                  shared_per_sm, g->name);
         return -1;
@@ -211,13 +210,6 @@ static int memsys_config_from_gpu(const gpu_config *g, uint32_t shared_per_sm, m
     c->icache.ways = g->instruction.l1_ways;
     c->dram_page_bytes = g->dram.page_bytes;
     return 0;
-}
-
-static void counters_sub(mem_counters *d, const mem_counters *a, const mem_counters *b)
-{
-    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
-    uint64_t *z = (uint64_t *)d;
-    for (size_t i = 0; i < sizeof *d / sizeof(uint64_t); i++) z[i] = x[i] - y[i];
 }
 
 static void machine_from_gpu(const gpu_config *g, uint32_t quantum, exec_machine *m)
@@ -317,7 +309,7 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
         int rc = exec_run(r->program, ms, &machine, &el, &st, &r->fault, &r->printf_text);
         sim_launch_stats *ls = &r->launches[r->nlaunches++];
         memsys_total_counters(ms, &after);
-        counters_sub(&ls->counters, &after, &before);
+        mem_counters_sub(&ls->counters, &after, &before);
         ls->counters.l2.lines_evict_first = after.l2.lines_evict_first;
         ls->counters.l2.lines_evict_normal = after.l2.lines_evict_normal;
         ls->counters.l2.lines_evict_last = after.l2.lines_evict_last;
@@ -401,7 +393,7 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
         if (r->launch->kernels[i].shared_bytes > shared_per_sm)
             shared_per_sm = r->launch->kernels[i].shared_bytes;
     memsys_config mc;
-    if (memsys_config_from_gpu(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
+    if (sim_memsys_config(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
         return r;
     memsys *ms = memsys_create(&mc, dl);
     uint64_t *addr = calloc(r->launch->nbuffers + 1, sizeof *addr);
@@ -447,8 +439,7 @@ void sim_result_destroy(sim_result *r)
     free(r);
 }
 
-/* Trimmed copy of line `line` of the module text, or NULL. */
-static char *module_line(const sim_result *r, uint32_t line)
+char *sim_module_line(const sim_result *r, uint32_t line)
 {
     const char *t = r->module_text;
     size_t len = r->module_text_len, pos = 0;
@@ -515,7 +506,7 @@ int sim_report_model(const sim_result *r, report_model *m)
             ri->source_file = r->module->files[in->loc_file];
             ri->source_line = in->loc_line;
         }
-        ri->text = module_line(r, in->line);
+        ri->text = sim_module_line(r, in->line);
         ri->executions = execs[id];
         ri->counters = r->insn_counters ? r->insn_counters[id] : (mem_counters){0};
     }

@@ -12,6 +12,7 @@
 #include "exec/exec.h"
 #include "ir/ir.h"
 #include "launch/launch.h"
+#include "mem/memsys.h"
 #include "mem/mem_stats.h"
 #include "report/report.h"
 
@@ -67,6 +68,17 @@ typedef struct sim_result {
  * CONFIG-*, SIM-*). Free it with sim_result_destroy. */
 sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl);
 void sim_result_destroy(sim_result *r);
+
+/* The memory system's geometry and policies from a preset, with the L1/shared split chosen for
+ * `shared_per_sm` bytes of shared memory (the largest need of any launch; 0: the preset's default
+ * carve-out). Returns 0, or -1 with SIM-SHARED-001 (naming `path`; dl may be NULL) when no
+ * carve-out holds it. */
+int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
+                      const char *path, diag_list *dl);
+
+/* Line `line` (1-based) of the run's kernel text without surrounding blanks, malloc'd (the
+ * caller frees it); NULL when there is no such line or out of memory. */
+char *sim_module_line(const sim_result *r, uint32_t line);
 
 /* Builds the report model of a finished run (borrowing strings from r; the arrays are malloc'd
  * into *m and freed by sim_report_model_fini). Returns 0 or -1 when out of memory. */

@@ -15,7 +15,9 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "sim/sim.h"
 
 enum { SHARED_BYTES = 8192, INSNS = 16 };
 
@@ -33,7 +35,7 @@ static int setup(void **state)
     static fixture fx;
     memset(&fx, 0, sizeof fx);
     memsys_config cfg;
-    memsys_config_default(&cfg);
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
     cfg.sm_count = 1;
     cfg.l1.bytes = 4096;
     cfg.l2.bytes = 64 * 1024;

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "sim/sim.h"
 #include "ptx/ptx.h"
 
 #define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -38,7 +40,7 @@ static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_
         diag_list_print(&dl, stderr);
     assert_non_null(p);
     memsys_config cfg;
-    memsys_config_default(&cfg);
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
     cfg.sm_count = 4;
     memsys *ms = memsys_create(&cfg, &dl);
     assert_non_null(ms);

@@ -16,7 +16,9 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "sim/sim.h"
 
 enum {
     INSNS = 64,
@@ -25,7 +27,7 @@ enum {
 };
 
 /* The test hierarchy: 2 SMs, each with a 4 KiB 4-way L1 (8 sets), on a 64 KiB 4-way L2 of 2
- * slices; the NVIDIA store policies of memsys_config_default (global stores write through
+ * slices; the NVIDIA store policies of the h100 preset (global stores write through
  * without allocating, local stores write back). */
 typedef struct fixture {
     memsys_config cfg;
@@ -38,7 +40,8 @@ typedef struct fixture {
 
 static void small_config(memsys_config *cfg)
 {
-    memsys_config_default(cfg);
+    /* Start from the h100 preset's policies, then shrink the geometry. */
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, cfg, "", NULL), 0);
     cfg->sm_count = 2;
     cfg->l1.bytes = 4096;
     cfg->l1.ways = 4;

@@ -29,22 +29,6 @@ static const char usage[] =
     "\n"
     "exit status: 0 success, 1 a kernel faulted or an expectation failed, 2 bad input\n";
 
-/* Copies line `line` (1-based) of text into buf without its newline. */
-static void text_line(const char *text, size_t len, unsigned line, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    if (!text || !line)
-        return;
-    size_t pos = 0;
-    for (unsigned l = 1; l < line && pos < len; pos++)
-        if (text[pos] == '\n')
-            l++;
-    size_t end = pos;
-    while (end < len && text[end] != '\n') end++;
-    while (pos < end && (text[pos] == ' ' || text[pos] == '\t')) pos++;
-    snprintf(buf, size, "%.*s", (int)(end - pos), text + pos);
-}
-
 static void print_fault(const sim_result *r)
 {
     const exec_fault *f = &r->fault;
@@ -55,9 +39,9 @@ static void print_fault(const sim_result *r)
     fprintf(stderr, "  by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1],
             f->tid[2], f->ctaid[0], f->ctaid[1], f->ctaid[2]);
     if (f->ptx_line) {
-        char line[256];
-        text_line(r->module_text, r->module_text_len, f->ptx_line, line, sizeof line);
-        fprintf(stderr, "  at %s:%u: %s\n", r->launch->module_path, f->ptx_line, line);
+        char *line = sim_module_line(r, f->ptx_line);
+        fprintf(stderr, "  at %s:%u: %s\n", r->launch->module_path, f->ptx_line, line ? line : "");
+        free(line);
     }
     if (f->loc_line && r->module && f->loc_file < r->module->nfiles &&
         r->module->files[f->loc_file])
