@@ -54,6 +54,7 @@ typedef struct exec_launch {
 /* Where a kernel faulted. */
 typedef struct exec_fault {
     int faulted;                /* 0 when the launch completed */
+    const char *rule;           /* static rule id of the fault, e.g. "EXEC-MEM-001" */
     char message[512];          /* e.g. "invalid global read of size 4 at 0x7f0000001000" */
     uint32_t insn_id;           /* static instruction id (ir_module_insn_by_id) */
     uint32_t ctaid[3], tid[3];  /* first faulting thread */

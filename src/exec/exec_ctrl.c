@@ -41,7 +41,7 @@ void exec_h_brx(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         if (!((mask >> l) & 1u))
             continue;
         if (idx[l] >= x->in->xops_count) {
-            warp_fault(w, x, l, "brx.idx index %llu outside its table of %u labels",
+            warp_fault(w, x, l, "EXEC-CTRL-001", "brx.idx index %llu outside its table of %u labels",
                        (unsigned long long)idx[l], x->in->xops_count);
             return;
         }
@@ -156,7 +156,7 @@ void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unsigned first = (unsigned)__builtin_ctz(mask);
         for (unsigned l = 0; l < LANES; l++) {
             if (((mask >> l) & 1u) && t[l] != t[first]) {
-                warp_fault(w, x, l, "indirect call with different targets in one warp "
+                warp_fault(w, x, l, "EXEC-UNSUP-003", "indirect call with different targets in one warp "
                                     "(lane %u and lane %u) is not modelled", first, l);
                 return;
             }
@@ -164,7 +164,7 @@ void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         uint64_t v = t[first] - FUNC_ADDRESS_BASE;
         if (t[first] < FUNC_ADDRESS_BASE || v % 16 || v / 16 >= p->module->nfuncs ||
             !p->module->funcs[v / 16].ninsns) {
-            warp_fault(w, x, first, "indirect call to 0x%llx, which is not a function address",
+            warp_fault(w, x, first, "EXEC-CTRL-002", "indirect call to 0x%llx, which is not a function address",
                        (unsigned long long)t[first]);
             return;
         }
@@ -172,7 +172,7 @@ void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     const exec_func *callee = &p->funcs[callee_index];
     if (w->local_sp + callee->local_frame_bytes > w->run->local_bytes) {
-        warp_fault(w, x, (unsigned)__builtin_ctz(mask),
+        warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-LOCAL-001",
                    "local memory stack overflow calling %s (%u bytes per thread available)",
                    callee->ir->name, w->run->local_bytes);
         return;
@@ -224,6 +224,6 @@ void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         warp_set_pc(w, w->pc + 1);
         return;
     }
-    warp_fault(w, x, (unsigned)__builtin_ctz(mask), "%s executed",
+    warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-TRAP-001", "%s executed",
                x->in->op == IR_TRAP ? "trap" : "brkpt");
 }

@@ -51,6 +51,7 @@ static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
                      "cannot allocate module variable %s (%llu bytes)", v->name,
                      (unsigned long long)v->size_bytes);
             fault->faulted = 1;
+            fault->rule = "EXEC-NOMEM-002";
             return -1;
         }
         p->module_var_addr[i] = addr;
@@ -271,7 +272,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
             exec_warp *w = &cta->warps[i];
             if (w->state == WARP_BARRIER) {
                 warp_fault(w, &w->code[w->bar_resume_pc - 1], (unsigned)__builtin_ctz(w->bar_mask | 0x80000000u),
-                           "deadlock: barrier %u can never complete (%u of the CTA's warps "
+                           "EXEC-BAR-004", "deadlock: barrier %u can never complete (%u of the CTA's warps "
                            "arrived)", w->bar_id, cta->barriers[w->bar_id].arrived);
                 return;
             }
@@ -280,6 +281,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
     rs->faulted = 1;
     snprintf(rs->fault->message, sizeof rs->fault->message, "deadlock: no warp can run");
     rs->fault->faulted = 1;
+    rs->fault->rule = "EXEC-BAR-005";
 }
 
 /* Runs every resident warp for one quantum; retires finished CTAs and dispatches new ones.
@@ -361,6 +363,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
                  "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,
                  machine->max_threads_per_sm, machine->max_shared_per_cta);
         fault->faulted = 1;
+        fault->rule = "EXEC-LAUNCH-001";
         free(rs);
         return 1;
     }

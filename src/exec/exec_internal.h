@@ -173,8 +173,10 @@ void warp_set_pc(exec_warp *w, uint32_t pc);
 void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask);
 void warp_retire_lanes(exec_warp *w, uint32_t mask);
 void warp_next_group(exec_warp *w);
-void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Stops the warp and, for the first fault of the launch, records `rule` (a static EXEC-* rule id,
+ * docs/faults.md), the message and the faulting thread and instruction in the run's exec_fault. */
+void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *rule,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);

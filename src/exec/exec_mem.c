@@ -59,7 +59,7 @@ static int frame_param_access(exec_warp *w, const exec_xinsn *x, uint32_t mask, 
         if (!((mask >> l) & 1u))
             continue;
         if (acc->addr[l] + bytes > f->fn->param_area_bytes) {
-            warp_fault(w, x, l, "param access of size %u at offset %llu outside the %u-byte "
+            warp_fault(w, x, l, "EXEC-MEM-002", "param access of size %u at offset %llu outside the %u-byte "
                        "parameter area of %s", bytes, (unsigned long long)acc->addr[l],
                        f->fn->param_area_bytes, f->fn->ir->name);
             return -1;
@@ -80,7 +80,7 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
         return 0;
     static const char *const ops[] = {"read", "write", "atomic", "prefetch", "applypriority",
                                       "discard"};
-    warp_fault(w, x, fault.lane, "invalid %s %s of size %u at address 0x%llx: %s",
+    warp_fault(w, x, fault.lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
                space_name(fault.space), ops[acc->op], fault.bytes,
                (unsigned long long)fault.address, fault.what);
     return -1;
@@ -162,7 +162,7 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (x->in->mem.cache_hint)
         acc->policy = policy_operand(w, x, 1, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
-        warp_fault(w, x, 0, "access of %u bytes per lane is not modelled",
+        warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
                    x->in->mem.elem_bytes * acc->vec);
         return;
     }
@@ -228,7 +228,7 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (x->in->mem.cache_hint)
         acc->policy = policy_operand(w, x, 2, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
-        warp_fault(w, x, 0, "access of %u bytes per lane is not modelled",
+        warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
                    x->in->mem.elem_bytes * acc->vec);
         return;
     }
@@ -264,7 +264,8 @@ void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         acc->policy = policy_operand(w, x, policy_index, mask);
     if (sp == IR_SPACE_NONE || sp == IR_SPACE_PARAM || sp == IR_SPACE_CONST ||
         sp == IR_SPACE_LOCAL) {
-        warp_fault(w, x, (unsigned)__builtin_ctz(mask), "atomic on %s memory is not allowed",
+        warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-MEM-003",
+                   "atomic on %s memory is not allowed",
                    space_name((uint8_t)sp));
         return;
     }

@@ -148,7 +148,7 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
             continue;
         char f[FORMAT_MAX];
         if (read_string(w, l, fmt_lanes[l], f, sizeof f)) {
-            warp_fault(w, x, l, "printf format string at 0x%llx is not readable",
+            warp_fault(w, x, l, "EXEC-PRINTF-001", "printf format string at 0x%llx is not readable",
                        (unsigned long long)fmt_lanes[l]);
             return -1;
         }
@@ -184,6 +184,6 @@ void exec_assertfail(exec_warp *w, const exec_xinsn *x, uint32_t mask, const uin
         snprintf(file, sizeof file, "%s", "?");
     if (read_string(w, l, args[3][l], func, sizeof func))
         snprintf(func, sizeof func, "%s", "?");
-    warp_fault(w, x, l, "device assertion failed: %s:%u: %s: Assertion `%s` failed.", file,
+    warp_fault(w, x, l, "EXEC-ASSERT-001", "device assertion failed: %s:%u: %s: Assertion `%s` failed.", file,
                (unsigned)args[2][l], func, msg);
 }

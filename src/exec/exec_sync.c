@@ -50,14 +50,14 @@ void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     exec_cta *cta = w->cta;
     uint32_t id = in->src[0].kind ? first_lane_value(w, x, 0, w->active) : 0;
     if (id >= BARRIER_IDS) {
-        warp_fault(w, x, 0, "barrier id %u is outside 0..15", id);
+        warp_fault(w, x, 0, "EXEC-BAR-001", "barrier id %u is outside 0..15", id);
         return;
     }
     exec_barrier *b = &cta->barriers[id];
     if (in->src[1].kind) {
         uint32_t threads = first_lane_value(w, x, 1, w->active);
         if (threads == 0 || threads % LANES) {
-            warp_fault(w, x, 0, "barrier thread count %u is not a positive multiple of 32",
+            warp_fault(w, x, 0, "EXEC-BAR-002", "barrier thread count %u is not a positive multiple of 32",
                        threads);
             return;
         }
@@ -72,7 +72,7 @@ void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         return;
     }
     if (w->bar_mask && w->bar_resume_pc != w->pc + 1) {
-        warp_fault(w, x, (unsigned)__builtin_ctz(mask | 1u),
+        warp_fault(w, x, (unsigned)__builtin_ctz(mask | 1u), "EXEC-UNSUP-004",
                    "lanes of one warp wait at two different barrier instructions; "
                    "divergent barriers are not modelled");
         return;

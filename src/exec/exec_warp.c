@@ -9,7 +9,8 @@
 
 /* ---- faults ---- */
 
-void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fmt, ...)
+void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *rule,
+                const char *fmt, ...)
 {
     exec_run_state *rs = w->run;
     w->state = WARP_FAULTED;
@@ -18,6 +19,7 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *fm
     rs->faulted = 1;
     exec_fault *f = rs->fault;
     f->faulted = 1;
+    f->rule = rule;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
@@ -401,7 +403,7 @@ void warp_run(exec_warp *w, uint32_t quantum)
     while (quantum-- && w->state == WARP_READY) {
         if (!rs->budget) {
             warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
-                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
+                       "EXEC-LIMIT-001", "instruction limit of %llu warp instructions reached (runaway kernel?); "
                        "raise it with max_instructions",
                        (unsigned long long)rs->launch->max_warp_instructions);
             return;

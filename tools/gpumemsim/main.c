@@ -35,7 +35,10 @@ static void print_fault(const sim_result *r)
     const launch_kernel *k = &r->launch->kernels[r->fault_launch];
     fprintf(stderr, "gpumemsim: kernel %s faulted (launch %zu of %zu)\n", k->kernel,
             r->fault_launch + 1, r->launch->nkernels);
-    fprintf(stderr, "  %s\n", f->message);
+    if (f->rule)
+        fprintf(stderr, "  %s [%s]\n", f->message, f->rule);
+    else
+        fprintf(stderr, "  %s\n", f->message);
     fprintf(stderr, "  by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1],
             f->tid[2], f->ctaid[0], f->ctaid[1], f->ctaid[2]);
     if (f->ptx_line) {
