@@ -77,6 +77,11 @@ typedef struct exec_stats {
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
 
+/* Bytes of shared memory each CTA of any kernel of `p` holds before its dynamic shared memory:
+ * the static .shared variables of the module and of every function, rounded up to 16. A launch
+ * needs this plus its dynamic shared bytes per CTA. */
+uint32_t exec_program_static_shared_bytes(const exec_program *p);
+
 /* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
  * entries). */
 const uint64_t *exec_program_insn_counts(const exec_program *p);

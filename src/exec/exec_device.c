@@ -357,6 +357,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         ctas_per_sm = machine->max_threads_per_sm / (nwarps * LANES);
     if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
         ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
+    /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
+     * this guards the executor's other callers. */
     if (ctas_per_sm == 0 || shared_bytes > machine->max_shared_per_cta) {
         snprintf(fault->message, sizeof fault->message,
                  "launch needs %u threads and %u bytes of shared memory per CTA, more than one "

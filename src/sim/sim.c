@@ -389,9 +389,8 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
     if (!r->program)
         return r;
     uint32_t shared_per_sm = 0;
-    for (size_t i = 0; i < r->launch->nkernels; i++)
-        if (r->launch->kernels[i].shared_bytes > shared_per_sm)
-            shared_per_sm = r->launch->kernels[i].shared_bytes;
+    if (sim_check_launches(r, &shared_per_sm, dl))
+        return r;
     memsys_config mc;
     if (sim_memsys_config(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
         return r;

@@ -76,6 +76,19 @@ void sim_result_destroy(sim_result *r);
 int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
                       const char *path, diag_list *dl);
 
+/* Checks every launch of r->launch against its kernel in r->module (compiled into r->program)
+ * and the GPU r->gpu before anything runs (docs/launch-files.md, "Checks against the kernel and
+ * the GPU"). Errors, at the launch file's "block" or "shared_bytes" value:
+ *   SIM-LAUNCH-001 static plus dynamic shared memory per CTA above l1.max_shared_per_cta_bytes
+ *   SIM-LAUNCH-002 threads per CTA above sm.max_threads_per_cta
+ *   SIM-LAUNCH-003 a block that differs from the kernel's .reqntid
+ *   SIM-LAUNCH-004 a block with more threads than the kernel's .maxntid allows
+ * and the warning SIM-TARGET-001 (at the module's .target) when the preset could not load the
+ * module. Launches of kernels the module lacks are skipped (run_launches reports them). Returns
+ * 0, or -1 after an error; *shared_per_cta (OUT) gets the largest shared bytes per CTA of any
+ * checked launch (for choosing the carve-out, sim_memsys_config). */
+int sim_check_launches(const sim_result *r, uint32_t *shared_per_cta, diag_list *dl);
+
 /* Line `line` (1-based) of the run's kernel text without surrounding blanks, malloc'd (the
  * caller frees it); NULL when there is no such line or out of memory. */
 char *sim_module_line(const sim_result *r, uint32_t line);
