@@ -388,11 +388,19 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         return -1;
     }
     uint32_t next_cta = 0, resident = 0;
+    uint64_t reported = stats->warp_instructions; /* at the last progress report */
     for (;;) {
         uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
                                       shared_bytes, &resident);
         if (rs->faulted || rs->oom)
             break;
+        if (launch->progress &&
+            stats->warp_instructions - reported >= EXEC_PROGRESS_INSTRUCTIONS) {
+            reported = stats->warp_instructions;
+            exec_progress pr = {.warp_instructions = reported,
+                                .ctas_done = next_cta - resident, .ctas_total = total_ctas};
+            launch->progress(&pr, launch->progress_user);
+        }
         if (!resident && next_cta >= total_ctas)
             break;
         if (!ran) {

@@ -16,6 +16,21 @@
 #include "mem/mem_stats.h"
 #include "report/report.h"
 
+/* How far a run has got (sim_options.progress). */
+typedef struct sim_progress {
+    size_t launch;                  /* the running launch, 0-based */
+    size_t nlaunches;               /* launches in the launch file */
+    const char *kernel;             /* borrowed: the running launch's kernel */
+    uint32_t ctas_done, ctas_total; /* CTAs of this launch that finished; in its grid */
+    uint64_t warp_instructions;     /* issued by this launch so far */
+    uint64_t max_instructions;      /* this launch's runaway limit */
+    double seconds;                 /* host time since this launch started */
+} sim_progress;
+
+/* A progress hook: called while a launch runs, about once per 2^18 warp instructions
+ * (exec_progress_fn); `p` is borrowed for the call. It must not call back into the sim. */
+typedef void (*sim_progress_fn)(const sim_progress *p, void *user);
+
 typedef struct sim_options {
     const char *gpu;           /* preset name overriding the launch file's "gpu"; NULL: keep */
     const char *config_path;   /* GPU override file (--config); NULL: the launch file's, if any */
@@ -24,6 +39,8 @@ typedef struct sim_options {
     uint32_t quantum;          /* warp instructions per scheduling turn; 0: default */
     int strip_hints;           /* run with every cache hint treated as the default */
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
+    sim_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_user;       /* borrowed, passed to progress */
 } sim_options;
 
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
