@@ -41,6 +41,20 @@ typedef struct exec_machine {
     uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
 } exec_machine;
 
+/* How far a running launch has got, for a progress display. */
+typedef struct exec_progress {
+    uint64_t warp_instructions; /* issued so far by this launch */
+    uint32_t ctas_done;         /* CTAs that finished */
+    uint32_t ctas_total;        /* CTAs in the grid */
+} exec_progress;
+
+/* Called by exec_run between scheduling rounds (never inside an instruction), at most once per
+ * EXEC_PROGRESS_INSTRUCTIONS warp instructions issued, so the hook costs the simulation
+ * nothing measurable; it reads the clock itself if it wants to throttle further. `p` is
+ * borrowed for the call; `user` is exec_launch.progress_user. It must not call the executor. */
+typedef void (*exec_progress_fn)(const exec_progress *p, void *user);
+#define EXEC_PROGRESS_INSTRUCTIONS (1u << 18)
+
 /* One kernel launch. */
 typedef struct exec_launch {
     int entry;                  /* function index of the .entry in the module */
@@ -49,6 +63,8 @@ typedef struct exec_launch {
     const uint8_t *params;      /* borrowed: parameter block laid out as ir_func.params say */
     uint32_t params_bytes;
     uint64_t max_warp_instructions; /* runaway limit for this launch; 0: unlimited */
+    exec_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_user;        /* borrowed, passed to progress */
 } exec_launch;
 
 /* Where a kernel faulted. */
@@ -76,6 +92,11 @@ typedef struct exec_stats {
  * in *fault; memory may be partially updated, as on a GPU); -1 on host out-of-memory. */
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
+
+/* Bytes of shared memory each CTA of any kernel of `p` holds before its dynamic shared memory:
+ * the static .shared variables of the module and of every function, rounded up to 16. A launch
+ * needs this plus its dynamic shared bytes per CTA. */
+uint32_t exec_program_static_shared_bytes(const exec_program *p);
 
 /* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
  * entries). */

@@ -344,3 +344,8 @@ void exec_program_destroy(exec_program *p)
 }
 
 const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn_counts; }
+
+uint32_t exec_program_static_shared_bytes(const exec_program *p)
+{
+    return p->dynamic_shared_offset;
+}

@@ -357,6 +357,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         ctas_per_sm = machine->max_threads_per_sm / (nwarps * LANES);
     if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
         ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
+    /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
+     * this guards the executor's other callers. */
     if (ctas_per_sm == 0 || shared_bytes > machine->max_shared_per_cta) {
         snprintf(fault->message, sizeof fault->message,
                  "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
@@ -386,11 +388,19 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         return -1;
     }
     uint32_t next_cta = 0, resident = 0;
+    uint64_t reported = stats->warp_instructions; /* at the last progress report */
     for (;;) {
         uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
                                       shared_bytes, &resident);
         if (rs->faulted || rs->oom)
             break;
+        if (launch->progress &&
+            stats->warp_instructions - reported >= EXEC_PROGRESS_INSTRUCTIONS) {
+            reported = stats->warp_instructions;
+            exec_progress pr = {.warp_instructions = reported,
+                                .ctas_done = next_cta - resident, .ctas_total = total_ctas};
+            launch->progress(&pr, launch->progress_user);
+        }
         if (!resident && next_cta >= total_ctas)
             break;
         if (!ran) {

@@ -403,8 +403,10 @@ void warp_run(exec_warp *w, uint32_t quantum)
     while (quantum-- && w->state == WARP_READY) {
         if (!rs->budget) {
             warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
-                       "EXEC-LIMIT-001", "instruction limit of %llu warp instructions reached (runaway kernel?); "
-                       "raise it with max_instructions",
+                       "EXEC-LIMIT-001",
+                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
+                       "raise it with \"max_instructions\" in the launch file or "
+                       "--max-instructions N",
                        (unsigned long long)rs->launch->max_warp_instructions);
             return;
         }

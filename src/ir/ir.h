@@ -317,6 +317,7 @@ typedef struct ir_func {
     const char **pred_names;           /* npreds */
     /* performance directives; 0 when absent */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxnctapersm;
+    uint32_t maxntid_line, maxntid_col, reqntid_line, reqntid_col; /* where they are; 0: absent */
     uint8_t has_callprototype;         /* this is a .callprototype, not a callable function */
 } ir_func;
 
@@ -326,6 +327,7 @@ typedef struct ir_module {
     uint32_t version_major, version_minor; /* .version */
     uint32_t target_sm;       /* e.g. 80 for sm_80, 90 for sm_90a */
     uint8_t target_arch_specific; /* sm_90a: 'a'; sm_100f: 'f'; 0 otherwise */
+    uint32_t target_line, target_col; /* position of the sm_ name in .target; 0 when absent */
     uint8_t address_bits;     /* 32 or 64 */
     ir_var *vars; uint32_t nvars;
     ir_func *funcs; uint32_t nfuncs;

@@ -137,6 +137,8 @@ typedef struct launch_kernel {
     int reset_persisting;   /* reset every persisting L2 line to normal before this launch */
     const char *field;      /* "launches[i]" */
     unsigned line, col;     /* position of the launch object; 0 if unknown */
+    unsigned block_line, block_col;   /* position of "block"'s value; 0 if unknown */
+    unsigned shared_line, shared_col; /* position of "shared_bytes"'s value; 0 if absent */
 } launch_kernel;
 
 /* ---- outputs and expectations (docs/launch-files.md, "Outputs", "Expectations") ---- */

@@ -608,6 +608,16 @@ static void parse_args(launch_ctx *c, const launch_path *p, json_t *obj, launch_
     }
 }
 
+/* The line and column of the value of `key` inside the object at `p`; left 0 when absent. */
+static void locate_key(launch_ctx *c, const launch_path *p, const char *key, unsigned *line,
+                       unsigned *col)
+{
+    launch_path kp = launch_path_key(p, key);
+    size_t value_offset, key_offset;
+    if (launch_locate(c->text, c->len, &kp, &value_offset, &key_offset) == 0)
+        launch_line_col(c->text, c->len, value_offset, line, col);
+}
+
 static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_kernel *k)
 {
     static const char *const keys[] = {"kernel", "grid", "block", "shared_bytes", "args",
@@ -621,6 +631,8 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
     if (want_object(c, p, v) != 0)
         return;
     check_keys(c, p, v, keys);
+    locate_key(c, p, "block", &k->block_line, &k->block_col);
+    locate_key(c, p, "shared_bytes", &k->shared_line, &k->shared_col);
     const char *kernel;
     if (get_string(c, p, v, "kernel", 1, &kernel) > 0)
         k->kernel = copy_string(c, kernel);

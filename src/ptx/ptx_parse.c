@@ -336,6 +336,8 @@ static void parse_target(ptx_parser *p)
                           (int)t->len, t->text, needed / 10, needed % 10);
             p->m->target_sm = sm;
             p->m->target_arch_specific = suffix;
+            p->m->target_line = t->line;
+            p->m->target_col = t->col;
             p->sm = sm;
             p->has_target = true;
         } else if (t->kind == PTX_TOK_IDENT &&
@@ -475,7 +477,10 @@ static bool parse_perf_directives(ptx_parser *p, ir_func *fn)
             uint32_t v[3] = {1, 1, 1};
             if (!parse_u32_list(p, v, 3))
                 return false;
-            memcpy(ptx_is_dot(t, ".maxntid") ? fn->maxntid : fn->reqntid, v, sizeof v);
+            int is_max = ptx_is_dot(t, ".maxntid");
+            memcpy(is_max ? fn->maxntid : fn->reqntid, v, sizeof v);
+            *(is_max ? &fn->maxntid_line : &fn->reqntid_line) = t->line;
+            *(is_max ? &fn->maxntid_col : &fn->reqntid_col) = t->col;
         } else if (ptx_is_dot(t, ".minnctapersm") || ptx_is_dot(t, ".maxnctapersm") ||
                    ptx_is_dot(t, ".maxnreg")) {
             ptx_next(p);
@@ -587,6 +592,10 @@ static void parse_function(ptx_parser *p, uint8_t is_extern, uint8_t is_visible,
     const char *fname = fn->name;
     memcpy(fn->maxntid, scratch.maxntid, sizeof fn->maxntid);
     memcpy(fn->reqntid, scratch.reqntid, sizeof fn->reqntid);
+    fn->maxntid_line = scratch.maxntid_line;
+    fn->maxntid_col = scratch.maxntid_col;
+    fn->reqntid_line = scratch.reqntid_line;
+    fn->reqntid_col = scratch.reqntid_col;
     fn->minnctapersm = scratch.minnctapersm;
     fn->maxnctapersm = scratch.maxnctapersm;
     fn->maxnreg = scratch.maxnreg;

@@ -256,6 +256,23 @@ static int setup_buffers(const launch_desc *L, memsys *ms, uint64_t *addr, diag_
     return 0;
 }
 
+/* What forward_progress needs besides the executor's counts. */
+typedef struct progress_ctx {
+    const sim_options *opt;
+    sim_progress p;
+    double start;
+} progress_ctx;
+
+static void forward_progress(const exec_progress *e, void *user)
+{
+    progress_ctx *c = user;
+    c->p.ctas_done = e->ctas_done;
+    c->p.ctas_total = e->ctas_total;
+    c->p.warp_instructions = e->warp_instructions;
+    c->p.seconds = now_seconds() - c->start;
+    c->opt->progress(&c->p, c->opt->progress_user);
+}
+
 static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const uint64_t *addr,
                         diag_list *dl)
 {
@@ -306,6 +323,13 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
         mem_counters before, after;
         memsys_total_counters(ms, &before);
         double t0 = now_seconds();
+        progress_ctx pc = {.opt = opt, .start = t0,
+                           .p = {.launch = i, .nlaunches = L->nkernels, .kernel = k->kernel,
+                                 .max_instructions = el.max_warp_instructions}};
+        if (opt->progress) {
+            el.progress = forward_progress;
+            el.progress_user = &pc;
+        }
         int rc = exec_run(r->program, ms, &machine, &el, &st, &r->fault, &r->printf_text);
         sim_launch_stats *ls = &r->launches[r->nlaunches++];
         memsys_total_counters(ms, &after);
@@ -389,9 +413,8 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
     if (!r->program)
         return r;
     uint32_t shared_per_sm = 0;
-    for (size_t i = 0; i < r->launch->nkernels; i++)
-        if (r->launch->kernels[i].shared_bytes > shared_per_sm)
-            shared_per_sm = r->launch->kernels[i].shared_bytes;
+    if (sim_check_launches(r, &shared_per_sm, dl))
+        return r;
     memsys_config mc;
     if (sim_memsys_config(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
         return r;

@@ -16,6 +16,21 @@
 #include "mem/mem_stats.h"
 #include "report/report.h"
 
+/* How far a run has got (sim_options.progress). */
+typedef struct sim_progress {
+    size_t launch;                  /* the running launch, 0-based */
+    size_t nlaunches;               /* launches in the launch file */
+    const char *kernel;             /* borrowed: the running launch's kernel */
+    uint32_t ctas_done, ctas_total; /* CTAs of this launch that finished; in its grid */
+    uint64_t warp_instructions;     /* issued by this launch so far */
+    uint64_t max_instructions;      /* this launch's runaway limit */
+    double seconds;                 /* host time since this launch started */
+} sim_progress;
+
+/* A progress hook: called while a launch runs, about once per 2^18 warp instructions
+ * (exec_progress_fn); `p` is borrowed for the call. It must not call back into the sim. */
+typedef void (*sim_progress_fn)(const sim_progress *p, void *user);
+
 typedef struct sim_options {
     const char *gpu;           /* preset name overriding the launch file's "gpu"; NULL: keep */
     const char *config_path;   /* GPU override file (--config); NULL: the launch file's, if any */
@@ -24,6 +39,8 @@ typedef struct sim_options {
     uint32_t quantum;          /* warp instructions per scheduling turn; 0: default */
     int strip_hints;           /* run with every cache hint treated as the default */
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
+    sim_progress_fn progress;  /* NULL: no progress reports */
+    void *progress_user;       /* borrowed, passed to progress */
 } sim_options;
 
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
@@ -75,6 +92,19 @@ void sim_result_destroy(sim_result *r);
  * carve-out holds it. */
 int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config *c,
                       const char *path, diag_list *dl);
+
+/* Checks every launch of r->launch against its kernel in r->module (compiled into r->program)
+ * and the GPU r->gpu before anything runs (docs/launch-files.md, "Checks against the kernel and
+ * the GPU"). Errors, at the launch file's "block" or "shared_bytes" value:
+ *   SIM-LAUNCH-001 static plus dynamic shared memory per CTA above l1.max_shared_per_cta_bytes
+ *   SIM-LAUNCH-002 threads per CTA above sm.max_threads_per_cta
+ *   SIM-LAUNCH-003 a block that differs from the kernel's .reqntid
+ *   SIM-LAUNCH-004 a block with more threads than the kernel's .maxntid allows
+ * and the warning SIM-TARGET-001 (at the module's .target) when the preset could not load the
+ * module. Launches of kernels the module lacks are skipped (run_launches reports them). Returns
+ * 0, or -1 after an error; *shared_per_cta (OUT) gets the largest shared bytes per CTA of any
+ * checked launch (for choosing the carve-out, sim_memsys_config). */
+int sim_check_launches(const sim_result *r, uint32_t *shared_per_cta, diag_list *dl);
 
 /* Line `line` (1-based) of the run's kernel text without surrounding blanks, malloc'd (the
  * caller frees it); NULL when there is no such line or out of memory. */

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "config/gpu_config.h"
 #include "ptx/ptx.h"
@@ -22,6 +24,8 @@ static const char usage[] =
     "      --strip-hints          treat every cache hint as the default (compare with and without)\n"
     "      --poison-discard       discarded L2 lines read back as 0xFF bytes\n"
     "      --quiet                print only printf output, faults and failures\n"
+    "      --progress             show progress on stderr even when it is not a terminal\n"
+    "                             (shown on a terminal unless --quiet)\n"
     "  check FILE.ptx         parse and check a kernel file; exit 0 when clean, 2 otherwise\n"
     "      --list-ops             list the PTX instructions gpumemsim accepts\n"
     "  presets                list the GPU presets\n"
@@ -82,6 +86,36 @@ static void print_summary(const sim_result *r, const report_model *m, size_t top
         printf("  wrote %s\n", r->launch->outputs[i].path);
 }
 
+/* The progress line of `run` (sim_options.progress): drawn at the first report (after 2^18 warp
+ * instructions), then redrawn in place on stderr at most four times a second, erased when the
+ * run ends. */
+typedef struct progress_line {
+    double last; /* when it was last drawn, CLOCK_MONOTONIC seconds; 0: never */
+    int drawn;
+} progress_line;
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void draw_progress(const sim_progress *p, void *user)
+{
+    progress_line *line = user;
+    double now = monotonic_seconds();
+    if (line->drawn && now - line->last < 0.25)
+        return;
+    line->last = now;
+    line->drawn = 1;
+    fprintf(stderr, "\rlaunch %zu of %zu: %u of %u CTAs done, %.1f M warp instructions "
+            "(limit %.1f M), %.1f M/s\033[K", p->launch + 1, p->nlaunches, p->ctas_done,
+            p->ctas_total, p->warp_instructions / 1e6, p->max_instructions / 1e6,
+            p->seconds > 0 ? p->warp_instructions / p->seconds / 1e6 : 0.0);
+    fflush(stderr);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
@@ -93,9 +127,10 @@ static int cmd_run(int argc, char **argv)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"strip-hints", no_argument, 0, 's'},
                                          {"poison-discard", no_argument, 0, 'p'},
+                                         {"progress", no_argument, 0, 'P'},
                                          {0, 0, 0, 0}};
     sim_options opt = {0};
-    int quiet = 0, c;
+    int quiet = 0, progress = 0, c;
     const char *json_path = NULL;
     size_t top = 10;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -106,6 +141,7 @@ static int cmd_run(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 's': opt.strip_hints = 1; break;
         case 'p': opt.poison_discard = 1; break;
+        case 'P': progress = 1; break;
         case 'j': json_path = optarg; break;
         case 't': {
             unsigned long long v = strtoull(optarg, &end, 10);
@@ -140,7 +176,14 @@ static int cmd_run(int argc, char **argv)
     diag_list dl;
     diag_list_init(&dl);
     dl.max_errors = 100;
+    progress_line line = {0, 0};
+    if (progress || (!quiet && isatty(fileno(stderr)))) {
+        opt.progress = draw_progress;
+        opt.progress_user = &line;
+    }
     sim_result *r = sim_run_file(argv[optind], &opt, &dl);
+    if (line.drawn)
+        fputs("\r\033[K", stderr);
     diag_list_print(&dl, stderr);
     diag_list_fini(&dl);
     if (!r) {

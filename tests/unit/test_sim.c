@@ -1,0 +1,102 @@
+/* Unit tests for src/sim: the progress hook (when it is called and with which counts) and the
+ * launch checks that run before any launch (sim_check_launches). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+enum { MAX_CALLS = 8 };
+
+typedef struct calls {
+    size_t n;
+    sim_progress seen[MAX_CALLS];
+} calls;
+
+static void record(const sim_progress *p, void *user)
+{
+    calls *c = user;
+    if (c->n < MAX_CALLS)
+        c->seen[c->n] = *p;
+    c->n++;
+}
+
+/* The runaway kernel (one CTA of two warps spinning forever) issues 512 warp instructions per
+ * scheduling round (two warps, a quantum of 256 each), so the executor's 2^18-instruction
+ * reports fall exactly at 262144 and 524288 before the limit of 600000 stops it. */
+static void test_progress_reports(void **state)
+{
+    (void)state;
+    calls c = {0};
+    sim_options opt = {.max_instructions = 600000, .progress = record, .progress_user = &c};
+    diag_list dl;
+    diag_list_init(&dl);
+    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &dl);
+    assert_non_null(r);
+    assert_int_equal(r->status, SIM_FAILED);
+    assert_string_equal(r->fault.rule, "EXEC-LIMIT-001");
+    assert_int_equal(c.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(c.seen[i].launch, 0);
+        assert_int_equal(c.seen[i].nlaunches, 1);
+        assert_string_equal(c.seen[i].kernel, "_Z12spin_foreverPVKiPi");
+        assert_int_equal(c.seen[i].ctas_done, 0);
+        assert_int_equal(c.seen[i].ctas_total, 1);
+        assert_int_equal(c.seen[i].max_instructions, 600000);
+        assert_true(c.seen[i].seconds >= 0);
+    }
+    assert_int_equal(c.seen[0].warp_instructions, 262144);
+    assert_int_equal(c.seen[1].warp_instructions, 524288);
+    sim_result_destroy(r);
+    diag_list_fini(&dl);
+}
+
+/* Without a hook nothing is reported and the run is the same. */
+static void test_no_progress_hook(void **state)
+{
+    (void)state;
+    sim_options opt = {.max_instructions = 300000};
+    diag_list dl;
+    diag_list_init(&dl);
+    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &dl);
+    assert_non_null(r);
+    assert_int_equal(r->status, SIM_FAILED);
+    assert_int_equal(r->warp_instructions, 300000);
+    sim_result_destroy(r);
+    diag_list_fini(&dl);
+}
+
+/* A launch that breaks .maxntid is found before the first launch (which is fine) runs. */
+static void test_launch_checked_before_running(void **state)
+{
+    (void)state;
+    sim_options opt = {0};
+    diag_list dl;
+    diag_list_init(&dl);
+    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/launch_limits/maxntid.json", &opt, &dl);
+    assert_non_null(r);
+    assert_int_equal(r->status, SIM_BAD_INPUT);
+    assert_int_equal(r->nlaunches, 0);
+    assert_int_equal(dl.errors, 1);
+    const diag *d = diag_find(&dl, "SIM-LAUNCH-004");
+    assert_non_null(d);
+    assert_int_equal(d->line, 5);
+    assert_int_equal(d->col, 53);
+    assert_int_equal(d->note_line, 23);
+    assert_int_equal(d->note_col, 1);
+    sim_result_destroy(r);
+    diag_list_fini(&dl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress_reports),
+        cmocka_unit_test(test_no_progress_hook),
+        cmocka_unit_test(test_launch_checked_before_running),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
