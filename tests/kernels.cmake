@@ -3,7 +3,8 @@
 # `gpumemsim run <launch file>` in the kernel's folder through tests/kernels/run_kernel.sh, which
 # checks the exit status, the printf output against expected_stdout.txt when the folder has one,
 # and, for fault tests, the patterns of expected_fault.txt (first line: the exit status; each
-# further line: an extended regex the output must match).
+# further line: an extended regex the output must match). Each line of expected_output.txt, when
+# the folder has one, is a further regex (for the report around the printf output).
 file(GLOB GMS_KERNEL_LAUNCH_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/kernels/*/*.json)
 foreach(launch_file ${GMS_KERNEL_LAUNCH_FILES})
   get_filename_component(kernel_dir ${launch_file} DIRECTORY)
@@ -20,6 +21,10 @@ foreach(launch_file ${GMS_KERNEL_LAUNCH_FILES})
     file(STRINGS ${kernel_dir}/expected_fault.txt fault_lines)
     list(POP_FRONT fault_lines expected_exit)
     set(patterns ${fault_lines})
+  endif()
+  if(EXISTS ${kernel_dir}/expected_output.txt)
+    file(STRINGS ${kernel_dir}/expected_output.txt output_lines)
+    list(APPEND patterns ${output_lines})
   endif()
 
   add_test(NAME kernel.${launch_stem}

@@ -82,6 +82,8 @@ typedef struct exec_fault {
 typedef struct exec_stats {
     uint64_t warp_instructions;   /* warp-level instructions issued */
     uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+    uint64_t printf_bad_strings;  /* device printf %s arguments that were NULL, unreadable or
+                                     unterminated (docs/semantics.md, "Device printf") */
     uint64_t *insn_executions;    /* owned by the program: per static instruction id, warp-level
                                      executions accumulated over all launches of the program */
 } exec_stats;

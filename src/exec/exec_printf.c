@@ -1,162 +1,149 @@
 /* Device-side printf (vprintf) and assertion failures (__assertfail).
  *
  * CUDA's printf passes the format string's generic address and a buffer of arguments, each
- * aligned to its own size. This module reads both through the memory system (without statistics),
- * formats each active lane's output like the host C library would, and keeps it as a record that
- * is printed after the kernel, ordered by CTA, warp, call order and lane. */
+ * aligned to its own size. This module reads the format and a bounded copy of the buffer through
+ * the memory system (without statistics), has exec_printf_format.c format each active lane's call,
+ * and keeps the text as a record that is printed after the kernel, ordered by CTA, warp, call
+ * order and lane. A %n conversion is a kernel fault (EXEC-PRINTF-002), as is a format string that
+ * is unreadable (EXEC-PRINTF-001) or longer than EXEC_PRINTF_FORMAT_BYTES (EXEC-PRINTF-003). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_printf_format.h"
 #include "mem/memsys.h"
 
-enum { FORMAT_MAX = 4096, OUTPUT_MAX = 8192 };
-
-/* Reads a NUL-terminated string at a generic address (at most max-1 bytes). */
+/* Reads a NUL-terminated string at a generic address into buf (max bytes, NUL included).
+ * Returns 0; 1 when there was no NUL within max bytes (buf then holds the first max-1); -1 when a
+ * byte before the NUL is not readable. */
 static int read_string(exec_warp *w, uint32_t lane, uint64_t addr, char *buf, size_t max)
 {
-    for (size_t i = 0; i + 1 < max; i++) {
+    for (size_t i = 0; i < max; i++) {
         if (memsys_peek(w->run->ms, &w->mctx, lane, addr + i, &buf[i], 1))
             return -1;
         if (!buf[i])
             return 0;
     }
     buf[max - 1] = '\0';
+    return 1;
+}
+
+/* The formatter's view of one lane's device memory. */
+typedef struct lane_reader {
+    exec_warp *w;
+    uint32_t lane;
+} lane_reader;
+
+static int read_lane_bytes(void *ctx, uint64_t address, void *out, uint32_t bytes)
+{
+    const lane_reader *r = ctx;
+    return memsys_peek(r->w->run->ms, &r->w->mctx, r->lane, address, out, bytes);
+}
+
+/* Copies the readable prefix of the argument buffer at `addr`, at most EXEC_PRINTF_ARG_BYTES
+ * (32 arguments of 8 bytes): the call does not say how long the buffer is, and arguments the
+ * format asks for past what is readable are printed as missing, never read from the host. */
+static size_t copy_args(exec_warp *w, uint32_t lane, uint64_t addr, uint8_t *buf)
+{
+    if (!addr)
+        return 0;
+    if (!memsys_peek(w->run->ms, &w->mctx, lane, addr, buf, EXEC_PRINTF_ARG_BYTES))
+        return EXEC_PRINTF_ARG_BYTES;
+    size_t n = 0;
+    while (n < EXEC_PRINTF_ARG_BYTES &&
+           !memsys_peek(w->run->ms, &w->mctx, lane, addr + n, &buf[n], 1))
+        n++;
+    return n;
+}
+
+/* `format` quoted for a fault message: escapes for control and non-ASCII bytes, cut with "..."
+ * to fit `size` bytes. */
+static void quote_format(const char *format, char *out, size_t size)
+{
+    size_t n = 0;
+    out[n++] = '"';
+    for (const unsigned char *p = (const unsigned char *)format; *p; p++) {
+        char esc[8];
+        if (*p == '\n' || *p == '\t' || *p == '"' || *p == '\\')
+            snprintf(esc, sizeof esc, "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : *p);
+        else if (*p < 0x20 || *p >= 0x7f)
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+        else
+            snprintf(esc, sizeof esc, "%c", *p);
+        size_t k = strlen(esc);
+        if (n + k + 5 > size) {
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        memcpy(out + n, esc, k);
+        n += k;
+    }
+    out[n++] = '"';
+    out[n] = '\0';
+}
+
+/* Formats lane `lane`'s call into a malloc'd record text. Returns 0; -1 after a kernel fault;
+ * -2 when out of host memory. */
+static int format_lane(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_t fmt_addr,
+                       uint64_t args_addr, char **text, uint32_t *args_used)
+{
+    char f[EXEC_PRINTF_FORMAT_BYTES];
+    int rc = read_string(w, lane, fmt_addr, f, sizeof f);
+    if (rc < 0) {
+        warp_fault(w, x, lane, "EXEC-PRINTF-001", "printf format string at 0x%llx is not readable",
+                   (unsigned long long)fmt_addr);
+        return -1;
+    }
+    if (rc > 0) {
+        warp_fault(w, x, lane, "EXEC-PRINTF-003",
+                   "printf format string at 0x%llx has no NUL within %d bytes",
+                   (unsigned long long)fmt_addr, EXEC_PRINTF_FORMAT_BYTES);
+        return -1;
+    }
+    uint8_t args[EXEC_PRINTF_ARG_BYTES];
+    size_t args_bytes = copy_args(w, lane, args_addr, args);
+    char *out = malloc(EXEC_PRINTF_OUTPUT_BYTES);
+    if (!out)
+        return -2;
+    lane_reader reader = {w, lane};
+    exec_printf_result res;
+    if (exec_printf_format(f, strlen(f), args, args_bytes, read_lane_bytes, &reader, out,
+                           EXEC_PRINTF_OUTPUT_BYTES, &res) == EXEC_PRINTF_ERR_N) {
+        free(out);
+        char quoted[256];
+        quote_format(f, quoted, sizeof quoted);
+        warp_fault(w, x, lane, "EXEC-PRINTF-002",
+                   "printf format %s has a %%n conversion at byte %zu (it would write through a "
+                   "pointer argument; not supported)",
+                   quoted, res.n_offset);
+        return -1;
+    }
+    w->run->stats->printf_bad_strings += res.bad_strings;
+    *args_used = res.args_used;
+    char *fitted = realloc(out, res.length + 1); /* records live until the kernel ends */
+    *text = fitted ? fitted : out;
     return 0;
 }
 
-typedef struct arg_cursor {
-    exec_warp *w;
-    uint32_t lane;
-    uint64_t base, offset;
-    int bad;
-} arg_cursor;
-
-static uint64_t next_arg(arg_cursor *c, unsigned bytes)
-{
-    uint64_t v = 0;
-    c->offset = (c->offset + bytes - 1) / bytes * bytes;
-    if (!c->base || memsys_peek(c->w->run->ms, &c->w->mctx, c->lane, c->base + c->offset, &v,
-                                bytes))
-        c->bad = 1;
-    c->offset += bytes;
-    return v;
-}
-
-/* Formats one conversion spec (text between '%' and the conversion character, inclusive). */
-static int format_one(arg_cursor *c, const char *spec, size_t len, char *out, size_t room)
-{
-    char fmt[64];
-    if (len >= sizeof fmt - 2)
-        return snprintf(out, room, "%.*s", (int)len, spec);
-    char conv = spec[len - 1];
-    int longs = 0;
-    for (size_t i = 0; i < len; i++) longs += spec[i] == 'l';
-    /* Rebuild the spec without length modifiers, then add the host's 64-bit one. */
-    size_t n = 0;
-    fmt[n++] = '%';
-    for (size_t i = 0; i + 1 < len; i++)
-        if (spec[i] != 'l' && spec[i] != 'h' && spec[i] != 'z' && spec[i] != 'j' && spec[i] != 't')
-            fmt[n++] = spec[i];
-    switch (conv) {
-    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
-        uint64_t v = next_arg(c, longs ? 8 : 4);
-        int is_signed = conv == 'd' || conv == 'i';
-        if (conv == 'c') {
-            fmt[n++] = 'c';
-            fmt[n] = '\0';
-            return snprintf(out, room, fmt, (int)(unsigned char)v);
-        }
-        fmt[n++] = 'l';
-        fmt[n++] = 'l';
-        fmt[n++] = conv;
-        fmt[n] = '\0';
-        if (!longs)
-            v = is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
-        if (is_signed)
-            return snprintf(out, room, fmt, (long long)v);
-        return snprintf(out, room, fmt, (unsigned long long)v);
-    }
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
-        uint64_t v = next_arg(c, 8);
-        double d;
-        memcpy(&d, &v, sizeof d);
-        fmt[n++] = conv;
-        fmt[n] = '\0';
-        return snprintf(out, room, fmt, d);
-    }
-    case 's': {
-        uint64_t p = next_arg(c, 8);
-        char s[FORMAT_MAX];
-        if (read_string(c->w, c->lane, p, s, sizeof s))
-            snprintf(s, sizeof s, "%s", "(null)");
-        fmt[n++] = 's';
-        fmt[n] = '\0';
-        return snprintf(out, room, fmt, s);
-    }
-    case 'p': {
-        uint64_t p = next_arg(c, 8);
-        return snprintf(out, room, "0x%llx", (unsigned long long)p);
-    }
-    default:
-        return snprintf(out, room, "%.*s", (int)len, spec);
-    }
-}
-
-static char *format_lane(exec_warp *w, uint32_t lane, const char *f, uint64_t args, int *nargs)
-{
-    char *out = malloc(OUTPUT_MAX);
-    if (!out)
-        return NULL;
-    size_t pos = 0;
-    arg_cursor c = {w, lane, args, 0, 0};
-    *nargs = 0;
-    for (const char *p = f; *p && pos + 1 < OUTPUT_MAX;) {
-        if (*p != '%') {
-            out[pos++] = *p++;
-            continue;
-        }
-        if (p[1] == '%') {
-            out[pos++] = '%';
-            p += 2;
-            continue;
-        }
-        size_t len = 1;
-        while (p[len] && !strchr("diuxXocfFeEgGaAsp", p[len])) len++;
-        if (!p[len])
-            break;
-        len++;
-        int k = format_one(&c, p + 1, len - 1, out + pos, OUTPUT_MAX - pos);
-        if (k > 0)
-            pos += (size_t)k < OUTPUT_MAX - pos ? (size_t)k : OUTPUT_MAX - pos - 1;
-        (*nargs)++;
-        p += len;
-    }
-    out[pos] = '\0';
-    return out;
-}
-
+/* Returns what CUDA's printf returns (the number of arguments the format read, of the last
+ * active lane), or -1 after a fault or when out of memory (rs->oom). */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],
                  uint64_t args_lanes[32])
 {
     exec_run_state *rs = w->run;
     uint32_t seq = w->printf_seq++;
-    int nargs = 0;
+    uint32_t nargs = 0;
     for (unsigned l = 0; l < LANES; l++) {
         if (!((mask >> l) & 1u))
             continue;
-        char f[FORMAT_MAX];
-        if (read_string(w, l, fmt_lanes[l], f, sizeof f)) {
-            warp_fault(w, x, l, "EXEC-PRINTF-001", "printf format string at 0x%llx is not readable",
-                       (unsigned long long)fmt_lanes[l]);
-            return -1;
-        }
-        char *text = format_lane(w, l, f, args_lanes[l], &nargs);
-        if (!text) {
+        char *text = NULL;
+        int rc = format_lane(w, x, l, fmt_lanes[l], args_lanes[l], &text, &nargs);
+        if (rc == -2)
             rs->oom = 1;
+        if (rc)
             return -1;
-        }
         if (rs->nprintfs == rs->printfs_cap) {
             uint32_t cap = rs->printfs_cap ? rs->printfs_cap * 2 : 64;
             printf_record *r = realloc(rs->printfs, cap * sizeof *r);
@@ -171,18 +158,18 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
         rs->printfs[rs->nprintfs++] =
             (printf_record){w->cta->linear, w->warp_in_cta, seq, l, text};
     }
-    return nargs;
+    return (int)nargs;
 }
 
 void exec_assertfail(exec_warp *w, const exec_xinsn *x, uint32_t mask, const uint64_t *const *args)
 {
     unsigned l = (unsigned)__builtin_ctz(mask);
     char msg[512], file[512], func[256];
-    if (read_string(w, l, args[0][l], msg, sizeof msg))
+    if (read_string(w, l, args[0][l], msg, sizeof msg) < 0)
         snprintf(msg, sizeof msg, "%s", "?");
-    if (read_string(w, l, args[1][l], file, sizeof file))
+    if (read_string(w, l, args[1][l], file, sizeof file) < 0)
         snprintf(file, sizeof file, "%s", "?");
-    if (read_string(w, l, args[3][l], func, sizeof func))
+    if (read_string(w, l, args[3][l], func, sizeof func) < 0)
         snprintf(func, sizeof func, "%s", "?");
     warp_fault(w, x, l, "EXEC-ASSERT-001", "device assertion failed: %s:%u: %s: Assertion `%s` failed.", file,
                (unsigned)args[2][l], func, msg);

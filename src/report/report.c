@@ -294,6 +294,10 @@ static void write_header(const report_model *m, FILE *out)
         fprintf(out, "kernel: %s   grid (%u,%u,%u)   block (%u,%u,%u)\n", text_or_dash(l->kernel),
                 l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
     }
+    if (m->printf_bad_strings)
+        fprintf(out, "printf bad strings: %s (%%s arguments with a NULL, unreadable or "
+                     "unterminated pointer)\n",
+                report_format_count(m->printf_bad_strings, a, sizeof a));
     if (m->hints_stripped)
         fputs("cache hints stripped: every memory instruction ran with default cache behaviour\n",
               out);

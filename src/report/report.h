@@ -49,6 +49,8 @@ typedef struct report_launch {
     const char *kernel;
     uint32_t grid[3], block[3]; /* CTAs per grid and threads per CTA, x y z */
     uint64_t warp_instructions, thread_instructions;
+    uint64_t printf_bad_strings; /* device printf %s arguments with a NULL, unreadable or
+                                    unterminated pointer */
     mem_counters counters;      /* this launch only */
     double seconds;             /* host time; not reported (see the file comment) */
 } report_launch;
@@ -61,6 +63,7 @@ typedef struct report_model {
     report_launch *launches; /* nlaunches entries, in launch order */
     size_t nlaunches;
     uint64_t warp_instructions, thread_instructions; /* over all launches */
+    uint64_t printf_bad_strings;                     /* over all launches */
     mem_counters totals;                             /* over all launches */
     report_insn *insns;      /* ninsns entries; those with executions == 0 are left out */
     size_t ninsns;

@@ -161,6 +161,7 @@ static json_t *json_launch(const report_launch *l)
     put(o, "block", json_triple(l->block), &ok);
     put(o, "warp_instructions", json_count(l->warp_instructions), &ok);
     put(o, "thread_instructions", json_count(l->thread_instructions), &ok);
+    put(o, "printf_bad_strings", json_count(l->printf_bad_strings), &ok);
     put_levels(o, &l->counters, 1, &ok);
     if (!ok)
         json_decref(o);
@@ -242,6 +243,7 @@ static json_t *json_report(const report_model *m)
     json_t *totals = json_object();
     put(totals, "warp_instructions", json_count(m->warp_instructions), &ok);
     put(totals, "thread_instructions", json_count(m->thread_instructions), &ok);
+    put(totals, "printf_bad_strings", json_count(m->printf_bad_strings), &ok);
     put_levels(totals, &m->totals, 1, &ok);
     put(root, "totals", totals, &ok);
 

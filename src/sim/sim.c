@@ -346,6 +346,8 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
         ls->thread_instructions = st.thread_instructions;
         r->warp_instructions += st.warp_instructions;
         r->thread_instructions += st.thread_instructions;
+        ls->printf_bad_strings = st.printf_bad_strings;
+        r->printf_bad_strings += st.printf_bad_strings;
         r->seconds += ls->seconds;
         free(params);
         if (rc < 0)
@@ -491,6 +493,7 @@ int sim_report_model(const sim_result *r, report_model *m)
     m->module = r->launch->module_path;
     m->warp_instructions = r->warp_instructions;
     m->thread_instructions = r->thread_instructions;
+    m->printf_bad_strings = r->printf_bad_strings;
     m->totals = r->totals;
     m->l2_persisting_bytes = r->l2_persisting_bytes;
     m->hints_stripped = r->hints_stripped;
@@ -506,6 +509,7 @@ int sim_report_model(const sim_result *r, report_model *m)
         memcpy(l->block, s->block, sizeof l->block);
         l->warp_instructions = s->warp_instructions;
         l->thread_instructions = s->thread_instructions;
+        l->printf_bad_strings = s->printf_bad_strings;
         l->counters = s->counters;
         l->seconds = s->seconds;
     }

@@ -52,6 +52,7 @@ typedef struct sim_launch_stats {
     const char *kernel;
     uint32_t grid[3], block[3];
     uint64_t warp_instructions, thread_instructions;
+    uint64_t printf_bad_strings; /* exec_stats.printf_bad_strings of this launch */
     mem_counters counters;     /* memory counters of this launch */
     double seconds;            /* host time spent executing */
 } sim_launch_stats;
@@ -77,6 +78,7 @@ typedef struct sim_result {
     uint64_t l2_persisting_bytes; /* set-aside in effect */
     int hints_stripped;
     uint64_t warp_instructions, thread_instructions;
+    uint64_t printf_bad_strings; /* over all launches */
     double seconds;
 } sim_result;
 

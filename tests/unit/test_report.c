@@ -136,7 +136,8 @@ static void build_multi(void)
     l[1].counters.shared = multi_insns[1].counters.shared;
     l[1].counters.dram.read_bytes = 32;
     l[2] = (report_launch){.kernel = "reduce", .grid = {8, 1, 1}, .block = {1024, 1, 1},
-                           .warp_instructions = 9000, .thread_instructions = 200000};
+                           .warp_instructions = 9000, .thread_instructions = 200000,
+                           .printf_bad_strings = 3};
     l[2].counters.l2 = multi_insns[3].counters.l2;
     l[2].counters.dram.read_bytes = 32;
     l[2].counters.icache = (mem_icache_counters){512, 500, 12};
@@ -152,7 +153,8 @@ static void build_multi(void)
     multi_model = (report_model){.gpu = "a100", .launch_file = "examples/three.json",
                                  .module = "examples/three.ptx", .launches = multi_launches,
                                  .nlaunches = 3, .warp_instructions = 1549960,
-                                 .thread_instructions = 49510720, .totals = t,
+                                 .thread_instructions = 49510720, .printf_bad_strings = 3,
+                                 .totals = t,
                                  .insns = multi_insns, .ninsns = 5,
                                  .l2_persisting_bytes = 4u << 20, .hints_stripped = 1};
 }
@@ -497,6 +499,9 @@ static void test_json_empty_and_multi(void **state)
     assert_count_at(root, "l2_persisting_bytes", 4 << 20);
     assert_count_at(root, "totals.shared.bank_conflicts", 4096);
     assert_count_at(root, "totals.l2.classes.peak_last", 200);
+    assert_count_at(root, "totals.printf_bad_strings", 3);
+    assert_count_at(json_array_get(at(root, "launches"), 0), "printf_bad_strings", 0);
+    assert_count_at(json_array_get(at(root, "launches"), 2), "printf_bad_strings", 3);
     json_decref(root);
 }
 
@@ -611,11 +616,14 @@ static void test_text_sections(void **state)
     text = text_report(&single_model, 0); /* top_n 0 leaves the section out */
     assert_null(strstr(text, "hottest"));
     assert_non_null(strstr(text, "kernel: saxpy   grid (64,1,1)   block (256,1,1)\n"));
+    assert_null(strstr(text, "printf bad strings")); /* only shown when there were some */
     free(text);
 
     text = text_report(&multi_model, 3);
     assert_non_null(strstr(text, "(3 of 4 that missed)"));
     assert_non_null(strstr(text, "cache hints stripped"));
+    assert_non_null(strstr(text, "\nprintf bad strings: 3 (%s arguments with a NULL, unreadable "
+                                 "or unterminated pointer)\n"));
     assert_non_null(strstr(text, "ld.shared.f32 %f7")); /* the tab became a space */
     assert_non_null(strstr(text, "per launch:\n"));
     assert_null(strstr(text, " \n"));
