@@ -5,12 +5,18 @@
 
 # gms_cli_test(NAME EXIT STDOUT_REGEX STDERR_REGEX ARGUMENT...): `gpumemsim ARGUMENT...` must
 # exit with EXIT and its stdout and stderr must match the regular expressions ("" = anything).
+# GMS_CLI_EXTRA_DEFINES passes more -D settings to the driver; GMS_CLI_DIR, when set, is the
+# working directory instead of tests/cli.
 function(gms_cli_test name exit stdout_regex stderr_regex)
+  set(dir ${CMAKE_SOURCE_DIR}/tests/cli)
+  if(GMS_CLI_DIR)
+    set(dir ${GMS_CLI_DIR})
+  endif()
   add_test(NAME cli.${name}
            COMMAND ${CMAKE_COMMAND} -DGMS_EXIT=${exit} "-DGMS_STDOUT=${stdout_regex}"
                    "-DGMS_STDERR=${stderr_regex}" ${GMS_CLI_EXTRA_DEFINES}
                    -P ${CMAKE_SOURCE_DIR}/tests/cli_check.cmake -- $<TARGET_FILE:gpumemsim> ${ARGN}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/cli)
+           WORKING_DIRECTORY ${dir})
   set_tests_properties(cli.${name} PROPERTIES LABELS cli TIMEOUT 60)
 endfunction()
 
@@ -18,6 +24,29 @@ gms_cli_test(no_arguments 2 "^$" "^usage: gpumemsim <command> \\[options\\]\n.*\
 gms_cli_test(unknown_command 2 "^$"
              "^gpumemsim: unknown command 'frobnicate'\n\nusage: gpumemsim <command>" frobnicate)
 gms_cli_test(help 0 "^usage: gpumemsim <command>.*exit status: 0 success" "^$" --help)
+# Every command answers --help with its own usage on stdout and exit 0.
+gms_cli_test(run_help 0 "^usage: gpumemsim run LAUNCH.json \\[options\\]\n.*\n  --gpu NAME .*exit status"
+             "^$" run --help)
+gms_cli_test(check_help 0 "^usage: gpumemsim check FILE.ptx... \\[options\\]\n.*\n  --list-ops "
+             "^$" check --help)
+gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[options\\]\n" "^$"
+             presets --help)
+# The usage is generated from the option table: every option of `run` is in it.
+gms_cli_test(help_lists_every_option 0
+             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
+             "^$" --help)
+gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)
+# Numbers on the command line are whole decimal numbers in range; nothing else is taken.
+gms_cli_test(top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"
+             run --top -1 good.json)
+gms_cli_test(quantum_too_large 2 "^$" "^gpumemsim: --quantum needs a whole number from 1 to 4294967295, not '4294967296'\n$"
+             run --quantum 4294967296 good.json)
+gms_cli_test(max_instructions_garbage 2 "^$" "^gpumemsim: --max-instructions needs a whole number from 1 to [0-9]+, not '1e9'\n$"
+             run --max-instructions 1e9 good.json)
+# An unknown preset named by --gpu is the command line's fault, not the launch file's.
+gms_cli_test(gpu_unknown_flag 2 "^$"
+             "^gpumemsim: error: --gpu nope: unknown GPU preset; `gpumemsim presets` lists them \\[SIM-GPU-001\\]\n$"
+             run --gpu nope good.json)
 gms_cli_test(run_without_launch_file 2 "^$" "expected exactly one launch file" run)
 gms_cli_test(check_without_file 2 "^$" "expected one or more kernel files" check)
 
@@ -51,7 +80,7 @@ gms_cli_test(run_bad_scalar_type 2 "^$"
              "^bad_scalar_type.json:6:15: error: [^\n]*is f32[^\n]*is u32[^\n]*\\[SIM-ARGS-003\\]\n$"
              run bad_scalar_type.json)
 gms_cli_test(run_missing_module 2 "^$"
-             "no_such_module.ptx: error: cannot open: No such file or directory \\[SIM-IO-001\\]\n$"
+             "^missing_module.json:2:13: error: module: cannot open \"no_such_module.ptx\": No such file or directory \\[SIM-IO-001\\]\n$"
              run missing_module.json)
 gms_cli_test(run_missing_launch_file 2 "^$" "^no_such_launch.json: error: [^\n]*\\[LAUNCH-IO-001\\]\n$"
              run no_such_launch.json)
@@ -63,3 +92,106 @@ gms_cli_test(check_missing_file 2 "^$" "^no_such_kernel.ptx: error: [^\n]*\\[SIM
 gms_cli_test(run_expectation_mismatch 1 "^gpumemsim report [^\n]*expectation_mismatch.json\n"
              "^expectation failed: y: 256 of 256 elements differ\n  \\[0\\] got 3, expected 4\n"
              run expectation_mismatch.json)
+
+# ---- the file system: inputs are bounded regular files, outputs never replace inputs ----
+# These run in a folder of the build tree that the fixture cli.files fills from tests/cli/files/
+# (copies, so that a regression can only ever overwrite the copies) with special files.
+add_test(NAME cli.files
+         COMMAND ${CMAKE_COMMAND} -DGMS_SOURCE=${CMAKE_SOURCE_DIR}/tests/cli/files
+                 -DGMS_OUT=${CMAKE_BINARY_DIR}/cli/files
+                 -DGMS_MODULE=${CMAKE_SOURCE_DIR}/examples/saxpy/saxpy.ptx
+                 -P ${CMAKE_SOURCE_DIR}/tests/cli_files_check.cmake)
+set_tests_properties(cli.files PROPERTIES LABELS cli FIXTURES_SETUP cli_files)
+set(GMS_CLI_DIR ${CMAKE_BINARY_DIR}/cli/files)
+set(gms_files_tests "")
+
+# A kernel file that is a link to /dev/zero, a FIFO, or larger than 256 MiB is refused at once,
+# blamed on the launch file's "module" field; `check` refuses them the same way.
+gms_cli_test(module_dev_zero 2 "^$"
+             "^module_zero.json:2:13: error: module: cannot read \"zero.ptx\": not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"
+             run module_zero.json)
+gms_cli_test(module_fifo 2 "^$"
+             "^module_fifo.json:2:13: error: module: cannot read \"fifo.ptx\": not a regular file \\(a FIFO\\) \\[SIM-IO-002\\]\n$"
+             run module_fifo.json)
+gms_cli_test(module_too_large 2 "^$"
+             "^module_big.json:2:13: error: module: cannot read \"big.ptx\": larger than the limit of 268435456 bytes \\[SIM-IO-003\\]\n$"
+             run module_big.json)
+gms_cli_test(module_dialect 2 "^$"
+             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\) \\[SIM-DIALECT-001\\]\n$"
+             run module_dialect.json)
+gms_cli_test(check_dev_zero 2 "^$"
+             "^zero.ptx: error: cannot read: not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"
+             check zero.ptx)
+gms_cli_test(check_fifo 2 "^$"
+             "^fifo.ptx: error: cannot read: not a regular file \\(a FIFO\\) \\[SIM-IO-002\\]\n$"
+             check fifo.ptx)
+gms_cli_test(launch_fifo 2 "^$"
+             "^fifo_launch.json: error: the launch file is not a regular file \\(a FIFO\\) \\[LAUNCH-IO-001\\]\n$"
+             run fifo_launch.json)
+gms_cli_test(config_fifo 2 "^$"
+             "^fifo_config.json: error: the file is not a regular file \\(a FIFO\\) \\[CONFIG-001\\]\n$"
+             run config_fifo.json)
+gms_cli_test(gpu_unknown_field 2 "^$"
+             "^gpu_unknown.json:3:10: error: gpu: unknown GPU preset 'h101'; `gpumemsim presets` lists them \\[SIM-GPU-001\\]\n$"
+             run gpu_unknown.json)
+
+# An output that is an input under another spelling is refused before the run (no report).
+gms_cli_test(output_is_launch_file_dot 2 "^$"
+             "^self_dot.json:8:20: error: outputs.y: \"./self_dot.json\" is the same file as the launch file \"self_dot.json\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run self_dot.json)
+gms_cli_test(output_is_launch_file_link 2 "^$"
+             "^self_link.json:8:20: error: outputs.y: \"alias.json\" is the same file as the launch file \"self_link.json\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run self_link.json)
+gms_cli_test(output_is_module 2 "^$"
+             "^out_module.json:8:20: error: outputs.y: \"../files/saxpy.ptx\" is the same file as the module \"saxpy.ptx\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run out_module.json)
+gms_cli_test(output_is_init_file 2 "^$"
+             "^out_init.json:9:20: error: outputs.y: \"./x.bin\" is the same file as the init file of buffer x \"x.bin\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run out_init.json)
+gms_cli_test(json_is_launch_file 2 "^$"
+             "^gpumemsim: error: --json: \"./outputs.json\" is the same file as the launch file \"outputs.json\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run --json ./outputs.json outputs.json)
+gms_cli_test(json_is_module 2 "^$"
+             "^gpumemsim: error: --json: \"saxpy.ptx\" is the same file as the module \"saxpy.ptx\"; an output never replaces an input \\[SIM-OUT-001\\]\n$"
+             run --json saxpy.ptx outputs.json)
+gms_cli_test(outputs_same_file 2 "^$"
+             "^out_twice.json:8:35: error: outputs.y: \"./xy.bin\" is the same file as outputs.x \"xy.bin\" \\[SIM-OUT-002\\]\n$"
+             run out_twice.json)
+gms_cli_test(json_same_as_output 2 "^$"
+             "^gpumemsim: error: --json: \"./out_x.bin\" is the same file as outputs.x \"out_x.bin\" \\[SIM-OUT-002\\]\n$"
+             run --json ./out_x.bin outputs.json)
+# An output that is a FIFO or a device is refused (a rename would replace the device node; the
+# case uses a FIFO of the build folder so that a regression cannot harm /dev).
+gms_cli_test(output_is_fifo 2 "^$"
+             "^out_fifo.json:8:20: error: outputs.y: \"fifo_out.bin\" exists and is not a regular file \\(a FIFO\\) \\[SIM-OUT-003\\]\n$"
+             run out_fifo.json)
+# A folder that cannot take an output is found before the run: no report, and nothing written,
+# not even the outputs that could have been.
+set(GMS_CLI_EXTRA_DEFINES "-DGMS_ABSENT=unwritable_x.bin|stats_unwritable.json|.gpumemsim-*")
+gms_cli_test(output_folder_unwritable 2 "^$"
+             "^unwritable.json:8:45: error: outputs.y: cannot create a file beside \"no_such_dir/y.bin\": No such file or directory \\[SIM-OUT-003\\]\n$"
+             run --json stats_unwritable.json unwritable.json)
+gms_cli_test(json_folder_unwritable 2 "^$"
+             "^gpumemsim: error: --json: cannot create a file beside \"no_such_dir/stats.json\": No such file or directory \\[SIM-OUT-003\\]\n$"
+             run --json no_such_dir/stats.json outputs.json)
+# A kernel that faults in the second launch: no output at all, not even the first launch's, no
+# JSON report and no temporary file.
+set(GMS_CLI_EXTRA_DEFINES "-DGMS_ABSENT=fault_x.bin|fault_y.bin|stats_fault.json|.gpumemsim-*")
+gms_cli_test(fault_writes_nothing 1 "^$"
+             "^gpumemsim: kernel _Z5saxpyifPKfPf faulted \\(launch 2 of 2\\)\n.*  no outputs were written\n$"
+             run --json stats_fault.json fault.json)
+# A run that succeeds writes every output and the JSON report, and leaves no temporary file;
+# rtol on an integer buffer is accepted (|0 - 100| <= 50 + 0.5 * 100).
+set(GMS_CLI_EXTRA_DEFINES "-DGMS_PRESENT=out_x.bin|stats_ok.json" "-DGMS_ABSENT=.gpumemsim-*")
+gms_cli_test(outputs_written 0
+             "\n  expectation x: 256 elements match\n  expectation y: 256 elements match\n  wrote out_x.bin\n$"
+             "^$" run --json stats_ok.json outputs.json)
+set(GMS_CLI_EXTRA_DEFINES "")
+set(GMS_CLI_DIR "")
+foreach(t module_dev_zero module_fifo module_too_large module_dialect check_dev_zero check_fifo
+          launch_fifo config_fifo gpu_unknown_field output_is_launch_file_dot
+          output_is_launch_file_link output_is_module output_is_init_file json_is_launch_file
+          json_is_module outputs_same_file json_same_as_output output_is_fifo
+          output_folder_unwritable json_folder_unwritable fault_writes_nothing outputs_written)
+  set_tests_properties(cli.${t} PROPERTIES FIXTURES_REQUIRED cli_files RESOURCE_LOCK cli_files)
+endforeach()

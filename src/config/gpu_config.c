@@ -6,8 +6,8 @@
  * out below the table. This module never prints: everything goes to the caller's diag_list.
  * It holds no preset values (presets.c) and models nothing. */
 #include "config/gpu_config.h"
+#include "base/file.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -714,27 +714,25 @@ char *gpu_config_to_json(const gpu_config *c)
 
 #define MAX_OVERRIDE_BYTES (1024 * 1024)
 
-/* Reads the whole file into a malloc'd buffer. Returns NULL after adding CONFIG-001. */
+/* Reads the whole file into a malloc'd buffer: a regular file of at most 1 MiB, so that a FIFO or
+ * a device never blocks or floods the reader. Returns NULL after adding CONFIG-001. */
 static char *read_file(const char *path, size_t *length, diag_list *dl)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0, "cannot open the file: %s",
-                 strerror(errno));
-        return NULL;
-    }
-    char *text = malloc(MAX_OVERRIDE_BYTES + 1);
-    size_t n = text ? fread(text, 1, MAX_OVERRIDE_BYTES + 1, fp) : 0;
-    int failed = !text || ferror(fp);
-    fclose(fp);
-    if (failed || n > MAX_OVERRIDE_BYTES) {
-        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0,
-                 failed ? "cannot read the file" : "the file is larger than 1 MiB");
-        free(text);
-        return NULL;
-    }
-    *length = n;
-    return text;
+    file_error e;
+    char *text = file_read_all(path, MAX_OVERRIDE_BYTES, length, &e);
+    if (text)
+        return text;
+    char why[160];
+    file_error_text(&e, why, sizeof why);
+    if (e.status == FILE_ERR_OPEN)
+        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0, "cannot open the file: %s", why);
+    else if (e.status == FILE_ERR_TOO_LARGE)
+        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0, "the file is larger than 1 MiB");
+    else if (e.status == FILE_ERR_NOT_REGULAR)
+        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0, "the file is %s", why);
+    else
+        diag_add(dl, DIAG_ERROR, "CONFIG-001", path, 0, 0, "cannot read the file: %s", why);
+    return NULL;
 }
 
 /* Reads a JSON integer into 0..max. Adds CONFIG-007 or -008 and returns false otherwise. */

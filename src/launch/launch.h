@@ -20,6 +20,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/file.h"
 
 /* ---- element types (docs/launch-files.md, "Element types") ---- */
 typedef enum launch_elem {
@@ -143,8 +144,9 @@ typedef struct launch_kernel {
 
 /* ---- outputs and expectations (docs/launch-files.md, "Outputs", "Expectations") ---- */
 typedef struct launch_output {
-    size_t buffer;    /* index into launch_desc.buffers */
-    const char *path; /* resolved */
+    size_t buffer;      /* index into launch_desc.buffers */
+    const char *path;   /* resolved */
+    unsigned line, col; /* position of the path's value in the launch file; 0 if unknown */
 } launch_output;
 
 typedef struct launch_expect {
@@ -161,7 +163,9 @@ typedef struct launch_desc {
     const char *path;          /* the launch file as given */
     const char *dir;           /* its folder: "." when the path has no '/' */
     const char *module_path;   /* resolved */
+    unsigned module_line, module_col; /* position of the "module" value; 0 if unknown */
     const char *gpu;           /* default "h100"; the sim validates it */
+    unsigned gpu_line, gpu_col; /* position of the "gpu" value; 0 when absent */
     const char *config_path;   /* resolved GPU config override file; NULL when absent */
     launch_buffer *buffers;    /* in the order of the launch file */
     size_t nbuffers;
@@ -190,8 +194,9 @@ launch_limits launch_limits_default(void);
  * launch_destroy) or NULL when anything was wrong; every problem found is added to `dl`, several
  * per file where parsing could go on. File inits and expectation files are checked to exist with
  * exactly count * element-size bytes (LAUNCH-FILE-001/002) but are not read. Errors: LAUNCH-IO-001
- * (unreadable or too large), LAUNCH-JSON-*, and every rule of docs/launch-files.md. Out of memory
- * returns NULL with dl->oom set or a LAUNCH-IO-001 "out of memory" diagnostic. */
+ * (unreadable, not a regular file, or too large), LAUNCH-JSON-*, and every rule of
+ * docs/launch-files.md. Out of memory returns NULL with dl->oom set or a LAUNCH-IO-001 "out of
+ * memory" diagnostic. */
 launch_desc *launch_load(const char *path, diag_list *dl);
 /* As launch_load with explicit limits (borrowed; NULL means the defaults). */
 launch_desc *launch_load_limits(const char *path, const launch_limits *limits, diag_list *dl);
@@ -215,11 +220,19 @@ long launch_find_buffer(const launch_desc *d, const char *name);
  * count * element-size bytes, LAUNCH-IO-001 for a bad buffer index. */
 int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl);
 
-/* Writes every output: buffer_data[i] holds buffers[i].bytes bytes for each buffer i (borrowed;
- * entries of buffers without an output may be NULL). Each file is written to a temporary file in
- * the same folder and renamed over the target, so a failed write leaves no partial file. Returns 0,
- * or -1 after trying every output, with one LAUNCH-IO-002 diagnostic per failed file. */
+/* Writes every output all-or-nothing (docs/launch-files.md, "Outputs"): buffer_data[i] holds
+ * buffers[i].bytes bytes for each buffer i (borrowed; entries of buffers without an output may be
+ * NULL). Each file is written to a temporary file in its folder, and only when all of them were
+ * written are they renamed over their targets, so a failed write leaves every target as it was.
+ * Returns 0, or -1 after trying every output, with one LAUNCH-IO-002 diagnostic per failed file
+ * (at the output's field). */
 int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data, diag_list *dl);
+/* The first half of launch_write_outputs: adds every output to the caller's group `g` as a
+ * written temporary file, so that the caller can add files of its own (the JSON report) and
+ * commit them together (file_group_commit). Returns as launch_write_outputs; failed files are not
+ * added. */
+int launch_stage_outputs(const launch_desc *d, const uint8_t *const *buffer_data, file_group *g,
+                         diag_list *dl);
 
 /* ---- checking expectations ---- */
 enum { LAUNCH_MISMATCHES_SHOWN = 10 };
@@ -240,7 +253,8 @@ typedef struct launch_expect_result {
 
 /* Compares buffers with the expectations, element-wise (docs/launch-files.md, "Expectations"):
  * floats match when both are NaN, when equal, or when |got - exp| <= atol + rtol * |exp|;
- * integers match when equal, or when |got - exp| <= atol if atol was given. buffer_data as for
+ * integers match when equal, or when their exact difference is at most atol + rtol * |exp|
+ * (the tolerance computed in double, as numpy's allclose does). buffer_data as for
  * launch_write_outputs; results (OUT, caller storage) holds d->nexpects entries, in the order of
  * d->expects. Returns the number of failed expectations (0: all passed), or -1 with a diagnostic
  * when an expectation file cannot be read (LAUNCH-FILE-001) or changed size (LAUNCH-FILE-002). */

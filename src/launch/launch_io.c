@@ -5,58 +5,30 @@
  * This file touches the file system; launch_parse.c only checks that files exist with the right
  * size. Nothing here prints: results go to caller storage and problems to the diag_list. */
 #include "launch/launch_internal.h"
+#include "base/file.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { CHUNK_BYTES = 1 << 16 }; /* a multiple of every element size */
 
 launch_desc *launch_load_limits(const char *path, const launch_limits *limits, diag_list *dl)
 {
     launch_limits lim = limits ? *limits : launch_limits_default();
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0, "cannot open the launch file: %s",
-                 strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    int too_big = 0;
-    while (text) {
-        if (len == cap) {
-            char *bigger = cap > lim.max_file_bytes ? NULL : realloc(text, cap * 2);
-            if (!bigger) {
-                too_big = cap > lim.max_file_bytes;
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(text + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (text && !failed && len > lim.max_file_bytes)
-        too_big = 1;
-    if (!text || failed || too_big) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0,
-                 too_big ? "the launch file is larger than %" PRIu64 " bytes"
-                 : failed ? "cannot read the launch file (%" PRIu64 ")"
-                          : "out of memory reading the launch file (%" PRIu64 ")",
-                 lim.max_file_bytes);
-        free(text);
+    file_error e;
+    size_t len;
+    char *text = file_read_all(path, lim.max_file_bytes, &len, &e);
+    if (!text) {
+        char why[160];
+        file_error_text(&e, why, sizeof why);
+        if (e.status == FILE_ERR_TOO_LARGE || e.status == FILE_ERR_NOT_REGULAR)
+            diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0, "the launch file is %s", why);
+        else
+            diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", path, 0, 0, "cannot %s the launch file: %s",
+                     e.status == FILE_ERR_OPEN ? "open" : "read", why);
         return NULL;
     }
     launch_desc *d = launch_load_text_limits(path, text, len, &lim, dl);
@@ -71,16 +43,29 @@ launch_desc *launch_load(const char *path, diag_list *dl)
 
 /* ---- initial contents ---- */
 
+/* Opens the data file `path` (an init or expectation file) as a regular file; the launch file's
+ * buffers are at most 1 GiB in all, so no file larger than that is accepted. Returns NULL after
+ * LAUNCH-FILE-001. */
+static FILE *open_data_file(const launch_desc *d, const char *field, const char *path,
+                            diag_list *dl)
+{
+    file_error e;
+    FILE *f = file_open_input(path, UINT64_MAX, NULL, &e);
+    if (!f) {
+        char why[160];
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot open \"%s\": %s",
+                 field, path, file_error_text(&e, why, sizeof why));
+    }
+    return f;
+}
+
 /* Reads exactly `bytes` bytes of `path` into dst. `field` names the launch-file field. */
 static int read_exact(const launch_desc *d, const char *field, const char *path, uint8_t *dst,
                       uint64_t bytes, diag_list *dl)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot open \"%s\": %s",
-                 field, path, strerror(errno));
+    FILE *f = open_data_file(d, field, path, dl);
+    if (!f)
         return -1;
-    }
     uint64_t got = 0;
     while (got < bytes) {
         size_t want = bytes - got > CHUNK_BYTES ? CHUNK_BYTES : (size_t)(bytes - got);
@@ -125,62 +110,42 @@ int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, 
 
 /* ---- outputs ---- */
 
-/* Writes `bytes` bytes to a fresh temporary file beside `path` and renames it over `path`. */
-static int write_atomically(const char *path, const uint8_t *data, uint64_t bytes, char *why,
-                            size_t why_size)
-{
-    static const char suffix[] = ".tmpXXXXXX";
-    size_t n = strlen(path);
-    char *tmp = malloc(n + sizeof suffix);
-    if (!tmp) {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, suffix, sizeof suffix);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, why_size, "cannot create a temporary file: %s", strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL;
-    if (!f)
-        close(fd);
-    if (ok && bytes && fwrite(data, 1, (size_t)bytes, f) != bytes)
-        ok = 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (ok)
-        chmod(tmp, 0644); /* mkstemp creates 0600; outputs are ordinary data files */
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(why, why_size, "%s", strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
-}
-
-int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data, diag_list *dl)
+int launch_stage_outputs(const launch_desc *d, const uint8_t *const *buffer_data, file_group *g,
+                         diag_list *dl)
 {
     int rc = 0;
     for (size_t i = 0; i < d->noutputs; i++) {
         const launch_output *o = &d->outputs[i];
         const launch_buffer *b = &d->buffers[o->buffer];
         char why[256];
-        if (!buffer_data || !buffer_data[o->buffer]) {
+        file_error e;
+        if (!buffer_data || !buffer_data[o->buffer])
             snprintf(why, sizeof why, "no contents were given for the buffer");
-        } else if (write_atomically(o->path, buffer_data[o->buffer], b->bytes, why, sizeof why) ==
-                   0) {
+        else if (file_group_add(g, o->path, buffer_data[o->buffer], (size_t)b->bytes, &e) == 0)
             continue;
-        }
-        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-002", d->path, 0, 0,
+        else
+            file_error_text(&e, why, sizeof why);
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-002", d->path, o->line, o->col,
                  "outputs.%s: cannot write \"%s\": %s", b->name, o->path, why);
         rc = -1;
     }
+    return rc;
+}
+
+int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data, diag_list *dl)
+{
+    file_group g;
+    file_group_init(&g);
+    int rc = launch_stage_outputs(d, buffer_data, &g, dl);
+    size_t failed;
+    file_error e;
+    if (rc == 0 && file_group_commit(&g, &failed, &e) != 0) {
+        char why[256];
+        diag_add(dl, DIAG_ERROR, "LAUNCH-IO-002", d->path, 0, 0, "cannot rename a temporary file "
+                 "onto \"%s\": %s", g.items[failed].path, file_error_text(&e, why, sizeof why));
+        rc = -1;
+    }
+    file_group_fini(&g);
     return rc;
 }
 
@@ -201,13 +166,15 @@ static int elements_match(launch_elem t, const launch_expect *e, uint64_t got, u
     uint64_t a = launch_int_value(t, got), b = launch_int_value(t, exp);
     if (a == b)
         return 1;
-    if (!e->has_atol)
-        return 0;
-    /* The exact distance, computed without overflow: it is below 2^64 for any two 64-bit values. */
+    /* The tolerance in double as numpy's allclose computes it; the distance exact, without
+     * overflow: it is below 2^64 for any two 64-bit values. A distance d (an integer) is within
+     * a tolerance t when d <= floor(t). */
+    double magnitude = launch_elem_is_signed(t) ? fabs((double)(int64_t)b) : (double)b;
+    double tolerance = e->atol + e->rtol * magnitude;
     uint64_t distance = launch_int_compare(t, a, b) > 0 ? a - b : b - a;
-    if (e->atol >= 0x1.0p64)
+    if (tolerance >= 0x1.0p64)
         return 1;
-    return distance <= (uint64_t)e->atol;
+    return distance <= (uint64_t)tolerance;
 }
 
 /* Compares `count` elements starting at element `first`; `expected` holds them (or one element,
@@ -241,10 +208,8 @@ static int compare_with_file(const launch_desc *d, const launch_buffer *b, const
     }
     char field[128];
     snprintf(field, sizeof field, "expect.%s.file", b->name);
-    FILE *f = fopen(e->path, "rb");
+    FILE *f = open_data_file(d, field, e->path, dl);
     if (!f) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot open \"%s\": %s",
-                 field, e->path, strerror(errno));
         free(chunk);
         return -1;
     }

@@ -160,6 +160,18 @@ static const char *get_file(launch_ctx *c, const launch_path *p, json_t *obj, co
     return path;
 }
 
+/* Sets *line and *col to the position of the value of key `key` of the object at `p` (0 when it
+ * cannot be found), for the sim's diagnostics about that field. */
+static void locate_value(launch_ctx *c, const launch_path *p, const char *key, unsigned *line,
+                         unsigned *col)
+{
+    launch_path kp = launch_path_key(p, key);
+    size_t value_offset, key_offset;
+    *line = *col = 0;
+    if (launch_locate(c->text, c->len, &kp, &value_offset, &key_offset) == 0)
+        launch_line_col(c->text, c->len, value_offset, line, col);
+}
+
 /* Looks up obj.key as the name of a declared buffer. Returns its index, or -1 (reported). */
 static long get_buffer_ref(launch_ctx *c, const launch_path *p, json_t *obj, const char *key)
 {
@@ -722,8 +734,11 @@ static void parse_outputs(launch_ctx *c, json_t *root)
                 break;
             }
         }
-        if (path)
-            d->outputs[d->noutputs++] = (launch_output){(size_t)index, path};
+        if (path) {
+            launch_output *o = &d->outputs[d->noutputs++];
+            *o = (launch_output){(size_t)index, path, 0, 0};
+            locate_value(c, &p, name, &o->line, &o->col);
+        }
     }
 }
 
@@ -762,11 +777,6 @@ static void parse_expect(launch_ctx *c, const launch_path *p, json_t *v, long in
     parse_tolerance(c, p, v, "atol", &e->has_atol, &e->atol);
     if (!b || !b->bytes)
         return;
-    if (e->has_rtol && !launch_elem_is_float(b->type)) {
-        launch_path rp = launch_path_key(p, "rtol");
-        launch_error(c, "LAUNCH-EXPECT-003", &rp, 0, "rtol applies to float buffers only; "
-                     "\"%s\" is %s (use atol)", b->name, launch_elem_name(b->type));
-    }
     e->buffer = (size_t)index;
     if (file && !fill) {
         e->from_file = 1;
@@ -813,11 +823,15 @@ static void parse_top(launch_ctx *c, json_t *root)
     launch_desc *d = c->desc;
     check_keys(c, &top, root, keys);
     const char *s;
-    if (get_string(c, &top, root, "module", 1, &s) > 0)
+    if (get_string(c, &top, root, "module", 1, &s) > 0) {
         d->module_path = resolve_path(c, s);
+        locate_value(c, &top, "module", &d->module_line, &d->module_col);
+    }
     d->gpu = "h100";
-    if (get_string(c, &top, root, "gpu", 0, &s) > 0)
+    if (get_string(c, &top, root, "gpu", 0, &s) > 0) {
         d->gpu = copy_string(c, s);
+        locate_value(c, &top, "gpu", &d->gpu_line, &d->gpu_col);
+    }
     if (get_string(c, &top, root, "config", 0, &s) > 0)
         d->config_path = resolve_path(c, s);
     get_uint(c, &top, root, "max_instructions", 0, 1, UINT64_MAX, &d->max_instructions);

@@ -1,14 +1,15 @@
 /* The simulation driver (sim.h). */
 #include "sim/sim.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/file.h"
 #include "mem/memsys.h"
 #include "ptx/ptx.h"
+#include "sim/sim_internal.h"
 
 static double now_seconds(void)
 {
@@ -17,39 +18,45 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Where a problem with a kernel file is reported: at a field of the launch file ("module") when
+ * the launch file named it, at the kernel file itself (file == NULL) for `check`. */
+typedef struct module_origin {
+    const char *file;
+    unsigned line, col;
+    const char *field;
+} module_origin;
+
+/* Reports "<verb>: <why>" at the kernel file, or "<field>: <verb> "<path>": <why>" at the launch
+ * file's field; verb may be NULL. */
+static void module_error(diag_list *dl, const module_origin *o, const char *rule,
+                         const char *path, const char *verb, const char *why)
+{
+    if (o && o->file)
+        diag_add(dl, DIAG_ERROR, rule, o->file, o->line, o->col, "%s: %s%s\"%s\": %s", o->field,
+                 verb ? verb : "", verb ? " " : "", path, why);
+    else
+        diag_add(dl, DIAG_ERROR, rule, path, 0, 0, "%s%s%s", verb ? verb : "", verb ? ": " : "",
+                 why);
+}
+
+static char *read_module(const char *path, const module_origin *o, size_t *len, diag_list *dl)
+{
+    file_error e;
+    char *text = file_read_all(path, SIM_MAX_MODULE_BYTES, len, &e);
+    if (!text) {
+        char why[160];
+        const char *rule = e.status == FILE_ERR_NOT_REGULAR ? "SIM-IO-002"
+                           : e.status == FILE_ERR_TOO_LARGE ? "SIM-IO-003"
+                                                            : "SIM-IO-001";
+        module_error(dl, o, rule, path, e.status == FILE_ERR_OPEN ? "cannot open" : "cannot read",
+                     file_error_text(&e, why, sizeof why));
+    }
+    return text;
+}
+
 char *sim_read_file(const char *path, size_t *len, diag_list *dl)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(dl, DIAG_ERROR, "SIM-IO-001", path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        cap *= 2;
-        char *nb = realloc(buf, cap + 1);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (!buf || err) {
-        free(buf);
-        diag_add(dl, DIAG_ERROR, "SIM-IO-001", path, 0, 0, "cannot read the file");
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return read_module(path, NULL, len, dl);
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -58,15 +65,16 @@ static int has_suffix(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out)
+static ir_module *load_module(const char *path, const module_origin *o, diag_list *dl,
+                              char **text_out, size_t *len_out)
 {
     if (!has_suffix(path, ".ptx")) {
-        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-001", path, 0, 0,
-                 "unknown kernel dialect: gpumemsim reads PTX files (.ptx)");
+        module_error(dl, o, "SIM-DIALECT-001", path, NULL,
+                     "unknown kernel dialect: gpumemsim reads PTX files (.ptx)");
         return NULL;
     }
     size_t len;
-    char *text = sim_read_file(path, &len, dl);
+    char *text = read_module(path, o, &len, dl);
     if (!text)
         return NULL;
     ir_module *m = ptx_parse_module(path, text, len, dl);
@@ -77,6 +85,11 @@ ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, siz
         free(text);
     }
     return m;
+}
+
+ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out)
+{
+    return load_module(path, NULL, dl, text_out, len_out);
 }
 
 int sim_check_file(const char *path, diag_list *dl)
@@ -98,11 +111,14 @@ static int choose_gpu(sim_result *r, const launch_desc *L, const sim_options *op
         return gpu_config_load_override(config, &r->gpu, dl) == 0 ? 0 : -1;
     const char *name = opt->gpu ? opt->gpu : L->gpu;
     const gpu_config *g = gpu_preset_find(name);
-    if (!g) {
-        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", L->path, 0, 0,
-                 "unknown GPU preset '%s' (field gpu); `gpumemsim presets` lists them", name);
+    if (!g && opt->gpu) /* blame the flag, not the launch file */
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", "gpumemsim", 0, 0,
+                 "--gpu %s: unknown GPU preset; `gpumemsim presets` lists them", name);
+    else if (!g)
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", L->path, L->gpu_line, L->gpu_col,
+                 "gpu: unknown GPU preset '%s'; `gpumemsim presets` lists them", name);
+    if (!g)
         return -1;
-    }
     r->gpu = *g;
     return 0;
 }
@@ -361,7 +377,19 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
     return 0;
 }
 
-static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, diag_list *dl)
+/* The JSON report of a finished run, malloc'd; NULL when out of memory. */
+static char *report_json_text(const sim_result *r)
+{
+    report_model m;
+    char *text = sim_report_model(r, &m) == 0 ? report_to_json(&m) : NULL;
+    sim_report_model_fini(&m);
+    return text;
+}
+
+/* After the last launch: final write-back, counters, expectations, then every output (the
+ * launch file's and the JSON report at json_path, NULL: none) all-or-nothing. */
+static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, const char *json_path,
+                          diag_list *dl)
 {
     const launch_desc *L = r->launch;
     if (memsys_finish(ms)) {
@@ -392,8 +420,15 @@ static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, diag_
         else
             r->expects_failed = failed;
     }
-    if (!rc && launch_write_outputs(L, (const uint8_t *const *)data, dl))
+    char *json = NULL;
+    if (!rc && json_path && !(json = report_json_text(r))) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0, "out of memory building the "
+                 "JSON report");
         rc = -1;
+    }
+    if (!rc && sim_outputs_write(L, (const uint8_t *const *)data, json_path, json, dl))
+        rc = -1;
+    free(json);
     for (size_t b = 0; data && b < L->nbuffers; b++) free(data[b]);
     free(data);
     return rc;
@@ -406,9 +441,13 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
         return NULL;
     r->status = SIM_BAD_INPUT;
     r->launch = launch_load(path, dl);
-    if (!r->launch || choose_gpu(r, r->launch, opt, dl))
+    if (!r->launch || choose_gpu(r, r->launch, opt, dl) ||
+        sim_outputs_check(r->launch, opt, dl))
         return r;
-    r->module = sim_load_module(r->launch->module_path, dl, &r->module_text, &r->module_text_len);
+    module_origin origin = {r->launch->path, r->launch->module_line, r->launch->module_col,
+                            "module"};
+    r->module = load_module(r->launch->module_path, &origin, dl, &r->module_text,
+                            &r->module_text_len);
     if (!r->module)
         return r;
     r->program = exec_program_create(r->module, dl);
@@ -439,7 +478,7 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
     }
     int rc = run_launches(r, opt, ms, addr, dl);
     if (rc == 0) {
-        rc = finish_outputs(r, ms, addr, dl);
+        rc = finish_outputs(r, ms, addr, opt->json_path, dl);
         r->status = rc ? SIM_BAD_INPUT : r->expects_failed ? SIM_FAILED : SIM_OK;
     } else {
         r->status = rc > 0 ? SIM_FAILED : SIM_BAD_INPUT;

@@ -41,9 +41,12 @@ typedef struct sim_options {
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
     sim_progress_fn progress;  /* NULL: no progress reports */
     void *progress_user;       /* borrowed, passed to progress */
+    const char *json_path;     /* also write the JSON report here (--json); NULL: none */
 } sim_options;
 
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
+/* The largest kernel file read, bytes (SIM-IO-003; docs/launch-files.md, "Checks of a run"). */
+#define SIM_MAX_MODULE_BYTES (256ull << 20)
 
 /* Exit statuses of a run, as the command line reports them. */
 enum { SIM_OK = 0, SIM_FAILED = 1, SIM_BAD_INPUT = 2 };
@@ -84,7 +87,11 @@ typedef struct sim_result {
 
 /* Runs the launch file at `path`. Always returns a result (NULL only when out of memory) whose
  * status says what happened; input errors are diagnostics in dl (rules LAUNCH-*, PTX-*, EXEC-*,
- * CONFIG-*, SIM-*). Free it with sim_result_destroy. */
+ * CONFIG-*, SIM-*). Before anything runs, every output (the launch file's and opt->json_path) is
+ * checked to be a new or regular file that is none of the inputs and whose folder takes a new
+ * file (SIM-OUT-001..003). The outputs are written all-or-nothing once every launch ran to its
+ * end, also when an expectation failed; after a fault or an input error none is written
+ * (docs/launch-files.md, "Outputs"). Free the result with sim_result_destroy. */
 sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl);
 void sim_result_destroy(sim_result *r);
 
@@ -121,12 +128,15 @@ void sim_report_model_fini(report_model *m);
  * every problem in dl. */
 int sim_check_file(const char *path, diag_list *dl);
 
-/* Loads a kernel file into a module (dialect chosen by extension: .ptx). Returns NULL with
- * diagnostics on error. *text_out (may be NULL) receives the malloc'd file text. */
+/* Loads a kernel file into a module (dialect chosen by extension: .ptx; SIM-DIALECT-001 else).
+ * Returns NULL with diagnostics on error (those of sim_read_file, PTX-*). *text_out (may be NULL)
+ * receives the malloc'd file text. */
 ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out);
 
-/* Reads a whole file into a malloc'd, NUL-terminated buffer. Returns NULL with a SIM-IO-001
- * diagnostic when it cannot be read. */
+/* Reads a whole kernel file into a malloc'd, NUL-terminated buffer; *len receives its bytes.
+ * Only a regular file of at most SIM_MAX_MODULE_BYTES is read (a FIFO or device is refused
+ * without blocking). Returns NULL with SIM-IO-001 (cannot open or read), SIM-IO-002 (not a
+ * regular file) or SIM-IO-003 (too large), naming `path`. */
 char *sim_read_file(const char *path, size_t *len, diag_list *dl);
 
 #endif

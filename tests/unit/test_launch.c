@@ -746,8 +746,6 @@ static void test_output_and_expect_rules(void **state)
                  "expect.f.rtol: -0.001 is negative");
     expect_error(TWO "\"expect\":{\"f\":{\"fill\":1,\"atol\":\"1\"}}}", "LAUNCH-TYPE-001",
                  "expect.f.atol: expected a number");
-    expect_error(TWO "\"expect\":{\"a\":{\"fill\":1,\"rtol\":0.1}}}", "LAUNCH-EXPECT-003",
-                 "expect.a.rtol: rtol applies to float buffers only; \"a\" is u8 (use atol)");
     expect_error(TWO "\"expect\":{\"a\":{\"fill\":-1}}}", "LAUNCH-VALUE-001",
                  "expect.a.fill: -1 does not fit in u8");
     expect_error(TWO "\"expect\":{\"a\":{\"fill\":1,\"rtl\":1}}}", "LAUNCH-KEY-001",
@@ -856,7 +854,7 @@ static void test_load_from_file(void **state)
     lim.max_file_bytes = 10;
     assert_null(launch_load_limits(path, &lim, &dl));
     assert_string_equal(dl.items[0].rule, "LAUNCH-IO-001");
-    assert_string_equal(dl.items[0].message, "the launch file is larger than 10 bytes");
+    assert_string_equal(dl.items[0].message, "the launch file is larger than the limit of 10 bytes");
     diag_list_fini(&dl);
 }
 
@@ -869,7 +867,7 @@ static int count_temporaries(void)
     int n = 0;
     struct dirent *ent;
     while ((ent = readdir(dir)) != NULL)
-        n += strstr(ent->d_name, ".tmp") != NULL;
+        n += strstr(ent->d_name, ".gpumemsim-") != NULL;
     closedir(dir);
     return n;
 }
@@ -885,10 +883,14 @@ static void test_write_outputs(void **state)
     static const uint8_t a[4] = {1, 2, 3, 4}, b[3] = {7, 8, 9};
     const uint8_t *data[3] = {a, b, NULL};
     char path[512];
-    /* The folder of b.out does not exist: a fails nothing, b reports, no file is left behind. */
+    /* The folder of b.out does not exist: b reports, and a is not written either (all or
+     * nothing); no temporary file is left behind. */
     assert_int_equal(launch_write_outputs(d, data, &dl), -1);
     assert_int_equal(dl.count, 1);
     assert_string_equal(dl.items[0].rule, "LAUNCH-IO-002");
+    scratch_path(path, sizeof path, "a.out");
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(count_temporaries(), 0);
     scratch_path(path, sizeof path, "sub");
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(launch_write_outputs(d, data, &dl), 0);
@@ -998,6 +1000,37 @@ static void test_expect_floats(void **state)
     write_file("f.exp", want, 20);
     assert_int_equal(launch_check_expectations(d, data, r, &dl), -1);
     assert_string_equal(dl.items[0].rule, "LAUNCH-FILE-002");
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
+/* rtol on integer buffers (LAUNCH-EXPECT-003 is retired): |got - exp| <= atol + rtol * |exp|,
+ * the tolerance in double and the distance exact, as numpy's allclose with integer arrays. */
+static void test_expect_integer_rtol(void **state)
+{
+    (void)state;
+    diag_list dl;
+    launch_desc *d = load(HEAD "\"buffers\":{\"s\":{\"type\":\"i32\",\"count\":4},"
+                          "\"u\":{\"type\":\"u64\",\"count\":2},\"t\":{\"type\":\"u8\",\"count\":2}},"
+                          "\"expect\":{\"s\":{\"fill\":-100,\"rtol\":0.05},"
+                          "\"u\":{\"fill\":\"0xFFFFFFFFFFFFFFFF\",\"rtol\":1e-9,\"atol\":1},"
+                          "\"t\":{\"fill\":0,\"rtol\":0.5}}}", &dl);
+    assert_non_null(d);
+    assert_int_equal(dl.count, 0);
+    int32_t sv[4] = {-105, -95, -106, -94}; /* |exp| = 100: tolerance 5 either side */
+    uint64_t uv[2] = {UINT64_MAX - 18446744074u, UINT64_MAX - 18446744075u}; /* 1 + 1e-9 * 2^64 */
+    uint8_t tv[2] = {0, 1}; /* exp 0: rtol adds nothing, atol is 0 */
+    const uint8_t *data[3] = {(const uint8_t *)sv, (const uint8_t *)uv, tv};
+    launch_expect_result r[3];
+    assert_int_equal(launch_check_expectations(d, data, r, &dl), 3);
+    assert_int_equal(r[0].mismatches, 2);
+    assert_int_equal(r[0].first[0].index, 2);
+    assert_string_equal(r[0].first[0].got, "-106");
+    assert_int_equal(r[0].first[1].index, 3);
+    assert_int_equal(r[1].mismatches, 1);
+    assert_int_equal(r[1].first[0].index, 1);
+    assert_int_equal(r[2].mismatches, 1);
+    assert_int_equal(r[2].first[0].index, 1);
     launch_destroy(d);
     diag_list_fini(&dl);
 }
@@ -1169,6 +1202,7 @@ int main(void)
         cmocka_unit_test(test_write_outputs),
         cmocka_unit_test(test_expect_floats),
         cmocka_unit_test(test_expect_exact_and_fill),
+        cmocka_unit_test(test_expect_integer_rtol),
         cmocka_unit_test(test_launch_bad_files),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,9 @@
-/* gpumemsim: the command line. Parses arguments (getopt_long), calls the sim layer and prints
+/* gpumemsim: the command line. Parses arguments with getopt_long from one option table (which
+ * also writes the usage text, so the two cannot disagree), calls the sim layer and prints
  * diagnostics, device printf output, faults and reports. The only place that prints or exits. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +14,150 @@
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 
-static const char usage[] =
-    "usage: gpumemsim <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run LAUNCH.json        run the kernels of a launch file and print a report\n"
-    "      --gpu NAME             use this GPU preset instead of the launch file's\n"
-    "      --config FILE.json     GPU configuration override ({\"base\": \"a100\", ...})\n"
-    "      --max-instructions N   stop a launch after N warp instructions (runaway limit)\n"
-    "      --json FILE            also write the statistics as JSON (docs/statistics.md)\n"
-    "      --top N                hottest instructions listed in the report (default 10)\n"
-    "      --strip-hints          treat every cache hint as the default (compare with and without)\n"
-    "      --poison-discard       discarded L2 lines read back as 0xFF bytes\n"
-    "      --quiet                print only printf output, faults and failures\n"
-    "      --progress             show progress on stderr even when it is not a terminal\n"
-    "                             (shown on a terminal unless --quiet)\n"
-    "  check FILE.ptx         parse and check a kernel file; exit 0 when clean, 2 otherwise\n"
-    "      --list-ops             list the PTX instructions gpumemsim accepts\n"
-    "  presets                list the GPU presets\n"
-    "  presets show NAME      print one preset as JSON (usable as a --config file)\n"
-    "\n"
+#ifndef GMS_VERSION
+#define GMS_VERSION "unknown"
+#endif
+#ifndef GMS_COMMIT
+#define GMS_COMMIT "unknown"
+#endif
+
+/* The commands, as bits so that an option can belong to several. */
+enum { CMD_RUN = 1, CMD_CHECK = 2, CMD_PRESETS = 4 };
+
+typedef struct cli_command {
+    const char *name;
+    unsigned bit;
+    const char *operands; /* shown after the name in the usage */
+    const char *summary;
+} cli_command;
+
+static const cli_command commands[] = {
+    {"run", CMD_RUN, "LAUNCH.json", "run the kernels of a launch file and print a report"},
+    {"check", CMD_CHECK, "FILE.ptx...", "parse and check kernel files; exit 0 when all are clean"},
+    {"presets", CMD_PRESETS, "[show NAME]",
+     "list the GPU presets, or print one as JSON (a --config file)"},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+/* Option ids: getopt_long returns them. */
+enum {
+    OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
+    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP
+};
+
+/* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
+ * that take it and its help line. */
+typedef struct cli_option {
+    const char *name;
+    const char *argument;
+    unsigned commands;
+    int id;
+    const char *help;
+} cli_option;
+
+static const cli_option options[] = {
+    {"gpu", "NAME", CMD_RUN, OPT_GPU, "use this GPU preset instead of the launch file's"},
+    {"config", "FILE.json", CMD_RUN, OPT_CONFIG,
+     "GPU configuration override ({\"base\": \"a100\", ...})"},
+    {"max-instructions", "N", CMD_RUN, OPT_MAX_INSTRUCTIONS,
+     "runaway limit: warp instructions per launch (default 2000000000)"},
+    {"quantum", "N", CMD_RUN, OPT_QUANTUM,
+     "warp instructions a warp runs per turn (default 256)"},
+    {"json", "FILE", CMD_RUN, OPT_JSON, "also write the statistics as JSON (docs/statistics.md)"},
+    {"top", "N", CMD_RUN, OPT_TOP, "hottest instructions listed in the report (default 10)"},
+    {"strip-hints", NULL, CMD_RUN, OPT_STRIP_HINTS, "treat every cache hint as the default"},
+    {"poison-discard", NULL, CMD_RUN, OPT_POISON_DISCARD,
+     "discarded L2 lines read back as 0xFF bytes"},
+    {"quiet", NULL, CMD_RUN, OPT_QUIET, "print only printf output, faults and failures"},
+    {"progress", NULL, CMD_RUN, OPT_PROGRESS,
+     "progress on stderr even when it is not a terminal"},
+    {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS, "list the PTX instructions gpumemsim accepts"},
+    {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
+};
+enum { NOPTIONS = sizeof options / sizeof options[0] };
+
+static const char exit_status_text[] =
     "exit status: 0 success, 1 a kernel faulted or an expectation failed, 2 bad input\n";
+
+/* Prints the options of one command, one per line, the help text in one column; `--help`,
+ * which every command takes, only when `with_help`. */
+static void print_options(FILE *out, unsigned command, const char *indent, int with_help)
+{
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const cli_option *o = &options[i];
+        if (!(o->commands & command) || (o->id == OPT_HELP && !with_help))
+            continue;
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->argument ? " " : "",
+                 o->argument ? o->argument : "");
+        fprintf(out, "%s%-22s %s\n", indent, left, o->help);
+    }
+}
+
+static void print_usage(FILE *out)
+{
+    fputs("usage: gpumemsim <command> [options]\n"
+          "       gpumemsim <command> --help\n"
+          "       gpumemsim --help | --version\n"
+          "\n"
+          "commands:\n", out);
+    for (size_t c = 0; c < NCOMMANDS; c++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s %s", commands[c].name, commands[c].operands);
+        fprintf(out, "  %-26s %s\n", left, commands[c].summary);
+        print_options(out, commands[c].bit, "      ", 0);
+    }
+    fputs("\n", out);
+    fputs(exit_status_text, out);
+}
+
+static void print_command_usage(FILE *out, const cli_command *c)
+{
+    fprintf(out, "usage: gpumemsim %s %s [options]\n%s\n\noptions:\n", c->name, c->operands,
+            c->summary);
+    print_options(out, c->bit, "  ", 1);
+    fputs("\n", out);
+    fputs(exit_status_text, out);
+}
+
+static const cli_command *find_command(unsigned bit)
+{
+    for (size_t c = 0; c < NCOMMANDS; c++)
+        if (commands[c].bit == bit)
+            return &commands[c];
+    return NULL;
+}
+
+/* getopt_long's table for one command, built from options[] (caller storage, NOPTIONS + 1). */
+static void getopt_table(unsigned command, struct option *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NOPTIONS; i++)
+        if (options[i].commands & command)
+            out[n++] = (struct option){options[i].name,
+                                       options[i].argument ? required_argument : no_argument,
+                                       NULL, options[i].id};
+    out[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* Parses a decimal whole number in [min, max]: digits only, no sign, no blanks. Returns 0, or
+ * -1 after printing what the flag needs. */
+static int parse_number(const char *flag, const char *text, uint64_t min, uint64_t max,
+                        uint64_t *out)
+{
+    const char *p = text;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    errno = 0;
+    unsigned long long v = *text && !*p ? strtoull(text, NULL, 10) : 0;
+    if (!*text || *p || errno == ERANGE || v < min || v > max) {
+        fprintf(stderr, "gpumemsim: --%s needs a whole number from %llu to %llu, not '%s'\n",
+                flag, (unsigned long long)min, (unsigned long long)max, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
 
 static void print_fault(const sim_result *r)
 {
@@ -116,72 +242,71 @@ static void draw_progress(const sim_progress *p, void *user)
     fflush(stderr);
 }
 
-static int cmd_run(int argc, char **argv)
+/* What `run` was asked for on the command line. */
+typedef struct run_args {
+    sim_options sim;
+    int quiet;
+    int progress; /* --progress */
+    size_t top;
+} run_args;
+
+/* Parses the options of `run`. Returns 0 to go on, 1 after --help, or 2 (printed). */
+static int parse_run_options(int argc, char **argv, run_args *a)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
-                                         {"json", required_argument, 0, 'j'},
-                                         {"top", required_argument, 0, 't'},
-                                         {"config", required_argument, 0, 'c'},
-                                         {"max-instructions", required_argument, 0, 'm'},
-                                         {"quantum", required_argument, 0, 'Q'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"strip-hints", no_argument, 0, 's'},
-                                         {"poison-discard", no_argument, 0, 'p'},
-                                         {"progress", no_argument, 0, 'P'},
-                                         {0, 0, 0, 0}};
-    sim_options opt = {0};
-    int quiet = 0, progress = 0, c;
-    const char *json_path = NULL;
-    size_t top = 10;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        char *end;
+    struct option table[NOPTIONS + 1];
+    getopt_table(CMD_RUN, table);
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
-        case 'g': opt.gpu = optarg; break;
-        case 'c': opt.config_path = optarg; break;
-        case 'q': quiet = 1; break;
-        case 's': opt.strip_hints = 1; break;
-        case 'p': opt.poison_discard = 1; break;
-        case 'P': progress = 1; break;
-        case 'j': json_path = optarg; break;
-        case 't': {
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (*end || !*optarg) {
-                fprintf(stderr, "gpumemsim: --top needs a number, not '%s'\n", optarg);
+        case OPT_GPU: a->sim.gpu = optarg; break;
+        case OPT_CONFIG: a->sim.config_path = optarg; break;
+        case OPT_JSON: a->sim.json_path = optarg; break;
+        case OPT_QUIET: a->quiet = 1; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_STRIP_HINTS: a->sim.strip_hints = 1; break;
+        case OPT_POISON_DISCARD: a->sim.poison_discard = 1; break;
+        case OPT_TOP:
+            if (parse_number("top", optarg, 0, 1000000, &v))
                 return 2;
-            }
-            top = (size_t)v;
+            a->top = (size_t)v;
             break;
-        }
-        case 'm':
-        case 'Q': {
-            unsigned long long v = strtoull(optarg, &end, 0);
-            if (*end || !*optarg || v == 0) {
-                fprintf(stderr, "gpumemsim: --%s needs a positive integer, not '%s'\n",
-                        c == 'm' ? "max-instructions" : "quantum", optarg);
+        case OPT_MAX_INSTRUCTIONS:
+            if (parse_number("max-instructions", optarg, 1, UINT64_MAX, &v))
                 return 2;
-            }
-            if (c == 'm')
-                opt.max_instructions = v;
-            else
-                opt.quantum = (uint32_t)v;
+            a->sim.max_instructions = v;
             break;
-        }
-        default: fputs(usage, stderr); return 2;
+        case OPT_QUANTUM:
+            if (parse_number("quantum", optarg, 1, UINT32_MAX, &v))
+                return 2;
+            a->sim.quantum = (uint32_t)v;
+            break;
+        case OPT_HELP: print_command_usage(stdout, find_command(CMD_RUN)); return 1;
+        default: print_command_usage(stderr, find_command(CMD_RUN)); return 2;
         }
     }
     if (optind + 1 != argc) {
         fputs("gpumemsim run: expected exactly one launch file\n", stderr);
         return 2;
     }
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    run_args a = {.top = 10};
+    int parsed = parse_run_options(argc, argv, &a);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
     diag_list dl;
     diag_list_init(&dl);
     dl.max_errors = 100;
     progress_line line = {0, 0};
-    if (progress || (!quiet && isatty(fileno(stderr)))) {
-        opt.progress = draw_progress;
-        opt.progress_user = &line;
+    if (a.progress || (!a.quiet && isatty(fileno(stderr)))) {
+        a.sim.progress = draw_progress;
+        a.sim.progress_user = &line;
     }
-    sim_result *r = sim_run_file(argv[optind], &opt, &dl);
+    sim_result *r = sim_run_file(argv[optind], &a.sim, &dl);
     if (line.drawn)
         fputs("\r\033[K", stderr);
     diag_list_print(&dl, stderr);
@@ -200,17 +325,8 @@ static int cmd_run(int argc, char **argv)
         if (sim_report_model(r, &m)) {
             fputs("gpumemsim: out of memory building the report\n", stderr);
             status = 2;
-        } else {
-            if (!quiet)
-                print_summary(r, &m, top);
-            if (json_path) {
-                diag_list jd;
-                diag_list_init(&jd);
-                if (report_write_json_file(&m, json_path, &jd) != REPORT_OK)
-                    status = 2;
-                diag_list_print(&jd, stderr);
-                diag_list_fini(&jd);
-            }
+        } else if (!a.quiet) {
+            print_summary(r, &m, a.top);
         }
         sim_report_model_fini(&m);
         print_expectations(r);
@@ -221,16 +337,24 @@ static int cmd_run(int argc, char **argv)
 
 static int cmd_check(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--list-ops") == 0) {
-        ptx_list_ops(stdout);
-        return 0;
+    struct option table[NOPTIONS + 1];
+    getopt_table(CMD_CHECK, table);
+    int c, list_ops = 0;
+    while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
+        switch (c) {
+        case OPT_LIST_OPS: list_ops = 1; break;
+        case OPT_HELP: print_command_usage(stdout, find_command(CMD_CHECK)); return 0;
+        default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
+        }
     }
-    if (argc < 2) {
+    if (list_ops)
+        ptx_list_ops(stdout);
+    if (optind >= argc && !list_ops) {
         fputs("gpumemsim check: expected one or more kernel files\n", stderr);
         return 2;
     }
     int status = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = optind; i < argc; i++) {
         diag_list dl;
         diag_list_init(&dl);
         dl.max_errors = 200;
@@ -244,6 +368,19 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_presets(int argc, char **argv)
 {
+    struct option table[NOPTIONS + 1];
+    getopt_table(CMD_PRESETS, table);
+    int c;
+    while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
+        if (c == OPT_HELP) {
+            print_command_usage(stdout, find_command(CMD_PRESETS));
+            return 0;
+        }
+        print_command_usage(stderr, find_command(CMD_PRESETS));
+        return 2;
+    }
+    argc -= optind - 1;
+    argv += optind - 1;
     if (argc == 1) {
         for (size_t i = 0; i < gpu_preset_count(); i++) {
             const gpu_config *g = gpu_preset_at(i);
@@ -266,15 +403,23 @@ static int cmd_presets(int argc, char **argv)
         free(json);
         return 0;
     }
-    fputs("usage: gpumemsim presets [show NAME]\n", stderr);
+    print_command_usage(stderr, find_command(CMD_PRESETS));
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gpumemsim %s (commit %s)\n", GMS_VERSION, GMS_COMMIT);
+        return 0;
     }
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 1, argv + 1);
@@ -282,6 +427,7 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (strcmp(argv[1], "presets") == 0)
         return cmd_presets(argc - 1, argv + 1);
-    fprintf(stderr, "gpumemsim: unknown command '%s'\n\n%s", argv[1], usage);
+    fprintf(stderr, "gpumemsim: unknown command '%s'\n\n", argv[1]);
+    print_usage(stderr);
     return 2;
 }
