@@ -1,5 +1,6 @@
 # Driver for one tests/ptx_bad/ module (see ptx_bad.cmake). Inputs: GMS_EXE, GMS_FILE.
-# The module's first line reads `// expect: RULE-ID LINE:COL`.
+# The module's first line reads `// expect: RULE-ID LINE:COL`; a file of the module's name with
+# .expected for .ptx holds its exact output, where given.
 file(STRINGS ${GMS_FILE} first_line LIMIT_COUNT 1)
 if(NOT first_line MATCHES "^// expect: ([A-Z0-9-]+) ([0-9]+):([0-9]+)")
   message(FATAL_ERROR "${GMS_FILE}: first line must be `// expect: RULE LINE:COL`")
@@ -16,4 +17,13 @@ string(FIND "${all}" "${GMS_FILE}:${position}:" at_position)
 string(FIND "${all}" "[${rule}]" at_rule)
 if(at_position EQUAL -1 OR at_rule EQUAL -1)
   message(FATAL_ERROR "expected ${GMS_FILE}:${position}: ... [${rule}], got:\n${all}")
+endif()
+string(REGEX REPLACE "\\.ptx$" ".expected" expected_file ${GMS_FILE})
+if(EXISTS ${expected_file})
+  get_filename_component(dir ${GMS_FILE} DIRECTORY)
+  string(REPLACE "${dir}/" "" relative "${all}")
+  file(READ ${expected_file} expected)
+  if(NOT relative STREQUAL expected)
+    message(FATAL_ERROR "expected exactly:\n${expected}got:\n${relative}")
+  endif()
 endif()

@@ -166,6 +166,9 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
             x->fn = x->alu ? h_alu : NULL;
         } else {
             x->fn = handler_for(in);
+            if (x->fn == exec_h_ld || x->fn == exec_h_st || x->fn == exec_h_atom ||
+                x->fn == exec_h_prefetch)
+                x->aux = exec_mem_decode_aux(fn, in);
         }
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC) {
             const ir_func *callee = &m->funcs[in->src[0].sym];

@@ -183,6 +183,10 @@ uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
 int warp_frame_push(exec_warp *w, const exec_func *fn);
 
 /* exec_mem.c */
+/* The exec_xinsn.aux of ld, st, atom, red and the prefetch family, decided once at decode from
+ * the instruction and its function's register types (fn->reg_types): flags read by the memory
+ * handlers (today whether the address is 32-bit window arithmetic); 0 for every other case. */
+uint32_t exec_mem_decode_aux(const ir_func *fn, const ir_insn *in);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);

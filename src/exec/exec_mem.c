@@ -21,9 +21,30 @@ static const char *space_name(uint8_t s)
     }
 }
 
+/* exec_xinsn.aux of a memory instruction: its address is [reg32 + imm] in a window space, so
+ * the sum wraps modulo 2^32 as PTX's 32-bit address arithmetic does (nvcc -O3 forms pointers
+ * below an array, `sub.s32 %r3, %r1, 64; ld.shared.u32 %r4, [%r3+68]`). */
+enum { MEM_AUX_ADDR32 = 1u };
+
+uint32_t exec_mem_decode_aux(const ir_func *fn, const ir_insn *in)
+{
+    const ir_operand *a = &in->src[0];
+    if (a->kind != IR_OPND_ADDR || !a->has_reg || a->reg >= fn->nregs)
+        return 0;
+    switch ((ir_space)in->mem.space) {
+    case IR_SPACE_SHARED: case IR_SPACE_SHARED_CLUSTER: case IR_SPACE_LOCAL:
+    case IR_SPACE_CONST: case IR_SPACE_PARAM:
+        break;
+    default: /* generic and global addresses keep 64-bit arithmetic */
+        return 0;
+    }
+    return ir_type_bits((ir_type)fn->reg_types[a->reg]) == 32 ? MEM_AUX_ADDR32 : 0;
+}
+
 /* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
- * `written` when the base is a register. */
-static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written,
+ * `written` when the base is a register. `wrap32`: the register is 32-bit in a window space
+ * (MEM_AUX_ADDR32), so each lane's register + offset is taken modulo 2^32. */
+static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, int wrap32,
                                uint64_t *addr)
 {
     ir_space sp = written;
@@ -42,7 +63,8 @@ static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space writt
     }
     if (o->has_reg) {
         const uint64_t *r = w->regs + (size_t)o->reg * LANES;
-        for (unsigned l = 0; l < LANES; l++) addr[l] = r[l] + base;
+        uint64_t keep = wrap32 ? 0xFFFFFFFFull : ~0ull;
+        for (unsigned l = 0; l < LANES; l++) addr[l] = (r[l] + base) & keep;
     } else {
         for (unsigned l = 0; l < LANES; l++) addr[l] = base;
     }
@@ -98,7 +120,8 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->attrs = &in->mem;
     acc->policy = 0;
     acc->prefetch_uniform = 0;
-    *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space, acc->addr);
+    *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space,
+                                (x->aux & MEM_AUX_ADDR32) != 0, acc->addr);
     acc->space = (uint8_t)*space_out;
 }
 
@@ -319,7 +342,7 @@ void exec_h_createpolicy(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         }
     } else {
         uint64_t base[LANES];
-        lane_addresses(w, &in->src[0], IR_SPACE_GENERIC, base);
+        lane_addresses(w, &in->src[0], IR_SPACE_GENERIC, 0, base);
         const uint64_t *p = warp_src(w, x, 1, t1), *tot = warp_src(w, x, 2, t2);
         for (unsigned l = 0; l < LANES; l++)
             out[l] = policy_encode_range(in->mem.l2_evict, in->mem.l2_secondary, base[l],

@@ -259,6 +259,14 @@ static bool check_mmio(ptx_parser *p, const ptx_insn_ctx *c)
     return true;
 }
 
+/* The state spaces an ld/st with .volatile, .relaxed, .acquire or .release may name; ptxas 13
+ * rejects these qualifiers on .local, .const and .param ("cannot be applied to ... space"). */
+static bool ordered_space(uint32_t sp)
+{
+    return sp == IR_SPACE_GENERIC || sp == IR_SPACE_GLOBAL || sp == IR_SPACE_SHARED ||
+           sp == IR_SPACE_SHARED_CLUSTER;
+}
+
 /* Ordering and scope (PTX ISA 9.1 §8 memory consistency model, §9.7.9.8 ld, §9.7.9.10 st). */
 static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
 {
@@ -272,6 +280,9 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
             return fail(p, c, "PTX-MEM-001", "this ordering does not apply to this instruction");
         if (strong != HAS(SCOPE))
             return fail(p, c, "PTX-MEM-001", ".relaxed/.acquire/.release need a scope and a scope needs one of them");
+        if ((strong || (HAS(SEM) && sem == IR_SEM_VOLATILE)) && !ordered_space(c->insn->mem.space))
+            return fail(p, c, "PTX-MEM-006", ".volatile, .relaxed, .acquire and .release apply to "
+                        ".global, .shared and generic addresses only");
         if (HAS(NC) && (HAS(SEM) || c->insn->mem.space != IR_SPACE_GLOBAL))
             return fail(p, c, "PTX-MEM-001", ".nc needs .global and no ordering qualifier");
         return !HAS(MMIO) || check_mmio(p, c);
@@ -316,6 +327,12 @@ static bool check_cache_ops(ptx_parser *p, const ptx_insn_ctx *c)
         if (c->op == PTX_OP_ST && (cop == IR_COP_CA || cop == IR_COP_LU || cop == IR_COP_CV))
             return fail(p, c, "PTX-CACHEOP-004", ".ca, .lu and .cv are load cache operators");
     }
+    /* The grammar of ld/st.volatile has no L1 eviction priority and no .L2::cache_hint (ptxas 13
+     * rejects them on every target; it accepts .L2::evict_* on 256-bit accesses and prefetch
+     * sizes, which the rules below cover as for a weak access). */
+    if (HAS(SEM) && VAL(SEM) == IR_SEM_VOLATILE && (HAS(L1EV) || HAS(HINT)))
+        return fail(p, c, "PTX-CACHEOP-007", ".volatile excludes L1 eviction priorities and "
+                    ".L2::cache_hint");
     if ((HAS(L1EV) || HAS(L2EVM) || HAS(HINT)) && !global_or_generic)
         return fail(p, c, "PTX-CACHEOP-002",
                     "eviction priorities and cache hints apply to .global (or generic) accesses only");

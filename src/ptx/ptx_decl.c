@@ -52,7 +52,7 @@ static bool parse_primary(ptx_parser *p, uint64_t *out, int depth)
 {
     const ptx_token *t = ptx_next(p);
     if (depth > 64) {
-        ptx_error(p, t, "PTX-LIMIT-001", "constant expression nested too deeply");
+        ptx_limit_error(p, t->line, t->col, "constant expression nested too deeply");
         return false;
     }
     if (t->kind == PTX_TOK_INT) {
@@ -176,8 +176,9 @@ static void declare_register(ptx_parser *p, const ptx_token *name, ir_type type,
     bool is_pred = type == IR_T_PRED;
     size_t used = is_pred ? p->fs.npreds : p->fs.reg_types.count;
     if (used + count > PTX_MAX_FUNC_SLOTS) {
-        ptx_error(p, name, "PTX-LIMIT-001", "too many registers in one function (limit %u)",
-                  (unsigned)PTX_MAX_FUNC_SLOTS);
+        ptx_limit_error(p, name->line, name->col,
+                        "too many registers in one function (limit %u)",
+                        (unsigned)PTX_MAX_FUNC_SLOTS);
         return;
     }
     ptx_binding *b = ptx_declare(p, name->text, name->len, is_pred ? PTX_SYM_PRED : PTX_SYM_REG,
@@ -336,8 +337,8 @@ static uint8_t *init_slot(init_state *s, uint64_t index, const ptx_token *at)
         return NULL;
     }
     if ((index + 1) * s->elem_bytes > MAX_INIT_BYTES) {
-        ptx_error(s->p, at, "PTX-LIMIT-001", "initialised variable larger than %u bytes",
-                  MAX_INIT_BYTES);
+        ptx_limit_error(s->p, at->line, at->col, "initialised variable larger than %u bytes",
+                        MAX_INIT_BYTES);
         return NULL;
     }
     if (index >= s->capacity) {
@@ -533,7 +534,7 @@ static bool parse_dims(ptx_parser *p, init_state *s, bool *unsized, uint64_t *co
     while (ptx_is_punct(ptx_peek(p, 0), '[')) {
         const ptx_token *open = ptx_next(p);
         if (n == MAX_DIMS) {
-            ptx_error(p, open, "PTX-LIMIT-001", "more than %d array dimensions", MAX_DIMS);
+            ptx_limit_error(p, open->line, open->col, "more than %d array dimensions", MAX_DIMS);
             return false;
         }
         if (ptx_accept_punct(p, ']')) {
@@ -599,8 +600,16 @@ static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uin
     init_state s = {.p = p, .type = spec->type, .elem_bytes = type_bytes(spec->type)};
     bool unsized;
     uint64_t count;
-    if (!parse_dims(p, &s, &unsized, &count))
-        return false;
+    bool over_limit = false;
+    if (!parse_dims(p, &s, &unsized, &count)) {
+        if (!p->limit_hit)
+            return false;
+        /* Too many dimensions: declare the name anyway, without a size, so that its uses do not
+         * cascade into undeclared-identifier errors (the limit error fails the module). */
+        over_limit = true;
+        unsized = true;
+        count = 0;
+    }
     count *= spec->vec;
     uint32_t index;
     ir_var *v = new_var(p, in_body, name, &index);
@@ -612,6 +621,8 @@ static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uin
     v->is_visible = is_visible;
     v->align = spec->align;
     v->size_bytes = unsized ? 0 : count * s.elem_bytes;
+    if (over_limit)
+        return false;
     if (!ptx_accept_punct(p, '='))
         return true;
     if (spec->space != IR_SPACE_GLOBAL && spec->space != IR_SPACE_CONST) {

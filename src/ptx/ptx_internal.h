@@ -255,6 +255,10 @@ typedef struct ptx_parser {
     unsigned version;   /* major*10+minor */
     unsigned sm;
     bool has_version, has_target, oom;
+    /* A PTX-LIMIT-001 error was reported: every further diagnostic is dropped until the end of
+     * the function body or module-level statement it occurred in, whose rest is skipped, so that
+     * what the limit left undeclared or unbalanced does not cascade (ptx_limit_error). */
+    bool limit_hit;
     size_t errors_before; /* dl->errors when the parse began */
     uint32_t insn_ids;
 } ptx_parser;
@@ -275,6 +279,12 @@ void ptx_recover(ptx_parser *p);
 /* Rewinds to token `start` of a statement and skips it whole, braces of vector operands included. */
 void ptx_recover_from(ptx_parser *p, size_t start);
 void ptx_oom(ptx_parser *p);
+/* Reports PTX-LIMIT-001 at line:col (a size limit of the simulator: registers, nesting, array
+ * dimensions, initialiser bytes, vector elements) and sets p->limit_hit: the limit error is the
+ * only diagnostic of its function body or module-level statement (docs/ptx.md, "What is
+ * rejected, and why"). */
+void ptx_limit_error(ptx_parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Symbols (ptx_parse.c). */
 void ptx_scope_push(ptx_parser *p);

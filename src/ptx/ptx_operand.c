@@ -57,8 +57,8 @@ static bool parse_name_list(ptx_parser *p, ptx_popnd *o, char close, bool allow_
     do {
         const ptx_token *t = ptx_peek(p, 0);
         if (o->count == 8) {
-            ptx_error(p, open, "PTX-LIMIT-001", "more than 8 elements in a %s",
-                      close == '}' ? "vector operand" : "call argument list");
+            ptx_limit_error(p, open->line, open->col, "more than 8 elements in a %s",
+                            close == '}' ? "vector operand" : "call argument list");
             return false;
         }
         if (close == '}' && t->kind != PTX_TOK_IDENT) {

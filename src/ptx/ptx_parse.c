@@ -63,9 +63,20 @@ bool ptx_expect_punct(ptx_parser *p, char c, const char *what)
 static void verror(ptx_parser *p, uint32_t line, uint32_t col, const char *rule, const char *fmt,
                    va_list ap)
 {
+    if (p->limit_hit)
+        return; /* a follow-on error of a limit error */
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
     diag_add(p->dl, DIAG_ERROR, rule, p->path, line, col, "%s", msg);
+}
+
+void ptx_limit_error(ptx_parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(p, line, col, "PTX-LIMIT-001", fmt, ap);
+    va_end(ap);
+    p->limit_hit = true;
 }
 
 void ptx_error(ptx_parser *p, const ptx_token *t, const char *rule, const char *fmt, ...)
@@ -163,7 +174,9 @@ ptx_binding *ptx_declare(ptx_parser *p, const char *name, uint32_t len, ptx_sym_
             break;
         if (all[i].len == len && all[i].is_range == is_range && memcmp(all[i].name, name, len) == 0) {
             ptx_error_at(p, line, col, "PTX-SYM-004", "redefinition of '%.*s'", (int)len, name);
-            diag_add_note(p->dl, p->path, all[i].line, all[i].col, "previous declaration is here");
+            if (!p->limit_hit)
+                diag_add_note(p->dl, p->path, all[i].line, all[i].col,
+                              "previous declaration is here");
             return NULL;
         }
     }
@@ -632,6 +645,7 @@ static void parse_function(ptx_parser *p, uint8_t is_extern, uint8_t is_visible,
     ptx_scope_pop(p);
     finish_function(p, &((ir_func *)p->funcs.data)[index]);
     p->fs.func = -1;
+    p->limit_hit = false; /* the body that held the limit error is over */
 }
 
 /* `name: .callprototype (rets) _ (params);` declares a signature for indirect calls. */
@@ -757,11 +771,27 @@ static void parse_body_directive(ptx_parser *p, const ptx_token *t)
     }
 }
 
+/* After a limit error in a body: skips to the '}' that closes the function (`depth` blocks are
+ * open) and pops the scopes of the inner blocks (depth - 1 of them were pushed). */
+static void skip_rest_of_body(ptx_parser *p, int depth, int scopes)
+{
+    while (depth > 0 && ptx_peek(p, 0)->kind != PTX_TOK_EOF) {
+        const ptx_token *t = ptx_next(p);
+        depth += ptx_is_punct(t, '{') - ptx_is_punct(t, '}');
+    }
+    while (scopes-- > 0)
+        ptx_scope_pop(p);
+}
+
 static void parse_body(ptx_parser *p)
 {
     int depth = 1;
     while (depth > 0) {
         const ptx_token *t = ptx_peek(p, 0);
+        if (p->limit_hit) {
+            skip_rest_of_body(p, depth, depth - 1);
+            return;
+        }
         if (t->kind == PTX_TOK_EOF) {
             ptx_error(p, t, "PTX-PARSE-001", "missing '}' at the end of the function body");
             while (--depth > 0)
@@ -777,8 +807,10 @@ static void parse_body(ptx_parser *p)
         } else if (ptx_is_punct(t, '{')) {
             ptx_next(p);
             if (depth >= PTX_MAX_NESTING) {
-                ptx_error(p, t, "PTX-LIMIT-001", "blocks nested deeper than %d", PTX_MAX_NESTING);
-                continue;
+                ptx_limit_error(p, t->line, t->col, "blocks nested deeper than %d",
+                                PTX_MAX_NESTING);
+                skip_rest_of_body(p, depth + 1, depth - 1); /* this '{' is open too */
+                return;
             }
             depth++;
             ptx_scope_push(p);
@@ -877,11 +909,10 @@ static void finish_function(ptx_parser *p, ir_func *fn)
 {
     ptx_func_state *fs = &p->fs;
     if (fs->insns.count && fs->insns.count + p->insn_ids > UINT32_MAX / 2)
-        ptx_error_at(p, fn->line, fn->col, "PTX-LIMIT-001", "too many instructions");
+        ptx_limit_error(p, fn->line, fn->col, "too many instructions");
     if (fs->reg_types.count > PTX_MAX_FUNC_SLOTS || fs->npreds > PTX_MAX_FUNC_SLOTS)
-        ptx_error_at(p, fn->line, fn->col, "PTX-LIMIT-001",
-                     "function '%s' declares more than %u registers", fn->name ? fn->name : "?",
-                     PTX_MAX_FUNC_SLOTS);
+        ptx_limit_error(p, fn->line, fn->col, "function '%s' declares more than %u registers",
+                        fn->name ? fn->name : "?", PTX_MAX_FUNC_SLOTS);
     else if (!p->oom && p->dl->errors == p->errors_before) {
         ir_insn *insns = arena_copy(p, &fs->insns);
         ir_operand *xops = arena_copy(p, &fs->xops);
@@ -992,6 +1023,27 @@ static void parse_module_item(ptx_parser *p)
     }
 }
 
+/* After a limit error in a module-level statement (a variable or a function header): skips what
+ * is left of it, up to a ';' or the '}' that closes its initialiser or body at brace depth 0, and
+ * ends the suppression of diagnostics. A statement whose ';' was already read is complete. */
+static void skip_rest_of_statement(ptx_parser *p)
+{
+    int depth = 0;
+    if (!(p->pos > 0 && ptx_is_punct(&p->tok[p->pos - 1], ';'))) {
+        while (ptx_peek(p, 0)->kind != PTX_TOK_EOF) {
+            const ptx_token *t = ptx_next(p);
+            if (ptx_is_punct(t, ';') && depth == 0)
+                break;
+            depth += ptx_is_punct(t, '{') - ptx_is_punct(t, '}');
+            if (depth == 0 && ptx_is_punct(t, '}')) {
+                ptx_accept_punct(p, ';');
+                break;
+            }
+        }
+    }
+    p->limit_hit = false;
+}
+
 static bool parser_init(ptx_parser *p, const char *path, const char *text, diag_list *dl)
 {
     memset(p, 0, sizeof *p);
@@ -1079,6 +1131,8 @@ ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag
         parse_module_item(&p);
         if (p.pos == before)
             ptx_next(&p); /* guarantee progress on any input */
+        if (p.limit_hit)
+            skip_rest_of_statement(&p);
     }
     if (!p.has_version || !p.has_target)
         require_header(&p, ptx_peek(&p, 0));

@@ -217,6 +217,42 @@ static void group_evictions(gen *g)
                     }
 }
 
+/* .volatile, .relaxed, .acquire (ld) and .release (st) on every state space, with eviction
+ * priorities, .L2::cache_hint, prefetch sizes and vectors: the grammar of ld/st.volatile has no
+ * L1 eviction priority and no hint, and none of the four applies to .local, .const or .param. */
+static void group_ordering_by_space(gen *g)
+{
+    static const char *const sems[] = {".volatile", ".relaxed.gpu", ".acquire.gpu", ".release.gpu"};
+    static const char *const ld_extra[] = {"", ".L1::evict_last", ".L1::evict_first",
+                                           ".L1::no_allocate", ".L2::cache_hint",
+                                           ".L1::evict_last.L2::cache_hint", ".L2::128B",
+                                           ".L1::evict_normal.L2::256B", ".L2::cache_hint.L2::64B"};
+    static const char *const st_extra[] = {"", ".L1::evict_last", ".L1::evict_unchanged",
+                                           ".L1::no_allocate", ".L2::cache_hint",
+                                           ".L1::evict_first.L2::cache_hint"};
+    char mods[160];
+    for (int st = 0; st < 2; st++)
+        for (unsigned o = 0; o < sizeof sems / sizeof sems[0]; o++) {
+            if ((st && o == 2) || (!st && o == 3))
+                continue; /* .acquire exists on loads only, .release on stores only */
+            for (unsigned sp = 0; sp < NSPACES; sp++) {
+                unsigned n = st ? sizeof st_extra / sizeof st_extra[0]
+                                : sizeof ld_extra / sizeof ld_extra[0];
+                for (unsigned e = 0; e < n; e++) {
+                    snprintf(mods, sizeof mods, "%s%s%s", sems[o], spaces[sp],
+                             st ? st_extra[e] : ld_extra[e]);
+                    emit_access(g, S_SM90, st, mods, &shapes[SHAPE_U32], 1);
+                }
+                snprintf(mods, sizeof mods, "%s%s", sems[o], spaces[sp]);
+                emit_access(g, S_SM90, st, mods, &shapes[SHAPE_U32], 2);
+                snprintf(mods, sizeof mods, "%s%s.L2::evict_last", sems[o], spaces[sp]);
+                emit_access(g, S_SM100, st, mods, &shapes[SHAPE_B32], 8);
+            }
+        }
+    emit(g, S_FULL, "ld.volatile.global.L1::evict_last.f32 %%f2, [%%rd1];");
+    emit(g, S_SM90, "ld.global.L1::evict_last.volatile.f32 %%f2, [%%rd1];");
+}
+
 /* ld/st.mmio: only as .mmio.relaxed.sys on a scalar .global or generic access. */
 static void group_mmio(gen *g)
 {
@@ -484,6 +520,7 @@ int main(int argc, char **argv)
     group_ordering(&g);
     group_evictions(&g);
     group_evictions_with_cop(&g);
+    group_ordering_by_space(&g);
     group_mmio(&g);
     group_wide_accesses(&g);
     group_evictions_by_space(&g);

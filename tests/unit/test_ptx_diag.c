@@ -122,6 +122,56 @@ static void test_recovery_reports_all_errors(void **state)
     diag_list_fini(&dl);
 }
 
+/* Parses a module and requires exactly the given diagnostics, as "RULE line:col" strings. */
+static void expect_only(const char *text, size_t n, const char *const *want)
+{
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_null(ptx_parse_module("l.ptx", text, strlen(text), &dl));
+    if (dl.count != n)
+        diag_list_print(&dl, stderr);
+    assert_int_equal(dl.count, n);
+    for (size_t i = 0; i < n; i++) {
+        char got[96];
+        snprintf(got, sizeof got, "%s %u:%u", dl.items[i].rule, dl.items[i].line,
+                 dl.items[i].col);
+        assert_string_equal(got, want[i]);
+    }
+    diag_list_fini(&dl);
+}
+
+/* A limit error ends its function body or module-level statement without follow-on errors;
+ * the next function is checked again (its undeclared %x is reported). */
+static void test_limit_error_has_no_follow_on_errors(void **state)
+{
+    (void)state;
+    static const char next[] = ".visible .entry k2()\n{\n .reg .b32 %r<3>;\n"
+                               " mov.u32 %r1, %x;\n ret;\n}\n";
+    char text[4096];
+    /* in a kernel's parameter list: the body of k is skipped */
+    snprintf(text, sizeof text, ".version 9.0\n.target sm_80\n.address_size 64\n"
+             ".visible .entry k(.param .u32 p[1][1][1][1][1][1][1][1][1], .param .u32 q)\n"
+             "{\n .reg .b32 %%r<3>;\n ld.param.u32 %%r1, [q];\n ret;\n}\n%s", next);
+    expect_only(text, 2, (const char *const[]){"PTX-LIMIT-001 4:56", "PTX-SYM-001 13:15"});
+    /* 205 nested blocks (the 200th in column 200 opens depth 201) and an undeclared %y after
+     * them in the same body */
+    int at = snprintf(text, sizeof text, ".version 9.0\n.target sm_80\n.address_size 64\n"
+                      ".visible .entry k()\n{\n .reg .b32 %%r<3>;\n");
+    for (int i = 0; i < 205; i++) at += snprintf(text + at, sizeof text - (size_t)at, "{");
+    at += snprintf(text + at, sizeof text - (size_t)at, "\n mov.u32 %%r1, 1;\n");
+    for (int i = 0; i < 205; i++) at += snprintf(text + at, sizeof text - (size_t)at, "}");
+    snprintf(text + at, sizeof text - (size_t)at, "\n mov.u32 %%r1, %%y;\n ret;\n}\n%s", next);
+    expect_only(text, 2, (const char *const[]){"PTX-LIMIT-001 7:200", "PTX-SYM-001 16:15"});
+    /* a declaration-only function and a module variable used later */
+    snprintf(text, sizeof text, ".version 9.0\n.target sm_80\n.address_size 64\n"
+             ".func f(.param .u32 p[1][1][1][1][1][1][1][1][1]);\n"
+             ".global .u32 g[1][1][1][1][1][1][1][1][1] = {1};\n"
+             ".visible .entry k()\n{\n .reg .b64 %%rd<3>;\n mov.u64 %%rd1, g;\n ret;\n}\n%s",
+             next);
+    expect_only(text, 3, (const char *const[]){"PTX-LIMIT-001 4:46", "PTX-LIMIT-001 5:39",
+                                               "PTX-SYM-001 15:15"});
+}
+
 static void expect_message(const char *body, const char *target, const char *rule,
                            const char *message)
 {
@@ -167,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_every_bad_module),
         cmocka_unit_test(test_every_rule_has_a_bad_module),
         cmocka_unit_test(test_recovery_reports_all_errors),
+        cmocka_unit_test(test_limit_error_has_no_follow_on_errors),
         cmocka_unit_test(test_message_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
