@@ -4,8 +4,10 @@
  * checks; loading, printing, comparison and the generic validation rules are all driven from it,
  * so a new field is added in one place. The geometry rules that relate several fields are written
  * out below the table. This module never prints: everything goes to the caller's diag_list.
- * It holds no preset values (presets.c) and models nothing. */
+ * It holds no preset values (presets.c), models nothing, and finds keys' positions in the text
+ * with key_index.c. */
 #include "config/gpu_config.h"
+#include "config/key_index.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -210,132 +212,6 @@ static void set_field_number(gpu_config *c, const config_field *f, uint64_t v)
     }
 }
 
-/* ---- key locations in the override text ---- */
-
-/* Where each key of depth 1 (top level) and depth 2 (inside a section object) starts in the
- * file, so diagnostics about a key can point at it. jansson keeps no positions for values. */
-typedef struct key_position {
-    const char *section; /* raw text of the enclosing top-level key; NULL at depth 1 */
-    size_t section_length;
-    const char *key; /* raw text between the quotes */
-    size_t key_length;
-    unsigned line, col;
-} key_position;
-
-typedef struct key_index {
-    key_position *items; /* owned */
-    size_t count, capacity;
-} key_index;
-
-#define INDEX_MAX_DEPTH 64 /* deeper nesting is not indexed (no key of ours lives there) */
-
-typedef struct text_cursor {
-    const char *text;
-    size_t length, at;
-    unsigned line, col;
-} text_cursor;
-
-static void cursor_advance(text_cursor *t)
-{
-    unsigned char ch = (unsigned char)t->text[t->at++];
-    if (ch == '\n') {
-        t->line++;
-        t->col = 1;
-    } else if ((ch & 0xc0) != 0x80) { /* columns count characters, as jansson's do */
-        t->col++;
-    }
-}
-
-static bool index_add(key_index *ix, const key_position *kp)
-{
-    if (ix->count == ix->capacity) {
-        size_t capacity = ix->capacity ? ix->capacity * 2 : 64;
-        key_position *items = realloc(ix->items, capacity * sizeof *items);
-        if (!items)
-            return false;
-        ix->items = items;
-        ix->capacity = capacity;
-    }
-    ix->items[ix->count++] = *kp;
-    return true;
-}
-
-/* Scans text that jansson has already accepted. Returns false only when out of memory. */
-static bool index_build(key_index *ix, const char *text, size_t length)
-{
-    text_cursor t = {text, length, 0, 1, 1};
-    bool is_object[INDEX_MAX_DEPTH + 1] = {false};
-    size_t depth = 0;
-    bool expect_key = false;
-    const char *section = NULL;
-    size_t section_length = 0;
-    while (t.at < t.length) {
-        char ch = t.text[t.at];
-        if (ch == '"') {
-            key_position kp = {NULL, 0, t.text + t.at + 1, 0, t.line, t.col};
-            cursor_advance(&t);
-            while (t.at < t.length && t.text[t.at] != '"') {
-                if (t.text[t.at] == '\\' && t.at + 1 < t.length)
-                    cursor_advance(&t);
-                cursor_advance(&t);
-            }
-            kp.key_length = (size_t)(t.text + t.at - kp.key);
-            if (t.at < t.length)
-                cursor_advance(&t);
-            if (expect_key && depth == 1) {
-                section = kp.key;
-                section_length = kp.key_length;
-            } else if (expect_key && depth == 2) {
-                kp.section = section;
-                kp.section_length = section_length;
-            }
-            if (expect_key && depth >= 1 && depth <= 2 && !index_add(ix, &kp))
-                return false;
-            expect_key = false;
-            continue;
-        }
-        if (ch == '{' || ch == '[') {
-            if (++depth > INDEX_MAX_DEPTH)
-                return true;
-            is_object[depth] = ch == '{';
-            expect_key = ch == '{';
-        } else if (ch == '}' || ch == ']') {
-            depth = depth ? depth - 1 : 0;
-            expect_key = false;
-        } else if (ch == ',') {
-            expect_key = depth > 0 && is_object[depth];
-        } else if (ch == ':') {
-            expect_key = false;
-        }
-        cursor_advance(&t);
-    }
-    return true;
-}
-
-static bool raw_equals(const char *raw, size_t raw_length, const char *s)
-{
-    return raw && strlen(s) == raw_length && memcmp(raw, s, raw_length) == 0;
-}
-
-/* Line and column of key `section.key` (section NULL: top level); 0/0 when not in the file. */
-static void index_find(const key_index *ix, const char *section, const char *key, unsigned *line,
-                       unsigned *col)
-{
-    *line = *col = 0;
-    if (!ix)
-        return;
-    for (size_t i = 0; i < ix->count; i++) {
-        const key_position *kp = &ix->items[i];
-        bool same_section = section ? raw_equals(kp->section, kp->section_length, section)
-                                    : kp->section == NULL;
-        if (same_section && raw_equals(kp->key, kp->key_length, key)) {
-            *line = kp->line;
-            *col = kp->col;
-            return;
-        }
-    }
-}
-
 /* ---- diagnostics ---- */
 
 typedef struct check_context {
@@ -360,7 +236,7 @@ static void config_error(check_context *cx, const char *rule, const char *sectio
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     unsigned line, col;
-    index_find(cx->index, section, key, &line, &col);
+    key_index_find(cx->index, section, key, &line, &col);
     diag_add(cx->dl, DIAG_ERROR, rule, cx->file ? cx->file : "", line, col, "%s%s%.64s: %s",
              section ? section : "", section ? "." : "", key, message);
     cx->errors++;
@@ -931,7 +807,7 @@ int gpu_config_parse_override(const char *text, size_t length, const char *file,
     }
     key_index index = {NULL, 0, 0};
     check_context cx = {file, dl, &index, 0};
-    if (!index_build(&index, text, length)) {
+    if (!key_index_build(&index, text, length)) {
         diag_add(dl, DIAG_ERROR, "CONFIG-012", file, 0, 0, "out of memory");
         cx.errors++;
     } else if (!json_is_object(root)) {
@@ -946,7 +822,7 @@ int gpu_config_parse_override(const char *text, size_t length, const char *file,
                 validate_with(&cx, out);
         }
     }
-    free(index.items);
+    key_index_fini(&index);
     json_decref(root);
     return cx.errors ? -1 : 0;
 }
