@@ -59,7 +59,7 @@ gms_cli_test(presets_show_unknown 2 "^$" "unknown preset 'h101'" presets show h1
 # `presets show h100` prints JSON that `run --config` loads back: the run then reports h100,
 # although the launch file asks for a100.
 set(GMS_CLI_EXTRA_DEFINES -DGMS_SAVE_STDOUT=${CMAKE_BINARY_DIR}/cli/h100.json)
-gms_cli_test(presets_show_h100 0 "^{\n  \"constant\": {.*\n  \"name\": \"h100\",\n.*}\n$" "^$"
+gms_cli_test(presets_show_h100 0 "^{\n  \"base\": \"h100\",\n  \"constant\": {.*\n  \"name\": \"h100\",\n.*}\n$" "^$"
              presets show h100)
 set(GMS_CLI_EXTRA_DEFINES "")
 set_tests_properties(cli.presets_show_h100 PROPERTIES FIXTURES_SETUP cli_h100_json)

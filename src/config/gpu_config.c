@@ -1,12 +1,14 @@
 /* GPU configuration: the field table, validation, JSON override loading and JSON printing.
  *
- * One table (config_fields) lists every key of the JSON form with its C field, its kind and its
- * checks; loading, printing, comparison and the generic validation rules are all driven from it,
- * so a new field is added in one place. The geometry rules that relate several fields are written
- * out below the table. This module never prints: everything goes to the caller's diag_list.
- * It holds no preset values (presets.c) and models nothing. */
+ * One table (config_fields) lists every key of the JSON form with its C field, its kind, its
+ * checks and what the simulator does with it (modelled, or on the not-yet list); loading,
+ * printing, comparison and the generic validation rules are all driven from it, so a new field is
+ * added in one place. The geometry rules that relate several fields are written out below the
+ * table. This module never prints: everything goes to the caller's diag_list. It holds no preset
+ * values (presets.c), models nothing, and finds keys' positions in the text with key_index.c. */
 #include "config/gpu_config.h"
 #include "base/file.h"
+#include "config/key_index.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -40,15 +42,33 @@ typedef struct config_field {
     size_t offset;     /* into gpu_config */
     size_t size;       /* bytes of the C field (the buffer size for strings) */
     uint64_t max;      /* largest supported value (CONFIG-121); 0: bounded by other rules */
+    gpu_key_model model;
+    const char *missing; /* GPU_KEY_NOT_MODELLED: what is not modelled yet, for CONFIG-123 */
 } config_field;
 
 #define MEMBER_SIZE(m) sizeof(((gpu_config *)0)->m)
-#define TOP(m, kind, flags, max)                                                                 \
-    {NULL, #m, kind, flags, offsetof(gpu_config, m), MEMBER_SIZE(m), max}
-#define SUB(s, m, kind, flags, max)                                                              \
-    {#s, #m, kind, flags, offsetof(gpu_config, s.m), MEMBER_SIZE(s.m), max}
+#define TOP(m, kind, flags, max, ...)                                                            \
+    {NULL, #m, kind, flags, offsetof(gpu_config, m), MEMBER_SIZE(m), max, __VA_ARGS__}
+#define SUB(s, m, kind, flags, max, ...)                                                         \
+    {#s, #m, kind, flags, offsetof(gpu_config, s.m), MEMBER_SIZE(s.m), max, __VA_ARGS__}
 
 enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
+
+/* The last column: what the simulator does with the key (gpu_key_model). The keys marked LATER
+ * and TIMING are the not-yet list: they are validated and printed like every other key, but an
+ * override may not change them (CONFIG-123, CONFIG-124) until the part that would use them
+ * exists. Moving a key to USED needs its probe in tests/unit/test_config_keys.c. */
+#define USED GPU_KEY_MODELLED, NULL
+#define DESCRIBES GPU_KEY_DESCRIPTIVE, NULL
+#define FIXED GPU_KEY_FIXED, NULL
+#define LATER(what) GPU_KEY_NOT_MODELLED, what
+#define TIMING GPU_KEY_NEEDS_TIMING, NULL
+#define REGISTER_LIMIT LATER("occupancy limited by registers")
+#define RESERVATION LATER("a per-CTA shared-memory reservation")
+#define LINE_128 LATER("a line size other than 128 bytes")
+#define CONSTANT_L15 LATER("the L1.5 constant cache")
+#define INSTRUCTION_L0 LATER("the L0 instruction cache")
+#define CRS_CACHE LATER("the call-return-stack cache")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -59,66 +79,66 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define MAX_SECTORS_PER_LINE 64 /* the memory system keeps one bit per sector in a 64-bit mask */
 
 static const config_field config_fields[] = {
-    TOP(name, KIND_STRING, 0, 0),
-    TOP(description, KIND_STRING, 0, 0),
-    TOP(sm_version, KIND_U32, 0, 1000),
-    SUB(sm, count, KIND_U32, 0, 4096),
-    SUB(sm, warp_size, KIND_U32, 0, 0),
-    SUB(sm, max_threads_per_sm, KIND_U32, 0, 65536),
-    SUB(sm, max_ctas_per_sm, KIND_U32, 0, 1024),
-    SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048),
-    SUB(sm, registers_per_sm, KIND_U32, 0, 16777216),
-    SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536),
-    SUB(l1, unified_bytes, KIND_U32, 0, MIB(16)),
-    SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0, 0),
-    SUB(l1, default_shared_carveout_bytes, KIND_U32, Z, 0),
-    SUB(l1, max_shared_per_cta_bytes, KIND_U32, 0, 0),
-    SUB(l1, shared_reserved_per_cta_bytes, KIND_U32, Z, 0),
-    SUB(l1, line_bytes, KIND_U32, P2, 4096),
-    SUB(l1, sector_bytes, KIND_U32, P2, 4096),
-    SUB(l1, ways, KIND_U32, 0, 65536),
-    SUB(l1, replacement, KIND_REPLACEMENT, 0, 0),
-    SUB(l1, cache_global_loads, KIND_BOOL, 0, 0),
-    SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0, 0),
-    SUB(l1, global_store_allocate, KIND_BOOL, 0, 0),
-    SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0, 0),
-    SUB(shared, banks, KIND_U32, P2, 1024),
-    SUB(shared, bank_width_bytes, KIND_U32, P2, 64),
-    SUB(l2, size_bytes, KIND_U64, 0, GIB(16)),
-    SUB(l2, line_bytes, KIND_U32, P2, 4096),
-    SUB(l2, sector_bytes, KIND_U32, P2, 4096),
-    SUB(l2, ways, KIND_U32, 0, 65536),
-    SUB(l2, slices, KIND_U32, 0, 65536),
-    SUB(l2, slice_hash, KIND_SLICE_HASH, 0, 0),
-    SUB(l2, partitions, KIND_U32, 0, 64),
-    SUB(l2, dram_fill_bytes, KIND_U32, P2, 0),
-    SUB(l2, replacement, KIND_REPLACEMENT, 0, 0),
-    SUB(l2, write_policy, KIND_WRITE_POLICY, 0, 0),
-    SUB(l2, persisting_max_bytes, KIND_U64, Z, 0),
-    SUB(l2, access_policy_max_window_bytes, KIND_U64, Z, GIB(16)),
-    SUB(constant, l1_bytes, KIND_U32, 0, MIB(16)),
-    SUB(constant, l1_line_bytes, KIND_U32, P2, 4096),
-    SUB(constant, l1_ways, KIND_U32, 0, 65536),
-    SUB(constant, l15_bytes, KIND_U32, 0, MIB(16)),
-    SUB(constant, l15_line_bytes, KIND_U32, P2, 4096),
-    SUB(constant, l15_ways, KIND_U32, 0, 65536),
-    SUB(instruction, l0_bytes, KIND_U32, 0, MIB(16)),
-    SUB(instruction, l0_line_bytes, KIND_U32, P2, 4096),
-    SUB(instruction, l0_ways, KIND_U32, 0, 65536),
-    SUB(instruction, l1_bytes, KIND_U32, 0, MIB(16)),
-    SUB(instruction, l1_line_bytes, KIND_U32, P2, 4096),
-    SUB(instruction, l1_ways, KIND_U32, 0, 65536),
-    SUB(crs, entries_per_warp, KIND_U32, 0, 65536),
-    SUB(crs, entry_bytes, KIND_U32, P2, 256),
-    SUB(dram, page_bytes, KIND_U32, P2, GIB(1)),
-    SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX),
-    SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX),
-    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX),
+    TOP(name, KIND_STRING, 0, 0, DESCRIBES),
+    TOP(description, KIND_STRING, 0, 0, DESCRIBES),
+    TOP(sm_version, KIND_U32, 0, 1000, DESCRIBES),
+    SUB(sm, count, KIND_U32, 0, 4096, USED),
+    SUB(sm, warp_size, KIND_U32, 0, 0, FIXED),
+    SUB(sm, max_threads_per_sm, KIND_U32, 0, 65536, USED),
+    SUB(sm, max_ctas_per_sm, KIND_U32, 0, 1024, USED),
+    SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
+    SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, REGISTER_LIMIT),
+    SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
+    SUB(l1, unified_bytes, KIND_U32, 0, MIB(16), USED),
+    SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0, 0, USED),
+    SUB(l1, default_shared_carveout_bytes, KIND_U32, Z, 0, USED),
+    SUB(l1, max_shared_per_cta_bytes, KIND_U32, 0, 0, USED),
+    SUB(l1, shared_reserved_per_cta_bytes, KIND_U32, Z, 0, RESERVATION),
+    SUB(l1, line_bytes, KIND_U32, P2, 4096, LINE_128),
+    SUB(l1, sector_bytes, KIND_U32, P2, 4096, USED),
+    SUB(l1, ways, KIND_U32, 0, 65536, USED),
+    SUB(l1, replacement, KIND_REPLACEMENT, 0, 0, FIXED),
+    SUB(l1, cache_global_loads, KIND_BOOL, 0, 0, USED),
+    SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
+    SUB(l1, global_store_allocate, KIND_BOOL, 0, 0, USED),
+    SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
+    SUB(shared, banks, KIND_U32, P2, 1024, USED),
+    SUB(shared, bank_width_bytes, KIND_U32, P2, 64, USED),
+    SUB(l2, size_bytes, KIND_U64, 0, GIB(16), USED),
+    SUB(l2, line_bytes, KIND_U32, P2, 4096, LINE_128),
+    SUB(l2, sector_bytes, KIND_U32, P2, 4096, USED),
+    SUB(l2, ways, KIND_U32, 0, 65536, USED),
+    SUB(l2, slices, KIND_U32, 0, 65536, USED),
+    SUB(l2, slice_hash, KIND_SLICE_HASH, 0, 0, USED),
+    SUB(l2, partitions, KIND_U32, 0, 64, TIMING),
+    SUB(l2, dram_fill_bytes, KIND_U32, P2, 0, USED),
+    SUB(l2, replacement, KIND_REPLACEMENT, 0, 0, FIXED),
+    SUB(l2, write_policy, KIND_WRITE_POLICY, 0, 0, USED),
+    SUB(l2, persisting_max_bytes, KIND_U64, Z, 0, USED),
+    SUB(l2, access_policy_max_window_bytes, KIND_U64, Z, GIB(16), USED),
+    SUB(constant, l1_bytes, KIND_U32, 0, MIB(16), USED),
+    SUB(constant, l1_line_bytes, KIND_U32, P2, 4096, USED),
+    SUB(constant, l1_ways, KIND_U32, 0, 65536, USED),
+    SUB(constant, l15_bytes, KIND_U32, 0, MIB(16), CONSTANT_L15),
+    SUB(constant, l15_line_bytes, KIND_U32, P2, 4096, CONSTANT_L15),
+    SUB(constant, l15_ways, KIND_U32, 0, 65536, CONSTANT_L15),
+    SUB(instruction, l0_bytes, KIND_U32, 0, MIB(16), INSTRUCTION_L0),
+    SUB(instruction, l0_line_bytes, KIND_U32, P2, 4096, INSTRUCTION_L0),
+    SUB(instruction, l0_ways, KIND_U32, 0, 65536, INSTRUCTION_L0),
+    SUB(instruction, l1_bytes, KIND_U32, 0, MIB(16), USED),
+    SUB(instruction, l1_line_bytes, KIND_U32, P2, 4096, USED),
+    SUB(instruction, l1_ways, KIND_U32, 0, 65536, USED),
+    SUB(crs, entries_per_warp, KIND_U32, 0, 65536, CRS_CACHE),
+    SUB(crs, entry_bytes, KIND_U32, P2, 256, CRS_CACHE),
+    SUB(dram, page_bytes, KIND_U32, P2, GIB(1), DESCRIBES),
+    SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX, TIMING),
+    SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
 };
 
 #define FIELD_COUNT (sizeof config_fields / sizeof config_fields[0])
@@ -210,132 +230,6 @@ static void set_field_number(gpu_config *c, const config_field *f, uint64_t v)
     }
 }
 
-/* ---- key locations in the override text ---- */
-
-/* Where each key of depth 1 (top level) and depth 2 (inside a section object) starts in the
- * file, so diagnostics about a key can point at it. jansson keeps no positions for values. */
-typedef struct key_position {
-    const char *section; /* raw text of the enclosing top-level key; NULL at depth 1 */
-    size_t section_length;
-    const char *key; /* raw text between the quotes */
-    size_t key_length;
-    unsigned line, col;
-} key_position;
-
-typedef struct key_index {
-    key_position *items; /* owned */
-    size_t count, capacity;
-} key_index;
-
-#define INDEX_MAX_DEPTH 64 /* deeper nesting is not indexed (no key of ours lives there) */
-
-typedef struct text_cursor {
-    const char *text;
-    size_t length, at;
-    unsigned line, col;
-} text_cursor;
-
-static void cursor_advance(text_cursor *t)
-{
-    unsigned char ch = (unsigned char)t->text[t->at++];
-    if (ch == '\n') {
-        t->line++;
-        t->col = 1;
-    } else if ((ch & 0xc0) != 0x80) { /* columns count characters, as jansson's do */
-        t->col++;
-    }
-}
-
-static bool index_add(key_index *ix, const key_position *kp)
-{
-    if (ix->count == ix->capacity) {
-        size_t capacity = ix->capacity ? ix->capacity * 2 : 64;
-        key_position *items = realloc(ix->items, capacity * sizeof *items);
-        if (!items)
-            return false;
-        ix->items = items;
-        ix->capacity = capacity;
-    }
-    ix->items[ix->count++] = *kp;
-    return true;
-}
-
-/* Scans text that jansson has already accepted. Returns false only when out of memory. */
-static bool index_build(key_index *ix, const char *text, size_t length)
-{
-    text_cursor t = {text, length, 0, 1, 1};
-    bool is_object[INDEX_MAX_DEPTH + 1] = {false};
-    size_t depth = 0;
-    bool expect_key = false;
-    const char *section = NULL;
-    size_t section_length = 0;
-    while (t.at < t.length) {
-        char ch = t.text[t.at];
-        if (ch == '"') {
-            key_position kp = {NULL, 0, t.text + t.at + 1, 0, t.line, t.col};
-            cursor_advance(&t);
-            while (t.at < t.length && t.text[t.at] != '"') {
-                if (t.text[t.at] == '\\' && t.at + 1 < t.length)
-                    cursor_advance(&t);
-                cursor_advance(&t);
-            }
-            kp.key_length = (size_t)(t.text + t.at - kp.key);
-            if (t.at < t.length)
-                cursor_advance(&t);
-            if (expect_key && depth == 1) {
-                section = kp.key;
-                section_length = kp.key_length;
-            } else if (expect_key && depth == 2) {
-                kp.section = section;
-                kp.section_length = section_length;
-            }
-            if (expect_key && depth >= 1 && depth <= 2 && !index_add(ix, &kp))
-                return false;
-            expect_key = false;
-            continue;
-        }
-        if (ch == '{' || ch == '[') {
-            if (++depth > INDEX_MAX_DEPTH)
-                return true;
-            is_object[depth] = ch == '{';
-            expect_key = ch == '{';
-        } else if (ch == '}' || ch == ']') {
-            depth = depth ? depth - 1 : 0;
-            expect_key = false;
-        } else if (ch == ',') {
-            expect_key = depth > 0 && is_object[depth];
-        } else if (ch == ':') {
-            expect_key = false;
-        }
-        cursor_advance(&t);
-    }
-    return true;
-}
-
-static bool raw_equals(const char *raw, size_t raw_length, const char *s)
-{
-    return raw && strlen(s) == raw_length && memcmp(raw, s, raw_length) == 0;
-}
-
-/* Line and column of key `section.key` (section NULL: top level); 0/0 when not in the file. */
-static void index_find(const key_index *ix, const char *section, const char *key, unsigned *line,
-                       unsigned *col)
-{
-    *line = *col = 0;
-    if (!ix)
-        return;
-    for (size_t i = 0; i < ix->count; i++) {
-        const key_position *kp = &ix->items[i];
-        bool same_section = section ? raw_equals(kp->section, kp->section_length, section)
-                                    : kp->section == NULL;
-        if (same_section && raw_equals(kp->key, kp->key_length, key)) {
-            *line = kp->line;
-            *col = kp->col;
-            return;
-        }
-    }
-}
-
 /* ---- diagnostics ---- */
 
 typedef struct check_context {
@@ -360,7 +254,7 @@ static void config_error(check_context *cx, const char *rule, const char *sectio
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     unsigned line, col;
-    index_find(cx->index, section, key, &line, &col);
+    key_index_find(cx->index, section, key, &line, &col);
     diag_add(cx->dl, DIAG_ERROR, rule, cx->file ? cx->file : "", line, col, "%s%s%.64s: %s",
              section ? section : "", section ? "." : "", key, message);
     cx->errors++;
@@ -540,9 +434,10 @@ static void validate_l2(check_context *cx, const gpu_config *c)
         sets % l2->slices != 0)
         config_error(cx, "CONFIG-111", "l2", "slices", "%u does not divide the %llu L2 sets",
                      l2->slices, (unsigned long long)sets);
+    /* Reported at slices: an override cannot change partitions (CONFIG-124). */
     if (l2->partitions && l2->slices % l2->partitions != 0)
-        config_error(cx, "CONFIG-112", "l2", "partitions", "%u does not divide l2.slices (%u)",
-                     l2->partitions, l2->slices);
+        config_error(cx, "CONFIG-112", "l2", "slices", "%u is not a multiple of l2.partitions (%u)",
+                     l2->slices, l2->partitions);
     if (l2->dram_fill_bytes &&
         (l2->dram_fill_bytes < l2->sector_bytes || l2->dram_fill_bytes > l2->line_bytes))
         config_error(cx, "CONFIG-113", "l2", "dram_fill_bytes",
@@ -591,6 +486,83 @@ int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl)
 {
     check_context cx = {file, dl, NULL, 0};
     return validate_with(&cx, c);
+}
+
+/* ---- keys that are not modelled yet (CONFIG-123, CONFIG-124) ---- */
+
+static bool is_not_yet(const config_field *f)
+{
+    return f->model == GPU_KEY_NOT_MODELLED || f->model == GPU_KEY_NEEDS_TIMING;
+}
+
+/* How many not-yet keys of `c` differ from `preset`. They are all numbers (the table has no
+ * enum, string or array among them). */
+static size_t not_yet_differences(const gpu_config *c, const gpu_config *preset)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < FIELD_COUNT; i++)
+        n += is_not_yet(&config_fields[i]) &&
+             field_number(c, &config_fields[i]) != field_number(preset, &config_fields[i]);
+    return n;
+}
+
+/* The preset whose not-yet keys `c` shares: the preset of c's own name when it matches, else the
+ * one with the fewest differences (the first of equals). Printed as "base", it makes the JSON
+ * form of any accepted configuration load back. */
+static const gpu_config *closest_preset(const gpu_config *c)
+{
+    const gpu_config *named =
+        memchr(c->name, '\0', sizeof c->name) ? gpu_preset_find(c->name) : NULL;
+    if (named && not_yet_differences(c, named) == 0)
+        return named;
+    const gpu_config *best = gpu_preset_at(0);
+    size_t fewest = not_yet_differences(c, best);
+    for (size_t i = 1; fewest && i < gpu_preset_count(); i++) {
+        size_t n = not_yet_differences(c, gpu_preset_at(i));
+        if (n < fewest) {
+            fewest = n;
+            best = gpu_preset_at(i);
+        }
+    }
+    return best;
+}
+
+/* CONFIG-123/124: a key the simulator does not model yet must keep the value of the preset the
+ * override starts from, so that no setting is accepted and then silently ignored. */
+static void check_not_yet_keys(check_context *cx, const gpu_config *c, const gpu_config *base)
+{
+    for (size_t i = 0; i < FIELD_COUNT; i++) {
+        const config_field *f = &config_fields[i];
+        uint64_t value = field_number(c, f), expected = field_number(base, f);
+        if (!is_not_yet(f) || value == expected)
+            continue;
+        if (f->model == GPU_KEY_NEEDS_TIMING)
+            config_error(cx, "CONFIG-124", f->section, f->key,
+                         "%llu differs from %s's value (%llu); the timing model is not built yet",
+                         (unsigned long long)value, base->name, (unsigned long long)expected);
+        else
+            config_error(cx, "CONFIG-123", f->section, f->key,
+                         "%llu differs from %s's value (%llu); %s is not modelled yet",
+                         (unsigned long long)value, base->name, (unsigned long long)expected,
+                         f->missing);
+    }
+}
+
+int gpu_config_key_model(const char *path, gpu_key_model *model)
+{
+    for (size_t i = 0; path && i < FIELD_COUNT; i++) {
+        const config_field *f = &config_fields[i];
+        size_t section_length = f->section ? strlen(f->section) : 0;
+        bool same = f->section ? strncmp(path, f->section, section_length) == 0 &&
+                                     path[section_length] == '.' &&
+                                     strcmp(path + section_length + 1, f->key) == 0
+                               : strcmp(path, f->key) == 0;
+        if (same) {
+            *model = f->model;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* ---- small queries ---- */
@@ -685,8 +657,10 @@ static json_t *field_to_json(const gpu_config *c, const config_field *f)
 char *gpu_config_to_json(const gpu_config *c)
 {
     json_t *root = json_object();
-    if (!root)
+    if (!root || json_object_set_new(root, "base", json_string(closest_preset(c)->name)) != 0) {
+        json_decref(root);
         return NULL;
+    }
     for (size_t i = 0; i < FIELD_COUNT; i++) {
         const config_field *f = &config_fields[i];
         json_t *target = root;
@@ -929,7 +903,7 @@ int gpu_config_parse_override(const char *text, size_t length, const char *file,
     }
     key_index index = {NULL, 0, 0};
     check_context cx = {file, dl, &index, 0};
-    if (!index_build(&index, text, length)) {
+    if (!key_index_build(&index, text, length)) {
         diag_add(dl, DIAG_ERROR, "CONFIG-012", file, 0, 0, "out of memory");
         cx.errors++;
     } else if (!json_is_object(root)) {
@@ -941,10 +915,12 @@ int gpu_config_parse_override(const char *text, size_t length, const char *file,
             memcpy(out, base, sizeof *out);
             apply_root(&cx, out, root);
             if (cx.errors == 0)
+                check_not_yet_keys(&cx, out, base);
+            if (cx.errors == 0)
                 validate_with(&cx, out);
         }
     }
-    free(index.items);
+    key_index_fini(&index);
     json_decref(root);
     return cx.errors ? -1 : 0;
 }

@@ -158,6 +158,20 @@ typedef struct gpu_config {
     gpu_latency_config latency;
 } gpu_config;
 
+/* What the simulator does with a key today (docs/presets.md, "Which keys are modelled"). A key
+ * that is not modelled yet may only hold its base preset's value: the override loader rejects
+ * any other value (CONFIG-123, CONFIG-124) instead of accepting a setting that changes nothing. */
+typedef enum gpu_key_model {
+    GPU_KEY_MODELLED,     /* changing it changes what a kernel run counts, computes or accepts */
+    GPU_KEY_DESCRIPTIVE,  /* names the GPU or sizes the simulator's own storage; changes no
+                             statistic or value by design (name, description, sm_version,
+                             dram.page_bytes) */
+    GPU_KEY_FIXED,        /* modelled, but only one value exists and a rule rejects the others
+                             (sm.warp_size: CONFIG-109; l1/l2.replacement: CONFIG-009) */
+    GPU_KEY_NOT_MODELLED, /* not modelled yet: a value other than the base's is CONFIG-123 */
+    GPU_KEY_NEEDS_TIMING  /* only the timing model, not built yet, would use it: CONFIG-124 */
+} gpu_key_model;
+
 /* ---- presets (presets.c; values and sources in docs/presets.md) ---- */
 
 /* Returns the built-in preset called `name` (borrowed, exact lower-case match: "h100", "a100",
@@ -190,7 +204,7 @@ const gpu_config *gpu_preset_default(void);
  *   CONFIG-109 sm.warp_size is not 32 (the executor models 32-lane warps only)
  *   CONFIG-110 l2.persisting_max_bytes exceeds l2.size_bytes
  *   CONFIG-111 l2.slices does not divide the number of L2 sets
- *   CONFIG-112 l2.partitions does not divide l2.slices
+ *   CONFIG-112 l2.slices is not a multiple of l2.partitions
  *   CONFIG-113 l2.dram_fill_bytes is smaller than an L2 sector or larger than an L2 line
  *   CONFIG-114 sm.max_threads_per_sm differs from max_warps_per_sm x warp_size
  *   CONFIG-115 sm.max_threads_per_cta exceeds max_threads_per_sm or is not a multiple of
@@ -225,7 +239,11 @@ int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
  *   CONFIG-011 carve-out array longer than GPU_MAX_SHARED_CARVEOUTS
  *   CONFIG-012 out of memory while parsing
  *   CONFIG-013 more than 100 errors: the remaining keys were not checked
- *   and every CONFIG-1xx rule of gpu_config_validate. */
+ *   CONFIG-123 a key that is not modelled yet (GPU_KEY_NOT_MODELLED) differs from the base
+ *   CONFIG-124 a key that only the timing model would use (GPU_KEY_NEEDS_TIMING) differs from
+ *              the base
+ *   and every CONFIG-1xx rule of gpu_config_validate (checked only when the rules above held).
+ * CONFIG-123/124 compare with the base preset ("base", or the default preset without it). */
 int gpu_config_load_override(const char *path, gpu_config *out, diag_list *dl);
 
 /* The same as gpu_config_load_override for override text already in memory: `text` (borrowed,
@@ -235,8 +253,11 @@ int gpu_config_load_override(const char *path, gpu_config *out, diag_list *dl);
 int gpu_config_parse_override(const char *text, size_t length, const char *file,
                               gpu_config *out, diag_list *dl);
 
-/* Prints `c` (borrowed) as pretty-printed JSON (two-space indent, keys sorted), with the same
- * keys the override file takes and no "base", so the text loads back into an identical struct.
+/* Prints `c` (borrowed) as pretty-printed JSON (two-space indent, keys sorted), with every key
+ * the override file takes, so the text loads back into an identical struct. "base" names the
+ * preset whose not-modelled keys (GPU_KEY_NOT_MODELLED, GPU_KEY_NEEDS_TIMING) `c` shares: the
+ * preset of c's name when it matches, else the one with the fewest differences; a `c` that
+ * matches none (only possible for structs built in code) prints but does not load back.
  * Returns a malloc'd NUL-terminated string the caller frees, or NULL when out of memory or when
  * an enumeration field holds a value outside its enum. */
 char *gpu_config_to_json(const gpu_config *c);
@@ -255,6 +276,11 @@ int gpu_config_pick_carveout(const gpu_config *c, uint32_t shared_bytes,
 
 /* Number of L2 sets (size_bytes / (line_bytes x ways)); 0 when line_bytes or ways is 0. */
 uint64_t gpu_config_l2_sets(const gpu_config *c);
+
+/* What the simulator does with the key `path` (borrowed; "l2.slice_hash", "name": the JSON
+ * path as gpu_config_to_json prints it, sections joined with a dot), written to *model (OUT).
+ * Returns 0, or -1 when no key has that path. */
+int gpu_config_key_model(const char *path, gpu_key_model *model);
 
 /* JSON spelling of an enum value ("write_back", "lru", "xor_fold"), or NULL when out of range. */
 const char *gpu_write_policy_name(gpu_write_policy p);

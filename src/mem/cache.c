@@ -97,9 +97,12 @@ static void result_add_to_stats(cache *c, const cache_result *r)
 /* ---- set index and lookup ---- */
 
 /* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
- * group number so that large power-of-two strides still spread over the slices. */
+ * group number so that large power-of-two strides still spread over the slices (or, with
+ * slice_modulo, not rotated: such strides then all land in one slice). */
 static uint32_t slice_of_line(const cache *c, uint64_t line_number)
 {
+    if (c->config.slice_modulo)
+        return (uint32_t)(line_number % c->config.slices);
     uint64_t n = c->config.slices, group = line_number / n, fold = 0;
     for (uint64_t g = group; g; g >>= 16) fold ^= g & 0xFFFF;
     return (uint32_t)((line_number + fold) % n);

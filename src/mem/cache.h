@@ -102,6 +102,7 @@ typedef struct cache_config {
                                 is chosen round-robin within aligned groups of n lines (rotated
                                 by a fold of the group number) and the index function picks the
                                 set within the slice from the group number */
+    bool slice_modulo;       /* the slice is the line number mod n, without the rotation */
 } cache_config;
 
 /* What one call did. Every operation zeroes it first; pass NULL when not needed. */

@@ -146,6 +146,9 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.sector_bytes = c->l2.sector_bytes;
     cc.fill_bytes = c->l2.dram_fill_bytes;
     cc.slices = c->l2.slices;
+    cc.slice_modulo = c->l2.slice_modulo;
+    if (c->l2.write_through)
+        cc.write_through_kinds = 1u << LINE_KIND_GLOBAL | 1u << LINE_KIND_LOCAL;
     ms->l2 = cache_array(ms, 1, &cc, &to_dram, dl);
     cache_next_level to_l2 = {ms, l2_read, l2_write};
     cache_config_default(&cc, c->l1.bytes, c->l1.ways);

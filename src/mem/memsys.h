@@ -33,6 +33,7 @@ typedef struct memsys_config {
         uint32_t line_bytes, sector_bytes, ways, slices;
         uint32_t dram_fill_bytes;
         uint64_t persisting_max_bytes;
+        uint8_t slice_modulo, write_through; /* slice = line mod slices; stores reach DRAM */
     } l2;
     struct {
         uint32_t banks, bank_width_bytes;

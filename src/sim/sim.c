@@ -216,6 +216,8 @@ int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config
     c->l2.slices = g->l2.slices;
     c->l2.dram_fill_bytes = g->l2.dram_fill_bytes;
     c->l2.persisting_max_bytes = g->l2.persisting_max_bytes;
+    c->l2.slice_modulo = g->l2.slice_hash == GPU_SLICE_HASH_MODULO;
+    c->l2.write_through = g->l2.write_policy == GPU_WRITE_THROUGH;
     c->shared.banks = g->shared.banks;
     c->shared.bank_width_bytes = g->shared.bank_width_bytes;
     c->constant.bytes = g->constant.l1_bytes;
