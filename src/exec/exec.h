@@ -77,6 +77,12 @@ typedef struct exec_stats {
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
 
+/* 64-bit register slots per lane that a frame of function `func` (an index into the module's
+ * functions) holds: the registers its instructions reference, those whose live ranges do not
+ * overlap sharing a slot (docs/architecture.md, "Registers"). A warp's register file is this
+ * many slots x 32 lanes x 8 bytes. 0 for a function without a body or out of range. */
+uint32_t exec_program_register_slots(const exec_program *p, uint32_t func);
+
 /* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
  * entries). */
 const uint64_t *exec_program_insn_counts(const exec_program *p);

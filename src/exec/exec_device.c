@@ -105,9 +105,9 @@ static void cta_destroy(exec_cta *cta)
  * per 4 KiB page is most of the cost of starting thousands of warps. */
 static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps)
 {
-    const ir_func *fn = rs->entry->ir;
-    rs->warp_regs_bytes = ((size_t)fn->nregs * LANES * sizeof(uint64_t) + 64) & ~(size_t)63;
-    rs->warp_preds_bytes = ((size_t)fn->npreds * sizeof(uint32_t) + 64) & ~(size_t)63;
+    const exec_func *fn = rs->entry;
+    rs->warp_regs_bytes = ((size_t)fn->reg_slots * LANES * sizeof(uint64_t) + 64) & ~(size_t)63;
+    rs->warp_preds_bytes = ((size_t)fn->ir->npreds * sizeof(uint32_t) + 64) & ~(size_t)63;
     size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
     rs->reg_arena_bytes = per_warp * nwarps * nslots;
     if (!rs->reg_arena_bytes)

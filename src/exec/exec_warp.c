@@ -329,7 +329,7 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
         w->frames_cap = cap;
     }
     exec_frame *f = &w->frames[w->depth];
-    size_t regs_bytes = (size_t)fn->ir->nregs * LANES * sizeof(uint64_t);
+    size_t regs_bytes = (size_t)fn->reg_slots * LANES * sizeof(uint64_t);
     size_t preds_bytes = (size_t)fn->ir->npreds * sizeof(uint32_t);
     size_t params_bytes = (size_t)fn->param_area_bytes * LANES;
     if (grow((void **)&f->regs, &f->regs_cap, regs_bytes ? regs_bytes : 8) ||
@@ -360,10 +360,10 @@ static void frame_pop(exec_warp *w)
     exec_frame *callee = &w->frames[w->depth - 1];
     exec_frame *caller = &w->frames[w->depth - 2];
     uint32_t lanes = callee->returned & w->live;
-    const ir_insn *call = &caller->fn->ir->insns[callee->call_pc];
+    const ir_insn *call = &caller->fn->insns[callee->call_pc];
     const ir_func *cf = callee->fn->ir;
     for (uint32_t r = 0; r < call->xrets_count && r < cf->nrets; r++) {
-        const ir_operand *o = &caller->fn->ir->xops[call->xrets_first + r];
+        const ir_operand *o = &caller->fn->xops[call->xrets_first + r];
         uint32_t bytes = (uint32_t)cf->rets[r].size_bytes;
         uint32_t src_off = callee->fn->ret_offsets[r];
         for (unsigned l = 0; l < LANES; l++) {
