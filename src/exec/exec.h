@@ -73,7 +73,10 @@ typedef struct exec_stats {
 /* Runs one launch to completion on `ms`. Device printf output is appended to *printf_out (a
  * malloc'd, NUL-terminated buffer the caller frees; may be NULL on entry), ordered by CTA, then
  * warp, then call order, then lane. Returns 0 when the kernel completed; 1 when it faulted (details
- * in *fault; memory may be partially updated, as on a GPU); -1 on host out-of-memory. */
+ * in *fault; memory may be partially updated, as on a GPU); -1 when host memory ran out: then
+ * fault->faulted is 0 and fault->rule and fault->message say what could not be allocated and how
+ * much (EXEC-NOMEM-003: the register files of the resident warps, per warp and in total;
+ * EXEC-NOMEM-004: anything else; docs/faults.md "Host memory"). */
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
 

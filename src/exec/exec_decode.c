@@ -331,7 +331,8 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
 {
     exec_program *p = calloc(1, sizeof *p);
     if (!p) {
-        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0,
+                 "out of memory preparing the module for execution (%zu bytes)", sizeof *p);
         return NULL;
     }
     p->module = m;
@@ -343,7 +344,10 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
     if (!errors && layout_module(p))
         errors = 1;
     if (errors) {
-        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0,
+                 "out of memory laying out the module for execution (%u functions, %u "
+                 "instructions, %u module variables, %u bytes of constants)", m->nfuncs,
+                 m->ninsns_total, m->nvars, p->const_bytes);
         exec_program_destroy(p);
         return NULL;
     }

@@ -189,6 +189,12 @@ void warp_next_group(exec_warp *w);
  * docs/faults.md), the message and the faulting thread and instruction in the run's exec_fault. */
 void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *rule,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Records a host allocation failure: sets rs->oom (rs may be NULL) so that the launch stops, and
+ * for the first failure puts `rule` (a static EXEC-NOMEM-* id, docs/faults.md) and the message,
+ * which names what could not be allocated and how much, in *f; f->faulted stays 0, and exec_run
+ * returns -1. */
+void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);

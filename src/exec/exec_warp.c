@@ -39,6 +39,19 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
     }
 }
 
+void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
+{
+    if (rs)
+        rs->oom = 1;
+    if (f->rule)
+        return;
+    f->rule = rule;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- operands ---- */
 
 static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
@@ -206,7 +219,9 @@ void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask)
         uint32_t cap = f->waiting_cap ? f->waiting_cap * 2 : 8;
         exec_group *g = realloc(f->waiting, cap * sizeof *g);
         if (!g) {
-            w->run->oom = 1;
+            exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                     "out of host memory growing the list of diverged lane groups of a warp to "
+                     "%u entries (%zu bytes)", cap, cap * sizeof *g);
             w->state = WARP_FAULTED;
             return;
         }
@@ -322,8 +337,12 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
     if (w->depth == w->frames_cap) {
         uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
         exec_frame *fr = realloc(w->frames, cap * sizeof *fr);
-        if (!fr)
+        if (!fr) {
+            exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                     "out of host memory growing a warp's call stack to %u frames (%zu bytes)", cap,
+                     cap * sizeof *fr);
             return -1;
+        }
         memset(fr + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *fr);
         w->frames = fr;
         w->frames_cap = cap;
@@ -334,8 +353,13 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
     size_t params_bytes = (size_t)fn->param_area_bytes * LANES;
     if (grow((void **)&f->regs, &f->regs_cap, regs_bytes ? regs_bytes : 8) ||
         grow((void **)&f->preds, &f->preds_cap, preds_bytes ? preds_bytes : 4) ||
-        grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8))
+        grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8)) {
+        exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                 "out of host memory for a call frame of %s: %zu bytes of registers, %zu of "
+                 "predicates and %zu of parameters per warp", fn->ir->name, regs_bytes,
+                 preds_bytes, params_bytes);
         return -1;
+    }
     /* Registers and predicates keep what the slot's previous user left (PTX leaves them
      * undefined); parameter storage is cleared because calls read it as memory. */
     memset(f->params, 0, params_bytes);
