@@ -66,17 +66,20 @@ static int falls_through(const ir_insn *in)
     return !ends_block(in) || in->has_guard;
 }
 
-/* Calls f(ctx, target instruction) for every successor of instruction i, the last of a block. */
+/* Calls f(ctx, target instruction) for every successor of instruction i, the last of a block;
+ * a target is at most ninsns (a label after the last instruction). */
 static void for_each_successor(const ir_func *fn, uint32_t i, void (*f)(void *, uint32_t),
                                void *ctx)
 {
     const ir_insn *in = &fn->insns[i];
-    if (in->op == IR_BRA && in->src[0].kind == IR_OPND_LABEL)
+    if (in->op == IR_BRA && in->src[0].kind == IR_OPND_LABEL &&
+        (uint64_t)in->src[0].imm <= fn->ninsns)
         f(ctx, (uint32_t)in->src[0].imm);
-    if (in->op == IR_BRX)
-        for (uint32_t k = 0; k < in->xops_count; k++)
-            if (fn->xops[in->xops_first + k].kind == IR_OPND_LABEL)
-                f(ctx, (uint32_t)fn->xops[in->xops_first + k].imm);
+    for (uint32_t k = 0; in->op == IR_BRX && k < in->xops_count; k++) {
+        const ir_operand *o = &fn->xops[in->xops_first + k];
+        if (o->kind == IR_OPND_LABEL && (uint64_t)o->imm <= fn->ninsns)
+            f(ctx, (uint32_t)o->imm);
+    }
     if (falls_through(in))
         f(ctx, i + 1);
 }
