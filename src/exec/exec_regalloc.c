@@ -21,9 +21,10 @@
 
 #include "exec/exec_internal.h"
 
-/* Above this many bitset words the dataflow is not run: every referenced register keeps a slot
- * of its own (a function with tens of thousands of registers and blocks). */
-enum { LIVENESS_MAX_WORDS = 1u << 24 };
+/* Above this many words per bitset array (4 arrays of blocks x referenced registers bits, 32 MiB
+ * each) the dataflow is not run and every referenced register keeps a slot of its own: a
+ * function with thousands of registers and thousands of blocks. */
+enum { LIVENESS_MAX_WORDS = 1u << 22 };
 
 typedef void (*reg_visitor)(void *ctx, uint32_t reg, int is_def);
 
