@@ -91,7 +91,10 @@ typedef struct exec_stats {
 /* Runs one launch to completion on `ms`. Device printf output is appended to *printf_out (a
  * malloc'd, NUL-terminated buffer the caller frees; may be NULL on entry), ordered by CTA, then
  * warp, then call order, then lane. Returns 0 when the kernel completed; 1 when it faulted (details
- * in *fault; memory may be partially updated, as on a GPU); -1 on host out-of-memory. */
+ * in *fault; memory may be partially updated, as on a GPU); -1 when host memory ran out: then
+ * fault->faulted is 0 and fault->rule and fault->message say what could not be allocated and how
+ * much (EXEC-NOMEM-003: the register files of the resident warps, per warp and in total;
+ * EXEC-NOMEM-004: anything else; docs/faults.md "Host memory"). */
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
 
@@ -99,6 +102,12 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
  * the static .shared variables of the module and of every function, rounded up to 16. A launch
  * needs this plus its dynamic shared bytes per CTA. */
 uint32_t exec_program_static_shared_bytes(const exec_program *p);
+
+/* 64-bit register slots per lane that a frame of function `func` (an index into the module's
+ * functions) holds: the registers its instructions reference, those whose live ranges do not
+ * overlap sharing a slot (docs/architecture.md, "Registers"). A warp's register file is this
+ * many slots x 32 lanes x 8 bytes. 0 for a function without a body or out of range. */
+uint32_t exec_program_register_slots(const exec_program *p, uint32_t func);
 
 /* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
  * entries). */

@@ -33,7 +33,7 @@ void exec_h_bra(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 
 void exec_h_brx(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
-    const ir_func *fn = w->frames[w->depth - 1].fn->ir;
+    const exec_func *fn = w->frames[w->depth - 1].fn;
     uint64_t tmp[LANES];
     const uint64_t *idx = warp_src(w, x, 0, tmp);
     uint32_t rest = w->active & ~mask;
@@ -58,7 +58,7 @@ static void call_arg_lanes(exec_warp *w, const ir_insn *in, uint32_t k, uint32_t
                            uint64_t *lanes)
 {
     const exec_frame *f = &w->frames[w->depth - 1];
-    const ir_operand *o = &f->fn->ir->xops[in->xops_first + k];
+    const ir_operand *o = &f->fn->xops[in->xops_first + k];
     for (unsigned l = 0; l < LANES; l++) {
         uint64_t v = 0;
         if (o->kind == IR_OPND_SYM && o->sym >= IR_SYM_FUNC_BASE) {
@@ -79,7 +79,7 @@ static void pass_arguments(exec_warp *w, const ir_insn *in, exec_frame *caller, 
 {
     const ir_func *cf = callee->fn->ir;
     for (uint32_t k = 0; k < in->xops_count && k < cf->nparams; k++) {
-        const ir_operand *o = &caller->fn->ir->xops[in->xops_first + k];
+        const ir_operand *o = &caller->fn->xops[in->xops_first + k];
         uint32_t bytes = (uint32_t)cf->params[k].size_bytes;
         uint32_t dst_off = callee->fn->param_offsets[k];
         for (unsigned l = 0; l < LANES; l++) {
@@ -108,7 +108,7 @@ static void call_builtin(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         int n = exec_vprintf(w, x, mask, a0, a1);
         if (in->xrets_count) {
             const exec_frame *f = &w->frames[w->depth - 1];
-            const ir_operand *o = &f->fn->ir->xops[in->xrets_first];
+            const ir_operand *o = &f->fn->xops[in->xrets_first];
             for (unsigned l = 0; l < LANES; l++) {
                 if (!((mask >> l) & 1u))
                     continue;

@@ -117,6 +117,40 @@ static unsigned source_bits(const ir_insn *in, int i)
     return bits == 0 || bits > 64 ? 64 : bits;
 }
 
+static void rename_operand(ir_operand *o, const uint32_t *slot_of, uint32_t nregs)
+{
+    if ((o->kind == IR_OPND_REG || (o->kind == IR_OPND_ADDR && o->has_reg)) && o->reg < nregs) {
+        o->reg = slot_of[o->reg];
+    } else if (o->kind == IR_OPND_VEC) {
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            if (o->vregs[e] < nregs) /* not IR_REG_SINK or IR_REG_IMM */
+                o->vregs[e] = slot_of[o->vregs[e]];
+    }
+}
+
+/* Copies the function's instructions and call operands with every register replaced by its
+ * slot (exec_regalloc). Returns 0 or -1 when out of memory. */
+static int rename_registers(exec_func *ef, const ir_func *fn)
+{
+    uint32_t *slot_of = malloc(((size_t)fn->nregs + 1) * sizeof *slot_of);
+    ef->insns = malloc(((size_t)fn->ninsns + 1) * sizeof *ef->insns);
+    ef->xops = malloc(((size_t)fn->nxops + 1) * sizeof *ef->xops);
+    if (!slot_of || !ef->insns || !ef->xops || exec_regalloc(fn, slot_of, &ef->reg_slots)) {
+        free(slot_of);
+        return -1;
+    }
+    memcpy(ef->insns, fn->insns, (size_t)fn->ninsns * sizeof *ef->insns);
+    if (fn->nxops)
+        memcpy(ef->xops, fn->xops, (size_t)fn->nxops * sizeof *ef->xops);
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+        for (int s = 0; s < 4; s++) rename_operand(&ef->insns[i].src[s], slot_of, fn->nregs);
+        for (int d = 0; d < 2; d++) rename_operand(&ef->insns[i].dst[d], slot_of, fn->nregs);
+    }
+    for (uint32_t k = 0; k < fn->nxops; k++) rename_operand(&ef->xops[k], slot_of, fn->nregs);
+    free(slot_of);
+    return 0;
+}
+
 static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
 {
     const ir_module *m = p->module;
@@ -129,16 +163,18 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
     for (uint32_t i = 0; i < fn->ninsns; i++)
         for (int s = 0; s < 4; s++) nimm += fn->insns[i].src[s].kind == IR_OPND_IMM;
     uint64_t *pool = calloc((size_t)(nimm ? nimm : 1) * LANES, sizeof *pool);
-    if (!ef->code || !pool) {
+    if (!ef->code || !pool || rename_registers(ef, fn)) {
         free(pool);
-        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, fn->line, fn->col,
+                 "out of memory preparing function %s (%u instructions, %u registers) for "
+                 "execution", fn->name, fn->ninsns, fn->nregs);
         return -1;
     }
     uint32_t used = 0;
     for (uint32_t i = 0; i < fn->ninsns; i++) {
         const ir_insn *in = &fn->insns[i];
         exec_xinsn *x = &ef->code[i];
-        x->in = in;
+        x->in = &ef->insns[i];
         x->is_ctrl = (uint8_t)is_ctrl_op((ir_opcode)in->op);
         for (int s = 0; s < 4; s++) {
             if (in->src[s].kind != IR_OPND_IMM)
@@ -298,7 +334,8 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
 {
     exec_program *p = calloc(1, sizeof *p);
     if (!p) {
-        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0,
+                 "out of memory preparing the module for execution (%zu bytes)", sizeof *p);
         return NULL;
     }
     p->module = m;
@@ -310,7 +347,10 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
     if (!errors && layout_module(p))
         errors = 1;
     if (errors) {
-        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0, "out of memory");
+        diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, 0, 0,
+                 "out of memory laying out the module for execution (%u functions, %u "
+                 "instructions, %u module variables, %u bytes of constants)", m->nfuncs,
+                 m->ninsns_total, m->nvars, p->const_bytes);
         exec_program_destroy(p);
         return NULL;
     }
@@ -331,6 +371,8 @@ void exec_program_destroy(exec_program *p)
     if (p->funcs) {
         for (uint32_t f = 0; f < p->module->nfuncs; f++) {
             free(p->funcs[f].code);
+            free(p->funcs[f].insns);
+            free(p->funcs[f].xops);
             free(p->funcs[f].imm_pool);
             free(p->funcs[f].var_offsets);
             free(p->funcs[f].param_offsets);
@@ -351,4 +393,9 @@ const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn
 uint32_t exec_program_static_shared_bytes(const exec_program *p)
 {
     return p->dynamic_shared_offset;
+}
+
+uint32_t exec_program_register_slots(const exec_program *p, uint32_t func)
+{
+    return func < p->module->nfuncs ? p->funcs[func].reg_slots : 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "exec/exec_internal.h"
 
@@ -60,19 +61,27 @@ static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
         const ir_var *v = &m->vars[i];
         if (v->space == IR_SPACE_GLOBAL && (v->init || v->nrelocs) && v->size_bytes) {
             uint8_t *image = calloc(v->size_bytes, 1);
-            if (!image)
+            if (image) {
+                if (v->init)
+                    memcpy(image, v->init, v->size_bytes);
+                apply_relocs(p, v, image);
+            }
+            if (!image || memsys_host_write(ms, p->module_var_addr[i], image, v->size_bytes)) {
+                free(image);
+                exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory initialising module "
+                         "variable %s (%llu bytes)", v->name, (unsigned long long)v->size_bytes);
                 return -1;
-            if (v->init)
-                memcpy(image, v->init, v->size_bytes);
-            apply_relocs(p, v, image);
-            memsys_host_write(ms, p->module_var_addr[i], image, v->size_bytes);
+            }
             free(image);
         } else if (v->space == IR_SPACE_CONST && v->nrelocs) {
             apply_relocs(p, v, p->const_bank + p->module_var_addr[i]);
         }
     }
-    if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes))
+    if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes)) {
+        exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
+                 "constant bank (%u bytes)", p->const_bytes);
         return -1;
+    }
     p->globals_ready = 1;
     p->globals_ms = ms;
     return 0;
@@ -99,19 +108,62 @@ static void cta_destroy(exec_cta *cta)
     free(cta);
 }
 
+/* "30.0 KiB", "4.1 GiB": a byte count for a message. */
+static const char *human_bytes(char buf[32], double bytes)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    unsigned u = 0;
+    while (bytes >= 1024 && u + 1 < sizeof units / sizeof *units) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, 32, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+/* The register-file part of an EXEC-NOMEM-003 message: what one warp and all resident warps
+ * need. */
+static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, const char *why)
+{
+    char one[32], all[32];
+    size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
+    uint64_t warps = (uint64_t)ctas * nwarps;
+    exec_oom(rs, rs->fault, "EXEC-NOMEM-003",
+             "cannot allocate the register files of kernel %s: %s per warp (%u registers in %u "
+             "64-bit slots x 32 lanes, %u predicates), %s in total for %llu resident warps "
+             "(%u CTAs of %u warps)%s", rs->entry->ir->name, human_bytes(one, (double)per_warp),
+             rs->entry->ir->nregs, rs->entry->reg_slots, rs->entry->ir->npreds,
+             human_bytes(all, (double)per_warp * (double)warps),
+             (unsigned long long)warps, ctas, nwarps, why);
+}
+
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
  * program for its later launches),
  * advised to use huge pages: a launch touches all of it, and one fault per 2 MiB instead of one
- * per 4 KiB page is most of the cost of starting thousands of warps. */
-static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps)
+ * per 4 KiB page is most of the cost of starting thousands of warps. `nslots` CTA slots of
+ * `nwarps` warps exist, of which `resident` are used (fewer when the grid is small). Returns 0, or
+ * -1 with EXEC-NOMEM-003 when the mapping fails or the resident warps' register files alone
+ * would not fit in the host's physical memory (the mapping may succeed, but touching it would
+ * then end the process without a word). */
+static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps,
+                                 uint32_t resident)
 {
-    const ir_func *fn = rs->entry->ir;
-    rs->warp_regs_bytes = ((size_t)fn->nregs * LANES * sizeof(uint64_t) + 64) & ~(size_t)63;
-    rs->warp_preds_bytes = ((size_t)fn->npreds * sizeof(uint32_t) + 64) & ~(size_t)63;
+    const exec_func *fn = rs->entry;
+    rs->warp_regs_bytes = ((size_t)fn->reg_slots * LANES * sizeof(uint64_t) + 64) & ~(size_t)63;
+    rs->warp_preds_bytes = ((size_t)fn->ir->npreds * sizeof(uint32_t) + 64) & ~(size_t)63;
     size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
     rs->reg_arena_bytes = per_warp * nwarps * nslots;
     if (!rs->reg_arena_bytes)
         return 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_bytes > 0 &&
+        (double)per_warp * nwarps * resident > (double)pages * (double)page_bytes) {
+        char phys[32], why[80];
+        snprintf(why, sizeof why, ", more than the host's %s of memory",
+                 human_bytes(phys, (double)pages * (double)page_bytes));
+        register_oom(rs, nwarps, resident, why);
+        return -1;
+    }
     exec_program *p = rs->prog;
     if (p->reg_arena_bytes < rs->reg_arena_bytes) {
         /* Later launches of the program reuse the mapping: its pages are already in memory. */
@@ -121,8 +173,10 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
         p->reg_arena_bytes = 0;
         void *m = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
+        if (m == MAP_FAILED) {
+            register_oom(rs, nwarps, nslots, "");
             return -1;
+        }
 #ifdef MADV_HUGEPAGE
         madvise(m, rs->reg_arena_bytes, MADV_HUGEPAGE);
 #endif
@@ -142,14 +196,18 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
 {
     const exec_launch *L = rs->launch;
     uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    int fresh = !cta;
     if (!cta) {
         cta = calloc(1, sizeof *cta);
-        if (!cta)
-            return NULL;
-        cta->nwarps = nwarps;
-        cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
-        cta->warps = calloc(nwarps, sizeof *cta->warps);
-        if (!cta->shared || !cta->warps) {
+        if (cta) {
+            cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
+            cta->warps = calloc(nwarps, sizeof *cta->warps);
+            cta->nwarps = cta->warps ? nwarps : 0;
+        }
+        if (!cta || !cta->shared || !cta->warps) {
+            exec_oom(rs, rs->fault, "EXEC-NOMEM-004",
+                     "out of host memory for a CTA: %u bytes of shared memory and %u warps "
+                     "(%zu bytes)", shared_bytes, nwarps, nwarps * sizeof *cta->warps);
             cta_destroy(cta);
             return NULL;
         }
@@ -191,8 +249,11 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         if (!w->frames_cap && rs->reg_arena) {
             /* First use of this warp: lend it its entry register file from the arena. */
             w->frames = calloc(4, sizeof *w->frames);
-            if (!w->frames)
-                return NULL;
+            if (!w->frames) {
+                exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the call "
+                         "stack of a warp (%zu bytes)", 4 * sizeof *w->frames);
+                break;
+            }
             w->frames_cap = 4;
             size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
             uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
@@ -203,9 +264,14 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
             w->frames[0].borrowed = 1;
         }
         if (warp_frame_push(w, rs->entry))
-            return NULL;
+            break;
         w->state = WARP_READY;
         w->pc = 0;
+    }
+    if (rs->oom) {
+        if (fresh) /* a slot's CTA from earlier is still in the slot table, which frees it */
+            cta_destroy(cta);
+        return NULL;
     }
     return cta;
 }
@@ -237,6 +303,9 @@ char *exec_printf_collect(exec_run_state *rs)
             pos += n;
         }
         out[pos] = '\0';
+    } else {
+        exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory collecting %zu bytes of "
+                 "device printf output", total);
     }
     for (uint32_t i = 0; i < rs->nprintfs; i++) free(rs->printfs[i].text);
     free(rs->printfs);
@@ -245,7 +314,7 @@ char *exec_printf_collect(exec_run_state *rs)
     return out;
 }
 
-static void append_printf(char **printf_out, char *text)
+static void append_printf(exec_run_state *rs, char **printf_out, char *text)
 {
     if (!text)
         return;
@@ -258,6 +327,9 @@ static void append_printf(char **printf_out, char *text)
     if (n) {
         memcpy(n + old, text, add + 1);
         *printf_out = n;
+    } else {
+        exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory collecting %zu bytes of "
+                 "device printf output", old + add + 1);
     }
     free(text);
 }
@@ -331,8 +403,11 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
 {
     memset(fault, 0, sizeof *fault);
     exec_run_state *rs = calloc(1, sizeof *rs);
-    if (!rs)
+    if (!rs) {
+        exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory for the state of a launch "
+                 "(%zu bytes)", sizeof *rs);
         return -1;
+    }
     rs->prog = p;
     rs->ms = ms;
     rs->machine = machine;
@@ -375,13 +450,11 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     uint32_t nslots = machine->sm_count * ctas_per_sm;
     exec_cta **slots = calloc(nslots, sizeof *slots);
     rs->slot_busy = calloc(nslots, 1);
-    if (!slots || !rs->slot_busy) {
-        free(slots);
-        free(rs->slot_busy);
-        free(rs);
-        return -1;
-    }
-    if (register_arena_create(rs, nslots, nwarps)) {
+    if (!slots || !rs->slot_busy)
+        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory for the table of %u resident "
+                 "CTA slots (%zu bytes)", nslots, nslots * (sizeof *slots + 1));
+    if (rs->oom ||
+        register_arena_create(rs, nslots, nwarps, total_ctas < nslots ? total_ctas : nslots)) {
         free(slots);
         free(rs->slot_busy);
         free(rs);
@@ -408,10 +481,12 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
             break;
         }
     }
-    append_printf(printf_out, exec_printf_collect(rs));
+    append_printf(rs, printf_out, exec_printf_collect(rs));
     for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
     free(slots);
     free(rs->slot_busy);
+    if (rs->oom) /* set where the failure did not say what it was */
+        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory during the launch");
     rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
     free(rs);
     return rc;

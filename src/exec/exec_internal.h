@@ -36,6 +36,10 @@ struct exec_xinsn {
 typedef struct exec_func {
     const ir_func *ir;
     exec_xinsn *code;         /* ir->ninsns entries */
+    ir_insn *insns;           /* owned: ir->insns with register numbers replaced by slots; code[i].in
+                                 points here (the module itself is never changed) */
+    ir_operand *xops;         /* owned: ir->xops, likewise */
+    uint32_t reg_slots;       /* 64-bit register slots per lane a frame of this function holds */
     uint32_t param_area_bytes;/* per lane: own params, then return values, then body .param vars */
     uint32_t rets_offset;     /* where return values start in the param area */
     uint32_t *var_offsets;    /* per body var: offset in its area (param area, local frame or
@@ -71,7 +75,7 @@ typedef struct exec_group {
  * waiting inside it. */
 typedef struct exec_frame {
     const exec_func *fn;
-    uint64_t *regs;           /* nregs x 32 lanes */
+    uint64_t *regs;           /* fn->reg_slots x 32 lanes */
     uint32_t *preds;          /* npreds masks */
     uint8_t *params;          /* param_area_bytes x 32, lane-major */
     uint32_t regs_cap, preds_cap, params_cap; /* allocated sizes, reused across calls */
@@ -167,6 +171,14 @@ struct exec_run_state {
 /* exec_decode.c */
 int exec_decode_program(exec_program *p, diag_list *dl);
 
+/* exec_regalloc.c */
+enum { EXEC_NO_SLOT = 0xFFFFFFFFu };
+/* Maps the virtual registers of `fn` onto slots from their liveness (registers whose live ranges
+ * do not overlap share one): slot_of[r] (fn->nregs entries, OUT) is register r's slot, or
+ * EXEC_NO_SLOT when no instruction references it; *nslots (OUT) is the number of slots. Returns 0,
+ * or -1 when out of memory. */
+int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
+
 /* exec_warp.c: the SIMT core */
 void warp_run(exec_warp *w, uint32_t quantum);
 void warp_set_pc(exec_warp *w, uint32_t pc);
@@ -177,6 +189,12 @@ void warp_next_group(exec_warp *w);
  * docs/faults.md), the message and the faulting thread and instruction in the run's exec_fault. */
 void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *rule,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Records a host allocation failure: sets rs->oom (rs may be NULL) so that the launch stops, and
+ * for the first failure puts `rule` (a static EXEC-NOMEM-* id, docs/faults.md) and the message,
+ * which names what could not be allocated and how much, in *f; f->faulted stays 0, and exec_run
+ * returns -1. */
+void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);

@@ -39,6 +39,19 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
     }
 }
 
+void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
+{
+    if (rs)
+        rs->oom = 1;
+    if (f->rule)
+        return;
+    f->rule = rule;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- operands ---- */
 
 static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
@@ -206,7 +219,9 @@ void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask)
         uint32_t cap = f->waiting_cap ? f->waiting_cap * 2 : 8;
         exec_group *g = realloc(f->waiting, cap * sizeof *g);
         if (!g) {
-            w->run->oom = 1;
+            exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                     "out of host memory growing the list of diverged lane groups of a warp to "
+                     "%u entries (%zu bytes)", cap, cap * sizeof *g);
             w->state = WARP_FAULTED;
             return;
         }
@@ -322,20 +337,29 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
     if (w->depth == w->frames_cap) {
         uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
         exec_frame *fr = realloc(w->frames, cap * sizeof *fr);
-        if (!fr)
+        if (!fr) {
+            exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                     "out of host memory growing a warp's call stack to %u frames (%zu bytes)", cap,
+                     cap * sizeof *fr);
             return -1;
+        }
         memset(fr + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *fr);
         w->frames = fr;
         w->frames_cap = cap;
     }
     exec_frame *f = &w->frames[w->depth];
-    size_t regs_bytes = (size_t)fn->ir->nregs * LANES * sizeof(uint64_t);
+    size_t regs_bytes = (size_t)fn->reg_slots * LANES * sizeof(uint64_t);
     size_t preds_bytes = (size_t)fn->ir->npreds * sizeof(uint32_t);
     size_t params_bytes = (size_t)fn->param_area_bytes * LANES;
     if (grow((void **)&f->regs, &f->regs_cap, regs_bytes ? regs_bytes : 8) ||
         grow((void **)&f->preds, &f->preds_cap, preds_bytes ? preds_bytes : 4) ||
-        grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8))
+        grow((void **)&f->params, &f->params_cap, params_bytes ? params_bytes : 8)) {
+        exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
+                 "out of host memory for a call frame of %s: %zu bytes of registers, %zu of "
+                 "predicates and %zu of parameters per warp", fn->ir->name, regs_bytes,
+                 preds_bytes, params_bytes);
         return -1;
+    }
     /* Registers and predicates keep what the slot's previous user left (PTX leaves them
      * undefined); parameter storage is cleared because calls read it as memory. */
     memset(f->params, 0, params_bytes);
@@ -360,10 +384,10 @@ static void frame_pop(exec_warp *w)
     exec_frame *callee = &w->frames[w->depth - 1];
     exec_frame *caller = &w->frames[w->depth - 2];
     uint32_t lanes = callee->returned & w->live;
-    const ir_insn *call = &caller->fn->ir->insns[callee->call_pc];
+    const ir_insn *call = &caller->fn->insns[callee->call_pc];
     const ir_func *cf = callee->fn->ir;
     for (uint32_t r = 0; r < call->xrets_count && r < cf->nrets; r++) {
-        const ir_operand *o = &caller->fn->ir->xops[call->xrets_first + r];
+        const ir_operand *o = &caller->fn->xops[call->xrets_first + r];
         uint32_t bytes = (uint32_t)cf->rets[r].size_bytes;
         uint32_t src_off = callee->fn->ret_offsets[r];
         for (unsigned l = 0; l < LANES; l++) {

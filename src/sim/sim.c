@@ -151,8 +151,12 @@ static uint8_t *build_params(const launch_desc *L, const launch_kernel *k, const
         return NULL;
     }
     uint8_t *block = calloc(fn->params_bytes ? fn->params_bytes : 1, 1);
-    if (!block)
+    if (!block) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, k->line, k->col,
+                 "out of memory for the %llu-byte parameter block of %s",
+                 (unsigned long long)fn->params_bytes, k->field);
         return NULL;
+    }
     int bad = 0;
     for (size_t i = 0; i < k->nargs; i++) {
         const launch_arg *a = &k->args[i];
@@ -265,8 +269,12 @@ static int setup_buffers(const launch_desc *L, memsys *ms, uint64_t *addr, diag_
             return -1;
         }
         int rc = launch_init_buffer(L, b, data, dl);
-        if (rc == 0)
-            rc = memsys_host_write(ms, addr[b], data, buf->bytes);
+        if (rc == 0 && memsys_host_write(ms, addr[b], data, buf->bytes)) {
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                     "out of memory copying the initial contents of buffer %s (%llu bytes) into "
+                     "device memory", buf->name, (unsigned long long)buf->bytes);
+            rc = -1;
+        }
         free(data);
         if (rc)
             return -1;
@@ -298,8 +306,11 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
     exec_machine machine;
     machine_from_gpu(&r->gpu, opt->quantum, &machine);
     r->launches = calloc(L->nkernels, sizeof *r->launches);
-    if (!r->launches)
+    if (!r->launches) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, 0, 0,
+                 "out of memory for the statistics of %zu launches", L->nkernels);
         return -1;
+    }
     for (size_t i = 0; i < L->nkernels; i++) {
         const launch_kernel *k = &L->kernels[i];
         int fi = ir_module_find_func(r->module, k->kernel);
@@ -368,8 +379,14 @@ static int run_launches(sim_result *r, const sim_options *opt, memsys *ms, const
         r->printf_bad_strings += st.printf_bad_strings;
         r->seconds += ls->seconds;
         free(params);
-        if (rc < 0)
+        if (rc < 0) {
+            /* Host memory ran out: the executor says what it could not allocate. */
+            diag_add(dl, DIAG_ERROR, r->fault.rule ? r->fault.rule : "EXEC-NOMEM-004", L->path,
+                     k->line, k->col, "%s: %s", k->field,
+                     r->fault.rule ? r->fault.message : "out of host memory during the launch");
+            memset(&r->fault, 0, sizeof r->fault);
             return -1;
+        }
         if (rc > 0) {
             r->faulted = 1;
             r->fault_launch = i;
@@ -402,18 +419,32 @@ static int finish_outputs(sim_result *r, memsys *ms, const uint64_t *addr, const
     memsys_total_counters(ms, &r->totals);
     uint32_t n = r->module->ninsns_total;
     r->insn_counters = malloc((n ? n : 1) * sizeof *r->insn_counters);
-    if (!r->insn_counters)
+    if (!r->insn_counters) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, 0, 0,
+                 "out of memory for the counters of %u instructions (%zu bytes)", n,
+                 (size_t)n * sizeof *r->insn_counters);
         return -1;
+    }
     memcpy(r->insn_counters, memsys_insn_counters(ms), n * sizeof *r->insn_counters);
     uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
     int rc = data ? 0 : -1;
     for (size_t b = 0; !rc && b < L->nbuffers; b++) {
         data[b] = malloc(L->buffers[b].bytes);
-        if (!data[b] || memsys_host_read(ms, addr[b], data[b], L->buffers[b].bytes))
+        if (!data[b] || memsys_host_read(ms, addr[b], data[b], L->buffers[b].bytes)) {
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, 0, 0,
+                     "out of memory reading back buffer %s (%llu bytes)", L->buffers[b].name,
+                     (unsigned long long)L->buffers[b].bytes);
             rc = -1;
+        }
     }
+    if (!data)
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, 0, 0,
+                 "out of memory for the table of %zu buffers", L->nbuffers);
     if (!rc && L->nexpects) {
         r->expects = calloc(L->nexpects, sizeof *r->expects);
+        if (!r->expects)
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", L->path, 0, 0,
+                     "out of memory for the results of %zu expectations", L->nexpects);
         int failed = r->expects ? launch_check_expectations(L, (const uint8_t *const *)data,
                                                             r->expects, dl)
                                 : -1;
@@ -461,7 +492,13 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
     memsys_config mc;
     if (sim_memsys_config(&r->gpu, shared_per_sm, &mc, r->launch->path, dl))
         return r;
+    size_t errors_before = dl->errors;
     memsys *ms = memsys_create(&mc, dl);
+    if (!ms && dl->errors == errors_before)
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", r->launch->path, 0, 0,
+                 "out of memory creating the memory system of %s (%u SMs with %u-byte L1 "
+                 "caches, a %llu-byte L2)", r->gpu.name, mc.sm_count, mc.l1.bytes,
+                 (unsigned long long)mc.l2.bytes);
     uint64_t *addr = calloc(r->launch->nbuffers + 1, sizeof *addr);
     if (ms)
         memsys_set_hint_mode(ms, opt->strip_hints, opt->poison_discard);
@@ -472,8 +509,12 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
                                      ? r->launch->l2_persisting_bytes
                                      : mc.l2.persisting_max_bytes;
     }
-    if (!ms || !addr || memsys_set_insn_count(ms, r->module->ninsns_total) ||
-        setup_buffers(r->launch, ms, addr, dl)) {
+    int no_counters = ms && addr && memsys_set_insn_count(ms, r->module->ninsns_total);
+    if ((ms && !addr) || no_counters)
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-002", r->launch->path, 0, 0,
+                 "out of memory for the %s", no_counters ? "per-instruction counters"
+                                                         : "table of buffer addresses");
+    if (!ms || !addr || no_counters || setup_buffers(r->launch, ms, addr, dl)) {
         memsys_destroy(ms);
         free(addr);
         return r;
