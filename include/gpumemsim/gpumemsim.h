@@ -35,7 +35,7 @@ typedef enum gms_status {
     GMS_OK = 0,
     GMS_ERR_ARGUMENT,  /* a NULL handle or pointer, or a value out of its range (API-ARG-001) */
     GMS_ERR_NOMEM,     /* host memory or the device's address space ran out (SIM-NOMEM-001) */
-    GMS_ERR_IO,        /* a file could not be read or written (SIM-IO-*, SIM-OUT-*) */
+    GMS_ERR_IO,        /* a file could not be read or written (SIM-IO-*, SIM-OUT-004) */
     GMS_ERR_CONFIG,    /* unknown preset or bad configuration (SIM-GPU-001, CONFIG-*, MEM-*) */
     GMS_ERR_MODULE,    /* the module text has errors or uses what cannot run (PTX-*, EXEC-*,
                           SIM-DIALECT-001) */
@@ -46,7 +46,7 @@ typedef enum gms_status {
     GMS_ERR_RANGE,     /* bytes outside an allocation or a variable (API-MEM-001, API-VAR-002) */
     GMS_ERR_STATE,     /* not possible in the handle's present state (API-STATE-*) */
     GMS_ERR_FAULT,     /* the kernel faulted; gms_device_fault says how and where */
-    GMS_ERR_INPUT,     /* run.h: the launch file is invalid (LAUNCH-*) */
+    GMS_ERR_INPUT,     /* run.h: the launch file is invalid (LAUNCH-*, SIM-OUT-001..003) */
     GMS_ERR_EXPECT,    /* run.h: an expectation of the launch file failed */
     GMS_STATUS_COUNT
 } gms_status;

@@ -231,7 +231,8 @@ static void test_wrong_arguments(void **state)
     assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_ARGS);
     gms_diag d = find(f->dl, "SIM-ARGS-001");
     assert_string_equal(d.file, "saxpy.ptx");
-    assert_int_equal(d.line, 15);
+    assert_int_equal(d.line, 15); /* the kernel's name in .entry */
+    assert_int_equal(d.col, 17);
     assert_string_equal(d.message, "args has 3 arguments but kernel " SAXPY " takes 4 parameters");
 
     gms_diag_list_clear(f->dl);
