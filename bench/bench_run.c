@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "gpumemsim/run.h"
 
 int main(int argc, char **argv)
 {
@@ -27,26 +27,28 @@ int main(int argc, char **argv)
         double best = 0;
         uint64_t winst = 0, tinst = 0;
         for (int r = 0; r < reps; r++) {
-            diag_list dl;
-            diag_list_init(&dl);
-            sim_options opt = {0};
-            sim_result *res = sim_run_file(argv[i], &opt, &dl);
-            if (!res || res->status != SIM_OK) {
-                diag_list_print(&dl, stderr);
-                fprintf(stderr, "%s: run failed (status %d)%s%s\n", argv[i],
-                        res ? res->status : -1, res && res->faulted ? ": " : "",
-                        res && res->faulted ? res->fault.message : "");
+            gms_diag_list *dl = gms_diag_list_create();
+            gms_run_options opt = {0};
+            gms_run *res = NULL;
+            gms_status st = gms_run_file(argv[i], &opt, &res, dl);
+            gms_fault f;
+            gms_totals t;
+            if (st != GMS_OK || gms_device_totals(gms_run_device(res), &t) != GMS_OK) {
+                int faulted = res && gms_device_fault(gms_run_device(res), &f) == GMS_OK;
+                gms_diag_list_print(dl, stderr);
+                fprintf(stderr, "%s: run failed (%s)%s%s\n", argv[i], gms_status_name(st),
+                        faulted ? ": " : "", faulted ? f.message : "");
                 status = 1;
-                sim_result_destroy(res);
-                diag_list_fini(&dl);
+                gms_run_destroy(res);
+                gms_diag_list_destroy(dl);
                 break;
             }
-            if (best == 0 || res->seconds < best)
-                best = res->seconds;
-            winst = res->warp_instructions;
-            tinst = res->thread_instructions;
-            sim_result_destroy(res);
-            diag_list_fini(&dl);
+            if (best == 0 || t.seconds < best)
+                best = t.seconds;
+            winst = t.warp_instructions;
+            tinst = t.thread_instructions;
+            gms_run_destroy(res);
+            gms_diag_list_destroy(dl);
         }
         const char *name = strrchr(argv[i], '/');
         name = name ? name + 1 : argv[i];

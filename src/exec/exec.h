@@ -109,6 +109,25 @@ uint32_t exec_program_static_shared_bytes(const exec_program *p);
  * many slots x 32 lanes x 8 bytes. 0 for a function without a body or out of range. */
 uint32_t exec_program_register_slots(const exec_program *p, uint32_t func);
 
+/* Allocates and initialises the module's .global variables in `ms` and installs its .const bank,
+ * as the first exec_run on `ms` does (runs after it find them in place): for callers that read
+ * or write module variables before a launch. Returns 0; 1 with *fault (EXEC-NOMEM-002: the
+ * device's address space ran out); -1 when host memory ran out. */
+int exec_program_bind(exec_program *p, memsys *ms, exec_fault *fault);
+
+/* Where module variable `var` (an index into the module's vars) lives: a .global variable's
+ * device address once bound (exec_program_bind; 0 before), a .const variable's byte offset in
+ * the constant bank. */
+uint64_t exec_program_var_location(const exec_program *p, uint32_t var);
+
+/* Copies `bytes` between `buf` and the program's constant bank at byte `offset`: into the bank
+ * (exec_program_write_const, which also installs the changed bank in `ms` when the program is
+ * bound to it; ms may be NULL) or out of it (exec_program_read_const). Returns 0, or -1 when the
+ * range is outside the bank or host memory ran out. */
+int exec_program_write_const(exec_program *p, memsys *ms, uint64_t offset, const void *buf,
+                             uint64_t bytes);
+int exec_program_read_const(const exec_program *p, uint64_t offset, void *buf, uint64_t bytes);
+
 /* Per-instruction execution counts accumulated so far (indexed by static id, ninsns_total
  * entries). */
 const uint64_t *exec_program_insn_counts(const exec_program *p);

@@ -491,3 +491,11 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     free(rs);
     return rc;
 }
+
+int exec_program_bind(exec_program *p, memsys *ms, exec_fault *fault)
+{
+    memset(fault, 0, sizeof *fault);
+    if (bind_module(p, ms, fault) == 0)
+        return 0;
+    return fault->faulted ? 1 : -1;
+}

@@ -1,5 +1,5 @@
-/* Private interface between the files of src/sim/: the checks and the writing of a run's outputs
- * (sim_outputs.c). Nothing outside src/sim/ includes this header; the public one is sim.h. */
+/* The outputs of the launch-file runner (sim_run.c): checked before the run and written after it
+ * (sim_outputs.c). Nothing outside src/sim/ includes this header. */
 #ifndef GMS_SIM_SIM_INTERNAL_H
 #define GMS_SIM_SIM_INTERNAL_H
 
@@ -7,17 +7,18 @@
 
 #include "base/diag.h"
 #include "launch/launch.h"
-#include "sim/sim.h"
 
 /* Checks every output of the run before it starts (docs/launch-files.md, "Outputs"): the launch
- * file's outputs and opt->json_path. An output must not be the same file (device and inode) as
- * an input (the launch file, the module, a GPU configuration file, an init or expectation file):
+ * file's outputs and json_path (--json; NULL: none). An output must not be the same file (device
+ * and inode) as an input (the launch file, the module, the launch file's GPU configuration file
+ * or config_path (--config; may be NULL), an init or expectation file):
  * SIM-OUT-001; nor the same file as another output, spelt differently: SIM-OUT-002; it must be
  * absent or a regular file, in a folder where a file can be created (tried by creating and
  * removing a temporary file): SIM-OUT-003. Diagnostics point at the output's field in the launch
  * file, or at the command line ("gpumemsim: ... --json") for the JSON report. Returns 0, or -1
  * after reporting every problem found. */
-int sim_outputs_check(const launch_desc *L, const sim_options *opt, diag_list *dl);
+int sim_outputs_check(const launch_desc *L, const char *config_path, const char *json_path,
+                      diag_list *dl);
 
 /* Writes the launch file's outputs from buffer_data (as launch_write_outputs takes it) and, when
  * json_path is not NULL, json_text (NUL-terminated) to json_path, all or nothing: each goes to a

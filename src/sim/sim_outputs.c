@@ -48,7 +48,7 @@ static void add_input(input_file *in, size_t *n, const char *what, const char *b
 }
 
 /* Every file the run reads. Returns the array (malloc'd; the caller frees it) or NULL. */
-static input_file *collect_inputs(const launch_desc *L, const sim_options *opt, size_t *n)
+static input_file *collect_inputs(const launch_desc *L, const char *config_path, size_t *n)
 {
     input_file *in = malloc((4 + L->nbuffers + L->nexpects) * sizeof *in);
     *n = 0;
@@ -57,7 +57,7 @@ static input_file *collect_inputs(const launch_desc *L, const sim_options *opt, 
     add_input(in, n, "the launch file", NULL, L->path);
     add_input(in, n, "the module", NULL, L->module_path);
     add_input(in, n, "the GPU configuration file", NULL, L->config_path);
-    add_input(in, n, "the GPU configuration file", NULL, opt->config_path);
+    add_input(in, n, "the GPU configuration file", NULL, config_path);
     for (size_t b = 0; b < L->nbuffers; b++)
         if (L->buffers[b].init.kind == LAUNCH_INIT_FILE)
             add_input(in, n, "the init file of buffer", L->buffers[b].name,
@@ -144,12 +144,13 @@ static int check_one(const output_file *out, size_t i, const input_file *in, siz
     return 0;
 }
 
-int sim_outputs_check(const launch_desc *L, const sim_options *opt, diag_list *dl)
+int sim_outputs_check(const launch_desc *L, const char *config_path, const char *json_path,
+                      diag_list *dl)
 {
-    size_t nout = L->noutputs + (opt->json_path != NULL), nin;
+    size_t nout = L->noutputs + (json_path != NULL), nin;
     if (nout == 0)
         return 0;
-    input_file *in = collect_inputs(L, opt, &nin);
+    input_file *in = collect_inputs(L, config_path, &nin);
     output_file *out = calloc(nout, sizeof *out);
     if (!in || !out) {
         free(in);
@@ -165,9 +166,9 @@ int sim_outputs_check(const launch_desc *L, const sim_options *opt, diag_list *d
         o->col = L->outputs[i].col;
         snprintf(o->field, sizeof o->field, "outputs.%s", L->buffers[L->outputs[i].buffer].name);
     }
-    if (opt->json_path) {
+    if (json_path) {
         output_file *o = &out[nout - 1];
-        o->path = opt->json_path;
+        o->path = json_path;
         o->blame_file = "gpumemsim";
         snprintf(o->field, sizeof o->field, "--json");
     }

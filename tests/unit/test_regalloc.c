@@ -153,8 +153,12 @@ static void test_stencil_slots(void **state)
     (void)state;
     diag_list dl;
     diag_list_init(&dl);
-    ir_module *m = sim_load_module(GMS_SOURCE_DIR "/tests/kernels/stencil2d/stencil2d.sm_80.ptx",
-                                   &dl, NULL, NULL);
+    const char *path = GMS_SOURCE_DIR "/tests/kernels/stencil2d/stencil2d.sm_80.ptx";
+    size_t len = 0;
+    char *text = sim_read_module(path, NULL, &len, &dl);
+    assert_non_null(text);
+    ir_module *m = sim_parse_module(path, text, len, NULL, &dl);
+    free(text);
     assert_non_null(m);
     exec_program *p = exec_program_create(m, &dl);
     assert_non_null(p);

@@ -1,5 +1,5 @@
-/* Unit tests for src/sim: the progress hook (when it is called and with which counts) and the
- * launch checks that run before any launch (sim_check_launches). */
+/* Unit tests for the launch-file runner (gpumemsim/run.h, src/sim/sim_run.c): the progress hook
+ * (when it is called and with which counts) and the launch checks that run before any launch. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,16 +7,16 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "gpumemsim/run.h"
 
 enum { MAX_CALLS = 8 };
 
 typedef struct calls {
     size_t n;
-    sim_progress seen[MAX_CALLS];
+    gms_progress seen[MAX_CALLS];
 } calls;
 
-static void record(const sim_progress *p, void *user)
+static void record(const gms_progress *p, void *user)
 {
     calls *c = user;
     if (c->n < MAX_CALLS)
@@ -31,13 +31,15 @@ static void test_progress_reports(void **state)
 {
     (void)state;
     calls c = {0};
-    sim_options opt = {.max_instructions = 600000, .progress = record, .progress_user = &c};
-    diag_list dl;
-    diag_list_init(&dl);
-    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &dl);
+    gms_run_options opt = {.max_instructions = 600000, .progress = record, .progress_user = &c};
+    gms_run *r = NULL;
+    gms_status st =
+        gms_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &r, NULL);
     assert_non_null(r);
-    assert_int_equal(r->status, SIM_FAILED);
-    assert_string_equal(r->fault.rule, "EXEC-LIMIT-001");
+    assert_int_equal(st, GMS_ERR_FAULT);
+    gms_fault f;
+    assert_int_equal(gms_device_fault(gms_run_device(r), &f), GMS_OK);
+    assert_string_equal(f.rule, "EXEC-LIMIT-001");
     assert_int_equal(c.n, 2);
     for (size_t i = 0; i < 2; i++) {
         assert_int_equal(c.seen[i].launch, 0);
@@ -50,45 +52,48 @@ static void test_progress_reports(void **state)
     }
     assert_int_equal(c.seen[0].warp_instructions, 262144);
     assert_int_equal(c.seen[1].warp_instructions, 524288);
-    sim_result_destroy(r);
-    diag_list_fini(&dl);
+    gms_run_destroy(r);
 }
 
 /* Without a hook nothing is reported and the run is the same. */
 static void test_no_progress_hook(void **state)
 {
     (void)state;
-    sim_options opt = {.max_instructions = 300000};
-    diag_list dl;
-    diag_list_init(&dl);
-    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &dl);
+    gms_run_options opt = {.max_instructions = 300000};
+    gms_run *r = NULL;
+    gms_status st =
+        gms_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &r, NULL);
     assert_non_null(r);
-    assert_int_equal(r->status, SIM_FAILED);
-    assert_int_equal(r->warp_instructions, 300000);
-    sim_result_destroy(r);
-    diag_list_fini(&dl);
+    assert_int_equal(st, GMS_ERR_FAULT);
+    gms_totals t;
+    assert_int_equal(gms_device_totals(gms_run_device(r), &t), GMS_OK);
+    assert_int_equal(t.warp_instructions, 300000);
+    gms_run_destroy(r);
 }
 
 /* A launch that breaks .maxntid is found before the first launch (which is fine) runs. */
 static void test_launch_checked_before_running(void **state)
 {
     (void)state;
-    sim_options opt = {0};
-    diag_list dl;
-    diag_list_init(&dl);
-    sim_result *r = sim_run_file(GMS_SOURCE_DIR "/tests/launch_limits/maxntid.json", &opt, &dl);
+    gms_run_options opt = {0};
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_run *r = NULL;
+    gms_status st =
+        gms_run_file(GMS_SOURCE_DIR "/tests/launch_limits/maxntid.json", &opt, &r, dl);
     assert_non_null(r);
-    assert_int_equal(r->status, SIM_BAD_INPUT);
-    assert_int_equal(r->nlaunches, 0);
-    assert_int_equal(dl.errors, 1);
-    const diag *d = diag_find(&dl, "SIM-LAUNCH-004");
-    assert_non_null(d);
-    assert_int_equal(d->line, 5);
-    assert_int_equal(d->col, 53);
-    assert_int_equal(d->note_line, 23);
-    assert_int_equal(d->note_col, 1);
-    sim_result_destroy(r);
-    diag_list_fini(&dl);
+    assert_int_equal(st, GMS_ERR_LAUNCH);
+    assert_int_equal(gms_device_launch_count(gms_run_device(r)), 0);
+    assert_int_equal(gms_diag_list_errors(dl), 1);
+    long i = gms_diag_list_find(dl, "SIM-LAUNCH-004");
+    assert_true(i >= 0);
+    gms_diag d;
+    assert_int_equal(gms_diag_list_get(dl, (size_t)i, &d), GMS_OK);
+    assert_int_equal(d.line, 5);
+    assert_int_equal(d.col, 53);
+    assert_int_equal(d.note_line, 23);
+    assert_int_equal(d.note_col, 1);
+    gms_run_destroy(r);
+    gms_diag_list_destroy(dl);
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 /* gpumemsim: the command line. Parses arguments with getopt_long from one option table (which
- * also writes the usage text, so the two cannot disagree), calls the sim layer and prints
- * diagnostics, device printf output, faults and reports. The only place that prints or exits. */
+ * also writes the usage text, so the two cannot disagree), calls the public API
+ * (include/gpumemsim/, and nothing else of the library) and prints diagnostics, device printf
+ * output, faults and reports. The only place that prints or exits. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -10,9 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config/gpu_config.h"
-#include "ptx/ptx.h"
-#include "sim/sim.h"
+#include "gpumemsim/gpumemsim.h"
+#include "gpumemsim/run.h"
 
 #ifndef GMS_VERSION
 #define GMS_VERSION "unknown"
@@ -159,60 +159,82 @@ static int parse_number(const char *flag, const char *text, uint64_t min, uint64
     return 0;
 }
 
-static void print_fault(const sim_result *r)
+/* The exit status of a run or check that ended with status `st`: 1 when a kernel faulted or an
+ * expectation failed, 2 for bad input of any kind. */
+static int exit_status(gms_status st)
 {
-    const exec_fault *f = &r->fault;
-    const launch_kernel *k = &r->launch->kernels[r->fault_launch];
-    fprintf(stderr, "gpumemsim: kernel %s faulted (launch %zu of %zu)\n", k->kernel,
-            r->fault_launch + 1, r->launch->nkernels);
-    if (f->rule)
-        fprintf(stderr, "  %s [%s]\n", f->message, f->rule);
+    return st == GMS_OK ? 0 : st == GMS_ERR_FAULT || st == GMS_ERR_EXPECT ? 1 : 2;
+}
+
+static void print_fault(const gms_run *r)
+{
+    gms_fault f;
+    gms_module *m = gms_run_module(r);
+    if (gms_device_fault(gms_run_device(r), &f) != GMS_OK)
+        return;
+    fprintf(stderr, "gpumemsim: kernel %s faulted (launch %zu of %zu)\n", f.kernel, f.launch + 1,
+            gms_run_launch_count(r));
+    if (f.rule)
+        fprintf(stderr, "  %s [%s]\n", f.message, f.rule);
     else
-        fprintf(stderr, "  %s\n", f->message);
-    fprintf(stderr, "  by thread (%u,%u,%u) in block (%u,%u,%u)\n", f->tid[0], f->tid[1],
-            f->tid[2], f->ctaid[0], f->ctaid[1], f->ctaid[2]);
-    if (f->ptx_line) {
-        char *line = sim_module_line(r, f->ptx_line);
-        fprintf(stderr, "  at %s:%u: %s\n", r->launch->module_path, f->ptx_line, line ? line : "");
-        free(line);
+        fprintf(stderr, "  %s\n", f.message);
+    fprintf(stderr, "  by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.tid[0], f.tid[1], f.tid[2],
+            f.ctaid[0], f.ctaid[1], f.ctaid[2]);
+    if (f.line) {
+        char *line = NULL;
+        gms_module_line(m, f.line, &line);
+        fprintf(stderr, "  at %s:%u: %s\n", gms_module_path(m), f.line, line ? line : "");
+        gms_free(line);
     }
-    if (f->loc_line && r->module && f->loc_file < r->module->nfiles &&
-        r->module->files[f->loc_file])
-        fprintf(stderr, "  source %s:%u\n", r->module->files[f->loc_file], f->loc_line);
+    if (f.source_file)
+        fprintf(stderr, "  source %s:%u\n", f.source_file, f.source_line);
     fprintf(stderr, "  no outputs were written\n");
 }
 
-static void print_expectations(const sim_result *r)
+static void print_expectations(const gms_run *r)
 {
-    for (size_t i = 0; i < r->launch->nexpects; i++) {
-        const launch_expect_result *e = &r->expects[i];
-        if (!e->mismatches)
+    for (size_t i = 0; i < gms_run_expect_count(r); i++) {
+        gms_expect_result e;
+        if (gms_run_expect(r, i, &e) != GMS_OK || !e.mismatches)
             continue;
-        fprintf(stderr, "expectation failed: %s: %llu of %llu elements differ\n", e->buffer_name,
-                (unsigned long long)e->mismatches, (unsigned long long)e->elements);
-        for (size_t j = 0; j < e->shown; j++)
-            fprintf(stderr, "  [%llu] got %s, expected %s\n",
-                    (unsigned long long)e->first[j].index, e->first[j].got,
-                    e->first[j].expected);
+        fprintf(stderr, "expectation failed: %s: %llu of %llu elements differ\n", e.buffer,
+                (unsigned long long)e.mismatches, (unsigned long long)e.elements);
+        for (size_t j = 0; j < e.shown; j++)
+            fprintf(stderr, "  [%llu] got %s, expected %s\n", (unsigned long long)e.first[j].index,
+                    e.first[j].got, e.first[j].expected);
     }
 }
 
-static void print_summary(const sim_result *r, const report_model *m, size_t top)
+/* The report of the run of launch file `path`, the host time and what was checked and written.
+ * Returns 0, or 2 when the report could not be built. */
+static int print_summary(const gms_run *r, const char *path, size_t top)
 {
-    report_write_text(m, top, stdout);
-    printf("host time in kernels: %.3f s", r->seconds);
-    if (r->seconds > 0)
-        printf(" (%.2f M warp instructions/s)", r->warp_instructions / r->seconds / 1e6);
+    const gms_device *dev = gms_run_device(r);
+    char *text = NULL;
+    gms_totals t;
+    if (gms_device_report(dev, GMS_REPORT_TEXT, top, path, &text, NULL) != GMS_OK ||
+        gms_device_totals(dev, &t) != GMS_OK) {
+        fputs("gpumemsim: out of memory building the report\n", stderr);
+        return 2;
+    }
+    fputs(text, stdout);
+    gms_free(text);
+    printf("host time in kernels: %.3f s", t.seconds);
+    if (t.seconds > 0)
+        printf(" (%.2f M warp instructions/s)", t.warp_instructions / t.seconds / 1e6);
     printf("\n");
-    for (size_t i = 0; i < r->launch->nexpects; i++)
-        if (!r->expects[i].mismatches)
-            printf("  expectation %s: %llu elements match\n", r->expects[i].buffer_name,
-                   (unsigned long long)r->expects[i].elements);
-    for (size_t i = 0; i < r->launch->noutputs; i++)
-        printf("  wrote %s\n", r->launch->outputs[i].path);
+    for (size_t i = 0; i < gms_run_expect_count(r); i++) {
+        gms_expect_result e;
+        if (gms_run_expect(r, i, &e) == GMS_OK && !e.mismatches)
+            printf("  expectation %s: %llu elements match\n", e.buffer,
+                   (unsigned long long)e.elements);
+    }
+    for (size_t i = 0; i < gms_run_output_count(r); i++)
+        printf("  wrote %s\n", gms_run_output_path(r, i));
+    return 0;
 }
 
-/* The progress line of `run` (sim_options.progress): drawn at the first report (after 2^18 warp
+/* The progress line of `run` (gms_run_options.progress): drawn at the first report (after 2^18 warp
  * instructions), then redrawn in place on stderr at most four times a second, erased when the
  * run ends. */
 typedef struct progress_line {
@@ -227,7 +249,7 @@ static double monotonic_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void draw_progress(const sim_progress *p, void *user)
+static void draw_progress(const gms_progress *p, void *user)
 {
     progress_line *line = user;
     double now = monotonic_seconds();
@@ -244,7 +266,7 @@ static void draw_progress(const sim_progress *p, void *user)
 
 /* What `run` was asked for on the command line. */
 typedef struct run_args {
-    sim_options sim;
+    gms_run_options sim;
     int quiet;
     int progress; /* --progress */
     size_t top;
@@ -259,7 +281,7 @@ static int parse_run_options(int argc, char **argv, run_args *a)
     uint64_t v;
     while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
-        case OPT_GPU: a->sim.gpu = optarg; break;
+        case OPT_GPU: a->sim.preset = optarg; break;
         case OPT_CONFIG: a->sim.config_path = optarg; break;
         case OPT_JSON: a->sim.json_path = optarg; break;
         case OPT_QUIET: a->quiet = 1; break;
@@ -298,40 +320,39 @@ static int cmd_run(int argc, char **argv)
     int parsed = parse_run_options(argc, argv, &a);
     if (parsed)
         return parsed == 1 ? 0 : 2;
-    diag_list dl;
-    diag_list_init(&dl);
-    dl.max_errors = 100;
+    gms_diag_list *dl = gms_diag_list_create();
+    if (!dl) {
+        fputs("gpumemsim: out of memory\n", stderr);
+        return 2;
+    }
+    gms_diag_list_set_max_errors(dl, 100);
     progress_line line = {0, 0};
     if (a.progress || (!a.quiet && isatty(fileno(stderr)))) {
         a.sim.progress = draw_progress;
         a.sim.progress_user = &line;
     }
-    sim_result *r = sim_run_file(argv[optind], &a.sim, &dl);
+    gms_run *r = NULL;
+    gms_status st = gms_run_file(argv[optind], &a.sim, &r, dl);
     if (line.drawn)
         fputs("\r\033[K", stderr);
-    diag_list_print(&dl, stderr);
-    diag_list_fini(&dl);
+    gms_diag_list_print(dl, stderr);
+    gms_diag_list_destroy(dl);
     if (!r) {
         fputs("gpumemsim: out of memory\n", stderr);
         return 2;
     }
-    if (r->printf_text && *r->printf_text)
-        fputs(r->printf_text, stdout);
-    int status = r->status;
-    if (r->faulted) {
+    const char *printf_text = gms_device_printf(gms_run_device(r));
+    if (*printf_text)
+        fputs(printf_text, stdout);
+    int status = exit_status(st);
+    if (st == GMS_ERR_FAULT) {
         print_fault(r);
-    } else if (r->status != SIM_BAD_INPUT) {
-        report_model m;
-        if (sim_report_model(r, &m)) {
-            fputs("gpumemsim: out of memory building the report\n", stderr);
+    } else if (st == GMS_OK || st == GMS_ERR_EXPECT) {
+        if (!a.quiet && print_summary(r, argv[optind], a.top))
             status = 2;
-        } else if (!a.quiet) {
-            print_summary(r, &m, a.top);
-        }
-        sim_report_model_fini(&m);
         print_expectations(r);
     }
-    sim_result_destroy(r);
+    gms_run_destroy(r);
     return status;
 }
 
@@ -347,21 +368,31 @@ static int cmd_check(int argc, char **argv)
         default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
         }
     }
-    if (list_ops)
-        ptx_list_ops(stdout);
+    if (list_ops) {
+        char *ops = NULL;
+        if (gms_dialect_list_ops(NULL, &ops, NULL) != GMS_OK) {
+            fputs("gpumemsim: out of memory\n", stderr);
+            return 2;
+        }
+        fputs(ops, stdout);
+        gms_free(ops);
+    }
     if (optind >= argc && !list_ops) {
         fputs("gpumemsim check: expected one or more kernel files\n", stderr);
         return 2;
     }
     int status = 0;
     for (int i = optind; i < argc; i++) {
-        diag_list dl;
-        diag_list_init(&dl);
-        dl.max_errors = 200;
-        if (sim_check_file(argv[i], &dl) != SIM_OK)
+        gms_diag_list *dl = gms_diag_list_create();
+        if (!dl) {
+            fputs("gpumemsim: out of memory\n", stderr);
+            return 2;
+        }
+        gms_diag_list_set_max_errors(dl, 200);
+        if (gms_module_check(argv[i], NULL, 0, NULL, dl) != GMS_OK)
             status = 2;
-        diag_list_print(&dl, stderr);
-        diag_list_fini(&dl);
+        gms_diag_list_print(dl, stderr);
+        gms_diag_list_destroy(dl);
     }
     return status;
 }
@@ -382,25 +413,22 @@ static int cmd_presets(int argc, char **argv)
     argc -= optind - 1;
     argv += optind - 1;
     if (argc == 1) {
-        for (size_t i = 0; i < gpu_preset_count(); i++) {
-            const gpu_config *g = gpu_preset_at(i);
-            printf("%-8s %s%s\n", g->name, g->description,
-                   g == gpu_preset_default() ? " (default)" : "");
-        }
+        gms_preset_info p;
+        for (size_t i = 0; gms_preset_at(i, &p) == GMS_OK; i++)
+            printf("%-8s %s%s\n", p.name, p.description, p.is_default ? " (default)" : "");
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "show") == 0) {
-        const gpu_config *g = gpu_preset_find(argv[2]);
-        if (!g) {
+        if (gms_preset_find(argv[2], NULL) != GMS_OK) {
             fprintf(stderr, "gpumemsim: unknown preset '%s'; `gpumemsim presets` lists them\n",
                     argv[2]);
             return 2;
         }
-        char *json = gpu_config_to_json(g);
-        if (!json)
+        char *json = NULL;
+        if (gms_preset_json(argv[2], &json, NULL) != GMS_OK)
             return 2;
         printf("%s\n", json);
-        free(json);
+        gms_free(json);
         return 0;
     }
     print_command_usage(stderr, find_command(CMD_PRESETS));

@@ -1,0 +1,480 @@
+/* gpumemsim: the public C API (docs/api.md).
+ *
+ * A program creates a simulated GPU (gms_device) from a preset or a configuration, loads one
+ * module of kernel text onto it (gms_module), allocates device memory and copies data in and
+ * out, sets the module's variables, launches kernels, and reads statistics, faults and device
+ * printf output. The command line (tools/gpumemsim/) and the launch-file runner
+ * (gpumemsim/run.h) are built on these calls only.
+ *
+ * Conventions (docs/api.md, "Conventions"):
+ *   - Every call that can fail returns a gms_status; GMS_OK is 0. What went wrong is added to a
+ *     caller-owned diagnostics list (gms_diag_list) with a severity, a stable rule id, a file,
+ *     line and column, and a message. A list argument may be NULL: the diagnostics are dropped.
+ *   - Pointer parameters are marked: "borrowed" (read during the call, never kept unless said),
+ *     "OUT" (written by the call), "owned" (the callee takes or gives ownership).
+ *   - Handles made by gms_<noun>_create are freed by gms_<noun>_destroy; text returned through a
+ *     `char **` is malloc'd and freed by gms_free.
+ *   - The library never prints and never exits; it keeps no global state, so separate devices
+ *     may be used from separate threads. One device is not thread-safe.
+ *   - Sizes are bytes, addresses are device (global) addresses, counts are warp-level unless a
+ *     name says otherwise. */
+#ifndef GPUMEMSIM_GPUMEMSIM_H
+#define GPUMEMSIM_GPUMEMSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- statuses (docs/api.md, "Statuses") ---- */
+typedef enum gms_status {
+    GMS_OK = 0,
+    GMS_ERR_ARGUMENT,  /* a NULL handle or pointer, or a value out of its range (API-ARG-001) */
+    GMS_ERR_NOMEM,     /* host memory or the device's address space ran out (SIM-NOMEM-001) */
+    GMS_ERR_IO,        /* a file could not be read or written (SIM-IO-*, SIM-OUT-004) */
+    GMS_ERR_CONFIG,    /* unknown preset or bad configuration (SIM-GPU-001, CONFIG-*, MEM-*) */
+    GMS_ERR_MODULE,    /* the module text has errors or uses what cannot run (PTX-*, EXEC-*,
+                          SIM-DIALECT-001) */
+    GMS_ERR_NOT_FOUND, /* no kernel or variable of that name (SIM-KERNEL-001, API-VAR-001) */
+    GMS_ERR_ARGS,      /* kernel arguments that do not fit its parameters (SIM-ARGS-*) */
+    GMS_ERR_LAUNCH,    /* a launch the GPU could not start (SIM-LAUNCH-*, SIM-WINDOW-001,
+                          SIM-SHARED-001) */
+    GMS_ERR_RANGE,     /* bytes outside an allocation or a variable (API-MEM-001, API-VAR-002) */
+    GMS_ERR_STATE,     /* not possible in the handle's present state (API-STATE-*) */
+    GMS_ERR_FAULT,     /* the kernel faulted; gms_device_fault says how and where */
+    GMS_ERR_INPUT,     /* run.h: the launch file is invalid (LAUNCH-*, SIM-OUT-001..003) */
+    GMS_ERR_EXPECT,    /* run.h: an expectation of the launch file failed */
+    GMS_STATUS_COUNT
+} gms_status;
+
+/* The status's name, "GMS_OK" ... "GMS_ERR_EXPECT"; "GMS_ERR_?" for a value outside the enum.
+ * The string is static. */
+const char *gms_status_name(gms_status s);
+
+/* Frees text or arrays the API returned through a `char **` (owned by the caller). NULL is
+ * allowed. */
+void gms_free(void *p);
+
+/* ---- diagnostics (docs/api.md, "Diagnostics") ---- */
+typedef struct gms_diag_list gms_diag_list;
+
+typedef enum gms_severity { GMS_NOTE, GMS_WARNING, GMS_ERROR } gms_severity;
+
+/* One diagnostic. Every string is borrowed from its list and lives until the list is cleared
+ * or destroyed. */
+typedef struct gms_diag {
+    gms_severity severity;
+    const char *rule;    /* stable id, e.g. "PTX-PARSE-001"; ids are never reused */
+    const char *file;    /* "" when no file applies */
+    unsigned line, col;  /* 1-based; 0 when unknown */
+    const char *message;
+    const char *note;    /* a note at a second location, or NULL */
+    const char *note_file;
+    unsigned note_line, note_col;
+} gms_diag;
+
+/* Creates an empty list (owned by the caller; free with gms_diag_list_destroy). Returns NULL
+ * when out of memory. */
+gms_diag_list *gms_diag_list_create(void);
+void gms_diag_list_destroy(gms_diag_list *dl);
+/* Drops every diagnostic; the list can be used again. */
+void gms_diag_list_clear(gms_diag_list *dl);
+/* After `max_errors` errors further errors are counted but not kept (0: keep all). */
+void gms_diag_list_set_max_errors(gms_diag_list *dl, size_t max_errors);
+/* Diagnostics kept, and errors counted (kept or not). 0 for NULL. */
+size_t gms_diag_list_count(const gms_diag_list *dl);
+size_t gms_diag_list_errors(const gms_diag_list *dl);
+/* Diagnostic i (0-based, in the order they were added) into *out (OUT). Returns GMS_OK, or
+ * GMS_ERR_ARGUMENT when dl or out is NULL or i >= gms_diag_list_count(dl). */
+gms_status gms_diag_list_get(const gms_diag_list *dl, size_t i, gms_diag *out);
+/* The index of the first diagnostic with rule id `rule` (borrowed), or -1 when there is none. */
+long gms_diag_list_find(const gms_diag_list *dl, const char *rule);
+/* Writes every diagnostic to `out` (borrowed) in the one compiler form, notes on their own line:
+ *     k.ptx:12:7: error: message [RULE-ID]
+ * followed by a line saying how many errors were not kept, if any. Returns GMS_OK, or
+ * GMS_ERR_ARGUMENT when a pointer is NULL. */
+gms_status gms_diag_list_print(const gms_diag_list *dl, FILE *out);
+
+/* ---- presets (docs/api.md, "Devices"; docs/presets.md) ---- */
+typedef struct gms_preset_info {
+    const char *name;        /* static, e.g. "h100" */
+    const char *description; /* static, one line */
+    int is_default;          /* 1 for the preset used when none is named */
+} gms_preset_info;
+
+/* Number of built-in presets; preset i (0-based, listing order) into *out (OUT). Returns GMS_OK
+ * or GMS_ERR_ARGUMENT (i out of range, out NULL). */
+size_t gms_preset_count(void);
+gms_status gms_preset_at(size_t i, gms_preset_info *out);
+/* Looks a preset up by name (borrowed). *out (OUT, may be NULL) receives it. Returns GMS_OK or
+ * GMS_ERR_NOT_FOUND (no diagnostic: this is a query). */
+gms_status gms_preset_find(const char *name, gms_preset_info *out);
+/* The preset `name` as JSON text that gms_device_create_from_config loads back (*json_out,
+ * OUT, free with gms_free). Returns GMS_OK, GMS_ERR_CONFIG with SIM-GPU-001 for an unknown
+ * name, GMS_ERR_NOMEM. */
+gms_status gms_preset_json(const char *name, char **json_out, gms_diag_list *dl);
+
+/* ---- devices (docs/api.md, "Devices") ---- */
+typedef struct gms_device gms_device;
+
+/* Creates a device of preset `preset` (borrowed; NULL: the default preset, h100) with cold
+ * caches and no memory allocated (*out, OUT, owned by the caller: gms_device_destroy).
+ * Returns GMS_OK; GMS_ERR_CONFIG with SIM-GPU-001 for an unknown preset; GMS_ERR_ARGUMENT;
+ * GMS_ERR_NOMEM. */
+gms_status gms_device_create(const char *preset, gms_device **out, gms_diag_list *dl);
+/* Creates a device from a configuration override (docs/presets.md, "Overrides"): `len` bytes
+ * of JSON `text` (borrowed, need not be NUL-terminated), or, when text is NULL, the file at
+ * `path`. `path` (borrowed) names the text in diagnostics; it may be NULL when text is given.
+ * Returns as gms_device_create, with the CONFIG-* rules for a bad override (GMS_ERR_CONFIG). */
+gms_status gms_device_create_from_config(const char *path, const char *text, size_t len,
+                                         gms_device **out, gms_diag_list *dl);
+/* Frees the device, its module and its memory. NULL is allowed. */
+void gms_device_destroy(gms_device *dev);
+
+typedef struct gms_device_info {
+    const char *name;            /* preset or override name; borrowed from the device */
+    uint32_t sm_version;         /* compute capability x10, e.g. 90 */
+    uint32_t sm_count;
+    uint32_t max_threads_per_cta;
+    uint32_t max_shared_per_cta_bytes;
+    uint64_t l2_bytes;
+    uint64_t l2_persisting_max_bytes;
+    uint64_t access_policy_max_window_bytes;
+} gms_device_info;
+/* The device's configuration into *out (OUT). Returns GMS_OK or GMS_ERR_ARGUMENT. */
+gms_status gms_device_info_get(const gms_device *dev, gms_device_info *out);
+
+/* Settings (gms_device_set). "Before memory" settings are refused with GMS_ERR_STATE
+ * (API-STATE-002) once the device's memory system exists (the first allocation, variable
+ * access or launch creates it). */
+typedef enum gms_setting {
+    GMS_SET_MAX_INSTRUCTIONS, /* warp instructions a launch may issue before it faults with
+                                 EXEC-LIMIT-001; >= 1; default 2000000000 */
+    GMS_SET_QUANTUM,          /* warp instructions a warp runs per scheduling turn; 1 to
+                                 2^32-1; default 256 */
+    GMS_SET_STRIP_HINTS,      /* 0 or 1: treat every cache hint as the default; before memory */
+    GMS_SET_POISON_DISCARD,   /* 0 or 1: discarded L2 lines read back as 0xFF; before memory */
+    GMS_SET_SHARED_PER_CTA,   /* the most shared memory one CTA of the coming launches holds
+                                 (static + dynamic), bytes: chooses the L1/shared carve-out
+                                 (SIM-SHARED-001 when none holds it); before memory; default 0,
+                                 the preset's default carve-out */
+    GMS_SETTING_COUNT
+} gms_setting;
+/* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an
+ * unknown setting or a value out of range (API-ARG-001); GMS_ERR_STATE (API-STATE-002);
+ * GMS_ERR_LAUNCH with SIM-SHARED-001. */
+gms_status gms_device_set(gms_device *dev, gms_setting what, uint64_t value, gms_diag_list *dl);
+
+/* The L2 set-aside for persisting accesses (cudaLimitPersistingL2CacheSize), bytes, capped at
+ * the preset's l2.persisting_max_bytes. Returns GMS_OK, GMS_ERR_ARGUMENT, or what creating the
+ * memory system returns (GMS_ERR_CONFIG, GMS_ERR_NOMEM). docs/cache-hints.md, "Persisting". */
+gms_status gms_device_set_l2_persisting(gms_device *dev, uint64_t bytes, gms_diag_list *dl);
+/* Demotes every persisting L2 line to normal (cudaCtxResetPersistingL2Cache). Returns as
+ * gms_device_set_l2_persisting. */
+gms_status gms_device_reset_persisting(gms_device *dev, gms_diag_list *dl);
+
+/* ---- device memory (docs/api.md, "Memory") ---- */
+/* Allocates `bytes` (>= 1) of device memory, 256-byte aligned, reading as zero; its address
+ * goes to *addr (OUT). Allocations are separated by unmapped gaps, so an overrun faults
+ * (EXEC-MEM-001). Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_NOMEM (SIM-NOMEM-001);
+ * GMS_ERR_CONFIG when the memory system cannot be built from the configuration (MEM-*). */
+gms_status gms_device_alloc(gms_device *dev, uint64_t bytes, uint64_t *addr, gms_diag_list *dl);
+/* Copies `bytes` from host memory `src` (borrowed) to device address `addr`, like cudaMemcpy
+ * after a synchronise. [addr, addr + bytes) must lie in one allocation (API-MEM-001). Memory
+ * that a launch may have brought into the caches cannot be written yet (API-MEM-002,
+ * GMS_ERR_STATE): write it before the first launch that follows its allocation. Returns
+ * GMS_OK, GMS_ERR_ARGUMENT, GMS_ERR_RANGE, GMS_ERR_STATE, GMS_ERR_NOMEM. */
+gms_status gms_device_write(gms_device *dev, uint64_t addr, const void *src, uint64_t bytes,
+                            gms_diag_list *dl);
+/* Copies `bytes` at device address `addr` to host memory `dst` (OUT). When a launch ran since
+ * the last flush, flushes first (gms_device_flush), so the bytes are those the kernels wrote.
+ * Returns as gms_device_write, without GMS_ERR_STATE. */
+gms_status gms_device_read(gms_device *dev, uint64_t addr, void *dst, uint64_t bytes,
+                           gms_diag_list *dl);
+/* Writes every dirty line of every cache back to DRAM (lines stay valid and clean), as at the
+ * end of a run: the write-back is counted in the totals as work no instruction caused.
+ * Returns GMS_OK, GMS_ERR_ARGUMENT, GMS_ERR_NOMEM. */
+gms_status gms_device_flush(gms_device *dev, gms_diag_list *dl);
+
+/* ---- dialects and modules (docs/api.md, "Modules") ---- */
+/* The dialect gpumemsim reads a file of this name in, from its suffix ("ptx" for .ptx), or NULL
+ * when none (static string). */
+const char *gms_dialect_for_path(const char *path);
+/* The instructions a dialect accepts with their modifiers and requirements, one per line
+ * (`gpumemsim check --list-ops`), into *text_out (OUT, gms_free). dialect NULL: "ptx".
+ * Returns GMS_OK, GMS_ERR_NOT_FOUND with SIM-DIALECT-001, GMS_ERR_NOMEM. */
+gms_status gms_dialect_list_ops(const char *dialect, char **text_out, gms_diag_list *dl);
+
+typedef struct gms_module gms_module;
+
+/* Parses, checks and prepares a module and binds it to `dev` (*out, OUT, owned by the device
+ * and freed with it; a device holds one module). The text is `len` bytes at `text` (borrowed,
+ * copied; need not be NUL-terminated) or, when text is NULL, the file at `path` (a regular
+ * file of at most 256 MiB). `path` (borrowed, copied) names the module in diagnostics and
+ * reports and must not be NULL. `dialect` (borrowed) is "ptx", or NULL to choose it from the
+ * path's suffix. A module whose .target the preset could not load gets the warning
+ * SIM-TARGET-001 and loads. Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_STATE when the device
+ * already holds a module (API-STATE-001); GMS_ERR_IO (SIM-IO-001..003); GMS_ERR_MODULE with
+ * every error of the text (PTX-*, EXEC-UNSUP-001, EXEC-EXTERN-001, SIM-DIALECT-001);
+ * GMS_ERR_NOMEM. */
+gms_status gms_module_load(gms_device *dev, const char *path, const char *text, size_t len,
+                           const char *dialect, gms_module **out, gms_diag_list *dl);
+/* Parses, checks and prepares a module as gms_module_load does, without a device, and keeps
+ * nothing (`gpumemsim check`). Returns GMS_OK when clean, or as gms_module_load. */
+gms_status gms_module_check(const char *path, const char *text, size_t len, const char *dialect,
+                            gms_diag_list *dl);
+/* The path the module was loaded as (borrowed from the module). */
+const char *gms_module_path(const gms_module *m);
+/* Line `line` (1-based) of the module text without surrounding blanks, into *text_out (OUT,
+ * gms_free). Returns GMS_OK, GMS_ERR_RANGE when there is no such line, GMS_ERR_ARGUMENT,
+ * GMS_ERR_NOMEM. */
+gms_status gms_module_line(const gms_module *m, uint32_t line, char **text_out);
+
+typedef struct gms_kernel_info {
+    const char *name;             /* as in the module (mangled); borrowed from the module */
+    uint32_t nparams;
+    uint64_t params_bytes;        /* size of the parameter block */
+    uint32_t static_shared_bytes; /* the module's .shared variables per CTA, rounded up to 16 */
+    uint32_t reqntid[3], maxntid[3]; /* 0 when the kernel does not declare them */
+    uint32_t line, col;           /* where the kernel is declared */
+} gms_kernel_info;
+/* Kernels (entries) of the module: their number, and kernel i (0-based, module order) or the
+ * kernel called `name` (borrowed) into *out (OUT). Return GMS_OK, GMS_ERR_ARGUMENT, or
+ * GMS_ERR_NOT_FOUND (no diagnostic: these are queries). */
+size_t gms_module_kernel_count(const gms_module *m);
+gms_status gms_module_kernel_at(const gms_module *m, size_t i, gms_kernel_info *out);
+gms_status gms_module_kernel_find(const gms_module *m, const char *name, gms_kernel_info *out);
+
+/* ---- module variables (docs/api.md, "Variables") ---- */
+typedef enum gms_var_space { GMS_VAR_GLOBAL, GMS_VAR_CONST } gms_var_space;
+typedef struct gms_var_info {
+    gms_var_space space;
+    uint64_t bytes;   /* the variable's size */
+    uint64_t address; /* GLOBAL: its device address (usable as a kernel argument); CONST: 0 */
+} gms_var_info;
+/* The module-scope .global or .const variable `name` (borrowed) into *out (OUT). Looking up a
+ * .global variable allocates the module's variables in device memory if no launch did yet.
+ * Returns GMS_OK; GMS_ERR_NOT_FOUND with API-VAR-001; GMS_ERR_ARGUMENT; GMS_ERR_NOMEM. */
+gms_status gms_module_var_info(gms_module *m, const char *name, gms_var_info *out,
+                               gms_diag_list *dl);
+/* Copies `bytes` of `src` (borrowed) into variable `name` at byte `offset`
+ * (cudaMemcpyToSymbol). A .const variable can be set at any time; a .global one as device
+ * memory (gms_device_write: API-MEM-002 after a launch). Returns GMS_OK; GMS_ERR_NOT_FOUND
+ * (API-VAR-001); GMS_ERR_RANGE when [offset, offset + bytes) is not inside the variable
+ * (API-VAR-002); GMS_ERR_STATE; GMS_ERR_ARGUMENT; GMS_ERR_NOMEM. */
+gms_status gms_module_set_var(gms_module *m, const char *name, uint64_t offset, const void *src,
+                              uint64_t bytes, gms_diag_list *dl);
+/* Copies `bytes` of variable `name` from byte `offset` into `dst` (OUT)
+ * (cudaMemcpyFromSymbol). Returns as gms_module_set_var, without GMS_ERR_STATE. */
+gms_status gms_module_get_var(gms_module *m, const char *name, uint64_t offset, void *dst,
+                              uint64_t bytes, gms_diag_list *dl);
+
+/* ---- launches (docs/api.md, "Launches") ---- */
+/* Where a request came from in the caller's own input (a launch file, a host program), so that
+ * diagnostics point there. file NULL: no origin; diagnostics about a launch then point at the
+ * kernel's declaration in the module. */
+typedef struct gms_origin {
+    const char *file;  /* borrowed */
+    unsigned line, col;
+    const char *field; /* borrowed: the request's name in that input, prefixing messages
+                          ("launches[0]", "launches[0].args[2]"); NULL: none */
+} gms_origin;
+
+/* Types of kernel arguments. The names are those of launch files (docs/launch-files.md). */
+typedef enum gms_type {
+    GMS_I8, GMS_U8, GMS_I16, GMS_U16, GMS_I32, GMS_U32, GMS_I64, GMS_U64,
+    GMS_F16, GMS_BF16, GMS_F32, GMS_F64,
+    GMS_ADDRESS, /* a device address: fits a 64-bit integer parameter (.u64, .s64, .b64) */
+    GMS_TYPE_COUNT
+} gms_type;
+
+/* "i8" ... "f64", "address"; "?" outside the enum (static). */
+const char *gms_type_name(gms_type t);
+
+/* One kernel argument: its type and value bits (little-endian, in the low bytes of `bits`).
+ * A scalar fits a parameter of the same size whose type is a bit type (.b32) or of the same
+ * kind: an integer of either signedness for integers, the same float type for floats. */
+typedef struct gms_arg {
+    gms_type type;
+    uint64_t bits;
+    gms_origin origin; /* optional; zero for none */
+} gms_arg;
+
+static inline gms_arg gms_arg_u32(uint32_t v) { gms_arg a = {GMS_U32, v, {0, 0, 0, 0}}; return a; }
+static inline gms_arg gms_arg_i32(int32_t v)
+{
+    gms_arg a = {GMS_I32, (uint32_t)v, {0, 0, 0, 0}};
+    return a;
+}
+static inline gms_arg gms_arg_u64(uint64_t v) { gms_arg a = {GMS_U64, v, {0, 0, 0, 0}}; return a; }
+static inline gms_arg gms_arg_f32(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    gms_arg a = {GMS_F32, b, {0, 0, 0, 0}};
+    return a;
+}
+static inline gms_arg gms_arg_f64(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    gms_arg a = {GMS_F64, b, {0, 0, 0, 0}};
+    return a;
+}
+static inline gms_arg gms_arg_address(uint64_t addr)
+{
+    gms_arg a = {GMS_ADDRESS, addr, {0, 0, 0, 0}};
+    return a;
+}
+
+/* cudaAccessProperty, with its values. */
+typedef enum gms_access_prop {
+    GMS_ACCESS_NORMAL = 0, GMS_ACCESS_STREAMING = 1, GMS_ACCESS_PERSISTING = 2
+} gms_access_prop;
+
+/* An L2 access-policy window (cudaAccessPolicyWindow) over [base, base + bytes); docs/
+ * cache-hints.md, "Access policy windows". */
+typedef struct gms_policy_window {
+    uint64_t base, bytes;      /* bytes >= 1 and at most the preset's
+                                  l2.access_policy_max_window_bytes (SIM-WINDOW-001) */
+    double hit_ratio;          /* in [0, 1] */
+    gms_access_prop hit_prop;  /* any */
+    gms_access_prop miss_prop; /* NORMAL or STREAMING */
+} gms_policy_window;
+
+typedef struct gms_launch_config {
+    uint32_t grid[3];      /* CTAs per dimension, each >= 1 */
+    uint32_t block[3];     /* threads per CTA per dimension, each >= 1 */
+    uint32_t shared_bytes; /* dynamic shared memory per CTA */
+    const gms_arg *args;   /* borrowed: nargs arguments, in parameter order */
+    size_t nargs;
+    const gms_policy_window *window; /* borrowed: this launch's window; NULL: none */
+    gms_origin origin;     /* optional: the launch in the caller's input */
+    unsigned block_line, block_col;   /* optional: the block's position in origin.file */
+    unsigned shared_line, shared_col; /* optional: shared_bytes' position; 0: at the launch */
+} gms_launch_config;
+
+/* Checks a launch of kernel `name` (borrowed) against the kernel and the GPU without running it
+ * (docs/launch-files.md, "Checks against the kernel and the GPU"): threads per CTA, .reqntid,
+ * .maxntid, shared memory per CTA. Arguments and window are not looked at. Returns GMS_OK;
+ * GMS_ERR_NOT_FOUND (SIM-KERNEL-001); GMS_ERR_LAUNCH (SIM-LAUNCH-001..004, every problem found);
+ * GMS_ERR_ARGUMENT (API-ARG-001: NULL, or a zero grid or block extent). */
+gms_status gms_module_check_launch(const gms_module *m, const char *name,
+                                   const gms_launch_config *cfg, gms_diag_list *dl);
+/* Launches kernel `name` (borrowed) and runs it to its end (synchronously). Checks, in this
+ * order: the kernel exists (SIM-KERNEL-001, GMS_ERR_NOT_FOUND); the arguments fit its
+ * parameters in number and type (SIM-ARGS-001..003, GMS_ERR_ARGS); the launch fits the GPU
+ * (as gms_module_check_launch, GMS_ERR_LAUNCH); the window (SIM-WINDOW-001, GMS_ERR_LAUNCH;
+ * API-ARG-001). Then it runs: GMS_OK when the kernel completed; GMS_ERR_FAULT when it faulted
+ * (gms_device_fault; memory may be partly updated, as on a GPU; the launch's statistics are
+ * recorded); GMS_ERR_NOMEM when host memory ran out. Statistics of every launch that ran are
+ * kept (gms_device_launch_stats); device printf output is appended to gms_device_printf. */
+gms_status gms_module_launch(gms_module *m, const char *name, const gms_launch_config *cfg,
+                             gms_diag_list *dl);
+
+/* ---- progress ---- */
+typedef struct gms_progress {
+    size_t launch;                  /* the running launch, 0-based among the device's launches */
+    size_t nlaunches;               /* launches planned, when the caller knows (run.h); else 0 */
+    const char *kernel;             /* borrowed for the call */
+    uint32_t ctas_done, ctas_total; /* of this launch's grid */
+    uint64_t warp_instructions;     /* issued by this launch so far */
+    uint64_t max_instructions;      /* this launch's runaway limit */
+    double seconds;                 /* host time since this launch started */
+} gms_progress;
+/* Called while a launch runs, about once per 2^18 warp instructions; `p` is borrowed for the
+ * call. It must not call the API with the device that reports. */
+typedef void (*gms_progress_fn)(const gms_progress *p, void *user);
+/* Installs a progress hook (NULL: none); `user` is borrowed and passed to it. Returns GMS_OK or
+ * GMS_ERR_ARGUMENT. */
+gms_status gms_device_set_progress(gms_device *dev, gms_progress_fn fn, void *user);
+
+/* ---- statistics (docs/api.md, "Statistics"; every counter: docs/statistics.md) ---- */
+typedef struct gms_counters {
+    struct {
+        uint64_t requests, sector_accesses, sector_hits, sector_misses, evictions,
+            writeback_bytes;
+    } l1;
+    struct {
+        uint64_t sector_accesses, sector_hits, sector_misses, evictions, writeback_bytes;
+        uint64_t lines_evict_first, lines_evict_normal, lines_evict_last; /* at the end */
+        uint64_t peak_evict_last_lines;
+    } l2;
+    struct {
+        uint64_t read_bytes, write_bytes;
+    } dram;
+    struct {
+        uint64_t requests, wavefronts, bank_conflicts;
+    } shared;
+    struct {
+        uint64_t requests, serialized, hits, misses;
+    } constant;
+    struct {
+        uint64_t fetches, hits, misses;
+    } icache;
+} gms_counters;
+
+typedef struct gms_launch_stats {
+    const char *kernel;         /* borrowed from the module */
+    uint32_t grid[3], block[3];
+    uint64_t warp_instructions, thread_instructions;
+    uint64_t printf_bad_strings; /* device printf %s arguments that were not readable strings */
+    gms_counters counters;      /* this launch only; l2.lines_* as the launch left them */
+    double seconds;             /* host time; not part of any report */
+    int faulted;
+} gms_launch_stats;
+
+typedef struct gms_totals {
+    size_t launches;
+    uint64_t warp_instructions, thread_instructions, printf_bad_strings;
+    gms_counters counters;        /* every launch plus the work no instruction caused (flushes) */
+    uint64_t l2_persisting_bytes; /* set-aside in effect */
+    int hints_stripped;
+    double seconds;               /* host time inside launches */
+} gms_totals;
+
+/* Launches that ran on the device (faulted ones included). */
+size_t gms_device_launch_count(const gms_device *dev);
+/* Statistics of launch i (0-based) into *out (OUT). Returns GMS_OK or GMS_ERR_ARGUMENT. */
+gms_status gms_device_launch_stats(const gms_device *dev, size_t i, gms_launch_stats *out);
+/* Totals so far into *out (OUT). Returns GMS_OK or GMS_ERR_ARGUMENT. */
+gms_status gms_device_totals(const gms_device *dev, gms_totals *out);
+
+typedef enum gms_report_format {
+    GMS_REPORT_TEXT, /* docs/statistics.md, "Text report"; `top` hottest instructions */
+    GMS_REPORT_JSON  /* docs/statistics.md, "JSON report" (schema gpumemsim-stats/1) */
+} gms_report_format;
+/* The report of every launch so far, as `gpumemsim run` prints or writes it, into *text_out
+ * (OUT, gms_free). `launch_file` (borrowed, may be NULL) is the name the report gives the
+ * input. Flush first (gms_device_flush) for the totals of a finished run. Returns GMS_OK,
+ * GMS_ERR_ARGUMENT, GMS_ERR_STATE (API-STATE-003: no module loaded), GMS_ERR_NOMEM. */
+gms_status gms_device_report(const gms_device *dev, gms_report_format format, size_t top,
+                             const char *launch_file, char **text_out, gms_diag_list *dl);
+
+/* ---- faults and printf (docs/api.md, "Faults"; docs/faults.md) ---- */
+typedef struct gms_fault {
+    const char *rule;        /* e.g. "EXEC-MEM-001" (docs/faults.md) */
+    const char *message;     /* borrowed from the device, valid until its next launch */
+    const char *kernel;
+    size_t launch;           /* index among the device's launches */
+    uint32_t ctaid[3], tid[3]; /* the first faulting thread */
+    uint32_t line;           /* the instruction's line in the module; 0 when unknown */
+    const char *source_file; /* from .loc; NULL when unknown */
+    uint32_t source_line;
+} gms_fault;
+/* The fault of the latest launch into *out (OUT). Returns GMS_OK when it faulted,
+ * GMS_ERR_NOT_FOUND when it did not (or nothing ran), GMS_ERR_ARGUMENT. */
+gms_status gms_device_fault(const gms_device *dev, gms_fault *out);
+/* Device printf output of every launch so far, ordered by launch, CTA, warp, call, lane
+ * (borrowed from the device until its next launch; "" when none). */
+const char *gms_device_printf(const gms_device *dev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,104 @@
+/* The handles of the public API (include/gpumemsim/gpumemsim.h) and what the files implementing it
+ * (gms_diag.c, gms_device.c, gms_module.c, gms_launch.c, gms_stats.c) share. Nothing outside
+ * src/sim/ includes this header. */
+#ifndef GMS_SIM_GMS_INTERNAL_H
+#define GMS_SIM_GMS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "config/gpu_config.h"
+#include "exec/exec.h"
+#include "gpumemsim/gpumemsim.h"
+#include "ir/ir.h"
+#include "mem/mem_stats.h"
+#include "mem/memsys.h"
+#include "sim/gms_diag.h"
+
+/* A device allocation, for the check that host writes go to memory no launch may have cached
+ * (API-MEM-002). */
+typedef struct gms_alloc {
+    uint64_t addr, bytes;
+    size_t launches_before; /* launches that had run when it was made */
+} gms_alloc;
+
+/* One launch that ran. */
+typedef struct gms_launch_record {
+    const char *kernel; /* borrowed from the module */
+    uint32_t grid[3], block[3];
+    uint64_t warp_instructions, thread_instructions, printf_bad_strings;
+    mem_counters counters;
+    double seconds;
+    int faulted;
+} gms_launch_record;
+
+struct gms_device {
+    gpu_config gpu;
+    memsys *ms;           /* NULL until the first operation that needs memory */
+    memsys_config mc;     /* valid once ms exists */
+    gms_module *module;   /* owned; NULL until gms_module_load */
+    /* settings */
+    uint64_t max_instructions;
+    uint32_t quantum;
+    int strip_hints, poison_discard;
+    uint32_t shared_per_cta;
+    int has_persisting;
+    uint64_t persisting_request;  /* bytes asked for */
+    uint64_t l2_persisting_bytes; /* in effect */
+    gms_progress_fn progress;
+    void *progress_user;
+    /* memory */
+    gms_alloc *allocs;
+    size_t nallocs, allocs_cap;
+    int dirty; /* a launch ran since the last flush */
+    /* launches */
+    gms_launch_record *launches;
+    size_t nlaunches, launches_cap;
+    exec_fault fault;     /* of the latest launch */
+    int last_faulted;
+    char *printf_text;    /* owned; NULL when none */
+};
+
+struct gms_module {
+    gms_device *dev;
+    char *path;           /* owned copy */
+    char *text;           /* owned copy of the module text, for quoting lines */
+    size_t text_len;
+    ir_module *ir;        /* owned */
+    exec_program *program; /* owned */
+    int vars_listed;      /* the bound .global variables are in dev->allocs */
+};
+
+/* gms_device.c: creates the device's memory system on first use, with the settings made so far.
+ * Returns GMS_OK, GMS_ERR_CONFIG (MEM-*, SIM-SHARED-001) or GMS_ERR_NOMEM, with a diagnostic. */
+gms_status gms_device_memory(gms_device *dev, diag_list *dl);
+/* Records an allocation made outside gms_device_alloc (module variables). Returns 0 or -1 when
+ * out of memory. */
+int gms_device_note_alloc(gms_device *dev, uint64_t addr, uint64_t bytes);
+/* Checks that [addr, addr + bytes) is inside one allocation (API-MEM-001, GMS_ERR_RANGE) and,
+ * when `writing`, that no launch ran since it was made (API-MEM-002, GMS_ERR_STATE). `call`
+ * names the API call in messages. */
+gms_status gms_device_check_range(const gms_device *dev, uint64_t addr, uint64_t bytes,
+                                  int writing, const char *call, diag_list *dl);
+/* The copies of gms_device_write / gms_device_read after their checks. */
+gms_status gms_device_copy_in(gms_device *dev, uint64_t addr, const void *src, uint64_t bytes,
+                              diag_list *dl);
+gms_status gms_device_copy_out(gms_device *dev, uint64_t addr, void *dst, uint64_t bytes,
+                               diag_list *dl);
+
+/* gms_module.c: frees a module (the device's). */
+void gms_module_free(gms_module *m);
+/* Creates the device's memory system if needed, then allocates the module's .global variables
+ * and installs its .const bank (as its first launch would) and records the variables as
+ * allocations for the range checks of host copies. Returns GMS_OK, or as gms_device_memory, or
+ * GMS_ERR_NOMEM (EXEC-NOMEM-002, SIM-NOMEM-001). */
+gms_status gms_module_bind(gms_module *m, diag_list *dl);
+/* The same on a device whose memory system exists, reporting as exec_run does: 0, 1 with *fault
+ * (EXEC-NOMEM-002), or -1 when host memory ran out. */
+int gms_module_bind_vars(gms_module *m, exec_fault *fault);
+
+/* gms_stats.c: copies memory counters into the public struct. */
+void gms_counters_from_mem(gms_counters *out, const mem_counters *c);
+
+#endif

@@ -1,0 +1,367 @@
+/* The launch-file runner (gpumemsim/run.h): `gpumemsim run LAUNCH.json` as a client of the public
+ * API. It reads the launch file (src/launch/) and the module file itself, so that problems with
+ * them are reported at the launch file's fields, and does everything else through gpumemsim.h:
+ * the device, the module, the checks of every launch before the first runs, buffers, launches,
+ * statistics and the JSON report. Its own checks are the outputs' (sim_outputs.c) and the
+ * expectations' (src/launch/). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpumemsim/run.h"
+#include "launch/launch.h"
+#include "sim/gms_diag.h"
+#include "sim/sim.h"
+#include "sim/sim_internal.h"
+
+/* Launch files and the API name the element types alike and in the same order. */
+_Static_assert((int)GMS_I8 == (int)LAUNCH_I8 && (int)GMS_F64 == (int)LAUNCH_F64 &&
+                   (int)GMS_BF16 == (int)LAUNCH_BF16,
+               "gms_type and launch_elem must list the element types in the same order");
+
+struct gms_run {
+    launch_desc *launch;           /* owned */
+    gms_device *dev;               /* owned */
+    gms_module *module;            /* the device's */
+    uint64_t *addr;                /* owned: each buffer's device address */
+    launch_expect_result *expects; /* owned: launch->nexpects results once checked */
+    size_t nexpects;
+};
+
+/* The device of the launch file's "gpu" or "config", or of the options that override them. */
+static gms_status make_device(gms_run *r, const gms_run_options *opt, gms_diag_list *g,
+                              diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    const char *config = opt->config_path ? opt->config_path : L->config_path;
+    if (config)
+        return gms_device_create_from_config(config, NULL, 0, &r->dev, g);
+    const char *name = opt->preset ? opt->preset : L->gpu;
+    if (gms_preset_find(name, NULL) == GMS_OK)
+        return gms_device_create(name, &r->dev, g);
+    if (opt->preset) /* blame the flag, not the launch file */
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", "gpumemsim", 0, 0,
+                 "--gpu %s: unknown GPU preset; `gpumemsim presets` lists them", name);
+    else
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-001", L->path, L->gpu_line, L->gpu_col,
+                 "gpu: unknown GPU preset '%s'; `gpumemsim presets` lists them", name);
+    return GMS_ERR_CONFIG;
+}
+
+/* Reads the module named by "module" (problems reported at that field) and loads it. */
+static gms_status load_module(gms_run *r, gms_diag_list *g, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    sim_origin o = {L->path, L->module_line, L->module_col, "module"};
+    const char *dialect = gms_dialect_for_path(L->module_path);
+    if (!dialect) {
+        sim_dialect_error(L->module_path, &o, dl);
+        return GMS_ERR_MODULE;
+    }
+    size_t len;
+    char *text = sim_read_module(L->module_path, &o, &len, dl);
+    if (!text)
+        return GMS_ERR_IO;
+    gms_status st = gms_module_load(r->dev, L->module_path, text, len, dialect, &r->module, g);
+    free(text);
+    return st;
+}
+
+/* The API's description of launch k (arguments and window not filled in). */
+static gms_launch_config launch_config(const launch_desc *L, const launch_kernel *k)
+{
+    gms_launch_config c;
+    memset(&c, 0, sizeof c);
+    memcpy(c.grid, k->grid, sizeof c.grid);
+    memcpy(c.block, k->block, sizeof c.block);
+    c.shared_bytes = k->shared_bytes;
+    c.origin = (gms_origin){L->path, k->line, k->col, k->field};
+    c.block_line = k->block_line;
+    c.block_col = k->block_col;
+    c.shared_line = k->shared_line;
+    c.shared_col = k->shared_col;
+    return c;
+}
+
+/* Every launch against its kernel and the GPU before anything runs; the carve-out for the
+ * largest shared memory of one CTA. Launches of kernels the module lacks are reported when
+ * they come to run. */
+static gms_status check_launches(gms_run *r, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    gms_status st = GMS_OK;
+    uint64_t most = 0;
+    for (size_t i = 0; i < L->nkernels; i++) {
+        const launch_kernel *k = &L->kernels[i];
+        gms_kernel_info info;
+        if (gms_module_kernel_find(r->module, k->kernel, &info) != GMS_OK)
+            continue;
+        gms_launch_config c = launch_config(L, k);
+        gms_status s = gms_module_check_launch(r->module, k->kernel, &c, g);
+        uint64_t shared = (uint64_t)info.static_shared_bytes + k->shared_bytes;
+        if (s != GMS_OK)
+            st = s;
+        else if (shared > most)
+            most = shared;
+    }
+    if (st == GMS_OK)
+        st = gms_device_set(r->dev, GMS_SET_SHARED_PER_CTA, most, g);
+    return st;
+}
+
+/* The run's settings, made before the device's memory exists. */
+static gms_status configure(gms_run *r, const gms_run_options *opt, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    uint64_t limit = opt->max_instructions ? opt->max_instructions
+                     : L->max_instructions ? L->max_instructions
+                                           : SIM_DEFAULT_MAX_INSTRUCTIONS;
+    gms_status st = gms_device_set(r->dev, GMS_SET_MAX_INSTRUCTIONS, limit, g);
+    if (st == GMS_OK && opt->quantum)
+        st = gms_device_set(r->dev, GMS_SET_QUANTUM, opt->quantum, g);
+    if (st == GMS_OK)
+        st = gms_device_set(r->dev, GMS_SET_STRIP_HINTS, opt->strip_hints != 0, g);
+    if (st == GMS_OK)
+        st = gms_device_set(r->dev, GMS_SET_POISON_DISCARD, opt->poison_discard != 0, g);
+    if (st == GMS_OK && L->has_l2_persisting_bytes)
+        st = gms_device_set_l2_persisting(r->dev, L->l2_persisting_bytes, g);
+    return st;
+}
+
+/* Allocates every buffer and writes its initial contents. */
+static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    r->addr = calloc(L->nbuffers + 1, sizeof *r->addr);
+    if (!r->addr)
+        return GMS_ERR_NOMEM;
+    for (size_t b = 0; b < L->nbuffers; b++) {
+        const launch_buffer *buf = &L->buffers[b];
+        gms_status st = gms_device_alloc(r->dev, buf->bytes, &r->addr[b], g);
+        /* Device memory never written reads as zero: nothing to copy, nothing to page in. */
+        if (st != GMS_OK || buf->init.kind == LAUNCH_INIT_ZERO) {
+            if (st != GMS_OK)
+                return st;
+            continue;
+        }
+        uint8_t *data = malloc(buf->bytes);
+        if (!data) {
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                     "cannot allocate buffer %s (%llu bytes)", buf->name,
+                     (unsigned long long)buf->bytes);
+            return GMS_ERR_NOMEM;
+        }
+        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT
+                                                : gms_device_write(r->dev, r->addr[b], data,
+                                                                   buf->bytes, g);
+        free(data);
+        if (st != GMS_OK)
+            return st;
+    }
+    return GMS_OK;
+}
+
+/* What the progress hook of the options needs: the launch-file view of the counts. */
+typedef struct progress_ctx {
+    const gms_run_options *opt;
+    size_t launch, nlaunches;
+} progress_ctx;
+
+static void forward_progress(const gms_progress *p, void *user)
+{
+    const progress_ctx *c = user;
+    gms_progress q = *p;
+    q.launch = c->launch;
+    q.nlaunches = c->nlaunches;
+    c->opt->progress(&q, c->opt->progress_user);
+}
+
+/* Runs launch k: its arguments and window in the API's terms, at the launch file's fields. */
+static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    gms_launch_config c = launch_config(L, k);
+    gms_arg *args = calloc(k->nargs + 1, sizeof *args);
+    if (!args)
+        return GMS_ERR_NOMEM;
+    for (size_t i = 0; i < k->nargs; i++) {
+        const launch_arg *a = &k->args[i];
+        args[i].origin = (gms_origin){L->path, a->line, a->col, a->field};
+        if (a->kind == LAUNCH_ARG_BUFFER) {
+            args[i].type = GMS_ADDRESS;
+            args[i].bits = r->addr[a->buffer] + a->offset;
+        } else {
+            args[i].type = (gms_type)a->type;
+            args[i].bits = a->bits;
+        }
+    }
+    gms_policy_window window;
+    if (k->has_policy_window) {
+        const launch_policy_window *pw = &k->policy_window;
+        window = (gms_policy_window){r->addr[pw->buffer] + pw->offset, pw->bytes, pw->hit_ratio,
+                                     (gms_access_prop)pw->hit_prop,
+                                     (gms_access_prop)pw->miss_prop};
+        c.window = &window;
+    }
+    c.args = args;
+    c.nargs = k->nargs;
+    gms_status st = GMS_OK;
+    if (k->reset_persisting)
+        st = gms_device_reset_persisting(r->dev, g);
+    if (st == GMS_OK)
+        st = gms_module_launch(r->module, k->kernel, &c, g);
+    free(args);
+    return st;
+}
+
+static gms_status run_launches(gms_run *r, const gms_run_options *opt, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    progress_ctx pc = {opt, 0, L->nkernels};
+    if (opt->progress)
+        gms_device_set_progress(r->dev, forward_progress, &pc);
+    gms_status st = GMS_OK;
+    for (size_t i = 0; i < L->nkernels && st == GMS_OK; i++) {
+        pc.launch = i;
+        st = run_launch(r, &L->kernels[i], g);
+    }
+    gms_device_set_progress(r->dev, NULL, NULL);
+    return st;
+}
+
+/* After the last launch: final write-back, expectations, then every output (the launch file's
+ * and the JSON report at json_path, NULL: none) all-or-nothing. */
+static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    gms_status st = gms_device_flush(r->dev, g);
+    uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
+    if (!data && st == GMS_OK)
+        st = GMS_ERR_NOMEM;
+    for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
+        data[b] = malloc(L->buffers[b].bytes);
+        st = data[b] ? gms_device_read(r->dev, r->addr[b], data[b], L->buffers[b].bytes, g)
+                     : GMS_ERR_NOMEM;
+    }
+    int failed = 0;
+    if (st == GMS_OK && L->nexpects) {
+        r->expects = calloc(L->nexpects, sizeof *r->expects);
+        failed = r->expects ? launch_check_expectations(L, (const uint8_t *const *)data,
+                                                        r->expects, dl)
+                            : -1;
+        if (failed < 0)
+            st = r->expects ? GMS_ERR_IO : GMS_ERR_NOMEM;
+        else
+            r->nexpects = L->nexpects;
+    }
+    char *json = NULL;
+    if (st == GMS_OK && json_path)
+        st = gms_device_report(r->dev, GMS_REPORT_JSON, 0, L->path, &json, g);
+    if (st == GMS_OK && sim_outputs_write(L, (const uint8_t *const *)data, json_path, json, dl))
+        st = GMS_ERR_IO;
+    gms_free(json);
+    for (size_t b = 0; data && b < L->nbuffers; b++) free(data[b]);
+    free(data);
+    if (st == GMS_ERR_NOMEM)
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                 "out of memory reading back the buffers");
+    return st == GMS_OK && failed > 0 ? GMS_ERR_EXPECT : st;
+}
+
+/* Every step of a run in order; the first that fails ends it. */
+static gms_status run_steps(gms_run *r, const char *path, const gms_run_options *opt,
+                            gms_diag_list *g, diag_list *dl)
+{
+    if (!(r->launch = launch_load(path, dl)))
+        return GMS_ERR_INPUT;
+    gms_status st = make_device(r, opt, g, dl);
+    if (st != GMS_OK)
+        return st;
+    if (sim_outputs_check(r->launch, opt->config_path, opt->json_path, dl))
+        return GMS_ERR_INPUT;
+    if ((st = load_module(r, g, dl)) != GMS_OK || (st = check_launches(r, g)) != GMS_OK ||
+        (st = configure(r, opt, g)) != GMS_OK || (st = setup_buffers(r, g, dl)) != GMS_OK ||
+        (st = run_launches(r, opt, g)) != GMS_OK)
+        return st;
+    return finish(r, opt->json_path, g, dl);
+}
+
+gms_status gms_run_file(const char *path, const gms_run_options *opt, gms_run **out,
+                        gms_diag_list *g)
+{
+    gms_sink s;
+    diag_list *dl = gms_sink_open(&s, g);
+    gms_status st;
+    gms_run *r = NULL;
+    if (!path || !out) {
+        st = gms_bad_argument(dl, "gms_run_file", "path or out is NULL");
+    } else if (!(r = calloc(1, sizeof *r))) {
+        st = GMS_ERR_NOMEM;
+    } else {
+        gms_run_options none;
+        memset(&none, 0, sizeof none);
+        st = run_steps(r, path, opt ? opt : &none, g, dl);
+    }
+    if (out)
+        *out = r;
+    gms_sink_close(&s);
+    return st;
+}
+
+void gms_run_destroy(gms_run *r)
+{
+    if (!r)
+        return;
+    gms_device_destroy(r->dev);
+    launch_destroy(r->launch);
+    free(r->addr);
+    free(r->expects);
+    free(r);
+}
+
+gms_device *gms_run_device(const gms_run *r)
+{
+    return r ? r->dev : NULL;
+}
+
+gms_module *gms_run_module(const gms_run *r)
+{
+    return r ? r->module : NULL;
+}
+
+size_t gms_run_launch_count(const gms_run *r)
+{
+    return r && r->launch ? r->launch->nkernels : 0;
+}
+
+size_t gms_run_expect_count(const gms_run *r)
+{
+    return r ? r->nexpects : 0;
+}
+
+gms_status gms_run_expect(const gms_run *r, size_t i, gms_expect_result *out)
+{
+    if (!r || !out || i >= r->nexpects)
+        return GMS_ERR_ARGUMENT;
+    const launch_expect_result *e = &r->expects[i];
+    out->buffer = e->buffer_name;
+    out->elements = e->elements;
+    out->mismatches = e->mismatches;
+    out->shown = e->shown;
+    for (size_t j = 0; j < e->shown && j < GMS_MISMATCHES_SHOWN; j++) {
+        out->first[j].index = e->first[j].index;
+        snprintf(out->first[j].got, sizeof out->first[j].got, "%s", e->first[j].got);
+        snprintf(out->first[j].expected, sizeof out->first[j].expected, "%s",
+                 e->first[j].expected);
+    }
+    return GMS_OK;
+}
+
+size_t gms_run_output_count(const gms_run *r)
+{
+    return r && r->launch ? r->launch->noutputs : 0;
+}
+
+const char *gms_run_output_path(const gms_run *r, size_t i)
+{
+    return r && r->launch && i < r->launch->noutputs ? r->launch->outputs[i].path : NULL;
+}

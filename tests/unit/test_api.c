@@ -1,0 +1,408 @@
+/* Unit tests of the public C API (include/gpumemsim/gpumemsim.h, docs/api.md), using nothing but
+ * the public header: saxpy of examples/saxpy/ end to end with exact values and the exact counters
+ * of `gpumemsim run examples/saxpy/saxpy.json --json`, module variables, and every error status
+ * with its rule id and location. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpumemsim/gpumemsim.h"
+
+#define SAXPY_PATH GMS_SOURCE_DIR "/examples/saxpy/saxpy.ptx"
+#define SAXPY "_Z5saxpyifPKfPf" /* saxpy(int n, float a, const float *x, float *y) */
+enum { N = 4096, BLOCK = 256 };
+
+/* The whole of a text file, NUL-terminated; *len gets its bytes. */
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = malloc(1 << 20);
+    assert_non_null(text);
+    *len = fread(text, 1, (1 << 20) - 1, f);
+    text[*len] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* A device with saxpy loaded from its text, as the tests below start. */
+typedef struct fixture {
+    gms_device *dev;
+    gms_module *m;
+    gms_diag_list *dl;
+    uint64_t x, y; /* N floats each */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->dl = gms_diag_list_create();
+    size_t len;
+    char *text = read_text(SAXPY_PATH, &len);
+    assert_int_equal(gms_device_create("h100", &f->dev, f->dl), GMS_OK);
+    assert_int_equal(gms_module_load(f->dev, "saxpy.ptx", text, len, NULL, &f->m, f->dl),
+                     GMS_OK);
+    free(text);
+    assert_int_equal(gms_device_alloc(f->dev, N * sizeof(float), &f->x, f->dl), GMS_OK);
+    assert_int_equal(gms_device_alloc(f->dev, N * sizeof(float), &f->y, f->dl), GMS_OK);
+    assert_int_equal(gms_diag_list_count(f->dl), 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    gms_device_destroy(f->dev);
+    gms_diag_list_destroy(f->dl);
+    free(f);
+    return 0;
+}
+
+/* saxpy's launch over n elements with `nargs` of its four arguments. */
+static gms_launch_config saxpy_launch(const fixture *f, uint32_t n, gms_arg *args, size_t nargs)
+{
+    args[0] = gms_arg_u32(n);
+    args[1] = gms_arg_f32(2.0f);
+    args[2] = gms_arg_address(f->x);
+    args[3] = gms_arg_address(f->y);
+    gms_launch_config c = {.grid = {(n + BLOCK - 1) / BLOCK, 1, 1}, .block = {BLOCK, 1, 1},
+                           .args = args, .nargs = nargs};
+    return c;
+}
+
+/* The diagnostic of `rule` in the list (it must be there). */
+static gms_diag find(const gms_diag_list *dl, const char *rule)
+{
+    long i = gms_diag_list_find(dl, rule);
+    assert_true(i >= 0);
+    gms_diag d;
+    assert_int_equal(gms_diag_list_get(dl, (size_t)i, &d), GMS_OK);
+    return d;
+}
+
+/* y = 2x + y on 4096 elements: every value exact (small integers), and the counters of the
+ * launch those of the launch file examples/saxpy/saxpy.json (same buffers, same grid). */
+static void test_saxpy_values_and_counters(void **state)
+{
+    fixture *f = *state;
+    static float x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = (float)(3 * i);
+    }
+    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
+    assert_int_equal(gms_device_write(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 4);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_read(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(y[i] == (float)(5 * i));
+    assert_int_equal(gms_diag_list_count(f->dl), 0);
+
+    assert_int_equal(gms_device_launch_count(f->dev), 1);
+    gms_launch_stats s;
+    assert_int_equal(gms_device_launch_stats(f->dev, 0, &s), GMS_OK);
+    assert_string_equal(s.kernel, SAXPY);
+    assert_int_equal(s.grid[0], 16);
+    assert_int_equal(s.block[0], 256);
+    assert_int_equal(s.warp_instructions, 2560);
+    assert_int_equal(s.thread_instructions, 81920);
+    assert_int_equal(s.counters.l1.requests, 384);
+    assert_int_equal(s.counters.l1.sector_accesses, 1536);
+    assert_int_equal(s.counters.l1.sector_hits, 512);
+    assert_int_equal(s.counters.l1.sector_misses, 1024);
+    assert_int_equal(s.counters.l2.sector_accesses, 1536);
+    assert_int_equal(s.counters.l2.sector_hits, 512);
+    assert_int_equal(s.counters.l2.sector_misses, 1024);
+    assert_int_equal(s.counters.l2.lines_evict_normal, 256);
+    assert_int_equal(s.counters.dram.read_bytes, 32768);
+    assert_int_equal(s.counters.dram.write_bytes, 0);
+    assert_int_equal(s.counters.constant.requests, 512);
+    assert_int_equal(s.counters.icache.fetches, 384);
+    assert_false(s.faulted);
+
+    /* The read flushed the caches: the totals hold the write-back of y, as a run's do. */
+    gms_totals t;
+    assert_int_equal(gms_device_totals(f->dev, &t), GMS_OK);
+    assert_int_equal(t.launches, 1);
+    assert_int_equal(t.warp_instructions, 2560);
+    assert_int_equal(t.counters.l2.writeback_bytes, 16384);
+    assert_int_equal(t.counters.dram.write_bytes, 16384);
+    assert_int_equal(t.counters.dram.read_bytes, 32768);
+
+    char *json = NULL;
+    assert_int_equal(gms_device_report(f->dev, GMS_REPORT_JSON, 0, NULL, &json, f->dl), GMS_OK);
+    assert_non_null(strstr(json, "\"schema\": \"gpumemsim-stats/1\""));
+    assert_non_null(strstr(json, "\"sector_accesses\": 1536"));
+    gms_free(json);
+    char *text = NULL;
+    assert_int_equal(gms_device_report(f->dev, GMS_REPORT_TEXT, 2, "api", &text, f->dl), GMS_OK);
+    assert_non_null(strstr(text, "saxpy.ptx:48"));
+    gms_free(text);
+    assert_int_equal(gms_device_fault(f->dev, &(gms_fault){0}), GMS_ERR_NOT_FOUND);
+}
+
+static void test_unknown_preset(void **state)
+{
+    (void)state;
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h101", &dev, dl), GMS_ERR_CONFIG);
+    assert_null(dev);
+    gms_diag d = find(dl, "SIM-GPU-001");
+    assert_int_equal(d.severity, GMS_ERROR);
+    assert_string_equal(d.message,
+                        "unknown GPU preset 'h101' (presets: h100, a100, v100, t4, gtx980)");
+    gms_diag_list_destroy(dl);
+}
+
+/* A module with an unknown instruction on line 9: GMS_ERR_MODULE, the rule, the position, and no
+ * module bound to the device. */
+static void test_bad_ptx(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.0\n"
+                               ".target sm_80\n"
+                               ".address_size 64\n"
+                               "\n"
+                               ".visible .entry k()\n"
+                               "{\n"
+                               "\t.reg .b32 %r<3>;\n"
+                               "\tmov.u32 %r1, 1;\n"
+                               "\tbogus.u32 %r2, %r1;\n"
+                               "\tret;\n"
+                               "}\n";
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *m = NULL;
+    assert_int_equal(gms_device_create(NULL, &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "bad.ptx", text, sizeof text - 1, NULL, &m, dl),
+                     GMS_ERR_MODULE);
+    assert_null(m);
+    gms_diag d = find(dl, "PTX-INSN-001");
+    assert_string_equal(d.file, "bad.ptx");
+    assert_int_equal(d.line, 9);
+    assert_int_equal(d.col, 2);
+    assert_string_equal(d.message, "unknown instruction 'bogus.u32'");
+    /* The same text checked without a device; a file of no known dialect. */
+    gms_diag_list_clear(dl);
+    assert_int_equal(gms_module_check("bad.ptx", text, sizeof text - 1, NULL, dl),
+                     GMS_ERR_MODULE);
+    assert_true(gms_diag_list_find(dl, "PTX-INSN-001") >= 0);
+    assert_int_equal(gms_module_load(dev, "bad.cu", text, sizeof text - 1, NULL, &m, dl),
+                     GMS_ERR_MODULE);
+    assert_true(gms_diag_list_find(dl, "SIM-DIALECT-001") >= 0);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
+static void test_unknown_kernel(void **state)
+{
+    fixture *f = *state;
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 4);
+    assert_int_equal(gms_module_launch(f->m, "saxpy", &c, f->dl), GMS_ERR_NOT_FOUND);
+    gms_diag d = find(f->dl, "SIM-KERNEL-001");
+    assert_string_equal(d.file, "saxpy.ptx");
+    assert_string_equal(d.message, "kernel: no .entry named 'saxpy' in saxpy.ptx");
+    assert_int_equal(gms_device_launch_count(f->dev), 0);
+    gms_kernel_info k;
+    assert_int_equal(gms_module_kernel_find(f->m, "saxpy", &k), GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_module_kernel_count(f->m), 1);
+    assert_int_equal(gms_module_kernel_at(f->m, 0, &k), GMS_OK);
+    assert_string_equal(k.name, SAXPY);
+    assert_int_equal(k.nparams, 4);
+}
+
+/* Arguments are checked against the kernel's parameters before anything runs; the diagnostics
+ * point at the kernel (no origin given) or where the caller says. */
+static void test_wrong_arguments(void **state)
+{
+    fixture *f = *state;
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 3);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_ARGS);
+    gms_diag d = find(f->dl, "SIM-ARGS-001");
+    assert_string_equal(d.file, "saxpy.ptx");
+    assert_int_equal(d.line, 15); /* the kernel's name in .entry */
+    assert_int_equal(d.col, 17);
+    assert_string_equal(d.message, "args has 3 arguments but kernel " SAXPY " takes 4 parameters");
+
+    gms_diag_list_clear(f->dl);
+    c = saxpy_launch(f, N, args, 4);
+    args[0] = gms_arg_address(f->x); /* an address for the int n */
+    args[1] = gms_arg_u32(2);        /* an integer for the float a */
+    args[1].origin = (gms_origin){"host.c", 40, 7, "a"};
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_ARGS);
+    assert_int_equal(gms_diag_list_errors(f->dl), 2);
+    d = find(f->dl, "SIM-ARGS-002");
+    assert_string_equal(d.message, "args[0] passes a buffer address, but parameter 0 ("
+                                   SAXPY "_param_0) is u32 with 4 bytes, not a 64-bit pointer");
+    d = find(f->dl, "SIM-ARGS-003");
+    assert_string_equal(d.file, "host.c");
+    assert_int_equal(d.line, 40);
+    assert_int_equal(d.col, 7);
+    assert_string_equal(d.message, "a is u32, but parameter 1 (" SAXPY "_param_1) of kernel "
+                                   SAXPY " is f32 (4 bytes)");
+    assert_int_equal(gms_device_launch_count(f->dev), 0);
+}
+
+/* One element past x is in the gap after its allocation: the kernel faults with EXEC-MEM-001 at
+ * the load of x, in the first thread past the end. */
+static void test_out_of_bounds_fault(void **state)
+{
+    fixture *f = *state;
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N + 1, args, 4);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_FAULT);
+    assert_int_equal(gms_diag_list_count(f->dl), 0);
+    gms_fault fault;
+    assert_int_equal(gms_device_fault(f->dev, &fault), GMS_OK);
+    assert_string_equal(fault.rule, "EXEC-MEM-001");
+    assert_string_equal(fault.kernel, SAXPY);
+    assert_int_equal(fault.launch, 0);
+    assert_int_equal(fault.ctaid[0], 16);
+    assert_int_equal(fault.tid[0], 0);
+    assert_int_equal(fault.line, 48);
+    assert_non_null(strstr(fault.source_file, "saxpy.cu"));
+    assert_int_equal(fault.source_line, 7);
+    assert_non_null(strstr(fault.message, "global read of size 4"));
+    char *line = NULL;
+    assert_int_equal(gms_module_line(f->m, fault.line, &line), GMS_OK);
+    assert_string_equal(line, "ld.global.f32 \t%f2, [%rd6];");
+    gms_free(line);
+    gms_launch_stats s;
+    assert_int_equal(gms_device_launch_stats(f->dev, 0, &s), GMS_OK);
+    assert_true(s.faulted);
+}
+
+/* What the GPU cannot start, and settings, memory and module misuse. */
+static void test_launch_and_state_errors(void **state)
+{
+    fixture *f = *state;
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 4);
+    c.block[0] = 2048;
+    c.grid[0] = 2;
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_LAUNCH);
+    assert_string_equal(find(f->dl, "SIM-LAUNCH-002").message,
+                        "block has 2048 threads, more than h100 allows per CTA (1024)");
+    c = saxpy_launch(f, N, args, 4);
+    gms_policy_window w = {f->x, 1ull << 40, 1.0, GMS_ACCESS_PERSISTING, GMS_ACCESS_NORMAL};
+    c.window = &w;
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_LAUNCH);
+    assert_true(gms_diag_list_find(f->dl, "SIM-WINDOW-001") >= 0);
+    c.grid[1] = 0;
+    assert_int_equal(gms_module_check_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(f->dl, "API-ARG-001") >= 0);
+
+    /* The memory system exists (the fixture allocated): settings that shape it are refused. */
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_STRIP_HINTS, 1, f->dl), GMS_ERR_STATE);
+    assert_true(gms_diag_list_find(f->dl, "API-STATE-002") >= 0);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_QUANTUM, 0, f->dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_QUANTUM, 32, f->dl), GMS_OK);
+
+    float v[2] = {0};
+    assert_int_equal(gms_device_write(f->dev, f->x + N * sizeof(float) - 4, v, 8, f->dl),
+                     GMS_ERR_RANGE);
+    assert_true(gms_diag_list_find(f->dl, "API-MEM-001") >= 0);
+    gms_module *second = NULL;
+    assert_int_equal(gms_module_load(f->dev, "again.ptx", ".version 8.0", 12, "ptx", &second,
+                                     f->dl),
+                     GMS_ERR_STATE);
+    assert_true(gms_diag_list_find(f->dl, "API-STATE-001") >= 0);
+
+    /* After a launch, memory it may have cached cannot be written; new memory can. */
+    c = saxpy_launch(f, N, args, 4);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_write(f->dev, f->x, v, sizeof v, f->dl), GMS_ERR_STATE);
+    assert_true(gms_diag_list_find(f->dl, "API-MEM-002") >= 0);
+    uint64_t z;
+    assert_int_equal(gms_device_alloc(f->dev, 64, &z, f->dl), GMS_OK);
+    assert_int_equal(gms_device_write(f->dev, z, v, sizeof v, f->dl), GMS_OK);
+    assert_string_equal(gms_status_name(GMS_ERR_STATE), "GMS_ERR_STATE");
+}
+
+/* .const and .global variables set by name before the launch and read after it. */
+static void test_module_variables(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.0\n"
+                               ".target sm_80\n"
+                               ".address_size 64\n"
+                               ".const .align 4 .u32 scale;\n"
+                               ".global .align 4 .u32 counter[4];\n"
+                               ".visible .entry bump(.param .u64 out)\n"
+                               "{\n"
+                               "\t.reg .b32 %r<4>;\n"
+                               "\t.reg .b64 %rd<3>;\n"
+                               "\tld.const.u32 %r1, [scale];\n"
+                               "\tld.global.u32 %r2, [counter+4];\n"
+                               "\tadd.s32 %r3, %r1, %r2;\n"
+                               "\tld.param.u64 %rd1, [out];\n"
+                               "\tcvta.to.global.u64 %rd2, %rd1;\n"
+                               "\tst.global.u32 [%rd2], %r3;\n"
+                               "\tst.global.u32 [counter], %r3;\n"
+                               "\tret;\n"
+                               "}\n";
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *m;
+    assert_int_equal(gms_device_create("a100", &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "vars.ptx", text, sizeof text - 1, "ptx", &m, dl),
+                     GMS_OK);
+    uint32_t scale = 7, second = 5, got = 0;
+    assert_int_equal(gms_module_set_var(m, "scale", 0, &scale, 4, dl), GMS_OK);
+    assert_int_equal(gms_module_set_var(m, "counter", 4, &second, 4, dl), GMS_OK);
+    assert_int_equal(gms_module_set_var(m, "counter", 14, &second, 4, dl), GMS_ERR_RANGE);
+    assert_true(gms_diag_list_find(dl, "API-VAR-002") >= 0);
+    assert_int_equal(gms_module_set_var(m, "nothing", 0, &second, 4, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-VAR-001") >= 0);
+    gms_var_info info;
+    assert_int_equal(gms_module_var_info(m, "counter", &info, dl), GMS_OK);
+    assert_int_equal(info.space, GMS_VAR_GLOBAL);
+    assert_int_equal(info.bytes, 16);
+    uint64_t out;
+    assert_int_equal(gms_device_alloc(dev, 4, &out, dl), GMS_OK);
+    gms_arg arg = gms_arg_address(out);
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = &arg, .nargs = 1};
+    assert_int_equal(gms_module_launch(m, "bump", &c, dl), GMS_OK);
+    assert_int_equal(gms_device_read(dev, out, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 12);
+    assert_int_equal(gms_module_get_var(m, "counter", 0, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 12);
+    assert_int_equal(gms_device_read(dev, info.address, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 12);
+    /* The constant bank can change between launches; the .global variable cannot yet. */
+    scale = 100;
+    assert_int_equal(gms_module_set_var(m, "scale", 0, &scale, 4, dl), GMS_OK);
+    assert_int_equal(gms_module_set_var(m, "counter", 4, &second, 4, dl), GMS_ERR_STATE);
+    assert_int_equal(gms_module_launch(m, "bump", &c, dl), GMS_OK);
+    assert_int_equal(gms_device_read(dev, out, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 105);
+    assert_int_equal(gms_diag_list_errors(dl), 3);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_saxpy_values_and_counters, setup, teardown),
+        cmocka_unit_test(test_unknown_preset),
+        cmocka_unit_test(test_bad_ptx),
+        cmocka_unit_test_setup_teardown(test_unknown_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrong_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_bounds_fault, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
+        cmocka_unit_test(test_module_variables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
