@@ -1,8 +1,10 @@
 /* The PTX table (ptx_ops.def) compiled into arrays, the hashed lookups built from it for each parse,
- * `--list-ops` output, and small helpers shared by the front-end (growable arrays, float bits).
- * It holds no grammar: the parser decides what a looked-up row means. */
+ * `--list-ops` output, and float-bit helpers shared by the front-end. It holds no grammar: the
+ * parser decides what a looked-up row means. */
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/hash.h"
 
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
@@ -41,16 +43,7 @@ static const struct {
 #undef PTX_RULE
 };
 
-/* FNV-1a: short keys, good enough spread for a few hundred entries. */
-uint32_t ptx_hash(const char *s, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 16777619u;
-    }
-    return h;
-}
+uint32_t ptx_hash(const char *s, size_t len) { return hash_bytes(s, len); }
 
 static bool same_text(const char *a, size_t alen, const char *b)
 {
@@ -179,30 +172,6 @@ const char *ptx_rule_id(size_t i, const char **summary)
     if (summary)
         *summary = rule_rows[i].summary;
     return rule_rows[i].id;
-}
-
-/* ---- growable arrays ---- */
-void *ptx_vec_push(ptx_vec *v)
-{
-    if (v->count == v->capacity) {
-        size_t cap = v->capacity ? v->capacity * 2 : 16;
-        void *grown = realloc(v->data, cap * v->elem);
-        if (!grown)
-            return NULL;
-        v->data = grown;
-        v->capacity = cap;
-    }
-    void *e = (char *)v->data + v->count * v->elem;
-    memset(e, 0, v->elem);
-    v->count++;
-    return e;
-}
-
-void ptx_vec_free(ptx_vec *v)
-{
-    free(v->data);
-    v->data = NULL;
-    v->count = v->capacity = 0;
 }
 
 /* ---- float bits ---- */
