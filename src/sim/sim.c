@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "base/file.h"
+#include "frontend/frontend.h"
 #include "mem/memsys.h"
-#include "ptx/ptx.h"
 #include "sim/sim_internal.h"
 
 static double now_seconds(void)
@@ -59,25 +59,54 @@ char *sim_read_file(const char *path, size_t *len, diag_list *dl)
     return read_module(path, NULL, len, dl);
 }
 
-static int has_suffix(const char *s, const char *suffix)
+/* Where a kernel's dialect was named, if it was: the dialect's name, and the launch file's
+ * "dialect" value (file NULL: a caller's sim_options.dialect, blamed on the kernel file). */
+typedef struct dialect_choice {
+    const char *name; /* NULL: choose by the file's suffix */
+    const char *file;
+    unsigned line, col;
+} dialect_choice;
+
+/* The front-end that reads `path`, from the registry of opt (docs/launch-files.md, "Kernel
+ * dialects"); NULL after reporting SIM-DIALECT-001 (no dialect claims the suffix) or
+ * SIM-DIALECT-002 (no dialect has the name). */
+static const frontend_dialect *choose_dialect(const char *path, const module_origin *o,
+                                              const dialect_choice *c, const sim_options *opt,
+                                              diag_list *dl)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
+    const frontend_registry *reg = opt && opt->dialects ? opt->dialects : frontend_builtin();
+    const frontend_dialect *d = frontend_choose(reg, path, c->name);
+    if (d)
+        return d;
+    char known[256], why[320];
+    if (!c->name) {
+        snprintf(why, sizeof why, "unknown kernel dialect: gpumemsim reads %s",
+                 frontend_describe_files(reg, known, sizeof known));
+        module_error(dl, o, "SIM-DIALECT-001", path, NULL, why);
+    } else if (c->file) {
+        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-002", c->file, c->line, c->col,
+                 "dialect: unknown kernel dialect \"%s\"; the dialects are: %s", c->name,
+                 frontend_describe_names(reg, known, sizeof known));
+    } else {
+        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-002", path, 0, 0,
+                 "unknown kernel dialect \"%s\"; the dialects are: %s", c->name,
+                 frontend_describe_names(reg, known, sizeof known));
+    }
+    return NULL;
 }
 
-static ir_module *load_module(const char *path, const module_origin *o, diag_list *dl,
-                              char **text_out, size_t *len_out)
+static ir_module *load_module(const char *path, const module_origin *o, const dialect_choice *c,
+                              const sim_options *opt, diag_list *dl, char **text_out,
+                              size_t *len_out)
 {
-    if (!has_suffix(path, ".ptx")) {
-        module_error(dl, o, "SIM-DIALECT-001", path, NULL,
-                     "unknown kernel dialect: gpumemsim reads PTX files (.ptx)");
+    const frontend_dialect *d = choose_dialect(path, o, c, opt, dl);
+    if (!d)
         return NULL;
-    }
     size_t len;
     char *text = read_module(path, o, &len, dl);
     if (!text)
         return NULL;
-    ir_module *m = ptx_parse_module(path, text, len, dl);
+    ir_module *m = d->parse(path, text, len, dl);
     if (text_out && m) {
         *text_out = text;
         *len_out = len;
@@ -87,14 +116,16 @@ static ir_module *load_module(const char *path, const module_origin *o, diag_lis
     return m;
 }
 
-ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out)
+ir_module *sim_load_module(const char *path, const sim_options *opt, diag_list *dl,
+                           char **text_out, size_t *len_out)
 {
-    return load_module(path, NULL, dl, text_out, len_out);
+    dialect_choice c = {opt ? opt->dialect : NULL, NULL, 0, 0};
+    return load_module(path, NULL, &c, opt, dl, text_out, len_out);
 }
 
-int sim_check_file(const char *path, diag_list *dl)
+int sim_check_file(const char *path, const sim_options *opt, diag_list *dl)
 {
-    ir_module *m = sim_load_module(path, dl, NULL, NULL);
+    ir_module *m = sim_load_module(path, opt, dl, NULL, NULL);
     if (!m)
         return SIM_BAD_INPUT;
     exec_program *p = exec_program_create(m, dl);
@@ -446,7 +477,11 @@ sim_result *sim_run_file(const char *path, const sim_options *opt, diag_list *dl
         return r;
     module_origin origin = {r->launch->path, r->launch->module_line, r->launch->module_col,
                             "module"};
-    r->module = load_module(r->launch->module_path, &origin, dl, &r->module_text,
+    dialect_choice dialect = {opt->dialect, NULL, 0, 0};
+    if (!opt->dialect && r->launch->dialect)
+        dialect = (dialect_choice){r->launch->dialect, r->launch->path, r->launch->dialect_line,
+                                   r->launch->dialect_col};
+    r->module = load_module(r->launch->module_path, &origin, &dialect, opt, dl, &r->module_text,
                             &r->module_text_len);
     if (!r->module)
         return r;

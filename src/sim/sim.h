@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "config/gpu_config.h"
 #include "exec/exec.h"
+#include "frontend/frontend.h"
 #include "ir/ir.h"
 #include "launch/launch.h"
 #include "mem/memsys.h"
@@ -42,6 +43,12 @@ typedef struct sim_options {
     sim_progress_fn progress;  /* NULL: no progress reports */
     void *progress_user;       /* borrowed, passed to progress */
     const char *json_path;     /* also write the JSON report here (--json); NULL: none */
+    /* The kernel dialects to choose from (borrowed); NULL: frontend_builtin(). */
+    const frontend_registry *dialects;
+    /* The dialect of the kernel file by name (`check --dialect`), overriding a launch file's
+     * "dialect" and the file's suffix; NULL: those decide (docs/launch-files.md, "Kernel
+     * dialects"). */
+    const char *dialect;
 } sim_options;
 
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
@@ -124,14 +131,19 @@ char *sim_module_line(const sim_result *r, uint32_t line);
 int sim_report_model(const sim_result *r, report_model *m);
 void sim_report_model_fini(report_model *m);
 
-/* Parses and checks a kernel file (PTX). Returns SIM_OK when clean, SIM_BAD_INPUT otherwise, with
- * every problem in dl. */
-int sim_check_file(const char *path, diag_list *dl);
+/* Parses and checks a kernel file in the dialect that opt->dialect names or, when NULL, whose
+ * suffix the file has, from opt->dialects (opt may be NULL: the built-in dialects, by suffix).
+ * Returns SIM_OK when clean, SIM_BAD_INPUT otherwise, with every problem in dl (those of
+ * sim_load_module, and EXEC-* of preparing the module for execution). */
+int sim_check_file(const char *path, const sim_options *opt, diag_list *dl);
 
-/* Loads a kernel file into a module (dialect chosen by extension: .ptx; SIM-DIALECT-001 else).
- * Returns NULL with diagnostics on error (those of sim_read_file, PTX-*). *text_out (may be NULL)
- * receives the malloc'd file text. */
-ir_module *sim_load_module(const char *path, diag_list *dl, char **text_out, size_t *len_out);
+/* Loads a kernel file into a module; the dialect is chosen as for sim_check_file
+ * (docs/launch-files.md, "Kernel dialects"). Returns NULL with diagnostics on error:
+ * SIM-DIALECT-001 (no dialect has the file's suffix), SIM-DIALECT-002 (opt->dialect names none),
+ * those of sim_read_file, and the dialect's own (PTX-*). *text_out (may be NULL) receives the
+ * malloc'd file text. */
+ir_module *sim_load_module(const char *path, const sim_options *opt, diag_list *dl,
+                           char **text_out, size_t *len_out);
 
 /* Reads a whole kernel file into a malloc'd, NUL-terminated buffer; *len receives its bytes.
  * Only a regular file of at most SIM_MAX_MODULE_BYTES is read (a FIFO or device is refused

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "config/gpu_config.h"
-#include "ptx/ptx.h"
+#include "frontend/frontend.h"
 #include "sim/sim.h"
 
 #ifndef GMS_VERSION
@@ -33,7 +33,7 @@ typedef struct cli_command {
 
 static const cli_command commands[] = {
     {"run", CMD_RUN, "LAUNCH.json", "run the kernels of a launch file and print a report"},
-    {"check", CMD_CHECK, "FILE.ptx...", "parse and check kernel files; exit 0 when all are clean"},
+    {"check", CMD_CHECK, "FILE...", "parse and check kernel files; exit 0 when all are clean"},
     {"presets", CMD_PRESETS, "[show NAME]",
      "list the GPU presets, or print one as JSON (a --config file)"},
 };
@@ -42,7 +42,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 /* Option ids: getopt_long returns them. */
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
-    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP
+    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
+    OPT_DIALECT, OPT_LIST_RULES
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -71,7 +72,12 @@ static const cli_option options[] = {
     {"quiet", NULL, CMD_RUN, OPT_QUIET, "print only printf output, faults and failures"},
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
-    {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS, "list the PTX instructions gpumemsim accepts"},
+    {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS,
+     "list the instructions each kernel dialect accepts"},
+    {"list-rules", NULL, CMD_CHECK, OPT_LIST_RULES,
+     "list each kernel dialect's diagnostic rules"},
+    {"dialect", "NAME", CMD_CHECK, OPT_DIALECT,
+     "read the files in this dialect whatever their suffix; list only its ops and rules"},
     {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
 };
 enum { NOPTIONS = sizeof options / sizeof options[0] };
@@ -335,21 +341,58 @@ static int cmd_run(int argc, char **argv)
     return status;
 }
 
+static void print_line(void *user, const char *line) { fprintf(user, "%s\n", line); }
+
+/* The heading of one dialect in a listing: "# dialect ptx: PTX files (.ptx), docs/ptx.md". */
+static void print_dialect_heading(const frontend_dialect *d)
+{
+    frontend_registry one = {{d}, 1};
+    char files[256];
+    printf("# dialect %s: %s%s%s\n", d->name, frontend_describe_files(&one, files, sizeof files),
+           d->doc ? ", " : "", d->doc ? d->doc : "");
+}
+
+/* --list-ops and --list-rules: for every dialect of the registry, or only `only`. */
+static void print_listings(const frontend_dialect *only, int ops, int rules)
+{
+    const frontend_registry *reg = frontend_builtin();
+    for (size_t i = 0; i < reg->count; i++) {
+        const frontend_dialect *d = reg->dialects[i];
+        if (only && d != only)
+            continue;
+        print_dialect_heading(d);
+        if (ops && d->list_ops)
+            d->list_ops(print_line, stdout);
+        for (size_t r = 0; rules && r < d->nrules; r++)
+            printf("%-18s %s\n", d->rules[r].id, d->rules[r].summary);
+    }
+}
+
 static int cmd_check(int argc, char **argv)
 {
     struct option table[NOPTIONS + 1];
     getopt_table(CMD_CHECK, table);
-    int c, list_ops = 0;
+    int c, list_ops = 0, list_rules = 0;
+    sim_options opt = {0};
     while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
         case OPT_LIST_OPS: list_ops = 1; break;
+        case OPT_LIST_RULES: list_rules = 1; break;
+        case OPT_DIALECT: opt.dialect = optarg; break;
         case OPT_HELP: print_command_usage(stdout, find_command(CMD_CHECK)); return 0;
         default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
         }
     }
-    if (list_ops)
-        ptx_list_ops(stdout);
-    if (optind >= argc && !list_ops) {
+    const frontend_dialect *only = NULL;
+    if (opt.dialect && !(only = frontend_find(frontend_builtin(), opt.dialect))) {
+        char names[256];
+        fprintf(stderr, "gpumemsim: --dialect %s: unknown kernel dialect; the dialects are: %s\n",
+                opt.dialect, frontend_describe_names(frontend_builtin(), names, sizeof names));
+        return 2;
+    }
+    if (list_ops || list_rules)
+        print_listings(only, list_ops, list_rules);
+    if (optind >= argc && !list_ops && !list_rules) {
         fputs("gpumemsim check: expected one or more kernel files\n", stderr);
         return 2;
     }
@@ -358,7 +401,7 @@ static int cmd_check(int argc, char **argv)
         diag_list dl;
         diag_list_init(&dl);
         dl.max_errors = 200;
-        if (sim_check_file(argv[i], &dl) != SIM_OK)
+        if (sim_check_file(argv[i], &opt, &dl) != SIM_OK)
             status = 2;
         diag_list_print(&dl, stderr);
         diag_list_fini(&dl);
