@@ -27,7 +27,7 @@ gms_cli_test(help 0 "^usage: gpumemsim <command>.*exit status: 0 success" "^$" -
 # Every command answers --help with its own usage on stdout and exit 0.
 gms_cli_test(run_help 0 "^usage: gpumemsim run LAUNCH.json \\[options\\]\n.*\n  --gpu NAME .*exit status"
              "^$" run --help)
-gms_cli_test(check_help 0 "^usage: gpumemsim check FILE.ptx... \\[options\\]\n.*\n  --list-ops "
+gms_cli_test(check_help 0 "^usage: gpumemsim check FILE... \\[options\\]\n.*\n  --list-ops .*\n  --list-rules .*\n  --dialect NAME "
              "^$" check --help)
 gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[options\\]\n" "^$"
              presets --help)
@@ -49,6 +49,17 @@ gms_cli_test(gpu_unknown_flag 2 "^$"
              run --gpu nope good.json)
 gms_cli_test(run_without_launch_file 2 "^$" "expected exactly one launch file" run)
 gms_cli_test(check_without_file 2 "^$" "expected one or more kernel files" check)
+
+# The listings come from the dialect registry: one heading per dialect, then its table.
+gms_cli_test(list_ops 0
+             "^# dialect ptx: PTX files \\(\\.ptx\\), docs/ptx\\.md\n# mnemonic  ir-op  min-ptx  min-sm  \\[modifier groups\\]  types\nadd +add +1\\.0 sm_20 \\[rounding .*\n# modifiers: spelling group min-ptx min-sm\n"
+             "^$" check --list-ops)
+gms_cli_test(list_rules 0
+             "^# dialect ptx: PTX files \\(\\.ptx\\), docs/ptx\\.md\nPTX-LEX-001 +a character that cannot start any PTX token \\(also preprocessor lines\\)\n.*\nPTX-LIMIT-002 +[^\n]+\n"
+             "^$" check --list-rules --dialect ptx)
+gms_cli_test(dialect_unknown_flag 2 "^$"
+             "^gpumemsim: --dialect sass: unknown kernel dialect; the dialects are: ptx\n$"
+             check --dialect sass good.json)
 
 # The five presets, one per line, in this order, h100 the default.
 gms_cli_test(presets 0
@@ -119,6 +130,17 @@ gms_cli_test(module_too_large 2 "^$"
 gms_cli_test(module_dialect 2 "^$"
              "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\) \\[SIM-DIALECT-001\\]\n$"
              run module_dialect.json)
+# A kernel file whose suffix no dialect claims is read in the dialect named by the launch file's
+# "dialect" or by `check --dialect`; a name no dialect has is an error at that name.
+gms_cli_test(module_named_dialect 0 "\n  expectation y: 256 elements match\n$" "^$"
+             run module_named_dialect.json)
+gms_cli_test(module_unknown_dialect 2 "^$"
+             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"sass\"; the dialects are: ptx \\[SIM-DIALECT-002\\]\n$"
+             run module_unknown_dialect.json)
+gms_cli_test(check_named_dialect 0 "^$" "^$" check --dialect ptx saxpy.kernel)
+gms_cli_test(check_unknown_suffix 2 "^$"
+             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\) \\[SIM-DIALECT-001\\]\n$"
+             check saxpy.kernel)
 gms_cli_test(check_dev_zero 2 "^$"
              "^zero.ptx: error: cannot read: not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"
              check zero.ptx)
@@ -188,7 +210,8 @@ gms_cli_test(outputs_written 0
              "^$" run --json stats_ok.json outputs.json)
 set(GMS_CLI_EXTRA_DEFINES "")
 set(GMS_CLI_DIR "")
-foreach(t module_dev_zero module_fifo module_too_large module_dialect check_dev_zero check_fifo
+foreach(t module_dev_zero module_fifo module_too_large module_dialect module_named_dialect
+          module_unknown_dialect check_named_dialect check_unknown_suffix check_dev_zero check_fifo
           launch_fifo config_fifo gpu_unknown_field output_is_launch_file_dot
           output_is_launch_file_link output_is_module output_is_init_file json_is_launch_file
           json_is_module outputs_same_file json_same_as_output output_is_fifo

@@ -13,6 +13,8 @@ file(MAKE_DIRECTORY ${GMS_OUT})
 file(GLOB launch_files ${GMS_SOURCE}/*.json)
 file(COPY ${launch_files} ${GMS_MODULE} DESTINATION ${GMS_OUT})
 file(WRITE ${GMS_OUT}/x.bin "")
+# the saxpy module under a suffix no dialect claims (module_named_dialect.json, check --dialect)
+configure_file(${GMS_MODULE} ${GMS_OUT}/saxpy.kernel COPYONLY)
 file(CREATE_LINK /dev/zero ${GMS_OUT}/zero.ptx SYMBOLIC)
 file(CREATE_LINK self_link.json ${GMS_OUT}/alias.json SYMBOLIC)
 

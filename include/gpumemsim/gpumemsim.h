@@ -204,10 +204,18 @@ gms_status gms_device_flush(gms_device *dev, gms_diag_list *dl);
 /* The dialect gpumemsim reads a file of this name in, from its suffix ("ptx" for .ptx), or NULL
  * when none (static string). */
 const char *gms_dialect_for_path(const char *path);
-/* The instructions a dialect accepts with their modifiers and requirements, one per line
- * (`gpumemsim check --list-ops`), into *text_out (OUT, gms_free). dialect NULL: "ptx".
- * Returns GMS_OK, GMS_ERR_NOT_FOUND with SIM-DIALECT-001, GMS_ERR_NOMEM. */
-gms_status gms_dialect_list_ops(const char *dialect, char **text_out, gms_diag_list *dl);
+/* The name of the i-th dialect gpumemsim reads ("ptx"; a static string), or NULL past the last. */
+const char *gms_dialect_at(size_t i);
+/* What gms_dialect_list lists (bits). */
+enum { GMS_LIST_OPS = 1, GMS_LIST_RULES = 2 };
+/* The listing of a dialect (NULL: every dialect gpumemsim reads) into *text_out (OUT, gms_free):
+ * per dialect a heading line "# dialect NAME: FILES, DOC-PAGE", then with GMS_LIST_OPS the
+ * instructions it accepts with their modifiers and requirements, one per line (`gpumemsim check
+ * --list-ops`), and with GMS_LIST_RULES its diagnostic rule ids and their meaning (`--list-rules`).
+ * Returns GMS_OK, GMS_ERR_NOT_FOUND with SIM-DIALECT-002 (no dialect has that name; the message
+ * names those there are), GMS_ERR_ARGUMENT, GMS_ERR_NOMEM. */
+gms_status gms_dialect_list(const char *dialect, unsigned what, char **text_out,
+                            gms_diag_list *dl);
 
 typedef struct gms_module gms_module;
 

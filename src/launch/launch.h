@@ -164,6 +164,9 @@ typedef struct launch_desc {
     const char *dir;           /* its folder: "." when the path has no '/' */
     const char *module_path;   /* resolved */
     unsigned module_line, module_col; /* position of the "module" value; 0 if unknown */
+    const char *dialect;       /* the "dialect" value: the module's dialect by name (the sim looks
+                                  it up); NULL when absent: chosen by the module's suffix */
+    unsigned dialect_line, dialect_col; /* position of the "dialect" value; 0 when absent */
     const char *gpu;           /* default "h100"; the sim validates it */
     unsigned gpu_line, gpu_col; /* position of the "gpu" value; 0 when absent */
     const char *config_path;   /* resolved GPU config override file; NULL when absent */

@@ -816,8 +816,8 @@ static void parse_expects(launch_ctx *c, json_t *root)
 
 static void parse_top(launch_ctx *c, json_t *root)
 {
-    static const char *const keys[] = {"module", "gpu", "config", "buffers", "launches",
-                                       "outputs", "expect", "max_instructions",
+    static const char *const keys[] = {"module", "dialect", "gpu", "config", "buffers",
+                                       "launches", "outputs", "expect", "max_instructions",
                                        "l2_persisting_bytes", NULL};
     launch_path top = {0};
     launch_desc *d = c->desc;
@@ -826,6 +826,10 @@ static void parse_top(launch_ctx *c, json_t *root)
     if (get_string(c, &top, root, "module", 1, &s) > 0) {
         d->module_path = resolve_path(c, s);
         locate_value(c, &top, "module", &d->module_line, &d->module_col);
+    }
+    if (get_string(c, &top, root, "dialect", 0, &s) > 0) {
+        d->dialect = copy_string(c, s);
+        locate_value(c, &top, "dialect", &d->dialect_line, &d->dialect_col);
     }
     d->gpu = "h100";
     if (get_string(c, &top, root, "gpu", 0, &s) > 0) {

@@ -9,10 +9,17 @@
 #define GMS_PTX_PTX_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "base/diag.h"
+#include "frontend/frontend.h"
 #include "ir/ir.h"
+
+/* The PTX dialect's entry in the registry (frontend.h): name "ptx", suffix ".ptx", parse
+ * ptx_parse_module, list-ops from ptx_ops.def (`gpumemsim check --list-ops`), and every PTX-* rule
+ * with its summary (ptx_ops.def's PTX_RULE rows, documented in docs/ptx.md). Only
+ * src/frontend/frontend_builtin.c and the PTX tests name it; everything else finds it in a
+ * registry. */
+extern const frontend_dialect ptx_dialect;
 
 /* Parses, checks and lowers one PTX module (PTX ISA 9.1 chapters 4-11).
  *   path  borrowed; used only as the file name in diagnostics and copied into the module.
@@ -22,16 +29,5 @@
  * reported; returns NULL when at least one error was reported (all of them are in dl: the parser
  * recovers at the next ';' or '}' and keeps going) or when memory ran out (PTX-LIMIT-002). */
 ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag_list *dl);
-
-/* Writes the supported mnemonics with their modifier groups, types and minimum .version/.target,
- * then every modifier spelling with its requirement, one per line (`gpumemsim check --list-ops`).
- * `out` is borrowed. */
-void ptx_list_ops(FILE *out);
-
-/* The front-end's diagnostic rules (for documentation and table self-tests): number of rules, and
- * the id of rule i (0-based) with its one-line summary in *summary (may be NULL). Returns NULL when
- * i is out of range. */
-size_t ptx_rule_count(void);
-const char *ptx_rule_id(size_t i, const char **summary);
 
 #endif

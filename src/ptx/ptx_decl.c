@@ -602,7 +602,7 @@ static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uin
     uint64_t count;
     bool over_limit = false;
     if (!parse_dims(p, &s, &unsized, &count)) {
-        if (!p->limit_hit)
+        if (!p->cur.muted)
             return false;
         /* Too many dimensions: declare the name anyway, without a size, so that its uses do not
          * cascade into undeclared-identifier errors (the limit error fails the module). */

@@ -190,7 +190,7 @@ static ir_insn *new_insn(ptx_parser *p, ptx_insn_ctx *c)
 void ptx_parse_instruction(ptx_parser *p)
 {
     ir_insn scratch = {0};
-    size_t start = p->pos;
+    size_t start = p->cur.pos;
     if (!parse_guard(p, &scratch)) {
         ptx_recover(p);
         return;

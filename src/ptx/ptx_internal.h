@@ -1,7 +1,10 @@
-/* Internal interfaces of the PTX front-end: the parser state shared by ptx_parse.c (module and
- * function structure), ptx_decl.c (declarations and initialisers), ptx_insn.c (instruction words
- * and modifiers), ptx_operand.c (operand syntax), ptx_lower.c (operand shapes into IR) and
- * ptx_table.c (the hashed views of ptx_ops.def). Not a public header: only src/ptx/ includes it. */
+/* Internal interfaces of the PTX front-end: the parser state shared by ptx_parse.c (the module
+ * and its directives), ptx_func.c (functions, bodies and labels), ptx_decl.c (declarations and
+ * initialisers), ptx_insn.c (instruction words and modifiers), ptx_operand.c (operand syntax),
+ * ptx_lower.c (operand shapes into IR) and ptx_table.c (the hashed views of ptx_ops.def). The
+ * token cursor, error recovery, scopes and labels are the shared ones of src/frontend/; the
+ * ptx_* helpers below only bind them to the PTX parser and its rule ids. Not a public header:
+ * only src/ptx/ includes it. */
 #ifndef GMS_PTX_PTX_INTERNAL_H
 #define GMS_PTX_PTX_INTERNAL_H
 
@@ -10,6 +13,10 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/dynarray.h"
+#include "frontend/fe_cursor.h"
+#include "frontend/fe_labels.h"
+#include "frontend/fe_scope.h"
 #include "ir/ir.h"
 #include "ptx/ptx_lex.h"
 
@@ -151,30 +158,24 @@ typedef enum ptx_sym_kind {
     PTX_SYM_FUNC, PTX_SYM_TARGETS
 } ptx_sym_kind;
 
-typedef struct ptx_binding {
-    const char *name;  /* borrowed from the module text or the arena */
-    uint32_t len;
-    uint8_t kind;      /* ptx_sym_kind */
-    uint8_t type;      /* REG/PRED: ir_type; VAR/FVAR/PARAM: element type */
-    uint8_t is_range;  /* %r<N>: name is the prefix, count names prefix0..prefix(N-1) */
-    uint32_t index;    /* first slot / var index / param index / func index / targets list */
-    uint32_t count;
-    int32_t next;      /* next binding in the same bucket */
-    uint32_t line, col;
-} ptx_binding;
+/* A name bound in a PTX scope (fe_scope.h), with PTX's meaning of the payload:
+ *   kind   ptx_sym_kind
+ *   type   REG/PRED: ir_type; VAR/FVAR/PARAM: element type
+ *   index  first slot / var index / param index / func index
+ *   count  REG/PRED: slots the name covers
+ *   ns     PTX_NS_NAME, or PTX_NS_RANGE for a %r<N> range: its name is the prefix, and it
+ *          covers the names prefix0..prefix(N-1) */
+typedef fe_symbol ptx_binding;
+enum { PTX_NS_NAME = 0, PTX_NS_RANGE = 1 };
 
-enum { PTX_SYM_BUCKETS = 8192, PTX_MAX_OPERANDS = 8 };
+enum { PTX_MAX_OPERANDS = 8 };
 /* Register slots per function (each kind); real kernels use a few thousand at most. */
 enum { PTX_MAX_FUNC_SLOTS = 1u << 16 };
 
 /* A growable malloc'd array (copied into the arena when a function or module is finished). */
-typedef struct ptx_vec {
-    void *data;
-    size_t count, capacity, elem;
-} ptx_vec;
-
-void *ptx_vec_push(ptx_vec *v); /* zeroed new element, or NULL when out of memory */
-void ptx_vec_free(ptx_vec *v);
+typedef dynarray ptx_vec;
+static inline void *ptx_vec_push(ptx_vec *v) { return dynarray_push(v); }
+static inline void ptx_vec_free(ptx_vec *v) { dynarray_free(v); }
 
 /* ---- parsed operands (syntax only, before lowering) ---- */
 typedef enum ptx_popnd_kind {
@@ -202,29 +203,16 @@ typedef struct ptx_popnd {
 } ptx_popnd;
 
 /* ---- parser state ---- */
-typedef struct ptx_label {
-    const char *name;
-    uint32_t len;
-    int32_t insn;  /* instruction index, -1 until defined */
-    int32_t next;  /* bucket chain */
-    uint32_t line, col;
-    int32_t targets_first; /* .branchtargets list: first label index in label_lists, or -1 */
-    uint32_t targets_count;
-} ptx_label;
-
-typedef struct ptx_label_ref {
-    uint32_t insn;     /* instruction index */
-    int32_t xop;       /* index into xops, or -1 for src[0] */
-    uint32_t label;    /* ptx_label index */
-} ptx_label_ref;
-
 typedef struct ptx_func_state {
     int32_t func;               /* index in funcs, -1 outside a body */
-    ptx_vec insns, xops, vars, reg_types, labels, label_refs, label_lists;
+    ptx_vec insns, xops, vars, reg_types;
+    /* The body's labels. A .branchtargets label names a list (fe_label.list_first/list_count)
+     * whose entries are the labels brx.idx may jump to; instruction references use slot -1 for
+     * src[0] and an index into xops otherwise. */
+    fe_labels labels;
     ptx_vec reg_ranges;         /* ptx_reg_range: names of slots, built at the end */
     uint32_t npreds;
     ptx_vec pred_ranges;
-    int32_t label_bucket[256];
 } ptx_func_state;
 
 typedef struct ptx_reg_range {
@@ -234,11 +222,12 @@ typedef struct ptx_reg_range {
 } ptx_reg_range;
 
 typedef struct ptx_parser {
-    const char *path;
-    const char *text;
-    const ptx_token *tok;
-    size_t ntok, pos;
-    diag_list *dl;
+    /* Tokens, position, the diagnostics list and the file name. cur.muted: a PTX-LIMIT-001 error
+     * was reported, and every further diagnostic is dropped until the end of the function body or
+     * module-level statement it occurred in, whose rest is skipped, so that what the limit left
+     * undeclared or unbalanced does not cascade (ptx_limit_error). cur.oom: out of memory
+     * (PTX-LIMIT-002) was reported. */
+    fe_cursor cur;
     ir_module *m;
     ptx_tables tables;
     ptx_vec funcs;     /* ir_func */
@@ -246,56 +235,83 @@ typedef struct ptx_parser {
     ptx_vec vars;      /* module ir_var */
     ptx_vec relocs;    /* scratch for one variable */
     ptx_vec files;     /* const char* */
-    ptx_vec bindings;  /* ptx_binding */
-    ptx_vec scopes;    /* size_t: bindings count at scope entry */
-    int32_t *sym_bucket; /* PTX_SYM_BUCKETS heads (malloc) */
+    fe_scope scope;    /* ptx_binding; the module scope is the outermost */
     ptx_func_state fs;
     ptx_popnd ops[PTX_MAX_OPERANDS + 1];
     uint32_t loc_file, loc_line;
     unsigned version;   /* major*10+minor */
     unsigned sm;
-    bool has_version, has_target, oom;
-    /* A PTX-LIMIT-001 error was reported: every further diagnostic is dropped until the end of
-     * the function body or module-level statement it occurred in, whose rest is skipped, so that
-     * what the limit left undeclared or unbalanced does not cascade (ptx_limit_error). */
-    bool limit_hit;
+    bool has_version, has_target;
     size_t errors_before; /* dl->errors when the parse began */
     uint32_t insn_ids;
 } ptx_parser;
 
-/* Token helpers (ptx_parse.c). */
-const ptx_token *ptx_peek(const ptx_parser *p, size_t ahead);
-const ptx_token *ptx_next(ptx_parser *p);
-bool ptx_is_punct(const ptx_token *t, char c);
-bool ptx_is_dot(const ptx_token *t, const char *text);
-bool ptx_accept_punct(ptx_parser *p, char c);
-bool ptx_expect_punct(ptx_parser *p, char c, const char *what);
+/* Token helpers: the shared cursor (fe_cursor.h) with PTX's punctuation and rule ids. */
+static inline const ptx_token *ptx_peek(const ptx_parser *p, size_t ahead)
+{
+    return fe_cursor_peek(&p->cur, ahead);
+}
+static inline const ptx_token *ptx_next(ptx_parser *p) { return fe_cursor_next(&p->cur); }
+static inline bool ptx_is_punct(const ptx_token *t, char c) { return fe_token_is_punct(t, c); }
+static inline bool ptx_is_dot(const ptx_token *t, const char *text)
+{
+    return fe_token_is(t, PTX_TOK_DOTNAME, text);
+}
+static inline bool ptx_accept_punct(ptx_parser *p, char c)
+{
+    return fe_cursor_accept_punct(&p->cur, c);
+}
+/* Reports PTX-PARSE-001 "expected 'c' <what>, found ..." when `c` is not next. */
+static inline bool ptx_expect_punct(ptx_parser *p, char c, const char *what)
+{
+    return fe_cursor_expect_punct(&p->cur, c, what);
+}
+/* Skips to just after the next ';' at this brace depth, or to a '}' / '{' (not consumed). */
+static inline void ptx_recover(ptx_parser *p) { fe_cursor_recover(&p->cur, ';', "{}"); }
+/* Rewinds to token `start` of a statement and skips it whole, braces of vector operands
+ * included. */
+static inline void ptx_recover_from(ptx_parser *p, size_t start)
+{
+    fe_cursor_recover_from(&p->cur, start, ';', '{', '}');
+}
+/* Reports PTX-LIMIT-002 (out of memory) once. */
+static inline void ptx_oom(ptx_parser *p) { fe_cursor_oom(&p->cur, "PTX-LIMIT-002"); }
+
+/* Errors (ptx_parse.c): at a token or at line:col, dropped while p->cur.muted. */
 void ptx_error(ptx_parser *p, const ptx_token *t, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ptx_error_at(ptx_parser *p, uint32_t line, uint32_t col, const char *rule, const char *fmt,
                   ...) __attribute__((format(printf, 5, 6)));
-/* Skips to just after the next ';' at this brace depth, or to a '}' / '{' (not consumed). */
-void ptx_recover(ptx_parser *p);
-/* Rewinds to token `start` of a statement and skips it whole, braces of vector operands included. */
-void ptx_recover_from(ptx_parser *p, size_t start);
-void ptx_oom(ptx_parser *p);
 /* Reports PTX-LIMIT-001 at line:col (a size limit of the simulator: registers, nesting, array
- * dimensions, initialiser bytes, vector elements) and sets p->limit_hit: the limit error is the
+ * dimensions, initialiser bytes, vector elements) and mutes the cursor: the limit error is the
  * only diagnostic of its function body or module-level statement (docs/ptx.md, "What is
  * rejected, and why"). */
 void ptx_limit_error(ptx_parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Symbols (ptx_parse.c). */
+/* Symbols (ptx_parse.c), in p->scope. */
 void ptx_scope_push(ptx_parser *p);
 void ptx_scope_pop(ptx_parser *p);
 /* Declares a name in the innermost scope; reports PTX-SYM-004 for a redefinition and returns
- * NULL. */
+ * NULL (also when out of memory). */
 ptx_binding *ptx_declare(ptx_parser *p, const char *name, uint32_t len, ptx_sym_kind kind,
                          bool is_range, uint32_t line, uint32_t col);
 /* Finds the innermost binding of a name (a %r57 also matches a %r<N> range). *slot receives the
  * slot/index for registers (range base + number). Returns NULL when undeclared. */
 const ptx_binding *ptx_lookup(const ptx_parser *p, const char *name, uint32_t len, uint32_t *slot);
+
+/* Module-level directives that may also stand in a function body (ptx_parse.c); the directive's
+ * own token has been consumed. */
+void ptx_parse_pragma(ptx_parser *p);
+void ptx_parse_loc(ptx_parser *p);
+/* Copies a scratch array into the module's arena; NULL when empty or out of memory. */
+void *ptx_arena_copy(ptx_parser *p, const ptx_vec *v);
+
+/* Functions (ptx_func.c): `.entry`/`.func` with its body (the current token is the
+ * .entry/.func directive, after any linkage), and the end of the module (declared-only
+ * functions become external). */
+void ptx_parse_function(ptx_parser *p, uint8_t is_extern, uint8_t is_visible, uint8_t is_weak);
+void ptx_finish_functions(ptx_parser *p);
 
 /* Declarations (ptx_decl.c). */
 bool ptx_is_type_name(const ptx_token *t, ir_type *out);
@@ -334,7 +350,8 @@ typedef struct ptx_insn_ctx {
 bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
-/* Registers a pending label reference for instruction `insn` (xop -1: src[0]). */
+/* Labels (ptx_func.c). Registers a pending label reference for instruction `insn` (xop -1:
+ * src[0]); the index of label `name` (created on first mention), or -1 when out of memory. */
 void ptx_add_label_ref(ptx_parser *p, uint32_t insn, int32_t xop, const ptx_name *name);
 int32_t ptx_label_get(ptx_parser *p, const char *name, uint32_t len, uint32_t line, uint32_t col);
 /* Half-precision conversions for immediates. */

@@ -323,10 +323,3 @@ int ptx_lex(const char *path, const char *text, size_t len, ptx_token_list *out,
     }
     return 0;
 }
-
-void ptx_tokens_free(ptx_token_list *list)
-{
-    free(list->items);
-    list->items = NULL;
-    list->count = 0;
-}

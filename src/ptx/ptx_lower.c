@@ -754,16 +754,16 @@ static bool lower_brx(lower *L)
     if (o->kind != PTX_P_NAME)
         return err(L, o, "PTX-OPND-002", "expected a .branchtargets label");
     int32_t l = ptx_label_get(L->p, o->name.text, o->name.len, o->line, o->col);
-    const ptx_label *lab = l >= 0 ? &((const ptx_label *)L->p->fs.labels.data)[l] : NULL;
-    if (!lab || lab->targets_first < 0)
+    const fe_label *lab = l >= 0 ? fe_labels_at(&L->p->fs.labels, l) : NULL;
+    if (!lab || lab->list_first < 0)
         return err(L, o, "PTX-SYM-003", "brx.idx needs a .branchtargets list declared before it");
     L->in->xops_first = (uint32_t)L->p->fs.xops.count;
-    L->in->xops_count = lab->targets_count;
-    int32_t first = lab->targets_first;
-    uint32_t count = lab->targets_count;
+    L->in->xops_count = lab->list_count;
+    int32_t first = lab->list_first;
+    uint32_t count = lab->list_count;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t target = ((const uint32_t *)L->p->fs.label_lists.data)[first + (int32_t)i];
-        const ptx_label *t = &((const ptx_label *)L->p->fs.labels.data)[target];
+        uint32_t target = fe_labels_list_entry(&L->p->fs.labels, (size_t)first + i);
+        const fe_label *t = fe_labels_at(&L->p->fs.labels, (int32_t)target);
         ptx_name n = {t->name, t->len, t->line, t->col};
         ir_operand *x = push_xop(L);
         if (!x)

@@ -1,8 +1,12 @@
 /* The PTX table (ptx_ops.def) compiled into arrays, the hashed lookups built from it for each parse,
- * `--list-ops` output, and small helpers shared by the front-end (growable arrays, float bits).
- * It holds no grammar: the parser decides what a looked-up row means. */
+ * `--list-ops` output, the dialect's registry entry, and float-bit helpers shared by the
+ * front-end. It holds no grammar: the parser decides what a looked-up row means. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/hash.h"
 
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
@@ -33,24 +37,13 @@ static const struct {
 #undef PTX_TYPEREQ
 };
 
-static const struct {
-    const char *id, *summary;
-} rule_rows[] = {
+static const frontend_rule rule_rows[] = {
 #define PTX_RULE(id, summary) {id, summary},
 #include "ptx/ptx_ops.def"
 #undef PTX_RULE
 };
 
-/* FNV-1a: short keys, good enough spread for a few hundred entries. */
-uint32_t ptx_hash(const char *s, size_t len)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 16777619u;
-    }
-    return h;
-}
+uint32_t ptx_hash(const char *s, size_t len) { return hash_bytes(s, len); }
 
 static bool same_text(const char *a, size_t alen, const char *b)
 {
@@ -122,11 +115,37 @@ void ptx_type_requirement(ptx_op_id op, ir_type type, unsigned *version, unsigne
         }
 }
 
-static void list_types(FILE *out, uint32_t mask)
+/* One line of the listing, built piece by piece and handed to the caller's emit function. */
+typedef struct list_line {
+    char text[1024];
+    size_t len;
+} list_line;
+
+static void line_add(list_line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line_add(list_line *l, const char *fmt, ...)
+{
+    if (l->len + 1 >= sizeof l->text)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
+    va_end(ap);
+    size_t room = sizeof l->text - l->len - 1;
+    l->len += n < 0 ? 0 : (size_t)n < room ? (size_t)n : room;
+}
+
+static void line_emit(list_line *l, frontend_line_fn emit, void *user)
+{
+    emit(user, l->text);
+    l->len = 0;
+    l->text[0] = '\0';
+}
+
+static void list_types(list_line *l, uint32_t mask)
 {
     for (int t = 0; t < IR_T_COUNT; t++)
         if (mask & (UINT32_C(1) << t))
-            fprintf(out, " .%s", ir_type_name((ir_type)t));
+            line_add(l, " .%s", ir_type_name((ir_type)t));
 }
 
 static const char *const group_names[PTX_G_COUNT] = {
@@ -137,73 +156,60 @@ static const char *const group_names[PTX_G_COUNT] = {
     "compare", "bool-op", "atom-op", "redux-op", "shfl-mode", "vote-mode", "match-mode", "bar-op",
     "bar-red-op", "testp-class", "prmt-mode", "mmio"};
 
-void ptx_list_ops(FILE *out)
+static void list_op(list_line *l, const ptx_op_row *r)
 {
-    fprintf(out, "# mnemonic  ir-op  min-ptx  min-sm  [modifier groups]  types\n");
-    for (int i = 0; i < PTX_OP_COUNT; i++) {
-        const ptx_op_row *r = &ptx_op_rows[i];
-        if (r->form == PTX_FORM_UNSUPPORTED) {
-            fprintf(out, "%-16s rejected: not modelled by gpumemsim [%s]\n", r->mnemonic, r->rule);
-            continue;
-        }
-        fprintf(out, "%-16s %-14s %u.%u sm_%u [", r->mnemonic,
-                ir_opcode_name((ir_opcode)r->ir_op), r->version / 10, r->version % 10, r->sm);
-        const char *sep = "";
-        for (int g = 0; g < PTX_G_COUNT; g++)
-            if (r->groups & (UINT64_C(1) << g)) {
-                fprintf(out, "%s%s", sep, group_names[g]);
-                sep = " ";
-            }
-        fprintf(out, "]");
-        list_types(out, r->types);
-        if (r->types2) {
-            fprintf(out, " /");
-            list_types(out, r->types2);
-        }
-        fprintf(out, "\n");
+    if (r->form == PTX_FORM_UNSUPPORTED) {
+        line_add(l, "%-16s rejected: not modelled by gpumemsim [%s]", r->mnemonic, r->rule);
+        return;
     }
-    fprintf(out, "# modifiers: spelling group min-ptx min-sm\n");
+    line_add(l, "%-16s %-14s %u.%u sm_%u [", r->mnemonic, ir_opcode_name((ir_opcode)r->ir_op),
+             r->version / 10, r->version % 10, r->sm);
+    const char *sep = "";
+    for (int g = 0; g < PTX_G_COUNT; g++)
+        if (r->groups & (UINT64_C(1) << g)) {
+            line_add(l, "%s%s", sep, group_names[g]);
+            sep = " ";
+        }
+    line_add(l, "]");
+    list_types(l, r->types);
+    if (r->types2) {
+        line_add(l, " /");
+        list_types(l, r->types2);
+    }
+}
+
+/* The dialect's list-ops (frontend_list_ops_fn): every row of ptx_ops.def, then every modifier. */
+static void ptx_list_ops(frontend_line_fn emit, void *user)
+{
+    list_line l = {.len = 0};
+    line_add(&l, "# mnemonic  ir-op  min-ptx  min-sm  [modifier groups]  types");
+    line_emit(&l, emit, user);
+    for (int i = 0; i < PTX_OP_COUNT; i++) {
+        list_op(&l, &ptx_op_rows[i]);
+        line_emit(&l, emit, user);
+    }
+    line_add(&l, "# modifiers: spelling group min-ptx min-sm");
+    line_emit(&l, emit, user);
     for (size_t i = 0; i < ptx_mod_row_count; i++) {
         const ptx_mod_row *r = &ptx_mod_rows[i];
-        fprintf(out, "%-22s %-16s %u.%u sm_%u\n", r->text, group_names[r->group], r->version / 10,
-                r->version % 10, r->sm);
+        line_add(&l, "%-22s %-16s %u.%u sm_%u", r->text, group_names[r->group], r->version / 10,
+                 r->version % 10, r->sm);
+        line_emit(&l, emit, user);
     }
 }
 
-size_t ptx_rule_count(void) { return sizeof rule_rows / sizeof rule_rows[0]; }
+static const char *const ptx_suffixes[] = {".ptx", NULL};
 
-const char *ptx_rule_id(size_t i, const char **summary)
-{
-    if (i >= ptx_rule_count())
-        return NULL;
-    if (summary)
-        *summary = rule_rows[i].summary;
-    return rule_rows[i].id;
-}
-
-/* ---- growable arrays ---- */
-void *ptx_vec_push(ptx_vec *v)
-{
-    if (v->count == v->capacity) {
-        size_t cap = v->capacity ? v->capacity * 2 : 16;
-        void *grown = realloc(v->data, cap * v->elem);
-        if (!grown)
-            return NULL;
-        v->data = grown;
-        v->capacity = cap;
-    }
-    void *e = (char *)v->data + v->count * v->elem;
-    memset(e, 0, v->elem);
-    v->count++;
-    return e;
-}
-
-void ptx_vec_free(ptx_vec *v)
-{
-    free(v->data);
-    v->data = NULL;
-    v->count = v->capacity = 0;
-}
+const frontend_dialect ptx_dialect = {
+    .name = "ptx",
+    .title = "PTX",
+    .suffixes = ptx_suffixes,
+    .doc = "docs/ptx.md",
+    .parse = ptx_parse_module,
+    .list_ops = ptx_list_ops,
+    .rules = rule_rows,
+    .nrules = sizeof rule_rows / sizeof rule_rows[0],
+};
 
 /* ---- float bits ---- */
 uint32_t ptx_f32_bits(float f)

@@ -17,7 +17,14 @@ const char *gms_dialect_for_path(const char *path)
     return sim_dialect_of_path(path);
 }
 
-gms_status gms_dialect_list_ops(const char *dialect, char **text_out, gms_diag_list *caller)
+const char *gms_dialect_at(size_t i)
+{
+    const frontend_registry *reg = frontend_builtin();
+    return i < reg->count ? reg->dialects[i]->name : NULL;
+}
+
+gms_status gms_dialect_list(const char *dialect, unsigned what, char **text_out,
+                            gms_diag_list *caller)
 {
     gms_sink s;
     diag_list *dl = gms_sink_open(&s, caller);
@@ -26,12 +33,12 @@ gms_status gms_dialect_list_ops(const char *dialect, char **text_out, gms_diag_l
     size_t len = 0;
     FILE *f = text_out ? open_memstream(&text, &len) : NULL;
     if (!text_out) {
-        st = gms_bad_argument(dl, "gms_dialect_list_ops", "text_out is NULL");
+        st = gms_bad_argument(dl, "gms_dialect_list", "text_out is NULL");
     } else if (!f) {
         st = GMS_ERR_NOMEM;
-    } else if (sim_list_ops(dialect, f)) {
-        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-001", "", 0, 0,
-                 "unknown kernel dialect '%s': gpumemsim reads PTX", dialect);
+    } else if (sim_list_dialects(dialect, (what & GMS_LIST_OPS) != 0, (what & GMS_LIST_RULES) != 0,
+                                 f)) {
+        sim_dialect_name_error(NULL, dialect, NULL, "", dl);
         st = GMS_ERR_NOT_FOUND;
     }
     if (f && fclose(f) != 0 && st == GMS_OK)

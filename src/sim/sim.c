@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/file.h"
-#include "ptx/ptx.h"
+#include "frontend/frontend.h"
 
 /* Reports "<verb>: <why>" at the kernel file, or "<field>: <verb> "<path>": <why>" at the
  * caller's field; verb may be NULL. */
@@ -37,41 +37,95 @@ char *sim_read_module(const char *path, const sim_origin *o, size_t *len, diag_l
     return text;
 }
 
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 const char *sim_dialect_of_path(const char *path)
 {
-    return path && has_suffix(path, ".ptx") ? "ptx" : NULL;
+    const frontend_dialect *d = path ? frontend_for_path(frontend_builtin(), path) : NULL;
+    return d ? d->name : NULL;
 }
 
 void sim_dialect_error(const char *path, const sim_origin *o, diag_list *dl)
 {
-    module_error(dl, o, "SIM-DIALECT-001", path, NULL,
-                 "unknown kernel dialect: gpumemsim reads PTX files (.ptx)");
+    char known[256], why[320];
+    snprintf(why, sizeof why, "unknown kernel dialect: gpumemsim reads %s",
+             frontend_describe_files(frontend_builtin(), known, sizeof known));
+    module_error(dl, o, "SIM-DIALECT-001", path, NULL, why);
+}
+
+void sim_dialect_name_error(const frontend_registry *reg, const char *name, const sim_origin *o,
+                            const char *path, diag_list *dl)
+{
+    char known[256];
+    if (!reg)
+        reg = frontend_builtin();
+    if (o && o->file)
+        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-002", o->file, o->line, o->col,
+                 "%s: unknown kernel dialect \"%s\"; the dialects are: %s", o->field, name,
+                 frontend_describe_names(reg, known, sizeof known));
+    else
+        diag_add(dl, DIAG_ERROR, "SIM-DIALECT-002", path, 0, 0,
+                 "unknown kernel dialect \"%s\"; the dialects are: %s", name,
+                 frontend_describe_names(reg, known, sizeof known));
+}
+
+ir_module *sim_parse_module_in(const frontend_registry *reg, const char *path, const char *text,
+                               size_t len, const char *dialect, diag_list *dl)
+{
+    if (!reg)
+        reg = frontend_builtin();
+    const frontend_dialect *d = frontend_choose(reg, path, dialect);
+    if (d)
+        return d->parse(path, text, len, dl);
+    if (dialect) {
+        sim_dialect_name_error(reg, dialect, NULL, path, dl);
+    } else {
+        char known[256], why[320];
+        snprintf(why, sizeof why, "unknown kernel dialect: gpumemsim reads %s",
+                 frontend_describe_files(reg, known, sizeof known));
+        module_error(dl, NULL, "SIM-DIALECT-001", path, NULL, why);
+    }
+    return NULL;
 }
 
 ir_module *sim_parse_module(const char *path, const char *text, size_t len, const char *dialect,
                             diag_list *dl)
 {
-    if (!dialect)
-        dialect = sim_dialect_of_path(path);
-    if (!dialect || strcmp(dialect, "ptx") != 0) {
-        sim_dialect_error(path, NULL, dl);
-        return NULL;
-    }
-    return ptx_parse_module(path, text, len, dl);
+    return sim_parse_module_in(NULL, path, text, len, dialect, dl);
 }
 
-int sim_list_ops(const char *dialect, FILE *out)
+/* Appends one line to a memory stream (frontend_line_fn). */
+static void emit_line(void *user, const char *line) { fprintf(user, "%s\n", line); }
+
+/* The heading of one dialect in a listing: "# dialect ptx: PTX files (.ptx), docs/ptx.md". */
+static void list_heading(const frontend_dialect *d, FILE *out)
 {
-    if (dialect && strcmp(dialect, "ptx") != 0)
+    frontend_registry one = {{d}, 1};
+    char files[256];
+    fprintf(out, "# dialect %s: %s%s%s\n", d->name,
+            frontend_describe_files(&one, files, sizeof files), d->doc ? ", " : "",
+            d->doc ? d->doc : "");
+}
+
+int sim_list_dialects(const char *dialect, int ops, int rules, FILE *out)
+{
+    const frontend_registry *reg = frontend_builtin();
+    if (dialect && !frontend_find(reg, dialect))
         return -1;
-    ptx_list_ops(out);
+    for (size_t i = 0; i < reg->count; i++) {
+        const frontend_dialect *d = reg->dialects[i];
+        if (dialect && strcmp(d->name, dialect) != 0)
+            continue;
+        list_heading(d, out);
+        if (ops && d->list_ops)
+            d->list_ops(emit_line, out);
+        for (size_t r = 0; rules && r < d->nrules; r++)
+            fprintf(out, "%-18s %s\n", d->rules[r].id, d->rules[r].summary);
+    }
     return 0;
+}
+
+const char *sim_dialect_names(char *buf, size_t size)
+{
+    return frontend_describe_names(frontend_builtin(), buf, size);
 }
 
 char *sim_text_line(const char *text, size_t len, uint32_t line)

@@ -11,6 +11,7 @@
 
 #include "base/diag.h"
 #include "config/gpu_config.h"
+#include "frontend/frontend.h"
 #include "ir/ir.h"
 #include "mem/memsys.h"
 
@@ -34,11 +35,18 @@ typedef struct sim_origin {
     const char *field;
 } sim_origin;
 
-/* The dialect of a kernel file named `path`, from its suffix: "ptx" for .ptx; NULL otherwise. */
+/* The dialect of a kernel file named `path`, from its suffix and the built-in dialect registry
+ * (src/frontend/frontend.h): "ptx" for .ptx; NULL when no dialect claims the suffix. */
 const char *sim_dialect_of_path(const char *path);
 
-/* Reports SIM-DIALECT-001 for `path` at `o` (NULL: at the file itself). */
+/* Reports SIM-DIALECT-001 for `path` at `o` (NULL: at the file itself), naming the files the
+ * registered dialects read. */
 void sim_dialect_error(const char *path, const sim_origin *o, diag_list *dl);
+
+/* Reports SIM-DIALECT-002: no dialect of `reg` (NULL: the built-in ones) is called `name`; at
+ * `o` (the launch file's "dialect"), or at `path` when o is NULL. */
+void sim_dialect_name_error(const frontend_registry *reg, const char *name, const sim_origin *o,
+                            const char *path, diag_list *dl);
 
 /* Reads a whole kernel file into a malloc'd, NUL-terminated buffer; *len receives its bytes.
  * Only a regular file of at most SIM_MAX_MODULE_BYTES is read (a FIFO or device is refused
@@ -46,16 +54,25 @@ void sim_dialect_error(const char *path, const sim_origin *o, diag_list *dl);
  * regular file) or SIM-IO-003 (too large), at `o` (NULL: at the file itself). */
 char *sim_read_module(const char *path, const sim_origin *o, size_t *len, diag_list *dl);
 
-/* Parses, checks and lowers `len` bytes of kernel `text` (borrowed) in `dialect` ("ptx"; NULL:
- * chosen from the suffix of `path`, which names the text in diagnostics). The one place that
- * picks a front-end. Returns the module (the caller frees it with ir_module_destroy), or NULL
- * with SIM-DIALECT-001 (at the file) or the front-end's diagnostics (PTX-*). */
+/* Parses, checks and lowers `len` bytes of kernel `text` (borrowed) with the front-end of
+ * `dialect` (a registered name; NULL: chosen by the suffix of `path`, which names the text in
+ * diagnostics) from `reg` (NULL: frontend_builtin()). The one place that picks a front-end.
+ * Returns the module (the caller frees it with ir_module_destroy), or NULL with SIM-DIALECT-001
+ * (no dialect claims the suffix), SIM-DIALECT-002 (no dialect has the name) or the front-end's
+ * diagnostics (PTX-*). sim_parse_module uses the built-in registry. */
+ir_module *sim_parse_module_in(const frontend_registry *reg, const char *path, const char *text,
+                               size_t len, const char *dialect, diag_list *dl);
 ir_module *sim_parse_module(const char *path, const char *text, size_t len, const char *dialect,
                             diag_list *dl);
 
-/* Writes the instructions `dialect` accepts (`gpumemsim check --list-ops`) to `out`. Returns 0,
- * or -1 when the dialect is unknown. */
-int sim_list_ops(const char *dialect, FILE *out);
+/* Writes the listing of `dialect` (NULL: every built-in dialect) to `out`: per dialect a heading
+ * line "# dialect NAME: FILES, DOC", then, when `ops`, the instructions it accepts
+ * (`gpumemsim check --list-ops`) and, when `rules`, its rule ids with their meaning
+ * (`--list-rules`). Returns 0, or -1 when no dialect has that name. */
+int sim_list_dialects(const char *dialect, int ops, int rules, FILE *out);
+
+/* The names of the built-in dialects, comma-separated, in `buf` (size bytes); returns buf. */
+const char *sim_dialect_names(char *buf, size_t size);
 
 /* Line `line` (1-based) of `len` bytes of `text` without surrounding blanks, malloc'd (the caller
  * frees it; "" past the end); NULL when line is 0 or out of memory. */

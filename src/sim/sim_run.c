@@ -52,8 +52,18 @@ static gms_status load_module(gms_run *r, gms_diag_list *g, diag_list *dl)
 {
     const launch_desc *L = r->launch;
     sim_origin o = {L->path, L->module_line, L->module_col, "module"};
-    const char *dialect = gms_dialect_for_path(L->module_path);
-    if (!dialect) {
+    /* The launch file's "dialect" names the module's dialect; without it the suffix decides. */
+    const char *dialect = L->dialect;
+    if (dialect) {
+        int known = 0;
+        for (size_t i = 0; gms_dialect_at(i) && !known; i++)
+            known = strcmp(gms_dialect_at(i), dialect) == 0;
+        if (!known) {
+            sim_origin d = {L->path, L->dialect_line, L->dialect_col, "dialect"};
+            sim_dialect_name_error(NULL, dialect, &d, L->module_path, dl);
+            return GMS_ERR_MODULE;
+        }
+    } else if (!(dialect = gms_dialect_for_path(L->module_path))) {
         sim_dialect_error(L->module_path, &o, dl);
         return GMS_ERR_MODULE;
     }

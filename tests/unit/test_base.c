@@ -16,7 +16,9 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/dynarray.h"
 #include "base/file.h"
+#include "base/hash.h"
 
 static char scratch[512];
 
@@ -65,6 +67,41 @@ static void test_arena_alignment_and_zero(void **state)
     assert_non_null(big);
     assert_string_equal(arena_strndup(&a, "sector", 3), "sec");
     arena_fini(&a);
+}
+
+static void test_dynarray_grows_with_zeroed_elements(void **state)
+{
+    (void)state;
+    dynarray v;
+    dynarray_init(&v, sizeof(uint64_t) * 3);
+    assert_null(v.data);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t *e = dynarray_push(&v);
+        assert_non_null(e);
+        assert_true(e[0] == 0 && e[1] == 0 && e[2] == 0);
+        e[0] = i;
+        e[2] = ~i;
+    }
+    assert_int_equal(v.count, 1000);
+    assert_true(v.capacity >= 1000);
+    const uint64_t *all = v.data;
+    for (uint64_t i = 0; i < 1000; i++)
+        assert_true(all[3 * i] == i && all[3 * i + 1] == 0 && all[3 * i + 2] == ~i);
+    dynarray_free(&v);
+    assert_null(v.data);
+    assert_int_equal(v.count, 0);
+    assert_int_equal(v.elem, sizeof(uint64_t) * 3);
+    assert_non_null(dynarray_push(&v)); /* usable again */
+    dynarray_free(&v);
+}
+
+static void test_hash_bytes_is_fnv1a(void **state)
+{
+    (void)state;
+    assert_int_equal(hash_bytes("", 0), 2166136261u);
+    assert_int_equal(hash_bytes("a", 1), 0xe40c292cu);
+    assert_int_equal(hash_bytes("foobar", 6), 0xbf9cf968u);
+    assert_int_equal(hash_bytes("foobarbaz", 6), hash_bytes("foobar", 6));
 }
 
 static void test_diag_format(void **state)
@@ -250,6 +287,8 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arena_alignment_and_zero),
+        cmocka_unit_test(test_dynarray_grows_with_zeroed_elements),
+        cmocka_unit_test(test_hash_bytes_is_fnv1a),
         cmocka_unit_test(test_diag_format),
         cmocka_unit_test(test_file_read_regular),
         cmocka_unit_test(test_file_read_special),

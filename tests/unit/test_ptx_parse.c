@@ -374,6 +374,13 @@ static void test_truncated_inputs_never_crash(void **state)
     }
 }
 
+/* Collects list-ops lines, each followed by a newline. */
+static void collect_line(void *user, const char *line)
+{
+    FILE *f = user;
+    fprintf(f, "%s\n", line);
+}
+
 static void test_list_ops(void **state)
 {
     (void)state;
@@ -381,11 +388,12 @@ static void test_list_ops(void **state)
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
     assert_non_null(f);
-    ptx_list_ops(f);
+    ptx_dialect.list_ops(collect_line, f);
     fclose(f);
     assert_non_null(strstr(buf, "createpolicy"));
     assert_non_null(strstr(buf, ".L2::cache_hint"));
     assert_non_null(strstr(buf, "wmma"));
+    assert_non_null(strstr(buf, "\nld               ld             "));
     free(buf);
 }
 

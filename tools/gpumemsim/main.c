@@ -33,7 +33,7 @@ typedef struct cli_command {
 
 static const cli_command commands[] = {
     {"run", CMD_RUN, "LAUNCH.json", "run the kernels of a launch file and print a report"},
-    {"check", CMD_CHECK, "FILE.ptx...", "parse and check kernel files; exit 0 when all are clean"},
+    {"check", CMD_CHECK, "FILE...", "parse and check kernel files; exit 0 when all are clean"},
     {"presets", CMD_PRESETS, "[show NAME]",
      "list the GPU presets, or print one as JSON (a --config file)"},
 };
@@ -42,7 +42,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 /* Option ids: getopt_long returns them. */
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
-    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP
+    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
+    OPT_DIALECT, OPT_LIST_RULES
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -71,7 +72,12 @@ static const cli_option options[] = {
     {"quiet", NULL, CMD_RUN, OPT_QUIET, "print only printf output, faults and failures"},
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
-    {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS, "list the PTX instructions gpumemsim accepts"},
+    {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS,
+     "list the instructions each kernel dialect accepts"},
+    {"list-rules", NULL, CMD_CHECK, OPT_LIST_RULES,
+     "list each kernel dialect's diagnostic rules"},
+    {"dialect", "NAME", CMD_CHECK, OPT_DIALECT,
+     "read the files in this dialect whatever their suffix; list only its ops and rules"},
     {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
 };
 enum { NOPTIONS = sizeof options / sizeof options[0] };
@@ -356,28 +362,47 @@ static int cmd_run(int argc, char **argv)
     return status;
 }
 
+/* Whether a dialect called `name` exists; if not, prints which do. */
+static int known_dialect(const char *name)
+{
+    for (size_t i = 0; gms_dialect_at(i); i++)
+        if (strcmp(gms_dialect_at(i), name) == 0)
+            return 1;
+    fprintf(stderr, "gpumemsim: --dialect %s: unknown kernel dialect; the dialects are: ", name);
+    for (size_t i = 0; gms_dialect_at(i); i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", gms_dialect_at(i));
+    fputs("\n", stderr);
+    return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     struct option table[NOPTIONS + 1];
     getopt_table(CMD_CHECK, table);
-    int c, list_ops = 0;
+    int c, list_ops = 0, list_rules = 0;
+    const char *dialect = NULL;
     while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
         case OPT_LIST_OPS: list_ops = 1; break;
+        case OPT_LIST_RULES: list_rules = 1; break;
+        case OPT_DIALECT: dialect = optarg; break;
         case OPT_HELP: print_command_usage(stdout, find_command(CMD_CHECK)); return 0;
         default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
         }
     }
-    if (list_ops) {
-        char *ops = NULL;
-        if (gms_dialect_list_ops(NULL, &ops, NULL) != GMS_OK) {
+    if (dialect && !known_dialect(dialect))
+        return 2;
+    if (list_ops || list_rules) {
+        char *text = NULL;
+        unsigned what = (list_ops ? GMS_LIST_OPS : 0) | (list_rules ? GMS_LIST_RULES : 0);
+        if (gms_dialect_list(dialect, what, &text, NULL) != GMS_OK) {
             fputs("gpumemsim: out of memory\n", stderr);
             return 2;
         }
-        fputs(ops, stdout);
-        gms_free(ops);
+        fputs(text, stdout);
+        gms_free(text);
     }
-    if (optind >= argc && !list_ops) {
+    if (optind >= argc && !list_ops && !list_rules) {
         fputs("gpumemsim check: expected one or more kernel files\n", stderr);
         return 2;
     }
@@ -389,7 +414,7 @@ static int cmd_check(int argc, char **argv)
             return 2;
         }
         gms_diag_list_set_max_errors(dl, 200);
-        if (gms_module_check(argv[i], NULL, 0, NULL, dl) != GMS_OK)
+        if (gms_module_check(argv[i], NULL, 0, dialect, dl) != GMS_OK)
             status = 2;
         gms_diag_list_print(dl, stderr);
         gms_diag_list_destroy(dl);

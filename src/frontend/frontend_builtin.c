@@ -1,0 +1,8 @@
+/* The dialects built into gpumemsim (frontend_builtin in frontend.h). This is the one file that
+ * names each front-end: a new dialect adds its descriptor here and nowhere else. */
+#include "frontend/frontend.h"
+#include "ptx/ptx.h"
+
+static const frontend_registry builtin = {{&ptx_dialect}, 1};
+
+const frontend_registry *frontend_builtin(void) { return &builtin; }
