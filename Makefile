@@ -1,5 +1,5 @@
 # gpumemsim: the commands of the README.
-#   make demo    builds and runs the bundled example kernel, printing its report
+#   make demo    builds the simulator (only) and runs the bundled example kernel, printing its report
 #   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest without the
 #                ptxas differential (label diff), then (when clang with libFuzzer is installed) a
 #                short run of every fuzzer; ends with a one-line summary (tools/test-report.sh)
@@ -12,6 +12,8 @@ OPTIONAL_PACKAGES := clang
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Seconds each fuzzer runs in the fuzz-smoke tests.
 FUZZ_SECONDS ?= 20
+# Sub-makes (ours and the ones cmake --build starts) print no "Entering directory" lines.
+MAKEFLAGS += --no-print-directory
 # Where the test stages leave their ctest JUnit files and times for the summary line.
 TEST_REPORT := $(CURDIR)/build/test-report
 
@@ -53,7 +55,9 @@ build-release: deps
 	@cmake --preset release >/dev/null
 	@cmake --build build/release -j$(JOBS)
 
-demo: build
+demo: deps
+	@cmake --preset dev >/dev/null
+	@cmake --build build/dev -j$(JOBS) --target gpumemsim
 	@./build/dev/gpumemsim run examples/saxpy/saxpy.json
 
 test-fast: build
@@ -63,9 +67,9 @@ test-fast: build
 # fails ends the run. The summary line comes last either way, and the status is the stages'.
 test:
 	@rm -f $(TEST_REPORT)/*.stage $(TEST_REPORT)/*.xml
-	@sh tools/test-report.sh stage $(TEST_REPORT) dev $(MAKE) --no-print-directory test-dev && \
-	 sh tools/test-report.sh stage $(TEST_REPORT) asan $(MAKE) --no-print-directory test-asan && \
-	 sh tools/test-report.sh stage $(TEST_REPORT) fuzz $(MAKE) --no-print-directory test-fuzz; \
+	@sh tools/test-report.sh stage $(TEST_REPORT) dev $(MAKE) test-dev && \
+	 sh tools/test-report.sh stage $(TEST_REPORT) asan $(MAKE) test-asan && \
+	 sh tools/test-report.sh stage $(TEST_REPORT) fuzz $(MAKE) test-fuzz; \
 	 status=$$?; \
 	 sh tools/test-report.sh summary $(TEST_REPORT) 'dev=normal build+ctest' \
 	     'asan=ASan+UBSan build+ctest' 'fuzz=fuzz smoke'; \
