@@ -36,6 +36,19 @@ file(READ ${GMS_WORK_DIR}/report/normal.stage stage)
 if(NOT stage MATCHES "^8 [0-9]+ [0-9]+\n$")
   message(FATAL_ERROR "normal.stage holds '${stage}', expected '8 WALL CPU'")
 endif()
+# A stage's CPU time is that of the processes it waited for: here a shell that spins until it has
+# used 1.5 s of user time (field 14 of /proc/PID/stat, in 1/100 s).
+file(WRITE ${GMS_WORK_DIR}/spin.sh [=[
+while [ "$(cut -d' ' -f14 /proc/$$/stat)" -lt 150 ]; do
+    i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done
+done
+]=])
+run(0 out sh ${report} stage ${GMS_WORK_DIR}/report busy sh ${GMS_WORK_DIR}/spin.sh)
+file(READ ${GMS_WORK_DIR}/report/busy.stage stage)
+if(NOT stage MATCHES "^0 [0-9]+ ([0-9]+)
+$" OR CMAKE_MATCH_1 LESS 2)
+  message(FATAL_ERROR "busy.stage holds '${stage}', expected '0 WALL CPU' with CPU 2 s or more")
+endif()
 # Stage "fuzz": succeeds without running ctest (skipped); stage "late" never ran.
 run(0 out sh ${report} stage ${GMS_WORK_DIR}/report fuzz true)
 # Fixed times, so the whole line can be compared.

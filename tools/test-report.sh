@@ -30,8 +30,11 @@ stage() {
     "$@"
     status=$?
     end=$(date +%s)
-    # Second line of `times`: user and system time of the children this shell waited for.
-    cpu=$(times | sed -n 2p)
+    # Second line of `times`: user and system time of the children this shell waited for. In a
+    # pipe or $(...) the builtin would run in a subshell, which has no children yet: use a file.
+    times > "$dir/$name.times"
+    cpu=$(sed -n 2p "$dir/$name.times")
+    rm -f "$dir/$name.times"
     user=$(seconds_of "${cpu% *}")
     system=$(seconds_of "${cpu#* }")
     printf '%s %s %s\n' "$status" $((end - start)) $((user + system)) > "$dir/$name.stage"
