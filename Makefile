@@ -1,8 +1,9 @@
 # gpumemsim: the commands of the README.
 #   make demo    builds the simulator (only) and runs the bundled example kernel, printing its report
 #   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest without the
-#                ptxas differential (label diff), then (when clang with libFuzzer is installed) a
-#                short run of every fuzzer; ends with a one-line summary (tools/test-report.sh)
+#                ptxas differential and the tests of the test tools (labels diff, tools), then
+#                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
+#                one-line summary (tools/test-report.sh)
 #   make bench   release build, then the throughput benchmarks of bench/ (see bench/README.md)
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
 # they print the apt-get line to run. clang is optional: without it the fuzz part is skipped.
@@ -80,12 +81,12 @@ test-dev: build
 	@mkdir -p $(TEST_REPORT)
 	@ctest --test-dir build/dev --output-on-failure -j$(JOBS) --output-junit $(TEST_REPORT)/dev.xml
 
-# The ptxas differential (label diff) compares verdicts, which a sanitizer build cannot change: it
-# runs in test-dev only.
+# The ptxas differential (label diff) compares verdicts, which a sanitizer build cannot change, and
+# the tests of the test tools (labels diff, tools) run no sanitized code: they run in test-dev only.
 test-asan: build-asan
-	@echo "== ASan + UBSan build: ctest (without label diff) =="
+	@echo "== ASan + UBSan build: ctest (without labels diff, tools) =="
 	@mkdir -p $(TEST_REPORT)
-	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE diff \
+	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools)$$' \
 	    --output-junit $(TEST_REPORT)/asan.xml
 
 # Builds the fuzz preset (clang, ASan+UBSan, libFuzzer) and runs the fuzz-smoke tests; both are

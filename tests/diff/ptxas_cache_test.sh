@@ -37,16 +37,23 @@ n=0
 module() { # ARCH TARGET INSTRUCTION
     id=$(printf '%05d' "$n")
     n=$((n + 1))
-    printf '.version 9.0\n.target %s\n.address_size 64\n\n.visible .entry k%s()\n{\n\t%s\n\tret;\n}\n' \
-        "$2" "$id" "$3" > "$out/$id.ptx"
+    printf '.version 9.0\n.target %s\n.address_size 64\n\n' "$2" > "$out/$id.ptx"
+    printf '.visible .entry k%s()\n{\n\t%s\n\tret;\n}\n' "$id" "$3" >> "$out/$id.ptx"
     printf '%s\t%s\t%s\t9.0\t%s\n' "$id" "$1" "$2" "$3" >> "$out/cases.tsv"
 }
 if [ "${FAKE_CASES:-}" = insert ]; then module sm_75 sm_75 "membar.gl;"; fi
 module sm_75 sm_70 "membar.cta;"
 module sm_75 sm_75 "bogus;"
-if [ "${FAKE_CASES:-}" = arch ]; then module sm_90 sm_80 "membar.sys;"; else module sm_80 sm_80 "membar.sys;"; fi
+if [ "${FAKE_CASES:-}" = arch ]; then
+    module sm_90 sm_80 "membar.sys;"
+else
+    module sm_80 sm_80 "membar.sys;"
+fi
 module sm_80 sm_80 "bogus 1;"
-if [ "${FAKE_CASES:-}" = twice ]; then module sm_75 sm_75 "bogus 2;"; module sm_75 sm_75 "bogus 2;"; fi
+if [ "${FAKE_CASES:-}" = twice ]; then
+    module sm_75 sm_75 "bogus 2;"
+    module sm_75 sm_75 "bogus 2;"
+fi
 EOF
 cat > "$work/bin/ptxas" <<'EOF'
 #!/bin/sh
@@ -96,7 +103,8 @@ run() {
     step=$1 expected_status=$2 expected_calls=$3
     shift 3
     : > "$work/calls"
-    env FAKE_PTXAS_CALLS="$work/calls" GMS_PTXAS="$work/bin/ptxas" "$@" bash "$driver" "$work/bin/gen" "$work/bin/gpumemsim" "$work/diff" "$work/known.txt" \
+    env FAKE_PTXAS_CALLS="$work/calls" GMS_PTXAS="$work/bin/ptxas" "$@" \
+        bash "$driver" "$work/bin/gen" "$work/bin/gpumemsim" "$work/diff" "$work/known.txt" \
         "$work/cache/ptxas-verdicts.tsv" > "$work/$step.log" 2>&1
     status=$?
     sed "s/^/  $step: /" "$work/$step.log"

@@ -170,7 +170,8 @@ awk -F'\t' 'FILENAME ~ /asked.tsv$/ { v = $0; sub(/^[^\t]*/, "", v); verdict[$1]
              $2 in verdict { print $1 verdict[$2] }' "$work/asked.tsv" "$work/same.tsv" |
     sort - "$work/cached.tsv" "$work/asked.tsv" > "$work/ptxas.tsv"
 calls=$(find "$work/ptxas" -name '*.calls' -exec cat {} + | awk '{ n += $1 } END { print n + 0 }')
-echo "ptxas calls: $calls ($(wc -l < "$cases") modules, $(wc -l < "$work/cached.tsv") verdicts from the cache)"
+echo "ptxas calls: $calls ($(wc -l < "$cases") modules," \
+    "$(wc -l < "$work/cached.tsv") verdicts from the cache)"
 
 # New verdicts join the cache (a whole new file renamed over the old one, so an interrupted run
 # leaves the old cache intact).
@@ -182,8 +183,8 @@ if [[ -n $cache ]]; then
         $1 in key { v = $0; sub(/^[^\t]*\t/, "", v); print key[$1] "\t" v }' \
         "$work/todo.tsv" "$work/asked.tsv" > "$work/new-cache.tsv" || exit 2
     if [[ -s $work/new-cache.tsv ]]; then
-        { if [[ -f $cache ]]; then cat "$cache"; fi; cat "$work/new-cache.tsv"; } > "$cache.$$.tmp" &&
-            mv "$cache.$$.tmp" "$cache" || exit 2
+        { if [[ -f $cache ]]; then cat "$cache"; fi; cat "$work/new-cache.tsv"; } \
+            > "$cache.$$.tmp" && mv "$cache.$$.tmp" "$cache" || exit 2
     fi
 fi
 
