@@ -1,7 +1,9 @@
 # gpumemsim: the commands of the README.
-#   make demo    builds and runs the bundled example kernel, printing its report
-#   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest, then (when
-#                clang with libFuzzer is installed) a short run of every fuzzer
+#   make demo    builds the simulator (only) and runs the bundled example kernel, printing its report
+#   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest without the
+#                ptxas differential and the tests of the test tools (labels diff, tools), then
+#                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
+#                one-line summary (tools/test-report.sh)
 #   make bench   release build, then the throughput benchmarks of bench/ (see bench/README.md)
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
 # they print the apt-get line to run. clang is optional: without it the fuzz part is skipped.
@@ -11,6 +13,10 @@ OPTIONAL_PACKAGES := clang
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Seconds each fuzzer runs in the fuzz-smoke tests.
 FUZZ_SECONDS ?= 20
+# Sub-makes (ours and the ones cmake --build starts) print no "Entering directory" lines.
+MAKEFLAGS += --no-print-directory
+# Where the test stages leave their ctest JUnit files and times for the summary line.
+TEST_REPORT := $(CURDIR)/build/test-report
 
 # Sanitizer settings for the asan tests: leaks are errors, UBSan prints where it stopped.
 SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -50,25 +56,38 @@ build-release: deps
 	@cmake --preset release >/dev/null
 	@cmake --build build/release -j$(JOBS)
 
-demo: build
+demo: deps
+	@cmake --preset dev >/dev/null
+	@cmake --build build/dev -j$(JOBS) --target gpumemsim
 	@./build/dev/gpumemsim run examples/saxpy/saxpy.json
 
 test-fast: build
 	@ctest --test-dir build/dev --output-on-failure -j$(JOBS)
 
-# One step after the other, so that `make -j test` still runs them in this order.
+# One stage after the other, so that `make -j test` still runs them in this order; the first that
+# fails ends the run. The summary line comes last either way, and the status is the stages'.
 test:
-	@$(MAKE) --no-print-directory test-dev
-	@$(MAKE) --no-print-directory test-asan
-	@$(MAKE) --no-print-directory test-fuzz
+	@rm -f $(TEST_REPORT)/*.stage $(TEST_REPORT)/*.xml
+	@sh tools/test-report.sh stage $(TEST_REPORT) dev $(MAKE) test-dev && \
+	 sh tools/test-report.sh stage $(TEST_REPORT) asan $(MAKE) test-asan && \
+	 sh tools/test-report.sh stage $(TEST_REPORT) fuzz $(MAKE) test-fuzz; \
+	 status=$$?; \
+	 sh tools/test-report.sh summary $(TEST_REPORT) 'dev=normal build+ctest' \
+	     'asan=ASan+UBSan build+ctest' 'fuzz=fuzz smoke'; \
+	 exit $$status
 
 test-dev: build
 	@echo "== normal build: ctest =="
-	@ctest --test-dir build/dev --output-on-failure -j$(JOBS)
+	@mkdir -p $(TEST_REPORT)
+	@ctest --test-dir build/dev --output-on-failure -j$(JOBS) --output-junit $(TEST_REPORT)/dev.xml
 
+# The ptxas differential (label diff) compares verdicts, which a sanitizer build cannot change, and
+# the tests of the test tools (labels diff, tools) run no sanitized code: they run in test-dev only.
 test-asan: build-asan
-	@echo "== ASan + UBSan build: ctest =="
-	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS)
+	@echo "== ASan + UBSan build: ctest (without labels diff, tools) =="
+	@mkdir -p $(TEST_REPORT)
+	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools)$$' \
+	    --output-junit $(TEST_REPORT)/asan.xml
 
 # Builds the fuzz preset (clang, ASan+UBSan, libFuzzer) and runs the fuzz-smoke tests; both are
 # skipped, with a message, where clang or its libFuzzer runtime is missing.
@@ -85,7 +104,9 @@ test-fuzz: build-fuzz
 	@reason='$(fuzz_skip_reason)'; \
 	if [ -z "$$reason" ]; then \
 	    echo "== fuzz smoke: each fuzzer for $(FUZZ_SECONDS) s =="; \
-	    $(SANITIZER_ENV) ctest --test-dir build/fuzz -L fuzz-smoke --output-on-failure -j$(JOBS); \
+	    mkdir -p $(TEST_REPORT) && \
+	    $(SANITIZER_ENV) ctest --test-dir build/fuzz -L fuzz-smoke --output-on-failure -j$(JOBS) \
+	        --output-junit $(TEST_REPORT)/fuzz.xml; \
 	fi
 
 bench: build-release

@@ -2,12 +2,23 @@
 # gen_cache_cases writes a few thousand one-instruction modules; run_cache_diff.sh asks ptxas and
 # `gpumemsim check` about each and requires the same verdict, except the deliberate differences of
 # tests/diff/cache_known_differences.txt (docs/ptxas-differences.md). Without ptxas the test is
-# skipped (exit status 77).
+# skipped (exit status 77). ptxas' verdicts are kept in diff/ptxas-verdicts.tsv of the build
+# folder, keyed by ptxas version, -arch and module text, so a rerun asks ptxas only about modules
+# it has not seen. Label `diff`: `make test` runs these in the normal build only, since sanitizers
+# add nothing to a comparison of verdicts.
 add_executable(gen_cache_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_cache_cases.c)
 add_test(NAME diff.ptxas.cache_control
          COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  $<TARGET_FILE:gen_cache_cases> $<TARGET_FILE:gpumemsim>
                  ${CMAKE_BINARY_DIR}/diff/cache_control
-                 ${CMAKE_SOURCE_DIR}/tests/diff/cache_known_differences.txt)
+                 ${CMAKE_SOURCE_DIR}/tests/diff/cache_known_differences.txt
+                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
 set_tests_properties(diff.ptxas.cache_control PROPERTIES
                      LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The verdict cache itself, with a fake generator, ptxas and gpumemsim (runs without ptxas).
+add_test(NAME diff.ptxas_cache
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/diff/ptxas_cache_test.sh
+                 ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
+                 ${CMAKE_BINARY_DIR}/diff/ptxas_cache_test)
+set_tests_properties(diff.ptxas_cache PROPERTIES LABELS diff TIMEOUT 120)
