@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/gpu_config.h"
+#include "ir/ir_print.h"
 #include "ptx/ptx.h"
 #include "sim/sim.h"
 
@@ -42,7 +43,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 /* Option ids: getopt_long returns them. */
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
-    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP
+    OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_DUMP_IR,
+    OPT_HELP
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -72,6 +74,8 @@ static const cli_option options[] = {
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
     {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS, "list the PTX instructions gpumemsim accepts"},
+    {"dump-ir", NULL, CMD_CHECK, OPT_DUMP_IR,
+     "print each file's IR on stdout (docs/architecture.md, \"The IR printer\")"},
     {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
 };
 enum { NOPTIONS = sizeof options / sizeof options[0] };
@@ -335,14 +339,29 @@ static int cmd_run(int argc, char **argv)
     return status;
 }
 
+/* `check --dump-ir`: the IR of a file that checked clean, on stdout. Returns 0, or -1 after
+ * a diagnostic (the file changed under us) or a failed write. */
+static int dump_module_ir(const char *path, diag_list *dl)
+{
+    ir_module *m = sim_load_module(path, dl, NULL, NULL);
+    if (!m)
+        return -1;
+    int rc = ir_print_module(stdout, m);
+    ir_module_destroy(m);
+    if (rc)
+        fprintf(stderr, "gpumemsim: cannot write the IR of %s to stdout\n", path);
+    return rc;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     struct option table[NOPTIONS + 1];
     getopt_table(CMD_CHECK, table);
-    int c, list_ops = 0;
+    int c, list_ops = 0, dump_ir = 0;
     while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
         case OPT_LIST_OPS: list_ops = 1; break;
+        case OPT_DUMP_IR: dump_ir = 1; break;
         case OPT_HELP: print_command_usage(stdout, find_command(CMD_CHECK)); return 0;
         default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
         }
@@ -359,6 +378,8 @@ static int cmd_check(int argc, char **argv)
         diag_list_init(&dl);
         dl.max_errors = 200;
         if (sim_check_file(argv[i], &dl) != SIM_OK)
+            status = 2;
+        else if (dump_ir && dump_module_ir(argv[i], &dl) != 0)
             status = 2;
         diag_list_print(&dl, stderr);
         diag_list_fini(&dl);
