@@ -9,6 +9,7 @@
 
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
+#include "ir/ir_verify.h"
 
 enum { PTX_MAX_NESTING = 200 };
 
@@ -1139,6 +1140,11 @@ ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag
     if (!p.oom)
         finish_module(&p);
     ir_module *m = p.m;
+#ifndef NDEBUG
+    /* debug builds check the lowering against the IR table: a violation is a front-end bug */
+    if (dl->errors == errors_before && !p.oom)
+        ir_verify(m, dl);
+#endif
     if (dl->errors != errors_before || p.oom) {
         ir_module_destroy(m);
         m = NULL;
