@@ -14,3 +14,11 @@ foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(golden.ir.${name} PROPERTIES LABELS "ir;golden" TIMEOUT 60)
 endforeach()
+# A file that does not check clean prints no IR: only its diagnostics, exit status 2.
+add_test(NAME ir.dump_ir_bad_file
+         COMMAND ${CMAKE_COMMAND} -DGMS_EXIT=2 "-DGMS_STDOUT=^$"
+                 "-DGMS_STDERR=^tests/ptx_bad/PTX-ARCH-001.ptx:11:2: error: [^\n]*\\[PTX-ARCH-001\\]\n$"
+                 -P ${CMAKE_SOURCE_DIR}/tests/cli_check.cmake -- $<TARGET_FILE:gpumemsim> check
+                 --dump-ir tests/ptx_bad/PTX-ARCH-001.ptx
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(ir.dump_ir_bad_file PROPERTIES LABELS "ir;cli" TIMEOUT 60)
