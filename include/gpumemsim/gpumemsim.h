@@ -235,6 +235,11 @@ gms_status gms_module_load(gms_device *dev, const char *path, const char *text, 
  * nothing (`gpumemsim check`). Returns GMS_OK when clean, or as gms_module_load. */
 gms_status gms_module_check(const char *path, const char *text, size_t len, const char *dialect,
                             gms_diag_list *dl);
+/* As gms_module_check, and for a clean module its IR listing (`gpumemsim check --dump-ir`; one
+ * instruction per line, docs/architecture.md, "The IR printer") into *ir_out (OUT, gms_free;
+ * NULL unless GMS_OK). Returns as gms_module_check, or GMS_ERR_ARGUMENT when ir_out is NULL. */
+gms_status gms_module_dump_ir(const char *path, const char *text, size_t len, const char *dialect,
+                              char **ir_out, gms_diag_list *dl);
 /* The path the module was loaded as (borrowed from the module). */
 const char *gms_module_path(const gms_module *m);
 /* Line `line` (1-based) of the module text without surrounding blanks, into *text_out (OUT,

@@ -36,33 +36,6 @@ static alu_fn mov_lookup(const ir_insn *in)
     }
 }
 
-/* The modifier flags each ALU opcode can carry at all (per type the families check further);
- * anything else is rejected rather than ignored. */
-static uint32_t allowed_mods(ir_opcode op)
-{
-    switch (op) {
-    case IR_CVT: return IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_RELU | IR_MOD_SATFINITE;
-    case IR_SLCT: case IR_ABS: case IR_NEG: case IR_SETP: case IR_SET: return IR_MOD_FTZ;
-    case IR_ADD: case IR_SUB: return IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_CC | IR_MOD_CARRY_IN;
-    case IR_MUL: return IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE;
-    case IR_MAD:
-        return IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE | IR_MOD_CC |
-               IR_MOD_CARRY_IN | IR_MOD_RELU;
-    case IR_MUL24: case IR_MAD24: return IR_MOD_HI | IR_MOD_LO | IR_MOD_SAT;
-    case IR_DIV: return IR_MOD_FTZ | IR_MOD_APPROX | IR_MOD_FULL;
-    case IR_MIN: case IR_MAX: return IR_MOD_FTZ | IR_MOD_NAN | IR_MOD_RELU | IR_MOD_XORSIGN_ABS;
-    case IR_FMA: return IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_RELU;
-    case IR_RCP: case IR_SQRT: case IR_RSQRT: case IR_SIN: case IR_COS: case IR_LG2: case IR_EX2:
-    case IR_TANH:
-        return IR_MOD_FTZ | IR_MOD_APPROX;
-    case IR_SHF: return IR_MOD_LEFT | IR_MOD_CLAMP;
-    case IR_BMSK: case IR_SZEXT: return IR_MOD_CLAMP;
-    case IR_BFIND: return IR_MOD_SHIFTAMT;
-    case IR_DP2A: return IR_MOD_HI | IR_MOD_LO;
-    default: return 0;
-    }
-}
-
 static int is_half_type(ir_type t)
 {
     return t == IR_T_F16 || t == IR_T_F16X2 || t == IR_T_BF16 || t == IR_T_BF16X2;
@@ -74,7 +47,9 @@ alu_fn alu_lookup(const ir_insn *in)
         in->type >= IR_T_COUNT || in->type2 >= IR_T_COUNT)
         return NULL;
     ir_type t = (ir_type)in->type;
-    if (in->mods & ~allowed_mods((ir_opcode)in->op))
+    /* the mods column of ir_ops.def: flags the opcode can carry at all (per type the families
+     * check further); anything else is rejected rather than ignored */
+    if (in->mods & ~ir_op_info_of((ir_opcode)in->op)->mods)
         return NULL;
     /* rounding modifiers belong to float operations and cvt */
     if (in->rnd != IR_RND_NONE && in->op != IR_CVT && !ir_type_is_float(t))

@@ -69,38 +69,63 @@ static void h_mov_vec(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
-static exec_handler handler_for(const ir_insn *in)
+/* The handler of each family of ir_ops.def (its family column), in one place. ALU and MOV have
+ * no fixed handler: their lane function comes from alu_lookup (choose_handler). `mem_aux`: the
+ * handler reads exec_mem_decode_aux's flags in exec_xinsn.aux. */
+static const struct {
+    exec_handler fn;
+    uint8_t mem_aux;
+} family_handlers[IR_FAM_COUNT] = {
+#define FAMILY(name, handler, mem_aux) [IR_FAM_##name] = {handler, mem_aux},
+    FAMILY(ALU, h_alu, 0)
+    FAMILY(MOV, h_alu, 0)
+    FAMILY(CVTA, exec_h_cvta, 0)
+    FAMILY(POLICY, exec_h_createpolicy, 0)
+    FAMILY(LD, exec_h_ld, 1)
+    FAMILY(ST, exec_h_st, 1)
+    FAMILY(ATOM, exec_h_atom, 1)
+    FAMILY(CACHE, exec_h_prefetch, 1)
+    FAMILY(BRA, exec_h_bra, 0)
+    FAMILY(BRX, exec_h_brx, 0)
+    FAMILY(CALL, exec_h_call, 0)
+    FAMILY(RET, exec_h_ret, 0)
+    FAMILY(EXIT, exec_h_exit, 0)
+    FAMILY(TRAP, exec_h_trap, 0)
+    FAMILY(NOP, exec_h_nop, 0)
+    FAMILY(BAR, exec_h_bar, 0)
+    FAMILY(BAR_WARP, exec_h_bar_warp, 0)
+    FAMILY(FENCE, exec_h_fence, 0)
+    FAMILY(SHFL, exec_h_shfl, 0)
+    FAMILY(VOTE, exec_h_vote, 0)
+    FAMILY(MATCH, exec_h_match, 0)
+    FAMILY(REDUX, exec_h_redux, 0)
+    FAMILY(ACTIVEMASK, exec_h_activemask, 0)
+#undef FAMILY
+};
+
+exec_handler exec_family_handler(ir_family family)
 {
-    switch ((ir_opcode)in->op) {
-    case IR_LD: case IR_LDU: return exec_h_ld;
-    case IR_ST: return exec_h_st;
-    case IR_ATOM: case IR_RED: return exec_h_atom;
-    case IR_PREFETCH: case IR_PREFETCHU: case IR_APPLYPRIORITY: case IR_DISCARD:
-        return exec_h_prefetch;
-    case IR_CVTA: return exec_h_cvta;
-    case IR_BRA: return exec_h_bra;
-    case IR_BRX: return exec_h_brx;
-    case IR_CALL: return exec_h_call;
-    case IR_RET: return exec_h_ret;
-    case IR_EXIT: return exec_h_exit;
-    case IR_TRAP: case IR_BRKPT: return exec_h_trap;
-    case IR_NANOSLEEP: return exec_h_nop;
-    case IR_BAR: return exec_h_bar;
-    case IR_BAR_WARP: return exec_h_bar_warp;
-    case IR_MEMBAR: case IR_FENCE: return exec_h_fence;
-    case IR_SHFL: return exec_h_shfl;
-    case IR_VOTE: return exec_h_vote;
-    case IR_MATCH: return exec_h_match;
-    case IR_REDUX: return exec_h_redux;
-    case IR_ACTIVEMASK: return exec_h_activemask;
-    default: return NULL;
-    }
+    return family < IR_FAM_COUNT ? family_handlers[family].fn : NULL;
 }
 
-static int is_ctrl_op(ir_opcode op)
+/* Fills x->fn (NULL when the executor cannot run `in`), x->alu and x->aux from the family column.
+ * Only here, at decode time: the instruction loop calls x->fn and never looks at the table. */
+static void choose_handler(exec_xinsn *x, const ir_func *fn, const ir_insn *in)
 {
-    return op == IR_BRA || op == IR_BRX || op == IR_CALL || op == IR_RET || op == IR_EXIT ||
-           op == IR_TRAP || op == IR_BRKPT || op == IR_BAR;
+    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    ir_family family = info ? (ir_family)info->family : IR_FAM_COUNT;
+    x->is_ctrl = info && info->flow != IR_FLOW_NONE;
+    if (family == IR_FAM_MOV &&
+        (in->dst[0].kind == IR_OPND_VEC || in->src[0].kind == IR_OPND_VEC)) {
+        x->fn = h_mov_vec;
+    } else if (family == IR_FAM_ALU || family == IR_FAM_MOV) {
+        x->alu = alu_lookup(in);
+        x->fn = x->alu ? h_alu : NULL;
+    } else if (family < IR_FAM_COUNT) {
+        x->fn = family_handlers[family].fn;
+        if (family_handlers[family].mem_aux)
+            x->aux = exec_mem_decode_aux(fn, in);
+    }
 }
 
 /* Width in bits of the source operands of an ALU instruction, for truncating immediates. */
@@ -175,7 +200,6 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         const ir_insn *in = &fn->insns[i];
         exec_xinsn *x = &ef->code[i];
         x->in = &ef->insns[i];
-        x->is_ctrl = (uint8_t)is_ctrl_op((ir_opcode)in->op);
         for (int s = 0; s < 4; s++) {
             if (in->src[s].kind != IR_OPND_IMM)
                 continue;
@@ -193,19 +217,7 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         if (dreg != IR_REG_SINK && dreg < fn->nregs)
             x->dst_bits = (uint8_t)ir_type_bits((ir_type)fn->reg_types[dreg]);
         x->dst_signed = ir_type_is_signed((ir_type)in->type);
-        if (in->op == IR_MOV && (d->kind == IR_OPND_VEC || in->src[0].kind == IR_OPND_VEC)) {
-            x->fn = h_mov_vec;
-        } else if (in->op == IR_CREATEPOLICY) {
-            x->fn = exec_h_createpolicy;
-        } else if (ir_opcode_class((ir_opcode)in->op) == IR_CLASS_ALU && in->op != IR_CVTA) {
-            x->alu = alu_lookup(in);
-            x->fn = x->alu ? h_alu : NULL;
-        } else {
-            x->fn = handler_for(in);
-            if (x->fn == exec_h_ld || x->fn == exec_h_st || x->fn == exec_h_atom ||
-                x->fn == exec_h_prefetch)
-                x->aux = exec_mem_decode_aux(fn, in);
-        }
+        choose_handler(x, fn, in);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC) {
             const ir_func *callee = &m->funcs[in->src[0].sym];
             if (!callee->ninsns) {

@@ -170,6 +170,9 @@ struct exec_run_state {
 
 /* exec_decode.c */
 int exec_decode_program(exec_program *p, diag_list *dl);
+/* The handler of a family of ir_ops.def (ALU and MOV: the one that calls exec_xinsn.alu), or NULL
+ * when family is out of range. For the table self-tests: every family has one. */
+exec_handler exec_family_handler(ir_family family);
 
 /* exec_regalloc.c */
 enum { EXEC_NO_SLOT = 0xFFFFFFFFu };

@@ -1,25 +1,157 @@
-/* IR helpers: names and properties of opcodes and types, module lookup and destruction. */
+/* IR helpers: the opcode table of ir_ops.def and its parsed shapes, names of opcodes, modifiers,
+ * sub-operations, operand kinds, types and memory attributes, module lookup and destruction.
+ * Nothing here validates a module: that is ir_verify.c. */
 #include "ir/ir.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const opcode_names[IR_OP_COUNT] = {
-#define IR_OP(name, text, cls) [IR_##name] = text,
+static const ir_op_info op_table[IR_OP_COUNT] = {
+#define IR_OP(name, text, cls, family, flow, mem, subs, shape, mods)                              \
+    [IR_##name] = {text,          IR_CLASS_##cls, IR_FAM_##family, IR_FLOW_##flow,                \
+                   IR_MEM_##mem,  IR_SUBS_##subs, shape,           mods},
 #include "ir/ir_ops.def"
 #undef IR_OP
 };
 
-static const unsigned char opcode_classes[IR_OP_COUNT] = {
-#define IR_OP(name, text, cls) [IR_##name] = IR_CLASS_##cls,
-#include "ir/ir_ops.def"
-#undef IR_OP
-};
-
-const char *ir_opcode_name(ir_opcode op) { return op < IR_OP_COUNT ? opcode_names[op] : "?"; }
+const ir_op_info *ir_op_info_of(ir_opcode op) { return op < IR_OP_COUNT ? &op_table[op] : NULL; }
+const char *ir_opcode_name(ir_opcode op) { return op < IR_OP_COUNT ? op_table[op].name : "?"; }
 ir_op_class ir_opcode_class(ir_opcode op)
 {
-    return op < IR_OP_COUNT ? (ir_op_class)opcode_classes[op] : IR_CLASS_MISC;
+    return op < IR_OP_COUNT ? (ir_op_class)op_table[op].cls : IR_CLASS_MISC;
+}
+
+/* The letters of the shape column, indexed by operand kind. */
+static const char kind_letters[] = {
+    [IR_OPND_REG] = 'R',   [IR_OPND_PRED] = 'P', [IR_OPND_IMM] = 'I',   [IR_OPND_SREG] = 'S',
+    [IR_OPND_ADDR] = 'A',  [IR_OPND_VEC] = 'V',  [IR_OPND_LABEL] = 'L', [IR_OPND_FUNC] = 'F',
+    [IR_OPND_SYM] = 'Y',   [IR_OPND_SINK] = '_',
+};
+
+/* One slot of a shape string at *p (letters, then '-' or 'h'); advances *p past it. Returns the
+ * kind mask, or 0 when the slot is malformed. */
+static uint16_t shape_slot(const char **p)
+{
+    uint16_t mask = 0;
+    const char *s = *p;
+    for (; *s && *s != ' ' && *s != '-' && *s != 'h'; s++) {
+        /* kind_letters[IR_OPND_NONE] is '\0', which *s never is */
+        const char *k = memchr(kind_letters, *s, sizeof kind_letters);
+        if (!k || (mask & (1u << (k - kind_letters))))
+            return 0;
+        mask |= (uint16_t)(1u << (k - kind_letters));
+    }
+    if (!mask)
+        return 0;
+    if (*s == '-' || *s == 'h') {
+        mask |= (uint16_t)((1u << IR_OPND_NONE) | (*s == 'h' ? IR_SLOT_HINT : 0));
+        s++;
+    }
+    if (*s && *s != ' ')
+        return 0;
+    *p = s;
+    return mask;
+}
+
+bool ir_op_shape(ir_opcode op, ir_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    if (op >= IR_OP_COUNT)
+        return false;
+    const char *s = op_table[op].shape;
+    int src = 0;
+    while (*s) {
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        if (*s == '=') {
+            if (src)
+                return false;
+            src = 1;
+            s++;
+            continue;
+        }
+        uint16_t slot = shape_slot(&s);
+        if (!slot || (src ? out->nsrc >= 4 : out->ndst >= 2))
+            return false;
+        if (src)
+            out->src[out->nsrc++] = slot;
+        else
+            out->dst[out->ndst++] = slot;
+    }
+    return src == 1;
+}
+
+static const char *const modifier_names[IR_MODBIT_COUNT] = {
+#define IR_MODIFIER(name, text) [IR_MODBIT_##name] = text,
+#include "ir/ir_ops.def"
+#undef IR_MODIFIER
+};
+
+const char *ir_modifier_name(unsigned bit)
+{
+    return bit < IR_MODBIT_COUNT ? modifier_names[bit] : NULL;
+}
+
+/* ---- sub-operations ---- */
+static const char *const shfl_names[] = {[IR_SHFL_UP] = "up", [IR_SHFL_DOWN] = "down",
+                                         [IR_SHFL_BFLY] = "bfly", [IR_SHFL_IDX] = "idx"};
+static const char *const vote_names[] = {[IR_VOTE_ALL] = "all", [IR_VOTE_ANY] = "any",
+                                         [IR_VOTE_UNI] = "uni", [IR_VOTE_BALLOT] = "ballot"};
+static const char *const match_names[] = {[IR_MATCH_ANY] = "any", [IR_MATCH_ALL] = "all"};
+static const char *const redux_names[] = {[IR_REDUX_ADD] = "add", [IR_REDUX_MIN] = "min",
+                                          [IR_REDUX_MAX] = "max", [IR_REDUX_AND] = "and",
+                                          [IR_REDUX_OR] = "or",   [IR_REDUX_XOR] = "xor"};
+static const char *const atom_names[] = {
+    [IR_ATOM_AND] = "and", [IR_ATOM_OR] = "or",   [IR_ATOM_XOR] = "xor", [IR_ATOM_CAS] = "cas",
+    [IR_ATOM_EXCH] = "exch", [IR_ATOM_ADD] = "add", [IR_ATOM_INC] = "inc", [IR_ATOM_DEC] = "dec",
+    [IR_ATOM_MIN] = "min", [IR_ATOM_MAX] = "max"};
+static const char *const bar_names[] = {[IR_BAR_SYNC] = "sync", [IR_BAR_ARRIVE] = "arrive",
+                                        [IR_BAR_RED_POPC] = "red.popc",
+                                        [IR_BAR_RED_AND] = "red.and", [IR_BAR_RED_OR] = "red.or"};
+static const char *const testp_names[] = {
+    [IR_TESTP_FINITE] = "finite", [IR_TESTP_INFINITE] = "infinite",
+    [IR_TESTP_NUMBER] = "number", [IR_TESTP_NOTANUMBER] = "notanumber",
+    [IR_TESTP_NORMAL] = "normal", [IR_TESTP_SUBNORMAL] = "subnormal"};
+static const char *const prmt_names[] = {[IR_PRMT_DEFAULT] = "",   [IR_PRMT_F4E] = "f4e",
+                                         [IR_PRMT_B4E] = "b4e",    [IR_PRMT_RC8] = "rc8",
+                                         [IR_PRMT_ECL] = "ecl",    [IR_PRMT_ECR] = "ecr",
+                                         [IR_PRMT_RC16] = "rc16"};
+static const char *const policy_names[] = {[IR_POLICY_FRACTIONAL] = "fractional",
+                                           [IR_POLICY_RANGE] = "range", [IR_POLICY_CVT] = "cvt"};
+static const char *const none_names[] = {""};
+
+#define SUB_SET(names) {names, sizeof names / sizeof names[0]}
+static const struct {
+    const char *const *names; /* NULL entries are not members */
+    unsigned count;
+} sub_sets[IR_SUBS_COUNT] = {
+    [IR_SUBS_NONE] = SUB_SET(none_names),   [IR_SUBS_SHFL] = SUB_SET(shfl_names),
+    [IR_SUBS_VOTE] = SUB_SET(vote_names),   [IR_SUBS_MATCH] = SUB_SET(match_names),
+    [IR_SUBS_REDUX] = SUB_SET(redux_names), [IR_SUBS_ATOM] = SUB_SET(atom_names),
+    [IR_SUBS_BAR] = SUB_SET(bar_names),     [IR_SUBS_TESTP] = SUB_SET(testp_names),
+    [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
+};
+#undef SUB_SET
+
+const char *ir_sub_name(ir_subs set, unsigned sub)
+{
+    if (set >= IR_SUBS_COUNT || sub >= sub_sets[set].count)
+        return NULL;
+    return sub_sets[set].names[sub];
+}
+
+const char *ir_operand_kind_name(ir_operand_kind k)
+{
+    static const char *const names[] = {
+        [IR_OPND_NONE] = "none",          [IR_OPND_REG] = "register",
+        [IR_OPND_PRED] = "predicate",     [IR_OPND_IMM] = "immediate",
+        [IR_OPND_SREG] = "special register", [IR_OPND_ADDR] = "address",
+        [IR_OPND_VEC] = "vector",         [IR_OPND_LABEL] = "label",
+        [IR_OPND_FUNC] = "function",      [IR_OPND_SYM] = "variable address",
+        [IR_OPND_SINK] = "sink"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
 static const struct {
@@ -40,6 +172,55 @@ const char *ir_type_name(ir_type t) { return t < IR_T_COUNT ? type_info[t].name 
 unsigned ir_type_bits(ir_type t) { return t < IR_T_COUNT ? type_info[t].bits : 0; }
 bool ir_type_is_float(ir_type t) { return t >= IR_T_F16 && t <= IR_T_F64; }
 bool ir_type_is_signed(ir_type t) { return t >= IR_T_S8 && t <= IR_T_S64; }
+
+/* ---- memory attributes ---- */
+static const char *const space_names[] = {"",      "generic", "global", "shared",  "shared::cluster",
+                                          "local", "const",   "param",  "surface", "instruction",
+                                          "crs"};
+static const char *const sem_names[] = {"weak", "relaxed", "acquire", "release",
+                                        "acq_rel", "sc", "volatile", "mmio"};
+static const char *const scope_names[] = {"", "cta", "cluster", "gpu", "sys"};
+static const char *const cop_names[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+static const char *const evict_names[] = {"",     "normal", "unchanged",
+                                          "first", "last",  "no_allocate"};
+static const char *const level_names[] = {"", "L1", "L2", "tensormap"};
+
+/* One field: visits it when it is not at its default. `names` is NULL for a number. */
+static void visit_field(ir_mem_visit_fn visit, void *user, unsigned *bad, const char *field,
+                        unsigned value, unsigned dflt, const char *const *names, size_t nnames)
+{
+    if (value == 0 || value == dflt)
+        return;
+    const char *name = names && value < nnames ? names[value] : NULL;
+    if (names && !name && bad)
+        ++*bad;
+    visit(user, field, value, name);
+}
+
+/* The only function that names the fields of ir_mem_attrs: the printer and the verifier go
+ * through it, so a change of the contract's fields changes this function and nothing there. */
+void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user,
+                        unsigned *out_of_range)
+{
+#define ENUM_FIELD(f, names) visit_field(visit, user, out_of_range, #f, m->f, 0, names, \
+                                         sizeof names / sizeof names[0])
+#define NUMBER_FIELD(f, dflt) visit_field(visit, user, out_of_range, #f, m->f, dflt, NULL, 0)
+    ENUM_FIELD(space, space_names);
+    ENUM_FIELD(sem, sem_names);
+    ENUM_FIELD(scope, scope_names);
+    ENUM_FIELD(cop, cop_names);
+    ENUM_FIELD(l1_evict, evict_names);
+    ENUM_FIELD(l2_evict, evict_names);
+    ENUM_FIELD(level, level_names);
+    NUMBER_FIELD(nc, 0);
+    NUMBER_FIELD(prefetch_bytes, 0);
+    NUMBER_FIELD(cache_hint, 0);
+    NUMBER_FIELD(elem_bytes, 0);
+    NUMBER_FIELD(vec, 1);
+    ENUM_FIELD(l2_secondary, evict_names);
+#undef ENUM_FIELD
+#undef NUMBER_FIELD
+}
 
 void ir_module_destroy(ir_module *m)
 {

@@ -17,9 +17,9 @@
 
 #include "base/arena.h"
 
-/* ---- operations ---- */
+/* ---- operations: the rows of ir_ops.def (the columns are described there) ---- */
 typedef enum ir_opcode {
-#define IR_OP(name, text, cls) IR_##name,
+#define IR_OP(name, text, cls, family, flow, mem, subs, shape, mods) IR_##name,
 #include "ir/ir_ops.def"
 #undef IR_OP
     IR_OP_COUNT
@@ -28,8 +28,66 @@ typedef enum ir_opcode {
 typedef enum ir_op_class { IR_CLASS_ALU, IR_CLASS_MEM, IR_CLASS_CTRL, IR_CLASS_WARP,
                            IR_CLASS_SYNC, IR_CLASS_MISC } ir_op_class;
 
-const char *ir_opcode_name(ir_opcode op);
-ir_op_class ir_opcode_class(ir_opcode op);
+/* Handler families: the executor runs every op of a family with one handler. */
+typedef enum ir_family {
+#define IR_FAMILY(name) IR_FAM_##name,
+#include "ir/ir_ops.def"
+#undef IR_FAMILY
+    IR_FAM_COUNT
+} ir_family;
+
+/* Control flow of an op. Every value but NONE means that the executor's handler chooses the next
+ * instruction itself. */
+typedef enum ir_flow {
+    IR_FLOW_NONE,  /* falls through to the next instruction */
+    IR_FLOW_JUMP,  /* to its label operands (a guarded bra may fall through) */
+    IR_FLOW_CALL,  /* enters a function; execution comes back after the call */
+    IR_FLOW_END,   /* ret, exit, trap: never falls through */
+    IR_FLOW_WAIT   /* may block the warp at a barrier before going on */
+} ir_flow;
+
+/* What ir_insn.mem means for an op. */
+typedef enum ir_mem_use {
+    IR_MEM_NONE,   /* nothing: every field is at its default */
+    IR_MEM_ACCESS, /* a data access: space, element bytes, vector width, hints */
+    IR_MEM_ATTRS   /* some fields: cache control, fence order, barrier scope, cvta window */
+} ir_mem_use;
+
+/* Which set of sub-operations ir_insn.sub holds (the IR_<set>_* enums below). */
+typedef enum ir_subs {
+    IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
+    IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_COUNT
+} ir_subs;
+
+/* One row of ir_ops.def. */
+typedef struct ir_op_info {
+    const char *name;  /* printed name ("ld", "shfl.sync") */
+    uint8_t cls;       /* ir_op_class */
+    uint8_t family;    /* ir_family */
+    uint8_t flow;      /* ir_flow */
+    uint8_t mem;       /* ir_mem_use */
+    uint8_t subs;      /* ir_subs */
+    const char *shape; /* operand shape string (ir_ops.def; parsed by ir_op_shape) */
+    uint32_t mods;     /* IR_MOD_* flags the op may carry */
+} ir_op_info;
+
+/* The row of `op`, or NULL when op >= IR_OP_COUNT. The table is static and immutable. */
+const ir_op_info *ir_op_info_of(ir_opcode op);
+const char *ir_opcode_name(ir_opcode op);   /* "?" when out of range */
+ir_op_class ir_opcode_class(ir_opcode op);  /* MISC when out of range */
+
+/* The operand shape of an op, parsed from its shape column: per slot, a mask of the operand kinds
+ * it takes (bit 1 << ir_operand_kind; the IR_OPND_NONE bit when it may be empty) plus
+ * IR_SLOT_HINT when it is the L2 policy operand, present exactly when mem.cache_hint is set.
+ * ndst/nsrc: the slots written in the shape (the rest must be empty). */
+enum { IR_SLOT_HINT = 1u << 15 };
+typedef struct ir_shape {
+    uint8_t ndst, nsrc;
+    uint16_t dst[2], src[4];
+} ir_shape;
+/* Fills *out for `op`. Returns false when op is out of range or its shape column is malformed
+ * (the table self-test checks that none is). */
+bool ir_op_shape(ir_opcode op, ir_shape *out);
 
 /* ---- types ---- */
 typedef enum ir_type {
@@ -64,30 +122,20 @@ typedef enum ir_cmp {
 
 typedef enum ir_boolop { IR_BOOL_NONE = 0, IR_BOOL_AND, IR_BOOL_OR, IR_BOOL_XOR } ir_boolop;
 
-/* Modifier flags (ir_insn.mods). */
+/* Modifier flags (ir_insn.mods): bit IR_MODBIT_<name> of each IR_MODIFIER row of ir_ops.def. */
 enum {
-    IR_MOD_FTZ = 1u << 0,
-    IR_MOD_SAT = 1u << 1,
-    IR_MOD_APPROX = 1u << 2,
-    IR_MOD_FULL = 1u << 3,
-    IR_MOD_HI = 1u << 4,
-    IR_MOD_LO = 1u << 5,
-    IR_MOD_WIDE = 1u << 6,
-    IR_MOD_CC = 1u << 7,       /* writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc ...) */
-    IR_MOD_CARRY_IN = 1u << 8, /* reads the carry flag (addc, subc, madc) */
-    IR_MOD_UNI = 1u << 9,      /* bra.uni, call.uni, ret.uni: asserted non-divergent */
-    IR_MOD_SHIFTAMT = 1u << 10,
-    IR_MOD_CLAMP = 1u << 11,   /* shf/bmsk/szext .clamp (absent: .wrap) */
-    IR_MOD_LEFT = 1u << 12,    /* shf.l (absent: shf.r) */
-    IR_MOD_NAN = 1u << 13,     /* min/max .NaN */
-    IR_MOD_RELU = 1u << 14,
-    IR_MOD_XORSIGN_ABS = 1u << 15,
-    IR_MOD_TO = 1u << 16,      /* cvta.to.<space> (window address from generic) */
-    IR_MOD_ALIGNED = 1u << 17, /* bar.sync.aligned / barrier.sync.aligned, vote.sync.aligned ... */
-    IR_MOD_NOFTZ = 1u << 18,   /* atom.add.noftz.f16 */
-    IR_MOD_SATFINITE = 1u << 19,
-    IR_MOD_BARRIER = 1u << 20, /* spelled barrier.* (not bar.*): non-aligned semantics */
+#define IR_MODIFIER(name, text) IR_MODBIT_##name,
+#include "ir/ir_ops.def"
+#undef IR_MODIFIER
+    IR_MODBIT_COUNT
 };
+enum {
+#define IR_MODIFIER(name, text) IR_MOD_##name = 1u << IR_MODBIT_##name,
+#include "ir/ir_ops.def"
+#undef IR_MODIFIER
+};
+/* Printed name of modifier bit `bit` ("ftz"), or NULL when bit >= IR_MODBIT_COUNT. */
+const char *ir_modifier_name(unsigned bit);
 
 /* Sub-operations (ir_insn.sub), meaning depends on the opcode. */
 enum { IR_SHFL_UP = 1, IR_SHFL_DOWN, IR_SHFL_BFLY, IR_SHFL_IDX };
@@ -102,6 +150,9 @@ enum { IR_TESTP_FINITE = 1, IR_TESTP_INFINITE, IR_TESTP_NUMBER, IR_TESTP_NOTANUM
 enum { IR_PRMT_DEFAULT = 0, IR_PRMT_F4E, IR_PRMT_B4E, IR_PRMT_RC8, IR_PRMT_ECL, IR_PRMT_ECR,
        IR_PRMT_RC16 };
 enum { IR_POLICY_FRACTIONAL = 1, IR_POLICY_RANGE, IR_POLICY_CVT };
+/* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
+ * PRMT's default mode), or NULL when `sub` is not a member of the set. */
+const char *ir_sub_name(ir_subs set, unsigned sub);
 
 /* ---- memory attributes: the dialect-neutral access contract ---- */
 typedef enum ir_space {
@@ -148,6 +199,16 @@ typedef struct ir_mem_attrs {
     uint8_t pad[2];
 } ir_mem_attrs;
 
+/* The fields of ir_mem_attrs as data, for the printer and the verifier, which know no field by
+ * name: calls visit(user, field, value, value_name) for every field of `m` that is not at its
+ * default (0, or 1 for vec), in declaration order. value_name is the enumerator's printed name,
+ * or NULL for a number and for a value outside the field's enumeration; *out_of_range, when
+ * given, counts the latter. */
+typedef void (*ir_mem_visit_fn)(void *user, const char *field, unsigned value,
+                                const char *value_name);
+void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user,
+                        unsigned *out_of_range);
+
 /* ---- operands ---- */
 typedef enum ir_operand_kind {
     IR_OPND_NONE = 0,
@@ -162,6 +223,8 @@ typedef enum ir_operand_kind {
     IR_OPND_SYM,    /* address of a variable (mov r, var; cvta from var): sym, imm = offset */
     IR_OPND_SINK,   /* '_' destination */
 } ir_operand_kind;
+/* "register", "immediate", ...; "?" when out of range. */
+const char *ir_operand_kind_name(ir_operand_kind k);
 
 enum { IR_REG_SINK = 0xFFFFFFFFu, IR_SYM_NONE = 0xFFFFFFFFu };
 /* VEC element that is an immediate (PTX `mov.b32 d, {0, %rs1}`): its bits sit at the element's

@@ -10,6 +10,7 @@
 
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
+#include "ir/ir_verify.h"
 
 /* ---- errors ---- */
 void ptx_limit_error(ptx_parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -474,6 +475,11 @@ ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag
     if (!p.cur.oom)
         finish_module(&p);
     ir_module *m = p.m;
+#ifndef NDEBUG
+    /* debug builds check the lowering against the IR table: a violation is a front-end bug */
+    if (dl->errors == errors_before && !p.cur.oom)
+        ir_verify(m, dl);
+#endif
     if (dl->errors != errors_before || p.cur.oom) {
         ir_module_destroy(m);
         m = NULL;

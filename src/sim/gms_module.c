@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/gms_internal.h"
+#include "ir/ir_print.h"
 #include "sim/sim.h"
 
 /* ---- dialects ---- */
@@ -171,8 +172,9 @@ gms_status gms_module_load(gms_device *dev, const char *path, const char *text, 
     return st;
 }
 
-gms_status gms_module_check(const char *path, const char *text, size_t len, const char *dialect,
-                            gms_diag_list *caller)
+/* gms_module_check, and with ir_out (OUT, may be NULL) the IR listing of a clean module. */
+static gms_status check_module(const char *path, const char *text, size_t len,
+                               const char *dialect, char **ir_out, gms_diag_list *caller)
 {
     gms_sink s;
     diag_list *dl = gms_sink_open(&s, caller);
@@ -184,9 +186,43 @@ gms_status gms_module_check(const char *path, const char *text, size_t len, cons
         st = GMS_ERR_NOMEM;
     else
         st = prepare(path, text, len, dialect, m, dl);
+    if (st == GMS_OK && ir_out) {
+        /* The IR listing of the module that checked clean (docs/architecture.md, "The IR
+         * printer"). */
+        size_t bytes = 0;
+        FILE *f = open_memstream(ir_out, &bytes);
+        int rc = f ? ir_print_module(f, m->ir) : -1;
+        if (f && fclose(f) != 0)
+            rc = -1;
+        if (rc) {
+            free(*ir_out);
+            *ir_out = NULL;
+            st = GMS_ERR_NOMEM;
+        }
+    }
     gms_module_free(m);
     gms_sink_close(&s);
     return st;
+}
+
+gms_status gms_module_check(const char *path, const char *text, size_t len, const char *dialect,
+                            gms_diag_list *caller)
+{
+    return check_module(path, text, len, dialect, NULL, caller);
+}
+
+gms_status gms_module_dump_ir(const char *path, const char *text, size_t len, const char *dialect,
+                              char **ir_out, gms_diag_list *caller)
+{
+    if (!ir_out) {
+        gms_sink s;
+        gms_status st = gms_bad_argument(gms_sink_open(&s, caller), "gms_module_dump_ir",
+                                         "ir_out is NULL");
+        gms_sink_close(&s);
+        return st;
+    }
+    *ir_out = NULL;
+    return check_module(path, text, len, dialect, ir_out, caller);
 }
 
 const char *gms_module_path(const gms_module *m)

@@ -43,7 +43,7 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
     OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
-    OPT_DIALECT, OPT_LIST_RULES
+    OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -78,6 +78,8 @@ static const cli_option options[] = {
      "list each kernel dialect's diagnostic rules"},
     {"dialect", "NAME", CMD_CHECK, OPT_DIALECT,
      "read the files in this dialect whatever their suffix; list only its ops and rules"},
+    {"dump-ir", NULL, CMD_CHECK, OPT_DUMP_IR,
+     "print each clean file's IR on stdout (docs/architecture.md, \"The IR printer\")"},
     {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
 };
 enum { NOPTIONS = sizeof options / sizeof options[0] };
@@ -379,13 +381,14 @@ static int cmd_check(int argc, char **argv)
 {
     struct option table[NOPTIONS + 1];
     getopt_table(CMD_CHECK, table);
-    int c, list_ops = 0, list_rules = 0;
+    int c, list_ops = 0, list_rules = 0, dump_ir = 0;
     const char *dialect = NULL;
     while ((c = getopt_long(argc, argv, "", table, NULL)) != -1) {
         switch (c) {
         case OPT_LIST_OPS: list_ops = 1; break;
         case OPT_LIST_RULES: list_rules = 1; break;
         case OPT_DIALECT: dialect = optarg; break;
+        case OPT_DUMP_IR: dump_ir = 1; break;
         case OPT_HELP: print_command_usage(stdout, find_command(CMD_CHECK)); return 0;
         default: print_command_usage(stderr, find_command(CMD_CHECK)); return 2;
         }
@@ -414,8 +417,15 @@ static int cmd_check(int argc, char **argv)
             return 2;
         }
         gms_diag_list_set_max_errors(dl, 200);
-        if (gms_module_check(argv[i], NULL, 0, dialect, dl) != GMS_OK)
+        char *ir = NULL;
+        if ((dump_ir ? gms_module_dump_ir(argv[i], NULL, 0, dialect, &ir, dl)
+                     : gms_module_check(argv[i], NULL, 0, dialect, dl)) != GMS_OK)
             status = 2;
+        if (ir && fputs(ir, stdout) == EOF) {
+            fprintf(stderr, "gpumemsim: cannot write the IR of %s to stdout\n", argv[i]);
+            status = 2;
+        }
+        gms_free(ir);
         gms_diag_list_print(dl, stderr);
         gms_diag_list_destroy(dl);
     }
