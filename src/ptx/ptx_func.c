@@ -468,9 +468,51 @@ static const char **range_names(ptx_parser *p, const ptx_vec *ranges, uint32_t n
     return names;
 }
 
+/* Whether the body's last instruction may fall through to what follows it. */
+static bool falls_through(const ir_insn *last)
+{
+    switch (last->op) {
+    case IR_RET: case IR_EXIT: case IR_TRAP: case IR_BRA: case IR_BRX: return last->has_guard;
+    default: return true;
+    }
+}
+
+/* PTX lets control reach a body's closing brace: ptxas accepts a function without a final `ret`
+ * and a label just before the brace. Reaching the brace returns from a function and ends the
+ * thread of an entry, so the lowering makes that explicit with a trailing `ret` or `exit` at the
+ * brace; no instruction can then run past the end of the code. */
+static void add_implicit_return(ptx_parser *p, ir_func *fn)
+{
+    ptx_func_state *fs = &p->fs;
+    size_t n = fs->insns.count;
+    bool needed = n == 0 || falls_through(&((const ir_insn *)fs->insns.data)[n - 1]);
+    const fe_label *labels = p->fs.labels.labels.data;
+    for (size_t i = 0; !needed && i < p->fs.labels.labels.count; i++)
+        needed = labels[i].target >= 0 && (size_t)labels[i].target == n;
+    if (!needed)
+        return;
+    ir_insn *in = ptx_vec_push(&fs->insns);
+    if (!in) {
+        ptx_oom(p);
+        return;
+    }
+    const ptx_token *brace = fe_cursor_previous(&p->cur);
+    memset(in, 0, sizeof *in);
+    in->op = fn->is_entry ? IR_EXIT : IR_RET;
+    in->line = brace ? brace->line : fn->line;
+    in->col = brace ? brace->col : fn->col;
+    if (n) {
+        const ir_insn *prev = &((const ir_insn *)fs->insns.data)[n - 1];
+        in->loc_file = prev->loc_file;
+        in->loc_line = prev->loc_line;
+    }
+}
+
 static void finish_function(ptx_parser *p, ir_func *fn)
 {
     ptx_func_state *fs = &p->fs;
+    if (!p->cur.oom && p->cur.dl->errors == p->errors_before)
+        add_implicit_return(p, fn);
     if (fs->insns.count && fs->insns.count + p->insn_ids > UINT32_MAX / 2)
         ptx_limit_error(p, fn->line, fn->col, "too many instructions");
     if (fs->reg_types.count > PTX_MAX_FUNC_SLOTS || fs->npreds > PTX_MAX_FUNC_SLOTS)
