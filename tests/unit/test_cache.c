@@ -41,8 +41,9 @@ typedef struct spy {
     int fail_writes; /* return MEM_ERR_NOMEM from writes */
 } spy;
 
-static mem_status spy_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
 {
+    (void)request;
     spy *s = ctx;
     if (s->count < 64)
         s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}};
@@ -50,9 +51,10 @@ static mem_status spy_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *ou
     return dram_read(s->d, addr, bytes, out);
 }
 
-static mem_status spy_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                            const uint8_t *mask)
+static mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                            const uint8_t *data, const uint8_t *mask)
 {
+    (void)request;
     spy *s = ctx;
     if (s->fail_writes)
         return MEM_ERR_NOMEM;
@@ -534,11 +536,11 @@ static void test_discard_loses_dirty_data(void **state)
     assert_int_equal(v, 0xaaaaaaaau); /* the next level kept the old value */
     /* Invalidate after write-back keeps it; write back alone keeps the line, clean. */
     write4(&f, BASE, 0x0a0b0c0du, NULL);
-    assert_int_equal(cache_writeback_line(f.c, BASE, &r), MEM_OK);
+    assert_int_equal(cache_writeback_line(f.c, BASE, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_int_equal(cache_lookup_sectors(f.c, BASE), 1);
     write4(&f, BASE, 0x05060708u, NULL);
-    assert_int_equal(cache_invalidate_line(f.c, BASE, true, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_line(f.c, BASE, true, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_false(present(&f, BASE));
     read4(&f, BASE, NULL, &v);
@@ -560,7 +562,7 @@ static void test_invalidate_all_with_kind_filter(void **state)
     write4(&f, BASE + 128, 2, &global);
     write4(&f, BASE + 256, 3, &local);
     cache_result r;
-    assert_int_equal(cache_invalidate_all(f.c, 1u << 1, true, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 1, true, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_false(present(&f, BASE + 256));
     assert_true(present(&f, BASE));
@@ -569,7 +571,7 @@ static void test_invalidate_all_with_kind_filter(void **state)
     assert_int_equal(dram_peek(f.spy.d, BASE + 256, 4, &v), MEM_OK);
     assert_int_equal(v, 3);
     /* Dropping kind 0 without write-back loses both stores. */
-    assert_int_equal(cache_invalidate_all(f.c, 1u << 0, false, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 0, false, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 0);
     assert_false(present(&f, BASE));
     assert_int_equal(dram_peek(f.spy.d, BASE, 4, &v), MEM_OK);
@@ -630,7 +632,7 @@ static void test_l1_on_l2_holds_stale_data_until_invalidated(void **state)
     assert_int_equal(cache_write(l1b, BASE, 4, &v, NULL, NULL), MEM_OK);
     assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
     assert_int_equal(got, 41); /* stale copy in the other SM's L1 */
-    assert_int_equal(cache_invalidate_all(l1a, CACHE_KIND_ALL, false, NULL), MEM_OK);
+    assert_int_equal(cache_invalidate_all(l1a, CACHE_KIND_ALL, false, NULL, NULL), MEM_OK);
     assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
     assert_int_equal(got, 42);
     /* L2 holds the store; DRAM sees it only after the L2 flush. */

@@ -113,7 +113,7 @@ static void test_saxpy_lowering(void **state)
     assert_int_equal(in[7].mods, IR_MOD_WIDE);
     assert_int_equal(in[7].type, IR_T_S32);
     const ir_insn *ld = &in[9];
-    assert_int_equal(ld->mem.nc, 1);
+    assert_int_equal(ld->mem.l1, IR_L1_READ_ONLY); /* .nc */
     assert_int_equal(ld->mem.vec, 2);
     assert_int_equal(ld->mem.elem_bytes, 4);
     assert_int_equal(ld->dst[0].kind, IR_OPND_VEC);
@@ -268,25 +268,40 @@ static void test_cache_control(void **state)
     assert_int_equal(in[1].src[2].imm, 8192);
     assert_int_equal(in[1].mem.l2_secondary, IR_EVICT_UNCHANGED);
     assert_int_equal(in[2].src[0].kind, IR_OPND_NONE);
-    assert_int_equal(in[3].mem.l1_evict, IR_EVICT_LAST);
-    assert_int_equal(in[3].mem.cache_hint, 1);
+    assert_int_equal(in[3].mem.l1_alloc, IR_EVICT_LAST);
+    assert_int_equal(in[3].mem.has_policy, 1);
     assert_int_equal(in[3].src[1].kind, IR_OPND_REG);
-    assert_int_equal(in[4].mem.cop, IR_COP_CS);
+    /* st.cs: evict-first in L1 and L2, a streaming write; no read behaviour on a store */
+    assert_int_equal(in[4].mem.l1_alloc, IR_EVICT_FIRST);
+    assert_int_equal(in[4].mem.l2_evict, IR_EVICT_FIRST);
+    assert_int_equal(in[4].mem.write_mode, IR_WRITE_STREAMING);
+    assert_int_equal(in[4].mem.l1, 0);
     assert_int_equal(in[4].src[1].kind, IR_OPND_VEC);
-    assert_int_equal(in[5].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[5].mem.cctl, IR_CCTL_PREFETCH);
+    assert_int_equal(in[5].mem.cctl_levels, IR_LEVEL_L2);
+    assert_int_equal(in[5].mem.cctl_lines, IR_LINES_GLOBAL | IR_LINES_LOCAL);
     assert_int_equal(in[5].mem.l2_evict, IR_EVICT_LAST);
-    assert_int_equal(in[6].mem.prefetch_bytes, 128);
+    assert_int_equal(in[6].mem.fill_bytes, 128);
     assert_int_equal(in[7].src[1].imm, 128);
-    assert_int_equal(in[8].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[7].mem.cctl, IR_CCTL_PRIORITY);
+    assert_int_equal(in[7].mem.cctl_levels, IR_LEVEL_L2);
+    assert_int_equal(in[7].mem.l2_evict, IR_EVICT_NORMAL);
+    /* discard.L2 also drops the issuing SM's L1 copy */
+    assert_int_equal(in[8].mem.cctl, IR_CCTL_DISCARD);
+    assert_int_equal(in[8].mem.cctl_levels, IR_LEVEL_L1 | IR_LEVEL_L2);
     assert_int_equal(in[9].sub, IR_ATOM_CAS);
     assert_int_equal(in[9].mem.sem, IR_SEM_ACQUIRE);
     assert_int_equal(in[9].mem.scope, IR_SCOPE_GPU);
+    assert_int_equal(in[9].mem.fence, IR_FENCE_INVALIDATE_L1); /* the acquire's side effect */
     assert_int_equal(in[9].src[2].imm, 7);
     assert_int_equal(in[10].op, IR_RED);
     assert_int_equal(in[10].mem.space, IR_SPACE_SHARED);
+    assert_int_equal(in[10].mem.fence, 0);
     assert_int_equal(in[11].mem.sem, IR_SEM_ACQ_REL);
     assert_int_equal(in[11].mem.scope, IR_SCOPE_CLUSTER);
+    assert_int_equal(in[11].mem.fence, IR_FENCE_WAIT_WRITES | IR_FENCE_INVALIDATE_L1);
     assert_int_equal(in[12].mem.scope, IR_SCOPE_GPU);
+    assert_int_equal(in[12].mem.fence, IR_FENCE_WAIT_WRITES | IR_FENCE_INVALIDATE_L1);
     ir_module_destroy(m);
     free(text);
 }
@@ -310,13 +325,13 @@ static void test_ptxas_accepted_forms(void **state)
     ir_module *m = parse_ok(ptxas_forms);
     const ir_insn *in = m->funcs[0].insns;
     assert_int_equal(in[0].op, IR_ST);
-    assert_int_equal(in[0].mem.l1_evict, IR_EVICT_UNCHANGED);
+    assert_int_equal(in[0].mem.l1_alloc, IR_EVICT_UNCHANGED);
     assert_int_equal(in[1].mem.space, IR_SPACE_GENERIC);
-    assert_int_equal(in[1].mem.prefetch_bytes, 64);
+    assert_int_equal(in[1].mem.fill_bytes, 64);
     assert_int_equal(in[2].op, IR_PREFETCH);
     assert_int_equal(in[2].mem.space, IR_SPACE_GENERIC);
     assert_int_equal(in[2].mem.l2_evict, IR_EVICT_NORMAL);
-    assert_int_equal(in[2].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[2].mem.cctl_levels, IR_LEVEL_L2);
     assert_int_equal(in[3].mem.sem, IR_SEM_MMIO);
     assert_int_equal(in[3].mem.scope, IR_SCOPE_SYS);
     assert_int_equal(in[4].mem.l2_evict, IR_EVICT_FIRST);
