@@ -32,6 +32,7 @@ typedef struct spy_call {
     uint32_t bytes;
     int masked;
     uint8_t mask[128];
+    void *request; /* the request the cache handed down */
 } spy_call;
 
 typedef struct spy {
@@ -43,10 +44,9 @@ typedef struct spy {
 
 static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
 {
-    (void)request;
     spy *s = ctx;
     if (s->count < 64)
-        s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}};
+        s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}, request};
     s->count++;
     return dram_read(s->d, addr, bytes, out);
 }
@@ -54,12 +54,11 @@ static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t byt
 static mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
                             const uint8_t *data, const uint8_t *mask)
 {
-    (void)request;
     spy *s = ctx;
     if (s->fail_writes)
         return MEM_ERR_NOMEM;
     if (s->count < 64) {
-        s->calls[s->count] = (spy_call){1, addr, bytes, mask != NULL, {0}};
+        s->calls[s->count] = (spy_call){1, addr, bytes, mask != NULL, {0}, request};
         if (mask != NULL)
             memcpy(s->calls[s->count].mask, mask, bytes < 128 ? bytes : 128);
     }
@@ -552,6 +551,68 @@ static void test_discard_loses_dirty_data(void **state)
     teardown(&f);
 }
 
+/* The request of an access travels to every next-level call it causes: fills, the write-back of
+ * a victim, write-throughs; control operations pass their own; a flush passes none. Reads report
+ * which of their sectors hit. */
+static void test_request_reaches_next_level(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    int first, second, third;
+    cache_hints h = {.request = &first};
+    cache_result r = read4(&f, BASE + 32, &h, NULL); /* a miss: one fill of sector 1 */
+    assert_int_equal(f.spy.count, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &first);
+    assert_int_equal(r.hit_sectors, 0);
+    r = read4(&f, BASE + 36, NULL, NULL);
+    assert_int_equal(r.hit_sectors, 2); /* sector 1 */
+    /* Four dirty lines fill set 0; a fifth line evicts the least recent, whose write-back carries
+     * the request of the access that needed the room. */
+    for (uint64_t k = 0; k < 4; k++) write4(&f, BASE + 2048 + k * SET_STRIDE * 8, 7, NULL);
+    f.spy.count = 0;
+    h.request = &second;
+    write4(&f, BASE + 2048 + 4 * SET_STRIDE * 8, 8, &h);
+    assert_int_equal(f.spy.count, 1);
+    assert_int_equal(f.spy.calls[0].is_write, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &second);
+    /* A control operation hands down its own request; a flush none. */
+    f.spy.count = 0;
+    assert_int_equal(cache_writeback_line(f.c, BASE + 2048 + 4 * SET_STRIDE * 8, &third, &r),
+                     MEM_OK);
+    assert_int_equal(f.spy.count, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &third);
+    f.spy.count = 0;
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_true(f.spy.count > 0);
+    assert_null(f.spy.calls[0].request);
+    teardown(&f);
+}
+
+/* Invalidating clean lines keeps the dirty ones, data and all, and writes nothing back. */
+static void test_invalidate_clean_lines(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    read4(&f, BASE, NULL, NULL);           /* clean */
+    write4(&f, BASE + 128, 5, NULL);       /* dirty */
+    f.spy.count = 0;
+    cache_result r;
+    assert_int_equal(cache_invalidate_clean_line(f.c, BASE + 128, &r), MEM_OK);
+    assert_true(present(&f, BASE + 128));
+    assert_int_equal(cache_invalidate_clean_all(f.c, CACHE_KIND_ALL, &r), MEM_OK);
+    assert_false(present(&f, BASE));
+    assert_true(present(&f, BASE + 128));
+    assert_int_equal(f.spy.count, 0);
+    uint32_t v;
+    read4(&f, BASE + 128, NULL, &v);
+    assert_int_equal(v, 5);
+    assert_int_equal(cache_invalidate_clean_line(f.c, BASE + 256, &r), MEM_OK); /* absent */
+    assert_false(r.line_hit);
+    teardown(&f);
+}
+
 static void test_invalidate_all_with_kind_filter(void **state)
 {
     (void)state;
@@ -792,6 +853,8 @@ int main(void)
         cmocka_unit_test(test_flush_counts_writeback_bytes),
         cmocka_unit_test(test_l1_on_l2_holds_stale_data_until_invalidated),
         cmocka_unit_test(test_next_level_error_propagates),
+        cmocka_unit_test(test_request_reaches_next_level),
+        cmocka_unit_test(test_invalidate_clean_lines),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),

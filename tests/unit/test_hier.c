@@ -753,6 +753,13 @@ static void test_atomics_at_l2(void **state)
      * sector, valid since the load's fill: 64 L2 sector accesses, all hits. One L1 request,
      * whose only effect is to drop the SM's copy of the line. */
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(a, l, 0), start + l);
+    /* Each lane is its own operation at L2, on a sector the L2 holds. */
+    assert_int_equal(a->nserved, MEM_LANES);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        assert_int_equal(a->level[l], MEM_LEVEL_L2);
+        assert_int_equal(a->served[l].addr, x & ~(uint64_t)31);
+        assert_int_equal(a->served[l].level, MEM_LEVEL_L2);
+    }
     assert_int_equal(insn(fx, 2)->l1.requests, 1);
     assert_int_equal(insn(fx, 2)->l1.sector_hits, 0);
     assert_l2(insn(fx, 2), 64, 64, 0);
@@ -761,6 +768,71 @@ static void test_atomics_at_l2(void **state)
     assert_int_equal(load_word(fx, 0, x, 3), start + 32);
     assert_l1(insn(fx, 3), 1, 1, 0, 1);
     assert_l2(insn(fx, 3), 1, 1, 0);
+}
+
+/* ---- which level served each sector ---- */
+
+/* Every active lane was served by `level`, and the access listed `sectors` sectors, each served
+ * by `level`, in ascending address order from `first`. */
+static void assert_served(const mem_access *a, uint8_t level, uint32_t sectors, uint64_t first)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        assert_int_equal(a->level[l], (a->active >> l) & 1u ? level : MEM_LEVEL_NONE);
+    assert_int_equal(a->nserved, sectors);
+    for (uint32_t k = 0; k < sectors; k++) {
+        assert_int_equal(a->served[k].addr, first + 32 * k);
+        assert_int_equal(a->served[k].level, level);
+        assert_int_equal(a->served[k].l2_slice, a->served[0].l2_slice);
+    }
+}
+
+static void test_served_level_of_each_sector(void **state)
+{
+    fixture *fx = *state;
+    /* A cold line read by SM 0 comes from DRAM; the same line read by SM 1 from the L2 (SM 1's
+     * L1 is cold); read again by SM 1, from its L1. Each time: 4 sectors, one per 8 lanes. */
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_DRAM, 4, fx->buf);
+    uint16_t slice = fx->acc.served[0].l2_slice;
+    assert_true(slice < fx->cfg.l2.slices);
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    perform(fx, 1);
+    assert_served(&fx->acc, MEM_LEVEL_L2, 4, fx->buf);
+    assert_int_equal(fx->acc.served[0].l2_slice, slice);
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
+    perform(fx, 1);
+    assert_served(&fx->acc, MEM_LEVEL_L1, 4, fx->buf);
+
+    /* Mixed: lanes 0..15 read sectors 0..1 of that line (L1 hits on SM 1), lanes 16..31 the
+     * first two sectors of a cold line 4 KiB further (DRAM). Each lane reports its own level. */
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 4);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        a->addr[l] = (l < 16 ? fx->buf : fx->buf + 4096 - 64) + 4 * l;
+    perform(fx, 1);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        assert_int_equal(fx->acc.level[l], l < 16 ? MEM_LEVEL_L1 : MEM_LEVEL_DRAM);
+    assert_int_equal(fx->acc.nserved, 4);
+    assert_int_equal(fx->acc.served[2].addr, fx->buf + 4096);
+    assert_int_equal(fx->acc.served[2].level, MEM_LEVEL_DRAM);
+
+    /* A global store that writes through is accepted by the L2; a local store that stays dirty
+     * in L1 by the L1; shared memory serves its own lanes. */
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0x0000000Fu, 5);
+    strided(a, fx->buf + 8192, 4);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_L2, 1, fx->buf + 8192);
+    strided(begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 6), 0, 0);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_L1, 4, MEM_LOCAL_BACKING_BASE);
+    static uint8_t shared[256];
+    mem_ctx c = ctx_for(0);
+    c.shared = shared;
+    c.shared_bytes = sizeof shared;
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0x00FF0000u, 7), 0, 4);
+    mem_fault f;
+    assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), 0);
+    assert_served(&fx->acc, MEM_LEVEL_SHARED, 0, 0);
 }
 
 /* ---- faults ---- */
@@ -821,6 +893,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_l1_until_fence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_boundary_invalidates_l1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomics_at_l2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_served_level_of_each_sector, setup, teardown),
         cmocka_unit_test_setup_teardown(test_faults_leave_state_alone, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
