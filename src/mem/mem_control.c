@@ -69,10 +69,9 @@ int memsys_finish(memsys *ms)
 
 /* ---- fences ---- */
 
-int control_fence(memsys *ms, const mem_ctx *ctx, const mem_access *acc, mem_request *rq,
-                  mem_fault *f)
+int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)
 {
-    uint8_t effects = acc->attrs->fence;
+    uint8_t effects = rq->attrs->fence;
     if (effects & ~(IR_FENCE_WAIT_WRITES | IR_FENCE_WRITEBACK_L1 | IR_FENCE_INVALIDATE_L1))
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, 0, 0, 0, IR_SPACE_NONE,
                         "fence side effect is not modelled");
@@ -140,10 +139,9 @@ static mem_status whole_cache(cache *c, uint8_t op, uint32_t kinds, mem_request 
 
 /* cctl_all: every line of the named caches of the issuing SM (and of the L2), L1 first so that
  * its write-backs reach the L2 before the L2 is acted on. */
-static int control_whole(memsys *ms, const mem_ctx *ctx, const mem_access *acc, mem_request *rq,
-                         mem_fault *f)
+static int control_whole(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)
 {
-    const ir_mem_attrs *a = acc->attrs;
+    const ir_mem_attrs *a = rq->attrs;
     if (a->cctl == IR_CCTL_PREFETCH || a->cctl == IR_CCTL_PRIORITY)
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, 0, 0, 0, IR_SPACE_NONE,
                         "a prefetch or priority change acts on addressed lines, not a whole cache");
@@ -241,9 +239,8 @@ typedef struct lane_sets {
 } lane_sets;
 
 static int classify_lanes(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
-                          lane_target *t, lane_sets *out, mem_fault *f)
+                          const ir_mem_attrs *a, lane_target *t, lane_sets *out, mem_fault *f)
 {
-    const ir_mem_attrs *a = acc->attrs;
     int hint = a->cctl == IR_CCTL_PREFETCH;
     uint32_t ok = 0;
     memset(out, 0, sizeof *out);
@@ -334,10 +331,10 @@ static void tags_line(cache *c, const ir_mem_attrs *a, uint64_t line)
 static int control_lines(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                          mem_fault *f)
 {
-    const ir_mem_attrs *a = acc->attrs;
+    const ir_mem_attrs *a = rq->attrs;
     lane_target t[MEM_LANES];
     lane_sets sets;
-    if (classify_lanes(ms, ctx, acc, t, &sets, f))
+    if (classify_lanes(ms, ctx, acc, a, t, &sets, f))
         return -1;
     /* A prefetch into the constant cache is a constant-cache lookup, counted as a read's. */
     if (sets.constant && a->cctl == IR_CCTL_PREFETCH)
@@ -367,7 +364,7 @@ static int control_lines(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_re
 int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                    mem_fault *f)
 {
-    const ir_mem_attrs *a = acc->attrs;
+    const ir_mem_attrs *a = rq->attrs;
     if (a->cctl == IR_CCTL_NONE || a->cctl > IR_CCTL_PRIORITY)
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, 0, 0, 0, IR_SPACE_NONE,
                         "unknown cache-control operation");
@@ -376,5 +373,5 @@ int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request 
                         "a cache-control operation must name the caches it reaches");
     if (unmodelled(acc, a->cctl_levels, f))
         return -1;
-    return a->cctl_all ? control_whole(ms, ctx, acc, rq, f) : control_lines(ms, ctx, acc, rq, f);
+    return a->cctl_all ? control_whole(ms, ctx, rq, f) : control_lines(ms, ctx, acc, rq, f);
 }

@@ -326,22 +326,21 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
     return 1;
 }
 
-/* --strip-hints: the access's attributes without their cache hints (the ordering stays). Returns
- * NULL when the whole access is a hint that now does nothing. */
-static const ir_mem_attrs *strip_hints(memsys *ms, const mem_access *acc)
+/* --strip-hints: the access's attributes without their cache hints (the ordering stays) into
+ * *plain. Returns 0 when the whole access is a hint that now does nothing. */
+static int strip_hints(const mem_access *acc, ir_mem_attrs *plain)
 {
     const ir_mem_attrs *a = acc->attrs;
     if (acc->op == MEM_OP_CACHE_CONTROL &&
         (a->cctl == IR_CCTL_PREFETCH || a->cctl == IR_CCTL_PRIORITY))
-        return NULL;
-    ir_mem_attrs *plain = &ms->stripped_attrs;
+        return 0;
     *plain = *a;
     plain->l1_alloc = plain->l2_evict = IR_EVICT_NONE;
     plain->l1 = 0;
     plain->write_mode = IR_WRITE_DEFAULT;
     plain->fill_bytes = 0;
     plain->has_policy = 0;
-    return plain;
+    return 1;
 }
 
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
@@ -350,15 +349,15 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     memset(fault, 0, sizeof *fault);
     memset(acc->level, 0, sizeof acc->level);
     acc->nserved = 0;
-    if (ms->strip_hints) {
-        const ir_mem_attrs *plain = strip_hints(ms, acc);
-        if (!plain)
-            return 0;
-        acc->attrs = plain;
-    }
     mem_request rq = mem_request_for(ms, ctx, acc);
+    ir_mem_attrs plain;
+    if (ms->strip_hints) {
+        if (!strip_hints(acc, &plain))
+            return 0;
+        rq.attrs = &plain;
+    }
     if (acc->op == MEM_OP_FENCE)
-        return control_fence(ms, ctx, acc, &rq, fault);
+        return control_fence(ms, ctx, &rq, fault);
     if (acc->op == MEM_OP_CACHE_CONTROL)
         return control_access(ms, ctx, acc, &rq, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;

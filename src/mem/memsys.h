@@ -65,8 +65,9 @@ void memsys_launch_begin(memsys *ms);
 /* Treats every cache hint as the default (--strip-hints): allocation classes, L1 behaviours, write
  * modes, fill sizes, policy descriptors and windows; prefetches and priority changes do nothing.
  * Memory ordering (volatile and strong accesses, fences and their side effects) and the cache
- * control that changes data (write-back, invalidation, discard) stay. With `poison`, lines
- * discarded from the L2 read back as bytes 0xFF from then on (--poison-discard). */
+ * control that changes data (write-back, invalidation, discard) stay. With `poison`, a line
+ * discarded from the L2 by a line operation reads back as bytes 0xFF from then on
+ * (--poison-discard); discarding a whole L2 does not poison. */
 void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard);
 /* Installs the access-policy window of the next launches (bytes 0: none); see mem_policy.h. */
 void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double hit_ratio,

@@ -81,7 +81,6 @@ struct memsys {
     unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
-    ir_mem_attrs stripped_attrs; /* the access's attributes without hints (strip_hints) */
     policy_window window;     /* bytes 0: none */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
@@ -121,11 +120,10 @@ void hier_count_l2(mem_request *rq, const cache_result *r);
 mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes, uint8_t *out,
                         cache_result *r);
 
-/* mem_control.c */
+/* mem_control.c: a cache-control access, and a fence, of request rq (0, or -1 with *f). */
 int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                    mem_fault *f);
-int control_fence(memsys *ms, const mem_ctx *ctx, const mem_access *acc, mem_request *rq,
-                  mem_fault *f);
+int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f);
 
 /* mem_shared.c */
 void shared_count(memsys *ms, mem_request *rq, const mem_access *acc, const lane_target *t,
