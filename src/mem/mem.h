@@ -122,11 +122,12 @@ typedef struct mem_access {
     uint64_t operand_b[MEM_LANES]; /* atomics: b per lane */
     uint64_t operand_c[MEM_LANES]; /* atomics: c per lane (cas) */
     uint8_t data[MEM_LANES][MEM_MAX_LANE_BYTES];
-    /* Results of loads, stores and atomics. level[l]: the farthest level that served (or, for a
-     * store, accepted) lane l's bytes (mem_level; NONE for inactive lanes). served[0..nserved):
-     * every sector of global or local data the access touched; an atomic lists each lane's
-     * sector, as each lane is its own operation at L2. */
-    uint8_t level[MEM_LANES];
+    /* Results of loads, stores and atomics: which levels served (a store: accepted) the data.
+     * levels: bit (1 << mem_level) for every level that served some of it, shared memory and the
+     * constant cache included. served[0..nserved): every sector of global or local data the
+     * access touched and its level; an atomic lists each lane's sector, as each lane is its own
+     * operation at L2. */
+    uint8_t levels;
     uint32_t nserved;
     mem_served served[MEM_MAX_SERVED];
 } mem_access;

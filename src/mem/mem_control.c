@@ -338,7 +338,7 @@ static int control_lines(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_re
         return -1;
     /* A prefetch into the constant cache is a constant-cache lookup, counted as a read's. */
     if (sets.constant && a->cctl == IR_CCTL_PREFETCH)
-        constant_count(ms, rq, ctx, acc, t, sets.constant);
+        constant_count(ms, rq->counters, ctx, acc, t, sets.constant);
     uint64_t done[MEM_LANES];
     uint32_t ndone = 0;
     for (uint32_t l = 0; l < MEM_LANES; l++) {

@@ -340,11 +340,26 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
-    r->sectors = 0;
     memset(r->mask, 0, sizeof r->mask);
     ms->req_hash[h] = (int16_t)i;
     ms->req_slots[i] = (uint16_t)h;
     return i;
+}
+
+/* Copies a lane's bytes (1..32): the common sizes as fixed-size copies the compiler inlines, as
+ * a library call per lane would cost more than the copy. `src` NULL: sets the bytes to 1. */
+static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+    static const uint8_t ones[MEM_MAX_LANE_BYTES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    if (!src)
+        src = ones;
+    switch (len) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, len); break;
+    }
 }
 
 /* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line). */
@@ -363,12 +378,31 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
     ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)r, (uint8_t)lane, (uint8_t)lane_off,
                                              (uint8_t)off, (uint8_t)len};
     line_req *q = &ms->reqs[r];
-    memset(q->mask + off, 1, len);
-    unsigned first = off >> ms->l1_sector_shift, last = (off + len - 1) >> ms->l1_sector_shift;
-    q->sectors |= ((UINT64_C(2) << (last - first)) - 1) << first;
+    lane_copy(q->mask + off, NULL, len);
     if (store_data)
-        memcpy(q->data + off, store_data, len);
+        lane_copy(q->data + off, store_data, len);
     return 0;
+}
+
+/* The L1 sectors of a line that hold a requested byte (mask bytes are 0 or 1: eight at once). */
+static uint64_t touched_sectors(const memsys *ms, const line_req *r)
+{
+    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = LINE_BYTES_MAX >> ms->l1_sector_shift;
+    uint64_t sectors = 0;
+    for (uint32_t s = 0; s < nsect; s++) {
+        uint64_t any = 0;
+        if (sector >= 8) {
+            for (uint32_t b = 0; b < sector; b += 8) {
+                uint64_t w;
+                memcpy(&w, r->mask + s * sector + b, 8);
+                any |= w;
+            }
+        } else {
+            for (uint32_t b = 0; b < sector; b++) any |= r->mask[s * sector + b];
+        }
+        sectors |= (uint64_t)(any != 0) << s;
+    }
+    return sectors;
 }
 
 static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
@@ -520,10 +554,10 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
     return st == MEM_OK ? after_load(ms, rq, l1, r, a) : st;
 }
 
-/* The access's results: every touched sector with its level, and each lane's farthest level. */
+/* The access's results: every touched sector with the level that served it. */
 static void report_levels(memsys *ms, mem_access *acc)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes;
+    uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         const line_req *r = &ms->reqs[i];
         int32_t slice = -1;
@@ -532,19 +566,13 @@ static void report_levels(memsys *ms, mem_access *acc)
             mem_served *e = &acc->served[acc->nserved++];
             e->addr = r->line_addr + k * sector;
             e->level = r->level[k];
+            levels |= 1u << e->level;
             if (e->level != MEM_LEVEL_L1 && slice < 0)
                 slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
             e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
         }
     }
-    unsigned shift = ms->l1_sector_shift;
-    for (uint32_t p = 0; p < ms->npieces; p++) {
-        const lane_piece *pc = &ms->pieces[p];
-        const line_req *r = &ms->reqs[pc->req];
-        for (unsigned k = pc->off >> shift; k <= (unsigned)(pc->off + pc->len - 1) >> shift; k++)
-            if (r->level[k] > acc->level[pc->lane])
-                acc->level[pc->lane] = r->level[k];
-    }
+    acc->levels |= (uint8_t)levels;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
@@ -558,6 +586,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
+        r->sectors = touched_sectors(ms, r);
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
         mem_status st = store ? store_line(ms, rq, l1, r) : read_line(ms, rq, l1, r, &h1);
@@ -570,7 +599,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (!store)
         for (uint32_t p = 0; p < ms->npieces; p++) {
             const lane_piece *pc = &ms->pieces[p];
-            memcpy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off, pc->len);
+            lane_copy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off,
+                      pc->len);
         }
     report_levels(ms, acc);
     return 0;
@@ -604,7 +634,7 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
         if (l2_write_for(ms, rq, addr, bytes, (const uint8_t *)&val, NULL) != MEM_OK)
             return nomem(f, acc);
         memcpy(acc->data[l], &old, bytes);
-        acc->level[l] = level;
+        acc->levels |= (uint8_t)(1u << level);
         if (acc->nserved < MEM_MAX_SERVED)
             acc->served[acc->nserved++] = (mem_served){
                 addr & ~(uint64_t)(ms->cfg.l1.sector_bytes - 1), level,

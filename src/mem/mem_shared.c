@@ -64,7 +64,7 @@ static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, u
     return 1;
 }
 
-void shared_count(memsys *ms, mem_request *rq, const mem_access *acc, const lane_target *t,
+void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
                   uint32_t lanes)
 {
     uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
@@ -75,7 +75,6 @@ void shared_count(memsys *ms, mem_request *rq, const mem_access *acc, const lane
     uint32_t per_phase = bytes <= width ? MEM_LANES : (banks * width) / bytes;
     if (per_phase == 0)
         per_phase = 1;
-    mem_counters *c = rq->counters;
     c->shared.requests++;
     /* Reads of one word by several lanes are a broadcast; atomic updates of one word are not:
      * each lane's read-modify-write needs its own pass. */
@@ -102,10 +101,9 @@ uint64_t constant_address(const lane_target *t)
     return t->offset + (t->space == IR_SPACE_PARAM ? PARAM_CONSTANT_BASE : 0);
 }
 
-void constant_count(memsys *ms, mem_request *rq, const mem_ctx *ctx, const mem_access *acc,
+void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
                     const lane_target *t, uint32_t lanes)
 {
-    mem_counters *c = rq->counters;
     uint64_t seen[MEM_LANES], lines[MEM_LANES];
     uint32_t nseen = 0, nlines = 0;
     uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;

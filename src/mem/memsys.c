@@ -181,12 +181,13 @@ int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, ui
     return -1;
 }
 
-mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc)
+mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                            const ir_mem_attrs *attrs)
 {
     if (!acc)
         return ms->own_work;
     mem_request rq = {
-        .attrs = acc->attrs,
+        .attrs = attrs,
         .insn_id = acc->insn_id,
         .sm = ctx ? ctx->sm : 0,
         .time = acc->time,
@@ -197,8 +198,8 @@ mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *ac
 
 /* Resolves and checks one lane's address. Cache control may name read-only data: the
  * operations that would change it refuse it themselves (mem_control.c). */
-int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
-                   lane_target *t, mem_fault *f)
+static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+                      lane_target *t, mem_fault *f)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     uint64_t a = acc->addr[lane];
@@ -234,6 +235,13 @@ int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32
     return 0;
 }
 
+/* The per-lane loop of memsys_access keeps its own inlined copy of the check. */
+int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+                   lane_target *t, mem_fault *f)
+{
+    return check_lane(ms, ctx, acc, lane, t, f);
+}
+
 /* Shared, const and param data live outside the cache hierarchy. */
 static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
                         uint32_t lanes)
@@ -243,7 +251,6 @@ static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const l
         for (uint32_t l = 0; l < MEM_LANES; l++) {
             if (((lanes >> l) & 1u) && t[l].space == IR_SPACE_SHARED) {
                 memcpy(acc->data[l], ctx->shared + t[l].offset, 4);
-                acc->level[l] = MEM_LEVEL_SHARED;
                 lanes &= ~(1u << l);
             }
         }
@@ -251,7 +258,6 @@ static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const l
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
-        acc->level[l] = t[l].space == IR_SPACE_SHARED ? MEM_LEVEL_SHARED : MEM_LEVEL_CONSTANT;
         uint8_t *p = t[l].space == IR_SPACE_SHARED ? ctx->shared + t[l].offset
                      : t[l].space == IR_SPACE_CONST ? ms->const_bank + t[l].offset
                                                     : (uint8_t *)ms->params + t[l].offset;
@@ -279,7 +285,6 @@ static int shared_atomics(const mem_ctx *ctx, mem_access *acc, const lane_target
                         "atomic operation and type combination is not modelled");
         memcpy(ctx->shared + t[l].offset, &val, bytes);
         memcpy(acc->data[l], &old, bytes);
-        acc->level[l] = MEM_LEVEL_SHARED;
     }
     return 0;
 }
@@ -347,26 +352,29 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
 {
     lane_target t[MEM_LANES];
     memset(fault, 0, sizeof *fault);
-    memset(acc->level, 0, sizeof acc->level);
+    acc->levels = 0;
     acc->nserved = 0;
-    mem_request rq = mem_request_for(ms, ctx, acc);
     ir_mem_attrs plain;
+    const ir_mem_attrs *attrs = acc->attrs;
     if (ms->strip_hints) {
         if (!strip_hints(acc, &plain))
             return 0;
-        rq.attrs = &plain;
+        attrs = &plain;
     }
-    if (acc->op == MEM_OP_FENCE)
-        return control_fence(ms, ctx, &rq, fault);
-    if (acc->op == MEM_OP_CACHE_CONTROL)
-        return control_access(ms, ctx, acc, &rq, fault);
+    if (acc->op == MEM_OP_FENCE || acc->op == MEM_OP_CACHE_CONTROL) {
+        mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+        return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
+                                       : control_access(ms, ctx, acc, &rq, fault);
+    }
+    mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                       : &ms->unattributed;
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
         goto resolved;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((acc->active >> l) & 1u))
             continue;
-        if (mem_check_lane(ms, ctx, acc, l, &t[l], fault))
+        if (check_lane(ms, ctx, acc, l, &t[l], fault))
             return -1;
         switch (t[l].space) {
         case IR_SPACE_GLOBAL: case IR_SPACE_LOCAL: cached |= 1u << l; break;
@@ -375,18 +383,29 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         }
     }
 resolved:
-    if (shared)
-        shared_count(ms, &rq, acc, t, shared);
-    if (constant)
-        constant_count(ms, &rq, ctx, acc, t, constant);
+    if (shared) {
+        shared_count(ms, counters, acc, t, shared);
+        acc->levels |= 1u << MEM_LEVEL_SHARED;
+    }
+    if (constant) {
+        constant_count(ms, counters, ctx, acc, t, constant);
+        acc->levels |= 1u << MEM_LEVEL_CONSTANT;
+    }
     if (acc->op == MEM_OP_ATOMIC) {
         if (shared && shared_atomics(ctx, acc, t, shared, fault))
             return -1;
-        return cached ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault) : 0;
+        if (!cached)
+            return 0;
+        mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+        return hier_atomic(ms, ctx, acc, &rq, t, cached, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared);
-    return cached ? hier_global_local(ms, ctx, acc, &rq, t, cached, fault) : 0;
+    if (!cached)
+        return 0;
+    /* Only the cached spaces need the whole request. */
+    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    return hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,
@@ -402,7 +421,7 @@ int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic,
     for (uint32_t i = 0; i < bytes; i++) {
         lane_target t;
         probe.addr[lane] = generic + i;
-        if (mem_check_lane(ms, ctx, &probe, lane, &t, &f))
+        if (check_lane(ms, ctx, &probe, lane, &t, &f))
             return -1;
         uint8_t *o = (uint8_t *)out + i;
         switch (t.space) {

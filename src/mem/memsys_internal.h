@@ -98,8 +98,10 @@ int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, ui
 /* memsys.c: resolves and checks lane `lane` of `acc` into *t; -1 with *f on a fault. */
 int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
                    lane_target *t, mem_fault *f);
-/* memsys.c: a request for `acc` by the SM of `ctx`; acc NULL: the memory system's own work. */
-mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc);
+/* memsys.c: a request for `acc` with attributes `attrs` (the access's, or their copy without
+ * hints) by the SM of `ctx`; acc NULL: the memory system's own work. */
+mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                            const ir_mem_attrs *attrs);
 
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
@@ -125,10 +127,11 @@ int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request 
                    mem_fault *f);
 int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f);
 
-/* mem_shared.c */
-void shared_count(memsys *ms, mem_request *rq, const mem_access *acc, const lane_target *t,
+/* mem_shared.c: count the shared-memory banks' and the constant cache's work of the lanes
+ * `lanes` into c. */
+void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
                   uint32_t lanes);
-void constant_count(memsys *ms, mem_request *rq, const mem_ctx *ctx, const mem_access *acc,
+void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
                     const lane_target *t, uint32_t lanes);
 /* The constant-cache address of a constant or parameter lane. */
 uint64_t constant_address(const lane_target *t);

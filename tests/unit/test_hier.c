@@ -755,8 +755,8 @@ static void test_atomics_at_l2(void **state)
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(a, l, 0), start + l);
     /* Each lane is its own operation at L2, on a sector the L2 holds. */
     assert_int_equal(a->nserved, MEM_LANES);
+    assert_int_equal(a->levels, 1u << MEM_LEVEL_L2);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
-        assert_int_equal(a->level[l], MEM_LEVEL_L2);
         assert_int_equal(a->served[l].addr, x & ~(uint64_t)31);
         assert_int_equal(a->served[l].level, MEM_LEVEL_L2);
     }
@@ -772,12 +772,11 @@ static void test_atomics_at_l2(void **state)
 
 /* ---- which level served each sector ---- */
 
-/* Every active lane was served by `level`, and the access listed `sectors` sectors, each served
- * by `level`, in ascending address order from `first`. */
+/* The access was served by `level` alone, and listed `sectors` sectors, each served by `level`,
+ * in ascending address order from `first`. */
 static void assert_served(const mem_access *a, uint8_t level, uint32_t sectors, uint64_t first)
 {
-    for (uint32_t l = 0; l < MEM_LANES; l++)
-        assert_int_equal(a->level[l], (a->active >> l) & 1u ? level : MEM_LEVEL_NONE);
+    assert_int_equal(a->levels, 1u << level);
     assert_int_equal(a->nserved, sectors);
     for (uint32_t k = 0; k < sectors; k++) {
         assert_int_equal(a->served[k].addr, first + 32 * k);
@@ -805,16 +804,18 @@ static void test_served_level_of_each_sector(void **state)
     assert_served(&fx->acc, MEM_LEVEL_L1, 4, fx->buf);
 
     /* Mixed: lanes 0..15 read sectors 0..1 of that line (L1 hits on SM 1), lanes 16..31 the
-     * first two sectors of a cold line 4 KiB further (DRAM). Each lane reports its own level. */
+     * first two sectors of a cold line 4 KiB further (DRAM). */
     mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 4);
     for (uint32_t l = 0; l < MEM_LANES; l++)
         a->addr[l] = (l < 16 ? fx->buf : fx->buf + 4096 - 64) + 4 * l;
     perform(fx, 1);
-    for (uint32_t l = 0; l < MEM_LANES; l++)
-        assert_int_equal(fx->acc.level[l], l < 16 ? MEM_LEVEL_L1 : MEM_LEVEL_DRAM);
+    assert_int_equal(fx->acc.levels, (1u << MEM_LEVEL_L1) | (1u << MEM_LEVEL_DRAM));
     assert_int_equal(fx->acc.nserved, 4);
-    assert_int_equal(fx->acc.served[2].addr, fx->buf + 4096);
-    assert_int_equal(fx->acc.served[2].level, MEM_LEVEL_DRAM);
+    static const uint8_t mixed[4] = {MEM_LEVEL_L1, MEM_LEVEL_L1, MEM_LEVEL_DRAM, MEM_LEVEL_DRAM};
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(fx->acc.served[k].addr, (k < 2 ? fx->buf : fx->buf + 4096 - 64) + 32 * k);
+        assert_int_equal(fx->acc.served[k].level, mixed[k]);
+    }
 
     /* A global store that writes through is accepted by the L2; a local store that stays dirty
      * in L1 by the L1; shared memory serves its own lanes. */
