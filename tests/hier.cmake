@@ -10,6 +10,7 @@
 #   hier.stale.*      stale_l1: a stale L1 hit without a fence, a refetch after __threadfence()
 #   hier.capacity.*   capacity: the second of two sweeps over half / twice the L1 or L2 capacity
 #                     hits everything / nothing
+#   hier.fence_charge.*  fence_charge: a membar's L1 write-back is charged to the membar
 
 add_executable(hier_check ${CMAKE_SOURCE_DIR}/tests/hier/hier_check.c)
 target_link_libraries(hier_check PRIVATE PkgConfig::JANSSON)
@@ -217,4 +218,25 @@ foreach(gpu ${GMS_HIER_PRESETS})
                     insn.executions=${twice_requests} insn.l2.sector_accesses=${twice}
                     insn.l2.sector_hits=0 insn.l2.sector_misses=${twice}
                     insn.dram.read_bytes=${twice_dram})
+endforeach()
+
+# ---- a fence is charged for its own work ----
+# fence_charge runs one warp on h100 with an L1 that keeps global stores (its launch file names
+# tests/hier/write_back_l1.json: write-back, allocating). The st.global of 32 words allocates one
+# line and leaves its 4 sectors dirty in L1. membar.gl at GPU scope drops the SM's L1 global lines, writing
+# that line back first: 128 write-back bytes in L1, and at L2 4 sector accesses that miss (the
+# write allocates without fetching), all in the membar's own record. The ld.shared just before
+# it (the instruction that ran last) is charged with its shared-memory request only.
+foreach(variant sm_80 sm_90)
+  set(ptx ${GMS_HIER_KERNELS}/fence_charge/fence_charge.${variant}.ptx)
+  set(launch ${GMS_HIER_KERNELS}/fence_charge/fence_charge.json)
+  if(variant STREQUAL "sm_90")
+    set(launch ${GMS_HIER_KERNELS}/fence_charge/fence_charge.sm_90.json)
+  endif()
+  gms_hier_test(fence_charge.${variant} ${launch} h100
+                --select-ptx ${ptx} membar.gl 1
+                insn.executions=1 insn.l1.writeback_bytes=128 insn.l2.sector_accesses=4
+                insn.l2.sector_misses=4 insn.dram.write_bytes=0
+                --select-ptx ${ptx} ld.shared.u32 1
+                insn.shared.requests=1 insn.l1.writeback_bytes=0 insn.l2.sector_accesses=0)
 endforeach()

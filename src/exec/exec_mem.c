@@ -1,6 +1,7 @@
 /* Memory instructions: address generation per lane, the warp-level access handed to the memory
- * system (mem/mem.h), register packing and unpacking with sign or zero extension, frame-resident
- * .param variables, and cvta between generic and window addresses. */
+ * system (mem/mem.h) for loads, stores, atomics, cache control and fences, register packing and
+ * unpacking with sign or zero extension, frame-resident .param variables, and cvta between
+ * generic and window addresses. */
 #include <stdio.h>
 #include <string.h>
 
@@ -95,17 +96,43 @@ static int frame_param_access(exec_warp *w, const exec_xinsn *x, uint32_t mask, 
     return 0;
 }
 
+/* What an access does, for fault messages. */
+static const char *access_name(const mem_access *acc)
+{
+    static const char *const ops[] = {"read", "write", "atomic", "cache control", "fence"};
+    static const char *const cctl[] = {"cache control", "prefetch", "write-back", "invalidation",
+                                       "discard", "clean-line invalidation", "priority change"};
+    if (acc->op == MEM_OP_CACHE_CONTROL && acc->attrs->cctl <= IR_CCTL_PRIORITY)
+        return cctl[acc->attrs->cctl];
+    return acc->op <= MEM_OP_FENCE ? ops[acc->op] : "access";
+}
+
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
     if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0)
         return 0;
-    static const char *const ops[] = {"read", "write", "atomic", "prefetch", "applypriority",
-                                      "discard"};
     warp_fault(w, x, fault.lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
-               space_name(fault.space), ops[acc->op], fault.bytes,
+               space_name(fault.space), access_name(acc), fault.bytes,
                (unsigned long long)fault.address, fault.what);
     return -1;
+}
+
+/* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
+ * fence an acquire performs after its access. Its own access record keeps the access's results
+ * (served levels) intact. */
+static void fence_access(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    mem_access fence;
+    fence.op = MEM_OP_FENCE;
+    fence.space = IR_SPACE_NONE;
+    fence.elem_bytes = 0;
+    fence.vec = 0;
+    fence.active = mask;
+    fence.insn_id = x->in->id;
+    fence.time = 0;
+    fence.attrs = &x->in->mem;
+    do_access(w, x, &fence);
 }
 
 static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
@@ -117,9 +144,9 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->vec = in->mem.vec ? in->mem.vec : 1;
     acc->active = mask;
     acc->insn_id = in->id;
+    acc->time = 0;
     acc->attrs = &in->mem;
     acc->policy = 0;
-    acc->prefetch_uniform = 0;
     *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space,
                                 (x->aux & MEM_AUX_ADDR32) != 0, acc->addr);
     acc->space = (uint8_t)*space_out;
@@ -182,7 +209,7 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     mem_access *acc = &w->run->acc;
     ir_space sp;
     prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
-    if (x->in->mem.cache_hint)
+    if (x->in->mem.has_policy)
         acc->policy = policy_operand(w, x, 1, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
         warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
@@ -192,9 +219,9 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);
     if (rc == 0) {
         unpack_load(w, x, mask, acc);
-        /* An acquire at GPU or system scope must not be followed by stale L1 hits. */
-        if (x->in->mem.sem == IR_SEM_ACQUIRE || x->in->mem.sem == IR_SEM_SC)
-            memsys_fence(w->run->ms, w->cta->sm, (ir_scope)x->in->mem.scope);
+        /* An acquire's side effects, e.g. no stale L1 hits after it at GPU scope. */
+        if (x->in->mem.fence)
+            fence_access(w, x, mask);
     }
 }
 
@@ -248,7 +275,7 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     mem_access *acc = &w->run->acc;
     ir_space sp;
     prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
-    if (x->in->mem.cache_hint)
+    if (x->in->mem.has_policy)
         acc->policy = policy_operand(w, x, 2, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
         warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
@@ -283,7 +310,7 @@ void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         memcpy(acc->operand_c, c, sizeof acc->operand_c);
     }
     int policy_index = in->op == IR_ATOM ? (in->sub == IR_ATOM_CAS ? 3 : 2) : 2;
-    if (in->mem.cache_hint)
+    if (in->mem.has_policy)
         acc->policy = policy_operand(w, x, policy_index, mask);
     if (sp == IR_SPACE_NONE || sp == IR_SPACE_PARAM || sp == IR_SPACE_CONST ||
         sp == IR_SPACE_LOCAL) {
@@ -295,31 +322,35 @@ void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (do_access(w, x, acc) == 0) {
         if (in->op == IR_ATOM)
             unpack_load(w, x, mask, acc);
-        if (in->mem.sem == IR_SEM_ACQUIRE || in->mem.sem == IR_SEM_ACQ_REL)
-            memsys_fence(w->run->ms, w->cta->sm, (ir_scope)in->mem.scope);
+        if (in->mem.fence)
+            fence_access(w, x, mask);
     }
 }
 
+/* Cache control: prefetch, priority changes, discards... (the IR's mem.cctl says which). Per lane
+ * it covers the bytes of its size operand when it has one (the address must be aligned to them),
+ * else one byte: a probe of the line. */
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
     ir_space sp;
-    mem_op op = x->in->op == IR_APPLYPRIORITY ? MEM_OP_APPLYPRIORITY
-                : x->in->op == IR_DISCARD     ? MEM_OP_DISCARD
-                                              : MEM_OP_PREFETCH;
-    prepare(w, x, mask, acc, op, &sp);
+    prepare(w, x, mask, acc, MEM_OP_CACHE_CONTROL, &sp);
     acc->vec = 1;
-    if (op != MEM_OP_PREFETCH) {
-        acc->elem_bytes = 128; /* the operation's size operand, checked to be 128 */
-        do_access(w, x, acc);
-        return;
-    }
-    acc->elem_bytes = 1; /* a prefetch is a one-byte probe of its line */
-    acc->prefetch_uniform = x->in->op == IR_PREFETCHU;
-    mem_fault fault;
-    memsys_access(w->run->ms, &w->mctx, acc, &fault);
+    acc->elem_bytes = x->in->nsrc > 1 && x->in->src[1].kind == IR_OPND_IMM
+                          ? (uint8_t)x->in->src[1].imm
+                          : 1;
+    do_access(w, x, acc);
+}
+
+void exec_h_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    /* Accesses are performed in order, so ordering itself needs no work; the fence's side
+     * effects (mem.fence: at GPU or system scope the SM's L1 forgets its global lines) are the
+     * memory system's, charged to this instruction. */
+    if (mask)
+        fence_access(w, x, mask);
 }
 
 /* createpolicy (PTX ISA 9.1 §9.7.9.18): the 64-bit L2 policy descriptor, bit-exact with ptxas. */

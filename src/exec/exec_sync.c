@@ -111,14 +111,6 @@ void exec_h_bar_warp(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     (void)mask;
 }
 
-void exec_h_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    /* Accesses are performed in order, so ordering itself needs no work; what a fence at GPU or
-     * system scope must do is make this SM's L1 forget global lines other SMs may have written. */
-    if (mask)
-        memsys_fence(w->run->ms, w->cta->sm, (ir_scope)x->in->mem.scope);
-}
-
 void exec_h_shfl(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;

@@ -179,11 +179,13 @@ static const char *const space_names[] = {"",      "generic", "global", "shared"
                                           "crs"};
 static const char *const sem_names[] = {"weak", "relaxed", "acquire", "release",
                                         "acq_rel", "sc", "volatile", "mmio"};
-static const char *const scope_names[] = {"", "cta", "cluster", "gpu", "sys"};
-static const char *const cop_names[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+static const char *const scope_names[] = {"", "cta", "cluster", "gpu", "gpus", "sys"};
 static const char *const evict_names[] = {"",     "normal", "unchanged",
                                           "first", "last",  "no_allocate"};
-static const char *const level_names[] = {"", "L1", "L2", "tensormap"};
+static const char *const write_mode_names[] = {"", "write_back", "write_through", "bypass_l1",
+                                               "streaming"};
+static const char *const cctl_names[] = {"",        "prefetch",         "writeback", "invalidate",
+                                         "discard", "invalidate_clean", "priority"};
 
 /* One field: visits it when it is not at its default. `names` is NULL for a number. */
 static void visit_field(ir_mem_visit_fn visit, void *user, unsigned *bad, const char *field,
@@ -208,16 +210,20 @@ void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user
     ENUM_FIELD(space, space_names);
     ENUM_FIELD(sem, sem_names);
     ENUM_FIELD(scope, scope_names);
-    ENUM_FIELD(cop, cop_names);
-    ENUM_FIELD(l1_evict, evict_names);
+    ENUM_FIELD(l1_alloc, evict_names);
+    NUMBER_FIELD(l1, 0); /* IR_L1_* bits */
     ENUM_FIELD(l2_evict, evict_names);
-    ENUM_FIELD(level, level_names);
-    NUMBER_FIELD(nc, 0);
-    NUMBER_FIELD(prefetch_bytes, 0);
-    NUMBER_FIELD(cache_hint, 0);
+    ENUM_FIELD(l2_secondary, evict_names);
+    ENUM_FIELD(write_mode, write_mode_names);
+    NUMBER_FIELD(fill_bytes, 0);
+    NUMBER_FIELD(has_policy, 0);
     NUMBER_FIELD(elem_bytes, 0);
     NUMBER_FIELD(vec, 1);
-    ENUM_FIELD(l2_secondary, evict_names);
+    ENUM_FIELD(cctl, cctl_names);
+    NUMBER_FIELD(cctl_levels, 0); /* IR_LEVEL_* bits */
+    NUMBER_FIELD(cctl_lines, 0);  /* IR_LINES_* bits */
+    NUMBER_FIELD(cctl_all, 0);
+    NUMBER_FIELD(fence, 0);       /* IR_FENCE_* bits */
 #undef ENUM_FIELD
 #undef NUMBER_FIELD
 }

@@ -78,7 +78,7 @@ ir_op_class ir_opcode_class(ir_opcode op);  /* MISC when out of range */
 
 /* The operand shape of an op, parsed from its shape column: per slot, a mask of the operand kinds
  * it takes (bit 1 << ir_operand_kind; the IR_OPND_NONE bit when it may be empty) plus
- * IR_SLOT_HINT when it is the L2 policy operand, present exactly when mem.cache_hint is set.
+ * IR_SLOT_HINT when it is the L2 policy operand, present exactly when mem.has_policy is set.
  * ndst/nsrc: the slots written in the shape (the rest must be empty). */
 enum { IR_SLOT_HINT = 1u << 15 };
 typedef struct ir_shape {
@@ -166,36 +166,102 @@ typedef enum ir_sem {
     IR_SEM_SC, IR_SEM_VOLATILE, IR_SEM_MMIO
 } ir_sem;
 
+/* Scope of an ordering operation, narrowest first: the thread group of a CTA (LSC "group"), a
+ * cluster of CTAs (LSC "local" and "tile"), the GPU, all GPUs of the system, the system. */
 typedef enum ir_scope {
-    IR_SCOPE_NONE = 0, IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_SYS
+    IR_SCOPE_NONE = 0, IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_GPUS, IR_SCOPE_SYS
 } ir_scope;
 
-/* Cache operators of ld/st (PTX ISA 9.1 §9.7.9.1); NONE means the default (.ca / .wb). */
-typedef enum ir_cop { IR_COP_NONE = 0, IR_COP_CA, IR_COP_CG, IR_COP_CS, IR_COP_LU, IR_COP_CV,
-                      IR_COP_WB, IR_COP_WT } ir_cop;
-
-/* Eviction priorities (§9.7.9.2). L1 may use all; L2 uses NORMAL/FIRST/LAST (and UNCHANGED in
- * descriptors). */
+/* Eviction classes a memory access asks for its line (docs/cache-model.md, "Allocation hints").
+ * NONE: the access names no class. In L1 all apply; in L2 NORMAL, FIRST, LAST and UNCHANGED. */
 typedef enum ir_evict { IR_EVICT_NONE = 0, IR_EVICT_NORMAL, IR_EVICT_UNCHANGED, IR_EVICT_FIRST,
                         IR_EVICT_LAST, IR_EVICT_NO_ALLOCATE } ir_evict;
 
-/* Prefetch levels for prefetch/prefetchu and the tensormap form. */
-typedef enum ir_level { IR_LEVEL_NONE = 0, IR_LEVEL_L1, IR_LEVEL_L2, IR_LEVEL_TENSORMAP } ir_level;
+/* L1 behaviour of reads (ir_mem_attrs.l1, bits). Every one is a hint: --strip-hints clears them. */
+enum {
+    IR_L1_BYPASS = 1u << 0,     /* cache at L2 only: the read neither hits nor fills the L1 */
+    IR_L1_ALLOCATE = 1u << 1,   /* global data is cached in L1 even where the GPU does not
+                                   cache plain global reads there */
+    IR_L1_INVALIDATE = 1u << 2, /* volatile read: the line is dropped from L1 and L2 (dirty bytes
+                                   written back) and fetched from memory, around the L1 */
+    IR_L1_LAST_USE = 1u << 3,   /* the last read of the data: a whole thread-private (local)
+                                   line read this way is dropped without write-back; a global
+                                   line becomes evict-first in L2 unless a class is named */
+    IR_L1_READ_ONLY = 1u << 4,  /* the non-coherent read-only path: cached in L1 like ALLOCATE */
+};
 
+/* How a store treats the caches (ir_mem_attrs.write_mode). */
+typedef enum ir_write_mode {
+    IR_WRITE_DEFAULT = 0, /* the GPU's policy for the line's kind */
+    IR_WRITE_BACK,        /* kept dirty in the cache, written to the next level on eviction */
+    IR_WRITE_THROUGH,     /* written through every level to memory at once */
+    IR_WRITE_BYPASS_L1,   /* global lines: the L1 copy is dropped and the bytes go to L2 */
+    IR_WRITE_STREAMING,   /* the GPU's policy; lines evict-first in L1 and L2 unless a class
+                             is named */
+} ir_write_mode;
+
+/* Cache-control operations (ir_mem_attrs.cctl). They act on the caches named by cctl_levels:
+ * with cctl_all on every line of them (of the kinds in cctl_lines, for data caches); otherwise on
+ * the line holding each active lane's address, in the cache of the hierarchy that address
+ * belongs to (lanes naming one line act on it once). */
+typedef enum ir_cctl {
+    IR_CCTL_NONE = 0,
+    IR_CCTL_PREFETCH,         /* bring the line into the levels named (L1 through L2); a hint */
+    IR_CCTL_WRITEBACK,        /* write the dirty bytes back, keep the line valid and clean
+                                 (with cctl_all: write back all, i.e. clean) */
+    IR_CCTL_INVALIDATE,       /* write the dirty bytes back, then drop the line */
+    IR_CCTL_DISCARD,          /* drop the line and its dirty bytes (reset; discard) */
+    IR_CCTL_INVALIDATE_CLEAN, /* drop the line when it holds no dirty byte, keep it otherwise */
+    IR_CCTL_PRIORITY,         /* give a resident line the eviction class l2_evict; a hint */
+} ir_cctl;
+
+/* The caches a cache-control operation reaches (bits of cctl_levels): a level of one of the four
+ * hierarchies, the data hierarchy (global and local data), the constant hierarchy (constant and
+ * kernel-parameter data), the instruction hierarchy and the call-return stack's. A prefetch into
+ * the data L1 fills through the L2. */
+enum {
+    IR_LEVEL_L1 = 1u << 0,       /* data: the issuing SM's L1 */
+    IR_LEVEL_L2 = 1u << 1,       /* data: the L2 */
+    IR_LEVEL_CONST_L1 = 1u << 2, /* constant: the issuing SM's constant cache */
+    IR_LEVEL_CONST_L2 = 1u << 3, /* constant: the levels beyond it (not modelled) */
+    IR_LEVEL_INSN_L1 = 1u << 4,  /* instruction: the issuing SM's instruction cache */
+    IR_LEVEL_INSN_L2 = 1u << 5,  /* instruction: the levels beyond it (not modelled) */
+    IR_LEVEL_CRS = 1u << 6,      /* the call-return stack's cache (not modelled) */
+};
+/* Kinds of data lines (bits of cctl_lines): global and local (thread-private) lines. A line op
+ * skips lanes whose line is of another kind. */
+enum { IR_LINES_GLOBAL = 1u << 0, IR_LINES_LOCAL = 1u << 1 };
+/* Side effects of a fence (ir_mem_attrs.fence), in this order. On a load or atomic they are a
+ * fence performed right after it (an acquire). */
+enum {
+    IR_FENCE_WAIT_WRITES = 1u << 0,   /* earlier writes are visible at the scope (accesses complete
+                                         in order in this model: nothing to do) */
+    IR_FENCE_WRITEBACK_L1 = 1u << 1,  /* dirty global lines of the SM's L1 are written back */
+    IR_FENCE_INVALIDATE_L1 = 1u << 2, /* global lines of the SM's L1 are dropped (dirty bytes
+                                         written back first), so later reads see other SMs'
+                                         writes */
+};
+
+/* The neutral description of a memory instruction: what every front-end lowers its dialect's
+ * modifiers to (DESIGN.md, "The memory access contract"; docs/cache-hints.md has PTX's mapping). */
 typedef struct ir_mem_attrs {
     uint8_t space;          /* ir_space as written (GENERIC when no state space) */
     uint8_t sem;            /* ir_sem */
     uint8_t scope;          /* ir_scope */
-    uint8_t cop;            /* ir_cop */
-    uint8_t l1_evict;       /* ir_evict */
-    uint8_t l2_evict;       /* ir_evict */
-    uint8_t level;          /* ir_level, prefetch/applypriority/discard */
-    uint8_t nc;             /* ld.global.nc: non-coherent read-only path */
-    uint16_t prefetch_bytes;/* .L2::64B/128B/256B: 64, 128, 256; 0 when absent */
-    uint8_t cache_hint;     /* 1 when .L2::cache_hint: the policy is the last source operand */
+    uint8_t l1_alloc;       /* ir_evict: the L1 allocation class */
+    uint8_t l1;             /* IR_L1_* bits */
+    uint8_t l2_evict;       /* ir_evict: the L2 eviction class (createpolicy: primary) */
+    uint8_t l2_secondary;   /* ir_evict: createpolicy secondary class (UNCHANGED or FIRST) */
+    uint8_t write_mode;     /* ir_write_mode */
+    uint16_t fill_bytes;    /* L2 fill size of a miss: 64, 128, 256 bytes; 0: the GPU's */
+    uint8_t has_policy;     /* 1: a 64-bit L2 policy descriptor is the last source operand */
     uint8_t elem_bytes;     /* bytes of one element (type width); 16 for .b128 */
     uint8_t vec;            /* elements per lane: 1, 2, 4 (8 for .v8) */
-    uint8_t l2_secondary;   /* createpolicy secondary priority (ir_evict: UNCHANGED or FIRST) */
+    uint8_t cctl;           /* ir_cctl */
+    uint8_t cctl_levels;    /* IR_LEVEL_* bits: the caches it reaches */
+    uint8_t cctl_lines;     /* IR_LINES_* bits: the data lines it selects (0: both kinds) */
+    uint8_t cctl_all;       /* 1: every line of the selected caches; no address */
+    uint8_t fence;          /* IR_FENCE_* bits */
     uint8_t pad[2];
 } ir_mem_attrs;
 
@@ -279,13 +345,14 @@ typedef struct ir_operand {
  *   MOV              dst[0] REG/PRED/VEC; src[0] REG/PRED/IMM/SREG/SYM/VEC/FUNC. A VEC on either side
  *                    packs or unpacks (element 0 is the least significant part).
  *   CVTA             dst[0]; src[0] REG or SYM; mem.space = window; IR_MOD_TO for cvta.to.
- *   LD, LDU          dst[0] REG or VEC; src[0] ADDR; src[1] policy when mem.cache_hint.
- *   ST               src[0] ADDR; src[1] REG/IMM/VEC value; src[2] policy when mem.cache_hint.
+ *   LD, LDU          dst[0] REG or VEC; src[0] ADDR; src[1] policy when mem.has_policy.
+ *   ST               src[0] ADDR; src[1] REG/IMM/VEC value; src[2] policy when mem.has_policy.
  *   ATOM             dst[0] REG; src[0] ADDR; src[1] b; src[2] c (cas) ; src[3] policy.
  *   RED              src[0] ADDR; src[1] b; src[2] policy.
- *   PREFETCH(U)      src[0] ADDR; mem.level, mem.l2_evict.
- *   APPLYPRIORITY,   src[0] ADDR; src[1] IMM size (128). mem.l2_evict for applypriority.
- *   DISCARD
+ *   PREFETCH(U)      src[0] ADDR. The cache control is mem.cctl (PREFETCH), its cctl_levels,
+ *                    cctl_lines and mem.l2_evict.
+ *   APPLYPRIORITY,   src[0] ADDR; src[1] IMM size (128): the bytes the operation covers.
+ *   DISCARD          mem.cctl (PRIORITY with mem.l2_evict, or DISCARD) and its selectors.
  *   CREATEPOLICY     dst[0]; sub = IR_POLICY_*; mem.l2_evict primary, mem.l2_secondary.
  *                    FRACTIONAL: src[0] fraction (IMM f32 bits or REG), NONE means 1.0.
  *                    RANGE: src[0] ADDR, src[1] primary size, src[2] total size.
@@ -298,7 +365,8 @@ typedef struct ir_operand {
  *   BAR              sub = IR_BAR_*; src[0] barrier id (IMM/REG); src[1] thread count or NONE;
  *                    bar.red: dst[0] REG (popc) or PRED (and/or), src[2] PRED operand.
  *   BAR_WARP         src[0] member mask.
- *   MEMBAR, FENCE    mem.scope (membar.cta/gl/sys -> CTA/GPU/SYS), mem.sem for fence.
+ *   MEMBAR, FENCE    mem.scope (membar.cta/gl/sys -> CTA/GPU/SYS), mem.sem for fence, mem.fence
+ *                    the side effects.
  *   SHFL             dst[0] REG, dst[1] PRED or NONE; src[0] a, src[1] b, src[2] c, src[3] mask.
  *   VOTE             dst[0] PRED (all/any/uni) or REG (ballot); src[0] PRED; src[1] mask.
  *   MATCH            dst[0] REG, dst[1] PRED or NONE; src[0] value (type B32/B64); src[1] mask.

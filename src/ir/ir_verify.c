@@ -299,12 +299,12 @@ static void check_mem(verifier *v, const ir_op_info *info, const ir_shape *shape
         if (!(shape->src[i] & IR_SLOT_HINT))
             continue;
         hint_slot = true;
-        if ((in->src[i].kind != IR_OPND_NONE) != (in->mem.cache_hint != 0))
+        if ((in->src[i].kind != IR_OPND_NONE) != (in->mem.has_policy != 0))
             fail(v, "IR-VERIFY-008", "src[%u] is the L2 policy operand: present exactly when "
-                 "cache_hint is set (it is %u)", i, in->mem.cache_hint);
+                 "has_policy is set (it is %u)", i, in->mem.has_policy);
     }
-    if (!hint_slot && in->mem.cache_hint && info->mem != IR_MEM_NONE)
-        fail(v, "IR-VERIFY-008", "cache_hint is set, but %s has no policy operand", info->name);
+    if (!hint_slot && in->mem.has_policy && info->mem != IR_MEM_NONE)
+        fail(v, "IR-VERIFY-008", "has_policy is set, but %s has no policy operand", info->name);
 }
 
 /* ---- IR-VERIFY-009 (call) and the operand lists of call and brx.idx ---- */

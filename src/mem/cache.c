@@ -247,8 +247,9 @@ static void touch(cache *c, uint32_t line)
 
 /* ---- write-back, drop, allocation ---- */
 
-/* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it. */
-static mem_status writeback_line(cache *c, uint32_t line, cache_result *r)
+/* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it.
+ * `rq` is the request on whose behalf (cache_hints.request). */
+static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
     uint64_t *dirty = dirty_bits(c, line);
@@ -262,8 +263,8 @@ static mem_status writeback_line(cache *c, uint32_t line, cache_result *r)
                 bytes[i] = (uint8_t)bit_test(dirty, first + i);
             mask = bytes;
         }
-        mem_status st = c->next.write(c->next.ctx, line_address(c, line) + first, sector_bytes,
-                                      line_data(c, line) + first, mask);
+        mem_status st = c->next.write(c->next.ctx, rq, line_address(c, line) + first,
+                                      sector_bytes, line_data(c, line) + first, mask);
         if (st != MEM_OK)
             return st;
         bits_apply(dirty, first, sector_bytes, BITS_CLEAR);
@@ -305,12 +306,12 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
 static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
-                                cache_result *r, uint32_t *out)
+                                void *rq, cache_result *r, uint32_t *out)
 {
     uint32_t line = choose_victim(c, set);
     if (c->tags[line] != NO_LINE) {
         int was_dirty = c->dirty_sectors[line] != 0;
-        mem_status st = writeback_line(c, line, r);
+        mem_status st = writeback_line(c, line, rq, r);
         if (st != MEM_OK)
             return st;
         drop_line(c, line);
@@ -348,7 +349,8 @@ static void merge_sector(cache *c, uint32_t line, unsigned s, const uint8_t *fet
 }
 
 /* Fetches the sectors of `mask` (none of them fully valid) in runs of consecutive sectors. */
-static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, cache_result *r)
+static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq,
+                                cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
     while (mask != 0) {
@@ -356,8 +358,9 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, cache_re
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
         uint32_t run_bytes = count * sector_bytes;
-        mem_status st = c->next.read(c->next.ctx, line_address(c, line) + first * sector_bytes,
-                                     run_bytes, c->scratch);
+        mem_status st = c->next.read(c->next.ctx, rq,
+                                     line_address(c, line) + first * sector_bytes, run_bytes,
+                                     c->scratch);
         if (st != MEM_OK)
             return st;
         for (unsigned s = first; s < first + count; s++)
@@ -400,13 +403,13 @@ static mem_status fill_neighbours(cache *c, uint64_t line_number, const cache_hi
         uint32_t set = set_index(c, n);
         uint32_t line = find_line(c, set, n);
         if (line == NO_INDEX) {
-            mem_status st = allocate_line(c, set, n, h->kind, r, &line);
+            mem_status st = allocate_line(c, set, n, h->kind, h->request, r, &line);
             if (st != MEM_OK)
                 return st;
             apply_alloc_hint(c, line, (cache_alloc)h->alloc);
         }
         uint64_t missing = bit_range(0, c->sectors_per_line) & ~c->valid_sectors[line];
-        mem_status st = fetch_sectors(c, line, missing, r);
+        mem_status st = fetch_sectors(c, line, missing, h->request, r);
         if (st != MEM_OK)
             return st;
     }
@@ -443,8 +446,9 @@ static uint64_t sectors_of_range(const cache *c, uint32_t offset, uint32_t bytes
 
 static void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
 {
+    r->hit_sectors = requested & valid;
     r->sector_accesses = popcount64(requested);
-    r->sector_hits = popcount64(requested & valid);
+    r->sector_hits = popcount64(r->hit_sectors);
     r->sector_misses = r->sector_accesses - r->sector_hits;
 }
 
@@ -452,12 +456,12 @@ static void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
 
 /* A read miss that must not allocate: the requested sectors come straight from the next level. */
 static mem_status read_bypass(cache *c, uint64_t addr, uint32_t bytes, void *out,
-                              uint64_t requested, cache_result *r)
+                              uint64_t requested, void *rq, cache_result *r)
 {
     unsigned first = (unsigned)__builtin_ctzll(requested);
     uint32_t run_bytes = popcount64(requested) * c->config.sector_bytes;
     uint64_t base = (addr & ~(uint64_t)(c->config.line_bytes - 1)) + first * c->config.sector_bytes;
-    mem_status st = c->next.read(c->next.ctx, base, run_bytes, c->scratch);
+    mem_status st = c->next.read(c->next.ctx, rq, base, run_bytes, c->scratch);
     if (st != MEM_OK)
         return st;
     r->fill_bytes += run_bytes;
@@ -482,8 +486,8 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     } else {
         count_sectors(r, requested, 0);
         if (h->alloc == CACHE_ALLOC_NONE)
-            return read_bypass(c, addr, bytes, out, requested, r);
-        st = allocate_line(c, set, line_number, h->kind, r, &line);
+            return read_bypass(c, addr, bytes, out, requested, h->request, r);
+        st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
         if (st != MEM_OK)
             return st;
     }
@@ -497,7 +501,7 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     if (h->fill_bytes > fill_bytes)
         fill_bytes = h->fill_bytes;
     st = fetch_sectors(c, line, fill_mask(c, line, requested & ~c->valid_sectors[line], fill_bytes),
-                       r);
+                       h->request, r);
     if (st != MEM_OK)
         return st;
     if (out != NULL)
@@ -654,18 +658,18 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
     } else {
         count_sectors(r, sectors, 0);
         if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
-            st = c->next.write(c->next.ctx, addr, bytes, data, mask);
+            st = c->next.write(c->next.ctx, h->request, addr, bytes, data, mask);
             if (st == MEM_OK)
                 r->write_through_bytes += sb.count;
             return st;
         }
-        st = allocate_line(c, set, line_number, h->kind, r, &line);
+        st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
         if (st != MEM_OK)
             return st;
     }
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
     if (through) {
-        st = c->next.write(c->next.ctx, addr, bytes, data, mask);
+        st = c->next.write(c->next.ctx, h->request, addr, bytes, data, mask);
         if (st != MEM_OK)
             return st;
         r->write_through_bytes += sb.count;
@@ -771,10 +775,11 @@ bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uin
 
 /* ---- cache control ---- */
 
-static mem_status invalidate_one(cache *c, uint32_t line, bool writeback_first, cache_result *r)
+static mem_status invalidate_one(cache *c, uint32_t line, bool writeback_first, void *rq,
+                                 cache_result *r)
 {
     if (writeback_first) {
-        mem_status st = writeback_line(c, line, r);
+        mem_status st = writeback_line(c, line, rq, r);
         if (st != MEM_OK)
             return st;
     }
@@ -783,10 +788,24 @@ static mem_status invalidate_one(cache *c, uint32_t line, bool writeback_first, 
     return MEM_OK;
 }
 
-typedef enum line_op { LINE_DISCARD, LINE_INVALIDATE, LINE_WRITEBACK } line_op;
+typedef enum line_op { LINE_DISCARD, LINE_INVALIDATE, LINE_WRITEBACK, LINE_INVALIDATE_CLEAN } line_op;
+
+/* One line operation on a resident line. */
+static mem_status line_control(cache *c, uint32_t line, line_op op, void *rq, cache_result *r)
+{
+    switch (op) {
+    case LINE_WRITEBACK: return writeback_line(c, line, rq, r);
+    case LINE_INVALIDATE_CLEAN:
+        if (c->dirty_sectors[line] != 0)
+            return MEM_OK;
+        return invalidate_one(c, line, false, rq, r);
+    default: return invalidate_one(c, line, op == LINE_INVALIDATE, rq, r);
+    }
+}
 
 /* Runs a line operation on the line holding addr and accounts its traffic. */
-static mem_status control_line(cache *c, uint64_t addr, line_op op, cache_result *result)
+static mem_status control_line(cache *c, uint64_t addr, line_op op, void *rq,
+                               cache_result *result)
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
@@ -795,26 +814,31 @@ static mem_status control_line(cache *c, uint64_t addr, line_op op, cache_result
     if (line == NO_INDEX)
         return MEM_OK;
     r->line_hit = true;
-    mem_status st = op == LINE_WRITEBACK ? writeback_line(c, line, r)
-                                         : invalidate_one(c, line, op == LINE_INVALIDATE, r);
+    mem_status st = line_control(c, line, op, rq, r);
     result_add_to_stats(c, r);
     return st;
 }
 
-mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first,
+mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first, void *request,
                                  cache_result *result)
 {
-    return control_line(c, addr, writeback_first ? LINE_INVALIDATE : LINE_DISCARD, result);
+    return control_line(c, addr, writeback_first ? LINE_INVALIDATE : LINE_DISCARD, request,
+                        result);
 }
 
 mem_status cache_discard_line(cache *c, uint64_t addr, cache_result *result)
 {
-    return control_line(c, addr, LINE_DISCARD, result);
+    return control_line(c, addr, LINE_DISCARD, NULL, result);
 }
 
-mem_status cache_writeback_line(cache *c, uint64_t addr, cache_result *result)
+mem_status cache_writeback_line(cache *c, uint64_t addr, void *request, cache_result *result)
 {
-    return control_line(c, addr, LINE_WRITEBACK, result);
+    return control_line(c, addr, LINE_WRITEBACK, request, result);
+}
+
+mem_status cache_invalidate_clean_line(cache *c, uint64_t addr, cache_result *result)
+{
+    return control_line(c, addr, LINE_INVALIDATE_CLEAN, NULL, result);
 }
 
 mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority priority)
@@ -827,7 +851,7 @@ mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority prior
     return MEM_OK;
 }
 
-static mem_status control_all(cache *c, uint32_t kind_filter, bool drop, bool writeback,
+static mem_status control_all(cache *c, uint32_t kind_filter, line_op op, void *rq,
                               cache_result *result)
 {
     cache_result local;
@@ -837,7 +861,7 @@ static mem_status control_all(cache *c, uint32_t kind_filter, bool drop, bool wr
     for (uint32_t line = 0; line < c->line_count && c->resident_lines != 0; line++) {
         if (c->tags[line] == NO_LINE || !((kind_filter >> c->kinds[line]) & 1))
             continue;
-        st = drop ? invalidate_one(c, line, writeback, r) : writeback_line(c, line, r);
+        st = line_control(c, line, op, rq, r);
         if (st != MEM_OK)
             break;
     }
@@ -846,19 +870,26 @@ static mem_status control_all(cache *c, uint32_t kind_filter, bool drop, bool wr
 }
 
 mem_status cache_invalidate_all(cache *c, uint32_t kind_filter, bool writeback_dirty,
-                                cache_result *result)
+                                void *request, cache_result *result)
 {
-    return control_all(c, kind_filter, true, writeback_dirty, result);
+    return control_all(c, kind_filter, writeback_dirty ? LINE_INVALIDATE : LINE_DISCARD, request,
+                       result);
 }
 
-mem_status cache_writeback_all(cache *c, uint32_t kind_filter, cache_result *result)
+mem_status cache_writeback_all(cache *c, uint32_t kind_filter, void *request,
+                               cache_result *result)
 {
-    return control_all(c, kind_filter, false, true, result);
+    return control_all(c, kind_filter, LINE_WRITEBACK, request, result);
+}
+
+mem_status cache_invalidate_clean_all(cache *c, uint32_t kind_filter, cache_result *result)
+{
+    return control_all(c, kind_filter, LINE_INVALIDATE_CLEAN, NULL, result);
 }
 
 mem_status cache_flush(cache *c, cache_result *result)
 {
-    return control_all(c, CACHE_KIND_ALL, false, true, result);
+    return control_all(c, CACHE_KIND_ALL, LINE_WRITEBACK, NULL, result);
 }
 
 /* ---- statistics and geometry ---- */

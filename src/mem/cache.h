@@ -67,18 +67,22 @@ typedef struct cache_hints {
     uint8_t write_mode;  /* cache_write_mode; ignored by reads */
     uint8_t kind;        /* caller's line tag, 0..31 (e.g. global vs local); set on allocation */
     uint16_t fill_bytes; /* 0, or a power of two >= sector_bytes and <= CACHE_MAX_FILL_BYTES:
-                            promotes this access's fill granularity (.L2::128B/256B) */
+                            promotes this access's fill granularity (a wider fill hint) */
+    void *request;       /* borrowed, opaque: the caller's request, handed unchanged to every
+                            next-level call this access causes (fills, write-backs) */
 } cache_hints;
 
 /* The level below. Both calls get ranges that lie within one line of *this* cache and are whole
  * sectors for fills and write-backs (write-through and bypassing stores pass the store's bytes).
+ * `request` is the request of the access or operation that caused the call (cache_hints.request,
+ * or the request argument of a control operation; NULL for cache_flush and when none was given).
  * `byte_mask` is NULL or has one byte per data byte; bytes whose mask byte is 0 must be left
  * unchanged. A call returns MEM_OK or an error status that the cache passes to its caller. */
 typedef struct cache_next_level {
     void *ctx; /* borrowed */
-    mem_status (*read)(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out);
-    mem_status (*write)(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                        const uint8_t *byte_mask);
+    mem_status (*read)(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out);
+    mem_status (*write)(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                        const uint8_t *data, const uint8_t *byte_mask);
 } cache_next_level;
 
 typedef struct cache_config {
@@ -110,6 +114,7 @@ typedef struct cache_result {
     uint32_t sector_accesses; /* sectors the access touched */
     uint32_t sector_hits;     /* of those, sectors fully valid before the access */
     uint32_t sector_misses;   /* sector_accesses - sector_hits */
+    uint64_t hit_sectors;     /* bit s: sector s of the line was accessed and was a hit */
     uint32_t evictions;       /* valid lines replaced to make room (including prefetch fills) */
     uint32_t writeback_bytes; /* dirty sectors written to the next level, in whole sectors */
     uint32_t fill_bytes;      /* bytes read from the next level (fills and bypassing reads) */
@@ -197,14 +202,17 @@ void cache_set_persisting_limit(cache *c, uint64_t lines);
  * whether any byte was copied. For debugger-style reads (device printf arguments). */
 bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got);
 /* Line operations on the line holding `addr`; each is a no-op when the line is absent
- * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. */
+ * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. `request`
+ * (borrowed, may be NULL) is handed to the next level's write calls. */
 /* Drops the line, first writing back its dirty bytes when `writeback_first`. */
-mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first,
+mem_status cache_invalidate_line(cache *c, uint64_t addr, bool writeback_first, void *request,
                                  cache_result *result);
 /* Drops the line and its dirty data without write-back. Never fails. */
 mem_status cache_discard_line(cache *c, uint64_t addr, cache_result *result);
 /* Writes back the line's dirty bytes and keeps it valid and clean. */
-mem_status cache_writeback_line(cache *c, uint64_t addr, cache_result *result);
+mem_status cache_writeback_line(cache *c, uint64_t addr, void *request, cache_result *result);
+/* Drops the line when it holds no dirty byte; a dirty line stays as it is. Never fails. */
+mem_status cache_invalidate_clean_line(cache *c, uint64_t addr, cache_result *result);
 /* Sets the line's class (FIRST, NORMAL or LAST; LAST within the persisting limit). Recency is
  * not changed. Returns MEM_ERR_ARGUMENT for a value outside cache_priority. */
 mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority priority);
@@ -213,9 +221,12 @@ mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority prior
  * (CACHE_KIND_ALL for every line). */
 /* Drops the selected lines, writing back dirty bytes first when `writeback_dirty`. */
 mem_status cache_invalidate_all(cache *c, uint32_t kind_filter, bool writeback_dirty,
-                                cache_result *result);
+                                void *request, cache_result *result);
 /* Writes back the selected lines' dirty bytes; they stay valid and become clean. */
-mem_status cache_writeback_all(cache *c, uint32_t kind_filter, cache_result *result);
+mem_status cache_writeback_all(cache *c, uint32_t kind_filter, void *request,
+                               cache_result *result);
+/* Drops the selected lines that hold no dirty byte; dirty lines stay. Never fails. */
+mem_status cache_invalidate_clean_all(cache *c, uint32_t kind_filter, cache_result *result);
 /* Writes back every dirty byte (end of a run). Same as cache_writeback_all over every kind. */
 mem_status cache_flush(cache *c, cache_result *result);
 

@@ -199,14 +199,17 @@ void cache_destroy(cache *c)
 
 /* ---- next-level adapters ---- */
 
-static mem_status dram_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+static mem_status dram_level_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                  uint8_t *out)
 {
+    (void)request;
     return dram_read(ctx, addr, bytes, out);
 }
 
-static mem_status dram_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                                   const uint8_t *byte_mask)
+static mem_status dram_level_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                   const uint8_t *data, const uint8_t *byte_mask)
 {
+    (void)request;
     return dram_write(ctx, addr, bytes, data, byte_mask);
 }
 
@@ -223,12 +226,15 @@ static uint32_t within_line(const cache *c, uint64_t addr, uint32_t bytes)
     return bytes < room ? bytes : room;
 }
 
-static mem_status cache_level_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+/* The request travels on to the cache below, with default hints. */
+static mem_status cache_level_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                   uint8_t *out)
 {
     cache *below = ctx;
+    cache_hints h = {.request = request};
     while (bytes > 0) {
         uint32_t n = within_line(below, addr, bytes);
-        mem_status st = cache_read(below, addr, n, out, NULL, NULL);
+        mem_status st = cache_read(below, addr, n, out, &h, NULL);
         if (st != MEM_OK)
             return st;
         addr += n;
@@ -238,13 +244,14 @@ static mem_status cache_level_read(void *ctx, uint64_t addr, uint32_t bytes, uin
     return MEM_OK;
 }
 
-static mem_status cache_level_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                                    const uint8_t *byte_mask)
+static mem_status cache_level_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                    const uint8_t *data, const uint8_t *byte_mask)
 {
     cache *below = ctx;
+    cache_hints h = {.request = request};
     while (bytes > 0) {
         uint32_t n = within_line(below, addr, bytes);
-        mem_status st = cache_write_masked(below, addr, n, data, byte_mask, NULL, NULL);
+        mem_status st = cache_write_masked(below, addr, n, data, byte_mask, &h, NULL);
         if (st != MEM_OK)
             return st;
         addr += n;

@@ -43,18 +43,26 @@ static inline uint64_t mem_window_base(ir_space space)
 typedef enum mem_op {
     MEM_OP_LOAD,
     MEM_OP_STORE,
-    MEM_OP_ATOMIC,   /* read-modify-write; returns the old value (atom) or nothing (red) */
-    MEM_OP_PREFETCH, /* prefetch, prefetchu */
-    MEM_OP_APPLYPRIORITY,
-    MEM_OP_DISCARD,
+    MEM_OP_ATOMIC,        /* read-modify-write; returns the old value (atom) or nothing (red) */
+    MEM_OP_CACHE_CONTROL, /* attrs->cctl on the lines of the lanes' addresses, or on every line
+                             of the selected caches (attrs->cctl_all) */
+    MEM_OP_FENCE,         /* attrs->scope and the side effects attrs->fence; no lanes */
 } mem_op;
+
+/* The level that served (loads, atomics) or accepted (stores) data, nearest first for the cached
+ * spaces: an SM's L1, the L2, DRAM; shared memory and the constant cache (constant and kernel
+ * parameter data) serve their spaces alone. */
+typedef enum mem_level {
+    MEM_LEVEL_NONE = 0, MEM_LEVEL_L1, MEM_LEVEL_L2, MEM_LEVEL_DRAM, MEM_LEVEL_SHARED,
+    MEM_LEVEL_CONSTANT
+} mem_level;
 
 typedef enum mem_fault_kind {
     MEM_FAULT_NONE = 0,
     MEM_FAULT_OUT_OF_BOUNDS, /* outside every allocation / the window's allocated size */
     MEM_FAULT_MISALIGNED,    /* address not a multiple of the access size */
     MEM_FAULT_READ_ONLY,     /* store to const or kernel param space */
-    MEM_FAULT_UNSUPPORTED,   /* an operation/space pair the model rejects */
+    MEM_FAULT_UNSUPPORTED,   /* an operation/space pair, or a cache the model does not have */
     MEM_FAULT_NOMEM,         /* backing store could not grow */
 } mem_fault_kind;
 
@@ -81,27 +89,47 @@ typedef struct mem_ctx {
 typedef uint64_t (*mem_atom_fn)(uint8_t atom_op, ir_type type, uint32_t mods, uint64_t old,
                                 uint64_t b, uint64_t c, int *ok);
 
-/* One warp-level access. Data is little-endian bytes, lane-major: lane l's bytes are
- * data[l][0 .. elem_bytes*vec-1]; element e starts at byte e*elem_bytes. */
+/* One 32-byte sector of global or local data and the level that served it. */
+typedef struct mem_served {
+    uint64_t addr;     /* sector address: global address, or local backing address */
+    uint8_t level;     /* mem_level: L1, L2 or DRAM */
+    uint16_t l2_slice; /* L2 slice holding the sector when level is L2 or DRAM */
+} mem_served;
+
+enum { MEM_MAX_SERVED = 128 };
+
+/* One warp-level access: a request that travels down the hierarchy with its attributes, its
+ * instruction and its SM (mem_ctx), and comes back with the data and where each part came from.
+ * Data is little-endian bytes, lane-major: lane l's bytes are data[l][0 .. elem_bytes*vec-1];
+ * element e starts at byte e*elem_bytes. */
 typedef struct mem_access {
     uint8_t op;          /* mem_op */
     uint8_t space;       /* ir_space: GENERIC, GLOBAL, SHARED, LOCAL, CONST or PARAM */
-    uint8_t elem_bytes;  /* 1, 2, 4, 8 or 16 */
+    uint8_t elem_bytes;  /* 1, 2, 4, 8 or 16; cache control: the bytes it covers per lane (its
+                            address must be aligned to them) */
     uint8_t vec;         /* elements per lane, 1..8; elem_bytes*vec <= 32 */
     uint8_t atom_op;     /* IR_ATOM_* for MEM_OP_ATOMIC */
     uint8_t atom_type;   /* ir_type for MEM_OP_ATOMIC */
     uint8_t atom_returns;/* atom (1) or red (0) */
-    uint8_t prefetch_uniform; /* MEM_OP_PREFETCH from prefetchu (global data only) */
     uint32_t atom_mods;  /* IR_MOD_* of the atomic */
     mem_atom_fn atom_fn; /* MEM_OP_ATOMIC: computes the new value */
     uint32_t active;     /* lanes that take part */
-    uint32_t insn_id;    /* static instruction id, for attribution */
-    const ir_mem_attrs *attrs; /* borrowed: cache operators, priorities, scope */
-    uint64_t policy;     /* .L2::cache_hint descriptor (uniform across the warp) */
+    uint32_t insn_id;    /* static instruction id: every counter the access causes is its */
+    uint64_t time;       /* reserved for the timing model: the cycle the access is issued */
+    const ir_mem_attrs *attrs; /* borrowed: allocation classes, write mode, cache control, fence */
+    uint64_t policy;     /* L2 policy descriptor when attrs->has_policy (uniform across the warp) */
     uint64_t addr[MEM_LANES];
     uint64_t operand_b[MEM_LANES]; /* atomics: b per lane */
     uint64_t operand_c[MEM_LANES]; /* atomics: c per lane (cas) */
     uint8_t data[MEM_LANES][MEM_MAX_LANE_BYTES];
+    /* Results of loads, stores and atomics: which levels served (a store: accepted) the data.
+     * levels: bit (1 << mem_level) for every level that served some of it, shared memory and the
+     * constant cache included. served[0..nserved): every sector of global or local data the
+     * access touched and its level; an atomic lists each lane's sector, as each lane is its own
+     * operation at L2. */
+    uint8_t levels;
+    uint32_t nserved;
+    mem_served served[MEM_MAX_SERVED];
 } mem_access;
 
 #endif

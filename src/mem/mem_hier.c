@@ -3,10 +3,11 @@
  *
  * A warp access is first split into the 128-byte lines it touches (coalescing); each line is then
  * one L1 request for the sectors it needs. Global loads allocate in L1 unless the access bypasses
- * it (.cg, .cv, volatile or strong loads at GPU scope, or a preset that does not cache global
- * loads); global stores write through to L2 without allocating; local lines are written back.
- * Atomics are performed at L2. Counters go to the instruction in progress (ms->cur): the adapters
- * between levels add what each level did, including write-backs of evicted lines. */
+ * it (an L1 bypass or volatile read, strong loads at a scope wider than the CTA, or a GPU that
+ * does not cache global loads); global stores write through to L2 without allocating; local
+ * lines are written back. Atomics are performed at L2. The request (memsys_internal.h) travels
+ * with every call between levels: the adapters below charge what each level did, including
+ * write-backs of evicted lines, to its instruction, and record which level served each sector. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,11 @@
 
 #include "mem/memsys_internal.h"
 
-/* ---- adapters between levels ---- */
+/* ---- counters and served levels ---- */
 
-static void add_l2(mem_counters *c, const cache_result *r)
+void hier_count_l2(mem_request *rq, const cache_result *r)
 {
+    mem_counters *c = rq->counters;
     c->l2.sector_accesses += r->sector_accesses;
     c->l2.sector_hits += r->sector_hits;
     c->l2.sector_misses += r->sector_misses;
@@ -25,8 +27,9 @@ static void add_l2(mem_counters *c, const cache_result *r)
     c->l2.writeback_bytes += r->writeback_bytes;
 }
 
-static void add_l1(mem_counters *c, const cache_result *r)
+void hier_count_l1(mem_request *rq, const cache_result *r)
 {
+    mem_counters *c = rq->counters;
     c->l1.sector_accesses += r->sector_accesses;
     c->l1.sector_hits += r->sector_hits;
     c->l1.sector_misses += r->sector_misses;
@@ -34,62 +37,106 @@ static void add_l1(mem_counters *c, const cache_result *r)
     c->l1.writeback_bytes += r->writeback_bytes;
 }
 
-/* The L2 is one sliced cache (cache.h, `slices`): each slice receives one line of every aligned
- * group of `slices` lines, so a contiguous footprint fills every set evenly. */
-cache *hier_l2_slice(const memsys *ms, uint64_t addr)
+/* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
+ * level that served a read (L2, or DRAM for the sectors `l2_hits` does not cover when reading
+ * through L2) or that a write reached. Calls for other lines (write-backs of evicted lines,
+ * wider fills) record nothing. */
+static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr, uint32_t bytes,
+                          uint8_t level, int l2_read, uint64_t l2_hits)
 {
-    (void)addr;
-    return ms->l2[0];
+    line_req *ln = rq->line;
+    if (!ln || addr - ln->line_addr >= LINE_BYTES_MAX)
+        return;
+    unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
+    uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
+    for (uint32_t s = off >> s1; s <= last >> s1; s++) {
+        if (!((ln->sectors >> s) & 1))
+            continue;
+        uint8_t lv = level;
+        if (l2_read) {
+            uint32_t first2 = (s << s1) >> s2, last2 = (((s + 1) << s1) - 1) >> s2;
+            uint64_t need = (last2 - first2 >= 63 ? UINT64_MAX
+                                                  : ((UINT64_C(1) << (last2 - first2 + 1)) - 1))
+                            << first2;
+            lv = (l2_hits & need) == need ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        }
+        ln->level[s] = lv;
+    }
 }
 
-static mem_status l2_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+/* ---- adapters between levels ---- */
+
+/* The request a next-level call belongs to: the access's, or the memory system's own work. */
+static mem_request *request_of(memsys *ms, void *request)
 {
-    memsys *ms = ctx;
-    cache_result r;
-    mem_status s = cache_read(hier_l2_slice(ms, addr), addr, bytes, out, &ms->l2_hints, &r);
-    add_l2(ms->cur, &r);
+    return request ? request : &ms->own_work;
+}
+
+mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes, uint8_t *out,
+                        cache_result *r)
+{
+    cache_result local;
+    cache_result *res = r ? r : &local;
+    rq->l2.request = rq;
+    mem_status s = cache_read(ms->l2, addr, bytes, out, &rq->l2, res);
+    hier_count_l2(rq, res);
+    record_levels(ms, rq, addr, bytes, MEM_LEVEL_L2, 1, res->hit_sectors);
     return s;
 }
 
-static mem_status l2_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                           const uint8_t *byte_mask)
+static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                               const uint8_t *data, const uint8_t *byte_mask)
 {
-    memsys *ms = ctx;
     cache_result r;
-    mem_status s = cache_write_masked(hier_l2_slice(ms, addr), addr, bytes, data, byte_mask,
-                                      &ms->l2_hints, &r);
-    add_l2(ms->cur, &r);
+    rq->l2.request = rq;
+    mem_status s = cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
+    hier_count_l2(rq, &r);
+    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
+                  0);
     return s;
 }
 
-static mem_status dram_fill(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+static mem_status l2_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
 {
     memsys *ms = ctx;
-    ms->cur->dram.read_bytes += bytes;
+    return hier_l2_read(ms, request_of(ms, request), addr, bytes, out, NULL);
+}
+
+static mem_status l2_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                           const uint8_t *data, const uint8_t *byte_mask)
+{
+    memsys *ms = ctx;
+    return l2_write_for(ms, request_of(ms, request), addr, bytes, data, byte_mask);
+}
+
+static mem_status dram_fill(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    memsys *ms = ctx;
+    request_of(ms, request)->counters->dram.read_bytes += bytes;
     return dram_read(ms->store, addr, bytes, out);
 }
 
-static mem_status dram_writeback(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                                 const uint8_t *byte_mask)
+static mem_status dram_writeback(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                 const uint8_t *data, const uint8_t *byte_mask)
 {
     memsys *ms = ctx;
-    ms->cur->dram.write_bytes += bytes;
+    request_of(ms, request)->counters->dram.write_bytes += bytes;
     return dram_write(ms->store, addr, bytes, data, byte_mask);
 }
 
 /* The constant and instruction caches keep tags only: their data comes from elsewhere. */
-static mem_status tags_only_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+static mem_status tags_only_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                 uint8_t *out)
 {
-    (void)ctx;
-    (void)addr;
+    (void)ctx, (void)request, (void)addr;
     memset(out, 0, bytes);
     return MEM_OK;
 }
 
-static mem_status tags_only_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                                  const uint8_t *byte_mask)
+static mem_status tags_only_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                  const uint8_t *data, const uint8_t *byte_mask)
 {
-    (void)ctx, (void)addr, (void)bytes, (void)data, (void)byte_mask;
+    (void)ctx, (void)request, (void)addr, (void)bytes, (void)data, (void)byte_mask;
     return MEM_OK;
 }
 
@@ -149,13 +196,14 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.slice_modulo = c->l2.slice_modulo;
     if (c->l2.write_through)
         cc.write_through_kinds = 1u << LINE_KIND_GLOBAL | 1u << LINE_KIND_LOCAL;
-    ms->l2 = cache_array(ms, 1, &cc, &to_dram, dl);
+    if (cache_create(&cc, &to_dram, dl, &ms->l2) != MEM_OK)
+        ms->l2 = NULL;
     cache_next_level to_l2 = {ms, l2_read, l2_write};
     cache_config_default(&cc, c->l1.bytes, c->l1.ways);
     cc.line_bytes = c->l1.line_bytes;
     cc.sector_bytes = c->l1.sector_bytes;
     cc.fill_bytes = cc.sector_bytes;
-    /* The L1 has no set-aside: .L1::evict_last may protect any line (only a set full of
+    /* The L1 has no set-aside: an evict-last L1 class may protect any line (only a set full of
      * evict-last lines evicts one of them). */
     cc.persisting_limit_lines = c->l1.bytes / c->l1.line_bytes;
     cc.write_through_kinds = c->l1.global_store_write_through ? 1u << LINE_KIND_GLOBAL : 0;
@@ -187,22 +235,24 @@ void hier_destroy(memsys *ms)
     destroy_array(ms->l1, ms->cfg.sm_count);
     destroy_array(ms->constant, ms->cfg.sm_count);
     destroy_array(ms->icache, ms->cfg.sm_count);
-    destroy_array(ms->l2, 1);
+    cache_destroy(ms->l2);
     for (uint32_t i = 0; i < ms->nmappings; i++) munmap(ms->mappings[i], ms->mapping_bytes[i]);
 }
 
 /* ---- policies from the access's attributes ---- */
 
-static uint8_t l1_alloc_for(const ir_mem_attrs *a)
+/* The L1 allocation class of a read or a store: the class the access names; otherwise evict-first
+ * for a streaming store, the line's own class (a new line: normal) for the rest. */
+static uint8_t l1_alloc_for(const ir_mem_attrs *a, int store)
 {
-    switch (a->l1_evict) {
+    switch (a->l1_alloc) {
     case IR_EVICT_FIRST: return CACHE_ALLOC_FIRST;
     case IR_EVICT_LAST: return CACHE_ALLOC_LAST;
     case IR_EVICT_NO_ALLOCATE: return CACHE_ALLOC_NONE;
     case IR_EVICT_NORMAL: return CACHE_ALLOC_NORMAL;
     default: break;
     }
-    return a->cop == IR_COP_CS || a->cop == IR_COP_LU ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
+    return store && a->write_mode == IR_WRITE_STREAMING ? CACHE_ALLOC_FIRST : CACHE_ALLOC_UNCHANGED;
 }
 
 static uint8_t alloc_of_evict(uint8_t evict, uint8_t fallback)
@@ -216,20 +266,32 @@ static uint8_t alloc_of_evict(uint8_t evict, uint8_t fallback)
     }
 }
 
-/* L2 hints of an access to the line at `line_addr`: a policy descriptor (.L2::cache_hint) decides
- * per address; otherwise .L2::evict_* or .cs; otherwise the launch's access-policy window. */
-static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind, uint64_t line_addr,
-                         uint64_t policy)
+static uint8_t cache_write_mode_of(const ir_mem_attrs *a)
 {
-    cache_hints *h = &ms->l2_hints;
+    switch (a->write_mode) {
+    case IR_WRITE_THROUGH: return CACHE_WRITE_THROUGH;
+    case IR_WRITE_BACK: return CACHE_WRITE_BACK;
+    default: return CACHE_WRITE_DEFAULT;
+    }
+}
+
+/* L2 hints of the request for the line at `line_addr`: a policy descriptor decides per address;
+ * otherwise the access's L2 class; otherwise evict-first for a streaming store or a last-use read
+ * of global data; otherwise, for global data, the launch's access-policy window. */
+void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_addr,
+                       uint64_t policy)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    cache_hints *h = &rq->l2;
     memset(h, 0, sizeof *h);
     h->kind = kind;
-    /* .lu on global data behaves as .cs (PTX ISA 9.1 §9.7.9.1). */
-    uint8_t fallback = a->cop == IR_COP_CS || (a->cop == IR_COP_LU && kind == LINE_KIND_GLOBAL)
+    h->request = rq;
+    uint8_t fallback = a->write_mode == IR_WRITE_STREAMING ||
+                               ((a->l1 & IR_L1_LAST_USE) && kind == LINE_KIND_GLOBAL)
                            ? CACHE_ALLOC_FIRST
                            : CACHE_ALLOC_UNCHANGED;
     uint8_t evict = a->l2_evict;
-    if (a->cache_hint) {
+    if (a->has_policy) {
         int valid;
         uint8_t p = policy_priority(policy, line_addr, &valid);
         if (p != IR_EVICT_NONE)
@@ -238,23 +300,24 @@ static void set_l2_hints(memsys *ms, const ir_mem_attrs *a, uint8_t kind, uint64
     if (evict == IR_EVICT_NONE && fallback == CACHE_ALLOC_UNCHANGED && kind == LINE_KIND_GLOBAL)
         evict = policy_window_priority(&ms->window, line_addr);
     h->alloc = alloc_of_evict(evict, fallback);
-    if (a->cop == IR_COP_WT)
-        h->write_mode = CACHE_WRITE_THROUGH;
-    if (a->prefetch_bytes > ms->cfg.l2.dram_fill_bytes)
-        h->fill_bytes = a->prefetch_bytes < LINE_BYTES_MAX ? a->prefetch_bytes : LINE_BYTES_MAX;
+    h->write_mode = cache_write_mode_of(a);
+    if (a->fill_bytes > ms->cfg.l2.dram_fill_bytes)
+        h->fill_bytes = a->fill_bytes < LINE_BYTES_MAX ? a->fill_bytes : LINE_BYTES_MAX;
 }
 
-/* Whether a global load skips the L1 (it still counts as an L1 request whose sectors miss). */
+/* Whether a global load skips the L1 (it still counts as an L1 request whose sectors miss):
+ * when it asks to, and when its ordering needs data no older than the L2's, i.e. volatile and
+ * strong loads at a scope wider than the CTA. */
 static int global_load_bypasses_l1(const memsys *ms, const ir_mem_attrs *a)
 {
-    if (a->cop == IR_COP_CG || a->cop == IR_COP_CV)
+    if (a->l1 & (IR_L1_BYPASS | IR_L1_INVALIDATE))
         return 1;
     if (a->sem == IR_SEM_VOLATILE || a->sem == IR_SEM_MMIO)
         return 1;
     if ((a->sem == IR_SEM_RELAXED || a->sem == IR_SEM_ACQUIRE || a->sem == IR_SEM_SC) &&
         a->scope != IR_SCOPE_CTA)
         return 1;
-    if (!ms->cfg.l1.cache_global_loads && a->cop != IR_COP_CA && !a->nc)
+    if (!ms->cfg.l1.cache_global_loads && !(a->l1 & (IR_L1_ALLOCATE | IR_L1_READ_ONLY)))
         return 1;
     return 0;
 }
@@ -286,6 +349,22 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     return i;
 }
 
+/* Copies a lane's bytes (1..32): the common sizes as fixed-size copies the compiler inlines, as
+ * a library call per lane would cost more than the copy. `src` NULL: sets the bytes to 1. */
+static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+    static const uint8_t ones[MEM_MAX_LANE_BYTES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    if (!src)
+        src = ones;
+    switch (len) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, len); break;
+    }
+}
+
 /* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line). */
 static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
                      uint8_t kind, const uint8_t *store_data)
@@ -301,10 +380,32 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
     uint32_t off = (uint32_t)(addr - line_addr);
     ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)r, (uint8_t)lane, (uint8_t)lane_off,
                                              (uint8_t)off, (uint8_t)len};
-    memset(ms->reqs[r].mask + off, 1, len);
+    line_req *q = &ms->reqs[r];
+    lane_copy(q->mask + off, NULL, len);
     if (store_data)
-        memcpy(ms->reqs[r].data + off, store_data, len);
+        lane_copy(q->data + off, store_data, len);
     return 0;
+}
+
+/* The L1 sectors of a line that hold a requested byte (mask bytes are 0 or 1: eight at once). */
+static uint64_t touched_sectors(const memsys *ms, const line_req *r)
+{
+    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = LINE_BYTES_MAX >> ms->l1_sector_shift;
+    uint64_t sectors = 0;
+    for (uint32_t s = 0; s < nsect; s++) {
+        uint64_t any = 0;
+        if (sector >= 8) {
+            for (uint32_t b = 0; b < sector; b += 8) {
+                uint64_t w;
+                memcpy(&w, r->mask + s * sector + b, 8);
+                any |= w;
+            }
+        } else {
+            for (uint32_t b = 0; b < sector; b++) any |= r->mask[s * sector + b];
+        }
+        sectors |= (uint64_t)(any != 0) << s;
+    }
+    return sectors;
 }
 
 static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
@@ -342,39 +443,33 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
 
 /* Reads the requested sectors of one line through the L1 (or around it), in runs of
  * consecutive sectors, into r->data. */
-static mem_status load_line(memsys *ms, cache *l1, line_req *r, int bypass, cache_hints *h1)
+static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int bypass,
+                            cache_hints *h1)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = LINE_BYTES_MAX / sector;
-    for (uint32_t s = 0; s < nsect;) {
-        int touched = 0;
-        for (uint32_t b = 0; b < sector; b++) touched |= r->mask[s * sector + b];
-        if (!touched) {
-            s++;
-            continue;
-        }
-        uint32_t e = s + 1;
-        for (; e < nsect; e++) {
-            int t2 = 0;
-            for (uint32_t b = 0; b < sector; b++) t2 |= r->mask[e * sector + b];
-            if (!t2)
-                break;
-        }
+    uint32_t sector = ms->cfg.l1.sector_bytes;
+    for (uint64_t todo = r->sectors; todo != 0;) {
+        unsigned s = (unsigned)__builtin_ctzll(todo);
+        uint64_t run = ~(todo >> s);
+        unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
+        uint64_t run_bits = (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << s;
+        todo &= ~run_bits;
         uint64_t addr = r->line_addr + s * sector;
-        uint32_t len = (e - s) * sector;
+        uint32_t len = count * sector;
         mem_status st;
         if (bypass) {
-            ms->cur->l1.sector_accesses += e - s;
-            ms->cur->l1.sector_misses += e - s;
-            st = l2_read(ms, addr, len, r->data + s * sector);
+            rq->counters->l1.sector_accesses += count;
+            rq->counters->l1.sector_misses += count;
+            st = hier_l2_read(ms, rq, addr, len, r->data + s * sector, NULL);
         } else {
             cache_result res;
             h1->kind = r->kind;
             st = cache_read(l1, addr, len, r->data + s * sector, h1, &res);
-            add_l1(ms->cur, &res);
+            hier_count_l1(rq, &res);
+            for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
+                r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
         }
         if (st != MEM_OK)
             return st;
-        s = e;
     }
     return MEM_OK;
 }
@@ -386,240 +481,169 @@ static int nomem(mem_fault *f, const mem_access *acc)
                     IR_SPACE_GLOBAL, "the backing store could not grow");
 }
 
-/* What a load's hints do after the data arrived: .lu on a fully read local line ends its life
- * (no write-back ever); .L2::256B brings the other half of the aligned 256-byte block into L2. */
-static mem_status after_load(memsys *ms, cache *l1, const line_req *r, const ir_mem_attrs *a)
+/* What a read's hints do after the data arrived: a last-use read of a whole local line ends the
+ * line's life (no write-back ever); a fill size above the line brings the other lines of the
+ * aligned fill block into L2. */
+static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_req *r,
+                             const ir_mem_attrs *a)
 {
-    /* On local memory .cs behaves as .lu (PTX ISA 9.1 §9.7.9.1). */
-    if (r->kind == LINE_KIND_LOCAL && (a->cop == IR_COP_LU || a->cop == IR_COP_CS)) {
+    if (r->kind == LINE_KIND_LOCAL && (a->l1 & IR_L1_LAST_USE)) {
         int full = 1;
         for (uint32_t b = 0; b < LINE_BYTES_MAX && full; b++) full = r->mask[b] != 0;
         if (full) {
             cache_result res;
             cache_discard_line(l1, r->line_addr, &res);
-            add_l1(ms->cur, &res);
+            hier_count_l1(rq, &res);
         }
     }
-    if (r->kind == LINE_KIND_GLOBAL && a->prefetch_bytes == 256) {
-        /* A wider fill, not an access: only what it evicts and writes back is counted (and the
-         * DRAM bytes it reads, by the DRAM adapter). */
-        cache_result res;
-        mem_status st = cache_read(ms->l2[0], r->line_addr ^ 128, LINE_BYTES_MAX, NULL,
-                                   &ms->l2_hints, &res);
-        ms->cur->l2.evictions += res.evictions;
-        ms->cur->l2.writeback_bytes += res.writeback_bytes;
-        return st;
+    if (r->kind == LINE_KIND_GLOBAL && a->fill_bytes > LINE_BYTES_MAX) {
+        /* Wider fills, not accesses: only what they evict and write back is counted (and the
+         * DRAM bytes they read, by the DRAM adapter). */
+        uint64_t block = a->fill_bytes, first = r->line_addr & ~(block - 1);
+        for (uint64_t n = first; n < first + block; n += LINE_BYTES_MAX) {
+            if (n == r->line_addr)
+                continue;
+            cache_result res;
+            mem_status st = cache_read(ms->l2, n, LINE_BYTES_MAX, NULL, &rq->l2, &res);
+            rq->counters->l2.evictions += res.evictions;
+            rq->counters->l2.writeback_bytes += res.writeback_bytes;
+            if (st != MEM_OK)
+                return st;
+        }
     }
     return MEM_OK;
 }
 
-int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                      uint32_t lanes, mem_fault *f)
+static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    cache_result res;
+    for (uint64_t s = r->sectors; s; s &= s - 1)
+        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1; /* unless a level below takes them */
+    if (r->kind == LINE_KIND_GLOBAL && a->write_mode == IR_WRITE_BYPASS_L1) {
+        /* Cache at L2 only: drop any L1 copy and write to L2. */
+        cache_invalidate_line(l1, r->line_addr, true, rq, &res);
+        hier_count_l1(rq, &res);
+        return l2_write_for(ms, rq, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
+    }
+    cache_hints h1 = {
+        .alloc = r->kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
+                     ? CACHE_ALLOC_NONE
+                     : l1_alloc_for(a, 1),
+        .write_mode = cache_write_mode_of(a),
+        .kind = r->kind,
+        .request = rq,
+    };
+    mem_status st = cache_write_masked(l1, r->line_addr, LINE_BYTES_MAX, r->data, r->mask, &h1,
+                                       &res);
+    hier_count_l1(rq, &res);
+    return st;
+}
+
+static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    int bypass = r->kind == LINE_KIND_GLOBAL && global_load_bypasses_l1(ms, a);
+    if (bypass && (a->l1 & IR_L1_INVALIDATE)) {
+        /* A volatile read: drop the L1 copy and refetch the line from memory (the L2 copy is
+         * written back and dropped too). */
+        cache_result res;
+        cache_invalidate_line(l1, r->line_addr, true, rq, &res);
+        hier_count_l1(rq, &res);
+        cache_invalidate_line(ms->l2, r->line_addr, true, rq, &res);
+        hier_count_l2(rq, &res);
+    }
+    mem_status st = load_line(ms, rq, l1, r, bypass, h1);
+    return st == MEM_OK ? after_load(ms, rq, l1, r, a) : st;
+}
+
+/* The access's results: every touched sector with the level that served it. */
+static void report_levels(memsys *ms, mem_access *acc)
+{
+    uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        const line_req *r = &ms->reqs[i];
+        int32_t slice = -1;
+        for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
+            unsigned k = (unsigned)__builtin_ctzll(s);
+            mem_served *e = &acc->served[acc->nserved++];
+            e->addr = r->line_addr + k * sector;
+            e->level = r->level[k];
+            levels |= 1u << e->level;
+            if (e->level != MEM_LEVEL_L1 && slice < 0)
+                slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+            e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
+        }
+    }
+    acc->levels |= (uint8_t)levels;
+}
+
+int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
+                      const lane_target *t, uint32_t lanes, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
     if (coalesce(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
-    const ir_mem_attrs *a = acc->attrs;
     cache *l1 = ms->l1[ctx->sm];
-    ms->cur->l1.requests++;
-    cache_hints h1 = {.alloc = l1_alloc_for(a)};
+    rq->counters->l1.requests++;
+    cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        set_l2_hints(ms, a, r->kind, r->line_addr, acc->policy);
-        mem_status st;
-        if (store) {
-            cache_result res;
-            h1.kind = r->kind;
-            h1.alloc = r->kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
-                           ? CACHE_ALLOC_NONE
-                           : l1_alloc_for(a);
-            h1.write_mode = a->cop == IR_COP_WT ? CACHE_WRITE_THROUGH : CACHE_WRITE_DEFAULT;
-            if (r->kind == LINE_KIND_GLOBAL && a->cop == IR_COP_CG) {
-                /* Cache at L2 only: drop any L1 copy and write to L2. */
-                cache_invalidate_line(l1, r->line_addr, true, &res);
-                add_l1(ms->cur, &res);
-                st = l2_write(ms, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
-            } else {
-                st = cache_write_masked(l1, r->line_addr, LINE_BYTES_MAX, r->data, r->mask, &h1,
-                                        &res);
-                add_l1(ms->cur, &res);
-            }
-        } else {
-            int bypass = r->kind == LINE_KIND_GLOBAL && global_load_bypasses_l1(ms, a);
-            if (bypass && a->cop == IR_COP_CV) {
-                /* Volatile cache operator: drop the L1 copy and refetch the line from memory
-                 * (the L2 copy is written back and dropped too). */
-                cache_result res;
-                cache_invalidate_line(l1, r->line_addr, true, &res);
-                add_l1(ms->cur, &res);
-                cache_invalidate_line(ms->l2[0], r->line_addr, true, &res);
-                add_l2(ms->cur, &res);
-            }
-            st = load_line(ms, l1, r, bypass, &h1);
-            if (st == MEM_OK)
-                st = after_load(ms, l1, r, a);
-        }
-        if (st != MEM_OK)
+        r->sectors = touched_sectors(ms, r);
+        rq->line = r;
+        hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+        mem_status st = store ? store_line(ms, rq, l1, r) : read_line(ms, rq, l1, r, &h1);
+        if (st != MEM_OK) {
+            rq->line = NULL;
             return nomem(f, acc);
+        }
     }
+    rq->line = NULL;
     if (!store)
         for (uint32_t p = 0; p < ms->npieces; p++) {
             const lane_piece *pc = &ms->pieces[p];
-            memcpy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off, pc->len);
+            lane_copy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off,
+                      pc->len);
         }
+    report_levels(ms, acc);
     return 0;
 }
 
-int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                uint32_t lanes, mem_fault *f)
+int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
+                const lane_target *t, uint32_t lanes, mem_fault *f)
 {
     uint32_t bytes = acc->elem_bytes;
     cache *l1 = ms->l1[ctx->sm];
-    ms->cur->l1.requests++;
+    rq->counters->l1.requests++;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
         uint64_t addr = t[l].offset, old = 0, val;
         cache_result res;
-        set_l2_hints(ms, acc->attrs, LINE_KIND_GLOBAL, addr & ~(uint64_t)(LINE_BYTES_MAX - 1),
-                     acc->policy);
+        hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, addr & ~(uint64_t)(LINE_BYTES_MAX - 1),
+                          acc->policy);
         /* Atomics are performed at L2; the SM drops its own stale copy of the line. */
-        cache_invalidate_line(l1, addr, true, &res);
-        add_l1(ms->cur, &res);
+        cache_invalidate_line(l1, addr, true, rq, &res);
+        hier_count_l1(rq, &res);
         int ok = 1;
-        if (l2_read(ms, addr, bytes, (uint8_t *)&old) != MEM_OK)
+        if (hier_l2_read(ms, rq, addr, bytes, (uint8_t *)&old, &res) != MEM_OK)
             return nomem(f, acc);
+        uint8_t level = res.sector_misses ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
         val = acc->atom_fn(acc->atom_op, (ir_type)acc->atom_type, acc->atom_mods, old,
                            acc->operand_b[l], acc->operand_c[l], &ok);
         if (!ok)
             return mem_fail(f, MEM_FAULT_UNSUPPORTED, l, acc->addr[l], bytes, IR_SPACE_GLOBAL,
                             "atomic operation and type combination is not modelled");
-        if (l2_write(ms, addr, bytes, (const uint8_t *)&val, NULL) != MEM_OK)
+        if (l2_write_for(ms, rq, addr, bytes, (const uint8_t *)&val, NULL) != MEM_OK)
             return nomem(f, acc);
         memcpy(acc->data[l], &old, bytes);
+        acc->levels |= (uint8_t)(1u << level);
+        if (acc->nserved < MEM_MAX_SERVED)
+            acc->served[acc->nserved++] = (mem_served){
+                addr & ~(uint64_t)(ms->cfg.l1.sector_bytes - 1), level,
+                (uint16_t)cache_slice_of(ms->l2, addr)};
     }
     return 0;
-}
-
-/* ---- control ---- */
-
-void memsys_launch_begin(memsys *ms)
-{
-    ms->cur = &ms->unattributed;
-    for (uint32_t s = 0; s < ms->cfg.sm_count; s++)
-        cache_invalidate_all(ms->l1[s], 1u << LINE_KIND_GLOBAL, true, NULL);
-}
-
-void memsys_fence(memsys *ms, uint32_t sm, ir_scope scope)
-{
-    if (scope == IR_SCOPE_CTA || sm >= ms->cfg.sm_count)
-        return;
-    cache_result res;
-    cache_invalidate_all(ms->l1[sm], 1u << LINE_KIND_GLOBAL, true, &res);
-    add_l1(ms->cur, &res);
-}
-
-void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard)
-{
-    ms->strip_hints = strip_hints;
-    ms->poison_discard = poison_discard;
-}
-
-void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double hit_ratio,
-                              uint8_t hit_prop, uint8_t miss_prop)
-{
-    ms->window = (policy_window){base, ms->strip_hints ? 0 : bytes, hit_ratio, hit_prop,
-                                 miss_prop};
-}
-
-uint64_t memsys_reset_persisting(memsys *ms) { return cache_demote_last(ms->l2[0]); }
-
-/* prefetch, prefetchu, applypriority and discard for the lanes in `lanes` (global or local
- * addresses already resolved and checked by the caller). PTX ISA 9.1 §9.7.9.15-17. */
-int hier_cache_control(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                       uint32_t lanes, mem_fault *f)
-{
-    const ir_mem_attrs *a = acc->attrs;
-    cache *l1 = ms->l1[ctx->sm];
-    uint64_t done[MEM_LANES];
-    uint32_t ndone = 0;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((lanes >> l) & 1u))
-            continue;
-        uint64_t addr = t[l].space == IR_SPACE_LOCAL ? hier_local_backing(ctx, l, t[l].offset)
-                                                     : t[l].offset;
-        uint64_t line = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
-        /* The lanes of a warp that name one line act on it once. */
-        uint32_t k = 0;
-        while (k < ndone && done[k] != line) k++;
-        if (k < ndone)
-            continue;
-        done[ndone++] = line;
-        uint8_t kind = t[l].space == IR_SPACE_LOCAL ? LINE_KIND_LOCAL : LINE_KIND_GLOBAL;
-        cache_result res;
-        mem_status st = MEM_OK;
-        switch (acc->op) {
-        case MEM_OP_PREFETCH:
-            if (a->level == IR_LEVEL_L1) {
-                cache_hints h = {.alloc = CACHE_ALLOC_UNCHANGED, .kind = kind};
-                set_l2_hints(ms, a, kind, line, 0);
-                st = cache_read(l1, line, LINE_BYTES_MAX, NULL, &h, &res);
-                add_l1(ms->cur, &res);
-            } else {
-                set_l2_hints(ms, a, kind, line, 0);
-                st = l2_read(ms, line, LINE_BYTES_MAX, NULL);
-            }
-            break;
-        case MEM_OP_APPLYPRIORITY:
-            cache_set_line_priority(ms->l2[0], line, CACHE_PRIORITY_NORMAL);
-            break;
-        default: /* MEM_OP_DISCARD: the line's data is gone, dirty or not */
-            cache_discard_line(l1, line, &res);
-            cache_discard_line(ms->l2[0], line, &res);
-            add_l2(ms->cur, &res);
-            if (ms->poison_discard)
-                st = dram_fill_pattern(ms->store, line, LINE_BYTES_MAX, 0xFF);
-            break;
-        }
-        if (st != MEM_OK)
-            return mem_fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], LINE_BYTES_MAX, t[l].space,
-                            "the backing store could not grow");
-    }
-    return 0;
-}
-
-void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes)
-{
-    if (bytes > ms->cfg.l2.persisting_max_bytes)
-        bytes = ms->cfg.l2.persisting_max_bytes;
-    ms->persisting_lines = bytes / ms->cfg.l2.line_bytes;
-    cache_set_persisting_limit(ms->l2[0], ms->persisting_lines);
-}
-
-void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
-{
-    mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
-    cache_result res;
-    cache_read(ms->icache[sm], addr, 1, NULL, NULL, &res);
-    c->icache.fetches++;
-    c->icache.hits += res.sector_hits;
-    c->icache.misses += res.sector_misses;
-}
-
-int memsys_finish(memsys *ms)
-{
-    ms->cur = &ms->unattributed;
-    memset(&ms->l2_hints, 0, sizeof ms->l2_hints);
-    int rc = 0;
-    for (uint32_t s = 0; s < ms->cfg.sm_count; s++) {
-        cache_result res;
-        rc |= cache_flush(ms->l1[s], &res) != MEM_OK;
-        add_l1(ms->cur, &res);
-    }
-    cache_result res;
-    rc |= cache_flush(ms->l2[0], &res) != MEM_OK;
-    add_l2(ms->cur, &res);
-    return rc ? -1 : 0;
 }
 
 int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint32_t bytes)
@@ -628,7 +652,7 @@ int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint3
         uint8_t got = 0;
         if (ctx && cache_peek(ms->l1[ctx->sm], addr + i, 1, out + i, &got) && got)
             continue;
-        if (cache_peek(hier_l2_slice(ms, addr + i), addr + i, 1, out + i, &got) && got)
+        if (cache_peek(ms->l2, addr + i, 1, out + i, &got) && got)
             continue;
         if (dram_peek(ms->store, addr + i, 1, out + i) != MEM_OK)
             return -1;

@@ -1,6 +1,6 @@
-/* The 64-bit L2 cache-policy descriptor (PTX ISA 9.1 §9.7.9.18 createpolicy; the bit layout is
- * documented in docs/cache-hints.md) and CUDA access-policy windows: encoding what createpolicy
- * produces, and deciding, per accessed address, which eviction priority an access gives its L2
+/* The 64-bit L2 cache-policy descriptor (NVIDIA's hardware encoding; the bit layout is documented
+ * in docs/cache-hints.md) and CUDA access-policy windows: encoding fractional and range
+ * descriptors, and deciding, per accessed address, which eviction priority an access gives its L2
  * line. Pure functions; no state. */
 #ifndef GMS_MEM_MEM_POLICY_H
 #define GMS_MEM_MEM_POLICY_H
@@ -13,11 +13,11 @@
 enum { POLICY_CODE_UNCHANGED = 0, POLICY_CODE_FIRST = 1, POLICY_CODE_LAST = 2,
        POLICY_CODE_NORMAL = 3 };
 
-/* createpolicy.fractional: primary and secondary as ir_evict (NORMAL, FIRST, LAST, UNCHANGED;
- * secondary FIRST or UNCHANGED), fraction in (0, 1]. F = ceil(16 * fraction) - 1, as ptxas
- * computes it. Returns the descriptor. */
+/* A fractional descriptor: primary and secondary as ir_evict (NORMAL, FIRST, LAST, UNCHANGED;
+ * secondary FIRST or UNCHANGED), fraction in (0, 1]. F = ceil(16 * fraction) - 1, as NVIDIA's
+ * assembler computes it. Returns the descriptor. */
 uint64_t policy_encode_fractional(uint8_t primary, uint8_t secondary, float fraction);
-/* createpolicy.range: `base` byte address, sizes in bytes (primary <= total <= 4 GiB).
+/* A range descriptor: `base` byte address, sizes in bytes (primary <= total <= 4 GiB).
  * Blocks of 4 KiB << E cover 2^ceil(log2(total)) in 128 blocks; the primary range is rounded
  * outward to blocks and its count clamped to 1..127. */
 uint64_t policy_encode_range(uint8_t primary, uint8_t secondary, uint64_t base,

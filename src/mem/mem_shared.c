@@ -64,7 +64,8 @@ static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, u
     return 1;
 }
 
-void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes)
+void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
+                  uint32_t lanes)
 {
     uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
     if (banks == 0 || banks > MAX_BANKS || width == 0)
@@ -74,7 +75,6 @@ void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint3
     uint32_t per_phase = bytes <= width ? MEM_LANES : (banks * width) / bytes;
     if (per_phase == 0)
         per_phase = 1;
-    mem_counters *c = ms->cur;
     c->shared.requests++;
     /* Reads of one word by several lanes are a broadcast; atomic updates of one word are not:
      * each lane's read-modify-write needs its own pass. */
@@ -96,10 +96,14 @@ void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint3
 /* Kernel parameters live in their own region of the constant address space. */
 #define PARAM_CONSTANT_BASE 0x40000000ull
 
-void constant_count(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
-                    uint32_t lanes)
+uint64_t constant_address(const lane_target *t)
 {
-    mem_counters *c = ms->cur;
+    return t->offset + (t->space == IR_SPACE_PARAM ? PARAM_CONSTANT_BASE : 0);
+}
+
+void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
+                    const lane_target *t, uint32_t lanes)
+{
     uint64_t seen[MEM_LANES], lines[MEM_LANES];
     uint32_t nseen = 0, nlines = 0;
     uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
@@ -107,7 +111,7 @@ void constant_count(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
-        uint64_t a = t[l].offset + (t[l].space == IR_SPACE_PARAM ? PARAM_CONSTANT_BASE : 0);
+        uint64_t a = constant_address(&t[l]);
         uint32_t k = 0;
         while (k < nseen && seen[k] != a) k++;
         if (k < nseen)

@@ -1,6 +1,7 @@
 /* The memory system: allocation table, generic address resolution, window bounds, dispatch of a
  * warp access to its spaces (global and local through the cache hierarchy in mem_hier.c, shared
- * banks and the constant cache in mem_shared.c), and the counters. */
+ * banks and the constant cache in mem_shared.c; cache control and fences in mem_control.c), and
+ * the counters. */
 #include "mem/memsys.h"
 
 #include <stdio.h>
@@ -19,7 +20,11 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     ms->cfg = *cfg;
     memset(ms->req_hash, 0xFF, sizeof ms->req_hash);
     dram_config dc = {.page_bytes = cfg->dram_page_bytes};
-    ms->cur = &ms->unattributed;
+    static const ir_mem_attrs no_attrs;
+    ms->own_work = (mem_request){.attrs = &no_attrs, .insn_id = UINT32_MAX,
+                                 .counters = &ms->unattributed};
+    ms->l1_sector_shift = cfg->l1.sector_bytes ? (unsigned)__builtin_ctz(cfg->l1.sector_bytes) : 5;
+    ms->l2_sector_shift = cfg->l2.sector_bytes ? (unsigned)__builtin_ctz(cfg->l2.sector_bytes) : 5;
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;
@@ -61,7 +66,7 @@ void memsys_total_counters(const memsys *ms, mem_counters *out)
     mem_counters_add(out, &ms->unattributed);
     out->l2.lines_evict_first = out->l2.lines_evict_normal = out->l2.lines_evict_last = 0;
     out->l2.peak_evict_last_lines = 0;
-    const cache_stats *st = cache_get_stats(ms->l2[0]);
+    const cache_stats *st = cache_get_stats(ms->l2);
     out->l2.lines_evict_first = st->lines_by_priority[CACHE_PRIORITY_FIRST];
     out->l2.lines_evict_normal = st->lines_by_priority[CACHE_PRIORITY_NORMAL];
     out->l2.lines_evict_last = st->lines_by_priority[CACHE_PRIORITY_LAST];
@@ -176,7 +181,23 @@ int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, ui
     return -1;
 }
 
-/* Resolves and checks one lane's address. */
+mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                            const ir_mem_attrs *attrs)
+{
+    if (!acc)
+        return ms->own_work;
+    mem_request rq = {
+        .attrs = attrs,
+        .insn_id = acc->insn_id,
+        .sm = ctx ? ctx->sm : 0,
+        .time = acc->time,
+        .counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed,
+    };
+    return rq;
+}
+
+/* Resolves and checks one lane's address. Cache control may name read-only data: the
+ * operations that would change it refuse it themselves (mem_control.c). */
 static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
                       lane_target *t, mem_fault *f)
 {
@@ -207,11 +228,18 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     if (t->offset >= limit || limit - t->offset < bytes)
         return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
                     "address is outside the window's allocated size");
-    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_PREFETCH &&
+    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_CACHE_CONTROL &&
         (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
         return mem_fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
                     "state space is read-only");
     return 0;
+}
+
+/* The per-lane loop of memsys_access keeps its own inlined copy of the check. */
+int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+                   lane_target *t, mem_fault *f)
+{
+    return check_lane(ms, ctx, acc, lane, t, f);
 }
 
 /* Shared, const and param data live outside the cache hierarchy. */
@@ -261,31 +289,6 @@ static int shared_atomics(const mem_ctx *ctx, mem_access *acc, const lane_target
     return 0;
 }
 
-/* Prefetches are hints: lanes whose address is not valid memory, or that point at shared
- * memory, do nothing; constant-space (tensormap) prefetches touch the constant cache. */
-static int prefetch(memsys *ms, const mem_ctx *ctx, mem_access *acc, lane_target *t,
-                    mem_fault *fault)
-{
-    uint32_t cached = 0, constant = 0;
-    mem_fault ignored;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((acc->active >> l) & 1u) || check_lane(ms, ctx, acc, l, &t[l], &ignored))
-            continue;
-        if (t[l].space == IR_SPACE_GLOBAL || (t[l].space == IR_SPACE_LOCAL &&
-                                               acc->attrs->level != IR_LEVEL_TENSORMAP))
-            cached |= 1u << l;
-        else if (t[l].space == IR_SPACE_CONST || t[l].space == IR_SPACE_PARAM)
-            constant |= acc->attrs->level == IR_LEVEL_TENSORMAP ? 1u << l : 0;
-    }
-    if (acc->prefetch_uniform) /* prefetchu.L1: the uniform path is L1 for global data only */
-        for (uint32_t l = 0; l < MEM_LANES; l++)
-            if (t[l].space != IR_SPACE_GLOBAL)
-                cached &= ~(1u << l);
-    if (constant)
-        constant_count(ms, ctx, acc, t, constant);
-    return cached ? hier_cache_control(ms, ctx, acc, t, cached, fault) : 0;
-}
-
 /* The common case: an explicit global, shared or local access whose lanes are all aligned and
  * inside one allocation or window, checked with one bounds test on the lowest and highest
  * address. Returns 0 when the per-lane path must decide (generic addresses, or a fault to
@@ -328,26 +331,43 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
     return 1;
 }
 
+/* --strip-hints: the access's attributes without their cache hints (the ordering stays) into
+ * *plain. Returns 0 when the whole access is a hint that now does nothing. */
+static int strip_hints(const mem_access *acc, ir_mem_attrs *plain)
+{
+    const ir_mem_attrs *a = acc->attrs;
+    if (acc->op == MEM_OP_CACHE_CONTROL &&
+        (a->cctl == IR_CCTL_PREFETCH || a->cctl == IR_CCTL_PRIORITY))
+        return 0;
+    *plain = *a;
+    plain->l1_alloc = plain->l2_evict = IR_EVICT_NONE;
+    plain->l1 = 0;
+    plain->write_mode = IR_WRITE_DEFAULT;
+    plain->fill_bytes = 0;
+    plain->has_policy = 0;
+    return 1;
+}
+
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
     lane_target t[MEM_LANES];
     memset(fault, 0, sizeof *fault);
-    ms->cur = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed;
+    acc->levels = 0;
+    acc->nserved = 0;
+    ir_mem_attrs plain;
+    const ir_mem_attrs *attrs = acc->attrs;
     if (ms->strip_hints) {
-        ir_mem_attrs *plain = &ms->stripped_attrs;
-        if (acc->op == MEM_OP_PREFETCH || acc->op == MEM_OP_APPLYPRIORITY)
+        if (!strip_hints(acc, &plain))
             return 0;
-        /* --strip-hints: the same access with default cache behaviour. */
-        *plain = *acc->attrs;
-        plain->cop = IR_COP_NONE;
-        plain->l1_evict = plain->l2_evict = IR_EVICT_NONE;
-        plain->nc = 0;
-        plain->prefetch_bytes = 0;
-        plain->cache_hint = 0;
-        acc->attrs = plain;
+        attrs = &plain;
     }
-    if (acc->op == MEM_OP_PREFETCH)
-        return prefetch(ms, ctx, acc, t, fault);
+    if (acc->op == MEM_OP_FENCE || acc->op == MEM_OP_CACHE_CONTROL) {
+        mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+        return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
+                                       : control_access(ms, ctx, acc, &rq, fault);
+    }
+    mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                       : &ms->unattributed;
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
         goto resolved;
@@ -363,25 +383,29 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         }
     }
 resolved:
-    if (acc->op == MEM_OP_APPLYPRIORITY || acc->op == MEM_OP_DISCARD) {
-        if (shared | constant)
-            return mem_fail(fault, MEM_FAULT_UNSUPPORTED, (uint32_t)__builtin_ctz(shared | constant),
-                            acc->addr[__builtin_ctz(shared | constant)], 128, IR_SPACE_SHARED,
-                            "applypriority and discard apply to global memory only");
-        return hier_cache_control(ms, ctx, acc, t, cached, fault);
+    if (shared) {
+        shared_count(ms, counters, acc, t, shared);
+        acc->levels |= 1u << MEM_LEVEL_SHARED;
     }
-    if (shared)
-        shared_count(ms, acc, t, shared);
-    if (constant)
-        constant_count(ms, ctx, acc, t, constant);
+    if (constant) {
+        constant_count(ms, counters, ctx, acc, t, constant);
+        acc->levels |= 1u << MEM_LEVEL_CONSTANT;
+    }
     if (acc->op == MEM_OP_ATOMIC) {
         if (shared && shared_atomics(ctx, acc, t, shared, fault))
             return -1;
-        return cached ? hier_atomic(ms, ctx, acc, t, cached, fault) : 0;
+        if (!cached)
+            return 0;
+        mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+        return hier_atomic(ms, ctx, acc, &rq, t, cached, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared);
-    return cached ? hier_global_local(ms, ctx, acc, t, cached, fault) : 0;
+    if (!cached)
+        return 0;
+    /* Only the cached spaces need the whole request. */
+    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    return hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

@@ -63,10 +63,12 @@ void memsys_total_counters(const memsys *ms, mem_counters *out);
 /* Kernel boundary: L1 caches drop their global lines (an SM's L1 is not coherent, so the driver
  * invalidates it between kernels); L2 stays warm. */
 void memsys_launch_begin(memsys *ms);
-/* Treats every cache hint as the default (--strip-hints): cache operators, eviction priorities,
- * the non-coherent path, prefetch sizes, policy descriptors and windows; prefetch and
- * applypriority do nothing. Memory-ordering semantics (volatile, acquire, fences) and discard stay.
- * With `poison`, discarded lines read back as bytes 0xFF from then on (--poison-discard). */
+/* Treats every cache hint as the default (--strip-hints): allocation classes, L1 behaviours, write
+ * modes, fill sizes, policy descriptors and windows; prefetches and priority changes do nothing.
+ * Memory ordering (volatile and strong accesses, fences and their side effects) and the cache
+ * control that changes data (write-back, invalidation, discard) stay. With `poison`, a line
+ * discarded from the L2 by a line operation reads back as bytes 0xFF from then on
+ * (--poison-discard); discarding a whole L2 does not poison. */
 void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard);
 /* Installs the access-policy window of the next launches (bytes 0: none); see mem_policy.h. */
 void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double hit_ratio,
@@ -75,9 +77,6 @@ void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double 
 uint64_t memsys_reset_persisting(memsys *ms);
 /* Sets the persisting L2 set-aside (bytes, capped at the preset's maximum). */
 void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
-/* Fence or acquire at `scope` by SM `sm`: at GPU or system scope the SM's L1 drops its global
- * lines so later loads see other SMs' writes (the compiler's CCTL.IVALL). */
-void memsys_fence(memsys *ms, uint32_t sm, ir_scope scope);
 /* Instruction fetch of `bytes` at instruction address `addr` by SM `sm`, charged to insn_id. */
 void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
 /* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.
@@ -101,9 +100,20 @@ int memsys_host_read(memsys *ms, uint64_t addr, void *dst, uint64_t bytes);
 int memsys_set_const_bank(memsys *ms, const uint8_t *data, uint32_t bytes);
 void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
 
-/* Performs one warp-level access for the lanes in acc->active (mem.h). Loads and atomics fill
- * acc->data for their lanes. Returns 0, or -1 with *fault describing the first faulting lane; in
- * that case no lane's store or atomic has been performed. */
+/* Performs one warp-level access (mem.h) by the SM of ctx, charging everything it makes any level
+ * do to acc->insn_id (DESIGN.md, "The memory access contract"; docs/architecture.md).
+ *   loads, stores, atomics  the lanes in acc->active. Loads and atomics fill acc->data for their
+ *                  lanes; all three fill acc->levels and acc->served (which levels served the
+ *                  access, and which level each 32-byte sector of global or local data).
+ *   cache control  acc->attrs->cctl on the caches named by attrs->cctl_levels: on every line of
+ *                  them (attrs->cctl_all), or on the line of each active lane's address; lanes
+ *                  naming one line act on it once. A prefetch never faults (bad lanes do nothing).
+ *   fence          the side effects attrs->fence at attrs->scope; no lanes.
+ * Returns 0, or -1 with *fault describing the first faulting lane; in that case no lane's store,
+ * atomic or cache control has been performed. Faults: MEM_FAULT_OUT_OF_BOUNDS, _MISALIGNED,
+ * _READ_ONLY (a store, atomic or discard of constant or parameter data), _UNSUPPORTED (an
+ * unmodelled space or atomic, a cache the model does not have, e.g. the call-return stack's,
+ * or an address outside the hierarchies the operation names), _NOMEM. */
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 
 /* Reads `bytes` at a generic address as lane `lane` of the warp described by ctx sees it, without

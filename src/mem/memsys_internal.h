@@ -1,5 +1,6 @@
-/* Memory-system internals shared by memsys.c (windows, dispatch), mem_hier.c (L1/L2/DRAM paths)
- * and mem_shared.c (shared-memory banks, constant cache). Not part of the interface. */
+/* Memory-system internals shared by memsys.c (windows, dispatch), mem_hier.c (L1/L2/DRAM paths),
+ * mem_control.c (cache control, fences) and mem_shared.c (shared-memory banks, constant cache).
+ * Not part of the interface. */
 #ifndef GMS_MEM_MEMSYS_INTERNAL_H
 #define GMS_MEM_MEMSYS_INTERNAL_H
 
@@ -20,15 +21,32 @@ typedef struct lane_target {
     uint64_t offset; /* window offset or global address */
 } lane_target;
 
-/* One 128-byte line touched by a warp access: which bytes, and the data. */
+/* One 128-byte line touched by a warp access: which bytes, the data, and the level that served
+ * each of its sectors (L1 sectors: cfg.l1.sector_bytes). */
 typedef struct line_req {
     uint64_t line_addr;
     uint8_t mask[LINE_BYTES_MAX];
     uint8_t data[LINE_BYTES_MAX];
-    uint8_t kind; /* LINE_KIND_* */
+    uint8_t kind;          /* LINE_KIND_* */
+    uint64_t sectors;      /* bit s: the access touches sector s */
+    uint16_t l2_slice;     /* the line's L2 slice, once a level below L1 was recorded */
+    uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;
 
 enum { LINE_KIND_GLOBAL = 0, LINE_KIND_LOCAL = 1 };
+
+/* One access on its way through the hierarchy (DESIGN.md, "The memory access contract"): what
+ * every level must know travels with it, from memsys_access through the caches' next-level calls
+ * (cache_hints.request) down to DRAM, and every level charges its work to `counters`. */
+typedef struct mem_request {
+    const ir_mem_attrs *attrs; /* the access's attributes; NULL for the memory system's own work */
+    uint32_t insn_id;          /* the instruction charged */
+    uint32_t sm;               /* the issuing SM */
+    uint64_t time;             /* reserved for the timing model: cycle the request was issued */
+    mem_counters *counters;    /* the instruction's counters (or the unattributed ones) */
+    cache_hints l2;            /* hints of the L2 operations the line in progress causes */
+    line_req *line;            /* the line in progress, whose sector levels are recorded */
+} mem_request;
 
 /* A lane's piece of a line: lane bytes [lane_off, lane_off+len) are line bytes [off, off+len). */
 typedef struct lane_piece {
@@ -49,20 +67,20 @@ struct memsys {
     uint32_t params_bytes;
     /* hierarchy */
     cache **l1;        /* per SM: data cache for global and local lines */
-    cache **l2;        /* one sliced L2 cache (l2[0]) */
+    cache *l2;         /* the L2: one cache whose sets form cfg.l2.slices slices (cache_slice_of
+                          says which holds a line) */
     cache **constant;  /* per SM: constant cache (tags only; data comes from the bank) */
     cache **icache;    /* per SM */
     void *mappings[4]; /* storage blocks lent to the per-SM caches */
     size_t mapping_bytes[4];
     uint32_t nmappings;
-    cache_hints l2_hints; /* hints of the access in progress, for L2 operations it causes */
-    mem_counters *cur;    /* counters of the access in progress */
     mem_counters *per_insn;
     uint32_t ninsns;
     mem_counters unattributed; /* flushes at the end of a run, host-side operations */
+    mem_request own_work;      /* the request of work no access caused (charged unattributed) */
+    unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
-    ir_mem_attrs stripped_attrs; /* the access's attributes without hints (strip_hints) */
     policy_window window;     /* bytes 0: none */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
@@ -77,23 +95,45 @@ struct memsys {
 /* memsys.c: fills *f for lane `lane` and returns -1. */
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
              ir_space space, const char *what);
+/* memsys.c: resolves and checks lane `lane` of `acc` into *t; -1 with *f on a fault. */
+int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+                   lane_target *t, mem_fault *f);
+/* memsys.c: a request for `acc` with attributes `attrs` (the access's, or their copy without
+ * hints) by the SM of `ctx`; acc NULL: the memory system's own work. */
+mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                            const ir_mem_attrs *attrs);
 
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
-int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                      uint32_t lanes, mem_fault *f);
-int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                uint32_t lanes, mem_fault *f);
+int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
+                      const lane_target *t, uint32_t lanes, mem_fault *f);
+int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
+                const lane_target *t, uint32_t lanes, mem_fault *f);
 uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset);
-cache *hier_l2_slice(const memsys *ms, uint64_t addr);
 int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint32_t bytes);
-int hier_cache_control(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                       uint32_t lanes, mem_fault *f);
+/* L2 hints of request rq for the line at `line_addr` of kind `kind` (into rq->l2). */
+void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_addr,
+                       uint64_t policy);
+/* Adds what one L1 / L2 operation did to the request's counters. */
+void hier_count_l1(mem_request *rq, const cache_result *r);
+void hier_count_l2(mem_request *rq, const cache_result *r);
+/* Reads through the L2 on behalf of rq (r: what the L2 did, may be NULL). */
+mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes, uint8_t *out,
+                        cache_result *r);
 
-/* mem_shared.c */
-void shared_count(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes);
-void constant_count(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
-                    uint32_t lanes);
+/* mem_control.c: a cache-control access, and a fence, of request rq (0, or -1 with *f). */
+int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
+                   mem_fault *f);
+int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f);
+
+/* mem_shared.c: count the shared-memory banks' and the constant cache's work of the lanes
+ * `lanes` into c. */
+void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
+                  uint32_t lanes);
+void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
+                    const lane_target *t, uint32_t lanes);
+/* The constant-cache address of a constant or parameter lane. */
+uint64_t constant_address(const lane_target *t);
 
 #endif

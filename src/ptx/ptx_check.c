@@ -2,7 +2,9 @@
  * mutually exclusive ones, state spaces per instruction, memory ordering and scope, the cache
  * operator and eviction-priority rules of PTX ISA 9.1 §9.7.9.1-2, the cache-control instructions of
  * §9.7.9.15-18, atomic operations per type, and conversion rounding. It also copies the modifiers
- * into the IR instruction (mods, rnd, cmp, sub, mem). Operands are checked in ptx_lower.c. */
+ * into the IR instruction (mods, rnd, cmp, sub, and the space, ordering and shape of mem); the
+ * cache modifiers are lowered to the neutral memory attributes in ptx_lower_mem.c. Operands are
+ * checked in ptx_lower.c. */
 #include <string.h>
 
 #include "ptx/ptx_internal.h"
@@ -51,14 +53,7 @@ static void copy_modifiers(ptx_insn_ctx *c)
         m->space = IR_SPACE_GENERIC; /* no state space written: a generic address */
     m->sem = (uint8_t)(HAS(MMIO) ? VAL(MMIO) : VAL(SEM));
     m->scope = (uint8_t)(HAS(SCOPE) ? VAL(SCOPE) : VAL(MEMBAR));
-    m->cop = (uint8_t)VAL(COP);
-    m->l1_evict = (uint8_t)VAL(L1EV);
-    m->l2_evict = (uint8_t)(HAS(L2EV) ? VAL(L2EV) : VAL(L2EVM));
     m->l2_secondary = (uint8_t)c->secondary_l2;
-    m->level = (uint8_t)(HAS(TENSORMAP) ? VAL(TENSORMAP) : VAL(LEVEL));
-    m->nc = (uint8_t)VAL(NC);
-    m->prefetch_bytes = (uint16_t)VAL(PFSIZE);
-    m->cache_hint = (uint8_t)VAL(HINT);
     m->vec = (uint8_t)(HAS(VEC) ? VAL(VEC) : 1);
     if (cls == IR_CLASS_MEM && ir_type_bits((ir_type)in->type) >= 8)
         m->elem_bytes = (uint8_t)(ir_type_bits((ir_type)in->type) / 8);
@@ -322,9 +317,9 @@ static bool check_cache_ops(ptx_parser *p, const ptx_insn_ctx *c)
             return fail(p, c, "PTX-CACHEOP-001",
                         "a cache operator cannot be combined with .relaxed, .acquire, .release, .volatile or .mmio");
         uint32_t cop = VAL(COP);
-        if (c->op == PTX_OP_LD && (cop == IR_COP_WB || cop == IR_COP_WT))
+        if (c->op == PTX_OP_LD && (cop == PTX_COP_WB || cop == PTX_COP_WT))
             return fail(p, c, "PTX-CACHEOP-004", ".wb and .wt are store cache operators");
-        if (c->op == PTX_OP_ST && (cop == IR_COP_CA || cop == IR_COP_LU || cop == IR_COP_CV))
+        if (c->op == PTX_OP_ST && (cop == PTX_COP_CA || cop == PTX_COP_LU || cop == PTX_COP_CV))
             return fail(p, c, "PTX-CACHEOP-004", ".ca, .lu and .cv are load cache operators");
     }
     /* The grammar of ld/st.volatile has no L1 eviction priority and no .L2::cache_hint (ptxas 13
@@ -385,8 +380,6 @@ static bool check_cache_control(ptx_parser *p, const ptx_insn_ctx *c)
                            c->insn->mem.space != IR_SPACE_GENERIC)))
             return fail(p, c, "PTX-CACHEOP-005", "prefetch with a priority needs a .global (or "
                         "generic) address and .L2::evict_last or .L2::evict_normal");
-        if (HAS(L2EV))
-            c->insn->mem.level = IR_LEVEL_L2;
         break;
     case PTX_OP_PREFETCHU:
         if (VAL(LEVEL) != IR_LEVEL_L1)
@@ -395,7 +388,6 @@ static bool check_cache_control(ptx_parser *p, const ptx_insn_ctx *c)
     case PTX_OP_APPLYPRIORITY:
         if (l2 != IR_EVICT_NORMAL)
             return fail(p, c, "PTX-CACHEOP-005", "applypriority accepts only .L2::evict_normal");
-        c->insn->mem.level = IR_LEVEL_L2;
         break;
     case PTX_OP_DISCARD:
         if (VAL(LEVEL) != IR_LEVEL_L2)

@@ -123,16 +123,25 @@ typedef struct ptx_op_row {
     const char *rule;
 } ptx_op_row;
 
+/* Cache operators (the values of the COP group). */
+typedef enum ptx_cop { PTX_COP_NONE = 0, PTX_COP_CA, PTX_COP_CG, PTX_COP_CS, PTX_COP_LU, PTX_COP_CV,
+                       PTX_COP_WB, PTX_COP_WT } ptx_cop;
+
 typedef struct ptx_mod_row {
     const char *text;
     uint8_t group; /* ptx_group */
     uint32_t value;
     uint16_t version, sm;
+    ir_mem_attrs map; /* PTX_CMOD rows: the neutral attributes the modifier lowers to */
 } ptx_mod_row;
 
 extern const ptx_op_row ptx_op_rows[PTX_OP_COUNT];
 extern const ptx_mod_row ptx_mod_rows[];
 extern const size_t ptx_mod_row_count;
+
+/* The neutral attributes of modifier `value` of group `group` (a PTX_CMOD row), or NULL when the
+ * row has no mapping. */
+const ir_mem_attrs *ptx_mod_map(ptx_group group, uint32_t value);
 
 /* Hashed views of the table, built once per parse (no mutable globals). */
 enum { PTX_OP_BUCKETS = 512, PTX_MOD_BUCKETS = 1024 };
@@ -350,6 +359,8 @@ typedef struct ptx_insn_ctx {
 bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
+/* Lowers the memory modifiers of c into the neutral c->insn->mem (ptx_lower_mem.c). */
+void ptx_lower_mem(ptx_insn_ctx *c);
 /* Labels (ptx_func.c). Registers a pending label reference for instruction `insn` (xop -1:
  * src[0]); the index of label `name` (created on first mention), or -1 when out of memory. */
 void ptx_add_label_ref(ptx_parser *p, uint32_t insn, int32_t xop, const ptx_name *name);

@@ -617,29 +617,29 @@ static bool lower_ld(lower *L)
 {
     ptx_insn_ctx *c = L->c;
     ir_mem_attrs *m = &L->in->mem;
-    unsigned n = 2 + m->cache_hint;
+    unsigned n = 2 + m->has_policy;
     if (!count_is(L, n, n))
         return false;
     L->in->ndst = 1;
-    L->in->nsrc = (uint8_t)(1 + m->cache_hint);
+    L->in->nsrc = (uint8_t)(1 + m->has_policy);
     bool ok = m->vec > 1 ? vector(L, &L->ops[0], c->types[0], m->vec, A_WIDE | A_SINK, &L->in->dst[0])
                          : dst(L, &L->ops[0], c->types[0], A_WIDE, &L->in->dst[0]);
     if (!ok || !address(L, &L->ops[1], &L->in->src[0]))
         return false;
-    return !m->cache_hint || policy_operand(L, 2, &L->in->src[1]);
+    return !m->has_policy || policy_operand(L, 2, &L->in->src[1]);
 }
 
 static bool lower_st(lower *L)
 {
     ptx_insn_ctx *c = L->c;
     ir_mem_attrs *m = &L->in->mem;
-    unsigned n = 2 + m->cache_hint;
+    unsigned n = 2 + m->has_policy;
     if (!count_is(L, n, n) || !address(L, &L->ops[0], &L->in->src[0]))
         return false;
     L->in->nsrc = (uint8_t)n;
     bool ok = m->vec > 1 ? vector(L, &L->ops[1], c->types[0], m->vec, A_WIDE | A_IMM, &L->in->src[1])
                          : src(L, &L->ops[1], c->types[0], A_REG | A_IMM | A_WIDE, &L->in->src[1]);
-    return ok && (!m->cache_hint || policy_operand(L, 2, &L->in->src[2]));
+    return ok && (!m->has_policy || policy_operand(L, 2, &L->in->src[2]));
 }
 
 static bool lower_atom(lower *L)
@@ -647,7 +647,7 @@ static bool lower_atom(lower *L)
     ptx_insn_ctx *c = L->c;
     ir_type t = c->types[0];
     bool is_red = c->op == PTX_OP_RED, cas = L->in->sub == IR_ATOM_CAS;
-    unsigned hint = L->in->mem.cache_hint;
+    unsigned hint = L->in->mem.has_policy;
     unsigned n = (is_red ? 2 : 3) + (cas ? 1 : 0) + hint;
     if (!count_is(L, n, n))
         return false;
@@ -952,6 +952,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
 {
     lower L = {p, c, c->insn, p->ops};
     clear_operands(c->insn);
+    ptx_lower_mem(c);
     switch (c->row->form) {
     case PTX_FORM_UNARY: case PTX_FORM_COUNT: lower_alu(&L, 1); break;
     case PTX_FORM_BINARY: case PTX_FORM_SHIFT: lower_alu(&L, 2); break;

@@ -21,11 +21,23 @@ const ptx_op_row ptx_op_rows[PTX_OP_COUNT] = {
 #undef IR_NONE
 
 const ptx_mod_row ptx_mod_rows[] = {
-#define PTX_MOD(text, group, value, ver, sm) {text, PTX_G_##group, (uint32_t)(value), ver, sm},
+#define PTX_MOD(text, group, value, ver, sm) {text, PTX_G_##group, (uint32_t)(value), ver, sm, {0}},
+#define PTX_CMOD(text, group, value, ver, sm, ...) \
+    {text, PTX_G_##group, (uint32_t)(value), ver, sm, {__VA_ARGS__}},
 #include "ptx/ptx_ops.def"
+#undef PTX_CMOD
 #undef PTX_MOD
 };
 const size_t ptx_mod_row_count = sizeof ptx_mod_rows / sizeof ptx_mod_rows[0];
+
+const ir_mem_attrs *ptx_mod_map(ptx_group group, uint32_t value)
+{
+    static const ir_mem_attrs none;
+    for (size_t i = 0; i < ptx_mod_row_count; i++)
+        if (ptx_mod_rows[i].group == group && ptx_mod_rows[i].value == value)
+            return memcmp(&ptx_mod_rows[i].map, &none, sizeof none) ? &ptx_mod_rows[i].map : NULL;
+    return NULL;
+}
 
 static const struct {
     uint16_t op;

@@ -32,6 +32,7 @@ typedef struct spy_call {
     uint32_t bytes;
     int masked;
     uint8_t mask[128];
+    void *request; /* the request the cache handed down */
 } spy_call;
 
 typedef struct spy {
@@ -41,23 +42,23 @@ typedef struct spy {
     int fail_writes; /* return MEM_ERR_NOMEM from writes */
 } spy;
 
-static mem_status spy_read(void *ctx, uint64_t addr, uint32_t bytes, uint8_t *out)
+static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
 {
     spy *s = ctx;
     if (s->count < 64)
-        s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}};
+        s->calls[s->count] = (spy_call){0, addr, bytes, 0, {0}, request};
     s->count++;
     return dram_read(s->d, addr, bytes, out);
 }
 
-static mem_status spy_write(void *ctx, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                            const uint8_t *mask)
+static mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                            const uint8_t *data, const uint8_t *mask)
 {
     spy *s = ctx;
     if (s->fail_writes)
         return MEM_ERR_NOMEM;
     if (s->count < 64) {
-        s->calls[s->count] = (spy_call){1, addr, bytes, mask != NULL, {0}};
+        s->calls[s->count] = (spy_call){1, addr, bytes, mask != NULL, {0}, request};
         if (mask != NULL)
             memcpy(s->calls[s->count].mask, mask, bytes < 128 ? bytes : 128);
     }
@@ -534,11 +535,11 @@ static void test_discard_loses_dirty_data(void **state)
     assert_int_equal(v, 0xaaaaaaaau); /* the next level kept the old value */
     /* Invalidate after write-back keeps it; write back alone keeps the line, clean. */
     write4(&f, BASE, 0x0a0b0c0du, NULL);
-    assert_int_equal(cache_writeback_line(f.c, BASE, &r), MEM_OK);
+    assert_int_equal(cache_writeback_line(f.c, BASE, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_int_equal(cache_lookup_sectors(f.c, BASE), 1);
     write4(&f, BASE, 0x05060708u, NULL);
-    assert_int_equal(cache_invalidate_line(f.c, BASE, true, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_line(f.c, BASE, true, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_false(present(&f, BASE));
     read4(&f, BASE, NULL, &v);
@@ -546,6 +547,68 @@ static void test_discard_loses_dirty_data(void **state)
     assert_int_equal(cache_get_stats(f.c)->invalidated_lines, 2);
     /* Operations on absent lines do nothing. */
     assert_int_equal(cache_discard_line(f.c, BASE + 640, &r), MEM_OK);
+    assert_false(r.line_hit);
+    teardown(&f);
+}
+
+/* The request of an access travels to every next-level call it causes: fills, the write-back of
+ * a victim, write-throughs; control operations pass their own; a flush passes none. Reads report
+ * which of their sectors hit. */
+static void test_request_reaches_next_level(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    int first, second, third;
+    cache_hints h = {.request = &first};
+    cache_result r = read4(&f, BASE + 32, &h, NULL); /* a miss: one fill of sector 1 */
+    assert_int_equal(f.spy.count, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &first);
+    assert_int_equal(r.hit_sectors, 0);
+    r = read4(&f, BASE + 36, NULL, NULL);
+    assert_int_equal(r.hit_sectors, 2); /* sector 1 */
+    /* Four dirty lines fill set 0; a fifth line evicts the least recent, whose write-back carries
+     * the request of the access that needed the room. */
+    for (uint64_t k = 0; k < 4; k++) write4(&f, BASE + 2048 + k * SET_STRIDE * 8, 7, NULL);
+    f.spy.count = 0;
+    h.request = &second;
+    write4(&f, BASE + 2048 + 4 * SET_STRIDE * 8, 8, &h);
+    assert_int_equal(f.spy.count, 1);
+    assert_int_equal(f.spy.calls[0].is_write, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &second);
+    /* A control operation hands down its own request; a flush none. */
+    f.spy.count = 0;
+    assert_int_equal(cache_writeback_line(f.c, BASE + 2048 + 4 * SET_STRIDE * 8, &third, &r),
+                     MEM_OK);
+    assert_int_equal(f.spy.count, 1);
+    assert_ptr_equal(f.spy.calls[0].request, &third);
+    f.spy.count = 0;
+    assert_int_equal(cache_flush(f.c, &r), MEM_OK);
+    assert_true(f.spy.count > 0);
+    assert_null(f.spy.calls[0].request);
+    teardown(&f);
+}
+
+/* Invalidating clean lines keeps the dirty ones, data and all, and writes nothing back. */
+static void test_invalidate_clean_lines(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    read4(&f, BASE, NULL, NULL);           /* clean */
+    write4(&f, BASE + 128, 5, NULL);       /* dirty */
+    f.spy.count = 0;
+    cache_result r;
+    assert_int_equal(cache_invalidate_clean_line(f.c, BASE + 128, &r), MEM_OK);
+    assert_true(present(&f, BASE + 128));
+    assert_int_equal(cache_invalidate_clean_all(f.c, CACHE_KIND_ALL, &r), MEM_OK);
+    assert_false(present(&f, BASE));
+    assert_true(present(&f, BASE + 128));
+    assert_int_equal(f.spy.count, 0);
+    uint32_t v;
+    read4(&f, BASE + 128, NULL, &v);
+    assert_int_equal(v, 5);
+    assert_int_equal(cache_invalidate_clean_line(f.c, BASE + 256, &r), MEM_OK); /* absent */
     assert_false(r.line_hit);
     teardown(&f);
 }
@@ -560,7 +623,7 @@ static void test_invalidate_all_with_kind_filter(void **state)
     write4(&f, BASE + 128, 2, &global);
     write4(&f, BASE + 256, 3, &local);
     cache_result r;
-    assert_int_equal(cache_invalidate_all(f.c, 1u << 1, true, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 1, true, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 32);
     assert_false(present(&f, BASE + 256));
     assert_true(present(&f, BASE));
@@ -569,7 +632,7 @@ static void test_invalidate_all_with_kind_filter(void **state)
     assert_int_equal(dram_peek(f.spy.d, BASE + 256, 4, &v), MEM_OK);
     assert_int_equal(v, 3);
     /* Dropping kind 0 without write-back loses both stores. */
-    assert_int_equal(cache_invalidate_all(f.c, 1u << 0, false, &r), MEM_OK);
+    assert_int_equal(cache_invalidate_all(f.c, 1u << 0, false, NULL, &r), MEM_OK);
     assert_int_equal(r.writeback_bytes, 0);
     assert_false(present(&f, BASE));
     assert_int_equal(dram_peek(f.spy.d, BASE, 4, &v), MEM_OK);
@@ -630,7 +693,7 @@ static void test_l1_on_l2_holds_stale_data_until_invalidated(void **state)
     assert_int_equal(cache_write(l1b, BASE, 4, &v, NULL, NULL), MEM_OK);
     assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
     assert_int_equal(got, 41); /* stale copy in the other SM's L1 */
-    assert_int_equal(cache_invalidate_all(l1a, CACHE_KIND_ALL, false, NULL), MEM_OK);
+    assert_int_equal(cache_invalidate_all(l1a, CACHE_KIND_ALL, false, NULL, NULL), MEM_OK);
     assert_int_equal(cache_read(l1a, BASE, 4, &got, NULL, NULL), MEM_OK);
     assert_int_equal(got, 42);
     /* L2 holds the store; DRAM sees it only after the L2 flush. */
@@ -790,6 +853,8 @@ int main(void)
         cmocka_unit_test(test_flush_counts_writeback_bytes),
         cmocka_unit_test(test_l1_on_l2_holds_stale_data_until_invalidated),
         cmocka_unit_test(test_next_level_error_propagates),
+        cmocka_unit_test(test_request_reaches_next_level),
+        cmocka_unit_test(test_invalidate_clean_lines),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),

@@ -502,7 +502,7 @@ static void do_control(harness *t)
     cache_result r;
     switch (random_below(t, 7)) {
     case 0:
-        assert_int_equal(cache_invalidate_line(t->c, addr, true, &r), MEM_OK);
+        assert_int_equal(cache_invalidate_line(t->c, addr, true, NULL, &r), MEM_OK);
         ref_control_line(t->ref, addr, 1, 1);
         break;
     case 1:
@@ -510,7 +510,7 @@ static void do_control(harness *t)
         ref_control_line(t->ref, addr, 0, 1);
         break;
     case 2:
-        assert_int_equal(cache_writeback_line(t->c, addr, &r), MEM_OK);
+        assert_int_equal(cache_writeback_line(t->c, addr, NULL, &r), MEM_OK);
         ref_control_line(t->ref, addr, 1, 0);
         break;
     case 3: {
@@ -524,16 +524,16 @@ static void do_control(harness *t)
     }
     case 4: {
         int writeback = (int)random_below(t, 2);
-        assert_int_equal(cache_invalidate_all(t->c, filter, writeback != 0, &r), MEM_OK);
+        assert_int_equal(cache_invalidate_all(t->c, filter, writeback != 0, NULL, &r), MEM_OK);
         ref_control_all(t->ref, filter, writeback, 1);
         break;
     }
     case 5:
-        assert_int_equal(cache_writeback_all(t->c, filter, &r), MEM_OK);
+        assert_int_equal(cache_writeback_all(t->c, filter, NULL, &r), MEM_OK);
         ref_control_all(t->ref, filter, 1, 0);
         break;
     default:
-        assert_int_equal(cache_invalidate_line(t->c, addr, false, &r), MEM_OK);
+        assert_int_equal(cache_invalidate_line(t->c, addr, false, NULL, &r), MEM_OK);
         ref_control_line(t->ref, addr, 0, 1);
         break;
     }

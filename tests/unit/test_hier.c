@@ -123,6 +123,18 @@ static void perform(fixture *fx, uint32_t sm)
     assert_int_equal(f.kind, MEM_FAULT_NONE);
 }
 
+/* A fence by SM `sm` with the side effects the PTX front-end gives membar and fence at `scope`:
+ * beyond the CTA, the SM's L1 drops its global lines. */
+static void fence(fixture *fx, uint32_t sm, ir_scope scope, uint32_t insn_id)
+{
+    begin(fx, MEM_OP_FENCE, IR_SPACE_NONE, 0, 0, 1u, insn_id);
+    fx->attrs.scope = (uint8_t)scope;
+    fx->attrs.fence = IR_FENCE_WAIT_WRITES | (scope == IR_SCOPE_CTA ? 0 : IR_FENCE_INVALIDATE_L1);
+    perform(fx, sm);
+    fx->attrs.scope = IR_SCOPE_NONE;
+    fx->attrs.fence = 0;
+}
+
 static const mem_counters *insn(const fixture *fx, uint32_t id)
 {
     return &memsys_insn_counters(fx->ms)[id];
@@ -358,8 +370,8 @@ static void test_random_addresses(void **state)
 static void test_cg_bypasses_l1(void **state)
 {
     fixture *fx = *state;
-    fx->attrs.cop = IR_COP_CG;
-    /* ld.global.cg: still one L1 request whose 4 sectors count as misses, served by L2. */
+    fx->attrs.l1 = IR_L1_BYPASS;
+    /* A load that bypasses L1 (ld.global.cg): still one L1 request whose 4 sectors count as misses, served by L2. */
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 4, 0, 4);
@@ -373,8 +385,8 @@ static void test_cg_bypasses_l1(void **state)
     assert_int_equal(insn(fx, 2)->dram.read_bytes, 0);
     for (uint32_t l = 0; l < MEM_LANES; l++)
         assert_int_equal(lane_word(&fx->acc, l, 0), 3 * l + 1);
-    /* A plain load afterwards still misses L1: the .cg loads left it untouched. */
-    fx->attrs.cop = IR_COP_NONE;
+    /* A plain load afterwards still misses L1: the bypassing loads left it untouched. */
+    fx->attrs.l1 = 0;
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 4, 0, 4);
@@ -428,13 +440,12 @@ static void test_preset_without_global_caching(void **state)
     fixture_open(fx);
     assert_int_equal(second_load_l1_hits(fx, 1, 0), 0);
     assert_l2(insn(fx, 2), 4, 4, 0);
-    fx->attrs.cop = IR_COP_CA;
+    fx->attrs.l1 = IR_L1_ALLOCATE;
     assert_int_equal(second_load_l1_hits(fx, 3, 1024), 4);
-    fx->attrs.cop = IR_COP_NONE;
-    fx->attrs.nc = 1;
+    fx->attrs.l1 = IR_L1_READ_ONLY;
     assert_int_equal(second_load_l1_hits(fx, 5, 2048), 4);
     /* Local memory is cached whatever the flag says. */
-    fx->attrs.nc = 0;
+    fx->attrs.l1 = 0;
     for (uint32_t k = 0; k < 2; k++) {
         strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 7 + k), 0, 0);
         perform(fx, 0);
@@ -493,7 +504,7 @@ static void test_cg_store_drops_l1_copy(void **state)
     fixture *fx = *state;
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 4);
     perform(fx, 0); /* sector 0 of the line is now in SM 0's L1 */
-    fx->attrs.cop = IR_COP_CG;
+    fx->attrs.write_mode = IR_WRITE_BYPASS_L1;
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1u, 2);
     strided(a, fx->buf, 4);
     uint32_t v = 77;
@@ -501,7 +512,7 @@ static void test_cg_store_drops_l1_copy(void **state)
     perform(fx, 0);
     /* st.global.cg caches at L2 only: the L1 line is dropped, one sector written to L2. */
     assert_l2(insn(fx, 2), 1, 1, 0);
-    fx->attrs.cop = IR_COP_NONE;
+    fx->attrs.write_mode = IR_WRITE_DEFAULT;
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 3), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 1, 0, 1);
@@ -590,7 +601,7 @@ static void test_local_stores_write_back(void **state)
     assert_l1(insn(fx, 2), 1, 4, 4, 0);
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(&fx->acc, l, 0), 900 + l);
     /* A GPU-scope fence drops global lines only: the dirty local line survives it. */
-    memsys_fence(fx->ms, 0, IR_SCOPE_GPU);
+    fence(fx, 0, IR_SCOPE_GPU, 40);
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 3), 12, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 4, 4, 0);
@@ -606,7 +617,7 @@ static void test_local_stores_write_back(void **state)
 static void test_dram_fill_granularity(void **state)
 {
     fixture *fx = *state;
-    fx->attrs.cop = IR_COP_CG; /* straight to L2, so every sector is an L2 lookup */
+    fx->attrs.l1 = IR_L1_BYPASS; /* straight to L2, so every sector is an L2 lookup */
     /* One lane, sector 0: the L2 fetches the 64-byte block of sectors 0 and 1. */
     strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 0);
     perform(fx, 0);
@@ -688,12 +699,12 @@ static void test_stale_l1_until_fence(void **state)
     /* SM 0 itself reads the new value from L2. */
     assert_int_equal(load_word(fx, 0, x, 4), fresh);
     /* A CTA-scope fence does not touch the L1: still stale. */
-    memsys_fence(fx->ms, 1, IR_SCOPE_CTA);
+    fence(fx, 1, IR_SCOPE_CTA, 40);
     assert_int_equal(load_word(fx, 1, x, 5), old);
     assert_l1(insn(fx, 5), 1, 1, 1, 0);
     /* A GPU-scope fence by SM 1 drops its global lines: the next read misses L1, hits L2 and
      * returns the new value. */
-    memsys_fence(fx->ms, 1, IR_SCOPE_GPU);
+    fence(fx, 1, IR_SCOPE_GPU, 41);
     assert_int_equal(load_word(fx, 1, x, 6), fresh);
     assert_l1(insn(fx, 6), 1, 1, 0, 1);
     assert_l2(insn(fx, 6), 1, 1, 0);
@@ -742,6 +753,13 @@ static void test_atomics_at_l2(void **state)
      * sector, valid since the load's fill: 64 L2 sector accesses, all hits. One L1 request,
      * whose only effect is to drop the SM's copy of the line. */
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(a, l, 0), start + l);
+    /* Each lane is its own operation at L2, on a sector the L2 holds. */
+    assert_int_equal(a->nserved, MEM_LANES);
+    assert_int_equal(a->levels, 1u << MEM_LEVEL_L2);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        assert_int_equal(a->served[l].addr, x & ~(uint64_t)31);
+        assert_int_equal(a->served[l].level, MEM_LEVEL_L2);
+    }
     assert_int_equal(insn(fx, 2)->l1.requests, 1);
     assert_int_equal(insn(fx, 2)->l1.sector_hits, 0);
     assert_l2(insn(fx, 2), 64, 64, 0);
@@ -750,6 +768,72 @@ static void test_atomics_at_l2(void **state)
     assert_int_equal(load_word(fx, 0, x, 3), start + 32);
     assert_l1(insn(fx, 3), 1, 1, 0, 1);
     assert_l2(insn(fx, 3), 1, 1, 0);
+}
+
+/* ---- which level served each sector ---- */
+
+/* The access was served by `level` alone, and listed `sectors` sectors, each served by `level`,
+ * in ascending address order from `first`. */
+static void assert_served(const mem_access *a, uint8_t level, uint32_t sectors, uint64_t first)
+{
+    assert_int_equal(a->levels, 1u << level);
+    assert_int_equal(a->nserved, sectors);
+    for (uint32_t k = 0; k < sectors; k++) {
+        assert_int_equal(a->served[k].addr, first + 32 * k);
+        assert_int_equal(a->served[k].level, level);
+        assert_int_equal(a->served[k].l2_slice, a->served[0].l2_slice);
+    }
+}
+
+static void test_served_level_of_each_sector(void **state)
+{
+    fixture *fx = *state;
+    /* A cold line read by SM 0 comes from DRAM; the same line read by SM 1 from the L2 (SM 1's
+     * L1 is cold); read again by SM 1, from its L1. Each time: 4 sectors, one per 8 lanes. */
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_DRAM, 4, fx->buf);
+    uint16_t slice = fx->acc.served[0].l2_slice;
+    assert_true(slice < fx->cfg.l2.slices);
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    perform(fx, 1);
+    assert_served(&fx->acc, MEM_LEVEL_L2, 4, fx->buf);
+    assert_int_equal(fx->acc.served[0].l2_slice, slice);
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
+    perform(fx, 1);
+    assert_served(&fx->acc, MEM_LEVEL_L1, 4, fx->buf);
+
+    /* Mixed: lanes 0..15 read sectors 0..1 of that line (L1 hits on SM 1), lanes 16..31 the
+     * first two sectors of a cold line 4 KiB further (DRAM). */
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 4);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        a->addr[l] = (l < 16 ? fx->buf : fx->buf + 4096 - 64) + 4 * l;
+    perform(fx, 1);
+    assert_int_equal(fx->acc.levels, (1u << MEM_LEVEL_L1) | (1u << MEM_LEVEL_DRAM));
+    assert_int_equal(fx->acc.nserved, 4);
+    static const uint8_t mixed[4] = {MEM_LEVEL_L1, MEM_LEVEL_L1, MEM_LEVEL_DRAM, MEM_LEVEL_DRAM};
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(fx->acc.served[k].addr, (k < 2 ? fx->buf : fx->buf + 4096 - 64) + 32 * k);
+        assert_int_equal(fx->acc.served[k].level, mixed[k]);
+    }
+
+    /* A global store that writes through is accepted by the L2; a local store that stays dirty
+     * in L1 by the L1; shared memory serves its own lanes. */
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0x0000000Fu, 5);
+    strided(a, fx->buf + 8192, 4);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_L2, 1, fx->buf + 8192);
+    strided(begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 6), 0, 0);
+    perform(fx, 0);
+    assert_served(&fx->acc, MEM_LEVEL_L1, 4, MEM_LOCAL_BACKING_BASE);
+    static uint8_t shared[256];
+    mem_ctx c = ctx_for(0);
+    c.shared = shared;
+    c.shared_bytes = sizeof shared;
+    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0x00FF0000u, 7), 0, 4);
+    mem_fault f;
+    assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), 0);
+    assert_served(&fx->acc, MEM_LEVEL_SHARED, 0, 0);
 }
 
 /* ---- faults ---- */
@@ -810,6 +894,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_l1_until_fence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_boundary_invalidates_l1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomics_at_l2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_served_level_of_each_sector, setup, teardown),
         cmocka_unit_test_setup_teardown(test_faults_leave_state_alone, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

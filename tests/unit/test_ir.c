@@ -202,7 +202,7 @@ static ir_module *printer_module(void)
     uint32_t rd = irb_reg(&b, IR_T_U64, "%rd1"), r = irb_reg(&b, IR_T_U32, "%r1");
     uint32_t h = irb_reg(&b, IR_T_B16, NULL), p = irb_pred(&b, "%p1"), q = irb_pred(&b, NULL);
     ir_insn *in = irb_ld(&b, IR_SPACE_PARAM, IR_T_U64, irb_r(rd), irb_addr_sym(out, 8)); /* 0 */
-    in->mem.cache_hint = 1;
+    in->mem.has_policy = 1;
     irb_src(in, 1, irb_r(rd));
     in = irb_alu(&b, IR_SETP, IR_T_S32, irb_p(p), irb_r(r), irb_imm(-1 & 0xFFFFFFFF), none);
     in->cmp = IR_CMP_LT;                                                                 /* 1 */
@@ -245,7 +245,7 @@ static void test_print_each_operand_form(void **state)
 {
     (void)state;
     static const char *const expected[] = {
-        "ld.u64                  %rd1, [out+8], %rd1 { space=param cache_hint=1 elem_bytes=8 } "
+        "ld.u64                  %rd1, [out+8], %rd1 { space=param has_policy=1 elem_bytes=8 } "
         "; 10:3",
         "setp.lt.s32             %p1, p1, %r1, 0xffffffff                ; 11:4",
         "@!%p1 bra               L0                                      ; 12:5",
@@ -359,10 +359,12 @@ static void test_mem_attrs_visit(void **state)
     ir_mem_attrs_visit(&m, record, &v, &bad);
     assert_string_equal(v.text, ""); /* all defaults: vec 1 is one */
     m = (ir_mem_attrs){.space = IR_SPACE_SHARED, .sem = IR_SEM_ACQUIRE, .l2_evict = IR_EVICT_LAST,
-                       .prefetch_bytes = 256, .elem_bytes = 16, .vec = 4, .scope = 77};
+                       .fill_bytes = 256, .elem_bytes = 16, .vec = 4, .scope = 77,
+                       .write_mode = IR_WRITE_THROUGH, .cctl = IR_CCTL_DISCARD};
     ir_mem_attrs_visit(&m, record, &v, &bad);
     assert_string_equal(v.text, "space=3/shared sem=2/acquire scope=77/- l2_evict=4/last "
-                                "prefetch_bytes=256/- elem_bytes=16/- vec=4/-");
+                                "write_mode=2/write_through fill_bytes=256/- elem_bytes=16/- "
+                                "vec=4/- cctl=4/discard");
     assert_int_equal(bad, 1);
 }
 

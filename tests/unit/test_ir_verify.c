@@ -208,7 +208,7 @@ static void test_008_memory_attributes(void **state)
                "IR of function 'k', instruction 4 (add): add has no memory attributes, but space "
                "is 2");
     m = base_module();
-    insn_of_k(m, 0)->mem.cache_hint = 1; /* no policy operand */
+    insn_of_k(m, 0)->mem.has_policy = 1; /* no policy operand */
     expect_one(m, "IR-VERIFY-008", 10, 3, NULL);
     m = base_module();
     insn_of_k(m, 5)->mem.vec = 2; /* the value is a scalar */

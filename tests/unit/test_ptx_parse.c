@@ -113,7 +113,7 @@ static void test_saxpy_lowering(void **state)
     assert_int_equal(in[7].mods, IR_MOD_WIDE);
     assert_int_equal(in[7].type, IR_T_S32);
     const ir_insn *ld = &in[9];
-    assert_int_equal(ld->mem.nc, 1);
+    assert_int_equal(ld->mem.l1, IR_L1_READ_ONLY); /* .nc */
     assert_int_equal(ld->mem.vec, 2);
     assert_int_equal(ld->mem.elem_bytes, 4);
     assert_int_equal(ld->dst[0].kind, IR_OPND_VEC);
@@ -268,27 +268,104 @@ static void test_cache_control(void **state)
     assert_int_equal(in[1].src[2].imm, 8192);
     assert_int_equal(in[1].mem.l2_secondary, IR_EVICT_UNCHANGED);
     assert_int_equal(in[2].src[0].kind, IR_OPND_NONE);
-    assert_int_equal(in[3].mem.l1_evict, IR_EVICT_LAST);
-    assert_int_equal(in[3].mem.cache_hint, 1);
+    assert_int_equal(in[3].mem.l1_alloc, IR_EVICT_LAST);
+    assert_int_equal(in[3].mem.has_policy, 1);
     assert_int_equal(in[3].src[1].kind, IR_OPND_REG);
-    assert_int_equal(in[4].mem.cop, IR_COP_CS);
+    /* st.cs: evict-first in L1 and L2, a streaming write; no read behaviour on a store */
+    assert_int_equal(in[4].mem.l1_alloc, IR_EVICT_FIRST);
+    assert_int_equal(in[4].mem.l2_evict, IR_EVICT_FIRST);
+    assert_int_equal(in[4].mem.write_mode, IR_WRITE_STREAMING);
+    assert_int_equal(in[4].mem.l1, 0);
     assert_int_equal(in[4].src[1].kind, IR_OPND_VEC);
-    assert_int_equal(in[5].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[5].mem.cctl, IR_CCTL_PREFETCH);
+    assert_int_equal(in[5].mem.cctl_levels, IR_LEVEL_L2);
+    assert_int_equal(in[5].mem.cctl_lines, IR_LINES_GLOBAL | IR_LINES_LOCAL);
     assert_int_equal(in[5].mem.l2_evict, IR_EVICT_LAST);
-    assert_int_equal(in[6].mem.prefetch_bytes, 128);
+    assert_int_equal(in[6].mem.fill_bytes, 128);
     assert_int_equal(in[7].src[1].imm, 128);
-    assert_int_equal(in[8].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[7].mem.cctl, IR_CCTL_PRIORITY);
+    assert_int_equal(in[7].mem.cctl_levels, IR_LEVEL_L2);
+    assert_int_equal(in[7].mem.l2_evict, IR_EVICT_NORMAL);
+    /* discard.L2 also drops the issuing SM's L1 copy */
+    assert_int_equal(in[8].mem.cctl, IR_CCTL_DISCARD);
+    assert_int_equal(in[8].mem.cctl_levels, IR_LEVEL_L1 | IR_LEVEL_L2);
     assert_int_equal(in[9].sub, IR_ATOM_CAS);
     assert_int_equal(in[9].mem.sem, IR_SEM_ACQUIRE);
     assert_int_equal(in[9].mem.scope, IR_SCOPE_GPU);
+    assert_int_equal(in[9].mem.fence, IR_FENCE_INVALIDATE_L1); /* the acquire's side effect */
     assert_int_equal(in[9].src[2].imm, 7);
     assert_int_equal(in[10].op, IR_RED);
     assert_int_equal(in[10].mem.space, IR_SPACE_SHARED);
+    assert_int_equal(in[10].mem.fence, 0);
     assert_int_equal(in[11].mem.sem, IR_SEM_ACQ_REL);
     assert_int_equal(in[11].mem.scope, IR_SCOPE_CLUSTER);
+    assert_int_equal(in[11].mem.fence, IR_FENCE_WAIT_WRITES | IR_FENCE_INVALIDATE_L1);
     assert_int_equal(in[12].mem.scope, IR_SCOPE_GPU);
+    assert_int_equal(in[12].mem.fence, IR_FENCE_WAIT_WRITES | IR_FENCE_INVALIDATE_L1);
     ir_module_destroy(m);
     free(text);
+}
+
+/* PTX's memory modifiers in the neutral contract (docs/cache-hints.md, "From PTX to the memory
+ * contract"): each row's mapping, and the rules the lowering adds. */
+static const char neutral[] =
+    ".version 8.8\n.target sm_100\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    " .reg .b64 %rd<8>;\n .reg .b32 %r<10>;\n .local .align 4 .b8 d[64];\n"
+    " ld.global.lu.u32 %r1, [%rd1];\n"                   /* 0: .lu on .global is .cs */
+    " ld.lu.u32 %r1, [%rd1];\n"                          /* 1: generic .lu: last use only */
+    " ld.global.cv.u32 %r1, [%rd1];\n"                   /* 2 */
+    " ld.global.ca.u32 %r1, [%rd1];\n"                   /* 3 */
+    " ld.global.cg.u32 %r1, [%rd1];\n"                   /* 4 */
+    " st.global.cg.u32 [%rd1], %r1;\n"                   /* 5 */
+    " st.global.wt.u32 [%rd1], %r1;\n"                   /* 6 */
+    " st.global.wb.u32 [%rd1], %r1;\n"                   /* 7 */
+    " ld.global.cs.L2::evict_last.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];\n"
+    " prefetchu.L1 [%rd1];\n"                            /* 9 */
+    " prefetch.global.L1 [%rd1];\n"                      /* 10 */
+    " prefetch.const.tensormap [%rd1];\n"                /* 11 */
+    " membar.cta;\n"                                     /* 12 */
+    " ld.acquire.cta.global.u32 %r1, [%rd1];\n"          /* 13 */
+    " ld.acquire.sys.global.u32 %r1, [%rd1];\n"          /* 14 */
+    " ld.local.cs.u32 %r1, [d];\n"                       /* 15 */
+    " ret;\n}\n";
+
+static void test_neutral_attributes(void **state)
+{
+    (void)state;
+    ir_module *m = parse_ok(neutral);
+    const ir_insn *in = m->funcs[0].insns;
+    assert_int_equal(in[0].mem.l1_alloc, IR_EVICT_FIRST);
+    assert_int_equal(in[0].mem.l2_evict, IR_EVICT_FIRST);
+    assert_int_equal(in[0].mem.l1, IR_L1_LAST_USE);
+    assert_int_equal(in[0].mem.write_mode, IR_WRITE_DEFAULT); /* a load has no write mode */
+    assert_int_equal(in[1].mem.l1_alloc, IR_EVICT_FIRST);
+    assert_int_equal(in[1].mem.l2_evict, IR_EVICT_NONE);
+    assert_int_equal(in[1].mem.l1, IR_L1_LAST_USE);
+    assert_int_equal(in[2].mem.l1, IR_L1_BYPASS | IR_L1_INVALIDATE);
+    assert_int_equal(in[3].mem.l1, IR_L1_ALLOCATE);
+    assert_int_equal(in[4].mem.l1, IR_L1_BYPASS);
+    assert_int_equal(in[4].mem.write_mode, IR_WRITE_DEFAULT);
+    assert_int_equal(in[5].mem.write_mode, IR_WRITE_BYPASS_L1);
+    assert_int_equal(in[5].mem.l1, 0); /* a store has no read behaviour */
+    assert_int_equal(in[6].mem.write_mode, IR_WRITE_THROUGH);
+    assert_int_equal(in[7].mem.write_mode, IR_WRITE_DEFAULT);
+    /* An explicit L2 priority wins over the class of .cs. */
+    assert_int_equal(in[8].mem.l2_evict, IR_EVICT_LAST);
+    assert_int_equal(in[8].mem.l1_alloc, IR_EVICT_FIRST);
+    assert_int_equal(in[9].mem.cctl, IR_CCTL_PREFETCH);
+    assert_int_equal(in[9].mem.cctl_levels, IR_LEVEL_L1);
+    assert_int_equal(in[9].mem.cctl_lines, IR_LINES_GLOBAL);
+    assert_int_equal(in[10].mem.cctl_levels, IR_LEVEL_L1);
+    assert_int_equal(in[10].mem.cctl_lines, IR_LINES_GLOBAL | IR_LINES_LOCAL);
+    assert_int_equal(in[11].mem.cctl_levels, IR_LEVEL_L2 | IR_LEVEL_CONST_L1);
+    assert_int_equal(in[11].mem.cctl_lines, IR_LINES_GLOBAL);
+    assert_int_equal(in[12].mem.fence, IR_FENCE_WAIT_WRITES);
+    assert_int_equal(in[13].mem.fence, 0);
+    assert_int_equal(in[14].mem.fence, IR_FENCE_INVALIDATE_L1);
+    assert_int_equal(in[15].mem.l1, IR_L1_LAST_USE); /* .cs on local data acts as .lu */
+    assert_int_equal(in[15].mem.l2_evict, IR_EVICT_FIRST);
+    ir_module_destroy(m);
 }
 
 /* Forms that the ptxas differential test (tests/diff/) showed ptxas 13 accepts, and their IR. */
@@ -310,13 +387,13 @@ static void test_ptxas_accepted_forms(void **state)
     ir_module *m = parse_ok(ptxas_forms);
     const ir_insn *in = m->funcs[0].insns;
     assert_int_equal(in[0].op, IR_ST);
-    assert_int_equal(in[0].mem.l1_evict, IR_EVICT_UNCHANGED);
+    assert_int_equal(in[0].mem.l1_alloc, IR_EVICT_UNCHANGED);
     assert_int_equal(in[1].mem.space, IR_SPACE_GENERIC);
-    assert_int_equal(in[1].mem.prefetch_bytes, 64);
+    assert_int_equal(in[1].mem.fill_bytes, 64);
     assert_int_equal(in[2].op, IR_PREFETCH);
     assert_int_equal(in[2].mem.space, IR_SPACE_GENERIC);
     assert_int_equal(in[2].mem.l2_evict, IR_EVICT_NORMAL);
-    assert_int_equal(in[2].mem.level, IR_LEVEL_L2);
+    assert_int_equal(in[2].mem.cctl_levels, IR_LEVEL_L2);
     assert_int_equal(in[3].mem.sem, IR_SEM_MMIO);
     assert_int_equal(in[3].mem.scope, IR_SCOPE_SYS);
     assert_int_equal(in[4].mem.l2_evict, IR_EVICT_FIRST);
@@ -406,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_cache_control),
         cmocka_unit_test(test_ptxas_accepted_forms),
         cmocka_unit_test(test_ptxas_rejected_forms),
+        cmocka_unit_test(test_neutral_attributes),
         cmocka_unit_test(test_truncated_inputs_never_crash),
         cmocka_unit_test(test_list_ops),
     };
