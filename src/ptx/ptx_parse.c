@@ -1104,6 +1104,7 @@ static void finish_module(ptx_parser *p)
     for (uint32_t i = 0; i < m->nfuncs; i++)
         if (!defined[i] && !m->funcs[i].has_callprototype && !m->funcs[i].is_extern)
             m->funcs[i].is_extern = 1; /* declared only: defined elsewhere (a link-time symbol) */
+    ptx_declare_machine(m);
 }
 
 ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag_list *dl)
