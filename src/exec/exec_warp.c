@@ -424,6 +424,7 @@ void warp_run(exec_warp *w, uint32_t quantum)
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
     uint64_t *counts = rs->prog->insn_counts;
+    const exec_insn_layout *layout = &rs->prog->layout;
     while (quantum-- && w->state == WARP_READY) {
         if (!rs->budget) {
             warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
@@ -443,8 +444,8 @@ void warp_run(exec_warp *w, uint32_t quantum)
             mask &= in->guard_neg ? ~g : g;
         }
         /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
-         * another 128-byte line (instructions are 16 bytes). */
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
+         * another 128-byte line (instruction sizes and control words: ir_machine). */
+        uint64_t fetch_line = (w->code_base + exec_insn_offset(layout, w->pc)) >> 7;
         if (fetch_line != w->fetch_line) {
             w->fetch_line = fetch_line;
             memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
