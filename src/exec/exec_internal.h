@@ -132,8 +132,6 @@ typedef struct exec_run_state exec_run_state;
 struct exec_warp {
     uint32_t pc, active;      /* the running group */
     uint32_t live;            /* lanes that exist and have not exited */
-    uint32_t flags[EXEC_MAX_FLAGS]; /* condition flag n (ir_insn.flag_in/out) is flags[n-1],
-                                 a lane mask; PTX's carry is flag 1 */
     uint32_t next_wait_pc;    /* lowest pc among the waiting groups of the top frame */
     uint8_t state;            /* warp_state */
     uint8_t bar_id;           /* barrier the warp waits at */
@@ -156,6 +154,8 @@ struct exec_warp {
     exec_cta *cta;
     exec_run_state *run;
     mem_ctx mctx;             /* who this warp is, for the memory system */
+    uint32_t flags[EXEC_MAX_FLAGS]; /* condition flag n (ir_insn.flag_in/out) is flags[n-1],
+                                 a lane mask; PTX's carry is flag 1 */
 };
 
 typedef struct exec_barrier {

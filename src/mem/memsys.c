@@ -194,28 +194,6 @@ int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, ui
     return -1;
 }
 
-/* A lane's constant-space offset: its bank must exist and hold the bytes; constants are
- * read-only. */
-static int check_const(const memsys *ms, const mem_access *acc, uint32_t lane,
-                       const lane_target *t, mem_fault *f)
-{
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint64_t bank = t->offset >> MEM_CONST_BANK_SHIFT;
-    uint64_t in_bank = t->offset & ((1ull << MEM_CONST_BANK_SHIFT) - 1);
-    if (bank >= MEM_CONST_BANKS)
-        return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, acc->addr[lane], bytes, t->space,
-                        "constant bank number is outside 0..31");
-    uint64_t limit = ms->const_bytes[bank];
-    if (in_bank >= limit || limit - in_bank < bytes)
-        return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, acc->addr[lane], bytes, t->space,
-                        bank ? "address is outside the data of its constant bank"
-                             : "address is outside the window's allocated size");
-    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_PREFETCH)
-        return mem_fail(f, MEM_FAULT_READ_ONLY, lane, acc->addr[lane], bytes, t->space,
-                        "state space is read-only");
-    return 0;
-}
-
 /* Resolves and checks one lane's address. */
 static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
                       lane_target *t, mem_fault *f)
@@ -238,8 +216,13 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
         return 0;
     case IR_SPACE_SHARED: limit = ctx->shared_bytes; break;
     case IR_SPACE_LOCAL: limit = ctx->local_bytes; break;
-    case IR_SPACE_CONST:
-        return check_const(ms, acc, lane, t, f);
+    case IR_SPACE_CONST: /* the window offset's bank, up to the end of its data */
+        if (t->offset >> MEM_CONST_BANK_SHIFT >= MEM_CONST_BANKS)
+            return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
+                            "constant bank number is outside 0..31");
+        limit = (t->offset >> MEM_CONST_BANK_SHIFT << MEM_CONST_BANK_SHIFT) +
+                ms->const_bytes[t->offset >> MEM_CONST_BANK_SHIFT];
+        break;
     case IR_SPACE_PARAM: limit = ms->params_bytes; break;
     default:
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, lane, a, bytes, t->space,
@@ -247,8 +230,11 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     }
     if (t->offset >= limit || limit - t->offset < bytes)
         return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
-                    "address is outside the window's allocated size");
-    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_PREFETCH && t->space == IR_SPACE_PARAM)
+                        t->space == IR_SPACE_CONST && t->offset >> MEM_CONST_BANK_SHIFT
+                            ? "address is outside the data of its constant bank"
+                            : "address is outside the window's allocated size");
+    if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_PREFETCH &&
+        (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
         return mem_fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
                     "state space is read-only");
     return 0;
