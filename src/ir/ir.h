@@ -336,13 +336,13 @@ typedef struct ir_var {
     uint8_t type;        /* element type */
     uint8_t is_extern;   /* .extern (dynamic .shared arrays, external globals) */
     uint8_t is_visible;
-    uint8_t const_bank;  /* .const variables: the constant bank that holds them (0 for PTX) */
     uint32_t align;      /* bytes; at least the element size */
     uint64_t size_bytes; /* total bytes; 0 for an unsized extern .shared array */
     const uint8_t *init; /* size_bytes of initial data, or NULL (zero) */
     ir_reloc *relocs;
     uint32_t nrelocs;
     uint32_t line, col;
+    uint8_t const_bank;  /* .const variables: the constant bank that holds them (0 for PTX) */
 } ir_var;
 
 typedef struct ir_param {
