@@ -75,8 +75,6 @@ enum {
     IR_MOD_HI = 1u << 4,
     IR_MOD_LO = 1u << 5,
     IR_MOD_WIDE = 1u << 6,
-    /* PTX's spelling of the carry: the flag itself is named by ir_insn.flag_out / flag_in, which
-     * a front-end sets together with these, and which is what the executor reads */
     IR_MOD_CC = 1u << 7,       /* writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc ...) */
     IR_MOD_CARRY_IN = 1u << 8, /* reads the carry flag (addc, subc, madc) */
     IR_MOD_UNI = 1u << 9,      /* bra.uni, call.uni, ret.uni: asserted non-divergent */
@@ -263,7 +261,9 @@ typedef struct ir_insn {
     uint32_t guard;      /* pred slot of the guard */
     uint8_t flag_in;     /* condition flag the instruction reads (1..ir_machine.flag_count), or
                             IR_FLAG_NONE; PTX addc/subc/madc read IR_FLAG_CARRY */
-    uint8_t flag_out;    /* condition flag it writes, or IR_FLAG_NONE; PTX .cc writes the carry */
+    uint8_t flag_out;    /* condition flag it writes, or IR_FLAG_NONE; PTX .cc writes the carry.
+                            The flags, not PTX's spelling of them in mods (IR_MOD_CC,
+                            IR_MOD_CARRY_IN), are what the executor reads */
     ir_operand dst[2];   /* dst[1]: second result (setp p|q, shfl d|p, atom with no result: NONE) */
     ir_operand src[4];
     ir_mem_attrs mem;    /* memory ops, fences, cvta (space) */

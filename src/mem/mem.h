@@ -6,7 +6,7 @@
  *   shared   per CTA, window offsets 0..shared_bytes-1; generic MEM_SHARED_WINDOW + offset
  *   local    per thread, window offsets 0..local_bytes-1; generic MEM_LOCAL_WINDOW + offset
  *   const    constant banks: bank b's offset o is window offset (b << MEM_CONST_BANK_SHIFT) + o,
- *            so bank 0 (PTX's .const data) starts the window; generic MEM_CONST_WINDOW + offset
+ *            so bank 0 (a module's .const data) starts the window; generic MEM_CONST_WINDOW + offset
  *   param    kernel parameters, offsets; generic MEM_PARAM_WINDOW + offset
  * Generic addresses outside every window are global addresses. */
 #ifndef GMS_MEM_MEM_H
