@@ -330,8 +330,8 @@ static int int_type_index(ir_type t)
 
 static alu_fn addsub_lookup(const ir_insn *in, int ti)
 {
-    int sub = in->op == IR_SUB, cin = (in->mods & IR_MOD_CARRY_IN) != 0;
-    int cc = (in->mods & IR_MOD_CC) != 0, sat = (in->mods & IR_MOD_SAT) != 0;
+    int sub = in->op == IR_SUB, cin = in->flag_in != IR_FLAG_NONE;
+    int cc = in->flag_out != IR_FLAG_NONE, sat = (in->mods & IR_MOD_SAT) != 0;
     unsigned bits = ir_type_bits((ir_type)in->type);
     if (sat)
         return (ti == 4 && !cin && !cc) ? (sub ? sub_sat_s32 : add_sat_s32) : NULL;
@@ -343,7 +343,8 @@ static alu_fn addsub_lookup(const ir_insn *in, int ti)
 static alu_fn mul_lookup(const ir_insn *in, int ti)
 {
     uint32_t mods = in->mods;
-    int mad = in->op == IR_MAD, cin = (mods & IR_MOD_CARRY_IN) != 0, cc = (mods & IR_MOD_CC) != 0;
+    int mad = in->op == IR_MAD, cin = in->flag_in != IR_FLAG_NONE;
+    int cc = in->flag_out != IR_FLAG_NONE;
     int part = (mods & IR_MOD_HI) ? PART_HI : (mods & IR_MOD_WIDE) ? PART_WIDE : PART_LO;
     if (((mods & IR_MOD_HI) != 0) + ((mods & IR_MOD_LO) != 0) + ((mods & IR_MOD_WIDE) != 0) > 1)
         return NULL;

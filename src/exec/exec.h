@@ -25,7 +25,11 @@ typedef struct exec_program exec_program;
 
 /* Prepares every function of `m` for execution: chooses the semantics of each instruction and
  * rejects any the executor cannot run (rule EXEC-UNSUP-001, naming the instruction and its line),
- * and calls to external functions other than vprintf and __assertfail (EXEC-EXTERN-001).
+ * a machine (m->machine) it does not model yet (EXEC-UNSUP-005 register file, -006 condition
+ * flags, -007 calling convention, -008 instruction size; EXEC-REG-001 a function with more
+ * registers than the machine has), constant banks out of range (EXEC-CONST-001), and calls to
+ * body-less functions that are not system calls of the machine (EXEC-EXTERN-001); docs/faults.md
+ * "Modules the executor refuses".
  * `m` is borrowed and must outlive the program. Returns NULL when there were errors (reported to
  * dl) or when out of memory (EXEC-NOMEM-001). */
 exec_program *exec_program_create(const ir_module *m, diag_list *dl);

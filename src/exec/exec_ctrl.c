@@ -102,7 +102,7 @@ static void call_builtin(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     uint64_t a0[LANES], a1[LANES];
     const ir_insn *in = x->in;
-    if (x->aux == 1) { /* vprintf(format, argument buffer) */
+    if (x->aux == IR_SYSCALL_VPRINTF) { /* vprintf(format, argument buffer) */
         call_arg_lanes(w, in, 0, 8, a0);
         call_arg_lanes(w, in, 1, 8, a1);
         int n = exec_vprintf(w, x, mask, a0, a1);
@@ -140,7 +140,7 @@ void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         warp_set_pc(w, w->pc + 1);
         return;
     }
-    if (x->aux) { /* built-in external function */
+    if (x->aux) { /* a system call (ir_syscall) */
         call_builtin(w, x, mask);
         if (w->state == WARP_READY)
             warp_set_pc(w, w->pc + 1);

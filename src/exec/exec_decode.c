@@ -18,11 +18,12 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     a.dst2 = in->dst[1].kind ? out2 : NULL;
     a.carry_in = NULL;
     a.carry_out = NULL;
-    if (in->mods & IR_MOD_CARRY_IN) {
-        for (unsigned l = 0; l < LANES; l++) cin[l] = (w->carry >> l) & 1u;
+    if (in->flag_in) {
+        uint32_t flag = w->flags[in->flag_in - 1];
+        for (unsigned l = 0; l < LANES; l++) cin[l] = (flag >> l) & 1u;
         a.carry_in = cin;
     }
-    if (in->mods & IR_MOD_CC)
+    if (in->flag_out)
         a.carry_out = cout;
     x->alu(in, &a);
     warp_write_dst(w, &in->dst[0], out, mask, 64);
@@ -31,7 +32,8 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (a.carry_out) {
         uint32_t c = 0;
         for (unsigned l = 0; l < LANES; l++) c |= (uint32_t)(cout[l] & 1u) << l;
-        w->carry = (w->carry & ~mask) | (c & mask);
+        uint32_t *flag = &w->flags[in->flag_out - 1];
+        *flag = (*flag & ~mask) | (c & mask);
     }
 }
 
@@ -176,6 +178,60 @@ static int rename_registers(exec_func *ef, const ir_func *fn)
     return 0;
 }
 
+/* A direct call of a body-less function: the machine must provide it as a system call, which the
+ * front-end marked (ir_func.syscall); x->aux becomes its ir_syscall. Returns the errors. */
+static int decode_syscall(const ir_module *m, const ir_insn *in, exec_xinsn *x, diag_list *dl)
+{
+    const ir_func *callee = &m->funcs[in->src[0].sym];
+    if (callee->ninsns)
+        return 0;
+    if (callee->syscall != IR_SYSCALL_NONE && callee->syscall < IR_SYSCALL_COUNT) {
+        x->aux = callee->syscall;
+        return 0;
+    }
+    diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-001", m->path, in->line, in->col,
+             "call to external function '%s', which gpumemsim does not provide (its system "
+             "calls are vprintf and __assertfail)", callee->name);
+    return 1;
+}
+
+/* The condition flags an instruction names must exist on the module's machine; which
+ * instructions read or write them is for their semantics to accept (alu_lookup). */
+static int check_flags(const ir_module *m, const ir_insn *in, diag_list *dl)
+{
+    unsigned worst = in->flag_in > in->flag_out ? in->flag_in : in->flag_out;
+    if (worst <= m->machine.flag_count)
+        return 0;
+    diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-006", m->path, in->line, in->col,
+             "%s names condition flag %u, but the machine has %u (machine.flag_count)",
+             ir_opcode_name((ir_opcode)in->op), worst, m->machine.flag_count);
+    return 1;
+}
+
+/* A const-space address operand in bank b > 0 (c[b][offset]) is the const-window offset
+ * (b << MEM_CONST_BANK_SHIFT) + offset: the executor's copy of the instruction (`in`) gets the
+ * bank folded into its displacement, so that address generation costs nothing more. A
+ * variable's bank is part of its address already, so a bank on the operand too is rejected, as
+ * is a bank on any other space's address. Returns the errors. */
+static int fold_const_bank(const ir_module *m, const ir_func *fn, ir_insn *in, diag_list *dl)
+{
+    ir_operand *a = &in->src[0];
+    if (a->kind != IR_OPND_ADDR || a->bank == 0)
+        return 0;
+    const char *why = a->bank >= MEM_CONST_BANKS ? "is outside 0..31"
+                      : in->mem.space != IR_SPACE_CONST ? "is on an address outside the const space"
+                      : a->sym != IR_SYM_NONE ? "is given besides a variable, whose bank counts"
+                                              : NULL;
+    if (why) {
+        diag_add(dl, DIAG_ERROR, "EXEC-CONST-001", m->path, in->line, in->col,
+                 "constant bank %u of the address of %s in %s %s", a->bank,
+                 ir_opcode_name((ir_opcode)in->op), fn->name, why);
+        return 1;
+    }
+    a->imm += (int64_t)((uint64_t)a->bank << MEM_CONST_BANK_SHIFT);
+    return 0;
+}
+
 static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
 {
     const ir_module *m = p->module;
@@ -217,22 +273,10 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         if (dreg != IR_REG_SINK && dreg < fn->nregs)
             x->dst_bits = (uint8_t)ir_type_bits((ir_type)fn->reg_types[dreg]);
         x->dst_signed = ir_type_is_signed((ir_type)in->type);
+        errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
         choose_handler(x, fn, in);
-        if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC) {
-            const ir_func *callee = &m->funcs[in->src[0].sym];
-            if (!callee->ninsns) {
-                if (strcmp(callee->name, "vprintf") == 0) {
-                    x->aux = 1;
-                } else if (strcmp(callee->name, "__assertfail") == 0) {
-                    x->aux = 2;
-                } else {
-                    diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-001", m->path, in->line, in->col,
-                             "call to external function '%s', which gpumemsim does not provide "
-                             "(only vprintf and __assertfail are built in)", callee->name);
-                    errors++;
-                }
-            }
-        }
+        if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
+            errors += decode_syscall(m, in, x, dl);
         if (!x->fn) {
             diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-001", m->path, in->line, in->col,
                      "the executor does not implement %s with type %s%s%s", ir_opcode_name(
@@ -295,8 +339,46 @@ static int layout_func(exec_program *p, uint32_t fi, uint32_t *shared_end)
     return 0;
 }
 
+/* Bytes of code of a function of n instructions (whole control-word groups). */
+static uint64_t code_bytes(const exec_insn_layout *k, uint32_t n)
+{
+    if (!k->ctrl_group)
+        return (uint64_t)n * k->insn_bytes;
+    return (uint64_t)((n + k->ctrl_group - 1) / k->ctrl_group) *
+           (k->ctrl_bytes + (uint64_t)k->ctrl_group * k->insn_bytes);
+}
+
+/* Places .const variables bank by bank (bank b's variables from window offset
+ * b << MEM_CONST_BANK_SHIFT) and builds each bank's image with their initialisers; banks
+ * fit their window (check_const_vars). */
+static int layout_const(exec_program *p)
+{
+    const ir_module *m = p->module;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space != IR_SPACE_CONST)
+            continue;
+        uint32_t *bytes = v->const_bank ? &p->bank_bytes[v->const_bank] : &p->const_bytes;
+        *bytes = align_up32(*bytes, v->align ? v->align : 1);
+        p->module_var_addr[i] = ((uint64_t)v->const_bank << MEM_CONST_BANK_SHIFT) + *bytes;
+        *bytes += (uint32_t)v->size_bytes;
+    }
+    p->const_bank = calloc(p->const_bytes ? p->const_bytes : 1, 1);
+    if (!p->const_bank)
+        return -1;
+    for (uint32_t b = 1; b < MEM_CONST_BANKS; b++)
+        if (p->bank_bytes[b] && !(p->bank_data[b] = calloc(p->bank_bytes[b], 1)))
+            return -1;
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space == IR_SPACE_CONST && v->init)
+            memcpy(exec_const_byte(p, p->module_var_addr[i]), v->init, v->size_bytes);
+    }
+    return 0;
+}
+
 /* Places module-scope .shared variables (static ones first, then every extern array at the start
- * of dynamic shared memory) and .const variables (bank 0 image with their initialisers). Module
+ * of dynamic shared memory), .const variables (layout_const) and the functions' code. Module
  * .global variables are placed when the program first runs on a memory system. */
 static int layout_module(exec_program *p)
 {
@@ -304,42 +386,115 @@ static int layout_module(exec_program *p)
     p->module_var_addr = calloc(m->nvars + 1, sizeof(uint64_t));
     if (!p->module_var_addr)
         return -1;
-    uint32_t shared = 0, cbytes = 0;
+    uint32_t shared = 0;
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ir_var *v = &m->vars[i];
-        uint32_t align = v->align ? v->align : 1;
         if (v->space == IR_SPACE_SHARED && !v->is_extern) {
-            shared = align_up32(shared, align);
+            shared = align_up32(shared, v->align ? v->align : 1);
             p->module_var_addr[i] = shared;
             shared += (uint32_t)v->size_bytes;
-        } else if (v->space == IR_SPACE_CONST) {
-            cbytes = align_up32(cbytes, align);
-            p->module_var_addr[i] = cbytes;
-            cbytes += (uint32_t)v->size_bytes;
         }
     }
+    p->layout = (exec_insn_layout){m->machine.insn_bytes, m->machine.ctrl_group,
+                                   m->machine.ctrl_bytes};
     uint64_t code_base = 0;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         if (layout_func(p, f, &shared))
             return -1;
         p->funcs[f].code_base = code_base;
-        code_base += ((uint64_t)m->funcs[f].ninsns * 16 + 127) & ~(uint64_t)127;
+        code_base += (code_bytes(&p->layout, m->funcs[f].ninsns) + 127) & ~(uint64_t)127;
     }
     p->static_shared_bytes = shared;
     p->dynamic_shared_offset = align_up32(shared, 16);
     for (uint32_t i = 0; i < m->nvars; i++)
         if (m->vars[i].space == IR_SPACE_SHARED && m->vars[i].is_extern)
             p->module_var_addr[i] = p->dynamic_shared_offset;
-    p->const_bytes = cbytes;
-    p->const_bank = calloc(cbytes ? cbytes : 1, 1);
-    if (!p->const_bank)
-        return -1;
+    return layout_const(p);
+}
+
+/* Every variable's constant bank exists (0..MEM_CONST_BANKS-1), only .const variables name one,
+ * and each bank's variables fit the MEM_WINDOW_BYTES a bank holds. Returns the errors. */
+static int check_const_vars(const ir_module *m, diag_list *dl)
+{
+    uint64_t bytes[MEM_CONST_BANKS] = {0};
+    int errors = 0;
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ir_var *v = &m->vars[i];
-        if (v->space == IR_SPACE_CONST && v->init)
-            memcpy(p->const_bank + p->module_var_addr[i], v->init, v->size_bytes);
+        uint32_t b = v->const_bank;
+        const char *why = b >= MEM_CONST_BANKS ? "is outside 0..31"
+                          : b && v->space != IR_SPACE_CONST ? "is given to a variable outside the "
+                                                              "const space"
+                                                            : NULL;
+        if (!why && v->space == IR_SPACE_CONST) {
+            uint64_t align = v->align ? v->align : 1;
+            bytes[b] = (bytes[b] + align - 1) / align * align + v->size_bytes;
+            if (bytes[b] > MEM_WINDOW_BYTES)
+                why = "cannot hold it: a bank holds at most 16 MiB";
+        }
+        if (why) {
+            diag_add(dl, DIAG_ERROR, "EXEC-CONST-001", m->path, v->line, v->col,
+                     "constant bank %u of variable %s %s", b, v->name, why);
+            errors++;
+            bytes[b < MEM_CONST_BANKS ? b : 0] = 0;
+        }
     }
-    return 0;
+    return errors;
+}
+
+/* The machine the module is written for (ir_machine) must be one the executor runs: it honours
+ * typed virtual or 64-bit registers, a register count, up to EXEC_MAX_FLAGS condition flags,
+ * any instruction layout and PTX's calling convention, and rejects the rest by name until it
+ * models them; diagnostics point at the module's target. Returns the errors. */
+static int check_machine(const ir_module *m, diag_list *dl)
+{
+    const ir_machine *k = &m->machine;
+    const char *path = m->path;
+    unsigned line = m->target_line, col = m->target_col;
+    int n = 0;
+    if (k->reg_bits != 0 && k->reg_bits != 64) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-005", path, line, col, "%u-bit registers "
+                 "(machine.reg_bits) are not modelled yet: registers are typed virtual ones or "
+                 "64 bits wide", k->reg_bits);
+    }
+    if (k->reg_pairs) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-005", path, line, col, "64- and 128-bit values in "
+                 "aligned register pairs and quads (machine.reg_pairs) are not modelled yet");
+    }
+    if (k->has_zero_reg) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-005", path, line, col, "a zero register "
+                 "(machine.zero_reg, register %u) is not modelled yet", k->zero_reg);
+    }
+    if (k->flag_count > EXEC_MAX_FLAGS) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-006", path, line, col, "%u condition flags "
+                 "(machine.flag_count) are more than the %u the executor holds", k->flag_count,
+                 EXEC_MAX_FLAGS);
+    }
+    if (k->call_conv != IR_CALL_PARAM_FRAME) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-007", path, line, col, "the %s calling convention "
+                 "(machine.call_conv) is not modelled yet: calls get a fresh register file and "
+                 ".param copies", k->call_conv == IR_CALL_RETURN_STACK ? "call-return-stack"
+                                                                        : "unknown");
+    }
+    if (k->insn_bytes == 0) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-008", path, line, col, "instructions of 0 bytes "
+                 "(machine.insn_bytes) have no fetch addresses");
+    }
+    for (uint32_t f = 0; k->reg_count && f < m->nfuncs; f++) {
+        const ir_func *fn = &m->funcs[f];
+        if (fn->nregs > k->reg_count) {
+            n++;
+            diag_add(dl, DIAG_ERROR, "EXEC-REG-001", path, fn->line, fn->col, "function %s uses "
+                     "%u registers, more than the %u of the machine (machine.reg_count)",
+                     fn->name, fn->nregs, k->reg_count);
+        }
+    }
+    return n;
 }
 
 exec_program *exec_program_create(const ir_module *m, diag_list *dl)
@@ -353,6 +508,10 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
     p->module = m;
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     p->insn_counts = calloc(m->ninsns_total + 1, sizeof *p->insn_counts);
+    if (check_machine(m, dl) + check_const_vars(m, dl)) {
+        exec_program_destroy(p);
+        return NULL;
+    }
     int errors = !p->funcs || !p->insn_counts;
     for (uint32_t f = 0; !errors && f < m->nfuncs; f++)
         p->funcs[f].ir = &m->funcs[f];
@@ -397,6 +556,7 @@ void exec_program_destroy(exec_program *p)
     free(p->insn_counts);
     free(p->module_var_addr);
     free(p->const_bank);
+    for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(p->bank_data[b]);
     free(p);
 }
 

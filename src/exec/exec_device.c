@@ -74,13 +74,21 @@ static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
             }
             free(image);
         } else if (v->space == IR_SPACE_CONST && v->nrelocs) {
-            apply_relocs(p, v, p->const_bank + p->module_var_addr[i]);
+            apply_relocs(p, v, exec_const_byte(p, p->module_var_addr[i]));
         }
     }
     if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes)) {
         exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
                  "constant bank (%u bytes)", p->const_bytes);
         return -1;
+    }
+    /* The other banks too, empty ones included: a bank another module left must not show. */
+    for (uint32_t b = 1; b < MEM_CONST_BANKS; b++) {
+        if (memsys_set_const_bank_at(ms, b, p->bank_data[b], p->bank_bytes[b])) {
+            exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
+                     "constant bank %u (%u bytes)", b, p->bank_bytes[b]);
+            return -1;
+        }
     }
     p->globals_ready = 1;
     p->globals_ms = ms;
@@ -228,7 +236,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         uint32_t threads = rs->threads_per_cta - i * LANES;
         w->live = threads >= LANES ? FULL_MASK : (1u << threads) - 1;
         w->active = w->live;
-        w->carry = 0;
+        memset(w->flags, 0, sizeof w->flags);
         w->bar_mask = 0;
         w->bar_red_mode = 0;
         w->bar_dst = NULL;

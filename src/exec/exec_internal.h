@@ -14,6 +14,8 @@
 #define FUNC_ADDRESS_BASE 0x0000500000000000ull
 
 enum { LANES = 32, FULL_MASK = 0xFFFFFFFFu, BARRIER_IDS = 16, LOCAL_CALL_RESERVE = 16384 };
+/* Condition flags a warp holds (ir_machine.flag_count may not exceed it). */
+enum { EXEC_MAX_FLAGS = 4 };
 
 typedef struct exec_warp exec_warp;
 typedef struct exec_xinsn exec_xinsn;
@@ -29,7 +31,7 @@ struct exec_xinsn {
     uint8_t dst_bits;         /* declared width of dst[0]'s register (loads extend to it) */
     uint8_t dst_signed;       /* loads: sign-extend to dst_bits */
     uint8_t pad;
-    uint32_t aux;             /* handler-specific: callee function index, barrier mode, ... */
+    uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
 };
 
 /* A function prepared for execution. */
@@ -48,16 +50,40 @@ typedef struct exec_func {
     uint32_t *ret_offsets;    /* per return value: offset in the param area */
     uint32_t *param_offsets;  /* per parameter: offset in the param area */
     uint64_t *imm_pool;       /* owned: the broadcast immediates of code[] */
-    uint64_t code_base;       /* instruction address of code[0] (16 bytes per instruction) */
+    uint64_t code_base;       /* instruction address of code[0] (exec_insn_address) */
 } exec_func;
+
+/* Where instructions sit in the instruction address space (ir_machine): instruction i of a
+ * function is at code_base + exec_insn_offset(layout, i). */
+typedef struct exec_insn_layout {
+    uint32_t insn_bytes;      /* bytes per instruction */
+    uint32_t ctrl_group;      /* 0, or instructions per control word */
+    uint32_t ctrl_bytes;      /* bytes of a control word */
+} exec_insn_layout;
+
+/* Byte offset of instruction `pc` from its function's code_base: groups of ctrl_group
+ * instructions each preceded by a control word, or plain consecutive instructions. */
+static inline uint64_t exec_insn_offset(const exec_insn_layout *k, uint32_t pc)
+{
+    if (!k->ctrl_group)
+        return (uint64_t)pc * k->insn_bytes;
+    uint64_t group_bytes = k->ctrl_bytes + (uint64_t)k->ctrl_group * k->insn_bytes;
+    return pc / k->ctrl_group * group_bytes + k->ctrl_bytes +
+           (uint64_t)(pc % k->ctrl_group) * k->insn_bytes;
+}
 
 struct exec_program {
     const ir_module *module;
     exec_func *funcs;
     uint64_t *insn_counts;    /* per static id */
-    uint64_t *module_var_addr;/* per module var: global address, shared offset or const offset */
-    uint8_t *const_bank;      /* module .const data */
+    uint64_t *module_var_addr;/* per module var: global address, shared offset or const-window
+                                 offset (its bank << MEM_CONST_BANK_SHIFT + offset in the bank) */
+    uint8_t *const_bank;      /* module .const data of bank 0 */
     uint32_t const_bytes;
+    uint8_t *bank_data[MEM_CONST_BANKS];  /* banks 1.. (index 0 unused: const_bank); NULL when
+                                             the module puts nothing there */
+    uint32_t bank_bytes[MEM_CONST_BANKS];
+    exec_insn_layout layout;  /* the module's instruction layout (ir_machine) */
     uint32_t static_shared_bytes; /* module-scope .shared variables */
     uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
     int globals_ready;        /* module .global variables allocated in the memsys */
@@ -65,6 +91,15 @@ struct exec_program {
     uint8_t *reg_arena;       /* register files lent to launches (mmap), reused across them */
     size_t reg_arena_bytes;
 };
+
+/* The program's image of a const-window offset (bank << MEM_CONST_BANK_SHIFT + offset in the
+ * bank) that lies inside its bank's data. */
+static inline uint8_t *exec_const_byte(exec_program *p, uint64_t window_offset)
+{
+    uint64_t bank = window_offset >> MEM_CONST_BANK_SHIFT;
+    uint64_t in_bank = window_offset & ((1ull << MEM_CONST_BANK_SHIFT) - 1);
+    return (bank ? p->bank_data[bank] : p->const_bank) + in_bank;
+}
 
 typedef struct exec_group {
     uint32_t pc;
@@ -97,7 +132,6 @@ typedef struct exec_run_state exec_run_state;
 struct exec_warp {
     uint32_t pc, active;      /* the running group */
     uint32_t live;            /* lanes that exist and have not exited */
-    uint32_t carry;           /* carry flag per lane */
     uint32_t next_wait_pc;    /* lowest pc among the waiting groups of the top frame */
     uint8_t state;            /* warp_state */
     uint8_t bar_id;           /* barrier the warp waits at */
@@ -120,6 +154,8 @@ struct exec_warp {
     exec_cta *cta;
     exec_run_state *run;
     mem_ctx mctx;             /* who this warp is, for the memory system */
+    uint32_t flags[EXEC_MAX_FLAGS]; /* condition flag n (ir_insn.flag_in/out) is flags[n-1],
+                                 a lane mask; PTX's carry is flag 1 */
 };
 
 typedef struct exec_barrier {

@@ -419,11 +419,16 @@ static void frame_pop(exec_warp *w)
 
 /* ---- the instruction loop ---- */
 
-void warp_run(exec_warp *w, uint32_t quantum)
+/* The instruction loop, made twice (warp_run): for 16-byte instructions without control words
+ * (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as cheap as
+ * when the size was fixed; any other layout (`general`) goes through exec_insn_offset. */
+static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
+                                                            int general)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
     uint64_t *counts = rs->prog->insn_counts;
+    const exec_insn_layout layout = rs->prog->layout; /* a copy the handlers cannot change */
     while (quantum-- && w->state == WARP_READY) {
         if (!rs->budget) {
             warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
@@ -443,8 +448,9 @@ void warp_run(exec_warp *w, uint32_t quantum)
             mask &= in->guard_neg ? ~g : g;
         }
         /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
-         * another 128-byte line (instructions are 16 bytes). */
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
+         * another 128-byte line (instruction sizes and control words: ir_machine). */
+        uint64_t offset = general ? exec_insn_offset(&layout, w->pc) : (uint64_t)w->pc * 16;
+        uint64_t fetch_line = (w->code_base + offset) >> 7;
         if (fetch_line != w->fetch_line) {
             w->fetch_line = fetch_line;
             memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
@@ -460,4 +466,24 @@ void warp_run(exec_warp *w, uint32_t quantum)
                 reconverge(w);
         }
     }
+}
+
+/* Separate functions, so that the compiler keeps one loop per layout. */
+static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
+{
+    run_loop(w, quantum, 0);
+}
+
+static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)
+{
+    run_loop(w, quantum, 1);
+}
+
+void warp_run(exec_warp *w, uint32_t quantum)
+{
+    const exec_insn_layout *k = &w->run->prog->layout;
+    if (k->insn_bytes == 16 && !k->ctrl_group)
+        run_16(w, quantum);
+    else
+        run_general(w, quantum);
 }

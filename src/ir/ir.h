@@ -8,6 +8,8 @@
  * Registers: every non-predicate register is one 64-bit slot per lane; narrower types live in the
  * low bits (the executor keeps values zero-extended to the register's declared width). Predicate
  * registers are numbered separately (pred slots) and held by the executor as 32-bit lane masks.
+ * What the dialect's machine is like besides (register-file shape, condition flags, instruction
+ * size, calling convention) is the module's ir_machine.
  * All storage belongs to the module's arena; ir_module_destroy frees everything. */
 #ifndef GMS_IR_IR_H
 #define GMS_IR_IR_H
@@ -328,6 +330,8 @@ typedef struct ir_operand {
     uint8_t count;   /* VEC: number of elements (1..8) */
     uint32_t reg;    /* REG/PRED slot, SREG id, ADDR base slot */
     uint32_t sym;    /* ADDR/SYM/FUNC: variable or function reference; IR_SYM_NONE otherwise */
+    uint32_t bank;   /* ADDR of a const-space access: the constant bank c[bank][...] its offset is
+                        in (0 for PTX; a variable's bank is ir_var.const_bank) */
     int64_t imm;     /* IMM bits, ADDR/SYM byte offset, LABEL target index */
     uint32_t vregs[8]; /* VEC element slots */
 } ir_operand;
@@ -386,6 +390,11 @@ typedef struct ir_insn {
     uint8_t guard_neg;   /* 1: @!p */
     uint8_t has_guard;
     uint32_t guard;      /* pred slot of the guard */
+    uint8_t flag_in;     /* condition flag the instruction reads (1..ir_machine.flag_count), or
+                            IR_FLAG_NONE; PTX addc/subc/madc read IR_FLAG_CARRY */
+    uint8_t flag_out;    /* condition flag it writes, or IR_FLAG_NONE; PTX .cc writes the carry.
+                            The flags, not PTX's spelling of them in mods (IR_MOD_CC,
+                            IR_MOD_CARRY_IN), are what the executor reads */
     ir_operand dst[2];   /* dst[1]: second result (setp p|q, shfl d|p, atom with no result: NONE) */
     ir_operand src[4];
     ir_mem_attrs mem;    /* memory ops, fences, cvta (space) */
@@ -395,6 +404,51 @@ typedef struct ir_insn {
     uint32_t loc_file, loc_line; /* source position from .loc (file index, line); 0 when none */
     uint32_t id;         /* module-wide static instruction id (for counters) */
 } ir_insn;
+
+/* ---- the machine a module is written for ----
+ * What the executor must know about the dialect's programmer-visible machine besides its
+ * instructions. Each front-end fills ir_module.machine (PTX's values: ptx_lower.c,
+ * ptx_lower_module); the executor honours every field or rejects the module when it prepares
+ * it, naming the field (EXEC-UNSUP-005..008, docs/faults.md). */
+
+/* How calls pass arguments and where the caller's state lives while the callee runs. */
+typedef enum ir_call_conv {
+    IR_CALL_PARAM_FRAME = 0, /* PTX: each call gets a fresh register file; arguments and return
+                                values are copied through .param storage */
+    IR_CALL_RETURN_STACK,    /* SASS CAL/RET: one register file; a call pushes its return
+                                address on the call-return stack and ret pops it */
+} ir_call_conv;
+
+/* External functions the machine itself provides ("system calls"): a front-end marks the
+ * declarations it knows (ir_func.syscall); the executor never recognises a function by name. */
+typedef enum ir_syscall {
+    IR_SYSCALL_NONE = 0,
+    IR_SYSCALL_VPRINTF,    /* vprintf(format, argument buffer) -> int: device printf */
+    IR_SYSCALL_ASSERTFAIL, /* __assertfail(message, file, line, function, char size) */
+    IR_SYSCALL_COUNT
+} ir_syscall;
+
+/* Condition flags are numbered 1..ir_machine.flag_count; 0 names none. */
+enum { IR_FLAG_NONE = 0, IR_FLAG_CARRY = 1 /* PTX's only flag: the carry of add.cc/addc */ };
+
+typedef struct ir_machine {
+    /* register file */
+    uint32_t reg_count;   /* registers per thread; 0: virtual, as many as a function declares */
+    uint8_t reg_bits;     /* width of one register, 32 or 64; 0: typed virtual registers, each as
+                             wide as its declared type (PTX) */
+    uint8_t reg_pairs;    /* 1: a 64-bit value occupies an aligned pair of registers and a 128-bit
+                             value an aligned quad (SASS R2:R3) */
+    uint8_t has_zero_reg; /* 1: register zero_reg reads as zero and ignores writes (SASS RZ) */
+    uint8_t flag_count;   /* condition flags per thread (PTX: 1, IR_FLAG_CARRY) */
+    uint32_t zero_reg;
+    /* instruction layout, for instruction fetch addresses: instructions of insn_bytes each, and
+     * when ctrl_group > 0 a control word of ctrl_bytes before every ctrl_group instructions
+     * (SASS of sm_50..sm_62: 8-byte instructions, one 8-byte control word per 3) */
+    uint16_t insn_bytes;  /* PTX: 16, the size of the SASS instructions it becomes */
+    uint8_t ctrl_group;
+    uint8_t ctrl_bytes;
+    uint8_t call_conv;    /* ir_call_conv */
+} ir_machine;
 
 /* ---- variables ---- */
 /* An address initialiser: the element at byte `offset` receives the address of `sym` + addend,
@@ -419,6 +473,7 @@ typedef struct ir_var {
     ir_reloc *relocs;
     uint32_t nrelocs;
     uint32_t line, col;
+    uint8_t const_bank;  /* .const variables: the constant bank that holds them (0 for PTX) */
 } ir_var;
 
 typedef struct ir_param {
@@ -450,6 +505,8 @@ typedef struct ir_func {
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxnctapersm;
     uint32_t maxntid_line, maxntid_col, reqntid_line, reqntid_col; /* where they are; 0: absent */
     uint8_t has_callprototype;         /* this is a .callprototype, not a callable function */
+    uint8_t syscall;                   /* ir_syscall: a body-less function the machine provides
+                                          (the front-end marks it); IR_SYSCALL_NONE otherwise */
 } ir_func;
 
 typedef struct ir_module {
@@ -464,6 +521,7 @@ typedef struct ir_module {
     ir_func *funcs; uint32_t nfuncs;
     const char **files; uint32_t nfiles; /* .file table: index -> path; index 0 unused */
     uint32_t ninsns_total;    /* static instruction ids are 0..ninsns_total-1 */
+    ir_machine machine;       /* the machine the module is written for (filled by the front-end) */
 } ir_module;
 
 /* Frees a module and everything it owns. NULL is allowed. */

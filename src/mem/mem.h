@@ -5,7 +5,8 @@
  *   global   allocations at MEM_GLOBAL_BASE and above (device buffers, module .global variables)
  *   shared   per CTA, window offsets 0..shared_bytes-1; generic MEM_SHARED_WINDOW + offset
  *   local    per thread, window offsets 0..local_bytes-1; generic MEM_LOCAL_WINDOW + offset
- *   const    the module's .const bank 0, offsets; generic MEM_CONST_WINDOW + offset
+ *   const    constant banks: bank b's offset o is window offset (b << MEM_CONST_BANK_SHIFT) + o,
+ *            so bank 0 (a module's .const data) starts the window; generic MEM_CONST_WINDOW + offset
  *   param    kernel parameters, offsets; generic MEM_PARAM_WINDOW + offset
  * Generic addresses outside every window are global addresses. */
 #ifndef GMS_MEM_MEM_H
@@ -15,7 +16,7 @@
 
 #include "ir/ir.h"
 
-#define MEM_WINDOW_BYTES 0x1000000ull /* 16 MiB per window */
+#define MEM_WINDOW_BYTES 0x1000000ull /* 16 MiB per window (the const window: per bank) */
 #define MEM_SHARED_WINDOW 0x0000100000000000ull
 #define MEM_LOCAL_WINDOW 0x0000200000000000ull
 #define MEM_CONST_WINDOW 0x0000300000000000ull
@@ -25,7 +26,13 @@
  * there, interleaved so that the same 4-byte word of every lane forms one 128-byte line. */
 #define MEM_LOCAL_BACKING_BASE 0x0000600000000000ull
 
-enum { MEM_LANES = 32, MEM_MAX_LANE_BYTES = 32 };
+/* Constant banks (c[bank][offset]): MEM_CONST_BANKS of at most MEM_WINDOW_BYTES each, laid end
+ * to end in the const window. */
+enum { MEM_CONST_BANKS = 32, MEM_CONST_BANK_SHIFT = 24 };
+#define MEM_CONST_WINDOW_BYTES ((uint64_t)MEM_CONST_BANKS << MEM_CONST_BANK_SHIFT)
+
+/* 64 bytes per lane: Intel LSC loads up to eight 64-bit elements per lane. */
+enum { MEM_LANES = 32, MEM_MAX_LANE_BYTES = 64 };
 
 /* Generic address of offset 0 of a space's window: 0 for global (generic global addresses are
  * global addresses) and for spaces without a window. */
@@ -107,7 +114,7 @@ typedef struct mem_access {
     uint8_t space;       /* ir_space: GENERIC, GLOBAL, SHARED, LOCAL, CONST or PARAM */
     uint8_t elem_bytes;  /* 1, 2, 4, 8 or 16; cache control: the bytes it covers per lane (its
                             address must be aligned to them) */
-    uint8_t vec;         /* elements per lane, 1..8; elem_bytes*vec <= 32 */
+    uint8_t vec;         /* elements per lane, 1..8; elem_bytes*vec <= MEM_MAX_LANE_BYTES */
     uint8_t atom_op;     /* IR_ATOM_* for MEM_OP_ATOMIC */
     uint8_t atom_type;   /* ir_type for MEM_OP_ATOMIC */
     uint8_t atom_returns;/* atom (1) or red (0) */

@@ -349,12 +349,18 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     return i;
 }
 
-/* Copies a lane's bytes (1..32): the common sizes as fixed-size copies the compiler inlines, as
- * a library call per lane would cost more than the copy. `src` NULL: sets the bytes to 1. */
+/* Copies a lane's bytes (1..MEM_MAX_LANE_BYTES): the common sizes as fixed-size copies the
+ * compiler inlines, as a library call per lane would cost more than the copy. `src` NULL: sets
+ * the bytes to 1. */
 static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-    static const uint8_t ones[MEM_MAX_LANE_BYTES] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    _Static_assert(MEM_MAX_LANE_BYTES == 64, "ones[] lists one 1 per byte of a lane");
+    static const uint8_t ones[MEM_MAX_LANE_BYTES] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    };
     if (!src)
         src = ones;
     switch (len) {

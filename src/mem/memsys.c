@@ -12,6 +12,9 @@
 
 enum { ALLOC_GAP = 64 * 1024 };
 
+_Static_assert((1ull << MEM_CONST_BANK_SHIFT) == MEM_WINDOW_BYTES,
+               "a constant bank spans one window's size");
+
 memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
 {
     memsys *ms = calloc(1, sizeof *ms);
@@ -40,7 +43,7 @@ void memsys_destroy(memsys *ms)
     hier_destroy(ms);
     dram_destroy(ms->store);
     free(ms->allocs);
-    free(ms->const_bank);
+    for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(ms->const_bank[b]);
     free(ms->per_insn);
     free(ms);
 }
@@ -133,17 +136,31 @@ int memsys_host_read(memsys *ms, uint64_t addr, void *dst, uint64_t bytes)
     return dram_peek(ms->store, addr, bytes, dst) == MEM_OK ? 0 : -1;
 }
 
-int memsys_set_const_bank(memsys *ms, const uint8_t *data, uint32_t bytes)
+int memsys_set_const_bank_at(memsys *ms, uint32_t bank, const uint8_t *data, uint32_t bytes)
 {
+    if (bank >= MEM_CONST_BANKS || bytes > MEM_WINDOW_BYTES)
+        return -1;
     uint8_t *c = malloc(bytes ? bytes : 1);
     if (!c)
         return -1;
     if (bytes)
         memcpy(c, data, bytes);
-    free(ms->const_bank);
-    ms->const_bank = c;
-    ms->const_bytes = bytes;
+    free(ms->const_bank[bank]);
+    ms->const_bank[bank] = c;
+    ms->const_bytes[bank] = bytes;
     return 0;
+}
+
+int memsys_set_const_bank(memsys *ms, const uint8_t *data, uint32_t bytes)
+{
+    return memsys_set_const_bank_at(ms, 0, data, bytes);
+}
+
+/* Const-window offset -> its bank's data. The caller has checked the offset (check_lane). */
+static uint8_t *const_byte(const memsys *ms, uint64_t offset)
+{
+    return ms->const_bank[offset >> MEM_CONST_BANK_SHIFT] +
+           (offset & ((1ull << MEM_CONST_BANK_SHIFT) - 1));
 }
 
 void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes)
@@ -158,7 +175,8 @@ ir_space memsys_resolve_generic(uint64_t generic, uint64_t *offset)
                                         IR_SPACE_PARAM};
     for (size_t i = 0; i < sizeof windowed / sizeof windowed[0]; i++) {
         uint64_t base = mem_window_base(windowed[i]);
-        if (generic - base < MEM_WINDOW_BYTES) {
+        if (generic - base < (windowed[i] == IR_SPACE_CONST ? MEM_CONST_WINDOW_BYTES
+                                                              : MEM_WINDOW_BYTES)) {
             *offset = generic - base;
             return windowed[i];
         }
@@ -219,7 +237,13 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
         return 0;
     case IR_SPACE_SHARED: limit = ctx->shared_bytes; break;
     case IR_SPACE_LOCAL: limit = ctx->local_bytes; break;
-    case IR_SPACE_CONST: limit = ms->const_bytes; break;
+    case IR_SPACE_CONST: /* the window offset's bank, up to the end of its data */
+        if (t->offset >> MEM_CONST_BANK_SHIFT >= MEM_CONST_BANKS)
+            return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
+                            "constant bank number is outside 0..31");
+        limit = (t->offset >> MEM_CONST_BANK_SHIFT << MEM_CONST_BANK_SHIFT) +
+                ms->const_bytes[t->offset >> MEM_CONST_BANK_SHIFT];
+        break;
     case IR_SPACE_PARAM: limit = ms->params_bytes; break;
     default:
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, lane, a, bytes, t->space,
@@ -227,7 +251,9 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     }
     if (t->offset >= limit || limit - t->offset < bytes)
         return mem_fail(f, MEM_FAULT_OUT_OF_BOUNDS, lane, a, bytes, t->space,
-                    "address is outside the window's allocated size");
+                        t->space == IR_SPACE_CONST && t->offset >> MEM_CONST_BANK_SHIFT
+                            ? "address is outside the data of its constant bank"
+                            : "address is outside the window's allocated size");
     if (acc->op != MEM_OP_LOAD && acc->op != MEM_OP_CACHE_CONTROL &&
         (t->space == IR_SPACE_CONST || t->space == IR_SPACE_PARAM))
         return mem_fail(f, MEM_FAULT_READ_ONLY, lane, a, bytes, t->space,
@@ -259,7 +285,7 @@ static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const l
         if (!((lanes >> l) & 1u))
             continue;
         uint8_t *p = t[l].space == IR_SPACE_SHARED ? ctx->shared + t[l].offset
-                     : t[l].space == IR_SPACE_CONST ? ms->const_bank + t[l].offset
+                     : t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
                                                     : (uint8_t *)ms->params + t[l].offset;
         if (acc->op == MEM_OP_STORE)
             memcpy(p, acc->data[l], bytes);
@@ -434,7 +460,7 @@ int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic,
                 return -1;
             break;
         case IR_SPACE_SHARED: *o = ctx->shared[t.offset]; break;
-        case IR_SPACE_CONST: *o = ms->const_bank[t.offset]; break;
+        case IR_SPACE_CONST: *o = *const_byte(ms, t.offset); break;
         default: *o = ms->params[t.offset]; break;
         }
     }

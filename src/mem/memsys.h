@@ -98,6 +98,11 @@ int memsys_host_read(memsys *ms, uint64_t addr, void *dst, uint64_t bytes);
 /* Installs the read-only constant bank (module .const data; copied) and the kernel parameter block
  * (borrowed until the next call). Returns 0 or -1 when out of memory. */
 int memsys_set_const_bank(memsys *ms, const uint8_t *data, uint32_t bytes);
+/* Installs constant bank `bank` (0..MEM_CONST_BANKS-1; memsys_set_const_bank is bank 0): `bytes`
+ * bytes (at most MEM_WINDOW_BYTES, 0 empties the bank) copied from `data`, read at const-window
+ * offsets (bank << MEM_CONST_BANK_SHIFT) + 0..bytes-1 (mem.h). Returns 0, or -1 when the bank
+ * number or size is out of range or host memory ran out. */
+int memsys_set_const_bank_at(memsys *ms, uint32_t bank, const uint8_t *data, uint32_t bytes);
 void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
 
 /* Performs one warp-level access (mem.h) by the SM of ctx, charging everything it makes any level

@@ -61,8 +61,8 @@ struct memsys {
     uint32_t nallocs, allocs_cap;
     uint32_t last_hit;
     uint64_t next_base;
-    uint8_t *const_bank;
-    uint32_t const_bytes;
+    uint8_t *const_bank[MEM_CONST_BANKS]; /* constant bank b's data; NULL when empty */
+    uint32_t const_bytes[MEM_CONST_BANKS];
     const uint8_t *params;
     uint32_t params_bytes;
     /* hierarchy */

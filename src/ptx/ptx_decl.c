@@ -1,7 +1,8 @@
 /* PTX declarations: register declarations (.reg, with %r<N> ranges), variables in every state space
  * at module and function scope with their alignment, array dimensions and initialisers (numbers,
  * addresses of variables and functions, generic(var)), parameter lists, and integer constant
- * expressions. It does not parse instructions (ptx_insn.c) or function structure (ptx_parse.c). */
+ * expressions, and the machine a PTX module is written for. It does not parse instructions
+ * (ptx_insn.c) or function structure (ptx_parse.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -767,4 +768,26 @@ int ptx_parse_params(ptx_parser *p, ir_param **out, bool is_ret, int32_t func_in
     int n = (int)params.count;
     ptx_vec_free(&params);
     return n;
+}
+
+/* PTX's machine (ir.h, ir_machine): typed virtual registers in any number, no pairs and no zero
+ * register; one condition flag, the carry of add.cc/addc (PTX ISA 9.1, "Extended-Precision
+ * Integer Arithmetic Instructions"); 16-byte instructions, the size of the SASS of every
+ * architecture PTX 9.1 targets; calls with a fresh register file and .param copies. */
+void ptx_declare_machine(ir_module *m)
+{
+    m->machine = (ir_machine){.flag_count = 1, .insn_bytes = 16,
+                              .call_conv = IR_CALL_PARAM_FRAME};
+    static const struct {
+        const char *name;
+        ir_syscall call;
+    } provided[] = {{"vprintf", IR_SYSCALL_VPRINTF}, {"__assertfail", IR_SYSCALL_ASSERTFAIL}};
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        ir_func *fn = &m->funcs[f];
+        if (fn->ninsns || fn->has_callprototype || !fn->name)
+            continue;
+        for (size_t k = 0; k < sizeof provided / sizeof provided[0]; k++)
+            if (strcmp(fn->name, provided[k].name) == 0)
+                fn->syscall = (uint8_t)provided[k].call;
+    }
 }

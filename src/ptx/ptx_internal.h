@@ -334,6 +334,9 @@ void ptx_parse_reg_decl(ptx_parser *p);
 int ptx_parse_params(ptx_parser *p, ir_param **out, bool is_ret, int32_t func_index);
 /* Constant expressions (integers only; WARP_SZ is 32). Returns false after reporting. */
 bool ptx_parse_const_expr(ptx_parser *p, int64_t *out);
+/* Fills m->machine with PTX's machine and marks the external functions the machine provides
+ * (vprintf, __assertfail) as system calls; run once the module's functions are complete. */
+void ptx_declare_machine(ir_module *m);
 
 /* Instructions (ptx_insn.c, ptx_operand.c, ptx_lower.c). */
 void ptx_parse_instruction(ptx_parser *p);

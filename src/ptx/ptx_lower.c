@@ -990,4 +990,9 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_BAR: lower_bar(&L); break;
     default: lower_warp(&L); break;
     }
+    /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */
+    if (c->insn->mods & IR_MOD_CC)
+        c->insn->flag_out = IR_FLAG_CARRY;
+    if (c->insn->mods & IR_MOD_CARRY_IN)
+        c->insn->flag_in = IR_FLAG_CARRY;
 }

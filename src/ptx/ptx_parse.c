@@ -441,6 +441,7 @@ static void finish_module(ptx_parser *p)
     for (uint32_t i = 0; m->funcs && i < m->nfuncs; i++)
         if (!defined[i] && !m->funcs[i].has_callprototype && !m->funcs[i].is_extern)
             m->funcs[i].is_extern = 1; /* declared only: defined elsewhere (a link-time symbol) */
+    ptx_declare_machine(m);
 }
 
 ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag_list *dl)

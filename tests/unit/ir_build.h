@@ -50,6 +50,7 @@ static inline void irb_module(irb *b)
     b->m->version_major = 8;
     b->m->target_sm = 80;
     b->m->address_bits = 64;
+    b->m->machine = (ir_machine){.flag_count = 1, .insn_bytes = 16}; /* PTX's machine */
     b->m->funcs = irb_alloc(b, IRB_MAX_FUNCS * sizeof(ir_func));
     b->m->vars = irb_alloc(b, IRB_MAX_VARS * sizeof(ir_var));
 }

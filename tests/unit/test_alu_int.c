@@ -23,6 +23,9 @@ static ir_insn make(ir_opcode op, ir_type type, uint32_t mods)
     in.type = (uint8_t)type;
     in.mods = mods;
     in.nsrc = 3;
+    /* PTX's carry spelling names the flag, as the front-end lowers it */
+    in.flag_out = (mods & IR_MOD_CC) ? IR_FLAG_CARRY : IR_FLAG_NONE;
+    in.flag_in = (mods & IR_MOD_CARRY_IN) ? IR_FLAG_CARRY : IR_FLAG_NONE;
     return in;
 }
 
@@ -263,6 +266,43 @@ static void test_mad_carry(void **state)
     assert_int_equal(d[7], ONES64);
 }
 
+/* The carry is a condition flag the instruction names (ir_insn.flag_in / flag_out): the flags
+ * alone select the carrying forms; PTX's .cc/addc spelling without its flag, and a flag on an
+ * operation that has no carry, are refused rather than run without it. */
+static void test_flags_select_the_carry(void **state)
+{
+    (void)state;
+    ir_insn in = make(IR_ADD, IR_T_U32, 0);
+    in.flag_out = 2;
+    alu_fn fn = alu_lookup(&in);
+    assert_non_null(fn);
+    uint64_t a[ALU_LANES], b[ALU_LANES], d[ALU_LANES], cout[ALU_LANES];
+    for (int l = 0; l < ALU_LANES; l++) {
+        a[l] = 0xFFFFFFE0u + (uint64_t)l; /* lanes 16 and up carry */
+        b[l] = 0x10;
+    }
+    alu_args args = {{a, b, NULL, NULL}, d, NULL, NULL, cout};
+    fn(&in, &args);
+    for (int l = 0; l < ALU_LANES; l++) {
+        assert_int_equal(d[l], (0xFFFFFFF0u + (uint64_t)l) & 0xFFFFFFFFu);
+        assert_int_equal(cout[l], l >= 16);
+    }
+    in.flag_out = IR_FLAG_NONE;
+    in.flag_in = 1;
+    assert_non_null(alu_lookup(&in)); /* addc without .cc */
+    in.flag_in = IR_FLAG_NONE;
+    in.mods = IR_MOD_CC; /* .cc naming no flag */
+    assert_null(alu_lookup(&in));
+    in.mods = IR_MOD_CARRY_IN;
+    assert_null(alu_lookup(&in));
+    in = make(IR_ADD, IR_T_F32, 0);
+    in.flag_out = 1;
+    assert_null(alu_lookup(&in));
+    in = make(IR_MUL, IR_T_U32, IR_MOD_LO);
+    in.flag_in = 1;
+    assert_null(alu_lookup(&in));
+}
+
 static void test_shifts(void **state)
 {
     (void)state;
@@ -441,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_bit_fields),      cmocka_unit_test(test_counts),
         cmocka_unit_test(test_prmt_lop3_dp),    cmocka_unit_test(test_logic),
         cmocka_unit_test(test_lookup_rejects),  cmocka_unit_test(test_mov),
+        cmocka_unit_test(test_flags_select_the_carry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
