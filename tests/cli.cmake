@@ -79,6 +79,12 @@ gms_cli_test(config_round_trip 0
              "^$"
              run --config ${CMAKE_BINARY_DIR}/cli/h100.json good.json)
 set_tests_properties(cli.config_round_trip PROPERTIES FIXTURES_REQUIRED cli_h100_json)
+# --gpu beside a configuration would be ignored (the configuration's "base" names the GPU): an
+# error at the flag, and nothing runs.
+gms_cli_test(gpu_and_config 2 "^$"
+             "^gpumemsim: error: --gpu a100: the GPU configuration [^\n]*h100.json chooses the GPU [^\n]*\\[SIM-GPU-002\\]\n$"
+             run --gpu a100 --config ${CMAKE_BINARY_DIR}/cli/h100.json good.json)
+set_tests_properties(cli.gpu_and_config PROPERTIES FIXTURES_REQUIRED cli_h100_json)
 
 # Launch files that do not fit the kernel: exit 2, the rule at the offending line and column.
 gms_cli_test(run_bad_kernel 2 "^$"

@@ -222,7 +222,8 @@ endforeach()
 
 # ---- a fence is charged for its own work ----
 # fence_charge runs one warp on h100 with an L1 that keeps global stores (its launch file names
-# tests/hier/write_back_l1.json: write-back, allocating). The st.global of 32 words allocates one
+# tests/hier/write_back_l1.json: write-back, allocating; GPU "-" keeps that configuration, which
+# --gpu would contradict, SIM-GPU-002). The st.global of 32 words allocates one
 # line and leaves its 4 sectors dirty in L1. membar.gl at GPU scope drops the SM's L1 global lines, writing
 # that line back first: 128 write-back bytes in L1, and at L2 4 sector accesses that miss (the
 # write allocates without fetching), all in the membar's own record. The ld.shared just before
@@ -233,7 +234,7 @@ foreach(variant sm_80 sm_90)
   if(variant STREQUAL "sm_90")
     set(launch ${GMS_HIER_KERNELS}/fence_charge/fence_charge.sm_90.json)
   endif()
-  gms_hier_test(fence_charge.${variant} ${launch} h100
+  gms_hier_test(fence_charge.${variant} ${launch} -
                 --select-ptx ${ptx} membar.gl 1
                 insn.executions=1 insn.l1.writeback_bytes=128 insn.l2.sector_accesses=4
                 insn.l2.sector_misses=4 insn.dram.write_bytes=0

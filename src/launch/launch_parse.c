@@ -836,8 +836,16 @@ static void parse_top(launch_ctx *c, json_t *root)
         d->gpu = copy_string(c, s);
         locate_value(c, &top, "gpu", &d->gpu_line, &d->gpu_col);
     }
-    if (get_string(c, &top, root, "config", 0, &s) > 0)
+    if (get_string(c, &top, root, "config", 0, &s) > 0) {
         d->config_path = resolve_path(c, s);
+        /* A configuration names its GPU with its "base": a "gpu" beside it would be ignored. */
+        if (json_object_get(root, "gpu")) {
+            launch_path kp = launch_path_key(&top, "gpu");
+            launch_error(c, "LAUNCH-KEY-003", &kp, 0,
+                         "\"gpu\" and \"config\" both choose the GPU (a configuration's \"base\" "
+                         "names its preset); keep one of them");
+        }
+    }
     get_uint(c, &top, root, "max_instructions", 0, 1, UINT64_MAX, &d->max_instructions);
     d->has_l2_persisting_bytes =
         get_uint(c, &top, root, "l2_persisting_bytes", 0, 0, UINT64_MAX,

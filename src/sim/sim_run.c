@@ -33,6 +33,13 @@ static gms_status make_device(gms_run *r, const gms_run_options *opt, gms_diag_l
 {
     const launch_desc *L = r->launch;
     const char *config = opt->config_path ? opt->config_path : L->config_path;
+    if (config && opt->preset) {
+        /* --gpu would be ignored: the configuration's "base" names the preset. */
+        diag_add(dl, DIAG_ERROR, "SIM-GPU-002", "gpumemsim", 0, 0,
+                 "--gpu %s: the GPU configuration %s chooses the GPU (its \"base\" names the "
+                 "preset); give --gpu or the configuration, not both", opt->preset, config);
+        return GMS_ERR_CONFIG;
+    }
     if (config)
         return gms_device_create_from_config(config, NULL, 0, &r->dev, g);
     const char *name = opt->preset ? opt->preset : L->gpu;
