@@ -407,6 +407,7 @@ static void parse_body(ptx_parser *p)
 /* Where resolved label references are written: the function's instructions and extra
  * operands (the arena copies, or the scratch arrays when the function is not built). */
 typedef struct label_sink {
+    ptx_parser *p;
     ir_insn *insns;
     ir_operand *xops;
 } label_sink;
@@ -420,18 +421,25 @@ static void patch_label(void *user, const fe_label_ref *r, uint32_t target)
         o->imm = target;
 }
 
-/* A reference from src[0] (a `bra`) to a .branchtargets label is not reported as undefined; only
- * the entries of a list must label instructions. (ptxas rejects such a `bra`; gpumemsim accepts
- * it and leaves its target at instruction 0, as it did before labels moved to fe_labels.) */
+/* A .branchtargets label names a list, not an instruction: brx.idx takes it (its entries must
+ * label instructions), but `bra` needs a label of an instruction, as ptxas says too
+ * (PTX-SYM-005, reported here; the reference is then not also an undefined label). */
 static bool excuse_table(void *user, const fe_label *l, const fe_label_ref *r)
 {
-    (void)user;
-    return l->list_count && r->slot < 0;
+    label_sink *s = user;
+    if (!l->list_count || r->slot >= 0)
+        return false;
+    const ir_insn *in = s->insns ? &s->insns[r->insn] : NULL;
+    if (in && in->op == IR_BRA)
+        ptx_error_at(s->p, in->line, in->col, "PTX-SYM-005",
+                     "bra needs the label of an instruction; '%.*s' names a .branchtargets list, "
+                     "which only brx.idx takes", (int)l->len, l->name);
+    return true;
 }
 
 static void resolve_labels(ptx_parser *p, ir_insn *insns, ir_operand *xops)
 {
-    label_sink sink = {insns, xops};
+    label_sink sink = {p, insns, xops};
     fe_label_resolver r = {patch_label, excuse_table, &sink};
     fe_labels_resolve(&p->fs.labels, &p->cur, "PTX-SYM-003", &r);
 }
