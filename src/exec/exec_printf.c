@@ -141,7 +141,8 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
         char *text = NULL;
         int rc = format_lane(w, x, l, fmt_lanes[l], args_lanes[l], &text, &nargs);
         if (rc == -2)
-            rs->oom = 1;
+            exec_oom(rs, rs->fault, "EXEC-NOMEM-004",
+                     "out of host memory formatting device printf output (line %u)", x->in->line);
         if (rc)
             return -1;
         if (rs->nprintfs == rs->printfs_cap) {
@@ -149,7 +150,9 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
             printf_record *r = realloc(rs->printfs, cap * sizeof *r);
             if (!r) {
                 free(text);
-                rs->oom = 1;
+                exec_oom(rs, rs->fault, "EXEC-NOMEM-004",
+                         "out of host memory for %u device printf records (%zu bytes)", cap,
+                         (size_t)cap * sizeof *r);
                 return -1;
             }
             rs->printfs = r;
