@@ -18,6 +18,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "memsys_test.h"
 #include "sim/sim.h"
 
 enum { INSNS = 64, BUFFER_BYTES = 16 * 1024, LOCAL_BYTES = 256, CONST_BYTES = 1024 };
@@ -36,15 +37,10 @@ static int setup(void **state)
 {
     static fixture fx;
     memset(&fx, 0, sizeof fx);
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &fx.cfg, "", NULL), 0);
-    fx.cfg.sm_count = 2;
-    fx.cfg.l1.bytes = 4096;
-    fx.cfg.l1.ways = 4;
+    memsys_test_small_h100(&fx.cfg);
+    /* An L1 that keeps global stores, so that lines can be dirty in L1. */
     fx.cfg.l1.global_store_write_through = 0;
     fx.cfg.l1.global_store_allocate = 1;
-    fx.cfg.l2.bytes = 64 * 1024;
-    fx.cfg.l2.ways = 4;
-    fx.cfg.l2.slices = 2;
     diag_list_init(&fx.dl);
     fx.ms = memsys_create(&fx.cfg, &fx.dl);
     assert_non_null(fx.ms);
@@ -76,20 +72,9 @@ static uint32_t initial_word(const fixture *fx, uint64_t addr)
  * attributes. */
 static mem_access *begin(fixture *fx, mem_op op, ir_space space, uint64_t base, uint32_t id)
 {
-    mem_access *a = &fx->acc;
-    memset(a, 0, sizeof *a);
     memset(&fx->attrs, 0, sizeof fx->attrs);
-    a->op = (uint8_t)op;
-    a->space = (uint8_t)space;
-    a->elem_bytes = 4;
-    a->vec = 1;
-    a->active = 0xFFFFFFFFu;
-    a->insn_id = id;
-    a->attrs = &fx->attrs;
-    fx->attrs.space = (uint8_t)space;
-    fx->attrs.elem_bytes = 4;
-    fx->attrs.vec = 1;
-    for (uint32_t l = 0; l < MEM_LANES; l++) a->addr[l] = base + 4 * l;
+    mem_access *a = memsys_test_access(&fx->acc, &fx->attrs, op, space, 4, 1, 0xFFFFFFFFu, id);
+    memsys_test_strided(a, base, 4);
     return a;
 }
 

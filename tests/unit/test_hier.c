@@ -18,6 +18,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "memsys_test.h"
 #include "sim/sim.h"
 
 enum {
@@ -37,18 +38,6 @@ typedef struct fixture {
     ir_mem_attrs attrs;
     mem_access acc;
 } fixture;
-
-static void small_config(memsys_config *cfg)
-{
-    /* Start from the h100 preset's policies, then shrink the geometry. */
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, cfg, "", NULL), 0);
-    cfg->sm_count = 2;
-    cfg->l1.bytes = 4096;
-    cfg->l1.ways = 4;
-    cfg->l2.bytes = 64 * 1024;
-    cfg->l2.ways = 4;
-    cfg->l2.slices = 2;
-}
 
 static void fixture_open(fixture *fx)
 {
@@ -70,7 +59,7 @@ static int setup(void **state)
 {
     static fixture fx;
     memset(&fx, 0, sizeof fx);
-    small_config(&fx.cfg);
+    memsys_test_small_h100(&fx.cfg);
     fixture_open(&fx);
     *state = &fx;
     return 0;
@@ -84,29 +73,12 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Starts a fresh access description; addresses are filled by the caller. */
+/* Starts a fresh access description; addresses are filled by the caller. The attributes keep
+ * what the test set in fx->attrs. */
 static mem_access *begin(fixture *fx, mem_op op, ir_space space, uint32_t elem_bytes, uint32_t vec,
                          uint32_t active, uint32_t insn_id)
 {
-    mem_access *a = &fx->acc;
-    memset(a, 0, sizeof *a);
-    a->op = (uint8_t)op;
-    a->space = (uint8_t)space;
-    a->elem_bytes = (uint8_t)elem_bytes;
-    a->vec = (uint8_t)vec;
-    a->active = active;
-    a->insn_id = insn_id;
-    fx->attrs.space = (uint8_t)space;
-    fx->attrs.elem_bytes = (uint8_t)elem_bytes;
-    fx->attrs.vec = (uint8_t)vec;
-    a->attrs = &fx->attrs;
-    return a;
-}
-
-/* Lane l addresses base + l * stride_bytes. */
-static void strided(mem_access *a, uint64_t base, uint64_t stride_bytes)
-{
-    for (uint32_t l = 0; l < MEM_LANES; l++) a->addr[l] = base + l * stride_bytes;
+    return memsys_test_access(&fx->acc, &fx->attrs, op, space, elem_bytes, vec, active, insn_id);
 }
 
 static mem_ctx ctx_for(uint32_t sm)
@@ -175,7 +147,7 @@ static void test_unit_stride_miss_then_hit(void **state)
 {
     fixture *fx = *state;
     /* 32 lanes x 4 bytes at a 256-byte aligned base: bytes 0..127 of one line, its 4 sectors. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
     perform(fx, 0);
     /* Cold: 1 request, 4 sector misses; the L1 reads the run of 4 sectors from L2 (4 L2 misses);
      * the L2 fetches the two 64-byte blocks holding them: 128 DRAM bytes. */
@@ -186,7 +158,7 @@ static void test_unit_stride_miss_then_hit(void **state)
     for (uint32_t l = 0; l < MEM_LANES; l++)
         assert_int_equal(lane_word(&fx->acc, l, 0), 3 * l + 1);
 
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 0);
     /* Warm: the same 4 sectors are valid in the SM's L1; nothing reaches L2. */
     assert_l1(insn(fx, 2), 1, 4, 4, 0);
@@ -196,7 +168,7 @@ static void test_unit_stride_miss_then_hit(void **state)
         assert_int_equal(lane_word(&fx->acc, l, 0), 3 * l + 1);
 
     /* The other SM has its own, cold, L1; the L2 is shared and warm. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
     perform(fx, 1);
     assert_l1(insn(fx, 3), 1, 4, 0, 4);
     assert_l2(insn(fx, 3), 4, 4, 0);
@@ -208,7 +180,7 @@ static void test_word_strides(void **state)
     fixture *fx = *state;
     /* Stride 2 words (8 bytes): lanes cover bytes 0..255 = 2 lines; every sector of both holds a
      * lane's word: 8 sectors, one request. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 8);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 8);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 8, 0, 8);
     assert_int_equal(insn(fx, 1)->dram.read_bytes, 8 * 32);
@@ -219,7 +191,7 @@ static void test_word_strides(void **state)
      * 32 lines. Each sector misses L2 and fetches its 64-byte block: 32 * 64 DRAM bytes. The
      * buffer starts at +4 KiB so no line of the first access is reused. */
     uint64_t base = fx->buf + 4096;
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), base, 128);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), base, 128);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 32, 0, 32);
     assert_l2(insn(fx, 2), 32, 0, 32);
@@ -234,7 +206,7 @@ static void test_misaligned_start(void **state)
     /* Unit stride from base + 4: bytes 4..131, i.e. sectors 0..3 of the first line and sector 0
      * of the second: 5 sectors over 2 lines, still one request. DRAM: the first line's two
      * 64-byte blocks plus the second line's first block = 192 bytes. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf + 4, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf + 4, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 5, 0, 5);
     assert_l2(insn(fx, 1), 5, 0, 5);
@@ -247,7 +219,7 @@ static void test_broadcast(void **state)
 {
     fixture *fx = *state;
     /* Every lane reads the same word: one sector of one line; one 64-byte DRAM fill. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf + 200, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf + 200, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 1, 0, 1);
     assert_l2(insn(fx, 1), 1, 0, 1);
@@ -260,7 +232,7 @@ static void test_vectors(void **state)
 {
     fixture *fx = *state;
     /* v2 of 4-byte elements, lane l at 8 * l: 256 contiguous bytes, 2 lines, 8 sectors. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 2, 0xFFFFFFFFu, 1), fx->buf, 8);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 2, 0xFFFFFFFFu, 1), fx->buf, 8);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 8, 0, 8);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
@@ -268,13 +240,13 @@ static void test_vectors(void **state)
         assert_int_equal(lane_word(&fx->acc, l, 1), 3 * (2 * l + 1) + 1);
     }
     /* One 8-byte element per lane is the same footprint, now warm: 8 hits. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 8, 1, 0xFFFFFFFFu, 2), fx->buf, 8);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 8, 1, 0xFFFFFFFFu, 2), fx->buf, 8);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 8, 8, 0);
 
     /* v4 of 4-byte elements, lane l at 16 * l: 512 bytes, 4 lines, 16 sectors. Lines 0 and 1
      * were loaded above (8 hits); lines 2 and 3 are cold (8 misses). */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 4, 0xFFFFFFFFu, 3), fx->buf, 16);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 4, 0xFFFFFFFFu, 3), fx->buf, 16);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 16, 8, 8);
     for (uint32_t l = 0; l < MEM_LANES; l++)
@@ -286,7 +258,7 @@ static void test_inactive_lanes(void **state)
 {
     fixture *fx = *state;
     /* Lanes 0..7 and 24..31 of a unit-stride load: bytes 0..31 and 96..127, sectors 0 and 3. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFF0000FFu, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFF0000FFu, 1), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 2, 0, 2);
     /* Two non-adjacent sectors are two L2 reads; each fetches its own 64-byte block. */
@@ -298,7 +270,7 @@ static void test_inactive_lanes(void **state)
 
     /* Now the whole warp: sectors 0 and 3 hit, 1 and 2 miss in L1. In L2, sector 1 came with
      * sector 0's 64-byte fill and sector 2 with sector 3's: the run 1..2 hits both. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 4, 2, 2);
     assert_l2(insn(fx, 2), 2, 2, 0);
@@ -372,13 +344,13 @@ static void test_cg_bypasses_l1(void **state)
     fixture *fx = *state;
     fx->attrs.l1 = IR_L1_BYPASS;
     /* A load that bypasses L1 (ld.global.cg): still one L1 request whose 4 sectors count as misses, served by L2. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 4, 0, 4);
     assert_l2(insn(fx, 1), 4, 0, 4);
     assert_int_equal(insn(fx, 1)->dram.read_bytes, 128);
     /* Again: no L1 hit (nothing was allocated there), 4 L2 hits instead. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 4, 0, 4);
     assert_l2(insn(fx, 2), 4, 4, 0);
@@ -387,7 +359,7 @@ static void test_cg_bypasses_l1(void **state)
         assert_int_equal(lane_word(&fx->acc, l, 0), 3 * l + 1);
     /* A plain load afterwards still misses L1: the bypassing loads left it untouched. */
     fx->attrs.l1 = 0;
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 4, 0, 4);
     assert_l2(insn(fx, 3), 4, 4, 0);
@@ -399,7 +371,7 @@ static void test_cg_bypasses_l1(void **state)
 static uint64_t second_load_l1_hits(fixture *fx, uint32_t first, uint64_t offset)
 {
     for (uint32_t k = 0; k < 2; k++) {
-        strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, first + k),
+        memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, first + k),
                 fx->buf + offset, 4);
         perform(fx, 0);
     }
@@ -447,7 +419,7 @@ static void test_preset_without_global_caching(void **state)
     /* Local memory is cached whatever the flag says. */
     fx->attrs.l1 = 0;
     for (uint32_t k = 0; k < 2; k++) {
-        strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 7 + k), 0, 0);
+        memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 7 + k), 0, 0);
         perform(fx, 0);
     }
     assert_l1(insn(fx, 8), 1, 4, 4, 0);
@@ -457,7 +429,7 @@ static void test_store_writes_through_without_allocating(void **state)
 {
     fixture *fx = *state;
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1);
-    strided(a, fx->buf, 4);
+    memsys_test_strided(a, fx->buf, 4);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         uint32_t v = 1000 + l;
         memcpy(a->data[l], &v, 4);
@@ -472,7 +444,7 @@ static void test_store_writes_through_without_allocating(void **state)
     assert_int_equal(insn(fx, 1)->dram.write_bytes, 0);
 
     /* The same SM loads the line: L1 misses (the store did not allocate), L2 hits. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 4, 0, 4);
     assert_l2(insn(fx, 2), 4, 4, 0);
@@ -482,7 +454,7 @@ static void test_store_writes_through_without_allocating(void **state)
 
     /* A store to the now resident line updates it: 4 L1 hits, and still 4 L2 sector writes. */
     a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3);
-    strided(a, fx->buf, 4);
+    memsys_test_strided(a, fx->buf, 4);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         uint32_t v = 2000 + l;
         memcpy(a->data[l], &v, 4);
@@ -491,7 +463,7 @@ static void test_store_writes_through_without_allocating(void **state)
     assert_l1(insn(fx, 3), 1, 4, 4, 0);
     assert_l2(insn(fx, 3), 4, 4, 0);
     /* The SM reads its own write from L1. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 4), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 4), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 4), 1, 4, 4, 0);
     assert_l2(insn(fx, 4), 0, 0, 0);
@@ -502,18 +474,18 @@ static void test_store_writes_through_without_allocating(void **state)
 static void test_cg_store_drops_l1_copy(void **state)
 {
     fixture *fx = *state;
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 4);
     perform(fx, 0); /* sector 0 of the line is now in SM 0's L1 */
     fx->attrs.write_mode = IR_WRITE_BYPASS_L1;
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1u, 2);
-    strided(a, fx->buf, 4);
+    memsys_test_strided(a, fx->buf, 4);
     uint32_t v = 77;
     memcpy(a->data[0], &v, 4);
     perform(fx, 0);
     /* st.global.cg caches at L2 only: the L1 line is dropped, one sector written to L2. */
     assert_l2(insn(fx, 2), 1, 1, 0);
     fx->attrs.write_mode = IR_WRITE_DEFAULT;
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 3), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 3), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 1, 0, 1);
     assert_l2(insn(fx, 3), 1, 1, 0);
@@ -529,7 +501,7 @@ static void test_write_back_allocate_preset(void **state)
     fx->cfg.l1.global_store_allocate = 1;
     fixture_open(fx);
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1);
-    strided(a, fx->buf, 4);
+    memsys_test_strided(a, fx->buf, 4);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         uint32_t v = 500 + l;
         memcpy(a->data[l], &v, 4);
@@ -540,7 +512,7 @@ static void test_write_back_allocate_preset(void **state)
     assert_l1(insn(fx, 1), 1, 4, 0, 4);
     assert_l2(insn(fx, 1), 0, 0, 0);
     /* Every byte of the 4 sectors was written, so they are valid: the reload hits 4. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 4, 4, 0);
     assert_int_equal(lane_word(&fx->acc, 7, 0), 507);
@@ -565,20 +537,20 @@ static void test_local_same_offset_is_one_line(void **state)
     /* Local word w of lane l lives at backing + w * 128 + l * 4: the same 4-byte per-thread
      * offset in all 32 lanes forms one 128-byte line (the LDL rule: one access when every
      * thread uses the same local address). Offset 8 is word 2. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 1), 8, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 1), 8, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 1), 1, 4, 0, 4);
     assert_l2(insn(fx, 1), 4, 0, 4);
     assert_int_equal(insn(fx, 1)->dram.read_bytes, 128);
 
     /* 8 bytes per lane at offset 16: words 4 and 5, two lines, 8 sectors. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 8, 1, 0xFFFFFFFFu, 2), 16, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 8, 1, 0xFFFFFFFFu, 2), 16, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 8, 0, 8);
 
     /* Lane l at offset 4 * l: word l of lane l, so each lane has its own line and one sector of
      * it: 32 sectors over 32 lines. Lines of words 2, 4 and 5 are resident: lanes 2, 4, 5 hit. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 3), 0, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 3), 0, 4);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 32, 3, 29);
 }
@@ -587,7 +559,7 @@ static void test_local_stores_write_back(void **state)
 {
     fixture *fx = *state;
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 1);
-    strided(a, 12, 0);
+    memsys_test_strided(a, 12, 0);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         uint32_t v = 900 + l;
         memcpy(a->data[l], &v, 4);
@@ -596,13 +568,13 @@ static void test_local_stores_write_back(void **state)
     /* Local lines are write-back and allocate: 4 L1 misses, nothing sent to L2. */
     assert_l1(insn(fx, 1), 1, 4, 0, 4);
     assert_l2(insn(fx, 1), 0, 0, 0);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 2), 12, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 2), 12, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 2), 1, 4, 4, 0);
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(&fx->acc, l, 0), 900 + l);
     /* A GPU-scope fence drops global lines only: the dirty local line survives it. */
     fence(fx, 0, IR_SCOPE_GPU, 40);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 3), 12, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 3), 12, 0);
     perform(fx, 0);
     assert_l1(insn(fx, 3), 1, 4, 4, 0);
     /* The end of the run writes its 128 dirty bytes to L2, and L2 writes them to DRAM. */
@@ -619,17 +591,17 @@ static void test_dram_fill_granularity(void **state)
     fixture *fx = *state;
     fx->attrs.l1 = IR_L1_BYPASS; /* straight to L2, so every sector is an L2 lookup */
     /* One lane, sector 0: the L2 fetches the 64-byte block of sectors 0 and 1. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 1), fx->buf, 0);
     perform(fx, 0);
     assert_l2(insn(fx, 1), 1, 0, 1);
     assert_int_equal(insn(fx, 1)->dram.read_bytes, 64);
     /* Sector 1 came with it: a hit, no DRAM read. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 2), fx->buf + 32, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 2), fx->buf + 32, 0);
     perform(fx, 0);
     assert_l2(insn(fx, 2), 1, 1, 0);
     assert_int_equal(insn(fx, 2)->dram.read_bytes, 0);
     /* Sector 2 is in the line's other block: a miss, 64 more bytes. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 3), fx->buf + 64, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, 3), fx->buf + 64, 0);
     perform(fx, 0);
     assert_l2(insn(fx, 3), 1, 0, 1);
     assert_int_equal(insn(fx, 3)->dram.read_bytes, 64);
@@ -641,11 +613,11 @@ static void test_finish_writes_dirty_bytes(void **state)
     /* A full-line store (4 sectors) and a one-lane store (4 bytes of one sector) in another
      * line: write-through leaves the L1 clean and the L2 with 5 dirty sectors. */
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1);
-    strided(a, fx->buf, 4);
+    memsys_test_strided(a, fx->buf, 4);
     for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(a->data[l], &l, 4);
     perform(fx, 0);
     a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1u, 2);
-    strided(a, fx->buf + 1024 + 8, 0);
+    memsys_test_strided(a, fx->buf + 1024 + 8, 0);
     uint32_t v = 0xABCD;
     memcpy(a->data[0], &v, 4);
     perform(fx, 1);
@@ -675,7 +647,7 @@ static void test_finish_writes_dirty_bytes(void **state)
 
 static uint32_t load_word(fixture *fx, uint32_t sm, uint64_t addr, uint32_t insn_id)
 {
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, insn_id), addr, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 1u, insn_id), addr, 0);
     perform(fx, sm);
     return lane_word(&fx->acc, 0, 0);
 }
@@ -689,7 +661,7 @@ static void test_stale_l1_until_fence(void **state)
     assert_int_equal(load_word(fx, 1, x, 1), old);
     /* SM 0 stores a new value: written through to L2; SM 1's L1 copy is not touched. */
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1u, 2);
-    strided(a, x, 0);
+    memsys_test_strided(a, x, 0);
     memcpy(a->data[0], &fresh, 4);
     perform(fx, 0);
     assert_l2(insn(fx, 2), 1, 1, 0);
@@ -717,7 +689,7 @@ static void test_launch_boundary_invalidates_l1(void **state)
     uint32_t fresh = 42;
     assert_int_equal(load_word(fx, 1, x, 1), initial_word(fx, x));
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1u, 2);
-    strided(a, x, 0);
+    memsys_test_strided(a, x, 0);
     memcpy(a->data[0], &fresh, 4);
     perform(fx, 0);
     /* A new kernel launch invalidates every SM's L1 global lines; L2 stays warm. */
@@ -746,7 +718,7 @@ static void test_atomics_at_l2(void **state)
     a->atom_type = IR_T_U32;
     a->atom_returns = 1;
     a->atom_fn = atom_add;
-    strided(a, x, 0);
+    memsys_test_strided(a, x, 0);
     for (uint32_t l = 0; l < MEM_LANES; l++) a->operand_b[l] = 1;
     perform(fx, 0);
     /* Performed at L2 in lane order: lane l sees start + l. Each lane reads and writes one L2
@@ -790,16 +762,16 @@ static void test_served_level_of_each_sector(void **state)
     fixture *fx = *state;
     /* A cold line read by SM 0 comes from DRAM; the same line read by SM 1 from the L2 (SM 1's
      * L1 is cold); read again by SM 1, from its L1. Each time: 4 sectors, one per 8 lanes. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
     perform(fx, 0);
     assert_served(&fx->acc, MEM_LEVEL_DRAM, 4, fx->buf);
     uint16_t slice = fx->acc.served[0].l2_slice;
     assert_true(slice < fx->cfg.l2.slices);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2), fx->buf, 4);
     perform(fx, 1);
     assert_served(&fx->acc, MEM_LEVEL_L2, 4, fx->buf);
     assert_int_equal(fx->acc.served[0].l2_slice, slice);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 3), fx->buf, 4);
     perform(fx, 1);
     assert_served(&fx->acc, MEM_LEVEL_L1, 4, fx->buf);
 
@@ -820,17 +792,17 @@ static void test_served_level_of_each_sector(void **state)
     /* A global store that writes through is accepted by the L2; a local store that stays dirty
      * in L1 by the L1; shared memory serves its own lanes. */
     a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0x0000000Fu, 5);
-    strided(a, fx->buf + 8192, 4);
+    memsys_test_strided(a, fx->buf + 8192, 4);
     perform(fx, 0);
     assert_served(&fx->acc, MEM_LEVEL_L2, 1, fx->buf + 8192);
-    strided(begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 6), 0, 0);
+    memsys_test_strided(begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu, 6), 0, 0);
     perform(fx, 0);
     assert_served(&fx->acc, MEM_LEVEL_L1, 4, MEM_LOCAL_BACKING_BASE);
     static uint8_t shared[256];
     mem_ctx c = ctx_for(0);
     c.shared = shared;
     c.shared_bytes = sizeof shared;
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0x00FF0000u, 7), 0, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0x00FF0000u, 7), 0, 4);
     mem_fault f;
     assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), 0);
     assert_served(&fx->acc, MEM_LEVEL_SHARED, 0, 0);
@@ -844,7 +816,7 @@ static void test_faults_leave_state_alone(void **state)
     mem_ctx c = ctx_for(0);
     mem_fault f;
     /* Lane 5 misaligned: the whole access faults, nothing is counted. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 1), fx->buf, 4);
     fx->acc.addr[5] += 2;
     assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), -1);
     assert_int_equal(f.kind, MEM_FAULT_MISALIGNED);
@@ -852,7 +824,7 @@ static void test_faults_leave_state_alone(void **state)
     assert_int_equal(f.address, fx->buf + 22);
     assert_l1(insn(fx, 1), 0, 0, 0, 0);
     /* Lane 31 one word past the buffer's end. */
-    strided(begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2),
+    memsys_test_strided(begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2),
             fx->buf + BUFFER_BYTES - 31 * 4, 4);
     assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), -1);
     assert_int_equal(f.kind, MEM_FAULT_OUT_OF_BOUNDS);
@@ -860,7 +832,7 @@ static void test_faults_leave_state_alone(void **state)
     assert_l1(insn(fx, 2), 0, 0, 0, 0);
     assert_l2(insn(fx, 2), 0, 0, 0);
     /* Local offset past the per-thread window. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 1u, 3), LOCAL_BYTES, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 1u, 3), LOCAL_BYTES, 0);
     assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), -1);
     assert_int_equal(f.kind, MEM_FAULT_OUT_OF_BOUNDS);
     assert_l1(insn(fx, 3), 0, 0, 0, 0);

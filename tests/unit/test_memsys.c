@@ -16,6 +16,7 @@
 
 #include "config/gpu_config.h"
 #include "mem/memsys.h"
+#include "memsys_test.h"
 #include "sim/sim.h"
 
 enum { INSNS = 16, BUFFER_BYTES = 8192, LOCAL_BYTES = 256, SHARED_BYTES = 4096 };
@@ -35,14 +36,7 @@ static int setup(void **state)
     static fixture fx;
     memset(&fx, 0, sizeof fx);
     memsys_config cfg;
-    /* The h100 policies on a small geometry: 2 SMs, 4 KiB 4-way L1s, a 64 KiB L2 of 2 slices. */
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-    cfg.sm_count = 2;
-    cfg.l1.bytes = 4096;
-    cfg.l1.ways = 4;
-    cfg.l2.bytes = 64 * 1024;
-    cfg.l2.ways = 4;
-    cfg.l2.slices = 2;
+    memsys_test_small_h100(&cfg);
     diag_list_init(&fx.dl);
     fx.ms = memsys_create(&cfg, &fx.dl);
     assert_non_null(fx.ms);
@@ -62,28 +56,13 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A fresh access of instruction `insn_id` by every lane, with plain attributes. */
 static mem_access *begin(fixture *fx, mem_op op, ir_space space, uint32_t elem_bytes, uint32_t vec,
                          uint32_t insn_id)
 {
-    mem_access *a = &fx->acc;
-    memset(a, 0, sizeof *a);
-    a->op = (uint8_t)op;
-    a->space = (uint8_t)space;
-    a->elem_bytes = (uint8_t)elem_bytes;
-    a->vec = (uint8_t)vec;
-    a->active = 0xFFFFFFFFu;
-    a->insn_id = insn_id;
     memset(&fx->attrs, 0, sizeof fx->attrs);
-    fx->attrs.space = (uint8_t)space;
-    fx->attrs.elem_bytes = (uint8_t)elem_bytes;
-    fx->attrs.vec = (uint8_t)vec;
-    a->attrs = &fx->attrs;
-    return a;
-}
-
-static void strided(mem_access *a, uint64_t base, uint64_t stride_bytes)
-{
-    for (uint32_t l = 0; l < MEM_LANES; l++) a->addr[l] = base + l * stride_bytes;
+    return memsys_test_access(&fx->acc, &fx->attrs, op, space, elem_bytes, vec, 0xFFFFFFFFu,
+                              insn_id);
 }
 
 static void perform(fixture *fx)
@@ -145,14 +124,14 @@ static void test_const_bank_3_reads(void **state)
 
     /* The same bank by generic address: the const window spans every bank. The line hits. */
     a = begin(fx, MEM_OP_LOAD, IR_SPACE_GENERIC, 4, 1, 2);
-    strided(a, MEM_CONST_WINDOW + (3ull << MEM_CONST_BANK_SHIFT) + 8, 0);
+    memsys_test_strided(a, MEM_CONST_WINDOW + (3ull << MEM_CONST_BANK_SHIFT) + 8, 0);
     perform(fx);
     for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(lane_word(a, l), 302);
     assert_int_equal(insn(fx, 2)->constant.serialized, 0);
     assert_int_equal(insn(fx, 2)->constant.hits, 1);
 
     /* Bank 0 at the same offset is other data, on another line: a miss. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 3), 8, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 3), 8, 0);
     perform(fx);
     assert_int_equal(lane_word(&fx->acc, 0), 102);
     assert_int_equal(insn(fx, 3)->constant.misses, 1);
@@ -167,28 +146,28 @@ static void test_const_bank_faults(void **state)
 {
     fixture *fx = *state;
     install_banks(fx);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 5ull << MEM_CONST_BANK_SHIFT, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 5ull << MEM_CONST_BANK_SHIFT, 0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside the data of its constant bank");
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), (3ull << MEM_CONST_BANK_SHIFT) + 64,
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), (3ull << MEM_CONST_BANK_SHIFT) + 64,
             0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside the data of its constant bank");
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 32ull << MEM_CONST_BANK_SHIFT, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 32ull << MEM_CONST_BANK_SHIFT, 0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "constant bank number is outside 0..31");
     /* Bank 0 keeps its message. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 16, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 16, 0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside the window's allocated size");
     /* A generic address past the last bank is no constant at all: a global address. */
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GENERIC, 4, 1, 1), MEM_CONST_WINDOW +
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GENERIC, 4, 1, 1), MEM_CONST_WINDOW +
             (32ull << MEM_CONST_BANK_SHIFT), 0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside every allocation");
-    strided(begin(fx, MEM_OP_STORE, IR_SPACE_CONST, 4, 1, 1), 3ull << MEM_CONST_BANK_SHIFT, 0);
+    memsys_test_strided(begin(fx, MEM_OP_STORE, IR_SPACE_CONST, 4, 1, 1), 3ull << MEM_CONST_BANK_SHIFT, 0);
     perform_faults(fx, MEM_FAULT_READ_ONLY, "state space is read-only");
     /* Installing: bank numbers and sizes in range; 0 bytes empties a bank. */
     uint8_t byte = 1;
     assert_int_equal(memsys_set_const_bank_at(fx->ms, MEM_CONST_BANKS, &byte, 1), -1);
     assert_int_equal(memsys_set_const_bank_at(fx->ms, 1, &byte, MEM_WINDOW_BYTES + 1), -1);
     assert_int_equal(memsys_set_const_bank_at(fx->ms, 3, NULL, 0), 0);
-    strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 3ull << MEM_CONST_BANK_SHIFT, 0);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 1), 3ull << MEM_CONST_BANK_SHIFT, 0);
     perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside the data of its constant bank");
 }
 
@@ -227,19 +206,19 @@ static void test_64_bytes_per_lane_global(void **state)
     fixture *fx = *state;
     /* Eight 8-byte elements per lane, lanes 64 bytes apart: 2,048 bytes, 16 lines, 64 sectors. */
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 8, 8, 1);
-    strided(a, fx->buf, 64);
+    memsys_test_strided(a, fx->buf, 64);
     fill_lanes(a, 9);
     perform(fx);
     /* Write-through without allocation: 64 L1 misses; L2 allocates the whole sectors it is
      * given, without fetching them. */
     expect_l1_l2(insn(fx, 1), 64, 0, 64, 0);
     a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 8, 8, 2);
-    strided(a, fx->buf, 64);
+    memsys_test_strided(a, fx->buf, 64);
     perform(fx);
     expect_lanes(a, 9);
     expect_l1_l2(insn(fx, 2), 64, 0, 64, 64); /* L1 misses, L2 hits its written sectors */
     a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 8, 8, 3);
-    strided(a, fx->buf, 64);
+    memsys_test_strided(a, fx->buf, 64);
     perform(fx);
     expect_lanes(a, 9);
     expect_l1_l2(insn(fx, 3), 64, 64, 0, 0); /* 16 lines fit the 32-line L1 */
@@ -255,12 +234,12 @@ static void test_64_bytes_per_lane_local(void **state)
     /* Local offset 64..127 of every lane: words 16..31, each word of the 32 lanes one line (the
      * interleaving of mem.h): 16 lines written whole, 64 sectors. */
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 8, 8, 4);
-    strided(a, 64, 0);
+    memsys_test_strided(a, 64, 0);
     fill_lanes(a, 33);
     perform(fx);
     expect_l1_l2(insn(fx, 4), 64, 0, 0, 0); /* allocated in L1, written back later */
     a = begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 8, 8, 5);
-    strided(a, 64, 0);
+    memsys_test_strided(a, 64, 0);
     perform(fx);
     expect_lanes(a, 33);
     expect_l1_l2(insn(fx, 5), 64, 64, 0, 0);
@@ -272,7 +251,7 @@ static void test_64_bytes_per_lane_shared(void **state)
     /* 64 bytes per lane in 32 banks of 4 bytes: phases of 2 lanes (128 bytes). Contiguous lanes
      * fill every bank once per phase: 16 phases, one wavefront each. */
     mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_SHARED, 8, 8, 6);
-    strided(a, 0, 64);
+    memsys_test_strided(a, 0, 64);
     fill_lanes(a, 77);
     perform(fx);
     for (uint32_t i = 0; i < 2048; i++) assert_int_equal(fx->shared[i], (uint8_t)(i + 77));
@@ -282,7 +261,7 @@ static void test_64_bytes_per_lane_shared(void **state)
     /* Lanes 128 bytes apart: the two lanes of a phase use banks 0..15 with different words: two
      * wavefronts per phase, 32 in all, 16 conflicts. */
     a = begin(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 8, 8, 7);
-    strided(a, 0, 128);
+    memsys_test_strided(a, 0, 128);
     perform(fx);
     for (uint32_t l = 0; l < MEM_LANES; l++)
         assert_memory_equal(a->data[l], fx->shared + 128 * l, 64);
