@@ -453,12 +453,12 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
                             cache_hints *h1)
 {
     uint32_t sector = ms->cfg.l1.sector_bytes;
-    for (uint64_t todo = r->sectors; todo != 0;) {
-        unsigned s = (unsigned)__builtin_ctzll(todo);
-        uint64_t run = ~(todo >> s);
+    for (uint64_t unread = r->sectors; unread != 0;) {
+        unsigned s = (unsigned)__builtin_ctzll(unread);
+        uint64_t run = ~(unread >> s);
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
         uint64_t run_bits = (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << s;
-        todo &= ~run_bits;
+        unread &= ~run_bits;
         uint64_t addr = r->line_addr + s * sector;
         uint32_t len = count * sector;
         mem_status st;

@@ -43,12 +43,19 @@ const char *sim_dialect_of_path(const char *path)
     return d ? d->name : NULL;
 }
 
-void sim_dialect_error(const char *path, const sim_origin *o, diag_list *dl)
+/* SIM-DIALECT-001 for `path` at `o`, naming the files the dialects of `reg` read. */
+static void suffix_error(const frontend_registry *reg, const char *path, const sim_origin *o,
+                         diag_list *dl)
 {
     char known[256], why[320];
     snprintf(why, sizeof why, "unknown kernel dialect: gpumemsim reads %s",
-             frontend_describe_files(frontend_builtin(), known, sizeof known));
+             frontend_describe_files(reg, known, sizeof known));
     module_error(dl, o, "SIM-DIALECT-001", path, NULL, why);
+}
+
+void sim_dialect_error(const char *path, const sim_origin *o, diag_list *dl)
+{
+    suffix_error(frontend_builtin(), path, o, dl);
 }
 
 void sim_dialect_name_error(const frontend_registry *reg, const char *name, const sim_origin *o,
@@ -75,14 +82,10 @@ ir_module *sim_parse_module_in(const frontend_registry *reg, const char *path, c
     const frontend_dialect *d = frontend_choose(reg, path, dialect);
     if (d)
         return d->parse(path, text, len, dl);
-    if (dialect) {
+    if (dialect)
         sim_dialect_name_error(reg, dialect, NULL, path, dl);
-    } else {
-        char known[256], why[320];
-        snprintf(why, sizeof why, "unknown kernel dialect: gpumemsim reads %s",
-                 frontend_describe_files(reg, known, sizeof known));
-        module_error(dl, NULL, "SIM-DIALECT-001", path, NULL, why);
-    }
+    else
+        suffix_error(reg, path, NULL, dl);
     return NULL;
 }
 
