@@ -227,3 +227,10 @@ void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-TRAP-001", "%s executed",
                x->in->op == IR_TRAP ? "trap" : "brkpt");
 }
+
+void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    (void)mask;
+    warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-UNSUP-007",
+               "%s: the call-return stack is not modelled yet", ir_opcode_name(x->in->op));
+}

@@ -270,6 +270,8 @@ void exec_h_ret(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_exit(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_nop(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* ssy, pbk, sync, brk, cal, ret.crs, setcrsptr, getcrsptr: the call-return stack */
+void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* exec_printf.c */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],

@@ -224,6 +224,7 @@ void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user
     NUMBER_FIELD(cctl_lines, 0);  /* IR_LINES_* bits */
     NUMBER_FIELD(cctl_all, 0);
     NUMBER_FIELD(fence, 0);       /* IR_FENCE_* bits */
+    NUMBER_FIELD(uniform, 0);
 #undef ENUM_FIELD
 #undef NUMBER_FIELD
 }

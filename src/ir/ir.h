@@ -242,6 +242,8 @@ enum {
     IR_FENCE_INVALIDATE_L1 = 1u << 2, /* global lines of the SM's L1 are dropped (dirty bytes
                                          written back first), so later reads see other SMs'
                                          writes */
+    IR_FENCE_INVALIDATE_TEX = 1u << 3, /* the lines the SM's L1 filled through the read-only
+                                          (texture) path are dropped (SASS MEMBAR .IVALLT) */
 };
 
 /* The neutral description of a memory instruction: what every front-end lowers its dialect's
@@ -264,7 +266,9 @@ typedef struct ir_mem_attrs {
     uint8_t cctl_lines;     /* IR_LINES_* bits: the data lines it selects (0: both kinds) */
     uint8_t cctl_all;       /* 1: every line of the selected caches; no address */
     uint8_t fence;          /* IR_FENCE_* bits */
-    uint8_t pad[2];
+    uint8_t uniform;        /* 1: the addresses are declared uniform across the warp (SASS
+                               LDS.U); a hint the statistics check */
+    uint8_t pad;
 } ir_mem_attrs;
 
 /* The fields of ir_mem_attrs as data, for the printer and the verifier, which know no field by
@@ -284,7 +288,9 @@ typedef enum ir_operand_kind {
     IR_OPND_PRED,   /* reg = pred slot; neg = 1 for !p */
     IR_OPND_IMM,    /* imm = raw bits in the instruction's type (floats as their IEEE bits) */
     IR_OPND_SREG,   /* reg = ir_sreg */
-    IR_OPND_ADDR,   /* [base + imm]: base is reg (REG slot) when has_reg, sym when sym != NONE */
+    IR_OPND_ADDR,   /* [base + imm]: base is reg (REG slot) when has_reg, sym when sym != NONE;
+                       count == 2: the base is the 64-bit pair vregs[0] (low 32 bits) and
+                       vregs[1] (high), and reg == vregs[0] (SASS .E) */
     IR_OPND_VEC,    /* {v0, v1, ...}: count element slots in vregs; IR_REG_SINK for '_' */
     IR_OPND_LABEL,  /* imm = instruction index in the function */
     IR_OPND_FUNC,   /* sym = function index in the module */
@@ -395,6 +401,11 @@ typedef struct ir_insn {
     uint8_t flag_out;    /* condition flag it writes, or IR_FLAG_NONE; PTX .cc writes the carry.
                             The flags, not PTX's spelling of them in mods (IR_MOD_CC,
                             IR_MOD_CARRY_IN), are what the executor reads */
+    uint8_t glue;        /* 1: an instruction the front-end added to carry out part of one of the
+                            dialect's instructions (a constant-bank operand's load, packing a
+                            register pair): it has the id of that instruction, which is not glue
+                            and is next to it in the same run, and it is neither counted as a
+                            warp instruction nor fetched on its own */
     ir_operand dst[2];   /* dst[1]: second result (setp p|q, shfl d|p, atom with no result: NONE) */
     ir_operand src[4];
     ir_mem_attrs mem;    /* memory ops, fences, cvta (space) */
@@ -428,6 +439,25 @@ typedef enum ir_syscall {
     IR_SYSCALL_COUNT
 } ir_syscall;
 
+/* Issue control of one instruction (SASS control codes, ../reference/sass-dialect.md section 2):
+ * the stall after it, the yield hint, the scoreboards it sets and the ones it waits on, and the
+ * dialect's registers it reads and writes, for the hazard checks and the timing model.
+ * ir_func.ctrl has one per instruction when the dialect has control codes (NULL otherwise); glue
+ * instructions have present == 0. */
+enum { IR_SB_NONE = 7, IR_SCOREBOARDS = 6, IR_CTRL_REG_WORDS = 8 };
+typedef struct ir_ctrl {
+    uint8_t present;     /* 0: no control (glue) */
+    uint8_t stall;       /* cycles 0..15 before the warp's next instruction may issue */
+    uint8_t yield;       /* 1: the scheduler may switch warps */
+    uint8_t wr_sb;       /* scoreboard raised until the results are written, or IR_SB_NONE */
+    uint8_t rd_sb;       /* scoreboard raised until the sources are read, or IR_SB_NONE */
+    uint8_t wait_mask;   /* bit i: issue waits until scoreboard i is clear */
+    uint8_t depbar_sb;   /* DEPBAR.LE SBn, k: n, or IR_SB_NONE */
+    uint8_t depbar_le;   /*   and k: wait until at most k of n's operations are pending */
+    uint32_t reads[IR_CTRL_REG_WORDS];  /* bit r: register r (0..255) is read */
+    uint32_t writes[IR_CTRL_REG_WORDS]; /* bit r: register r is written */
+} ir_ctrl;
+
 /* Condition flags are numbered 1..ir_machine.flag_count; 0 names none. */
 enum { IR_FLAG_NONE = 0, IR_FLAG_CARRY = 1 /* PTX's only flag: the carry of add.cc/addc */ };
 
@@ -448,7 +478,26 @@ typedef struct ir_machine {
     uint8_t ctrl_group;
     uint8_t ctrl_bytes;
     uint8_t call_conv;    /* ir_call_conv */
+    uint8_t window_errors;/* ir_window_errors: an access outside the local or shared window or
+                             its allocation */
+    uint8_t scoreboards;  /* dependency scoreboards per warp (SASS: 6); 0: none, ir_func.ctrl
+                             is NULL */
+    uint8_t params_in_bank; /* 1: kernel parameters sit in constant bank params_bank at
+                             params_offset, beside the launch constants (SASS: bank 0, 0x140) */
+    uint8_t params_bank;
+    uint32_t params_offset;
+    uint32_t crs_cached;  /* call-return stack: entries per thread held in the SM's CRS cache
+                             before older ones spill to local memory (0 with PARAM_FRAME) */
+    uint32_t crs_max;     /* entries per thread the stack may hold in all */
 } ir_machine;
+
+/* What an access outside the local or shared window, or outside its allocation, does. */
+typedef enum ir_window_errors {
+    IR_WINDOW_FAULT = 0,  /* the kernel faults (PTX) */
+    IR_WINDOW_ZERO,       /* loads return 0, stores are dropped, and the error is reported
+                             after the kernel (SASS LDL/LDS/STL/STS); misaligned addresses are
+                             aligned down to the access size */
+} ir_window_errors;
 
 /* ---- variables ---- */
 /* An address initialiser: the element at byte `offset` receives the address of `sym` + addend,
@@ -507,6 +556,8 @@ typedef struct ir_func {
     uint8_t has_callprototype;         /* this is a .callprototype, not a callable function */
     uint8_t syscall;                   /* ir_syscall: a body-less function the machine provides
                                           (the front-end marks it); IR_SYSCALL_NONE otherwise */
+    ir_ctrl *ctrl;                     /* ninsns issue controls when machine.scoreboards > 0;
+                                          NULL otherwise */
 } ir_func;
 
 typedef struct ir_module {

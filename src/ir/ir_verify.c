@@ -443,7 +443,9 @@ static void check_func(verifier *v)
     v->in = NULL;
 }
 
-/* IR-VERIFY-012: static ids are consecutive within a function and cover 0..ninsns_total-1 once. */
+/* IR-VERIFY-012: static ids are consecutive within a function and cover 0..ninsns_total-1 once;
+ * a glue instruction has instead the id of the instruction it helps, which is not glue and ends or
+ * starts the run of glue it sits in. */
 static void check_ids(verifier *v)
 {
     const ir_module *m = v->m;
@@ -454,11 +456,30 @@ static void check_ids(verifier *v)
         if (!fn->ninsns || !fn->insns || fn->has_callprototype)
             continue;
         v->fn = fn;
-        total += fn->ninsns;
-        uint32_t first = fn->insns[0].id;
+        uint32_t first = UINT32_MAX, own = 0;
+        for (uint32_t i = 0; i < fn->ninsns; i++)
+            total += !fn->insns[i].glue;
         for (uint32_t i = 0; i < fn->ninsns; i++) {
-            uint32_t id = fn->insns[i].id;
-            if (id != first + i || id >= m->ninsns_total) {
+            const ir_insn *in = &fn->insns[i];
+            if (in->glue) {
+                uint32_t after = i + 1, before = i;
+                while (after < fn->ninsns && fn->insns[after].glue)
+                    after++;
+                while (before > 0 && fn->insns[before - 1].glue)
+                    before--;
+                int ok = (after < fn->ninsns && fn->insns[after].id == in->id) ||
+                         (before > 0 && fn->insns[before - 1].id == in->id);
+                if (!ok) {
+                    fail(v, "IR-VERIFY-012", "glue instruction %u has id %u, which is not the "
+                         "id of the instruction next to its run of glue", i, in->id);
+                    break;
+                }
+                continue;
+            }
+            uint32_t id = in->id;
+            if (first == UINT32_MAX)
+                first = id;
+            if (id != first + own++ || id >= m->ninsns_total) {
                 fail(v, "IR-VERIFY-012", "instruction %u has id %u; ids run consecutively from "
                      "%u and stay below the module's %u", i, id, first, m->ninsns_total);
                 break;
@@ -475,7 +496,8 @@ static void check_ids(verifier *v)
     free(seen);
     v->fn = NULL;
     if (total != m->ninsns_total)
-        fail(v, "IR-VERIFY-012", "the functions have %llu instructions, ninsns_total says %u",
+        fail(v, "IR-VERIFY-012", "the functions have %llu instructions besides glue, "
+             "ninsns_total says %u",
              (unsigned long long)total, m->ninsns_total);
 }
 
