@@ -422,6 +422,8 @@ typedef struct gms_counters {
     } dram;
     struct {
         uint64_t requests, wavefronts, bank_conflicts;
+        uint64_t uniform_hinted, uniform_unmet; /* uniform-address hint (SASS LDS.U): accesses
+                                                   that carried it, and those that missed it */
     } shared;
     struct {
         uint64_t requests, serialized, hits, misses;

@@ -124,6 +124,9 @@ typedef struct mem_access {
     uint32_t insn_id;    /* static instruction id: every counter the access causes is its */
     uint64_t time;       /* reserved for the timing model: the cycle the access is issued */
     const ir_mem_attrs *attrs; /* borrowed: allocation classes, write mode, cache control, fence */
+    uint8_t window_errors; /* ir_window_errors of the kernel's machine: IR_WINDOW_FAULT (a lane
+                              outside its local or shared window faults the access) or
+                              IR_WINDOW_ZERO (see window_lanes, misaligned_lanes) */
     uint64_t policy;     /* L2 policy descriptor when attrs->has_policy (uniform across the warp) */
     uint64_t addr[MEM_LANES];
     uint64_t operand_b[MEM_LANES]; /* atomics: b per lane */
@@ -135,6 +138,14 @@ typedef struct mem_access {
      * access touched and its level; an atomic lists each lane's sector, as each lane is its own
      * operation at L2. */
     uint8_t levels;
+    /* Results with window_errors == IR_WINDOW_ZERO, for lanes whose address resolved to the
+     * local or shared window (docs/faults.md, "Window errors"): window_lanes, the lanes outside
+     * the 16 MiB window or the allocation in it, which did nothing (a load or atomic returned
+     * zeros in data[], a store or atomic wrote nothing, a cache control skipped the line);
+     * misaligned_lanes, the lanes whose address was not a multiple of the access size and was
+     * aligned down to it before anything else. The others stay 0. */
+    uint32_t window_lanes;
+    uint32_t misaligned_lanes;
     uint32_t nserved;
     mem_served served[MEM_MAX_SERVED];
 } mem_access;

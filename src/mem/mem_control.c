@@ -16,7 +16,7 @@
 void memsys_launch_begin(memsys *ms)
 {
     for (uint32_t s = 0; s < ms->cfg.sm_count; s++)
-        cache_invalidate_all(ms->l1[s], 1u << LINE_KIND_GLOBAL, true, &ms->own_work, NULL);
+        cache_invalidate_all(ms->l1[s], LINE_KINDS_GLOBAL, true, &ms->own_work, NULL);
 }
 
 void memsys_set_hint_mode(memsys *ms, int strip_hints, int poison_discard)
@@ -72,7 +72,8 @@ int memsys_finish(memsys *ms)
 int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)
 {
     uint8_t effects = rq->attrs->fence;
-    if (effects & ~(IR_FENCE_WAIT_WRITES | IR_FENCE_WRITEBACK_L1 | IR_FENCE_INVALIDATE_L1))
+    if (effects & ~(IR_FENCE_WAIT_WRITES | IR_FENCE_WRITEBACK_L1 | IR_FENCE_INVALIDATE_L1 |
+                    IR_FENCE_INVALIDATE_TEX))
         return mem_fail(f, MEM_FAULT_UNSUPPORTED, 0, 0, 0, IR_SPACE_NONE,
                         "fence side effect is not modelled");
     if (ctx->sm >= ms->cfg.sm_count)
@@ -82,11 +83,17 @@ int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)
     cache *l1 = ms->l1[ctx->sm];
     cache_result res;
     if (effects & IR_FENCE_WRITEBACK_L1) {
-        cache_writeback_all(l1, 1u << LINE_KIND_GLOBAL, rq, &res);
+        cache_writeback_all(l1, LINE_KINDS_GLOBAL, rq, &res);
         hier_count_l1(rq, &res);
     }
     if (effects & IR_FENCE_INVALIDATE_L1) {
-        cache_invalidate_all(l1, 1u << LINE_KIND_GLOBAL, true, rq, &res);
+        cache_invalidate_all(l1, LINE_KINDS_GLOBAL, true, rq, &res);
+        hier_count_l1(rq, &res);
+    }
+    /* The lines the read-only (texture) path filled; a store may have made one dirty since, so
+     * dirty bytes are written back as for any invalidation. */
+    if (effects & IR_FENCE_INVALIDATE_TEX) {
+        cache_invalidate_all(l1, 1u << LINE_KIND_GLOBAL_READ_ONLY, true, rq, &res);
         hier_count_l1(rq, &res);
     }
     return 0;
@@ -119,7 +126,7 @@ static uint32_t data_kinds(uint8_t lines)
 {
     uint32_t k = 0;
     if (!lines || (lines & IR_LINES_GLOBAL))
-        k |= 1u << LINE_KIND_GLOBAL;
+        k |= LINE_KINDS_GLOBAL;
     if (!lines || (lines & IR_LINES_LOCAL))
         k |= 1u << LINE_KIND_LOCAL;
     return k;
@@ -238,7 +245,7 @@ typedef struct lane_sets {
     uint32_t data, constant, insn;
 } lane_sets;
 
-static int classify_lanes(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+static int classify_lanes(memsys *ms, const mem_ctx *ctx, mem_access *acc,
                           const ir_mem_attrs *a, lane_target *t, lane_sets *out, mem_fault *f)
 {
     int hint = a->cctl == IR_CCTL_PREFETCH;
@@ -250,13 +257,17 @@ static int classify_lanes(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
             continue;
         if (acc->space == IR_SPACE_INSTRUCTION) { /* instruction addresses have no bounds */
             t[l] = (lane_target){IR_SPACE_INSTRUCTION, acc->addr[l]};
-        } else if (mem_check_lane(ms, ctx, acc, l, &t[l], hint ? &ignored : f)) {
-            if (!hint)
+        } else {
+            int checked = mem_check_lane(ms, ctx, acc, l, &t[l], hint ? &ignored : f);
+            if (checked < 0 && !hint)
                 return -1;
-            continue;
+            if (checked) /* a hint's bad lane, or one outside its window (IR_WINDOW_ZERO) */
+                continue;
         }
         ok |= 1u << l;
     }
+    if (hint) /* a prefetch never errs, not even outside its window */
+        acc->window_lanes = 0;
     uint32_t kinds = data_kinds(a->cctl_lines);
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((ok >> l) & 1u))

@@ -468,7 +468,10 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
             st = hier_l2_read(ms, rq, addr, len, r->data + s * sector, NULL);
         } else {
             cache_result res;
-            h1->kind = r->kind;
+            /* A line the read-only path allocates is marked so (IR_FENCE_INVALIDATE_TEX). */
+            h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
+                           ? LINE_KIND_GLOBAL_READ_ONLY
+                           : r->kind;
             st = cache_read(l1, addr, len, r->data + s * sector, h1, &res);
             hier_count_l1(rq, &res);
             for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)

@@ -133,3 +133,19 @@ void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_a
     }
     (void)acc;
 }
+
+void uniform_count(mem_counters *c, const mem_access *acc)
+{
+    uint32_t active = acc->active;
+    int same = 1, pairs = 1;
+    uint64_t first = active ? acc->addr[__builtin_ctz(active)] : 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((active >> l) & 1u))
+            continue;
+        same &= acc->addr[l] == first;
+        if ((active >> (l ^ 1u)) & 1u)
+            pairs &= acc->addr[l] == acc->addr[l ^ 1u];
+    }
+    c->shared.uniform_hinted++;
+    c->shared.uniform_unmet += !(same || pairs);
+}

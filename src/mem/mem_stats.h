@@ -36,6 +36,9 @@ typedef struct mem_shared_counters {
     uint64_t requests;       /* warp-level shared-memory instructions (ld/st/atom) */
     uint64_t wavefronts;     /* bank passes needed to serve them */
     uint64_t bank_conflicts; /* wavefronts beyond one per request phase */
+    uint64_t uniform_hinted; /* accesses carrying the uniform-address hint (SASS LDS.U) */
+    uint64_t uniform_unmet;  /* of those, the ones whose active lanes neither all shared one
+                                address nor shared it in lane pairs t, t^1 */
 } mem_shared_counters;
 
 typedef struct mem_const_counters {

@@ -261,11 +261,42 @@ static int check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uin
     return 0;
 }
 
-/* The per-lane loop of memsys_access keeps its own inlined copy of the check. */
-int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+/* A lane that failed check_lane with fault *f, under IR_WINDOW_ZERO: a misaligned local or
+ * shared address is aligned down to the access size and checked again; one outside its window
+ * or allocation is dropped. Returns 0 (the lane goes on, perhaps aligned), 1 (dropped: recorded
+ * in acc->window_lanes) or -1 (a fault the mode does not cover). */
+static int window_lane(const mem_ctx *ctx, mem_access *acc, uint32_t lane, lane_target *t,
+                       mem_fault *f)
+{
+    if (acc->window_errors != IR_WINDOW_ZERO ||
+        (t->space != IR_SPACE_LOCAL && t->space != IR_SPACE_SHARED))
+        return -1;
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if (f->kind == MEM_FAULT_MISALIGNED) {
+        acc->misaligned_lanes |= 1u << lane;
+        t->offset -= t->offset % bytes;
+        uint64_t limit = t->space == IR_SPACE_SHARED ? ctx->shared_bytes : ctx->local_bytes;
+        if (t->offset < limit && limit - t->offset >= bytes) {
+            memset(f, 0, sizeof *f);
+            return 0;
+        }
+    } else if (f->kind != MEM_FAULT_OUT_OF_BOUNDS) {
+        return -1;
+    }
+    memset(f, 0, sizeof *f);
+    acc->window_lanes |= 1u << lane;
+    if (acc->op == MEM_OP_LOAD || acc->op == MEM_OP_ATOMIC)
+        memset(acc->data[lane], 0, bytes < MEM_MAX_LANE_BYTES ? bytes : MEM_MAX_LANE_BYTES);
+    return 1;
+}
+
+/* check_lane, and window_lane on a failure: 0 (go on), 1 (lane dropped) or -1 (fault). */
+int mem_check_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t lane,
                    lane_target *t, mem_fault *f)
 {
-    return check_lane(ms, ctx, acc, lane, t, f);
+    if (check_lane(ms, ctx, acc, lane, t, f) == 0)
+        return 0;
+    return window_lane(ctx, acc, lane, t, f);
 }
 
 /* Shared, const and param data live outside the cache hierarchy. */
@@ -380,6 +411,7 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
     ir_mem_attrs plain;
     const ir_mem_attrs *attrs = acc->attrs;
     if (ms->strip_hints) {
@@ -394,14 +426,19 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     }
     mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                        : &ms->unattributed;
+    if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
+        uniform_count(counters, acc);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
         goto resolved;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((acc->active >> l) & 1u))
             continue;
-        if (check_lane(ms, ctx, acc, l, &t[l], fault))
+        int checked = mem_check_lane(ms, ctx, acc, l, &t[l], fault);
+        if (checked < 0)
             return -1;
+        if (checked) /* outside its window: the lane does nothing */
+            continue;
         switch (t[l].space) {
         case IR_SPACE_GLOBAL: case IR_SPACE_LOCAL: cached |= 1u << l; break;
         case IR_SPACE_SHARED: shared |= 1u << l; break;

@@ -33,7 +33,12 @@ typedef struct line_req {
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;
 
-enum { LINE_KIND_GLOBAL = 0, LINE_KIND_LOCAL = 1 };
+/* The kind of an L1 line (cache_hints.kind): global data, local data, and global data the L1
+ * allocated for a read-only-path load (IR_L1_READ_ONLY), which a texture invalidation
+ * (IR_FENCE_INVALIDATE_TEX) drops. Line requests (line_req.kind) are GLOBAL or LOCAL only. */
+enum { LINE_KIND_GLOBAL = 0, LINE_KIND_LOCAL = 1, LINE_KIND_GLOBAL_READ_ONLY = 2 };
+/* Kind filter of every global line of an L1. */
+#define LINE_KINDS_GLOBAL (1u << LINE_KIND_GLOBAL | 1u << LINE_KIND_GLOBAL_READ_ONLY)
 
 /* One access on its way through the hierarchy (DESIGN.md, "The memory access contract"): what
  * every level must know travels with it, from memsys_access through the caches' next-level calls
@@ -95,8 +100,11 @@ struct memsys {
 /* memsys.c: fills *f for lane `lane` and returns -1. */
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
              ir_space space, const char *what);
-/* memsys.c: resolves and checks lane `lane` of `acc` into *t; -1 with *f on a fault. */
-int mem_check_lane(memsys *ms, const mem_ctx *ctx, const mem_access *acc, uint32_t lane,
+/* memsys.c: resolves and checks lane `lane` of `acc` into *t: 0 when it goes on (under
+ * IR_WINDOW_ZERO perhaps aligned down, noted in acc->misaligned_lanes); 1 when, under
+ * IR_WINDOW_ZERO, it is outside its local or shared window and does nothing (noted in
+ * acc->window_lanes, its load data zeroed); -1 with *f on a fault. */
+int mem_check_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t lane,
                    lane_target *t, mem_fault *f);
 /* memsys.c: a request for `acc` with attributes `attrs` (the access's, or their copy without
  * hints) by the SM of `ctx`; acc NULL: the memory system's own work. */
@@ -133,6 +141,10 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
                   uint32_t lanes);
 void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
                     const lane_target *t, uint32_t lanes);
+/* Counts an access that carries the uniform-address hint (ir_mem_attrs.uniform) into c, and
+ * whether its active lanes' addresses met it: all one address, or each lane t's the same as
+ * lane t^1's where both are active (docs/statistics.md, "Shared memory"). */
+void uniform_count(mem_counters *c, const mem_access *acc);
 /* The constant-cache address of a constant or parameter lane. */
 uint64_t constant_address(const lane_target *t);
 

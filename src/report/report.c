@@ -352,6 +352,10 @@ static void write_levels(const report_model *m, FILE *out)
             report_format_count(t->shared.requests, a, sizeof a),
             report_format_count(t->shared.wavefronts, b, sizeof b),
             report_format_count(t->shared.bank_conflicts, c, sizeof c));
+    if (t->shared.uniform_hinted) /* only runs with SASS LDS.U */
+        fprintf(out, "          uniform-address hints %s   unmet %s\n",
+                report_format_count(t->shared.uniform_hinted, a, sizeof a),
+                report_format_count(t->shared.uniform_unmet, b, sizeof b));
     uint64_t lookups = saturating_add(t->constant.hits, t->constant.misses);
     fprintf(out, "constant  requests %s   extra passes %s   hits %s   misses %s   hit rate %s\n",
             report_format_count(t->constant.requests, a, sizeof a),

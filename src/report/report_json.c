@@ -128,6 +128,12 @@ static void put_levels(json_t *obj, const mem_counters *c, int with_classes, int
     put(shared, "requests", json_count(c->shared.requests), ok);
     put(shared, "wavefronts", json_count(c->shared.wavefronts), ok);
     put(shared, "bank_conflicts", json_count(c->shared.bank_conflicts), ok);
+    /* Only where some access carried the hint: the statistics of runs without it (every PTX
+     * run) keep their keys. */
+    if (c->shared.uniform_hinted) {
+        put(shared, "uniform_hinted", json_count(c->shared.uniform_hinted), ok);
+        put(shared, "uniform_unmet", json_count(c->shared.uniform_unmet), ok);
+    }
     put(obj, "shared", shared, ok);
 
     uint64_t lookups = c->constant.hits + c->constant.misses;

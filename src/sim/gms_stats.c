@@ -35,6 +35,8 @@ void gms_counters_from_mem(gms_counters *o, const mem_counters *c)
     o->shared.requests = c->shared.requests;
     o->shared.wavefronts = c->shared.wavefronts;
     o->shared.bank_conflicts = c->shared.bank_conflicts;
+    o->shared.uniform_hinted = c->shared.uniform_hinted;
+    o->shared.uniform_unmet = c->shared.uniform_unmet;
     o->constant.requests = c->constant.requests;
     o->constant.serialized = c->constant.serialized;
     o->constant.hits = c->constant.hits;

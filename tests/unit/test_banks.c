@@ -305,6 +305,59 @@ static void test_stores(void **state)
     assert_int_equal(total.shared.bank_conflicts, 3);
 }
 
+/* The uniform-address hint (SASS LDS.U): counted, checked against the active lanes' addresses,
+ * and without effect on the data or the wavefronts. */
+static void test_uniform_hint(void **state)
+{
+    fixture *fx = *state;
+    uint64_t off[MEM_LANES];
+    fx->attrs.uniform = 1;
+    /* One address for all lanes: met; a broadcast, one wavefront. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) off[l] = 40;
+    const mem_shared_counters *c = access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off);
+    assert_int_equal(c->uniform_hinted, 1);
+    assert_int_equal(c->uniform_unmet, 0);
+    assert_int_equal(c->wavefronts, 1);
+    uint32_t v;
+    memcpy(&v, fx->acc.data[31], 4);
+    assert_int_equal(v, 5 * 10 + 2);
+    /* Lane pairs t, t^1 sharing an address (words 0, 1, ... per pair): met. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) off[l] = (l / 2) * 4;
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off);
+    assert_int_equal(c->uniform_hinted, 1);
+    assert_int_equal(c->uniform_unmet, 0);
+    /* Pairs t, t^2 sharing one (an architecture-specific form we do not accept): unmet. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) off[l] = (l & ~2u) * 4;
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off);
+    assert_int_equal(c->uniform_unmet, 1);
+    /* Distinct addresses: unmet, with the wavefronts they need (stride 2 words: 2). */
+    strided(off, 8);
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off);
+    assert_int_equal(c->uniform_hinted, 1);
+    assert_int_equal(c->uniform_unmet, 1);
+    assert_int_equal(c->wavefronts, 2);
+    /* Only active lanes count: lanes 0 and 3, neither with its partner active, differ yet no
+     * active pair disagrees: met; so with lanes 4 and 5 on one address and lane 8 alone; lanes
+     * 4 and 5 on two addresses: unmet. */
+    strided(off, 4);
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 1u << 0 | 1u << 3, off);
+    assert_int_equal(c->uniform_unmet, 0);
+    off[5] = off[4];
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 1u << 4 | 1u << 5 | 1u << 8, off);
+    assert_int_equal(c->uniform_unmet, 0);
+    off[5] = 0;
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 1u << 4 | 1u << 5, off);
+    assert_int_equal(c->uniform_unmet, 1);
+    /* Without the hint nothing is counted; the totals sum the hinted accesses. */
+    fx->attrs.uniform = 0;
+    c = access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off);
+    assert_int_equal(c->uniform_hinted, 0);
+    mem_counters total;
+    memsys_total_counters(fx->ms, &total);
+    assert_int_equal(total.shared.uniform_hinted, 7);
+    assert_int_equal(total.shared.uniform_unmet, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +369,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_partial_warps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomics_serialise_on_one_word, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_uniform_hint, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

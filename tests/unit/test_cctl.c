@@ -219,6 +219,84 @@ static void test_priority_of_l2_line(void **state)
     assert_int_equal(total.l2.lines_evict_first, 1);
 }
 
+/* The seed's PF1: the line comes into the L1 through the L2; the read that follows hits L1. */
+static void test_prefetch_into_l1(void **state)
+{
+    fixture *fx = *state;
+    assert_int_equal(control(fx, IR_CCTL_PREFETCH, IR_LEVEL_L1 | IR_LEVEL_L2, IR_LINES_GLOBAL, 0,
+                             IR_SPACE_GLOBAL, fx->buf + 132, 1), 0);
+    /* The whole line (4 sectors) missed both levels and came from DRAM: all the prefetch's. */
+    assert_int_equal(insn(fx, 1)->l1.sector_misses, 4);
+    assert_int_equal(insn(fx, 1)->l2.sector_misses, 4);
+    assert_int_equal(insn(fx, 1)->dram.read_bytes, 128);
+    assert_int_equal(load_line(fx, IR_SPACE_GLOBAL, fx->buf + 128, 0, 2),
+                     initial_word(fx, fx->buf + 128 + 20));
+    assert_int_equal(insn(fx, 2)->l1.sector_hits, 4);
+    assert_int_equal(insn(fx, 2)->l2.sector_accesses, 0);
+}
+
+/* PF2: the line comes into the L2 only; the read that follows misses L1 and hits L2. */
+static void test_prefetch_into_l2(void **state)
+{
+    fixture *fx = *state;
+    assert_int_equal(control(fx, IR_CCTL_PREFETCH, IR_LEVEL_L2, IR_LINES_GLOBAL, 0,
+                             IR_SPACE_GLOBAL, fx->buf + 256, 1), 0);
+    assert_int_equal(insn(fx, 1)->l1.sector_accesses, 0);
+    assert_int_equal(insn(fx, 1)->l2.sector_misses, 4);
+    assert_int_equal(load_line(fx, IR_SPACE_GLOBAL, fx->buf + 256, 0, 2),
+                     initial_word(fx, fx->buf + 256 + 20));
+    assert_int_equal(insn(fx, 2)->l1.sector_hits, 0);
+    assert_int_equal(insn(fx, 2)->l1.sector_misses, 4);
+    assert_int_equal(insn(fx, 2)->l2.sector_hits, 4);
+    assert_int_equal(insn(fx, 2)->dram.read_bytes, 0);
+}
+
+/* Lane 5's word of the local line at offset 0 as loaded by SM 0 (instruction id). */
+static uint32_t load_local(fixture *fx, uint32_t id)
+{
+    begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 0, id);
+    for (uint32_t l = 0; l < MEM_LANES; l++) fx->acc.addr[l] = 0;
+    perform(fx, 0);
+    uint32_t v;
+    memcpy(&v, fx->acc.data[5], 4);
+    return v;
+}
+
+/* CCTLL.WB, .RS and .IV on the thread's local line (word 0 of every lane forms one line), and
+ * CCTL on global lines passing a local line by. */
+static void test_local_line_operations(void **state)
+{
+    fixture *fx = *state;
+    store_line(fx, IR_SPACE_LOCAL, 0, 500, 1); /* dirty in SM 0's L1 */
+    /* A global-lines operation on a local address leaves the line alone. */
+    assert_int_equal(control(fx, IR_CCTL_DISCARD, IR_LEVEL_L1, IR_LINES_GLOBAL, 0,
+                             IR_SPACE_LOCAL, 0, 2), 0);
+    assert_int_equal(load_local(fx, 3), 505);
+    assert_int_equal(insn(fx, 3)->l1.sector_hits, 4);
+    /* WB: the line's 4 dirty sectors reach L2; the line stays, clean. */
+    assert_int_equal(control(fx, IR_CCTL_WRITEBACK, IR_LEVEL_L1, IR_LINES_LOCAL, 0,
+                             IR_SPACE_LOCAL, 0, 4), 0);
+    assert_int_equal(insn(fx, 4)->l1.writeback_bytes, 128);
+    assert_int_equal(load_local(fx, 5), 505);
+    assert_int_equal(insn(fx, 5)->l1.sector_hits, 4);
+    /* A newer store, then RS: the dirty bytes are lost and the read gets L2's older copy. */
+    store_line(fx, IR_SPACE_LOCAL, 0, 700, 6);
+    assert_int_equal(control(fx, IR_CCTL_DISCARD, IR_LEVEL_L1, IR_LINES_LOCAL, 0,
+                             IR_SPACE_LOCAL, 0, 7), 0);
+    assert_int_equal(insn(fx, 7)->l1.writeback_bytes, 0);
+    assert_int_equal(load_local(fx, 8), 505);
+    assert_int_equal(insn(fx, 8)->l1.sector_hits, 0);
+    assert_int_equal(insn(fx, 8)->l2.sector_hits, 4);
+    /* IV: the dirty line is written back first, then dropped; the read finds it in L2. */
+    store_line(fx, IR_SPACE_LOCAL, 0, 900, 9);
+    assert_int_equal(control(fx, IR_CCTL_INVALIDATE, IR_LEVEL_L1, IR_LINES_LOCAL, 0,
+                             IR_SPACE_LOCAL, 0, 10), 0);
+    assert_int_equal(insn(fx, 10)->l1.writeback_bytes, 128);
+    assert_int_equal(load_local(fx, 11), 905);
+    assert_int_equal(insn(fx, 11)->l1.sector_hits, 0);
+    assert_int_equal(insn(fx, 11)->l2.sector_hits, 4);
+}
+
 /* ---- whole caches ---- */
 
 static void test_invalidate_all_by_line_kind(void **state)
@@ -390,6 +468,52 @@ static void test_fence_is_charged_to_itself(void **state)
     assert_int_equal(insn(fx, 4)->l2.sector_hits, 4);
 }
 
+/* MEMBAR .IVALLT: the lines the read-only path allocated leave the L1 (their dirty bytes
+ * written back); the other global lines stay. .IVALLD drops both kinds. */
+static void test_fence_invalidates_texture_lines(void **state)
+{
+    fixture *fx = *state;
+    begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, fx->buf, 1);
+    fx->attrs.l1 = IR_L1_READ_ONLY;
+    perform(fx, 0);                                   /* line A through the read-only path */
+    load_line(fx, IR_SPACE_GLOBAL, fx->buf + 512, 0, 2); /* line B, a plain load */
+    /* A read-only load that hits B does not make it a texture line. */
+    begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, fx->buf + 512, 3);
+    fx->attrs.l1 = IR_L1_READ_ONLY;
+    perform(fx, 0);
+    assert_int_equal(insn(fx, 3)->l1.sector_hits, 4);
+    assert_int_equal(fence(fx, IR_FENCE_INVALIDATE_TEX, 4), 0);
+    assert_int_equal(insn(fx, 4)->l1.writeback_bytes, 0);
+    assert_int_equal(load_line(fx, IR_SPACE_GLOBAL, fx->buf, 0, 5), initial_word(fx, fx->buf + 20));
+    assert_int_equal(insn(fx, 5)->l1.sector_hits, 0);
+    assert_int_equal(insn(fx, 5)->l2.sector_hits, 4);
+    assert_int_equal(load_line(fx, IR_SPACE_GLOBAL, fx->buf + 512, 0, 6),
+                     initial_word(fx, fx->buf + 512 + 20));
+    assert_int_equal(insn(fx, 6)->l1.sector_hits, 4);
+    /* A texture line a store made dirty: written back by the invalidation, not lost. */
+    begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, fx->buf + 1024, 7);
+    fx->attrs.l1 = IR_L1_READ_ONLY;
+    perform(fx, 0);
+    store_line(fx, IR_SPACE_GLOBAL, fx->buf + 1024, 300, 8);
+    assert_int_equal(fence(fx, IR_FENCE_INVALIDATE_TEX, 9), 0);
+    assert_int_equal(insn(fx, 9)->l1.writeback_bytes, 128);
+    assert_int_equal(load_line(fx, IR_SPACE_GLOBAL, fx->buf + 1024, 0, 10), 305);
+    assert_int_equal(insn(fx, 10)->l1.sector_hits, 0);
+    /* .IVALLD (and CCTL.IVALL of global lines) drops texture lines as well. */
+    begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, fx->buf + 2048, 11);
+    fx->attrs.l1 = IR_L1_READ_ONLY;
+    perform(fx, 0);
+    assert_int_equal(fence(fx, IR_FENCE_INVALIDATE_L1, 12), 0);
+    load_line(fx, IR_SPACE_GLOBAL, fx->buf + 2048, 0, 13);
+    assert_int_equal(insn(fx, 13)->l1.sector_hits, 0);
+    begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, fx->buf + 2048, 14);
+    fx->attrs.l1 = IR_L1_READ_ONLY;
+    perform(fx, 0);
+    control(fx, IR_CCTL_INVALIDATE, IR_LEVEL_L1, IR_LINES_GLOBAL, 1, IR_SPACE_NONE, 0, 15);
+    load_line(fx, IR_SPACE_GLOBAL, fx->buf + 2048, 0, 16);
+    assert_int_equal(insn(fx, 16)->l1.sector_hits, 0);
+}
+
 static void test_fence_effects(void **state)
 {
     fixture *fx = *state;
@@ -413,6 +537,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_writeback_line_reaches_l2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reset_line_loses_dirty_data, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalidate_line_writes_back_first, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefetch_into_l1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefetch_into_l2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_local_line_operations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_priority_of_l2_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_invalidate_all_by_line_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_all_keeps_lines, setup, teardown),
@@ -421,6 +548,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_constant_and_instruction_caches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unmodelled_caches_are_rejected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fence_is_charged_to_itself, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fence_invalidates_texture_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fence_effects, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

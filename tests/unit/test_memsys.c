@@ -269,6 +269,132 @@ static void test_64_bytes_per_lane_shared(void **state)
     assert_int_equal(insn(fx, 7)->shared.bank_conflicts, 16);
 }
 
+/* ---- window errors (IR_WINDOW_ZERO) ---- */
+
+/* The atomic arithmetic of the tests: a 32-bit add. */
+static uint64_t add_u32(uint8_t atom_op, ir_type type, uint32_t mods, uint64_t old, uint64_t b,
+                        uint64_t c, int *ok)
+{
+    (void)atom_op, (void)type, (void)mods, (void)c;
+    *ok = 1;
+    return (uint32_t)(old + b);
+}
+
+/* Lane l of a 4-byte access at window offset 4 l, storing 1000 + l, under IR_WINDOW_ZERO. */
+static void window_access(fixture *fx, mem_op op, ir_space space, uint32_t insn_id)
+{
+    begin(fx, op, space, 4, 1, insn_id);
+    fx->acc.window_errors = IR_WINDOW_ZERO;
+    memsys_test_strided(&fx->acc, 0, 4);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint32_t v = 1000 + l;
+        memcpy(fx->acc.data[l], &v, 4);
+    }
+}
+
+static void test_window_errors_shared(void **state)
+{
+    fixture *fx = *state;
+    for (uint32_t i = 0; i < 32; i++) fx->shared[i] = (uint8_t)(i + 1);
+    /* Lane 3 past the 4096-byte allocation, lane 5 past the 16 MiB window, lane 6 misaligned
+     * (offset 26 is aligned down to 24, lane 6's own word). */
+    window_access(fx, MEM_OP_LOAD, IR_SPACE_SHARED, 1);
+    fx->acc.addr[3] = SHARED_BYTES;
+    fx->acc.addr[5] = MEM_WINDOW_BYTES + 8;
+    fx->acc.addr[6] = 26;
+    memset(fx->acc.data[3], 0xAB, 4);
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 3 | 1u << 5);
+    assert_int_equal(fx->acc.misaligned_lanes, 1u << 6);
+    assert_int_equal(lane_word(&fx->acc, 3), 0);
+    assert_int_equal(lane_word(&fx->acc, 5), 0);
+    assert_int_equal(lane_word(&fx->acc, 6), 0x1C1B1A19u);
+    assert_int_equal(lane_word(&fx->acc, 1), 0x08070605u);
+    /* The lanes that stayed form one request. */
+    assert_int_equal(insn(fx, 1)->shared.requests, 1);
+    /* A store drops its bad lanes and writes the others; lane 2 aligned down onto lane 1's
+     * word writes it after lane 1 (lane order). */
+    window_access(fx, MEM_OP_STORE, IR_SPACE_SHARED, 2);
+    fx->acc.addr[0] = SHARED_BYTES - 2; /* aligned down to SHARED_BYTES - 4: inside */
+    fx->acc.addr[2] = 7;
+    fx->acc.addr[4] = 0xFFFFFFFCull;
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 4);
+    assert_int_equal(fx->acc.misaligned_lanes, 1u << 0 | 1u << 2);
+    uint32_t w;
+    memcpy(&w, fx->shared + SHARED_BYTES - 4, 4);
+    assert_int_equal(w, 1000);
+    memcpy(&w, fx->shared + 4, 4);
+    assert_int_equal(w, 1002);
+    memcpy(&w, fx->shared + 16, 4);
+    assert_int_equal(w, 0x14131211u); /* lane 4's word is unchanged */
+    /* An atomic: the bad lane returns 0 and adds nothing; the good one adds. */
+    window_access(fx, MEM_OP_ATOMIC, IR_SPACE_SHARED, 3);
+    fx->acc.atom_op = IR_ATOM_ADD;
+    fx->acc.atom_type = IR_T_U32;
+    fx->acc.atom_returns = 1;
+    fx->acc.atom_fn = add_u32;
+    fx->acc.active = 1u << 1 | 1u << 9;
+    fx->acc.addr[9] = SHARED_BYTES + 64;
+    fx->acc.operand_b[1] = 5;
+    fx->acc.operand_b[9] = 7;
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 9);
+    assert_int_equal(lane_word(&fx->acc, 9), 0);
+    assert_int_equal(lane_word(&fx->acc, 1), 1002);
+    memcpy(&w, fx->shared + 4, 4);
+    assert_int_equal(w, 1007);
+    assert_int_equal(insn(fx, 3)->shared.requests, 1);
+}
+
+static void test_window_errors_local(void **state)
+{
+    fixture *fx = *state;
+    /* Local stores: lane 7 past the 256-byte allocation is dropped, the others reach L1. */
+    window_access(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 1);
+    memsys_test_strided(&fx->acc, 0, 0); /* every lane at local offset 0: one line */
+    fx->acc.addr[7] = LOCAL_BYTES;
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 7);
+    assert_int_equal(insn(fx, 1)->l1.requests, 1);
+    /* Loads: lane 7 at the same bad offset reads 0; lane 8 at offset 2 reads its word at 0. */
+    window_access(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 2);
+    memsys_test_strided(&fx->acc, 0, 0);
+    fx->acc.addr[7] = LOCAL_BYTES;
+    fx->acc.addr[8] = 2;
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 7);
+    assert_int_equal(fx->acc.misaligned_lanes, 1u << 8);
+    assert_int_equal(lane_word(&fx->acc, 7), 0);
+    assert_int_equal(lane_word(&fx->acc, 8), 1008);
+    assert_int_equal(lane_word(&fx->acc, 9), 1009);
+    /* A generic address in the local window is a local lane like any other. */
+    window_access(fx, MEM_OP_LOAD, IR_SPACE_GENERIC, 3);
+    memsys_test_strided(&fx->acc, MEM_LOCAL_WINDOW, 0);
+    fx->acc.addr[1] = MEM_LOCAL_WINDOW + LOCAL_BYTES + 4;
+    perform(fx);
+    assert_int_equal(fx->acc.window_lanes, 1u << 1);
+    assert_int_equal(lane_word(&fx->acc, 1), 0);
+    assert_int_equal(lane_word(&fx->acc, 2), 1002);
+}
+
+static void test_window_errors_leave_other_faults(void **state)
+{
+    fixture *fx = *state;
+    /* Global addresses still fault under IR_WINDOW_ZERO: the mode covers the windows only. */
+    window_access(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 1);
+    memsys_test_strided(&fx->acc, fx->buf, 4);
+    fx->acc.addr[0] = fx->buf + 2;
+    perform_faults(fx, MEM_FAULT_MISALIGNED, "address is not aligned to the access size");
+    /* And IR_WINDOW_FAULT (PTX) faults on a window lane as before, storing nothing. */
+    window_access(fx, MEM_OP_STORE, IR_SPACE_SHARED, 2);
+    fx->acc.window_errors = IR_WINDOW_FAULT;
+    fx->acc.addr[0] = SHARED_BYTES;
+    perform_faults(fx, MEM_FAULT_OUT_OF_BOUNDS, "address is outside the window's allocated size");
+    assert_int_equal(fx->acc.window_lanes, 0);
+    assert_int_equal(fx->shared[4], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +403,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_64_bytes_per_lane_global, setup, teardown),
         cmocka_unit_test_setup_teardown(test_64_bytes_per_lane_local, setup, teardown),
         cmocka_unit_test_setup_teardown(test_64_bytes_per_lane_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_window_errors_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_window_errors_local, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_window_errors_leave_other_faults, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,7 +98,8 @@ static void build_multi_insns(void)
     i[1] = (report_insn){.id = 20, .kernel = "stencil", .ptx_line = 60,
                          .source_file = "stencil.cu", .source_line = 41,
                          .text = "ld.shared.f32\t%f7, [%r9+4];", .executions = 2048};
-    i[1].counters.shared = (mem_shared_counters){2048, 6144, 4096};
+    i[1].counters.shared = (mem_shared_counters){.requests = 2048, .wavefronts = 6144,
+                                                 .bank_conflicts = 4096};
     i[1].counters.l1.sector_misses = 7; /* odd but possible after an invalidate: ranks it */
     i[2] = (report_insn){.id = 21, .kernel = "stencil", .ptx_line = 62,
                          .source_file = "stencil.cu", .source_line = 43,
