@@ -69,6 +69,8 @@ typedef struct exec_launch {
     uint64_t max_warp_instructions; /* runaway limit for this launch; 0: unlimited */
     exec_progress_fn progress;  /* NULL: no progress reports */
     void *progress_user;        /* borrowed, passed to progress */
+    int misaligned_errors;      /* 1: under IR_WINDOW_ZERO, a misaligned local or shared address
+                                   (aligned down) is also an error, EXEC-WINDOW-002 */
 } exec_launch;
 
 /* Where a kernel faulted. */
@@ -82,6 +84,22 @@ typedef struct exec_fault {
     uint32_t loc_file, loc_line;/* source line from .loc, 0 when unknown */
 } exec_fault;
 
+/* An error a kernel of a IR_WINDOW_ZERO machine reported without stopping (docs/faults.md,
+ * "Window errors"): one warp-level access whose lanes `lanes` went outside their local or shared
+ * window (EXEC-WINDOW-001) or were misaligned (EXEC-WINDOW-002, with exec_launch.
+ * misaligned_errors). The thread and address are those of the lowest of the lanes. */
+typedef struct exec_error {
+    const char *rule;           /* static: "EXEC-WINDOW-001" or "EXEC-WINDOW-002" */
+    char message[200];          /* what happened, e.g. "local load of 4 bytes at window offset
+                                   0x100 is outside the 256-byte local allocation: it read 0" */
+    uint32_t insn_id;           /* static instruction id */
+    uint32_t line, col;         /* the instruction's position in the kernel text */
+    uint32_t lanes;             /* lanes of the access with this error */
+    uint32_t ctaid[3], tid[3];  /* the lowest such lane's thread */
+    uint64_t address;           /* its address as the instruction computed it */
+} exec_error;
+enum { EXEC_ERRORS_KEPT = 8 };
+
 /* Counters of one launch (the memory system keeps its own). */
 typedef struct exec_stats {
     uint64_t warp_instructions;   /* warp-level instructions issued */
@@ -90,11 +108,15 @@ typedef struct exec_stats {
                                      unterminated (docs/semantics.md, "Device printf") */
     uint64_t *insn_executions;    /* owned by the program: per static instruction id, warp-level
                                      executions accumulated over all launches of the program */
+    uint64_t window_errors;       /* lanes with a window error (exec_error), all accesses */
+    uint32_t nerrors;             /* entries of errors[] used: the first accesses with one */
+    exec_error errors[EXEC_ERRORS_KEPT];
 } exec_stats;
 
-/* Runs one launch to completion on `ms`. Device printf output is appended to *printf_out (a
- * malloc'd, NUL-terminated buffer the caller frees; may be NULL on entry), ordered by CTA, then
- * warp, then call order, then lane. Returns 0 when the kernel completed; 1 when it faulted (details
+/* Runs one launch to completion on `ms`. Window errors (exec_error) do not stop it: they are
+ * counted and the first kept in *stats, which the caller zeroes before the launch. Device printf
+ * output is appended to *printf_out (a malloc'd, NUL-terminated buffer the caller frees; may be
+ * NULL on entry), ordered by CTA, then warp, then call order, then lane. Returns 0 when the kernel completed; 1 when it faulted (details
  * in *fault; memory may be partially updated, as on a GPU); -1 when host memory ran out: then
  * fault->faulted is 0 and fault->rule and fault->message say what could not be allocated and how
  * much (EXEC-NOMEM-003: the register files of the resident warps, per warp and in total;

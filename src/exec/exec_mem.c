@@ -107,11 +107,71 @@ static const char *access_name(const mem_access *acc)
     return acc->op <= MEM_OP_FENCE ? ops[acc->op] : "access";
 }
 
+/* Records a window error of the lanes `lanes` of access acc (exec.h exec_error): outside the
+ * window (EXEC-WINDOW-001), or `misaligned` (EXEC-WINDOW-002). All lanes go into the count, the
+ * access into the list while it has room. */
+static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *acc, uint32_t lanes,
+                         int misaligned)
+{
+    exec_stats *st = w->run->stats;
+    st->window_errors += (uint64_t)__builtin_popcount(lanes);
+    if (st->nerrors == EXEC_ERRORS_KEPT)
+        return;
+    exec_error *e = &st->errors[st->nerrors++];
+    uint32_t lane = (uint32_t)__builtin_ctz(lanes), bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    uint64_t offset = acc->addr[lane];
+    ir_space sp = (ir_space)acc->space;
+    if (sp == IR_SPACE_GENERIC)
+        sp = memsys_resolve_generic(offset, &offset);
+    uint32_t allocated = sp == IR_SPACE_SHARED ? w->mctx.shared_bytes : w->mctx.local_bytes;
+    static const char *const what[] = {"load", "store", "atomic", "cache control", "fence"};
+    static const char *const outcome[] = {"it read 0", "the store was dropped",
+                                          "it did nothing and returned 0",
+                                          "the line was left alone", ""};
+    char where[96];
+    snprintf(where, sizeof where, "%s %s of %u bytes at window offset 0x%llx%s",
+             space_name((uint8_t)sp), what[acc->op <= MEM_OP_FENCE ? acc->op : 0], bytes,
+             (unsigned long long)offset,
+             lanes & (lanes - 1) ? " (and more lanes)" : "");
+    if (misaligned)
+        snprintf(e->message, sizeof e->message, "%s is not a multiple of %u: aligned down to 0x%llx",
+                 where, bytes, (unsigned long long)(offset - offset % (bytes ? bytes : 1)));
+    else if (offset >= MEM_WINDOW_BYTES)
+        snprintf(e->message, sizeof e->message, "%s is outside the 16 MiB %s window: %s", where,
+                 space_name((uint8_t)sp), outcome[acc->op <= MEM_OP_FENCE ? acc->op : 0]);
+    else
+        snprintf(e->message, sizeof e->message, "%s is outside the %u-byte %s allocation: %s",
+                 where, allocated, space_name((uint8_t)sp),
+                 outcome[acc->op <= MEM_OP_FENCE ? acc->op : 0]);
+    e->rule = misaligned ? "EXEC-WINDOW-002" : "EXEC-WINDOW-001";
+    e->insn_id = x->in->id;
+    e->line = x->in->line;
+    e->col = x->in->col;
+    e->lanes = lanes;
+    e->address = acc->addr[lane];
+    memcpy(e->ctaid, w->cta->ctaid, sizeof e->ctaid);
+    const uint32_t *b = w->run->launch->block;
+    uint32_t t = w->warp_in_cta * LANES + lane;
+    e->tid[0] = t % b[0];
+    e->tid[1] = (t / b[0]) % b[1];
+    e->tid[2] = t / (b[0] * b[1]);
+}
+
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
-    if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0)
+    if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0) {
+        /* IR_WINDOW_ZERO: lanes outside their window did nothing; misaligned ones were aligned
+         * down. Both are errors that let the kernel go on (docs/faults.md, "Window errors"). */
+        uint32_t misaligned = w->run->launch->misaligned_errors
+                                  ? acc->misaligned_lanes & ~acc->window_lanes
+                                  : 0;
+        if (acc->window_lanes)
+            window_error(w, x, acc, acc->window_lanes, 0);
+        if (misaligned)
+            window_error(w, x, acc, misaligned, 1);
         return 0;
+    }
     warp_fault(w, x, fault.lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
                space_name(fault.space), access_name(acc), fault.bytes,
                (unsigned long long)fault.address, fault.what);
@@ -147,6 +207,7 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->time = 0;
     acc->attrs = &in->mem;
     acc->policy = 0;
+    acc->window_errors = w->run->prog->module->machine.window_errors;
     *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space,
                                 (x->aux & MEM_AUX_ADDR32) != 0, acc->addr);
     acc->space = (uint8_t)*space_out;

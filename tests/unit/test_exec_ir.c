@@ -28,8 +28,9 @@ typedef struct run_out {
 } run_out;
 
 /* Runs entry 0 of `m` as one CTA of `block` threads with one u64 parameter: a zeroed buffer of
- * OUT_WORDS u32, copied back into o->out. The module must verify clean first. */
-static void run_built(const ir_module *m, uint32_t block, run_out *o)
+ * OUT_WORDS u32, copied back into o->out. The module must verify clean first. With
+ * `misaligned_errors`, the launch reports misaligned window addresses (exec_launch). */
+static void run_built_with(const ir_module *m, uint32_t block, int misaligned_errors, run_out *o)
 {
     diag_list dl;
     diag_list_init(&dl);
@@ -49,7 +50,8 @@ static void run_built(const ir_module *m, uint32_t block, run_out *o)
                          .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
                          .quantum = 5};
     exec_launch L = {.entry = 0, .grid = {1, 1, 1}, .block = {block, 1, 1},
-                     .params = (const uint8_t *)&buf, .params_bytes = sizeof buf};
+                     .params = (const uint8_t *)&buf, .params_bytes = sizeof buf,
+                     .misaligned_errors = misaligned_errors};
     memset(&o->stats, 0, sizeof o->stats);
     char *printf_text = NULL;
     o->rc = exec_run(p, ms, &mach, &L, &o->stats, &o->fault, &printf_text);
@@ -59,6 +61,11 @@ static void run_built(const ir_module *m, uint32_t block, run_out *o)
     memsys_destroy(ms);
     exec_program_destroy(p);
     diag_list_fini(&dl);
+}
+
+static void run_built(const ir_module *m, uint32_t block, run_out *o)
+{
+    run_built_with(m, block, 0, o);
 }
 
 /* The start both kernels share: %rd0 = out, %r0 = tid.x; returns the out symbol's register. */
@@ -144,6 +151,86 @@ static void test_divergent_loop(void **state)
     ir_module_destroy(b.m);
 }
 
+/* A machine with window errors (SASS LDS/STS): 64 bytes of shared memory, and a warp that
+ * stores tid + 1 at [4 tid], loads it back from [4 tid] and from the misaligned [4 tid + 2].
+ * Lanes 16..31 are outside the allocation: their store is dropped and their loads read 0; the
+ * kernel runs to its end and reports each access's error at the instruction. */
+static ir_module *window_kernel(void)
+{
+    const ir_operand none = irb_opnd(IR_OPND_NONE);
+    irb b;
+    irb_module(&b);
+    b.m->machine.window_errors = IR_WINDOW_ZERO;
+    irb_var(&b, "smem", IR_SPACE_SHARED, 64);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);                                          /* 0, 1 */
+    uint32_t off = irb_reg(&b, IR_T_U32, "%r1"), v = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t a = irb_reg(&b, IR_T_U32, "%r3"), c = irb_reg(&b, IR_T_U32, "%r4");
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(off), irb_r(r_tid), irb_imm(2), none);       /* 2 */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(v), irb_r(r_tid), irb_imm(1), none);         /* 3 */
+    irb_st(&b, IR_SPACE_SHARED, IR_T_U32, irb_addr_reg(off, 0), irb_r(v));           /* 4 */
+    irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(a), irb_addr_reg(off, 0));           /* 5 */
+    irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(c), irb_addr_reg(off, 2));           /* 6 */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(a), irb_r(a), irb_r(c), none);               /* 7 */
+    store_at_tid(&b, rd_out, r_tid, a);                                              /* 8..10 */
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    return b.m;
+}
+
+static void assert_window_error(const exec_error *e, const char *rule, uint32_t insn,
+                                uint32_t lanes, uint32_t tid, const char *message)
+{
+    assert_string_equal(e->rule, rule);
+    assert_int_equal(e->insn_id, insn);
+    assert_int_equal(e->line, 10 + insn);
+    assert_int_equal(e->col, 3 + insn);
+    assert_int_equal(e->lanes, lanes);
+    assert_int_equal(e->tid[0], tid);
+    assert_string_equal(e->message, message);
+}
+
+static void test_window_errors_do_not_stop_the_kernel(void **state)
+{
+    (void)state;
+    ir_module *m = window_kernel();
+    run_out *o = calloc(1, sizeof *o);
+    run_built(m, 32, o);
+    assert_int_equal(o->rc, 0);
+    assert_int_equal(o->fault.faulted, 0);
+    /* Lanes 0..15 read their word twice (the misaligned load aligned down to it). */
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(o->out[t], t < 16 ? 2 * (t + 1) : 0);
+    assert_int_equal(o->stats.window_errors, 3 * 16);
+    assert_int_equal(o->stats.nerrors, 3);
+    assert_window_error(&o->stats.errors[0], "EXEC-WINDOW-001", 4, 0xFFFF0000u, 16,
+                        "shared store of 4 bytes at window offset 0x40 (and more lanes) is "
+                        "outside the 64-byte shared allocation: the store was dropped");
+    assert_window_error(&o->stats.errors[1], "EXEC-WINDOW-001", 5, 0xFFFF0000u, 16,
+                        "shared load of 4 bytes at window offset 0x40 (and more lanes) is "
+                        "outside the 64-byte shared allocation: it read 0");
+    assert_window_error(&o->stats.errors[2], "EXEC-WINDOW-001", 6, 0xFFFF0000u, 16,
+                        "shared load of 4 bytes at window offset 0x42 (and more lanes) is "
+                        "outside the 64-byte shared allocation: it read 0");
+    /* With misaligned errors on, the aligned-down lanes of the third access are errors too. */
+    run_built_with(m, 32, 1, o);
+    assert_int_equal(o->rc, 0);
+    assert_int_equal(o->stats.window_errors, 4 * 16);
+    assert_int_equal(o->stats.nerrors, 4);
+    assert_window_error(&o->stats.errors[3], "EXEC-WINDOW-002", 6, 0x0000FFFFu, 0,
+                        "shared load of 4 bytes at window offset 0x2 (and more lanes) is not a "
+                        "multiple of 4: aligned down to 0x0");
+    /* The same kernel on PTX's machine faults at the store. */
+    m->machine.window_errors = IR_WINDOW_FAULT;
+    run_built(m, 32, o);
+    assert_int_equal(o->rc, 1);
+    assert_string_equal(o->fault.rule, "EXEC-MEM-001");
+    assert_int_equal(o->fault.insn_id, 4);
+    assert_int_equal(o->stats.window_errors, 0);
+    free(o);
+    ir_module_destroy(m);
+}
+
 /* The dispatch is the table's: every family has a handler, and every op's family does. */
 static void test_every_family_has_a_handler(void **state)
 {
@@ -188,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_and_store),
         cmocka_unit_test(test_divergent_loop),
+        cmocka_unit_test(test_window_errors_do_not_stop_the_kernel),
         cmocka_unit_test(test_every_family_has_a_handler),
         cmocka_unit_test(test_decode_follows_the_table),
     };
