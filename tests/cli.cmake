@@ -33,7 +33,7 @@ gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[option
              presets --help)
 # The usage is generated from the option table: every option of `run` is in it.
 gms_cli_test(help_lists_every_option 0
-             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
+             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
              "^$" --help)
 gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)
 # Numbers on the command line are whole decimal numbers in range; nothing else is taken.

@@ -48,6 +48,9 @@ typedef enum gms_status {
     GMS_ERR_FAULT,     /* the kernel faulted; gms_device_fault says how and where */
     GMS_ERR_INPUT,     /* run.h: the launch file is invalid (LAUNCH-*, SIM-OUT-001..003) */
     GMS_ERR_EXPECT,    /* run.h: an expectation of the launch file failed */
+    GMS_ERR_KERNEL,    /* the kernel ran to its end but reported errors (EXEC-WINDOW-*: local or
+                          shared accesses outside their window), each a diagnostic at its
+                          instruction (docs/faults.md, "Window errors") */
     GMS_STATUS_COUNT
 } gms_status;
 
@@ -162,6 +165,9 @@ typedef enum gms_setting {
                                  (static + dynamic), bytes: chooses the L1/shared carve-out
                                  (SIM-SHARED-001 when none holds it); before memory; default 0,
                                  the preset's default carve-out */
+    GMS_SET_MISALIGNED_ERRORS, /* 0 or 1: in kernels whose window errors do not fault (SASS),
+                                 a misaligned local or shared address, which is aligned down,
+                                 is also reported (EXEC-WINDOW-002); default 0 */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an
@@ -384,7 +390,9 @@ gms_status gms_module_check_launch(const gms_module *m, const char *name,
  * (as gms_module_check_launch, GMS_ERR_LAUNCH); the window (SIM-WINDOW-001, GMS_ERR_LAUNCH;
  * API-ARG-001). Then it runs: GMS_OK when the kernel completed; GMS_ERR_FAULT when it faulted
  * (gms_device_fault; memory may be partly updated, as on a GPU; the launch's statistics are
- * recorded); GMS_ERR_NOMEM when host memory ran out. Statistics of every launch that ran are
+ * recorded); GMS_ERR_KERNEL when it completed but reported window errors (EXEC-WINDOW-001,
+ * -002: one diagnostic per access kept, at the instruction's file:line:col, and a note with the
+ * count; docs/faults.md, "Window errors"); GMS_ERR_NOMEM when host memory ran out. Statistics of every launch that ran are
  * kept (gms_device_launch_stats); device printf output is appended to gms_device_printf. */
 gms_status gms_module_launch(gms_module *m, const char *name, const gms_launch_config *cfg,
                              gms_diag_list *dl);
@@ -441,6 +449,7 @@ typedef struct gms_launch_stats {
     gms_counters counters;      /* this launch only; l2.lines_* as the launch left them */
     double seconds;             /* host time; not part of any report */
     int faulted;
+    uint64_t window_errors;     /* lanes with a window error (EXEC-WINDOW-*), 0 for PTX */
 } gms_launch_stats;
 
 typedef struct gms_totals {

@@ -27,6 +27,8 @@ typedef struct gms_run_options {
     uint32_t quantum;          /* warp instructions per scheduling turn; 0: 256 */
     int strip_hints;           /* run with every cache hint treated as the default */
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
+    int misaligned_errors;     /* report misaligned local/shared addresses of kernels whose
+                                  window errors do not fault (GMS_SET_MISALIGNED_ERRORS) */
     gms_progress_fn progress;  /* NULL: none; gms_progress.launch and .nlaunches count the
                                   launches of the launch file */
     void *progress_user;       /* borrowed, passed to progress */
@@ -38,8 +40,11 @@ typedef struct gms_run_options {
  * when out of memory. Before anything runs, every output is checked to be a new or regular file
  * that is none of the inputs, in a folder that takes a new file (SIM-OUT-001..003); after the
  * last launch the outputs and the JSON report are written all or nothing, also when an
- * expectation failed; after a fault or an input error none is (docs/launch-files.md, "Outputs").
+ * expectation failed or a kernel reported window errors; after a fault or an input error none
+ * is (docs/launch-files.md, "Outputs"). Launches go on after one that reported window errors.
  * Returns GMS_OK; GMS_ERR_FAULT (a kernel faulted: gms_device_fault on gms_run_device);
+ * GMS_ERR_KERNEL (a kernel reported window errors, as diagnostics; the outputs were written and
+ * the expectations checked, which did not fail);
  * GMS_ERR_EXPECT (an expectation failed: gms_run_expect); GMS_ERR_INPUT (LAUNCH-*, SIM-OUT-*);
  * or any status of gpumemsim.h that a step returned, with its diagnostics. */
 gms_status gms_run_file(const char *path, const gms_run_options *opt, gms_run **out,
@@ -70,7 +75,8 @@ typedef struct gms_expect_result {
  * gms_run_expect returns GMS_OK or GMS_ERR_ARGUMENT. */
 size_t gms_run_expect_count(const gms_run *r);
 gms_status gms_run_expect(const gms_run *r, size_t i, gms_expect_result *out);
-/* Output files of the launch file, written when gms_run_file returned GMS_OK or GMS_ERR_EXPECT
+/* Output files of the launch file, written when gms_run_file returned GMS_OK, GMS_ERR_EXPECT
+ * or GMS_ERR_KERNEL
  * (borrowed from the run; NULL for i out of range). */
 size_t gms_run_output_count(const gms_run *r);
 const char *gms_run_output_path(const gms_run *r, size_t i);

@@ -23,6 +23,7 @@ const char *gms_status_name(gms_status s)
         [GMS_ERR_FAULT] = "GMS_ERR_FAULT",
         [GMS_ERR_INPUT] = "GMS_ERR_INPUT",
         [GMS_ERR_EXPECT] = "GMS_ERR_EXPECT",
+        [GMS_ERR_KERNEL] = "GMS_ERR_KERNEL",
     };
     return (unsigned)s < GMS_STATUS_COUNT ? names[s] : "GMS_ERR_?";
 }

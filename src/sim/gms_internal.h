@@ -31,6 +31,7 @@ typedef struct gms_launch_record {
     mem_counters counters;
     double seconds;
     int faulted;
+    uint64_t window_errors; /* exec_stats.window_errors */
 } gms_launch_record;
 
 struct gms_device {
@@ -42,6 +43,7 @@ struct gms_device {
     uint64_t max_instructions;
     uint32_t quantum;
     int strip_hints, poison_discard;
+    int misaligned_errors; /* GMS_SET_MISALIGNED_ERRORS */
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */

@@ -346,9 +346,27 @@ static int reserve_record(gms_device *dev)
     return 0;
 }
 
-/* Runs the launch whose checks passed and records it. Returns exec_run's 0, 1 or -1. */
+/* The window errors of a launch that ran to its end (exec_stats), as diagnostics at their
+ * instructions in the module text, and a note with the count when some were not kept. */
+static void report_window_errors(const gms_module *m, const ir_func *fn, const exec_stats *st,
+                                 diag_list *dl)
+{
+    for (uint32_t i = 0; i < st->nerrors; i++) {
+        const exec_error *e = &st->errors[i];
+        diag_add(dl, DIAG_ERROR, e->rule, m->path, e->line, e->col,
+                 "kernel %s: %s, by thread (%u,%u,%u) in block (%u,%u,%u)", fn->name, e->message,
+                 e->tid[0], e->tid[1], e->tid[2], e->ctaid[0], e->ctaid[1], e->ctaid[2]);
+    }
+    if (st->window_errors > st->nerrors)
+        diag_add(dl, DIAG_NOTE, st->errors[0].rule, m->path, fn->line, fn->col,
+                 "kernel %s: %llu lanes had window errors in all; the first %u accesses with "
+                 "one are shown", fn->name, (unsigned long long)st->window_errors, st->nerrors);
+}
+
+/* Runs the launch whose checks passed and records it; reports its window errors to dl.
+ * Returns exec_run's 0, 1 or -1. */
 static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config *c,
-               const uint8_t *params)
+               const uint8_t *params, diag_list *dl)
 {
     gms_device *dev = m->dev;
     memsys *ms = dev->ms;
@@ -362,7 +380,8 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     machine_of(dev, &machine);
     exec_launch el = {.entry = fi, .dynamic_shared_bytes = c->shared_bytes, .params = params,
                       .params_bytes = (uint32_t)fn->params_bytes,
-                      .max_warp_instructions = dev->max_instructions};
+                      .max_warp_instructions = dev->max_instructions,
+                      .misaligned_errors = dev->misaligned_errors};
     memcpy(el.grid, c->grid, sizeof el.grid);
     memcpy(el.block, c->block, sizeof el.block);
     exec_stats st = {0};
@@ -395,6 +414,9 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     r->thread_instructions = st.thread_instructions;
     r->printf_bad_strings = st.printf_bad_strings;
     r->faulted = rc > 0;
+    r->window_errors = st.window_errors;
+    if (rc == 0 && st.window_errors)
+        report_window_errors(m, fn, &st, dl);
     dev->last_faulted = rc > 0;
     dev->dirty = 1;
     return rc;
@@ -424,7 +446,7 @@ static gms_status launch(gms_module *m, const char *name, const gms_launch_confi
         free(params);
         return st;
     }
-    int rc = run(m, fn, fi, c, params);
+    int rc = run(m, fn, fi, c, params, dl);
     free(params);
     if (rc < 0) {
         /* Host memory ran out: the executor may say what it could not allocate. */
@@ -437,7 +459,9 @@ static gms_status launch(gms_module *m, const char *name, const gms_launch_confi
         memset(f, 0, sizeof *f);
         return GMS_ERR_NOMEM;
     }
-    return rc > 0 ? GMS_ERR_FAULT : GMS_OK;
+    if (rc > 0)
+        return GMS_ERR_FAULT;
+    return m->dev->launches[m->dev->nlaunches - 1].window_errors ? GMS_ERR_KERNEL : GMS_OK;
 }
 
 gms_status gms_module_launch(gms_module *m, const char *name, const gms_launch_config *cfg,

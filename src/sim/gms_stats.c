@@ -65,6 +65,7 @@ gms_status gms_device_launch_stats(const gms_device *dev, size_t i, gms_launch_s
     gms_counters_from_mem(&out->counters, &r->counters);
     out->seconds = r->seconds;
     out->faulted = r->faulted;
+    out->window_errors = r->window_errors;
     return GMS_OK;
 }
 
