@@ -6,11 +6,21 @@
  * holds, 1 when one fails and 2 when the check file or a run is broken.
  *
  * Usage: hints_check GPUMEMSIM CHECK_FILE OUT_DIR      (run in the folder of the launch files)
+ * Each run's output goes to OUT_DIR/STEM.NAME.log and is then copied to standard output.
  *
  * Check-file lines (# starts a comment; tokens are separated by blanks):
  *   run NAME LAUNCH.json [OPTION...]   run `gpumemsim run LAUNCH.json --quiet --json F OPTION...`,
  *                                      which must exit 0 (so the launch file's expectations on
  *                                      output values hold); its report is known as NAME
+ *   run-status N NAME LAUNCH.json [OPTION...]
+ *                                      the same, but the run must exit with status N (a run that
+ *                                      reports an error after the kernel still writes its report)
+ *   output NAME REGEX                  the run's standard output and error (together) match the
+ *                                      extended regular expression REGEX (the rest of the line)
+ *   no-output NAME REGEX               ... do not match it
+ *   require-dialect DIALECT            when the simulator has no kernel dialect DIALECT
+ *                                      (`gpumemsim check --dialect DIALECT --list-ops` fails),
+ *                                      stop here and exit 77, which ctest counts as skipped
  *   check EXPR OP EXPR                 OP is one of == != < <= > >=
  *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key)
  * EXPR is a sum of products of terms: an integer, or NAME:PATH, where PATH is a dotted key path
@@ -20,7 +30,9 @@
  * TEXT), e.g. `a:insn[ld.global.cg@2].l1.sector_hits * 2`. Instructions that never executed are
  * not in the report, so they are not counted. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +44,7 @@ enum { MAX_RUNS = 16, MAX_TOKENS = 64, LINE_BYTES = 1024 };
 typedef struct run_report {
     char name[32];
     json_t *root;
+    char *output; /* the run's stdout and stderr */
 } run_report;
 
 typedef struct checker {
@@ -51,12 +64,64 @@ static int broken(const checker *c, const char *what, const char *detail)
 
 /* ---- running the simulator ---- */
 
-static int run_simulator(checker *c, char **tok, int ntok)
+/* Reads the whole file at `path` (NUL-terminated, caller frees), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0, cap = 0, n;
+    char buf[4096];
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *grown = realloc(text, cap);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        memcpy(text + len, buf, n);
+        len += n;
+    }
+    fclose(f);
+    if (!text)
+        text = calloc(1, 1);
+    else
+        text[len] = '\0';
+    return text;
+}
+
+/* Runs argv with stdout and stderr sent to `log` (or /dev/null when NULL); returns the exit
+ * status, or -1 when it could not run or did not exit. */
+static int spawn(char **argv, const char *log)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+/* run NAME LAUNCH [OPTION...] (want == 0) and run-status N NAME LAUNCH [OPTION...]. */
+static int run_simulator(checker *c, char **tok, int ntok, int want)
 {
     if (ntok < 3 || c->nruns == MAX_RUNS || strlen(tok[1]) >= sizeof c->runs[0].name)
         return broken(c, "run needs a short NAME and a launch file (at most 16 runs)", NULL);
-    char json_path[4096];
+    char json_path[4096], log_path[4096];
     snprintf(json_path, sizeof json_path, "%s/%s.%s.json", c->out_dir, c->stem, tok[1]);
+    snprintf(log_path, sizeof log_path, "%s/%s.%s.log", c->out_dir, c->stem, tok[1]);
+    remove(json_path);
     char *argv[MAX_TOKENS + 8];
     int n = 0;
     argv[n++] = (char *)c->simulator;
@@ -70,28 +135,60 @@ static int run_simulator(checker *c, char **tok, int ntok)
     printf("run %s:", tok[1]);
     for (int i = 0; i < n; i++) printf(" %s", argv[i]);
     printf("\n");
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        return broken(c, "fork failed", strerror(errno));
-    if (pid == 0) {
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "%s:%u: gpumemsim did not exit with 0 (status %d)\n", c->check_file,
-                c->line, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    int status = spawn(argv, log_path);
+    char *output = slurp(log_path);
+    if (output)
+        fputs(output, stdout);
+    if (status != want) {
+        fprintf(stderr, "%s:%u: gpumemsim did not exit with %d (status %d)\n", c->check_file,
+                c->line, want, status);
+        free(output);
         return -1;
     }
     json_error_t err;
     json_t *root = json_load_file(json_path, 0, &err);
-    if (!root)
+    if (!root) {
+        free(output);
         return broken(c, "cannot read the JSON report", err.text);
+    }
     run_report *r = &c->runs[c->nruns++];
     snprintf(r->name, sizeof r->name, "%s", tok[1]);
     r->root = root;
+    r->output = output;
     return 0;
+}
+
+/* output NAME REGEX / no-output NAME REGEX: `text` is the line after the command word. */
+static int match_output(checker *c, const char *text, int want_match)
+{
+    text += strspn(text, " \t");
+    size_t len = strcspn(text, " \t");
+    const char *re_text = text + len + strspn(text + len, " \t");
+    const run_report *r = NULL;
+    for (int i = 0; i < c->nruns; i++)
+        if (strlen(c->runs[i].name) == len && strncmp(c->runs[i].name, text, len) == 0)
+            r = &c->runs[i];
+    if (!r || !*re_text)
+        return broken(c, "output needs a run's NAME and a regular expression", text);
+    regex_t re;
+    if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0)
+        return broken(c, "bad regular expression", re_text);
+    int matched = regexec(&re, r->output ? r->output : "", 0, NULL, 0) == 0;
+    regfree(&re);
+    int ok = matched == want_match;
+    printf("%s: %soutput %.*s %s\n", ok ? "ok  " : "FAIL", want_match ? "" : "no-", (int)len,
+           text, re_text);
+    c->failures += !ok;
+    return 0;
+}
+
+/* require-dialect DIALECT: 1 when the simulator knows it, 0 when not, -1 when broken. */
+static int has_dialect(checker *c, char **tok, int ntok)
+{
+    if (ntok != 2)
+        return broken(c, "require-dialect needs one dialect name", NULL);
+    char *argv[] = {(char *)c->simulator, "check", "--dialect", tok[1], "--list-ops", NULL};
+    return spawn(argv, NULL) == 0;
 }
 
 /* ---- paths into a report ---- */
@@ -289,7 +386,29 @@ static int do_line(checker *c, char *line)
     if (ntok == 0)
         return 0;
     if (strcmp(tok[0], "run") == 0)
-        return run_simulator(c, tok, ntok);
+        return run_simulator(c, tok, ntok, 0);
+    if (strcmp(tok[0], "run-status") == 0) {
+        char *end;
+        long want = ntok > 1 ? strtol(tok[1], &end, 10) : -1;
+        if (ntok < 2 || *end || want < 0 || want > 255)
+            return broken(c, "run-status needs an exit status 0..255", NULL);
+        return run_simulator(c, tok + 1, ntok - 1, (int)want);
+    }
+    if (strcmp(tok[0], "output") == 0 || strcmp(tok[0], "no-output") == 0) {
+        const char *rest = text + strspn(text, " \t") + strlen(tok[0]);
+        return match_output(c, rest, tok[0][0] == 'o');
+    }
+    if (strcmp(tok[0], "require-dialect") == 0) {
+        int known = has_dialect(c, tok, ntok);
+        if (known < 0)
+            return -1;
+        if (!known) {
+            printf("SKIP: gpumemsim has no '%s' kernel dialect in this build; %s:%u and the rest of "
+                   "the file are skipped\n", tok[1], c->check_file, c->line);
+            return 77;
+        }
+        return 0;
+    }
     if (strcmp(tok[0], "check") == 0)
         return compare(c, tok, ntok, text + strspn(text, " \t") + 6);
     if (strcmp(tok[0], "same") == 0)
@@ -321,7 +440,14 @@ int main(int argc, char **argv)
         rc = do_line(&c, line);
     }
     fclose(f);
-    for (int i = 0; i < c.nruns; i++) json_decref(c.runs[i].root);
+    for (int i = 0; i < c.nruns; i++) {
+        json_decref(c.runs[i].root);
+        free(c.runs[i].output);
+    }
+    if (rc == 77) {
+        printf("%d assertion(s) failed before the skip\n", c.failures);
+        return c.failures ? 1 : 77;
+    }
     if (rc)
         return 2;
     printf("%d assertion(s) failed\n", c.failures);
