@@ -51,10 +51,12 @@ alu_fn alu_lookup(const ir_insn *in)
      * check further); anything else is rejected rather than ignored */
     if (in->mods & ~ir_op_info_of((ir_opcode)in->op)->mods)
         return NULL;
-    /* Condition flags: only integer add, sub and mad read or write one (the carry), and PTX's
-     * .cc / addc spelling must name the flag it means (ir_insn.flag_out / flag_in). */
-    if ((in->flag_in || in->flag_out) &&
-        ((in->op != IR_ADD && in->op != IR_SUB && in->op != IR_MAD) || ir_type_is_float(t)))
+    /* Condition flags: only integer add, sub and mad read or write one (the carry), an integer
+     * setp may read it (the extended comparison of SASS ISETP.X, alu_cmp.c), and PTX's .cc /
+     * addc spelling must name the flag it means (ir_insn.flag_out / flag_in). */
+    int carry_op = in->op == IR_ADD || in->op == IR_SUB || in->op == IR_MAD ||
+                   (in->op == IR_SETP && !in->flag_out);
+    if ((in->flag_in || in->flag_out) && (!carry_op || ir_type_is_float(t)))
         return NULL;
     if (((in->mods & IR_MOD_CC) && !in->flag_out) || ((in->mods & IR_MOD_CARRY_IN) && !in->flag_in))
         return NULL;

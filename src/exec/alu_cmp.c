@@ -156,6 +156,45 @@ CMP_FNS(f32, CC_F32, 0) CMP_FNS(f32_ftz, CC_F32_FTZ, 0) CMP_FNS(f64, CC_F64, 0)
 CMP_FNS(f16, CC_F16, 0) CMP_FNS(f16_ftz, CC_F16_FTZ, 0) CMP_FNS(bf16, CC_BF16, 0)
 CMP_FNS(f16x2, CC_F16, 1) CMP_FNS(f16x2_ftz, CC_F16_FTZ, 1) CMP_FNS(bf16x2, CC_BF16, 1)
 
+/* setp reading the carry (ir_insn.flag_in; SASS ISETP.X): the extended comparison of the high
+ * 32-bit words of two 64-bit values whose low words set the carry (add.cc of the low word of a
+ * and the negation of the low word of b: carry = 1 when no borrow). The compared value is
+ * t = a - b - (1 - carry), exact in 64-bit arithmetic (a and b signed or unsigned as the type and
+ * operator say); lt: t < 0, ge: t >= 0. Then dst = r BOOLOP c and dst2 = !r BOOLOP c as setp's.
+ * With the carry of the low words, a 64-bit a < b is exactly t < 0. */
+ALU_INLINE void setp_x_lanes(const ir_insn *in, const alu_args *a, int sgn)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *cin = a->carry_in;
+    uint64_t ge = in->cmp == IR_CMP_GE || in->cmp == IR_CMP_HS;
+    int boolop = a->src[2] ? in->boolop : IR_BOOL_NONE;
+    bool_sel b = bool_sel_of(boolop);
+    const uint64_t *cs = boolop ? a->src[2] : a->src[0]; /* read only when boolop is set */
+    ALU_FOR_LANES(l) {
+        int64_t x = sgn ? alu_sext(s0[l], 32) : (int64_t)(uint32_t)s0[l];
+        int64_t y = sgn ? alu_sext(s1[l], 32) : (int64_t)(uint32_t)s1[l];
+        int64_t t = x - y - (int64_t)(1 - (cin[l] & 1u));
+        uint64_t r = (uint64_t)(t < 0) ^ ge, c = cs[l] & 1u;
+        a->dst[l] = bool_apply(&b, r, c);
+        if (a->dst2)
+            a->dst2[l] = bool_apply(&b, r ^ 1u, c);
+    }
+}
+
+static void setp_x_u32(const ir_insn *in, const alu_args *a) { setp_x_lanes(in, a, 0); }
+static void setp_x_s32(const ir_insn *in, const alu_args *a) { setp_x_lanes(in, a, 1); }
+
+/* The extended comparison: 32-bit integers, lt/ge (lo/hs: unsigned); NULL otherwise (the
+ * equality and the other orderings would need the zero flag of the low words, not modelled). */
+static alu_fn setp_x_lookup(const ir_insn *in)
+{
+    ir_type t = (ir_type)in->type;
+    int c = in->cmp, unsigned_op = c == IR_CMP_LO || c == IR_CMP_HS;
+    if (ir_type_bits(t) != 32 || ir_type_is_float(t) || in->mods || in->boolop > IR_BOOL_XOR ||
+        (c != IR_CMP_LT && c != IR_CMP_GE && !unsigned_op))
+        return NULL;
+    return ir_type_is_signed(t) && !unsigned_op ? setp_x_s32 : setp_x_u32;
+}
+
 /* ---- selp / slct ---- */
 
 ALU_INLINE void selp_lanes(const alu_args *a, uint64_t mask)
@@ -469,7 +508,7 @@ alu_fn alu_cmp_lookup(const ir_insn *in)
 {
     switch (in->op) {
     case IR_SETP:
-        return compare_lookup(in, (ir_type)in->type);
+        return in->flag_in ? setp_x_lookup(in) : compare_lookup(in, (ir_type)in->type);
     case IR_SET: {
         ir_type d = (ir_type)in->type;
         /* the destination is u32/s32/b32/f32, or a half format matching the compared type */

@@ -1,6 +1,6 @@
 /* Integer arithmetic (PTX ISA 9.1 §9.7.1 and the extended-precision §9.7.2): add, sub (.sat,
  * carry chains), mul/mad (.lo/.hi/.wide, .hi.sat, .cc/madc), mul24/mad24, sad, div, rem, abs and
- * neg on 16-, 32- and 64-bit types.
+ * neg on 16-, 32- and 64-bit types; and the 16-bit multiply-add xmad of the SASS dialect.
  *
  * Operands arrive zero-extended in 64-bit lanes; every kernel reads only the low `bits` of each and
  * writes results zero-extended to their width. Arithmetic is done in uint64_t (wrapping, never
@@ -312,6 +312,35 @@ INT_UNOP_TYPE_FNS(s64, 64, 1)
 static const alu_fn unop_table[6][5] = {UNOP_ROW(u16, 0), UNOP_ROW(u32, 0), UNOP_ROW(u64, 0),
                                         UNOP_ROW(s16, 1), UNOP_ROW(s32, 1), UNOP_ROW(s64, 1)};
 
+/* ---- xmad (SASS XMAD; docs/semantics.md, "xmad") ----
+ * On u32 operands a, b, c:
+ *   p = A * B, the unsigned 16 x 16-bit product of A = a's upper 16 bits with .h1a (else its lower
+ *       16) and B = b's upper 16 bits with .h1b (else its lower 16): a 32-bit value;
+ *   .psl: p = p << 16 (modulo 2^32);
+ *   c'  = c, or with .cbcc c + (b << 16) (modulo 2^32; b the whole register, not B);
+ *   d   = p + c' (modulo 2^32);
+ *   .mrg: d's upper 16 bits are replaced by b's lower 16 bits (d = (d & 0xFFFF) | (b << 16)).
+ * The three-instruction 32-bit multiply of sm_5x code is then exact modulo 2^32:
+ *   xmad t, a, b, c;  xmad.h1b.mrg u, a, b, 0;  xmad.h1a.h1b.psl.cbcc d, a, u, t
+ * (u's upper half is b's lower half, so the last product is a_hi * b_lo << 16, and .cbcc adds
+ * a_lo * b_hi << 16): d = c + a * b. */
+static void xmad_u32(const ir_insn *in, const alu_args *a)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1], *s2 = a->src[2];
+    uint32_t mods = in->mods;
+    unsigned sa = (mods & IR_MOD_H1A) ? 16 : 0, sb = (mods & IR_MOD_H1B) ? 16 : 0;
+    unsigned psl = (mods & IR_MOD_PSL) ? 16 : 0;
+    uint32_t cbcc = (mods & IR_MOD_CBCC) ? 0xFFFFFFFFu : 0;
+    uint32_t keep = (mods & IR_MOD_MRG) ? 0xFFFFu : 0xFFFFFFFFu; /* of the sum */
+    uint32_t merge = (mods & IR_MOD_MRG) ? 0xFFFFFFFFu : 0;       /* of b << 16 */
+    ALU_FOR_LANES(l) {
+        uint32_t x = (uint32_t)s0[l], y = (uint32_t)s1[l], c = (uint32_t)s2[l];
+        uint32_t p = (((x >> sa) & 0xFFFFu) * ((y >> sb) & 0xFFFFu)) << psl;
+        uint32_t d = p + c + ((y << 16) & cbcc);
+        a->dst[l] = (d & keep) | ((y << 16) & merge);
+    }
+}
+
 /* ---- lookup ---- */
 
 /* Index of an integer type in the tables above (u16 u32 u64 s16 s32 s64), or -1. */
@@ -386,6 +415,7 @@ alu_fn alu_int_lookup(const ir_insn *in)
     case IR_REM: return unop_table[ti][IOP_REM];
     case IR_ABS: return unop_table[ti][IOP_ABS];
     case IR_NEG: return unop_table[ti][IOP_NEG];
+    case IR_XMAD: return in->type == IR_T_U32 ? xmad_u32 : NULL;
     default: return NULL;
     }
 }

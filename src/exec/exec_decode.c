@@ -113,7 +113,8 @@ exec_handler exec_family_handler(ir_family family)
 
 /* Fills x->fn (NULL when the executor cannot run `in`), x->alu and x->aux from the family column.
  * Only here, at decode time: the instruction loop calls x->fn and never looks at the table. */
-static void choose_handler(exec_xinsn *x, const ir_func *fn, const ir_insn *in)
+static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
+                           const ir_insn *in)
 {
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     ir_family family = info ? (ir_family)info->family : IR_FAM_COUNT;
@@ -127,7 +128,7 @@ static void choose_handler(exec_xinsn *x, const ir_func *fn, const ir_insn *in)
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;
         if (family_handlers[family].mem_aux)
-            x->aux = exec_mem_decode_aux(fn, in);
+            x->aux = exec_mem_decode_aux(&m->machine, fn, in);
     }
 }
 
@@ -147,8 +148,12 @@ static unsigned source_bits(const ir_insn *in, int i)
 
 static void rename_operand(ir_operand *o, const uint32_t *slot_of, uint32_t nregs)
 {
-    if ((o->kind == IR_OPND_REG || (o->kind == IR_OPND_ADDR && o->has_reg)) && o->reg < nregs) {
+    if ((o->kind == IR_OPND_REG || (o->kind == IR_OPND_ADDR && o->has_reg)) && o->reg < nregs)
         o->reg = slot_of[o->reg];
+    if (o->kind == IR_OPND_ADDR && o->has_reg && o->count == 2) { /* a register-pair base */
+        for (unsigned e = 0; e < 2; e++)
+            if (o->vregs[e] < nregs)
+                o->vregs[e] = slot_of[o->vregs[e]];
     } else if (o->kind == IR_OPND_VEC) {
         for (unsigned e = 0; e < o->count && e < 8; e++)
             if (o->vregs[e] < nregs) /* not IR_REG_SINK or IR_REG_IMM */
@@ -156,14 +161,28 @@ static void rename_operand(ir_operand *o, const uint32_t *slot_of, uint32_t nreg
     }
 }
 
+/* Register r keeps slot r: a fixed register file of 32-bit registers (ir_machine.reg_bits 32,
+ * SASS) is not shared by liveness, because its registers are the machine's, not virtual ones,
+ * and control flow through the call-return stack (ssy/sync, cal/ret.crs) is invisible to the
+ * liveness pass. */
+static void fixed_slots(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots)
+{
+    for (uint32_t r = 0; r < fn->nregs; r++) slot_of[r] = r;
+    *nslots = fn->nregs;
+}
+
 /* Copies the function's instructions and call operands with every register replaced by its
- * slot (exec_regalloc). Returns 0 or -1 when out of memory. */
-static int rename_registers(exec_func *ef, const ir_func *fn)
+ * slot (exec_regalloc, or fixed_slots on a machine of 32-bit registers). Returns 0 or -1 when
+ * out of memory. */
+static int rename_registers(exec_func *ef, const ir_func *fn, const ir_machine *mach)
 {
     uint32_t *slot_of = malloc(((size_t)fn->nregs + 1) * sizeof *slot_of);
     ef->insns = malloc(((size_t)fn->ninsns + 1) * sizeof *ef->insns);
     ef->xops = malloc(((size_t)fn->nxops + 1) * sizeof *ef->xops);
-    if (!slot_of || !ef->insns || !ef->xops || exec_regalloc(fn, slot_of, &ef->reg_slots)) {
+    if (slot_of && mach->reg_bits == 32)
+        fixed_slots(fn, slot_of, &ef->reg_slots);
+    if (!slot_of || !ef->insns || !ef->xops ||
+        (mach->reg_bits != 32 && exec_regalloc(fn, slot_of, &ef->reg_slots))) {
         free(slot_of);
         return -1;
     }
@@ -245,7 +264,7 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
     for (uint32_t i = 0; i < fn->ninsns; i++)
         for (int s = 0; s < 4; s++) nimm += fn->insns[i].src[s].kind == IR_OPND_IMM;
     uint64_t *pool = calloc((size_t)(nimm ? nimm : 1) * LANES, sizeof *pool);
-    if (!ef->code || !pool || rename_registers(ef, fn)) {
+    if (!ef->code || !pool || rename_registers(ef, fn, &m->machine)) {
         free(pool);
         diag_add(dl, DIAG_ERROR, "EXEC-NOMEM-001", m->path, fn->line, fn->col,
                  "out of memory preparing function %s (%u instructions, %u registers) for "
@@ -274,8 +293,9 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         if (dreg != IR_REG_SINK && dreg < fn->nregs)
             x->dst_bits = (uint8_t)ir_type_bits((ir_type)fn->reg_types[dreg]);
         x->dst_signed = ir_type_is_signed((ir_type)in->type);
+        x->glue = in->glue;
         errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
-        choose_handler(x, fn, in);
+        choose_handler(x, m, fn, in);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);
         if (!x->fn) {
@@ -349,6 +369,42 @@ static uint64_t code_bytes(const exec_insn_layout *k, uint32_t n)
            (k->ctrl_bytes + (uint64_t)k->ctrl_group * k->insn_bytes);
 }
 
+/* Fills ef->fetch_offsets: the k-th instruction that is not glue at exec_insn_offset(k), a glue
+ * instruction at the offset of the instruction it serves (the next one that is not glue when it
+ * has the glue's id, else the previous one: ir_insn.glue). Sets *p->has_glue when there is glue.
+ * Returns the number of instructions that are not glue, or -1 when out of memory. */
+static int64_t layout_fetch(exec_program *p, exec_func *ef)
+{
+    const ir_func *fn = ef->ir;
+    uint32_t *off = malloc(((size_t)fn->ninsns + 1) * sizeof *off);
+    if (!off)
+        return -1;
+    ef->fetch_offsets = off;
+    uint32_t k = 0, next = UINT32_MAX;
+    for (uint32_t i = 0; i < fn->ninsns; i++)
+        if (!fn->insns[i].glue)
+            off[i] = (uint32_t)exec_insn_offset(&p->layout, k++);
+    if (k == fn->ninsns)
+        return k;
+    p->has_glue = 1;
+    /* Backwards, so that `next` is the following instruction that is not glue. */
+    for (uint32_t i = fn->ninsns; i-- > 0;) {
+        if (!fn->insns[i].glue) {
+            next = i;
+            continue;
+        }
+        uint32_t prev = i;
+        while (prev > 0 && fn->insns[prev].glue) prev--;
+        int has_prev = !fn->insns[prev].glue;
+        int serves_next = next != UINT32_MAX && fn->insns[next].id == fn->insns[i].id;
+        if (has_prev && !serves_next)
+            off[i] = off[prev];
+        else /* glue at the very end (malformed): where the next instruction would be */
+            off[i] = next != UINT32_MAX ? off[next] : (uint32_t)exec_insn_offset(&p->layout, k);
+    }
+    return k;
+}
+
 /* Places .const variables bank by bank (bank b's variables from window offset
  * b << MEM_CONST_BANK_SHIFT) and builds each bank's image with their initialisers; banks
  * fit their window (check_const_vars). */
@@ -400,10 +456,11 @@ static int layout_module(exec_program *p)
                                    m->machine.ctrl_bytes};
     uint64_t code_base = 0;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
-        if (layout_func(p, f, &shared))
+        int64_t counted = layout_fetch(p, &p->funcs[f]);
+        if (counted < 0 || layout_func(p, f, &shared))
             return -1;
         p->funcs[f].code_base = code_base;
-        code_base += (code_bytes(&p->layout, m->funcs[f].ninsns) + 127) & ~(uint64_t)127;
+        code_base += (code_bytes(&p->layout, (uint32_t)counted) + 127) & ~(uint64_t)127;
     }
     p->static_shared_bytes = shared;
     p->dynamic_shared_offset = align_up32(shared, 16);
@@ -442,8 +499,55 @@ static int check_const_vars(const ir_module *m, diag_list *dl)
     return errors;
 }
 
+/* Kernel parameters in a constant bank (ir_machine.params_in_bank): the bank exists, every
+ * entry's parameter block fits it from params_offset (EXEC-CONST-001), and the launch owns its
+ * banks: no module variable in bank 0 (the launch constants) or the parameters' bank, and the
+ * parameters clear of the launch constants (EXEC-CONST-002). Returns the errors. */
+static int check_param_bank(const ir_module *m, diag_list *dl)
+{
+    const ir_machine *k = &m->machine;
+    if (!k->params_in_bank)
+        return 0;
+    int n = 0;
+    if (k->params_bank >= MEM_CONST_BANKS) {
+        diag_add(dl, DIAG_ERROR, "EXEC-CONST-001", m->path, m->target_line, m->target_col,
+                 "constant bank %u of the kernel parameters (machine.params_bank) is outside "
+                 "0..31", k->params_bank);
+        return 1;
+    }
+    if (k->params_bank == 0 && k->params_offset < EXEC_LC_BYTES) {
+        n++;
+        diag_add(dl, DIAG_ERROR, "EXEC-CONST-002", m->path, m->target_line, m->target_col,
+                 "kernel parameters at c[0x0][0x%x] (machine.params_offset) overlap the launch "
+                 "constants at c[0x0][0x0..0x%x]", k->params_offset, EXEC_LC_BYTES - 1);
+    }
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ir_func *fn = &m->funcs[f];
+        if (fn->is_entry && k->params_offset + fn->params_bytes > MEM_WINDOW_BYTES) {
+            n++;
+            diag_add(dl, DIAG_ERROR, "EXEC-CONST-001", m->path, fn->line, fn->col,
+                     "constant bank %u cannot hold the %llu bytes of parameters of %s from "
+                     "offset 0x%x: a bank holds at most 16 MiB", k->params_bank,
+                     (unsigned long long)fn->params_bytes, fn->name, k->params_offset);
+        }
+    }
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ir_var *v = &m->vars[i];
+        if (v->space == IR_SPACE_CONST && (v->const_bank == 0 || v->const_bank == k->params_bank)) {
+            n++;
+            diag_add(dl, DIAG_ERROR, "EXEC-CONST-002", m->path, v->line, v->col,
+                     "variable %s is in constant bank %u, which the launch fills with %s "
+                     "(machine.params_in_bank)", v->name, v->const_bank,
+                     v->const_bank == k->params_bank ? "the kernel parameters"
+                                                     : "the launch constants");
+        }
+    }
+    return n;
+}
+
 /* The machine the module is written for (ir_machine) must be one the executor runs: it honours
- * typed virtual or 64-bit registers, a register count, up to EXEC_MAX_FLAGS condition flags,
+ * typed virtual, 64-bit or 32-bit registers (the latter also in pairs and quads), a register
+ * count, up to EXEC_MAX_FLAGS condition flags,
  * any instruction layout and PTX's calling convention, and rejects the rest by name until it
  * models them; diagnostics point at the module's target. Returns the errors. */
 static int check_machine(const ir_module *m, diag_list *dl)
@@ -452,16 +556,17 @@ static int check_machine(const ir_module *m, diag_list *dl)
     const char *path = m->path;
     unsigned line = m->target_line, col = m->target_col;
     int n = 0;
-    if (k->reg_bits != 0 && k->reg_bits != 64) {
+    if (k->reg_bits != 0 && k->reg_bits != 32 && k->reg_bits != 64) {
         n++;
         diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-005", path, line, col, "%u-bit registers "
                  "(machine.reg_bits) are not modelled yet: registers are typed virtual ones or "
-                 "64 bits wide", k->reg_bits);
+                 "32 or 64 bits wide", k->reg_bits);
     }
-    if (k->reg_pairs) {
+    if (k->reg_pairs && k->reg_bits != 32) {
         n++;
         diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-005", path, line, col, "64- and 128-bit values in "
-                 "aligned register pairs and quads (machine.reg_pairs) are not modelled yet");
+                 "aligned register pairs and quads (machine.reg_pairs) are modelled only for "
+                 "32-bit registers (machine.reg_bits 32)");
     }
     if (k->has_zero_reg) {
         n++;
@@ -509,7 +614,7 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
     p->module = m;
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     p->insn_counts = calloc(m->ninsns_total + 1, sizeof *p->insn_counts);
-    if (check_machine(m, dl) + check_const_vars(m, dl)) {
+    if (check_machine(m, dl) + check_const_vars(m, dl) + check_param_bank(m, dl)) {
         exec_program_destroy(p);
         return NULL;
     }
@@ -546,6 +651,7 @@ void exec_program_destroy(exec_program *p)
             free(p->funcs[f].insns);
             free(p->funcs[f].xops);
             free(p->funcs[f].imm_pool);
+            free(p->funcs[f].fetch_offsets);
             free(p->funcs[f].var_offsets);
             free(p->funcs[f].param_offsets);
             free(p->funcs[f].ret_offsets);

@@ -95,6 +95,46 @@ static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
     return 0;
 }
 
+/* The launch's constant banks on a machine that reads kernel parameters from a bank
+ * (ir_machine.params_in_bank; docs/architecture.md, "Launch constants"): bank 0 holds the
+ * launch constants at the EXEC_LC_* offsets, and bank params_bank holds the parameter block
+ * (launch->params) from params_offset; the two are one image when params_bank is 0. Installed
+ * for every launch, since they change with it; the module has no variables there
+ * (check_const_vars). Returns 0, or -1 with EXEC-NOMEM-004 when out of host memory. */
+static int install_launch_banks(exec_run_state *rs, uint32_t shared_bytes)
+{
+    const ir_machine *k = &rs->prog->module->machine;
+    const exec_launch *L = rs->launch;
+    uint32_t params_end = k->params_offset + L->params_bytes;
+    uint32_t bytes0 = EXEC_LC_BYTES, bytesp = params_end;
+    if (k->params_bank == 0)
+        bytes0 = bytesp = params_end > EXEC_LC_BYTES ? params_end : EXEC_LC_BYTES;
+    uint8_t *bank0 = calloc(bytes0, 1), *bankp = k->params_bank ? calloc(bytesp, 1) : bank0;
+    int rc = -1;
+    if (bank0 && bankp) {
+        const uint32_t words[] = {
+            [EXEC_LC_NTID_X / 4] = L->block[0], [EXEC_LC_NTID_Y / 4] = L->block[1],
+            [EXEC_LC_NTID_Z / 4] = L->block[2], [EXEC_LC_NCTAID_X / 4] = L->grid[0],
+            [EXEC_LC_NCTAID_Y / 4] = L->grid[1], [EXEC_LC_NCTAID_Z / 4] = L->grid[2],
+            [EXEC_LC_LOCAL_BYTES / 4] = rs->entry->local_frame_bytes,
+            [EXEC_LC_SHARED_BYTES / 4] = shared_bytes,
+        };
+        memcpy(bank0, words, sizeof words);
+        if (L->params_bytes)
+            memcpy(bankp + k->params_offset, L->params, L->params_bytes);
+        rc = memsys_set_const_bank_at(rs->ms, 0, bank0, bytes0);
+        if (!rc && k->params_bank)
+            rc = memsys_set_const_bank_at(rs->ms, k->params_bank, bankp, bytesp);
+    }
+    if (rc)
+        exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory installing the launch's "
+                 "constant banks (%u and %u bytes)", bytes0, k->params_bank ? bytesp : 0);
+    if (bankp != bank0)
+        free(bankp);
+    free(bank0);
+    return rc;
+}
+
 static void cta_destroy(exec_cta *cta)
 {
     if (!cta)
@@ -454,6 +494,10 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     }
     rs->warps_per_sm_slots = ctas_per_sm * nwarps;
     rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
+    if (p->module->machine.params_in_bank && install_launch_banks(rs, shared_bytes)) {
+        free(rs);
+        return -1;
+    }
     uint32_t total_ctas = launch->grid[0] * launch->grid[1] * launch->grid[2];
     uint32_t nslots = machine->sm_count * ctas_per_sm;
     exec_cta **slots = calloc(nslots, sizeof *slots);

@@ -14,6 +14,16 @@
 #define FUNC_ADDRESS_BASE 0x0000500000000000ull
 
 enum { LANES = 32, FULL_MASK = 0xFFFFFFFFu, BARRIER_IDS = 16, LOCAL_CALL_RESERVE = 16384 };
+/* Launch constants: byte offsets in constant bank 0 of the values a launch puts there when its
+ * machine reads kernel parameters from a bank (ir_machine.params_in_bank; docs/architecture.md,
+ * "Launch constants"). 32-bit words: the block and grid sizes, the per-thread local bytes of the
+ * entry function (SASS sm_5x code starts its stack pointer R1 there) and the shared bytes per
+ * CTA. EXEC_LC_BYTES: the bytes the launch constants take. */
+enum {
+    EXEC_LC_NTID_X = 0x0, EXEC_LC_NTID_Y = 0x4, EXEC_LC_NTID_Z = 0x8,
+    EXEC_LC_NCTAID_X = 0xc, EXEC_LC_NCTAID_Y = 0x10, EXEC_LC_NCTAID_Z = 0x14,
+    EXEC_LC_LOCAL_BYTES = 0x20, EXEC_LC_SHARED_BYTES = 0x24, EXEC_LC_BYTES = 0x28
+};
 /* Condition flags a warp holds (ir_machine.flag_count may not exceed it). */
 enum { EXEC_MAX_FLAGS = 4 };
 
@@ -30,7 +40,7 @@ struct exec_xinsn {
     uint8_t is_ctrl;          /* the handler sets the next pc itself */
     uint8_t dst_bits;         /* declared width of dst[0]'s register (loads extend to it) */
     uint8_t dst_signed;       /* loads: sign-extend to dst_bits */
-    uint8_t pad;
+    uint8_t glue;             /* ir_insn.glue: not counted, fetched at its instruction's address */
     uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
 };
 
@@ -50,11 +60,15 @@ typedef struct exec_func {
     uint32_t *ret_offsets;    /* per return value: offset in the param area */
     uint32_t *param_offsets;  /* per parameter: offset in the param area */
     uint64_t *imm_pool;       /* owned: the broadcast immediates of code[] */
-    uint64_t code_base;       /* instruction address of code[0] (exec_insn_address) */
+    uint64_t code_base;       /* instruction address of the function's first instruction */
+    uint32_t *fetch_offsets;  /* owned, ir->ninsns entries: the byte offset from code_base at
+                                 which instruction i is fetched (exec_code_address) */
 } exec_func;
 
-/* Where instructions sit in the instruction address space (ir_machine): instruction i of a
- * function is at code_base + exec_insn_offset(layout, i). */
+/* Where instructions sit in the instruction address space (ir_machine): the k-th instruction of
+ * a function that is not glue is at code_base + exec_insn_offset(layout, k), and a glue
+ * instruction is fetched at the address of the instruction it serves (exec_func.fetch_offsets,
+ * computed once when the module is prepared). */
 typedef struct exec_insn_layout {
     uint32_t insn_bytes;      /* bytes per instruction */
     uint32_t ctrl_group;      /* 0, or instructions per control word */
@@ -72,6 +86,13 @@ static inline uint64_t exec_insn_offset(const exec_insn_layout *k, uint32_t pc)
            (uint64_t)(pc % k->ctrl_group) * k->insn_bytes;
 }
 
+/* The code address of instruction `pc` of `fn` (a glue instruction: the address of the
+ * dialect's instruction it serves). */
+static inline uint64_t exec_code_address(const exec_func *fn, uint32_t pc)
+{
+    return fn->code_base + fn->fetch_offsets[pc];
+}
+
 struct exec_program {
     const ir_module *module;
     exec_func *funcs;
@@ -84,6 +105,7 @@ struct exec_program {
                                              the module puts nothing there */
     uint32_t bank_bytes[MEM_CONST_BANKS];
     exec_insn_layout layout;  /* the module's instruction layout (ir_machine) */
+    uint8_t has_glue;         /* some instruction is glue: the run loop checks for it */
     uint32_t static_shared_bytes; /* module-scope .shared variables */
     uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
     int globals_ready;        /* module .global variables allocated in the memsys */
@@ -144,6 +166,7 @@ struct exec_warp {
     uint32_t *preds;
     const exec_xinsn *code;   /* == top frame's function code */
     uint64_t code_base;       /* == top frame's function code_base */
+    const uint32_t *fetch_offsets; /* == top frame's function fetch_offsets */
     uint64_t fetch_line;      /* instruction line of the last fetch */
     exec_frame *frames;
     uint32_t depth, frames_cap; /* frames[depth-1] is the top */
@@ -240,10 +263,11 @@ uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
 int warp_frame_push(exec_warp *w, const exec_func *fn);
 
 /* exec_mem.c */
-/* The exec_xinsn.aux of ld, st, atom, red and the prefetch family, decided once at decode from
- * the instruction and its function's register types (fn->reg_types): flags read by the memory
- * handlers (today whether the address is 32-bit window arithmetic); 0 for every other case. */
-uint32_t exec_mem_decode_aux(const ir_func *fn, const ir_insn *in);
+/* The exec_xinsn.aux of ld, st, atom, red and the cache family, decided once at decode from the
+ * machine `k`, the instruction and its function's register types (fn->reg_types): flags read by
+ * the memory handlers (whether the address is 32-bit arithmetic, or its base a register pair);
+ * 0 for every other case. */
+uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);

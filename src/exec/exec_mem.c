@@ -18,20 +18,29 @@ static const char *space_name(uint8_t s)
     case IR_SPACE_CONST: return "const";
     case IR_SPACE_PARAM: return "param";
     case IR_SPACE_GENERIC: return "generic";
+    case IR_SPACE_INSTRUCTION: return "instruction";
+    case IR_SPACE_CRS: return "call-return stack";
     default: return "?";
     }
 }
 
-/* exec_xinsn.aux of a memory instruction: its address is [reg32 + imm] in a window space, so
- * the sum wraps modulo 2^32 as PTX's 32-bit address arithmetic does (nvcc -O3 forms pointers
- * below an array, `sub.s32 %r3, %r1, 64; ld.shared.u32 %r4, [%r3+68]`). */
-enum { MEM_AUX_ADDR32 = 1u };
+/* exec_xinsn.aux of a memory instruction: MEM_AUX_ADDR32, its address is [reg32 + imm] taken
+ * modulo 2^32: in a window space, as PTX's 32-bit address arithmetic does (nvcc -O3 forms
+ * pointers below an array, `sub.s32 %r3, %r1, 64; ld.shared.u32 %r4, [%r3+68]`), and in every
+ * space on a machine of 32-bit registers (SASS without .E); MEM_AUX_PAIR, its base is the 64-bit
+ * value of a register pair (ADDR count 2: vregs[0] the low half, vregs[1] the high; SASS .E). */
+enum { MEM_AUX_ADDR32 = 1u, MEM_AUX_PAIR = 2u };
 
-uint32_t exec_mem_decode_aux(const ir_func *fn, const ir_insn *in)
+uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in)
 {
     const ir_operand *a = &in->src[0];
     if (a->kind != IR_OPND_ADDR || !a->has_reg || a->reg >= fn->nregs)
         return 0;
+    if (a->count == 2)
+        return a->vregs[1] < fn->nregs ? MEM_AUX_PAIR : 0;
+    int reg32 = ir_type_bits((ir_type)fn->reg_types[a->reg]) == 32;
+    if (k->reg_bits == 32)
+        return reg32 ? MEM_AUX_ADDR32 : 0;
     switch ((ir_space)in->mem.space) {
     case IR_SPACE_SHARED: case IR_SPACE_SHARED_CLUSTER: case IR_SPACE_LOCAL:
     case IR_SPACE_CONST: case IR_SPACE_PARAM:
@@ -39,13 +48,14 @@ uint32_t exec_mem_decode_aux(const ir_func *fn, const ir_insn *in)
     default: /* generic and global addresses keep 64-bit arithmetic */
         return 0;
     }
-    return ir_type_bits((ir_type)fn->reg_types[a->reg]) == 32 ? MEM_AUX_ADDR32 : 0;
+    return reg32 ? MEM_AUX_ADDR32 : 0;
 }
 
 /* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
- * `written` when the base is a register. `wrap32`: the register is 32-bit in a window space
- * (MEM_AUX_ADDR32), so each lane's register + offset is taken modulo 2^32. */
-static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, int wrap32,
+ * `written` when the base is a register. `aux`: exec_mem_decode_aux's flags (MEM_AUX_ADDR32:
+ * each lane's register + offset is taken modulo 2^32; MEM_AUX_PAIR: the base is a register
+ * pair). */
+static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
                                uint64_t *addr)
 {
     ir_space sp = written;
@@ -62,9 +72,13 @@ static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space writt
             sp = written;
         }
     }
-    if (o->has_reg) {
+    if (o->has_reg && (aux & MEM_AUX_PAIR)) {
+        const uint64_t *lo = w->regs + (size_t)o->vregs[0] * LANES;
+        const uint64_t *hi = w->regs + (size_t)o->vregs[1] * LANES;
+        for (unsigned l = 0; l < LANES; l++) addr[l] = ((hi[l] << 32) | (uint32_t)lo[l]) + base;
+    } else if (o->has_reg) {
         const uint64_t *r = w->regs + (size_t)o->reg * LANES;
-        uint64_t keep = wrap32 ? 0xFFFFFFFFull : ~0ull;
+        uint64_t keep = (aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
         for (unsigned l = 0; l < LANES; l++) addr[l] = (r[l] + base) & keep;
     } else {
         for (unsigned l = 0; l < LANES; l++) addr[l] = base;
@@ -208,8 +222,7 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->attrs = &in->mem;
     acc->policy = 0;
     acc->window_errors = w->run->prog->module->machine.window_errors;
-    *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space,
-                                (x->aux & MEM_AUX_ADDR32) != 0, acc->addr);
+    *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space, x->aux, acc->addr);
     acc->space = (uint8_t)*space_out;
 }
 

@@ -34,6 +34,8 @@ static void visit_operand(const ir_operand *o, int is_def, reg_visitor f, void *
         f(ctx, o->reg, is_def);
     } else if (o->kind == IR_OPND_ADDR && o->has_reg) {
         f(ctx, o->reg, 0); /* an address register is read even in a store */
+        if (o->count == 2) /* a pair base: vregs[0] == reg, vregs[1] the high half */
+            f(ctx, o->vregs[1], 0);
     } else if (o->kind == IR_OPND_VEC) {
         for (unsigned e = 0; e < o->count && e < 8; e++)
             if (o->vregs[e] != IR_REG_SINK && o->vregs[e] != IR_REG_IMM)

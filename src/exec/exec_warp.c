@@ -373,6 +373,7 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
     w->preds = f->preds;
     w->code = fn->code;
     w->code_base = fn->code_base;
+    w->fetch_offsets = fn->fetch_offsets;
     update_next_wait(w);
     return 0;
 }
@@ -412,6 +413,7 @@ static void frame_pop(exec_warp *w)
     w->preds = caller->preds;
     w->code = caller->fn->code;
     w->code_base = caller->fn->code_base;
+    w->fetch_offsets = caller->fn->fetch_offsets;
     w->pc = callee->ret_pc;
     w->active = lanes;
     update_next_wait(w);
@@ -420,27 +422,32 @@ static void frame_pop(exec_warp *w)
 /* ---- the instruction loop ---- */
 
 /* The instruction loop, made twice (warp_run): for 16-byte instructions without control words
- * (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as cheap as
- * when the size was fixed; any other layout (`general`) goes through exec_insn_offset. */
+ * or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as
+ * cheap as when the size was fixed; any other module (`general`) reads the fetch offset its
+ * instruction was given when the module was prepared, and leaves glue instructions out of the
+ * counts and the instruction budget (ir_insn.glue: they are part of the dialect's instruction
+ * next to them, which is counted once). */
 static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
                                                             int general)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
     uint64_t *counts = rs->prog->insn_counts;
-    const exec_insn_layout layout = rs->prog->layout; /* a copy the handlers cannot change */
     while (quantum-- && w->state == WARP_READY) {
-        if (!rs->budget) {
-            warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
-                       "EXEC-LIMIT-001",
-                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
-                       "raise it with \"max_instructions\" in the launch file or "
-                       "--max-instructions N",
-                       (unsigned long long)rs->launch->max_warp_instructions);
-            return;
-        }
-        rs->budget--;
         const exec_xinsn *x = &w->code[w->pc];
+        int counted = !general || !x->glue;
+        if (counted) {
+            if (!rs->budget) {
+                warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u),
+                           "EXEC-LIMIT-001",
+                           "instruction limit of %llu warp instructions reached (runaway "
+                           "kernel?); raise it with \"max_instructions\" in the launch file or "
+                           "--max-instructions N",
+                           (unsigned long long)rs->launch->max_warp_instructions);
+                return;
+            }
+            rs->budget--;
+        }
         const ir_insn *in = x->in;
         uint32_t mask = w->active;
         if (in->has_guard) {
@@ -449,16 +456,18 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
         }
         /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
          * another 128-byte line (instruction sizes and control words: ir_machine). */
-        uint64_t offset = general ? exec_insn_offset(&layout, w->pc) : (uint64_t)w->pc * 16;
+        uint64_t offset = general ? w->fetch_offsets[w->pc] : (uint64_t)w->pc * 16;
         uint64_t fetch_line = (w->code_base + offset) >> 7;
         if (fetch_line != w->fetch_line) {
             w->fetch_line = fetch_line;
             memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
         }
-        st->warp_instructions++;
-        st->thread_instructions +=
-            w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
-        counts[in->id]++;
+        if (counted) {
+            st->warp_instructions++;
+            st->thread_instructions +=
+                w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
+            counts[in->id]++;
+        }
         x->fn(w, x, mask);
         if (!x->is_ctrl) {
             w->pc++;
@@ -481,8 +490,9 @@ static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum
 
 void warp_run(exec_warp *w, uint32_t quantum)
 {
-    const exec_insn_layout *k = &w->run->prog->layout;
-    if (k->insn_bytes == 16 && !k->ctrl_group)
+    const exec_program *p = w->run->prog;
+    const exec_insn_layout *k = &p->layout;
+    if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
         run_16(w, quantum);
     else
         run_general(w, quantum);
