@@ -69,6 +69,11 @@ typedef struct exec_launch {
     uint64_t max_warp_instructions; /* runaway limit for this launch; 0: unlimited */
     exec_progress_fn progress;  /* NULL: no progress reports */
     void *progress_user;        /* borrowed, passed to progress */
+    uint8_t strict_hazards;     /* 1: on machines with scoreboards, a register read before the
+                                   write scoreboard of an earlier instruction writing it was
+                                   waited on, or written while the read scoreboard of one
+                                   reading it is pending, is a fault (EXEC-HAZARD-001/002,
+                                   docs/architecture.md "Issue controls") */
 } exec_launch;
 
 /* Where a kernel faulted. */

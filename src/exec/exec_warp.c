@@ -419,11 +419,13 @@ static void frame_pop(exec_warp *w)
 
 /* ---- the instruction loop ---- */
 
-/* The instruction loop, made twice (warp_run): for 16-byte instructions without control words
- * (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as cheap as
- * when the size was fixed; any other layout (`general`) goes through exec_insn_offset. */
+/* The instruction loop, made three times (warp_run): for 16-byte instructions without control
+ * words (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as
+ * cheap as when the size was fixed; any other layout (`general`) goes through exec_insn_offset;
+ * and under --strict-hazards (`hazards`, with any layout) every instruction's issue controls
+ * are checked first (exec_hazard.c), so that the other two loops do not test for it. */
 static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
-                                                            int general)
+                                                            int general, int hazards)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
@@ -459,6 +461,8 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
         st->thread_instructions +=
             w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
         counts[in->id]++;
+        if (hazards && exec_hazard_issue(w, x, mask))
+            return;
         x->fn(w, x, mask);
         if (!x->is_ctrl) {
             w->pc++;
@@ -471,18 +475,25 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
 /* Separate functions, so that the compiler keeps one loop per layout. */
 static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
 {
-    run_loop(w, quantum, 0);
+    run_loop(w, quantum, 0, 0);
 }
 
 static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)
 {
-    run_loop(w, quantum, 1);
+    run_loop(w, quantum, 1, 0);
+}
+
+static __attribute__((noinline)) void run_hazards(exec_warp *w, uint32_t quantum)
+{
+    run_loop(w, quantum, 1, 1);
 }
 
 void warp_run(exec_warp *w, uint32_t quantum)
 {
     const exec_insn_layout *k = &w->run->prog->layout;
-    if (k->insn_bytes == 16 && !k->ctrl_group)
+    if (w->run->strict_hazards)
+        run_hazards(w, quantum);
+    else if (k->insn_bytes == 16 && !k->ctrl_group)
         run_16(w, quantum);
     else
         run_general(w, quantum);
