@@ -162,6 +162,10 @@ typedef enum gms_setting {
                                  (static + dynamic), bytes: chooses the L1/shared carve-out
                                  (SIM-SHARED-001 when none holds it); before memory; default 0,
                                  the preset's default carve-out */
+    GMS_SET_STRICT_HAZARDS,   /* 0 or 1: in modules whose machine has scoreboards (SASS), a
+                                 read of a register before its write scoreboard was waited on
+                                 and a write while its read scoreboard is pending are kernel
+                                 faults (EXEC-HAZARD-001/002); default 0 */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

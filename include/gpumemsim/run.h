@@ -27,6 +27,8 @@ typedef struct gms_run_options {
     uint32_t quantum;          /* warp instructions per scheduling turn; 0: 256 */
     int strip_hints;           /* run with every cache hint treated as the default */
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
+    int strict_hazards;        /* register hazards of the issue controls are kernel faults
+                                  (GMS_SET_STRICT_HAZARDS) */
     gms_progress_fn progress;  /* NULL: none; gms_progress.launch and .nlaunches count the
                                   launches of the launch file */
     void *progress_user;       /* borrowed, passed to progress */

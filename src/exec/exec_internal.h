@@ -197,10 +197,6 @@ struct exec_run_state {
     const exec_func *entry;
     uint32_t threads_per_cta;
     uint32_t local_bytes;     /* per thread */
-    uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
-                                 crs_base on a call-return-stack machine) */
-    uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
-    uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
     uint32_t warps_per_sm_slots;
     exec_stats *stats;
     exec_fault *fault;
@@ -212,6 +208,10 @@ struct exec_run_state {
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     mem_access acc;           /* scratch for memory instructions */
+    uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
+                                 crs_base on a call-return-stack machine) */
+    uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
+    uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
 };
 
 /* exec_decode.c */

@@ -42,6 +42,7 @@ struct gms_device {
     uint64_t max_instructions;
     uint32_t quantum;
     int strip_hints, poison_discard;
+    int strict_hazards;
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */
