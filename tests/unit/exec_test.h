@@ -4,7 +4,8 @@
  *
  *   exec_test_out *o = exec_test_run(b.m, 64, 0);  // one CTA of 64 threads
  *   assert_int_equal(o->rc, 0);                     // o->out[i]: word i of the u64 parameter's
- *   ... o->insn[id].l1.requests ...                 //   buffer; o->insn: per static id
+ *   ... o->insn[id].l1.requests ...                 //   buffer; o->insn, o->executions: per
+ *                                                   //   static id
  *   free(o);
  *
  * The entry (function 0) takes one u64 parameter: a zeroed buffer of EXEC_TEST_WORDS u32. The
@@ -30,6 +31,9 @@ typedef struct exec_test_out {
     exec_fault fault;
     uint32_t out[EXEC_TEST_WORDS];
     mem_counters insn[EXEC_TEST_INSNS]; /* per static instruction id */
+    uint64_t executions[EXEC_TEST_INSNS]; /* warp-level executions per static id
+                                             (stats.insn_executions is NULL: it belonged to
+                                             the program, which is gone) */
 } exec_test_out;
 
 static inline exec_test_out *exec_test_run(const ir_module *m, uint32_t block, int strict_hazards)
@@ -63,6 +67,8 @@ static inline exec_test_out *exec_test_run(const ir_module *m, uint32_t block, i
     o->rc = exec_run(p, ms, &mach, &L, &o->stats, &o->fault, &printf_text);
     free(printf_text);
     memcpy(o->insn, memsys_insn_counters(ms), m->ninsns_total * sizeof *o->insn);
+    memcpy(o->executions, o->stats.insn_executions, m->ninsns_total * sizeof *o->executions);
+    o->stats.insn_executions = NULL;
     assert_int_equal(memsys_finish(ms), 0);
     assert_int_equal(memsys_host_read(ms, buf, o->out, sizeof o->out), 0);
     memsys_destroy(ms);

@@ -161,8 +161,8 @@ static void test_nested_ssy_sync(void **state)
         assert_int_equal(o->out[64 + t], 0);
     }
     /* Reconverged: once per warp at each join, so twice for the two warps. */
-    assert_int_equal(o->stats.insn_executions[b.fn->insns[inner_join].id], 2);
-    assert_int_equal(o->stats.insn_executions[b.fn->insns[outer_join].id], 2);
+    assert_int_equal(o->executions[b.fn->insns[inner_join].id], 2);
+    assert_int_equal(o->executions[b.fn->insns[outer_join].id], 2);
     /* 16 cached entries: the stack never touched memory. */
     for (uint32_t i = 0; i < b.m->ninsns_total; i++)
         if (b.fn->insns[i].op != IR_ST)
@@ -211,7 +211,7 @@ static void test_pbk_brk_loop(void **state)
         assert_int_equal(o->out[t], t < 40 ? (t & 7) + 100 : 0);
         assert_int_equal(o->out[64 + t], 0);
     }
-    assert_int_equal(o->stats.insn_executions[b.fn->insns[end].id], 2);
+    assert_int_equal(o->executions[b.fn->insns[end].id], 2);
     free(o);
     ir_module_destroy(b.m);
 }
