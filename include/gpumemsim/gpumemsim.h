@@ -168,6 +168,10 @@ typedef enum gms_setting {
     GMS_SET_MISALIGNED_ERRORS, /* 0 or 1: in kernels whose window errors do not fault (SASS),
                                  a misaligned local or shared address, which is aligned down,
                                  is also reported (EXEC-WINDOW-002); default 0 */
+    GMS_SET_STRICT_HAZARDS,   /* 0 or 1: in modules whose machine has scoreboards (SASS), a
+                                 read of a register before its write scoreboard was waited on
+                                 and a write while its read scoreboard is pending are kernel
+                                 faults (EXEC-HAZARD-001/002); default 0 */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

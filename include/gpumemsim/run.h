@@ -29,6 +29,8 @@ typedef struct gms_run_options {
     int poison_discard;        /* discarded L2 lines read back as 0xFF bytes */
     int misaligned_errors;     /* report misaligned local/shared addresses of kernels whose
                                   window errors do not fault (GMS_SET_MISALIGNED_ERRORS) */
+    int strict_hazards;        /* register hazards of the issue controls are kernel faults
+                                  (GMS_SET_STRICT_HAZARDS) */
     gms_progress_fn progress;  /* NULL: none; gms_progress.launch and .nlaunches count the
                                   launches of the launch file */
     void *progress_user;       /* borrowed, passed to progress */

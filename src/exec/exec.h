@@ -71,6 +71,11 @@ typedef struct exec_launch {
     void *progress_user;        /* borrowed, passed to progress */
     int misaligned_errors;      /* 1: under IR_WINDOW_ZERO, a misaligned local or shared address
                                    (aligned down) is also an error, EXEC-WINDOW-002 */
+    uint8_t strict_hazards;     /* 1: on machines with scoreboards, a register read before the
+                                   write scoreboard of an earlier instruction writing it was
+                                   waited on, or written while the read scoreboard of one
+                                   reading it is pending, is a fault (EXEC-HAZARD-001/002,
+                                   docs/architecture.md "Issue controls") */
 } exec_launch;
 
 /* Where a kernel faulted. */

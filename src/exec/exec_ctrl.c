@@ -171,10 +171,10 @@ void exec_h_call(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         callee_index = (uint32_t)(v / 16);
     }
     const exec_func *callee = &p->funcs[callee_index];
-    if (w->local_sp + callee->local_frame_bytes > w->run->local_bytes) {
+    if (w->local_sp + callee->local_frame_bytes > w->run->frames_local_end) {
         warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-LOCAL-001",
                    "local memory stack overflow calling %s (%u bytes per thread available)",
-                   callee->ir->name, w->run->local_bytes);
+                   callee->ir->name, w->run->frames_local_end);
         return;
     }
     if (rest)
@@ -226,11 +226,4 @@ void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-TRAP-001", "%s executed",
                x->in->op == IR_TRAP ? "trap" : "brkpt");
-}
-
-void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    (void)mask;
-    warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-UNSUP-007",
-               "%s: the call-return stack is not modelled yet", ir_opcode_name(x->in->op));
 }

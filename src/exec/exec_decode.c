@@ -296,6 +296,7 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         x->glue = in->glue;
         errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
         choose_handler(x, m, fn, in);
+        errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);
         if (!x->fn) {
@@ -547,9 +548,9 @@ static int check_param_bank(const ir_module *m, diag_list *dl)
 
 /* The machine the module is written for (ir_machine) must be one the executor runs: it honours
  * typed virtual, 64-bit or 32-bit registers (the latter also in pairs and quads), a register
- * count, up to EXEC_MAX_FLAGS condition flags,
- * any instruction layout and PTX's calling convention, and rejects the rest by name until it
- * models them; diagnostics point at the module's target. Returns the errors. */
+ * count, up to EXEC_MAX_FLAGS condition flags, any instruction layout, PTX's calling convention
+ * and the call-return stack (exec_crs.c), and rejects the rest by name until it models them;
+ * diagnostics point at the module's target. Returns the errors. */
 static int check_machine(const ir_module *m, diag_list *dl)
 {
     const ir_machine *k = &m->machine;
@@ -579,13 +580,13 @@ static int check_machine(const ir_module *m, diag_list *dl)
                  "(machine.flag_count) are more than the %u the executor holds", k->flag_count,
                  EXEC_MAX_FLAGS);
     }
-    if (k->call_conv != IR_CALL_PARAM_FRAME) {
+    if (k->call_conv != IR_CALL_PARAM_FRAME && k->call_conv != IR_CALL_RETURN_STACK) {
         n++;
-        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-007", path, line, col, "the %s calling convention "
-                 "(machine.call_conv) is not modelled yet: calls get a fresh register file and "
-                 ".param copies", k->call_conv == IR_CALL_RETURN_STACK ? "call-return-stack"
-                                                                        : "unknown");
+        diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-007", path, line, col, "calling convention %u "
+                 "(machine.call_conv) is not one the executor models: PTX's .param frames or "
+                 "the call-return stack", k->call_conv);
     }
+    n += exec_crs_check_machine(m, dl);
     if (k->insn_bytes == 0) {
         n++;
         diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-008", path, line, col, "instructions of 0 bytes "

@@ -150,6 +150,8 @@ static void cta_destroy(exec_cta *cta)
             free(w->frames[f].waiting);
         }
         free(w->frames);
+        exec_crs_free(w);
+        exec_hazard_free(w);
     }
     free(cta->warps);
     free(cta->shared);
@@ -282,6 +284,8 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->bar_dst = NULL;
         w->printf_seq = 0;
         w->fetch_line = UINT64_MAX;
+        exec_crs_reset(w);
+        exec_hazard_reset(w);
         w->depth = 0;
         w->local_sp = 0;
         w->warp_in_cta = i;
@@ -493,8 +497,19 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         return 1;
     }
     rs->warps_per_sm_slots = ctas_per_sm * nwarps;
-    rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
-    if (p->module->machine.params_in_bank && install_launch_banks(rs, shared_bytes)) {
+    const ir_machine *mk = &p->module->machine;
+    if (mk->call_conv == IR_CALL_RETURN_STACK) {
+        /* cal keeps no frame in local memory: the stack's backing store (4-byte entries,
+         * exec_crs.c) follows the kernel's own local bytes, which layout_func rounds to 16. */
+        rs->crs_base = rs->entry->local_frame_bytes;
+        rs->frames_local_end = rs->crs_base;
+        rs->local_bytes = rs->crs_base + 4 * mk->crs_max;
+    } else {
+        rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
+        rs->frames_local_end = rs->local_bytes;
+    }
+    rs->strict_hazards = launch->strict_hazards && mk->scoreboards > 0;
+    if (mk->params_in_bank && install_launch_banks(rs, shared_bytes)) {
         free(rs);
         return -1;
     }

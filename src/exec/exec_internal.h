@@ -29,6 +29,8 @@ enum { EXEC_MAX_FLAGS = 4 };
 
 typedef struct exec_warp exec_warp;
 typedef struct exec_xinsn exec_xinsn;
+typedef struct exec_crs exec_crs;         /* a warp's call-return stacks (exec_crs.c) */
+typedef struct exec_hazards exec_hazards; /* a warp's pending scoreboards (exec_hazard.c) */
 typedef void (*exec_handler)(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* One instruction prepared for execution. */
@@ -179,6 +181,10 @@ struct exec_warp {
     mem_ctx mctx;             /* who this warp is, for the memory system */
     uint32_t flags[EXEC_MAX_FLAGS]; /* condition flag n (ir_insn.flag_in/out) is flags[n-1],
                                  a lane mask; PTX's carry is flag 1 */
+    exec_crs *crs;            /* owned: the call-return stacks of the warp's threads; NULL until
+                                 the warp first uses one */
+    exec_hazards *hazards;    /* owned: pending scoreboards under --strict-hazards; NULL until
+                                 first needed */
 };
 
 typedef struct exec_barrier {
@@ -225,6 +231,10 @@ struct exec_run_state {
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     mem_access acc;           /* scratch for memory instructions */
+    uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
+                                 crs_base on a call-return-stack machine) */
+    uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
+    uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
 };
 
 /* exec_decode.c */
@@ -294,8 +304,32 @@ void exec_h_ret(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_exit(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_trap(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_nop(exec_warp *w, const exec_xinsn *x, uint32_t mask);
-/* ssy, pbk, sync, brk, cal, ret.crs, setcrsptr, getcrsptr: the call-return stack */
+
+/* exec_crs.c: the call-return stack (machine.call_conv == IR_CALL_RETURN_STACK) */
+/* ssy, pbk, sync, brk, cal, ret.crs, setcrsptr, getcrsptr */
 void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* Decode-time part of exec_decode_program for instruction `in` of module `m`: a call-return-stack
+ * instruction on a machine without the stack is refused (EXEC-CRS-004, reported to dl), and a
+ * cctl on the call-return stack's cache gets its handler in x->fn (NULL, refused as
+ * EXEC-UNSUP-001 by the caller, unless it is the write-back of the whole cache,
+ * CCTLL.CRS.WBALL). Returns the errors. */
+int exec_crs_decode(const ir_module *m, const ir_insn *in, exec_xinsn *x, diag_list *dl);
+/* The machine's stack sizes (crs_max 1..65536 entries per thread on a call-return-stack
+ * machine) are ones the executor holds; else EXEC-CRS-004 at the module's target. Returns the
+ * errors. */
+int exec_crs_check_machine(const ir_module *m, diag_list *dl);
+/* Empties the stacks of a warp that starts a new CTA; frees them with the warp. */
+void exec_crs_reset(exec_warp *w);
+void exec_crs_free(exec_warp *w);
+
+/* exec_hazard.c: the issue controls' scoreboards under --strict-hazards */
+/* Called before instruction x runs for the lanes in `mask` (its guard applied): applies its
+ * waits, checks its register reads and writes against the pending scoreboards, and records the
+ * scoreboards it sets. Returns 0, or 1 after a fault (EXEC-HAZARD-001/002) or a host allocation
+ * failure; the instruction must then not run. */
+int exec_hazard_issue(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_hazard_reset(exec_warp *w);
+void exec_hazard_free(exec_warp *w);
 
 /* exec_printf.c */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],

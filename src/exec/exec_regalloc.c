@@ -15,7 +15,9 @@
  * path, and every handler reads and writes only the lanes it executes. Two exceptions keep a slot
  * of their own, so that their values stay what they were before allocation: a shfl source (a lane
  * may read another lane that is not executing) and a register read before any write (what it
- * holds is whatever the slot's previous user left, which PTX leaves undefined). */
+ * holds is whatever the slot's previous user left, which PTX leaves undefined). A function that
+ * jumps through the call-return stack (sync, brk, cal, ret.crs) gives every register a slot of
+ * its own: where those go is known only when they run. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,6 +376,19 @@ static void regalloc_free(regalloc *ra)
     free(ra->last);
 }
 
+/* Whether `fn` jumps to targets it pops from the call-return stack (sync, brk, ret.crs; cal
+ * comes back through one): the blocks' successors are then not known before it runs, so every
+ * register keeps a slot of its own. */
+static int pops_crs_targets(const ir_func *fn)
+{
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+        const ir_op_info *info = ir_op_info_of((ir_opcode)fn->insns[i].op);
+        if (info && info->family == IR_FAM_CRS && info->flow != IR_FLOW_NONE)
+            return 1;
+    }
+    return 0;
+}
+
 int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots)
 {
     regalloc ra = {.fn = fn};
@@ -389,7 +404,7 @@ int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots)
     for (uint32_t i = 0; i < fn->ninsns; i++) visit_insn(fn, &fn->insns[i], count_reference, &ra);
     ra.words = ((size_t)ra.nref + 63) / 64;
     size_t cells = (size_t)ra.nblocks * (ra.words ? ra.words : 1);
-    int have_liveness = cells <= LIVENESS_MAX_WORDS;
+    int have_liveness = cells <= LIVENESS_MAX_WORDS && !pops_crs_targets(fn);
     ra.first = malloc(((size_t)ra.nref + 1) * sizeof *ra.first);
     ra.last = malloc(((size_t)ra.nref + 1) * sizeof *ra.last);
     if (have_liveness) {

@@ -421,14 +421,16 @@ static void frame_pop(exec_warp *w)
 
 /* ---- the instruction loop ---- */
 
-/* The instruction loop, made twice (warp_run): for 16-byte instructions without control words
- * or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift, as
- * cheap as when the size was fixed; any other module (`general`) reads the fetch offset its
+/* The instruction loop, made three times (warp_run): for 16-byte instructions without control
+ * words or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift,
+ * as cheap as when the size was fixed; any other module (`general`) reads the fetch offset its
  * instruction was given when the module was prepared, and leaves glue instructions out of the
  * counts and the instruction budget (ir_insn.glue: they are part of the dialect's instruction
- * next to them, which is counted once). */
+ * next to them, which is counted once); and under --strict-hazards (`hazards`, with any
+ * layout) every instruction's issue controls are checked first (exec_hazard.c), so that the
+ * other two loops do not test for it. */
 static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
-                                                            int general)
+                                                            int general, int hazards)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
@@ -468,6 +470,8 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
                 w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
             counts[in->id]++;
         }
+        if (hazards && exec_hazard_issue(w, x, mask))
+            return;
         x->fn(w, x, mask);
         if (!x->is_ctrl) {
             w->pc++;
@@ -480,19 +484,26 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
 /* Separate functions, so that the compiler keeps one loop per layout. */
 static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
 {
-    run_loop(w, quantum, 0);
+    run_loop(w, quantum, 0, 0);
 }
 
 static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)
 {
-    run_loop(w, quantum, 1);
+    run_loop(w, quantum, 1, 0);
+}
+
+static __attribute__((noinline)) void run_hazards(exec_warp *w, uint32_t quantum)
+{
+    run_loop(w, quantum, 1, 1);
 }
 
 void warp_run(exec_warp *w, uint32_t quantum)
 {
     const exec_program *p = w->run->prog;
     const exec_insn_layout *k = &p->layout;
-    if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
+    if (w->run->strict_hazards)
+        run_hazards(w, quantum);
+    else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
         run_16(w, quantum);
     else
         run_general(w, quantum);

@@ -228,7 +228,8 @@ enum {
     IR_LEVEL_CONST_L2 = 1u << 3, /* constant: the levels beyond it (not modelled) */
     IR_LEVEL_INSN_L1 = 1u << 4,  /* instruction: the issuing SM's instruction cache */
     IR_LEVEL_INSN_L2 = 1u << 5,  /* instruction: the levels beyond it (not modelled) */
-    IR_LEVEL_CRS = 1u << 6,      /* the call-return stack's cache (not modelled) */
+    IR_LEVEL_CRS = 1u << 6,      /* the call-return stack's cache: write back all of it
+                                    (CCTLL.CRS.WBALL) on a machine with the stack */
 };
 /* Kinds of data lines (bits of cctl_lines): global and local (thread-private) lines. A line op
  * skips lanes whose line is of another kind. */

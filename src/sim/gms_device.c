@@ -213,7 +213,8 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
 {
     static const char *const names[GMS_SETTING_COUNT] = {
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
-        "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS"};
+        "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
+        "GMS_SET_STRICT_HAZARDS"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -245,6 +246,11 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         if (value > 1)
             return gms_bad_argument(dl, "gms_device_set", "a flag setting takes 0 or 1");
         dev->misaligned_errors = (int)value;
+        return GMS_OK;
+    case GMS_SET_STRICT_HAZARDS:
+        if (value > 1)
+            return gms_bad_argument(dl, "gms_device_set", "a flag setting takes 0 or 1");
+        dev->strict_hazards = (int)value;
         return GMS_OK;
     default: return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     }

@@ -44,6 +44,7 @@ struct gms_device {
     uint32_t quantum;
     int strip_hints, poison_discard;
     int misaligned_errors; /* GMS_SET_MISALIGNED_ERRORS */
+    int strict_hazards;
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */

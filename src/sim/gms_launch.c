@@ -381,7 +381,8 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     exec_launch el = {.entry = fi, .dynamic_shared_bytes = c->shared_bytes, .params = params,
                       .params_bytes = (uint32_t)fn->params_bytes,
                       .max_warp_instructions = dev->max_instructions,
-                      .misaligned_errors = dev->misaligned_errors};
+                      .misaligned_errors = dev->misaligned_errors,
+                      .strict_hazards = (uint8_t)dev->strict_hazards};
     memcpy(el.grid, c->grid, sizeof el.grid);
     memcpy(el.block, c->block, sizeof el.block);
     exec_stats st = {0};

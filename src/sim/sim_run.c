@@ -141,6 +141,8 @@ static gms_status configure(gms_run *r, const gms_run_options *opt, gms_diag_lis
         st = gms_device_set(r->dev, GMS_SET_POISON_DISCARD, opt->poison_discard != 0, g);
     if (st == GMS_OK)
         st = gms_device_set(r->dev, GMS_SET_MISALIGNED_ERRORS, opt->misaligned_errors != 0, g);
+    if (st == GMS_OK)
+        st = gms_device_set(r->dev, GMS_SET_STRICT_HAZARDS, opt->strict_hazards != 0, g);
     if (st == GMS_OK && L->has_l2_persisting_bytes)
         st = gms_device_set_l2_persisting(r->dev, L->l2_persisting_bytes, g);
     return st;

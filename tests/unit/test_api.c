@@ -308,6 +308,10 @@ static void test_launch_and_state_errors(void **state)
     assert_true(gms_diag_list_find(f->dl, "API-STATE-002") >= 0);
     assert_int_equal(gms_device_set(f->dev, GMS_SET_QUANTUM, 0, f->dl), GMS_ERR_ARGUMENT);
     assert_int_equal(gms_device_set(f->dev, GMS_SET_QUANTUM, 32, f->dl), GMS_OK);
+    /* Strict hazards is a flag of the launches, settable any time. */
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_STRICT_HAZARDS, 2, f->dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_STRICT_HAZARDS, 1, f->dl), GMS_OK);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_STRICT_HAZARDS, 0, f->dl), GMS_OK);
 
     float v[2] = {0};
     assert_int_equal(gms_device_write(f->dev, f->x + N * sizeof(float) - 4, v, 8, f->dl),

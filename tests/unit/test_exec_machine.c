@@ -299,15 +299,27 @@ static void test_flags_are_named_state(void **state)
 
 /* ---- calling convention ---- */
 
-static void test_call_return_stack_rejected(void **state)
+static void test_call_return_stack_sizes(void **state)
 {
     (void)state;
     ir_module *m = parse(carry_ptx);
+    /* The call-return stack is modelled (exec_crs.c) when its sizes are ones it holds. */
     m->machine.call_conv = IR_CALL_RETURN_STACK;
-    expect_rejected(m, "EXEC-UNSUP-007", m->target_line, m->target_col,
-                    "call-return-stack calling convention (machine.call_conv)");
+    expect_rejected(m, "EXEC-CRS-004", m->target_line, m->target_col,
+                    "a call-return stack of 0 entries per thread (machine.crs_max)");
+    m->machine.crs_max = 65537;
+    expect_rejected(m, "EXEC-CRS-004", m->target_line, m->target_col, "holds 1 to 65536");
+    m->machine.crs_max = 65536;
+    m->machine.crs_cached = 16;
+    diag_list dl;
+    diag_list_init(&dl);
+    exec_program *p = exec_program_create(m, &dl);
+    assert_non_null(p);
+    exec_program_destroy(p);
+    diag_list_fini(&dl);
     m->machine.call_conv = 7;
-    expect_rejected(m, "EXEC-UNSUP-007", m->target_line, m->target_col, "the unknown calling");
+    expect_rejected(m, "EXEC-UNSUP-007", m->target_line, m->target_col,
+                    "calling convention 7 (machine.call_conv)");
     ir_module_destroy(m);
 }
 
@@ -584,7 +596,7 @@ int main(void)
         cmocka_unit_test(test_ptx_fills_its_machine),
         cmocka_unit_test(test_register_shapes),
         cmocka_unit_test(test_flags_are_named_state),
-        cmocka_unit_test(test_call_return_stack_rejected),
+        cmocka_unit_test(test_call_return_stack_sizes),
         cmocka_unit_test(test_syscalls_are_marked_not_named),
         cmocka_unit_test(test_fetch_addresses_follow_the_layout),
         cmocka_unit_test(test_constant_bank_3),

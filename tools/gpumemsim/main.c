@@ -43,7 +43,7 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
     OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
-    OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS
+    OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS, OPT_STRICT_HAZARDS
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -71,6 +71,8 @@ static const cli_option options[] = {
      "discarded L2 lines read back as 0xFF bytes"},
     {"misaligned-errors", NULL, CMD_RUN, OPT_MISALIGNED_ERRORS,
      "report misaligned local/shared addresses that SASS aligns down (EXEC-WINDOW-002)"},
+    {"strict-hazards", NULL, CMD_RUN, OPT_STRICT_HAZARDS,
+     "fault on register hazards of SASS control codes' scoreboards"},
     {"quiet", NULL, CMD_RUN, OPT_QUIET, "print only printf output, faults and failures"},
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
@@ -302,6 +304,7 @@ static int parse_run_options(int argc, char **argv, run_args *a)
         case OPT_STRIP_HINTS: a->sim.strip_hints = 1; break;
         case OPT_POISON_DISCARD: a->sim.poison_discard = 1; break;
         case OPT_MISALIGNED_ERRORS: a->sim.misaligned_errors = 1; break;
+        case OPT_STRICT_HAZARDS: a->sim.strict_hazards = 1; break;
         case OPT_TOP:
             if (parse_number("top", optarg, 0, 1000000, &v))
                 return 2;
