@@ -244,6 +244,21 @@ static bool check_alu(sass_parser *p, const sass_insn *in)
     }
 }
 
+/* A label after the kernel's last instruction labels nothing a branch could reach. */
+static bool check_label(sass_parser *p, const sass_insn *in, size_t n)
+{
+    for (unsigned i = 0; i < in->nopnd; i++) {
+        const sass_opnd *o = &in->o[i];
+        if (o->kind != SASS_O_LABEL || o->imm < (int64_t)n)
+            continue;
+        const fe_label *l = fe_labels_at(&p->k.labels, o->label);
+        sass_error(p, o->line, o->col, "SASS-LABEL-001", "label '%.*s' labels no instruction "
+                   "(it follows the kernel's last one)", (int)l->len, l->name);
+        return false;
+    }
+    return true;
+}
+
 /* DEPBAR.LE SBn, k {, {...}}: the scoreboard of its first operand. */
 static bool check_depbar(sass_parser *p, const sass_insn *in)
 {
@@ -358,7 +373,7 @@ unsigned sass_check_kernel(sass_parser *p)
             errors++;
             continue;
         }
-        bool ok = check_alu_imms(p, in);
+        bool ok = check_alu_imms(p, in) && check_label(p, in, n);
         ok = ok && check_alu(p, in) && check_depbar(p, in);
         ok = ok && sass_check_mem(p, in);
         ok = ok && check_fields(p, in);

@@ -173,6 +173,7 @@ typedef struct sass_opnd {
     uint8_t inv;       /* REG: '~' */
     uint8_t not_;      /* PRED: '!' */
     uint8_t h1;        /* REG, CBANK: .H1 (XMAD) */
+    uint8_t cc;        /* REG: .CC on a destination (IADD R4.CC, ...: writes the carry) */
     uint8_t has_base;  /* MEM, CBANK: a register inside the brackets (RZ included) */
     uint8_t sbmask;    /* SBSET: bit i = SBi */
     uint32_t reg;      /* REG 0..254 or SASS_RZ; PRED 0..7; SREG ir_sreg; SB n; MEM/CBANK base */

@@ -71,10 +71,7 @@ static void finish_kernel(sass_parser *p)
     size_t errors = p->dl->errors;
     fe_label_resolver r = {patch_label, NULL, k};
     fe_labels_resolve(&k->labels, &p->cur, "SASS-LABEL-001", &r);
-    if (k->insns.count == 0 && !p->k.reg_line)
-        sass_error(p, k->line, k->col, "SASS-DIR-007", "kernel '%.*s' has no instructions",
-                   (int)k->name_len, k->name);
-    else if (k->insns.count == 0)
+    if (k->insns.count == 0 && p->dl->errors == errors)
         sass_error(p, k->line, k->col, "SASS-DIR-007", "kernel '%.*s' has no instructions",
                    (int)k->name_len, k->name);
     if (p->dl->errors == errors && sass_check_kernel(p) == 0 && p->dl->errors == errors)
@@ -249,6 +246,7 @@ static void dir_target(sass_parser *p, const fe_token *dir)
 static void directive(sass_parser *p)
 {
     const fe_token *dir = next(p);
+    size_t errors = p->dl->errors;
     bool kernel_only = !fe_token_is(dir, FE_TOK_DOTNAME, ".kernel") &&
                        !fe_token_is(dir, FE_TOK_DOTNAME, ".target") &&
                        !fe_token_is(dir, FE_TOK_DOTNAME, ".constbank");
@@ -280,7 +278,7 @@ static void directive(sass_parser *p)
     if (peek(p, 0)->line == dir->line && peek(p, 0)->kind != FE_TOK_EOF) {
         const fe_token *t = peek(p, 0);
         char buf[64];
-        if (p->dl->errors == 0 || !p->cur.muted)
+        if (p->dl->errors == errors) /* a bad directive costs one diagnostic */
             sass_error(p, t->line, t->col, "SASS-PARSE-001", "expected the end of the line, "
                        "found %s", fe_token_describe(t, buf, sizeof buf));
         skip_line(p, dir->line);

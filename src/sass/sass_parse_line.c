@@ -150,6 +150,10 @@ static bool suffixes(sass_parser *p, sass_opnd *o)
             o->h1 = 1;
             continue;
         }
+        if (fe_token_is(t, FE_TOK_DOTNAME, ".CC") && o->kind == SASS_O_REG) {
+            o->cc = 1;
+            continue;
+        }
         if (fe_token_is(t, FE_TOK_DOTNAME, ".H0") &&
             (o->kind == SASS_O_REG || o->kind == SASS_O_CBANK))
             continue; /* the default half, as disassemblers sometimes print it */
@@ -633,6 +637,18 @@ bool sass_parse_insn(sass_parser *p, sass_insn *in)
             }
             ok = operand(p, &in->o[in->nopnd++]);
         } while (ok && fe_cursor_accept_punct(&p->cur, ','));
+    }
+    for (unsigned i = 0; ok && i < in->nopnd; i++) {
+        /* `IADD R4.CC, ...`, as disassemblers print it, is IADD.CC R4, ... */
+        if (!in->o[i].cc)
+            continue;
+        if (i != 0 || !(sass_op_rows[in->op].groups & G_CC) || in->has[SASS_G_CC]) {
+            sass_error(p, in->o[i].line, in->o[i].col, "SASS-OPND-002", ".CC belongs to the "
+                       "destination of IADD or IADD32I, once");
+            ok = false;
+        }
+        in->has[SASS_G_CC] = 1;
+        in->mod_col[SASS_G_CC] = in->o[i].col;
     }
     ok = ok && ctrl_fields(p, &in->ctrl);
     if (ok && !is_punct(peek(p, 0), ';')) {
