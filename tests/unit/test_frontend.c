@@ -351,11 +351,11 @@ static void test_check_chooses_by_suffix_and_name(void **state)
     assert_string_equal(only_diag(&dl, buf, sizeof buf), want);
     diag_list_fini(&dl);
     /* unknown name */
-    dialect = "sass";
+    dialect = "visa";
     diag_list_init(&dl);
     assert_int_equal(check_with(&reg, ptx_path, dialect, &dl), 1);
-    snprintf(want, sizeof want, "%s: error: unknown kernel dialect \"sass\"; the dialects are: "
-             "ptx, fake [SIM-DIALECT-002]", ptx_path);
+    snprintf(want, sizeof want, "%s: error: unknown kernel dialect \"visa\"; the dialects are: "
+             "ptx, sass, fake [SIM-DIALECT-002]", ptx_path);
     assert_string_equal(only_diag(&dl, buf, sizeof buf), want);
     diag_list_fini(&dl);
     /* the dialect's own diagnostics come through */
