@@ -62,9 +62,16 @@ gms_cli_test(list_ops 0
 gms_cli_test(list_rules 0
              "^# dialect ptx: PTX files \\(\\.ptx\\), docs/ptx\\.md\nPTX-LEX-001 +a character that cannot start any PTX token \\(also preprocessor lines\\)\n.*\nPTX-LIMIT-002 +[^\n]+\n"
              "^$" check --list-rules --dialect ptx)
+# The SASS table is listed after PTX's (docs/sass.md, "Instructions" and "Rules").
+gms_cli_test(list_ops_sass 0
+             "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\n# mnemonic  ir-op  min-stall  control-fields  \\[modifier groups\\]  cache-operators\nMOV +mov +stall>=1 .*\nCCTL +cctl +stall>=1 +&req &rd \\?sched +\\[E cache cctl-op\\]\n.*SUATOM +rejected: not supported yet \\[SASS-SURF-001\\]\n.*# modifiers: spelling group\n"
+             "^$" check --list-ops --dialect sass)
+gms_cli_test(list_rules_sass 0
+             "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\nSASS-LEX-001 +a character that cannot start any token of the dialect\n.*\nSASS-CCTL-006 +the operations QRY1, PF1\\.5 and RSLB \\(illegal encodings\\)\n.*SASS-LIMIT-001 +out of memory\n$"
+             "^$" check --list-rules --dialect sass)
 gms_cli_test(dialect_unknown_flag 2 "^$"
-             "^gpumemsim: --dialect sass: unknown kernel dialect; the dialects are: ptx\n$"
-             check --dialect sass good.json)
+             "^gpumemsim: --dialect visa: unknown kernel dialect; the dialects are: ptx, sass\n$"
+             check --dialect visa good.json)
 
 # The five presets, one per line, in this order, h100 the default.
 gms_cli_test(presets 0
@@ -139,18 +146,18 @@ gms_cli_test(module_too_large 2 "^$"
              "^module_big.json:2:13: error: module: cannot read \"big.ptx\": larger than the limit of 268435456 bytes \\[SIM-IO-003\\]\n$"
              run module_big.json)
 gms_cli_test(module_dialect 2 "^$"
-             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\) \\[SIM-DIALECT-001\\]\n$"
+             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
              run module_dialect.json)
 # A kernel file whose suffix no dialect claims is read in the dialect named by the launch file's
 # "dialect" or by `check --dialect`; a name no dialect has is an error at that name.
 gms_cli_test(module_named_dialect 0 "\n  expectation y: 256 elements match\n$" "^$"
              run module_named_dialect.json)
 gms_cli_test(module_unknown_dialect 2 "^$"
-             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"sass\"; the dialects are: ptx \\[SIM-DIALECT-002\\]\n$"
+             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"visa\"; the dialects are: ptx, sass \\[SIM-DIALECT-002\\]\n$"
              run module_unknown_dialect.json)
 gms_cli_test(check_named_dialect 0 "^$" "^$" check --dialect ptx saxpy.kernel)
 gms_cli_test(check_unknown_suffix 2 "^$"
-             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\) \\[SIM-DIALECT-001\\]\n$"
+             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
              check saxpy.kernel)
 gms_cli_test(check_dev_zero 2 "^$"
              "^zero.ptx: error: cannot read: not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"

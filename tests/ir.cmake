@@ -5,7 +5,9 @@
 # tests (tests/unit/test_ir.c, test_ir_verify.c). Regenerate the listings after an intended change
 # of the printer or the lowering with
 #   GMS_UPDATE_GOLDEN=1 ctest --test-dir build/dev -L ir
-# and review the diff of tests/golden/ir/ before committing it.
+# and review the diff of tests/golden/ir/ before committing it. The SASS listings
+# (tests/golden/ir/sass_*.ir) are compared by the unit test tests/unit/test_sass.c, which parses
+# without the executor; `GMS_UPDATE_GOLDEN=1 build/dev/test_sass` rewrites them.
 foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx)
   get_filename_component(name ${ptx_file} NAME_WE)
   add_test(NAME golden.ir.${name}

@@ -2,7 +2,8 @@
  * names each front-end: a new dialect adds its descriptor here and nowhere else. */
 #include "frontend/frontend.h"
 #include "ptx/ptx.h"
+#include "sass/sass.h"
 
-static const frontend_registry builtin = {{&ptx_dialect}, 1};
+static const frontend_registry builtin = {{&ptx_dialect, &sass_dialect}, 2};
 
 const frontend_registry *frontend_builtin(void) { return &builtin; }

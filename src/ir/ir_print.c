@@ -164,8 +164,14 @@ static void put_operand(line *l, const ir_module *m, const ir_func *fn, const ir
             put(l, "%%sreg%u", o->reg);
         break;
     case IR_OPND_ADDR:
+        if (o->bank) /* a constant bank other than the launch's (SASS c[b][...]) */
+            put(l, "c%u", o->bank);
         put(l, "[");
-        if (o->has_reg)
+        if (o->has_reg && o->count == 2) { /* a 64-bit pair base (SASS .E) */
+            put_reg(l, fn, o->vregs[0]);
+            put(l, ":");
+            put_reg(l, fn, o->vregs[1]);
+        } else if (o->has_reg)
             put_reg(l, fn, o->reg);
         else if (o->sym != IR_SYM_NONE)
             put_sym(l, m, fn, o->sym);
@@ -256,6 +262,8 @@ size_t ir_print_insn(char *buf, size_t size, const ir_module *m, const ir_func *
     line l = {buf, size, 0};
     if (size)
         buf[0] = '\0';
+    if (in->glue) /* carries out part of the dialect instruction next to it */
+        put(&l, "glue ");
     if (in->has_guard) {
         put(&l, "@%s", in->guard_neg ? "!" : "");
         put_pred(&l, fn, in->guard);
@@ -292,11 +300,73 @@ size_t ir_print_insn(char *buf, size_t size, const ir_module *m, const ir_func *
     return l.len;
 }
 
+/* ---- issue controls ---- */
+/* A register set of ir_ctrl as ranges: "R0,R2-R3" (the register names of the function). */
+static void put_reg_set(line *l, const ir_func *fn, const uint32_t *set)
+{
+    const char *sep = "";
+    for (uint32_t r = 0; r < 32u * IR_CTRL_REG_WORDS; r++) {
+        if (!(set[r / 32] >> (r % 32) & 1u))
+            continue;
+        uint32_t last = r;
+        while (last + 1 < 32u * IR_CTRL_REG_WORDS && (set[(last + 1) / 32] >> ((last + 1) % 32) & 1u))
+            last++;
+        put(l, "%s", sep);
+        put_reg(l, fn, r);
+        if (last > r) {
+            put(l, "-");
+            put_reg(l, fn, last);
+        }
+        sep = ",";
+        r = last;
+    }
+}
+
+/* The issue control of one instruction, compactly: " [S6 Y wr=0 rd=1 req=0,2 r=R0 w=R4]". */
+static void put_ctrl(line *l, const ir_func *fn, const ir_ctrl *c)
+{
+    if (!c->present)
+        return;
+    put(l, " [S%u%s", c->stall, c->yield ? " Y" : "");
+    if (c->wr_sb != IR_SB_NONE)
+        put(l, " wr=%u", c->wr_sb);
+    if (c->rd_sb != IR_SB_NONE)
+        put(l, " rd=%u", c->rd_sb);
+    if (c->wait_mask) {
+        put(l, " req=");
+        const char *sep = "";
+        for (unsigned b = 0; b < 8; b++)
+            if (c->wait_mask >> b & 1u) {
+                put(l, "%s%u", sep, b);
+                sep = ",";
+            }
+    }
+    if (c->depbar_sb != IR_SB_NONE)
+        put(l, " le=SB%u,%u", c->depbar_sb, c->depbar_le);
+    static const uint32_t empty[IR_CTRL_REG_WORDS];
+    if (memcmp(c->reads, empty, sizeof empty)) {
+        put(l, " r=");
+        put_reg_set(l, fn, c->reads);
+    }
+    if (memcmp(c->writes, empty, sizeof empty)) {
+        put(l, " w=");
+        put_reg_set(l, fn, c->writes);
+    }
+    put(l, "]");
+}
+
 /* ---- functions and the module ---- */
 static int print_insn_line(FILE *out, const ir_module *m, const ir_func *fn, uint32_t index)
 {
     char small[512];
     const ir_insn *in = &fn->insns[index];
+    if (fn->ctrl) { /* the issue control follows the instruction */
+        char whole[1024];
+        size_t n = ir_print_insn(whole, sizeof whole, m, fn, in);
+        line l = {whole, sizeof whole, n};
+        put_ctrl(&l, fn, &fn->ctrl[index]);
+        return fprintf(out, "%5u  %s\n", index, whole) < 0 ? -1 : 0;
+    }
     size_t n = ir_print_insn(small, sizeof small, m, fn, in);
     char *text = small;
     if (n >= sizeof small) {
@@ -361,6 +431,16 @@ int ir_print_module(FILE *out, const ir_module *m)
             m->version_minor, m->target_sm, suffix, m->address_bits, m->nfuncs,
             m->nfuncs == 1 ? "" : "s", m->nvars, m->nvars == 1 ? "" : "s", m->ninsns_total,
             m->ninsns_total == 1 ? "" : "s");
+    const ir_machine *mc = &m->machine;
+    if (mc->reg_bits || mc->scoreboards || mc->call_conv || mc->params_in_bank)
+        fprintf(out, "; machine: %u registers of %u bits%s, %u flag%s, %u-byte instructions "
+                "(control word of %u bytes per %u), %s, %u scoreboards, parameters at "
+                "c%u[0x%x], window errors %s\n", mc->reg_count, mc->reg_bits,
+                mc->reg_pairs ? " in pairs" : "", mc->flag_count, mc->flag_count == 1 ? "" : "s",
+                mc->insn_bytes, mc->ctrl_bytes, mc->ctrl_group,
+                mc->call_conv == IR_CALL_RETURN_STACK ? "call-return stack" : "parameter frames",
+                mc->scoreboards, mc->params_bank, mc->params_offset,
+                mc->window_errors == IR_WINDOW_ZERO ? "read zero" : "fault");
     for (uint32_t i = 0; i < m->nvars; i++)
         print_var(out, "", i, &m->vars[i]);
     for (uint32_t f = 0; f < m->nfuncs; f++) {

@@ -6,7 +6,12 @@
  *
  * An instruction line: index, guard, opcode with sub-operation, comparison, rounding, modifiers
  * and types, operands (registers by their declared names), {memory attributes}, "; line:col"
- * of the kernel text (and ".loc file:line" when known). Label operands are printed as L<index>. */
+ * of the kernel text (and ".loc file:line" when known). Label operands are printed as L<index>.
+ * A glue instruction (ir_insn.glue) starts with "glue "; an ADDR with a pair base prints it as
+ * [Rlo:Rhi+off] and one in a constant bank other than 0 as c<bank>[...]. In a function with issue
+ * controls (ir_func.ctrl) each dialect instruction's line ends with them in brackets:
+ * "[S<stall> Y wr=<sb> rd=<sb> req=<sbs> le=SB<n>,<k> r=<registers read> w=<written>]", each part
+ * only when set. A module whose machine is not PTX's (ir_machine) gets a "; machine:" line. */
 #ifndef GMS_IR_IR_PRINT_H
 #define GMS_IR_IR_PRINT_H
 

@@ -19,6 +19,7 @@
 
 #include "frontend/frontend.h"
 #include "ptx/ptx.h"
+#include "sass/sass.h"
 #include "sim/sim.h"
 
 /* ---- a fake dialect: PTX text under another name, counting its calls ---- */
@@ -88,7 +89,10 @@ static void test_builtin_lookup(void **state)
     assert_null(frontend_for_path(r, ""));
     /* a name decides alone: the suffix is not looked at */
     assert_ptr_equal(frontend_choose(r, "k.cu", "ptx"), &ptx_dialect);
-    assert_null(frontend_choose(r, "k.ptx", "sass"));
+    assert_ptr_equal(frontend_choose(r, "k.ptx", "sass"), &sass_dialect);
+    assert_null(frontend_choose(r, "k.ptx", "visa"));
+    assert_ptr_equal(frontend_for_path(r, "k.sass"), &sass_dialect);
+    assert_ptr_equal(frontend_find(r, "sass"), &sass_dialect);
     assert_ptr_equal(frontend_choose(r, "k.ptx", NULL), &ptx_dialect);
     assert_null(frontend_choose(r, "k.fake", NULL));
 }
@@ -167,12 +171,13 @@ static void test_descriptions(void **state)
     (void)state;
     char buf[256];
     assert_string_equal(frontend_describe_files(frontend_builtin(), buf, sizeof buf),
-                        "PTX files (.ptx)");
-    assert_string_equal(frontend_describe_names(frontend_builtin(), buf, sizeof buf), "ptx");
+                        "PTX files (.ptx), SASS files (.sass)");
+    assert_string_equal(frontend_describe_names(frontend_builtin(), buf, sizeof buf),
+                        "ptx, sass");
     frontend_registry r = with_fake();
     assert_string_equal(frontend_describe_files(&r, buf, sizeof buf),
-                        "PTX files (.ptx), FAKE files (.fake, .fk)");
-    assert_string_equal(frontend_describe_names(&r, buf, sizeof buf), "ptx, fake");
+                        "PTX files (.ptx), SASS files (.sass), FAKE files (.fake, .fk)");
+    assert_string_equal(frontend_describe_names(&r, buf, sizeof buf), "ptx, sass, fake");
     char small[10];
     assert_string_equal(frontend_describe_files(&r, small, sizeof small), "PTX files");
     frontend_registry empty = {{NULL}, 0};
@@ -335,22 +340,22 @@ static void test_check_chooses_by_suffix_and_name(void **state)
     assert_int_equal(check_with(&reg, cu_path, dialect, &dl), 1);
     char want[1024];
     snprintf(want, sizeof want, "%s: error: unknown kernel dialect: gpumemsim reads PTX files "
-             "(.ptx), FAKE files (.fake, .fk) [SIM-DIALECT-001]", cu_path);
+             "(.ptx), SASS files (.sass), FAKE files (.fake, .fk) [SIM-DIALECT-001]", cu_path);
     assert_string_equal(only_diag(&dl, buf, sizeof buf), want);
     diag_list_fini(&dl);
     /* the built-in registry does not know .fake */
     diag_list_init(&dl);
     assert_int_equal(check_with(NULL, fake_path, NULL, &dl), 1);
     snprintf(want, sizeof want, "%s: error: unknown kernel dialect: gpumemsim reads PTX files "
-             "(.ptx) [SIM-DIALECT-001]", fake_path);
+             "(.ptx), SASS files (.sass) [SIM-DIALECT-001]", fake_path);
     assert_string_equal(only_diag(&dl, buf, sizeof buf), want);
     diag_list_fini(&dl);
     /* unknown name */
-    dialect = "sass";
+    dialect = "visa";
     diag_list_init(&dl);
     assert_int_equal(check_with(&reg, ptx_path, dialect, &dl), 1);
-    snprintf(want, sizeof want, "%s: error: unknown kernel dialect \"sass\"; the dialects are: "
-             "ptx, fake [SIM-DIALECT-002]", ptx_path);
+    snprintf(want, sizeof want, "%s: error: unknown kernel dialect \"visa\"; the dialects are: "
+             "ptx, sass, fake [SIM-DIALECT-002]", ptx_path);
     assert_string_equal(only_diag(&dl, buf, sizeof buf), want);
     diag_list_fini(&dl);
     /* the dialect's own diagnostics come through */
