@@ -250,10 +250,24 @@ const ir_insn *ir_module_insn_by_id(const ir_module *m, uint32_t id, const ir_fu
 {
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const ir_func *fn = &m->funcs[f];
-        if (fn->ninsns && id >= fn->insns[0].id && id < fn->insns[0].id + fn->ninsns) {
-            if (func_out)
-                *func_out = fn;
-            return &fn->insns[id - fn->insns[0].id];
+        if (!fn->ninsns || id < fn->insns[0].id || id > fn->insns[fn->ninsns - 1].id)
+            continue;
+        /* Ids never decrease along a function (glue has the id of its neighbour): bisect for
+         * the first instruction with this id, then step over glue to the one that owns it. */
+        uint32_t lo = 0, hi = fn->ninsns;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (fn->insns[mid].id < id)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < fn->ninsns && fn->insns[lo].id == id; lo++) {
+            if (!fn->insns[lo].glue) {
+                if (func_out)
+                    *func_out = fn;
+                return &fn->insns[lo];
+            }
         }
     }
     return NULL;

@@ -445,7 +445,7 @@ static void write_hottest(const report_model *m, const ranked_insn *ranked, size
                           size_t top_n, FILE *out)
 {
     static const char *const headers[] = {"#",        "misses", "executions",
-                                          "PTX line", "source", "instruction"};
+                                          "kernel line", "source", "instruction"};
     char a[32], b[32];
     if (!nranked) {
         fputs("hottest instructions by L1 + L2 sector misses: none missed\n", out);

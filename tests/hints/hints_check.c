@@ -22,7 +22,8 @@
  *                                      (`gpumemsim check --dialect DIALECT --list-ops` fails),
  *                                      stop here and exit 77, which ctest counts as skipped
  *   check EXPR OP EXPR                 OP is one of == != < <= > >=
- *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key)
+ *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key); PATH
+ *                                      may start with insn[TEXT] or insn[TEXT@K]
  * EXPR is a sum of products of terms: an integer, or NAME:PATH, where PATH is a dotted key path
  * into the report (`totals.l2.sector_hits`, `launches[1].dram.read_bytes`) that may start with
  * `insn[TEXT]` (the one instruction whose text contains TEXT), `insn[TEXT@K]` (the K-th such
@@ -346,6 +347,37 @@ static int compare(checker *c, char **tok, int ntok, const char *text)
     return broken(c, "check needs a comparison operator", text);
 }
 
+/* The value at PATH of a report, where PATH may start with `insn[TEXT]` or `insn[TEXT@K]` (the
+ * one instruction whose text contains TEXT, or the K-th such, as in term_value). NULL when
+ * missing or when the instruction is not exactly one. */
+static json_t *path_value(json_t *root, const char *path)
+{
+    if (strncmp(path, "insn[", 5) != 0)
+        return follow(root, path);
+    const char *text = path + 5, *close = strchr(text, ']');
+    char want[256];
+    size_t tlen = close ? (size_t)(close - text) : sizeof want, i, nth = 0, seen = 0;
+    if (tlen >= sizeof want || close[1] != '.')
+        return NULL;
+    memcpy(want, text, tlen);
+    want[tlen] = '\0';
+    char *hash = strchr(want, '@');
+    if (hash) {
+        nth = (size_t)strtoul(hash + 1, NULL, 10);
+        *hash = '\0';
+    }
+    json_t *insns = json_object_get(root, "instructions"), *in, *found = NULL;
+    size_t matches = 0;
+    json_array_foreach(insns, i, in) {
+        const char *t = json_string_value(json_object_get(in, "text"));
+        if (!t || !strstr(t, want) || (nth && ++seen != nth))
+            continue;
+        found = in;
+        matches++;
+    }
+    return matches == 1 ? follow(found, close + 2) : NULL;
+}
+
 static int same(checker *c, char **tok, int ntok, const char *text)
 {
     if (ntok != 3)
@@ -354,7 +386,7 @@ static int same(checker *c, char **tok, int ntok, const char *text)
     for (int i = 0; i < 2; i++) {
         const char *colon = strchr(tok[i + 1], ':');
         json_t *root = colon ? find_report(c, tok[i + 1], (size_t)(colon - tok[i + 1])) : NULL;
-        v[i] = root ? follow(root, colon + 1) : NULL;
+        v[i] = root ? path_value(root, colon + 1) : NULL;
         if (!v[i])
             return broken(c, "missing value", tok[i + 1]);
     }
