@@ -137,6 +137,23 @@ static ir_operand glue_op(sass_lowering *L, ir_opcode op, ir_type type, ir_opera
     return t;
 }
 
+/* A glue instruction of two sources whose result nobody reads (it sets a flag): returns it, or
+ * NULL when out of memory. */
+static ir_insn *glue_op_insn(sass_lowering *L, ir_opcode op, ir_type type, const ir_operand src[2])
+{
+    ir_operand t = {.kind = IR_OPND_REG, .reg = sass_temp(L, IR_T_B32), .sym = IR_SYM_NONE};
+    ir_insn *g = sass_emit(L, op, true);
+    if (g) {
+        g->type = (uint8_t)type;
+        g->ndst = 1;
+        g->nsrc = 2;
+        g->dst[0] = t;
+        g->src[0] = src[0];
+        g->src[1] = src[1];
+    }
+    return g;
+}
+
 /* The main IR instruction of an ALU op: `op.type d, srcs...`. */
 static ir_insn *alu(sass_lowering *L, ir_opcode op, ir_type type, ir_operand d,
                     const ir_operand *src, unsigned nsrc)
@@ -154,28 +171,50 @@ static ir_insn *alu(sass_lowering *L, ir_opcode op, ir_type type, ir_operand d,
 }
 
 /* ---- ALU instructions ---- */
+/* IADD with its carry flag as the hardware keeps it: a negated operand x is added as ~x + 1,
+ * so the carry out is "no borrow" and IADD.X adds ~x plus the carry in (multi-word subtraction:
+ * IADD.CC lo, alo, -blo; IADD.X hi, ahi, -bhi). Without .CC or .X a negation is plain
+ * subtraction. With them the lowering is addc on the complement, the +1 coming from a carry
+ * that a glue add sets (IADD.CC) or from the incoming carry (IADD.X). */
 static bool lower_iadd(sass_lowering *L, const sass_insn *s)
 {
     ir_operand a = alu_src(L, &s->o[1]), b = alu_src(L, &s->o[2]);
-    ir_opcode op = IR_ADD;
     bool na = s->o[1].neg, nb = s->o[2].neg;
-    if (na && nb) /* -a - b */
+    bool cc = s->has[SASS_G_CC], x = s->has[SASS_G_X];
+    ir_opcode op = IR_ADD;
+    bool carry_in = x;
+    if (na && nb) /* -a - b: negate a first, then subtract b */
         a = glue_op(L, IR_SUB, IR_T_U32, sass_imm(0), a);
-    if (na != nb || (na && nb))
-        op = IR_SUB;
-    ir_operand src[2] = {a, b};
-    if (na && !nb) {
-        src[0] = b;
-        src[1] = a;
+    if (na && !nb) { /* -a + b == b - a */
+        ir_operand t = a;
+        a = b;
+        b = t;
     }
+    if (na || nb) {
+        if (!cc && !x) {
+            op = IR_SUB;
+        } else {
+            b = glue_op(L, IR_NOT, IR_T_B32, b, (ir_operand){0});
+            if (!x) { /* the +1 of ~b + 1 as a carry in: 0xffffffff + 1 carries */
+                ir_operand one[2] = {sass_imm(0xffffffff), sass_imm(1)};
+                ir_insn *g = glue_op_insn(L, IR_ADD, IR_T_U32, one);
+                if (!g)
+                    return false;
+                g->mods |= IR_MOD_CC;
+                g->flag_out = IR_FLAG_CARRY;
+                carry_in = true;
+            }
+        }
+    }
+    ir_operand src[2] = {a, b};
     ir_insn *in = alu(L, op, IR_T_U32, sass_dst_reg(L, s->o[0].reg), src, 2);
     if (!in)
         return false;
-    if (s->has[SASS_G_CC]) {
+    if (cc) {
         in->mods |= IR_MOD_CC;
         in->flag_out = IR_FLAG_CARRY;
     }
-    if (s->has[SASS_G_X]) {
+    if (carry_in) {
         in->mods |= IR_MOD_CARRY_IN;
         in->flag_in = IR_FLAG_CARRY;
     }
