@@ -274,7 +274,11 @@ static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
             continue;
         uint64_t v = load_element(x, acc->data[lead], e, acc->elem_bytes);
         uint64_t *r = w->regs + (size_t)reg * LANES;
-        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+        if (mask == FULL_MASK) {
+            for (unsigned l = 0; l < LANES; l++) r[l] = v;
+        } else {
+            for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+        }
     }
 }
 
