@@ -111,6 +111,12 @@ ALU_INLINE void setp_lanes(const ir_insn *in, const alu_args *a, enum cmp_class 
     cmp_lanes(a, cc, flags, 0, t0);
     if (pair)
         cmp_lanes(a, cc, flags, 16, t1);
+    if (boolop == IR_BOOL_NONE && !pair) { /* the common case, without the selectors */
+        ALU_FOR_LANES(l) a->dst[l] = t0[l];
+        if (a->dst2)
+            ALU_FOR_LANES(l) a->dst2[l] = t0[l] ^ 1u;
+        return;
+    }
     ALU_FOR_LANES(l) {
         uint64_t c = cs[l] & 1u;
         a->dst[l] = bool_apply(&b, t0[l], c);

@@ -20,7 +20,7 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     a.carry_out = NULL;
     if (in->flag_in) {
         uint32_t flag = w->flags[in->flag_in - 1];
-        for (unsigned l = 0; l < LANES; l++) cin[l] = (flag >> l) & 1u;
+        exec_mask_to_lanes(flag, cin);
         a.carry_in = cin;
     }
     if (in->flag_out)
@@ -30,8 +30,7 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (a.dst2)
         warp_write_dst(w, &in->dst[1], out2, mask, 64);
     if (a.carry_out) {
-        uint32_t c = 0;
-        for (unsigned l = 0; l < LANES; l++) c |= (uint32_t)(cout[l] & 1u) << l;
+        uint32_t c = exec_lanes_to_mask(cout);
         uint32_t *flag = &w->flags[in->flag_out - 1];
         *flag = (*flag & ~mask) | (c & mask);
     }

@@ -4,6 +4,7 @@
 #define GMS_EXEC_EXEC_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "exec/alu.h"
 #include "exec/exec.h"
@@ -336,6 +337,31 @@ int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_
                  uint64_t args_lanes[32]);
 void exec_assertfail(exec_warp *w, const exec_xinsn *x, uint32_t mask, const uint64_t *const *args);
 char *exec_printf_collect(exec_run_state *rs);
+
+/* A lane mask as 32 lanes of 0/1 (predicates, carry flags read by an instruction): four lanes
+ * at a time from a table of the 16 nibbles. */
+static inline void exec_mask_to_lanes(uint32_t m, uint64_t *out)
+{
+    static const uint64_t nibble[16][4] = {
+        {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
+        {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
+        {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}};
+    for (unsigned k = 0; k < 32; k += 4) memcpy(out + k, nibble[(m >> k) & 15u], sizeof nibble[0]);
+}
+
+/* The inverse: bit l of the result is bit 0 of lane l (predicate and carry results). Eight
+ * lanes at a time: their bit 0s gathered into the bytes of one word, then into one byte by a
+ * multiplication that moves byte j's bit 0 to bit 56 + j without carries. */
+static inline uint32_t exec_lanes_to_mask(const uint64_t *v)
+{
+    uint32_t m = 0;
+    for (unsigned k = 0; k < 32; k += 8) {
+        uint64_t bytes = 0;
+        for (unsigned j = 0; j < 8; j++) bytes |= (v[k + j] & 1u) << (8 * j);
+        m |= (uint32_t)((bytes * 0x0102040810204080ull) >> 56) << k;
+    }
+    return m;
+}
 
 /* 32 lanes of source operand i: registers and immediates inline, the rest computed into tmp. */
 static inline const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)

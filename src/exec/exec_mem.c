@@ -29,11 +29,19 @@ static const char *space_name(uint8_t s)
  * pointers below an array, `sub.s32 %r3, %r1, 64; ld.shared.u32 %r4, [%r3+68]`), and in every
  * space on a machine of 32-bit registers (SASS without .E); MEM_AUX_PAIR, its base is the 64-bit
  * value of a register pair (ADDR count 2: vregs[0] the low half, vregs[1] the high; SASS .E). */
-enum { MEM_AUX_ADDR32 = 1u, MEM_AUX_PAIR = 2u };
+enum { MEM_AUX_ADDR32 = 1u, MEM_AUX_PAIR = 2u, MEM_AUX_SAME = 4u };
 
+/* MEM_AUX_SAME: a load whose address has no register, so that every lane reads the same bytes
+ * (a parameter by name, a SASS `c[b][o]` operand's glue load): in the const and param spaces
+ * exec_h_ld hands the memory system the lowest active lane only and copies its value to the
+ * others. The constant cache counts such an access the same either way (one request, one
+ * distinct address, one line: mem_shared.c constant_count), and const and param addresses
+ * fault on their first lane, whatever the others do. */
 uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in)
 {
     const ir_operand *a = &in->src[0];
+    if (a->kind == IR_OPND_ADDR && !a->has_reg && in->op == IR_LD && !in->mem.has_policy)
+        return MEM_AUX_SAME;
     if (a->kind != IR_OPND_ADDR || !a->has_reg || a->reg >= fn->nregs)
         return 0;
     if (a->count == 2)
@@ -233,6 +241,47 @@ static uint64_t policy_operand(exec_warp *w, const exec_xinsn *x, int i, uint32_
     return p[mask ? __builtin_ctz(mask) : 0];
 }
 
+/* Element e (eb bytes) of a lane's loaded bytes `p`, extended as the destination register
+ * wants (x->dst_signed, x->dst_bits): unpack_load's rule for one lane. */
+static uint64_t load_element(const exec_xinsn *x, const uint8_t *p, unsigned e, unsigned eb)
+{
+    unsigned bits = x->dst_bits ? x->dst_bits : 64;
+    uint64_t v = 0;
+    memcpy(&v, p + e * eb, eb < 8 ? eb : 8);
+    if (eb == 4 && !x->dst_signed)
+        return v;
+    if (eb == 8)
+        return v;
+    if (x->dst_signed && eb < 8) {
+        unsigned sh = 64 - 8 * eb;
+        v = (uint64_t)((int64_t)(v << sh) >> sh);
+    }
+    if (bits < 64)
+        v &= (1ull << bits) - 1;
+    return v;
+}
+
+/* unpack_load for a load whose lanes all read what lane `lead` read (MEM_AUX_SAME). */
+static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc,
+                        unsigned lead)
+{
+    const ir_operand *d = &x->in->dst[0];
+    if (d->kind != IR_OPND_VEC && d->kind != IR_OPND_REG)
+        return;
+    for (unsigned e = 0; e < acc->vec; e++) {
+        uint32_t reg = d->kind == IR_OPND_VEC ? d->vregs[e] : d->reg;
+        if (reg == IR_REG_SINK)
+            continue;
+        uint64_t v = load_element(x, acc->data[lead], e, acc->elem_bytes);
+        uint64_t *r = w->regs + (size_t)reg * LANES;
+        if (mask == FULL_MASK) {
+            for (unsigned l = 0; l < LANES; l++) r[l] = v;
+        } else {
+            for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+        }
+    }
+}
+
 /* Writes loaded element bytes of every lane into the destination register(s). */
 static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
 {
@@ -288,6 +337,16 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
         warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
                    x->in->mem.elem_bytes * acc->vec);
+        return;
+    }
+    if ((x->aux & MEM_AUX_SAME) && (sp == IR_SPACE_CONST || sp == IR_SPACE_PARAM)) {
+        unsigned lead = (unsigned)__builtin_ctz(mask);
+        acc->active = 1u << lead;
+        if (do_access(w, x, acc) == 0) {
+            unpack_same(w, x, mask, acc, lead);
+            if (x->in->mem.fence)
+                fence_access(w, x, mask);
+        }
         return;
     }
     int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);

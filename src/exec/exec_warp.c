@@ -133,7 +133,7 @@ const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t
         uint32_t m = w->preds[o->reg];
         if (o->neg)
             m = ~m;
-        for (unsigned l = 0; l < LANES; l++) tmp[l] = (m >> l) & 1u;
+        exec_mask_to_lanes(m, tmp);
         return tmp;
     }
     case IR_OPND_SREG:
@@ -157,8 +157,7 @@ const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask)
 {
     if (d->kind == IR_OPND_PRED) {
-        uint32_t m = 0;
-        for (unsigned l = 0; l < LANES; l++) m |= (uint32_t)(val[l] & 1u) << l;
+        uint32_t m = exec_lanes_to_mask(val);
         w->preds[d->reg] = (w->preds[d->reg] & ~mask) | (m & mask);
     }
 }

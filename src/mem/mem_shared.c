@@ -108,9 +108,8 @@ void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_a
     uint32_t nseen = 0, nlines = 0;
     uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
     c->constant.requests++;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((lanes >> l) & 1u))
-            continue;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
         uint64_t a = constant_address(&t[l]);
         uint32_t k = 0;
         while (k < nseen && seen[k] != a) k++;

@@ -405,6 +405,24 @@ static int strip_hints(const mem_access *acc, ir_mem_attrs *plain)
     return 1;
 }
 
+/* A load by one lane from the const or param space: what the general path below does for it
+ * (check, constant-cache count, copy), without its loops over all lanes. exec_h_ld sends the
+ * loads whose lanes all read one address this way (its lowest active lane only). */
+static int direct_one_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                           mem_counters *counters, mem_fault *fault)
+{
+    lane_target t[MEM_LANES];
+    uint32_t l = (uint32_t)__builtin_ctz(acc->active);
+    if (mem_check_lane(ms, ctx, acc, l, &t[l], fault) < 0)
+        return -1;
+    constant_count(ms, counters, ctx, acc, t, acc->active);
+    acc->levels |= 1u << MEM_LEVEL_CONSTANT;
+    const uint8_t *p = t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
+                                                    : (const uint8_t *)ms->params + t[l].offset;
+    memcpy(acc->data[l], p, (uint32_t)acc->elem_bytes * acc->vec);
+    return 0;
+}
+
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
     lane_target t[MEM_LANES];
@@ -428,6 +446,9 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
         uniform_count(counters, acc);
+    if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
+        acc->active && !(acc->active & (acc->active - 1)))
+        return direct_one_lane(ms, ctx, acc, counters, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
         goto resolved;

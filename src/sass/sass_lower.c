@@ -254,8 +254,15 @@ static bool lower_setp(sass_lowering *L, const sass_insn *s)
     }
     in->src[0] = a;
     in->src[1] = b;
-    in->src[2] = sass_pred(s->o[4].reg, s->o[4].not_);
-    in->nsrc = 3;
+    in->nsrc = 2;
+    /* `.AND PT` changes neither result (t AND true, !t AND true): no combine operand then, which
+     * spares the executor expanding PT to 32 lanes and combining it. */
+    if (s->o[4].reg == SASS_PT && !s->o[4].not_ && s->val[SASS_G_BOOL] == IR_BOOL_AND) {
+        in->boolop = IR_BOOL_NONE;
+    } else {
+        in->src[2] = sass_pred(s->o[4].reg, s->o[4].not_);
+        in->nsrc = 3;
+    }
     if (s->has[SASS_G_X])
         in->flag_in = IR_FLAG_CARRY; /* compares the high words: a - b - (1 - carry) */
     return true;
