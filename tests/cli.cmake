@@ -69,6 +69,15 @@ gms_cli_test(list_ops_sass 0
 gms_cli_test(list_rules_sass 0
              "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\nSASS-LEX-001 +a character that cannot start any token of the dialect\n.*\nSASS-CCTL-006 +the operations QRY1, PF1\\.5 and RSLB \\(illegal encodings\\)\n.*SASS-LIMIT-001 +out of memory\n$"
              "^$" check --list-rules --dialect sass)
+# Every SASS module the project ships as good (tests/sass_good/, the effect kernels of tests/sass/
+# and the twins' halves) checks clean through the CLI: exit 0, nothing printed.
+file(GLOB GMS_CLI_SASS_GOOD CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sass_good/*.sass
+     ${CMAKE_SOURCE_DIR}/tests/sass/*.sass ${CMAKE_SOURCE_DIR}/tests/twins/*/*.sass)
+foreach(sass ${GMS_CLI_SASS_GOOD})
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests ${sass})
+  string(REGEX REPLACE "[/.]" "_" case_name ${rel})
+  gms_cli_test(check_${case_name} 0 "^$" "^$" check ../${rel})
+endforeach()
 gms_cli_test(dialect_unknown_flag 2 "^$"
              "^gpumemsim: --dialect visa: unknown kernel dialect; the dialects are: ptx, sass\n$"
              check --dialect visa good.json)

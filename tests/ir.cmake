@@ -6,8 +6,9 @@
 # of the printer or the lowering with
 #   GMS_UPDATE_GOLDEN=1 ctest --test-dir build/dev -L ir
 # and review the diff of tests/golden/ir/ before committing it. The SASS listings
-# (tests/golden/ir/sass_*.ir) are compared by the unit test tests/unit/test_sass.c, which parses
-# without the executor; `GMS_UPDATE_GOLDEN=1 build/dev/test_sass` rewrites them.
+# (tests/golden/ir/sass_<name>.ir of tests/sass_good/<name>.sass) are compared here through the CLI
+# (golden.ir.sass_<name>) and by the unit test tests/unit/test_sass.c, which parses without the
+# executor; either `GMS_UPDATE_GOLDEN=1` rewrites them, to the same text.
 foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx)
   get_filename_component(name ${ptx_file} NAME_WE)
   add_test(NAME golden.ir.${name}
@@ -15,6 +16,15 @@ foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx)
                    ${ptx_file} ${CMAKE_SOURCE_DIR}/tests/golden/ir/${name}.ir
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(golden.ir.${name} PROPERTIES LABELS "ir;golden" TIMEOUT 60)
+endforeach()
+file(GLOB GMS_IR_SASS_GOOD CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sass_good/*.sass)
+foreach(sass_file ${GMS_IR_SASS_GOOD})
+  get_filename_component(name ${sass_file} NAME_WE)
+  add_test(NAME golden.ir.sass_${name}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/ir_golden.sh $<TARGET_FILE:gpumemsim>
+                   tests/sass_good/${name}.sass ${CMAKE_SOURCE_DIR}/tests/golden/ir/sass_${name}.ir
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(golden.ir.sass_${name} PROPERTIES LABELS "ir;golden" TIMEOUT 60)
 endforeach()
 # A file that does not check clean prints no IR: only its diagnostics, exit status 2.
 add_test(NAME ir.dump_ir_bad_file
