@@ -7,9 +7,11 @@
  * Besides crashes, leaks and sanitizer reports, it aborts on what the front-end's contract
  * (sass.h) forbids: a module returned together with errors, NULL returned without an error, an
  * IR-VERIFY-* diagnostic (the lowering broke an IR invariant; debug builds verify inside the
- * front-end), or an accepted module that ir_verify rejects. Built with -DGMS_FUZZ=ON (clang);
+ * front-end), or an accepted module that ir_verify or exec_program_create rejects (the lowering
+ * promises a module the executor runs: SASS_PLAN, docs/sass.md). Built with -DGMS_FUZZ=ON (clang);
  * replayed in every build by replay_sass. Seeds: tests/fuzz/corpus_sass/; past crashes:
  * tests/fuzz/regressions_sass/. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,14 +24,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Renders every diagnostic of `dl`; aborts, after printing it, on the first IR-VERIFY one. */
-static void render_all(const diag_list *dl)
+/* Renders every diagnostic of `dl`; aborts, after printing it, on the first IR-VERIFY one and,
+ * when `accepted` (the front-end returned a module), on the first error of any rule. */
+static void render_all(const diag_list *dl, bool accepted)
 {
     char line[1024];
     for (size_t i = 0; i < dl->count; i++) {
         diag_format(&dl->items[i], line, sizeof line);
-        if (strncmp(dl->items[i].rule, "IR-VERIFY-", 10) == 0) {
-            fprintf(stderr, "fuzz_sass: the lowering broke the IR: %s\n", line);
+        if (strncmp(dl->items[i].rule, "IR-VERIFY-", 10) == 0 ||
+            (accepted && dl->items[i].severity == DIAG_ERROR)) {
+            fprintf(stderr, "fuzz_sass: %s: %s\n",
+                    accepted ? "an accepted module fails" : "the lowering broke the IR", line);
             abort();
         }
     }
@@ -40,19 +45,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_list dl;
     diag_list_init(&dl);
     ir_module *m = sass_parse_module("fuzz.sass", (const char *)data, size, &dl);
-    render_all(&dl);
+    render_all(&dl, false);
     if ((m != NULL) == (dl.errors != 0)) {
         fprintf(stderr, "fuzz_sass: module %s with %zu error(s)\n", m ? "returned" : "NULL",
                 dl.errors);
         abort();
     }
     if (m) {
-        if (ir_verify(m, &dl) != 0) {
-            render_all(&dl);
-            abort(); /* not reached: render_all aborts on the IR-VERIFY diagnostic */
-        }
+        ir_verify(m, &dl);
         exec_program_destroy(exec_program_create(m, &dl));
-        render_all(&dl);
+        render_all(&dl, true);
     }
     ir_module_destroy(m);
     diag_list_fini(&dl);
