@@ -1,6 +1,7 @@
 # Fuzz targets and their tests. Each tests/fuzz/fuzz_<target>.c defines LLVMFuzzerTestOneInput for
 # one parser; tests/fuzz/corpus_<target>/ holds its seeds and tests/fuzz/regressions_<target>/
-# every input that ever crashed it (file a new crash there, named after what it broke).
+# every input that ever crashed it (file a new crash there, named after what it broke); an optional
+# tests/fuzz/<target>.dict is a libFuzzer dictionary the smoke run mutates with.
 #
 #  fuzz.replay.<target>  (label fuzz-replay, every build): replay_<target>, the target linked
 #      with tests/fuzz/replay_main.c, runs each seed and each regression input once. Under the
@@ -44,6 +45,7 @@ foreach(fuzz_source ${GMS_FUZZ_SOURCES})
                      -DGMS_TARGET=${fuzz_target} -DGMS_SECONDS=${GMS_FUZZ_SMOKE_SECONDS}
                      -DGMS_WORK_DIR=${CMAKE_BINARY_DIR}/fuzz-smoke/${fuzz_target}
                      -DGMS_CORPUS=${fuzz_corpus} -DGMS_REGRESSIONS=${fuzz_regressions}
+                     -DGMS_DICT=${CMAKE_SOURCE_DIR}/tests/fuzz/${fuzz_target}.dict
                      -P ${CMAKE_SOURCE_DIR}/tests/fuzz_smoke_check.cmake)
     math(EXPR fuzz_timeout "${GMS_FUZZ_SMOKE_SECONDS} + 120")
     set_tests_properties(fuzz.smoke.${fuzz_target} PROPERTIES LABELS fuzz-smoke

@@ -1,15 +1,19 @@
 # Driver for one fuzz-smoke test (see fuzz.cmake), run with `cmake -P`. Inputs: GMS_FUZZER (the
 # libFuzzer binary), GMS_TARGET (its name), GMS_SECONDS, GMS_WORK_DIR (scratch, recreated),
-# GMS_CORPUS (seed folder) and GMS_REGRESSIONS (may not exist). libFuzzer writes the inputs it
-# finds into the first folder it is given, so that is a scratch folder: the seeds in the source
-# tree are only read.
+# GMS_CORPUS (seed folder), GMS_REGRESSIONS and GMS_DICT (a libFuzzer dictionary); the last two
+# may not exist. libFuzzer writes the inputs it finds into the first folder it is given, so that
+# is a scratch folder: the seeds in the source tree are only read.
 file(REMOVE_RECURSE ${GMS_WORK_DIR})
 file(MAKE_DIRECTORY ${GMS_WORK_DIR}/corpus ${GMS_WORK_DIR}/crashes)
 set(seed_folders ${GMS_CORPUS})
 if(IS_DIRECTORY ${GMS_REGRESSIONS})
   list(APPEND seed_folders ${GMS_REGRESSIONS})
 endif()
-execute_process(COMMAND ${GMS_FUZZER} -max_total_time=${GMS_SECONDS} -timeout=10
+set(dict_option)
+if(EXISTS ${GMS_DICT})
+  set(dict_option -dict=${GMS_DICT})
+endif()
+execute_process(COMMAND ${GMS_FUZZER} ${dict_option} -max_total_time=${GMS_SECONDS} -timeout=10
                         -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1
                         -artifact_prefix=${GMS_WORK_DIR}/crashes/
                         ${GMS_WORK_DIR}/corpus ${seed_folders}
