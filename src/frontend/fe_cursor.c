@@ -13,11 +13,34 @@ const char *fe_token_describe(const fe_token *t, char *buf, size_t size)
     return buf;
 }
 
+fe_token *fe_token_list_push(fe_token_list *list, uint8_t kind, const char *text, size_t start,
+                             size_t end, uint32_t line, uint32_t col)
+{
+    if (list->count == list->capacity) {
+        size_t cap = list->capacity ? list->capacity * 2 : 1024;
+        fe_token *grown = realloc(list->items, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        list->items = grown;
+        list->capacity = cap;
+    }
+    fe_token *t = &list->items[list->count++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->line = line;
+    t->col = col;
+    t->offset = (uint32_t)start;
+    t->text = text + start;
+    t->len = (uint32_t)(end - start);
+    return t;
+}
+
 void fe_token_list_free(fe_token_list *list)
 {
     free(list->items);
     list->items = NULL;
     list->count = 0;
+    list->capacity = 0;
 }
 
 void fe_cursor_init(fe_cursor *c, const fe_token *tok, size_t ntok, const char *path,

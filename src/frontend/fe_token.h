@@ -40,6 +40,7 @@ typedef struct fe_token {
 typedef struct fe_token_list {
     fe_token *items; /* owned (malloc); the last item is always FE_TOK_EOF */
     size_t count;
+    size_t capacity; /* items allocated; start from an all-zero list */
 } fe_token_list;
 
 /* Whether `t` is the punctuation character `c`. */
@@ -57,6 +58,12 @@ static inline bool fe_token_is(const fe_token *t, uint8_t kind, const char *text
 /* Names a token for a message: "end of file", or its text in single quotes, cut at 40 bytes.
  * Writes into buf (size bytes, NUL-terminated) unless it returns a constant; returns the text. */
 const char *fe_token_describe(const fe_token *t, char *buf, size_t size);
+
+/* Appends a token of `kind` that covers text[start, end) and starts at line:col, its other fields
+ * zero, growing the array by doubling. Returns the new token, or NULL when out of memory (the
+ * list is unchanged). */
+fe_token *fe_token_list_push(fe_token_list *list, uint8_t kind, const char *text, size_t start,
+                             size_t end, uint32_t line, uint32_t col);
 
 /* Frees the token array of a list; the list is empty afterwards. */
 void fe_token_list_free(fe_token_list *list);

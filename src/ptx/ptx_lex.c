@@ -11,7 +11,6 @@ typedef struct lexer {
     size_t len, pos;
     uint32_t line, line_start;
     ptx_token_list *out;
-    size_t capacity;
     diag_list *dl;
     int oom;
 } lexer;
@@ -38,25 +37,9 @@ static int peek(const lexer *lx, size_t ahead)
 
 static ptx_token *push(lexer *lx, ptx_tok_kind kind, size_t start, uint32_t line, uint32_t col)
 {
-    ptx_token_list *o = lx->out;
-    if (o->count == lx->capacity) {
-        size_t cap = lx->capacity ? lx->capacity * 2 : 1024;
-        ptx_token *grown = realloc(o->items, cap * sizeof *grown);
-        if (!grown) {
-            lx->oom = 1;
-            return NULL;
-        }
-        o->items = grown;
-        lx->capacity = cap;
-    }
-    ptx_token *t = &o->items[o->count++];
-    memset(t, 0, sizeof *t);
-    t->kind = (uint8_t)kind;
-    t->line = line;
-    t->col = col;
-    t->offset = (uint32_t)start;
-    t->text = lx->text + start;
-    t->len = (uint32_t)(lx->pos - start);
+    ptx_token *t = fe_token_list_push(lx->out, (uint8_t)kind, lx->text, start, lx->pos, line, col);
+    if (!t)
+        lx->oom = 1;
     return t;
 }
 
@@ -304,6 +287,7 @@ int ptx_lex(const char *path, const char *text, size_t len, ptx_token_list *out,
     lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl};
     out->items = NULL;
     out->count = 0;
+    out->capacity = 0;
     if (len > UINT32_MAX / 2) {
         diag_add(dl, DIAG_ERROR, "PTX-LIMIT-002", path, 0, 0, "module text is too large");
         return -1;

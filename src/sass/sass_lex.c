@@ -17,7 +17,6 @@ typedef struct lexer {
     size_t len, pos;
     uint32_t line, line_start;
     fe_token_list *out;
-    size_t capacity;
     diag_list *dl;
     uint32_t last_line; /* line of the last token pushed; 0 before the first */
     int oom;
@@ -35,26 +34,11 @@ static int peek(const lexer *lx, size_t ahead)
 
 static fe_token *push(lexer *lx, uint8_t kind, size_t start, uint32_t line, uint32_t col)
 {
-    fe_token_list *o = lx->out;
-    if (o->count == lx->capacity) {
-        size_t cap = lx->capacity ? lx->capacity * 2 : 1024;
-        fe_token *grown = realloc(o->items, cap * sizeof *grown);
-        if (!grown) {
-            lx->oom = 1;
-            return NULL;
-        }
-        o->items = grown;
-        lx->capacity = cap;
-    }
-    fe_token *t = &o->items[o->count++];
-    memset(t, 0, sizeof *t);
-    t->kind = kind;
-    t->line = line;
-    t->col = col;
-    t->offset = (uint32_t)start;
-    t->text = lx->text + start;
-    t->len = (uint32_t)(lx->pos - start);
-    lx->last_line = line;
+    fe_token *t = fe_token_list_push(lx->out, kind, lx->text, start, lx->pos, line, col);
+    if (!t)
+        lx->oom = 1;
+    else
+        lx->last_line = line;
     return t;
 }
 
@@ -212,9 +196,10 @@ static void lex_token(lexer *lx)
 
 int sass_lex(const char *path, const char *text, size_t len, fe_token_list *out, diag_list *dl)
 {
-    lexer lx = {path, text, len, 0, 1, 0, out, 0, dl, 0, 0};
+    lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl};
     out->items = NULL;
     out->count = 0;
+    out->capacity = 0;
     for (;;) {
         skip_space(&lx);
         if (lx.pos >= lx.len || lx.oom)
