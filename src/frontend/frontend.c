@@ -1,6 +1,8 @@
 /* The dialect registry (frontend.h): lookups over a handful of entries, so plain loops. */
 #include "frontend/frontend.h"
 
+#include "ir/ir_verify.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -110,4 +112,17 @@ const char *frontend_describe_names(const frontend_registry *r, char *buf, size_
         append(buf, size, &used, r->dialects[i]->name);
     }
     return buf;
+}
+
+ir_module *frontend_finish_module(ir_module *m, diag_list *dl, size_t errors_before, int oom)
+{
+#ifndef NDEBUG
+    if (m && dl->errors == errors_before && !oom)
+        ir_verify(m, dl);
+#endif
+    if (dl->errors != errors_before || oom) {
+        ir_module_destroy(m);
+        return NULL;
+    }
+    return m;
 }

@@ -98,6 +98,12 @@ const frontend_dialect *frontend_choose(const frontend_registry *r, const char *
 /* Describes the registry for messages, into buf (size bytes, NUL-terminated, cut to fit):
  * frontend_describe_files writes "PTX files (.ptx)", one entry per dialect joined by ", ";
  * frontend_describe_names writes the names: "ptx". Both return buf. */
+/* What a front-end's parse function returns at its end: `m`, or NULL after freeing it when the
+ * parse added errors to `dl` since it held `errors_before` of them, or ran out of memory (`oom`).
+ * Debug builds (no NDEBUG) first run ir_verify on a clean module, whose violations are the
+ * front-end's bugs (docs/architecture.md, "The IR verifier"). m may be NULL. */
+ir_module *frontend_finish_module(ir_module *m, diag_list *dl, size_t errors_before, int oom);
+
 const char *frontend_describe_files(const frontend_registry *r, char *buf, size_t size);
 const char *frontend_describe_names(const frontend_registry *r, char *buf, size_t size);
 

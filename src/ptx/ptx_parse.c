@@ -10,7 +10,7 @@
 
 #include "ptx/ptx.h"
 #include "ptx/ptx_internal.h"
-#include "ir/ir_verify.h"
+#include "frontend/frontend.h"
 
 /* ---- errors ---- */
 void ptx_limit_error(ptx_parser *p, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -475,16 +475,7 @@ ir_module *ptx_parse_module(const char *path, const char *text, size_t len, diag
         require_header(&p, ptx_peek(&p, 0));
     if (!p.cur.oom)
         finish_module(&p);
-    ir_module *m = p.m;
-#ifndef NDEBUG
-    /* debug builds check the lowering against the IR table: a violation is a front-end bug */
-    if (dl->errors == errors_before && !p.cur.oom)
-        ir_verify(m, dl);
-#endif
-    if (dl->errors != errors_before || p.cur.oom) {
-        ir_module_destroy(m);
-        m = NULL;
-    }
+    ir_module *m = frontend_finish_module(p.m, dl, errors_before, p.cur.oom);
     ptx_tokens_free(&tokens);
     parser_fini(&p);
     return m;

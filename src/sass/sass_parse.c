@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/ir_verify.h"
+#include "frontend/frontend.h"
 #include "sass/sass.h"
 #include "sass/sass_internal.h"
 
@@ -468,16 +468,7 @@ ir_module *sass_parse_module(const char *path, const char *text, size_t len, dia
         finish_kernel(&p);
     if (!p.cur.oom && !finish_module(&p))
         fe_cursor_oom(&p.cur, "SASS-LIMIT-001");
-    ir_module *m = p.m;
-#ifndef NDEBUG
-    /* debug builds check the lowering against the IR table: a violation is a front-end bug */
-    if (dl->errors == errors_before && !p.cur.oom)
-        ir_verify(m, dl);
-#endif
-    if (dl->errors != errors_before || p.cur.oom) {
-        ir_module_destroy(m);
-        m = NULL;
-    }
+    ir_module *m = frontend_finish_module(p.m, dl, errors_before, p.cur.oom);
     fe_token_list_free(&tokens);
     parser_fini(&p);
     return m;
