@@ -102,6 +102,7 @@ static const struct {
     FAMILY(REDUX, exec_h_redux, 0)
     FAMILY(ACTIVEMASK, exec_h_activemask, 0)
     FAMILY(CRS, exec_h_crs, 0)
+    FAMILY(IMAGE, exec_h_image, 0)
 #undef FAMILY
 };
 

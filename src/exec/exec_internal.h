@@ -309,6 +309,8 @@ void exec_h_nop(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_crs.c: the call-return stack (machine.call_conv == IR_CALL_RETURN_STACK) */
 /* ssy, pbk, sync, brk, cal, ret.crs, setcrsptr, getcrsptr */
 void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* suld, sust, sured, suatom, suq: texel accesses through image objects */
+void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* Decode-time part of exec_decode_program for instruction `in` of module `m`: a call-return-stack
  * instruction on a machine without the stack is refused (EXEC-CRS-004, reported to dl), and a
  * cctl on the call-return stack's cache gets its handler in x->fn (NULL, refused as

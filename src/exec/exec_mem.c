@@ -527,3 +527,11 @@ void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         for (unsigned l = 0; l < LANES; l++) out[l] &= 0xFFFFFFFFu;
     warp_write_dst(w, &in->dst[0], out, mask, 64);
 }
+
+void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    (void)mask;
+    warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-UNSUP-001",
+               "%s: image (surface) instructions are not modelled yet",
+               ir_opcode_name((ir_opcode)x->in->op));
+}

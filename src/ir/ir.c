@@ -120,6 +120,10 @@ static const char *const prmt_names[] = {[IR_PRMT_DEFAULT] = "",   [IR_PRMT_F4E]
                                          [IR_PRMT_RC16] = "rc16"};
 static const char *const policy_names[] = {[IR_POLICY_FRACTIONAL] = "fractional",
                                            [IR_POLICY_RANGE] = "range", [IR_POLICY_CVT] = "cvt"};
+static const char *const suq_names[] = {
+    [IR_SUQ_WIDTH] = "width", [IR_SUQ_HEIGHT] = "height", [IR_SUQ_DEPTH] = "depth",
+    [IR_SUQ_CHANNEL_DATA_TYPE] = "channel_data_type", [IR_SUQ_CHANNEL_ORDER] = "channel_order",
+    [IR_SUQ_ARRAY_SIZE] = "array_size", [IR_SUQ_MEMORY_LAYOUT] = "memory_layout"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -132,6 +136,7 @@ static const struct {
     [IR_SUBS_REDUX] = SUB_SET(redux_names), [IR_SUBS_ATOM] = SUB_SET(atom_names),
     [IR_SUBS_BAR] = SUB_SET(bar_names),     [IR_SUBS_TESTP] = SUB_SET(testp_names),
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
+    [IR_SUBS_SUQ] = SUB_SET(suq_names),
 };
 #undef SUB_SET
 
@@ -184,6 +189,8 @@ static const char *const evict_names[] = {"",     "normal", "unchanged",
                                           "first", "last",  "no_allocate"};
 static const char *const write_mode_names[] = {"", "write_back", "write_through", "bypass_l1",
                                                "streaming"};
+static const char *const image_dim_names[] = {"", "1d", "1d_buffer", "1d_array", "2d",
+                                              "2d_array", "3d"};
 static const char *const cctl_names[] = {"",        "prefetch",         "writeback", "invalidate",
                                          "discard", "invalidate_clean", "priority"};
 
@@ -225,6 +232,9 @@ void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user
     NUMBER_FIELD(cctl_all, 0);
     NUMBER_FIELD(fence, 0);       /* IR_FENCE_* bits */
     NUMBER_FIELD(uniform, 0);
+    ENUM_FIELD(image_dim, image_dim_names);
+    NUMBER_FIELD(image_clamp, 0);  /* ir_image_clamp */
+    NUMBER_FIELD(image_flags, 0);  /* IR_IMAGE_* bits */
 #undef ENUM_FIELD
 #undef NUMBER_FIELD
 }

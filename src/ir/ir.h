@@ -58,7 +58,7 @@ typedef enum ir_mem_use {
 /* Which set of sub-operations ir_insn.sub holds (the IR_<set>_* enums below). */
 typedef enum ir_subs {
     IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
-    IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_COUNT
+    IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_COUNT
 } ir_subs;
 
 /* One row of ir_ops.def. */
@@ -152,6 +152,10 @@ enum { IR_TESTP_FINITE = 1, IR_TESTP_INFINITE, IR_TESTP_NUMBER, IR_TESTP_NOTANUM
 enum { IR_PRMT_DEFAULT = 0, IR_PRMT_F4E, IR_PRMT_B4E, IR_PRMT_RC8, IR_PRMT_ECL, IR_PRMT_ECR,
        IR_PRMT_RC16 };
 enum { IR_POLICY_FRACTIONAL = 1, IR_POLICY_RANGE, IR_POLICY_CVT };
+/* suq: the image property read (PTX suq .width .height .depth .channel_data_type
+ * .channel_order .array_size .memory_layout) */
+enum { IR_SUQ_WIDTH = 1, IR_SUQ_HEIGHT, IR_SUQ_DEPTH, IR_SUQ_CHANNEL_DATA_TYPE,
+       IR_SUQ_CHANNEL_ORDER, IR_SUQ_ARRAY_SIZE, IR_SUQ_MEMORY_LAYOUT };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);
@@ -269,8 +273,26 @@ typedef struct ir_mem_attrs {
     uint8_t fence;          /* IR_FENCE_* bits */
     uint8_t uniform;        /* 1: the addresses are declared uniform across the warp (SASS
                                LDS.U); a hint the statistics check */
-    uint8_t pad;
+    uint8_t image_dim;      /* ir_image_dim: image ops' geometry (IR_IMAGE_NONE otherwise) */
+    uint8_t image_clamp;    /* ir_image_clamp: what an out-of-bounds coordinate does */
+    uint8_t image_flags;    /* IR_IMAGE_* bits */
 } ir_mem_attrs;
+
+/* Image geometry of an image op: how many coordinates it takes and what they mean. */
+typedef enum ir_image_dim {
+    IR_IMAGE_NONE = 0, IR_IMAGE_1D, IR_IMAGE_1D_BUFFER, IR_IMAGE_1D_ARRAY, IR_IMAGE_2D,
+    IR_IMAGE_2D_ARRAY, IR_IMAGE_3D
+} ir_image_dim;
+/* Out-of-bounds coordinates of an image op: fault (PTX .trap, SASS .TRAP), clamp to the edge
+ * (PTX .clamp, SASS .NEAR), or ignore: loads give 0, stores and reductions do nothing (PTX .zero,
+ * SASS .IGN). */
+typedef enum ir_image_clamp { IR_CLAMP_TRAP = 0, IR_CLAMP_NEAR, IR_CLAMP_IGNORE } ir_image_clamp;
+enum {
+    IR_IMAGE_BYTE_X = 1u << 0,    /* x is a byte offset (PTX .b, SASS .BA); else an element
+                                     index scaled by the access size */
+    IR_IMAGE_FORMATTED = 1u << 1, /* formatted texels converted to/from the image's format
+                                     (PTX sust.p, SASS .P); else raw bits of the access size */
+};
 
 /* The fields of ir_mem_attrs as data, for the printer and the verifier, which know no field by
  * name: calls visit(user, field, value, value_name) for every field of `m` that is not at its
