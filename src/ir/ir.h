@@ -512,6 +512,10 @@ typedef struct ir_machine {
     uint32_t crs_cached;  /* call-return stack: entries per thread held in the SM's CRS cache
                              before older ones spill to local memory (0 with PARAM_FRAME) */
     uint32_t crs_max;     /* entries per thread the stack may hold in all */
+    uint8_t has_image_bank; /* 1: image ops' IMM operands are word indices of 32-bit header-pool
+                             entries (samplerPtr[31:20] | headerPtr[19:0]) in constant bank
+                             image_bank, which the launch fills (SASS #tsPtrIdxU13) */
+    uint8_t image_bank;
 } ir_machine;
 
 /* What an access outside the local or shared window, or outside its allocation, does. */
