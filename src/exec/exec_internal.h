@@ -280,6 +280,9 @@ int warp_frame_push(exec_warp *w, const exec_func *fn);
  * 0 for every other case. */
 uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* The handler of ld instruction x once exec_mem_decode_aux has set x->aux: a lean one for a
+ * const-space load whose lanes all read one address, exec_h_ld otherwise. */
+exec_handler exec_ld_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);
