@@ -7,6 +7,26 @@
 
 #include "exec/exec_internal.h"
 
+/* exec_xinsn.aux of an instruction h_alu runs: ALU_AUX_DIRECT, its one destination is a
+ * register that no source reads, so that with every lane active the lane function may write
+ * the register itself. */
+enum { ALU_AUX_DIRECT = 1u };
+
+static uint32_t alu_aux(const ir_insn *in)
+{
+    const ir_operand *d = &in->dst[0];
+    if (d->kind != IR_OPND_REG || d->reg == IR_REG_SINK || in->dst[1].kind != IR_OPND_NONE)
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        const ir_operand *o = &in->src[i];
+        if (o->kind == IR_OPND_REG ? o->reg == d->reg
+                                   : o->kind != IR_OPND_NONE && o->kind != IR_OPND_IMM &&
+                                         o->kind != IR_OPND_PRED && o->kind != IR_OPND_SREG)
+            return 0;
+    }
+    return ALU_AUX_DIRECT;
+}
+
 static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask) /* guarded off in every lane: no register, predicate or flag changes */
@@ -27,8 +47,13 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     if (in->flag_out)
         a.carry_out = cout;
-    x->alu(in, &a);
-    warp_write_dst(w, &in->dst[0], out, mask, 64);
+    if (mask == FULL_MASK && (x->aux & ALU_AUX_DIRECT)) { /* no lane keeps its old value */
+        a.dst = w->regs + (size_t)in->dst[0].reg * LANES;
+        x->alu(in, &a);
+    } else {
+        x->alu(in, &a);
+        warp_write_dst(w, &in->dst[0], out, mask, 64);
+    }
     if (a.dst2)
         warp_write_dst(w, &in->dst[1], out2, mask, 64);
     if (a.carry_out) {
@@ -207,6 +232,8 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
             x->fn = h_setp_int;
+        else if (x->alu)
+            x->aux = alu_aux(in);
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;
         if (family_handlers[family].mem_aux)

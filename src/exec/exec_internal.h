@@ -349,6 +349,10 @@ static inline void exec_mask_to_lanes(uint32_t m, uint64_t *out)
         {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
         {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
         {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}};
+    if (m == 0 || m == ~0u) { /* the common cases: no lane or every lane */
+        for (unsigned l = 0; l < 32; l++) out[l] = m & 1u;
+        return;
+    }
     for (unsigned k = 0; k < 32; k += 4) memcpy(out + k, nibble[(m >> k) & 15u], sizeof nibble[0]);
 }
 
@@ -357,6 +361,13 @@ static inline void exec_mask_to_lanes(uint32_t m, uint64_t *out)
  * multiplication that moves byte j's bit 0 to bit 56 + j without carries. */
 static inline uint32_t exec_lanes_to_mask(const uint64_t *v)
 {
+    uint64_t any = 0, all = 1;
+    for (unsigned l = 0; l < 32; l++) {
+        any |= v[l];
+        all &= v[l];
+    }
+    if (!(any & 1u) || (all & 1u)) /* the common cases: no lane or every lane */
+        return (all & 1u) ? ~0u : 0;
     uint32_t m = 0;
     for (unsigned k = 0; k < 32; k += 8) {
         uint64_t bytes = 0;
