@@ -102,6 +102,19 @@ ALU_INLINE void shift_lanes(const alu_args *a, int right, unsigned bits, int ari
     }
 
 SHIFT_FN(shl_16, 0, 16, 0) SHIFT_FN(shl_32, 0, 32, 0) SHIFT_FN(shl_64, 0, 64, 0)
+
+/* shl by an immediate count: one count for every lane, so the lane loop is a plain shift. */
+static void shl_imm(const ir_insn *in, const alu_args *a)
+{
+    const uint64_t *s0 = a->src[0];
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    uint64_t n = (uint64_t)in->src[1].imm & 0xFFFFFFFFu, mask = alu_width_mask(bits);
+    if (n >= bits) {
+        ALU_FOR_LANES(l) a->dst[l] = 0;
+        return;
+    }
+    ALU_FOR_LANES(l) a->dst[l] = (s0[l] << n) & mask;
+}
 SHIFT_FN(shr_u16, 1, 16, 0) SHIFT_FN(shr_u32, 1, 32, 0) SHIFT_FN(shr_u64, 1, 64, 0)
 SHIFT_FN(shr_s16, 1, 16, 1) SHIFT_FN(shr_s32, 1, 32, 1) SHIFT_FN(shr_s64, 1, 64, 1)
 
@@ -401,7 +414,7 @@ static alu_fn shift_lookup(const ir_insn *in, int wi)
     if (wi < 1)
         return NULL;
     if (in->op == IR_SHL)
-        return shl[wi - 1];
+        return in->src[1].kind == IR_OPND_IMM ? shl_imm : shl[wi - 1];
     return ir_type_is_signed((ir_type)in->type) ? shr_s[wi - 1] : shr_u[wi - 1];
 }
 

@@ -7,8 +7,30 @@
 
 #include "exec/exec_internal.h"
 
+/* exec_xinsn.aux of an instruction h_alu runs: ALU_AUX_DIRECT, its one destination is a
+ * register that no source reads, so that with every lane active the lane function may write
+ * the register itself. */
+enum { ALU_AUX_DIRECT = 1u };
+
+static uint32_t alu_aux(const ir_insn *in)
+{
+    const ir_operand *d = &in->dst[0];
+    if (d->kind != IR_OPND_REG || d->reg == IR_REG_SINK || in->dst[1].kind != IR_OPND_NONE)
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        const ir_operand *o = &in->src[i];
+        if (o->kind == IR_OPND_REG ? o->reg == d->reg
+                                   : o->kind != IR_OPND_NONE && o->kind != IR_OPND_IMM &&
+                                         o->kind != IR_OPND_PRED && o->kind != IR_OPND_SREG)
+            return 0;
+    }
+    return ALU_AUX_DIRECT;
+}
+
 static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
+    if (!mask) /* guarded off in every lane: no register, predicate or flag changes */
+        return;
     const ir_insn *in = x->in;
     uint64_t t[4][LANES], out[LANES], out2[LANES], cin[LANES], cout[LANES];
     alu_args a;
@@ -25,8 +47,13 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     if (in->flag_out)
         a.carry_out = cout;
-    x->alu(in, &a);
-    warp_write_dst(w, &in->dst[0], out, mask, 64);
+    if (mask == FULL_MASK && (x->aux & ALU_AUX_DIRECT)) { /* no lane keeps its old value */
+        a.dst = w->regs + (size_t)in->dst[0].reg * LANES;
+        x->alu(in, &a);
+    } else {
+        x->alu(in, &a);
+        warp_write_dst(w, &in->dst[0], out, mask, 64);
+    }
     if (a.dst2)
         warp_write_dst(w, &in->dst[1], out2, mask, 64);
     if (a.carry_out) {
@@ -34,6 +61,85 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         uint32_t *flag = &w->flags[in->flag_out - 1];
         *flag = (*flag & ~mask) | (c & mask);
     }
+}
+
+/* Bit l set when lane l of a compares true with lane l of b: less (op 1), equal (2) or greater
+ * (4) on the low 32 bits, each XORed with `bias` (0x80000000 orders them as signed). */
+static uint32_t cmp_mask32(const uint64_t *a, const uint64_t *b, uint32_t bias, unsigned op)
+{
+    uint32_t t = 0;
+    switch (op) {
+    case 1:
+        for (unsigned l = 0; l < LANES; l++)
+            t |= (uint32_t)(((uint32_t)a[l] ^ bias) < ((uint32_t)b[l] ^ bias)) << l;
+        break;
+    case 2:
+        for (unsigned l = 0; l < LANES; l++) t |= (uint32_t)((uint32_t)a[l] == (uint32_t)b[l]) << l;
+        break;
+    default:
+        for (unsigned l = 0; l < LANES; l++)
+            t |= (uint32_t)(((uint32_t)a[l] ^ bias) > ((uint32_t)b[l] ^ bias)) << l;
+        break;
+    }
+    return t;
+}
+
+/* setp of 32-bit integers without a combine operand or flags (setp_int_aux): the comparison
+ * straight into predicate bits, without the 0/1 lanes of the ALU interface. x->aux (bits 0-2)
+ * names the outcomes that make it true (1 less, 2 equal, 4 greater), bit 3 the signed ordering,
+ * bit 4 a result known at decode (two immediates) and bit 5 that result. The results equal
+ * alu_cmp.c's setp_u32/setp_s32. */
+static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint32_t aux = x->aux, t;
+    if (aux & 16u) {
+        t = (aux & 32u) ? ~0u : 0;
+    } else {
+        uint64_t t0[LANES], t1[LANES];
+        const uint64_t *a = warp_src(w, x, 0, t0), *b = warp_src(w, x, 1, t1);
+        unsigned on = aux & 7u;
+        int neg = on == 3 || on == 5 || on == 6; /* le, ne, ge: not gt, eq, lt */
+        t = cmp_mask32(a, b, (aux & 8u) ? 0x80000000u : 0, neg ? 7u & ~on : on);
+        t = neg ? ~t : t;
+    }
+    uint32_t *p = &w->preds[in->dst[0].reg];
+    *p = (*p & ~mask) | (t & mask);
+    if (in->dst[1].kind == IR_OPND_PRED) {
+        p = &w->preds[in->dst[1].reg];
+        *p = (*p & ~mask) | (~t & mask);
+    }
+}
+
+/* The setp instructions h_setp_int runs, and its x->aux for them (0 when it does not): integer
+ * types of 32 bits, the ordered operators, no combine operand, flags or modifiers, predicate
+ * destinations, register or immediate sources. */
+static uint32_t setp_int_aux(const ir_insn *in)
+{
+    static const uint8_t outcomes[IR_CMP_HS + 1] = {
+        [IR_CMP_EQ] = 2, [IR_CMP_NE] = 5, [IR_CMP_LT] = 1, [IR_CMP_LE] = 3, [IR_CMP_GT] = 4,
+        [IR_CMP_GE] = 6, [IR_CMP_LO] = 1, [IR_CMP_LS] = 3, [IR_CMP_HI] = 4, [IR_CMP_HS] = 6};
+    ir_type t = (ir_type)in->type;
+    if (in->op != IR_SETP || ir_type_bits(t) != 32 || ir_type_is_float(t) || t == IR_T_PRED ||
+        in->cmp == IR_CMP_NONE || in->cmp > IR_CMP_HS || in->mods || in->flag_in ||
+        in->flag_out || in->src[2].kind != IR_OPND_NONE || in->src[3].kind != IR_OPND_NONE ||
+        in->dst[0].kind != IR_OPND_PRED ||
+        (in->dst[1].kind != IR_OPND_NONE && in->dst[1].kind != IR_OPND_PRED))
+        return 0;
+    for (int i = 0; i < 2; i++)
+        if (in->src[i].kind != IR_OPND_REG && in->src[i].kind != IR_OPND_IMM)
+            return 0;
+    int sgn = ir_type_is_signed(t) && in->cmp < IR_CMP_LO;
+    uint32_t aux = outcomes[in->cmp] | (sgn ? 8u : 0);
+    if (in->src[0].kind == IR_OPND_IMM && in->src[1].kind == IR_OPND_IMM) {
+        uint32_t bias = sgn ? 0x80000000u : 0;
+        uint32_t u = (uint32_t)in->src[0].imm ^ bias, v = (uint32_t)in->src[1].imm ^ bias;
+        unsigned outcome = u < v ? 1u : u == v ? 2u : 4u;
+        aux |= 16u | ((aux & outcome) ? 32u : 0);
+    }
+    return aux;
 }
 
 /* mov with a vector operand: pack elements into one register or unpack one into elements;
@@ -125,10 +231,16 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
     } else if (family == IR_FAM_ALU || family == IR_FAM_MOV) {
         x->alu = alu_lookup(in);
         x->fn = x->alu ? h_alu : NULL;
+        if (x->alu && (x->aux = setp_int_aux(in)) != 0)
+            x->fn = h_setp_int;
+        else if (x->alu)
+            x->aux = alu_aux(in);
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;
         if (family_handlers[family].mem_aux)
             x->aux = exec_mem_decode_aux(&m->machine, fn, in);
+        if (family == IR_FAM_LD)
+            x->fn = exec_ld_handler(x);
     }
 }
 

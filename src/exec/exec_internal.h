@@ -280,6 +280,9 @@ int warp_frame_push(exec_warp *w, const exec_func *fn);
  * 0 for every other case. */
 uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* The handler of ld instruction x once exec_mem_decode_aux has set x->aux: a lean one for a
+ * const-space load whose lanes all read one address, exec_h_ld otherwise. */
+exec_handler exec_ld_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);
@@ -348,6 +351,10 @@ static inline void exec_mask_to_lanes(uint32_t m, uint64_t *out)
         {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0},
         {0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1},
         {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1}};
+    if (m == 0 || m == ~0u) { /* the common cases: no lane or every lane */
+        for (unsigned l = 0; l < 32; l++) out[l] = m & 1u;
+        return;
+    }
     for (unsigned k = 0; k < 32; k += 4) memcpy(out + k, nibble[(m >> k) & 15u], sizeof nibble[0]);
 }
 
@@ -356,6 +363,13 @@ static inline void exec_mask_to_lanes(uint32_t m, uint64_t *out)
  * multiplication that moves byte j's bit 0 to bit 56 + j without carries. */
 static inline uint32_t exec_lanes_to_mask(const uint64_t *v)
 {
+    uint64_t any = 0, all = 1;
+    for (unsigned l = 0; l < 32; l++) {
+        any |= v[l];
+        all &= v[l];
+    }
+    if (!(any & 1u) || (all & 1u)) /* the common cases: no lane or every lane */
+        return (all & 1u) ? ~0u : 0;
     uint32_t m = 0;
     for (unsigned k = 0; k < 32; k += 8) {
         uint64_t bytes = 0;

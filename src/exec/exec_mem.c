@@ -358,6 +358,41 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* ld from the const space at an address without register or variable (a SASS `c[b][o]`
+ * operand's glue load, LDC or ld.const at an immediate address): every lane reads the same
+ * bytes, so the memory system is asked once (memsys_const_load) and the value goes to the
+ * active lanes. The counters are exec_h_ld's for the same load (MEM_AUX_SAME); an address that
+ * would fault takes exec_h_ld's path, which reports it. */
+static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint8_t bytes[MEM_MAX_LANE_BYTES];
+    if (memsys_const_load(w->run->ms, &w->mctx, in->id, (uint64_t)in->src[0].imm,
+                          in->mem.elem_bytes, bytes) != 0) {
+        exec_h_ld(w, x, mask);
+        return;
+    }
+    uint64_t v = load_element(x, bytes, 0, in->mem.elem_bytes);
+    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
+    if (mask == FULL_MASK) {
+        for (unsigned l = 0; l < LANES; l++) r[l] = v;
+    } else {
+        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+    }
+}
+exec_handler exec_ld_handler(const exec_xinsn *x)
+{
+    const ir_insn *in = x->in;
+    const ir_operand *a = &in->src[0], *d = &in->dst[0];
+    unsigned eb = in->mem.elem_bytes;
+    if ((x->aux & MEM_AUX_SAME) && in->mem.space == IR_SPACE_CONST && a->sym == IR_SYM_NONE &&
+        !in->mem.fence && !in->mem.uniform && in->mem.vec <= 1 && eb && eb <= 8 &&
+        !(eb & (eb - 1)) && d->kind == IR_OPND_REG && d->reg != IR_REG_SINK)
+        return h_ld_const_same;
+    return exec_h_ld;
+}
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */
 static void pack_store(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
                        int src_index)

@@ -423,6 +423,25 @@ static int direct_one_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc,
     return 0;
 }
 
+int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t offset,
+                      uint32_t bytes, void *out)
+{
+    uint64_t bank = offset >> MEM_CONST_BANK_SHIFT;
+    uint64_t in_bank = offset & ((1ull << MEM_CONST_BANK_SHIFT) - 1);
+    if (!bytes || bytes > MEM_MAX_LANE_BYTES || (bytes & (bytes - 1)) || (offset & (bytes - 1)) ||
+        bank >= MEM_CONST_BANKS || in_bank >= ms->const_bytes[bank] ||
+        ms->const_bytes[bank] - in_bank < bytes)
+        return -1;
+    mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
+    uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
+    cache_result r;
+    c->constant.requests++;
+    cache_read(ms->constant[ctx->sm], offset / line_bytes * line_bytes, 1, NULL, NULL, &r);
+    c->constant.hits += r.sector_hits;
+    c->constant.misses += r.sector_misses;
+    memcpy(out, ms->const_bank[bank] + in_bank, bytes);
+    return 0;
+}
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
     lane_target t[MEM_LANES];

@@ -121,6 +121,17 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  * or an address outside the hierarchies the operation names), _NOMEM. */
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 
+/* A load of `bytes` (a power of two up to MEM_MAX_LANE_BYTES) at const-window offset `offset`
+ * (mem.h: bank << MEM_CONST_BANK_SHIFT plus the byte offset in the bank) that every lane of a
+ * warp of ctx's SM makes at once, charged to instruction insn_id: what memsys_access does for
+ * a const load whose lanes all name one address (one constant-cache request, one distinct
+ * address, one line looked up; DESIGN.md, "The memory access contract"), without building a
+ * mem_access. Copies the bytes to `out` and returns 0; returns -1, having counted and read
+ * nothing, when the address is misaligned or outside its bank's data: the caller then makes
+ * the access through memsys_access, which reports the fault. */
+int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t offset,
+                      uint32_t bytes, void *out);
+
 /* Reads `bytes` at a generic address as lane `lane` of the warp described by ctx sees it, without
  * statistics or cache effects (device printf and assertion messages). Returns 0, or -1 when
  * the range is not readable. */
