@@ -140,8 +140,10 @@ static bool coordinate(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, unsig
     return true;
 }
 
-/* The coordinates: PTX's 1d {x}, 2d {x, y}, a1d {layer, x}, 3d {x, y, z, _}, a2d
- * {layer, x, y, _} become the IR's (x), (x, y), (x, layer), (x, y, z), (x, y, layer). */
+/* The coordinates: PTX's 1d {x}, 2d {x, y}, a1d {layer, x}, 3d {x, y, z, w}, a2d
+ * {layer, x, y, w} become the IR's (x), (x, y), (x, layer), (x, y, z), (x, y, layer). As ptxas
+ * 13 does, a vector of 2 or 4 elements longer than the geometry needs is accepted and its
+ * further elements are ignored (checked as registers all the same). */
 static bool coordinates(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
 {
     static const struct {
@@ -152,10 +154,15 @@ static bool coordinates(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_o
         [IR_IMAGE_2D_ARRAY] = {4, 3, {1, 2, 0}},
     };
     unsigned dim = c->insn->mem.image_dim;
-    if (o->count != shapes[dim].written)
+    if (o->count < shapes[dim].written || o->count == 3 || o->count > 4)
         return opnd_err(p, c, o, "PTX-SURF-001", "the coordinates do not match the geometry "
                         "(1d: {x}, 2d: {x, y}, a1d: {layer, x}, 3d: {x, y, z, w}, a2d: "
                         "{layer, x, y, w})");
+    for (unsigned i = shapes[dim].written; i < o->count; i++) {
+        ir_operand ignored = {0};
+        if (!o->elem_is_imm[i] && !ptx_lower_reg(p, c, &o->elems[i], IR_T_B32, false, &ignored))
+            return false;
+    }
     out->kind = IR_OPND_VEC;
     out->sym = IR_SYM_NONE;
     out->count = shapes[dim].used;
@@ -210,7 +217,11 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c)
             opnd_err(p, c, &ops[1], "PTX-SURF-002", "suq reads the surface [a]");
             return;
         }
-        if (ptx_lower_dst(p, c, &ops[0], IR_T_B32, &in->dst[0]) &&
+        if (ops[0].kind != PTX_P_NAME || ops[0].ival) {
+            opnd_err(p, c, &ops[0], "PTX-OPND-002", "the destination must be a register");
+            return;
+        }
+        if (ptx_lower_reg(p, c, &ops[0].name, IR_T_B32, false, &in->dst[0]) &&
             surface_operand(p, c, &ops[1], &in->src[0]))
             in->ndst = in->nsrc = 1;
         return;
