@@ -22,3 +22,15 @@ add_test(NAME diff.ptxas_cache
                  ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  ${CMAKE_BINARY_DIR}/diff/ptxas_cache_test)
 set_tests_properties(diff.ptxas_cache PROPERTIES LABELS diff TIMEOUT 120)
+
+# The same comparison for the surface instructions (PTX ISA 9.1 §9.7.10): gen_surface_cases
+# enumerates suld/sust/sured/suq forms; deliberate differences in surface_known_differences.txt.
+add_executable(gen_surface_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_surface_cases.c)
+add_test(NAME diff.ptxas.surfaces
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
+                 $<TARGET_FILE:gen_surface_cases> $<TARGET_FILE:gpumemsim>
+                 ${CMAKE_BINARY_DIR}/diff/surfaces
+                 ${CMAKE_SOURCE_DIR}/tests/diff/surface_known_differences.txt
+                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
+set_tests_properties(diff.ptxas.surfaces PROPERTIES
+                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -262,6 +262,7 @@ typedef struct var_spec {
     ir_type type;
     uint32_t align, vec;
     bool has_align;
+    bool image_ref; /* .surfref: an opaque 8-byte image reference (docs/ptx.md, "Surfaces") */
 } var_spec;
 
 static bool parse_align(ptx_parser *p, uint32_t *align)
@@ -293,11 +294,14 @@ static bool parse_var_spec(ptx_parser *p, var_spec *s)
         } else if (ptx_is_dot(t, ".v2") || ptx_is_dot(t, ".v4")) {
             s->vec = t->text[2] == '2' ? 2 : 4;
         } else if (ptx_is_type_name(t, &ty) && ty != IR_T_PRED) {
-            if (s->type != IR_T_NONE) {
+            if (s->type != IR_T_NONE || s->image_ref) {
                 ptx_error(p, t, "PTX-DECL-001", "two types in one declaration");
                 return false;
             }
             s->type = ty;
+        } else if (ptx_is_dot(t, ".surfref") && s->type == IR_T_NONE) {
+            s->type = IR_T_B64;
+            s->image_ref = true;
         } else if (ptx_is_dot(t, ".texref") || ptx_is_dot(t, ".surfref") ||
                    ptx_is_dot(t, ".samplerref") || ptx_is_dot(t, ".attribute")) {
             ptx_error(p, t, "PTX-UNSUP-002", "%.*s variables are not modelled by gpumemsim",
@@ -590,6 +594,26 @@ static ir_var *new_var(ptx_parser *p, bool in_body, const ptx_token *name, uint3
     return v;
 }
 
+/* A .surfref variable (PTX ISA 9.1 §5.3): a single one, in .global, without an initialiser
+ * (ptxas 13 rejects the other spaces and initialisers; arrays of references are not modelled). */
+static bool check_image_ref(ptx_parser *p, const var_spec *spec, const ptx_token *name, bool array)
+{
+    if (spec->space != IR_SPACE_GLOBAL) {
+        ptx_error(p, name, "PTX-DECL-002", "a .surfref variable must be declared in .global");
+        return false;
+    }
+    if (array) {
+        ptx_error(p, name, "PTX-UNSUP-002", "arrays of .surfref variables are not modelled by "
+                  "gpumemsim");
+        return false;
+    }
+    if (ptx_is_punct(ptx_peek(p, 0), '=')) {
+        ptx_error(p, name, "PTX-DECL-001", "a .surfref variable takes no initialiser");
+        return false;
+    }
+    return true;
+}
+
 static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uint8_t is_extern,
                           uint8_t is_visible)
 {
@@ -612,6 +636,8 @@ static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uin
         count = 0;
     }
     count *= spec->vec;
+    if (spec->image_ref && !over_limit && !check_image_ref(p, spec, name, unsized || count != 1))
+        return false;
     uint32_t index;
     ir_var *v = new_var(p, in_body, name, &index);
     if (!v)
@@ -622,6 +648,7 @@ static bool parse_one_var(ptx_parser *p, const var_spec *spec, bool in_body, uin
     v->is_visible = is_visible;
     v->align = spec->align;
     v->size_bytes = unsized ? 0 : count * s.elem_bytes;
+    v->image_ref = spec->image_ref;
     if (over_limit)
         return false;
     if (!ptx_accept_punct(p, '='))

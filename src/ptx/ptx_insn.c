@@ -214,7 +214,7 @@ void ptx_parse_instruction(ptx_parser *p)
     int op = find_mnemonic(p, words, nwords, &used);
     if (op < 0) {
         ptx_error(p, words[0], "PTX-INSN-001", "unknown instruction '%.*s'", (int)c.text_len, c.text);
-        ptx_recover(p);
+        ptx_recover_from(p, start); /* whole, vector braces of its operands included */
         return;
     }
     c.op = (ptx_op_id)op;

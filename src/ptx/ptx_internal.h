@@ -29,7 +29,7 @@ typedef enum ptx_group {
     PTX_G_NOFTZ, PTX_G_SATFINITE, PTX_G_SHIFTAMT, PTX_G_CLAMP, PTX_G_DIR, PTX_G_TO, PTX_G_UNI,
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
-    PTX_G_COUNT
+    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_COUNT
 } ptx_group;
 
 #define PTX_GBIT(g) (UINT64_C(1) << PTX_G_##g)
@@ -81,6 +81,9 @@ typedef enum ptx_group {
 #define G_TESTP PTX_GBIT(TESTP)
 #define G_PRMT PTX_GBIT(PRMT)
 #define G_MMIO PTX_GBIT(MMIO)
+#define G_GEOM PTX_GBIT(GEOM)
+#define G_SUMODE PTX_GBIT(SUMODE)
+#define G_SUQ PTX_GBIT(SUQ)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)
 #define TM_BITS (TM(B16) | TM(B32) | TM(B64))
@@ -103,7 +106,7 @@ typedef enum ptx_form {
     PTX_FORM_ATOM, PTX_FORM_RED, PTX_FORM_PREFETCH, PTX_FORM_SIZED, PTX_FORM_CREATEPOLICY,
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
-    PTX_FORM_ACTIVEMASK, PTX_FORM_UNSUPPORTED
+    PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_UNSUPPORTED
 } ptx_form;
 
 typedef enum ptx_op_id {
@@ -189,7 +192,9 @@ static inline void ptx_vec_free(ptx_vec *v) { dynarray_free(v); }
 /* ---- parsed operands (syntax only, before lowering) ---- */
 typedef enum ptx_popnd_kind {
     PTX_P_NAME, PTX_P_INT, PTX_P_FLOAT, PTX_P_F32BITS, PTX_P_F64BITS, PTX_P_ADDR, PTX_P_VEC,
-    PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST
+    PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST,
+    PTX_P_IMAGE /* [a, b] of the surface instructions: name = a, elems/count = the coordinates
+                   (a lone coordinate without braces is one element) */
 } ptx_popnd_kind;
 
 typedef struct ptx_name {
@@ -362,6 +367,22 @@ typedef struct ptx_insn_ctx {
 bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
+/* Operand lowering shared with ptx_surf.c (ptx_lower.c), with PTX's register rules: a register
+ * of type `t` (a wider integer register too when `wide`); a source register or immediate of type
+ * `t` (wider registers allowed); a destination register; a vector of `count` elements. Each
+ * reports PTX-OPND-*, PTX-TYPE-002 or PTX-SYM-* and returns false on error. */
+bool ptx_lower_reg(ptx_parser *p, ptx_insn_ctx *c, const ptx_name *n, ir_type t, bool wide,
+                   ir_operand *out);
+bool ptx_lower_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t,
+                   ir_operand *out);
+bool ptx_lower_dst(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t,
+                   ir_operand *out);
+bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t, unsigned count,
+                   bool is_dst, ir_operand *out);
+/* Surfaces (ptx_surf.c): the modifier rules of suld/sust/sured/suq (after the common checks),
+ * and their operands. */
+bool ptx_check_surface(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the memory modifiers of c into the neutral c->insn->mem (ptx_lower_mem.c). */
 void ptx_lower_mem(ptx_insn_ctx *c);
 /* Labels (ptx_func.c). Registers a pending label reference for instruction `insn` (xop -1:

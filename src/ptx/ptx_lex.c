@@ -235,6 +235,16 @@ static void lex_string(lexer *lx, uint32_t line, uint32_t col)
     push(lx, PTX_TOK_STRING, start, line, col);
 }
 
+/* A '.' that directly follows a word (no space) starts a modifier even before a digit: the
+ * geometries .1d, .2d, .3d of the surface instructions. */
+static bool follows_word(const lexer *lx, size_t start)
+{
+    if (lx->out->count == 0)
+        return false;
+    const ptx_token *t = &lx->out->items[lx->out->count - 1];
+    return (t->kind == PTX_TOK_IDENT || t->kind == PTX_TOK_DOTNAME) && t->offset + t->len == start;
+}
+
 static void lex_one(lexer *lx)
 {
     int c = peek(lx, 0);
@@ -245,7 +255,8 @@ static void lex_one(lexer *lx)
         while (is_ident_char(peek(lx, 0)))
             lx->pos++;
         push(lx, PTX_TOK_IDENT, start, line, col);
-    } else if (c == '.' && (is_ident_start(peek(lx, 1)) && peek(lx, 1) != '%')) {
+    } else if (c == '.' && ((is_ident_start(peek(lx, 1)) && peek(lx, 1) != '%') ||
+                            (is_digit(peek(lx, 1)) && follows_word(lx, start)))) {
         lx->pos++;
         for (;;) {
             if (is_ident_char(peek(lx, 0)))

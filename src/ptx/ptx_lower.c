@@ -940,6 +940,32 @@ static bool lower_warp(lower *L)
     }
 }
 
+bool ptx_lower_reg(ptx_parser *p, ptx_insn_ctx *c, const ptx_name *n, ir_type t, bool wide,
+                   ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return reg_operand(&L, n, t, wide ? A_WIDE : 0, out);
+}
+
+bool ptx_lower_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return src(&L, o, t, A_REG | A_IMM | A_WIDE, out);
+}
+
+bool ptx_lower_dst(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return dst(&L, o, t, A_WIDE, out);
+}
+
+bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t, unsigned count,
+                   bool is_dst, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return vector(&L, o, t, count, is_dst ? A_WIDE | A_SINK : A_WIDE | A_IMM, out);
+}
+
 static void clear_operands(ir_insn *in)
 {
     for (int i = 0; i < 2; i++)
@@ -988,6 +1014,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
             c->insn->nsrc = 1;
         break;
     case PTX_FORM_BAR: lower_bar(&L); break;
+    case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

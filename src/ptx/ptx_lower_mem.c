@@ -59,8 +59,11 @@ void ptx_lower_mem(ptx_insn_ctx *c)
         if (m->sem == IR_SEM_ACQUIRE || m->sem == IR_SEM_SC)
             m->fence = ordering_effects(m->scope);
         break;
-    case PTX_OP_ST:
+    case PTX_OP_ST: case PTX_OP_SUST_B: case PTX_OP_SUST_P:
         m->l1 = 0; /* a store has a write mode only */
+        break;
+    case PTX_OP_SULD:
+        m->write_mode = IR_WRITE_DEFAULT;
         break;
     case PTX_OP_ATOM:
         if (m->sem == IR_SEM_ACQUIRE || m->sem == IR_SEM_ACQ_REL)

@@ -26,6 +26,26 @@ static void parse_name(ptx_parser *p, ptx_name *n)
     }
 }
 
+static bool parse_name_list(ptx_parser *p, ptx_popnd *o, char close, bool allow_sink);
+
+/* The coordinates of a surface address [a, b]: a vector {x, y, ...} or one register or integer. */
+static bool parse_image_coords(ptx_parser *p, ptx_popnd *o)
+{
+    o->kind = PTX_P_IMAGE;
+    const ptx_token *t = ptx_peek(p, 0);
+    if (ptx_is_punct(t, '{'))
+        return parse_name_list(p, o, '}', false);
+    o->count = 1;
+    if (t->kind == PTX_TOK_IDENT) {
+        parse_name(p, &o->elems[0]);
+        return true;
+    }
+    set_name(&o->elems[0], t);
+    o->elems[0].text = NULL;
+    o->elem_is_imm[0] = 1;
+    return ptx_parse_const_expr(p, &o->elem_imm[0]);
+}
+
 static bool parse_address(ptx_parser *p, ptx_popnd *o)
 {
     ptx_next(p); /* '[' */
@@ -41,6 +61,8 @@ static bool parse_address(ptx_parser *p, ptx_popnd *o)
             if (!ptx_parse_const_expr(p, &o->ival))
                 return false;
         }
+        if (ptx_accept_punct(p, ','))
+            return parse_image_coords(p, o) && ptx_expect_punct(p, ']', "to close the address");
     } else if (!ptx_parse_const_expr(p, &o->ival)) {
         return false;
     }

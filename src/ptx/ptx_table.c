@@ -166,7 +166,8 @@ static const char *const group_names[PTX_G_COUNT] = {
     "rounding", "ftz", "sat", "approx", "full", "hi/lo", "wide", "cc", "NaN", "relu", "xorsign",
     "abs", "noftz", "satfinite", "shiftamt", "clamp/wrap", "l/r", "to", "uni", "aligned", "sync",
     "compare", "bool-op", "atom-op", "redux-op", "shfl-mode", "vote-mode", "match-mode", "bar-op",
-    "bar-red-op", "testp-class", "prmt-mode", "mmio"};
+    "bar-red-op", "testp-class", "prmt-mode", "mmio", "geometry", "surface-oob-mode",
+    "surface-query"};
 
 static void list_op(list_line *l, const ptx_op_row *r)
 {
