@@ -409,6 +409,66 @@ static void test_l1_bypass(void **state)
     ir_module_destroy(b.m);
 }
 
+/* suatom.add returns the old texel (fill 10) and sets the sparse predicate false; sured.add then
+ * adds 1000; suatom.cas swaps where the texel equals the compare value; suq reads the width and
+ * memory layout. out[t] = old + 1000 * sparse; the image ends at 10 + t + 1000 (+ cas). */
+static void test_atomics_and_query(void **state)
+{
+    (void)state;
+    img_setup s = {.desc = image_8x4(1), .fill = 10};
+    irb b;
+    kregs k = start(&b, 1, 1, 0);
+    uint32_t old = irb_reg(&b, IR_T_U32, "%r5"), sum = irb_reg(&b, IR_T_U32, "%r6");
+    uint32_t w = irb_reg(&b, IR_T_U32, "%r7"), lay = irb_reg(&b, IR_T_U32, "%r8");
+    uint32_t p = irb_pred(&b, "%p0");
+    ir_insn *in = image_op(&b, IR_SUATOM, IR_T_U32, irb_r(k.h), &k, IR_CLAMP_TRAP, 0);
+    in->sub = IR_ATOM_ADD;
+    irb_dst(irb_dst(irb_src(in, 2, irb_r(k.tid)), 0, irb_r(old)), 1, irb_p(p));
+    uint32_t atom_id = b.fn->ninsns - 1;
+    in = image_op(&b, IR_SURED, IR_T_U32, irb_r(k.h), &k, IR_CLAMP_TRAP, 0);
+    in->sub = IR_ATOM_ADD;
+    irb_src(in, 2, irb_imm(1000));
+    /* cas: lane 0's texel is now 1010: swap it for 7; the others do not match */
+    in = image_op(&b, IR_SUATOM, IR_T_B32, irb_r(k.h), &k, IR_CLAMP_TRAP, 0);
+    in->sub = IR_ATOM_CAS;
+    irb_dst(irb_src(irb_src(in, 2, irb_imm(1010)), 3, irb_imm(7)), 0, irb_r(sum));
+    in = irb_op(&b, IR_SUQ, IR_T_B32);
+    irb_src(irb_dst(in, 0, irb_r(w)), 0, irb_r(k.h));
+    in->sub = IR_SUQ_WIDTH;
+    in->mem.space = IR_SPACE_GLOBAL;
+    in->mem.image_dim = IR_IMAGE_2D;
+    in = irb_op(&b, IR_SUQ, IR_T_B32);
+    irb_src(irb_dst(in, 0, irb_r(lay)), 0, irb_r(k.h));
+    in->sub = IR_SUQ_MEMORY_LAYOUT;
+    in->mem.space = IR_SPACE_GLOBAL;
+    in->mem.image_dim = IR_IMAGE_2D;
+    /* out = old + 100000 * width + 10000000 * layout (+ 1 where the sparse predicate is set) */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(old), irb_r(w), irb_imm(100000), irb_r(old))->mods =
+        IR_MOD_LO;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(old), irb_r(lay), irb_imm(10000000), irb_r(old))->mods =
+        IR_MOD_LO;
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(old), irb_r(old), irb_imm(1), none_opnd()), p,
+              0);
+    store_out(&b, &k, old);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    img_out *o = run_images(b.m, 32, &s);
+    exec_test_show_fault(&o->t);
+    assert_int_equal(o->t.rc, 0);
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t x = (t % 8) * 4, y = t / 8;
+        uint64_t at = ((x >> 5) & 1) * 256 + ((y >> 1) & 3) * 64 + ((x >> 4) & 1) * 32 +
+                      (y & 1) * 16 + (x & 15);
+        /* width 8, block-linear (memory_layout 0), sparse false */
+        assert_int_equal(o->t.out[t], 10 + 8 * 100000);
+        assert_int_equal(word_at(o, at), t == 0 ? 7 : 10 + t + 1000);
+    }
+    assert_int_equal(o->t.insn[atom_id].surface.requests, 1);
+    assert_int_equal(o->t.insn[atom_id].l1.requests, 0);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_invalid_and_disabled),
         cmocka_unit_test(test_slots_and_pool),
         cmocka_unit_test(test_l1_bypass),
+        cmocka_unit_test(test_atomics_and_query),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
