@@ -443,6 +443,10 @@ typedef struct gms_counters {
     struct {
         uint64_t fetches, hits, misses;
     } icache;
+    struct {
+        uint64_t requests, sectors_l2, sectors_dram; /* surface (image) accesses, which go around
+                                                        the L1: docs/images.md */
+    } surface;
 } gms_counters;
 
 typedef struct gms_launch_stats {

@@ -76,6 +76,11 @@ typedef struct exec_launch {
                                    waited on, or written while the read scoreboard of one
                                    reading it is pending, is a fault (EXEC-HAZARD-001/002,
                                    docs/architecture.md "Issue controls") */
+    const uint32_t *image_pool; /* borrowed: on a machine with an image bank (has_image_bank),
+                                   the header-pool words written over the module's data of
+                                   constant bank image_bank from byte 0 for this launch
+                                   (docs/images.md, "Header pool"); NULL: none */
+    uint32_t image_pool_words;
 } exec_launch;
 
 /* Where a kernel faulted. */

@@ -135,6 +135,38 @@ static int install_launch_banks(exec_run_state *rs, uint32_t shared_bytes)
     return rc;
 }
 
+/* The launch's image header pool (exec_launch.image_pool) over the module's data of constant bank
+ * image_bank. The bank must not be one the launch constants or parameters use (the SASS machine
+ * keeps them apart). Returns 0, or -1 with EXEC-NOMEM-004 or EXEC-IMAGE-005. */
+static int install_image_pool(exec_run_state *rs)
+{
+    const ir_machine *k = &rs->prog->module->machine;
+    const exec_launch *L = rs->launch;
+    uint32_t bank = k->image_bank;
+    if (bank == 0 || bank >= MEM_CONST_BANKS || (k->params_in_bank && bank == k->params_bank)) {
+        rs->fault->faulted = 1;
+        rs->fault->rule = "EXEC-IMAGE-005";
+        snprintf(rs->fault->message, sizeof rs->fault->message, "the image header pool cannot "
+                 "go into constant bank %u, which holds launch constants or parameters", bank);
+        return -1;
+    }
+    uint32_t module_bytes = rs->prog->bank_bytes[bank], pool_bytes = 4 * L->image_pool_words;
+    uint32_t bytes = module_bytes > pool_bytes ? module_bytes : pool_bytes;
+    uint8_t *data = calloc(bytes, 1);
+    int rc = -1;
+    if (data) {
+        if (module_bytes)
+            memcpy(data, rs->prog->bank_data[bank], module_bytes);
+        memcpy(data, L->image_pool, pool_bytes);
+        rc = memsys_set_const_bank_at(rs->ms, bank, data, bytes);
+    }
+    if (rc)
+        exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory installing the image "
+                 "header pool (%u bytes)", bytes);
+    free(data);
+    return rc;
+}
+
 static void cta_destroy(exec_cta *cta)
 {
     if (!cta)
@@ -509,7 +541,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         rs->frames_local_end = rs->local_bytes;
     }
     rs->strict_hazards = launch->strict_hazards && mk->scoreboards > 0;
-    if (mk->params_in_bank && install_launch_banks(rs, shared_bytes)) {
+    if ((mk->params_in_bank && install_launch_banks(rs, shared_bytes)) ||
+        (mk->has_image_bank && launch->image_pool_words && install_image_pool(rs))) {
         free(rs);
         return -1;
     }

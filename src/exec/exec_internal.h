@@ -312,8 +312,16 @@ void exec_h_nop(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_crs.c: the call-return stack (machine.call_conv == IR_CALL_RETURN_STACK) */
 /* ssy, pbk, sync, brk, cal, ret.crs, setcrsptr, getcrsptr */
 void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
-/* suld, sust, sured, suatom, suq: texel accesses through image objects */
+/* exec_image.c: suld, sust, sured, suatom, suq: texel accesses through image objects
+ * (docs/images.md) */
 void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error
+ * handling (0, or -1 after faulting the warp); the loaded data of `mask`'s lanes into dst[0]; the
+ * value operand src[src_index] into acc->data. */
+int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc);
+void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc);
+void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
+                   int src_index);
 /* Decode-time part of exec_decode_program for instruction `in` of module `m`: a call-return-stack
  * instruction on a machine without the stack is refused (EXEC-CRS-004, reported to dl), and a
  * cctl on the call-return stack's cache gets its handler in x->fn (NULL, refused as

@@ -563,10 +563,20 @@ void exec_h_cvta(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     warp_write_dst(w, &in->dst[0], out, mask, 64);
 }
 
-void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+/* For the image family (exec_image.c), which computes its own addresses: the access, the
+ * unpacking of loaded data and the packing of stored data, as the ld/st/atom handlers do them. */
+int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
-    (void)mask;
-    warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-UNSUP-001",
-               "%s: image (surface) instructions are not modelled yet",
-               ir_opcode_name((ir_opcode)x->in->op));
+    return do_access(w, x, acc);
+}
+
+void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
+{
+    unpack_load(w, x, mask, acc);
+}
+
+void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
+                   int src_index)
+{
+    pack_store(w, x, mask, acc, src_index);
 }

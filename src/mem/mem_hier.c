@@ -5,7 +5,9 @@
  * one L1 request for the sectors it needs. Global loads allocate in L1 unless the access bypasses
  * it (an L1 bypass or volatile read, strong loads at a scope wider than the CTA, or a GPU that
  * does not cache global loads); global stores write through to L2 without allocating; local
- * lines are written back. Atomics are performed at L2. The request (memsys_internal.h) travels
+ * lines are written back. Atomics are performed at L2. Surface accesses (image ops, whose
+ * attributes carry an image_dim) never touch the L1: reads and writes go to the L2, leaving any
+ * L1 copy of the line as it was (docs/images.md, "Caching"). The request (memsys_internal.h) travels
  * with every call between levels: the adapters below charge what each level did, including
  * write-backs of evicted lines, to its instruction, and record which level served each sector. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
@@ -447,6 +449,24 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
 
 /* ---- loads and stores ---- */
 
+/* Whether the access is a surface access (an image op's: docs/images.md). */
+static int is_surface(const ir_mem_attrs *a)
+{
+    return a->image_dim != IR_IMAGE_NONE;
+}
+
+/* Counts the served sectors of a surface access by level. */
+static void count_surface(mem_request *rq, const mem_access *acc)
+{
+    rq->counters->surface.requests++;
+    for (uint32_t i = 0; i < acc->nserved; i++) {
+        if (acc->served[i].level == MEM_LEVEL_L2)
+            rq->counters->surface.sectors_l2++;
+        else if (acc->served[i].level == MEM_LEVEL_DRAM)
+            rq->counters->surface.sectors_dram++;
+    }
+}
+
 /* Reads the requested sectors of one line through the L1 (or around it), in runs of
  * consecutive sectors, into r->data. */
 static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int bypass,
@@ -463,8 +483,10 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
         uint32_t len = count * sector;
         mem_status st;
         if (bypass) {
-            rq->counters->l1.sector_accesses += count;
-            rq->counters->l1.sector_misses += count;
+            if (!is_surface(rq->attrs)) {
+                rq->counters->l1.sector_accesses += count;
+                rq->counters->l1.sector_misses += count;
+            }
             st = hier_l2_read(ms, rq, addr, len, r->data + s * sector, NULL);
         } else {
             cache_result res;
@@ -529,6 +551,8 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     cache_result res;
     for (uint64_t s = r->sectors; s; s &= s - 1)
         r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1; /* unless a level below takes them */
+    if (is_surface(a)) /* to L2, leaving any L1 copy alone */
+        return l2_write_for(ms, rq, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
     if (r->kind == LINE_KIND_GLOBAL && a->write_mode == IR_WRITE_BYPASS_L1) {
         /* Cache at L2 only: drop any L1 copy and write to L2. */
         cache_invalidate_line(l1, r->line_addr, true, rq, &res);
@@ -552,7 +576,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
 static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1)
 {
     const ir_mem_attrs *a = rq->attrs;
-    int bypass = r->kind == LINE_KIND_GLOBAL && global_load_bypasses_l1(ms, a);
+    int bypass = r->kind == LINE_KIND_GLOBAL && (is_surface(a) || global_load_bypasses_l1(ms, a));
     if (bypass && (a->l1 & IR_L1_INVALIDATE)) {
         /* A volatile read: drop the L1 copy and refetch the line from memory (the L2 copy is
          * written back and dropped too). */
@@ -594,7 +618,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (coalesce(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
-    rq->counters->l1.requests++;
+    if (!is_surface(rq->attrs))
+        rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
@@ -615,6 +640,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
                       pc->len);
         }
     report_levels(ms, acc);
+    if (is_surface(rq->attrs))
+        count_surface(rq, acc);
     return 0;
 }
 
@@ -623,7 +650,9 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
 {
     uint32_t bytes = acc->elem_bytes;
     cache *l1 = ms->l1[ctx->sm];
-    rq->counters->l1.requests++;
+    int surface = is_surface(rq->attrs);
+    if (!surface)
+        rq->counters->l1.requests++;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
@@ -631,9 +660,12 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
         cache_result res;
         hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, addr & ~(uint64_t)(LINE_BYTES_MAX - 1),
                           acc->policy);
-        /* Atomics are performed at L2; the SM drops its own stale copy of the line. */
-        cache_invalidate_line(l1, addr, true, rq, &res);
-        hier_count_l1(rq, &res);
+        /* Atomics are performed at L2; the SM drops its own stale copy of the line (not for a
+         * surface atomic, which never looks at the L1). */
+        if (!surface) {
+            cache_invalidate_line(l1, addr, true, rq, &res);
+            hier_count_l1(rq, &res);
+        }
         int ok = 1;
         if (hier_l2_read(ms, rq, addr, bytes, (uint8_t *)&old, &res) != MEM_OK)
             return nomem(f, acc);
@@ -652,6 +684,8 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
                 addr & ~(uint64_t)(ms->cfg.l1.sector_bytes - 1), level,
                 (uint16_t)cache_slice_of(ms->l2, addr)};
     }
+    if (surface)
+        count_surface(rq, acc);
     return 0;
 }
 

@@ -51,6 +51,14 @@ typedef struct mem_icache_counters {
     uint64_t fetches, hits, misses;
 } mem_icache_counters;
 
+/* Surface accesses (image loads, stores, reductions and atomics: docs/images.md) go around the
+ * L1: they count here instead of as L1 requests, and in the L2 and DRAM counters as usual. */
+typedef struct mem_surface_counters {
+    uint64_t requests;     /* warp-level surface accesses that reached memory */
+    uint64_t sectors_l2;   /* 32-byte sectors of them the L2 served (reads) or accepted (writes) */
+    uint64_t sectors_dram; /* sectors of them DRAM served (reads that missed in the L2) */
+} mem_surface_counters;
+
 typedef struct mem_counters {
     mem_l1_counters l1;
     mem_l2_counters l2;
@@ -58,6 +66,7 @@ typedef struct mem_counters {
     mem_shared_counters shared;
     mem_const_counters constant;
     mem_icache_counters icache;
+    mem_surface_counters surface;
 } mem_counters;
 
 /* Every field of mem_counters is a uint64_t counter: they add and subtract as an array. */

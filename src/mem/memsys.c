@@ -45,6 +45,7 @@ void memsys_destroy(memsys *ms)
     free(ms->allocs);
     for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(ms->const_bank[b]);
     free(ms->per_insn);
+    mem_image_table_fini(&ms->images);
     free(ms);
 }
 
@@ -542,4 +543,9 @@ int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic,
         }
     }
     return 0;
+}
+
+mem_image_table *memsys_images(memsys *ms)
+{
+    return &ms->images;
 }

@@ -13,6 +13,7 @@
 
 #include "base/diag.h"
 #include "mem/mem.h"
+#include "mem/mem_image.h"
 #include "mem/mem_stats.h"
 
 typedef struct memsys memsys;
@@ -140,6 +141,11 @@ int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic,
 
 /* Resolves a generic address to (space, window offset); global addresses stay as they are. */
 ir_space memsys_resolve_generic(uint64_t generic, uint64_t *offset);
+
+/* The memory system's image table (mem_image.h; docs/images.md): created empty with the memory
+ * system, filled by the caller (an image's memory comes from memsys_alloc), read by surface
+ * instructions. Borrowed; lives as long as `ms`. */
+mem_image_table *memsys_images(memsys *ms);
 
 /* Bytes of backing store currently allocated (grows with memory touched). */
 uint64_t memsys_backing_bytes(const memsys *ms);

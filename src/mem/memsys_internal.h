@@ -87,6 +87,7 @@ struct memsys {
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
+    mem_image_table images;   /* the images surface instructions reach (mem_image.h) */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;

@@ -369,6 +369,11 @@ static void write_levels(const report_model *m, FILE *out)
             report_format_count(t->icache.hits, b, sizeof b),
             report_format_count(t->icache.misses, c, sizeof c),
             report_format_rate(t->icache.hits, lookups, d, sizeof d));
+    if (t->surface.requests) /* only runs with surface (image) accesses */
+        fprintf(out, "surface   requests %s   L2 sectors %s   DRAM sectors %s\n",
+                report_format_count(t->surface.requests, a, sizeof a),
+                report_format_count(t->surface.sectors_l2, b, sizeof b),
+                report_format_count(t->surface.sectors_dram, c, sizeof c));
 }
 
 static void write_eviction_classes(const report_model *m, FILE *out)

@@ -156,6 +156,15 @@ static void put_levels(json_t *obj, const mem_counters *c, int with_classes, int
     put(icache, "misses", json_count(c->icache.misses), ok);
     put(icache, "hit_rate", json_rate(c->icache.hits, lookups), ok);
     put(obj, "icache", icache, ok);
+
+    /* Only where some surface access ran: the statistics of other runs keep their keys. */
+    if (c->surface.requests) {
+        json_t *surface = json_object();
+        put(surface, "requests", json_count(c->surface.requests), ok);
+        put(surface, "sectors_l2", json_count(c->surface.sectors_l2), ok);
+        put(surface, "sectors_dram", json_count(c->surface.sectors_dram), ok);
+        put(obj, "surface", surface, ok);
+    }
 }
 
 static json_t *json_launch(const report_launch *l)

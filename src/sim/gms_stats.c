@@ -44,6 +44,9 @@ void gms_counters_from_mem(gms_counters *o, const mem_counters *c)
     o->icache.fetches = c->icache.fetches;
     o->icache.hits = c->icache.hits;
     o->icache.misses = c->icache.misses;
+    o->surface.requests = c->surface.requests;
+    o->surface.sectors_l2 = c->surface.sectors_l2;
+    o->surface.sectors_dram = c->surface.sectors_dram;
 }
 
 size_t gms_device_launch_count(const gms_device *dev)
