@@ -64,7 +64,7 @@ gms_cli_test(list_rules 0
              "^$" check --list-rules --dialect ptx)
 # The SASS table is listed after PTX's (docs/sass.md, "Instructions" and "Rules").
 gms_cli_test(list_ops_sass 0
-             "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\n# mnemonic  ir-op  min-stall  control-fields  \\[modifier groups\\]  cache-operators\nMOV +mov +stall>=1 .*\nCCTL +cctl +stall>=1 +&req &rd \\?sched +\\[E cache cctl-op\\]\n.*SUATOM +rejected: not supported yet \\[SASS-SURF-001\\]\n.*# modifiers: spelling group\n"
+             "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\n# mnemonic  ir-op  min-stall  control-fields  \\[modifier groups\\]  cache-operators\nMOV +mov +stall>=1 .*\nCCTL +cctl +stall>=1 +&req &rd \\?sched +\\[E cache cctl-op\\]\n.*SUATOM +suatom +stall>=1 +&req &rd &wr \\?sched +\\[atom-op atom-size surface-mode BA dim clamp channels\\]\nSULD +suld +stall>=1 +&req &rd &wr \\?sched +\\[size cache-op surface-mode BA dim clamp channels\\] \\.CA \\.CG \\.CS \\.LU \\.CI \\.CV\nSUST +sust +stall>=1 +&req &rd \\?sched +\\[[^]]*\\] \\.CG \\.CS \\.WB \\.WT\nSURED +sured +stall>=1 +&req &rd \\?sched +\\[[^]]*\\]\n.*# modifiers: spelling group\n"
              "^$" check --list-ops --dialect sass)
 gms_cli_test(list_rules_sass 0
              "^# dialect sass: SASS files \\(\\.sass\\), docs/sass\\.md\nSASS-LEX-001 +a character that cannot start any token of the dialect\n.*\nSASS-CCTL-006 +the operations QRY1, PF1\\.5 and RSLB \\(illegal encodings\\)\n.*SASS-LIMIT-001 +out of memory\n$"

@@ -26,7 +26,7 @@ static const char *const form_slots[] = {
     [SASS_FORM_BAR] = "RI? RI?",        [SASS_FORM_DEPBAR] = "T",
     [SASS_FORM_LABEL] = "L",            [SASS_FORM_NONE] = "",
     [SASS_FORM_SRC1] = "RI",            [SASS_FORM_DST1] = "R",
-    [SASS_FORM_SURFACE] = "",
+    [SASS_FORM_SURFACE] = "R M R RI",
 };
 
 static const char kind_letter[] = {
@@ -56,6 +56,13 @@ static const char *slots_of(const sass_insn *in)
             return d[0] == 'R' ? "R RI P!" : "P RI P!";
         }
         return form_slots[SASS_FORM_BAR];
+    }
+    if (row->form == SASS_FORM_SURFACE) {
+        /* a leading predicate is SUATOM's sparse status Ps (the checker rejects it elsewhere) */
+        static const char *const su[2][3] = {{"R M R RI", "R M RI", "M R RI"},
+                                             {"P R M R RI", "P R M RI", "P M R RI"}};
+        unsigned kind = in->op == SASS_OP_SUATOM ? 0 : in->op == SASS_OP_SULD ? 1 : 2;
+        return su[in->nopnd && in->o[0].kind == SASS_O_PRED][kind];
     }
     if (row->form == SASS_FORM_DEPBAR) {
         if (!in->has[SASS_G_DEPBAR])
@@ -173,6 +180,7 @@ static bool check_alu_imms(sass_parser *p, const sass_insn *in)
         }
         case SASS_FORM_DEPBAR: ok &= sass_imm_fits(p, o, 0, 63, "Imm6"); break;
         case SASS_FORM_SRC1: ok &= sass_imm_fits(p, o, 0, 256, "the stack depth"); break;
+        case SASS_FORM_SURFACE: break; /* the slot #tsPtrIdxU13: SASS-SURF-008 */
         default: ok &= sass_imm_fits(p, o, s20_lo, s20_hi, "ImmS20"); break;
         }
     }

@@ -13,6 +13,11 @@ bool sass_imm_fits(sass_parser *p, const sass_opnd *o, int64_t lo, int64_t hi, c
  * reporting. */
 bool sass_check_mem(sass_parser *p, const sass_insn *in);
 
+/* The rules of SUATOM, SULD, SUST and SURED (sass_check_surf.c; docs/sass.md, "Surfaces"): mode,
+ * dimension, coordinates, operation and size, Ps, the surface operand. Returns false after
+ * reporting. */
+bool sass_check_surface(sass_parser *p, const sass_insn *in);
+
 /* Counts the kernel's registers (k->max_reg) and reports SASS-REG-002 for any at or beyond an
  * explicit .registers. Returns the number of errors. */
 unsigned sass_check_registers(sass_parser *p);

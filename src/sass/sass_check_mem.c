@@ -23,10 +23,12 @@ bool sass_cctl_is_crs_wball(const sass_insn *in)
 unsigned sass_data_bytes(const sass_insn *in)
 {
     const sass_form form = (sass_form)sass_op_rows[in->op].form;
-    if (form == SASS_FORM_ATOM || form == SASS_FORM_RED) {
+    if (form == SASS_FORM_ATOM || form == SASS_FORM_RED ||
+        (form == SASS_FORM_SURFACE && (sass_op_rows[in->op].groups & G_ATOMOP))) {
         if (in->has[SASS_G_ATOMSZ])
-            return in->val[SASS_G_ATOMSZ] == SASS_ASZ_U64 || in->val[SASS_G_ATOMSZ] == SASS_ASZ_S64
-                       ? 8 : 4;
+            return in->val[SASS_G_ATOMSZ] == SASS_ASZ_U64 ||
+                   in->val[SASS_G_ATOMSZ] == SASS_ASZ_S64 ||
+                   in->val[SASS_G_ATOMSZ] == SASS_ASZ_SD64 ? 8 : 4;
         if (in->val[SASS_G_ATOMOP] == SASS_ATOM_SAFEADD)
             return 8;
         return in->has[SASS_G_SIZE] && in->val[SASS_G_SIZE] == SASS_SZ_64 ? 8 : 4;
@@ -48,6 +50,18 @@ unsigned sass_data_regs(const sass_insn *in, unsigned slot)
     case SASS_FORM_STORE: return slot == 1 ? regs : 1;
     case SASS_FORM_ATOM: return slot != 1 ? regs : 1;
     case SASS_FORM_RED: return slot == 1 ? regs : 1;
+    case SASS_FORM_SURFACE: {
+        /* SUATOM {Ps,} Rd, [Ra], Rb (CAS: compare and new value), Rc; SULD Rd, [Ra], Rc;
+         * SUST and SURED [Ra], Rb, Rc */
+        unsigned sh = sass_ps_shift(in);
+        if (slot < sh)
+            return 1;
+        slot -= sh;
+        if (in->op == SASS_OP_SUATOM)
+            return slot == 0 ? regs
+                   : slot == 2 ? regs * (in->val[SASS_G_ATOMOP] == IR_ATOM_CAS ? 2 : 1) : 1;
+        return slot == (in->op == SASS_OP_SULD ? 0u : 1u) ? regs : 1;
+    }
     default: return 1;
     }
 }
@@ -182,6 +196,8 @@ static bool check_cctl(sass_parser *p, const sass_insn *in)
 /* ---- atomics (reference 4, "Atomics") ---- */
 static bool size_allowed(const sass_insn *in, uint32_t op, uint32_t sz)
 {
+    if (sz > SASS_ASZ_F32)
+        return false; /* .F16x2.RN, .SD32, .SD64: surface sizes */
     if (is_op(in, SASS_OP_ATOMS))
         return sz == SASS_ASZ_U32 || sz == SASS_ASZ_S32 ||
                (sz == SASS_ASZ_U64 && op == IR_ATOM_EXCH);
@@ -234,6 +250,8 @@ static bool check_atom(sass_parser *p, const sass_insn *in)
 bool sass_check_mem(sass_parser *p, const sass_insn *in)
 {
     const sass_form form = (sass_form)sass_op_rows[in->op].form;
+    if (form == SASS_FORM_SURFACE)
+        return sass_check_surface(p, in) && check_size(p, in) && check_data_regs(p, in);
     if (form != SASS_FORM_LOAD && form != SASS_FORM_STORE && form != SASS_FORM_LDC &&
         form != SASS_FORM_ATOM && form != SASS_FORM_RED && form != SASS_FORM_CCTL)
         return true;
@@ -264,10 +282,14 @@ unsigned sass_check_registers(sass_parser *p)
             if (o->kind == SASS_O_REG && o->reg != SASS_RZ) {
                 first = o->reg;
                 span = sass_data_regs(in, s);
+            } else if (o->kind == SASS_O_MEM &&
+                       sass_op_rows[in->op].form == SASS_FORM_SURFACE) {
+                first = o->reg; /* coordinates are never absolute: Ra is checked not RZ */
+                span = sass_addr_regs(in);
             } else if ((o->kind == SASS_O_MEM || o->kind == SASS_O_CBANK) &&
                        sass_has_base(k, o)) {
                 first = o->reg;
-                span = in->has[SASS_G_E] ? 2 : 1;
+                span = sass_addr_regs(in);
             } else {
                 continue;
             }

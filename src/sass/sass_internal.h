@@ -31,9 +31,9 @@ typedef enum sass_group {
     SASS_G_SPIN, SASS_G_ATOMSZ, SASS_G_CMP, SASS_G_U32, SASS_G_BOOL, SASS_G_BOOL2, SASS_G_LOPOP,
     SASS_G_LUT, SASS_G_X, SASS_G_CC, SASS_G_PSL, SASS_G_MRG, SASS_G_CBCC, SASS_G_SCOPE,
     SASS_G_IVALL, SASS_G_BAROP, SASS_G_BARRED, SASS_G_DEPBAR, SASS_G_BRAU, SASS_G_LMT,
-    SASS_G_KEEP, SASS_G_COUNT
+    SASS_G_KEEP, SASS_G_SUMODE, SASS_G_BA, SASS_G_DIM, SASS_G_CLAMP, SASS_G_CHMASK, SASS_G_COUNT
 } sass_group;
-#define G_(name) (UINT32_C(1) << SASS_G_##name)
+#define G_(name) (UINT64_C(1) << SASS_G_##name)
 #define G_SIZE G_(SIZE)
 #define G_E G_(E)
 #define G_U G_(U)
@@ -62,6 +62,11 @@ typedef enum sass_group {
 #define G_BRAU G_(BRAU)
 #define G_LMT G_(LMT)
 #define G_KEEP G_(KEEP)
+#define G_SUMODE G_(SUMODE)
+#define G_BA G_(BA)
+#define G_DIM G_(DIM)
+#define G_CLAMP G_(CLAMP)
+#define G_CHMASK G_(CHMASK)
 
 /* Values of the groups that are not IR enumerations. */
 enum { SASS_SZ_32 = 0, SASS_SZ_U8, SASS_SZ_S8, SASS_SZ_U16, SASS_SZ_S16, SASS_SZ_64,
@@ -82,7 +87,9 @@ enum { SASS_CCTL_NONE = 0, SASS_CCTL_PF1, SASS_CCTL_PF2, SASS_CCTL_WB, SASS_CCTL
        SASS_CCTL_RS, SASS_CCTL_IVALL, SASS_CCTL_WBALL, SASS_CCTL_QRY1, SASS_CCTL_PF1_5,
        SASS_CCTL_RSLB };
 enum { SASS_ATOM_SAFEADD = 32, SASS_ATOM_CAST };
-enum { SASS_ASZ_U32 = 0, SASS_ASZ_S32, SASS_ASZ_U64, SASS_ASZ_S64, SASS_ASZ_F32 };
+enum { SASS_ASZ_U32 = 0, SASS_ASZ_S32, SASS_ASZ_U64, SASS_ASZ_S64, SASS_ASZ_F32,
+       SASS_ASZ_F16X2, SASS_ASZ_F16X2_FTZ, SASS_ASZ_SD32, SASS_ASZ_SD64 }; /* F16X2..: surfaces */
+enum { SASS_SU_D = 1, SASS_SU_P };
 enum { SASS_LOP_AND = 0, SASS_LOP_OR, SASS_LOP_XOR, SASS_LOP_PASS_B };
 enum { SASS_SCOPE_VC = 16 };
 enum { SASS_BAR_RED = 16, SASS_BAR_SCAN, SASS_BAR_SYNCALL };
@@ -118,7 +125,8 @@ typedef enum sass_form {
     SASS_FORM_NONE,     /* no operands */
     SASS_FORM_SRC1,     /* Ra | Imm */
     SASS_FORM_DST1,     /* Rd */
-    SASS_FORM_SURFACE,  /* rejected as a whole */
+    SASS_FORM_SURFACE,  /* SUATOM {Ps,} Rd, [Ra], Rb, Rc | ImmU13; SULD Rd, [Ra], Rc | ImmU13;
+                           SUST and SURED [Ra], Rb, Rc | ImmU13 */
 } sass_form;
 
 typedef enum sass_ctrl_class { SASS_CT_ALU, SASS_CT_VAR, SASS_CT_NORES } sass_ctrl_class;
@@ -128,7 +136,7 @@ typedef struct sass_op_row {
     uint16_t ir_op;   /* ir_opcode; IR_OP_COUNT for none */
     uint8_t form;     /* sass_form */
     uint8_t ctrl;     /* sass_ctrl_class */
-    uint32_t groups;  /* G_* bits */
+    uint64_t groups;  /* G_* bits */
     uint32_t cops;    /* C_* bits */
     uint8_t stall;    /* minimum stall */
     const char *rule;
@@ -263,6 +271,14 @@ bool sass_has_base(const sass_kernel *k, const sass_opnd *o);
 
 /* The effective size of a memory instruction's data in bytes (1, 2, 4, 8, 16). */
 unsigned sass_data_bytes(const sass_insn *in);
+
+/* How many registers the memory operand of `in` reads from its base: the coordinate count of a
+ * surface instruction's dimension (1, 2 or 3), 2 for a .E pair, else 1. sass_check_mem.c */
+unsigned sass_addr_regs(const sass_insn *in);
+
+/* The operand index of a surface instruction's first operand after SUATOM's optional sparse
+ * predicate Ps (1 when Ps is written, else 0); 0 for every other instruction. */
+unsigned sass_ps_shift(const sass_insn *in);
 
 /* Lowers the checked kernel into one ir_func appended to p->funcs. Returns false when out of
  * memory (reported). sass_lower.c */

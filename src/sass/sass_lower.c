@@ -406,7 +406,9 @@ static void fill_ctrl(sass_lowering *L, ir_ctrl *c, const sass_insn *s)
     const sass_form form = (sass_form)sass_op_rows[s->op].form;
     bool writes_first = form != SASS_FORM_STORE && form != SASS_FORM_RED &&
                         form != SASS_FORM_CCTL && form != SASS_FORM_SRC1 &&
-                        form != SASS_FORM_BAR && form != SASS_FORM_DEPBAR;
+                        form != SASS_FORM_BAR && form != SASS_FORM_DEPBAR &&
+                        s->op != SASS_OP_SUST && s->op != SASS_OP_SURED;
+    unsigned first_slot = sass_ps_shift(s); /* SUATOM's Rd follows its predicate Ps */
     c->present = 1;
     c->stall = s->ctrl.stall;
     c->yield = s->ctrl.yield;
@@ -420,12 +422,14 @@ static void fill_ctrl(sass_lowering *L, ir_ctrl *c, const sass_insn *s)
         uint32_t first = o->reg, span = sass_data_regs(s, i);
         uint32_t *set = c->reads;
         if (o->kind == SASS_O_REG) {
-            if (i == 0 && writes_first)
+            if (i == first_slot && writes_first)
                 set = c->writes;
+        } else if (o->kind == SASS_O_MEM && form == SASS_FORM_SURFACE) {
+            span = sass_addr_regs(s);
         } else if (o->kind == SASS_O_MEM || o->kind == SASS_O_CBANK) {
             if (!sass_has_base(&L->p->k, o))
                 continue;
-            span = s->has[SASS_G_E] ? 2 : 1;
+            span = sass_addr_regs(s);
         } else {
             continue;
         }
@@ -463,7 +467,7 @@ static bool lower_one(sass_lowering *L, const sass_insn *s)
     default:
         switch (sass_op_rows[s->op].form) {
         case SASS_FORM_LOAD: case SASS_FORM_STORE: case SASS_FORM_LDC: case SASS_FORM_ATOM:
-        case SASS_FORM_RED: case SASS_FORM_CCTL: case SASS_FORM_BAR:
+        case SASS_FORM_RED: case SASS_FORM_CCTL: case SASS_FORM_BAR: case SASS_FORM_SURFACE:
             ok = sass_lower_mem(L);
             break;
         case SASS_FORM_LABEL: case SASS_FORM_NONE: case SASS_FORM_SRC1: case SASS_FORM_DST1:

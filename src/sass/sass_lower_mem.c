@@ -1,6 +1,7 @@
 /* The memory half of the SASS lowering (sass_lower.h): loads and stores of every window, LDC,
  * atomics and reductions (64-bit data packed into b64 temporaries by glue), CCTL and CCTLL (the
- * seed page's table of levels per operation), MEMBAR and BAR (docs/sass.md, "Lowering"). */
+ * seed page's table of levels per operation), MEMBAR and BAR, and the surface instructions
+ * SUATOM, SULD, SUST, SURED (docs/sass.md, "Lowering" and "Surfaces"). */
 #include <string.h>
 
 #include "sass/sass_check.h"
@@ -272,6 +273,114 @@ static bool lower_bar(sass_lowering *L, const sass_insn *s)
     return true;
 }
 
+/* ---- surfaces (docs/sass.md, "Surfaces") ---- */
+/* The attributes every surface op shares: global memory, the dimension, the clamp (.NEAR by
+ * default), .BA, the access size elem_bytes x vec. */
+static void surface_attrs(ir_insn *in, const sass_insn *s, unsigned elem_bytes, unsigned vec)
+{
+    in->mem.space = IR_SPACE_GLOBAL;
+    in->mem.image_dim = (uint8_t)s->val[SASS_G_DIM];
+    in->mem.image_clamp = (uint8_t)(s->has[SASS_G_CLAMP] ? s->val[SASS_G_CLAMP] : IR_CLAMP_NEAR);
+    in->mem.image_flags = s->has[SASS_G_BA] ? IR_IMAGE_BYTE_X : 0;
+    in->mem.elem_bytes = (uint8_t)elem_bytes;
+    in->mem.vec = (uint8_t)vec;
+}
+
+/* src[0], the image: the slot #tsPtrIdxU13 as an IMM (a word index into machine.image_bank), or
+ * the bindless register Rc (its header word) as a REG. src[1], the coordinates: Ra, or the VEC
+ * {Ra, Ra+1 (, Ra+2)}. */
+static void surface_image(sass_lowering *L, ir_insn *in, const sass_insn *s)
+{
+    const sass_opnd *img = &s->o[s->nopnd - 1];
+    const sass_opnd *coords = &s->o[sass_ps_shift(s) + (s->op == SASS_OP_SUST ||
+                                                        s->op == SASS_OP_SURED ? 0 : 1)];
+    unsigned n = sass_addr_regs(s);
+    in->src[0] = img->kind == SASS_O_IMM ? sass_imm(img->imm) : sass_src_reg(img->reg);
+    in->src[1] = n == 1 ? sass_src_reg(coords->reg) : sass_vec(L, coords->reg, n, false);
+}
+
+/* The IR type of a SUATOM or SURED: the bit operations and exchanges untyped, the rest as the
+ * size says (.F16x2.RN is f16x2, .F32.FTZ.RN f32, as ATOM's). */
+static ir_type surface_atom_type(const sass_insn *s, uint32_t op, bool wide)
+{
+    if (s->has[SASS_G_ATOMSZ] && s->val[SASS_G_ATOMSZ] == SASS_ASZ_F16X2)
+        return IR_T_F16X2;
+    return atom_type(s, op, wide);
+}
+
+/* SULD.D Rd, [Ra], Rc | slot and SUST.D [Ra], Rb, Rc | slot: raw data as LDG/STG move it (.U8
+ * .S8 .U16 .S16 .32, and .64/.128 as a VEC of 2 or 4 registers). */
+static bool lower_suld_sust(sass_lowering *L, const sass_insn *s)
+{
+    bool store = s->op == SASS_OP_SUST;
+    unsigned data = store ? 1 : 0, regs = sass_data_regs(s, data);
+    ir_operand value = regs > 1 ? sass_vec(L, s->o[data].reg, regs, !store)
+                       : store  ? sass_src_reg(s->o[data].reg)
+                                : sass_dst_reg(L, s->o[data].reg);
+    ir_insn *in = sass_emit(L, store ? IR_SUST : IR_SULD, false);
+    if (!in)
+        return false;
+    in->type = (uint8_t)sized_type(s);
+    surface_attrs(in, s, ir_type_bits((ir_type)in->type) / 8, regs);
+    cache_op(&in->mem, s, store);
+    surface_image(L, in, s);
+    if (store) {
+        in->nsrc = 3;
+        in->src[2] = value;
+    } else {
+        in->nsrc = 2;
+        in->ndst = 1;
+        in->dst[0] = value;
+    }
+    return true;
+}
+
+/* SUATOM.D {Ps,} Rd, [Ra], Rb, Rc | slot and SURED.D [Ra], Rb, Rc | slot: 64-bit data packed
+ * into b64 temporaries as ATOM's; CAS compares with Rb (Rb:Rb+1) and stores Rb+1 (Rb+2:Rb+3);
+ * dst[1] the sparse status when Ps is a predicate other than PT. */
+static bool lower_suatom(sass_lowering *L, const sass_insn *s)
+{
+    bool red = s->op == SASS_OP_SURED, wide = sass_data_bytes(s) == 8;
+    unsigned sh = sass_ps_shift(s), bi = sh + (red ? 1 : 2);
+    uint32_t op = s->val[SASS_G_ATOMOP], rb = s->o[bi].reg, rd = s->o[sh].reg;
+    bool cas = op == IR_ATOM_CAS;
+    ir_operand b = wide ? pack64(L, rb) : sass_src_reg(rb), c = {0}, d = {0};
+    if (cas)
+        c = rb == SASS_RZ ? sass_imm(0) : wide ? pack64(L, rb + 2) : sass_src_reg(rb + 1);
+    if (!red)
+        d = wide ? (ir_operand){.kind = IR_OPND_REG, .reg = sass_temp(L, IR_T_B64),
+                                .sym = IR_SYM_NONE}
+                 : sass_dst_reg(L, rd);
+    ir_insn *in = sass_emit(L, red ? IR_SURED : IR_SUATOM, false);
+    if (!in)
+        return false;
+    in->type = (uint8_t)surface_atom_type(s, op, wide);
+    in->sub = (uint8_t)op;
+    surface_attrs(in, s, wide ? 8 : 4, 1);
+    surface_image(L, in, s);
+    in->src[2] = b;
+    in->src[3] = c;
+    in->nsrc = cas ? 4 : 3;
+    if (!red) {
+        in->ndst = 1;
+        in->dst[0] = d;
+        if (sh && s->o[0].reg != SASS_PT) {
+            in->ndst = 2;
+            in->dst[1] = sass_pred(s->o[0].reg, false);
+        }
+    }
+    if (!wide || red || rd == SASS_RZ)
+        return true;
+    ir_insn *un = sass_emit(L, IR_MOV, true); /* unpack the old value into {Rd, Rd+1} */
+    if (!un)
+        return false;
+    un->type = IR_T_B64;
+    un->ndst = un->nsrc = 1;
+    un->dst[0] = sass_vec(L, rd, 2, true);
+    un->src[0] = d;
+    return true;
+}
+
 bool sass_lower_mem(sass_lowering *L)
 {
     const sass_insn *s = L->cur;
@@ -280,6 +389,9 @@ bool sass_lower_mem(sass_lowering *L)
     case SASS_FORM_ATOM: case SASS_FORM_RED: return lower_atom(L, s);
     case SASS_FORM_CCTL: return lower_cctl(L, s);
     case SASS_FORM_BAR: return lower_bar(L, s);
+    case SASS_FORM_SURFACE:
+        return s->op == SASS_OP_SULD || s->op == SASS_OP_SUST ? lower_suld_sust(L, s)
+                                                              : lower_suatom(L, s);
     default: return lower_membar(L, s);
     }
 }

@@ -422,6 +422,8 @@ static bool finish_module(sass_parser *p)
     mc->params_in_bank = 1;
     mc->params_bank = 0;
     mc->params_offset = 0x140;
+    mc->has_image_bank = 1; /* #tsPtrIdxU13 slots index header-pool words in c[0x1] */
+    mc->image_bank = 1;
     mc->crs_cached = 16;
     mc->crs_max = 256;
     return finish_banks(p);

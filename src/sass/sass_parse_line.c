@@ -331,7 +331,7 @@ static bool modifiers(sass_parser *p, sass_insn *in)
         size_t best_n = 0;
         for (size_t i = 0; i < sass_mod_row_count; i++) {
             const sass_mod_row *m = &sass_mod_rows[i];
-            bool allowed = row->groups & (UINT32_C(1) << m->group);
+            bool allowed = row->groups & (UINT64_C(1) << m->group);
             if (m->group == SASS_G_BOOL && (row->groups & G_BOOL2))
                 allowed = true;
             for (size_t n = 3; allowed && n >= 1; n--)
@@ -564,23 +564,6 @@ static bool prefix(sass_parser *p, sass_ctrl *c)
     return true;
 }
 
-/* SUATOM, SULD, SUST, SURED: rejected as a whole, SUATOM without an operation first. */
-static void surface(sass_parser *p, sass_insn *in, const fe_token *mn)
-{
-    bool has_op = false;
-    static const char *const ops[] = {".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND",
-                                      ".OR",  ".XOR", ".EXCH", ".CAS"};
-    for (const fe_token *t; (t = peek(p, 0))->kind == FE_TOK_DOTNAME; next(p))
-        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-            has_op |= fe_token_is(t, FE_TOK_DOTNAME, ops[i]);
-    if (in->op == SASS_OP_SUATOM && !has_op)
-        sass_error(p, mn->line, mn->col, "SASS-SURF-002", "SUATOM needs an atomic operation "
-                   "(ADD, MIN, MAX, INC, DEC, AND, OR, XOR, EXCH or CAS): it has no default");
-    else
-        sass_error(p, mn->line, mn->col, "SASS-SURF-001", "%s: surfaces are not supported yet",
-                   sass_op_rows[in->op].mnemonic);
-}
-
 bool sass_parse_insn(sass_parser *p, sass_insn *in)
 {
     size_t start = p->cur.pos;
@@ -620,10 +603,6 @@ bool sass_parse_insn(sass_parser *p, sass_insn *in)
         in->op = (uint16_t)op;
         in->line = mn->line;
         in->col = mn->col;
-        if (sass_op_rows[op].form == SASS_FORM_SURFACE) {
-            surface(p, in, mn);
-            ok = false;
-        }
     }
     ok = ok && modifiers(p, in);
     const fe_token *t = peek(p, 0);

@@ -32,7 +32,8 @@ static const frontend_rule rule_rows[] = {
 const char *const sass_group_names[SASS_G_COUNT] = {
     "size", "E", "U", "cache-op", "cache", "cctl-op", "atom-op", "spin", "atom-size", "compare",
     "U32", "bool", "bool2", "lop-op", "LUT", "X", "CC", "PSL", "MRG", "CBCC", "scope",
-    "invalidate", "bar-op", "bar-red-op", "depbar", "uniform", "LMT", "KEEPREFCOUNT"};
+    "invalidate", "bar-op", "bar-red-op", "depbar", "uniform", "LMT", "KEEPREFCOUNT",
+    "surface-mode", "BA", "dim", "clamp", "channels"};
 const char *const sass_cop_names[SASS_COP_COUNT] = {"CA", "CG", "CS", "LU", "CI", "CV", "WB",
                                                     "WT"};
 
@@ -63,7 +64,7 @@ static void list_op(char *buf, size_t size, const sass_op_row *r)
     n = w > 0 && (size_t)w < size ? (size_t)w : size - 1;
     const char *sep = "";
     for (int g = 0; g < SASS_G_COUNT && n < size; g++)
-        if (r->groups & (UINT32_C(1) << g)) {
+        if (r->groups & (UINT64_C(1) << g)) {
             w = snprintf(buf + n, size - n, "%s%s", sep, sass_group_names[g]);
             n += w > 0 && (size_t)w < size - n ? (size_t)w : size - n - 1;
             sep = " ";

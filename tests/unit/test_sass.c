@@ -121,6 +121,12 @@ static void test_golden_supporting_set(void **state)
     check_golden("supporting_set");
 }
 
+static void test_golden_surfaces(void **state)
+{
+    (void)state;
+    check_golden("surfaces");
+}
+
 static const ir_insn *main_insn(const ir_func *fn, unsigned line)
 {
     for (uint32_t i = 0; i < fn->ninsns; i++)
@@ -285,6 +291,68 @@ static void test_labels_and_atomics(void **state)
     ir_module_destroy(m);
 }
 
+/* Seed page 004: SUATOM's operands and attributes in the IR (docs/sass.md, "Surfaces"). */
+static void test_surfaces(void **state)
+{
+    (void)state;
+    ir_module *m = parse_good("surfaces");
+    assert_int_equal(m->machine.has_image_bank, 1);
+    assert_int_equal(m->machine.image_bank, 1);
+    const ir_func *fn = &m->funcs[0];
+    const ir_insn *in = main_insn(fn, 9); /* SUATOM.D.2D.ADD.IGN R10, [R2], R4, R1 */
+    assert_int_equal(in->op, IR_SUATOM);
+    assert_int_equal(in->sub, IR_ATOM_ADD);
+    assert_int_equal(in->type, IR_T_U32);
+    assert_int_equal(in->mem.space, IR_SPACE_GLOBAL);
+    assert_int_equal(in->mem.image_dim, IR_IMAGE_2D);
+    assert_int_equal(in->mem.image_clamp, IR_CLAMP_IGNORE);
+    assert_int_equal(in->mem.image_flags, 0);
+    assert_int_equal(in->mem.elem_bytes, 4);
+    assert_int_equal(in->src[0].kind, IR_OPND_REG); /* bindless Rc */
+    assert_int_equal(in->src[0].reg, 1);
+    assert_int_equal(in->src[1].kind, IR_OPND_VEC); /* (x, y) in R2, R3 */
+    assert_int_equal(in->src[1].count, 2);
+    assert_int_equal(in->src[1].vregs[1], 3);
+    assert_int_equal(in->src[2].reg, 4);
+    assert_int_equal(in->nsrc, 3);
+    assert_int_equal(in->ndst, 1);
+    assert_int_equal(in->dst[0].reg, 10);
+    in = main_insn(fn, 10); /* SUATOM.D.BA.1D.ADD.U64.TRAP R2, [R3], R4, 0x100 */
+    assert_int_equal(in->type, IR_T_U64);
+    assert_int_equal(in->mem.elem_bytes, 8);
+    assert_int_equal(in->mem.image_clamp, IR_CLAMP_TRAP);
+    assert_int_equal(in->mem.image_flags, IR_IMAGE_BYTE_X);
+    assert_int_equal(in->src[0].kind, IR_OPND_IMM); /* the slot: a word index */
+    assert_int_equal(in->src[0].imm, 0x100);
+    assert_int_equal(in->src[1].kind, IR_OPND_REG);
+    assert_true(in[-1].glue && in[1].glue); /* {R4, R5} packed, {R2, R3} unpacked */
+    in = main_insn(fn, 12); /* the default clamp is .NEAR */
+    assert_int_equal(in->mem.image_clamp, IR_CLAMP_NEAR);
+    in = main_insn(fn, 16); /* SUATOM.D.1D.ADD P0, R5, ...: the sparse status into dst[1] */
+    assert_int_equal(in->ndst, 2);
+    assert_int_equal(in->dst[0].reg, 5);
+    assert_int_equal(in->dst[1].kind, IR_OPND_PRED);
+    assert_int_equal(in->dst[1].reg, 0);
+    const ir_ctrl *c = &fn->ctrl[in - fn->insns];
+    assert_int_equal(c->writes[0], 1u << 5);
+    in = main_insn(fn, 17); /* SUATOM.D.1D.CAS P1, R5, [R3], R6, 0x2: compare R6, new R7 */
+    assert_int_equal(in->sub, IR_ATOM_CAS);
+    assert_int_equal(in->nsrc, 4);
+    assert_int_equal(in->src[2].reg, 6);
+    assert_int_equal(in->src[3].reg, 7);
+    assert_int_equal(in->dst[1].reg, 1);
+    assert_int_equal(main_insn(fn, 18)->ndst, 1); /* PT: the status is dropped */
+    in = main_insn(fn, 20); /* SUATOM.D.1D.EXCH R12, [R3] ... */
+    assert_int_equal(in->type, IR_T_B32);
+    in = main_insn(fn, 40); /* 2D_ARRAY: {R4, R5, R6} */
+    assert_int_equal(in->mem.image_dim, IR_IMAGE_2D_ARRAY);
+    assert_int_equal(in->src[1].count, 3);
+    assert_int_equal(fn->ctrl[in - fn->insns].reads[0], (1u << 1) | (7u << 4) | (1u << 13));
+    in = main_insn(fn, 56); /* SUATOM.D.2D.ADD.F16x2.RN */
+    assert_int_equal(in->type, IR_T_F16X2);
+    ir_module_destroy(m);
+}
+
 static void test_registry_entry(void **state)
 {
     (void)state;
@@ -304,6 +372,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_seed_forms),
         cmocka_unit_test(test_golden_supporting_set),
+        cmocka_unit_test(test_golden_surfaces),
+        cmocka_unit_test(test_surfaces),
         cmocka_unit_test(test_machine_and_entry),
         cmocka_unit_test(test_seed_cctl_table),
         cmocka_unit_test(test_defaults_and_prefixes),
