@@ -25,7 +25,8 @@ static uint64_t bit_range(unsigned first, unsigned count)
 
 static unsigned popcount64(uint64_t v)
 {
-    return (unsigned)__builtin_popcountll(v);
+    /* No sector or one (most lookups) without the library call a build without POPCNT makes. */
+    return (v & (v - 1)) ? (unsigned)__builtin_popcountll(v) : (unsigned)(v != 0);
 }
 
 /* Bitmap operations over [start, start + count) of a line's byte bitmap. */

@@ -1,0 +1,303 @@
+/* Unit tests of the executor's shortcuts (src/exec/exec_decode.c, src/exec/exec_mem.c) on IR built
+ * by hand (ir_build.h): each must give exactly what the general path gives.
+ *
+ *   h_setp_int    setp of 32-bit integers without a combine operand, compared straight into
+ *                 predicate bits (two immediates decided at decode), against the same setp with
+ *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32;
+ *   h_alu         an instruction guarded off in every lane changes nothing (not even the carry
+ *                 flag); with every lane active the lane function writes the destination
+ *                 register itself only when no source reads it;
+ *   h_ld_const_same  a const load at an immediate address that memsys_const_load refuses
+ *                 falls back to exec_h_ld, which reports the fault as before.
+ * (Every lane function today reads lane l's sources before it writes lane l, so writing in
+ * place a register that is also a source would give the same values; the test still pins them.) */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+#include "exec_test.h"
+#include "ir_build.h"
+
+#define NONE irb_opnd(IR_OPND_NONE)
+
+enum { BLOCK = 64 };
+
+/* %rd0 = out, %r0 = tid.x. */
+static void load_out_and_tid(irb *b, uint32_t *rd_out, uint32_t *r_tid)
+{
+    uint32_t out = irb_param(b, "out", IR_T_U64);
+    *rd_out = irb_reg(b, IR_T_U64, "%rd0");
+    *r_tid = irb_reg(b, IR_T_U32, "%r0");
+    irb_ld(b, IR_SPACE_PARAM, IR_T_U64, irb_r(*rd_out), irb_addr_sym(out, 0));
+    irb_alu(b, IR_MOV, IR_T_U32, irb_r(*r_tid), irb_sreg(IR_SREG_TID_X), NONE, NONE);
+}
+
+/* out[tid] = value (a u32 register). */
+static void store_at_tid(irb *b, uint32_t rd_out, uint32_t r_tid, uint32_t value)
+{
+    uint32_t off = irb_reg(b, IR_T_U64, "%rd1"), addr = irb_reg(b, IR_T_U64, "%rd2");
+    irb_alu(b, IR_MUL, IR_T_U32, irb_r(off), irb_r(r_tid), irb_imm(4), NONE)->mods = IR_MOD_WIDE;
+    irb_alu(b, IR_ADD, IR_T_S64, irb_r(addr), irb_r(rd_out), irb_r(off), NONE);
+    irb_st(b, IR_SPACE_GLOBAL, IR_T_U32, irb_addr_reg(addr, 0), irb_r(value));
+}
+
+/* setp.<cmp>.<t> d0|d1, a, b (d1 UINT32_MAX: no second destination; combine >= 0: `.and
+ * combine`), guarded by `guard` (UINT32_MAX: not guarded). */
+static ir_insn *setp(irb *b, ir_cmp cmp, ir_type t, uint32_t d0, uint32_t d1, ir_operand a,
+                     ir_operand c, int combine, uint32_t guard)
+{
+    ir_insn *in = irb_alu(b, IR_SETP, t, irb_p(d0), a, c, NONE);
+    in->cmp = (uint8_t)cmp;
+    if (d1 != UINT32_MAX)
+        irb_dst(in, 1, irb_p(d1));
+    if (combine >= 0) {
+        irb_src(in, 2, irb_p((uint32_t)combine));
+        in->boolop = IR_BOOL_AND;
+    }
+    if (guard != UINT32_MAX)
+        irb_guard(in, guard, 0);
+    return in;
+}
+
+/* Lane l's operands: a = V(l & 7), b = V(l >> 3), V(i) = i * 0x40000001 (mod 2^32): every
+ * ordered pair of eight values whose signed and unsigned orders differ. */
+static uint32_t lane_value(uint32_t i) { return i * 0x40000001u; }
+
+static int compare(ir_cmp cmp, int sgn, uint32_t a, uint32_t b)
+{
+    uint32_t bias = sgn ? 0x80000000u : 0;
+    uint32_t u = a ^ bias, v = b ^ bias;
+    switch (cmp) {
+    case IR_CMP_EQ: return a == b;
+    case IR_CMP_NE: return a != b;
+    case IR_CMP_LT: case IR_CMP_LO: return u < v;
+    case IR_CMP_LE: case IR_CMP_LS: return u <= v;
+    case IR_CMP_GT: case IR_CMP_HI: return u > v;
+    default: return u >= v; /* GE, HS */
+    }
+}
+
+/* Bits of out[l]: 0/1 the fast setp's two destinations, 2/3 the general one's (register
+ * operands); 4/5 and 6/7 the same with the two immediates ia, ib. Lanes with (l & 6) == 0 are
+ * guarded off and keep the destinations' old values: (l & 1) != 0 and its negation. */
+static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t i = irb_reg(&b, IR_T_U32, "%r1"), j = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t ra = irb_reg(&b, IR_T_U32, "%r3"), rb = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r5"), acc = irb_reg(&b, IR_T_U32, "%r6");
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(i), irb_r(r_tid), irb_imm(7), NONE);
+    irb_alu(&b, IR_SHR, IR_T_U32, irb_r(j), irb_r(r_tid), irb_imm(3), NONE);
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(ra), irb_r(i), irb_imm(30), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(ra), irb_r(ra), irb_r(i), NONE);
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(rb), irb_r(j), irb_imm(30), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(rb), irb_r(rb), irb_r(j), NONE);
+    uint32_t tru = irb_pred(&b, "%t"), g = irb_pred(&b, "%g"), p[8];
+    for (int k = 0; k < 8; k++) p[k] = irb_pred(&b, "%p");
+    setp(&b, IR_CMP_EQ, IR_T_U32, tru, UINT32_MAX, irb_imm(0), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(6), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, g, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(1), NONE);
+    for (int k = 0; k < 8; k += 2) /* the old values */
+        setp(&b, IR_CMP_NE, IR_T_U32, p[k], p[k + 1], irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    setp(&b, cmp, t, p[0], p[1], irb_r(ra), irb_r(rb), -1, g);
+    setp(&b, cmp, t, p[2], p[3], irb_r(ra), irb_r(rb), (int)tru, g);
+    setp(&b, cmp, t, p[4], p[5], irb_imm(ia), irb_imm(ib), -1, g);
+    setp(&b, cmp, t, p[6], p[7], irb_imm(ia), irb_imm(ib), (int)tru, g);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(acc), irb_imm(0), NONE, NONE);
+    for (int k = 0; k < 8; k++)
+        irb_guard(irb_alu(&b, IR_OR, IR_T_B32, irb_r(acc), irb_r(acc), irb_imm(1 << k), NONE),
+                  p[k], 0);
+    store_at_tid(&b, rd_out, r_tid, acc);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    int sgn = t == IR_T_S32 && cmp < IR_CMP_LO;
+    for (uint32_t l = 0; l < BLOCK; l++) {
+        int on = (l & 6) != 0, old = (l & 1) != 0;
+        int r = compare(cmp, sgn, lane_value(l & 7), lane_value(l >> 3));
+        int ri = compare(cmp, sgn, ia, ib);
+        uint32_t want = 0;
+        for (int k = 0; k < 8; k++) {
+            int v = on ? ((k < 4 ? r : ri) ^ (k & 1)) : old ^ (k & 1);
+            want |= (uint32_t)v << k;
+        }
+        if (o->out[l] != want)
+            fprintf(stderr, "cmp %d type %d imm %#x %#x lane %u: %#x, want %#x\n", cmp, t, ia,
+                    ib, l, o->out[l], want);
+        assert_int_equal(o->out[l], want);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+/* Every ordered comparison, signed and unsigned, against the general path and the values C
+ * gives, with immediate pairs that are equal, ordered differently when signed, and the
+ * boundary between the halves. */
+static void test_setp_int_matches_the_general_path(void **state)
+{
+    (void)state;
+    static const uint32_t pairs[][2] = {
+        {5, 5}, {0x80000002u, 0x40000001u}, {1, 0xFFFFFFFFu}, {0x7FFFFFFFu, 0x80000000u}};
+    static const ir_type types[] = {IR_T_U32, IR_T_S32, IR_T_B32};
+    for (unsigned ti = 0; ti < 3; ti++)
+        for (int cmp = IR_CMP_EQ; cmp <= IR_CMP_HS; cmp++) {
+            if (types[ti] == IR_T_B32 && cmp != IR_CMP_EQ && cmp != IR_CMP_NE)
+                continue; /* b32 compares only for equality */
+            for (unsigned k = 0; k < 4; k++)
+                run_setp_case((ir_cmp)cmp, types[ti], pairs[k][0], pairs[k][1]);
+        }
+}
+
+/* Only a decoded setp_int handler makes the two decided setps (immediates) and the register
+ * ones differ from h_alu; this checks that the shortcut is really taken for the first and not
+ * for the `.and` form. */
+static void test_setp_int_is_chosen(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t r = irb_reg(&b, IR_T_U32, "%r0");
+    uint32_t p = irb_pred(&b, "%p0"), q = irb_pred(&b, "%p1");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(r), irb_sreg(IR_SREG_TID_X), NONE, NONE);
+    setp(&b, IR_CMP_LT, IR_T_S32, p, q, irb_r(r), irb_imm(3), -1, UINT32_MAX);
+    setp(&b, IR_CMP_LT, IR_T_S32, p, q, irb_r(r), irb_imm(3), (int)p, UINT32_MAX);
+    setp(&b, IR_CMP_LT, IR_T_U64, p, q, irb_r(r), irb_imm(3), -1, UINT32_MAX);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    diag_list dl;
+    diag_list_init(&dl);
+    exec_program *prog = exec_program_create(b.m, &dl);
+    assert_non_null(prog);
+    const exec_xinsn *code = prog->funcs[0].code;
+    assert_ptr_equal(code[1].alu, code[2].alu);      /* the same lane function (setp_s32) ... */
+    assert_true(code[1].fn != code[2].fn);           /* ... but not the same handler */
+    assert_ptr_equal(code[2].fn, code[0].fn);        /* the `.and` form is h_alu's, as mov */
+    assert_ptr_equal(code[3].fn, code[0].fn);        /* 64-bit: h_alu */
+    exec_program_destroy(prog);
+    diag_list_fini(&dl);
+    ir_module_destroy(b.m);
+}
+
+/* An add.cc guarded off in every lane neither writes its destination nor the carry flag: the
+ * addc after it still sees the carry of the first add.cc. Then add.cc with every lane active
+ * whose destination is also a source (not written in place), and mad whose destination no
+ * source reads (written in place), and the same with half the lanes (old values kept). */
+static void test_alu_guarded_off_and_direct_writes(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t s = irb_reg(&b, IR_T_U32, "%r1"), c = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t m = irb_reg(&b, IR_T_U32, "%r3"), h = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t off = irb_pred(&b, "%p0"), odd = irb_pred(&b, "%p1"), x = irb_reg(&b, IR_T_U32, "%r5");
+    setp(&b, IR_CMP_NE, IR_T_U32, off, UINT32_MAX, irb_imm(0), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(1), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, odd, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    /* s = tid + 0xFFFFFFF0: carry out in lanes 16 and up */
+    ir_insn *a = irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(r_tid), irb_imm(0xFFFFFFF0), NONE);
+    a->mods = IR_MOD_CC;
+    a->flag_out = 1;
+    /* guarded off everywhere: would set s = 0 and clear every carry */
+    a = irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_imm(0), irb_imm(0), NONE);
+    a->mods = IR_MOD_CC;
+    a->flag_out = 1;
+    irb_guard(a, off, 0);
+    a = irb_alu(&b, IR_ADD, IR_T_U32, irb_r(c), irb_imm(0), irb_imm(0), NONE); /* c = carry */
+    a->mods = IR_MOD_CARRY_IN;
+    a->flag_in = 1;
+    /* s = s + s (every lane; the destination is a source) */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(s), irb_r(s), NONE);
+    /* m = tid * 3 + s (in place); h = 7 then, odd lanes only, h = tid * tid + 1 */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(m), irb_r(r_tid), irb_imm(3), irb_r(s))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(h), irb_imm(7), NONE, NONE);
+    a = irb_alu(&b, IR_MAD, IR_T_U32, irb_r(h), irb_r(r_tid), irb_r(r_tid), irb_imm(1));
+    a->mods = IR_MOD_LO;
+    irb_guard(a, odd, 0);
+    /* out = c | m << 1 | h << 20 ... packed: c + 2 * (m + (h << 16)) */
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(h), irb_r(h), irb_imm(16), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(m), irb_r(m), irb_r(h), NONE);
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(c), irb_r(m), irb_imm(2), irb_r(c))->mods = IR_MOD_LO;
+    store_at_tid(&b, rd_out, r_tid, c);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t l = 0; l < BLOCK; l++) {
+        uint32_t sum = l + 0xFFFFFFF0u, carry = l >= 16;
+        uint32_t s2 = sum + sum, m2 = l * 3 + s2, h2 = (l & 1) ? l * l + 1 : 7;
+        uint32_t want = (m2 + (h2 << 16)) * 2 + carry;
+        assert_int_equal(o->out[l], want);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+/* ld.const at an immediate address that memsys_const_load refuses (outside the bank's data,
+ * misaligned): the fault is the one exec_h_ld reports for it, at the load's line. */
+static void run_bad_const_load(int64_t address, const char *rule, const char *message)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t r = irb_reg(&b, IR_T_U32, "%r0");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(r), irb_imm(1), NONE, NONE);
+    ir_operand at = irb_opnd(IR_OPND_ADDR);
+    at.imm = address;
+    irb_ld(&b, IR_SPACE_CONST, IR_T_U32, irb_r(r), at);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    assert_int_equal(o->rc, 1);
+    assert_true(o->fault.faulted);
+    assert_int_equal(o->fault.insn_id, 1);
+    assert_int_equal(o->fault.tid[0], 0);
+    assert_string_equal(o->fault.rule, rule);
+    assert_int_equal(o->fault.ptx_line, 11);
+    assert_string_equal(o->fault.message, message);
+    assert_int_equal(o->insn[1].constant.requests, 0);
+    assert_int_equal(o->insn[1].constant.hits + o->insn[1].constant.misses, 0);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_const_load_fault_falls_back(void **state)
+{
+    (void)state;
+    run_bad_const_load(0x40, "EXEC-MEM-001",
+                       "invalid const read of size 4 at address 0x40: address is outside the "
+                       "window's allocated size");
+    run_bad_const_load((int64_t)(3ull << MEM_CONST_BANK_SHIFT) + 2, "EXEC-MEM-001",
+                       "invalid const read of size 4 at address 0x3000002: address is not "
+                       "aligned to the access size");
+    run_bad_const_load((int64_t)(3ull << MEM_CONST_BANK_SHIFT) + 8, "EXEC-MEM-001",
+                       "invalid const read of size 4 at address 0x3000008: address is outside "
+                       "the data of its constant bank");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_setp_int_matches_the_general_path),
+        cmocka_unit_test(test_setp_int_is_chosen),
+        cmocka_unit_test(test_alu_guarded_off_and_direct_writes),
+        cmocka_unit_test(test_const_load_fault_falls_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
