@@ -9,7 +9,8 @@
 # (tests/golden/ir/sass_<name>.ir of tests/sass_good/<name>.sass) are compared here through the CLI
 # (golden.ir.sass_<name>) and by the unit test tests/unit/test_sass.c, which parses without the
 # executor; either `GMS_UPDATE_GOLDEN=1` rewrites them, to the same text.
-foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx)
+foreach(ptx_file examples/saxpy/saxpy.ptx tests/golden/ir/ir_showcase.ptx
+                 tests/kernels/surf2d_pitch/surf2d_pitch.sm_80.ptx)
   get_filename_component(name ${ptx_file} NAME_WE)
   add_test(NAME golden.ir.${name}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/ir_golden.sh $<TARGET_FILE:gpumemsim>

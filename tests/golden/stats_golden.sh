@@ -3,14 +3,21 @@
 # statistics with stats_digest and compares the digest with GOLDEN (tests/golden/stats/...).
 # With GMS_UPDATE_GOLDEN=1 in the environment it writes GOLDEN instead (review the diff).
 # Usage: stats_golden.sh GPUMEMSIM STATS_DIGEST LAUNCH.json GOLDEN [RUN OPTION...]
-# Exit status: 0 pass (or golden written), 1 fail, 2 bad usage.
+# Exit status: 0 pass (or golden written), 1 fail, 2 bad usage, 77 skipped: the launch file was
+# refused for its "images" section (LAUNCH-KEY-001), which the simulator does not read yet.
 set -u
 [ $# -ge 4 ] || { echo "usage: $0 GPUMEMSIM STATS_DIGEST LAUNCH.json GOLDEN [RUN OPTION...]" >&2; exit 2; }
 sim=$1 digest=$2 launch=$3 golden=$4
 shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-"$sim" run "$launch" "$@" --quiet --json "$tmp/stats.json" >"$tmp/out" 2>&1 ||
+"$sim" run "$launch" "$@" --quiet --json "$tmp/stats.json" >"$tmp/out" 2>&1
+status=$?
+if [ "$status" -eq 2 ] && grep -F -q 'unknown key "images" [LAUNCH-KEY-001]' "$tmp/out"; then
+    echo "SKIP: $launch: this simulator does not read the launch file's \"images\" section yet"
+    exit 77
+fi
+[ "$status" -eq 0 ] ||
     { cat "$tmp/out" >&2; echo "FAIL: $launch: gpumemsim run failed" >&2; exit 1; }
 "$digest" "$tmp/stats.json" >"$tmp/digest" || exit 1
 if [ "${GMS_UPDATE_GOLDEN:-0}" = 1 ]; then

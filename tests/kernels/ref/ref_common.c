@@ -133,27 +133,65 @@ static void init_file(void *array, size_t bytes, json_t *path)
         fail("input file has the wrong size", json_string_value(path));
 }
 
-static json_t *buffer_decl(const char *name)
+/* What a reference needs of a buffer or an image of the launch file: its element type, its
+ * element count and its init (NULL without one). An image's elements are its texels' channels in
+ * x-fastest order (x, then y, z and layer): the format's kind and bits name the element type,
+ * width x height x depth x layers x channels the count. */
+struct decl {
+    const char *type;
+    size_t count;
+    json_t *init;
+};
+
+static const char *image_element_type(json_t *format, const char *name)
+{
+    static const char *const names[3][3] = {
+        {"i8", "i16", "i32"}, {"u8", "u16", "u32"}, {"", "f16", "f32"}};
+    const char *kind = json_string_value(json_object_get(format, "kind"));
+    json_int_t bits = json_integer_value(json_object_get(format, "bits"));
+    int k = !kind ? -1 : strcmp(kind, "signed") == 0 ? 0 : strcmp(kind, "unsigned") == 0 ? 1
+                   : strcmp(kind, "float") == 0 ? 2 : -1;
+    int b = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : -1;
+    if (k < 0 || b < 0 || names[k][b][0] == '\0')
+        fail("unsupported image format", name);
+    return names[k][b];
+}
+
+static size_t image_key(json_t *image, const char *key)
+{
+    json_t *value = json_object_get(image, key);
+    return value ? (size_t)json_integer_value(value) : 1;
+}
+
+static struct decl lookup_decl(const char *name)
 {
     json_t *buffer = json_object_get(json_object_get(launch_file, "buffers"), name);
-    if (!json_is_object(buffer))
-        fail("no such buffer in the launch file", name);
-    return buffer;
+    if (json_is_object(buffer))
+        return (struct decl){json_string_value(json_object_get(buffer, "type")),
+                             (size_t)json_integer_value(json_object_get(buffer, "count")),
+                             json_object_get(buffer, "init")};
+    json_t *image = json_object_get(json_object_get(launch_file, "images"), name);
+    if (!json_is_object(image))
+        fail("no such buffer or image in the launch file", name);
+    json_t *format = json_object_get(image, "format");
+    size_t count = image_key(image, "width") * image_key(image, "height") *
+                   image_key(image, "depth") * image_key(image, "layers") *
+                   image_key(format, "channels");
+    return (struct decl){image_element_type(format, name), count, json_object_get(image, "init")};
 }
 
 void *ref_input(const char *name, const char *type, size_t count)
 {
-    json_t *buffer = buffer_decl(name);
-    const char *declared = json_string_value(json_object_get(buffer, "type"));
-    if (!declared || strcmp(declared, type) != 0)
-        fail("buffer type differs from the launch file", name);
-    if ((size_t)json_integer_value(json_object_get(buffer, "count")) != count)
-        fail("buffer count differs from the launch file", name);
+    struct decl decl = lookup_decl(name);
+    if (!decl.type || strcmp(decl.type, type) != 0)
+        fail("element type differs from the launch file", name);
+    if (decl.count != count)
+        fail("element count differs from the launch file", name);
     size_t bytes = count * type_bytes(type);
     void *array = calloc(bytes ? bytes : 1, 1);
     if (!array)
         fail("out of memory", name);
-    json_t *init = json_object_get(buffer, "init");
+    json_t *init = decl.init;
     if (!init)
         return array;
     if (json_object_size(init) != 1)
@@ -225,15 +263,13 @@ void ref_write_file(const char *path, const void *data, size_t bytes)
 
 void ref_write_expected(const char *name, const void *data, size_t bytes)
 {
-    json_t *buffer = buffer_decl(name);
-    size_t declared = (size_t)json_integer_value(json_object_get(buffer, "count")) *
-                      type_bytes(json_string_value(json_object_get(buffer, "type")));
-    if (declared != bytes)
-        fail("expected data size differs from the buffer size", name);
+    struct decl decl = lookup_decl(name);
+    if (!decl.type || decl.count * type_bytes(decl.type) != bytes)
+        fail("expected data size differs from the buffer or image size", name);
     json_t *expect = json_object_get(json_object_get(launch_file, "expect"), name);
     const char *path = json_string_value(json_object_get(expect, "file"));
     if (!path)
-        fail("no expect file for buffer", name);
+        fail("no expect file for buffer or image", name);
     ref_write_file(path, data, bytes);
 }
 

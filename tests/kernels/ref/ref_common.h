@@ -15,7 +15,10 @@
 void ref_open(const char *path);
 
 /* Returns a freshly allocated array (caller frees) holding buffer `name`'s initial contents.
- * `type` ("f32", "u8", ...) and `count` (elements) must match the launch file's declaration. */
+ * `type` ("f32", "u8", ...) and `count` (elements) must match the launch file's declaration.
+ * `name` may also be an image of the "images" section: its elements are the channels of its
+ * texels in x-fastest order (x, y, z, layer), typed by the format ("u32" for 32-bit unsigned,
+ * "f16" for 16-bit float, ...), width x height x depth x layers x channels of them. */
 void *ref_input(const char *name, const char *type, size_t count);
 
 /* Returns scalar argument `arg` (0-based) of launch `launch` (0-based) as a double or an integer.
@@ -29,8 +32,8 @@ size_t ref_launch_threads(size_t launch);
 /* Number of launches in the file. */
 size_t ref_launch_count(void);
 
-/* Writes `bytes` bytes to the expected-data file that the "expect" entry of buffer `name` names;
- * checks `bytes` against the buffer's declared size. */
+/* Writes `bytes` bytes to the expected-data file that the "expect" entry of buffer (or image,
+ * texels in x-fastest order) `name` names; checks `bytes` against its declared size. */
 void ref_write_expected(const char *name, const void *data, size_t bytes);
 
 /* Writes a raw file (an input the launch file reads, or expected_stdout.txt). */
