@@ -149,7 +149,10 @@ static int texel_addresses(exec_warp *w, const exec_xinsn *x, const mem_image_de
     uint32_t size = (uint32_t)m->elem_bytes * (m->vec ? m->vec : 1);
     uint32_t c[3][LANES];
     for (unsigned i = 0; i < 3; i++) coordinate(w, x, i, c[i]);
-    int is_signed = m->image_dim == IR_IMAGE_1D_BUFFER && m->image_clamp == IR_CLAMP_NEAR;
+    /* Coordinates are signed 32-bit integers (a negative one is out of range: NEAR clamps it to
+     * 0), except the x of a 1D buffer whose mode is not NEAR, which is unsigned; array layers are
+     * the low 16 bits, unsigned (seed 004's coordinate table; PTX's .s32 coordinates). */
+    int is_signed = m->image_dim != IR_IMAGE_1D_BUFFER || m->image_clamp == IR_CLAMP_NEAR;
     for (unsigned l = 0; l < LANES; l++) {
         if (!((*live >> l) & 1u))
             continue;
@@ -161,9 +164,9 @@ static int texel_addresses(exec_warp *w, const exec_xinsn *x, const mem_image_de
         texel_pos p = {is_signed ? (int64_t)(int32_t)c[0][l] : (int64_t)c[0][l], 0, 0, 0};
         switch (m->image_dim) {
         case IR_IMAGE_1D_ARRAY: p.layer = c[1][l] & 0xFFFFu; break;
-        case IR_IMAGE_2D: p.y = c[1][l]; break;
-        case IR_IMAGE_2D_ARRAY: p.y = c[1][l]; p.layer = c[2][l] & 0xFFFFu; break;
-        case IR_IMAGE_3D: p.y = c[1][l]; p.z = c[2][l]; break;
+        case IR_IMAGE_2D: p.y = (int32_t)c[1][l]; break;
+        case IR_IMAGE_2D_ARRAY: p.y = (int32_t)c[1][l]; p.layer = c[2][l] & 0xFFFFu; break;
+        case IR_IMAGE_3D: p.y = (int32_t)c[1][l]; p.z = (int32_t)c[2][l]; break;
         default: break;
         }
         if (m->image_flags & IR_IMAGE_BYTE_X) {

@@ -283,6 +283,28 @@ static void test_clamp_modes(void **state)
     free(o);
 }
 
+/* x = tid % 8 - 8: every coordinate is negative. Coordinates are signed: NEAR clamps them to
+ * the left edge (read as unsigned they would have gone to the right edge, x = 7). */
+static void test_negative_coordinates_clamp_to_zero(void **state)
+{
+    (void)state;
+    img_setup s = {.desc = image_8x4(0), .fill = 7};
+    uint32_t st, ld;
+    img_out *o = store_then_load(&s, 1, 1, 0xFFFFFFF8u, IR_CLAMP_NEAR, 0, &st, &ld);
+    assert_int_equal(o->t.rc, 0);
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t y = t / 8, last = y * 8 + 7 + 100; /* the row's last lane stores last */
+        assert_int_equal(o->t.out[t], last);
+        assert_int_equal(word_at(o, y * 64), last);
+        assert_int_equal(word_at(o, y * 64 + 7 * 4), 7);
+    }
+    free(o);
+    o = store_then_load(&s, 1, 1, 0xFFFFFFF8u, IR_CLAMP_TRAP, 0, &st, &ld);
+    assert_int_equal(o->t.rc, 1);
+    assert_string_equal(o->t.fault.rule, "EXEC-IMAGE-001");
+    free(o);
+}
+
 static void test_byte_x(void **state)
 {
     (void)state;
@@ -475,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_pitch_store_load),
         cmocka_unit_test(test_block_linear_store_load),
         cmocka_unit_test(test_clamp_modes),
+        cmocka_unit_test(test_negative_coordinates_clamp_to_zero),
         cmocka_unit_test(test_byte_x),
         cmocka_unit_test(test_invalid_and_disabled),
         cmocka_unit_test(test_slots_and_pool),
