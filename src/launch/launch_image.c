@@ -105,7 +105,7 @@ static int parse_extent(launch_ctx *c, const launch_path *p, json_t *img, launch
                       : !array && l != 1 ? "layers" : NULL;
     if (key) {
         launch_path kp = launch_path_key(p, key);
-        launch_error(c, "LAUNCH-IMAGE-005", &kp, 0, "a %s image has %s 1 (height is 1 for 1D "
+        launch_error(c, "LAUNCH-IMAGE-005", &kp, 0, "a %s image needs %s 1 (height is 1 for 1D "
                      "images, depth 1 unless 3d, layers 1 unless an array)", dim_names[m->dim],
                      key);
         return -1;
