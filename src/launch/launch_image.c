@@ -255,6 +255,26 @@ static void parse_image(launch_ctx *c, const launch_path *p, const char *name, j
         launch_parse_init(c, &ip, init, b);
 }
 
+/* {"surface": NAME}: the handle of image NAME. */
+void launch_parse_surface_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a)
+{
+    static const char *const keys[] = {"surface", NULL};
+    launch_check_keys(c, p, v, keys);
+    a->kind = LAUNCH_ARG_SURFACE;
+    const char *name;
+    if (launch_get_string(c, p, v, "surface", 1, &name) <= 0)
+        return;
+    long index = launch_find_buffer(c->desc, name);
+    launch_path sp = launch_path_key(p, "surface");
+    if (index < 0)
+        launch_error(c, "LAUNCH-REF-001", &sp, 0, "no image named \"%s\" is declared", name);
+    else if (!c->desc->buffers[index].image)
+        launch_error(c, "LAUNCH-ARG-003", &sp, 0, "\"%s\" is a buffer, not an image: pass it "
+                     "as {\"buffer\": \"%s\"}", name, name);
+    else
+        a->buffer = (size_t)index;
+}
+
 void launch_parse_images(launch_ctx *c, json_t *root)
 {
     launch_path top = {0};

@@ -83,6 +83,8 @@ int launch_parse_init(launch_ctx *c, const launch_path *p, json_t *v, launch_buf
 /* ---- images (launch_image.c) ---- */
 /* Parses the top-level "images" and "image_pool_max" into d->buffers (after the buffers). */
 void launch_parse_images(launch_ctx *c, json_t *root);
+/* A {"surface": NAME} argument `v` at `p` into *a (LAUNCH-REF-001, LAUNCH-ARG-003). */
+void launch_parse_surface_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
 
 /* ---- element values (launch_values.c) ---- */
 /* The bit pattern of `n` stored as type `t` (floats rounded to nearest even through binary32 for

@@ -511,26 +511,6 @@ static void parse_buffer_arg(launch_ctx *c, const launch_path *p, json_t *v, lau
     }
 }
 
-/* {"surface": NAME}: the handle of image NAME. */
-static void parse_surface_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a)
-{
-    static const char *const keys[] = {"surface", NULL};
-    check_keys(c, p, v, keys);
-    a->kind = LAUNCH_ARG_SURFACE;
-    const char *name;
-    if (get_string(c, p, v, "surface", 1, &name) <= 0)
-        return;
-    long index = launch_find_buffer(c->desc, name);
-    launch_path sp = launch_path_key(p, "surface");
-    if (index < 0)
-        launch_error(c, "LAUNCH-REF-001", &sp, 0, "no image named \"%s\" is declared", name);
-    else if (!c->desc->buffers[index].image)
-        launch_error(c, "LAUNCH-ARG-003", &sp, 0, "\"%s\" is a buffer, not an image: pass it "
-                     "as {\"buffer\": \"%s\"}", name, name);
-    else
-        a->buffer = (size_t)index;
-}
-
 static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a)
 {
     char field[128];
@@ -546,7 +526,7 @@ static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg
         return;
     }
     if (json_object_get(v, "surface")) {
-        parse_surface_arg(c, p, v, a);
+        launch_parse_surface_arg(c, p, v, a);
         return;
     }
     if (json_object_size(v) != 1) {
