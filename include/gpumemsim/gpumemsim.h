@@ -172,6 +172,10 @@ typedef enum gms_setting {
                                  read of a register before its write scoreboard was waited on
                                  and a write while its read scoreboard is pending are kernel
                                  faults (EXEC-HAZARD-001/002); default 0 */
+    GMS_SET_IMAGE_POOL_MAX,   /* the header pool's largest valid index, 0 to 1048575: images of
+                                 higher header indices are invalid to the launches that follow
+                                 (docs/images.md, "The image table and handles"); default: the
+                                 highest index of an image created */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an
@@ -209,6 +213,71 @@ gms_status gms_device_read(gms_device *dev, uint64_t addr, void *dst, uint64_t b
  * end of a run: the write-back is counted in the totals as work no instruction caused.
  * Returns GMS_OK, GMS_ERR_ARGUMENT, GMS_ERR_NOMEM. */
 gms_status gms_device_flush(gms_device *dev, gms_diag_list *dl);
+
+/* ---- images (docs/api.md, "Images"; docs/images.md) ---- */
+/* The geometry of an image: which of width, height, depth and layers it uses. */
+typedef enum gms_image_dim {
+    GMS_IMAGE_1D = 1, GMS_IMAGE_1D_BUFFER, GMS_IMAGE_1D_ARRAY, GMS_IMAGE_2D, GMS_IMAGE_2D_ARRAY,
+    GMS_IMAGE_3D
+} gms_image_dim;
+/* cudaChannelFormatKind, with its values. */
+typedef enum gms_image_kind {
+    GMS_IMAGE_SIGNED = 0, GMS_IMAGE_UNSIGNED = 1, GMS_IMAGE_FLOAT = 2
+} gms_image_kind;
+/* An image's descriptor (docs/images.md, "The descriptor"). */
+typedef struct gms_image_desc {
+    gms_image_dim dim;
+    uint32_t channels;      /* 1, 2 or 4 */
+    uint32_t bits;          /* per channel: 8, 16 or 32 (float: 16 or 32) */
+    gms_image_kind kind;
+    uint32_t width, height, depth, layers; /* texels and layers, >= 1 each; height 1 for 1D,
+                                              depth 1 unless 3D, layers 1 unless an array */
+    int block_linear;       /* 0: pitch-linear; 1: block-linear */
+    uint32_t pitch_bytes;   /* pitch-linear: bytes from one row to the next, >= a row of texels */
+    uint32_t block_height, block_depth; /* block-linear: GOBs per block, powers of two <= 32 */
+    int disabled;           /* 1: stores are dropped and loads read 0 (docs/images.md) */
+} gms_image_desc;
+typedef struct gms_image_info {
+    uint64_t base;        /* device address of the image's memory (byte 0 of layer 0) */
+    uint64_t bytes;       /* bytes of memory the layout occupies */
+    uint64_t texel_bytes; /* channels x bits / 8 */
+    uint64_t texels;      /* width x height x depth x layers */
+} gms_image_info;
+/* Creates an image on `dev`: device memory for its layout, reading as zero, and an entry of the
+ * device's image table. *handle (OUT) receives its 64-bit handle, which is also its header index
+ * (1, 2, ... in creation order): what a surface object kernel argument passes (gms_arg_u64).
+ * `desc` is borrowed. Returns GMS_OK; GMS_ERR_ARGUMENT (NULL, or a descriptor that breaks the
+ * rules above: API-IMAGE-001 with the reason); GMS_ERR_NOMEM (SIM-NOMEM-001, also when the
+ * table holds 1048575 images); GMS_ERR_CONFIG as gms_device_alloc. */
+gms_status gms_image_create(gms_device *dev, const gms_image_desc *desc, uint64_t *handle,
+                            gms_diag_list *dl);
+/* The image of `handle` into *out (OUT). Returns GMS_OK, GMS_ERR_ARGUMENT, or GMS_ERR_NOT_FOUND
+ * when no live image has that handle (no diagnostic: a query). */
+gms_status gms_image_info_get(const gms_device *dev, uint64_t handle, gms_image_info *out);
+/* Copies all the image's texels from `src` (borrowed) into its memory, converting to the
+ * layout: `bytes` must be texels x texel_bytes, texels in x-fastest order (then y, z, layer),
+ * channels interleaved, little-endian. Written like gms_device_write: refused for an image that
+ * existed when a kernel ran (API-MEM-002). Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_NOT_FOUND
+ * (API-IMAGE-002: no live image has that handle); GMS_ERR_RANGE (API-IMAGE-003: bytes is not the
+ * image's size); GMS_ERR_STATE; GMS_ERR_NOMEM. */
+gms_status gms_image_write(gms_device *dev, uint64_t handle, const void *src, uint64_t bytes,
+                           gms_diag_list *dl);
+/* Copies all the image's texels into `dst` (OUT) in the order gms_image_write takes, flushing
+ * the caches first after a launch as gms_device_read does. Returns as gms_image_write, without
+ * GMS_ERR_STATE. */
+gms_status gms_image_read(gms_device *dev, uint64_t handle, void *dst, uint64_t bytes,
+                          gms_diag_list *dl);
+/* Makes word `slot` (0 to 8191) of the header pool name the image: on machines with a header
+ * pool (SASS), every launch writes the image's header index there, in the constant bank the
+ * machine names (docs/images.md, "The image table and handles"); modules without one ignore
+ * it. A slot holds one image: setting it again replaces the earlier one. Returns GMS_OK;
+ * GMS_ERR_ARGUMENT (slot out of range); GMS_ERR_NOT_FOUND (API-IMAGE-002); GMS_ERR_NOMEM. */
+gms_status gms_image_set_slot(gms_device *dev, uint64_t handle, uint32_t slot,
+                              gms_diag_list *dl);
+/* Frees the image: its handle no longer names an image, in kernels (an invalid header) and in
+ * this API, and its pool slots are cleared. Its memory is not reused. Returns GMS_OK,
+ * GMS_ERR_ARGUMENT, GMS_ERR_NOT_FOUND (API-IMAGE-002). */
+gms_status gms_image_free(gms_device *dev, uint64_t handle, gms_diag_list *dl);
 
 /* ---- dialects and modules (docs/api.md, "Modules") ---- */
 /* The dialect gpumemsim reads a file of this name in, from its suffix ("ptx" for .ptx), or NULL

@@ -83,8 +83,30 @@ typedef struct launch_init {
     const char *path;           /* FILE: resolved against the launch file's folder */
 } launch_init;
 
+/* ---- images (docs/launch-files.md, "Images") ---- */
+/* An image's descriptor as the launch file gives it. The sim checks it again when it creates the
+ * image (mem/mem_image.h); the launch layer applies the same rules with its own rule ids. */
+typedef struct launch_image {
+    uint8_t dim;             /* ir_image_dim numbering: 1 1d, 2 1d_buffer, 3 1d_array, 4 2d,
+                                5 2d_array, 6 3d */
+    uint8_t channels;        /* 1, 2 or 4 */
+    uint8_t bits;            /* per channel: 8, 16 or 32 */
+    uint8_t kind;            /* cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float */
+    uint32_t width, height, depth, layers; /* texels and layers, >= 1 each */
+    uint8_t block_linear;    /* 0: pitch-linear with pitch_bytes; 1: block-linear */
+    uint32_t pitch_bytes;    /* pitch-linear: bytes from one row to the next */
+    uint8_t block_height, block_depth; /* block-linear: GOBs per block, powers of two <= 32 */
+    int has_slot;            /* a SASS header-pool entry names it: word `slot` of the image bank */
+    uint32_t slot;
+    int disabled;
+} launch_image;
+
 typedef struct launch_buffer {
-    const char *name; /* the key under "buffers" */
+    const char *name; /* the key under "buffers" or "images" */
+    const launch_image *image; /* NULL for a buffer. An image is held on the host as a buffer of
+                                  its texels in x-fastest order (then y, z, layer), channels
+                                  interleaved: type is the channel's element type and count is
+                                  texels x channels; the sim converts to and from the layout */
     launch_elem type;
     uint64_t count; /* elements, >= 1 */
     uint64_t bytes; /* count * launch_elem_bytes(type) */
@@ -94,12 +116,13 @@ typedef struct launch_buffer {
 /* ---- launches (docs/launch-files.md, "Launches") ---- */
 typedef enum launch_arg_kind {
     LAUNCH_ARG_BUFFER, /* a buffer's device address plus a byte offset (a .u64 parameter) */
-    LAUNCH_ARG_SCALAR  /* a value of one element type */
+    LAUNCH_ARG_SCALAR, /* a value of one element type */
+    LAUNCH_ARG_SURFACE /* an image's 64-bit handle (a .u64 surface object parameter) */
 } launch_arg_kind;
 
 typedef struct launch_arg {
     launch_arg_kind kind;
-    size_t buffer;   /* BUFFER: index into launch_desc.buffers */
+    size_t buffer;   /* BUFFER, SURFACE: index into launch_desc.buffers */
     uint64_t offset; /* BUFFER: bytes, < the buffer's bytes */
     launch_elem type; /* SCALAR */
     uint64_t bits;    /* SCALAR: the value's bit pattern in the low launch_elem_bytes(type) bytes,
@@ -170,8 +193,10 @@ typedef struct launch_desc {
     const char *gpu;           /* default "h100"; the sim validates it */
     unsigned gpu_line, gpu_col; /* position of the "gpu" value; 0 when absent */
     const char *config_path;   /* resolved GPU config override file; NULL when absent */
-    launch_buffer *buffers;    /* in the order of the launch file */
+    launch_buffer *buffers;    /* in the order of the launch file: "buffers", then "images" */
     size_t nbuffers;
+    int has_image_pool_max;
+    uint32_t image_pool_max;   /* the header pool's largest valid index ("image_pool_max") */
     launch_kernel *kernels;    /* run in this order; at least one */
     size_t nkernels;
     launch_output *outputs;

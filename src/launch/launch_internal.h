@@ -58,6 +58,34 @@ void launch_error(launch_ctx *c, const char *rule, const launch_path *p, int at_
 int launch_parse_number(launch_ctx *c, const launch_path *p, json_t *v, launch_elem t,
                         launch_number *out);
 
+/* ---- shared parsing helpers (launch_parse.c, for launch_image.c) ---- */
+/* Reports every key of `obj` not in the NULL-terminated `allowed` (LAUNCH-KEY-001); returns how
+ * many. */
+int launch_check_keys(launch_ctx *c, const launch_path *p, json_t *obj, const char *const *allowed);
+/* 0 when v is an object, else -1 after LAUNCH-TYPE-001. */
+int launch_want_object(launch_ctx *c, const launch_path *p, json_t *v);
+/* obj.key as a non-empty string, or as a JSON integer in [lo, hi]: 1 when present and valid, 0
+ * when absent (LAUNCH-KEY-002 when required), -1 after an error. */
+int launch_get_string(launch_ctx *c, const launch_path *p, json_t *obj, const char *key,
+                      int required, const char **out);
+int launch_get_uint(launch_ctx *c, const launch_path *p, json_t *obj, const char *key,
+                    int required, uint64_t lo, uint64_t hi, uint64_t *out);
+/* A copy of s in the description's arena; NULL after LAUNCH-IO-001. */
+char *launch_copy_string(launch_ctx *c, const char *s);
+/* 1 when s is a valid buffer or image name. */
+int launch_valid_name(const char *s);
+/* Counts `count` elements of `elem` bytes against the size limit: 0, or -1 after
+ * LAUNCH-SIZE-001 at `p` (once per file). */
+int launch_reserve_bytes(launch_ctx *c, const launch_path *p, uint64_t count, size_t elem);
+/* Parses the "init" object `v` of buffer b (type, count and bytes set). Returns 0 or -1. */
+int launch_parse_init(launch_ctx *c, const launch_path *p, json_t *v, launch_buffer *b);
+
+/* ---- images (launch_image.c) ---- */
+/* Parses the top-level "images" and "image_pool_max" into d->buffers (after the buffers). */
+void launch_parse_images(launch_ctx *c, json_t *root);
+/* A {"surface": NAME} argument `v` at `p` into *a (LAUNCH-REF-001, LAUNCH-ARG-003). */
+void launch_parse_surface_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
+
 /* ---- element values (launch_values.c) ---- */
 /* The bit pattern of `n` stored as type `t` (floats rounded to nearest even through binary32 for
  * f16 and bf16). */

@@ -383,23 +383,30 @@ static void parse_buffer(launch_ctx *c, const launch_path *p, const char *name, 
     if (!have_type || !have_count)
         return;
     size_t elem = launch_elem_bytes(b->type);
-    if (c->desc->total_bytes == UINT64_MAX)
-        return; /* the limit was already reported */
-    uint64_t room = c->limits.max_total_bytes - c->desc->total_bytes;
-    if (c->desc->total_bytes > c->limits.max_total_bytes || b->count > room / elem) {
-        launch_path cp = launch_path_key(p, "count");
-        launch_error(c, "LAUNCH-SIZE-001", &cp, 0, "%" PRIu64 " x %zu bytes takes the buffers "
-                     "past the limit of %" PRIu64 " bytes in total", b->count, elem,
-                     c->limits.max_total_bytes);
-        c->desc->total_bytes = UINT64_MAX; /* report the limit once */
+    launch_path cp = launch_path_key(p, "count");
+    if (launch_reserve_bytes(c, &cp, b->count, elem) != 0)
         return;
-    }
     b->bytes = b->count * elem;
-    c->desc->total_bytes += b->bytes;
     json_t *init = json_object_get(v, "init");
     launch_path ip = launch_path_key(p, "init");
     if (init)
         parse_init(c, &ip, init, b);
+}
+
+int launch_reserve_bytes(launch_ctx *c, const launch_path *p, uint64_t count, size_t elem)
+{
+    if (c->desc->total_bytes == UINT64_MAX)
+        return -1; /* the limit was already reported */
+    uint64_t room = c->limits.max_total_bytes - c->desc->total_bytes;
+    if (c->desc->total_bytes > c->limits.max_total_bytes || count > room / elem) {
+        launch_error(c, "LAUNCH-SIZE-001", p, 0, "%" PRIu64 " x %zu bytes takes the buffers "
+                     "past the limit of %" PRIu64 " bytes in total", count, elem,
+                     c->limits.max_total_bytes);
+        c->desc->total_bytes = UINT64_MAX; /* report the limit once */
+        return -1;
+    }
+    c->desc->total_bytes += count * elem;
+    return 0;
 }
 
 static void parse_buffers(launch_ctx *c, json_t *root)
@@ -491,6 +498,12 @@ static void parse_buffer_arg(launch_ctx *c, const launch_path *p, json_t *v, lau
     a->buffer = (size_t)index;
     a->offset = offset;
     const launch_buffer *b = &c->desc->buffers[index];
+    if (b->image) {
+        launch_path bp = launch_path_key(p, "buffer");
+        launch_error(c, "LAUNCH-ARG-003", &bp, 0, "\"%s\" is an image: pass it as "
+                     "{\"surface\": \"%s\"}", b->name, b->name);
+        return;
+    }
     if (b->bytes && offset >= b->bytes) {
         launch_path op = launch_path_key(p, "offset");
         launch_error(c, "LAUNCH-ARG-002", &op, 0, "offset %" PRIu64 " is not inside buffer \"%s\" "
@@ -510,6 +523,10 @@ static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg
         return;
     if (json_object_get(v, "buffer")) {
         parse_buffer_arg(c, p, v, a);
+        return;
+    }
+    if (json_object_get(v, "surface")) {
+        launch_parse_surface_arg(c, p, v, a);
         return;
     }
     if (json_object_size(v) != 1) {
@@ -584,6 +601,12 @@ static void parse_window(launch_ctx *c, const launch_path *p, json_t *v, launch_
     if (index < 0 || have_offset < 0 || have_bytes < 0 || !c->desc->buffers[index].bytes)
         return;
     const launch_buffer *b = &c->desc->buffers[index];
+    if (b->image) {
+        launch_path bp = launch_path_key(p, "buffer");
+        launch_error(c, "LAUNCH-APW-004", &bp, 0, "\"%s\" is an image: an access policy "
+                     "window covers part of a buffer", b->name);
+        return;
+    }
     if (!have_bytes)
         bytes = offset < b->bytes ? b->bytes - offset : 0;
     if (offset >= b->bytes || bytes == 0 || bytes > b->bytes - offset) {
@@ -818,7 +841,7 @@ static void parse_top(launch_ctx *c, json_t *root)
 {
     static const char *const keys[] = {"module", "dialect", "gpu", "config", "buffers",
                                        "launches", "outputs", "expect", "max_instructions",
-                                       "l2_persisting_bytes", NULL};
+                                       "l2_persisting_bytes", "images", "image_pool_max", NULL};
     launch_path top = {0};
     launch_desc *d = c->desc;
     check_keys(c, &top, root, keys);
@@ -851,9 +874,49 @@ static void parse_top(launch_ctx *c, json_t *root)
         get_uint(c, &top, root, "l2_persisting_bytes", 0, 0, UINT64_MAX,
                  &d->l2_persisting_bytes) > 0;
     parse_buffers(c, root);
+    launch_parse_images(c, root);
     parse_launches(c, root);
     parse_outputs(c, root);
     parse_expects(c, root);
+}
+
+/* ---- for launch_image.c (launch_internal.h) ---- */
+
+int launch_check_keys(launch_ctx *c, const launch_path *p, json_t *obj, const char *const *allowed)
+{
+    return check_keys(c, p, obj, allowed);
+}
+
+int launch_want_object(launch_ctx *c, const launch_path *p, json_t *v)
+{
+    return want_object(c, p, v);
+}
+
+int launch_get_string(launch_ctx *c, const launch_path *p, json_t *obj, const char *key,
+                      int required, const char **out)
+{
+    return get_string(c, p, obj, key, required, out);
+}
+
+int launch_get_uint(launch_ctx *c, const launch_path *p, json_t *obj, const char *key,
+                    int required, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    return get_uint(c, p, obj, key, required, lo, hi, out);
+}
+
+char *launch_copy_string(launch_ctx *c, const char *s)
+{
+    return copy_string(c, s);
+}
+
+int launch_valid_name(const char *s)
+{
+    return valid_name(s);
+}
+
+int launch_parse_init(launch_ctx *c, const launch_path *p, json_t *v, launch_buffer *b)
+{
+    return parse_init(c, p, v, b);
 }
 
 launch_limits launch_limits_default(void)

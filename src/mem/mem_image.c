@@ -125,12 +125,20 @@ uint32_t mem_image_table_add(mem_image_table *t, const mem_image_desc *d)
 
 const mem_image_desc *mem_image_table_get(const mem_image_table *t, uint64_t index)
 {
-    if (index == 0 || index > t->pool_max || index > t->count)
+    if (index == 0 || index > t->pool_max || index > t->count || !t->images[index - 1].width)
         return NULL;
     return &t->images[index - 1];
 }
 
+/* A removed entry keeps its place with width 0, which no live image has. */
+void mem_image_table_remove(mem_image_table *t, uint64_t index)
+{
+    if (index >= 1 && index <= t->count)
+        t->images[index - 1].width = 0;
+}
+
 mem_image_desc *mem_image_table_at(mem_image_table *t, uint64_t index)
 {
-    return index == 0 || index > t->count ? NULL : &t->images[index - 1];
+    return index == 0 || index > t->count || !t->images[index - 1].width ? NULL
+                                                                         : &t->images[index - 1];
 }

@@ -84,6 +84,9 @@ uint32_t mem_image_table_add(mem_image_table *t, const mem_image_desc *d);
 /* The image of header index `index`, or NULL when the index is 0, above pool_max or names no
  * image (an invalid header: docs/images.md, "Invalid images"). */
 const mem_image_desc *mem_image_table_get(const mem_image_table *t, uint64_t index);
+/* Removes image `index`: its entry stays (indices are not reused) but names no image, for
+ * mem_image_table_get and mem_image_table_at alike. */
+void mem_image_table_remove(mem_image_table *t, uint64_t index);
 /* As mem_image_table_get, writable, ignoring pool_max (host-side use). */
 mem_image_desc *mem_image_table_at(mem_image_table *t, uint64_t index);
 

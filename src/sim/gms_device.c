@@ -138,6 +138,7 @@ void gms_device_destroy(gms_device *dev)
     free(dev->allocs);
     free(dev->launches);
     free(dev->printf_text);
+    free(dev->image_pool);
     free(dev);
 }
 
@@ -214,7 +215,7 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
     static const char *const names[GMS_SETTING_COUNT] = {
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
         "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
-        "GMS_SET_STRICT_HAZARDS"};
+        "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -251,6 +252,13 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         if (value > 1)
             return gms_bad_argument(dl, "gms_device_set", "a flag setting takes 0 or 1");
         dev->strict_hazards = (int)value;
+        return GMS_OK;
+    case GMS_SET_IMAGE_POOL_MAX:
+        if (value > MEM_IMAGE_MAX_INDEX)
+            return gms_bad_argument(dl, "gms_device_set",
+                                    "GMS_SET_IMAGE_POOL_MAX must be from 0 to 1048575");
+        dev->has_image_pool_max = 1;
+        dev->image_pool_max = (uint32_t)value;
         return GMS_OK;
     default: return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     }

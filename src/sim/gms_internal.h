@@ -55,6 +55,11 @@ struct gms_device {
     gms_alloc *allocs;
     size_t nallocs, allocs_cap;
     int dirty; /* a launch ran since the last flush */
+    /* images (gms_image.c): the header pool's words, pool[slot] = header index (0: none) */
+    uint32_t *image_pool;
+    uint32_t image_pool_words;
+    int has_image_pool_max;
+    uint32_t image_pool_max;
     /* launches */
     gms_launch_record *launches;
     size_t nlaunches, launches_cap;
@@ -100,6 +105,10 @@ gms_status gms_module_bind(gms_module *m, diag_list *dl);
 /* The same on a device whose memory system exists, reporting as exec_run does: 0, 1 with *fault
  * (EXEC-NOMEM-002), or -1 when host memory ran out. */
 int gms_module_bind_vars(gms_module *m, exec_fault *fault);
+
+/* gms_image.c: the image table's pool maximum for the coming launch, and its header pool
+ * (*pool, *words: NULL, 0 when none) when the module's machine has one. */
+void gms_image_prepare_launch(gms_device *dev, const uint32_t **pool, uint32_t *words);
 
 /* gms_stats.c: copies memory counters into the public struct. */
 void gms_counters_from_mem(gms_counters *out, const mem_counters *c);

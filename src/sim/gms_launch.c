@@ -385,6 +385,7 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
                       .strict_hazards = (uint8_t)dev->strict_hazards};
     memcpy(el.grid, c->grid, sizeof el.grid);
     memcpy(el.block, c->block, sizeof el.block);
+    gms_image_prepare_launch(dev, &el.image_pool, &el.image_pool_words);
     exec_stats st = {0};
     mem_counters before, after;
     memsys_total_counters(ms, &before);

@@ -22,7 +22,7 @@ struct gms_run {
     launch_desc *launch;           /* owned */
     gms_device *dev;               /* owned */
     gms_module *module;            /* the device's */
-    uint64_t *addr;                /* owned: each buffer's device address */
+    uint64_t *addr;                /* owned: each buffer's device address, each image's handle */
     launch_expect_result *expects; /* owned: launch->nexpects results once checked */
     size_t nexpects;
 };
@@ -143,12 +143,35 @@ static gms_status configure(gms_run *r, const gms_run_options *opt, gms_diag_lis
         st = gms_device_set(r->dev, GMS_SET_MISALIGNED_ERRORS, opt->misaligned_errors != 0, g);
     if (st == GMS_OK)
         st = gms_device_set(r->dev, GMS_SET_STRICT_HAZARDS, opt->strict_hazards != 0, g);
+    if (st == GMS_OK && L->has_image_pool_max)
+        st = gms_device_set(r->dev, GMS_SET_IMAGE_POOL_MAX, L->image_pool_max, g);
     if (st == GMS_OK && L->has_l2_persisting_bytes)
         st = gms_device_set_l2_persisting(r->dev, L->l2_persisting_bytes, g);
     return st;
 }
 
-/* Allocates every buffer and writes its initial contents. */
+/* Creates image b (its handle in r->addr[b]) and binds its header-pool slot. */
+static gms_status create_image(gms_run *r, size_t b, gms_diag_list *g)
+{
+    const launch_image *m = r->launch->buffers[b].image;
+    gms_image_desc d = {(gms_image_dim)m->dim, m->channels, m->bits, (gms_image_kind)m->kind,
+                        m->width, m->height, m->depth, m->layers, m->block_linear,
+                        m->pitch_bytes, m->block_height, m->block_depth, m->disabled};
+    gms_status st = gms_image_create(r->dev, &d, &r->addr[b], g);
+    if (st == GMS_OK && m->has_slot)
+        st = gms_image_set_slot(r->dev, r->addr[b], m->slot, g);
+    return st;
+}
+
+/* Copies host data of buffer or image b (its texels in x-fastest order) to the device. */
+static gms_status upload(gms_run *r, size_t b, const uint8_t *data, gms_diag_list *g)
+{
+    const launch_buffer *buf = &r->launch->buffers[b];
+    return buf->image ? gms_image_write(r->dev, r->addr[b], data, buf->bytes, g)
+                      : gms_device_write(r->dev, r->addr[b], data, buf->bytes, g);
+}
+
+/* Allocates every buffer and image and writes its initial contents. */
 static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
 {
     const launch_desc *L = r->launch;
@@ -157,7 +180,8 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
         return GMS_ERR_NOMEM;
     for (size_t b = 0; b < L->nbuffers; b++) {
         const launch_buffer *buf = &L->buffers[b];
-        gms_status st = gms_device_alloc(r->dev, buf->bytes, &r->addr[b], g);
+        gms_status st = buf->image ? create_image(r, b, g)
+                                   : gms_device_alloc(r->dev, buf->bytes, &r->addr[b], g);
         /* Device memory never written reads as zero: nothing to copy, nothing to page in. */
         if (st != GMS_OK || buf->init.kind == LAUNCH_INIT_ZERO) {
             if (st != GMS_OK)
@@ -171,9 +195,7 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
                      (unsigned long long)buf->bytes);
             return GMS_ERR_NOMEM;
         }
-        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT
-                                                : gms_device_write(r->dev, r->addr[b], data,
-                                                                   buf->bytes, g);
+        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT : upload(r, b, data, g);
         free(data);
         if (st != GMS_OK)
             return st;
@@ -210,6 +232,9 @@ static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *
         if (a->kind == LAUNCH_ARG_BUFFER) {
             args[i].type = GMS_ADDRESS;
             args[i].bits = r->addr[a->buffer] + a->offset;
+        } else if (a->kind == LAUNCH_ARG_SURFACE) {
+            args[i].type = GMS_U64; /* a surface object: the image's handle */
+            args[i].bits = r->addr[a->buffer];
         } else {
             args[i].type = (gms_type)a->type;
             args[i].bits = a->bits;
@@ -266,9 +291,11 @@ static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, di
     if (!data && st == GMS_OK)
         st = GMS_ERR_NOMEM;
     for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
-        data[b] = malloc(L->buffers[b].bytes);
-        st = data[b] ? gms_device_read(r->dev, r->addr[b], data[b], L->buffers[b].bytes, g)
-                     : GMS_ERR_NOMEM;
+        const launch_buffer *buf = &L->buffers[b];
+        data[b] = malloc(buf->bytes);
+        st = !data[b]     ? GMS_ERR_NOMEM
+             : buf->image ? gms_image_read(r->dev, r->addr[b], data[b], buf->bytes, g)
+                          : gms_device_read(r->dev, r->addr[b], data[b], buf->bytes, g);
     }
     int failed = 0;
     if (st == GMS_OK && L->nexpects) {

@@ -396,6 +396,94 @@ static void test_module_variables(void **state)
     gms_diag_list_destroy(dl);
 }
 
+/* Images: a 3D block-linear image of two u16 channels, written and read in texel order, read by
+ * a kernel through its handle at texels (x, 1, 2); the image rules; freeing. */
+static void test_images(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.0\n"
+                               ".target sm_80\n"
+                               ".address_size 64\n"
+                               ".visible .entry peek(.param .u64 img, .param .u64 out)\n"
+                               "{\n"
+                               "\t.reg .b32 %r<8>;\n"
+                               "\t.reg .b64 %rd<5>;\n"
+                               "\tld.param.u64 %rd1, [img];\n"
+                               "\tld.param.u64 %rd2, [out];\n"
+                               "\tmov.u32 %r1, %tid.x;\n"
+                               "\tshl.b32 %r2, %r1, 2;\n"
+                               "\tmov.u32 %r3, 1;\n"
+                               "\tmov.u32 %r4, 2;\n"
+                               "\tsuld.b.3d.b32.zero {%r5}, [%rd1, {%r2, %r3, %r4, %r4}];\n"
+                               "\tmul.wide.u32 %rd3, %r1, 4;\n"
+                               "\tadd.s64 %rd4, %rd2, %rd3;\n"
+                               "\tst.global.u32 [%rd4], %r5;\n"
+                               "\tret;\n"
+                               "}\n";
+    enum { W = 20, H = 10, D = 3 };
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *m;
+    assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "img.ptx", text, sizeof text - 1, "ptx", &m, dl),
+                     GMS_OK);
+    gms_image_desc d = {GMS_IMAGE_3D, 2, 16, GMS_IMAGE_UNSIGNED, W, H, D, 1, 1, 0, 2, 2, 0};
+    uint64_t h, freed;
+    assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
+    assert_int_equal(h, 1);
+    gms_image_info info;
+    assert_int_equal(gms_image_info_get(dev, h, &info), GMS_OK);
+    /* 80-byte rows: 2 GOBs across; 1 block of 16 rows; 2 blocks of 2 slices: 2*1*2 blocks of
+     * 4 GOBs of 512 bytes. */
+    assert_int_equal(info.bytes, 8192);
+    assert_int_equal(info.texel_bytes, 4);
+    assert_int_equal(info.texels, W * H * D);
+    static uint16_t texels[W * H * D * 2], back[W * H * D * 2];
+    for (unsigned i = 0; i < W * H * D * 2; i++) texels[i] = (uint16_t)(i * 7 + 3);
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels - 2, dl), GMS_ERR_RANGE);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-003") >= 0);
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
+    assert_int_equal(gms_image_read(dev, h, back, sizeof back, dl), GMS_OK);
+    assert_memory_equal(texels, back, sizeof texels);
+    /* The layout is not the texel order: texel (0, 1, 0) sits 16 bytes in (GOB row 1). */
+    uint32_t raw;
+    assert_int_equal(gms_device_read(dev, info.base + 16, &raw, 4, dl), GMS_OK);
+    assert_int_equal(raw, (uint32_t)texels[2 * W] | (uint32_t)texels[2 * W + 1] << 16);
+    assert_int_equal(gms_image_create(dev, &d, &freed, dl), GMS_OK);
+    assert_int_equal(gms_image_free(dev, freed, dl), GMS_OK);
+    assert_int_equal(gms_image_info_get(dev, freed, &info), GMS_ERR_NOT_FOUND);
+    uint64_t out;
+    assert_int_equal(gms_device_alloc(dev, 2 * W * 4, &out, dl), GMS_OK);
+    gms_arg args[2] = {gms_arg_u64(h), gms_arg_address(out)};
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {W, 1, 1}, .args = args, .nargs = 2};
+    assert_int_equal(gms_module_launch(m, "peek", &c, dl), GMS_OK);
+    uint32_t got[W];
+    assert_int_equal(gms_device_read(dev, out, got, sizeof got, dl), GMS_OK);
+    for (unsigned x = 0; x < W; x++) {
+        unsigned t = ((2 * H + 1) * W + x) * 2;
+        assert_int_equal(got[x], (uint32_t)texels[t] | (uint32_t)texels[t + 1] << 16);
+    }
+    /* A freed image's handle is an invalid header: the load reads 0. */
+    args[0] = gms_arg_u64(freed);
+    args[1] = gms_arg_address(out + W * 4);
+    assert_int_equal(gms_module_launch(m, "peek", &c, dl), GMS_OK);
+    assert_int_equal(gms_device_read(dev, out + W * 4, got, sizeof got, dl), GMS_OK);
+    for (unsigned x = 0; x < W; x++) assert_int_equal(got[x], 0);
+    /* Errors: written after a launch, a freed handle, a bad descriptor, a bad slot. */
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_ERR_STATE);
+    assert_true(gms_diag_list_find(dl, "API-MEM-002") >= 0);
+    assert_int_equal(gms_image_read(dev, freed, back, sizeof back, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-002") >= 0);
+    d.block_height = 3;
+    assert_int_equal(gms_image_create(dev, &d, &freed, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-001") >= 0);
+    assert_int_equal(gms_image_set_slot(dev, h, 8192, dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_image_set_slot(dev, h, 3, dl), GMS_OK);
+    assert_int_equal(gms_diag_list_errors(dl), 5);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +495,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_out_of_bounds_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
         cmocka_unit_test(test_module_variables),
+        cmocka_unit_test(test_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
