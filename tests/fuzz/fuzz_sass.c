@@ -8,7 +8,7 @@
  * (sass.h) forbids: a module returned together with errors, NULL returned without an error, an
  * IR-VERIFY-* diagnostic (the lowering broke an IR invariant; debug builds verify inside the
  * front-end), or an accepted module that ir_verify or exec_program_create rejects (the lowering
- * promises a module the executor runs: SASS_PLAN, docs/sass.md). Built with -DGMS_FUZZ=ON (clang);
+ * promises a module the executor runs: docs/sass.md, "Lowering"). Built with -DGMS_FUZZ=ON (clang);
  * replayed in every build by replay_sass. Seeds: tests/fuzz/corpus_sass/; past crashes:
  * tests/fuzz/regressions_sass/. */
 #include <stdbool.h>

@@ -2,7 +2,7 @@
 """Writes the surface effect tests of seed page 004 (SUATOM) into tests/sass: for each row a
 kernel (surf_ROW.sass), its launch files (surf_ROW*.json), the expected outputs computed here on
 the CPU (surf_ROW*.out.expected.bin, surf_ROW*.img.expected.bin) and a check file (surf_ROW.check).
-Run in tests/sass; the outputs are committed. The images follow IMG_PLAN.md's launch-file section
+Run in tests/sass; the outputs are committed. The images follow docs/launch-files.md's images section
 (docs/launch-files.md, "images"); the slot 256 puts an image's header-pool word at c[0x1][0x400].
 
 Every kernel is one warp. Lane l works on texel (x, y) = (l, 1) of a 32 x 4 image of 32-bit texels,
@@ -12,8 +12,6 @@ import struct
 
 W, H = 32, 4
 M32 = 0xFFFFFFFF
-DISABLED = ("# DISABLED: surfaces do not execute yet (the executor refuses image ops until "
-            "issue 10's executor part lands); enable by deleting this line\n")
 
 TARGET = ".target sm_52\n"
 HEAD = """.kernel {name}
@@ -137,15 +135,17 @@ def write_op_rows():
                {"out": {"file": stem + ".out.expected.bin"},
                 "img": {"file": stem + ".img.expected.bin"}})
         with open(stem + ".check", "w") as f:
-            f.write(DISABLED + "require-dialect sass\n")
+            f.write("require-dialect sass\n")
             f.write(f"# SUATOM.D.2D.{spelling}: the launch file's expect holds the old texels "
                     "(out) and the image\n# afterwards (surf.py's reference); surface accesses "
                     "never touch L1, and the 32 texels of\n# row 1 are one 128-byte line of the "
-                    "pitch layout: 4 sectors at L2.\n")
+                    "pitch layout; atomics are performed lane by lane at\n# the L2 (as global "
+                    "atomics are), each lane reading and writing its texel's sector: 64 sector\n"
+                    "# accesses.\n")
             f.write(f"run r {stem}.json\n"
                     "check r:insn[SUATOM].l1.sector_hits == 0\n"
                     "check r:insn[SUATOM].l1.sector_misses == 0\n"
-                    "check r:insn[SUATOM].l2.sector_accesses == 4\n")
+                    "check r:insn[SUATOM].l2.sector_accesses == 64\n")
 
 
 def write_special(stem, comment, body, launches, check):
@@ -159,7 +159,7 @@ def write_special(stem, comment, body, launches, check):
         lines = f.read().split("\n")
     trap = 1 + next((i for i, t in enumerate(lines) if ".TRAP R6" in t), -1)
     with open(stem + ".check", "w") as f:
-        f.write(DISABLED + "require-dialect sass\n" + check.replace("@TRAPLINE@", str(trap)))
+        f.write("require-dialect sass\n" + check.replace("@TRAPLINE@", str(trap)))
 
 
 def write_ba():
@@ -217,7 +217,7 @@ def write_clamp():
                   "run i surf_clamp_ign.json\nrun n surf_clamp_near.json\n"
                   "run-status 1 t surf_clamp_trap.json\noutput t surf_clamp\\.sass:@TRAPLINE@\n"
                   "check i:insn[SUATOM].l2.sector_accesses == 0\n"
-                  "check n:insn[SUATOM].l2.sector_accesses == 4\n")
+                  "check n:insn[SUATOM].l2.sector_accesses == 64\n")
 
 
 def write_bindless():
