@@ -209,6 +209,7 @@ static const struct {
     FAMILY(ACTIVEMASK, exec_h_activemask, 0)
     FAMILY(CRS, exec_h_crs, 0)
     FAMILY(IMAGE, exec_h_image, 0)
+    FAMILY(TEXTURE, exec_h_texture, 0)
 #undef FAMILY
 };
 

@@ -315,6 +315,8 @@ void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_image.c: suld, sust, sured, suatom, suq: texel accesses through image objects
  * (docs/images.md) */
 void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* tex, tld4, txq: filtered reads through texture objects */
+void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error
  * handling (0, or -1 after faulting the warp); the loaded data of `mask`'s lanes into dst[0]; the
  * value operand src[src_index] into acc->data. */

@@ -124,6 +124,15 @@ static const char *const suq_names[] = {
     [IR_SUQ_WIDTH] = "width", [IR_SUQ_HEIGHT] = "height", [IR_SUQ_DEPTH] = "depth",
     [IR_SUQ_CHANNEL_DATA_TYPE] = "channel_data_type", [IR_SUQ_CHANNEL_ORDER] = "channel_order",
     [IR_SUQ_ARRAY_SIZE] = "array_size", [IR_SUQ_MEMORY_LAYOUT] = "memory_layout"};
+static const char *const tld4_names[] = {[IR_TLD4_R] = "r", [IR_TLD4_G] = "g",
+                                         [IR_TLD4_B] = "b", [IR_TLD4_A] = "a"};
+static const char *const txq_names[] = {
+    [IR_TXQ_WIDTH] = "width", [IR_TXQ_HEIGHT] = "height", [IR_TXQ_DEPTH] = "depth",
+    [IR_TXQ_CHANNEL_DATA_TYPE] = "channel_data_type", [IR_TXQ_CHANNEL_ORDER] = "channel_order",
+    [IR_TXQ_NORMALIZED_COORDS] = "normalized_coords", [IR_TXQ_FILTER_MODE] = "filter_mode",
+    [IR_TXQ_ADDR_MODE_0] = "addr_mode_0", [IR_TXQ_ADDR_MODE_1] = "addr_mode_1",
+    [IR_TXQ_ADDR_MODE_2] = "addr_mode_2", [IR_TXQ_ARRAY_SIZE] = "array_size",
+    [IR_TXQ_NUM_MIPMAP_LEVELS] = "num_mipmap_levels", [IR_TXQ_NUM_SAMPLES] = "num_samples"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -136,7 +145,8 @@ static const struct {
     [IR_SUBS_REDUX] = SUB_SET(redux_names), [IR_SUBS_ATOM] = SUB_SET(atom_names),
     [IR_SUBS_BAR] = SUB_SET(bar_names),     [IR_SUBS_TESTP] = SUB_SET(testp_names),
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
-    [IR_SUBS_SUQ] = SUB_SET(suq_names),
+    [IR_SUBS_SUQ] = SUB_SET(suq_names),     [IR_SUBS_TLD4] = SUB_SET(tld4_names),
+    [IR_SUBS_TXQ] = SUB_SET(txq_names),
 };
 #undef SUB_SET
 

@@ -58,7 +58,8 @@ typedef enum ir_mem_use {
 /* Which set of sub-operations ir_insn.sub holds (the IR_<set>_* enums below). */
 typedef enum ir_subs {
     IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
-    IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_COUNT
+    IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_TLD4,
+    IR_SUBS_TXQ, IR_SUBS_COUNT
 } ir_subs;
 
 /* One row of ir_ops.def. */
@@ -156,6 +157,15 @@ enum { IR_POLICY_FRACTIONAL = 1, IR_POLICY_RANGE, IR_POLICY_CVT };
  * .channel_order .array_size .memory_layout) */
 enum { IR_SUQ_WIDTH = 1, IR_SUQ_HEIGHT, IR_SUQ_DEPTH, IR_SUQ_CHANNEL_DATA_TYPE,
        IR_SUQ_CHANNEL_ORDER, IR_SUQ_ARRAY_SIZE, IR_SUQ_MEMORY_LAYOUT };
+/* tld4: the channel gathered (PTX tld4.r/.g/.b/.a) */
+enum { IR_TLD4_R = 1, IR_TLD4_G, IR_TLD4_B, IR_TLD4_A };
+/* txq: the texture property read (PTX txq .width .height .depth .channel_data_type
+ * .channel_order .normalized_coords .filter_mode .addr_mode_0/1/2 .array_size .num_mipmap_levels
+ * .num_samples) */
+enum { IR_TXQ_WIDTH = 1, IR_TXQ_HEIGHT, IR_TXQ_DEPTH, IR_TXQ_CHANNEL_DATA_TYPE,
+       IR_TXQ_CHANNEL_ORDER, IR_TXQ_NORMALIZED_COORDS, IR_TXQ_FILTER_MODE, IR_TXQ_ADDR_MODE_0,
+       IR_TXQ_ADDR_MODE_1, IR_TXQ_ADDR_MODE_2, IR_TXQ_ARRAY_SIZE, IR_TXQ_NUM_MIPMAP_LEVELS,
+       IR_TXQ_NUM_SAMPLES };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);

@@ -92,7 +92,9 @@ static void test_modifier_and_sub_names(void **state)
     } sets[] = {{IR_SUBS_SHFL, IR_SHFL_IDX},      {IR_SUBS_VOTE, IR_VOTE_BALLOT},
                 {IR_SUBS_MATCH, IR_MATCH_ALL},    {IR_SUBS_REDUX, IR_REDUX_XOR},
                 {IR_SUBS_ATOM, IR_ATOM_MAX},      {IR_SUBS_BAR, IR_BAR_RED_OR},
-                {IR_SUBS_TESTP, IR_TESTP_SUBNORMAL}, {IR_SUBS_POLICY, IR_POLICY_CVT}};
+                {IR_SUBS_TESTP, IR_TESTP_SUBNORMAL}, {IR_SUBS_POLICY, IR_POLICY_CVT},
+                {IR_SUBS_SUQ, IR_SUQ_MEMORY_LAYOUT}, {IR_SUBS_TLD4, IR_TLD4_A},
+                {IR_SUBS_TXQ, IR_TXQ_NUM_SAMPLES}};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         assert_null(ir_sub_name(sets[i].set, 0));
         for (unsigned sub = 1; sub <= sets[i].last; sub++)
@@ -119,6 +121,12 @@ static ir_operand first_kind(irb *b, uint32_t mask, uint32_t reg, uint32_t pred)
         return irb_addr_reg(reg, 0);
     if (mask & (1u << IR_OPND_LABEL))
         return irb_label(0);
+    if (mask & (1u << IR_OPND_VEC)) { /* a one-element vector of the register */
+        ir_operand v = irb_opnd(IR_OPND_VEC);
+        v.count = 1;
+        v.vregs[0] = reg;
+        return v;
+    }
     (void)b;
     fail_msg("no kind to build a slot of mask 0x%x", mask);
     return irb_opnd(IR_OPND_NONE);
