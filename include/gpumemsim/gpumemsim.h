@@ -347,6 +347,7 @@ typedef struct gms_var_info {
     gms_var_space space;
     uint64_t bytes;   /* the variable's size */
     uint64_t address; /* GLOBAL: its device address (usable as a kernel argument); CONST: 0 */
+    int surface_ref;  /* 1: a PTX .surfref (8 bytes: the bound image's handle, 0 unbound) */
 } gms_var_info;
 /* The module-scope .global or .const variable `name` (borrowed) into *out (OUT). Looking up a
  * .global variable allocates the module's variables in device memory if no launch did yet.
@@ -364,6 +365,16 @@ gms_status gms_module_set_var(gms_module *m, const char *name, uint64_t offset, 
  * (cudaMemcpyFromSymbol). Returns as gms_module_set_var, without GMS_ERR_STATE. */
 gms_status gms_module_get_var(gms_module *m, const char *name, uint64_t offset, void *dst,
                               uint64_t bytes, gms_diag_list *dl);
+
+/* Binds the image of `handle` to the PTX .surfref variable `name` (borrowed), as
+ * cudaBindSurfaceToArray did: kernels that name the reference reach that image
+ * (docs/images.md, "Surface instructions"). The reference holds the handle in device memory,
+ * so it follows gms_module_set_var's rule for .global variables: bind before the first launch.
+ * Returns GMS_OK; GMS_ERR_ARGUMENT (NULL; API-VAR-003: the variable is not a .surfref);
+ * GMS_ERR_NOT_FOUND (API-VAR-001: no such variable; API-IMAGE-002: no live image has that
+ * handle); GMS_ERR_STATE (API-MEM-002); GMS_ERR_NOMEM. */
+gms_status gms_module_bind_surface(gms_module *m, const char *name, uint64_t handle,
+                                   gms_diag_list *dl);
 
 /* ---- launches (docs/api.md, "Launches") ---- */
 /* Where a request came from in the caller's own input (a launch file, a host program), so that

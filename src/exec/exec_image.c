@@ -1,7 +1,7 @@
 /* The image family: suld, sust, sured, suatom and suq (docs/images.md, "Surface instructions").
  *
  * Each lane names an image (src[0]: a handle register, a SASS header-pool slot, or a PTX
- * .surfref, which is not modelled) and a texel (src[1]); the handler turns them into per-lane
+ * .surfref bound to an image) and a texel (src[1]); the handler turns them into per-lane
  * global addresses through the image's layout (mem/mem_image.h) and performs one warp-level
  * access, which the memory system sees as a surface access by its image_dim attribute: it goes
  * around the L1 and counts as surface requests. Unformatted accesses only: formatted ones (PTX
@@ -28,6 +28,29 @@ static const mem_image_desc *lookup(exec_warp *w, uint64_t handle)
     return mem_image_table_get(memsys_images(w->run->ms), handle);
 }
 
+/* A PTX .surfref: an 8-byte module variable holding the handle of the image bound to it (by the
+ * launch file's image of the same name, or gms_module_bind_surface). Binding is a host-side
+ * write, so reading it here is not a memory request of the kernel. Handle 0 (never an image)
+ * means unbound: EXEC-IMAGE-002. */
+static int resolve_reference(exec_warp *w, const exec_xinsn *x, unsigned lead, uint32_t var,
+                             const mem_image_desc **img)
+{
+    const exec_program *prog = w->run->prog;
+    uint64_t handle = 0;
+    if (var >= prog->module->nvars ||
+        memsys_peek(w->run->ms, &w->mctx, lead, exec_program_var_location(prog, var), &handle,
+                    sizeof handle) != 0 || handle == 0) {
+        warp_fault(w, x, lead, "EXEC-IMAGE-002", "%s: surface reference '%s' is not bound to an "
+                   "image (a launch file binds the image of the same name; the API, "
+                   "gms_module_bind_surface)", ir_opcode_name((ir_opcode)x->in->op),
+                   var < prog->module->nvars ? prog->module->vars[var].name : "?");
+        return -1;
+    }
+    const mem_image_desc *d = lookup(w, handle);
+    for (unsigned l = 0; l < LANES; l++) img[l] = d;
+    return 0;
+}
+
 /* Resolves src[0] for the lanes of `mask` into img[]. Returns 0, or -1 after faulting. */
 static int resolve_images(exec_warp *w, const exec_xinsn *x, uint32_t mask,
                           const mem_image_desc **img)
@@ -46,12 +69,8 @@ static int resolve_images(exec_warp *w, const exec_xinsn *x, uint32_t mask,
         for (unsigned l = 0; l < LANES; l++) img[l] = d;
         return 0;
     }
-    if (o->kind != IR_OPND_REG && o->kind != IR_OPND_IMM) {
-        warp_fault(w, x, lead, "EXEC-IMAGE-002", "%s through a surface reference (.surfref) is "
-                   "not modelled: pass a surface object (a .u64 handle)",
-                   ir_opcode_name((ir_opcode)x->in->op));
-        return -1;
-    }
+    if (o->kind == IR_OPND_SYM)
+        return resolve_reference(w, x, lead, o->sym, img);
     uint64_t tmp[LANES];
     const uint64_t *h = warp_src(w, x, 0, tmp);
     for (unsigned l = 0; l < LANES; l++) img[l] = ((mask >> l) & 1u) ? lookup(w, h[l]) : NULL;

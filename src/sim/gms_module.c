@@ -358,6 +358,7 @@ gms_status gms_module_var_info(gms_module *m, const char *name, gms_var_info *ou
         out->space = v->space == IR_SPACE_GLOBAL ? GMS_VAR_GLOBAL : GMS_VAR_CONST;
         out->bytes = v->size_bytes;
         out->address = 0;
+        out->surface_ref = v->image_ref != 0;
         if (v->space == IR_SPACE_GLOBAL && (st = gms_module_bind(m, dl)) == GMS_OK)
             out->address = exec_program_var_location(m->program, (uint32_t)i);
     }
@@ -417,6 +418,35 @@ gms_status gms_module_get_var(gms_module *m, const char *name, uint64_t offset, 
 {
     gms_sink s;
     gms_status st = var_copy(m, name, offset, dst, bytes, 0, gms_sink_open(&s, caller));
+    gms_sink_close(&s);
+    return st;
+}
+
+gms_status gms_module_bind_surface(gms_module *m, const char *name, uint64_t handle,
+                                   gms_diag_list *caller)
+{
+    gms_sink s;
+    diag_list *dl = gms_sink_open(&s, caller);
+    gms_status st = GMS_OK;
+    long i = -1;
+    if (!m || !name) {
+        st = gms_bad_argument(dl, "gms_module_bind_surface", "an argument is NULL");
+    } else if ((i = find_var(m, name, dl)) < 0) {
+        st = GMS_ERR_NOT_FOUND;
+    } else if (!m->ir->vars[i].image_ref) {
+        const ir_var *v = &m->ir->vars[i];
+        diag_add(dl, DIAG_ERROR, "API-VAR-003", m->path, v->line, v->col,
+                 "gms_module_bind_surface: variable %s is not a .surfref", v->name);
+        st = GMS_ERR_ARGUMENT;
+    } else if ((st = gms_module_bind(m, dl)) == GMS_OK &&
+               !mem_image_table_at(memsys_images(m->dev->ms), handle)) {
+        diag_add(dl, DIAG_ERROR, "API-IMAGE-002", "", 0, 0,
+                 "gms_module_bind_surface: no image has handle %llu",
+                 (unsigned long long)handle);
+        st = GMS_ERR_NOT_FOUND;
+    }
+    if (st == GMS_OK)
+        st = var_copy(m, name, 0, &handle, sizeof handle, 1, dl);
     gms_sink_close(&s);
     return st;
 }

@@ -203,6 +203,25 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
     return GMS_OK;
 }
 
+/* Binds each image to the module's .surfref variable of the same name, if there is one
+ * (docs/launch-files.md, "Images"). After every buffer is allocated, so that looking the
+ * variable up (which places the module's variables) keeps the buffers' addresses. */
+static gms_status bind_surface_refs(gms_run *r, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    for (size_t b = 0; b < L->nbuffers; b++) {
+        gms_var_info v;
+        if (!L->buffers[b].image ||
+            gms_module_var_info(r->module, L->buffers[b].name, &v, NULL) != GMS_OK ||
+            !v.surface_ref)
+            continue;
+        gms_status st = gms_module_bind_surface(r->module, L->buffers[b].name, r->addr[b], g);
+        if (st != GMS_OK)
+            return st;
+    }
+    return GMS_OK;
+}
+
 /* What the progress hook of the options needs: the launch-file view of the counts. */
 typedef struct progress_ctx {
     const gms_run_options *opt;
@@ -336,6 +355,7 @@ static gms_status run_steps(gms_run *r, const char *path, const gms_run_options 
     int kernel_errors = 0;
     if ((st = load_module(r, g, dl)) != GMS_OK || (st = check_launches(r, g)) != GMS_OK ||
         (st = configure(r, opt, g)) != GMS_OK || (st = setup_buffers(r, g, dl)) != GMS_OK ||
+        (st = bind_surface_refs(r, g)) != GMS_OK ||
         (st = run_launches(r, opt, g, &kernel_errors)) != GMS_OK)
         return st;
     /* Window errors do not stop the run: outputs and expectations as for a clean one. */

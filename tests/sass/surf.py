@@ -261,23 +261,59 @@ def write_disabled_invalid():
             (f"{stem}_invalid", b + "        SUATOM.D.2D.ADD R6, [R2], R4, 0x101 &wr=0x1 ?W2 ;\n")]
     for k in ("disabled", "invalid"):
         write_bin(f"{stem}_{k}.img.expected.bin", init)
+    write_bin(f"{stem}_disabled.out.expected.bin", [0] * 32)
     spare = image("unsigned", 0, 1)
     bad = image("unsigned", 0, 1, {"slot": 257})
     launches = [(f"{stem}_disabled", f"{stem}_disabled",
                  {"img": image("unsigned", 0, 1, {"disabled": True})},
-                 {"img": {"file": f"{stem}_disabled.img.expected.bin"}}, None),
+                 {"img": {"file": f"{stem}_disabled.img.expected.bin"},
+                  "out": {"file": f"{stem}_disabled.out.expected.bin"}}, None),
                 (f"{stem}_invalid", f"{stem}_invalid", {"ok": spare, "img": bad},
                  {"img": {"file": f"{stem}_invalid.img.expected.bin"}},
                  {"image_pool_max": 0})]
     write_special(stem, "// Seed page 004: a disabled surface drops the write; a header above "
-                  "the pool's maximum index\n// is an invalid surface (img has header 1, "
+                  "the pool's maximum index\n// is an invalid surface (img has header 2, "
                   "image_pool_max 0).\n", body, launches,
-                  "# The image is unchanged in both runs (the expect). Assumed, to check "
-                  "against docs/images.md\n# when it lands: header indices follow the order of "
-                  "the images section (ok 0, img 1),\n# an invalid header drops the write as a "
+                  "# The image is unchanged in both runs (the expect), and the disabled "
+                  "image's atomics return 0\n# (out). Header indices follow the order of the "
+                  "images section (ok 1, img 2); an invalid\n# header drops the write as a "
                   "disabled surface does, and the run completes.\n"
                   "run d surf_dropped_disabled.json\nrun v surf_dropped_invalid.json\n"
                   "check d:insn[SUATOM].l1.sector_hits == 0\n")
+
+
+def write_pool_max():
+    """image_pool_max 1: header 1 (ok, slot 256) stays valid, header 2 (img, slot 257) is above
+    the maximum, through the slot and through the bindless Rc alike; a disabled image's atomic
+    returns 0."""
+    stem = "surf_pool"
+    ok, old = run_op(texels(0, 1), lambda l: 1, None, lambda m, b, c: m + b)
+    big = texels(1000000, 1)
+    write_bin(f"{stem}_max.out.expected.bin", old)
+    write_bin(f"{stem}_max.ok.expected.bin", ok)
+    write_bin(f"{stem}_max.img.expected.bin", big)
+    code = ("        MOV32I R4, 0x1 ?W6 ;\n"
+            "        SUATOM.D.2D.ADD R10, [R2], R4, 0x101 &wr=0x1 ?W2 ;  // img: invalid\n"
+            "        MOV R5, c[0x1][0x404] ?W6 ;                // img's pool word, bindless\n"
+            "        SUATOM.D.2D.ADD R11, [R2], R4, R5 &wr=0x2 ?W2 ;\n"
+            "        SUATOM.D.2D.ADD R6, [R2], R4, 0x100 &wr=0x3 ?W2 ;  // ok: valid\n"
+            "        IADD R6, R6, R10 &req={1,2,3} ?W6 ;        // + 0 + 0: invalid ones return 0\n"
+            "        IADD R6, R6, R11 ?W6 ;\n")
+    launches = [(f"{stem}_max", f"{stem}_max",
+                 {"ok": image("unsigned", 0, 1),
+                  "img": image("unsigned", 1000000, 1, {"slot": 257})},
+                 {"out": {"file": f"{stem}_max.out.expected.bin"},
+                  "ok": {"file": f"{stem}_max.ok.expected.bin"},
+                  "img": {"file": f"{stem}_max.img.expected.bin"}},
+                 {"image_pool_max": 1})]
+    write_special(stem, "// Seed page 004: header pointers above the pool's maximum index are "
+                  "invalid (image_pool_max 1:\n// ok, header 1, is valid; img, header 2, is "
+                  "not).\n", [(f"{stem}_max", code)], launches,
+                  "# out[lane] = ok's old texel: the two atomics on img returned 0, and img is "
+                  "unchanged (the\n# expect); ok's row 1 gained 1. Only the valid SUATOM made "
+                  "requests: 32 lanes x 2 L2 sector\n# accesses.\nrun m surf_pool_max.json\n"
+                  "check m:insns[SUATOM].l2.sector_accesses == 64\n"
+                  "check m:totals.surface.requests == 1\n")
 
 
 def main():
@@ -286,6 +322,7 @@ def main():
     write_clamp()
     write_bindless()
     write_disabled_invalid()
+    write_pool_max()
 
 
 if __name__ == "__main__":

@@ -484,6 +484,71 @@ static void test_images(void **state)
     gms_diag_list_destroy(dl);
 }
 
+/* A PTX .surfref bound through the API: the kernel reads texel x of the image bound to `sref`;
+ * binding refuses a variable that is not a .surfref, an unknown name and a dead handle. */
+static void test_surface_reference(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.0\n"
+                               ".target sm_80\n"
+                               ".address_size 64\n"
+                               ".global .surfref sref;\n"
+                               ".global .align 4 .u32 plain;\n"
+                               ".visible .entry peek(.param .u64 out)\n"
+                               "{\n"
+                               "\t.reg .b32 %r<4>;\n"
+                               "\t.reg .b64 %rd<4>;\n"
+                               "\tld.param.u64 %rd1, [out];\n"
+                               "\tmov.u32 %r1, %tid.x;\n"
+                               "\tshl.b32 %r2, %r1, 2;\n"
+                               "\tsuld.b.1d.b32.trap {%r3}, [sref, {%r2}];\n"
+                               "\tmul.wide.u32 %rd2, %r1, 4;\n"
+                               "\tadd.s64 %rd3, %rd1, %rd2;\n"
+                               "\tst.global.u32 [%rd3], %r3;\n"
+                               "\tret;\n"
+                               "}\n";
+    enum { W = 8 };
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *m;
+    assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "ref.ptx", text, sizeof text - 1, "ptx", &m, dl),
+                     GMS_OK);
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    uint64_t h, dead, out;
+    uint32_t texels[W], got[W];
+    for (unsigned i = 0; i < W; i++) texels[i] = 1000 + 3 * i;
+    assert_int_equal(gms_image_create(dev, &d, &dead, dl), GMS_OK);
+    assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
+    assert_int_equal(gms_image_free(dev, dead, dl), GMS_OK);
+    gms_var_info info;
+    assert_int_equal(gms_module_var_info(m, "sref", &info, dl), GMS_OK);
+    assert_int_equal(info.surface_ref, 1);
+    assert_int_equal(info.bytes, 8);
+    assert_int_equal(gms_module_var_info(m, "plain", &info, dl), GMS_OK);
+    assert_int_equal(info.surface_ref, 0);
+    assert_int_equal(gms_module_bind_surface(m, "plain", h, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-VAR-003") >= 0);
+    assert_int_equal(gms_module_bind_surface(m, "nothing", h, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-VAR-001") >= 0);
+    assert_int_equal(gms_module_bind_surface(m, "sref", dead, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-002") >= 0);
+    assert_int_equal(gms_module_bind_surface(m, "sref", h, dl), GMS_OK);
+    uint64_t held = 0;
+    assert_int_equal(gms_module_get_var(m, "sref", 0, &held, 8, dl), GMS_OK);
+    assert_int_equal(held, h);
+    assert_int_equal(gms_device_alloc(dev, sizeof got, &out, dl), GMS_OK);
+    gms_arg arg = gms_arg_address(out);
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {W, 1, 1}, .args = &arg, .nargs = 1};
+    assert_int_equal(gms_module_launch(m, "peek", &c, dl), GMS_OK);
+    assert_int_equal(gms_device_read(dev, out, got, sizeof got, dl), GMS_OK);
+    assert_memory_equal(got, texels, sizeof got);
+    assert_int_equal(gms_diag_list_errors(dl), 3);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
         cmocka_unit_test(test_module_variables),
         cmocka_unit_test(test_images),
+        cmocka_unit_test(test_surface_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
