@@ -255,11 +255,179 @@ static void test_linear_and_integer_coords(void **state)
     free(o);
 }
 
+/* Lane t at texel (t % 8, t / 8): tex, sust raw (1000 + t) to the same texel (around the L1),
+ * [MEMBAR .IVALLT], tex again; out[] gets the second tex's result. */
+static tex_out *stale(int invalidate, uint32_t *second)
+{
+    uint32_t coords[64];
+    for (unsigned t = 0; t < 32; t++) {
+        coords[2 * t] = fbits((float)(t % 8) + 0.5f);
+        coords[2 * t + 1] = fbits((float)(t / 8) + 0.5f);
+    }
+    irb b;
+    kregs k = start(&b, 1u << 20 | 1u);
+    texture_op(&b, IR_TEX, IR_T_F32, IR_T_F32, irb_r(k.h), &k);
+    uint32_t ix = irb_reg(&b, IR_T_U32, "%r8"), iy = irb_reg(&b, IR_T_U32, "%r9");
+    uint32_t v = irb_reg(&b, IR_T_U32, "%r10");
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(ix), irb_r(k.tid), irb_imm(7), none_opnd());
+    irb_alu(&b, IR_SHR, IR_T_U32, irb_r(iy), irb_r(k.tid), irb_imm(3), none_opnd());
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(v), irb_r(k.tid), irb_imm(1000), none_opnd());
+    ir_insn *st = irb_op(&b, IR_SUST, IR_T_B32);
+    ir_operand c = irb_opnd(IR_OPND_VEC);
+    c.count = 2;
+    c.vregs[0] = ix;
+    c.vregs[1] = iy;
+    irb_src(st, 0, irb_r(k.h));
+    irb_src(st, 1, c);
+    irb_src(st, 2, irb_r(v));
+    st->mem.space = IR_SPACE_GLOBAL;
+    st->mem.elem_bytes = 4;
+    st->mem.vec = 1;
+    st->mem.image_dim = IR_IMAGE_2D;
+    if (invalidate) {
+        ir_insn *f = irb_op(&b, IR_MEMBAR, IR_T_NONE);
+        f->mem.scope = IR_SCOPE_CTA;
+        f->mem.fence = IR_FENCE_INVALIDATE_TEX;
+    }
+    texture_op(&b, IR_TEX, IR_T_U32, IR_T_F32, irb_r(k.h), &k);
+    store_result(&b, &k);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    *second = op_id(&b, IR_TEX, 1);
+    /* Without a header pool a surface handle is the image index itself: the sust names
+     * image 1 by handle 1 (the texture handle carries the sampler in bits 31:20). */
+    b.fn->insns[op_id(&b, IR_SUST, 0)].src[0] = irb_imm(1);
+    mem_sampler s = {.address = {MEM_TEX_CLAMP, MEM_TEX_CLAMP}};
+    tex_out *o = run_texture(b.m, &s, coords, NULL, 0);
+    ir_module_destroy(b.m);
+    return o;
+}
+
+static void test_surface_write_leaves_texture_line_stale(void **state)
+{
+    (void)state;
+    uint32_t second;
+    tex_out *o = stale(0, &second);
+    assert_int_equal(o->t.rc, 0);
+    for (unsigned t = 0; t < 32; t++) {
+        uint32_t in_memory;
+        memcpy(&in_memory, o->image + (t / 8) * 64 + (t % 8) * 4, 4);
+        assert_int_equal(in_memory, 1000 + t);                      /* the write reached L2 */
+        assert_true(out_float(o, t, 0) == (float)(t % 8 + 10 * (t / 8))); /* the L1's old texel */
+    }
+    assert_int_equal(o->t.insn[second].texture.sectors_l1, 4);
+    assert_int_equal(o->t.insn[second].texture.sectors_l2, 0);
+    free(o);
+    /* MEMBAR .IVALLT drops the read-only lines: the second fetch sees the write. */
+    o = stale(1, &second);
+    assert_int_equal(o->t.rc, 0);
+    for (unsigned t = 0; t < 32; t++) assert_int_equal(o->t.out[4 * t], 1000 + t);
+    assert_int_equal(o->t.insn[second].texture.sectors_l1, 0);
+    assert_int_equal(o->t.insn[second].texture.sectors_l2, 4);
+    free(o);
+}
+
+static void test_tld4_gather(void **state)
+{
+    (void)state;
+    uint32_t coords[64] = {0}, id;
+    for (unsigned t = 0; t < 32; t++) coords[2 * t] = coords[2 * t + 1] = fbits(1.0f);
+    coords[2] = fbits(0.2f), coords[3] = fbits(3.9f); /* clamp: (0,3) (0,3) (0,3) (0,3)... */
+    mem_sampler s = {.address = {MEM_TEX_CLAMP, MEM_TEX_CLAMP}}; /* point: tld4 gathers anyway */
+    tex_out *o = one_fetch(IR_TLD4, IR_TLD4_R, IR_T_F32, &s, coords, &id);
+    assert_int_equal(o->t.rc, 0);
+    /* (i, j+1), (i+1, j+1), (i+1, j), (i, j) of the footprint at (0, 0) */
+    assert_true(out_float(o, 0, 0) == 10.0f);
+    assert_true(out_float(o, 0, 1) == 11.0f);
+    assert_true(out_float(o, 0, 2) == 1.0f);
+    assert_true(out_float(o, 0, 3) == 0.0f);
+    /* x - 0.5 = -0.3: texels -1 and 0 clamp to 0; y - 0.5 = 3.4: rows 3 and 4 clamp to 3 */
+    for (unsigned e = 0; e < 4; e++) assert_true(out_float(o, 1, e) == 30.0f);
+    free(o);
+    /* The alpha channel of a one-channel image is 1. */
+    o = one_fetch(IR_TLD4, IR_TLD4_A, IR_T_F32, &s, coords, &id);
+    for (unsigned e = 0; e < 4; e++) assert_true(out_float(o, 0, e) == 1.0f);
+    free(o);
+}
+
+/* txq of `sub` into out[tid] through handle register h (texture 1 << 20 | 1). */
+static uint32_t query(unsigned sub, const mem_sampler *s)
+{
+    irb b;
+    uint32_t coords[64] = {0};
+    kregs k = start(&b, 1u << 20 | 1u);
+    ir_insn *q = irb_op(&b, IR_TXQ, IR_T_B32);
+    irb_dst(q, 0, irb_r(k.r[0]));
+    irb_src(q, 0, irb_r(k.h));
+    q->sub = (uint8_t)sub;
+    q->mem.space = IR_SPACE_GLOBAL;
+    store_result(&b, &k);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    tex_out *o = run_texture(b.m, s, coords, NULL, 0);
+    ir_module_destroy(b.m);
+    assert_int_equal(o->t.rc, 0);
+    uint32_t v = o->t.out[4 * 5];
+    free(o);
+    return v;
+}
+
+static void test_txq(void **state)
+{
+    (void)state;
+    mem_sampler s = {.address = {MEM_TEX_BORDER, MEM_TEX_MIRROR}, .filter = MEM_TEX_LINEAR,
+                     .normalized = 1};
+    assert_int_equal(query(IR_TXQ_WIDTH, &s), 8);
+    assert_int_equal(query(IR_TXQ_HEIGHT, &s), 4);
+    assert_int_equal(query(IR_TXQ_FILTER_MODE, &s), 1);
+    assert_int_equal(query(IR_TXQ_NORMALIZED_COORDS, &s), 1);
+    assert_int_equal(query(IR_TXQ_ADDR_MODE_0, &s), 4); /* clamp_to_border */
+    assert_int_equal(query(IR_TXQ_ADDR_MODE_1, &s), 1); /* mirror */
+    assert_int_equal(query(IR_TXQ_CHANNEL_DATA_TYPE, &s), 0x10DE); /* CL_FLOAT */
+}
+
+/* A SASS-style slot: the pool entry's samplerPtr[31:20] | headerPtr[19:0]; the residency
+ * predicate is true; an entry naming no sampler reads zeros. */
+static void test_pool_slot_and_predicate(void **state)
+{
+    (void)state;
+    static const uint32_t pool[4] = {0, 0x00100001u, 0x00000001u, 0};
+    uint32_t coords[64];
+    for (unsigned t = 0; t < 32; t++) {
+        coords[2 * t] = fbits(2.5f);
+        coords[2 * t + 1] = fbits(1.5f);
+    }
+    mem_sampler s = {.address = {MEM_TEX_CLAMP, MEM_TEX_CLAMP}};
+    for (unsigned slot = 1; slot <= 2; slot++) {
+        irb b;
+        kregs k = start(&b, 0);
+        b.m->machine.has_image_bank = 1;
+        b.m->machine.image_bank = 1;
+        texture_op(&b, IR_TEX, IR_T_F32, IR_T_F32, irb_imm(slot), &k);
+        store_result(&b, &k);
+        uint32_t pv = irb_reg(&b, IR_T_U32, "%r11");
+        irb_alu(&b, IR_SELP, IR_T_U32, irb_r(pv), irb_imm(7), irb_imm(9), irb_p(k.p));
+        irb_st(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_addr_reg(k.out, 4 * 200), irb_r(pv));
+        irb_op(&b, IR_RET, IR_T_NONE);
+        irb_finish(&b);
+        tex_out *o = run_texture(b.m, &s, coords, pool, 4);
+        ir_module_destroy(b.m);
+        assert_int_equal(o->t.rc, 0);
+        assert_true(out_float(o, 3, 0) == (slot == 1 ? 12.0f : 0.0f));
+        assert_int_equal(o->t.out[200], 7);
+        free(o);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point),
         cmocka_unit_test(test_linear_and_integer_coords),
+        cmocka_unit_test(test_surface_write_leaves_texture_line_stale),
+        cmocka_unit_test(test_tld4_gather),
+        cmocka_unit_test(test_txq),
+        cmocka_unit_test(test_pool_slot_and_predicate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
