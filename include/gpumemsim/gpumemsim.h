@@ -527,6 +527,10 @@ typedef struct gms_counters {
         uint64_t requests, sectors_l2, sectors_dram; /* surface (image) accesses, which go around
                                                         the L1: docs/images.md */
     } surface;
+    struct {
+        uint64_t requests, sectors_l1, sectors_l2, sectors_dram; /* texture fetches (tex, tld4),
+                                            read through the L1's read-only path: docs/images.md */
+    } texture;
 } gms_counters;
 
 typedef struct gms_launch_stats {

@@ -307,11 +307,3 @@ void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         return;
     exec_mem_unpack(w, x, mask, acc); /* lanes that read nothing get 0 */
 }
-
-void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    (void)mask;
-    warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-UNSUP-001",
-               "%s: texture instructions are not modelled yet",
-               ir_opcode_name((ir_opcode)x->in->op));
-}

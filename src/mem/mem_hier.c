@@ -645,6 +645,65 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     return 0;
 }
 
+/* Adds lane `lane`'s texel `slot` (bytes at `addr`) to the line requests, split at lines. */
+static int add_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint32_t bytes)
+{
+    for (uint32_t done = 0; done < bytes;) {
+        uint64_t at = addr + done;
+        uint32_t room = LINE_BYTES_MAX - (uint32_t)(at % LINE_BYTES_MAX);
+        uint32_t chunk = bytes - done < room ? bytes - done : room;
+        if (add_piece(ms, lane, slot * 16 + done, at, chunk, LINE_KIND_GLOBAL, NULL))
+            return -1;
+        done += chunk;
+    }
+    return 0;
+}
+
+int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
+                 mem_fault *f)
+{
+    for (uint32_t i = 0; i < ms->nreqs; i++) ms->req_hash[ms->req_slots[i]] = -1;
+    ms->nreqs = 0;
+    ms->npieces = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        for (uint32_t k = 0; k < MEM_TEX_MAX_FOOTPRINT; k++)
+            if (((ta->slots[l] >> k) & 1u) && add_texel(ms, l, k, ta->addr[l][k], ta->texel_bytes))
+                goto nomem;
+    if (!ms->nreqs)
+        return 0;
+    cache *l1 = ms->l1[ctx->sm];
+    mem_texture_counters *tc = &rq->counters->texture;
+    rq->counters->l1.requests++;
+    tc->requests++;
+    cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        line_req *r = &ms->reqs[i];
+        r->sectors = touched_sectors(ms, r);
+        rq->line = r;
+        hier_set_l2_hints(ms, rq, r->kind, r->line_addr, 0);
+        if (read_line(ms, rq, l1, r, &h1) != MEM_OK) {
+            rq->line = NULL;
+            goto nomem;
+        }
+        for (uint64_t s = r->sectors; s; s &= s - 1) {
+            uint8_t lv = r->level[__builtin_ctzll(s)];
+            tc->sectors_l1 += lv == MEM_LEVEL_L1;
+            tc->sectors_l2 += lv == MEM_LEVEL_L2;
+            tc->sectors_dram += lv == MEM_LEVEL_DRAM;
+        }
+    }
+    rq->line = NULL;
+    for (uint32_t p = 0; p < ms->npieces; p++) {
+        const lane_piece *pc = &ms->pieces[p];
+        memcpy(&ta->data[pc->lane][pc->lane_off / 16][pc->lane_off % 16],
+               ms->reqs[pc->req].data + pc->off, pc->len);
+    }
+    return 0;
+nomem:
+    return mem_fail(f, MEM_FAULT_NOMEM, 0, 0, ta->texel_bytes, IR_SPACE_GLOBAL,
+                    "the backing store could not grow");
+}
+
 int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                 const lane_target *t, uint32_t lanes, mem_fault *f)
 {

@@ -59,6 +59,13 @@ typedef struct mem_surface_counters {
     uint64_t sectors_dram; /* sectors of them DRAM served (reads that missed in the L2) */
 } mem_surface_counters;
 
+/* Texture fetches (tex, tld4: docs/images.md, "The texture path") read through the L1's
+ * read-only path: they count as L1 requests too, and here by the level of each sector. */
+typedef struct mem_texture_counters {
+    uint64_t requests;     /* warp-level texture fetches that read some texel */
+    uint64_t sectors_l1, sectors_l2, sectors_dram; /* their 32-byte sectors by serving level */
+} mem_texture_counters;
+
 typedef struct mem_counters {
     mem_l1_counters l1;
     mem_l2_counters l2;
@@ -67,6 +74,7 @@ typedef struct mem_counters {
     mem_const_counters constant;
     mem_icache_counters icache;
     mem_surface_counters surface;
+    mem_texture_counters texture;
 } mem_counters;
 
 /* Every field of mem_counters is a uint64_t counter: they add and subtract as an array. */

@@ -46,6 +46,7 @@ void memsys_destroy(memsys *ms)
     for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(ms->const_bank[b]);
     free(ms->per_insn);
     mem_image_table_fini(&ms->images);
+    mem_sampler_table_fini(&ms->samplers);
     free(ms);
 }
 
@@ -548,4 +549,24 @@ int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic,
 mem_image_table *memsys_images(memsys *ms)
 {
     return &ms->images;
+}
+
+mem_sampler_table *memsys_samplers(memsys *ms)
+{
+    return &ms->samplers;
+}
+
+int memsys_texture_read(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_fault *fault)
+{
+    /* The read-only path's attributes: a weak global load that allocates in L1 as a read-only
+     * line whatever the GPU does with plain global loads. */
+    static const ir_mem_attrs texture_attrs = {.space = IR_SPACE_GLOBAL, .l1 = IR_L1_READ_ONLY};
+    memset(fault, 0, sizeof *fault);
+    mem_request rq = {
+        .attrs = &texture_attrs,
+        .insn_id = ta->insn_id,
+        .sm = ctx->sm,
+        .counters = ta->insn_id < ms->ninsns ? &ms->per_insn[ta->insn_id] : &ms->unattributed,
+    };
+    return hier_texture(ms, ctx, ta, &rq, fault);
 }

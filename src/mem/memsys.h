@@ -15,6 +15,7 @@
 #include "mem/mem.h"
 #include "mem/mem_image.h"
 #include "mem/mem_stats.h"
+#include "mem/mem_texture.h"
 
 typedef struct memsys memsys;
 
@@ -146,6 +147,30 @@ ir_space memsys_resolve_generic(uint64_t generic, uint64_t *offset);
  * system, filled by the caller (an image's memory comes from memsys_alloc), read by surface
  * instructions. Borrowed; lives as long as `ms`. */
 mem_image_table *memsys_images(memsys *ms);
+
+/* The memory system's sampler table (mem_texture.h): filled by the caller, read by texture
+ * instructions through a texture handle's sampler index. Borrowed; lives as long as `ms`. */
+mem_sampler_table *memsys_samplers(memsys *ms);
+
+/* One warp's texture fetch: up to MEM_TEX_MAX_FOOTPRINT texels per lane, each `texel_bytes`
+ * bytes at a global address inside an image (the caller computed them from the image's layout;
+ * they are not checked against the allocations). */
+typedef struct mem_tex_access {
+    uint32_t insn_id;      /* the instruction charged */
+    uint32_t texel_bytes;  /* 1 to 16 */
+    uint8_t slots[MEM_LANES]; /* per lane: bit i set when addr[lane][i] is to be read (a lane
+                                 with no bits takes no part) */
+    uint64_t addr[MEM_LANES][MEM_TEX_MAX_FOOTPRINT];
+    uint8_t data[MEM_LANES][MEM_TEX_MAX_FOOTPRINT][16]; /* OUT: the texels read */
+} mem_tex_access;
+
+/* Performs a texture fetch as one warp-level access by the SM of ctx (docs/images.md, "The
+ * texture path"): the texels' bytes are coalesced into lines and read through the SM's L1 as
+ * read-only-path lines (the kind IR_FENCE_INVALIDATE_TEX drops), allocating there; a surface
+ * write, which goes around the L1, leaves such a line stale. Counts one L1 request and one
+ * texture request, and the sectors each level served. Returns 0, or -1 with *fault
+ * (MEM_FAULT_NOMEM) when the backing store could not grow. A fetch of no texel does nothing. */
+int memsys_texture_read(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_fault *fault);
 
 /* Bytes of backing store currently allocated (grows with memory touched). */
 uint64_t memsys_backing_bytes(const memsys *ms);

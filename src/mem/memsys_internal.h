@@ -88,6 +88,7 @@ struct memsys {
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
     mem_image_table images;   /* the images surface instructions reach (mem_image.h) */
+    mem_sampler_table samplers; /* the samplers of texture handles (mem_texture.h) */
     /* scratch for one access */
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
@@ -117,6 +118,9 @@ int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, mem_fault *f);
+/* mem_hier.c: memsys_texture_read's path through the L1 and below (rq built by the caller). */
+int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
+                 mem_fault *f);
 int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                 const lane_target *t, uint32_t lanes, mem_fault *f);
 uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset);

@@ -374,6 +374,12 @@ static void write_levels(const report_model *m, FILE *out)
                 report_format_count(t->surface.requests, a, sizeof a),
                 report_format_count(t->surface.sectors_l2, b, sizeof b),
                 report_format_count(t->surface.sectors_dram, c, sizeof c));
+    if (t->texture.requests) /* only runs with texture fetches */
+        fprintf(out, "texture   requests %s   L1 sectors %s   L2 sectors %s   DRAM sectors %s\n",
+                report_format_count(t->texture.requests, a, sizeof a),
+                report_format_count(t->texture.sectors_l1, b, sizeof b),
+                report_format_count(t->texture.sectors_l2, c, sizeof c),
+                report_format_count(t->texture.sectors_dram, d, sizeof d));
 }
 
 static void write_eviction_classes(const report_model *m, FILE *out)

@@ -165,6 +165,14 @@ static void put_levels(json_t *obj, const mem_counters *c, int with_classes, int
         put(surface, "sectors_dram", json_count(c->surface.sectors_dram), ok);
         put(obj, "surface", surface, ok);
     }
+    if (c->texture.requests) {
+        json_t *texture = json_object();
+        put(texture, "requests", json_count(c->texture.requests), ok);
+        put(texture, "sectors_l1", json_count(c->texture.sectors_l1), ok);
+        put(texture, "sectors_l2", json_count(c->texture.sectors_l2), ok);
+        put(texture, "sectors_dram", json_count(c->texture.sectors_dram), ok);
+        put(obj, "texture", texture, ok);
+    }
 }
 
 static json_t *json_launch(const report_launch *l)

@@ -47,6 +47,10 @@ void gms_counters_from_mem(gms_counters *o, const mem_counters *c)
     o->surface.requests = c->surface.requests;
     o->surface.sectors_l2 = c->surface.sectors_l2;
     o->surface.sectors_dram = c->surface.sectors_dram;
+    o->texture.requests = c->texture.requests;
+    o->texture.sectors_l1 = c->texture.sectors_l1;
+    o->texture.sectors_l2 = c->texture.sectors_l2;
+    o->texture.sectors_dram = c->texture.sectors_dram;
 }
 
 size_t gms_device_launch_count(const gms_device *dev)
