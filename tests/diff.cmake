@@ -34,3 +34,14 @@ add_test(NAME diff.ptxas.surfaces
                  ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
 set_tests_properties(diff.ptxas.surfaces PROPERTIES
                      LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
+# The same comparison for the texture instructions (tex, tld4, txq): gen_texture_cases
+# enumerates their forms; deliberate differences in texture_known_differences.txt.
+add_executable(gen_texture_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_texture_cases.c)
+add_test(NAME diff.ptxas.textures
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
+                 $<TARGET_FILE:gen_texture_cases> $<TARGET_FILE:gpumemsim>
+                 ${CMAKE_BINARY_DIR}/diff/textures
+                 ${CMAKE_SOURCE_DIR}/tests/diff/texture_known_differences.txt
+                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
+set_tests_properties(diff.ptxas.textures PROPERTIES
+                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)

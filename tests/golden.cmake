@@ -18,7 +18,8 @@ function(gms_stats_golden suite name launch_file)
                    $<TARGET_FILE:stats_digest> ${launch_file}
                    ${CMAKE_SOURCE_DIR}/tests/golden/stats/${suite}/${name}.txt ${ARGN}
            WORKING_DIRECTORY ${dir})
-  # Exit status 77: the launch file has an "images" section the simulator does not read yet.
+  # Exit status 77: the launch file has an "images" or "textures" section the simulator does not
+  # read yet.
   set_tests_properties(golden.${suite}.${name} PROPERTIES LABELS golden TIMEOUT 120
                        SKIP_RETURN_CODE 77)
 endfunction()

@@ -31,7 +31,8 @@ foreach(launch_file ${GMS_KERNEL_LAUNCH_FILES})
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/kernels/run_kernel.sh $<TARGET_FILE:gpumemsim>
                    ${launch_name} "${expected_stdout}" ${expected_exit} ${patterns}
            WORKING_DIRECTORY ${kernel_dir})
-  # Exit status 77: the launch file has an "images" section the simulator does not read yet.
+  # Exit status 77: the launch file has an "images" or "textures" section the simulator does not
+  # read yet.
   set_tests_properties(kernel.${launch_stem} PROPERTIES LABELS kernels TIMEOUT 60
                        SKIP_RETURN_CODE 77)
 endforeach()

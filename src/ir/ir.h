@@ -560,8 +560,9 @@ typedef struct ir_var {
     uint32_t nrelocs;
     uint32_t line, col;
     uint8_t const_bank;  /* .const variables: the constant bank that holds them (0 for PTX) */
-    uint8_t image_ref;   /* 1: a PTX .surfref: 8 bytes (type b64) that hold the 64-bit handle of
-                            the image the launch binds to it; image ops name it as SYM */
+    uint8_t image_ref;   /* 1: a PTX .surfref, 2: a PTX .texref: 8 bytes (type b64) that hold
+                            the 64-bit handle of the image (texture) the launch binds to it;
+                            image (texture) ops name it as SYM */
 } ir_var;
 
 typedef struct ir_param {

@@ -39,7 +39,8 @@ static void copy_modifiers(ptx_insn_ctx *c)
     in->boolop = (uint8_t)VAL(BOOL);
     static const uint8_t sub_groups[] = {PTX_G_SHFL, PTX_G_VOTE, PTX_G_MATCH, PTX_G_REDUX,
                                          PTX_G_ATOM, PTX_G_BAROP, PTX_G_TESTP, PTX_G_PRMT,
-                                         PTX_G_POLICY, PTX_G_SUQ};
+                                         PTX_G_POLICY, PTX_G_SUQ, PTX_G_TLD4,
+                                         PTX_G_TXQ};
     for (size_t i = 0; i < sizeof sub_groups; i++)
         if (c->has_group[sub_groups[i]])
             in->sub = (uint8_t)c->group_value[sub_groups[i]];
@@ -445,6 +446,8 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
         return false;
     if (c->row->form == PTX_FORM_SURF || c->row->form == PTX_FORM_SUQ)
         return ptx_check_surface(p, c);
+    if (c->row->form == PTX_FORM_TEX || c->row->form == PTX_FORM_TXQ)
+        return ptx_check_texture(p, c);
     if (!check_spaces(p, c) || !check_ordering(p, c))
         return false;
     if ((c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) && !check_cache_ops(p, c))

@@ -262,7 +262,8 @@ typedef struct var_spec {
     ir_type type;
     uint32_t align, vec;
     bool has_align;
-    bool image_ref; /* .surfref: an opaque 8-byte image reference (docs/ptx.md, "Surfaces") */
+    uint8_t image_ref; /* ir_var.image_ref: 1 .surfref, 2 .texref, an opaque 8-byte reference
+                          (docs/ptx.md, "Surfaces" and "Textures") */
 } var_spec;
 
 static bool parse_align(ptx_parser *p, uint32_t *align)
@@ -299,9 +300,10 @@ static bool parse_var_spec(ptx_parser *p, var_spec *s)
                 return false;
             }
             s->type = ty;
-        } else if (ptx_is_dot(t, ".surfref") && s->type == IR_T_NONE) {
+        } else if ((ptx_is_dot(t, ".surfref") || ptx_is_dot(t, ".texref")) &&
+                   s->type == IR_T_NONE) {
             s->type = IR_T_B64;
-            s->image_ref = true;
+            s->image_ref = ptx_is_dot(t, ".texref") ? 2 : 1;
         } else if (ptx_is_dot(t, ".texref") || ptx_is_dot(t, ".surfref") ||
                    ptx_is_dot(t, ".samplerref") || ptx_is_dot(t, ".attribute")) {
             ptx_error(p, t, "PTX-UNSUP-002", "%.*s variables are not modelled by gpumemsim",
@@ -594,21 +596,23 @@ static ir_var *new_var(ptx_parser *p, bool in_body, const ptx_token *name, uint3
     return v;
 }
 
-/* A .surfref variable (PTX ISA 9.1 §5.3): a single one, in .global, without an initialiser
- * (ptxas 13 rejects the other spaces and initialisers; arrays of references are not modelled). */
+/* A .surfref or .texref variable (PTX ISA 9.1 §5.3): a single one, in .global, without an
+ * initialiser (ptxas 13 rejects the other spaces and initialisers; arrays of references and the
+ * texture-setting initialisers of independent mode are not modelled). */
 static bool check_image_ref(ptx_parser *p, const var_spec *spec, const ptx_token *name, bool array)
 {
+    const char *kind = spec->image_ref == 2 ? ".texref" : ".surfref";
     if (spec->space != IR_SPACE_GLOBAL) {
-        ptx_error(p, name, "PTX-DECL-002", "a .surfref variable must be declared in .global");
+        ptx_error(p, name, "PTX-DECL-002", "a %s variable must be declared in .global", kind);
         return false;
     }
     if (array) {
-        ptx_error(p, name, "PTX-UNSUP-002", "arrays of .surfref variables are not modelled by "
-                  "gpumemsim");
+        ptx_error(p, name, "PTX-UNSUP-002", "arrays of %s variables are not modelled by "
+                  "gpumemsim", kind);
         return false;
     }
     if (ptx_is_punct(ptx_peek(p, 0), '=')) {
-        ptx_error(p, name, "PTX-DECL-001", "a .surfref variable takes no initialiser");
+        ptx_error(p, name, "PTX-DECL-001", "a %s variable takes no initialiser", kind);
         return false;
     }
     return true;

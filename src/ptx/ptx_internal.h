@@ -29,7 +29,7 @@ typedef enum ptx_group {
     PTX_G_NOFTZ, PTX_G_SATFINITE, PTX_G_SHIFTAMT, PTX_G_CLAMP, PTX_G_DIR, PTX_G_TO, PTX_G_UNI,
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
-    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_COUNT
+    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM, PTX_G_COUNT
 } ptx_group;
 
 #define PTX_GBIT(g) (UINT64_C(1) << PTX_G_##g)
@@ -84,6 +84,9 @@ typedef enum ptx_group {
 #define G_GEOM PTX_GBIT(GEOM)
 #define G_SUMODE PTX_GBIT(SUMODE)
 #define G_SUQ PTX_GBIT(SUQ)
+#define G_TLD4 PTX_GBIT(TLD4)
+#define G_TXQ PTX_GBIT(TXQ)
+#define G_TEXFORM PTX_GBIT(TEXFORM)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)
 #define TM_BITS (TM(B16) | TM(B32) | TM(B64))
@@ -106,7 +109,8 @@ typedef enum ptx_form {
     PTX_FORM_ATOM, PTX_FORM_RED, PTX_FORM_PREFETCH, PTX_FORM_SIZED, PTX_FORM_CREATEPOLICY,
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
-    PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_UNSUPPORTED
+    PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
+    PTX_FORM_UNSUPPORTED
 } ptx_form;
 
 typedef enum ptx_op_id {
@@ -125,6 +129,13 @@ typedef struct ptx_op_row {
     uint16_t version, sm;
     const char *rule;
 } ptx_op_row;
+
+/* The texture forms gpumemsim rejects by name (the values of the TEXFORM group): cube and
+ * multisample geometries, mipmap level selection. */
+typedef enum ptx_texform {
+    PTX_TEXFORM_NONE = 0, PTX_TEXFORM_CUBE, PTX_TEXFORM_ACUBE, PTX_TEXFORM_2DMS,
+    PTX_TEXFORM_A2DMS, PTX_TEXFORM_BASE, PTX_TEXFORM_LEVEL, PTX_TEXFORM_GRAD
+} ptx_texform;
 
 /* Cache operators (the values of the COP group). */
 typedef enum ptx_cop { PTX_COP_NONE = 0, PTX_COP_CA, PTX_COP_CG, PTX_COP_CS, PTX_COP_LU, PTX_COP_CV,
@@ -193,8 +204,9 @@ static inline void ptx_vec_free(ptx_vec *v) { dynarray_free(v); }
 typedef enum ptx_popnd_kind {
     PTX_P_NAME, PTX_P_INT, PTX_P_FLOAT, PTX_P_F32BITS, PTX_P_F64BITS, PTX_P_ADDR, PTX_P_VEC,
     PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST,
-    PTX_P_IMAGE /* [a, b] of the surface instructions: name = a, elems/count = the coordinates
-                   (a lone coordinate without braces is one element) */
+    PTX_P_IMAGE /* [a, b] of the surface and texture instructions: name = a, elems/count = the
+                   coordinates (a lone coordinate without braces is one element); [a, s, b]
+                   (an explicit sampler s) sets has_sampler */
 } ptx_popnd_kind;
 
 typedef struct ptx_name {
@@ -208,7 +220,8 @@ typedef struct ptx_popnd {
     uint8_t count;     /* VEC/LIST element count */
     uint32_t line, col;
     ptx_name name;     /* NAME, NOT, ADDR base, PAIR first */
-    ptx_name name2;    /* PAIR second */
+    ptx_name name2;    /* PAIR second; VEC: the predicate of {a, b, c, d}|p (text NULL: none) */
+    uint8_t has_sampler; /* IMAGE: [a, s, b] */
     int64_t ival;      /* INT value, ADDR/NAME offset, F32/F64 bits */
     double fval;       /* FLOAT */
     ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' or an immediate */
@@ -383,6 +396,13 @@ bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
  * and their operands. */
 bool ptx_check_surface(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
+/* Textures (ptx_tex.c): the modifier rules of tex/tld4/txq (after the common checks), and their
+ * operands. */
+bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
+ * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
+bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);
 /* Lowers the memory modifiers of c into the neutral c->insn->mem (ptx_lower_mem.c). */
 void ptx_lower_mem(ptx_insn_ctx *c);
 /* Labels (ptx_func.c). Registers a pending label reference for instruction `insn` (xop -1:

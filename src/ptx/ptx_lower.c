@@ -977,6 +977,8 @@ static void clear_operands(ir_insn *in)
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
 {
     lower L = {p, c, c->insn, p->ops};
+    if (c->row->form != PTX_FORM_TEX && !ptx_no_texture_operands(p, c))
+        return;
     clear_operands(c->insn);
     ptx_lower_mem(c);
     switch (c->row->form) {
@@ -1015,6 +1017,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
         break;
     case PTX_FORM_BAR: lower_bar(&L); break;
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
+    case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

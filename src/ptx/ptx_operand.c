@@ -1,7 +1,8 @@
 /* PTX operand syntax: registers and names, special registers such as %tid.x, immediates in every
- * literal form, address expressions [base+offset], vector braces {a, b, _}, dual destinations
- * d|p, negated predicates !p, and the parenthesised argument lists of call. It produces
- * ptx_popnd records only; what an operand means for an instruction is decided in ptx_lower.c. */
+ * literal form, address expressions [base+offset] and [image, coordinates], vector braces
+ * {a, b, _}, dual destinations d|p and {a, b, c, d}|p, negated predicates !p, and the
+ * parenthesised argument lists of call. It produces ptx_popnd records only; what an operand
+ * means for an instruction is decided in ptx_lower.c. */
 #include <string.h>
 
 #include "ptx/ptx_internal.h"
@@ -61,8 +62,18 @@ static bool parse_address(ptx_parser *p, ptx_popnd *o)
             if (!ptx_parse_const_expr(p, &o->ival))
                 return false;
         }
-        if (ptx_accept_punct(p, ','))
-            return parse_image_coords(p, o) && ptx_expect_punct(p, ']', "to close the address");
+        if (ptx_accept_punct(p, ',')) {
+            if (!parse_image_coords(p, o))
+                return false;
+            if (ptx_accept_punct(p, ',')) { /* [a, s, b]: an explicit sampler s */
+                o->has_sampler = 1;
+                memset(o->elems, 0, sizeof o->elems);
+                memset(o->elem_is_imm, 0, sizeof o->elem_is_imm);
+                if (!parse_image_coords(p, o))
+                    return false;
+            }
+            return ptx_expect_punct(p, ']', "to close the address");
+        }
     } else if (!ptx_parse_const_expr(p, &o->ival)) {
         return false;
     }
@@ -172,7 +183,16 @@ static bool parse_one(ptx_parser *p, ptx_popnd *o, bool call_lists)
         return parse_address(p, o);
     if (ptx_is_punct(t, '{')) {
         o->kind = PTX_P_VEC;
-        return parse_name_list(p, o, '}', true);
+        if (!parse_name_list(p, o, '}', true))
+            return false;
+        if (ptx_accept_punct(p, '|')) { /* {a, b, c, d}|p of tex and tld4 */
+            if (ptx_peek(p, 0)->kind != PTX_TOK_IDENT) {
+                ptx_error(p, ptx_peek(p, 0), "PTX-OPND-002", "expected a predicate after '|'");
+                return false;
+            }
+            parse_name(p, &o->name2);
+        }
+        return true;
     }
     if (call_lists && ptx_is_punct(t, '(')) {
         o->kind = PTX_P_LIST;

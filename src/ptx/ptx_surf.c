@@ -105,7 +105,7 @@ static bool surface_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, 
     out->sym = IR_SYM_NONE;
     if (b->kind == PTX_SYM_VAR) {
         const ir_var *v = &((const ir_var *)p->vars.data)[b->index];
-        if (!v->image_ref)
+        if (v->image_ref != 1)
             return opnd_err(p, c, o, "PTX-SURF-002", "the variable is not a .surfref");
         out->kind = IR_OPND_SYM;
         out->sym = b->index;

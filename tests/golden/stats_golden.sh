@@ -4,7 +4,8 @@
 # With GMS_UPDATE_GOLDEN=1 in the environment it writes GOLDEN instead (review the diff).
 # Usage: stats_golden.sh GPUMEMSIM STATS_DIGEST LAUNCH.json GOLDEN [RUN OPTION...]
 # Exit status: 0 pass (or golden written), 1 fail, 2 bad usage, 77 skipped: the launch file was
-# refused for its "images" section (LAUNCH-KEY-001), which the simulator does not read yet.
+# refused for its "images" or "textures" section (LAUNCH-KEY-001), which the simulator does not
+# read yet.
 set -u
 [ $# -ge 4 ] || { echo "usage: $0 GPUMEMSIM STATS_DIGEST LAUNCH.json GOLDEN [RUN OPTION...]" >&2; exit 2; }
 sim=$1 digest=$2 launch=$3 golden=$4
@@ -13,10 +14,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 "$sim" run "$launch" "$@" --quiet --json "$tmp/stats.json" >"$tmp/out" 2>&1
 status=$?
-if [ "$status" -eq 2 ] && grep -F -q 'unknown key "images" [LAUNCH-KEY-001]' "$tmp/out"; then
-    echo "SKIP: $launch: this simulator does not read the launch file's \"images\" section yet"
-    exit 77
-fi
+for section in images textures; do
+    if [ "$status" -eq 2 ] && grep -F -q "unknown key \"$section\" [LAUNCH-KEY-001]" "$tmp/out"; then
+        echo "SKIP: $launch: this simulator does not read the launch file's \"$section\" section yet"
+        exit 77
+    fi
+done
 [ "$status" -eq 0 ] ||
     { cat "$tmp/out" >&2; echo "FAIL: $launch: gpumemsim run failed" >&2; exit 1; }
 "$digest" "$tmp/stats.json" >"$tmp/digest" || exit 1

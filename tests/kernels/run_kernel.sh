@@ -6,8 +6,8 @@
 #   - every REGEX (extended, case-insensitive) matches somewhere in stdout or stderr.
 # Usage: run_kernel.sh GPUMEMSIM LAUNCH.json [EXPECTED_STDOUT|""] [EXPECTED_EXIT] [REGEX ...]
 # Exit status: 0 pass, 1 fail, 2 bad usage, 77 skipped: the simulator refused the launch file for
-# its "images" section (LAUNCH-KEY-001), which it does not read yet; such tests start running by
-# themselves once it does.
+# its "images" or "textures" section (LAUNCH-KEY-001), which it does not read yet; such tests
+# start running by themselves once it does.
 set -u
 if [ $# -lt 2 ]; then
     echo "usage: $0 GPUMEMSIM LAUNCH.json [EXPECTED_STDOUT] [EXPECTED_EXIT] [REGEX ...]" >&2
@@ -23,10 +23,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 "$sim" run "$launch" >"$tmp/stdout" 2>"$tmp/stderr"
 status=$?
-if [ "$status" -eq 2 ] && grep -F -q 'unknown key "images" [LAUNCH-KEY-001]' "$tmp/stderr"; then
-    echo "SKIP: $launch: this simulator does not read the launch file's \"images\" section yet"
-    exit 77
-fi
+for section in images textures; do
+    if [ "$status" -eq 2 ] && grep -F -q "unknown key \"$section\" [LAUNCH-KEY-001]" "$tmp/stderr"; then
+        echo "SKIP: $launch: this simulator does not read the launch file's \"$section\" section yet"
+        exit 77
+    fi
+done
 
 fail() {
     echo "FAIL: $launch: $1" >&2

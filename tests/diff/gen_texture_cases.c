@@ -1,0 +1,200 @@
+/* Generator of the ptxas differential test for the texture instructions (PTX ISA 9.1, "Texture
+ * Instructions": tex, tld4, txq). It writes one small PTX module per case, each holding one
+ * instruction under test inside an otherwise valid kernel that declares a .texref `tref` and a
+ * .surfref `sref` and holds a texture object in %rd1, and the manifest run_cache_diff.sh reads
+ * (the same format as gen_cache_cases). Deterministic: exhaustive enumeration of fixed lists.
+ *
+ * It is not a checker: ptxas and `gpumemsim check` decide, and the driver compares.
+ *
+ * Usage: gen_texture_cases OUTDIR
+ *   writes OUTDIR/NNNNN.ptx and OUTDIR/cases.tsv:
+ *   id <TAB> ptxas-arch <TAB> target <TAB> version <TAB> instruction
+ *   Exit status 0, or 1 when OUTDIR cannot be written. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct gen {
+    const char *dir;
+    FILE *manifest;
+    unsigned count;
+    int failed;
+} gen;
+
+static void write_module(gen *g, unsigned sm, const char *insn)
+{
+    char path[4096];
+    unsigned id = g->count++;
+    snprintf(path, sizeof path, "%s/%05u.ptx", g->dir, id);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        g->failed = 1;
+        return;
+    }
+    fprintf(f, ".version 9.0\n.target sm_%u\n.address_size 64\n\n.global .surfref sref;\n"
+            ".global .u64 plain;\n\n", sm);
+    fprintf(f, ".visible .entry k%05u(.param .u64 k_p)\n{\n", id);
+    fputs("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<16>;\n"
+          "\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<16>;\n\t.reg .f64 %fd<16>;\n", f);
+    fprintf(f, "\tld.param.u64 %%rd1, [k_p];\n\t%s\n\tret;\n}\n", insn);
+    if (fclose(f) != 0)
+        g->failed = 1;
+    fprintf(g->manifest, "%05u\tsm_%u\tsm_%u\t9.0\t%s\n", id, sm, sm, insn);
+}
+
+static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(gen *g, const char *fmt, ...)
+{
+    char insn[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(insn, sizeof insn, fmt, ap);
+    va_end(ap);
+    write_module(g, 80, insn);
+}
+
+typedef struct geom {
+    const char *mod;
+    const char *fcoords, *icoords; /* .f32 and .s32 coordinates matching the geometry */
+} geom;
+
+static const geom geoms[] = {
+    {".1d", "{%f2}", "{%r2}"},
+    {".2d", "{%f2, %f3}", "{%r2, %r3}"},
+    {".3d", "{%f2, %f3, %f4, %f5}", "{%r2, %r3, %r4, %r5}"},
+    {".a1d", "{%r6, %f2}", "{%r6, %r2}"},
+    {".a2d", "{%r6, %f2, %f3, %f4}", "{%r6, %r2, %r3, %r4}"},
+    {".cube", "{%f2, %f3, %f4, %f5}", "{%r2, %r3, %r4, %r5}"},
+    {".acube", "{%r6, %f2, %f3, %f4}", "{%r6, %r2, %r3, %r4}"},
+    {".2dms", "{%r6, %f2, %f3, %f4}", "{%r6, %r2, %r3, %r4}"},
+    {"", "{%f2, %f3}", "{%r2, %r3}"},
+};
+enum { NGEOMS = sizeof geoms / sizeof geoms[0] };
+
+static const char *const dtypes[] = {".f32", ".s32", ".u32", ".b32", ".f16", ".f64"};
+static const char *const ctypes[] = {".f32", ".s32", ".u32"};
+static const char *const vecs[] = {".v4", ".v2", ""};
+static const char *const results[] = {"{%f7, %f8, %f9, %f10}", "{%r7, %r8, %r9, %r10}",
+                                      "{%f7, %f8, %f9, %f10}|%p1"};
+
+/* tex and tld4: geometry x result type x coordinate type x vector, on the texture object. */
+static void group_shapes(gen *g)
+{
+    static const char *const comps[] = {"", ".r", ".a"};
+    for (unsigned op = 0; op < 2; op++)
+        for (unsigned gi = 0; gi < NGEOMS; gi++)
+            for (unsigned d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++)
+                for (unsigned ct = 0; ct < 3; ct++)
+                    for (unsigned v = 0; v < 3; v++) {
+                        if (v && (d || ct))
+                            continue; /* the other vectors on .f32.f32 only */
+                        const char *coords = ct == 0 ? geoms[gi].fcoords : geoms[gi].icoords;
+                        for (unsigned c = 0; c < (op ? 3u : 1u); c++)
+                            emit(g, "%s%s%s%s%s%s %s, [%%rd1, %s];", op ? "tld4" : "tex",
+                                 op ? comps[c] : "", geoms[gi].mod, vecs[v], dtypes[d],
+                                 ctypes[ct], v == 2 ? "%f7" : results[d == 1 || d == 2],
+                                 coords);
+                    }
+    emit(g, "tex.2d.v2.f16x2.f32 {%%r7, %%r8}, [%%rd1, {%%f2, %%f3}];");
+    emit(g, "tld4.r.g.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    emit(g, "tex.2d.3d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    emit(g, "tex.2d.v4.f32.f32.ca {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    emit(g, "tex.2d.v4.f32.f32.trap {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+}
+
+/* Mipmap forms, extra operands and the predicate result. */
+static void group_forms(gen *g)
+{
+    static const char *const forms[] = {
+        "tex.base.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}];",
+        "tex.level.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}], %f4;",
+        "tex.grad.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}], {%f4, %f5}, {%f6, %f1};",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}], {%r1, %r2};",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}], {%r1, %r2}, %f4;",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [tref, tref, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}|%r1, [%rd1, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, _}, [%rd1, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 {%fd7, %f8, %f9, %f10}, [%rd1, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9}, [%rd1, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 %f7, [%rd1, {%f2, %f3}];",
+        "tex.2d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd1];",
+        "ld.global.v4.f32 {%f7, %f8, %f9, %f10}|%p1, [%rd1];",
+        "suld.b.2d.b32.trap %r7, [%rd1, %rd2, {%r2, %r3}];",
+    };
+    for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        emit(g, "%s", forms[f]);
+}
+
+static const char *const queries[] = {
+    ".width", ".height", ".depth", ".channel_data_type", ".channel_order", ".normalized_coords",
+    ".filter_mode", ".addr_mode_0", ".addr_mode_1", ".addr_mode_2", ".array_size",
+    ".num_mipmap_levels", ".num_samples", ".force_unnormalized_coords", ".memory_layout", ""};
+
+static void group_queries(gen *g)
+{
+    for (unsigned q = 0; q < sizeof queries / sizeof queries[0]; q++) {
+        emit(g, "txq%s.b32 %%r7, [%%rd1];", queries[q]);
+        emit(g, "txq%s.b32 %%r7, [tref];", queries[q]);
+        emit(g, "txq%s.u32 %%r7, [%%rd1];", queries[q]);
+    }
+    static const char *const forms[] = {
+        "txq.width.b32 %f7, [%rd1];", "txq.width.b32 %rd7, [%rd1];", "txq.width.b32 %rs7, [%rd1];",
+        "txq.width.b32 %r7, %rd1;", "txq.width.b32 %r7, [plain];", "txq.width.b32 %r7, [sref];",
+        "txq.width.height.b32 %r7, [%rd1];", "txq.level.width.b32 %r7, [%rd1], %r2;",
+        "suq.width.b32 %r7, [tref];",
+    };
+    for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        emit(g, "%s", forms[f]);
+}
+
+/* Coordinates of every count and type on every modelled geometry, and the texture operand. */
+static void group_operands(gen *g)
+{
+    static const char *const coords[] = {"%f2", "{%f2}", "{%f2, %f3}", "{%f2, %f3, %f4}",
+                                         "{%f2, %f3, %f4, %f5}", "{%r2, %f3}", "{%fd2, %f3}",
+                                         "{%rs2, %f3}", "{%rd2, %f3}", "{%r2, 4}", "{%f2, %r3, %f4, %r5}"};
+    for (unsigned gi = 0; gi < 5; gi++)
+        for (unsigned c = 0; c < sizeof coords / sizeof coords[0]; c++)
+            emit(g, "tex%s.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, %s];", geoms[gi].mod,
+                 coords[c]);
+    static const char *const textures[] = {"%rd1", "tref", "%r1", "plain", "sref", "k_p", "%f1",
+                                           "%fd1"};
+    for (unsigned t = 0; t < sizeof textures / sizeof textures[0]; t++) {
+        emit(g, "tex.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];", textures[t]);
+        emit(g, "tld4.b.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];",
+             textures[t]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fputs("usage: gen_texture_cases OUTDIR\n", stderr);
+        return 2;
+    }
+    gen g = {argv[1], NULL, 0, 0};
+    if (mkdir(g.dir, 0777) != 0 && errno != EEXIST) {
+        perror(g.dir);
+        return 1;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cases.tsv", g.dir);
+    g.manifest = fopen(path, "w");
+    if (!g.manifest) {
+        perror(path);
+        return 1;
+    }
+    group_shapes(&g);
+    group_forms(&g);
+    group_queries(&g);
+    group_operands(&g);
+    if (fclose(g.manifest) != 0 || g.failed) {
+        fprintf(stderr, "gen_texture_cases: cannot write the cases into %s\n", g.dir);
+        return 1;
+    }
+    printf("%u modules\n", g.count);
+    return 0;
+}
