@@ -380,10 +380,11 @@ typedef struct ptx_insn_ctx {
 bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
-/* Operand lowering shared with ptx_surf.c (ptx_lower.c), with PTX's register rules: a register
- * of type `t` (a wider integer register too when `wide`); a source register or immediate of type
- * `t` (wider registers allowed); a destination register; a vector of `count` elements. Each
- * reports PTX-OPND-*, PTX-TYPE-002 or PTX-SYM-* and returns false on error. */
+/* Operand lowering shared with ptx_surf.c, ptx_tex.c and ptx_image.c (ptx_lower.c), with PTX's
+ * register rules: a register of type `t` (a wider integer register too when `wide`); a source
+ * register or immediate of type `t` (wider registers allowed); a destination register; a vector
+ * of `count` elements. Each reports PTX-OPND-*, PTX-TYPE-002 or PTX-SYM-* and returns false on
+ * error. */
 bool ptx_lower_reg(ptx_parser *p, ptx_insn_ctx *c, const ptx_name *n, ir_type t, bool wide,
                    ir_operand *out);
 bool ptx_lower_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t,
@@ -392,6 +393,41 @@ bool ptx_lower_dst(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
                    ir_operand *out);
 bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t, unsigned count,
                    bool is_dst, ir_operand *out);
+/* Image operands shared by the surface and texture instructions (ptx_image.c; PTX ISA 9.1
+ * §9.7.10 and "Texture Instructions"; docs/ptx.md, "Surfaces" and "Textures"). A kind holds what
+ * differs between the two: the words of the diagnostics, the ir_var.image_ref value of the
+ * reference variable (1 .surfref, 2 .texref), the rule ids of a bad handle (PTX-SURF-002,
+ * PTX-TEX-002) and of bad coordinates (PTX-SURF-001, PTX-TEX-001), and whether the layer of an
+ * a1d/a2d coordinate vector must be an integer register. */
+typedef struct ptx_image_kind {
+    const char *noun;        /* "surface" or "texture" */
+    const char *ref;         /* ".surfref" or ".texref" */
+    const char *query;       /* the query instruction: "suq" or "txq" */
+    const char *handle_rule; /* a bad handle */
+    const char *coord_rule;  /* bad coordinates */
+    uint8_t image_ref;       /* ir_var.image_ref of the reference variable */
+    bool integer_layer;      /* the array layer must be an integer register */
+} ptx_image_kind;
+/* Reports `rule` with "'insn': msg" at operand o; returns false. */
+bool ptx_image_opnd_err(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o,
+                        const char *rule, const char *msg);
+/* The handle [a] of operand o: a 64-bit integer register (an image object, PTX ISA 3.1 and
+ * later; PTX-VER-001 before) into a register operand, or a reference variable of k's kind into
+ * an IR_OPND_SYM; anything else (an offset too) is k->handle_rule. False after an error. */
+bool ptx_lower_image_handle(ptx_parser *p, ptx_insn_ctx *c, const ptx_image_kind *k,
+                            const ptx_popnd *o, ir_operand *out);
+/* The coordinates of operand o for the geometry c->insn->mem.image_dim: PTX's 1d {x}, 2d {x, y},
+ * a1d {layer, x}, 3d {x, y, z, w}, a2d {layer, x, y, w} become the IR vector (x), (x, y),
+ * (x, layer), (x, y, z), (x, y, layer) of 32-bit registers; immediates (1d, 2d, a1d only, else
+ * PTX-OPND-003) are packed 32 bits a slot into out->imm. As ptxas 13 does, a vector of 2 or 4
+ * elements longer than the geometry needs is accepted, its further elements checked as
+ * registers and ignored; another count is k->coord_rule. False after an error. */
+bool ptx_lower_image_coords(ptx_parser *p, ptx_insn_ctx *c, const ptx_image_kind *k,
+                            const ptx_popnd *o, ir_operand *out);
+/* suq/txq d, [a]: the 32-bit destination register into dst[0] and the handle into src[0];
+ * reports PTX-OPND-001 (not two operands), k->handle_rule (no [a]), PTX-OPND-002 (d not a
+ * register) and the errors of ptx_lower_image_handle. */
+void ptx_lower_image_query(ptx_parser *p, ptx_insn_ctx *c, const ptx_image_kind *k);
 /* Surfaces (ptx_surf.c): the modifier rules of suld/sust/sured/suq (after the common checks),
  * and their operands. */
 bool ptx_check_surface(ptx_parser *p, ptx_insn_ctx *c);

@@ -85,92 +85,10 @@ bool ptx_check_surface(ptx_parser *p, ptx_insn_ctx *c)
 }
 
 /* ---- operands ---- */
-static bool opnd_err(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o, const char *rule,
-                     const char *msg)
-{
-    ptx_error_at(p, o->line, o->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
-/* The surface: a 64-bit integer register (a surface object, PTX 3.1 and later) or a .surfref
- * variable, without an offset. */
-static bool surface_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
-{
-    uint32_t slot = 0;
-    const ptx_binding *b = ptx_lookup(p, o->name.text, o->name.len, &slot);
-    if (!o->has_base || o->ival != 0 || !b ||
-        (b->kind != PTX_SYM_REG && b->kind != PTX_SYM_VAR))
-        return opnd_err(p, c, o, "PTX-SURF-002", "the surface must be a .u64 register or a "
-                        ".surfref variable");
-    out->sym = IR_SYM_NONE;
-    if (b->kind == PTX_SYM_VAR) {
-        const ir_var *v = &((const ir_var *)p->vars.data)[b->index];
-        if (v->image_ref != 1)
-            return opnd_err(p, c, o, "PTX-SURF-002", "the variable is not a .surfref");
-        out->kind = IR_OPND_SYM;
-        out->sym = b->index;
-        return true;
-    }
-    if (ir_type_bits((ir_type)b->type) != 64 || ir_type_is_float((ir_type)b->type))
-        return opnd_err(p, c, o, "PTX-SURF-002", "the surface must be a .u64 register or a "
-                        ".surfref variable");
-    if (p->version < 31)
-        return opnd_err(p, c, o, "PTX-VER-001", "a surface object in a register requires PTX "
-                        "ISA 3.1 or later");
-    return ptx_lower_reg(p, c, &o->name, IR_T_U64, false, out);
-}
-
-/* One coordinate into element `slot` of the IR vector `out`. */
-static bool coordinate(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, unsigned i,
-                       unsigned slot, ir_operand *out)
-{
-    if (o->elem_is_imm[i]) {
-        if (out->count > 2 || o->elem_imm[i] < INT32_MIN || o->elem_imm[i] > UINT32_MAX)
-            return opnd_err(p, c, o, "PTX-OPND-003", "an immediate coordinate must fit 32 bits "
-                            "and is modelled for 1d, 2d and a1d surfaces only");
-        out->imm = (int64_t)((uint64_t)out->imm |
-                             (((uint64_t)o->elem_imm[i] & 0xFFFFFFFFu) << (32 * slot)));
-        out->vregs[slot] = IR_REG_IMM;
-        return true;
-    }
-    ir_operand r = {0};
-    if (!ptx_lower_reg(p, c, &o->elems[i], IR_T_B32, false, &r))
-        return false;
-    out->vregs[slot] = r.reg;
-    return true;
-}
-
-/* The coordinates: PTX's 1d {x}, 2d {x, y}, a1d {layer, x}, 3d {x, y, z, w}, a2d
- * {layer, x, y, w} become the IR's (x), (x, y), (x, layer), (x, y, z), (x, y, layer). As ptxas
- * 13 does, a vector of 2 or 4 elements longer than the geometry needs is accepted and its
- * further elements are ignored (checked as registers all the same). */
-static bool coordinates(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
-{
-    static const struct {
-        uint8_t written, used, order[3];
-    } shapes[] = {
-        [IR_IMAGE_1D] = {1, 1, {0}},          [IR_IMAGE_2D] = {2, 2, {0, 1}},
-        [IR_IMAGE_1D_ARRAY] = {2, 2, {1, 0}}, [IR_IMAGE_3D] = {4, 3, {0, 1, 2}},
-        [IR_IMAGE_2D_ARRAY] = {4, 3, {1, 2, 0}},
-    };
-    unsigned dim = c->insn->mem.image_dim;
-    if (o->count < shapes[dim].written || o->count == 3 || o->count > 4)
-        return opnd_err(p, c, o, "PTX-SURF-001", "the coordinates do not match the geometry "
-                        "(1d: {x}, 2d: {x, y}, a1d: {layer, x}, 3d: {x, y, z, w}, a2d: "
-                        "{layer, x, y, w})");
-    for (unsigned i = shapes[dim].written; i < o->count; i++) {
-        ir_operand ignored = {0};
-        if (!o->elem_is_imm[i] && !ptx_lower_reg(p, c, &o->elems[i], IR_T_B32, false, &ignored))
-            return false;
-    }
-    out->kind = IR_OPND_VEC;
-    out->sym = IR_SYM_NONE;
-    out->count = shapes[dim].used;
-    for (unsigned k = 0; k < shapes[dim].used; k++)
-        if (!coordinate(p, c, o, shapes[dim].order[k], k, out))
-            return false;
-    return true;
-}
+static const ptx_image_kind surface = {
+    .noun = "surface", .ref = ".surfref", .query = "suq", .handle_rule = "PTX-SURF-002",
+    .coord_rule = "PTX-SURF-001", .image_ref = 1, .integer_layer = false,
+};
 
 /* The data operand: a register or immediate, or a vector of mem.vec elements; nvcc writes a
  * scalar as {r}. */
@@ -210,29 +128,21 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c)
 {
     ir_insn *in = c->insn;
     ptx_popnd *ops = p->ops;
-    if (!count_is(p, c, 2))
-        return;
     if (c->op == PTX_OP_SUQ) {
-        if (ops[1].kind != PTX_P_ADDR) {
-            opnd_err(p, c, &ops[1], "PTX-SURF-002", "suq reads the surface [a]");
-            return;
-        }
-        if (ops[0].kind != PTX_P_NAME || ops[0].ival) {
-            opnd_err(p, c, &ops[0], "PTX-OPND-002", "the destination must be a register");
-            return;
-        }
-        if (ptx_lower_reg(p, c, &ops[0].name, IR_T_B32, false, &in->dst[0]) &&
-            surface_operand(p, c, &ops[1], &in->src[0]))
-            in->ndst = in->nsrc = 1;
+        ptx_lower_image_query(p, c, &surface);
         return;
     }
+    if (!count_is(p, c, 2))
+        return;
     const ptx_popnd *addr = is_load(c) ? &ops[1] : &ops[0];
     const ptx_popnd *data = is_load(c) ? &ops[0] : &ops[1];
     if (addr->kind != PTX_P_IMAGE) {
-        opnd_err(p, c, addr, "PTX-SURF-001", "expected the surface and its coordinates [a, {x, ...}]");
+        ptx_image_opnd_err(p, c, addr, "PTX-SURF-001",
+                           "expected the surface and its coordinates [a, {x, ...}]");
         return;
     }
-    if (!surface_operand(p, c, addr, &in->src[0]) || !coordinates(p, c, addr, &in->src[1]))
+    if (!ptx_lower_image_handle(p, c, &surface, addr, &in->src[0]) ||
+        !ptx_lower_image_coords(p, c, &surface, addr, &in->src[1]))
         return;
     if (is_load(c)) {
         if (data_operand(p, c, data, true, &in->dst[0])) {
