@@ -6,7 +6,8 @@
 # folder, keyed by ptxas version, -arch and module text, so a rerun asks ptxas only about modules
 # it has not seen. Label `diff`: `make test` runs these in the normal build only, since sanitizers
 # add nothing to a comparison of verdicts.
-add_executable(gen_cache_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_cache_cases.c)
+add_executable(gen_cache_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_cache_cases.c
+               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
 add_test(NAME diff.ptxas.cache_control
          COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  $<TARGET_FILE:gen_cache_cases> $<TARGET_FILE:gpumemsim>
@@ -25,7 +26,8 @@ set_tests_properties(diff.ptxas_cache PROPERTIES LABELS diff TIMEOUT 120)
 
 # The same comparison for the surface instructions (PTX ISA 9.1 §9.7.10): gen_surface_cases
 # enumerates suld/sust/sured/suq forms; deliberate differences in surface_known_differences.txt.
-add_executable(gen_surface_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_surface_cases.c)
+add_executable(gen_surface_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_surface_cases.c
+               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
 add_test(NAME diff.ptxas.surfaces
          COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  $<TARGET_FILE:gen_surface_cases> $<TARGET_FILE:gpumemsim>
@@ -36,7 +38,8 @@ set_tests_properties(diff.ptxas.surfaces PROPERTIES
                      LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
 # The same comparison for the texture instructions (tex, tld4, txq): gen_texture_cases
 # enumerates their forms; deliberate differences in texture_known_differences.txt.
-add_executable(gen_texture_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_texture_cases.c)
+add_executable(gen_texture_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_texture_cases.c
+               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
 add_test(NAME diff.ptxas.textures
          COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  $<TARGET_FILE:gen_texture_cases> $<TARGET_FILE:gpumemsim>

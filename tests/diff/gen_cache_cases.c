@@ -12,13 +12,13 @@
  *   writes OUTDIR/NNNNN.ptx and OUTDIR/cases.tsv with one line per module:
  *   id <TAB> ptxas-arch <TAB> target <TAB> version <TAB> instruction
  *   Exit status 0, or 1 when OUTDIR cannot be written. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "gen_harness.h"
 
 /* (target, .version) pairs a case is tried on. The first eight are every target at the newest
  * version ptxas 13.0 knows (9.0); the others sweep the version and target boundaries of the page
@@ -47,13 +47,6 @@ static const pair pairs[] = {
 #define S_SM90 PAIR_BIT(5)
 #define S_SM100 PAIR_BIT(6)
 
-typedef struct gen {
-    const char *dir;
-    FILE *manifest;
-    unsigned count;
-    int failed;
-} gen;
-
 /* The operand registers: the address is always %rd1, the cache policy %rd15, data registers start
  * at index 2 (%rs2, %r2, %rd2, %f2, %fd2, %q2). */
 typedef struct shape {
@@ -76,26 +69,13 @@ static unsigned arch_for(unsigned sm)
 
 static void write_module(gen *g, const pair *pr, const char *insn)
 {
-    char path[4096];
-    unsigned id = g->count++;
-    snprintf(path, sizeof path, "%s/%05u.ptx", g->dir, id);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        g->failed = 1;
-        return;
-    }
-    int uses_b128 = strstr(insn, "%q") != NULL;
-    fprintf(f, ".version %s\n.target sm_%u\n.address_size 64\n\n", pr->version, pr->sm);
-    fprintf(f, ".visible .entry k%05u(.param .align 16 .b8 k_p[64])\n{\n", id);
-    fputs("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<16>;\n"
-          "\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<16>;\n\t.reg .f64 %fd<16>;\n", f);
-    if (uses_b128)
-        fputs("\t.reg .b128 %q<16>;\n", f);
-    fprintf(f, "\tld.param.u64 %%rd1, [k_p];\n\t%s\n\tret;\n}\n", insn);
-    if (fclose(f) != 0)
-        g->failed = 1;
-    fprintf(g->manifest, "%05u\tsm_%u\tsm_%u\t%s\t%s\n", id, arch_for(pr->sm), pr->sm,
-            pr->version, insn);
+    gen_module m = {
+        .version = pr->version, .sm = pr->sm, .arch = arch_for(pr->sm), .globals = "",
+        .param = ".param .align 16 .b8 k_p[64]",
+        .extra_regs = strstr(insn, "%q") ? "\t.reg .f64 %fd<16>;\n\t.reg .b128 %q<16>;\n"
+                                         : "\t.reg .f64 %fd<16>;\n",
+    };
+    gen_write_module(g, &m, insn);
 }
 
 /* One instruction text on every (target, version) pair of the set. */
@@ -496,44 +476,27 @@ static void group_headers(gen *g)
     emit(g, S_FULL | S_BAD_HEADER, "ld.global.u32 %%r2, [%%rd1];");
 }
 
+static void groups(gen *g)
+{
+    group_headers(g);
+    group_cache_operators(g);
+    group_types_and_vectors(g);
+    group_ordering(g);
+    group_evictions(g);
+    group_evictions_with_cop(g);
+    group_ordering_by_space(g);
+    group_mmio(g);
+    group_wide_accesses(g);
+    group_evictions_by_space(g);
+    group_prefetch_sizes(g);
+    group_createpolicy_fractional(g);
+    group_createpolicy_range(g);
+    group_createpolicy_cvt(g);
+    group_prefetch(g);
+    group_applypriority_discard(g);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fputs("usage: gen_cache_cases OUTDIR\n", stderr);
-        return 2;
-    }
-    gen g = {argv[1], NULL, 0, 0};
-    if (mkdir(g.dir, 0777) != 0 && errno != EEXIST) {
-        perror(g.dir);
-        return 1;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cases.tsv", g.dir);
-    g.manifest = fopen(path, "w");
-    if (!g.manifest) {
-        perror(path);
-        return 1;
-    }
-    group_headers(&g);
-    group_cache_operators(&g);
-    group_types_and_vectors(&g);
-    group_ordering(&g);
-    group_evictions(&g);
-    group_evictions_with_cop(&g);
-    group_ordering_by_space(&g);
-    group_mmio(&g);
-    group_wide_accesses(&g);
-    group_evictions_by_space(&g);
-    group_prefetch_sizes(&g);
-    group_createpolicy_fractional(&g);
-    group_createpolicy_range(&g);
-    group_createpolicy_cvt(&g);
-    group_prefetch(&g);
-    group_applypriority_discard(&g);
-    if (fclose(g.manifest) != 0 || g.failed) {
-        fprintf(stderr, "gen_cache_cases: cannot write the cases into %s\n", g.dir);
-        return 1;
-    }
-    printf("%u modules\n", g.count);
-    return 0;
+    return gen_main(argc, argv, NULL, "gen_cache_cases", groups);
 }

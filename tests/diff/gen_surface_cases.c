@@ -10,51 +10,18 @@
  *   writes OUTDIR/NNNNN.ptx and OUTDIR/cases.tsv:
  *   id <TAB> ptxas-arch <TAB> target <TAB> version <TAB> instruction
  *   Exit status 0, or 1 when OUTDIR cannot be written. */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-typedef struct gen {
-    const char *dir;
-    FILE *manifest;
-    unsigned count;
-    int failed;
-} gen;
+#include "gen_harness.h"
 
-static void write_module(gen *g, unsigned sm, const char *insn)
-{
-    char path[4096];
-    unsigned id = g->count++;
-    snprintf(path, sizeof path, "%s/%05u.ptx", g->dir, id);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        g->failed = 1;
-        return;
-    }
-    fprintf(f, ".version 9.0\n.target sm_%u\n.address_size 64\n\n.global .surfref sref;\n"
-            ".global .u64 plain;\n\n", sm);
-    fprintf(f, ".visible .entry k%05u(.param .u64 k_p)\n{\n", id);
-    fputs("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<16>;\n"
-          "\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<16>;\n", f);
-    fprintf(f, "\tld.param.u64 %%rd1, [k_p];\n\t%s\n\tret;\n}\n", insn);
-    if (fclose(f) != 0)
-        g->failed = 1;
-    fprintf(g->manifest, "%05u\tsm_%u\tsm_%u\t9.0\t%s\n", id, sm, sm, insn);
-}
-
-static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(gen *g, const char *fmt, ...)
-{
-    char insn[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(insn, sizeof insn, fmt, ap);
-    va_end(ap);
-    write_module(g, 80, insn);
-}
+/* Every case on sm_80 at PTX ISA 9.0. */
+static const gen_module module = {
+    .version = "9.0", .sm = 80, .arch = 80,
+    .globals = ".global .surfref sref;\n.global .u64 plain;\n\n", .param = ".param .u64 k_p",
+    .extra_regs = "",
+};
 
 typedef struct geom {
     const char *mod;
@@ -108,11 +75,11 @@ static void group_load_store(gen *g, const char *op, int is_load)
                     char data[128];
                     data_operand(data, sizeof data, dtypes[t].reg, vec_n[v]);
                     if (is_load)
-                        emit(g, "%s%s%s%s%s %s, [%%rd1, %s];", op, geoms[gi].mod, vecs[v],
-                             dtypes[t].type, modes[m], data, geoms[gi].coords);
+                        gen_emit(g, "%s%s%s%s%s %s, [%%rd1, %s];", op, geoms[gi].mod, vecs[v],
+                                 dtypes[t].type, modes[m], data, geoms[gi].coords);
                     else
-                        emit(g, "%s%s%s%s%s [%%rd1, %s], %s;", op, geoms[gi].mod, vecs[v],
-                             dtypes[t].type, modes[m], geoms[gi].coords, data);
+                        gen_emit(g, "%s%s%s%s%s [%%rd1, %s], %s;", op, geoms[gi].mod, vecs[v],
+                                 dtypes[t].type, modes[m], geoms[gi].coords, data);
                 }
 }
 
@@ -121,19 +88,19 @@ static const char *const cops[] = {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".w
 static void group_cache_operators(gen *g)
 {
     for (unsigned c = 0; c < sizeof cops / sizeof cops[0]; c++) {
-        emit(g, "suld.b.2d%s.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];", cops[c]);
-        emit(g, "sust.b.2d%s.b32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
-        emit(g, "sust.p.2d%s.b32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
-        emit(g, "sured.b.add.2d%s.u32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
+        gen_emit(g, "suld.b.2d%s.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];", cops[c]);
+        gen_emit(g, "sust.b.2d%s.b32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
+        gen_emit(g, "sust.p.2d%s.b32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
+        gen_emit(g, "sured.b.add.2d%s.u32.trap [%%rd1, {%%r2, %%r3}], %%r7;", cops[c]);
     }
-    emit(g, "suld.b.2d.b32.trap.ca %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.trap.2d.b32 %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.2d.ca.cg.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.2d.3d.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.2d.b32.trap.zero %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.2d.relaxed.gpu.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.b.2d.global.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
-    emit(g, "suld.p.2d.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.b32.trap.ca %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.trap.2d.b32 %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.ca.cg.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.3d.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.b32.trap.zero %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.relaxed.gpu.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.b.2d.global.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
+    gen_emit(g, "suld.p.2d.b32.trap %%r7, [%%rd1, {%%r2, %%r3}];");
 }
 
 static const char *const red_ops[] = {".add", ".min", ".max", ".and", ".or", ".xor", ".inc",
@@ -148,14 +115,14 @@ static void group_reductions(gen *g)
                 for (unsigned gi = 0; gi < NGEOMS; gi++) {
                     if (gi != 1 && (t != 2 && t != 4))
                         continue; /* every geometry on .b32 and .u32 only */
-                    emit(g, "%s%s%s%s.trap [%%rd1, %s], %s7;", forms[f], red_ops[o],
-                         geoms[gi].mod, dtypes[t].type, geoms[gi].coords, dtypes[t].reg);
+                    gen_emit(g, "%s%s%s%s.trap [%%rd1, %s], %s7;", forms[f], red_ops[o],
+                             geoms[gi].mod, dtypes[t].type, geoms[gi].coords, dtypes[t].reg);
                 }
-    emit(g, "sured.b.add.2d.u32 [%%rd1, {%%r2, %%r3}], %%r7;");
-    emit(g, "sured.b.add.2d.u32.clamp [%%rd1, {%%r2, %%r3}], %%r7;");
-    emit(g, "sured.b.add.2d.u32.zero [%%rd1, {%%r2, %%r3}], 1;");
-    emit(g, "sured.b.add.2d.v2.u32.trap [%%rd1, {%%r2, %%r3}], {%%r7, %%r8};");
-    emit(g, "sured.b.add.2d.u32.trap [sref, {%%r2, %%r3}], %%rd7;");
+    gen_emit(g, "sured.b.add.2d.u32 [%%rd1, {%%r2, %%r3}], %%r7;");
+    gen_emit(g, "sured.b.add.2d.u32.clamp [%%rd1, {%%r2, %%r3}], %%r7;");
+    gen_emit(g, "sured.b.add.2d.u32.zero [%%rd1, {%%r2, %%r3}], 1;");
+    gen_emit(g, "sured.b.add.2d.v2.u32.trap [%%rd1, {%%r2, %%r3}], {%%r7, %%r8};");
+    gen_emit(g, "sured.b.add.2d.u32.trap [sref, {%%r2, %%r3}], %%rd7;");
 }
 
 static const char *const queries[] = {".width", ".height", ".depth", ".channel_data_type",
@@ -165,17 +132,17 @@ static const char *const queries[] = {".width", ".height", ".depth", ".channel_d
 static void group_queries(gen *g)
 {
     for (unsigned q = 0; q < sizeof queries / sizeof queries[0]; q++) {
-        emit(g, "suq%s.b32 %%r7, [%%rd1];", queries[q]);
-        emit(g, "suq%s.b32 %%r7, [sref];", queries[q]);
-        emit(g, "suq%s.u32 %%r7, [%%rd1];", queries[q]);
-        emit(g, "suq%s.b64 %%rd7, [%%rd1];", queries[q]);
+        gen_emit(g, "suq%s.b32 %%r7, [%%rd1];", queries[q]);
+        gen_emit(g, "suq%s.b32 %%r7, [sref];", queries[q]);
+        gen_emit(g, "suq%s.u32 %%r7, [%%rd1];", queries[q]);
+        gen_emit(g, "suq%s.b64 %%rd7, [%%rd1];", queries[q]);
     }
-    emit(g, "suq.width.b32 %%rd7, [%%rd1];");
-    emit(g, "suq.width.b32 %%rs7, [%%rd1];");
-    emit(g, "suq.width.b32 %%r7, %%rd1;");
-    emit(g, "suq.width.b32 %%r7, [plain];");
-    emit(g, "suq.width.height.b32 %%r7, [%%rd1];");
-    emit(g, "suq.width.b32.trap %%r7, [%%rd1];");
+    gen_emit(g, "suq.width.b32 %%rd7, [%%rd1];");
+    gen_emit(g, "suq.width.b32 %%rs7, [%%rd1];");
+    gen_emit(g, "suq.width.b32 %%r7, %%rd1;");
+    gen_emit(g, "suq.width.b32 %%r7, [plain];");
+    gen_emit(g, "suq.width.height.b32 %%r7, [%%rd1];");
+    gen_emit(g, "suq.width.b32.trap %%r7, [%%rd1];");
 }
 
 /* Coordinates of every count on every geometry, and the surface operand's kinds. */
@@ -186,55 +153,38 @@ static void group_operands(gen *g)
                                          "{%f2, %r3}", "{%rs2, %r3}"};
     for (unsigned gi = 0; gi < NGEOMS; gi++)
         for (unsigned c = 0; c < sizeof coords / sizeof coords[0]; c++) {
-            emit(g, "suld.b%s.b32.trap %%r7, [%%rd1, %s];", geoms[gi].mod, coords[c]);
-            emit(g, "sust.b%s.b32.trap [%%rd1, %s], %%r7;", geoms[gi].mod, coords[c]);
+            gen_emit(g, "suld.b%s.b32.trap %%r7, [%%rd1, %s];", geoms[gi].mod, coords[c]);
+            gen_emit(g, "sust.b%s.b32.trap [%%rd1, %s], %%r7;", geoms[gi].mod, coords[c]);
         }
     /* (a surface with an offset, [%rd1+8, ...], makes ptxas 13 reject the modules after it in
      * the same call: tests/ptx_bad/PTX-SURF-002.suq.ptx covers it) */
     static const char *const surfaces[] = {"%rd1", "sref", "%r1", "plain", "k_p", "%f1"};
     for (unsigned s = 0; s < sizeof surfaces / sizeof surfaces[0]; s++) {
-        emit(g, "suld.b.2d.b32.trap %%r7, [%s, {%%r2, %%r3}];", surfaces[s]);
-        emit(g, "sust.b.2d.b32.trap [%s, {%%r2, %%r3}], %%r7;", surfaces[s]);
+        gen_emit(g, "suld.b.2d.b32.trap %%r7, [%s, {%%r2, %%r3}];", surfaces[s]);
+        gen_emit(g, "sust.b.2d.b32.trap [%s, {%%r2, %%r3}], %%r7;", surfaces[s]);
     }
     static const char *const dsts[] = {"%r7", "{%r7}", "%rd7", "%f7", "%rs7", "{%r7, %r8}", "5"};
     for (unsigned d = 0; d < sizeof dsts / sizeof dsts[0]; d++) {
-        emit(g, "sust.b.2d.b32.trap [%%rd1, {%%r2, %%r3}], %s;", dsts[d]);
+        gen_emit(g, "sust.b.2d.b32.trap [%%rd1, {%%r2, %%r3}], %s;", dsts[d]);
         if (dsts[d][0] == '5')
             continue; /* an immediate destination upsets the rest of a ptxas 13 batch */
-        emit(g, "suld.b.2d.b32.trap %s, [%%rd1, {%%r2, %%r3}];", dsts[d]);
-        emit(g, "suld.b.2d.b8.trap %s, [%%rd1, {%%r2, %%r3}];", dsts[d]);
+        gen_emit(g, "suld.b.2d.b32.trap %s, [%%rd1, {%%r2, %%r3}];", dsts[d]);
+        gen_emit(g, "suld.b.2d.b8.trap %s, [%%rd1, {%%r2, %%r3}];", dsts[d]);
     }
+}
+
+static void groups(gen *g)
+{
+    group_load_store(g, "suld.b", 1);
+    group_load_store(g, "sust.b", 0);
+    group_load_store(g, "sust.p", 0);
+    group_cache_operators(g);
+    group_reductions(g);
+    group_queries(g);
+    group_operands(g);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fputs("usage: gen_surface_cases OUTDIR\n", stderr);
-        return 2;
-    }
-    gen g = {argv[1], NULL, 0, 0};
-    if (mkdir(g.dir, 0777) != 0 && errno != EEXIST) {
-        perror(g.dir);
-        return 1;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cases.tsv", g.dir);
-    g.manifest = fopen(path, "w");
-    if (!g.manifest) {
-        perror(path);
-        return 1;
-    }
-    group_load_store(&g, "suld.b", 1);
-    group_load_store(&g, "sust.b", 0);
-    group_load_store(&g, "sust.p", 0);
-    group_cache_operators(&g);
-    group_reductions(&g);
-    group_queries(&g);
-    group_operands(&g);
-    if (fclose(g.manifest) != 0 || g.failed) {
-        fprintf(stderr, "gen_surface_cases: cannot write the cases into %s\n", g.dir);
-        return 1;
-    }
-    printf("%u modules\n", g.count);
-    return 0;
+    return gen_main(argc, argv, &module, "gen_surface_cases", groups);
 }

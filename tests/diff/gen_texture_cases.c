@@ -10,51 +10,18 @@
  *   writes OUTDIR/NNNNN.ptx and OUTDIR/cases.tsv:
  *   id <TAB> ptxas-arch <TAB> target <TAB> version <TAB> instruction
  *   Exit status 0, or 1 when OUTDIR cannot be written. */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-typedef struct gen {
-    const char *dir;
-    FILE *manifest;
-    unsigned count;
-    int failed;
-} gen;
+#include "gen_harness.h"
 
-static void write_module(gen *g, unsigned sm, const char *insn)
-{
-    char path[4096];
-    unsigned id = g->count++;
-    snprintf(path, sizeof path, "%s/%05u.ptx", g->dir, id);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        g->failed = 1;
-        return;
-    }
-    fprintf(f, ".version 9.0\n.target sm_%u\n.address_size 64\n\n.global .surfref sref;\n"
-            ".global .u64 plain;\n\n", sm);
-    fprintf(f, ".visible .entry k%05u(.param .u64 k_p)\n{\n", id);
-    fputs("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<16>;\n"
-          "\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<16>;\n\t.reg .f64 %fd<16>;\n", f);
-    fprintf(f, "\tld.param.u64 %%rd1, [k_p];\n\t%s\n\tret;\n}\n", insn);
-    if (fclose(f) != 0)
-        g->failed = 1;
-    fprintf(g->manifest, "%05u\tsm_%u\tsm_%u\t9.0\t%s\n", id, sm, sm, insn);
-}
-
-static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(gen *g, const char *fmt, ...)
-{
-    char insn[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(insn, sizeof insn, fmt, ap);
-    va_end(ap);
-    write_module(g, 80, insn);
-}
+/* Every case on sm_80 at PTX ISA 9.0. */
+static const gen_module module = {
+    .version = "9.0", .sm = 80, .arch = 80,
+    .globals = ".global .surfref sref;\n.global .u64 plain;\n\n", .param = ".param .u64 k_p",
+    .extra_regs = "\t.reg .f64 %fd<16>;\n",
+};
 
 typedef struct geom {
     const char *mod;
@@ -93,16 +60,16 @@ static void group_shapes(gen *g)
                             continue; /* the other vectors on .f32.f32 only */
                         const char *coords = ct == 0 ? geoms[gi].fcoords : geoms[gi].icoords;
                         for (unsigned c = 0; c < (op ? 3u : 1u); c++)
-                            emit(g, "%s%s%s%s%s%s %s, [%%rd1, %s];", op ? "tld4" : "tex",
-                                 op ? comps[c] : "", geoms[gi].mod, vecs[v], dtypes[d],
-                                 ctypes[ct], v == 2 ? "%f7" : results[d == 1 || d == 2],
-                                 coords);
+                            gen_emit(g, "%s%s%s%s%s%s %s, [%%rd1, %s];", op ? "tld4" : "tex",
+                                     op ? comps[c] : "", geoms[gi].mod, vecs[v], dtypes[d],
+                                     ctypes[ct], v == 2 ? "%f7" : results[d == 1 || d == 2],
+                                     coords);
                     }
-    emit(g, "tex.2d.v2.f16x2.f32 {%%r7, %%r8}, [%%rd1, {%%f2, %%f3}];");
-    emit(g, "tld4.r.g.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
-    emit(g, "tex.2d.3d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
-    emit(g, "tex.2d.v4.f32.f32.ca {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
-    emit(g, "tex.2d.v4.f32.f32.trap {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    gen_emit(g, "tex.2d.v2.f16x2.f32 {%%r7, %%r8}, [%%rd1, {%%f2, %%f3}];");
+    gen_emit(g, "tld4.r.g.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    gen_emit(g, "tex.2d.3d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    gen_emit(g, "tex.2d.v4.f32.f32.ca {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
+    gen_emit(g, "tex.2d.v4.f32.f32.trap {%%f7, %%f8, %%f9, %%f10}, [%%rd1, {%%f2, %%f3}];");
 }
 
 /* Mipmap forms, extra operands and the predicate result. */
@@ -125,7 +92,7 @@ static void group_forms(gen *g)
         "suld.b.2d.b32.trap %r7, [%rd1, %rd2, {%r2, %r3}];",
     };
     for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
-        emit(g, "%s", forms[f]);
+        gen_emit(g, "%s", forms[f]);
 }
 
 static const char *const queries[] = {
@@ -136,9 +103,9 @@ static const char *const queries[] = {
 static void group_queries(gen *g)
 {
     for (unsigned q = 0; q < sizeof queries / sizeof queries[0]; q++) {
-        emit(g, "txq%s.b32 %%r7, [%%rd1];", queries[q]);
-        emit(g, "txq%s.b32 %%r7, [tref];", queries[q]);
-        emit(g, "txq%s.u32 %%r7, [%%rd1];", queries[q]);
+        gen_emit(g, "txq%s.b32 %%r7, [%%rd1];", queries[q]);
+        gen_emit(g, "txq%s.b32 %%r7, [tref];", queries[q]);
+        gen_emit(g, "txq%s.u32 %%r7, [%%rd1];", queries[q]);
     }
     static const char *const forms[] = {
         "txq.width.b32 %f7, [%rd1];", "txq.width.b32 %rd7, [%rd1];", "txq.width.b32 %rs7, [%rd1];",
@@ -147,7 +114,7 @@ static void group_queries(gen *g)
         "suq.width.b32 %r7, [tref];",
     };
     for (unsigned f = 0; f < sizeof forms / sizeof forms[0]; f++)
-        emit(g, "%s", forms[f]);
+        gen_emit(g, "%s", forms[f]);
 }
 
 /* Coordinates of every count and type on every modelled geometry, and the texture operand. */
@@ -158,43 +125,27 @@ static void group_operands(gen *g)
                                          "{%rs2, %f3}", "{%rd2, %f3}", "{%r2, 4}", "{%f2, %r3, %f4, %r5}"};
     for (unsigned gi = 0; gi < 5; gi++)
         for (unsigned c = 0; c < sizeof coords / sizeof coords[0]; c++)
-            emit(g, "tex%s.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, %s];", geoms[gi].mod,
-                 coords[c]);
+            gen_emit(g, "tex%s.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%%rd1, %s];",
+                     geoms[gi].mod, coords[c]);
     static const char *const textures[] = {"%rd1", "tref", "%r1", "plain", "sref", "k_p", "%f1",
                                            "%fd1"};
     for (unsigned t = 0; t < sizeof textures / sizeof textures[0]; t++) {
-        emit(g, "tex.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];", textures[t]);
-        emit(g, "tld4.b.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];",
-             textures[t]);
+        gen_emit(g, "tex.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];",
+                 textures[t]);
+        gen_emit(g, "tld4.b.2d.v4.f32.f32 {%%f7, %%f8, %%f9, %%f10}, [%s, {%%f2, %%f3}];",
+                 textures[t]);
     }
+}
+
+static void groups(gen *g)
+{
+    group_shapes(g);
+    group_forms(g);
+    group_queries(g);
+    group_operands(g);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fputs("usage: gen_texture_cases OUTDIR\n", stderr);
-        return 2;
-    }
-    gen g = {argv[1], NULL, 0, 0};
-    if (mkdir(g.dir, 0777) != 0 && errno != EEXIST) {
-        perror(g.dir);
-        return 1;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cases.tsv", g.dir);
-    g.manifest = fopen(path, "w");
-    if (!g.manifest) {
-        perror(path);
-        return 1;
-    }
-    group_shapes(&g);
-    group_forms(&g);
-    group_queries(&g);
-    group_operands(&g);
-    if (fclose(g.manifest) != 0 || g.failed) {
-        fprintf(stderr, "gen_texture_cases: cannot write the cases into %s\n", g.dir);
-        return 1;
-    }
-    printf("%u modules\n", g.count);
-    return 0;
+    return gen_main(argc, argv, &module, "gen_texture_cases", groups);
 }
