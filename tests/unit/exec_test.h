@@ -36,44 +36,83 @@ typedef struct exec_test_out {
                                              the program, which is gone) */
 } exec_test_out;
 
+/* The phases of exec_test_run, for tests that set up more memory (images, samplers) between
+ * creating the memory system and the launch, or read more back after it:
+ *
+ *   exec_test_ctx x;
+ *   exec_test_begin(&x, m, o);   // verifies m, creates the program and the memory system, and
+ *   ... x.ms, x.buf ...          //   allocates the parameter's buffer x.buf (o->out's size)
+ *   exec_test_launch(&x, m, o, &L);  // runs launch L (entry, grid, params: &x.buf filled in),
+ *   ... memsys_host_read(x.ms ...    //   fills o, finishes the memory system, reads o->out
+ *   exec_test_end(&x);           // frees the program and the memory system */
+typedef struct exec_test_ctx {
+    diag_list dl;
+    exec_program *p;
+    memsys *ms;
+    uint64_t buf; /* the address of the u64 parameter's buffer */
+} exec_test_ctx;
+
+static inline void exec_test_begin(exec_test_ctx *x, const ir_module *m, exec_test_out *o)
+{
+    diag_list_init(&x->dl);
+    int bad = ir_verify(m, &x->dl);
+    x->p = bad ? NULL : exec_program_create(m, &x->dl);
+    if (!x->p)
+        diag_list_print(&x->dl, stderr);
+    assert_non_null(x->p);
+    memsys_config cfg;
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
+    cfg.sm_count = 2;
+    x->ms = memsys_create(&cfg, &x->dl);
+    assert_non_null(x->ms);
+    assert_true(m->ninsns_total <= EXEC_TEST_INSNS);
+    assert_int_equal(memsys_set_insn_count(x->ms, m->ninsns_total), 0);
+    assert_int_equal(memsys_alloc(x->ms, sizeof o->out, 256, &x->buf), 0);
+}
+
+/* A launch of one CTA of `block` threads of function 0 with the buffer as its parameter; the
+ * caller may set further fields (image pool, strict hazards) before exec_test_launch. */
+static inline exec_launch exec_test_launch_of(const exec_test_ctx *x, uint32_t block)
+{
+    exec_launch L = {.entry = 0, .grid = {1, 1, 1}, .block = {block, 1, 1},
+                     .params = (const uint8_t *)&x->buf, .params_bytes = sizeof x->buf,
+                     .max_warp_instructions = 1000000};
+    return L;
+}
+
+static inline void exec_test_launch(exec_test_ctx *x, const ir_module *m, exec_test_out *o,
+                                    const exec_launch *L)
+{
+    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
+                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
+                         .quantum = 5};
+    char *printf_text = NULL;
+    o->rc = exec_run(x->p, x->ms, &mach, L, &o->stats, &o->fault, &printf_text);
+    free(printf_text);
+    memcpy(o->insn, memsys_insn_counters(x->ms), m->ninsns_total * sizeof *o->insn);
+    memcpy(o->executions, o->stats.insn_executions, m->ninsns_total * sizeof *o->executions);
+    o->stats.insn_executions = NULL;
+    assert_int_equal(memsys_finish(x->ms), 0);
+    assert_int_equal(memsys_host_read(x->ms, x->buf, o->out, sizeof o->out), 0);
+}
+
+static inline void exec_test_end(exec_test_ctx *x)
+{
+    memsys_destroy(x->ms);
+    exec_program_destroy(x->p);
+    diag_list_fini(&x->dl);
+}
+
 static inline exec_test_out *exec_test_run(const ir_module *m, uint32_t block, int strict_hazards)
 {
     exec_test_out *o = calloc(1, sizeof *o);
     assert_non_null(o);
-    diag_list dl;
-    diag_list_init(&dl);
-    int bad = ir_verify(m, &dl);
-    exec_program *p = bad ? NULL : exec_program_create(m, &dl);
-    if (!p)
-        diag_list_print(&dl, stderr);
-    assert_non_null(p);
-    memsys_config cfg;
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-    cfg.sm_count = 2;
-    memsys *ms = memsys_create(&cfg, &dl);
-    assert_non_null(ms);
-    assert_true(m->ninsns_total <= EXEC_TEST_INSNS);
-    assert_int_equal(memsys_set_insn_count(ms, m->ninsns_total), 0);
-    uint64_t buf;
-    assert_int_equal(memsys_alloc(ms, sizeof o->out, 256, &buf), 0);
-    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
-                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 5};
-    exec_launch L = {.entry = 0, .grid = {1, 1, 1}, .block = {block, 1, 1},
-                     .params = (const uint8_t *)&buf, .params_bytes = sizeof buf,
-                     .max_warp_instructions = 1000000,
-                     .strict_hazards = (uint8_t)(strict_hazards != 0)};
-    char *printf_text = NULL;
-    o->rc = exec_run(p, ms, &mach, &L, &o->stats, &o->fault, &printf_text);
-    free(printf_text);
-    memcpy(o->insn, memsys_insn_counters(ms), m->ninsns_total * sizeof *o->insn);
-    memcpy(o->executions, o->stats.insn_executions, m->ninsns_total * sizeof *o->executions);
-    o->stats.insn_executions = NULL;
-    assert_int_equal(memsys_finish(ms), 0);
-    assert_int_equal(memsys_host_read(ms, buf, o->out, sizeof o->out), 0);
-    memsys_destroy(ms);
-    exec_program_destroy(p);
-    diag_list_fini(&dl);
+    exec_test_ctx x;
+    exec_test_begin(&x, m, o);
+    exec_launch L = exec_test_launch_of(&x, block);
+    L.strict_hazards = (uint8_t)(strict_hazards != 0);
+    exec_test_launch(&x, m, o, &L);
+    exec_test_end(&x);
     return o;
 }
 

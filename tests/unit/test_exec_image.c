@@ -35,21 +35,9 @@ static img_out *run_images(const ir_module *m, uint32_t block, const img_setup *
 {
     img_out *o = calloc(1, sizeof *o);
     assert_non_null(o);
-    diag_list dl;
-    diag_list_init(&dl);
-    int bad = ir_verify(m, &dl);
-    exec_program *p = bad ? NULL : exec_program_create(m, &dl);
-    if (!p)
-        diag_list_print(&dl, stderr);
-    assert_non_null(p);
-    memsys_config cfg;
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-    cfg.sm_count = 2;
-    memsys *ms = memsys_create(&cfg, &dl);
-    assert_non_null(ms);
-    assert_int_equal(memsys_set_insn_count(ms, m->ninsns_total), 0);
-    uint64_t buf;
-    assert_int_equal(memsys_alloc(ms, sizeof o->t.out, 256, &buf), 0);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, m, &o->t);
+    memsys *ms = ctx.ms;
     mem_image_desc d = s->desc;
     assert_null(mem_image_check(&d));
     uint64_t bytes = mem_image_bytes(&d);
@@ -58,7 +46,7 @@ static img_out *run_images(const ir_module *m, uint32_t block, const img_setup *
     for (uint64_t i = 0; i < bytes / 4; i++)
         assert_int_equal(memsys_host_write(ms, d.base + 4 * i, &s->fill, 4), 0);
     /* the image's address in out words 254 and 255, for kernels that read it with ld.global */
-    assert_int_equal(memsys_host_write(ms, buf + 1016, &d.base, 8), 0);
+    assert_int_equal(memsys_host_write(ms, ctx.buf + 1016, &d.base, 8), 0);
     mem_image_table *tab = memsys_images(ms);
     assert_int_equal(mem_image_table_add(tab, &d), 1);
     if (s->second_disabled) {
@@ -68,25 +56,13 @@ static img_out *run_images(const ir_module *m, uint32_t block, const img_setup *
     }
     if (s->pool_max)
         tab->pool_max = s->pool_max;
-    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
-                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 5};
-    exec_launch L = {.entry = 0, .grid = {1, 1, 1}, .block = {block, 1, 1},
-                     .params = (const uint8_t *)&buf, .params_bytes = sizeof buf,
-                     .max_warp_instructions = 1000000, .image_pool = s->pool,
-                     .image_pool_words = s->pool_words};
-    char *printf_text = NULL;
-    o->t.rc = exec_run(p, ms, &mach, &L, &o->t.stats, &o->t.fault, &printf_text);
-    free(printf_text);
-    memcpy(o->t.insn, memsys_insn_counters(ms), m->ninsns_total * sizeof *o->t.insn);
-    o->t.stats.insn_executions = NULL;
-    assert_int_equal(memsys_finish(ms), 0);
-    assert_int_equal(memsys_host_read(ms, buf, o->t.out, sizeof o->t.out), 0);
+    exec_launch L = exec_test_launch_of(&ctx, block);
+    L.image_pool = s->pool;
+    L.image_pool_words = s->pool_words;
+    exec_test_launch(&ctx, m, &o->t, &L);
     assert_int_equal(memsys_host_read(ms, d.base, o->image, bytes), 0);
     o->base = d.base;
-    memsys_destroy(ms);
-    exec_program_destroy(p);
-    diag_list_fini(&dl);
+    exec_test_end(&ctx);
     return o;
 }
 
@@ -183,6 +159,30 @@ static void store_out(irb *b, const kregs *k, uint32_t value)
     irb_st(b, IR_SPACE_GLOBAL, IR_T_U32, irb_addr_reg(addr, 0), irb_r(value));
 }
 
+/* Finishes b's kernel with sust v at (x, y) through `img`, suld of it back and out[tid] = the
+ * value loaded, and runs it on 32 threads; the ids of the sust and suld via *sust_id, *suld_id
+ * (either may be NULL). */
+static img_out *sust_suld_run(irb *b, const kregs *k, ir_operand img, uint8_t clamp,
+                              uint8_t flags, const img_setup *s, uint32_t *sust_id,
+                              uint32_t *suld_id)
+{
+    ir_insn *in = image_op(b, IR_SUST, IR_T_B32, img, k, clamp, flags);
+    irb_src(in, 2, irb_r(k->v));
+    uint32_t r = irb_reg(b, IR_T_U32, "%r4");
+    irb_dst(image_op(b, IR_SULD, IR_T_B32, img, k, clamp, flags), 0, irb_r(r));
+    store_out(b, k, r);
+    irb_op(b, IR_RET, IR_T_NONE);
+    irb_finish(b);
+    if (sust_id)
+        *sust_id = b->fn->ninsns - 6;
+    if (suld_id)
+        *suld_id = b->fn->ninsns - 5;
+    img_out *o = run_images(b->m, 32, s);
+    exec_test_show_fault(&o->t);
+    ir_module_destroy(b->m);
+    return o;
+}
+
 /* sust v at (x, y), then suld it back into out[tid]; returns the sust's id via *sust_id. */
 static img_out *store_then_load(const img_setup *s, uint64_t handle, uint32_t xscale,
                                 uint32_t xadd, uint8_t clamp, uint8_t flags, uint32_t *sust_id,
@@ -190,19 +190,7 @@ static img_out *store_then_load(const img_setup *s, uint64_t handle, uint32_t xs
 {
     irb b;
     kregs k = start(&b, handle, xscale, xadd);
-    image_op(&b, IR_SUST, IR_T_B32, irb_r(k.h), &k, clamp, flags);
-    irb_src(&b.fn->insns[b.fn->ninsns - 1], 2, irb_r(k.v));
-    uint32_t r = irb_reg(&b, IR_T_U32, "%r4");
-    irb_dst(image_op(&b, IR_SULD, IR_T_B32, irb_r(k.h), &k, clamp, flags), 0, irb_r(r));
-    store_out(&b, &k, r);
-    irb_op(&b, IR_RET, IR_T_NONE);
-    irb_finish(&b);
-    *sust_id = b.fn->ninsns - 6;
-    *suld_id = b.fn->ninsns - 5;
-    img_out *o = run_images(b.m, 32, s);
-    exec_test_show_fault(&o->t);
-    ir_module_destroy(b.m);
-    return o;
+    return sust_suld_run(&b, &k, irb_r(k.h), clamp, flags, s, sust_id, suld_id);
 }
 
 static void test_pitch_store_load(void **state)
@@ -351,17 +339,7 @@ static img_out *slot_run(const img_setup *s, int use_slot, uint64_t handle)
     b.m->machine.has_image_bank = 1;
     b.m->machine.image_bank = 1;
     ir_operand img = use_slot ? irb_imm(3) : irb_r(k.h);
-    ir_insn *in = image_op(&b, IR_SUST, IR_T_B32, img, &k, IR_CLAMP_TRAP, 0);
-    irb_src(in, 2, irb_r(k.v));
-    uint32_t r = irb_reg(&b, IR_T_U32, "%r4");
-    irb_dst(image_op(&b, IR_SULD, IR_T_B32, img, &k, IR_CLAMP_TRAP, 0), 0, irb_r(r));
-    store_out(&b, &k, r);
-    irb_op(&b, IR_RET, IR_T_NONE);
-    irb_finish(&b);
-    img_out *o = run_images(b.m, 32, s);
-    exec_test_show_fault(&o->t);
-    ir_module_destroy(b.m);
-    return o;
+    return sust_suld_run(&b, &k, img, IR_CLAMP_TRAP, 0, s, NULL, NULL);
 }
 
 static void test_slots_and_pool(void **state)

@@ -44,22 +44,10 @@ static tex_out *run_texture(const ir_module *m, const mem_sampler *s, const uint
 {
     tex_out *o = calloc(1, sizeof *o);
     assert_non_null(o);
-    diag_list dl;
-    diag_list_init(&dl);
-    int bad = ir_verify(m, &dl);
-    exec_program *p = bad ? NULL : exec_program_create(m, &dl);
-    if (!p)
-        diag_list_print(&dl, stderr);
-    assert_non_null(p);
-    memsys_config cfg;
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-    cfg.sm_count = 2;
-    memsys *ms = memsys_create(&cfg, &dl);
-    assert_non_null(ms);
-    assert_int_equal(memsys_set_insn_count(ms, m->ninsns_total), 0);
-    uint64_t buf;
-    assert_int_equal(memsys_alloc(ms, sizeof o->t.out, 256, &buf), 0);
-    assert_int_equal(memsys_host_write(ms, buf + 4 * COORDS_AT, coords, 64 * 4), 0);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, m, &o->t);
+    memsys *ms = ctx.ms;
+    assert_int_equal(memsys_host_write(ms, ctx.buf + 4 * COORDS_AT, coords, 64 * 4), 0);
     mem_image_desc d = image_8x4();
     uint64_t bytes = mem_image_bytes(&d);
     assert_int_equal(memsys_alloc(ms, bytes, 512, &d.base), 0);
@@ -71,25 +59,13 @@ static tex_out *run_texture(const ir_module *m, const mem_sampler *s, const uint
     assert_int_equal(mem_image_table_add(memsys_images(ms), &d), 1);
     assert_null(mem_sampler_check(s, &d));
     assert_int_equal(mem_sampler_table_add(memsys_samplers(ms), s), 1);
-    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
-                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 5};
-    exec_launch L = {.entry = 0, .grid = {1, 1, 1}, .block = {32, 1, 1},
-                     .params = (const uint8_t *)&buf, .params_bytes = sizeof buf,
-                     .max_warp_instructions = 1000000, .image_pool = pool,
-                     .image_pool_words = pool_words};
-    char *printf_text = NULL;
-    o->t.rc = exec_run(p, ms, &mach, &L, &o->t.stats, &o->t.fault, &printf_text);
-    free(printf_text);
+    exec_launch L = exec_test_launch_of(&ctx, 32);
+    L.image_pool = pool;
+    L.image_pool_words = pool_words;
+    exec_test_launch(&ctx, m, &o->t, &L);
     exec_test_show_fault(&o->t);
-    memcpy(o->t.insn, memsys_insn_counters(ms), m->ninsns_total * sizeof *o->t.insn);
-    o->t.stats.insn_executions = NULL;
-    assert_int_equal(memsys_finish(ms), 0);
-    assert_int_equal(memsys_host_read(ms, buf, o->t.out, sizeof o->t.out), 0);
     assert_int_equal(memsys_host_read(ms, d.base, o->image, bytes), 0);
-    memsys_destroy(ms);
-    exec_program_destroy(p);
-    diag_list_fini(&dl);
+    exec_test_end(&ctx);
     return o;
 }
 
