@@ -91,20 +91,6 @@ static void emit(gen *g, uint32_t set, const char *fmt, ...)
             write_module(g, &pairs[i], insn);
 }
 
-/* "{%r2, %r3}" for a vector of n, "%r2" for a scalar. */
-static void data_operand(char *out, size_t size, const char *reg, unsigned n)
-{
-    if (n <= 1) {
-        snprintf(out, size, "%s2", reg);
-        return;
-    }
-    size_t at = (size_t)snprintf(out, size, "{");
-    for (unsigned i = 0; i < n && at < size; i++)
-        at += (size_t)snprintf(out + at, size - at, "%s%s%u", i ? ", " : "", reg, 2 + i);
-    if (at < size)
-        snprintf(out + at, size - at, "}");
-}
-
 /* One ld or st with the given modifier string (".global.cg"), shape and vector width. The address
  * is [k_p] for .param and [%rd1] otherwise; the policy operand follows when the modifiers ask
  * for .L2::cache_hint. */
@@ -112,7 +98,7 @@ static void emit_access(gen *g, uint32_t set, int is_store, const char *mods, co
                         unsigned vec)
 {
     char data[160], vecmod[16] = "";
-    data_operand(data, sizeof data, s->reg, vec);
+    gen_data_operand(data, sizeof data, s->reg, 2, vec);
     if (vec > 1)
         snprintf(vecmod, sizeof vecmod, ".v%u", vec);
     const char *addr = strstr(mods, ".param") ? "[k_p]" : "[%rd1]";

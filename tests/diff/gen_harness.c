@@ -37,6 +37,19 @@ void gen_emit(gen *g, const char *fmt, ...)
     gen_write_module(g, g->module, insn);
 }
 
+void gen_data_operand(char *out, size_t size, const char *reg, unsigned first, unsigned n)
+{
+    if (n <= 1) {
+        snprintf(out, size, "%s%u", reg, first);
+        return;
+    }
+    size_t at = (size_t)snprintf(out, size, "{");
+    for (unsigned i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%s%s%u", i ? ", " : "", reg, first + i);
+    if (at < size)
+        snprintf(out + at, size - at, "}");
+}
+
 int gen_main(int argc, char **argv, const gen_module *module, const char *name,
              void (*groups)(gen *g))
 {

@@ -5,6 +5,7 @@
 #ifndef GMS_TESTS_DIFF_GEN_HARNESS_H
 #define GMS_TESTS_DIFF_GEN_HARNESS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* The frame of a module around the instruction under test: ".version", ".target sm_<sm>",
@@ -34,6 +35,10 @@ typedef struct gen {
 void gen_write_module(gen *g, const gen_module *m, const char *insn);
 /* gen_write_module in g->module of the instruction printf(fmt, ...) (at most 511 bytes). */
 void gen_emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The data operand of `n` registers `reg`<first>, `reg`<first + 1>, ... into out (size bytes,
+ * truncated): "{%r7, %r8}" for reg "%r", first 7 and n 2; "%r7" for n 1. */
+void gen_data_operand(char *out, size_t size, const char *reg, unsigned first, unsigned n);
 
 /* main of a generator `name`: expects argv = {name, OUTDIR}, creates OUTDIR, opens the manifest,
  * calls groups(g) with g->module = module (or NULL) and closes. Returns the exit status: 0 (and prints "N modules"), 1 when

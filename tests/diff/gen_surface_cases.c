@@ -49,20 +49,6 @@ static const char *const modes[] = {"", ".trap", ".clamp", ".zero"};
 static const char *const vecs[] = {"", ".v2", ".v4", ".v8"};
 static const unsigned vec_n[] = {1, 2, 4, 8};
 
-/* "{%r7, %r8}" for a vector of n, "%r7" for a scalar. */
-static void data_operand(char *out, size_t size, const char *reg, unsigned n)
-{
-    if (n <= 1) {
-        snprintf(out, size, "%s7", reg);
-        return;
-    }
-    size_t at = (size_t)snprintf(out, size, "{");
-    for (unsigned i = 0; i < n && at < size; i++)
-        at += (size_t)snprintf(out + at, size - at, "%s%s%u", i ? ", " : "", reg, 7 + i);
-    if (at < size)
-        snprintf(out + at, size - at, "}");
-}
-
 /* suld.b / sust.b / sust.p: geometry x type x vector x mode. */
 static void group_load_store(gen *g, const char *op, int is_load)
 {
@@ -73,7 +59,7 @@ static void group_load_store(gen *g, const char *op, int is_load)
                     if (m != 1 && (gi != 1 || v > 1))
                         continue; /* the modes on 2d scalars and .v2 only */
                     char data[128];
-                    data_operand(data, sizeof data, dtypes[t].reg, vec_n[v]);
+                    gen_data_operand(data, sizeof data, dtypes[t].reg, 7, vec_n[v]);
                     if (is_load)
                         gen_emit(g, "%s%s%s%s%s %s, [%%rd1, %s];", op, geoms[gi].mod, vecs[v],
                                  dtypes[t].type, modes[m], data, geoms[gi].coords);
