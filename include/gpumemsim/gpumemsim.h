@@ -279,6 +279,45 @@ gms_status gms_image_set_slot(gms_device *dev, uint64_t handle, uint32_t slot,
  * GMS_ERR_ARGUMENT, GMS_ERR_NOT_FOUND (API-IMAGE-002). */
 gms_status gms_image_free(gms_device *dev, uint64_t handle, gms_diag_list *dl);
 
+/* ---- textures (docs/api.md, "Textures"; docs/images.md, "Textures") ---- */
+/* cudaTextureAddressMode, cudaTextureFilterMode and cudaTextureReadMode, with their values. */
+typedef enum gms_tex_address {
+    GMS_TEX_WRAP = 0, GMS_TEX_CLAMP = 1, GMS_TEX_MIRROR = 2, GMS_TEX_BORDER = 3
+} gms_tex_address;
+typedef enum gms_tex_filter { GMS_TEX_POINT = 0, GMS_TEX_LINEAR = 1 } gms_tex_filter;
+typedef enum gms_tex_read { GMS_TEX_ELEMENT = 0, GMS_TEX_NORMALIZED_FLOAT = 1 } gms_tex_read;
+/* A texture: an image read through a sampler, as cudaTextureDesc describes it. */
+typedef struct gms_texture_desc {
+    uint64_t image;             /* the handle of a live image (gms_image_create) */
+    gms_tex_address address[3]; /* per dimension x, y, z; wrap and mirror act as clamp without
+                                   normalized coordinates */
+    gms_tex_filter filter;
+    int normalized;             /* 1: coordinates in [0, 1) span the image */
+    gms_tex_read read;
+    float border[4];            /* the value of a texel outside the image in border mode */
+} gms_texture_desc;
+/* Creates a texture object on `dev` reading the image desc->image through a new sampler (desc is
+ * borrowed). *handle (OUT) receives its 64-bit handle, `sampler index << 20 | image handle`
+ * with sampler indices 1, 2, ... in creation order: what a texture object kernel argument
+ * passes (gms_arg_u64). Returns GMS_OK; GMS_ERR_ARGUMENT (NULL, or API-TEX-001: a mode out of
+ * range, linear filtering of integer texels read as elements, a normalized_float read of 32-bit
+ * integer texels); GMS_ERR_NOT_FOUND (API-IMAGE-002: no live image has that handle);
+ * GMS_ERR_NOMEM (SIM-NOMEM-001, also when 4095 textures were created on the device). */
+gms_status gms_texture_create(gms_device *dev, const gms_texture_desc *desc, uint64_t *handle,
+                              gms_diag_list *dl);
+/* Makes word `slot` (0 to 8191) of the header pool hold the texture's handle (samplerPtr |
+ * headerPtr), as gms_image_set_slot does for an image; a slot holds one image or texture.
+ * Returns GMS_OK; GMS_ERR_ARGUMENT (slot out of range); GMS_ERR_NOT_FOUND (API-TEX-002);
+ * GMS_ERR_NOMEM. */
+gms_status gms_texture_set_slot(gms_device *dev, uint64_t handle, uint32_t slot,
+                                gms_diag_list *dl);
+/* Frees the texture: its handle no longer names a texture, in kernels (a fetch through it reads
+ * zeros) and in this API, and its pool slots are cleared; its image stays. Freeing the image
+ * first leaves the texture without an image (its fetches read zeros too) but still freeable.
+ * Returns GMS_OK, GMS_ERR_ARGUMENT, GMS_ERR_NOT_FOUND (API-TEX-002: no live texture has that
+ * handle). */
+gms_status gms_texture_free(gms_device *dev, uint64_t handle, gms_diag_list *dl);
+
 /* ---- dialects and modules (docs/api.md, "Modules") ---- */
 /* The dialect gpumemsim reads a file of this name in, from its suffix ("ptx" for .ptx), or NULL
  * when none (static string). */

@@ -113,16 +113,34 @@ typedef struct launch_buffer {
     launch_init init;
 } launch_buffer;
 
+/* ---- textures (docs/launch-files.md, "Textures") ---- */
+/* A texture: an image read through a sampler (cudaTextureDesc's fields, numbered as CUDA
+ * numbers them). The sim checks it again when it creates the texture (mem/mem_texture.h). */
+typedef struct launch_texture {
+    const char *name;     /* the key under "textures" */
+    size_t image;         /* index into launch_desc.buffers: an image */
+    uint8_t address[3];   /* per dimension x, y, z: 0 wrap, 1 clamp, 2 mirror, 3 border
+                             (cudaTextureAddressMode); dimensions the image lacks are 0 */
+    uint8_t filter;       /* 0 point, 1 linear (cudaTextureFilterMode) */
+    uint8_t normalized;   /* 1: coordinates in [0, 1) span the image */
+    uint8_t read;         /* 0 element, 1 normalized_float (cudaTextureReadMode) */
+    float border[4];      /* the border colour per channel */
+    int has_slot;         /* a SASS header-pool entry names it: word `slot` of the image bank */
+    uint32_t slot;
+} launch_texture;
+
 /* ---- launches (docs/launch-files.md, "Launches") ---- */
 typedef enum launch_arg_kind {
     LAUNCH_ARG_BUFFER, /* a buffer's device address plus a byte offset (a .u64 parameter) */
     LAUNCH_ARG_SCALAR, /* a value of one element type */
-    LAUNCH_ARG_SURFACE /* an image's 64-bit handle (a .u64 surface object parameter) */
+    LAUNCH_ARG_SURFACE, /* an image's 64-bit handle (a .u64 surface object parameter) */
+    LAUNCH_ARG_TEXTURE  /* a texture's 64-bit handle (a .u64 texture object parameter) */
 } launch_arg_kind;
 
 typedef struct launch_arg {
     launch_arg_kind kind;
     size_t buffer;   /* BUFFER, SURFACE: index into launch_desc.buffers */
+    size_t texture;  /* TEXTURE: index into launch_desc.textures */
     uint64_t offset; /* BUFFER: bytes, < the buffer's bytes */
     launch_elem type; /* SCALAR */
     uint64_t bits;    /* SCALAR: the value's bit pattern in the low launch_elem_bytes(type) bytes,
@@ -197,6 +215,8 @@ typedef struct launch_desc {
     size_t nbuffers;
     int has_image_pool_max;
     uint32_t image_pool_max;   /* the header pool's largest valid index ("image_pool_max") */
+    launch_texture *textures;  /* in the order of the launch file */
+    size_t ntextures;
     launch_kernel *kernels;    /* run in this order; at least one */
     size_t nkernels;
     launch_output *outputs;

@@ -86,6 +86,12 @@ void launch_parse_images(launch_ctx *c, json_t *root);
 /* A {"surface": NAME} argument `v` at `p` into *a (LAUNCH-REF-001, LAUNCH-ARG-003). */
 void launch_parse_surface_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
 
+/* ---- textures (launch_texture.c) ---- */
+/* Parses the top-level "textures" into d->textures (after the images). */
+void launch_parse_textures(launch_ctx *c, json_t *root);
+/* A {"texture": NAME} argument `v` at `p` into *a (LAUNCH-REF-001). */
+void launch_parse_texture_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
+
 /* ---- element values (launch_values.c) ---- */
 /* The bit pattern of `n` stored as type `t` (floats rounded to nearest even through binary32 for
  * f16 and bf16). */

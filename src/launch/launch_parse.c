@@ -529,6 +529,10 @@ static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg
         launch_parse_surface_arg(c, p, v, a);
         return;
     }
+    if (json_object_get(v, "texture")) {
+        launch_parse_texture_arg(c, p, v, a);
+        return;
+    }
     if (json_object_size(v) != 1) {
         launch_error(c, "LAUNCH-ARG-001", p, 0, "an argument has exactly one key: a type name "
                      "(\"u32\": 7) or \"buffer\" (found %zu keys)", json_object_size(v));
@@ -841,7 +845,8 @@ static void parse_top(launch_ctx *c, json_t *root)
 {
     static const char *const keys[] = {"module", "dialect", "gpu", "config", "buffers",
                                        "launches", "outputs", "expect", "max_instructions",
-                                       "l2_persisting_bytes", "images", "image_pool_max", NULL};
+                                       "l2_persisting_bytes", "images", "image_pool_max", "textures",
+                                       NULL};
     launch_path top = {0};
     launch_desc *d = c->desc;
     check_keys(c, &top, root, keys);
@@ -875,6 +880,7 @@ static void parse_top(launch_ctx *c, json_t *root)
                  &d->l2_persisting_bytes) > 0;
     parse_buffers(c, root);
     launch_parse_images(c, root);
+    launch_parse_textures(c, root);
     parse_launches(c, root);
     parse_outputs(c, root);
     parse_expects(c, root);

@@ -190,7 +190,19 @@ uint32_t mem_sampler_table_add(mem_sampler_table *t, const mem_sampler *s)
     return t->count;
 }
 
+/* A removed entry keeps its place (indices are not reused) with this filter, which no checked
+ * sampler has. */
+enum { FILTER_REMOVED = 0xFF };
+
 const mem_sampler *mem_sampler_table_get(const mem_sampler_table *t, uint64_t index)
 {
-    return index >= 1 && index <= t->count ? &t->samplers[index - 1] : NULL;
+    return index >= 1 && index <= t->count && t->samplers[index - 1].filter != FILTER_REMOVED
+               ? &t->samplers[index - 1]
+               : NULL;
+}
+
+void mem_sampler_table_remove(mem_sampler_table *t, uint64_t index)
+{
+    if (index >= 1 && index <= t->count)
+        t->samplers[index - 1].filter = FILTER_REMOVED;
 }

@@ -93,7 +93,10 @@ void mem_sampler_table_fini(mem_sampler_table *t);
 /* Appends a copy of *s and returns its index (1..MEM_TEX_MAX_SAMPLER); 0 when out of memory or
  * the table is full. */
 uint32_t mem_sampler_table_add(mem_sampler_table *t, const mem_sampler *s);
-/* The sampler of `index`, or NULL when none has it. */
+/* The sampler of `index`, or NULL when none has it (never added, or removed). */
 const mem_sampler *mem_sampler_table_get(const mem_sampler_table *t, uint64_t index);
+/* Removes the sampler of `index`: the index names none from then on and is not reused. Indices
+ * that name none are ignored. */
+void mem_sampler_table_remove(mem_sampler_table *t, uint64_t index);
 
 #endif

@@ -175,29 +175,34 @@ static gms_status need_image(const gms_device *dev, uint64_t handle, const char 
     return GMS_ERR_NOT_FOUND;
 }
 
+gms_status gms_image_pool_set(gms_device *dev, uint32_t slot, uint32_t word, const char *call,
+                              diag_list *dl)
+{
+    if (slot > MAX_SLOT)
+        return gms_bad_argument(dl, call, "slot is above 8191");
+    if (slot >= dev->image_pool_words) {
+        uint32_t *pool = realloc(dev->image_pool, ((size_t)slot + 1) * sizeof *pool);
+        if (!pool) {
+            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", "", 0, 0, "%s: out of host memory", call);
+            return GMS_ERR_NOMEM;
+        }
+        memset(pool + dev->image_pool_words, 0,
+               (slot + 1 - dev->image_pool_words) * sizeof *pool);
+        dev->image_pool = pool;
+        dev->image_pool_words = slot + 1;
+    }
+    dev->image_pool[slot] = word;
+    return GMS_OK;
+}
+
 gms_status gms_image_set_slot(gms_device *dev, uint64_t handle, uint32_t slot,
                               gms_diag_list *caller)
 {
     gms_sink s;
     diag_list *dl = gms_sink_open(&s, caller);
     gms_status st = need_image(dev, handle, "gms_image_set_slot", dl);
-    if (st == GMS_OK && slot > MAX_SLOT)
-        st = gms_bad_argument(dl, "gms_image_set_slot", "slot is above 8191");
-    if (st == GMS_OK && slot >= dev->image_pool_words) {
-        uint32_t *pool = realloc(dev->image_pool, ((size_t)slot + 1) * sizeof *pool);
-        if (!pool) {
-            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", "", 0, 0,
-                     "gms_image_set_slot: out of host memory");
-            st = GMS_ERR_NOMEM;
-        } else {
-            memset(pool + dev->image_pool_words, 0,
-                   (slot + 1 - dev->image_pool_words) * sizeof *pool);
-            dev->image_pool = pool;
-            dev->image_pool_words = slot + 1;
-        }
-    }
-    if (st == GMS_OK)
-        dev->image_pool[slot] = (uint32_t)handle; /* headerPtr; samplerPtr 0 */
+    if (st == GMS_OK) /* headerPtr; samplerPtr 0 */
+        st = gms_image_pool_set(dev, slot, (uint32_t)handle, "gms_image_set_slot", dl);
     gms_sink_close(&s);
     return st;
 }

@@ -109,6 +109,11 @@ int gms_module_bind_vars(gms_module *m, exec_fault *fault);
 /* gms_image.c: the image table's pool maximum for the coming launch, and its header pool
  * (*pool, *words: NULL, 0 when none) when the module's machine has one. */
 void gms_image_prepare_launch(gms_device *dev, const uint32_t **pool, uint32_t *words);
+/* gms_image.c: sets header-pool word `slot` (0 to 8191) to `word` (samplerPtr | headerPtr),
+ * growing the pool. Returns GMS_OK, GMS_ERR_ARGUMENT (slot out of range) or GMS_ERR_NOMEM, with
+ * a diagnostic naming `call`. */
+gms_status gms_image_pool_set(gms_device *dev, uint32_t slot, uint32_t word, const char *call,
+                              diag_list *dl);
 
 /* gms_stats.c: copies memory counters into the public struct. */
 void gms_counters_from_mem(gms_counters *out, const mem_counters *c);

@@ -23,6 +23,7 @@ struct gms_run {
     gms_device *dev;               /* owned */
     gms_module *module;            /* the device's */
     uint64_t *addr;                /* owned: each buffer's device address, each image's handle */
+    uint64_t *textures;            /* owned: each texture's handle */
     launch_expect_result *expects; /* owned: launch->nexpects results once checked */
     size_t nexpects;
 };
@@ -203,6 +204,29 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
     return GMS_OK;
 }
 
+/* Creates each texture of the launch file on its image (after the images) and binds its slot. */
+static gms_status create_textures(gms_run *r, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    r->textures = calloc(L->ntextures + 1, sizeof *r->textures);
+    if (!r->textures)
+        return GMS_ERR_NOMEM;
+    for (size_t i = 0; i < L->ntextures; i++) {
+        const launch_texture *t = &L->textures[i];
+        gms_texture_desc d = {r->addr[t->image],
+                              {(gms_tex_address)t->address[0], (gms_tex_address)t->address[1],
+                               (gms_tex_address)t->address[2]},
+                              (gms_tex_filter)t->filter, t->normalized, (gms_tex_read)t->read,
+                              {t->border[0], t->border[1], t->border[2], t->border[3]}};
+        gms_status st = gms_texture_create(r->dev, &d, &r->textures[i], g);
+        if (st == GMS_OK && t->has_slot)
+            st = gms_texture_set_slot(r->dev, r->textures[i], t->slot, g);
+        if (st != GMS_OK)
+            return st;
+    }
+    return GMS_OK;
+}
+
 /* Binds each image to the module's .surfref variable of the same name, if there is one
  * (docs/launch-files.md, "Images"). After every buffer is allocated, so that looking the
  * variable up (which places the module's variables) keeps the buffers' addresses. */
@@ -254,6 +278,9 @@ static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *
         } else if (a->kind == LAUNCH_ARG_SURFACE) {
             args[i].type = GMS_U64; /* a surface object: the image's handle */
             args[i].bits = r->addr[a->buffer];
+        } else if (a->kind == LAUNCH_ARG_TEXTURE) {
+            args[i].type = GMS_U64; /* a texture object: the texture's handle */
+            args[i].bits = r->textures[a->texture];
         } else {
             args[i].type = (gms_type)a->type;
             args[i].bits = a->bits;
@@ -355,6 +382,7 @@ static gms_status run_steps(gms_run *r, const char *path, const gms_run_options 
     int kernel_errors = 0;
     if ((st = load_module(r, g, dl)) != GMS_OK || (st = check_launches(r, g)) != GMS_OK ||
         (st = configure(r, opt, g)) != GMS_OK || (st = setup_buffers(r, g, dl)) != GMS_OK ||
+        (st = create_textures(r, g)) != GMS_OK ||
         (st = bind_surface_refs(r, g)) != GMS_OK ||
         (st = run_launches(r, opt, g, &kernel_errors)) != GMS_OK)
         return st;
@@ -392,6 +420,7 @@ void gms_run_destroy(gms_run *r)
     gms_device_destroy(r->dev);
     launch_destroy(r->launch);
     free(r->addr);
+    free(r->textures);
     free(r->expects);
     free(r);
 }

@@ -22,6 +22,8 @@
  *   require-dialect DIALECT            when the simulator has no kernel dialect DIALECT
  *                                      (`gpumemsim check --dialect DIALECT --list-ops` fails),
  *                                      stop here and exit 77, which ctest counts as skipped
+ *   require-op DIALECT OP              the same when DIALECT's `--list-ops` does not list OP (its
+ *                                      first word) as accepted, e.g. an instruction still rejected
  *   check EXPR OP EXPR                 OP is one of == != < <= > >=
  *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key); PATH
  *                                      may start with insn[TEXT] or insn[TEXT@K]
@@ -191,6 +193,29 @@ static int has_dialect(checker *c, char **tok, int ntok)
         return broken(c, "require-dialect needs one dialect name", NULL);
     char *argv[] = {(char *)c->simulator, "check", "--dialect", tok[1], "--list-ops", NULL};
     return spawn(argv, NULL) == 0;
+}
+
+/* require-op DIALECT OP: 1 when the dialect's op list has a line for OP that is not rejected,
+ * 0 when not, -1 when broken. */
+static int has_op(checker *c, char **tok, int ntok)
+{
+    if (ntok != 3)
+        return broken(c, "require-op needs a dialect and an op", NULL);
+    char log[4096], line[LINE_BYTES];
+    snprintf(log, sizeof log, "%s/%s.ops.log", c->out_dir, c->stem);
+    char *argv[] = {(char *)c->simulator, "check", "--dialect", tok[1], "--list-ops", NULL};
+    if (spawn(argv, log) != 0)
+        return 0;
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return broken(c, "cannot read the op list", log);
+    int found = 0;
+    size_t n = strlen(tok[2]);
+    while (!found && fgets(line, sizeof line, f))
+        found = strncmp(line, tok[2], n) == 0 && (line[n] == ' ' || line[n] == '\t') &&
+                !strstr(line, "rejected");
+    fclose(f);
+    return found;
 }
 
 /* ---- paths into a report ---- */
@@ -439,6 +464,16 @@ static int do_line(checker *c, char *line)
             printf("SKIP: gpumemsim has no '%s' kernel dialect in this build; %s:%u and the rest of "
                    "the file are skipped\n", tok[1], c->check_file, c->line);
             return 77;
+        }
+        return 0;
+    }
+    if (strcmp(tok[0], "require-op") == 0) {
+        int known = has_op(c, tok, ntok);
+        if (known <= 0) {
+            if (known == 0)
+                printf("SKIP: gpumemsim's %s dialect does not accept '%s' yet; %s:%u and the rest "
+                       "of the file are skipped\n", tok[1], tok[2], c->check_file, c->line);
+            return known < 0 ? -1 : 77;
         }
         return 0;
     }

@@ -484,6 +484,58 @@ static void test_images(void **state)
     gms_diag_list_destroy(dl);
 }
 
+/* Texture objects: handles `sampler << 20 | image`, the sampler rules of mem_sampler_check
+ * (API-TEX-001), a dead image (API-IMAGE-002), slots, and freeing (API-TEX-002 after). */
+static void test_texture_objects(void **state)
+{
+    (void)state;
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
+    gms_image_desc fd = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 64, 1, 1, 0};
+    gms_image_desc ud = fd;
+    ud.kind = GMS_IMAGE_UNSIGNED;
+    uint64_t fimg, uimg, t1, t2, t3 = 77;
+    assert_int_equal(gms_image_create(dev, &fd, &fimg, dl), GMS_OK);
+    assert_int_equal(gms_image_create(dev, &ud, &uimg, dl), GMS_OK);
+    gms_texture_desc td = {fimg, {GMS_TEX_CLAMP, GMS_TEX_BORDER, GMS_TEX_WRAP}, GMS_TEX_LINEAR,
+                           0, GMS_TEX_ELEMENT, {1, 2, 3, 4}};
+    assert_int_equal(gms_texture_create(dev, &td, &t1, dl), GMS_OK);
+    assert_int_equal(t1, (1u << 20) | fimg);
+    td.image = uimg;
+    td.filter = GMS_TEX_POINT;
+    assert_int_equal(gms_texture_create(dev, &td, &t2, dl), GMS_OK);
+    assert_int_equal(t2, (2u << 20) | uimg);
+    assert_int_equal(gms_diag_list_errors(dl), 0);
+    /* Linear filtering of unsigned texels read as elements; a mode out of range. */
+    td.filter = GMS_TEX_LINEAR;
+    assert_int_equal(gms_texture_create(dev, &td, &t3, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-TEX-001") >= 0);
+    td.filter = GMS_TEX_POINT;
+    td.address[1] = (gms_tex_address)4;
+    assert_int_equal(gms_texture_create(dev, &td, &t3, dl), GMS_ERR_ARGUMENT);
+    td.address[1] = GMS_TEX_CLAMP;
+    td.image = 99;
+    assert_int_equal(gms_texture_create(dev, &td, &t3, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-002") >= 0);
+    assert_int_equal(t3, 77);
+    assert_int_equal(gms_diag_list_errors(dl), 3);
+    /* Slots; freeing leaves the other texture and the image alive. */
+    assert_int_equal(gms_texture_set_slot(dev, t1, 5, dl), GMS_OK);
+    assert_int_equal(gms_texture_set_slot(dev, t1, 8192, dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_texture_free(dev, t1, dl), GMS_OK);
+    assert_int_equal(gms_texture_free(dev, t1, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-TEX-002") >= 0);
+    assert_int_equal(gms_texture_set_slot(dev, t1, 5, dl), GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_texture_free(dev, fimg, dl), GMS_ERR_NOT_FOUND); /* sampler 0 */
+    assert_int_equal(gms_texture_set_slot(dev, t2, 5, dl), GMS_OK);
+    gms_image_info info;
+    assert_int_equal(gms_image_info_get(dev, fimg, &info), GMS_OK);
+    assert_int_equal(gms_diag_list_errors(dl), 7);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
 /* A PTX .surfref bound through the API: the kernel reads texel x of the image bound to `sref`;
  * binding refuses a variable that is not a .surfref, an unknown name and a dead handle. */
 static void test_surface_reference(void **state)
@@ -562,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_module_variables),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_surface_reference),
+        cmocka_unit_test(test_texture_objects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
