@@ -498,6 +498,9 @@ typedef struct gms_launch_config {
     gms_origin origin;     /* optional: the launch in the caller's input */
     unsigned block_line, block_col;   /* optional: the block's position in origin.file */
     unsigned shared_line, shared_col; /* optional: shared_bytes' position; 0: at the launch */
+    uint32_t helper_lanes; /* bit l: lane l of every warp stands for a pixel-shader helper or
+                              killed pixel, for which SUATOM is a no-op (docs/images.md,
+                              "Helper and killed lanes"); 0: none */
 } gms_launch_config;
 
 /* Checks a launch of kernel `name` (borrowed) against the kernel and the GPU without running it

@@ -81,6 +81,9 @@ typedef struct exec_launch {
                                    constant bank image_bank from byte 0 for this launch
                                    (docs/images.md, "Header pool"); NULL: none */
     uint32_t image_pool_words;
+    uint32_t helper_lanes;      /* lanes (bit l: lane l of every warp) standing for pixel-shader
+                                   helper or killed pixels: SUATOM does nothing for them (seed
+                                   004; docs/images.md, "Helper and killed lanes"); 0: none */
 } exec_launch;
 
 /* Where a kernel faulted. */

@@ -265,9 +265,11 @@ static void atomic(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint32_t li
 
 void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
+    const ir_insn *in = x->in;
+    if (in->op == IR_SUATOM) /* helper and killed pixels' SUATOM is a no-op: no access, no result */
+        mask &= ~w->run->launch->helper_lanes;
     if (!mask)
         return;
-    const ir_insn *in = x->in;
     const mem_image_desc *img[LANES];
     if (resolve_images(w, x, mask, img))
         return;

@@ -177,6 +177,8 @@ typedef struct launch_kernel {
     int has_policy_window;
     launch_policy_window policy_window;
     int reset_persisting;   /* reset every persisting L2 line to normal before this launch */
+    uint32_t helper_lanes;  /* "helper_lanes": lanes of every warp that stand for helper or
+                               killed pixels (SUATOM skips them); 0 when absent */
     const char *field;      /* "launches[i]" */
     unsigned line, col;     /* position of the launch object; 0 if unknown */
     unsigned block_line, block_col;   /* position of "block"'s value; 0 if unknown */

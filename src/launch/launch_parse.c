@@ -660,7 +660,8 @@ static void locate_key(launch_ctx *c, const launch_path *p, const char *key, uns
 static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_kernel *k)
 {
     static const char *const keys[] = {"kernel", "grid", "block", "shared_bytes", "args",
-                                       "access_policy_window", "reset_persisting", NULL};
+                                       "access_policy_window", "reset_persisting",
+                                       "helper_lanes", NULL};
     char field[64];
     launch_path_format(p, field, sizeof field);
     k->field = copy_string(c, field);
@@ -690,6 +691,9 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
     if (reset && !json_is_boolean(reset))
         launch_error(c, "LAUNCH-TYPE-001", &rp, 0, "expected true or false");
     k->reset_persisting = reset && json_is_true(reset);
+    uint64_t helpers = 0;
+    get_uint(c, p, v, "helper_lanes", 0, 0, UINT32_MAX, &helpers);
+    k->helper_lanes = (uint32_t)helpers;
 }
 
 static void parse_launches(launch_ctx *c, json_t *root)

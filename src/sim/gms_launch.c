@@ -384,6 +384,7 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
                       .misaligned_errors = dev->misaligned_errors,
                       .strict_hazards = (uint8_t)dev->strict_hazards};
     memcpy(el.grid, c->grid, sizeof el.grid);
+    el.helper_lanes = c->helper_lanes;
     memcpy(el.block, c->block, sizeof el.block);
     gms_image_prepare_launch(dev, &el.image_pool, &el.image_pool_words);
     exec_stats st = {0};

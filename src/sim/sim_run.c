@@ -97,6 +97,7 @@ static gms_launch_config launch_config(const launch_desc *L, const launch_kernel
     c.block_col = k->block_col;
     c.shared_line = k->shared_line;
     c.shared_col = k->shared_col;
+    c.helper_lanes = k->helper_lanes;
     return c;
 }
 

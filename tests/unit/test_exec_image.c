@@ -29,6 +29,7 @@ typedef struct img_setup {
     const uint32_t *pool;     /* header pool words (machines with an image bank) */
     uint32_t pool_words;
     uint32_t fill;            /* every 32-bit word of the image's initial contents */
+    uint32_t helper_lanes;    /* exec_launch.helper_lanes */
 } img_setup;
 
 static img_out *run_images(const ir_module *m, uint32_t block, const img_setup *s)
@@ -57,6 +58,7 @@ static img_out *run_images(const ir_module *m, uint32_t block, const img_setup *
     if (s->pool_max)
         tab->pool_max = s->pool_max;
     exec_launch L = exec_test_launch_of(&ctx, block);
+    L.helper_lanes = s->helper_lanes;
     L.image_pool = s->pool;
     L.image_pool_words = s->pool_words;
     exec_test_launch(&ctx, m, &o->t, &L);
@@ -469,6 +471,40 @@ static void test_atomics_and_query(void **state)
     ir_module_destroy(b.m);
 }
 
+/* Lanes 16..31 stand for helper or killed pixels: their SUATOM does nothing (seed 004) — no
+ * texel changes and the destination keeps its value — while their SURED still adds, and lanes
+ * 0..15 do both. */
+static void test_helper_lanes_skip_suatom(void **state)
+{
+    (void)state;
+    img_setup s = {.desc = image_8x4(0), .fill = 10, .helper_lanes = 0xFFFF0000u};
+    irb b;
+    kregs k = start(&b, 1, 1, 0);
+    uint32_t old = irb_reg(&b, IR_T_U32, "%r5");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(old), irb_imm(77), none_opnd(), none_opnd());
+    ir_insn *in = image_op(&b, IR_SUATOM, IR_T_U32, irb_r(k.h), &k, IR_CLAMP_TRAP, 0);
+    in->sub = IR_ATOM_ADD;
+    irb_dst(irb_src(in, 2, irb_imm(5)), 0, irb_r(old));
+    uint32_t atom_id = b.fn->ninsns - 1;
+    in = image_op(&b, IR_SURED, IR_T_U32, irb_r(k.h), &k, IR_CLAMP_TRAP, 0);
+    in->sub = IR_ATOM_ADD;
+    irb_src(in, 2, irb_imm(1000));
+    store_out(&b, &k, old);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    img_out *o = run_images(b.m, 32, &s);
+    exec_test_show_fault(&o->t);
+    assert_int_equal(o->t.rc, 0);
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t at = (t / 8) * 64 + (t % 8) * 4;
+        assert_int_equal(o->t.out[t], t < 16 ? 10 : 77);
+        assert_int_equal(word_at(o, at), t < 16 ? 10 + 5 + 1000 : 10 + 1000);
+    }
+    assert_int_equal(o->t.insn[atom_id].surface.requests, 1);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_block_linear_store_load),
         cmocka_unit_test(test_clamp_modes),
         cmocka_unit_test(test_negative_coordinates_clamp_to_zero),
+        cmocka_unit_test(test_helper_lanes_skip_suatom),
         cmocka_unit_test(test_byte_x),
         cmocka_unit_test(test_invalid_and_disabled),
         cmocka_unit_test(test_slots_and_pool),
