@@ -1,6 +1,7 @@
 /* PTX lexer (see ptx_lex.h). One pass over the bytes, no regular expressions, no allocation per
  * token beyond the growing token array. Columns count bytes from 1. */
 #include "ptx/ptx_lex.h"
+#include "frontend/fe_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,40 +54,14 @@ static void lex_error(lexer *lx, const char *rule, uint32_t line, uint32_t col, 
 /* Skips blanks and comments; reports an unterminated block comment. */
 static void skip_space(lexer *lx)
 {
-    while (lx->pos < lx->len) {
-        int c = peek(lx, 0);
-        if (c == '\n') {
-            lx->pos++;
-            lx->line++;
-            lx->line_start = (uint32_t)lx->pos;
-        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            lx->pos++;
-        } else if (c == '/' && peek(lx, 1) == '/') {
-            while (lx->pos < lx->len && lx->text[lx->pos] != '\n')
-                lx->pos++;
-        } else if (c == '/' && peek(lx, 1) == '*') {
-            uint32_t line = lx->line, col = (uint32_t)(lx->pos - lx->line_start + 1);
-            lx->pos += 2;
-            for (;;) {
-                if (lx->pos >= lx->len) {
-                    diag_add(lx->dl, DIAG_ERROR, "PTX-LEX-003", lx->path, line, col,
-                             "unterminated block comment");
-                    return;
-                }
-                if (lx->text[lx->pos] == '*' && peek(lx, 1) == '/') {
-                    lx->pos += 2;
-                    break;
-                }
-                if (lx->text[lx->pos] == '\n') {
-                    lx->line++;
-                    lx->line_start = (uint32_t)lx->pos + 1;
-                }
-                lx->pos++;
-            }
-        } else {
-            return;
-        }
-    }
+    fe_text_pos p = {lx->pos, lx->line, lx->line_start};
+    uint32_t line = 0, col = 0;
+    int unclosed = fe_skip_blanks(lx->text, lx->len, &p, &line, &col);
+    lx->pos = p.pos;
+    lx->line = p.line;
+    lx->line_start = p.line_start;
+    if (unclosed)
+        diag_add(lx->dl, DIAG_ERROR, "PTX-LEX-003", lx->path, line, col, "unterminated block comment");
 }
 
 /* Accumulates digits of `base` into *value; returns digits read, sets *overflow. */

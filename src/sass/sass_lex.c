@@ -7,6 +7,7 @@
  * `/ * ... * /` blocks (disassembly prints addresses and encodings in them). Columns count bytes
  * from 1. */
 #include "sass/sass_internal.h"
+#include "frontend/fe_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,37 +45,14 @@ static fe_token *push(lexer *lx, uint8_t kind, size_t start, uint32_t line, uint
 
 static void skip_space(lexer *lx)
 {
-    while (lx->pos < lx->len) {
-        int c = peek(lx, 0);
-        if (c == '\n') {
-            lx->pos++;
-            lx->line++;
-            lx->line_start = (uint32_t)lx->pos;
-        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            lx->pos++;
-        } else if (c == '/' && peek(lx, 1) == '/') {
-            while (lx->pos < lx->len && lx->text[lx->pos] != '\n')
-                lx->pos++;
-        } else if (c == '/' && peek(lx, 1) == '*') {
-            uint32_t line = lx->line, col = (uint32_t)(lx->pos - lx->line_start + 1);
-            lx->pos += 2;
-            while (!(peek(lx, 0) == '*' && peek(lx, 1) == '/')) {
-                if (lx->pos >= lx->len) {
-                    diag_add(lx->dl, DIAG_ERROR, "SASS-LEX-003", lx->path, line, col,
-                             "unterminated block comment");
-                    return;
-                }
-                if (lx->text[lx->pos] == '\n') {
-                    lx->line++;
-                    lx->line_start = (uint32_t)lx->pos + 1;
-                }
-                lx->pos++;
-            }
-            lx->pos += 2;
-        } else {
-            return;
-        }
-    }
+    fe_text_pos p = {lx->pos, lx->line, lx->line_start};
+    uint32_t line = 0, col = 0;
+    int unclosed = fe_skip_blanks(lx->text, lx->len, &p, &line, &col);
+    lx->pos = p.pos;
+    lx->line = p.line;
+    lx->line_start = p.line_start;
+    if (unclosed)
+        diag_add(lx->dl, DIAG_ERROR, "SASS-LEX-003", lx->path, line, col, "unterminated block comment");
 }
 
 /* Length of a maxas prefix `ww:r:w:y:s` at the current position (followed by a blank), or 0.
