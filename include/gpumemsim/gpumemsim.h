@@ -387,6 +387,7 @@ typedef struct gms_var_info {
     uint64_t bytes;   /* the variable's size */
     uint64_t address; /* GLOBAL: its device address (usable as a kernel argument); CONST: 0 */
     int surface_ref;  /* 1: a PTX .surfref (8 bytes: the bound image's handle, 0 unbound) */
+    int texture_ref;  /* 1: a PTX .texref (8 bytes: the bound texture's handle, 0 unbound) */
 } gms_var_info;
 /* The module-scope .global or .const variable `name` (borrowed) into *out (OUT). Looking up a
  * .global variable allocates the module's variables in device memory if no launch did yet.
@@ -413,6 +414,14 @@ gms_status gms_module_get_var(gms_module *m, const char *name, uint64_t offset, 
  * GMS_ERR_NOT_FOUND (API-VAR-001: no such variable; API-IMAGE-002: no live image has that
  * handle); GMS_ERR_STATE (API-MEM-002); GMS_ERR_NOMEM. */
 gms_status gms_module_bind_surface(gms_module *m, const char *name, uint64_t handle,
+                                   gms_diag_list *dl);
+/* Binds the texture of `handle` (gms_texture_create) to the PTX .texref variable `name`
+ * (borrowed), as cudaBindTextureToArray did: tex, tld4 and txq that name the reference read
+ * through that texture (docs/images.md, "Textures"). Before the first launch, as
+ * gms_module_bind_surface. Returns GMS_OK; GMS_ERR_ARGUMENT (NULL; API-VAR-004: the variable is
+ * not a .texref); GMS_ERR_NOT_FOUND (API-VAR-001: no such variable; API-TEX-002: no live texture
+ * has that handle); GMS_ERR_STATE (API-MEM-002); GMS_ERR_NOMEM. */
+gms_status gms_module_bind_texture(gms_module *m, const char *name, uint64_t handle,
                                    gms_diag_list *dl);
 
 /* ---- launches (docs/api.md, "Launches") ---- */

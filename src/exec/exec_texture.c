@@ -1,7 +1,8 @@
 /* The texture family: tex, tld4 and txq (docs/images.md, "Textures").
  *
  * Each lane names a texture (src[0]: a 64-bit handle register, or a SASS header-pool slot whose
- * entry holds the same low 32 bits; a PTX .texref is not modelled) and coordinates (src[1]).
+ * entry holds the same low 32 bits, or a PTX .texref bound to a texture) and coordinates
+ * (src[1]).
  * The handle's low 20 bits name the image, bits 31:20 the sampler (mem/mem_texture.h). The
  * sampler model gives each lane its footprint of texels; the texels of all lanes are fetched
  * through memsys_texture_read as one warp-level access (the L1's read-only path), then decoded,
@@ -30,6 +31,29 @@ static lane_texture decode_handle(exec_warp *w, uint64_t h)
     return t;
 }
 
+/* A PTX .texref: an 8-byte module variable holding the handle of the texture bound to it (by
+ * the launch file's texture of the same name, or gms_module_bind_texture); reading it is a
+ * host-side peek, not a request. Handle 0 (never a texture: samplers count from 1) means
+ * unbound: EXEC-TEX-003. Returns 0, or -1 after faulting. */
+static int resolve_reference(exec_warp *w, const exec_xinsn *x, unsigned lead, uint32_t var,
+                             lane_texture *tx)
+{
+    const exec_program *prog = w->run->prog;
+    uint64_t handle = 0;
+    if (var >= prog->module->nvars ||
+        memsys_peek(w->run->ms, &w->mctx, lead, exec_program_var_location(prog, var), &handle,
+                    sizeof handle) != 0 || handle == 0) {
+        warp_fault(w, x, lead, "EXEC-TEX-003", "%s: texture reference '%s' is not bound to a "
+                   "texture (a launch file binds the texture of the same name; the API, "
+                   "gms_module_bind_texture)", ir_opcode_name((ir_opcode)x->in->op),
+                   var < prog->module->nvars ? prog->module->vars[var].name : "?");
+        return -1;
+    }
+    lane_texture t = decode_handle(w, handle);
+    for (unsigned l = 0; l < LANES; l++) tx[l] = t;
+    return 0;
+}
+
 /* Resolves src[0] for the lanes of `mask` into tx[]. Returns 0, or -1 after faulting. */
 static int resolve(exec_warp *w, const exec_xinsn *x, uint32_t mask, lane_texture *tx)
 {
@@ -46,12 +70,8 @@ static int resolve(exec_warp *w, const exec_xinsn *x, uint32_t mask, lane_textur
         for (unsigned l = 0; l < LANES; l++) tx[l] = t;
         return 0;
     }
-    if (o->kind != IR_OPND_REG && o->kind != IR_OPND_IMM) {
-        warp_fault(w, x, lead, "EXEC-TEX-001", "%s through a texture reference (.texref) is not "
-                   "modelled: pass a texture object (a .u64 handle)",
-                   ir_opcode_name((ir_opcode)x->in->op));
-        return -1;
-    }
+    if (o->kind == IR_OPND_SYM)
+        return resolve_reference(w, x, lead, o->sym, tx);
     uint64_t tmp[LANES];
     const uint64_t *h = warp_src(w, x, 0, tmp);
     for (unsigned l = 0; l < LANES; l++)

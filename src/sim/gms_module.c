@@ -358,7 +358,8 @@ gms_status gms_module_var_info(gms_module *m, const char *name, gms_var_info *ou
         out->space = v->space == IR_SPACE_GLOBAL ? GMS_VAR_GLOBAL : GMS_VAR_CONST;
         out->bytes = v->size_bytes;
         out->address = 0;
-        out->surface_ref = v->image_ref != 0;
+        out->surface_ref = v->image_ref == 1;
+        out->texture_ref = v->image_ref == 2;
         if (v->space == IR_SPACE_GLOBAL && (st = gms_module_bind(m, dl)) == GMS_OK)
             out->address = exec_program_var_location(m->program, (uint32_t)i);
     }
@@ -422,31 +423,59 @@ gms_status gms_module_get_var(gms_module *m, const char *name, uint64_t offset, 
     return st;
 }
 
-gms_status gms_module_bind_surface(gms_module *m, const char *name, uint64_t handle,
-                                   gms_diag_list *caller)
+/* Whether `handle` names a live image (kind 1) or texture (kind 2) of m's device. */
+static int live_handle(const gms_module *m, int kind, uint64_t handle)
 {
-    gms_sink s;
-    diag_list *dl = gms_sink_open(&s, caller);
-    gms_status st = GMS_OK;
+    if (kind == 1)
+        return mem_image_table_at(memsys_images(m->dev->ms), handle) != NULL;
+    return !(handle >> 32) &&
+           mem_sampler_table_get(memsys_samplers(m->dev->ms), handle >> MEM_TEX_SAMPLER_SHIFT);
+}
+
+/* Binds `handle` to the reference variable `name` of `kind` (ir_var.image_ref: 1 .surfref,
+ * 2 .texref) for gms_module_bind_surface and gms_module_bind_texture (`call`). */
+static gms_status bind_reference(gms_module *m, const char *name, uint64_t handle, int kind,
+                                 const char *call, diag_list *dl)
+{
+    static const char *const what[3] = {"", ".surfref", ".texref"};
     long i = -1;
+    gms_status st = GMS_OK;
     if (!m || !name) {
-        st = gms_bad_argument(dl, "gms_module_bind_surface", "an argument is NULL");
+        st = gms_bad_argument(dl, call, "an argument is NULL");
     } else if ((i = find_var(m, name, dl)) < 0) {
         st = GMS_ERR_NOT_FOUND;
-    } else if (!m->ir->vars[i].image_ref) {
+    } else if (m->ir->vars[i].image_ref != kind) {
         const ir_var *v = &m->ir->vars[i];
-        diag_add(dl, DIAG_ERROR, "API-VAR-003", m->path, v->line, v->col,
-                 "gms_module_bind_surface: variable %s is not a .surfref", v->name);
+        diag_add(dl, DIAG_ERROR, kind == 1 ? "API-VAR-003" : "API-VAR-004", m->path, v->line,
+                 v->col, "%s: variable %s is not a %s", call, v->name, what[kind]);
         st = GMS_ERR_ARGUMENT;
-    } else if ((st = gms_module_bind(m, dl)) == GMS_OK &&
-               !mem_image_table_at(memsys_images(m->dev->ms), handle)) {
-        diag_add(dl, DIAG_ERROR, "API-IMAGE-002", "", 0, 0,
-                 "gms_module_bind_surface: no image has handle %llu",
+    } else if ((st = gms_module_bind(m, dl)) == GMS_OK && !live_handle(m, kind, handle)) {
+        diag_add(dl, DIAG_ERROR, kind == 1 ? "API-IMAGE-002" : "API-TEX-002", "", 0, 0,
+                 "%s: no %s has handle %llu", call, kind == 1 ? "image" : "texture",
                  (unsigned long long)handle);
         st = GMS_ERR_NOT_FOUND;
     }
     if (st == GMS_OK)
         st = var_copy(m, name, 0, &handle, sizeof handle, 1, dl);
+    return st;
+}
+
+gms_status gms_module_bind_surface(gms_module *m, const char *name, uint64_t handle,
+                                   gms_diag_list *caller)
+{
+    gms_sink s;
+    gms_status st = bind_reference(m, name, handle, 1, "gms_module_bind_surface",
+                                   gms_sink_open(&s, caller));
+    gms_sink_close(&s);
+    return st;
+}
+
+gms_status gms_module_bind_texture(gms_module *m, const char *name, uint64_t handle,
+                                   gms_diag_list *caller)
+{
+    gms_sink s;
+    gms_status st = bind_reference(m, name, handle, 2, "gms_module_bind_texture",
+                                   gms_sink_open(&s, caller));
     gms_sink_close(&s);
     return st;
 }

@@ -228,19 +228,28 @@ static gms_status create_textures(gms_run *r, gms_diag_list *g)
     return GMS_OK;
 }
 
-/* Binds each image to the module's .surfref variable of the same name, if there is one
- * (docs/launch-files.md, "Images"). After every buffer is allocated, so that looking the
- * variable up (which places the module's variables) keeps the buffers' addresses. */
-static gms_status bind_surface_refs(gms_run *r, gms_diag_list *g)
+/* Binds each image to the module's .surfref variable of the same name, and each texture to its
+ * .texref, if there is one (docs/launch-files.md, "Images", "Textures"). After every buffer is
+ * allocated, so that looking the variable up (which places the module's variables) keeps the
+ * buffers' addresses. */
+static gms_status bind_references(gms_run *r, gms_diag_list *g)
 {
     const launch_desc *L = r->launch;
+    gms_var_info v;
     for (size_t b = 0; b < L->nbuffers; b++) {
-        gms_var_info v;
         if (!L->buffers[b].image ||
             gms_module_var_info(r->module, L->buffers[b].name, &v, NULL) != GMS_OK ||
             !v.surface_ref)
             continue;
         gms_status st = gms_module_bind_surface(r->module, L->buffers[b].name, r->addr[b], g);
+        if (st != GMS_OK)
+            return st;
+    }
+    for (size_t t = 0; t < L->ntextures; t++) {
+        if (gms_module_var_info(r->module, L->textures[t].name, &v, NULL) != GMS_OK ||
+            !v.texture_ref)
+            continue;
+        gms_status st = gms_module_bind_texture(r->module, L->textures[t].name, r->textures[t], g);
         if (st != GMS_OK)
             return st;
     }
@@ -384,7 +393,7 @@ static gms_status run_steps(gms_run *r, const char *path, const gms_run_options 
     if ((st = load_module(r, g, dl)) != GMS_OK || (st = check_launches(r, g)) != GMS_OK ||
         (st = configure(r, opt, g)) != GMS_OK || (st = setup_buffers(r, g, dl)) != GMS_OK ||
         (st = create_textures(r, g)) != GMS_OK ||
-        (st = bind_surface_refs(r, g)) != GMS_OK ||
+        (st = bind_references(r, g)) != GMS_OK ||
         (st = run_launches(r, opt, g, &kernel_errors)) != GMS_OK)
         return st;
     /* Window errors do not stop the run: outputs and expectations as for a clean one. */

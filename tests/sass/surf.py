@@ -71,8 +71,49 @@ def op_rows():
          "        IADD32I R5, R0, 0x1000 ?W6 ;               // new value = 0x1000 + lane\n",
          lambda l: l + 64 + (l & 1), lambda l: 0x1000 + l,
          lambda m, b, c: c if m == b else m),
+        # The float sizes (IR f32 and f16x2) on raw 32-bit texels. F32.FTZ.RN: even lanes add
+        # 1.0 to 1.0 + (32 + lane) ulp, which rounds to nearest even in [2, 4); odd lanes add
+        # the subnormal `lane`, which is flushed (the texel stays).
+        ("fadd", "ADD.F32.FTZ.RN", "unsigned", 0x3F800000, 1,
+         "        LOP32I.AND R5, R0, 0x1 ?W6 ;\n"
+         "        IADD32I R5, R5, -0x1 ?W6 ;                  // even lanes: all ones\n"
+         "        LOP32I.AND R5, R5, 0x3f800000 ?W6 ;\n"
+         "        IADD R4, R5, R0 ?W6 ;                      // b = lane (+ 1.0 if even)\n",
+         lambda l: l + (0 if l & 1 else 0x3F800000), None, f32_add_ftz),
+        # F16x2.RN: each half separately; the sums of odd lanes are ties to even.
+        ("hadd", "ADD.F16x2.RN", "unsigned", 0x3C004000, 0x00010001,
+         "        MOV32I R4, 0x3c003c00 ?W6 ;\n"
+         "        IADD R4, R4, R0 ?W6 ;                      // b = {1.0, 1.0 + lane ulp}\n",
+         lambda l: 0x3C003C00 + l, None, lambda m, b, c: halves(m, b, lambda x, y: x + y)),
+        # Min and max pick the low half from one operand and the high half from the other.
+        ("hmin", "MIN.F16x2.RN", "unsigned", 0x3C004000, 0x00010001,
+         "        MOV32I R4, 0xc0004030 ?W6 ;\n"
+         "        IADD R4, R4, R0 ?W6 ;                      // b = {-2.0, 2.0 + (48 + lane) ulp}\n",
+         lambda l: 0xC0004030 + l, None, lambda m, b, c: halves(m, b, min)),
+        ("hmax", "MAX.F16x2.RN", "unsigned", 0x3C004000, 0x00010001,
+         "        MOV32I R4, 0xc0004030 ?W6 ;\n"
+         "        IADD R4, R4, R0 ?W6 ;\n",
+         lambda l: 0xC0004030 + l, None, lambda m, b, c: halves(m, b, max)),
     ]
     return rows
+
+
+def f32_add_ftz(m, b, c):
+    """The f32 sum of two texel patterns, subnormal operands and result flushed, rounded to
+    nearest even (the double sum of two floats of close exponents is exact)."""
+    def val(bits):
+        return 0.0 if not bits & 0x7F800000 else struct.unpack("<f", struct.pack("<I", bits))[0]
+    r = struct.unpack("<I", struct.pack("<f", val(m) + val(b)))[0]
+    return r & 0x80000000 if not r & 0x7F800000 else r
+
+
+def halves(m, b, fn):
+    """fn applied to each f16 half of two texel patterns, each result rounded to nearest even."""
+    out = 0
+    for shift in (0, 16):
+        x, y = (struct.unpack("<e", struct.pack("<H", (v >> shift) & 0xFFFF))[0] for v in (m, b))
+        out |= struct.unpack("<H", struct.pack("<e", fn(x, y)))[0] << shift
+    return out
 
 
 def image(kind, start, step, extra=None):

@@ -601,6 +601,76 @@ static void test_surface_reference(void **state)
     gms_diag_list_destroy(dl);
 }
 
+/* A PTX .texref bound through the API: the kernel fetches texel x of the texture bound to
+ * `tref`; binding refuses a .surfref and a plain variable (not a .texref), an image handle and
+ * a freed texture (no live texture), and var_info tells the two references apart. */
+static void test_texture_reference(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 8.0\n"
+                               ".target sm_80\n"
+                               ".address_size 64\n"
+                               ".global .texref tref;\n"
+                               ".global .surfref sref;\n"
+                               ".visible .entry peek(.param .u64 out)\n"
+                               "{\n"
+                               "\t.reg .b32 %r<6>;\n"
+                               "\t.reg .b64 %rd<4>;\n"
+                               "\tld.param.u64 %rd1, [out];\n"
+                               "\tmov.u32 %r1, %tid.x;\n"
+                               "\ttex.1d.v4.u32.s32 {%r2, %r3, %r4, %r5}, [tref, {%r1}];\n"
+                               "\tmul.wide.u32 %rd2, %r1, 4;\n"
+                               "\tadd.s64 %rd3, %rd1, %rd2;\n"
+                               "\tst.global.u32 [%rd3], %r2;\n"
+                               "\tret;\n"
+                               "}\n";
+    enum { W = 8 };
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *m;
+    assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "tref.ptx", text, sizeof text - 1, "ptx", &m, dl),
+                     GMS_OK);
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    uint64_t h, t, dead, out;
+    uint32_t texels[W], got[W];
+    for (unsigned i = 0; i < W; i++) texels[i] = 500 + 7 * i;
+    assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
+    gms_texture_desc td = {h, {GMS_TEX_CLAMP, GMS_TEX_CLAMP, GMS_TEX_CLAMP}, GMS_TEX_POINT, 0,
+                           GMS_TEX_ELEMENT, {0, 0, 0, 0}};
+    assert_int_equal(gms_texture_create(dev, &td, &dead, dl), GMS_OK);
+    assert_int_equal(gms_texture_create(dev, &td, &t, dl), GMS_OK);
+    assert_int_equal(gms_texture_free(dev, dead, dl), GMS_OK);
+    gms_var_info info;
+    assert_int_equal(gms_module_var_info(m, "tref", &info, dl), GMS_OK);
+    assert_int_equal(info.texture_ref, 1);
+    assert_int_equal(info.surface_ref, 0);
+    assert_int_equal(gms_module_var_info(m, "sref", &info, dl), GMS_OK);
+    assert_int_equal(info.texture_ref, 0);
+    assert_int_equal(info.surface_ref, 1);
+    assert_int_equal(gms_module_bind_texture(m, "sref", t, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-VAR-004") >= 0);
+    assert_int_equal(gms_module_bind_surface(m, "tref", h, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-VAR-003") >= 0);
+    assert_int_equal(gms_module_bind_texture(m, "tref", dead, dl), GMS_ERR_NOT_FOUND);
+    assert_true(gms_diag_list_find(dl, "API-TEX-002") >= 0);
+    assert_int_equal(gms_module_bind_texture(m, "tref", h, dl), GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_module_bind_texture(m, "tref", t, dl), GMS_OK);
+    uint64_t held = 0;
+    assert_int_equal(gms_module_get_var(m, "tref", 0, &held, 8, dl), GMS_OK);
+    assert_int_equal(held, t);
+    assert_int_equal(gms_device_alloc(dev, sizeof got, &out, dl), GMS_OK);
+    gms_arg arg = gms_arg_address(out);
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {W, 1, 1}, .args = &arg, .nargs = 1};
+    assert_int_equal(gms_module_launch(m, "peek", &c, dl), GMS_OK);
+    assert_int_equal(gms_device_read(dev, out, got, sizeof got, dl), GMS_OK);
+    assert_memory_equal(got, texels, sizeof got);
+    assert_int_equal(gms_diag_list_errors(dl), 4);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -614,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_module_variables),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_surface_reference),
+        cmocka_unit_test(test_texture_reference),
         cmocka_unit_test(test_texture_objects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
