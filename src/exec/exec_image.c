@@ -263,6 +263,38 @@ static void atomic(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint32_t li
     }
 }
 
+/* A formatted store (PTX sust.p) converts its 32-bit source elements to the texel's format; PTX
+ * defines the conversion fully only when it is the identity: 32-bit channels, one source element
+ * per channel (docs/images.md, "Formatted accesses"). Then the store is the raw store of the
+ * texel, x counting texels, and this returns 0. Any other formatted access faults with
+ * EXEC-IMAGE-004, naming what is not modelled, and this returns -1. */
+static int formatted_is_raw(exec_warp *w, const exec_xinsn *x, uint32_t mask,
+                            const mem_image_desc **img, uint32_t size)
+{
+    const ir_insn *in = x->in;
+    const char *op = ir_opcode_name((ir_opcode)in->op);
+    unsigned lane = (unsigned)__builtin_ctz(mask);
+    if (in->op != IR_SUST) {
+        warp_fault(w, x, lane, "EXEC-IMAGE-004", "%s: formatted loads, reductions and atomics "
+                   "(.p) are not modelled", op);
+        return -1;
+    }
+    for (unsigned l = 0; l < LANES; l++) {
+        const mem_image_desc *d = img[l];
+        if (!((mask >> l) & 1u) || !d)
+            continue;
+        if (d->bits != 32 || in->mem.elem_bytes != 4 || size != mem_image_texel_bytes(d)) {
+            warp_fault(w, x, l, "EXEC-IMAGE-004", "%s: a formatted store of %u 32-bit "
+                       "element(s) to texels of %u channel(s) of %u bits converts values, which "
+                       "is not modelled (only 32-bit channels, one element each)", op,
+                       (unsigned)(in->mem.vec ? in->mem.vec : 1), (unsigned)d->channels,
+                       (unsigned)d->bits);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
@@ -278,11 +310,8 @@ void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         return;
     }
     uint32_t size = (uint32_t)in->mem.elem_bytes * (in->mem.vec ? in->mem.vec : 1);
-    if (in->mem.image_flags & IR_IMAGE_FORMATTED) {
-        warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-IMAGE-004", "%s: formatted "
-                   "surface accesses (.p) are not modelled", ir_opcode_name((ir_opcode)in->op));
+    if ((in->mem.image_flags & IR_IMAGE_FORMATTED) && formatted_is_raw(w, x, mask, img, size))
         return;
-    }
     if (size == 0 || size > 16) {
         warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-UNSUP-002",
                    "access of %u bytes per lane is not modelled", size);
