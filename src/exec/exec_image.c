@@ -108,8 +108,7 @@ static void query(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_im
     warp_write_dst(w, &x->in->dst[0], out, mask, 32);
 }
 
-/* Coordinate element i (0..2) of src[1] per lane, as 32-bit values; 0 when absent. */
-static void coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c)
+void exec_image_coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c)
 {
     const ir_operand *o = &x->in->src[1];
     const uint64_t *v = NULL;
@@ -167,7 +166,7 @@ static int texel_addresses(exec_warp *w, const exec_xinsn *x, const mem_image_de
     const ir_mem_attrs *m = &x->in->mem;
     uint32_t size = (uint32_t)m->elem_bytes * (m->vec ? m->vec : 1);
     uint32_t c[3][LANES];
-    for (unsigned i = 0; i < 3; i++) coordinate(w, x, i, c[i]);
+    for (unsigned i = 0; i < 3; i++) exec_image_coordinate(w, x, i, c[i]);
     /* Coordinates are signed 32-bit integers (a negative one is out of range: NEAR clamps it to
      * 0), except the x of a 1D buffer whose mode is not NEAR, which is unsigned; array layers are
      * the low 16 bits, unsigned (seed 004's coordinate table; PTX's .s32 coordinates). */

@@ -315,6 +315,9 @@ void exec_h_crs(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_image.c: suld, sust, sured, suatom, suq: texel accesses through image objects
  * (docs/images.md) */
 void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* Coordinate element i (0..2) of an image or texture instruction's src[1] per lane, as 32-bit
+ * patterns (c: 32 lanes, OUT); 0 when the operand has no such element (exec_image.c). */
+void exec_image_coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c);
 /* tex, tld4, txq: filtered reads through texture objects */
 void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error

@@ -79,21 +79,6 @@ static int resolve(exec_warp *w, const exec_xinsn *x, uint32_t mask, lane_textur
     return 0;
 }
 
-/* Coordinate element i of src[1] per lane as 32-bit patterns; 0 when absent. */
-static void coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c)
-{
-    const ir_operand *o = &x->in->src[1];
-    const uint64_t *v = NULL;
-    uint64_t tmp[LANES];
-    if (o->kind == IR_OPND_VEC) {
-        if (i < o->count && o->vregs[i] != IR_REG_SINK && o->vregs[i] != IR_REG_IMM)
-            v = w->regs + (size_t)o->vregs[i] * LANES;
-    } else if (i == 0) {
-        v = warp_src(w, x, 1, tmp);
-    }
-    for (unsigned l = 0; l < LANES; l++) c[l] = v ? (uint32_t)v[l] : 0;
-}
-
 /* Filtered dimensions of a geometry and the coordinate that holds the array layer (or -1):
  * (x), (x, y), (x, y, z), (x, layer), (x, y, layer), as for surfaces. */
 static uint32_t geometry(uint8_t dim, int *layer_at)
@@ -116,7 +101,7 @@ static void footprints(exec_warp *w, const exec_xinsn *x, uint32_t mask, const l
     int layer_at;
     uint32_t dims = geometry(in->mem.image_dim, &layer_at);
     uint32_t c[3][LANES];
-    for (unsigned i = 0; i < 3; i++) coordinate(w, x, i, c[i]);
+    for (unsigned i = 0; i < 3; i++) exec_image_coordinate(w, x, i, c[i]);
     int integer = in->type2 != IR_T_F32;
     for (unsigned l = 0; l < LANES; l++) {
         lanes[l].live = 0;

@@ -549,7 +549,7 @@ static void test_fault_bad_entry(void **state)
 }
 
 /* EXEC-CRS-004: a call-return-stack instruction on PTX's machine is refused before running;
- * a cctl on the stack's cache other than WBALL is not implemented. */
+ * a cctl on the stack's cache other than WBALL is refused by name (EXEC-UNSUP-001). */
 static void test_refused_modules(void **state)
 {
     (void)state;
