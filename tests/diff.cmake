@@ -48,3 +48,16 @@ add_test(NAME diff.ptxas.textures
                  ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
 set_tests_properties(diff.ptxas.textures PROPERTIES
                      LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
+# The same comparison for the instruction forms of issue 15 item 1 (.sync anywhere among the
+# modifiers of vote/shfl/match/redux, .ftz on f64 rcp/rsqrt, .pred logic with immediates):
+# gen_form_cases; deliberate differences in form_known_differences.txt.
+add_executable(gen_form_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_form_cases.c
+               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
+add_test(NAME diff.ptxas.forms
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
+                 $<TARGET_FILE:gen_form_cases> $<TARGET_FILE:gpumemsim>
+                 ${CMAKE_BINARY_DIR}/diff/forms
+                 ${CMAKE_SOURCE_DIR}/tests/diff/form_known_differences.txt
+                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
+set_tests_properties(diff.ptxas.forms PROPERTIES
+                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)

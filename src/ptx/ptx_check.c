@@ -124,7 +124,9 @@ static bool check_float_modes(ptx_parser *p, const ptx_insn_ctx *c)
         if ((HAS(HILO) && c->op != PTX_OP_DP2A) || HAS(WIDE) || HAS(CC))
             if (flt)
                 return fail(p, c, "PTX-MOD-002", ".hi/.lo/.wide/.cc apply to integer types only");
-        if (HAS(FTZ) && t == IR_T_F64)
+        /* rcp.approx.ftz.f64 and rsqrt.approx{.ftz}.f64 are the only f64 forms with .ftz. */
+        if (HAS(FTZ) && t == IR_T_F64 &&
+            !(HAS(APPROX) && (c->op == PTX_OP_RCP || c->op == PTX_OP_RSQRT)))
             return fail(p, c, "PTX-MOD-002", ".ftz does not apply to .f64");
     }
     if (HAS(APPROX) && (HAS(RND) || HAS(FULL)))

@@ -103,6 +103,27 @@ static int find_mnemonic(const ptx_parser *p, const ptx_token *const *words, int
     return -1;
 }
 
+/* vote, shfl and redux take their .sync anywhere among the modifiers ("vote.ballot.sync.b32"),
+ * as ptxas accepts (docs/ptx.md, "Modifier order"). When .sync follows another modifier, returns
+ * the op of "<base>.sync" and stores the index of that .sync word in *sync_word; else -1. */
+static int find_late_sync(const ptx_parser *p, const ptx_token *const *words, int nwords,
+                          int *sync_word)
+{
+    static const char *const names[] = {"vote.sync", "shfl.sync", "redux.sync"};
+    const ptx_token *w0 = words[0];
+    for (size_t b = 0; b < sizeof names / sizeof names[0]; b++) {
+        size_t n = strlen(names[b]) - 5; /* the base, without ".sync" */
+        if (w0->len != n || memcmp(w0->text, names[b], n) != 0)
+            continue;
+        for (int i = 2; i < nwords; i++)
+            if (words[i]->len == 5 && memcmp(words[i]->text, ".sync", 5) == 0) {
+                *sync_word = i;
+                return ptx_find_op(&p->tables, names[b], strlen(names[b]));
+            }
+    }
+    return -1;
+}
+
 static bool parse_guard(ptx_parser *p, ir_insn *insn)
 {
     if (!ptx_accept_punct(p, '@'))
@@ -210,8 +231,12 @@ void ptx_parse_instruction(ptx_parser *p)
     c.col = words[0]->col;
     c.text = words[0]->text;
     c.text_len = (uint32_t)(words[nwords - 1]->text + words[nwords - 1]->len - words[0]->text);
-    int used = 0;
-    int op = find_mnemonic(p, words, nwords, &used);
+    int used = 0, sync_word = -1;
+    int op = find_late_sync(p, words, nwords, &sync_word);
+    if (op >= 0)
+        used = 1;
+    else
+        op = find_mnemonic(p, words, nwords, &used);
     if (op < 0) {
         ptx_error(p, words[0], "PTX-INSN-001", "unknown instruction '%.*s'", (int)c.text_len, c.text);
         ptx_recover_from(p, start); /* whole, vector braces of its operands included */
@@ -221,7 +246,7 @@ void ptx_parse_instruction(ptx_parser *p)
     c.row = &ptx_op_rows[op];
     bool ok = check_row_and_types(p, &c);
     for (int i = used; ok && i < nwords; i++)
-        ok = add_modifier(p, &c, words[i]);
+        ok = i == sync_word || add_modifier(p, &c, words[i]);
     ok = ok && check_type_count(p, &c);
     uint32_t nops = 0;
     if (!ok || ptx_parse_operands(p, c.row->form == PTX_FORM_CALL, &nops) != 0 ||

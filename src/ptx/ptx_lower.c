@@ -212,7 +212,9 @@ static bool immediate(lower *L, const ptx_popnd *o, ir_type t, ir_operand *out)
             out->imm = o->ival != 0;
             return true;
         }
-        if (t == IR_T_PRED || t == IR_T_F16X2 || t == IR_T_BF16X2 || t == IR_T_B128)
+        if (t == IR_T_PRED)
+            return err(L, o, "PTX-OPND-003", "a .pred immediate must be 0, 1 or -1");
+        if (t == IR_T_F16X2 || t == IR_T_BF16X2 || t == IR_T_B128)
             return err(L, o, "PTX-OPND-003", "an immediate is not allowed for this type");
         if (!is_float) {
             if (!fits_bits(o->ival, bits))
@@ -434,7 +436,7 @@ static bool lower_alu(lower *L, unsigned nsrc)
     ir_type dt = (c->insn->mods & IR_MOD_WIDE) ? wide_type(t) : t;
     if (c->row->form == PTX_FORM_COUNT)
         dt = IR_T_U32;
-    unsigned imm = t == IR_T_PRED ? 0 : A_IMM;
+    unsigned imm = A_IMM; /* .pred logic ops take 0, 1 or -1 as ptxas does (docs/ptx.md) */
     if (!dst(L, &L->ops[0], dt, 0, &L->in->dst[0]))
         return false;
     for (unsigned i = 0; i < nsrc; i++) {

@@ -179,6 +179,60 @@ static void test_barrier_shared_atomics_warp_ops(void **state)
     free(o);
 }
 
+/* Issue 15 item 1, forms ptxas 13 accepts: .sync after the mode or the type for vote, shfl and
+ * redux; immediates 0, 1 and -1 on .pred logic; rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64
+ * (subnormal operands flushed to zero, only the operand's upper 32 bits used by rcp). */
+static const char forms_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
+    ".reg .pred %p<8>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<6>;\n.reg .f64 %fd<8>;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "mov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 1;\nsetp.eq.s32 %p1, %r2, 0;\n"
+    "xor.pred %p2, %p1, -1;\nand.pred %p3, %p1, 1;\nor.pred %p4, %p1, 1;\n"
+    "not.pred %p5, 0;\nxor.pred %p6, 0, %p1;\nand.pred %p7, -1, 0;\n"
+    "selp.u32 %r3, 1, 0, %p2;\nselp.u32 %r4, 2, 0, %p3;\nor.b32 %r3, %r3, %r4;\n"
+    "selp.u32 %r4, 4, 0, %p4;\nor.b32 %r3, %r3, %r4;\nselp.u32 %r4, 8, 0, %p5;\n"
+    "or.b32 %r3, %r3, %r4;\nselp.u32 %r4, 16, 0, %p6;\nor.b32 %r3, %r3, %r4;\n"
+    "selp.u32 %r4, 32, 0, %p7;\nor.b32 %r3, %r3, %r4;\n"
+    "vote.ballot.sync.b32 %r5, %p2, -1;\nvote.all.pred.sync %p3, %p4, -1;\n"
+    "selp.u32 %r6, 1, 0, %p3;\nshl.b32 %r6, %r6, 8;\nor.b32 %r3, %r3, %r6;\n"
+    "shfl.down.b32.sync %r7|%p1, %r1, 1, 31, -1;\nredux.u32.add.sync %r8, %r1, -1;\n"
+    "mul.wide.u32 %rd2, %r1, 16;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v4.u32 [%rd3], {%r3, %r5, %r7, %r8};\n"
+    "mov.f64 %fd1, 0d4010000000000000;\nrcp.approx.ftz.f64 %fd2, %fd1;\n"
+    "rsqrt.approx.ftz.f64 %fd3, %fd1;\nmov.f64 %fd4, 0d8000000000000001;\n"
+    "rcp.approx.ftz.f64 %fd5, %fd4;\nrsqrt.approx.ftz.f64 %fd6, %fd4;\n"
+    "mov.f64 %fd7, 0d3FF5555555555555;\nrcp.approx.ftz.f64 %fd7, %fd7;\n"
+    "st.global.v2.f64 [%rd1+2048], {%fd2, %fd3};\nst.global.v2.f64 [%rd1+2064], {%fd5, %fd6};\n"
+    "st.global.f64 [%rd1+2080], %fd7;\n"
+    "ret;\n}\n";
+
+static void test_modern_ptx_forms(void **state)
+{
+    (void)state;
+    run_out *o = calloc(1, sizeof *o);
+    run_kernel(forms_ptx, "k", 1, 32, 0, 0, o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t even = (t & 1) == 0;
+        /* bits: !even, even, 1, 1, even, 0; vote.all of (even | 1) = 1 */
+        uint32_t bits = (even ? 2u | 16u : 1u) | 4u | 8u | 256u;
+        assert_int_equal(o->out[t * 4 + 0], bits);
+        assert_int_equal(o->out[t * 4 + 1], 0xAAAAAAAAu); /* ballot of the odd lanes */
+        assert_int_equal(o->out[t * 4 + 2], t < 31 ? t + 1 : t);
+        assert_int_equal(o->out[t * 4 + 3], 496);
+    }
+    const uint32_t *f = o->out + 512; /* little-endian f64 pairs */
+    assert_int_equal(f[0], 0); assert_int_equal(f[1], 0x3FD00000u); /* rcp(4) = 0.25 */
+    assert_int_equal(f[2], 0); assert_int_equal(f[3], 0x3FE00000u); /* rsqrt(4) = 0.5 */
+    assert_int_equal(f[4], 0); assert_int_equal(f[5], 0xFFF00000u); /* rcp(-subnormal) = -inf */
+    assert_int_equal(f[6], 0); assert_int_equal(f[7], 0xFFF00000u); /* rsqrt(-0) = -inf */
+    /* rcp(1.333...) uses 0x3FF55555 only; result truncated to its upper 32 bits */
+    assert_int_equal(f[8], 0);
+    assert_int_equal(f[9], 0x3FE80000u);
+    free(o->printf_text);
+    free(o);
+}
+
 /* printf from two lanes of two CTAs, in CTA, warp, call and lane order. */
 static const char printf_ptx[] = HEADER
     ".extern .func (.param .b32 func_retval0) vprintf\n(\n.param .b64 vprintf_param_0,\n"
@@ -270,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_divergence_and_loops),
         cmocka_unit_test(test_calls_and_recursion),
         cmocka_unit_test(test_barrier_shared_atomics_warp_ops),
+        cmocka_unit_test(test_modern_ptx_forms),
         cmocka_unit_test(test_printf_order),
         cmocka_unit_test(test_out_of_bounds_store_faults),
         cmocka_unit_test(test_runaway_limit),
