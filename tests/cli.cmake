@@ -247,7 +247,7 @@ foreach(t module_dev_zero module_fifo module_too_large module_dialect module_nam
 endforeach()
 
 # A call to a body-less function that the module's machine does not provide as a system call
-# (PTX's provides vprintf and __assertfail) is refused when the module is prepared.
+# (PTX's provides vprintf, __assertfail, malloc and free) is refused when the module is prepared.
 gms_cli_test(check_extern_call 2 "^$"
-             "^extern_call.ptx:12:2: error: call to external function 'helper', which gpumemsim does not provide \\(its system calls are vprintf and __assertfail\\) \\[EXEC-EXTERN-001\\]\n$"
+             "^extern_call.ptx:12:2: error: call to external function 'helper', which gpumemsim does not provide \\(its system calls are vprintf, __assertfail, malloc and free\\) \\[EXEC-EXTERN-001\\]\n$"
              check extern_call.ptx)

@@ -176,6 +176,10 @@ typedef enum gms_setting {
                                  higher header indices are invalid to the launches that follow
                                  (docs/images.md, "The image table and handles"); default: the
                                  highest index of an image created */
+    GMS_SET_HEAP_BYTES,       /* the device heap's size in bytes, 0 to 2^30, for the launches
+                                 that follow: each launch of a module that declares malloc or
+                                 free gets an empty heap of this size in device memory
+                                 (docs/semantics.md, "Device heap"); default 8 MiB */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

@@ -81,6 +81,9 @@ typedef struct exec_launch {
                                    constant bank image_bank from byte 0 for this launch
                                    (docs/images.md, "Header pool"); NULL: none */
     uint32_t image_pool_words;
+    uint64_t heap_base;         /* the device heap's global address (malloc/free system calls,
+                                   docs/semantics.md "Device heap"); 16-byte aligned */
+    uint64_t heap_bytes;        /* its size; 0: every malloc returns NULL */
     uint32_t helper_lanes;      /* lanes (bit l: lane l of every warp) standing for pixel-shader
                                    helper or killed pixels: SUATOM does nothing for them (seed
                                    004; docs/images.md, "Helper and killed lanes"); 0: none */
@@ -136,6 +139,10 @@ typedef struct exec_stats {
  * EXEC-NOMEM-004: anything else; docs/faults.md "Host memory"). */
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
+
+/* 1 when the module of `p` declares malloc or free as system calls (IR_SYSCALL_MALLOC/FREE), so
+ * its launches need a device heap (exec_launch.heap_base); 0 otherwise. */
+int exec_program_uses_heap(const exec_program *p);
 
 /* Bytes of shared memory each CTA of any kernel of `p` holds before its dynamic shared memory:
  * the static .shared variables of the module and of every function, rounded up to 16. A launch

@@ -98,29 +98,71 @@ static void pass_arguments(exec_warp *w, const ir_insn *in, exec_frame *caller, 
     (void)w;
 }
 
+/* Writes the return value of a system call, `bytes` (4 or 8) of vals[l] for each lane l of mask,
+ * to the call's return operand, when it names one. */
+static void call_set_return(exec_warp *w, const ir_insn *in, uint32_t mask, uint32_t bytes,
+                            const uint64_t vals[LANES])
+{
+    if (!in->xrets_count)
+        return;
+    const exec_frame *f = &w->frames[w->depth - 1];
+    const ir_operand *o = &f->fn->xops[in->xrets_first];
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!((mask >> l) & 1u))
+            continue;
+        uint64_t v = bytes == 4 ? (uint32_t)vals[l] : vals[l];
+        if (o->kind == IR_OPND_SYM && o->sym >= IR_SYM_FUNC_BASE)
+            memcpy(f->params + (size_t)l * f->fn->param_area_bytes +
+                       f->fn->var_offsets[o->sym - IR_SYM_FUNC_BASE],
+                   &v, bytes);
+        else if (o->kind == IR_OPND_REG)
+            f->regs[(size_t)o->reg * LANES + l] = v;
+    }
+}
+
+/* malloc or free for the lanes of mask, one lane after another in lane order (docs/semantics.md,
+ * "Device heap"); misuse of free faults the warp at the first lane that misuses it. */
+static void call_heap(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    static const char *const what[] = {
+        [EXEC_HEAP_NOT_HEAP] = "a pointer outside the device heap",
+        [EXEC_HEAP_DOUBLE_FREE] = "a heap block that was already freed (double free)",
+        [EXEC_HEAP_INTERIOR] = "a pointer into the middle of a live heap block",
+        [EXEC_HEAP_NOT_BLOCK] = "a pointer into free heap space, which no live block starts at"};
+    uint64_t a0[LANES], ret[LANES] = {0};
+    call_arg_lanes(w, x->in, 0, 8, a0);
+    for (unsigned l = 0; l < LANES; l++) {
+        if (!((mask >> l) & 1u))
+            continue;
+        int r = x->aux == IR_SYSCALL_MALLOC ? exec_heap_malloc(w->run, a0[l], &ret[l])
+                                            : exec_heap_free(w->run, a0[l]);
+        if (r < 0) {
+            w->run->oom = 1;
+            w->state = WARP_FAULTED;
+            return;
+        }
+        if (r != EXEC_HEAP_FREED) {
+            warp_fault(w, x, l, r == EXEC_HEAP_DOUBLE_FREE ? "EXEC-HEAP-002" : "EXEC-HEAP-001",
+                       "free of 0x%llx, %s", (unsigned long long)a0[l], what[r]);
+            return;
+        }
+    }
+    if (x->aux == IR_SYSCALL_MALLOC)
+        call_set_return(w, x->in, mask, 8, ret);
+}
+
 static void call_builtin(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     uint64_t a0[LANES], a1[LANES];
     const ir_insn *in = x->in;
-    if (x->aux == IR_SYSCALL_VPRINTF) { /* vprintf(format, argument buffer) */
+    if (x->aux == IR_SYSCALL_MALLOC || x->aux == IR_SYSCALL_FREE) {
+        call_heap(w, x, mask);
+    } else if (x->aux == IR_SYSCALL_VPRINTF) { /* vprintf(format, argument buffer) */
         call_arg_lanes(w, in, 0, 8, a0);
         call_arg_lanes(w, in, 1, 8, a1);
         int n = exec_vprintf(w, x, mask, a0, a1);
-        if (in->xrets_count) {
-            const exec_frame *f = &w->frames[w->depth - 1];
-            const ir_operand *o = &f->fn->xops[in->xrets_first];
-            for (unsigned l = 0; l < LANES; l++) {
-                if (!((mask >> l) & 1u))
-                    continue;
-                uint32_t v = (uint32_t)n;
-                if (o->kind == IR_OPND_SYM && o->sym >= IR_SYM_FUNC_BASE)
-                    memcpy(f->params + (size_t)l * f->fn->param_area_bytes +
-                               f->fn->var_offsets[o->sym - IR_SYM_FUNC_BASE],
-                           &v, 4);
-                else if (o->kind == IR_OPND_REG)
-                    f->regs[(size_t)o->reg * LANES + l] = v;
-            }
-        }
+        for (unsigned l = 0; l < LANES; l++) a1[l] = (uint32_t)n;
+        call_set_return(w, in, mask, 4, a1);
     } else { /* __assertfail(message, file, line, function, char size) */
         uint64_t a2[LANES], a3[LANES];
         call_arg_lanes(w, in, 0, 8, a0);

@@ -324,7 +324,7 @@ static int decode_syscall(const ir_module *m, const ir_insn *in, exec_xinsn *x, 
     }
     diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-001", m->path, in->line, in->col,
              "call to external function '%s', which gpumemsim does not provide (its system "
-             "calls are vprintf and __assertfail)", callee->name);
+             "calls are vprintf, __assertfail, malloc and free)", callee->name);
     return 1;
 }
 

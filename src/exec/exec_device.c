@@ -588,6 +588,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     if (rs->oom) /* set where the failure did not say what it was */
         exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory during the launch");
     rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
+    exec_heap_release(&rs->heap);
     free(rs);
     return rc;
 }

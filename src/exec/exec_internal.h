@@ -213,6 +213,18 @@ typedef struct printf_record {
     char *text;
 } printf_record;
 
+/* The device heap's bookkeeping for one launch (exec_heap.c): the live blocks in address order
+ * and the offsets of freed blocks that no block has reused, to tell a double free. */
+typedef struct exec_heap_block {
+    uint64_t offset, bytes; /* from the heap's base; bytes a multiple of 16 */
+} exec_heap_block;
+typedef struct exec_heap {
+    exec_heap_block *live;
+    uint32_t nlive, live_cap;
+    uint64_t *freed;        /* sorted offsets */
+    uint32_t nfreed, freed_cap;
+} exec_heap;
+
 struct exec_run_state {
     exec_program *prog;
     memsys *ms;
@@ -236,6 +248,7 @@ struct exec_run_state {
                                  crs_base on a call-return-stack machine) */
     uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
     uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
+    exec_heap heap;           /* the device heap's blocks (exec_heap.c) */
 };
 
 /* exec_decode.c */
@@ -349,6 +362,21 @@ void exec_crs_free(exec_warp *w);
 int exec_hazard_issue(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_hazard_reset(exec_warp *w);
 void exec_hazard_free(exec_warp *w);
+
+/* exec_heap.c: the device heap (docs/semantics.md, "Device heap"). */
+/* One malloc(size bytes): *addr (OUT) the block's global address, or 0 when size is 0 or no
+ * free range of the heap holds it (first fit in address order, 16-byte granules). Returns 0,
+ * or -1 when host memory ran out. */
+int exec_heap_malloc(exec_run_state *rs, uint64_t size, uint64_t *addr);
+enum { EXEC_HEAP_FREED, EXEC_HEAP_NOT_HEAP, EXEC_HEAP_DOUBLE_FREE, EXEC_HEAP_INTERIOR,
+       EXEC_HEAP_NOT_BLOCK };
+/* One free(addr): EXEC_HEAP_FREED when addr is 0 or the start of a live block (which is then
+ * free); otherwise, changing nothing, EXEC_HEAP_NOT_HEAP (outside the heap), _DOUBLE_FREE (the
+ * start of a block already freed), _INTERIOR (inside a live block) or _NOT_BLOCK (in free space).
+ * Returns -1 when host memory ran out. */
+int exec_heap_free(exec_run_state *rs, uint64_t addr);
+/* Frees the bookkeeping; the heap is empty again. */
+void exec_heap_release(exec_heap *h);
 
 /* exec_printf.c */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],

@@ -469,6 +469,8 @@ typedef enum ir_syscall {
     IR_SYSCALL_NONE = 0,
     IR_SYSCALL_VPRINTF,    /* vprintf(format, argument buffer) -> int: device printf */
     IR_SYSCALL_ASSERTFAIL, /* __assertfail(message, file, line, function, char size) */
+    IR_SYSCALL_MALLOC,     /* malloc(size in bytes, .b64) -> .b64 address: device heap */
+    IR_SYSCALL_FREE,       /* free(address, .b64): device heap */
     IR_SYSCALL_COUNT
 } ir_syscall;
 

@@ -15,6 +15,9 @@
 #ifndef GMS_LAUNCH_LAUNCH_H
 #define GMS_LAUNCH_LAUNCH_H
 
+/* The largest "heap_bytes" a launch file may give (1 GiB). */
+#define LAUNCH_MAX_HEAP_BYTES (1ull << 30)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -229,6 +232,8 @@ typedef struct launch_desc {
     uint64_t max_instructions; /* warp instructions; 0 when absent (no limit given) */
     int has_l2_persisting_bytes;
     uint64_t l2_persisting_bytes; /* the persisting L2 set-aside requested, bytes */
+    int has_heap_bytes;
+    uint64_t heap_bytes;       /* the device heap's size, bytes (docs/launch-files.md) */
 } launch_desc;
 
 /* Limits applied while loading. */

@@ -849,7 +849,7 @@ static void parse_top(launch_ctx *c, json_t *root)
 {
     static const char *const keys[] = {"module", "dialect", "gpu", "config", "buffers",
                                        "launches", "outputs", "expect", "max_instructions",
-                                       "l2_persisting_bytes", "images", "image_pool_max", "textures",
+                                       "l2_persisting_bytes", "heap_bytes", "images", "image_pool_max", "textures",
                                        NULL};
     launch_path top = {0};
     launch_desc *d = c->desc;
@@ -882,6 +882,8 @@ static void parse_top(launch_ctx *c, json_t *root)
     d->has_l2_persisting_bytes =
         get_uint(c, &top, root, "l2_persisting_bytes", 0, 0, UINT64_MAX,
                  &d->l2_persisting_bytes) > 0;
+    d->has_heap_bytes = get_uint(c, &top, root, "heap_bytes", 0, 0, LAUNCH_MAX_HEAP_BYTES,
+                                 &d->heap_bytes) > 0;
     parse_buffers(c, root);
     launch_parse_images(c, root);
     launch_parse_textures(c, root);

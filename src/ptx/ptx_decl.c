@@ -801,6 +801,19 @@ int ptx_parse_params(ptx_parser *p, ir_param **out, bool is_ret, int32_t func_in
     return n;
 }
 
+/* Whether a declaration has the signature nvcc gives the heap's system calls (docs/ptx.md,
+ * "System calls"): malloc takes and returns one 64-bit value, free takes one and returns
+ * nothing. Any other declaration of those names stays an ordinary external function. */
+static int heap_signature(const ir_func *fn, ir_syscall call)
+{
+    if (call != IR_SYSCALL_MALLOC && call != IR_SYSCALL_FREE)
+        return 1;
+    if (fn->nparams != 1 || fn->params[0].size_bytes != 8)
+        return 0;
+    return call == IR_SYSCALL_MALLOC ? fn->nrets == 1 && fn->rets[0].size_bytes == 8
+                                     : fn->nrets == 0;
+}
+
 /* PTX's machine (ir.h, ir_machine): typed virtual registers in any number, no pairs and no zero
  * register; one condition flag, the carry of add.cc/addc (PTX ISA 9.1, "Extended-Precision
  * Integer Arithmetic Instructions"); 16-byte instructions, the size of the SASS of every
@@ -812,13 +825,16 @@ void ptx_declare_machine(ir_module *m)
     static const struct {
         const char *name;
         ir_syscall call;
-    } provided[] = {{"vprintf", IR_SYSCALL_VPRINTF}, {"__assertfail", IR_SYSCALL_ASSERTFAIL}};
+    } provided[] = {{"vprintf", IR_SYSCALL_VPRINTF},
+                    {"__assertfail", IR_SYSCALL_ASSERTFAIL},
+                    {"malloc", IR_SYSCALL_MALLOC},
+                    {"free", IR_SYSCALL_FREE}};
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         ir_func *fn = &m->funcs[f];
         if (fn->ninsns || fn->has_callprototype || !fn->name)
             continue;
         for (size_t k = 0; k < sizeof provided / sizeof provided[0]; k++)
-            if (strcmp(fn->name, provided[k].name) == 0)
+            if (strcmp(fn->name, provided[k].name) == 0 && heap_signature(fn, provided[k].call))
                 fn->syscall = (uint8_t)provided[k].call;
     }
 }

@@ -89,6 +89,7 @@ static gms_status new_device(const gpu_config *g, gms_device **out, diag_list *d
     dev->gpu = *g;
     dev->max_instructions = SIM_DEFAULT_MAX_INSTRUCTIONS;
     dev->quantum = 256;
+    dev->heap_bytes = SIM_DEFAULT_HEAP_BYTES;
     *out = dev;
     return GMS_OK;
 }
@@ -215,7 +216,7 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
     static const char *const names[GMS_SETTING_COUNT] = {
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
         "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
-        "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX"};
+        "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX", "GMS_SET_HEAP_BYTES"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -259,6 +260,14 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
                                     "GMS_SET_IMAGE_POOL_MAX must be from 0 to 1048575");
         dev->has_image_pool_max = 1;
         dev->image_pool_max = (uint32_t)value;
+        return GMS_OK;
+    case GMS_SET_HEAP_BYTES:
+        if (value > SIM_MAX_HEAP_BYTES)
+            return gms_bad_argument(dl, "gms_device_set",
+                                    "GMS_SET_HEAP_BYTES must be from 0 to 1073741824");
+        if (value > dev->heap_region_bytes)
+            dev->heap_base = 0; /* the next launch that needs it allocates a larger region */
+        dev->heap_bytes = value;
         return GMS_OK;
     default: return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     }

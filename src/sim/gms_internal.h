@@ -49,6 +49,9 @@ struct gms_device {
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */
     uint64_t l2_persisting_bytes; /* in effect */
+    uint64_t heap_bytes;  /* GMS_SET_HEAP_BYTES */
+    uint64_t heap_base;   /* the device heap's region; 0 until a launch needs one */
+    uint64_t heap_region_bytes; /* its size */
     gms_progress_fn progress;
     void *progress_user;
     /* memory */

@@ -363,6 +363,27 @@ static void report_window_errors(const gms_module *m, const ir_func *fn, const e
                  "one are shown", fn->name, (unsigned long long)st->window_errors, st->nerrors);
 }
 
+/* The device heap's region of device memory (docs/semantics.md, "Device heap"): allocated by
+ * the first launch that needs it, again when GMS_SET_HEAP_BYTES asked for a larger one. Returns
+ * 0, or -1 with dev->fault saying what could not be allocated (SIM-NOMEM-001). */
+static int heap_region(gms_device *dev)
+{
+    if (dev->heap_base || !dev->heap_bytes)
+        return 0;
+    if (memsys_alloc(dev->ms, dev->heap_bytes, 256, &dev->heap_base) ||
+        gms_device_note_alloc(dev, dev->heap_base, dev->heap_bytes)) {
+        memset(&dev->fault, 0, sizeof dev->fault);
+        dev->fault.rule = "SIM-NOMEM-001";
+        snprintf(dev->fault.message, sizeof dev->fault.message,
+                 "cannot allocate the device heap (%llu bytes of device memory)",
+                 (unsigned long long)dev->heap_bytes);
+        dev->heap_base = 0;
+        return -1;
+    }
+    dev->heap_region_bytes = dev->heap_bytes;
+    return 0;
+}
+
 /* Runs the launch whose checks passed and records it; reports its window errors to dl.
  * Returns exec_run's 0, 1 or -1. */
 static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config *c,
@@ -387,6 +408,12 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     el.helper_lanes = c->helper_lanes;
     memcpy(el.block, c->block, sizeof el.block);
     gms_image_prepare_launch(dev, &el.image_pool, &el.image_pool_words);
+    if (exec_program_uses_heap(m->program)) {
+        if (heap_region(dev))
+            return -1;
+        el.heap_base = dev->heap_base;
+        el.heap_bytes = dev->heap_bytes;
+    }
     exec_stats st = {0};
     mem_counters before, after;
     memsys_total_counters(ms, &before);

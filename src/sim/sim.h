@@ -17,6 +17,9 @@
 
 /* The default runaway limit per launch, warp instructions. */
 #define SIM_DEFAULT_MAX_INSTRUCTIONS 2000000000ull
+/* The device heap's default size, as CUDA's cudaLimitMallocHeapSize (docs/launch-files.md). */
+#define SIM_DEFAULT_HEAP_BYTES (8ull << 20)
+#define SIM_MAX_HEAP_BYTES (1ull << 30)
 /* The largest kernel file read, bytes (SIM-IO-003; docs/launch-files.md, "Checks of a run"). */
 #define SIM_MAX_MODULE_BYTES (256ull << 20)
 

@@ -147,6 +147,8 @@ static gms_status configure(gms_run *r, const gms_run_options *opt, gms_diag_lis
         st = gms_device_set(r->dev, GMS_SET_STRICT_HAZARDS, opt->strict_hazards != 0, g);
     if (st == GMS_OK && L->has_image_pool_max)
         st = gms_device_set(r->dev, GMS_SET_IMAGE_POOL_MAX, L->image_pool_max, g);
+    if (st == GMS_OK && L->has_heap_bytes)
+        st = gms_device_set(r->dev, GMS_SET_HEAP_BYTES, L->heap_bytes, g);
     if (st == GMS_OK && L->has_l2_persisting_bytes)
         st = gms_device_set_l2_persisting(r->dev, L->l2_persisting_bytes, g);
     return st;

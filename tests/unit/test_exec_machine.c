@@ -361,7 +361,24 @@ static void test_syscalls_are_marked_not_named(void **state)
     assert_int_equal(call->line, 12);
     expect_rejected(m, "EXEC-EXTERN-001", call->line, call->col,
                     "call to external function 'helper', which gpumemsim does not provide (its "
-                    "system calls are vprintf and __assertfail)");
+                    "system calls are vprintf, __assertfail, malloc and free)");
+    ir_module_destroy(m);
+
+    /* malloc and free are the heap's system calls only with the signature nvcc declares them
+     * with (one .b64 argument; malloc returns a .b64): a free that returns a value is an
+     * ordinary external function. */
+    static const char heap_ptx[] = HEADER
+        ".extern .func (.param .b64 r) malloc (.param .b64 n);\n"
+        ".extern .func (.param .b32 r) free (.param .b64 p);\n"
+        ".visible .entry k(.param .u64 p0)\n{\n.reg .b64 %rd<2>;\n"
+        "ld.param.u64 %rd1, [p0];\n"
+        "{\n.param .b64 param0;\n.param .b32 ret0;\nst.param.b64 [param0+0], %rd1;\n"
+        "call.uni (ret0), free, (param0);\n}\nret;\n}\n";
+    m = parse(heap_ptx);
+    assert_int_equal(func(m, "malloc")->syscall, IR_SYSCALL_MALLOC);
+    assert_int_equal(func(m, "free")->syscall, IR_SYSCALL_NONE);
+    call = nth_insn(func(m, "k"), IR_CALL, 0);
+    expect_rejected(m, "EXEC-EXTERN-001", call->line, call->col, "'free'");
     ir_module_destroy(m);
 }
 

@@ -143,7 +143,7 @@ static void test_full_example(void **state)
         "{\n"
         "  \"module\": \"saxpy.sm_80.ptx\",\n"
         "  \"config\": \"cfg/my.json\",\n"
-        "  \"max_instructions\": 1000000, \"l2_persisting_bytes\": 4096,\n"
+        "  \"max_instructions\": 1000000, \"l2_persisting_bytes\": 4096, \"heap_bytes\": 0,\n"
         "  \"buffers\": {\n"
         "    \"x\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"random\": {\"seed\": 1, "
         "\"min\": -1, \"max\": 1}}},\n"
@@ -188,6 +188,8 @@ static void check_full_top(const launch_desc *d)
     assert_int_equal(d->max_instructions, 1000000);
     assert_int_equal(d->has_l2_persisting_bytes, 1);
     assert_int_equal(d->l2_persisting_bytes, 4096);
+    assert_int_equal(d->has_heap_bytes, 1);
+    assert_int_equal(d->heap_bytes, 0);
     assert_int_equal(d->nbuffers, 3);
     assert_string_equal(d->buffers[0].name, "x");
     assert_string_equal(d->buffers[2].name, "n");
@@ -259,6 +261,7 @@ static void test_defaults(void **state)
     assert_null(d->config_path);
     assert_int_equal(d->max_instructions, 0);
     assert_int_equal(d->has_l2_persisting_bytes, 0);
+    assert_int_equal(d->has_heap_bytes, 0);
     assert_int_equal(d->noutputs, 0);
     assert_int_equal(d->nexpects, 0);
     uint8_t b[3] = {9, 9, 9};
@@ -650,6 +653,8 @@ static void test_launch_fields(void **state)
                  "max_instructions: 0 is outside the allowed range 1..18446744073709551615");
     expect_error(HEAD "\"l2_persisting_bytes\":-4}", "LAUNCH-RANGE-001",
                  "l2_persisting_bytes: -4 is outside the allowed range 0..18446744073709551615");
+    expect_error(HEAD "\"heap_bytes\":1073741825}", "LAUNCH-RANGE-001",
+                 "heap_bytes: 1073741825 is outside the allowed range 0..1073741824");
     expect_error(HEAD "\"modul\":\"x\"}", "LAUNCH-KEY-001", "modul: unknown key \"modul\"");
     expect_error("[]", "LAUNCH-JSON-002", "a launch file is one JSON object");
 
