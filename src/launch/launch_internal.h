@@ -77,8 +77,15 @@ int launch_valid_name(const char *s);
 /* Counts `count` elements of `elem` bytes against the size limit: 0, or -1 after
  * LAUNCH-SIZE-001 at `p` (once per file). */
 int launch_reserve_bytes(launch_ctx *c, const launch_path *p, uint64_t count, size_t elem);
+/* obj.key (required) naming a declared buffer or image: its index, or -1 after LAUNCH-KEY-002,
+ * LAUNCH-TYPE-001 or LAUNCH-REF-001. */
+long launch_buffer_ref(launch_ctx *c, const launch_path *p, json_t *obj, const char *key);
 /* Parses the "init" object `v` of buffer b (type, count and bytes set). Returns 0 or -1. */
 int launch_parse_init(launch_ctx *c, const launch_path *p, json_t *v, launch_buffer *b);
+
+/* ---- access-policy windows (launch_window.c) ---- */
+/* A launch's "access_policy_window" object `v` at `p` into k (LAUNCH-APW-001..004). */
+void launch_parse_window(launch_ctx *c, const launch_path *p, json_t *v, launch_kernel *k);
 
 /* ---- images (launch_image.c) ---- */
 /* Parses the top-level "images" and "image_pool_max" into d->buffers (after the buffers). */
