@@ -6,16 +6,31 @@
 # folder, keyed by ptxas version, -arch and module text, so a rerun asks ptxas only about modules
 # it has not seen. Label `diff`: `make test` runs these in the normal build only, since sanitizers
 # add nothing to a comparison of verdicts.
-add_executable(gen_cache_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_cache_cases.c
-               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
-add_test(NAME diff.ptxas.cache_control
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
-                 $<TARGET_FILE:gen_cache_cases> $<TARGET_FILE:gpumemsim>
-                 ${CMAKE_BINARY_DIR}/diff/cache_control
-                 ${CMAKE_SOURCE_DIR}/tests/diff/cache_known_differences.txt
-                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
-set_tests_properties(diff.ptxas.cache_control PROPERTIES
-                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
+#
+# ptxas_differential(NAME GENERATOR KNOWN): builds tests/diff/GENERATOR.c with the shared harness
+# and adds the test diff.ptxas.NAME comparing its modules, with the deliberate differences listed
+# in tests/diff/KNOWN.
+function(ptxas_differential name generator known)
+  add_executable(${generator} ${CMAKE_SOURCE_DIR}/tests/diff/${generator}.c
+                 ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
+  add_test(NAME diff.ptxas.${name}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
+                   $<TARGET_FILE:${generator}> $<TARGET_FILE:gpumemsim>
+                   ${CMAKE_BINARY_DIR}/diff/${name}
+                   ${CMAKE_SOURCE_DIR}/tests/diff/${known}
+                   ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
+  set_tests_properties(diff.ptxas.${name} PROPERTIES
+                       LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
+endfunction()
+
+ptxas_differential(cache_control gen_cache_cases cache_known_differences.txt)
+# The surface instructions (PTX ISA 9.1 §9.7.10): suld/sust/sured/suq forms.
+ptxas_differential(surfaces gen_surface_cases surface_known_differences.txt)
+# The texture instructions: tex, tld4, txq forms.
+ptxas_differential(textures gen_texture_cases texture_known_differences.txt)
+# The instruction forms of issue 15 item 1 (.sync anywhere among the modifiers of
+# vote/shfl/match/redux, .ftz on f64 rcp/rsqrt, .pred logic with immediates).
+ptxas_differential(forms gen_form_cases form_known_differences.txt)
 
 # The verdict cache itself, with a fake generator, ptxas and gpumemsim (runs without ptxas).
 add_test(NAME diff.ptxas_cache
@@ -23,41 +38,3 @@ add_test(NAME diff.ptxas_cache
                  ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
                  ${CMAKE_BINARY_DIR}/diff/ptxas_cache_test)
 set_tests_properties(diff.ptxas_cache PROPERTIES LABELS diff TIMEOUT 120)
-
-# The same comparison for the surface instructions (PTX ISA 9.1 §9.7.10): gen_surface_cases
-# enumerates suld/sust/sured/suq forms; deliberate differences in surface_known_differences.txt.
-add_executable(gen_surface_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_surface_cases.c
-               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
-add_test(NAME diff.ptxas.surfaces
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
-                 $<TARGET_FILE:gen_surface_cases> $<TARGET_FILE:gpumemsim>
-                 ${CMAKE_BINARY_DIR}/diff/surfaces
-                 ${CMAKE_SOURCE_DIR}/tests/diff/surface_known_differences.txt
-                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
-set_tests_properties(diff.ptxas.surfaces PROPERTIES
-                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
-# The same comparison for the texture instructions (tex, tld4, txq): gen_texture_cases
-# enumerates their forms; deliberate differences in texture_known_differences.txt.
-add_executable(gen_texture_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_texture_cases.c
-               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
-add_test(NAME diff.ptxas.textures
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
-                 $<TARGET_FILE:gen_texture_cases> $<TARGET_FILE:gpumemsim>
-                 ${CMAKE_BINARY_DIR}/diff/textures
-                 ${CMAKE_SOURCE_DIR}/tests/diff/texture_known_differences.txt
-                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
-set_tests_properties(diff.ptxas.textures PROPERTIES
-                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)
-# The same comparison for the instruction forms of issue 15 item 1 (.sync anywhere among the
-# modifiers of vote/shfl/match/redux, .ftz on f64 rcp/rsqrt, .pred logic with immediates):
-# gen_form_cases; deliberate differences in form_known_differences.txt.
-add_executable(gen_form_cases ${CMAKE_SOURCE_DIR}/tests/diff/gen_form_cases.c
-               ${CMAKE_SOURCE_DIR}/tests/diff/gen_harness.c)
-add_test(NAME diff.ptxas.forms
-         COMMAND ${CMAKE_SOURCE_DIR}/tests/diff/run_cache_diff.sh
-                 $<TARGET_FILE:gen_form_cases> $<TARGET_FILE:gpumemsim>
-                 ${CMAKE_BINARY_DIR}/diff/forms
-                 ${CMAKE_SOURCE_DIR}/tests/diff/form_known_differences.txt
-                 ${CMAKE_BINARY_DIR}/diff/ptxas-verdicts.tsv)
-set_tests_properties(diff.ptxas.forms PROPERTIES
-                     LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 900)

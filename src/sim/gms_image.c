@@ -195,6 +195,13 @@ gms_status gms_image_pool_set(gms_device *dev, uint32_t slot, uint32_t word, con
     return GMS_OK;
 }
 
+void gms_image_pool_forget(gms_device *dev, uint32_t word)
+{
+    for (uint32_t i = 0; i < dev->image_pool_words; i++)
+        if (dev->image_pool[i] == word)
+            dev->image_pool[i] = 0;
+}
+
 gms_status gms_image_set_slot(gms_device *dev, uint64_t handle, uint32_t slot,
                               gms_diag_list *caller)
 {
@@ -214,9 +221,7 @@ gms_status gms_image_free(gms_device *dev, uint64_t handle, gms_diag_list *calle
     gms_status st = need_image(dev, handle, "gms_image_free", dl);
     if (st == GMS_OK) {
         mem_image_table_remove(memsys_images(dev->ms), handle);
-        for (uint32_t i = 0; i < dev->image_pool_words; i++)
-            if (dev->image_pool[i] == handle)
-                dev->image_pool[i] = 0;
+        gms_image_pool_forget(dev, (uint32_t)handle);
     }
     gms_sink_close(&s);
     return st;

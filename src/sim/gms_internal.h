@@ -117,6 +117,9 @@ void gms_image_prepare_launch(gms_device *dev, const uint32_t **pool, uint32_t *
  * a diagnostic naming `call`. */
 gms_status gms_image_pool_set(gms_device *dev, uint32_t slot, uint32_t word, const char *call,
                               diag_list *dl);
+/* Clears every header-pool word equal to `word` (a freed image's or texture's handle, as its pool
+ * entry), so that a kernel reaching it through a slot sees an invalid header. */
+void gms_image_pool_forget(gms_device *dev, uint32_t word);
 
 /* gms_stats.c: copies memory counters into the public struct. */
 void gms_counters_from_mem(gms_counters *out, const mem_counters *c);

@@ -92,9 +92,7 @@ gms_status gms_texture_free(gms_device *dev, uint64_t handle, gms_diag_list *cal
     gms_status st = need_texture(dev, handle, "gms_texture_free", dl);
     if (st == GMS_OK) {
         mem_sampler_table_remove(memsys_samplers(dev->ms), handle >> MEM_TEX_SAMPLER_SHIFT);
-        for (uint32_t i = 0; i < dev->image_pool_words; i++)
-            if (dev->image_pool[i] == (uint32_t)handle)
-                dev->image_pool[i] = 0;
+        gms_image_pool_forget(dev, (uint32_t)handle);
     }
     gms_sink_close(&s);
     return st;
