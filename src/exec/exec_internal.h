@@ -333,10 +333,18 @@ void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_image_coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c);
 /* tex, tld4, txq: filtered reads through texture objects */
 void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* exec_bulk.c: the bulk copies, their groups and the proxy fence (docs/semantics.md, "Bulk
+ * copies and tensor maps"). */
+void exec_h_bulk(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error
  * handling (0, or -1 after faulting the warp); the loaded data of `mask`'s lanes into dst[0]; the
  * value operand src[src_index] into acc->data. */
 int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc);
+/* The 32 lane addresses (OUT addr) of ADDR operand o written in state space `written`: a
+ * variable base adds its address, [reg + imm] is taken modulo 2^32 when `addr32`. Returns the
+ * space the addresses are in (a variable's own, or `written`). */
+ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, int addr32,
+                            uint64_t *addr);
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc);
 void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
                    int src_index);

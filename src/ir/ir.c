@@ -133,6 +133,9 @@ static const char *const txq_names[] = {
     [IR_TXQ_ADDR_MODE_0] = "addr_mode_0", [IR_TXQ_ADDR_MODE_1] = "addr_mode_1",
     [IR_TXQ_ADDR_MODE_2] = "addr_mode_2", [IR_TXQ_ARRAY_SIZE] = "array_size",
     [IR_TXQ_NUM_MIPMAP_LEVELS] = "num_mipmap_levels", [IR_TXQ_NUM_SAMPLES] = "num_samples"};
+static const char *const bulk_names[] = {[0] = "", [IR_BULK_TO_SHARED] = "shared",
+                                         [IR_BULK_TO_GLOBAL] = "global",
+                                         [IR_BULK_TO_L2] = "L2", [IR_BULK_READ] = "read"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -147,6 +150,7 @@ static const struct {
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
     [IR_SUBS_SUQ] = SUB_SET(suq_names),     [IR_SUBS_TLD4] = SUB_SET(tld4_names),
     [IR_SUBS_TXQ] = SUB_SET(txq_names),
+    [IR_SUBS_BULK] = SUB_SET(bulk_names),
 };
 #undef SUB_SET
 

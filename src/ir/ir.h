@@ -59,7 +59,7 @@ typedef enum ir_mem_use {
 typedef enum ir_subs {
     IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
     IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_TLD4,
-    IR_SUBS_TXQ, IR_SUBS_COUNT
+    IR_SUBS_TXQ, IR_SUBS_BULK, IR_SUBS_COUNT
 } ir_subs;
 
 /* One row of ir_ops.def. */
@@ -166,6 +166,9 @@ enum { IR_TXQ_WIDTH = 1, IR_TXQ_HEIGHT, IR_TXQ_DEPTH, IR_TXQ_CHANNEL_DATA_TYPE,
        IR_TXQ_CHANNEL_ORDER, IR_TXQ_NORMALIZED_COORDS, IR_TXQ_FILTER_MODE, IR_TXQ_ADDR_MODE_0,
        IR_TXQ_ADDR_MODE_1, IR_TXQ_ADDR_MODE_2, IR_TXQ_ARRAY_SIZE, IR_TXQ_NUM_MIPMAP_LEVELS,
        IR_TXQ_NUM_SAMPLES };
+/* bulk copies: the direction (cp.async.bulk, cp.async.bulk.tensor) or, for
+ * cp.async.bulk.wait_group, READ: wait only until the groups' sources have been read */
+enum { IR_BULK_TO_SHARED = 1, IR_BULK_TO_GLOBAL, IR_BULK_TO_L2, IR_BULK_READ };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);

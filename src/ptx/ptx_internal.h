@@ -110,7 +110,7 @@ typedef enum ptx_form {
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
-    PTX_FORM_UNSUPPORTED
+    PTX_FORM_BULK, PTX_FORM_UNSUPPORTED
 } ptx_form;
 
 typedef enum ptx_op_id {
@@ -436,6 +436,18 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
  * operands. */
 bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* Bulk copies (ptx_bulk.c; PTX ISA 9.1 §9.7.9.25.4-5 cp.async.bulk, cp.async.bulk.tensor,
+ * cp.reduce.async.bulk{.tensor}, cp.async.bulk.prefetch{.tensor}, commit_group, wait_group;
+ * §9.7.13.4 fence.proxy; docs/ptx.md, "Bulk copies"): they read their modifiers from the opcode
+ * text c->text themselves (none go to the modifier groups), check them (PTX-BULK-001..004,
+ * PTX-ARCH-002, PTX-VER-001) and write them into c->insn (op, sub, type, mem); then the
+ * operands. */
+bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_bulk(ptx_parser *p, ptx_insn_ctx *c);
+/* An address operand [base+offset] as if the instruction were written in state space `space`
+ * (a variable base must live there, PTX-MEM-002); false after reporting (ptx_lower.c). */
+bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
+                       ir_operand *out);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);

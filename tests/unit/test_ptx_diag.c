@@ -206,8 +206,10 @@ static void test_message_texts(void **state)
                    "register '%rd1' of type .b64 does not fit instruction type .f32");
     expect_message(" mbarrier.init.shared.b64 [%rd1], 1;", "sm_80", "PTX-UNSUP-001",
                    "'mbarrier.init.shared.b64': the mbarrier family is not modelled by gpumemsim");
-    expect_message(" fence.proxy.async;", "sm_90", "PTX-UNSUP-001",
-                   "'fence.proxy.async': the fence.proxy family is not modelled by gpumemsim");
+    expect_message(" cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+                   " [%r1], [%rd1, {%r1, %r2}], [%r2];", "sm_90", "PTX-BULK-001",
+                   "'cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::"
+                   "bytes': .im2col is not modelled by gpumemsim (only the .tile mode is)");
 }
 
 int main(void)
