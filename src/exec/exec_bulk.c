@@ -133,10 +133,10 @@ static int complete_tx(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_
 static int check_aligned(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_t dst,
                          uint64_t src, uint64_t size)
 {
-    if (!((dst | src | size) % 16) && size)
+    if (!((dst | src | size) % 16))
         return 0;
     warp_fault(w, x, lane, "EXEC-BULK-001", "bulk copy of %llu bytes from 0x%llx to 0x%llx: "
-               "addresses and size must be non-zero multiples of 16", (unsigned long long)size,
+               "addresses and size must be multiples of 16", (unsigned long long)size,
                (unsigned long long)src, (unsigned long long)dst);
     return -1;
 }
@@ -190,7 +190,7 @@ static int copy_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64
         return -1;
     bulk_io io;
     io_init(&io, in, policy, has_policy);
-    uint8_t *buf = malloc(size);
+    uint8_t *buf = malloc(size ? size : 1);
     if (!buf) {
         exec_oom(w->run, w->run->fault, "EXEC-NOMEM-001", "out of memory for a %llu-byte bulk copy",
                  (unsigned long long)size);
@@ -220,8 +220,8 @@ static int prefetch_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, uint64_t
     attrs.cctl = IR_CCTL_PREFETCH;
     attrs.cctl_levels = IR_LEVEL_L2;
     attrs.cctl_lines = IR_LINES_GLOBAL;
-    if (check_aligned(w, x, l, 0, addr, size) != 0)
-        return -1;
+    if (check_aligned(w, x, l, 0, addr, size) != 0 || size == 0)
+        return size == 0 ? 0 : -1;
     mem_access *acc = &w->run->acc;
     uint64_t first = addr / 128, last = (addr + size - 1) / 128;
     for (uint64_t line = first; line <= last; line += LANES) {

@@ -215,8 +215,8 @@ static bool check_reduction_type(ptx_parser *p, const ptx_insn_ctx *c, const bul
     if (!(ok & t))
         return fail(p, c, "PTX-BULK-004", "this reduction is not defined for this type");
     bool half = m->type == IR_T_F16 || m->type == IR_T_BF16;
-    if (m->noftz && !half)
-        return fail(p, c, "PTX-BULK-002", ".noftz applies to .f16 and .bf16 only");
+    if (m->noftz && (!half || m->redop != IR_ATOM_ADD))
+        return fail(p, c, "PTX-BULK-002", ".noftz applies to add of .f16 and .bf16 only");
     if (half && m->redop == IR_ATOM_ADD && !m->noftz)
         return fail(p, c, "PTX-BULK-004", "add of .f16 or .bf16 needs .noftz");
     return true;
@@ -317,9 +317,9 @@ static bool plain_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir
 /* The size operand: a .u32 register or an immediate multiple of 16. */
 static bool size_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
 {
-    if (o->kind == PTX_P_INT && (o->ival <= 0 || o->ival % 16 != 0 || o->ival > UINT32_MAX))
-        return opnd_err(p, o, "PTX-BULK-003", "the size of a bulk copy is a positive multiple of "
-                        "16 bytes");
+    if (o->kind == PTX_P_INT && (o->ival < 0 || o->ival % 16 != 0 || o->ival > UINT32_MAX))
+        return opnd_err(p, o, "PTX-BULK-003", "the size of a bulk copy is a multiple of 16 "
+                        "bytes");
     return ptx_lower_src(p, c, o, IR_T_U32, out);
 }
 
