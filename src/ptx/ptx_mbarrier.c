@@ -54,7 +54,8 @@ static bool check_fence(ptx_parser *p, ptx_insn_ctx *c)
 }
 
 /* .release (arrivals), .acquire (waits), .relaxed (both, and expect_tx/complete_tx), each with
- * .cta or .cluster, and a scope only with an ordering (PTX 8.0; .relaxed 8.6). */
+ * .cta or .cluster, and a scope only with an ordering (PTX 8.0; .relaxed on arrivals and waits
+ * 8.6). */
 static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
 {
     if (!HAS(SEM) && !HAS(SCOPE))
@@ -71,8 +72,11 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
                     ".cluster), and a scope needs an ordering");
     if (VAL(SCOPE) != IR_SCOPE_CTA && VAL(SCOPE) != IR_SCOPE_CLUSTER)
         return fail(p, c, "PTX-MBAR-001", "mbarrier scopes are .cta and .cluster");
-    return need(p, c, sem == IR_SEM_RELAXED ? ".relaxed on mbarrier" : "an mbarrier ordering",
-                sem == IR_SEM_RELAXED ? 86 : 80, 0);
+    /* expect_tx and complete_tx had .relaxed from the start (PTX 8.0); the others got it in
+     * 8.6, as ptxas 13 says */
+    bool late_relaxed = sem == IR_SEM_RELAXED && (is_arrive(c) || is_wait(c));
+    return need(p, c, late_relaxed ? ".relaxed on this mbarrier operation" : "an mbarrier ordering",
+                late_relaxed ? 86 : 80, 0);
 }
 
 /* The state spaces: .shared{::cta} or a generic address everywhere; .shared::cluster (the
