@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 #include "exec/mbarrier_word.h"
 #include "exec/tensor_map.h"
 
@@ -103,31 +104,18 @@ static int shared_side(exec_warp *w, const exec_xinsn *x, const bulk_io *io, mem
                     piece_bytes(offset, len), IR_T_NONE);
 }
 
-/* Completes `bytes` of the tx-count of the mbarrier at shared offset `offset` (the copy's
- * completion mechanism). */
-static int complete_tx(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_t offset,
+/* Completes `bytes` of the tx-count of the mbarrier at shared offset `offset` (as
+ * exec_mbarrier_offsets gives it): the copy's completion mechanism, through the mbarrier
+ * family's helper (exec_mbarrier.h), which faults with EXEC-MBAR-* when the barrier refuses. */
+static int complete_tx(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint32_t offset,
                        uint64_t bytes)
 {
-    if (offset % 8 || offset + 8 > w->mctx.shared_bytes) {
-        warp_fault(w, x, lane, "EXEC-BULK-003", "the mbarrier at shared offset 0x%llx is not an "
-                   "aligned 8-byte object of the CTA's %u bytes of shared memory",
-                   (unsigned long long)offset, w->mctx.shared_bytes);
+    if (bytes > MBAR_COUNT_MAX) {
+        warp_fault(w, x, lane, "EXEC-BULK-003", "a copy of %llu bytes completes on an mbarrier, "
+                   "whose tx-count holds at most 2^20-1 bytes", (unsigned long long)bytes);
         return -1;
     }
-    uint64_t word;
-    memcpy(&word, w->mctx.shared + offset, 8);
-    mbar_status st = bytes > MBAR_COUNT_MAX ? MBAR_ERR_TX_RANGE
-                                            : mbar_complete_tx(&word, (uint32_t)bytes);
-    if (st == MBAR_ERR_UNINIT || st == MBAR_ERR_TX_RANGE) {
-        warp_fault(w, x, lane, "EXEC-BULK-003", "the copy completes %llu bytes on the mbarrier at "
-                   "shared offset 0x%llx, which %s", (unsigned long long)bytes,
-                   (unsigned long long)offset,
-                   st == MBAR_ERR_UNINIT ? "is not initialized"
-                                         : "would take its tx-count out of range");
-        return -1;
-    }
-    memcpy(w->mctx.shared + offset, &word, 8);
-    return 0;
+    return exec_mbarrier_complete_tx(w, x, lane, offset, (uint32_t)bytes);
 }
 
 static int check_aligned(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_t dst,
@@ -169,7 +157,8 @@ static void io_init(bulk_io *io, const ir_insn *in, uint64_t policy, int has_pol
 }
 
 /* cp.async.bulk (and cp.reduce.async.bulk) of one lane. */
-static int copy_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64_t *const *a)
+static int copy_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64_t *const *a,
+                     const uint32_t *mbar)
 {
     const ir_insn *in = x->in;
     int reduce = in->op == IR_BULK_REDUCE;
@@ -200,7 +189,7 @@ static int copy_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64
     if (to_shared)
         rc = global_side(w, x, &io, MEM_OP_LOAD, a[1][l], size, buf) ||
              shared_side(w, x, &io, MEM_OP_STORE, a[0][l], size, buf) ||
-             complete_tx(w, x, l, a[3][l], size);
+             complete_tx(w, x, l, mbar[l], size);
     else
         rc = shared_side(w, x, &io, MEM_OP_LOAD, a[1][l], size, buf) ||
              (reduce ? transfer(w, x, MEM_OP_ATOMIC, IR_SPACE_GLOBAL, &io.global, io.policy,
@@ -374,7 +363,7 @@ static ir_type atom_type_of(unsigned type)
 /* One lane's tensor copy: load (box into shared memory, then complete_tx), store or reduction
  * (box from shared memory, in-bounds elements only), or prefetch into the L2. */
 static int tensor_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64_t *shared,
-                       const uint64_t *mbar, box_walk *b)
+                       const uint32_t *mbar, box_walk *b)
 {
     const ir_insn *in = x->in;
     int reduce = in->op == IR_BULK_REDUCE;
@@ -430,12 +419,14 @@ static int tensor_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint
 static void bulk_tensor(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
-    uint64_t shared[LANES] = {0}, mbar[LANES] = {0};
+    uint64_t shared[LANES] = {0};
+    uint32_t mbar[LANES] = {0};
     int reduce = in->op == IR_BULK_REDUCE;
     if (reduce || in->sub != IR_BULK_TO_L2)
         addresses(w, &in->src[reduce ? 1 : 0], IR_SPACE_SHARED, shared);
-    if (!reduce && in->sub == IR_BULK_TO_SHARED)
-        addresses(w, &in->src[2], IR_SPACE_SHARED, mbar);
+    if (!reduce && in->sub == IR_BULK_TO_SHARED &&
+        exec_mbarrier_offsets(w, x, &in->src[2], IR_SPACE_SHARED, mask, mbar) != 0)
+        return;
     box_walk b;
     for (uint32_t m = mask; m; m &= m - 1)
         if (tensor_lane(w, x, (uint32_t)__builtin_ctz(m), shared, mbar, &b) != 0)
@@ -453,8 +444,9 @@ void exec_h_bulk(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         bulk_tensor(w, x, mask);
         return;
     }
-    uint64_t a0[LANES], a1[LANES], a3[LANES];
-    const uint64_t *a[4] = {a0, a1, NULL, a3};
+    uint64_t a0[LANES], a1[LANES];
+    uint32_t mbar[LANES] = {0};
+    const uint64_t *a[2] = {a0, a1};
     if (in->op == IR_BULK_PREFETCH) {
         addresses(w, &in->src[0], IR_SPACE_GLOBAL, a0);
         uint64_t t1[LANES], t2[LANES];
@@ -470,9 +462,9 @@ void exec_h_bulk(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     int to_shared = in->op == IR_BULK_COPY && in->sub == IR_BULK_TO_SHARED;
     addresses(w, &in->src[0], to_shared ? IR_SPACE_SHARED : IR_SPACE_GLOBAL, a0);
     addresses(w, &in->src[1], to_shared ? IR_SPACE_GLOBAL : IR_SPACE_SHARED, a1);
-    if (to_shared)
-        addresses(w, &in->src[3], IR_SPACE_SHARED, a3);
+    if (to_shared && exec_mbarrier_offsets(w, x, &in->src[3], IR_SPACE_SHARED, mask, mbar) != 0)
+        return;
     for (uint32_t m = mask; m; m &= m - 1)
-        if (copy_lane(w, x, (uint32_t)__builtin_ctz(m), a) != 0)
+        if (copy_lane(w, x, (uint32_t)__builtin_ctz(m), a, mbar) != 0)
             return;
 }

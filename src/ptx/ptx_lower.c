@@ -968,6 +968,12 @@ bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
     return vector(&L, o, t, count, is_dst ? A_WIDE | A_SINK : A_WIDE | A_IMM, out);
 }
 
+bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return address(&L, o, out);
+}
+
 bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
                        ir_operand *out)
 {
@@ -1031,6 +1037,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_BAR: lower_bar(&L); break;
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
+    case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
     case PTX_FORM_BULK: ptx_lower_bulk(p, c); break;
     default: lower_warp(&L); break;
     }
