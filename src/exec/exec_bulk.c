@@ -106,16 +106,13 @@ static int shared_side(exec_warp *w, const exec_xinsn *x, const bulk_io *io, mem
 
 /* Completes `bytes` of the tx-count of the mbarrier at shared offset `offset` (as
  * exec_mbarrier_offsets gives it): the copy's completion mechanism, through the mbarrier
- * family's helper (exec_mbarrier.h), which faults with EXEC-MBAR-* when the barrier refuses. */
+ * family's helper (exec_mbarrier.h), which faults with EXEC-MBAR-* when the barrier refuses.
+ * The bytes fit: a copy into shared memory is at most the CTA's shared memory, below 2^20. */
 static int complete_tx(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint32_t offset,
                        uint64_t bytes)
 {
-    if (bytes > MBAR_COUNT_MAX) {
-        warp_fault(w, x, lane, "EXEC-BULK-003", "a copy of %llu bytes completes on an mbarrier, "
-                   "whose tx-count holds at most 2^20-1 bytes", (unsigned long long)bytes);
-        return -1;
-    }
-    return exec_mbarrier_complete_tx(w, x, lane, offset, (uint32_t)bytes);
+    return exec_mbarrier_complete_tx(w, x, lane, offset,
+                                     bytes > MBAR_COUNT_MAX ? MBAR_COUNT_MAX + 1u : (uint32_t)bytes);
 }
 
 static int check_aligned(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint64_t dst,
