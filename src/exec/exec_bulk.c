@@ -132,6 +132,12 @@ static void addresses(exec_warp *w, const ir_operand *o, ir_space space, uint64_
     exec_mem_addresses(w, o, space, space == IR_SPACE_SHARED, out);
 }
 
+/* A register or immediate source operand in one lane. */
+static uint64_t lane_value(const exec_warp *w, const ir_operand *o, uint32_t lane)
+{
+    return o->kind == IR_OPND_REG ? w->regs[(size_t)o->reg * LANES + lane] : (uint64_t)o->imm;
+}
+
 /* Element k of a VEC source in one lane: a register, or an immediate element (32 bits each). */
 static uint64_t vec_elem(const exec_warp *w, const ir_operand *o, unsigned k, uint32_t lane)
 {
@@ -167,10 +173,9 @@ static int copy_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint64
         size = vec_elem(w, size_op, 0, l);
         policy = vec_elem(w, size_op, 1, l);
     } else {
-        size = size_op->kind == IR_OPND_IMM ? (uint32_t)size_op->imm
-                                             : (uint32_t)w->regs[(size_t)size_op->reg * LANES + l];
+        size = (uint32_t)lane_value(w, size_op, l);
         if (reduce && has_policy)
-            policy = w->regs[(size_t)in->src[3].reg * LANES + l];
+            policy = lane_value(w, &in->src[3], l);
     }
     if (check_aligned(w, x, l, a[0][l], a[1][l], size) != 0)
         return -1;
@@ -324,7 +329,7 @@ static int run_transfer(exec_warp *w, const exec_xinsn *x, void *ctx, uint64_t a
     const run_ctx *c = ctx;
     if (c->op == MEM_OP_CACHE_CONTROL) {
         mem_access *acc = &w->run->acc;
-        ir_mem_attrs *attrs = (ir_mem_attrs *)&c->io->shared; /* the prefetch's attributes */
+        const ir_mem_attrs *attrs = &c->io->shared; /* the prefetch's attributes */
         for (uint64_t line = addr / 128; line <= (addr + bytes - 1) / 128; line++) {
             access_init(w, x, acc, MEM_OP_CACHE_CONTROL, IR_SPACE_GLOBAL, attrs, c->io->policy, 1);
             acc->active = 1;
@@ -367,7 +372,7 @@ static int tensor_lane(exec_warp *w, const exec_xinsn *x, uint32_t l, const uint
     const ir_operand *t = reduce ? &in->src[0] : &in->src[1];
     if (box_init(w, x, l, t, b) != 0)
         return -1;
-    uint64_t policy = in->mem.has_policy ? w->regs[(size_t)in->src[3].reg * LANES + l] : 0;
+    uint64_t policy = in->mem.has_policy ? lane_value(w, &in->src[3], l) : 0;
     bulk_io io;
     io_init(&io, in, policy, in->mem.has_policy);
     static const uint16_t fill[] = {0, 64, 128, 256};

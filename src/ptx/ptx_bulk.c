@@ -379,6 +379,11 @@ static void lower_copy(ptx_parser *p, ptx_insn_ctx *c)
         (to_shared && !plain_address(p, c, &o[3], IR_SPACE_SHARED, &in->src[3])) ||
         (hint && !policy(p, c, &o[3 + to_shared], &pol)))
         return;
+    if (hint && pol.kind != IR_OPND_REG) {
+        opnd_err(p, &o[3 + to_shared], "PTX-OPND-002", "the cache policy of cp.async.bulk is a "
+                 "64-bit register");
+        return;
+    }
     in->mem.has_policy = 0;
     in->src[2] = size;
     if (hint) {
@@ -389,11 +394,6 @@ static void lower_copy(ptx_parser *p, ptx_insn_ctx *c)
         in->src[2].vregs[0] = size.kind == IR_OPND_REG ? size.reg : IR_REG_IMM;
         in->src[2].imm = size.kind == IR_OPND_REG ? 0 : (int64_t)(uint32_t)size.imm;
         in->src[2].vregs[1] = pol.reg;
-        if (pol.kind != IR_OPND_REG) {
-            ptx_error_at(p, o[4].line, o[4].col, "PTX-OPND-002",
-                         "the cache policy is a 64-bit register");
-            return;
-        }
     }
     in->nsrc = to_shared ? 4 : 3;
 }

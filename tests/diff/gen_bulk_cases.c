@@ -52,6 +52,10 @@ static void group_copy(gen *g)
              ".multicast::cluster [%%r1], [%%rd2], 256, [%%r4], %%rs1;");
     gen_emit(g, "cp.async.bulk.global.shared::cta.bulk_group [%%rd1], [%%r2], 256, [%%r4];");
     gen_emit(g, "cp.async.bulk.prefetch.L2.global.L2::cache_hint [%%rd1], 256, %%rd5;");
+    gen_emit(g, "cp.async.bulk.prefetch.L2.global.L2::cache_hint [%%rd1], 256, 5;");
+    gen_emit(g, "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%%rd1], [%%r2], 256, 5;");
+    gen_emit(g, "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.u32 "
+             "[%%rd1], [%%r2], 256, 5;");
     gen_emit(g, "cp.async.bulk.prefetch.global [%%rd1], 256;");
     gen_emit(g, "cp.async.bulk.prefetch.L2.shared::cta [%%r1], 256;");
 }
