@@ -73,7 +73,8 @@ static int apply(unsigned sub, uint64_t *word, uint64_t count, uint64_t bytes, u
 
 static const char *op_name(unsigned sub)
 {
-    const char *n = sub == SUB_ADD_PENDING ? "cp.async.mbarrier.arrive" : ir_sub_name(IR_SUBS_MBAR, sub);
+    const char *n = sub == SUB_ADD_PENDING ? "cp.async.mbarrier.arrive"
+                                           : ir_sub_name(IR_SUBS_MBAR, sub);
     return n ? n : "?";
 }
 
