@@ -1,6 +1,6 @@
 # The bulk copies' execution cases that need no CUDA source, labelled `bulk`: small PTX modules
 # in tests/bulk/ (each NAME.ptx with its launch file NAME.json), run through
-# tests/kernels/run_kernel.sh. "forms" and "nan_fill" must succeed with their expectations (the
+# tests/kernels/run_kernel.sh. "forms", "nan_fill" and "rank5" must succeed with their expectations (the
 # values are derived in each module's header); every other case is a fault (exit status 1) or a launch file
 # the runner refuses (exit status 2), with its rule id and message (docs/faults.md, "Bulk
 # copies"; docs/launch-files.md, "Tensor maps").
@@ -17,6 +17,7 @@ endfunction()
 
 gms_bulk_case(forms 0 "expectation out: 8 elements match" "expectation tensor: 72 elements match")
 gms_bulk_case(nan_fill 0 "expectation out: 8 elements match")
+gms_bulk_case(rank5 0 "expectation out: 64 elements match")
 gms_bulk_case(misaligned 1 "bulk copy of 64 bytes from 0x7f0000000008 to 0x0: addresses and size must be multiples of 16 \\[EXEC-BULK-001\\]"
               "thread \\(0,0,0\\)")
 gms_bulk_case(box_align 1 "tensor copy of a 64-byte box at shared offset 0x10: the box must start on a 128-byte boundary and fit the CTA's shared memory \\[EXEC-BULK-001\\]")
