@@ -27,3 +27,4 @@ gms_bulk_case(uninit 1 "mbarrier complete_tx on shared offset 0x100, which holds
               "uninit\\.ptx:21")
 gms_bulk_case(api_reject 2 "api_reject\\.json:7:15: error: launches\\[0\\]\\.args\\[0\\]\\.tensor_map: the box's inner dimension is not a multiple of 16 bytes \\[API-TMAP-001\\]")
 gms_bulk_case(bad_swizzle 2 "bad_swizzle\\.json:8:[0-9]+: error: launches\\[0\\]\\.args\\[0\\]\\.tensor_map\\.swizzle: \"16B\" is not one of none, 32B, 64B, 128B \\[LAUNCH-TMAP-001\\]")
+gms_bulk_case(map_to_u64 2 "map_to_u64\\.json:7:35: error: launches\\[0\\]\\.args\\[1\\] passes 128 bytes, but parameter 1 \\(buf\\) of kernel k has 8 bytes \\[SIM-ARGS-003\\]")
