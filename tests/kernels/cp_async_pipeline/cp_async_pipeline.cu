@@ -11,6 +11,9 @@
 //   thread gets zeros).
 // copy_twice: one warp copies the same 512 bytes twice, with .ca (allocating in L1, so the
 //   second copy hits there) or .cg (cached at L2 only), and writes what arrived.
+// hinted: one warp, each lane copies 8 bytes from its own line (512 bytes apart): plainly
+//   (which 0), with the L2 prefetch size .L2::256B (1), or with .L2::cache_hint and an
+//   evict-last policy from createpolicy (2).
 #include <cuda_pipeline.h>
 
 __global__ void pipeline_fma(const float4 *in, float4 *out, int tiles, float a)
@@ -77,4 +80,25 @@ __global__ void copy_twice(const float4 *in, float4 *out, int cg)
     }
     out[t] = s[0][t];
     out[32 + t] = s[1][t];
+}
+
+__global__ void hinted(const float2 *in, float2 *out, int which)
+{
+    __shared__ float2 s[32];
+    int t = threadIdx.x;
+    unsigned d = (unsigned)__cvta_generic_to_shared(&s[t]);
+    const float2 *src = &in[t * 64];
+    if (which == 0) {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(d), "l"(src) : "memory");
+    } else if (which == 1) {
+        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8;" :: "r"(d), "l"(src)
+                     : "memory");
+    } else {
+        unsigned long long policy;
+        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 8, %2;"
+                     :: "r"(d), "l"(src), "l"(policy) : "memory");
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    out[t] = s[t];
 }

@@ -1,7 +1,8 @@
 /* Reference for cp_async_pipeline: pipeline_fma accumulates, per thread and component, the
  * neighbour's ((t + 1) mod 64) element of every tile in order with fmaf; zfill gives the first
  * n floats and zeros after them, then the second 64 vectors with every fourth one zero
- * (ignore-src); copy_twice the first 32 vectors twice. */
+ * (ignore-src); copy_twice the first 32 vectors twice; hinted, per lane t, the pair of floats
+ * at 128 t. */
 #include "ref_common.h"
 
 #include <math.h>
@@ -12,7 +13,7 @@ int main(int argc, char **argv)
     ref_require(argc == 2, "usage: cp_async_pipeline LAUNCH.json");
     ref_open(argv[1]);
     float *in = ref_input("in", "f32", 8192);
-    float fma_out[1024], zfill_out[512], twice_out[256];
+    float fma_out[1024], zfill_out[512], twice_out[256], hinted_out[64];
     int tiles = (int)ref_arg_int(0, 2), n = (int)ref_arg_int(1, 2);
     float a = (float)ref_arg_float(0, 3);
     ref_require(4 * tiles * 256 == 8192, "four blocks of `tiles` tiles cover the input");
@@ -30,6 +31,11 @@ int main(int argc, char **argv)
         zfill_out[256 + i] = (i / 4) % 4 == 3 ? 0.f : in[256 + i];
     }
     for (int i = 0; i < 128; i++) twice_out[i] = twice_out[128 + i] = in[i];
+    for (int t = 0; t < 32; t++) {
+        hinted_out[2 * t] = in[128 * t];
+        hinted_out[2 * t + 1] = in[128 * t + 1];
+    }
+    ref_write_expected("out_hinted", hinted_out, sizeof hinted_out);
     ref_write_expected("out_fma", fma_out, sizeof fma_out);
     ref_write_expected("out_zfill", zfill_out, sizeof zfill_out);
     ref_write_expected("out_twice", twice_out, sizeof twice_out);
