@@ -133,6 +133,14 @@ static const char *const txq_names[] = {
     [IR_TXQ_ADDR_MODE_0] = "addr_mode_0", [IR_TXQ_ADDR_MODE_1] = "addr_mode_1",
     [IR_TXQ_ADDR_MODE_2] = "addr_mode_2", [IR_TXQ_ARRAY_SIZE] = "array_size",
     [IR_TXQ_NUM_MIPMAP_LEVELS] = "num_mipmap_levels", [IR_TXQ_NUM_SAMPLES] = "num_samples"};
+static const char *const mbar_names[] = {
+    [IR_MBAR_INIT] = "init", [IR_MBAR_INVAL] = "inval", [IR_MBAR_ARRIVE] = "arrive",
+    [IR_MBAR_ARRIVE_NOCOMPLETE] = "arrive.noComplete", [IR_MBAR_ARRIVE_DROP] = "arrive_drop",
+    [IR_MBAR_ARRIVE_DROP_NOCOMPLETE] = "arrive_drop.noComplete",
+    [IR_MBAR_EXPECT_TX] = "expect_tx", [IR_MBAR_COMPLETE_TX] = "complete_tx",
+    [IR_MBAR_TEST_WAIT] = "test_wait", [IR_MBAR_TEST_WAIT_PARITY] = "test_wait.parity",
+    [IR_MBAR_TRY_WAIT] = "try_wait", [IR_MBAR_TRY_WAIT_PARITY] = "try_wait.parity",
+    [IR_MBAR_PENDING_COUNT] = "pending_count"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -147,6 +155,7 @@ static const struct {
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
     [IR_SUBS_SUQ] = SUB_SET(suq_names),     [IR_SUBS_TLD4] = SUB_SET(tld4_names),
     [IR_SUBS_TXQ] = SUB_SET(txq_names),
+    [IR_SUBS_MBAR] = SUB_SET(mbar_names),
 };
 #undef SUB_SET
 

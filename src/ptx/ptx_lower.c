@@ -985,6 +985,12 @@ bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_o
     return src(&L, o, IR_T_PRED, A_REG | A_NOT, out);
 }
 
+bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return address(&L, o, out);
+}
+
 static void clear_operands(ir_insn *in)
 {
     for (int i = 0; i < 2; i++)
@@ -1038,6 +1044,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
     case PTX_FORM_ASYNC: ptx_lower_async(p, c); break;
+    case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */
