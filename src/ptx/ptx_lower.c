@@ -968,6 +968,23 @@ bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
     return vector(&L, o, t, count, is_dst ? A_WIDE | A_SINK : A_WIDE | A_IMM, out);
 }
 
+bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
+                       ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    uint8_t written = c->insn->mem.space; /* address() checks a variable against it */
+    c->insn->mem.space = (uint8_t)space;
+    bool ok = address(&L, o, out);
+    c->insn->mem.space = written;
+    return ok;
+}
+
+bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return src(&L, o, IR_T_PRED, A_REG | A_NOT, out);
+}
+
 bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
 {
     lower L = {p, c, c->insn, p->ops};
@@ -1026,6 +1043,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_BAR: lower_bar(&L); break;
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
+    case PTX_FORM_ASYNC: ptx_lower_async(p, c); break;
     case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
     default: lower_warp(&L); break;
     }
