@@ -33,6 +33,9 @@ ptxas_differential(textures gen_texture_cases texture_known_differences.txt)
 ptxas_differential(forms gen_form_cases form_known_differences.txt)
 # The mbarrier family and fence.mbarrier_init: forms, orderings, operands, versions and targets.
 ptxas_differential(mbarrier gen_mbarrier_cases mbarrier_known_differences.txt)
+# The asynchronous copies (issue 15 item 2): cp.async, cp.async.commit_group, cp.async.wait_group,
+# cp.async.wait_all.
+ptxas_differential(async gen_async_cases async_known_differences.txt)
 # The bulk copies (cp.async.bulk*, cp.reduce.async.bulk*, fence.proxy) of issue 15.
 ptxas_differential(bulk gen_bulk_cases bulk_known_differences.txt)
 

@@ -126,10 +126,13 @@ static int check_aligned(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint6
     return -1;
 }
 
-/* The 32 lanes of a plain address operand. */
+/* The 32 lanes of a plain address operand; shared addresses are 32-bit window offsets, so
+ * [reg + imm] wraps modulo 2^32 as PTX's 32-bit address arithmetic does. */
 static void addresses(exec_warp *w, const ir_operand *o, ir_space space, uint64_t *out)
 {
-    exec_mem_addresses(w, o, space, space == IR_SPACE_SHARED, out);
+    exec_mem_addresses(w, o, space, 0, out);
+    if (space == IR_SPACE_SHARED)
+        for (unsigned l = 0; l < LANES; l++) out[l] &= 0xFFFFFFFFu;
 }
 
 /* A register or immediate source operand in one lane. */

@@ -185,6 +185,7 @@ static void cta_destroy(exec_cta *cta)
         free(w->frames);
         exec_crs_free(w);
         exec_hazard_free(w);
+        exec_async_free(w);
     }
     free(cta->warps);
     free(cta->shared);
@@ -319,6 +320,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->fetch_line = UINT64_MAX;
         exec_crs_reset(w);
         exec_hazard_reset(w);
+        exec_async_reset(w);
         w->depth = 0;
         w->local_sp = 0;
         w->warp_in_cta = i;
