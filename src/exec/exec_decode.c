@@ -210,6 +210,7 @@ static const struct {
     FAMILY(CRS, exec_h_crs, 0)
     FAMILY(IMAGE, exec_h_image, 0)
     FAMILY(TEXTURE, exec_h_texture, 0)
+    FAMILY(MATRIX, exec_h_matrix, 1)
 #undef FAMILY
 };
 

@@ -580,3 +580,10 @@ void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access 
 {
     pack_store(w, x, mask, acc, src_index);
 }
+
+/* For the matrix family (exec_matrix.c): each lane's address of instruction x's src[0], as the
+ * ld/st handlers compute it; returns the space (GENERIC when the address is generic). */
+ir_space exec_mem_addresses(exec_warp *w, const exec_xinsn *x, uint64_t *addr)
+{
+    return lane_addresses(w, &x->in->src[0], (ir_space)x->in->mem.space, x->aux, addr);
+}

@@ -110,7 +110,7 @@ typedef enum ptx_form {
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
-    PTX_FORM_UNSUPPORTED
+    PTX_FORM_MATRIX, PTX_FORM_UNSUPPORTED
 } ptx_form;
 
 typedef enum ptx_op_id {
@@ -436,6 +436,15 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
  * operands. */
 bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* Matrix instructions (ptx_matrix.c; PTX ISA 9.1 §9.7.14; docs/ptx.md, "Matrix instructions"):
+ * ldmatrix, stmatrix, mma, wmma.load/store/mma. Their modifiers are read from the opcode text
+ * c->text (the parser hands none to the modifier groups), checked (PTX-MMA-001/002, PTX-UNSUP-002,
+ * PTX-ARCH-001, PTX-VER-001) and written into c->insn (sub, type, type2, type_b, type_c, frag,
+ * mods, rnd, mem); then the operands. */
+bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
+/* An address operand [base+offset] for c->insn->mem.space (ptx_lower.c); false after reporting. */
+bool ptx_lower_addr(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);

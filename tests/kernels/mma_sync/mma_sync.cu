@@ -1,0 +1,118 @@
+// Matrix multiply-accumulate on the tensor-core paths nvcc emits: a wmma GEMM (f16 -> f32), and
+// mma.sync through inline PTX for f16 (fragments loaded with ldmatrix, B with .trans), tf32,
+// f64 and s8 x u8 -> s32 with .satfinite. One warp per 16x16 (wmma) or per mma tile; fragments
+// of the mma kernels are loaded and stored by the lane layouts of the PTX ISA.
+#include <cuda_fp16.h>
+#include <mma.h>
+#include <stdint.h>
+
+using namespace nvcuda;
+
+// C (32x32, f32, row-major) = A (32x32 f16, row-major) * B (32x32 f16, column-major): four warps,
+// one 16x16 tile each, two k steps.
+__global__ void wmma_gemm(const half *A, const half *B, float *C)
+{
+    int warp = threadIdx.x / 32, tm = warp / 2, tn = warp % 2;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+    wmma::fill_fragment(fc, 0.0f);
+    for (int k = 0; k < 32; k += 16) {
+        wmma::load_matrix_sync(fa, A + tm * 16 * 32 + k, 32);
+        wmma::load_matrix_sync(fb, B + tn * 16 * 32 + k, 32);
+        wmma::mma_sync(fc, fa, fb, fc);
+    }
+    wmma::store_matrix_sync(C + tm * 16 * 32 + tn * 16, fc, 32, wmma::mem_row_major);
+}
+
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// D (16x8 f32) = A (16x16 f16, row-major) * B (16x8 f16, row-major k x n) + C, one warp. A comes
+// from shared memory with ldmatrix.x4, B with ldmatrix.x2.trans (B is stored k-major).
+__global__ void mma_f16(const half *A, const half *B, const float *C, float *D)
+{
+    __shared__ __align__(16) half sA[16 * 16];
+    __shared__ __align__(16) half sB[16 * 8];
+    int lane = threadIdx.x;
+    for (int i = lane; i < 256; i += 32) sA[i] = A[i];
+    for (int i = lane; i < 128; i += 32) sB[i] = B[i];
+    __syncwarp();
+    unsigned a[4], b[2];
+    float c[4], d[4];
+    unsigned pa = smem_addr(&sA[(lane % 16) * 16 + (lane / 16) * 8]);
+    unsigned pb = smem_addr(&sB[(lane % 16) * 8]);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3]) : "r"(pa));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(b[0]), "=r"(b[1]) : "r"(pb));
+    int g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 4; i++) c[i] = C[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
+}
+
+// D (16x8 f32) = A (16x8) * B (8x8) + C with tf32 inputs (rounded from f32 with cvt.rna.tf32).
+__global__ void mma_tf32(const float *A, const float *B, const float *C, float *D)
+{
+    int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    unsigned a[4], b[2];
+    float c[4], d[4];
+    for (int i = 0; i < 4; i++) {
+        float v = A[(g + 8 * (i % 2)) * 8 + t + 4 * (i / 2)];
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(a[i]) : "f"(v));
+    }
+    for (int i = 0; i < 2; i++) {
+        float v = B[(t + 4 * i) * 8 + g];
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(b[i]) : "f"(v));
+    }
+    for (int i = 0; i < 4; i++) c[i] = C[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)];
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+    for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
+}
+
+// D (8x8 f64) = A (8x4) * B (4x8) + C.
+__global__ void mma_f64(const double *A, const double *B, const double *C, double *D)
+{
+    int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    double a = A[g * 4 + t], b = B[t * 8 + g], c0 = C[g * 8 + 2 * t], c1 = C[g * 8 + 2 * t + 1];
+    double d0, d1;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=d"(d0), "=d"(d1) : "d"(a), "d"(b), "d"(c0), "d"(c1));
+    D[g * 8 + 2 * t] = d0;
+    D[g * 8 + 2 * t + 1] = d1;
+}
+
+__device__ __forceinline__ unsigned pack4(const uint8_t *p, int stride)
+{
+    return p[0] | (p[stride] << 8) | (p[2 * stride] << 16) | ((unsigned)p[3 * stride] << 24);
+}
+
+// D (16x8 s32) = A (16x32 s8) * B (32x8 u8) + C, saturated to the s32 range.
+__global__ void mma_s8(const int8_t *A, const uint8_t *B, const int *C, int *D)
+{
+    int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    unsigned a[4], b[2];
+    int c[4], d[4];
+    for (int i = 0; i < 4; i++) // a[i] holds a(4i .. 4i+3): row g + 8 (i % 2), cols 4t + 16 (i / 2)
+        a[i] = pack4((const uint8_t *)A + (g + 8 * (i % 2)) * 32 + 4 * t + 16 * (i / 2), 1);
+    for (int i = 0; i < 2; i++) // b[i]: rows 4t + 16 i .. +3, column g
+        b[i] = pack4(B + (4 * t + 16 * i) * 8 + g, 8);
+    for (int i = 0; i < 4; i++) c[i] = C[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)];
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
+                   "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
+}
