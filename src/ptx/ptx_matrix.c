@@ -222,9 +222,12 @@ static bool is_int8(ir_type t) { return t == IR_T_S8 || t == IR_T_U8; }
 static bool check_mma_types(ptx_parser *p, const ptx_insn_ctx *c, const matrix_words *mw)
 {
     ir_type d = mw->types[0], a = mw->types[1], b = mw->types[2], k = mw->types[3];
-    bool f16acc = (d == IR_T_F16 || d == IR_T_F32) && (k == IR_T_F16 || k == IR_T_F32);
+    bool f16acc = (d == IR_T_F16 || d == IR_T_F32) && k == d; /* d and c: both f16 or f32 */
     bool ok = false;
     const char *what = "mma";
+    if (a == IR_T_F64 && mw->shape != IR_MATRIX_M8N8K4)
+        return unmodelled(p, c, c->col, "f64 mma with the sm_90 shapes .m16n8k4, .m16n8k8 and "
+                          ".m16n8k16 is");
     unsigned version = 70, sm = 80;
     switch (mw->shape) {
     case IR_MATRIX_M16N8K16:
