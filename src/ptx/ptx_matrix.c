@@ -122,11 +122,11 @@ static bool word_is(const char *w, size_t n, const char *s)
     return strlen(s) == n && memcmp(w, s, n) == 0;
 }
 
-static bool read_word(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw, const char *w,
-                      size_t n)
+/* The shape and type words; *done says whether w was one of them. */
+static bool read_shape_or_type(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw,
+                               const char *w, size_t n, const char *text, bool *done)
 {
-    char text[40];
-    snprintf(text, sizeof text, ".%.*s", (int)(n < 30 ? n : 30), w);
+    *done = true;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         if (word_is(w, n, shapes[i].name)) {
             if (mw->shape)
@@ -141,6 +141,15 @@ static bool read_word(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw, co
             mw->types[mw->ntypes++] = (ir_type)types[i].type;
             return true;
         }
+    *done = false;
+    return true;
+}
+
+/* .sync .aligned .trans .satfinite, .row/.col, .x1/.x2/.x4 and the state space. */
+static bool read_flag(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw, const char *w,
+                      size_t n, const char *text, bool *done)
+{
+    *done = true;
     bool *flag = word_is(w, n, "sync") ? &mw->sync : word_is(w, n, "aligned") ? &mw->aligned
                : word_is(w, n, "trans") ? &mw->trans : word_is(w, n, "satfinite") ? &mw->satfinite
                : NULL;
@@ -172,6 +181,21 @@ static bool read_word(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw, co
         mw->space = space;
         return true;
     }
+    *done = false;
+    return true;
+}
+
+static bool read_word(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw, const char *w,
+                      size_t n)
+{
+    char text[40];
+    snprintf(text, sizeof text, ".%.*s", (int)(n < 30 ? n : 30), w);
+    bool done, ok = read_shape_or_type(p, c, mw, w, n, text, &done);
+    if (!ok || done)
+        return ok;
+    ok = read_flag(p, c, mw, w, n, text, &done);
+    if (!ok || done)
+        return ok;
     static const struct { const char *name; uint8_t rnd; } rnds[] = {
         {"rn", IR_RND_RN}, {"rz", IR_RND_RZ}, {"rm", IR_RND_RM}, {"rp", IR_RND_RP}};
     for (size_t i = 0; i < sizeof rnds / sizeof rnds[0]; i++)
