@@ -15,7 +15,7 @@
 
 #include "exec/exec_internal.h"
 
-enum { MAX_ELEMS = 32 * 32, FRAG_REGS = 8, MAX_FRAG_ELEMS = 16 };
+enum { MAX_ELEMS = 32 * 32, FRAG_REGS = 8 };
 
 static int fault_partial(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
@@ -276,6 +276,8 @@ static void multiply(exec_warp *w, const exec_xinsn *x)
 
 void exec_h_matrix(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
+    if (!mask) /* a guard false for every lane: nothing happens */
+        return;
     if (fault_partial(w, x, mask) != 0)
         return;
     switch ((ir_opcode)x->in->op) {
