@@ -36,6 +36,9 @@ static void mma_coord(unsigned shape, unsigned frag, unsigned bits, unsigned lan
             if (bits == 16) {
                 *row = g + 8 * ((e >> 1) & 1);
                 *col = 2 * t + (e & 1) + 8 * (e >> 2);
+            } else if (bits == 64) {
+                *row = g + 8 * (e & 1);
+                *col = t + 4 * (e >> 1);
             } else {
                 *row = g + 8 * (e >> 2);
                 *col = 4 * t + (e & 3);
@@ -45,7 +48,7 @@ static void mma_coord(unsigned shape, unsigned frag, unsigned bits, unsigned lan
             if (bits == 16) {
                 *row = g + 8 * (e >> 1);
                 *col = 2 * t + (e & 1);
-            } else { /* tf32 */
+            } else { /* tf32, f64 */
                 *row = g + 8 * (e & 1);
                 *col = t + 4 * (e >> 1);
             }
@@ -63,12 +66,12 @@ static void mma_coord(unsigned shape, unsigned frag, unsigned bits, unsigned lan
         *col = g;
         switch (shape) {
         case IR_MATRIX_M16N8K16:
-            *row = bits == 16 ? 2 * t + (e & 1) + 8 * (e >> 1) : 4 * t + e;
+            *row = bits == 16 ? 2 * t + (e & 1) + 8 * (e >> 1) : bits == 64 ? t + 4 * e : 4 * t + e;
             return;
-        case IR_MATRIX_M16N8K8: *row = bits == 16 ? 2 * t + e : t + 4 * e; return;
+        case IR_MATRIX_M16N8K8: *row = bits == 16 ? 2 * t + e : t + 4 * e; return; /* tf32, f64 */
         case IR_MATRIX_M16N8K32: *row = 4 * t + (e & 3) + 16 * (e >> 2); return;
         case IR_MATRIX_M8N8K16: *row = 4 * t + e; return;
-        default: *row = t; return; /* m16n8k4 tf32, m8n8k4 f64 */
+        default: *row = t; return; /* m16n8k4 tf32 and f64, m8n8k4 f64 */
         }
     }
     if (shape == IR_MATRIX_M8N8K4 || shape == IR_MATRIX_M8N8K16) {

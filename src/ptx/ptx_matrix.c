@@ -242,55 +242,58 @@ static bool read_words(ptx_parser *p, const ptx_insn_ctx *c, matrix_words *mw)
 /* ---- the forms PTX defines ---- */
 static bool is_int8(ir_type t) { return t == IR_T_S8 || t == IR_T_U8; }
 
-/* mma.sync: the shape and the four types d.a.b.c (PTX ISA 9.1 §9.7.14.5.14). */
+/* Whether PTX defines mma.sync with `shape` and the types d.a.b.c (k: c's type), and the
+ * version and target it needs (PTX ISA 9.1 §9.7.14.5.14). */
+static bool mma_defined(unsigned shape, ir_type d, ir_type a, ir_type b, ir_type k,
+                        unsigned *version, unsigned *sm)
+{
+    bool f16 = a == IR_T_F16 && b == a && (d == IR_T_F16 || d == IR_T_F32) && k == d;
+    bool f32 = d == IR_T_F32 && k == d && b == a; /* bf16, tf32 */
+    bool f64 = a == IR_T_F64 && b == a && d == a && k == a;
+    bool s8 = is_int8(a) && is_int8(b) && d == IR_T_S32 && k == d;
+    *version = 70;
+    *sm = 80;
+    switch (shape) {
+    case IR_MATRIX_M16N8K16:
+        if (f64)
+            *version = 78, *sm = 90;
+        return f16 || (f32 && a == IR_T_BF16) || s8 || f64;
+    case IR_MATRIX_M16N8K8:
+        if (f16)
+            *version = 65, *sm = 75;
+        if (f64)
+            *version = 78, *sm = 90;
+        return f16 || (f32 && (a == IR_T_BF16 || a == IR_T_TF32)) || f64;
+    case IR_MATRIX_M16N8K4:
+        if (f64)
+            *version = 78, *sm = 90;
+        return (f32 && a == IR_T_TF32) || f64;
+    case IR_MATRIX_M8N8K4: return f64;
+    case IR_MATRIX_M16N8K32: return s8;
+    case IR_MATRIX_M8N8K16:
+        *version = 65, *sm = 75;
+        return s8;
+    default: return false;
+    }
+}
+
+/* mma.sync: the shape and the four types d.a.b.c. */
 static bool check_mma_types(ptx_parser *p, const ptx_insn_ctx *c, const matrix_words *mw)
 {
     ir_type d = mw->types[0], a = mw->types[1], b = mw->types[2], k = mw->types[3];
-    bool f16acc = (d == IR_T_F16 || d == IR_T_F32) && k == d; /* d and c: both f16 or f32 */
-    bool ok = false;
-    const char *what = "mma";
-    if (a == IR_T_F64 && mw->shape != IR_MATRIX_M8N8K4)
-        return unmodelled(p, c, c->col, "f64 mma with the sm_90 shapes .m16n8k4, .m16n8k8 and "
-                          ".m16n8k16 is");
-    unsigned version = 70, sm = 80;
-    switch (mw->shape) {
-    case IR_MATRIX_M16N8K16:
-        ok = (a == IR_T_F16 && b == IR_T_F16 && f16acc) ||
-             (a == IR_T_BF16 && b == IR_T_BF16 && d == IR_T_F32 && k == IR_T_F32) ||
-             (is_int8(a) && is_int8(b) && d == IR_T_S32 && k == IR_T_S32);
-        break;
-    case IR_MATRIX_M16N8K8:
-        ok = (a == IR_T_F16 && b == IR_T_F16 && f16acc) ||
-             ((a == IR_T_BF16 || a == IR_T_TF32) && b == a && d == IR_T_F32 && k == IR_T_F32);
-        if (a == IR_T_F16)
-            version = 65, sm = 75;
-        break;
-    case IR_MATRIX_M16N8K4:
-        ok = a == IR_T_TF32 && b == a && d == IR_T_F32 && k == IR_T_F32;
-        break;
-    case IR_MATRIX_M8N8K4:
-        if (a == IR_T_F16)
-            return unmodelled(p, c, c->col, "the sm_70 form mma.m8n8k4 with .f16 inputs is");
-        ok = a == IR_T_F64 && b == a && d == a && k == a;
-        break;
-    case IR_MATRIX_M16N8K32:
-        ok = is_int8(a) && is_int8(b) && d == IR_T_S32 && k == IR_T_S32;
-        break;
-    case IR_MATRIX_M8N8K16:
-        ok = is_int8(a) && is_int8(b) && d == IR_T_S32 && k == IR_T_S32;
-        version = 65, sm = 75;
-        break;
-    default:
+    unsigned version, sm;
+    if (mw->shape == IR_MATRIX_M8N8K4 && a == IR_T_F16)
+        return unmodelled(p, c, c->col, "the sm_70 form mma.m8n8k4 with .f16 inputs is");
+    if (mw->shape == IR_MATRIX_M8N8 || mw->shape > IR_MATRIX_M8N8K16)
         return fail(p, c, "PTX-MMA-002", "mma takes the shapes .m16n8k16, .m16n8k8, .m16n8k4, "
                     ".m8n8k4, .m16n8k32 and .m8n8k16");
-    }
-    if (!ok)
+    if (!mma_defined(mw->shape, d, a, b, k, &version, &sm))
         return fail(p, c, "PTX-MMA-002", "these types are not defined for this mma shape");
     if (mw->satfinite && d != IR_T_S32)
         return fail(p, c, "PTX-MMA-002", ".satfinite applies to integer mma only");
     if (mw->rnd && d != IR_T_F64)
         return fail(p, c, "PTX-MMA-002", "a rounding mode applies to f64 mma only");
-    return require(p, c, what, version, sm);
+    return require(p, c, "mma", version, sm);
 }
 
 /* The element types each wmma shape takes for a and b (PTX ISA 9.1 §9.7.14.4). */

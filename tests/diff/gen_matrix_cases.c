@@ -135,6 +135,9 @@ static void mma(gen *g)
     }
     gen_write_module(g, &sm80, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, "
                                "{%fd3}, {%fd4}, {%fd5, %fd6};");
+    gen_write_module(g, &sm80, "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%fd1, %fd2, "
+                               "%fd3, %fd4}, {%fd5, %fd6, %fd7, %fd8}, {%fd9, %fd10}, {%fd11, "
+                               "%fd12, %fd13, %fd14};");
     gen_write_module(g, &sm80, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%q1, %q2, "
                                "%q3, %q4}, {%q5, %q6, %q7, %q8}, {%q9, %q10}, {%q11, %q12, %q13, "
                                "%q14};");

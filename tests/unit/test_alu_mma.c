@@ -57,6 +57,8 @@ static void test_mma_layouts_cover_once(void **state)
         {IR_MATRIX_M16N8K8, IR_T_F32, IR_T_F16},  {IR_MATRIX_M16N8K8, IR_T_F32, IR_T_TF32},
         {IR_MATRIX_M16N8K4, IR_T_F32, IR_T_TF32}, {IR_MATRIX_M8N8K4, IR_T_F64, IR_T_F64},
         {IR_MATRIX_M16N8K32, IR_T_S32, IR_T_U8},  {IR_MATRIX_M8N8K16, IR_T_S32, IR_T_S8},
+        {IR_MATRIX_M16N8K16, IR_T_F64, IR_T_F64}, {IR_MATRIX_M16N8K8, IR_T_F64, IR_T_F64},
+        {IR_MATRIX_M16N8K4, IR_T_F64, IR_T_F64},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         ir_insn in = insn(IR_MMA, forms[i].shape, forms[i].d, forms[i].a, forms[i].a, forms[i].d);
@@ -113,6 +115,13 @@ static void test_mma_spot_positions(void **state)
     assert_int_equal(c, 1);
     alu_mma_coord(&tf, IR_FRAG_B, IR_T_TF32, 5, 1, &r, &c); /* b1: row t+4, col g */
     assert_int_equal(r, 5);
+    assert_int_equal(c, 1);
+    ir_insn f64 = insn(IR_MMA, IR_MATRIX_M16N8K16, IR_T_F64, IR_T_F64, IR_T_F64, IR_T_F64);
+    alu_mma_coord(&f64, IR_FRAG_A, IR_T_F64, 5, 7, &r, &c); /* a7: row g+8, col 12+t */
+    assert_int_equal(r, 9);
+    assert_int_equal(c, 13);
+    alu_mma_coord(&f64, IR_FRAG_B, IR_T_F64, 5, 3, &r, &c); /* b3: row t+12, col g */
+    assert_int_equal(r, 13);
     assert_int_equal(c, 1);
     ir_insn s8 = insn(IR_MMA, IR_MATRIX_M16N8K32, IR_T_S32, IR_T_S8, IR_T_S8, IR_T_S32);
     alu_mma_coord(&s8, IR_FRAG_A, IR_T_S8, 5, 13, &r, &c); /* a13: row g+8, col 4t+1+16 */

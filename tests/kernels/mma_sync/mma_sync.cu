@@ -1,6 +1,6 @@
 // Matrix multiply-accumulate on the tensor-core paths nvcc emits: a wmma GEMM (f16 -> f32), and
 // mma.sync through inline PTX for f16 (fragments loaded with ldmatrix, B with .trans), tf32,
-// f64 and s8 x u8 -> s32 with .satfinite. One warp per 16x16 (wmma) or per mma tile; fragments
+// f64 (m8n8k4, and m16n8k16 on sm_90) and s8 x u8 -> s32 with .satfinite. One warp per 16x16 (wmma) or per mma tile; fragments
 // of the mma kernels are loaded and stored by the lane layouts of the PTX ISA.
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -114,5 +114,32 @@ __global__ void mma_s8(const int8_t *A, const uint8_t *B, const int *C, int *D)
                  : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),
                    "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
+}
+
+// D (16x8 f64) = A (16x16) * B (16x8) + C with the f64 mma of sm_90; the sm_80 build computes the
+// same fragments with a chain of fma in k order.
+__global__ void mma_f64_k16(const double *A, const double *B, const double *C, double *D)
+{
+    int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    double c[4], d[4];
+    for (int i = 0; i < 4; i++) c[i] = C[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)];
+#if __CUDA_ARCH__ >= 900
+    double a[8], b[4];
+    for (int i = 0; i < 8; i++) a[i] = A[(g + 8 * (i % 2)) * 16 + t + 4 * (i / 2)];
+    for (int i = 0; i < 4; i++) b[i] = B[(t + 4 * i) * 8 + g];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%16, %17, %18, %19};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
+                   "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]),
+                   "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int i = 0; i < 4; i++) {
+        int row = g + 8 * (i / 2), col = 2 * t + (i % 2);
+        d[i] = c[i];
+        for (int k = 0; k < 16; k++) d[i] = fma(A[row * 16 + k], B[k * 8 + col], d[i]);
+    }
+#endif
     for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
 }
