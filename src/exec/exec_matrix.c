@@ -235,6 +235,7 @@ static void gather_matrix(exec_warp *w, const ir_insn *in, const ir_operand *o, 
 {
     uint64_t regs[LANES][FRAG_REGS];
     uint8_t seen[MAX_ELEMS];
+    memset(regs, 0, sizeof regs); /* registers the vector does not name read as 0 */
     gather_regs(w, o, regs);
     memset(seen, 0, sizeof seen);
     unsigned m = 0, n = 0, k = 0, per_lane = alu_mma_elements(in, frag, t);
