@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 
 /* exec_xinsn.aux of an instruction h_alu runs: ALU_AUX_DIRECT, its one destination is a
  * register that no source reads, so that with every lane active the lane function may write
@@ -211,6 +212,7 @@ static const struct {
     FAMILY(IMAGE, exec_h_image, 0)
     FAMILY(TEXTURE, exec_h_texture, 0)
     FAMILY(MATRIX, exec_h_matrix, 1)
+    FAMILY(MBARRIER, exec_h_mbarrier, 0)
 #undef FAMILY
 };
 

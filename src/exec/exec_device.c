@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 
 static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
 {
@@ -426,6 +427,10 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
             continue;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             exec_warp *w = &cta->warps[i];
+            if (w->state == WARP_MBARRIER) {
+                exec_mbarrier_report_deadlock(w);
+                return;
+            }
             if (w->state == WARP_BARRIER) {
                 warp_fault(w, &w->code[w->bar_resume_pc - 1], (unsigned)__builtin_ctz(w->bar_mask | 0x80000000u),
                            "EXEC-BAR-004", "deadlock: barrier %u can never complete (%u of the CTA's warps "
@@ -465,6 +470,8 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
             if (!*busy)
                 continue;
             for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
+                if (cta->warps[i].state == WARP_YIELD) /* its round is over: ready again */
+                    cta->warps[i].state = WARP_READY;
                 if (cta->warps[i].state == WARP_READY) {
                     warp_run(&cta->warps[i], rs->machine->quantum);
                     ran++;

@@ -149,7 +149,21 @@ typedef struct exec_frame {
     uint8_t borrowed;         /* regs/preds belong to the launch's register arena */
 } exec_frame;
 
-typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED } warp_state;
+/* WARP_YIELD: ready, but done with this scheduling round (an mbarrier wait that found its
+ * phase open); WARP_MBARRIER: asleep in an mbarrier try_wait until its phase completes
+ * (exec_mbarrier.c). */
+typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED, WARP_YIELD,
+                          WARP_MBARRIER } warp_state;
+
+/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER): the wait, its lanes, and per lane the
+ * barrier's shared offset and what the lane waits for (exec_mbarrier.c). */
+typedef struct exec_mbar_wait {
+    const exec_xinsn *insn;   /* the try_wait: its predicate is written when the warp wakes */
+    uint32_t lanes;           /* the lanes that executed it */
+    uint32_t open;            /* of those, the ones whose phase has not completed yet */
+    uint32_t offset[32];      /* per lane: the barrier's shared offset */
+    uint64_t operand[32];     /* per lane: the state token, or the phase parity (.parity) */
+} exec_mbar_wait;
 
 typedef struct exec_cta exec_cta;
 typedef struct exec_run_state exec_run_state;
@@ -186,6 +200,7 @@ struct exec_warp {
                                  the warp first uses one */
     exec_hazards *hazards;    /* owned: pending scoreboards under --strict-hazards; NULL until
                                  first needed */
+    exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
 };
 
 typedef struct exec_barrier {

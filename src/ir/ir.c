@@ -139,6 +139,14 @@ static const char *const matrix_names[] = {
     [IR_MATRIX_M16N8K32] = "m16n8k32", [IR_MATRIX_M8N8K16] = "m8n8k16",
     [IR_MATRIX_M16N16K16] = "m16n16k16", [IR_MATRIX_M32N8K16] = "m32n8k16",
     [IR_MATRIX_M8N32K16] = "m8n32k16", [IR_MATRIX_M16N16K8] = "m16n16k8"};
+static const char *const mbar_names[] = {
+    [IR_MBAR_INIT] = "init", [IR_MBAR_INVAL] = "inval", [IR_MBAR_ARRIVE] = "arrive",
+    [IR_MBAR_ARRIVE_NOCOMPLETE] = "arrive.noComplete", [IR_MBAR_ARRIVE_DROP] = "arrive_drop",
+    [IR_MBAR_ARRIVE_DROP_NOCOMPLETE] = "arrive_drop.noComplete",
+    [IR_MBAR_EXPECT_TX] = "expect_tx", [IR_MBAR_COMPLETE_TX] = "complete_tx",
+    [IR_MBAR_TEST_WAIT] = "test_wait", [IR_MBAR_TEST_WAIT_PARITY] = "test_wait.parity",
+    [IR_MBAR_TRY_WAIT] = "try_wait", [IR_MBAR_TRY_WAIT_PARITY] = "try_wait.parity",
+    [IR_MBAR_PENDING_COUNT] = "pending_count"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -153,6 +161,7 @@ static const struct {
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
     [IR_SUBS_SUQ] = SUB_SET(suq_names),     [IR_SUBS_TLD4] = SUB_SET(tld4_names),
     [IR_SUBS_TXQ] = SUB_SET(txq_names),     [IR_SUBS_MATRIX] = SUB_SET(matrix_names),
+    [IR_SUBS_MBAR] = SUB_SET(mbar_names),
 };
 #undef SUB_SET
 

@@ -59,7 +59,9 @@ typedef enum ir_mem_use {
 typedef enum ir_subs {
     IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
     IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_TLD4,
-    IR_SUBS_TXQ, IR_SUBS_MATRIX, IR_SUBS_COUNT
+    IR_SUBS_TXQ, IR_SUBS_MATRIX,
+    IR_SUBS_MBAR,
+    IR_SUBS_COUNT
 } ir_subs;
 
 /* One row of ir_ops.def. */
@@ -182,6 +184,13 @@ bool ir_matrix_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k);
  * bits, 64 for f64). 0 when the combination has no fragment. */
 unsigned ir_matrix_regs(unsigned shape, unsigned frag, ir_type t, bool wmma);
 
+/* mbarrier: the operation (PTX mbarrier.init, .inval, .arrive, .arrive.noComplete, .arrive_drop,
+ * .arrive_drop.noComplete, .expect_tx, .complete_tx, .test_wait{.parity}, .try_wait{.parity},
+ * .pending_count) */
+enum { IR_MBAR_INIT = 1, IR_MBAR_INVAL, IR_MBAR_ARRIVE, IR_MBAR_ARRIVE_NOCOMPLETE,
+       IR_MBAR_ARRIVE_DROP, IR_MBAR_ARRIVE_DROP_NOCOMPLETE, IR_MBAR_EXPECT_TX,
+       IR_MBAR_COMPLETE_TX, IR_MBAR_TEST_WAIT, IR_MBAR_TEST_WAIT_PARITY, IR_MBAR_TRY_WAIT,
+       IR_MBAR_TRY_WAIT_PARITY, IR_MBAR_PENDING_COUNT };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);
@@ -431,6 +440,7 @@ typedef struct ir_operand {
  *   MATCH            dst[0] REG, dst[1] PRED or NONE; src[0] value (type B32/B64); src[1] mask.
  *   REDUX            dst[0] REG; src[0] value; src[1] mask.
  *   ACTIVEMASK       dst[0] REG.
+ *   MBARRIER         sub = IR_MBAR_*; the slots are listed with its row in ir_ops.def.
  */
 typedef struct ir_insn {
     uint16_t op;     /* ir_opcode */

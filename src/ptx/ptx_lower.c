@@ -968,7 +968,7 @@ bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
     return vector(&L, o, t, count, is_dst ? A_WIDE | A_SINK : A_WIDE | A_IMM, out);
 }
 
-bool ptx_lower_addr(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
 {
     lower L = {p, c, c->insn, p->ops};
     return address(&L, o, out);
@@ -1027,6 +1027,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
     case PTX_FORM_MATRIX: ptx_lower_matrix(p, c); break;
+    case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

@@ -514,7 +514,7 @@ static void lower_wmma_move(ptx_parser *p, ptx_insn_ctx *c, bool store)
     ir_type t = (ir_type)in->type;
     unsigned regs = ir_matrix_regs(in->sub, in->frag, t, true);
     ptx_popnd *frag = &ops[store ? 1 : 0], *addr = &ops[store ? 0 : 1];
-    if (!ptx_lower_addr(p, c, addr, &in->src[0]))
+    if (!ptx_lower_address(p, c, addr, &in->src[0]))
         return;
     ir_operand *f = store ? &in->src[1] : &in->dst[0];
     if (!fragment(p, c, frag, regs, reg_bits(t), !store, f))
@@ -536,7 +536,7 @@ static void lower_ldst_matrix(ptx_parser *p, ptx_insn_ctx *c, bool store)
     }
     ptx_popnd *frag = &ops[store ? 1 : 0], *addr = &ops[store ? 0 : 1];
     unsigned num = in->mem.vec; /* .x1/.x2/.x4: one register per 8x8 matrix */
-    if (!ptx_lower_addr(p, c, addr, &in->src[0]))
+    if (!ptx_lower_address(p, c, addr, &in->src[0]))
         return;
     ir_operand *f = store ? &in->src[1] : &in->dst[0];
     if (!fragment(p, c, frag, num, 32, !store, f))

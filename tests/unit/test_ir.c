@@ -42,7 +42,8 @@ static void test_rows_are_unique_and_in_range(void **state)
         if (info->cls == IR_CLASS_MEM)
             assert_int_not_equal(info->mem, IR_MEM_NONE);
         if (info->flow != IR_FLOW_NONE)
-            assert_true(info->cls == IR_CLASS_CTRL || info->family == IR_FAM_BAR);
+            assert_true(info->cls == IR_CLASS_CTRL || info->family == IR_FAM_BAR ||
+                        info->family == IR_FAM_MBARRIER);
     }
     for (unsigned f = 0; f < IR_FAM_COUNT; f++)
         if (!family_used[f])

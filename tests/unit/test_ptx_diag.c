@@ -210,8 +210,16 @@ static void test_message_texts(void **state)
                    ".relaxed, .acquire, .release, .volatile or .mmio");
     expect_message(" add.f32 %r1, %rd1, %r2;", "sm_80", "PTX-TYPE-002",
                    "register '%rd1' of type .b64 does not fit instruction type .f32");
-    expect_message(" mbarrier.init.shared.b64 [%rd1], 1;", "sm_80", "PTX-UNSUP-001",
-                   "'mbarrier.init.shared.b64': the mbarrier family is not modelled by gpumemsim");
+    expect_message(" mbarrier.arrive.acquire.cta.shared.b64 %rd1, [%rd2];", "sm_90",
+                   "PTX-MBAR-001", "'mbarrier.arrive.acquire.cta.shared.b64': this ordering does "
+                   "not apply to this mbarrier operation (arrivals: .release or .relaxed; waits: "
+                   ".acquire or .relaxed; expect_tx and complete_tx: .relaxed)");
+    expect_message(" mbarrier.arrive.shared::cluster.b64 %rd1, [%r1];", "sm_90", "PTX-MBAR-002",
+                   "'mbarrier.arrive.shared::cluster.b64': the .shared::cluster form returns no "
+                   "state: its destination must be '_'");
+    expect_message(" .reg .pred %p<2>;\n mbarrier.try_wait.shared.b64 %p1, [%rd1], %rd2;",
+                   "sm_80", "PTX-ARCH-001",
+                   "mbarrier.try_wait requires sm_90 or later (target is sm_80)");
     expect_message(" fence.proxy.async;", "sm_90", "PTX-UNSUP-001",
                    "'fence.proxy.async': the fence.proxy family is not modelled by gpumemsim");
 }
