@@ -83,6 +83,50 @@ static void mma_coord(unsigned shape, unsigned frag, unsigned bits, unsigned lan
     }
 }
 
+/* mma.m8n8k4 with f16 inputs: four independent MMAs, computation q by lanes 4q..4q+3 (the low
+ * group) and 16+4q..16+4q+3 (the high group). The model sets their matrices side by side. */
+static bool quadpair(const ir_insn *in)
+{
+    return in->op == IR_MMA && in->sub == IR_MATRIX_M8N8K4 && in->type2 == IR_T_F16;
+}
+
+void alu_mma_dims(const ir_insn *in, unsigned frag, unsigned *rows, unsigned *cols)
+{
+    unsigned m = 0, n = 0, k = 0;
+    ir_matrix_dims(in->sub, &m, &n, &k);
+    *rows = frag == IR_FRAG_B ? k : m;
+    *cols = frag == IR_FRAG_A ? k : n;
+    if (quadpair(in)) { /* a, c and d stacked by rows, b by columns: computation q's is block q */
+        if (frag == IR_FRAG_B)
+            *cols *= 4;
+        else
+            *rows *= 4;
+    }
+}
+
+/* The quadpair layouts (PTX ISA 9.1, "Matrix Fragments for mma.m8n8k4 with .f16"), with each
+ * computation's block offset. */
+static void quadpair_coord(const ir_insn *in, unsigned frag, ir_type t, unsigned lane,
+                           unsigned e, unsigned *row, unsigned *col)
+{
+    unsigned q = (lane >> 2) & 3, hi = lane >= 16 ? 4 : 0, lr = lane & 3;
+    if (frag == IR_FRAG_A) {
+        bool a_col = (in->mods & IR_MOD_ACOL) != 0;
+        *row = (a_col ? e : lr) + hi + 8 * q;
+        *col = a_col ? lr : e;
+    } else if (frag == IR_FRAG_B) {
+        bool b_row = (in->mods & IR_MOD_BROW) != 0;
+        *row = b_row ? lr : e;
+        *col = (b_row ? e : lr) + hi + 8 * q;
+    } else if (t == IR_T_F16) {
+        *row = lr + hi + 8 * q;
+        *col = e;
+    } else {
+        *row = (lane & 1) + (e & 2) + hi + 8 * q;
+        *col = (e & 4) + (lane & 2) + (e & 1);
+    }
+}
+
 unsigned alu_mma_elements(const ir_insn *in, unsigned frag, ir_type t)
 {
     bool wmma = in->op == IR_WMMA_LOAD || in->op == IR_WMMA_STORE || in->op == IR_WMMA_MMA;
@@ -92,9 +136,12 @@ unsigned alu_mma_elements(const ir_insn *in, unsigned frag, ir_type t)
 void alu_mma_coord(const ir_insn *in, unsigned frag, ir_type t, unsigned lane, unsigned e,
                    unsigned *row, unsigned *col)
 {
-    unsigned m = 0, n = 0, k = 0;
-    ir_matrix_dims(in->sub, &m, &n, &k);
-    unsigned rows = frag == IR_FRAG_B ? k : m, cols = frag == IR_FRAG_A ? k : n;
+    unsigned rows, cols;
+    alu_mma_dims(in, frag, &rows, &cols);
+    if (quadpair(in)) {
+        quadpair_coord(in, frag, t, lane, e, row, col);
+        return;
+    }
     if (in->op == IR_MMA) {
         mma_coord(in->sub, frag, ir_type_bits(t), lane, e, row, col);
         return;
@@ -150,20 +197,22 @@ void alu_mma_write(ir_type t, uint64_t *regs, unsigned e, double v, int satfinit
 void alu_mma_multiply(const ir_insn *in, const double *a, const double *b, const double *c,
                       double *d)
 {
-    unsigned m = 0, n = 0, k = 0;
+    unsigned m = 0, n = 0, k = 0, batches = quadpair(in) ? 4 : 1;
     ir_matrix_dims(in->sub, &m, &n, &k);
     bool f64 = in->type2 == IR_T_F64;
     int saved = fegetround();
     if (f64 && alu_rnd_is_directed(in->rnd))
         fesetround(alu_fe_mode(in->rnd));
-    for (unsigned i = 0; i < m; i++)
-        for (unsigned j = 0; j < n; j++) {
-            double acc = c[i * n + j];
-            for (unsigned kk = 0; kk < k; kk++)
-                acc = f64 ? fma(a[i * k + kk], b[kk * n + j], acc)
-                          : acc + a[i * k + kk] * b[kk * n + j];
-            d[i * n + j] = acc;
-        }
+    for (unsigned q = 0; q < batches; q++) /* computation q: rows q*m.. of a, c, d; b's columns q*n.. */
+        for (unsigned i = q * m; i < (q + 1) * m; i++)
+            for (unsigned j = 0; j < n; j++) {
+                double acc = c[i * n + j];
+                for (unsigned kk = 0; kk < k; kk++) {
+                    double x = a[i * k + kk], y = b[kk * n * batches + q * n + j];
+                    acc = f64 ? fma(x, y, acc) : acc + x * y;
+                }
+                d[i * n + j] = acc;
+            }
     if (f64)
         fesetround(saved);
 }

@@ -238,9 +238,8 @@ static void gather_matrix(exec_warp *w, const ir_insn *in, const ir_operand *o, 
     memset(regs, 0, sizeof regs); /* registers the vector does not name read as 0 */
     gather_regs(w, o, regs);
     memset(seen, 0, sizeof seen);
-    unsigned m = 0, n = 0, k = 0, per_lane = alu_mma_elements(in, frag, t);
-    ir_matrix_dims(in->sub, &m, &n, &k);
-    unsigned cols = frag == IR_FRAG_A ? k : n;
+    unsigned rows, cols, per_lane = alu_mma_elements(in, frag, t);
+    alu_mma_dims(in, frag, &rows, &cols);
     for (unsigned l = 0; l < LANES; l++)
         for (unsigned e = 0; e < per_lane; e++) {
             unsigned r, c;
@@ -261,8 +260,8 @@ static void multiply(exec_warp *w, const exec_xinsn *x)
     gather_matrix(w, in, &in->src[2], IR_FRAG_C, (ir_type)in->type_c, c);
     alu_mma_multiply(in, a, b, c, d);
     ir_type t = (ir_type)in->type;
-    unsigned m = 0, n = 0, k = 0, per_lane = alu_mma_elements(in, IR_FRAG_D, t);
-    ir_matrix_dims(in->sub, &m, &n, &k);
+    unsigned rows, n, per_lane = alu_mma_elements(in, IR_FRAG_D, t);
+    alu_mma_dims(in, IR_FRAG_D, &rows, &n);
     uint64_t regs[LANES][FRAG_REGS];
     memset(regs, 0, sizeof regs);
     int sat = (in->mods & IR_MOD_SATFINITE) != 0;

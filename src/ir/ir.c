@@ -335,6 +335,8 @@ unsigned ir_matrix_regs(unsigned shape, unsigned frag, ir_type t, bool wmma)
     unsigned elems = rows * cols / 32;
     if (wmma && t == IR_T_F16 && (frag == IR_FRAG_A || frag == IR_FRAG_B))
         elems = 16;
+    if (!wmma && shape == IR_MATRIX_M8N8K4 && t != IR_T_F64) /* four MMAs, 8 lanes each */
+        elems = rows * cols / 8;
     unsigned reg_bits = bits == 64 ? 64 : 32;
     return elems * bits / reg_bits;
 }

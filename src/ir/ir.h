@@ -180,8 +180,9 @@ enum { IR_FRAG_NONE = 0, IR_FRAG_A, IR_FRAG_B, IR_FRAG_C, IR_FRAG_D };
 bool ir_matrix_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k);
 /* Registers per lane of the fragment `frag` (IR_FRAG_*) of shape `shape` with elements of type
  * `t`, for mma.sync (wmma 0) or wmma (wmma 1): elements per lane (rows * cols / 32, except
- * wmma's f16 a and b fragments, which hold 16) times their bits over the register width (32
- * bits, 64 for f64). 0 when the combination has no fragment. */
+ * wmma's f16 a and b fragments, which hold 16, and mma.m8n8k4 with f16, four MMAs of 8 lanes
+ * each: rows * cols / 8) times their bits over the register width (32 bits, 64 for f64). 0 when
+ * the combination has no fragment. */
 unsigned ir_matrix_regs(unsigned shape, unsigned frag, ir_type t, bool wmma);
 
 /* mbarrier: the operation (PTX mbarrier.init, .inval, .arrive, .arrive.noComplete, .arrive_drop,

@@ -5,7 +5,7 @@
  * over unread and this file reads them from the opcode text: every word is classified, each
  * instruction's required words are checked, and the combination of shape and types against the
  * table of what PTX defines. Forms gpumemsim does not model (sparse mma, sub-byte and fp8 types,
- * block scaling, the sm_70 m8n8k4 f16 form, the b8 ldmatrix/stmatrix forms of sm_100) are
+ * block scaling, the b8 ldmatrix/stmatrix forms of sm_100) are
  * rejected by name with PTX-UNSUP-002; wgmma stays a family rejected as a whole (PTX-UNSUP-001).
  * The operands are lowered to the IR rows of the MATRIX family (ir_ops.def). */
 #include <stdio.h>
@@ -268,7 +268,11 @@ static bool mma_defined(unsigned shape, ir_type d, ir_type a, ir_type b, ir_type
         if (f64)
             *version = 78, *sm = 90;
         return (f32 && a == IR_T_TF32) || f64;
-    case IR_MATRIX_M8N8K4: return f64;
+    case IR_MATRIX_M8N8K4:
+        if (a == IR_T_F16) /* the sm_70 form: any of f16 and f32 for d and c */
+            *version = 64, *sm = 70;
+        return f64 || (a == IR_T_F16 && b == a && (d == IR_T_F16 || d == IR_T_F32) &&
+                       (k == IR_T_F16 || k == IR_T_F32));
     case IR_MATRIX_M16N8K32: return s8;
     case IR_MATRIX_M8N8K16:
         *version = 65, *sm = 75;
@@ -282,8 +286,6 @@ static bool check_mma_types(ptx_parser *p, const ptx_insn_ctx *c, const matrix_w
 {
     ir_type d = mw->types[0], a = mw->types[1], b = mw->types[2], k = mw->types[3];
     unsigned version, sm;
-    if (mw->shape == IR_MATRIX_M8N8K4 && a == IR_T_F16)
-        return unmodelled(p, c, c->col, "the sm_70 form mma.m8n8k4 with .f16 inputs is");
     if (mw->shape == IR_MATRIX_M8N8 || mw->shape > IR_MATRIX_M8N8K16)
         return fail(p, c, "PTX-MMA-002", "mma takes the shapes .m16n8k16, .m16n8k8, .m16n8k4, "
                     ".m8n8k4, .m16n8k32 and .m8n8k16");
@@ -442,7 +444,10 @@ bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c)
         return check_wmma_mma(p, c, &mw);
     if (mw.ntypes != 4)
         return fail(p, c, "PTX-MMA-001", "mma needs four types .dtype.atype.btype.ctype");
-    if (mw.layouts[0] != 0 || mw.layouts[1] != 1)
+    bool quadpair = mw.shape == IR_MATRIX_M8N8K4 && mw.types[1] == IR_T_F16;
+    if (quadpair) /* the sm_70 form takes every layout of a and b */
+        in->mods |= (mw.layouts[0] ? IR_MOD_ACOL : 0) | (mw.layouts[1] ? 0 : IR_MOD_BROW);
+    else if (mw.layouts[0] != 0 || mw.layouts[1] != 1)
         return fail(p, c, "PTX-MMA-002", "this mma shape takes the layouts .row.col only");
     if (!check_mma_types(p, c, &mw))
         return false;

@@ -132,6 +132,11 @@ static void mma(gen *g)
         snprintf(insn, sizeof insn, "mma.sync.aligned.m16n8k16%s.f32.f16.f16.f32 %s, %s, %s, %s;",
                  layouts[l], d, a, b, c);
         gen_write_module(g, &sm90, insn);
+        /* the sm_70 quadpair form takes every layout */
+        snprintf(insn, sizeof insn, "mma.sync.aligned.m8n8k4%s.f32.f16.f16.f16 {%%q1, %%q2, %%q3, "
+                 "%%q4, %%q5, %%q6, %%q7, %%q8}, {%%q10, %%q11}, {%%q20, %%q21}, {%%q30, %%q31, "
+                 "%%q32, %%q33};", layouts[l]);
+        gen_write_module(g, &sm80, insn);
     }
     gen_write_module(g, &sm80, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, "
                                "{%fd3}, {%fd4}, {%fd5, %fd6};");

@@ -27,9 +27,8 @@ static ir_insn insn(ir_opcode op, unsigned shape, ir_type d, ir_type a, ir_type 
 /* How many times each element of fragment frag's matrix is held, over the 32 lanes. */
 static void coverage(const ir_insn *in, unsigned frag, ir_type t, unsigned *min, unsigned *max)
 {
-    unsigned m, n, k, counts[1024];
-    assert_true(ir_matrix_dims(in->sub, &m, &n, &k));
-    unsigned rows = frag == IR_FRAG_B ? k : m, cols = frag == IR_FRAG_A ? k : n;
+    unsigned rows, cols, counts[1024];
+    alu_mma_dims(in, frag, &rows, &cols);
     memset(counts, 0, sizeof counts);
     unsigned per_lane = alu_mma_elements(in, frag, t);
     assert_true(per_lane > 0);
@@ -73,6 +72,36 @@ static void test_mma_layouts_cover_once(void **state)
         assert_int_equal(lo, 1);
         assert_int_equal(hi, 1);
     }
+}
+
+/* mma.m8n8k4 with f16: four MMAs side by side, each element of each held once, in every layout
+ * of a and b and with f16 or f32 accumulators. */
+static void test_quadpair_layouts_cover_once(void **state)
+{
+    (void)state;
+    static const uint32_t mods[] = {0, IR_MOD_ACOL, IR_MOD_BROW, IR_MOD_ACOL | IR_MOD_BROW};
+    static const ir_type acc[] = {IR_T_F16, IR_T_F32};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 2; j++) {
+            ir_insn in = insn(IR_MMA, IR_MATRIX_M8N8K4, acc[j], IR_T_F16, IR_T_F16, acc[j]);
+            in.mods = mods[i];
+            unsigned lo, hi, rows, cols;
+            alu_mma_dims(&in, IR_FRAG_B, &rows, &cols);
+            assert_int_equal(rows, 4);
+            assert_int_equal(cols, 32);
+            coverage(&in, IR_FRAG_A, IR_T_F16, &lo, &hi);
+            assert_true(lo == 1 && hi == 1);
+            coverage(&in, IR_FRAG_B, IR_T_F16, &lo, &hi);
+            assert_true(lo == 1 && hi == 1);
+            coverage(&in, IR_FRAG_D, acc[j], &lo, &hi);
+            assert_true(lo == 1 && hi == 1);
+        }
+    /* lane 21 (quadpair 1, high group, thread 1): row-major a's a2 is row 1 + 4 of block 1 */
+    ir_insn in = insn(IR_MMA, IR_MATRIX_M8N8K4, IR_T_F32, IR_T_F16, IR_T_F16, IR_T_F32);
+    unsigned r, c;
+    alu_mma_coord(&in, IR_FRAG_A, IR_T_F16, 21, 2, &r, &c);
+    assert_int_equal(r, 8 + 5);
+    assert_int_equal(c, 2);
 }
 
 /* wmma: the model's layout covers every element; f16 a of m8n32k16 (8 x 16, 16 elements a lane)
@@ -176,6 +205,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mma_layouts_cover_once),
+        cmocka_unit_test(test_quadpair_layouts_cover_once),
         cmocka_unit_test(test_wmma_layouts_cover),
         cmocka_unit_test(test_mma_spot_positions),
         cmocka_unit_test(test_read_write),

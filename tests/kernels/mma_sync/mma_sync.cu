@@ -1,6 +1,7 @@
 // Matrix multiply-accumulate on the tensor-core paths nvcc emits: a wmma GEMM (f16 -> f32), and
 // mma.sync through inline PTX for f16 (fragments loaded with ldmatrix, B with .trans), tf32,
-// f64 (m8n8k4, and m16n8k16 on sm_90) and s8 x u8 -> s32 with .satfinite. One warp per 16x16 (wmma) or per mma tile; fragments
+// f64 (m8n8k4, and m16n8k16 on sm_90), s8 x u8 -> s32 with .satfinite, and the sm_70 form
+// m8n8k4 with f16 inputs (four MMAs, one per quadpair, in .row.col and .col.row layouts). One warp per 16x16 (wmma) or per mma tile; fragments
 // of the mma kernels are loaded and stored by the lane layouts of the PTX ISA.
 #include <cuda_fp16.h>
 #include <mma.h>
@@ -142,4 +143,46 @@ __global__ void mma_f64_k16(const double *A, const double *B, const double *C, d
     }
 #endif
     for (int i = 0; i < 4; i++) D[(g + 8 * (i / 2)) * 8 + 2 * t + (i % 2)] = d[i];
+}
+
+__device__ __forceinline__ unsigned pack_h2(half lo, half hi)
+{
+    return (unsigned)__half_as_ushort(lo) | ((unsigned)__half_as_ushort(hi) << 16);
+}
+
+// Four MMAs of shape m8n8k4, one per quadpair q (lanes 4q..4q+3 and 16+4q..16+4q+3): A holds four
+// 8x4 matrices (row-major, one after the other), B four 4x8 (row-major), C four 8x8 f32.
+// D = A B + C with .row.col and f32 accumulators; H = A B with .col.row and f16 accumulators.
+__global__ void mma_m8n8k4_f16(const half *A, const half *B, const float *C, float *D, half *H)
+{
+    int lane = threadIdx.x, q = (lane >> 2) & 3, hi = lane >= 16 ? 4 : 0, lr = lane & 3;
+    const half *a = A + q * 32, *b = B + q * 32;
+    const float *c = C + q * 64;
+    unsigned ar[2], ac[2], bc[2], br[2], z = 0;
+    for (int i = 0; i < 2; i++) {
+        ar[i] = pack_h2(a[(lr + hi) * 4 + 2 * i], a[(lr + hi) * 4 + 2 * i + 1]);   // row-major a
+        ac[i] = pack_h2(a[(2 * i + hi) * 4 + lr], a[(2 * i + 1 + hi) * 4 + lr]);   // column-major a
+        bc[i] = pack_h2(b[(2 * i) * 8 + lr + hi], b[(2 * i + 1) * 8 + lr + hi]);   // column-major b
+        br[i] = pack_h2(b[lr * 8 + 2 * i + hi], b[lr * 8 + 2 * i + 1 + hi]);       // row-major b
+    }
+    float cf[8], df[8];
+    for (int i = 0; i < 8; i++)
+        cf[i] = c[((lane & 1) + (i & 2) + hi) * 8 + (i & 4) + (lane & 2) + (i & 1)];
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, "
+                 "{%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};"
+                 : "=f"(df[0]), "=f"(df[1]), "=f"(df[2]), "=f"(df[3]), "=f"(df[4]), "=f"(df[5]),
+                   "=f"(df[6]), "=f"(df[7])
+                 : "r"(ar[0]), "r"(ar[1]), "r"(bc[0]), "r"(bc[1]), "f"(cf[0]), "f"(cf[1]),
+                   "f"(cf[2]), "f"(cf[3]), "f"(cf[4]), "f"(cf[5]), "f"(cf[6]), "f"(cf[7]));
+    for (int i = 0; i < 8; i++)
+        D[q * 64 + ((lane & 1) + (i & 2) + hi) * 8 + (i & 4) + (lane & 2) + (i & 1)] = df[i];
+    unsigned h[4];
+    asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, "
+                 "{%6, %7}, {%8, %8, %8, %8};"
+                 : "=r"(h[0]), "=r"(h[1]), "=r"(h[2]), "=r"(h[3])
+                 : "r"(ac[0]), "r"(ac[1]), "r"(br[0]), "r"(br[1]), "r"(z));
+    for (int i = 0; i < 4; i++) {
+        H[q * 64 + (lr + hi) * 8 + 2 * i] = __ushort_as_half((unsigned short)(h[i] & 0xffff));
+        H[q * 64 + (lr + hi) * 8 + 2 * i + 1] = __ushort_as_half((unsigned short)(h[i] >> 16));
+    }
 }

@@ -126,6 +126,29 @@ static void mma_f64_k16(void)
     free(C);
 }
 
+/* Four MMAs of m8n8k4: D_q = A_q B_q + C_q (f32), H_q = A_q B_q rounded to f16 (compared within
+ * half an f16 ulp of values below 4, rtol = atol = 1e-3). */
+static void mma_m8n8k4_f16(void)
+{
+    uint16_t *A = ref_input("qA", "f16", 128), *B = ref_input("qB", "f16", 128), H[256];
+    float *C = ref_input("qC", "f32", 256), D[256];
+    for (int q = 0; q < 4; q++)
+        for (int m = 0; m < 8; m++)
+            for (int n = 0; n < 8; n++) {
+                long double acc = 0;
+                for (int k = 0; k < 4; k++)
+                    acc += (long double)ref_f16_to_double(A[q * 32 + m * 4 + k]) *
+                           ref_f16_to_double(B[q * 32 + k * 8 + n]);
+                D[q * 64 + m * 8 + n] = (float)(acc + C[q * 64 + m * 8 + n]);
+                H[q * 64 + m * 8 + n] = ref_f16_from_double((double)acc);
+            }
+    ref_write_expected("qD", D, sizeof D);
+    ref_write_expected("qH", H, sizeof H);
+    free(A);
+    free(B);
+    free(C);
+}
+
 int main(int argc, char **argv)
 {
     ref_require(argc == 2, "usage: mma_sync LAUNCH.json");
@@ -136,5 +159,6 @@ int main(int argc, char **argv)
     mma_f64();
     mma_s8();
     mma_f64_k16();
+    mma_m8n8k4_f16();
     return 0;
 }
