@@ -251,3 +251,15 @@ endforeach()
 gms_cli_test(check_extern_call 2 "^$"
              "^extern_call.ptx:12:2: error: call to external function 'helper', which gpumemsim does not provide \\(its system calls are vprintf, __assertfail, malloc and free\\) \\[EXEC-EXTERN-001\\]\n$"
              check extern_call.ptx)
+
+# The faults of cp.async (docs/faults.md, "Asynchronous copies"): a source size above the copy
+# size, a destination not aligned to the copy size, and more pending copies than a warp holds.
+gms_cli_test(cp_async_big_source 1 ""
+             "faulted \\(launch 1 of 1\\)\n  cp.async source size 12 is larger than its copy size 8 \\[EXEC-ASYNC-001\\]\n  by thread \\(0,0,0\\) in block \\(0,0,0\\)\n  at cp_async_faults.ptx:16: "
+             run cp_async_fault_big_source.json)
+gms_cli_test(cp_async_misaligned 1 ""
+             "  cp.async destination 0x8 of 16 bytes is not aligned to its size in the 512-byte shared memory of the CTA \\[EXEC-ASYNC-002\\]\n.*at cp_async_faults.ptx:28: "
+             run cp_async_fault_misaligned.json)
+gms_cli_test(cp_async_never_waits 1 ""
+             "  more than 1024 cp.async instructions of one warp are pending: .* \\[EXEC-ASYNC-003\\]\n.*at cp_async_faults.ptx:44: "
+             run cp_async_fault_never_waits.json)

@@ -212,6 +212,7 @@ static const struct {
     FAMILY(IMAGE, exec_h_image, 0)
     FAMILY(TEXTURE, exec_h_texture, 0)
     FAMILY(MATRIX, exec_h_matrix, 1)
+    FAMILY(ASYNC, exec_h_async, 0)
     FAMILY(MBARRIER, exec_h_mbarrier, 0)
 #undef FAMILY
 };
@@ -245,6 +246,8 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
             x->aux = exec_mem_decode_aux(&m->machine, fn, in);
         if (family == IR_FAM_LD)
             x->fn = exec_ld_handler(x);
+        if (family == IR_FAM_ASYNC)
+            x->aux = exec_async_decode_aux(&m->machine, fn, in);
     }
 }
 

@@ -32,6 +32,7 @@ typedef struct exec_warp exec_warp;
 typedef struct exec_xinsn exec_xinsn;
 typedef struct exec_crs exec_crs;         /* a warp's call-return stacks (exec_crs.c) */
 typedef struct exec_hazards exec_hazards; /* a warp's pending scoreboards (exec_hazard.c) */
+typedef struct exec_async exec_async;     /* a warp's pending async copies (exec_async.c) */
 typedef void (*exec_handler)(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* One instruction prepared for execution. */
@@ -155,8 +156,9 @@ typedef struct exec_frame {
 typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED, WARP_YIELD,
                           WARP_MBARRIER } warp_state;
 
-/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER): the wait, its lanes, and per lane the
- * barrier's shared offset and what the lane waits for (exec_mbarrier.c). */
+/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER), or the last poll of an open phase of a
+ * warp that yielded (WARP_YIELD): the wait, its lanes, and per lane the barrier's shared offset
+ * and what the lane waits for (exec_mbarrier.c). */
 typedef struct exec_mbar_wait {
     const exec_xinsn *insn;   /* the try_wait: its predicate is written when the warp wakes */
     uint32_t lanes;           /* the lanes that executed it */
@@ -200,6 +202,8 @@ struct exec_warp {
                                  the warp first uses one */
     exec_hazards *hazards;    /* owned: pending scoreboards under --strict-hazards; NULL until
                                  first needed */
+    exec_async *async;        /* owned: cp.async copies not yet landed; NULL until the warp
+                                 first issues one */
     exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
 };
 
@@ -264,6 +268,9 @@ struct exec_run_state {
     uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
     uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
     exec_heap heap;           /* the device heap's blocks (exec_heap.c) */
+    uint64_t mbar_phases;     /* mbarrier phases completed so far (exec_mbarrier.c) */
+    uint32_t mbar_polls;      /* warps whose turn in the current scheduling round ended
+                                 polling an open mbarrier phase (WARP_YIELD) */
 };
 
 /* exec_decode.c */
@@ -355,9 +362,11 @@ int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc);
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc);
 void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
                    int src_index);
-/* exec_mem.c, for exec_matrix.c: the 32 lanes' addresses of x's address operand src[0] (addr,
- * OUT) in the space the result names (GENERIC: generic addresses). */
-ir_space exec_mem_addresses(exec_warp *w, const exec_xinsn *x, uint64_t *addr);
+/* exec_mem.c, for exec_async.c and exec_matrix.c: the 32 lanes' addresses (addr, OUT) of ADDR
+ * operand `o` written in state space `written`, with exec_mem_decode_aux's flags `aux` for it;
+ * returns the space they are in (a variable's, for a variable base). */
+ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
+                            uint64_t *addr);
 /* exec_matrix.c: ldmatrix, stmatrix, wmma.load/store/mma, mma.sync (docs/semantics.md, "Matrix
  * instructions"): warp-wide, every lane of the warp must execute them together (EXEC-MMA-001). */
 void exec_h_matrix(exec_warp *w, const exec_xinsn *x, uint32_t mask);
@@ -398,6 +407,21 @@ enum { EXEC_HEAP_FREED, EXEC_HEAP_NOT_HEAP, EXEC_HEAP_DOUBLE_FREE, EXEC_HEAP_INT
 int exec_heap_free(exec_run_state *rs, uint64_t addr);
 /* Frees the bookkeeping; the heap is empty again. */
 void exec_heap_release(exec_heap *h);
+
+/* exec_async.c: cp.async, cp.async.commit_group, cp.async.wait_group/wait_all (docs/semantics.md,
+ * "Asynchronous copies") */
+void exec_h_async(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* The x->aux of an async-family instruction `in` of `fn` on machine `k`, decided at decode:
+ * cp.async's exec_mem_decode_aux flags for its shared destination (bits 0..7) and its global
+ * source (bits 8..15); 0 for the others. */
+uint32_t exec_async_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
+/* Lands every copy the warp still holds (its threads never waited for them), as its last
+ * lanes finish; the shared stores are counted against the cp.async instructions. */
+void exec_async_drain(exec_warp *w);
+/* Forgets the pending copies and group counts of a warp that starts a new CTA; frees them with
+ * the warp. */
+void exec_async_reset(exec_warp *w);
+void exec_async_free(exec_warp *w);
 
 /* exec_printf.c */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],

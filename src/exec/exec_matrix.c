@@ -64,7 +64,8 @@ static unsigned ldst_position(unsigned mat, unsigned lane, unsigned half, int tr
 
 static int shared_rows(exec_warp *w, const exec_xinsn *x, mem_access *acc, uint32_t active)
 {
-    ir_space sp = exec_mem_addresses(w, x, acc->addr);
+    ir_space sp = exec_mem_addresses(w, &x->in->src[0], (ir_space)x->in->mem.space, x->aux,
+                                     acc->addr);
     acc->space = (uint8_t)sp;
     if (sp == IR_SPACE_SHARED)
         return 0;
@@ -215,7 +216,7 @@ static void wmma_move(exec_warp *w, const exec_xinsn *x, int store)
     memset(regs, 0, sizeof regs);
     if (store)
         gather_regs(w, frag, regs);
-    exec_mem_addresses(w, x, base);
+    exec_mem_addresses(w, &x->in->src[0], (ir_space)x->in->mem.space, x->aux, base);
     int failed = 0;
     for (unsigned i = 0; i < frag->count && !failed; i++) {
         if (move_run(w, x, base, i * per, per, regs, store, &failed))

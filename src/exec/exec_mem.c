@@ -570,6 +570,12 @@ int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     return do_access(w, x, acc);
 }
 
+ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
+                            uint64_t *addr)
+{
+    return lane_addresses(w, o, written, aux, addr);
+}
+
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
 {
     unpack_load(w, x, mask, acc);
@@ -579,11 +585,4 @@ void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access 
                    int src_index)
 {
     pack_store(w, x, mask, acc, src_index);
-}
-
-/* For the matrix family (exec_matrix.c): each lane's address of instruction x's src[0], as the
- * ld/st handlers compute it; returns the space (GENERIC when the address is generic). */
-ir_space exec_mem_addresses(exec_warp *w, const exec_xinsn *x, uint64_t *addr)
-{
-    return lane_addresses(w, &x->in->src[0], (ir_space)x->in->mem.space, x->aux, addr);
 }

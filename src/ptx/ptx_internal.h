@@ -30,6 +30,7 @@ typedef enum ptx_group {
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
     PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM,
+    PTX_G_CPDST, PTX_G_CPSRC,
     PTX_G_MBAR,
     PTX_G_COUNT
 } ptx_group;
@@ -89,6 +90,8 @@ typedef enum ptx_group {
 #define G_TLD4 PTX_GBIT(TLD4)
 #define G_TXQ PTX_GBIT(TXQ)
 #define G_TEXFORM PTX_GBIT(TEXFORM)
+#define G_CPDST PTX_GBIT(CPDST) /* cp.async: the destination's state space */
+#define G_CPSRC PTX_GBIT(CPSRC) /* cp.async: the source's state space */
 #define G_MBAR PTX_GBIT(MBAR)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)
@@ -114,6 +117,7 @@ typedef enum ptx_form {
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
     PTX_FORM_MATRIX,
+    PTX_FORM_ASYNC,
     PTX_FORM_MBAR,
     PTX_FORM_UNSUPPORTED
 } ptx_form;
@@ -452,6 +456,17 @@ void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
  * mods, rnd, mem); then the operands. */
 bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
+/* Asynchronous copies (ptx_async.c; PTX ISA 9.1 §9.7.9.25 cp.async, cp.async.commit_group,
+ * cp.async.wait_group, cp.async.wait_all; docs/ptx.md, "Asynchronous copies"): their modifier
+ * rules as ptxas 13 enforces them (after the common checks), and their operands. */
+bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c);
+/* Operand lowering for ptx_async.c (ptx_lower.c): an address operand [base+offset] as if the
+ * instruction were written in state space `space` (a variable base must live there, PTX-MEM-002);
+ * a predicate source, `!p` allowed. Each reports and returns false on error. */
+bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
+                       ir_operand *out);
+bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);
 /* mbarrier (ptx_mbarrier.c; PTX ISA 9.1 "mbarrier", docs/ptx.md "mbarrier"): the modifier rules
  * of mbarrier.* and fence.mbarrier_init as ptxas 13 enforces them (after the common checks),
  * sub and the oldest .version/.target of the form; and the operands. */
