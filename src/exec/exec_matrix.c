@@ -6,8 +6,8 @@
  *
  * Memory: ldmatrix and stmatrix are one shared-memory access of 16 bytes per lane, each of lanes
  * 0..8*count-1 naming one 8-element row, so that the memory system counts their wavefronts and
- * bank conflicts like any shared access of 16 bytes per lane (phases of 8 lanes: one row of each
- * of the 8 rows of a matrix). wmma.load/store move each fragment register of all 32 lanes as one
+ * bank conflicts like any shared access of 16 bytes per lane (phases of 8 lanes: the 8 rows of
+ * one matrix). wmma.load/store move each fragment register of all 32 lanes as one
  * access when its elements are adjacent in memory for every lane, else one access per element.
  * The values: alu_mma.c. */
 #include <stdio.h>
@@ -46,9 +46,9 @@ static mem_access *prepare(exec_warp *w, const exec_xinsn *x, mem_op op, uint32_
 }
 
 /* ---- ldmatrix, stmatrix ---- */
-/* The byte offset in the row data of lane `row_lane` that holds the 16-bit element a lane's
- * register half `half` of matrix `mat` moves: row (lane / 4), columns 2 * (lane % 4) + half; with
- * .trans, the transposed position. Returns the row lane (8 * mat + row) and sets *byte. */
+/* Where the 16-bit element in half `half` of lane `lane`'s register for matrix `mat` sits: in row
+ * lane / 4, column 2 * (lane % 4) + half of the matrix (with .trans, the transposed position).
+ * Returns the lane that named that row (8 * mat + row) and sets *byte to its offset in the row. */
 static unsigned ldst_position(unsigned mat, unsigned lane, unsigned half, int trans,
                               unsigned *byte)
 {
@@ -71,10 +71,11 @@ static int shared_rows(exec_warp *w, const exec_xinsn *x, mem_access *acc, uint3
         return 0;
     for (unsigned l = 0; l < LANES; l++) {
         uint64_t offset;
-        if (((active >> l) & 1u) && (sp != IR_SPACE_GENERIC ||
-                                     memsys_resolve_generic(acc->addr[l], &offset) != IR_SPACE_SHARED)) {
-            warp_fault(w, x, l, "EXEC-MMA-002", "%s reads and writes shared memory, but lane %u's "
-                       "row address 0x%llx is not a shared-memory address",
+        if (((active >> l) & 1u) &&
+            (sp != IR_SPACE_GENERIC ||
+             memsys_resolve_generic(acc->addr[l], &offset) != IR_SPACE_SHARED)) {
+            warp_fault(w, x, l, "EXEC-MMA-002", "%s moves rows of shared memory only, but lane "
+                       "%u's row address 0x%llx is not in shared memory",
                        ir_opcode_name((ir_opcode)x->in->op), l, (unsigned long long)acc->addr[l]);
             return -1;
         }
