@@ -450,6 +450,8 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
         return ptx_check_surface(p, c);
     if (c->row->form == PTX_FORM_TEX || c->row->form == PTX_FORM_TXQ)
         return ptx_check_texture(p, c);
+    if (c->row->form == PTX_FORM_MATRIX)
+        return ptx_check_matrix(p, c);
     if (c->row->form == PTX_FORM_ASYNC)
         return ptx_check_async(p, c);
     if (c->row->form == PTX_FORM_MBAR)

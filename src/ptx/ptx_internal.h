@@ -116,6 +116,7 @@ typedef enum ptx_form {
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
+    PTX_FORM_MATRIX,
     PTX_FORM_ASYNC,
     PTX_FORM_MBAR,
     PTX_FORM_BULK,
@@ -449,6 +450,13 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
  * operands. */
 bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* Matrix instructions (ptx_matrix.c; PTX ISA 9.1 §9.7.14; docs/ptx.md, "Matrix instructions"):
+ * ldmatrix, stmatrix, mma, wmma.load/store/mma. Their modifiers are read from the opcode text
+ * c->text (the parser hands none to the modifier groups), checked (PTX-MMA-001/002, PTX-UNSUP-002,
+ * PTX-ARCH-001, PTX-VER-001) and written into c->insn (sub, type, type2, type_b, type_c, frag,
+ * mods, rnd, mem); then the operands. */
+bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
 /* Asynchronous copies (ptx_async.c; PTX ISA 9.1 §9.7.9.25 cp.async, cp.async.commit_group,
  * cp.async.wait_group, cp.async.wait_all; docs/ptx.md, "Asynchronous copies"): their modifier
  * rules as ptxas 13 enforces them (after the common checks), and their operands. */
