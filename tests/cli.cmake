@@ -263,3 +263,85 @@ gms_cli_test(cp_async_misaligned 1 ""
 gms_cli_test(cp_async_never_waits 1 ""
              "  more than 1024 cp.async instructions of one warp are pending: .* \\[EXEC-ASYNC-003\\]\n.*at cp_async_faults.ptx:44: "
              run cp_async_fault_never_waits.json)
+
+# `gpumemsim exec` (docs/cuda-runtime.md, "gpumemsim exec"), without nvcc: a stand-in
+# libcudart.so.13 (tests/cli/fake_cudart.c) in its own folder, and exec_probe, linked against it
+# with no run path, which prints what it loaded, its arguments and the GPUMEMSIM_* environment,
+# and exits with the status its first argument gives. The probe starts only if exec put the
+# folder named by GPUMEMSIM_RUNTIME_DIR first on LD_LIBRARY_PATH.
+set(GMS_FAKE_RUNTIME ${CMAKE_BINARY_DIR}/tests/fake_runtime)
+add_library(gms_test_fake_cudart SHARED ${CMAKE_SOURCE_DIR}/tests/cli/fake_cudart.c)
+set_target_properties(gms_test_fake_cudart PROPERTIES OUTPUT_NAME cudart SOVERSION 13
+                      LIBRARY_OUTPUT_DIRECTORY ${GMS_FAKE_RUNTIME})
+target_compile_definitions(gms_test_fake_cudart PRIVATE GMS_FAKE_CUDART_DIR="${GMS_FAKE_RUNTIME}")
+add_executable(gms_test_exec_probe ${CMAKE_SOURCE_DIR}/tests/cli/exec_probe.c)
+target_link_libraries(gms_test_exec_probe PRIVATE gms_test_fake_cudart)
+set_target_properties(gms_test_exec_probe PROPERTIES SKIP_BUILD_RPATH ON)
+set(probe $<TARGET_FILE:gms_test_exec_probe>)
+
+gms_cli_test(exec_help 0
+             "^usage: gpumemsim exec \\[options\\] \\[--\\] PROGRAM \\[ARG...\\]\n.*\n  --gpu NAME .*\n  --config FILE.json .*\n  --json FILE .*\n  --top N .*\n  --strip-hints .*\n  --quiet .*exit status: the program's own"
+             "^$" exec --help)
+gms_cli_test(exec_without_program 2 "^$" "^gpumemsim exec: expected a program to run\n$" exec --quiet)
+gms_cli_test(exec_missing_program 127 "^$"
+             "^gpumemsim: error: ./no-such-program: no such file \\[RT-EXEC-001\\]\n$"
+             exec -- ./no-such-program)
+gms_cli_test(exec_not_in_path 127 "^$"
+             "^gpumemsim: error: no-such-program-anywhere: not found in any folder of \\$PATH \\[RT-EXEC-001\\]\n$"
+             exec no-such-program-anywhere)
+gms_cli_test(exec_not_executable 126 "^$"
+             "^gpumemsim: error: ./good.json: not an executable file \\[RT-EXEC-002\\]\n$"
+             exec -- ./good.json)
+# A dynamically linked program without libcudart.so (gpumemsim itself here) carries its own
+# CUDA runtime if it has one: nvcc's default, -cudart static.
+gms_cli_test(exec_without_shared_cudart 126 "^$"
+             "^gpumemsim: error: [^\n]*/gpumemsim: loads neither libcudart.so nor libcuda.so, so the simulated GPU's runtime cannot take the place of its own: nvcc links a copy of the CUDA runtime into each program by default \\(-cudart static\\); rebuild it with `nvcc -cudart shared` \\[RT-EXEC-004\\]\n$"
+             exec -- $<TARGET_FILE:gpumemsim> --version)
+include(CheckCSourceCompiles)
+set(CMAKE_REQUIRED_LINK_OPTIONS -static)
+check_c_source_compiles("int main(void) { return 0; }" GMS_HAVE_STATIC_LINKING)
+unset(CMAKE_REQUIRED_LINK_OPTIONS)
+if(GMS_HAVE_STATIC_LINKING)
+  add_executable(gms_test_exec_static ${CMAKE_SOURCE_DIR}/tests/cli/exec_static.c)
+  target_link_options(gms_test_exec_static PRIVATE -static)
+  gms_cli_test(exec_static 126 "^$"
+               "^gpumemsim: error: [^\n]*/gms_test_exec_static: a statically linked program: it loads no shared library, so the simulated GPU's CUDA runtime cannot take the place of the one linked into it; link it dynamically, with `nvcc -cudart shared` \\[RT-EXEC-003\\]\n$"
+               exec -- $<TARGET_FILE:gms_test_exec_static>)
+else()
+  message(STATUS "cli.exec_static: no static C library here; the test is not registered")
+endif()
+# Every option reaches the runtime as its variable (paths made absolute); the runtime folder
+# comes first on LD_LIBRARY_PATH; the program's arguments, options included, are its own; the
+# exit status is the program's.
+gms_cli_test(exec_environment 0
+             "^fake libcudart.so.13 from [^\n]*/tests/fake_runtime\nargv\\[1\\]=0\nargv\\[2\\]=--gpu\nargv\\[3\\]=t4\nGPUMEMSIM_GPU=a100\nGPUMEMSIM_CONFIG=/[^\n]*/tests/cli/good.json\nGPUMEMSIM_JSON=/[^\n]*/tests/cli/exec_env.json\nGPUMEMSIM_STRIP_HINTS=1\nGPUMEMSIM_TOP=3\nGPUMEMSIM_QUIET=1\nGPUMEMSIM_REPORT unset\nLD_LIBRARY_PATH=/[^\n]*/tests/fake_runtime:/old/lib\n$"
+             "^$"
+             exec --gpu a100 --config good.json --json exec_env.json --strip-hints --top 3 --quiet
+             -- ${probe} 0 --gpu t4)
+# Options not given remove their variables (a stale export cannot change the run);
+# GPUMEMSIM_REPORT, which has no option, is left as it is. No `--` is needed: the options of
+# exec end at the program.
+gms_cli_test(exec_defaults 42
+             "\nargv\\[1\\]=42\nargv\\[2\\]=--quiet\nGPUMEMSIM_GPU unset\nGPUMEMSIM_CONFIG unset\nGPUMEMSIM_JSON unset\nGPUMEMSIM_STRIP_HINTS unset\nGPUMEMSIM_TOP unset\nGPUMEMSIM_QUIET unset\nGPUMEMSIM_REPORT=report.txt\nLD_LIBRARY_PATH=/[^\n]*/tests/fake_runtime\n$"
+             "^$" exec ${probe} 42 --quiet)
+gms_cli_test(exec_runtime_dir_missing 2 "^$"
+             "^gpumemsim: error: exec: no libcudart.so.13 in /no/such/folder \\(GPUMEMSIM_RUNTIME_DIR\\); build the runtime libraries \\(cmake --build\\) or set GPUMEMSIM_RUNTIME_DIR to the folder that holds them \\[RT-EXEC-005\\]\n$"
+             exec -- ${probe} 0)
+gms_cli_test(exec_gpu_unknown 2 "^$"
+             "^gpumemsim: error: --gpu nope: unknown GPU preset; `gpumemsim presets` lists them \\[SIM-GPU-001\\]\n$"
+             exec --gpu nope -- ${probe} 0)
+gms_cli_test(exec_config_missing 2 "^$"
+             "^no-such-config.json: error: cannot open the file: No such file or directory \\[CONFIG-001\\]\n$"
+             exec --config no-such-config.json -- ${probe} 0)
+gms_cli_test(exec_json_folder_missing 2 "^$"
+             "^gpumemsim: error: --json: cannot create a file beside \"no/such/folder/s.json\": No such file or directory \\[SIM-OUT-003\\]\n$"
+             exec --json no/such/folder/s.json -- ${probe} 0)
+gms_cli_test(exec_top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"
+             exec --top -1 -- ${probe} 0)
+set_tests_properties(cli.exec_environment cli.exec_gpu_unknown cli.exec_config_missing
+                     cli.exec_json_folder_missing cli.exec_top_negative PROPERTIES
+                     ENVIRONMENT "GPUMEMSIM_RUNTIME_DIR=${GMS_FAKE_RUNTIME};LD_LIBRARY_PATH=/old/lib")
+set_tests_properties(cli.exec_defaults PROPERTIES ENVIRONMENT
+                     "GPUMEMSIM_RUNTIME_DIR=${GMS_FAKE_RUNTIME};GPUMEMSIM_GPU=v100;GPUMEMSIM_TOP=9;GPUMEMSIM_REPORT=report.txt;LD_LIBRARY_PATH=")
+set_tests_properties(cli.exec_runtime_dir_missing PROPERTIES ENVIRONMENT
+                     "GPUMEMSIM_RUNTIME_DIR=/no/such/folder")

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec.h"
 #include "gpumemsim/gpumemsim.h"
 #include "gpumemsim/run.h"
 
@@ -22,7 +23,7 @@
 #endif
 
 /* The commands, as bits so that an option can belong to several. */
-enum { CMD_RUN = 1, CMD_CHECK = 2, CMD_PRESETS = 4 };
+enum { CMD_RUN = 1, CMD_CHECK = 2, CMD_PRESETS = 4, CMD_EXEC = 8 };
 
 typedef struct cli_command {
     const char *name;
@@ -36,6 +37,8 @@ static const cli_command commands[] = {
     {"check", CMD_CHECK, "FILE...", "parse and check kernel files; exit 0 when all are clean"},
     {"presets", CMD_PRESETS, "[show NAME]",
      "list the GPU presets, or print one as JSON (a --config file)"},
+    {"exec", CMD_EXEC, "[--] PROGRAM [ARG...]",
+     "run a CUDA program built with `nvcc -cudart shared` on the simulated GPU"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -58,22 +61,26 @@ typedef struct cli_option {
 
 static const cli_option options[] = {
     {"gpu", "NAME", CMD_RUN, OPT_GPU, "use this GPU preset instead of the launch file's"},
-    {"config", "FILE.json", CMD_RUN, OPT_CONFIG,
+    {"gpu", "NAME", CMD_EXEC, OPT_GPU, "simulate this GPU preset (default: `presets` marks it)"},
+    {"config", "FILE.json", CMD_RUN | CMD_EXEC, OPT_CONFIG,
      "GPU configuration override ({\"base\": \"a100\", ...})"},
     {"max-instructions", "N", CMD_RUN, OPT_MAX_INSTRUCTIONS,
      "runaway limit: warp instructions per launch (default 2000000000)"},
     {"quantum", "N", CMD_RUN, OPT_QUANTUM,
      "warp instructions a warp runs per turn (default 256)"},
-    {"json", "FILE", CMD_RUN, OPT_JSON, "also write the statistics as JSON (docs/statistics.md)"},
-    {"top", "N", CMD_RUN, OPT_TOP, "hottest instructions listed in the report (default 10)"},
-    {"strip-hints", NULL, CMD_RUN, OPT_STRIP_HINTS, "treat every cache hint as the default"},
+    {"json", "FILE", CMD_RUN | CMD_EXEC, OPT_JSON,
+     "also write the statistics as JSON (docs/statistics.md)"},
+    {"top", "N", CMD_RUN | CMD_EXEC, OPT_TOP,
+     "hottest instructions listed in the report (default 10)"},
+    {"strip-hints", NULL, CMD_RUN | CMD_EXEC, OPT_STRIP_HINTS,
+     "treat every cache hint as the default"},
     {"poison-discard", NULL, CMD_RUN, OPT_POISON_DISCARD,
      "discarded L2 lines read back as 0xFF bytes"},
     {"misaligned-errors", NULL, CMD_RUN, OPT_MISALIGNED_ERRORS,
      "report misaligned local/shared addresses that SASS aligns down (EXEC-WINDOW-002)"},
     {"strict-hazards", NULL, CMD_RUN, OPT_STRICT_HAZARDS,
      "fault on register hazards of SASS control codes' scoreboards"},
-    {"quiet", NULL, CMD_RUN, OPT_QUIET, "print only printf output, faults and failures"},
+    {"quiet", NULL, CMD_RUN | CMD_EXEC, OPT_QUIET, "print only printf output, faults and failures"},
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
     {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS,
@@ -84,13 +91,18 @@ static const cli_option options[] = {
      "read the files in this dialect whatever their suffix; list only its ops and rules"},
     {"dump-ir", NULL, CMD_CHECK, OPT_DUMP_IR,
      "print each clean file's IR on stdout (docs/architecture.md, \"The IR printer\")"},
-    {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS, OPT_HELP, "print this help and exit"},
+    {"help", NULL, CMD_RUN | CMD_CHECK | CMD_PRESETS | CMD_EXEC, OPT_HELP,
+     "print this help and exit"},
 };
 enum { NOPTIONS = sizeof options / sizeof options[0] };
 
 static const char exit_status_text[] =
     "exit status: 0 success, 1 a kernel faulted or reported errors or an expectation failed,\n"
     "2 bad input\n";
+static const char exec_status_text[] =
+    "exit status: the program's own; 2 bad options or no runtime libraries, 126 a program that\n"
+    "cannot run on the simulated GPU (statically linked: rebuild with `nvcc -cudart shared`),\n"
+    "127 no such program\n";
 
 /* Prints the options of one command, one per line, the help text in one column; `--help`,
  * which every command takes, only when `with_help`. */
@@ -122,15 +134,20 @@ static void print_usage(FILE *out)
     }
     fputs("\n", out);
     fputs(exit_status_text, out);
+    fputs("(exec exits with its program's status: `gpumemsim exec --help`)\n", out);
 }
 
 static void print_command_usage(FILE *out, const cli_command *c)
 {
-    fprintf(out, "usage: gpumemsim %s %s [options]\n%s\n\noptions:\n", c->name, c->operands,
-            c->summary);
+    if (c->bit == CMD_EXEC)
+        fprintf(out, "usage: gpumemsim %s [options] %s\n%s\n\noptions:\n", c->name, c->operands,
+                c->summary);
+    else
+        fprintf(out, "usage: gpumemsim %s %s [options]\n%s\n\noptions:\n", c->name, c->operands,
+                c->summary);
     print_options(out, c->bit, "  ", 1);
     fputs("\n", out);
-    fputs(exit_status_text, out);
+    fputs(c->bit == CMD_EXEC ? exec_status_text : exit_status_text, out);
 }
 
 static const cli_command *find_command(unsigned bit)
@@ -480,6 +497,129 @@ static int cmd_presets(int argc, char **argv)
     return 2;
 }
 
+/* What `exec` was asked for on the command line; NULL or 0: not given. */
+typedef struct exec_args {
+    const char *gpu, *config, *json, *top;
+    int strip_hints, quiet;
+} exec_args;
+
+/* Parses the options of `exec`, which end at its first operand (the program) or at `--`.
+ * Returns 0 to go on, 1 after --help, or 2 (printed). */
+static int parse_exec_options(int argc, char **argv, exec_args *a)
+{
+    struct option table[NOPTIONS + 1];
+    getopt_table(CMD_EXEC, table);
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, "+", table, NULL)) != -1) {
+        switch (c) {
+        case OPT_GPU: a->gpu = optarg; break;
+        case OPT_CONFIG: a->config = optarg; break;
+        case OPT_JSON: a->json = optarg; break;
+        case OPT_STRIP_HINTS: a->strip_hints = 1; break;
+        case OPT_QUIET: a->quiet = 1; break;
+        case OPT_TOP:
+            if (parse_number("top", optarg, 0, 1000000, &v))
+                return 2;
+            a->top = optarg;
+            break;
+        case OPT_HELP: print_command_usage(stdout, find_command(CMD_EXEC)); return 1;
+        default: print_command_usage(stderr, find_command(CMD_EXEC)); return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs("gpumemsim exec: expected a program to run\n", stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* `path` made absolute against the current folder (the program may change folders before the
+ * runtime opens it), in `out` of `len` bytes. Returns 0, or -1 when it does not fit. */
+static int absolute_path(const char *path, char *out, size_t len)
+{
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return (size_t)snprintf(out, len, "%s", path) < len ? 0 : -1;
+    return (size_t)snprintf(out, len, "%s/%s", cwd, path) < len ? 0 : -1;
+}
+
+/* Checks the options whose mistakes would otherwise show only when the program ends, and puts
+ * every option in the environment (docs/cuda-runtime.md, "Environment"); an option not given
+ * removes its variable, so that a stale export cannot change the run. Returns 0 or 2 (printed). */
+static int exec_environment(const exec_args *a, const char *runtime_dir)
+{
+    char config[4096] = "", json[4096] = "", paths[8192];
+    if (a->gpu && gms_preset_find(a->gpu, NULL) != GMS_OK) {
+        fprintf(stderr, "gpumemsim: error: --gpu %s: unknown GPU preset; `gpumemsim presets` "
+                "lists them [SIM-GPU-001]\n", a->gpu);
+        return 2;
+    }
+    if (a->config && (absolute_path(a->config, config, sizeof config) || access(config, R_OK))) {
+        fprintf(stderr, "%s: error: cannot open the file: %s [CONFIG-001]\n", a->config,
+                strerror(errno ? errno : ENAMETOOLONG));
+        return 2;
+    }
+    if (a->json) {
+        char folder[4096];
+        if (absolute_path(a->json, json, sizeof json) == 0)
+            snprintf(folder, sizeof folder, "%.*s", (int)(strrchr(json, '/') - json + 1), json);
+        if (!*json || access(folder, W_OK)) {
+            fprintf(stderr, "gpumemsim: error: --json: cannot create a file beside \"%s\": %s "
+                    "[SIM-OUT-003]\n", a->json, strerror(errno ? errno : ENAMETOOLONG));
+            return 2;
+        }
+    }
+    const char *old = getenv("LD_LIBRARY_PATH");
+    snprintf(paths, sizeof paths, "%s%s%s", runtime_dir, old && *old ? ":" : "",
+             old && *old ? old : "");
+    const char *names[] = {"GPUMEMSIM_GPU", "GPUMEMSIM_CONFIG", "GPUMEMSIM_JSON",
+                           "GPUMEMSIM_STRIP_HINTS", "GPUMEMSIM_TOP", "GPUMEMSIM_QUIET",
+                           "LD_LIBRARY_PATH"};
+    const char *values[] = {a->gpu, a->config ? config : NULL, a->json ? json : NULL,
+                            a->strip_hints ? "1" : NULL, a->top, a->quiet ? "1" : NULL, paths};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (values[i] ? setenv(names[i], values[i], 1) : unsetenv(names[i])) {
+            fputs("gpumemsim: out of memory\n", stderr);
+            return 2;
+        }
+    return 0;
+}
+
+/* Prints a failed check of exec.h as a diagnostic and returns the exit status it calls for. */
+static int exec_refused(const char *program, exec_check check, const char *why)
+{
+    fprintf(stderr, "gpumemsim: error: %s: %s [%s]\n", program, why, exec_check_rule(check));
+    return check == EXEC_NOT_FOUND ? 127 : check == EXEC_NO_RUNTIME_DIR ? 2 : 126;
+}
+
+/* `exec`: checks the program, finds the runtime libraries, sets the environment and becomes
+ * the program, whose exit status (or signal) is then the command's. */
+static int cmd_exec(int argc, char **argv)
+{
+    exec_args a = {0};
+    int parsed = parse_exec_options(argc, argv, &a);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    char **program = argv + optind, path[4096], dir[4096], why[512];
+    exec_check check = exec_find_program(program[0], path, sizeof path, why, sizeof why);
+    if (check == EXEC_OK)
+        check = exec_check_program(path, why, sizeof why);
+    if (check != EXEC_OK)
+        return exec_refused(program[0], check, why);
+    check = exec_runtime_dir(dir, sizeof dir, why, sizeof why);
+    if (check != EXEC_OK)
+        return exec_refused("exec", check, why);
+    errno = 0;
+    if (exec_environment(&a, dir))
+        return 2;
+    fflush(NULL);
+    execv(path, program);
+    fprintf(stderr, "gpumemsim: error: %s: cannot run it: %s [RT-EXEC-002]\n", program[0],
+            strerror(errno));
+    return 126;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -500,6 +640,8 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (strcmp(argv[1], "presets") == 0)
         return cmd_presets(argc - 1, argv + 1);
+    if (strcmp(argv[1], "exec") == 0)
+        return cmd_exec(argc - 1, argv + 1);
     fprintf(stderr, "gpumemsim: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return 2;
