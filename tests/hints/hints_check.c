@@ -24,6 +24,18 @@
  *                                      stop here and exit 77, which ctest counts as skipped
  *   require-op DIALECT OP              the same when DIALECT's `--list-ops` does not list OP (its
  *                                      first word) as accepted, e.g. an instruction still rejected
+ *   build PROGRAM SOURCE.cu [NVCC-OPTION...]
+ *                                      compile a CUDA program with `nvcc -cudart shared -arch=sm_80
+ *                                      -lineinfo` into OUT_DIR (tests/runtime/); without nvcc
+ *                                      ($NVCC, /usr/local/cuda/bin/nvcc or nvcc on $PATH) stop
+ *                                      here and exit 77
+ *   exec NAME [OPTION...] -- PROGRAM [ARG...]
+ *                                      run `gpumemsim exec --json F OPTION... -- PROGRAM ARG...`
+ *                                      with PROGRAM from a build line; it must exit 0 (the
+ *                                      program checked its own results) and its report is NAME
+ *   exec-status N NAME [OPTION...] -- PROGRAM [ARG...]
+ *                                      the same, but the program must exit with status N
+ *                                      ($GMS_RUNTIME_PRELOAD, when set, is the program's LD_PRELOAD)
  *   check EXPR OP EXPR                 OP is one of == != < <= > >=
  *   same NAME:PATH NAME:PATH           the two JSON values are equal (objects key by key); PATH
  *                                      may start with insn[TEXT] or insn[TEXT@K]
@@ -32,7 +44,8 @@
  * `insn[TEXT]` (the one instruction whose text contains TEXT), `insn[TEXT@K]` (the K-th such
  * instruction in module order) or `insns[TEXT]` (the sum over every instruction whose text contains
  * TEXT), e.g. `a:insn[ld.global.cg@2].l1.sector_hits * 2`. Instructions that never executed are
- * not in the report, so they are not counted. */
+ * not in the report, so they are not counted. A PATH ending in `.length` is the number of
+ * elements of the array before it (`a:launches.length`). */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -117,6 +130,37 @@ static int spawn(char **argv, const char *log)
     return WEXITSTATUS(status);
 }
 
+/* Runs argv (the simulator's command line for run NAME), which must exit with `want`, and
+ * keeps its output and the JSON report at `json_path` as run NAME. */
+static int keep_run(checker *c, char **argv, const char *name, const char *json_path,
+                    const char *log_path, int want)
+{
+    printf("run %s:", name);
+    for (int i = 0; argv[i]; i++) printf(" %s", argv[i]);
+    printf("\n");
+    int status = spawn(argv, log_path);
+    char *output = slurp(log_path);
+    if (output)
+        fputs(output, stdout);
+    if (status != want) {
+        fprintf(stderr, "%s:%u: gpumemsim did not exit with %d (status %d)\n", c->check_file,
+                c->line, want, status);
+        free(output);
+        return -1;
+    }
+    json_error_t err;
+    json_t *root = json_load_file(json_path, 0, &err);
+    if (!root && want == 0) {
+        free(output);
+        return broken(c, "cannot read the JSON report", err.text);
+    }
+    run_report *r = &c->runs[c->nruns++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->root = root;
+    r->output = output;
+    return 0;
+}
+
 /* run NAME LAUNCH [OPTION...] (want == 0) and run-status N NAME LAUNCH [OPTION...]. */
 static int run_simulator(checker *c, char **tok, int ntok, int want)
 {
@@ -136,30 +180,101 @@ static int run_simulator(checker *c, char **tok, int ntok, int want)
     argv[n++] = json_path;
     for (int i = 3; i < ntok; i++) argv[n++] = tok[i];
     argv[n] = NULL;
-    printf("run %s:", tok[1]);
+    return keep_run(c, argv, tok[1], json_path, log_path, want);
+}
+
+/* ---- CUDA programs (tests/runtime/) ---- */
+
+/* The nvcc to use, in `out` (PATH_MAX bytes): $NVCC, /usr/local/cuda/bin/nvcc, or the first nvcc
+ * on $PATH. Returns 0, or -1 when there is none. */
+static int find_nvcc(char *out, size_t len)
+{
+    const char *env = getenv("NVCC"), *path = getenv("PATH");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return access(out, X_OK);
+    }
+    snprintf(out, len, "/usr/local/cuda/bin/nvcc");
+    if (access(out, X_OK) == 0)
+        return 0;
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(out, len, "%.*s/nvcc", (int)n, path);
+        if (n && access(out, X_OK) == 0)
+            return 0;
+        path += n + (path[n] == ':');
+    }
+    return -1;
+}
+
+/* build PROGRAM SOURCE [NVCC-OPTION...]: 0, 77 (no nvcc) or -1. */
+static int build_program(checker *c, char **tok, int ntok)
+{
+    char nvcc[4096], out[4096], log[4096];
+    if (ntok < 3)
+        return broken(c, "build needs a PROGRAM name and a .cu file", NULL);
+    if (find_nvcc(nvcc, sizeof nvcc)) {
+        printf("SKIP: no nvcc ($NVCC, /usr/local/cuda/bin/nvcc, $PATH) to build %s; %s:%u and the "
+               "rest of the file are skipped\n", tok[2], c->check_file, c->line);
+        return 77;
+    }
+    snprintf(out, sizeof out, "%s/%s.%s", c->out_dir, c->stem, tok[1]);
+    snprintf(log, sizeof log, "%s/%s.%s.build.log", c->out_dir, c->stem, tok[1]);
+    char *argv[MAX_TOKENS + 12];
+    int n = 0;
+    argv[n++] = nvcc;
+    argv[n++] = "-cudart";
+    argv[n++] = "shared";
+    argv[n++] = "-arch=sm_80";
+    argv[n++] = "-lineinfo";
+    argv[n++] = "-o";
+    argv[n++] = out;
+    for (int i = 2; i < ntok; i++) argv[n++] = tok[i];
+    argv[n] = NULL;
+    printf("build %s:", tok[1]);
     for (int i = 0; i < n; i++) printf(" %s", argv[i]);
     printf("\n");
-    int status = spawn(argv, log_path);
-    char *output = slurp(log_path);
-    if (output)
-        fputs(output, stdout);
-    if (status != want) {
-        fprintf(stderr, "%s:%u: gpumemsim did not exit with %d (status %d)\n", c->check_file,
-                c->line, want, status);
-        free(output);
+    int status = spawn(argv, log);
+    if (status != 0) {
+        char *text = slurp(log);
+        fprintf(stderr, "%s%s:%u: nvcc failed (status %d)\n", text ? text : "", c->check_file,
+                c->line, status);
+        free(text);
         return -1;
     }
-    json_error_t err;
-    json_t *root = json_load_file(json_path, 0, &err);
-    if (!root && want == 0) {
-        free(output);
-        return broken(c, "cannot read the JSON report", err.text);
-    }
-    run_report *r = &c->runs[c->nruns++];
-    snprintf(r->name, sizeof r->name, "%s", tok[1]);
-    r->root = root;
-    r->output = output;
     return 0;
+}
+
+/* exec NAME [OPTION...] -- PROGRAM [ARG...] (want == 0) and exec-status N NAME .... */
+static int exec_program(checker *c, char **tok, int ntok, int want)
+{
+    int dashes = 2;
+    while (dashes < ntok && strcmp(tok[dashes], "--"))
+        dashes++;
+    if (dashes + 1 >= ntok || c->nruns == MAX_RUNS || strlen(tok[1]) >= sizeof c->runs[0].name)
+        return broken(c, "exec needs a short NAME, then -- and a PROGRAM (at most 16 runs)", NULL);
+    char json_path[4096], log_path[4096], program[4096];
+    snprintf(json_path, sizeof json_path, "%s/%s.%s.json", c->out_dir, c->stem, tok[1]);
+    snprintf(log_path, sizeof log_path, "%s/%s.%s.log", c->out_dir, c->stem, tok[1]);
+    snprintf(program, sizeof program, "%s/%s.%s", c->out_dir, c->stem, tok[dashes + 1]);
+    remove(json_path);
+    char *argv[MAX_TOKENS + 8];
+    int n = 0;
+    argv[n++] = (char *)c->simulator;
+    argv[n++] = "exec";
+    argv[n++] = "--json";
+    argv[n++] = json_path;
+    for (int i = 2; i < ntok; i++) argv[n++] = i == dashes + 1 ? program : tok[i];
+    argv[n] = NULL;
+    /* $GMS_RUNTIME_PRELOAD (a sanitizer's runtime, tests/runtime.cmake) is preloaded into the
+     * program, which the runtime libraries built with the sanitizer need, but not into nvcc. */
+    const char *preload = getenv("GMS_RUNTIME_PRELOAD");
+    if (preload && *preload)
+        setenv("LD_PRELOAD", preload, 1);
+    int rc = keep_run(c, argv, tok[1], json_path, log_path, want);
+    if (preload && *preload)
+        unsetenv("LD_PRELOAD");
+    return rc;
 }
 
 /* output NAME REGEX / no-output NAME REGEX: `text` is the line after the command word. */
@@ -299,6 +414,16 @@ static int term_value(checker *c, const char *term, double *out)
             return broken(c, matches ? "several instructions match" : "no instruction matches",
                           term);
         *out = sum;
+        return 0;
+    }
+    size_t plen = strlen(path);
+    if (plen > 7 && strcmp(path + plen - 7, ".length") == 0) { /* an array's size */
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%.*s", (int)(plen - 7), path);
+        json_t *array = follow(root, prefix);
+        if (!json_is_array(array))
+            return broken(c, "not an array", term);
+        *out = (double)json_array_size(array);
         return 0;
     }
     json_t *v = follow(root, path);
@@ -451,6 +576,17 @@ static int do_line(checker *c, char *line)
         if (ntok < 2 || *end || want < 0 || want > 255)
             return broken(c, "run-status needs an exit status 0..255", NULL);
         return run_simulator(c, tok + 1, ntok - 1, (int)want);
+    }
+    if (strcmp(tok[0], "build") == 0)
+        return build_program(c, tok, ntok);
+    if (strcmp(tok[0], "exec") == 0)
+        return exec_program(c, tok, ntok, 0);
+    if (strcmp(tok[0], "exec-status") == 0) {
+        char *end;
+        long want = ntok > 1 ? strtol(tok[1], &end, 10) : -1;
+        if (ntok < 2 || *end || want < 0 || want > 255)
+            return broken(c, "exec-status needs an exit status 0..255", NULL);
+        return exec_program(c, tok + 1, ntok - 1, (int)want);
     }
     if (strcmp(tok[0], "output") == 0 || strcmp(tok[0], "no-output") == 0) {
         const char *rest = text + strspn(text, " \t") + strlen(tok[0]);
