@@ -314,10 +314,12 @@ endif()
 # comes first on LD_LIBRARY_PATH; the program's arguments, options included, are its own; the
 # exit status is the program's.
 gms_cli_test(exec_environment 0
-             "^fake libcudart.so.13 from [^\n]*/tests/fake_runtime\nargv\\[1\\]=0\nargv\\[2\\]=--gpu\nargv\\[3\\]=t4\nGPUMEMSIM_GPU=a100\nGPUMEMSIM_CONFIG=/[^\n]*/tests/cli/good.json\nGPUMEMSIM_JSON=/[^\n]*/tests/cli/exec_env.json\nGPUMEMSIM_STRIP_HINTS=1\nGPUMEMSIM_TOP=3\nGPUMEMSIM_QUIET=1\nGPUMEMSIM_REPORT unset\nLD_LIBRARY_PATH=/[^\n]*/tests/fake_runtime:/old/lib\n$"
+             "^fake libcudart.so.13 from [^\n]*/tests/fake_runtime\nargv\\[1\\]=0\nargv\\[2\\]=--gpu\nargv\\[3\\]=t4\nGPUMEMSIM_GPU unset\nGPUMEMSIM_CONFIG=/[^\n]*/tests/cli/../runtime/small_l2.json\nGPUMEMSIM_JSON=/[^\n]*/tests/cli/exec_env.json\nGPUMEMSIM_STRIP_HINTS=1\nGPUMEMSIM_TOP=3\nGPUMEMSIM_QUIET=1\nGPUMEMSIM_REPORT unset\nLD_LIBRARY_PATH=/[^\n]*/tests/fake_runtime:/old/lib\n$"
              "^$"
-             exec --gpu a100 --config good.json --json exec_env.json --strip-hints --top 3 --quiet
-             -- ${probe} 0 --gpu t4)
+             exec --config ../runtime/small_l2.json --json exec_env.json --strip-hints --top 3
+             --quiet -- ${probe} 0 --gpu t4)
+gms_cli_test(exec_gpu 0 "\nGPUMEMSIM_GPU=a100\nGPUMEMSIM_CONFIG unset\n" "^$"
+             exec --gpu a100 -- ${probe} 0)
 # Options not given remove their variables (a stale export cannot change the run);
 # GPUMEMSIM_REPORT, which has no option, is left as it is. No `--` is needed: the options of
 # exec end at the program.
@@ -330,6 +332,9 @@ gms_cli_test(exec_runtime_dir_missing 2 "^$"
 gms_cli_test(exec_gpu_unknown 2 "^$"
              "^gpumemsim: error: --gpu nope: unknown GPU preset; `gpumemsim presets` lists them \\[SIM-GPU-001\\]\n$"
              exec --gpu nope -- ${probe} 0)
+gms_cli_test(exec_gpu_and_config 2 "^$"
+             "^gpumemsim: error: --gpu a100: the GPU configuration good.json chooses the GPU \\(its \"base\" names the preset\\); give --gpu or the configuration, not both \\[SIM-GPU-002\\]\n$"
+             exec --gpu a100 --config good.json -- ${probe} 0)
 gms_cli_test(exec_config_missing 2 "^$"
              "^no-such-config.json: error: cannot open the file: No such file or directory \\[CONFIG-001\\]\n$"
              exec --config no-such-config.json -- ${probe} 0)
@@ -338,7 +343,8 @@ gms_cli_test(exec_json_folder_missing 2 "^$"
              exec --json no/such/folder/s.json -- ${probe} 0)
 gms_cli_test(exec_top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"
              exec --top -1 -- ${probe} 0)
-set_tests_properties(cli.exec_environment cli.exec_gpu_unknown cli.exec_config_missing
+set_tests_properties(cli.exec_environment cli.exec_gpu cli.exec_gpu_unknown cli.exec_config_missing
+                     cli.exec_gpu_and_config
                      cli.exec_json_folder_missing cli.exec_top_negative PROPERTIES
                      ENVIRONMENT "GPUMEMSIM_RUNTIME_DIR=${GMS_FAKE_RUNTIME};LD_LIBRARY_PATH=/old/lib")
 set_tests_properties(cli.exec_defaults PROPERTIES ENVIRONMENT

@@ -555,6 +555,12 @@ static int exec_environment(const exec_args *a, const char *runtime_dir)
                 "lists them [SIM-GPU-001]\n", a->gpu);
         return 2;
     }
+    if (a->gpu && a->config) {
+        fprintf(stderr, "gpumemsim: error: --gpu %s: the GPU configuration %s chooses the GPU "
+                "(its \"base\" names the preset); give --gpu or the configuration, not both "
+                "[SIM-GPU-002]\n", a->gpu, a->config);
+        return 2;
+    }
     if (a->config && (absolute_path(a->config, config, sizeof config) || access(config, R_OK))) {
         fprintf(stderr, "%s: error: cannot open the file: %s [CONFIG-001]\n", a->config,
                 strerror(errno ? errno : ENAMETOOLONG));
