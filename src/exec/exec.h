@@ -42,6 +42,7 @@ typedef struct exec_machine {
     uint32_t max_ctas_per_sm;
     uint32_t shared_bytes_per_sm; /* shared memory available for CTAs on one SM */
     uint32_t max_shared_per_cta;
+    uint32_t shared_reserved_per_cta; /* bytes the system reserves per CTA (%reserved_smem_*) */
     uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
 } exec_machine;
 

@@ -400,6 +400,10 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
             for (unsigned l = 0; l < LANES; l++) lanes[l] = v;
             x->imm[s] = lanes;
         }
+        for (int s = 0; s < 4; s++)
+            if (in->src[s].kind == IR_OPND_SREG && in->src[s].reg >= IR_SREG_RESERVED_SMEM_BEGIN &&
+                in->src[s].reg <= IR_SREG_RESERVED_SMEM_1)
+                p->uses_reserved_smem = 1;
         const ir_operand *d = &in->dst[0];
         uint32_t dreg = d->kind == IR_OPND_REG ? d->reg
                         : d->kind == IR_OPND_VEC ? d->vregs[0] : IR_REG_SINK;

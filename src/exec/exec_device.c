@@ -510,6 +510,15 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     memsys_set_params(ms, launch->params, launch->params_bytes);
     memsys_launch_begin(ms);
     uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
+    uint32_t user_shared_bytes = shared_bytes;
+    if (p->uses_reserved_smem) {
+        /* The system's reserved region follows the kernel's own shared memory (docs/semantics.md,
+         * "Reserved shared memory"); only kernels that read its registers get it, so no other
+         * kernel's occupancy changes. */
+        rs->reserved_smem_offset = (shared_bytes + 127u) & ~127u;
+        rs->reserved_smem_bytes = machine->shared_reserved_per_cta;
+        shared_bytes = rs->reserved_smem_offset + rs->reserved_smem_bytes;
+    }
     uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
     uint32_t ctas_per_sm = machine->max_ctas_per_sm;
     if (machine->max_threads_per_sm / (nwarps * LANES) < ctas_per_sm)
@@ -518,7 +527,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
     /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
      * this guards the executor's other callers. */
-    if (ctas_per_sm == 0 || shared_bytes > machine->max_shared_per_cta) {
+    if (ctas_per_sm == 0 || user_shared_bytes > machine->max_shared_per_cta) {
         snprintf(fault->message, sizeof fault->message,
                  "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
                  "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,

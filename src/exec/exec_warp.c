@@ -114,6 +114,13 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     case IR_SREG_DYNAMIC_SMEM_SIZE: v = rs->launch->dynamic_shared_bytes; break;
     case IR_SREG_TOTAL_SMEM_SIZE:
     case IR_SREG_AGGR_SMEM_SIZE: v = cta->shared_bytes; break;
+    /* The reserved region's halves: _0 names the first, _1 the second, where cooperative groups
+     * keep their multi-warp scratch (docs/semantics.md, "Reserved shared memory"). */
+    case IR_SREG_RESERVED_SMEM_BEGIN:
+    case IR_SREG_RESERVED_SMEM_0: v = rs->reserved_smem_offset; break;
+    case IR_SREG_RESERVED_SMEM_END: v = rs->reserved_smem_offset + rs->reserved_smem_bytes; break;
+    case IR_SREG_RESERVED_SMEM_CAP: v = rs->reserved_smem_bytes; break;
+    case IR_SREG_RESERVED_SMEM_1: v = rs->reserved_smem_offset + rs->reserved_smem_bytes / 2; break;
     default: v = 0; break; /* %envregN: the driver leaves them zero */
     }
     for (unsigned l = 0; l < LANES; l++) out[l] = v;

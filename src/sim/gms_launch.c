@@ -312,6 +312,7 @@ static void machine_of(const gms_device *dev, exec_machine *m)
                                  ? g->l1.default_shared_carveout_bytes
                                  : g->l1.max_shared_per_cta_bytes;
     m->max_shared_per_cta = g->l1.max_shared_per_cta_bytes;
+    m->shared_reserved_per_cta = g->l1.shared_reserved_per_cta_bytes;
     m->quantum = dev->quantum;
 }
 
