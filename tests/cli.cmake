@@ -251,3 +251,12 @@ endforeach()
 gms_cli_test(check_extern_call 2 "^$"
              "^extern_call.ptx:12:2: error: call to external function 'helper', which gpumemsim does not provide \\(its system calls are vprintf, __assertfail, malloc and free\\) \\[EXEC-EXTERN-001\\]\n$"
              check extern_call.ptx)
+
+# Dynamic parallelism and CUDA graphs' device calls are refused by name, each with its own rule:
+# nvcc 13's CDP2 calls and cudaGraphLaunch (device_runtime.cu), and CDP1's names.
+gms_cli_test(check_device_launch_cdp2 2 "^$"
+             "^device_runtime.ptx:86:2: error: call to '__cudaCDP2GetParameterBufferV2', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_runtime.ptx:107:2: error: call to '__cudaCDP2LaunchDeviceV2', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_runtime.ptx:124:2: error: call to 'cudaGraphLaunch', a device call of CUDA graphs, which gpumemsim does not model \\[EXEC-EXTERN-003\\]\n$"
+             check device_runtime.ptx)
+gms_cli_test(check_device_launch_cdp1 2 "^$"
+             "^device_launch_cdp1.ptx:40:2: error: call to 'cudaGetParameterBuffer', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_launch_cdp1.ptx:61:2: error: call to 'cudaLaunchDevice', [^\n]*\\[EXEC-EXTERN-002\\]\ndevice_launch_cdp1.ptx:66:2: error: call to 'cudaDeviceSynchronize', [^\n]*\\[EXEC-EXTERN-002\\]\n$"
+             check device_launch_cdp1.ptx)

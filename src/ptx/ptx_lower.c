@@ -169,8 +169,10 @@ static const ptx_binding *resolve(lower *L, const ptx_name *n, uint32_t *slot)
         if (find_sreg(n, &bits) >= 0)
             return NULL;
         if (is_unmodelled_sreg(n)) {
+            bool graph = n->len == 19 && !memcmp(n->text, "%current_graph_exec", 19);
             ptx_error_at(L->p, n->line, n->col, "PTX-UNSUP-002",
-                         "special register '%.*s' is not modelled by gpumemsim", (int)n->len, n->text);
+                         "special register '%.*s' is not modelled by gpumemsim%s", (int)n->len,
+                         n->text, graph ? " (it belongs to CUDA graphs' device API)" : "");
             return NULL;
         }
         ptx_error_at(L->p, n->line, n->col, n->text[0] == '%' ? "PTX-SYM-001" : "PTX-SYM-002",
