@@ -537,6 +537,19 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         free(rs);
         return 1;
     }
+    uint64_t grid_ctas = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    if (launch->grid_sync_base && grid_ctas > (uint64_t)ctas_per_sm * machine->sm_count) {
+        /* A grid-wide sync waits for every CTA: they must all be resident at once, which CUDA
+         * checks when cudaLaunchCooperativeKernel is called. */
+        snprintf(fault->message, sizeof fault->message,
+                 "cooperative launch of %llu CTAs, more than the %u that can be resident at once "
+                 "(%u SMs x %u CTAs)", (unsigned long long)grid_ctas,
+                 ctas_per_sm * machine->sm_count, machine->sm_count, ctas_per_sm);
+        fault->faulted = 1;
+        fault->rule = "EXEC-LAUNCH-002";
+        free(rs);
+        return 1;
+    }
     rs->warps_per_sm_slots = ctas_per_sm * nwarps;
     const ir_machine *mk = &p->module->machine;
     if (mk->call_conv == IR_CALL_RETURN_STACK) {
