@@ -1,6 +1,7 @@
 #!/bin/sh
 # The corpus script's self-test: tools/corpus/build.sh on the made-up suite of tests/corpus/
-# (three sources: one accepted, one rejected, one that does not compile) must print exactly the
+# (four sources: one accepted, one rejected, one with dynamic parallelism that needs -rdc=true,
+# one that does not compile) must print exactly the
 # expected summary. Exit 77 (skipped) without nvcc.
 # Usage: corpus_check.sh GPUMEMSIM
 set -eu

@@ -9,7 +9,7 @@ dir=$(dirname "$src")
 # Header folders the suites keep beside their sources: the file's own folder and its parents up to
 # the suite root, and the suite's shared helper folders.
 here=$(cd "$(dirname "$0")" && pwd)
-incs="-I$dir -I$dir/.. -I$dir/../.. -I$here/shim -include corpus_compat.h"
+incs="-I$dir -I$dir/.. -I$dir/../.. -I$dir/../inc -I$here/shim -include corpus_compat.h"
 for d in Common common include inc src/common common/include Samples/common/inc \
          Common/inc cuda/common src/cuda/common; do
     [ -d "$clones/$suite/$d" ] && incs="$incs -I$clones/$suite/$d"
@@ -25,8 +25,14 @@ for arch in $ARCHS; do
         # shellcheck disable=SC2086
         if ! nice -n 19 "$NVCC" -ptx -arch="$arch" -O3 -std=c++17 -w $incs "$src" -o "$base.ptx" \
                 > "$base.nvcc.log" 2>&1; then
-            rm -f "$base.ptx"
-            : > "$base.nocompile"
+            # Dynamic parallelism needs relocatable device code: compile those sources so, and
+            # let gpumemsim refuse their device-runtime calls by name.
+            if ! grep -q 'requires separate compilation mode' "$base.nvcc.log" ||
+               ! nice -n 19 "$NVCC" -ptx -rdc=true -arch="$arch" -O3 -std=c++17 -w $incs "$src" \
+                    -o "$base.ptx" > "$base.nvcc.log" 2>&1; then
+                rm -f "$base.ptx"
+                : > "$base.nocompile"
+            fi
         fi
     fi
     if [ -f "$base.nocompile" ]; then
