@@ -14,6 +14,9 @@ for d in Common common include inc src/common common/include Samples/common/inc 
          Common/inc cuda/common src/cuda/common; do
     [ -d "$clones/$suite/$d" ] && incs="$incs -I$clones/$suite/$d"
 done
+# Last: the CUDA samples' helper headers (helper_cuda.h, ...), which Rodinia's sources expect from
+# the CUDA SDK of their day.
+[ -d "$clones/cuda-samples/Common" ] && incs="$incs -I$clones/cuda-samples/Common"
 for arch in $ARCHS; do
     base="$out/$suite/$path.$arch"
     mkdir -p "$(dirname "$base")"
