@@ -270,3 +270,15 @@ gms_cli_test(run_grid_sync_not_cooperative 1 "^$"
 gms_cli_test(run_grid_sync_too_large 1 "^$"
              "^gpumemsim: kernel _Z9grid_syncPKiPiS1_ faulted \\(launch 1 of 1\\)\n  cooperative launch of 217 CTAs, more than the 216 that can be resident at once \\(108 SMs x 2 CTAs\\) \\[EXEC-LAUNCH-002\\]\n"
              run --quiet grid_sync_too_large.json)
+
+# The faults of cp.async (docs/faults.md, "Asynchronous copies"): a source size above the copy
+# size, a destination not aligned to the copy size, and more pending copies than a warp holds.
+gms_cli_test(cp_async_big_source 1 ""
+             "faulted \\(launch 1 of 1\\)\n  cp.async source size 12 is larger than its copy size 8 \\[EXEC-ASYNC-001\\]\n  by thread \\(0,0,0\\) in block \\(0,0,0\\)\n  at cp_async_faults.ptx:16: "
+             run cp_async_fault_big_source.json)
+gms_cli_test(cp_async_misaligned 1 ""
+             "  cp.async destination 0x8 of 16 bytes is not aligned to its size in the 512-byte shared memory of the CTA \\[EXEC-ASYNC-002\\]\n.*at cp_async_faults.ptx:28: "
+             run cp_async_fault_misaligned.json)
+gms_cli_test(cp_async_never_waits 1 ""
+             "  more than 1024 cp.async instructions of one warp are pending: .* \\[EXEC-ASYNC-003\\]\n.*at cp_async_faults.ptx:44: "
+             run cp_async_fault_never_waits.json)

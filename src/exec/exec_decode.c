@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 
 /* exec_xinsn.aux of an instruction h_alu runs: ALU_AUX_DIRECT, its one destination is a
  * register that no source reads, so that with every lane active the lane function may write
@@ -210,6 +211,10 @@ static const struct {
     FAMILY(CRS, exec_h_crs, 0)
     FAMILY(IMAGE, exec_h_image, 0)
     FAMILY(TEXTURE, exec_h_texture, 0)
+    FAMILY(MATRIX, exec_h_matrix, 1)
+    FAMILY(ASYNC, exec_h_async, 0)
+    FAMILY(MBARRIER, exec_h_mbarrier, 0)
+    FAMILY(BULK, exec_h_bulk, 0)
 #undef FAMILY
 };
 
@@ -242,6 +247,8 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
             x->aux = exec_mem_decode_aux(&m->machine, fn, in);
         if (family == IR_FAM_LD)
             x->fn = exec_ld_handler(x);
+        if (family == IR_FAM_ASYNC)
+            x->aux = exec_async_decode_aux(&m->machine, fn, in);
     }
 }
 

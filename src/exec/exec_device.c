@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 
 static uint64_t reloc_value(const exec_program *p, const ir_reloc *r)
 {
@@ -184,6 +185,7 @@ static void cta_destroy(exec_cta *cta)
         free(w->frames);
         exec_crs_free(w);
         exec_hazard_free(w);
+        exec_async_free(w);
     }
     free(cta->warps);
     free(cta->shared);
@@ -318,6 +320,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->fetch_line = UINT64_MAX;
         exec_crs_reset(w);
         exec_hazard_reset(w);
+        exec_async_reset(w);
         w->depth = 0;
         w->local_sp = 0;
         w->warp_in_cta = i;
@@ -426,6 +429,10 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
             continue;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             exec_warp *w = &cta->warps[i];
+            if (w->state == WARP_MBARRIER || w->state == WARP_YIELD) {
+                exec_mbarrier_report_deadlock(w);
+                return;
+            }
             if (w->state == WARP_BARRIER) {
                 warp_fault(w, &w->code[w->bar_resume_pc - 1], (unsigned)__builtin_ctz(w->bar_mask | 0x80000000u),
                            "EXEC-BAR-004", "deadlock: barrier %u can never complete (%u of the CTA's warps "
@@ -465,9 +472,12 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
             if (!*busy)
                 continue;
             for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
+                if (cta->warps[i].state == WARP_YIELD) /* its round is over: ready again */
+                    cta->warps[i].state = WARP_READY;
                 if (cta->warps[i].state == WARP_READY) {
                     warp_run(&cta->warps[i], rs->machine->quantum);
                     ran++;
+                    rs->mbar_polls += cta->warps[i].state == WARP_YIELD;
                 }
             }
             if (rs->faulted || rs->oom)
@@ -600,7 +610,10 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     }
     uint32_t next_cta = 0, resident = 0;
     uint64_t reported = stats->warp_instructions; /* at the last progress report */
+    uint32_t polling_rounds = 0; /* in a row, in which every warp that ran only polled */
     for (;;) {
+        uint64_t phases = rs->mbar_phases;
+        rs->mbar_polls = 0;
         uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
                                       shared_bytes, &resident);
         if (rs->faulted || rs->oom)
@@ -614,7 +627,12 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         }
         if (!resident && next_cta >= total_ctas)
             break;
-        if (!ran) {
+        /* Rounds in which every warp that ran ended its turn polling an mbarrier phase that
+         * stayed open change nothing any warp waits for: after EXEC_MBAR_POLLING_ROUNDS of them
+         * in a row, no phase will ever complete (docs/semantics.md, "mbarrier"). */
+        polling_rounds = ran && ran == rs->mbar_polls && rs->mbar_phases == phases
+                             ? polling_rounds + 1 : 0;
+        if (!ran || polling_rounds == EXEC_MBAR_POLLING_ROUNDS) {
             report_deadlock(rs, slots, nslots);
             break;
         }

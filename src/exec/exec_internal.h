@@ -32,6 +32,7 @@ typedef struct exec_warp exec_warp;
 typedef struct exec_xinsn exec_xinsn;
 typedef struct exec_crs exec_crs;         /* a warp's call-return stacks (exec_crs.c) */
 typedef struct exec_hazards exec_hazards; /* a warp's pending scoreboards (exec_hazard.c) */
+typedef struct exec_async exec_async;     /* a warp's pending async copies (exec_async.c) */
 typedef void (*exec_handler)(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* One instruction prepared for execution. */
@@ -151,7 +152,22 @@ typedef struct exec_frame {
     uint8_t borrowed;         /* regs/preds belong to the launch's register arena */
 } exec_frame;
 
-typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED } warp_state;
+/* WARP_YIELD: ready, but done with this scheduling round (an mbarrier wait that found its
+ * phase open); WARP_MBARRIER: asleep in an mbarrier try_wait until its phase completes
+ * (exec_mbarrier.c). */
+typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED, WARP_YIELD,
+                          WARP_MBARRIER } warp_state;
+
+/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER), or the last poll of an open phase of a
+ * warp that yielded (WARP_YIELD): the wait, its lanes, and per lane the barrier's shared offset
+ * and what the lane waits for (exec_mbarrier.c). */
+typedef struct exec_mbar_wait {
+    const exec_xinsn *insn;   /* the try_wait: its predicate is written when the warp wakes */
+    uint32_t lanes;           /* the lanes that executed it */
+    uint32_t open;            /* of those, the ones whose phase has not completed yet */
+    uint32_t offset[32];      /* per lane: the barrier's shared offset */
+    uint64_t operand[32];     /* per lane: the state token, or the phase parity (.parity) */
+} exec_mbar_wait;
 
 typedef struct exec_cta exec_cta;
 typedef struct exec_run_state exec_run_state;
@@ -188,6 +204,9 @@ struct exec_warp {
                                  the warp first uses one */
     exec_hazards *hazards;    /* owned: pending scoreboards under --strict-hazards; NULL until
                                  first needed */
+    exec_async *async;        /* owned: cp.async copies not yet landed; NULL until the warp
+                                 first issues one */
+    exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
 };
 
 typedef struct exec_barrier {
@@ -254,6 +273,9 @@ struct exec_run_state {
     uint32_t reserved_smem_offset; /* shared offset of the CTA's reserved region (its bytes:
                                       reserved_smem_bytes; both 0 when the kernel has none) */
     uint32_t reserved_smem_bytes;
+    uint64_t mbar_phases;     /* mbarrier phases completed so far (exec_mbarrier.c) */
+    uint32_t mbar_polls;      /* warps whose turn in the current scheduling round ended
+                                 polling an open mbarrier phase (WARP_YIELD) */
 };
 
 /* exec_decode.c */
@@ -338,6 +360,9 @@ void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_image_coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c);
 /* tex, tld4, txq: filtered reads through texture objects */
 void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* exec_bulk.c: the bulk copies, their groups and the proxy fence (docs/semantics.md, "Bulk
+ * copies and tensor maps"). */
+void exec_h_bulk(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error
  * handling (0, or -1 after faulting the warp); the loaded data of `mask`'s lanes into dst[0]; the
  * value operand src[src_index] into acc->data. */
@@ -345,6 +370,14 @@ int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc);
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc);
 void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
                    int src_index);
+/* exec_mem.c, for exec_async.c and exec_matrix.c: the 32 lanes' addresses (addr, OUT) of ADDR
+ * operand `o` written in state space `written`, with exec_mem_decode_aux's flags `aux` for it;
+ * returns the space they are in (a variable's, for a variable base). */
+ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
+                            uint64_t *addr);
+/* exec_matrix.c: ldmatrix, stmatrix, wmma.load/store/mma, mma.sync (docs/semantics.md, "Matrix
+ * instructions"): warp-wide, every lane of the warp must execute them together (EXEC-MMA-001). */
+void exec_h_matrix(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* Decode-time part of exec_decode_program for instruction `in` of module `m`: a call-return-stack
  * instruction on a machine without the stack is refused (EXEC-CRS-004, reported to dl), and a
  * cctl on the call-return stack's cache gets its handler in x->fn (NULL, refused as
@@ -382,6 +415,21 @@ enum { EXEC_HEAP_FREED, EXEC_HEAP_NOT_HEAP, EXEC_HEAP_DOUBLE_FREE, EXEC_HEAP_INT
 int exec_heap_free(exec_run_state *rs, uint64_t addr);
 /* Frees the bookkeeping; the heap is empty again. */
 void exec_heap_release(exec_heap *h);
+
+/* exec_async.c: cp.async, cp.async.commit_group, cp.async.wait_group/wait_all (docs/semantics.md,
+ * "Asynchronous copies") */
+void exec_h_async(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* The x->aux of an async-family instruction `in` of `fn` on machine `k`, decided at decode:
+ * cp.async's exec_mem_decode_aux flags for its shared destination (bits 0..7) and its global
+ * source (bits 8..15); 0 for the others. */
+uint32_t exec_async_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
+/* Lands every copy the warp still holds (its threads never waited for them), as its last
+ * lanes finish; the shared stores are counted against the cp.async instructions. */
+void exec_async_drain(exec_warp *w);
+/* Forgets the pending copies and group counts of a warp that starts a new CTA; frees them with
+ * the warp. */
+void exec_async_reset(exec_warp *w);
+void exec_async_free(exec_warp *w);
 
 /* exec_printf.c */
 int exec_vprintf(exec_warp *w, const exec_xinsn *x, uint32_t mask, uint64_t fmt_lanes[32],

@@ -570,6 +570,12 @@ int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     return do_access(w, x, acc);
 }
 
+ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
+                            uint64_t *addr)
+{
+    return lane_addresses(w, o, written, aux, addr);
+}
+
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
 {
     unpack_load(w, x, mask, acc);

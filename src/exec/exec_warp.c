@@ -309,6 +309,9 @@ void warp_next_group(exec_warp *w)
             }
             continue;
         }
+        exec_async_drain(w); /* what its threads never waited for lands now */
+        if (w->state == WARP_FAULTED)
+            return;
         w->state = WARP_DONE;
         w->active = 0;
         exec_cta *cta = w->cta;

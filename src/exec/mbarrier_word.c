@@ -103,6 +103,17 @@ mbar_status mbar_complete_tx(uint64_t *word, uint32_t bytes)
     return move_tx(word, -(int32_t)bytes);
 }
 
+mbar_status mbar_add_pending(uint64_t *word, uint32_t count)
+{
+    uint64_t w = *word;
+    if (!mbar_is_valid(w))
+        return MBAR_ERR_UNINIT;
+    if (count < 1 || count > MBAR_COUNT_MAX || mbar_pending(w) + count > MBAR_COUNT_MAX)
+        return MBAR_ERR_COUNT;
+    *word = pack(mbar_pending(w) + count, mbar_expected(w), mbar_tx_count(w), mbar_parity(w));
+    return MBAR_OK;
+}
+
 int mbar_token_phase_done(uint64_t word, uint64_t token)
 {
     if (!mbar_is_valid(word) || !(token >> VALID_BIT))

@@ -62,6 +62,13 @@ mbar_status mbar_expect_tx(uint64_t *word, uint32_t bytes);
  * MBAR_COMPLETED, MBAR_ERR_UNINIT or MBAR_ERR_TX_RANGE. */
 mbar_status mbar_complete_tx(uint64_t *word, uint32_t bytes);
 
+/* The pending arrivals of the current phase rise by `count` (1 .. 2^20-1): an arrival that will
+ * come later and was not in the expected count (cp.async.mbarrier.arrive without .noinc counts
+ * itself in when it is issued, and arrives when its copies complete). Never completes a phase.
+ * Returns MBAR_OK, MBAR_ERR_UNINIT, or MBAR_ERR_COUNT when count is outside 1 .. 2^20-1 or the
+ * pending arrivals would exceed 2^20-1. */
+mbar_status mbar_add_pending(uint64_t *word, uint32_t count);
+
 /* test_wait / try_wait with a state token: 1 when the phase the token was taken in has
  * completed (the barrier's parity differs from the token's), else 0. An invalid word or
  * token gives 0. */

@@ -29,7 +29,10 @@ typedef enum ptx_group {
     PTX_G_NOFTZ, PTX_G_SATFINITE, PTX_G_SHIFTAMT, PTX_G_CLAMP, PTX_G_DIR, PTX_G_TO, PTX_G_UNI,
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
-    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM, PTX_G_COUNT
+    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM,
+    PTX_G_CPDST, PTX_G_CPSRC,
+    PTX_G_MBAR,
+    PTX_G_COUNT
 } ptx_group;
 
 #define PTX_GBIT(g) (UINT64_C(1) << PTX_G_##g)
@@ -87,6 +90,9 @@ typedef enum ptx_group {
 #define G_TLD4 PTX_GBIT(TLD4)
 #define G_TXQ PTX_GBIT(TXQ)
 #define G_TEXFORM PTX_GBIT(TEXFORM)
+#define G_CPDST PTX_GBIT(CPDST) /* cp.async: the destination's state space */
+#define G_CPSRC PTX_GBIT(CPSRC) /* cp.async: the source's state space */
+#define G_MBAR PTX_GBIT(MBAR)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)
 #define TM_BITS (TM(B16) | TM(B32) | TM(B64))
@@ -110,6 +116,10 @@ typedef enum ptx_form {
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
+    PTX_FORM_MATRIX,
+    PTX_FORM_ASYNC,
+    PTX_FORM_MBAR,
+    PTX_FORM_BULK,
     PTX_FORM_UNSUPPORTED
 } ptx_form;
 
@@ -136,6 +146,10 @@ typedef enum ptx_texform {
     PTX_TEXFORM_NONE = 0, PTX_TEXFORM_CUBE, PTX_TEXFORM_ACUBE, PTX_TEXFORM_2DMS,
     PTX_TEXFORM_A2DMS, PTX_TEXFORM_BASE, PTX_TEXFORM_LEVEL, PTX_TEXFORM_GRAD
 } ptx_texform;
+
+/* The mbarrier forms (the values of the MBAR group). */
+typedef enum ptx_mbar_form { PTX_MBAR_NONE = 0, PTX_MBAR_EXPECT_TX, PTX_MBAR_NOCOMPLETE,
+                             PTX_MBAR_PARITY } ptx_mbar_form;
 
 /* Cache operators (the values of the COP group). */
 typedef enum ptx_cop { PTX_COP_NONE = 0, PTX_COP_CA, PTX_COP_CG, PTX_COP_CS, PTX_COP_LU, PTX_COP_CV,
@@ -440,6 +454,41 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
  * operands. */
 bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* Matrix instructions (ptx_matrix.c; PTX ISA 9.1 §9.7.14; docs/ptx.md, "Matrix instructions"):
+ * ldmatrix, stmatrix, mma, wmma.load/store/mma. Their modifiers are read from the opcode text
+ * c->text (the parser hands none to the modifier groups), checked (PTX-MMA-001/002, PTX-UNSUP-002,
+ * PTX-ARCH-001, PTX-VER-001) and written into c->insn (sub, type, type2, type_b, type_c, frag,
+ * mods, rnd, mem); then the operands. */
+bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
+/* Asynchronous copies (ptx_async.c; PTX ISA 9.1 §9.7.9.25 cp.async, cp.async.commit_group,
+ * cp.async.wait_group, cp.async.wait_all; docs/ptx.md, "Asynchronous copies"): their modifier
+ * rules as ptxas 13 enforces them (after the common checks), and their operands. */
+bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c);
+/* Operand lowering for ptx_async.c and ptx_bulk.c (ptx_lower.c): an address operand [base+offset] as if the
+ * instruction were written in state space `space` (a variable base must live there, PTX-MEM-002);
+ * a predicate source, `!p` allowed. Each reports and returns false on error. */
+bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
+                       ir_operand *out);
+bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);
+/* mbarrier (ptx_mbarrier.c; PTX ISA 9.1 "mbarrier", docs/ptx.md "mbarrier"): the modifier rules
+ * of mbarrier.* and fence.mbarrier_init as ptxas 13 enforces them (after the common checks),
+ * sub and the oldest .version/.target of the form; and the operands. */
+bool ptx_check_mbarrier(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_mbarrier(ptx_parser *p, ptx_insn_ctx *c);
+/* An address operand [base+offset] of instruction c into out (the space checks of ld/st against
+ * c->insn->mem.space); reports PTX-OPND-002, PTX-MEM-002, PTX-TYPE-002 or PTX-SYM-* and returns
+ * false on error. */
+bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);
+/* Bulk copies (ptx_bulk.c; PTX ISA 9.1 §9.7.9.25.4-5 cp.async.bulk, cp.async.bulk.tensor,
+ * cp.reduce.async.bulk{.tensor}, cp.async.bulk.prefetch{.tensor}, commit_group, wait_group;
+ * §9.7.13.4 fence.proxy; docs/ptx.md, "Bulk copies"): they read their modifiers from the opcode
+ * text c->text themselves (none go to the modifier groups), check them (PTX-BULK-001..004,
+ * PTX-ARCH-002, PTX-VER-001) and write them into c->insn (op, sub, type, mem); then the
+ * operands. */
+bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_bulk(ptx_parser *p, ptx_insn_ctx *c);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);

@@ -476,7 +476,8 @@ static bool lower_alu(lower *L, unsigned nsrc)
     ir_type dt = (c->insn->mods & IR_MOD_WIDE) ? wide_type(t) : t;
     if (c->row->form == PTX_FORM_COUNT)
         dt = IR_T_U32;
-    unsigned imm = A_IMM; /* .pred logic ops take 0, 1 or -1 as ptxas does (docs/ptx.md) */
+    /* .pred logic ops take 0, 1 or -1 and negated predicates !p, as ptxas does (docs/ptx.md) */
+    unsigned imm = A_IMM | (t == IR_T_PRED ? A_NOT : 0);
     if (!dst(L, &L->ops[0], dt, 0, &L->in->dst[0]))
         return false;
     for (unsigned i = 0; i < nsrc; i++) {
@@ -1008,6 +1009,29 @@ bool ptx_lower_vec(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_type t
     return vector(&L, o, t, count, is_dst ? A_WIDE | A_SINK : A_WIDE | A_IMM, out);
 }
 
+bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
+                       ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    uint8_t written = c->insn->mem.space; /* address() checks a variable against it */
+    c->insn->mem.space = (uint8_t)space;
+    bool ok = address(&L, o, out);
+    c->insn->mem.space = written;
+    return ok;
+}
+
+bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return src(&L, o, IR_T_PRED, A_REG | A_NOT, out);
+}
+
+bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
+{
+    lower L = {p, c, c->insn, p->ops};
+    return address(&L, o, out);
+}
+
 static void clear_operands(ir_insn *in)
 {
     for (int i = 0; i < 2; i++)
@@ -1060,6 +1084,10 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_BAR: lower_bar(&L); break;
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
+    case PTX_FORM_MATRIX: ptx_lower_matrix(p, c); break;
+    case PTX_FORM_ASYNC: ptx_lower_async(p, c); break;
+    case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
+    case PTX_FORM_BULK: ptx_lower_bulk(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

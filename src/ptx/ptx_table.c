@@ -167,7 +167,8 @@ static const char *const group_names[PTX_G_COUNT] = {
     "abs", "noftz", "satfinite", "shiftamt", "clamp/wrap", "l/r", "to", "uni", "aligned", "sync",
     "compare", "bool-op", "atom-op", "redux-op", "shfl-mode", "vote-mode", "match-mode", "bar-op",
     "bar-red-op", "testp-class", "prmt-mode", "mmio", "geometry", "surface-oob-mode",
-    "surface-query", "tld4-channel", "texture-query", "texture-form"};
+    "surface-query", "tld4-channel", "texture-query", "texture-form",
+    "mbarrier-form"};
 
 static void list_op(list_line *l, const ptx_op_row *r)
 {

@@ -261,7 +261,7 @@ static void test_decode_follows_the_table(void **state)
                          exec_family_handler(ir_op_info_of(IR_ST)->family));
     static const ir_opcode sets_pc[] = {IR_BRA, IR_BRX, IR_CALL, IR_RET, IR_EXIT,
                                         IR_TRAP, IR_BRKPT, IR_BAR, IR_SYNC, IR_BRK,
-                                        IR_CAL, IR_RET_CRS};
+                                        IR_CAL, IR_RET_CRS, IR_MBARRIER};
     unsigned n = 0;
     for (unsigned op = 0; op < IR_OP_COUNT; op++)
         n += ir_op_info_of((ir_opcode)op)->flow != IR_FLOW_NONE;

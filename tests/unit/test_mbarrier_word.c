@@ -86,6 +86,26 @@ static void test_tx_count(void **state)
     assert_int_equal(mbar_complete_tx(&w, MBAR_COUNT_MAX + 1), MBAR_ERR_TX_RANGE);
 }
 
+/* cp.async.mbarrier.arrive without .noinc: an arrival counted in when issued, made later. */
+static void test_add_pending(void **state)
+{
+    (void)state;
+    uint64_t w, t;
+    assert_int_equal(mbar_init(1, &w), MBAR_OK);
+    assert_int_equal(mbar_add_pending(&w, 1), MBAR_OK);
+    assert_int_equal(mbar_pending(w), 2);
+    assert_int_equal(mbar_expected(w), 1);
+    assert_int_equal(mbar_arrive(&w, 1, 0, &t), MBAR_OK); /* the thread's own arrival */
+    assert_false(mbar_token_phase_done(w, t));
+    assert_int_equal(mbar_arrive(&w, 1, 0, NULL), MBAR_COMPLETED); /* the copies' arrival */
+    assert_int_equal(mbar_pending(w), 1); /* the next phase expects only the init count */
+    assert_int_equal(mbar_add_pending(&w, 0), MBAR_ERR_COUNT);
+    assert_int_equal(mbar_add_pending(&w, MBAR_COUNT_MAX), MBAR_ERR_COUNT);
+    assert_int_equal(mbar_pending(w), 1);
+    uint64_t bad = 0;
+    assert_int_equal(mbar_add_pending(&bad, 1), MBAR_ERR_UNINIT);
+}
+
 static void test_uninitialized(void **state)
 {
     (void)state;
@@ -105,6 +125,7 @@ int main(void)
         cmocka_unit_test(test_arrivals_complete_phase),
         cmocka_unit_test(test_arrive_drop),
         cmocka_unit_test(test_tx_count),
+        cmocka_unit_test(test_add_pending),
         cmocka_unit_test(test_uninitialized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
