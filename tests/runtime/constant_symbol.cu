@@ -36,6 +36,7 @@ int main()
         CHECK(cudaMemcpyToSymbol(coeffs, c, sizeof c));
         CHECK(cudaMemcpyToSymbol(degree, &d, sizeof d));
         poly<<<n / 128, 128>>>(dy, n);
+        CHECK(cudaGetLastError());
         CHECK(cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost));
         for (int i = 0; i < n; i++)
             EXPECT(y[i] == host_poly(c, d, i), "round %d y[%d] = %.9g, host %.9g", round, i,

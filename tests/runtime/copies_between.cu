@@ -22,6 +22,7 @@ int main()
     CHECK(cudaMalloc(&z, n * sizeof(float)));
     CHECK(cudaMemcpy(x, h, sizeof h, cudaMemcpyHostToDevice));
     scale<<<n / 128, 128>>>(y, x, 2.0f, n);
+    CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(back, y, sizeof back, cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; i++)
         EXPECT(back[i] == 2.0f * i, "y[%d] = %g", i, back[i]);
@@ -30,6 +31,7 @@ int main()
     CHECK(cudaMemcpy(x, back, sizeof back, cudaMemcpyDefault));
     CHECK(cudaMemcpy(z, x, sizeof back, cudaMemcpyDeviceToDevice));
     scale<<<n / 128, 128>>>(y, z, 0.5f, n);
+    CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(back, y, sizeof back, cudaMemcpyDefault));
     for (int i = 0; i < n; i++)
         EXPECT(back[i] == 0.5f * (2.0f * i + 1.0f), "second y[%d] = %g", i, back[i]);

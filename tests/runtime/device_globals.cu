@@ -24,7 +24,9 @@ int main()
     unsigned long long zero = 0, got = 0;
     CHECK(cudaMemcpyToSymbol(hits, &zero, sizeof zero));
     count<<<(n + 127) / 128, 128>>>(n);
+    CHECK(cudaGetLastError());
     count<<<(n + 127) / 128, 128>>>(n);
+    CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpyFromSymbol(&got, hits, sizeof got));
     EXPECT(got == 2ULL * n, "hits = %llu", got);

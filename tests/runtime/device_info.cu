@@ -1,8 +1,9 @@
-// Device management and errors: the device count, properties filled from the preset (the name
-// and compute capability the check file's run selects with --gpu a100), attributes, memory
-// info, cudaMemset, a launch with too many threads (cudaErrorInvalidConfiguration, which
+// Device management and errors: the device count, properties filled from the preset (the
+// a100, which the check file's run selects with --gpu: its name, compute capability and SMs),
+// attributes, memory info, cudaMemset, a launch with too many threads (cudaErrorInvalidConfiguration, which
 // cudaPeekAtLastError keeps and cudaGetLastError clears), error names and strings, and
 // cudaDeviceReset.
+#include <cctype>
 #include <cstring>
 #include "rt_check.h"
 
@@ -23,9 +24,12 @@ int main()
     EXPECT(dev == 0, "device %d", dev);
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
-    std::printf("device_info: %s, sm_%d%d, %d SMs, %zu bytes of L2-sized memory info\n", prop.name,
-                prop.major, prop.minor, prop.multiProcessorCount, (size_t)prop.l2CacheSize);
-    EXPECT(std::strstr(prop.name, "A100") != nullptr, "an A100 preset, got %s", prop.name);
+    std::printf("device_info: %s, sm_%d%d, %d SMs, %d bytes of L2\n", prop.name, prop.major,
+                prop.minor, prop.multiProcessorCount, prop.l2CacheSize);
+    char lower[sizeof prop.name];
+    for (size_t i = 0; i < sizeof lower; i++)
+        lower[i] = (char)std::tolower((unsigned char)prop.name[i]);
+    EXPECT(std::strstr(lower, "a100") != nullptr, "the a100 preset's name, got %s", prop.name);
     EXPECT(prop.major == 8 && prop.minor == 0, "compute capability 8.0");
     EXPECT(prop.multiProcessorCount == 108, "108 SMs, got %d", prop.multiProcessorCount);
     EXPECT(prop.warpSize == 32, "warp size %d", prop.warpSize);

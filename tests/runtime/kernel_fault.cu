@@ -15,6 +15,7 @@ int main()
     int *d;
     CHECK(cudaMalloc(&d, 1024 * sizeof(int)));
     wild_store<<<2, 32>>>(d, 1LL << 36); // 256 GiB past the allocation
+    CHECK(cudaGetLastError());            // the launch itself is fine
     cudaError_t e = cudaDeviceSynchronize();
     std::printf("kernel_fault: cudaDeviceSynchronize returned %s (%d)\n", cudaGetErrorName(e),
                 (int)e);

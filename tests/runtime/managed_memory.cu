@@ -24,6 +24,7 @@ int main()
     total = 100;
     for (int round = 1; round <= 2; round++) {
         twice<<<(n + 255) / 256, 256>>>(x, n);
+        CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         for (int i = 0; i < n; i++)
             EXPECT(x[i] == (i - 7) * (1 << round), "round %d x[%d] = %d", round, i, x[i]);

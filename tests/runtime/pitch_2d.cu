@@ -31,6 +31,7 @@ int main()
                        cudaMemcpyHostToDevice));
     dim3 block(16, 8), grid((w + 15) / 16, (h + 7) / 8);
     negate_rows<<<grid, block>>>(dst, dpitch, src, spitch, w, h);
+    CHECK(cudaGetLastError());
     CHECK(cudaMemcpy2D(back, w * sizeof(float), dst, dpitch, w * sizeof(float), h,
                        cudaMemcpyDeviceToHost));
     for (int y = 0; y < h; y++)

@@ -37,10 +37,12 @@ int main()
     CHECK(cudaMemcpyAsync(d, h, half * sizeof(int), cudaMemcpyHostToDevice, s1));
     CHECK(cudaMemcpyAsync(d + half, h + half, half * sizeof(int), cudaMemcpyHostToDevice, s2));
     add_one<<<half / 256, 256, 0, s1>>>(d, half);
+    CHECK(cudaGetLastError());
     CHECK(cudaEventRecord(done1, s1));
     add_one<<<half / 256, 256, 0, s2>>>(d + half, half);
     CHECK(cudaStreamWaitEvent(s2, done1, 0));
     add_from<<<half / 256, 256, 0, s2>>>(d + half, d, half); // needs stream 1's half
+    CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(h, d, n * sizeof(int), cudaMemcpyDeviceToHost, s2));
     CHECK(cudaEventRecord(stop, s2));
     CHECK(cudaEventSynchronize(stop));
