@@ -370,3 +370,17 @@ set_tests_properties(cli.exec_defaults PROPERTIES ENVIRONMENT
                      "GPUMEMSIM_RUNTIME_DIR=${GMS_FAKE_RUNTIME};GPUMEMSIM_GPU=v100;GPUMEMSIM_TOP=9;GPUMEMSIM_REPORT=report.txt;LD_LIBRARY_PATH=")
 set_tests_properties(cli.exec_runtime_dir_missing PROPERTIES ENVIRONMENT
                      "GPUMEMSIM_RUNTIME_DIR=/no/such/folder")
+# A script is run without the ELF check; it and its children get the environment.
+gms_cli_test(exec_script 5 "^GPUMEMSIM_GPU=t4\n$" "^$" exec --gpu t4 -- ./exec_script.sh)
+# The first 64 bytes of a program: a valid ELF header whose program headers lie past the end.
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/tests/truncated_elf
+                   COMMAND sh -c "head -c 64 \"$1\" > truncated_elf" sh
+                           $<TARGET_FILE:gms_test_exec_probe>
+                   COMMAND chmod +x truncated_elf
+                   DEPENDS gms_test_exec_probe WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/tests VERBATIM)
+add_custom_target(gms_test_truncated_elf ALL DEPENDS ${CMAKE_BINARY_DIR}/tests/truncated_elf)
+gms_cli_test(exec_truncated_elf 126 "^$"
+             "^gpumemsim: error: [^\n]*/truncated_elf: a corrupt ELF file \\(program headers\\) \\[RT-EXEC-002\\]\n$"
+             exec -- ${CMAKE_BINARY_DIR}/tests/truncated_elf)
+set_tests_properties(cli.exec_script cli.exec_truncated_elf PROPERTIES ENVIRONMENT
+                     "GPUMEMSIM_RUNTIME_DIR=${GMS_FAKE_RUNTIME}")
