@@ -383,6 +383,17 @@ typedef struct gms_kernel_info {
 size_t gms_module_kernel_count(const gms_module *m);
 gms_status gms_module_kernel_at(const gms_module *m, size_t i, gms_kernel_info *out);
 gms_status gms_module_kernel_find(const gms_module *m, const char *name, gms_kernel_info *out);
+/* Parameter i (0-based) of kernel `name` (borrowed), as a host program passing arguments by
+ * address (cudaLaunchKernel's `void **args`) needs it: its byte offset in the parameter block,
+ * its size in bytes (a GMS_BYTES argument of that many bytes fits it) and its alignment, into
+ * *out (OUT). Returns GMS_OK, GMS_ERR_ARGUMENT, or GMS_ERR_NOT_FOUND (no such kernel, or i >=
+ * nparams; no diagnostic: a query). docs/api.md, "Modules". */
+typedef struct gms_param_info {
+    uint64_t offset, bytes;
+    uint32_t align;
+} gms_param_info;
+gms_status gms_module_kernel_param(const gms_module *m, const char *name, uint32_t i,
+                                   gms_param_info *out);
 
 /* ---- module variables (docs/api.md, "Variables") ---- */
 typedef enum gms_var_space { GMS_VAR_GLOBAL, GMS_VAR_CONST } gms_var_space;

@@ -219,6 +219,17 @@ static void test_unknown_kernel(void **state)
     assert_int_equal(gms_module_kernel_at(f->m, 0, &k), GMS_OK);
     assert_string_equal(k.name, SAXPY);
     assert_int_equal(k.nparams, 4);
+    /* saxpy(u32 n, f32 a, u64 x, u64 y): offsets follow each parameter's alignment. */
+    gms_param_info p;
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 1, &p), GMS_OK);
+    assert_int_equal(p.offset, 4);
+    assert_int_equal(p.bytes, 4);
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 2, &p), GMS_OK);
+    assert_int_equal(p.offset, 8);
+    assert_int_equal(p.bytes, 8);
+    assert_int_equal(p.align, 8);
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 4, &p), GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_module_kernel_param(f->m, "saxpy", 0, &p), GMS_ERR_NOT_FOUND);
 }
 
 /* Arguments are checked against the kernel's parameters before anything runs; the diagnostics
