@@ -180,6 +180,12 @@ typedef enum gms_setting {
                                  that follow: each launch of a module that declares malloc or
                                  free gets an empty heap of this size in device memory
                                  (docs/semantics.md, "Device heap"); default 8 MiB */
+    GMS_SET_SYNCED_WRITES,    /* 0 or 1: host writes (gms_device_write, gms_module_set_var,
+                                 gms_image_write) may go to memory that a launch may have
+                                 cached, as cudaMemcpy between kernels: every dirty line is
+                                 written back first (counted as work no instruction caused) and
+                                 the caches' copies of the written lines are dropped
+                                 (docs/api.md, "Memory"); default 0: refused (API-MEM-002) */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

@@ -140,6 +140,9 @@ static gms_status make_device(gms_diag_list *dl)
     gms_status st = config && *config
                         ? gms_device_create_from_config(config, NULL, 0, &S.dev, dl)
                         : gms_device_create(gpu && *gpu ? gpu : NULL, &S.dev, dl);
+    /* cudaMemcpy may write memory that earlier kernels cached. */
+    if (st == GMS_OK)
+        st = gms_device_set(S.dev, GMS_SET_SYNCED_WRITES, 1, dl);
     const char *strip = getenv("GPUMEMSIM_STRIP_HINTS");
     if (st == GMS_OK && strip && strcmp(strip, "1") == 0)
         st = gms_device_set(S.dev, GMS_SET_STRIP_HINTS, 1, dl);

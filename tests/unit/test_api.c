@@ -345,6 +345,31 @@ static void test_launch_and_state_errors(void **state)
     assert_string_equal(gms_status_name(GMS_ERR_STATE), "GMS_ERR_STATE");
 }
 
+/* GMS_SET_SYNCED_WRITES: host writes between launches reach the next launch although the L2
+ * holds the old bytes (a stale L2 copy would give y = 2 + 2 * 1 = 4 instead of 8). */
+static void test_synced_writes(void **state)
+{
+    fixture *f = *state;
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = 1.0f, y[i] = 0.0f;
+    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
+    assert_int_equal(gms_device_write(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 4);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_SYNCED_WRITES, 2, f->dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_SYNCED_WRITES, 1, f->dl), GMS_OK);
+    for (int i = 0; i < N; i++)
+        x[i] = 3.0f;
+    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_read(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(y[i] == 8.0f);
+    assert_int_equal(gms_diag_list_errors(f->dl), 1); /* the bad value above */
+}
+
 /* .const and .global variables set by name before the launch and read after it. */
 static void test_module_variables(void **state)
 {
@@ -689,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_unknown_preset),
         cmocka_unit_test(test_bad_ptx),
         cmocka_unit_test_setup_teardown(test_unknown_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_synced_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_bounds_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
