@@ -106,6 +106,57 @@ enum {
     cudaLimitPersistingL2CacheSize = 6
 };
 
+/* cudaGetDeviceProperties' answer (1008 bytes; the offsets test_cudart_abi.c checks). */
+struct cudaDeviceProp {
+    char name[256];
+    unsigned char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment, texturePitchAlignment;
+    int multiProcessorCount, integrated, canMapHostMemory;
+    int maxTexture1D, maxTexture1DMipmap, maxTexture2D[2], maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3];
+    int maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3];
+    int maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver;
+    int asyncEngineCount, unifiedAddressing, memoryBusWidth, l2CacheSize;
+    int persistingL2CacheMaxSize, maxThreadsPerMultiProcessor, streamPrioritiesSupported;
+    int globalL1CacheSupported, localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID;
+    int hostNativeAtomicSupported, pageableMemoryAccess, concurrentManagedAccess;
+    int computePreemptionSupported, canUseHostPointerForRegisteredMem, cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+    unsigned gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch;
+    int unifiedFunctionPointers, deviceNumaConfig, deviceNumaId, mpsEnabled, hostNumaId;
+    unsigned gpuPciDeviceID, gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
+};
+_Static_assert(sizeof(struct cudaDeviceProp) == 1008, "cudaDeviceProp is 1008 bytes");
+_Static_assert(offsetof(struct cudaDeviceProp, multiProcessorCount) == 384, "layout");
+_Static_assert(offsetof(struct cudaDeviceProp, l2CacheSize) == 596, "layout");
+_Static_assert(offsetof(struct cudaDeviceProp, sharedMemPerBlockOptin) == 672, "layout");
+_Static_assert(offsetof(struct cudaDeviceProp, accessPolicyMaxWindowSize) == 692, "layout");
+_Static_assert(offsetof(struct cudaDeviceProp, clusterLaunch) == 748, "layout");
+
 /* cudaStreamSetAttribute ids share the launch attributes' numbering. */
 typedef cudaLaunchAttributeValue cudaStreamAttrValue;
 

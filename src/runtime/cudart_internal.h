@@ -21,6 +21,8 @@ cudaError_t cudart_sticky(void);
 void cudart_set_sticky(cudaError_t e);
 /* CUDA's code for a status of the public API. */
 cudaError_t cudart_from_status(gms_status st);
+/* The access-policy window of stream `s` into *out; 1, or 0 when it has none (cudart_stream.c). */
+int cudart_stream_window(cudaStream_t s, gms_policy_window *out);
 /* The process's device and its module, creating them; NULL when they cannot be made. */
 gms_device *cudart_device(void);
 

@@ -184,8 +184,11 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 
 /* Runs kernel `k` with the configuration given; the error code of the launch. */
 static cudaError_t launch(const rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
-                          const gms_policy_window *window, int cooperative)
+                          cudaStream_t stream, const gms_policy_window *window, int cooperative)
 {
+    gms_policy_window stream_window;
+    if (!window && cudart_stream_window(stream, &stream_window))
+        window = &stream_window;
     if (cudart_sticky())
         return cudart_set(cudart_sticky());
     if (!k)
@@ -207,8 +210,8 @@ static cudaError_t launch(const rt_kernel *k, dim3 grid, dim3 block, void **args
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream; /* streams run in issue order, each launch to its end */
-    return launch(kernel, gridDim, blockDim, args, sharedMem, NULL, 0);
+    /* streams run in issue order, each launch to its end */
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, NULL, 0);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -220,15 +223,13 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 bloc
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream;
-    return launch(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem, NULL, 0);
+    return launch(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem, stream, NULL, 0);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, cudaStream_t stream)
 {
-    (void)stream;
-    return launch(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem, NULL, 1);
+    return launch(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem, stream, NULL, 1);
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
@@ -249,6 +250,6 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
         }
     }
     rt_kernel *k = rt_kernel_by_stub(func);
-    return launch(k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, window,
-                  cooperative);
+    return launch(k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                  config->stream, window, cooperative);
 }
