@@ -32,3 +32,21 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/src/runtime/fatbin.c)
 else()
   message(STATUS "src/runtime/fatbin.c is absent: the CUDA runtime libraries are not built")
 endif()
+
+# Unit tests of the runtime that need no nvcc (tests/runtime_unit/test_cudart_*.c).
+if(TARGET cudart13)
+  file(GLOB GMS_CUDART_UNIT_TESTS CONFIGURE_DEPENDS
+       ${CMAKE_SOURCE_DIR}/tests/runtime_unit/test_cudart_*.c)
+  foreach(src ${GMS_CUDART_UNIT_TESTS})
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(${name} ${src})
+    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+    target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
+    target_compile_definitions(${name} PRIVATE _GNU_SOURCE
+                               GMS_CUDART_PATH="$<TARGET_FILE:cudart13>")
+    add_dependencies(${name} cudart13)
+    add_test(NAME unit.${name} COMMAND ${name})
+    set_tests_properties(unit.${name} PROPERTIES LABELS "unit;runtime"
+                         ENVIRONMENT "GPUMEMSIM_QUIET=1")
+  endforeach()
+endif()
