@@ -91,7 +91,7 @@ static bool add_modifier(ptx_parser *p, ptx_insn_ctx *c, const ptx_token *w)
 static int find_mnemonic(const ptx_parser *p, const ptx_token *const *words, int nwords,
                          int *used)
 {
-    for (int k = nwords < 3 ? nwords : 3; k >= 1; k--) {
+    for (int k = nwords < 4 ? nwords : 4; k >= 1; k--) { /* cp.async.mbarrier.arrive: 4 */
         const ptx_token *last = words[k - 1];
         size_t len = (size_t)(last->text + last->len - words[0]->text);
         int op = ptx_find_op(&p->tables, words[0]->text, len);

@@ -81,7 +81,8 @@ static void test_modifier_and_sub_names(void **state)
     assert_int_equal(IR_MOD_UNI, 1u << 9);
     assert_int_equal(IR_MOD_BARRIER, 1u << 20);
     assert_int_equal(IR_MOD_CBCC, 1u << 25);
-    assert_int_equal(IR_MODBIT_COUNT, 26);
+    assert_int_equal(IR_MOD_NOINC, 1u << 26);
+    assert_int_equal(IR_MODBIT_COUNT, 27);
     for (unsigned bit = 0; bit < IR_MODBIT_COUNT; bit++)
         assert_non_null(ir_modifier_name(bit));
     assert_null(ir_modifier_name(IR_MODBIT_COUNT));
