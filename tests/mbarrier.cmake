@@ -25,4 +25,8 @@ gms_mbarrier_case(tx_range 1 "mbarrier expect_tx of 100000 bytes at shared offse
 gms_mbarrier_case(nocomplete 1 "mbarrier arrive\\.noComplete at shared offset 0x0 would complete the phase \\(1 pending, tx-count 0\\) \\[EXEC-MBAR-007\\]")
 gms_mbarrier_case(deadlock 1 "deadlock: mbarrier try_wait on shared offset 0x0 can never complete its phase \\(parity 0, 1 arrivals pending of 33, tx-count 0\\) because no warp can run \\[EXEC-MBAR-008\\]"
                   "deadlock\\.ptx:21")
+# The same barrier polled with test_wait on sm_80: the warps never sleep, and after 1,000 rounds
+# in which every warp only polled, the launch stops with the same rule.
+gms_mbarrier_case(poll_deadlock 1 "deadlock: mbarrier test_wait on shared offset 0x0 can never complete its phase \\(parity 0, 1 arrivals pending of 33, tx-count 0\\) because every warp that runs only polls open mbarrier phases \\[EXEC-MBAR-008\\]"
+                  "poll_deadlock\\.ptx:21")
 gms_mbarrier_case(token 1 "mbarrier test_wait with state 0x2a, which is not a token an arrive returned \\[EXEC-MBAR-009\\]")

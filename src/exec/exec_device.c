@@ -429,7 +429,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
             continue;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
             exec_warp *w = &cta->warps[i];
-            if (w->state == WARP_MBARRIER) {
+            if (w->state == WARP_MBARRIER || w->state == WARP_YIELD) {
                 exec_mbarrier_report_deadlock(w);
                 return;
             }
@@ -477,6 +477,7 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
                 if (cta->warps[i].state == WARP_READY) {
                     warp_run(&cta->warps[i], rs->machine->quantum);
                     ran++;
+                    rs->mbar_polls += cta->warps[i].state == WARP_YIELD;
                 }
             }
             if (rs->faulted || rs->oom)
@@ -571,7 +572,10 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     }
     uint32_t next_cta = 0, resident = 0;
     uint64_t reported = stats->warp_instructions; /* at the last progress report */
+    uint32_t polling_rounds = 0; /* in a row, in which every warp that ran only polled */
     for (;;) {
+        uint64_t phases = rs->mbar_phases;
+        rs->mbar_polls = 0;
         uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
                                       shared_bytes, &resident);
         if (rs->faulted || rs->oom)
@@ -585,7 +589,12 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         }
         if (!resident && next_cta >= total_ctas)
             break;
-        if (!ran) {
+        /* Rounds in which every warp that ran ended its turn polling an mbarrier phase that
+         * stayed open change nothing any warp waits for: after EXEC_MBAR_POLLING_ROUNDS of them
+         * in a row, no phase will ever complete (docs/semantics.md, "mbarrier"). */
+        polling_rounds = ran && ran == rs->mbar_polls && rs->mbar_phases == phases
+                             ? polling_rounds + 1 : 0;
+        if (!ran || polling_rounds == EXEC_MBAR_POLLING_ROUNDS) {
             report_deadlock(rs, slots, nslots);
             break;
         }

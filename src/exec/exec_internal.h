@@ -156,8 +156,9 @@ typedef struct exec_frame {
 typedef enum warp_state { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULTED, WARP_YIELD,
                           WARP_MBARRIER } warp_state;
 
-/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER): the wait, its lanes, and per lane the
- * barrier's shared offset and what the lane waits for (exec_mbarrier.c). */
+/* A warp asleep in an mbarrier try_wait (WARP_MBARRIER), or the last poll of an open phase of a
+ * warp that yielded (WARP_YIELD): the wait, its lanes, and per lane the barrier's shared offset
+ * and what the lane waits for (exec_mbarrier.c). */
 typedef struct exec_mbar_wait {
     const exec_xinsn *insn;   /* the try_wait: its predicate is written when the warp wakes */
     uint32_t lanes;           /* the lanes that executed it */
@@ -267,6 +268,9 @@ struct exec_run_state {
     uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
     uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
     exec_heap heap;           /* the device heap's blocks (exec_heap.c) */
+    uint64_t mbar_phases;     /* mbarrier phases completed so far (exec_mbarrier.c) */
+    uint32_t mbar_polls;      /* warps whose turn in the current scheduling round ended
+                                 polling an open mbarrier phase (WARP_YIELD) */
 };
 
 /* exec_decode.c */

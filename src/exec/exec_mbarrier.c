@@ -13,6 +13,7 @@
  * lanes all run together (no diverged group, no call frame, no lane at a bar) instead puts the
  * warp to sleep (WARP_MBARRIER) until the phases its lanes wait for complete; it then answers
  * true. When no warp can run, a sleeping warp is reported as a deadlock (EXEC-MBAR-008). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "exec/exec_mbarrier.h"
@@ -73,7 +74,8 @@ static int apply(unsigned sub, uint64_t *word, uint64_t count, uint64_t bytes, u
 
 static const char *op_name(unsigned sub)
 {
-    const char *n = sub == SUB_ADD_PENDING ? "cp.async.mbarrier.arrive" : ir_sub_name(IR_SUBS_MBAR, sub);
+    const char *n = sub == SUB_ADD_PENDING ? "cp.async.mbarrier.arrive"
+                                           : ir_sub_name(IR_SUBS_MBAR, sub);
     return n ? n : "?";
 }
 
@@ -244,8 +246,10 @@ static int update(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     if (in->dst[0].kind == IR_OPND_REG)
         warp_write_dst(w, &in->dst[0], tokens, mask, 64);
-    if (completed)
+    if (completed) {
+        w->run->mbar_phases++;
         wake_waiters(w->cta);
+    }
     return 0;
 }
 
@@ -294,8 +298,7 @@ static int wait(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     warp_write_dst(w, &in->dst[0], done, mask, 1);
     if (!open)
         return WAIT_DONE;
-    if ((in->sub != IR_MBAR_TRY_WAIT && in->sub != IR_MBAR_TRY_WAIT_PARITY) || !may_sleep(w))
-        return WAIT_YIELD;
+    /* What the warp waits for: kept while it sleeps, and for a deadlock report when it polls */
     exec_mbar_wait *mw = &w->mbar;
     mw->insn = x;
     mw->lanes = mask;
@@ -304,7 +307,8 @@ static int wait(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         mw->offset[l] = ((mask >> l) & 1u) ? off[l] : 0;
         mw->operand[l] = ((mask >> l) & 1u) ? v[l] : 0;
     }
-    return WAIT_SLEEP;
+    bool try_wait = in->sub == IR_MBAR_TRY_WAIT || in->sub == IR_MBAR_TRY_WAIT_PARITY;
+    return try_wait && may_sleep(w) ? WAIT_SLEEP : WAIT_YIELD;
 }
 
 static void pending_count(exec_warp *w, const exec_xinsn *x, uint32_t mask)
@@ -359,8 +363,10 @@ static int helper(exec_warp *w, const exec_xinsn *x, uint32_t lane, uint32_t off
         return -1;
     }
     memcpy(w->cta->shared + offset, &word, 8);
-    if (st == MBAR_COMPLETED)
+    if (st == MBAR_COMPLETED) {
+        w->run->mbar_phases++;
         wake_waiters(w->cta);
+    }
     return 0;
 }
 
@@ -390,6 +396,8 @@ void exec_mbarrier_report_deadlock(exec_warp *w)
     memcpy(&word, w->cta->shared + mw->offset[lane], 8);
     warp_fault(w, mw->insn, lane, "EXEC-MBAR-008", "deadlock: mbarrier %s on shared offset 0x%x "
                "can never complete its phase (parity %u, %u arrivals pending of %u, tx-count "
-               "%d) because no warp can run", op_name(mw->insn->in->sub), mw->offset[lane],
-               mbar_parity(word), mbar_pending(word), mbar_expected(word), mbar_tx_count(word));
+               "%d) because %s", op_name(mw->insn->in->sub), mw->offset[lane],
+               mbar_parity(word), mbar_pending(word), mbar_expected(word), mbar_tx_count(word),
+               w->state == WARP_MBARRIER ? "no warp can run"
+                                         : "every warp that runs only polls open mbarrier phases");
 }

@@ -57,9 +57,14 @@ int exec_mbarrier_arrive(exec_warp *w, const exec_xinsn *x, uint32_t lane,
 int exec_mbarrier_pending_add(exec_warp *w, const exec_xinsn *x, uint32_t lane,
                               uint32_t shared_offset, uint32_t count);
 
-/* For the scheduler's deadlock report (exec_device.c): faults warp w, which sleeps in a
- * try_wait (WARP_MBARRIER) when no warp can run, with EXEC-MBAR-008 naming the barrier and its
- * state. */
+/* Scheduling rounds in a row in which every warp that ran only polled an mbarrier phase that
+ * stayed open, after which the scheduler reports a deadlock (exec_device.c). */
+enum { EXEC_MBAR_POLLING_ROUNDS = 1000 };
+
+/* For the scheduler's deadlock report (exec_device.c): faults warp w with EXEC-MBAR-008, naming
+ * the barrier and its state: w sleeps in a try_wait (WARP_MBARRIER) when no warp can run, or
+ * last polled an open phase (WARP_YIELD) after EXEC_MBAR_POLLING_ROUNDS rounds in which every
+ * warp only polled. */
 void exec_mbarrier_report_deadlock(exec_warp *w);
 
 #endif

@@ -436,7 +436,8 @@ static bool lower_alu(lower *L, unsigned nsrc)
     ir_type dt = (c->insn->mods & IR_MOD_WIDE) ? wide_type(t) : t;
     if (c->row->form == PTX_FORM_COUNT)
         dt = IR_T_U32;
-    unsigned imm = A_IMM; /* .pred logic ops take 0, 1 or -1 as ptxas does (docs/ptx.md) */
+    /* .pred logic ops take 0, 1 or -1 and negated predicates !p, as ptxas does (docs/ptx.md) */
+    unsigned imm = A_IMM | (t == IR_T_PRED ? A_NOT : 0);
     if (!dst(L, &L->ops[0], dt, 0, &L->in->dst[0]))
         return false;
     for (unsigned i = 0; i < nsrc; i++) {

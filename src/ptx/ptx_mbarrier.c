@@ -162,16 +162,13 @@ static bool u32_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_o
     return ptx_lower_src(p, c, o, IR_T_U32, out);
 }
 
-/* A state token: a 64-bit register (or, for pending_count, an immediate). */
-static bool token_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, bool imm_ok,
-                          ir_operand *out)
+/* A state token: a 64-bit register, or an immediate (ptxas takes one; a value no arrive returned
+ * faults when a wait executes it). */
+static bool token_operand(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out)
 {
     if (o->kind == PTX_P_NAME && !o->ival)
         return ptx_lower_reg(p, c, &o->name, IR_T_B64, false, out);
-    if (imm_ok)
-        return ptx_lower_src(p, c, o, IR_T_B64, out);
-    ptx_image_opnd_err(p, c, o, "PTX-OPND-002", "expected the state token (a .b64 register)");
-    return false;
+    return ptx_lower_src(p, c, o, IR_T_B64, out);
 }
 
 static bool count_in(ptx_parser *p, const ptx_insn_ctx *c, unsigned lo, unsigned hi)
@@ -255,7 +252,7 @@ static void lower_wait(ptx_parser *p, ptx_insn_ctx *c)
             ptx_image_opnd_err(p, c, &ops[2], "PTX-OPND-003", "the phase parity is 0 or 1");
             return;
         }
-    } else if (!token_operand(p, c, &ops[2], false, &in->src[1])) {
+    } else if (!token_operand(p, c, &ops[2], &in->src[1])) {
         return;
     }
     if (c->nops == 4 && !u32_operand(p, c, &ops[3], &in->src[2]))
@@ -289,7 +286,7 @@ void ptx_lower_mbarrier(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_OP_MBAR_PENDING_COUNT:
         if (count_in(p, c, 2, 2) && ops[0].kind == PTX_P_NAME &&
             ptx_lower_reg(p, c, &ops[0].name, IR_T_U32, false, &in->dst[0]) &&
-            token_operand(p, c, &ops[1], true, &in->src[0])) {
+            token_operand(p, c, &ops[1], &in->src[0])) {
             in->ndst = 1;
             in->nsrc = 1;
         } else if (c->nops == 2 && ops[0].kind != PTX_P_NAME) {

@@ -180,7 +180,7 @@ static void test_barrier_shared_atomics_warp_ops(void **state)
 }
 
 /* Issue 15 item 1, forms ptxas 13 accepts: .sync after the mode or the type for vote, shfl and
- * redux; immediates 0, 1 and -1 on .pred logic; rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64
+ * redux; immediates 0, 1 and -1 and negated sources !p on .pred logic; rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64
  * (subnormal operands flushed to zero, only the operand's upper 32 bits used by rcp). */
 static const char forms_ptx[] = HEADER
     ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"
@@ -193,6 +193,8 @@ static const char forms_ptx[] = HEADER
     "selp.u32 %r4, 4, 0, %p4;\nor.b32 %r3, %r3, %r4;\nselp.u32 %r4, 8, 0, %p5;\n"
     "or.b32 %r3, %r3, %r4;\nselp.u32 %r4, 16, 0, %p6;\nor.b32 %r3, %r3, %r4;\n"
     "selp.u32 %r4, 32, 0, %p7;\nor.b32 %r3, %r3, %r4;\n"
+    "or.pred %p6, !%p1, 0;\nselp.u32 %r4, 64, 0, %p6;\nor.b32 %r3, %r3, %r4;\n"
+    "not.pred %p7, !%p1;\nselp.u32 %r4, 128, 0, %p7;\nor.b32 %r3, %r3, %r4;\n"
     "vote.ballot.sync.b32 %r5, %p2, -1;\nvote.all.pred.sync %p3, %p4, -1;\n"
     "selp.u32 %r6, 1, 0, %p3;\nshl.b32 %r6, %r6, 8;\nor.b32 %r3, %r3, %r6;\n"
     "shfl.down.b32.sync %r7|%p1, %r1, 1, 31, -1;\nredux.u32.add.sync %r8, %r1, -1;\n"
@@ -214,8 +216,9 @@ static void test_modern_ptx_forms(void **state)
     assert_int_equal(o->rc, 0);
     for (uint32_t t = 0; t < 32; t++) {
         uint32_t even = (t & 1) == 0;
-        /* bits: !even, even, 1, 1, even, 0; vote.all of (even | 1) = 1 */
-        uint32_t bits = (even ? 2u | 16u : 1u) | 4u | 8u | 256u;
+        /* bits: !even, even, 1, 1, even, 0, !even (or of !p), even (not of !p);
+         * vote.all of (even | 1) = 1 */
+        uint32_t bits = (even ? 2u | 16u | 128u : 1u | 64u) | 4u | 8u | 256u;
         assert_int_equal(o->out[t * 4 + 0], bits);
         assert_int_equal(o->out[t * 4 + 1], 0xAAAAAAAAu); /* ballot of the odd lanes */
         assert_int_equal(o->out[t * 4 + 2], t < 31 ? t + 1 : t);
