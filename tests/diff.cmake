@@ -31,11 +31,15 @@ ptxas_differential(textures gen_texture_cases texture_known_differences.txt)
 # The instruction forms of issue 15 item 1 (.sync anywhere among the modifiers of
 # vote/shfl/match/redux, .ftz on f64 rcp/rsqrt, .pred logic with immediates).
 ptxas_differential(forms gen_form_cases form_known_differences.txt)
+# The matrix instructions (PTX ISA 9.1 §9.7.14): ldmatrix, stmatrix, mma.sync, wmma.
+ptxas_differential(matrix gen_matrix_cases matrix_known_differences.txt)
 # The mbarrier family and fence.mbarrier_init: forms, orderings, operands, versions and targets.
 ptxas_differential(mbarrier gen_mbarrier_cases mbarrier_known_differences.txt)
 # The asynchronous copies (issue 15 item 2): cp.async, cp.async.commit_group, cp.async.wait_group,
 # cp.async.wait_all.
 ptxas_differential(async gen_async_cases async_known_differences.txt)
+# The bulk copies (cp.async.bulk*, cp.reduce.async.bulk*, fence.proxy) of issue 15.
+ptxas_differential(bulk gen_bulk_cases bulk_known_differences.txt)
 
 # The verdict cache itself, with a fake generator, ptxas and gpumemsim (runs without ptxas).
 add_test(NAME diff.ptxas_cache

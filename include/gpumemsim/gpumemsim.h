@@ -444,6 +444,8 @@ typedef enum gms_type {
     GMS_I8, GMS_U8, GMS_I16, GMS_U16, GMS_I32, GMS_U32, GMS_I64, GMS_U64,
     GMS_F16, GMS_BF16, GMS_F32, GMS_F64,
     GMS_ADDRESS, /* a device address: fits a 64-bit integer parameter (.u64, .s64, .b64) */
+    GMS_BYTES,   /* an aggregate passed by value (gms_arg.bytes): fits a parameter of exactly
+                    gms_arg.nbytes bytes, such as a tensor map's .b8 [128] */
     GMS_TYPE_COUNT
 } gms_type;
 
@@ -457,34 +459,64 @@ typedef struct gms_arg {
     gms_type type;
     uint64_t bits;
     gms_origin origin; /* optional; zero for none */
+    const void *bytes; /* GMS_BYTES: borrowed, nbytes bytes copied at the launch; NULL otherwise */
+    size_t nbytes;
 } gms_arg;
 
-static inline gms_arg gms_arg_u32(uint32_t v) { gms_arg a = {GMS_U32, v, {0, 0, 0, 0}}; return a; }
+static inline gms_arg gms_arg_u32(uint32_t v) { gms_arg a = {GMS_U32, v, {0, 0, 0, 0}, NULL, 0}; return a; }
 static inline gms_arg gms_arg_i32(int32_t v)
 {
-    gms_arg a = {GMS_I32, (uint32_t)v, {0, 0, 0, 0}};
+    gms_arg a = {GMS_I32, (uint32_t)v, {0, 0, 0, 0}, NULL, 0};
     return a;
 }
-static inline gms_arg gms_arg_u64(uint64_t v) { gms_arg a = {GMS_U64, v, {0, 0, 0, 0}}; return a; }
+static inline gms_arg gms_arg_u64(uint64_t v) { gms_arg a = {GMS_U64, v, {0, 0, 0, 0}, NULL, 0}; return a; }
 static inline gms_arg gms_arg_f32(float v)
 {
     uint32_t b;
     memcpy(&b, &v, sizeof b);
-    gms_arg a = {GMS_F32, b, {0, 0, 0, 0}};
+    gms_arg a = {GMS_F32, b, {0, 0, 0, 0}, NULL, 0};
     return a;
 }
 static inline gms_arg gms_arg_f64(double v)
 {
     uint64_t b;
     memcpy(&b, &v, sizeof b);
-    gms_arg a = {GMS_F64, b, {0, 0, 0, 0}};
+    gms_arg a = {GMS_F64, b, {0, 0, 0, 0}, NULL, 0};
     return a;
 }
 static inline gms_arg gms_arg_address(uint64_t addr)
 {
-    gms_arg a = {GMS_ADDRESS, addr, {0, 0, 0, 0}};
+    gms_arg a = {GMS_ADDRESS, addr, {0, 0, 0, 0}, NULL, 0};
     return a;
 }
+
+/* A tensor map (docs/launch-files.md, "Tensor maps"): cuTensorMapEncodeTiled's fields, with
+ * CUDA's numbering of the enumerations. */
+enum { GMS_TENSOR_MAP_BYTES = 128, GMS_TENSOR_MAP_MAX_RANK = 5 };
+typedef struct gms_tensor_map_desc {
+    unsigned data_type;       /* CUtensorMapDataType: 0 uint8 ... 12 tfloat32_ftz */
+    unsigned rank;            /* 1..5 */
+    uint64_t global_address;  /* device address of element (0, ...), a multiple of 16 */
+    uint64_t dims[GMS_TENSOR_MAP_MAX_RANK];        /* elements per dimension, innermost first */
+    uint64_t strides[GMS_TENSOR_MAP_MAX_RANK - 1]; /* bytes between indices of dimensions
+                                                       1..rank-1: multiples of 16 below 2^40 */
+    uint32_t box[GMS_TENSOR_MAP_MAX_RANK];         /* elements a copy moves, 1..256 each; the
+                                                       inner one times the element size a
+                                                       multiple of 16 bytes */
+    uint32_t element_strides[GMS_TENSOR_MAP_MAX_RANK]; /* 1..8 */
+    unsigned interleave;      /* CUtensorMapInterleave: 0 (none) only */
+    unsigned swizzle;         /* 0 none, 1 32B, 2 64B, 3 128B: the inner box bytes equal the span */
+    unsigned l2_promotion;    /* 0 none, 1 64B, 2 128B, 3 256B */
+    unsigned oob_fill;        /* 0 zeros, 1 NaN (floating-point types) */
+} gms_tensor_map_desc;
+
+/* Encodes desc (borrowed) into the 128 bytes a CUtensorMap kernel parameter holds, in
+ * gpumemsim's own layout (docs/semantics.md, "Bulk copies and tensor maps"); pass them as a
+ * GMS_BYTES argument. out (OUT) must hold GMS_TENSOR_MAP_BYTES. Returns GMS_OK, or
+ * GMS_ERR_ARGUMENT (NULL; API-TMAP-001: a field cuTensorMapEncodeTiled refuses, or one
+ * gpumemsim does not model: interleave, a swizzle span other than the inner box bytes). */
+gms_status gms_tensor_map_encode(const gms_tensor_map_desc *desc, uint8_t *out,
+                                 gms_diag_list *dl);
 
 /* cudaAccessProperty, with its values. */
 typedef enum gms_access_prop {

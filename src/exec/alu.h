@@ -54,4 +54,30 @@ uint16_t alu_f32_to_f16_rn(float f);
 float alu_bf16_to_f32(uint16_t h);
 uint16_t alu_f32_to_bf16_rn(float f);
 
+/* Matrix instructions (alu_mma.c; PTX ISA 9.1 §9.7.14; docs/semantics.md, "Matrix
+ * instructions"). A fragment is the registers one lane holds of matrix frag (IR_FRAG_A, _B, _C,
+ * _D) of instruction `in` (family MATRIX), with elements of type t numbered low to high through
+ * its registers. */
+/* The rows and columns (OUT) of the whole matrix of fragment frag: the shape's, except for
+ * mma.m8n8k4 with f16, whose four MMAs the model keeps side by side (a, c, d: 32 rows, computation
+ * q's in rows 8q..8q+7; b: 32 columns, q's in columns 8q..8q+7). */
+void alu_mma_dims(const ir_insn *in, unsigned frag, unsigned *rows, unsigned *cols);
+/* Elements of type t one lane holds of fragment frag. */
+unsigned alu_mma_elements(const ir_insn *in, unsigned frag, ir_type t);
+/* The row and column (OUT) of element e of lane `lane` (0..31) in the matrix: mma's layouts as
+ * PTX defines them, and the model's own for wmma, whose layout PTX leaves unspecified. */
+void alu_mma_coord(const ir_insn *in, unsigned frag, ir_type t, unsigned lane, unsigned e,
+                   unsigned *row, unsigned *col);
+/* Element e's value from a lane's fragment registers `regs` (register bits, low first): exact
+ * (tf32 without its low 13 fraction bits, integers as integers). */
+double alu_mma_read(ir_type t, const uint64_t *regs, unsigned e);
+/* Writes v as element e of type t (f16/f32/f64 rounded to nearest even; s32 wrapped, or clamped
+ * with `satfinite`) into the fragment registers `regs`, keeping the other elements' bits. */
+void alu_mma_write(ir_type t, uint64_t *regs, unsigned e, double v, int satfinite);
+/* d = a * b + c over the row-major matrices of alu_mma_dims (m x k, k x n, m x n for one MMA),
+ * in the model's order of sums (alu_mma.c); d is not rounded to its type yet (alu_mma_write
+ * does). */
+void alu_mma_multiply(const ir_insn *in, const double *a, const double *b, const double *c,
+                      double *d);
+
 #endif

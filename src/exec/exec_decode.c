@@ -211,8 +211,10 @@ static const struct {
     FAMILY(CRS, exec_h_crs, 0)
     FAMILY(IMAGE, exec_h_image, 0)
     FAMILY(TEXTURE, exec_h_texture, 0)
+    FAMILY(MATRIX, exec_h_matrix, 1)
     FAMILY(ASYNC, exec_h_async, 0)
     FAMILY(MBARRIER, exec_h_mbarrier, 0)
+    FAMILY(BULK, exec_h_bulk, 0)
 #undef FAMILY
 };
 

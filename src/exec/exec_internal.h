@@ -355,6 +355,9 @@ void exec_h_image(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_image_coordinate(exec_warp *w, const exec_xinsn *x, unsigned i, uint32_t *c);
 /* tex, tld4, txq: filtered reads through texture objects */
 void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+/* exec_bulk.c: the bulk copies, their groups and the proxy fence (docs/semantics.md, "Bulk
+ * copies and tensor maps"). */
+void exec_h_bulk(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* exec_mem.c, for exec_image.c: memsys_access with the executor's fault and window-error
  * handling (0, or -1 after faulting the warp); the loaded data of `mask`'s lanes into dst[0]; the
  * value operand src[src_index] into acc->data. */
@@ -362,11 +365,14 @@ int exec_mem_access(exec_warp *w, const exec_xinsn *x, mem_access *acc);
 void exec_mem_unpack(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc);
 void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc,
                    int src_index);
-/* exec_mem.c, for exec_async.c: the 32 lanes' addresses (addr, OUT) of ADDR operand `o` written
- * in state space `written`, with exec_mem_decode_aux's flags `aux` for it; returns the space
- * they are in (a variable's, for a variable base). */
+/* exec_mem.c, for exec_async.c and exec_matrix.c: the 32 lanes' addresses (addr, OUT) of ADDR
+ * operand `o` written in state space `written`, with exec_mem_decode_aux's flags `aux` for it;
+ * returns the space they are in (a variable's, for a variable base). */
 ir_space exec_mem_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
                             uint64_t *addr);
+/* exec_matrix.c: ldmatrix, stmatrix, wmma.load/store/mma, mma.sync (docs/semantics.md, "Matrix
+ * instructions"): warp-wide, every lane of the warp must execute them together (EXEC-MMA-001). */
+void exec_h_matrix(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* Decode-time part of exec_decode_program for instruction `in` of module `m`: a call-return-stack
  * instruction on a machine without the stack is refused (EXEC-CRS-004, reported to dl), and a
  * cctl on the call-return stack's cache gets its handler in x->fn (NULL, refused as

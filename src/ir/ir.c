@@ -133,6 +133,12 @@ static const char *const txq_names[] = {
     [IR_TXQ_ADDR_MODE_0] = "addr_mode_0", [IR_TXQ_ADDR_MODE_1] = "addr_mode_1",
     [IR_TXQ_ADDR_MODE_2] = "addr_mode_2", [IR_TXQ_ARRAY_SIZE] = "array_size",
     [IR_TXQ_NUM_MIPMAP_LEVELS] = "num_mipmap_levels", [IR_TXQ_NUM_SAMPLES] = "num_samples"};
+static const char *const matrix_names[] = {
+    [IR_MATRIX_M8N8] = "m8n8", [IR_MATRIX_M16N8K16] = "m16n8k16", [IR_MATRIX_M16N8K8] = "m16n8k8",
+    [IR_MATRIX_M16N8K4] = "m16n8k4", [IR_MATRIX_M8N8K4] = "m8n8k4",
+    [IR_MATRIX_M16N8K32] = "m16n8k32", [IR_MATRIX_M8N8K16] = "m8n8k16",
+    [IR_MATRIX_M16N16K16] = "m16n16k16", [IR_MATRIX_M32N8K16] = "m32n8k16",
+    [IR_MATRIX_M8N32K16] = "m8n32k16", [IR_MATRIX_M16N16K8] = "m16n16k8"};
 static const char *const mbar_names[] = {
     [IR_MBAR_INIT] = "init", [IR_MBAR_INVAL] = "inval", [IR_MBAR_ARRIVE] = "arrive",
     [IR_MBAR_ARRIVE_NOCOMPLETE] = "arrive.noComplete", [IR_MBAR_ARRIVE_DROP] = "arrive_drop",
@@ -141,6 +147,9 @@ static const char *const mbar_names[] = {
     [IR_MBAR_TEST_WAIT] = "test_wait", [IR_MBAR_TEST_WAIT_PARITY] = "test_wait.parity",
     [IR_MBAR_TRY_WAIT] = "try_wait", [IR_MBAR_TRY_WAIT_PARITY] = "try_wait.parity",
     [IR_MBAR_PENDING_COUNT] = "pending_count"};
+static const char *const bulk_names[] = {[0] = "", [IR_BULK_TO_SHARED] = "shared",
+                                         [IR_BULK_TO_GLOBAL] = "global",
+                                         [IR_BULK_TO_L2] = "L2", [IR_BULK_READ] = "read"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -154,8 +163,9 @@ static const struct {
     [IR_SUBS_BAR] = SUB_SET(bar_names),     [IR_SUBS_TESTP] = SUB_SET(testp_names),
     [IR_SUBS_PRMT] = SUB_SET(prmt_names),   [IR_SUBS_POLICY] = SUB_SET(policy_names),
     [IR_SUBS_SUQ] = SUB_SET(suq_names),     [IR_SUBS_TLD4] = SUB_SET(tld4_names),
-    [IR_SUBS_TXQ] = SUB_SET(txq_names),
+    [IR_SUBS_TXQ] = SUB_SET(txq_names),     [IR_SUBS_MATRIX] = SUB_SET(matrix_names),
     [IR_SUBS_MBAR] = SUB_SET(mbar_names),
+    [IR_SUBS_BULK] = SUB_SET(bulk_names),
 };
 #undef SUB_SET
 
@@ -300,4 +310,37 @@ const ir_insn *ir_module_insn_by_id(const ir_module *m, uint32_t id, const ir_fu
         }
     }
     return NULL;
+}
+
+/* ---- matrix shapes ---- */
+bool ir_matrix_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k)
+{
+    static const uint8_t dims[IR_MATRIX_SHAPES][3] = {
+        [IR_MATRIX_M8N8] = {8, 8, 0},        [IR_MATRIX_M16N8K16] = {16, 8, 16},
+        [IR_MATRIX_M16N8K8] = {16, 8, 8},    [IR_MATRIX_M16N8K4] = {16, 8, 4},
+        [IR_MATRIX_M8N8K4] = {8, 8, 4},      [IR_MATRIX_M16N8K32] = {16, 8, 32},
+        [IR_MATRIX_M8N8K16] = {8, 8, 16},    [IR_MATRIX_M16N16K16] = {16, 16, 16},
+        [IR_MATRIX_M32N8K16] = {32, 8, 16},  [IR_MATRIX_M8N32K16] = {8, 32, 16},
+        [IR_MATRIX_M16N16K8] = {16, 16, 8}};
+    if (shape == 0 || shape >= IR_MATRIX_SHAPES)
+        return false;
+    *m = dims[shape][0];
+    *n = dims[shape][1];
+    *k = dims[shape][2];
+    return true;
+}
+
+unsigned ir_matrix_regs(unsigned shape, unsigned frag, ir_type t, bool wmma)
+{
+    unsigned m, n, k, bits = ir_type_bits(t);
+    if (!ir_matrix_dims(shape, &m, &n, &k) || k == 0 || bits < 8 || bits > 64)
+        return 0;
+    unsigned rows = frag == IR_FRAG_B ? k : m, cols = frag == IR_FRAG_A ? k : n;
+    unsigned elems = rows * cols / 32;
+    if (wmma && t == IR_T_F16 && (frag == IR_FRAG_A || frag == IR_FRAG_B))
+        elems = 16;
+    if (!wmma && shape == IR_MATRIX_M8N8K4 && t != IR_T_F64) /* four MMAs, 8 lanes each */
+        elems = rows * cols / 8;
+    unsigned reg_bits = bits == 64 ? 64 : 32;
+    return elems * bits / reg_bits;
 }

@@ -59,8 +59,9 @@ typedef enum ir_mem_use {
 typedef enum ir_subs {
     IR_SUBS_NONE, IR_SUBS_SHFL, IR_SUBS_VOTE, IR_SUBS_MATCH, IR_SUBS_REDUX, IR_SUBS_ATOM,
     IR_SUBS_BAR, IR_SUBS_TESTP, IR_SUBS_PRMT, IR_SUBS_POLICY, IR_SUBS_SUQ, IR_SUBS_TLD4,
-    IR_SUBS_TXQ,
+    IR_SUBS_TXQ, IR_SUBS_MATRIX,
     IR_SUBS_MBAR,
+    IR_SUBS_BULK,
     IR_SUBS_COUNT
 } ir_subs;
 
@@ -168,6 +169,23 @@ enum { IR_TXQ_WIDTH = 1, IR_TXQ_HEIGHT, IR_TXQ_DEPTH, IR_TXQ_CHANNEL_DATA_TYPE,
        IR_TXQ_CHANNEL_ORDER, IR_TXQ_NORMALIZED_COORDS, IR_TXQ_FILTER_MODE, IR_TXQ_ADDR_MODE_0,
        IR_TXQ_ADDR_MODE_1, IR_TXQ_ADDR_MODE_2, IR_TXQ_ARRAY_SIZE, IR_TXQ_NUM_MIPMAP_LEVELS,
        IR_TXQ_NUM_SAMPLES };
+/* Matrix instructions (family MATRIX): the shape (sub), which matrix a wmma.load/store moves
+ * (ir_insn.frag), and the fragments' element layout (PTX ISA 9.1 §9.7.14; docs/semantics.md,
+ * "Matrix instructions"). */
+enum { IR_MATRIX_M8N8 = 1, IR_MATRIX_M16N8K16, IR_MATRIX_M16N8K8, IR_MATRIX_M16N8K4,
+       IR_MATRIX_M8N8K4, IR_MATRIX_M16N8K32, IR_MATRIX_M8N8K16, IR_MATRIX_M16N16K16,
+       IR_MATRIX_M32N8K16, IR_MATRIX_M8N32K16, IR_MATRIX_M16N16K8, IR_MATRIX_SHAPES };
+enum { IR_FRAG_NONE = 0, IR_FRAG_A, IR_FRAG_B, IR_FRAG_C, IR_FRAG_D };
+/* The dimensions of shape `shape` (rows of a and d m, columns of b and d n, the inner k; 8, 8, 0
+ * for m8n8); false when shape is not an IR_MATRIX_* value. */
+bool ir_matrix_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k);
+/* Registers per lane of the fragment `frag` (IR_FRAG_*) of shape `shape` with elements of type
+ * `t`, for mma.sync (wmma 0) or wmma (wmma 1): elements per lane (rows * cols / 32, except
+ * wmma's f16 a and b fragments, which hold 16, and mma.m8n8k4 with f16, four MMAs of 8 lanes
+ * each: rows * cols / 8) times their bits over the register width (32 bits, 64 for f64). 0 when
+ * the combination has no fragment. */
+unsigned ir_matrix_regs(unsigned shape, unsigned frag, ir_type t, bool wmma);
+
 /* mbarrier: the operation (PTX mbarrier.init, .inval, .arrive, .arrive.noComplete, .arrive_drop,
  * .arrive_drop.noComplete, .expect_tx, .complete_tx, .test_wait{.parity}, .try_wait{.parity},
  * .pending_count) */
@@ -175,6 +193,9 @@ enum { IR_MBAR_INIT = 1, IR_MBAR_INVAL, IR_MBAR_ARRIVE, IR_MBAR_ARRIVE_NOCOMPLET
        IR_MBAR_ARRIVE_DROP, IR_MBAR_ARRIVE_DROP_NOCOMPLETE, IR_MBAR_EXPECT_TX,
        IR_MBAR_COMPLETE_TX, IR_MBAR_TEST_WAIT, IR_MBAR_TEST_WAIT_PARITY, IR_MBAR_TRY_WAIT,
        IR_MBAR_TRY_WAIT_PARITY, IR_MBAR_PENDING_COUNT };
+/* bulk copies: the direction (cp.async.bulk, cp.async.bulk.tensor) or, for
+ * cp.async.bulk.wait_group, READ: wait only until the groups' sources have been read */
+enum { IR_BULK_TO_SHARED = 1, IR_BULK_TO_GLOBAL, IR_BULK_TO_L2, IR_BULK_READ };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);
@@ -446,6 +467,9 @@ typedef struct ir_insn {
     uint8_t flag_out;    /* condition flag it writes, or IR_FLAG_NONE; PTX .cc writes the carry.
                             The flags, not PTX's spelling of them in mods (IR_MOD_CC,
                             IR_MOD_CARRY_IN), are what the executor reads */
+    uint8_t frag;        /* wmma.load/store: the matrix it moves (IR_FRAG_*); 0 otherwise */
+    uint8_t type_b;      /* mma, wmma.mma: the element types of b and c (type: d, type2: a) */
+    uint8_t type_c;
     uint8_t glue;        /* 1: an instruction the front-end added to carry out part of one of the
                             dialect's instructions (a constant-bank operand's load, packing a
                             register pair): it has the id of that instruction, which is not glue

@@ -207,6 +207,8 @@ static void put_opcode(line *l, const ir_insn *in)
         return;
     }
     put(l, "%s", info->name);
+    if (in->frag >= IR_FRAG_A && in->frag <= IR_FRAG_D)
+        put(l, ".%c", "abcd"[in->frag - IR_FRAG_A]);
     const char *sub = ir_sub_name((ir_subs)info->subs, in->sub);
     if (!sub)
         put(l, ".sub%u", in->sub);
@@ -230,6 +232,10 @@ static void put_opcode(line *l, const ir_insn *in)
         put(l, ".%s", ir_type_name((ir_type)in->type));
     if (in->type2)
         put(l, ".%s", ir_type_name((ir_type)in->type2));
+    if (in->type_b)
+        put(l, ".%s", ir_type_name((ir_type)in->type_b));
+    if (in->type_c)
+        put(l, ".%s", ir_type_name((ir_type)in->type_c));
 }
 
 /* An operand list of call or brx.idx in fn->xops, as "(a, b)" or "[L1, L2]". */

@@ -66,9 +66,12 @@ static bool check_encoding(verifier *v)
         fail(v, "IR-VERIFY-001", "opcode %u is not in ir_ops.def", in->op);
         return false;
     }
-    if (in->type >= IR_T_COUNT || in->type2 >= IR_T_COUNT)
-        fail(v, "IR-VERIFY-001", "type %u or second type %u is not an ir_type", in->type,
-             in->type2);
+    if (in->type >= IR_T_COUNT || in->type2 >= IR_T_COUNT || in->type_b >= IR_T_COUNT ||
+        in->type_c >= IR_T_COUNT)
+        fail(v, "IR-VERIFY-001", "type %u, second type %u or matrix type %u/%u is not an ir_type",
+             in->type, in->type2, in->type_b, in->type_c);
+    if (in->frag > IR_FRAG_D)
+        fail(v, "IR-VERIFY-001", "matrix fragment %u is not an IR_FRAG_* value", in->frag);
     if (in->rnd > IR_RND_RPI || in->cmp > IR_CMP_NAN || in->boolop > IR_BOOL_XOR)
         fail(v, "IR-VERIFY-001", "rounding %u, comparison %u or boolean operator %u is out of "
              "range", in->rnd, in->cmp, in->boolop);

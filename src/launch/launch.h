@@ -137,13 +137,32 @@ typedef enum launch_arg_kind {
     LAUNCH_ARG_BUFFER, /* a buffer's device address plus a byte offset (a .u64 parameter) */
     LAUNCH_ARG_SCALAR, /* a value of one element type */
     LAUNCH_ARG_SURFACE, /* an image's 64-bit handle (a .u64 surface object parameter) */
-    LAUNCH_ARG_TEXTURE  /* a texture's 64-bit handle (a .u64 texture object parameter) */
+    LAUNCH_ARG_TEXTURE, /* a texture's 64-bit handle (a .u64 texture object parameter) */
+    LAUNCH_ARG_TENSOR_MAP /* a tensor map over a buffer (a .b8 [128] CUtensorMap parameter) */
 } launch_arg_kind;
+
+/* A tensor map argument (docs/launch-files.md, "Tensor maps"): cuTensorMapEncodeTiled's fields
+ * with CUDA's numbering, the global address being a buffer plus a byte offset. The launch layer
+ * checks the shapes and ranges it can; the sim encodes the map and applies the rest. */
+typedef struct launch_tensor_map {
+    size_t buffer;          /* index into launch_desc.buffers */
+    uint64_t offset;        /* bytes from the buffer's start */
+    uint8_t data_type;      /* CUtensorMapDataType 0..12 */
+    uint8_t rank;           /* 1..5: the length of "dims" */
+    uint8_t swizzle;        /* 0 none, 1 32B, 2 64B, 3 128B */
+    uint8_t l2_promotion;   /* 0 none, 1 64B, 2 128B, 3 256B */
+    uint8_t oob_fill;       /* 0 zero, 1 nan */
+    uint64_t dims[5];       /* elements per dimension, innermost first */
+    uint64_t strides[4];    /* bytes between indices of dimensions 1..rank-1 */
+    uint32_t box[5];        /* elements a copy moves per dimension */
+    uint32_t elem_strides[5]; /* 1 where not given */
+} launch_tensor_map;
 
 typedef struct launch_arg {
     launch_arg_kind kind;
     size_t buffer;   /* BUFFER, SURFACE: index into launch_desc.buffers */
     size_t texture;  /* TEXTURE: index into launch_desc.textures */
+    const launch_tensor_map *tensor_map; /* TENSOR_MAP: in the description's arena */
     uint64_t offset; /* BUFFER: bytes, < the buffer's bytes */
     launch_elem type; /* SCALAR */
     uint64_t bits;    /* SCALAR: the value's bit pattern in the low launch_elem_bytes(type) bytes,

@@ -99,6 +99,11 @@ void launch_parse_textures(launch_ctx *c, json_t *root);
 /* A {"texture": NAME} argument `v` at `p` into *a (LAUNCH-REF-001). */
 void launch_parse_texture_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
 
+/* ---- tensor maps (launch_tensormap.c) ---- */
+/* A {"tensor_map": {...}} argument `v` at `p` into *a (LAUNCH-TMAP-001, LAUNCH-KEY-*,
+ * LAUNCH-REF-001, LAUNCH-TYPE-001). */
+void launch_parse_tensor_map_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
+
 /* ---- element values (launch_values.c) ---- */
 /* The bit pattern of `n` stored as type `t` (floats rounded to nearest even through binary32 for
  * f16 and bf16). */

@@ -538,6 +538,10 @@ static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg
         launch_parse_texture_arg(c, p, v, a);
         return;
     }
+    if (json_object_get(v, "tensor_map")) {
+        launch_parse_tensor_map_arg(c, p, v, a);
+        return;
+    }
     if (json_object_size(v) != 1) {
         launch_error(c, "LAUNCH-ARG-001", p, 0, "an argument has exactly one key: a type name "
                      "(\"u32\": 7) or \"buffer\" (found %zu keys)", json_object_size(v));

@@ -450,10 +450,14 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
         return ptx_check_surface(p, c);
     if (c->row->form == PTX_FORM_TEX || c->row->form == PTX_FORM_TXQ)
         return ptx_check_texture(p, c);
+    if (c->row->form == PTX_FORM_MATRIX)
+        return ptx_check_matrix(p, c);
     if (c->row->form == PTX_FORM_ASYNC)
         return ptx_check_async(p, c);
     if (c->row->form == PTX_FORM_MBAR)
         return ptx_check_mbarrier(p, c);
+    if (c->row->form == PTX_FORM_BULK)
+        return ptx_check_bulk(p, c);
     if (!check_spaces(p, c) || !check_ordering(p, c))
         return false;
     if ((c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) && !check_cache_ops(p, c))

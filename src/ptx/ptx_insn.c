@@ -6,7 +6,8 @@
 
 #include "ptx/ptx_internal.h"
 
-enum { MAX_WORDS = 24 };
+/* MAX_MNEMONIC_WORDS: the longest mnemonic, "cp.reduce.async.bulk.tensor" */
+enum { MAX_WORDS = 24, MAX_MNEMONIC_WORDS = 5 };
 
 static bool adjacent(const ptx_token *a, const ptx_token *b)
 {
@@ -91,7 +92,7 @@ static bool add_modifier(ptx_parser *p, ptx_insn_ctx *c, const ptx_token *w)
 static int find_mnemonic(const ptx_parser *p, const ptx_token *const *words, int nwords,
                          int *used)
 {
-    for (int k = nwords < 4 ? nwords : 4; k >= 1; k--) { /* cp.async.mbarrier.arrive: 4 */
+    for (int k = nwords < MAX_MNEMONIC_WORDS ? nwords : MAX_MNEMONIC_WORDS; k >= 1; k--) {
         const ptx_token *last = words[k - 1];
         size_t len = (size_t)(last->text + last->len - words[0]->text);
         int op = ptx_find_op(&p->tables, words[0]->text, len);
@@ -245,7 +246,10 @@ void ptx_parse_instruction(ptx_parser *p)
     c.op = (ptx_op_id)op;
     c.row = &ptx_op_rows[op];
     bool ok = check_row_and_types(p, &c);
-    for (int i = used; ok && i < nwords; i++)
+    /* the bulk copies and the matrix instructions read their modifiers themselves (ptx_bulk.c,
+     * ptx_matrix.c) */
+    for (int i = used; ok && c.row->form != PTX_FORM_BULK && c.row->form != PTX_FORM_MATRIX &&
+                       i < nwords; i++)
         ok = i == sync_word || add_modifier(p, &c, words[i]);
     ok = ok && check_type_count(p, &c);
     uint32_t nops = 0;

@@ -117,8 +117,10 @@ typedef enum ptx_form {
     PTX_FORM_BRA, PTX_FORM_BRX, PTX_FORM_CALL, PTX_FORM_NONE, PTX_FORM_NANOSLEEP, PTX_FORM_BAR,
     PTX_FORM_BARWARP, PTX_FORM_SHFL, PTX_FORM_VOTE, PTX_FORM_MATCH, PTX_FORM_REDUX,
     PTX_FORM_ACTIVEMASK, PTX_FORM_SURF, PTX_FORM_SUQ, PTX_FORM_TEX, PTX_FORM_TXQ,
+    PTX_FORM_MATRIX,
     PTX_FORM_ASYNC,
     PTX_FORM_MBAR,
+    PTX_FORM_BULK,
     PTX_FORM_UNSUPPORTED
 } ptx_form;
 
@@ -449,12 +451,19 @@ void ptx_lower_surface(ptx_parser *p, ptx_insn_ctx *c);
  * operands. */
 bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_texture(ptx_parser *p, ptx_insn_ctx *c);
+/* Matrix instructions (ptx_matrix.c; PTX ISA 9.1 §9.7.14; docs/ptx.md, "Matrix instructions"):
+ * ldmatrix, stmatrix, mma, wmma.load/store/mma. Their modifiers are read from the opcode text
+ * c->text (the parser hands none to the modifier groups), checked (PTX-MMA-001/002, PTX-UNSUP-002,
+ * PTX-ARCH-001, PTX-VER-001) and written into c->insn (sub, type, type2, type_b, type_c, frag,
+ * mods, rnd, mem); then the operands. */
+bool ptx_check_matrix(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
 /* Asynchronous copies (ptx_async.c; PTX ISA 9.1 §9.7.9.25 cp.async, cp.async.commit_group,
  * cp.async.wait_group, cp.async.wait_all; docs/ptx.md, "Asynchronous copies"): their modifier
  * rules as ptxas 13 enforces them (after the common checks), and their operands. */
 bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c);
-/* Operand lowering for ptx_async.c (ptx_lower.c): an address operand [base+offset] as if the
+/* Operand lowering for ptx_async.c and ptx_bulk.c (ptx_lower.c): an address operand [base+offset] as if the
  * instruction were written in state space `space` (a variable base must live there, PTX-MEM-002);
  * a predicate source, `!p` allowed. Each reports and returns false on error. */
 bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
@@ -469,6 +478,14 @@ void ptx_lower_mbarrier(ptx_parser *p, ptx_insn_ctx *c);
  * c->insn->mem.space); reports PTX-OPND-002, PTX-MEM-002, PTX-TYPE-002 or PTX-SYM-* and returns
  * false on error. */
 bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);
+/* Bulk copies (ptx_bulk.c; PTX ISA 9.1 §9.7.9.25.4-5 cp.async.bulk, cp.async.bulk.tensor,
+ * cp.reduce.async.bulk{.tensor}, cp.async.bulk.prefetch{.tensor}, commit_group, wait_group;
+ * §9.7.13.4 fence.proxy; docs/ptx.md, "Bulk copies"): they read their modifiers from the opcode
+ * text c->text themselves (none go to the modifier groups), check them (PTX-BULK-001..004,
+ * PTX-ARCH-002, PTX-VER-001) and write them into c->insn (op, sub, type, mem); then the
+ * operands. */
+bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_bulk(ptx_parser *p, ptx_insn_ctx *c);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);

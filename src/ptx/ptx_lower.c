@@ -1044,8 +1044,10 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_BAR: lower_bar(&L); break;
     case PTX_FORM_SURF: case PTX_FORM_SUQ: ptx_lower_surface(p, c); break;
     case PTX_FORM_TEX: case PTX_FORM_TXQ: ptx_lower_texture(p, c); break;
+    case PTX_FORM_MATRIX: ptx_lower_matrix(p, c); break;
     case PTX_FORM_ASYNC: ptx_lower_async(p, c); break;
     case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
+    case PTX_FORM_BULK: ptx_lower_bulk(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

@@ -37,7 +37,7 @@ const char *gms_type_name(gms_type t)
 {
     static const char *const names[GMS_TYPE_COUNT] = {
         "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64",
-        "f16", "bf16", "f32", "f64", "address",
+        "f16", "bf16", "f32", "f64", "address", "bytes",
     };
     return (unsigned)t < GMS_TYPE_COUNT ? names[t] : "?";
 }

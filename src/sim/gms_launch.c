@@ -173,7 +173,7 @@ gms_status gms_module_check_launch(const gms_module *m, const char *name,
 /* ---- arguments ---- */
 
 /* Bytes of each argument type, and whether it is a float. */
-static const uint8_t type_bytes[GMS_TYPE_COUNT] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8, 8};
+static const uint8_t type_bytes[GMS_TYPE_COUNT] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8, 8, 0};
 
 static int is_float(gms_type t)
 {
@@ -230,6 +230,15 @@ static int check_arg(const gms_module *m, const ir_func *fn, const gms_launch_co
                  (unsigned long long)p->size_bytes);
         return -1;
     }
+    if (a->type == GMS_BYTES) {
+        if (a->bytes && a->nbytes == p->size_bytes)
+            return 0;
+        diag_add(dl, DIAG_ERROR, "SIM-ARGS-003", w.file, w.line, w.col,
+                 "%s passes %zu bytes, but parameter %zu (%s) of kernel %s has %llu bytes", name,
+                 a->bytes ? a->nbytes : 0, i, p->name, fn->name,
+                 (unsigned long long)p->size_bytes);
+        return -1;
+    }
     if (scalar_fits(a->type, p))
         return 0;
     diag_add(dl, DIAG_ERROR, "SIM-ARGS-003", w.file, w.line, w.col,
@@ -268,7 +277,10 @@ static uint8_t *build_params(const gms_module *m, const ir_func *fn, const gms_l
     }
     for (size_t i = 0; i < c->nargs; i++) {
         const ir_param *p = &fn->params[i];
-        memcpy(block + p->offset, &c->args[i].bits, p->size_bytes < 8 ? p->size_bytes : 8);
+        if (c->args[i].type == GMS_BYTES)
+            memcpy(block + p->offset, c->args[i].bytes, c->args[i].nbytes);
+        else
+            memcpy(block + p->offset, &c->args[i].bits, p->size_bytes < 8 ? p->size_bytes : 8);
     }
     *st = GMS_OK;
     return block;

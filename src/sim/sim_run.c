@@ -273,14 +273,52 @@ static void forward_progress(const gms_progress *p, void *user)
     c->opt->progress(&q, c->opt->progress_user);
 }
 
+/* The 128 bytes of a tensor map argument (gms_tensor_map_encode) over its buffer's device
+ * address; API-TMAP-001 at the argument's position when a field is refused. */
+static gms_status tensor_map_bytes(const gms_run *r, const launch_arg *a, uint8_t *out,
+                                   gms_diag_list *g)
+{
+    const launch_tensor_map *t = a->tensor_map;
+    gms_tensor_map_desc d;
+    memset(&d, 0, sizeof d);
+    d.data_type = t->data_type;
+    d.rank = t->rank;
+    d.global_address = r->addr[t->buffer] + t->offset;
+    for (unsigned i = 0; i < t->rank; i++) {
+        d.dims[i] = t->dims[i];
+        d.box[i] = t->box[i];
+        d.element_strides[i] = t->elem_strides[i];
+        if (i)
+            d.strides[i - 1] = t->strides[i - 1];
+    }
+    d.swizzle = t->swizzle;
+    d.l2_promotion = t->l2_promotion;
+    d.oob_fill = t->oob_fill;
+    gms_diag_list scratch;
+    diag_list_init(&scratch.dl);
+    gms_status st = gms_tensor_map_encode(&d, out, &scratch);
+    if (st != GMS_OK && scratch.dl.count) {
+        const char *msg = scratch.dl.items[0].message, *colon = strstr(msg, ": ");
+        diag_add(&g->dl, DIAG_ERROR, "API-TMAP-001", r->launch->path, a->line, a->col,
+                 "%s.tensor_map: %s", a->field, colon ? colon + 2 : msg);
+    }
+    diag_list_fini(&scratch.dl);
+    return st == GMS_OK ? GMS_OK : GMS_ERR_INPUT;
+}
+
 /* Runs launch k: its arguments and window in the API's terms, at the launch file's fields. */
 static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *g)
 {
     const launch_desc *L = r->launch;
     gms_launch_config c = launch_config(L, k);
     gms_arg *args = calloc(k->nargs + 1, sizeof *args);
-    if (!args)
+    uint8_t(*maps)[GMS_TENSOR_MAP_BYTES] = calloc(k->nargs + 1, sizeof *maps);
+    if (!args || !maps) {
+        free(args);
+        free(maps);
         return GMS_ERR_NOMEM;
+    }
+    gms_status st = GMS_OK;
     for (size_t i = 0; i < k->nargs; i++) {
         const launch_arg *a = &k->args[i];
         args[i].origin = (gms_origin){L->path, a->line, a->col, a->field};
@@ -293,6 +331,12 @@ static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *
         } else if (a->kind == LAUNCH_ARG_TEXTURE) {
             args[i].type = GMS_U64; /* a texture object: the texture's handle */
             args[i].bits = r->textures[a->texture];
+        } else if (a->kind == LAUNCH_ARG_TENSOR_MAP) {
+            args[i].type = GMS_BYTES; /* a __grid_constant__ CUtensorMap */
+            args[i].bytes = maps[i];
+            args[i].nbytes = GMS_TENSOR_MAP_BYTES;
+            if (st == GMS_OK)
+                st = tensor_map_bytes(r, a, maps[i], g);
         } else {
             args[i].type = (gms_type)a->type;
             args[i].bits = a->bits;
@@ -308,12 +352,12 @@ static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *
     }
     c.args = args;
     c.nargs = k->nargs;
-    gms_status st = GMS_OK;
-    if (k->reset_persisting)
+    if (st == GMS_OK && k->reset_persisting)
         st = gms_device_reset_persisting(r->dev, g);
     if (st == GMS_OK)
         st = gms_module_launch(r->module, k->kernel, &c, g);
     free(args);
+    free(maps);
     return st;
 }
 

@@ -31,6 +31,8 @@ for name in "$@"; do
     # shellcheck disable=SC2086
     $CC $flags -I"$here/ref" "$here/ref/ref_common.c" "$here/ref/$ref.c" $jansson -lm \
         -o "$work/$ref"
-    (cd "$here/$name" && "$work/$ref" "$name.json")
+    launch="$name.json"
+    [ -f "$here/$name/$launch" ] || launch="$name.sm_90.json" # sm_90-only kernels
+    (cd "$here/$name" && "$work/$ref" "$launch")
     echo "gen_expected: $name"
 done

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Regenerates the committed PTX of every end-to-end test kernel from its CUDA source, for sm_80
 # and sm_90, and derives each <name>.sm_90.json launch file from <name>.json (only the module
-# line differs). A kernel folder may hold <name>.nvccflags with extra nvcc options (one line).
+# line differs). A kernel folder may hold <name>.nvccflags with extra nvcc options (one line), and
+# <name>.archs with the targets to build when not both (sm_90-only kernels: "sm_90"; their launch
+# file is <name>.sm_90.json, written by hand).
 # Usage: tests/kernels/gen_ptx.sh [kernel-name ...]      (default: every kernel folder)
 # Needs nvcc (NVCC=/path/to/nvcc overrides; default /usr/local/cuda/bin/nvcc).
 set -eu
@@ -16,7 +18,9 @@ for name in "$@"; do
         cd "$name"
         extra=""
         [ -f "$name.nvccflags" ] && extra=$(cat "$name.nvccflags")
-        for arch in sm_80 sm_90; do
+        archs="sm_80 sm_90"
+        [ -f "$name.archs" ] && archs=$(cat "$name.archs")
+        for arch in $archs; do
             # shellcheck disable=SC2086
             "$NVCC" -ptx -arch=$arch -O3 -lineinfo $extra "$name.cu" -o "$name.$arch.ptx"
         done

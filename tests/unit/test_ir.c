@@ -81,8 +81,10 @@ static void test_modifier_and_sub_names(void **state)
     assert_int_equal(IR_MOD_UNI, 1u << 9);
     assert_int_equal(IR_MOD_BARRIER, 1u << 20);
     assert_int_equal(IR_MOD_CBCC, 1u << 25);
-    assert_int_equal(IR_MOD_NOINC, 1u << 26);
-    assert_int_equal(IR_MODBIT_COUNT, 27);
+    assert_int_equal(IR_MOD_COL, 1u << 27);
+    assert_int_equal(IR_MOD_BROW, 1u << 29);
+    assert_int_equal(IR_MOD_NOINC, 1u << 30);
+    assert_int_equal(IR_MODBIT_COUNT, 31);
     for (unsigned bit = 0; bit < IR_MODBIT_COUNT; bit++)
         assert_non_null(ir_modifier_name(bit));
     assert_null(ir_modifier_name(IR_MODBIT_COUNT));
@@ -96,7 +98,8 @@ static void test_modifier_and_sub_names(void **state)
                 {IR_SUBS_ATOM, IR_ATOM_MAX},      {IR_SUBS_BAR, IR_BAR_RED_OR},
                 {IR_SUBS_TESTP, IR_TESTP_SUBNORMAL}, {IR_SUBS_POLICY, IR_POLICY_CVT},
                 {IR_SUBS_SUQ, IR_SUQ_MEMORY_LAYOUT}, {IR_SUBS_TLD4, IR_TLD4_A},
-                {IR_SUBS_TXQ, IR_TXQ_NUM_SAMPLES}};
+                {IR_SUBS_TXQ, IR_TXQ_NUM_SAMPLES},
+                {IR_SUBS_MATRIX, IR_MATRIX_SHAPES - 1}};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         assert_null(ir_sub_name(sets[i].set, 0));
         for (unsigned sub = 1; sub <= sets[i].last; sub++)

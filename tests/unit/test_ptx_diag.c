@@ -193,10 +193,16 @@ static void expect_message(const char *body, const char *target, const char *rul
 static void test_message_texts(void **state)
 {
     (void)state;
+    expect_message(" wgmma.fence.sync.aligned;", "sm_90", "PTX-UNSUP-001",
+                   "'wgmma.fence.sync.aligned': the wgmma family is not modelled by gpumemsim");
     expect_message(" wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [%rd1];", "sm_80",
-                   "PTX-UNSUP-001",
-                   "'wmma.load.a.sync.aligned.row.m16n16k16.f16': the wmma family is not "
-                   "modelled by gpumemsim");
+                   "PTX-MMA-003",
+                   "'wmma.load.a.sync.aligned.row.m16n16k16.f16': a vector of 8 32-bit registers "
+                   "is expected here");
+    expect_message(" mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1}, {%r1}, {%r1}, "
+                   "{%r1}, %r1, 0;", "sm_80", "PTX-UNSUP-002",
+                   "'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32': sparse mma (mma.sp) "
+                   "is not modelled by gpumemsim");
     expect_message(" ld.global.L2::evict_last.u32 %r1, [%rd1];", "sm_90", "PTX-ARCH-011",
                    ".L2::evict_last requires sm_100 or later (target is sm_90)");
     expect_message(" ld.relaxed.gpu.global.cg.u32 %r1, [%rd1];", "sm_80", "PTX-CACHEOP-001",
@@ -214,8 +220,10 @@ static void test_message_texts(void **state)
     expect_message(" .reg .pred %p<2>;\n mbarrier.try_wait.shared.b64 %p1, [%rd1], %rd2;",
                    "sm_80", "PTX-ARCH-001",
                    "mbarrier.try_wait requires sm_90 or later (target is sm_80)");
-    expect_message(" fence.proxy.async;", "sm_90", "PTX-UNSUP-001",
-                   "'fence.proxy.async': the fence.proxy family is not modelled by gpumemsim");
+    expect_message(" cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+                   " [%r1], [%rd1, {%r1, %r2}], [%r2];", "sm_90", "PTX-BULK-001",
+                   "'cp.async.bulk.tensor.2d.shared::cluster.global.im2col.mbarrier::complete_tx::"
+                   "bytes': .im2col is not modelled by gpumemsim (only the .tile mode is)");
 }
 
 int main(void)
