@@ -45,6 +45,7 @@ struct gms_device {
     int strip_hints, poison_discard;
     int misaligned_errors; /* GMS_SET_MISALIGNED_ERRORS */
     int strict_hazards;
+    int synced_writes;   /* GMS_SET_SYNCED_WRITES */
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */
