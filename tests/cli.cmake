@@ -320,14 +320,15 @@ include(CheckCSourceCompiles)
 set(CMAKE_REQUIRED_LINK_OPTIONS -static)
 check_c_source_compiles("int main(void) { return 0; }" GMS_HAVE_STATIC_LINKING)
 unset(CMAKE_REQUIRED_LINK_OPTIONS)
-if(GMS_HAVE_STATIC_LINKING)
+# (Sanitizer builds link every program with the sanitizers, which cannot be linked statically.)
+if(GMS_HAVE_STATIC_LINKING AND NOT GMS_SANITIZE)
   add_executable(gms_test_exec_static ${CMAKE_SOURCE_DIR}/tests/cli/exec_static.c)
   target_link_options(gms_test_exec_static PRIVATE -static)
   gms_cli_test(exec_static 126 "^$"
                "^gpumemsim: error: [^\n]*/gms_test_exec_static: a statically linked program: it loads no shared library, so the simulated GPU's CUDA runtime cannot take the place of the one linked into it; link it dynamically, with `nvcc -cudart shared` \\[RT-EXEC-003\\]\n$"
                exec -- $<TARGET_FILE:gms_test_exec_static>)
 else()
-  message(STATUS "cli.exec_static: no static C library here; the test is not registered")
+  message(STATUS "cli.exec_static: no static linking in this build; the test is not registered")
 endif()
 # Every option reaches the runtime as its variable (paths made absolute); the runtime folder
 # comes first on LD_LIBRARY_PATH; the program's arguments, options included, are its own; the
