@@ -1,6 +1,7 @@
 // __constant__ data set with cudaMemcpyToSymbol (which a launch file cannot express), changed
 // between two launches and read back with cudaMemcpyFromSymbol; the kernel evaluates a
 // polynomial whose coefficients every thread reads at the same constant address.
+#include <cmath>
 #include "rt_check.h"
 
 __constant__ float coeffs[8];
@@ -17,11 +18,13 @@ __global__ void poly(float *y, int n)
     y[i] = acc;
 }
 
+// The host's Horner loop with the fused multiply-add that nvcc makes of acc * x + coeffs[k]:
+// both round once per step, so the results are equal bit for bit.
 static float host_poly(const float *c, int d, int i)
 {
     float x = i * 0.01f, acc = 0.0f;
     for (int k = d; k >= 0; k--)
-        acc = acc * x + c[k];
+        acc = std::fmaf(acc, x, c[k]);
     return acc;
 }
 
