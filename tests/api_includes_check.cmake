@@ -2,16 +2,24 @@
 #   cmake -DGMS_ROOT=<source folder> -P api_includes_check.cmake
 # The command line, the API example and the API's unit test must include, of the project's own
 # headers, only the public ones (include/gpumemsim/): every `#include "..."` they contain must
-# name gpumemsim/<header>. A planted line checks that the check itself finds a violation.
-set(files tools/gpumemsim/main.c tests/unit/test_api.c)
+# name gpumemsim/<header>, or a header of the command line's own beside it (tools/gpumemsim/exec.h,
+# no folder in the name). Planted lines check that the check itself finds violations.
+file(GLOB files RELATIVE ${GMS_ROOT} ${GMS_ROOT}/tools/gpumemsim/*.c)
+list(APPEND files tests/unit/test_api.c)
 file(GLOB examples RELATIVE ${GMS_ROOT} ${GMS_ROOT}/examples/api/*.c)
 list(APPEND files ${examples})
 
-# The names a file includes with quotes, other than gpumemsim/<header>.
-function(private_includes text out)
+# The names a file in folder `dir` includes with quotes, other than gpumemsim/<header> and the
+# headers of tools/gpumemsim/ included from there.
+function(private_includes text dir out)
   string(REGEX MATCHALL "#[ \t]*include[ \t]*\"[^\"]*\"" lines "${text}")
   set(bad "")
   foreach(line IN LISTS lines)
+    string(REGEX REPLACE ".*\"([^\"]*)\"" "\\1" name "${line}")
+    if(dir STREQUAL "tools/gpumemsim" AND name MATCHES "^[A-Za-z0-9_]+\\.h$"
+       AND EXISTS ${GMS_ROOT}/tools/gpumemsim/${name})
+      continue()
+    endif()
     if(NOT line MATCHES "\"gpumemsim/[A-Za-z0-9_]+\\.h\"")
       list(APPEND bad "${line}")
     endif()
@@ -19,22 +27,32 @@ function(private_includes text out)
   set(${out} "${bad}" PARENT_SCOPE)
 endfunction()
 
-private_includes("#include \"gpumemsim/gpumemsim.h\"\n#include \"sim/sim.h\"\n" planted)
+private_includes("#include \"gpumemsim/gpumemsim.h\"\n#include \"sim/sim.h\"\n" tools/gpumemsim
+                 planted)
 if(NOT planted STREQUAL "#include \"sim/sim.h\"")
   message(FATAL_ERROR "the include check missed a planted private header: '${planted}'")
+endif()
+private_includes("#include \"exec.h\"\n#include \"sim.h\"\n" tools/gpumemsim planted)
+if(NOT planted STREQUAL "#include \"sim.h\"")
+  message(FATAL_ERROR "the include check missed a planted header not in tools/gpumemsim: '${planted}'")
+endif()
+private_includes("#include \"exec.h\"\n" examples/api planted)
+if(NOT planted STREQUAL "#include \"exec.h\"")
+  message(FATAL_ERROR "the include check let an example include the command line's header")
 endif()
 
 set(failed "")
 foreach(f IN LISTS files)
   file(READ ${GMS_ROOT}/${f} text)
-  private_includes("${text}" bad)
+  get_filename_component(dir ${f} DIRECTORY)
+  private_includes("${text}" "${dir}" bad)
   if(bad)
     list(APPEND failed "${f}: ${bad}")
   endif()
 endforeach()
 list(LENGTH files n)
-if(n LESS 3)
-  message(FATAL_ERROR "expected main.c, test_api.c and an example, found: ${files}")
+if(n LESS 4)
+  message(FATAL_ERROR "expected main.c, exec.c, test_api.c and an example, found: ${files}")
 endif()
 if(failed)
   message(FATAL_ERROR "private headers included where only include/gpumemsim/ may be:\n${failed}")
