@@ -245,7 +245,8 @@ exec_check exec_runtime_dir(char *dir, size_t len, char *why, size_t why_len)
                        "GPUMEMSIM_RUNTIME_DIR to the folder of its libcudart.so.13");
         resolved[n] = '\0';
         char *slash = strrchr(resolved, '/');
-        *slash = '\0';
+        if (slash) /* always: the kernel gives an absolute path */
+            *slash = '\0';
         snprintf(where, sizeof where, "%s/runtime", resolved);
     }
     if (!realpath(where, resolved) || !has_runtime(resolved) || strlen(resolved) >= len)

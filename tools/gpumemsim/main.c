@@ -567,10 +567,11 @@ static int exec_environment(const exec_args *a, const char *runtime_dir)
         return 2;
     }
     if (a->json) {
-        char folder[4096];
-        if (absolute_path(a->json, json, sizeof json) == 0)
+        char folder[4096] = "";
+        int fits = absolute_path(a->json, json, sizeof json) == 0;
+        if (fits) /* the folder, with its final slash: "/" for a file at the root */
             snprintf(folder, sizeof folder, "%.*s", (int)(strrchr(json, '/') - json + 1), json);
-        if (!*json || access(folder, W_OK)) {
+        if (!fits || access(folder, W_OK)) {
             fprintf(stderr, "gpumemsim: error: --json: cannot create a file beside \"%s\": %s "
                     "[SIM-OUT-003]\n", a->json, strerror(errno ? errno : ENAMETOOLONG));
             return 2;
