@@ -427,7 +427,7 @@ static void test_images(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "img.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_3D, 2, 16, GMS_IMAGE_UNSIGNED, W, H, D, 1, 1, 0, 2, 2, 0};
+    gms_image_desc d = {GMS_IMAGE_3D, 2, 16, GMS_IMAGE_UNSIGNED, W, H, D, 1, 1, 0, 2, 2, 0, 1};
     uint64_t h, freed;
     assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
     assert_int_equal(h, 1);
@@ -492,14 +492,14 @@ static void test_texture_objects(void **state)
     gms_diag_list *dl = gms_diag_list_create();
     gms_device *dev;
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
-    gms_image_desc fd = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 64, 1, 1, 0};
+    gms_image_desc fd = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 64, 1, 1, 0, 1};
     gms_image_desc ud = fd;
     ud.kind = GMS_IMAGE_UNSIGNED;
     uint64_t fimg, uimg, t1, t2, t3 = 77;
     assert_int_equal(gms_image_create(dev, &fd, &fimg, dl), GMS_OK);
     assert_int_equal(gms_image_create(dev, &ud, &uimg, dl), GMS_OK);
     gms_texture_desc td = {fimg, {GMS_TEX_CLAMP, GMS_TEX_BORDER, GMS_TEX_WRAP}, GMS_TEX_LINEAR,
-                           0, GMS_TEX_ELEMENT, {1, 2, 3, 4}};
+                           0, GMS_TEX_ELEMENT, {1, 2, 3, 4}, GMS_TEX_POINT, 0, 0, 0};
     assert_int_equal(gms_texture_create(dev, &td, &t1, dl), GMS_OK);
     assert_int_equal(t1, (1u << 20) | fimg);
     td.image = uimg;
@@ -566,7 +566,7 @@ static void test_surface_reference(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "ref.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0, 1};
     uint64_t h, dead, out;
     uint32_t texels[W], got[W];
     for (unsigned i = 0; i < W; i++) texels[i] = 1000 + 3 * i;
@@ -631,14 +631,14 @@ static void test_texture_reference(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "tref.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0, 1};
     uint64_t h, t, dead, out;
     uint32_t texels[W], got[W];
     for (unsigned i = 0; i < W; i++) texels[i] = 500 + 7 * i;
     assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
     assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
     gms_texture_desc td = {h, {GMS_TEX_CLAMP, GMS_TEX_CLAMP, GMS_TEX_CLAMP}, GMS_TEX_POINT, 0,
-                           GMS_TEX_ELEMENT, {0, 0, 0, 0}};
+                           GMS_TEX_ELEMENT, {0, 0, 0, 0}, GMS_TEX_POINT, 0, 0, 0};
     assert_int_equal(gms_texture_create(dev, &td, &dead, dl), GMS_OK);
     assert_int_equal(gms_texture_create(dev, &td, &t, dl), GMS_OK);
     assert_int_equal(gms_texture_free(dev, dead, dl), GMS_OK);
