@@ -163,6 +163,16 @@ int main(int argc, char **argv)
         out_cube[i] = cube_sample(cube, CW, 0, x, y, z, 1);
         out_cubes[i] = cube_sample(cubes, AW, 6 * (i % 2), x, y, z, 0);
     }
+    /* txq per level 0..3: width, height, the level count 3, the cube array's 2 cubes; level 3
+     * does not exist and reads 0 extents. */
+    int32_t out_query[16];
+    for (int k = 0; k < 4; k++) {
+        out_query[4 * k] = k < LEVELS ? W >> k : 0;
+        out_query[4 * k + 1] = k < LEVELS ? H >> k : 0;
+        out_query[4 * k + 2] = LEVELS;
+        out_query[4 * k + 3] = 2;
+    }
+    ref_write_expected("out_query", out_query, sizeof out_query);
     ref_write_expected("out_point", out_point, sizeof out_point);
     ref_write_expected("out_linear", out_linear, sizeof out_linear);
     ref_write_expected("out_grad", out_grad, sizeof out_grad);

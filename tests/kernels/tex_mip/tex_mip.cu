@@ -2,7 +2,7 @@
 // image with point and with linear mipmap filtering (normalized coordinates, clamp addressing,
 // LOD bias and clamps of the texture descriptor), tex2DGrad<float> (the LOD from gradients),
 // texCubemap<float> of a cube image (face selection by major axis) and texCubemapLayered<float>
-// of a cube array, and the number of levels a txq reports.
+// of a cube array, and what txq reports of the levels and of the cubes.
 #include <cuda_runtime.h>
 
 __global__ void tex_lod(cudaTextureObject_t point, cudaTextureObject_t linear, float *out_point,
@@ -44,4 +44,20 @@ __global__ void tex_cube(cudaTextureObject_t cube, cudaTextureObject_t cube_arra
         z = 0.25f;
     out[i] = texCubemap<float>(cube, x, y, z);
     out_layered[i] = texCubemapLayered<float>(cube_array, x, y, z, i % 2);
+}
+
+// What txq reports of the mipmapped image (its level count, each level's extents; a level it
+// does not have reads 0) and of the cube array (whole cubes), through inline PTX: CUDA has no
+// texture query functions.
+__global__ void tex_query(cudaTextureObject_t mip, cudaTextureObject_t cubes, int *out)
+{
+    int level = threadIdx.x, w, h, n, cubes_n;
+    asm("txq.level.width.b32 %0, [%1], %2;" : "=r"(w) : "l"(mip), "r"(level));
+    asm("txq.level.height.b32 %0, [%1], %2;" : "=r"(h) : "l"(mip), "r"(level));
+    asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(n) : "l"(mip));
+    asm("txq.array_size.b32 %0, [%1];" : "=r"(cubes_n) : "l"(cubes));
+    out[4 * level] = w;
+    out[4 * level + 1] = h;
+    out[4 * level + 2] = n;
+    out[4 * level + 3] = cubes_n;
 }
