@@ -336,6 +336,29 @@ static void query(exec_warp *w, const exec_xinsn *x, uint32_t mask, const lane_t
     warp_write_dst(w, &x->in->dst[0], out, mask, 32);
 }
 
+/* Reads the texels of ta: one warp-level access, except a 3D fetch that blends two levels (16
+ * texels a lane, up to 512 lines a warp, more than the memory system's scratch of one access
+ * holds), which is made as two, one per level. Returns 0, or -1 with *f. */
+static int fetch(exec_warp *w, mem_tex_access *ta, int three_d, mem_fault *f)
+{
+    enum { LOWER = (1u << MEM_TEX_MAX_FOOTPRINT) - 1 };
+    uint16_t all[LANES];
+    int upper = 0;
+    for (unsigned l = 0; l < LANES; l++) {
+        all[l] = ta->slots[l];
+        upper |= (all[l] & ~LOWER) != 0;
+    }
+    if (!three_d || !upper)
+        return memsys_texture_read(w->run->ms, &w->mctx, ta, f);
+    for (unsigned part = 0; part < 2; part++) {
+        for (unsigned l = 0; l < LANES; l++)
+            ta->slots[l] = (uint16_t)(all[l] & (part ? ~LOWER : LOWER));
+        if (memsys_texture_read(w->run->ms, &w->mctx, ta, f))
+            return -1;
+    }
+    return 0;
+}
+
 void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask)
@@ -366,7 +389,7 @@ void exec_h_texture(exec_warp *w, const exec_xinsn *x, uint32_t mask)
                    "different texel sizes, which is not modelled", ir_opcode_name((ir_opcode)in->op));
         return;
     }
-    if (ta.texel_bytes && memsys_texture_read(w->run->ms, &w->mctx, &ta, &f)) {
+    if (ta.texel_bytes && fetch(w, &ta, in->mem.image_dim == IR_IMAGE_3D, &f)) {
         warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-MEM-001", "texture fetch: %s",
                    f.what);
         return;

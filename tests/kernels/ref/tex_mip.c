@@ -111,6 +111,33 @@ static float cube_sample(const float *faces, int n, int layer0, float x, float y
     return sample(&lv, (sc / m + 1.0f) * 0.5f, (tc / m + 1.0f) * 0.5f, linear, mode);
 }
 
+/* Trilinear sample of a cube of n^3 texels (x fastest) at normalized (u, v, w), clamped: the
+ * eight texels x fastest, then y, then z, each weighed by the product of its three weights. */
+static float sample3d(const float *t, int n, float u, float v, float w)
+{
+    const float c[3] = {u, v, w};
+    int base[3];
+    float wt[3][2];
+    for (int d = 0; d < 3; d++) {
+        double x = (double)c[d] * n - 0.5, f = floor(x);
+        long a = lround((x - f) * 256);
+        base[d] = (int)f;
+        wt[d][0] = (float)(256 - a) / 256;
+        wt[d][1] = (float)a / 256;
+    }
+    float sum = 0.0f;
+    for (int k = 0; k < 8; k++) {
+        int at[3];
+        float wk = 1.0f;
+        for (int d = 0; d < 3; d++) {
+            at[d] = address(base[d] + ((k >> d) & 1), n, CLAMP);
+            wk *= wt[d][(k >> d) & 1];
+        }
+        sum += wk * t[((size_t)at[2] * n + (size_t)at[1]) * n + (size_t)at[0]];
+    }
+    return sum;
+}
+
 int main(int argc, char **argv)
 {
     ref_require(argc == 2, "usage: tex_mip LAUNCH.json");
@@ -173,6 +200,18 @@ int main(int argc, char **argv)
         out_query[4 * k + 3] = 2;
     }
     ref_write_expected("out_query", out_query, sizeof out_query);
+    /* The volume between its two levels at level of detail 0.5: half of each. */
+    enum { VN = 64 };
+    float *vol = ref_input("vol", "f32", VN * VN * VN + (VN / 2) * (VN / 2) * (VN / 2));
+    float out_volume[32];
+    for (int i = 0; i < 32; i++) {
+        float v = (float)(2 * i + 1) / 64.0f;
+        float a = sample3d(vol, VN, 0.5f, v, 0.5f);
+        float b = sample3d(vol + VN * VN * VN, VN / 2, 0.5f, v, 0.5f);
+        out_volume[i] = (1.0f - 0.5f) * a + 0.5f * b;
+    }
+    ref_write_expected("out_volume", out_volume, sizeof out_volume);
+    free(vol);
     ref_write_expected("out_point", out_point, sizeof out_point);
     ref_write_expected("out_linear", out_linear, sizeof out_linear);
     ref_write_expected("out_grad", out_grad, sizeof out_grad);

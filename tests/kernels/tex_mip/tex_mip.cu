@@ -61,3 +61,12 @@ __global__ void tex_query(cudaTextureObject_t mip, cudaTextureObject_t cubes, in
     out[4 * level + 2] = n;
     out[4 * level + 3] = cubes_n;
 }
+
+// tex3DLod<float> of a 2-level 3D image between its levels: each lane's trilinear footprints
+// in both levels (16 texels, rows of their own, pairs across a line boundary) make more lines
+// than one warp-level access holds, so the fetch is made level by level.
+__global__ void tex_volume(cudaTextureObject_t vol, float *out)
+{
+    int i = threadIdx.x;
+    out[i] = tex3DLod<float>(vol, 0.5f, (2 * i + 1) / 64.0f, 0.5f, 0.5f);
+}
