@@ -24,8 +24,3 @@ endif()
 if(TARGET fuzz_fatbin)
   target_link_libraries(fuzz_fatbin PRIVATE gms_fatbin)
 endif()
-
-# libgpumemsim_rt.so (runtime_cudart.cmake, included before this file) compiles the reader too.
-if(TARGET gms_rt)
-  target_link_libraries(gms_rt PRIVATE PkgConfig::ZSTD PkgConfig::LZ4)
-endif()

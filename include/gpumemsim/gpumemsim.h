@@ -180,6 +180,12 @@ typedef enum gms_setting {
                                  that follow: each launch of a module that declares malloc or
                                  free gets an empty heap of this size in device memory
                                  (docs/semantics.md, "Device heap"); default 8 MiB */
+    GMS_SET_SYNCED_WRITES,    /* 0 or 1: host writes (gms_device_write, gms_module_set_var,
+                                 gms_image_write) may go to memory that a launch may have
+                                 cached, as cudaMemcpy between kernels: every dirty line is
+                                 written back first (counted as work no instruction caused) and
+                                 the caches' copies of the written lines are dropped
+                                 (docs/api.md, "Memory"); default 0: refused (API-MEM-002) */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an
@@ -383,6 +389,17 @@ typedef struct gms_kernel_info {
 size_t gms_module_kernel_count(const gms_module *m);
 gms_status gms_module_kernel_at(const gms_module *m, size_t i, gms_kernel_info *out);
 gms_status gms_module_kernel_find(const gms_module *m, const char *name, gms_kernel_info *out);
+/* Parameter i (0-based) of kernel `name` (borrowed), as a host program passing arguments by
+ * address (cudaLaunchKernel's `void **args`) needs it: its byte offset in the parameter block,
+ * its size in bytes (a GMS_BYTES argument of that many bytes fits it) and its alignment, into
+ * *out (OUT). Returns GMS_OK, GMS_ERR_ARGUMENT, or GMS_ERR_NOT_FOUND (no such kernel, or i >=
+ * nparams; no diagnostic: a query). docs/api.md, "Modules". */
+typedef struct gms_param_info {
+    uint64_t offset, bytes;
+    uint32_t align;
+} gms_param_info;
+gms_status gms_module_kernel_param(const gms_module *m, const char *name, uint32_t i,
+                                   gms_param_info *out);
 
 /* ---- module variables (docs/api.md, "Variables") ---- */
 typedef enum gms_var_space { GMS_VAR_GLOBAL, GMS_VAR_CONST } gms_var_space;
@@ -546,6 +563,10 @@ typedef struct gms_launch_config {
     uint32_t helper_lanes; /* bit l: lane l of every warp stands for a pixel-shader helper or
                               killed pixel, for which SUATOM is a no-op (docs/images.md,
                               "Helper and killed lanes"); 0: none */
+    int cooperative;       /* 1: a cooperative launch (cudaLaunchCooperativeKernel): every CTA
+                              is resident at once (EXEC-LAUNCH-002 otherwise) and
+                              cooperative_groups::this_grid().sync() works (docs/semantics.md,
+                              "Grid-wide sync"); 0: an ordinary launch */
 } gms_launch_config;
 
 /* Checks a launch of kernel `name` (borrowed) against the kernel and the GPU without running it

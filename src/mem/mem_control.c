@@ -67,6 +67,30 @@ int memsys_finish(memsys *ms)
     return rc ? -1 : 0;
 }
 
+/* Drops cache c's clean copies of the lines of [addr, addr + bytes), every line when the range
+ * is larger than the cache (one pass over the tags instead of one lookup per line). */
+static void drop_clean_range(cache *c, uint64_t cache_bytes, uint32_t line_bytes, uint64_t addr,
+                             uint64_t bytes)
+{
+    cache_result res;
+    if (bytes > cache_bytes) {
+        cache_invalidate_clean_all(c, CACHE_KIND_ALL, &res);
+        return;
+    }
+    for (uint64_t a = addr & ~(uint64_t)(line_bytes - 1); a < addr + bytes; a += line_bytes)
+        cache_invalidate_clean_line(c, a, &res);
+}
+
+int memsys_host_write_synced(memsys *ms, uint64_t addr, const void *src, uint64_t bytes)
+{
+    if (memsys_finish(ms))
+        return -1;
+    for (uint32_t s = 0; s < ms->cfg.sm_count; s++)
+        drop_clean_range(ms->l1[s], ms->cfg.l1.bytes, ms->cfg.l1.line_bytes, addr, bytes);
+    drop_clean_range(ms->l2, ms->cfg.l2.bytes, ms->cfg.l2.line_bytes, addr, bytes);
+    return memsys_host_write(ms, addr, src, bytes);
+}
+
 /* ---- fences ---- */
 
 int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)

@@ -96,6 +96,11 @@ int memsys_alloc(memsys *ms, uint64_t bytes, uint64_t align, uint64_t *addr);
  * when the range is not allocated or host memory is exhausted. */
 int memsys_host_write(memsys *ms, uint64_t addr, const void *src, uint64_t bytes);
 int memsys_host_read(memsys *ms, uint64_t addr, void *dst, uint64_t bytes);
+/* As memsys_host_write, into memory the caches may hold (cudaMemcpy between kernels): first
+ * writes every dirty line back (as memsys_finish, counted as unattributed), then drops the now
+ * clean copies of the written lines from every L1 and the L2, so that the next access fetches
+ * the new bytes from DRAM. Returns 0 or -1 as memsys_host_write, or when a write-back failed. */
+int memsys_host_write_synced(memsys *ms, uint64_t addr, const void *src, uint64_t bytes);
 
 /* Installs the read-only constant bank (module .const data; copied) and the kernel parameter block
  * (borrowed until the next call). Returns 0 or -1 when out of memory. */

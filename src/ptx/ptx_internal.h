@@ -30,7 +30,7 @@ typedef enum ptx_group {
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
     PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM,
-    PTX_G_CPDST, PTX_G_CPSRC,
+    PTX_G_CPDST, PTX_G_CPSRC, PTX_G_NOINC,
     PTX_G_MBAR,
     PTX_G_COUNT
 } ptx_group;
@@ -92,6 +92,7 @@ typedef enum ptx_group {
 #define G_TEXFORM PTX_GBIT(TEXFORM)
 #define G_CPDST PTX_GBIT(CPDST) /* cp.async: the destination's state space */
 #define G_CPSRC PTX_GBIT(CPSRC) /* cp.async: the source's state space */
+#define G_NOINC PTX_GBIT(NOINC) /* cp.async.mbarrier.arrive.noinc */
 #define G_MBAR PTX_GBIT(MBAR)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)
@@ -206,6 +207,9 @@ typedef fe_symbol ptx_binding;
 enum { PTX_NS_NAME = 0, PTX_NS_RANGE = 1 };
 
 enum { PTX_MAX_OPERANDS = 8 };
+/* Elements of a {vector} operand, and of a (call argument list): nvcc passes each parameter of a
+ * device function in its own .param, and cuda-samples' FunctionPointers calls one with ten. */
+enum { PTX_MAX_VEC_ELEMS = 8, PTX_MAX_LIST_ELEMS = 128 };
 /* Register slots per function (each kind); real kernels use a few thousand at most. */
 enum { PTX_MAX_FUNC_SLOTS = 1u << 16 };
 
@@ -238,9 +242,10 @@ typedef struct ptx_popnd {
     uint8_t has_sampler; /* IMAGE: [a, s, b] */
     int64_t ival;      /* INT value, ADDR/NAME offset, F32/F64 bits */
     double fval;       /* FLOAT */
-    ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' or an immediate */
-    uint8_t elem_is_imm[8];  /* VEC: element i is the integer elem_imm[i] */
-    int64_t elem_imm[8];
+    ptx_name elems[PTX_MAX_LIST_ELEMS]; /* VEC/LIST element names; text NULL for '_' or an
+                                           immediate (a VEC has at most PTX_MAX_VEC_ELEMS) */
+    uint8_t elem_is_imm[PTX_MAX_VEC_ELEMS];  /* VEC: element i is the integer elem_imm[i] */
+    int64_t elem_imm[PTX_MAX_VEC_ELEMS];
 } ptx_popnd;
 
 /* ---- parser state ---- */

@@ -216,7 +216,8 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
     static const char *const names[GMS_SETTING_COUNT] = {
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
         "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
-        "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX", "GMS_SET_HEAP_BYTES"};
+        "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX", "GMS_SET_HEAP_BYTES",
+        "GMS_SET_SYNCED_WRITES"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -250,9 +251,11 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         dev->misaligned_errors = (int)value;
         return GMS_OK;
     case GMS_SET_STRICT_HAZARDS:
+    case GMS_SET_SYNCED_WRITES:
         if (value > 1)
             return gms_bad_argument(dl, "gms_device_set", "a flag setting takes 0 or 1");
-        dev->strict_hazards = (int)value;
+        *(what == GMS_SET_STRICT_HAZARDS ? &dev->strict_hazards : &dev->synced_writes) =
+            (int)value;
         return GMS_OK;
     case GMS_SET_IMAGE_POOL_MAX:
         if (value > MEM_IMAGE_MAX_INDEX)
@@ -368,7 +371,7 @@ gms_status gms_device_check_range(const gms_device *dev, uint64_t addr, uint64_t
                  (unsigned long long)addr, (unsigned long long)(addr + bytes));
         return GMS_ERR_RANGE;
     }
-    if (writing && a->launches_before < dev->nlaunches) {
+    if (writing && a->launches_before < dev->nlaunches && !dev->synced_writes) {
         diag_add(dl, DIAG_ERROR, "API-MEM-002", "", 0, 0,
                  "%s: the allocation at 0x%llx existed when a kernel ran, and writing memory that "
                  "the caches may hold is not modelled yet; write it before the first launch",
@@ -404,12 +407,17 @@ gms_status gms_device_alloc(gms_device *dev, uint64_t bytes, uint64_t *addr,
 gms_status gms_device_copy_in(gms_device *dev, uint64_t addr, const void *src, uint64_t bytes,
                               diag_list *dl)
 {
-    if (bytes && memsys_host_write(dev->ms, addr, src, bytes)) {
+    /* Once a launch ran, the caches may hold the bytes (GMS_SET_SYNCED_WRITES allowed it). */
+    int synced = dev->synced_writes && dev->nlaunches;
+    if (bytes && (synced ? memsys_host_write_synced(dev->ms, addr, src, bytes)
+                         : memsys_host_write(dev->ms, addr, src, bytes))) {
         diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", "", 0, 0,
                  "out of memory writing %llu bytes of device memory at 0x%llx",
                  (unsigned long long)bytes, (unsigned long long)addr);
         return GMS_ERR_NOMEM;
     }
+    if (synced && bytes)
+        dev->dirty = 0; /* the write-back before it flushed the caches */
     return GMS_OK;
 }
 

@@ -45,6 +45,7 @@ struct gms_device {
     int strip_hints, poison_discard;
     int misaligned_errors; /* GMS_SET_MISALIGNED_ERRORS */
     int strict_hazards;
+    int synced_writes;   /* GMS_SET_SYNCED_WRITES */
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */
@@ -52,6 +53,7 @@ struct gms_device {
     uint64_t heap_bytes;  /* GMS_SET_HEAP_BYTES */
     uint64_t heap_base;   /* the device heap's region; 0 until a launch needs one */
     uint64_t heap_region_bytes; /* its size */
+    uint64_t grid_sync_base; /* cooperative launches' grid-sync workspace; 0 until one needs it */
     gms_progress_fn progress;
     void *progress_user;
     /* memory */

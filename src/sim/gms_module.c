@@ -293,6 +293,19 @@ gms_status gms_module_kernel_find(const gms_module *m, const char *name, gms_ker
     return GMS_OK;
 }
 
+gms_status gms_module_kernel_param(const gms_module *m, const char *name, uint32_t i,
+                                   gms_param_info *out)
+{
+    if (!m || !name || !out)
+        return GMS_ERR_ARGUMENT;
+    int fi = ir_module_find_func(m->ir, name);
+    if (fi < 0 || !m->ir->funcs[fi].is_entry || i >= m->ir->funcs[fi].nparams)
+        return GMS_ERR_NOT_FOUND;
+    const ir_param *p = &m->ir->funcs[fi].params[i];
+    *out = (gms_param_info){p->offset, p->size_bytes, p->align};
+    return GMS_OK;
+}
+
 /* ---- variables ---- */
 
 /* The module-scope .global or .const variable `name`: its index, or -1 after API-VAR-001. */

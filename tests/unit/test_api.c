@@ -219,6 +219,17 @@ static void test_unknown_kernel(void **state)
     assert_int_equal(gms_module_kernel_at(f->m, 0, &k), GMS_OK);
     assert_string_equal(k.name, SAXPY);
     assert_int_equal(k.nparams, 4);
+    /* saxpy(u32 n, f32 a, u64 x, u64 y): offsets follow each parameter's alignment. */
+    gms_param_info p;
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 1, &p), GMS_OK);
+    assert_int_equal(p.offset, 4);
+    assert_int_equal(p.bytes, 4);
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 2, &p), GMS_OK);
+    assert_int_equal(p.offset, 8);
+    assert_int_equal(p.bytes, 8);
+    assert_int_equal(p.align, 8);
+    assert_int_equal(gms_module_kernel_param(f->m, SAXPY, 4, &p), GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_module_kernel_param(f->m, "saxpy", 0, &p), GMS_ERR_NOT_FOUND);
 }
 
 /* Arguments are checked against the kernel's parameters before anything runs; the diagnostics
@@ -332,6 +343,31 @@ static void test_launch_and_state_errors(void **state)
     assert_int_equal(gms_device_alloc(f->dev, 64, &z, f->dl), GMS_OK);
     assert_int_equal(gms_device_write(f->dev, z, v, sizeof v, f->dl), GMS_OK);
     assert_string_equal(gms_status_name(GMS_ERR_STATE), "GMS_ERR_STATE");
+}
+
+/* GMS_SET_SYNCED_WRITES: host writes between launches reach the next launch although the L2
+ * holds the old bytes (a stale L2 copy would give y = 2 + 2 * 1 = 4 instead of 8). */
+static void test_synced_writes(void **state)
+{
+    fixture *f = *state;
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = 1.0f, y[i] = 0.0f;
+    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
+    assert_int_equal(gms_device_write(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    gms_arg args[4];
+    gms_launch_config c = saxpy_launch(f, N, args, 4);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_SYNCED_WRITES, 2, f->dl), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_device_set(f->dev, GMS_SET_SYNCED_WRITES, 1, f->dl), GMS_OK);
+    for (int i = 0; i < N; i++)
+        x[i] = 3.0f;
+    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
+    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
+    assert_int_equal(gms_device_read(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(y[i] == 8.0f);
+    assert_int_equal(gms_diag_list_errors(f->dl), 1); /* the bad value above */
 }
 
 /* .const and .global variables set by name before the launch and read after it. */
@@ -678,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_unknown_preset),
         cmocka_unit_test(test_bad_ptx),
         cmocka_unit_test_setup_teardown(test_unknown_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_synced_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_bounds_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),

@@ -1,0 +1,76 @@
+/* The entry-point table of gpumemsim's libcudart (src/runtime/cudart_entries.def; docs/
+ * cuda-runtime.md, "Entry points"): the built library defines every row of the list at version
+ * node libcudart.so.13, STUB rows answer cudaErrorNotSupported (801), and the error names and
+ * codes programs print are CUDA's. Needs no nvcc: the library is opened with dlopen. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+typedef int (*no_args_fn)(void);
+typedef const char *(*name_fn)(int);
+
+static void *open_cudart(void)
+{
+    void *h = dlopen(GMS_CUDART_PATH, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(h);
+    return h;
+}
+
+/* Every row of the list is defined, at the version node programs ask for. */
+static void test_every_entry_defined(void **state)
+{
+    (void)state;
+    void *h = open_cudart();
+    size_t n = 0;
+#define CUDART_ENTRY(name, how)                                                                 \
+    assert_non_null(dlvsym(h, #name, "libcudart.so.13"));                                       \
+    n++;
+#include "runtime/cudart_entries.def"
+#undef CUDART_ENTRY
+    assert_int_equal(n, 422); /* the functions CUDA 13.0's libcudart.so.13 exports */
+    dlclose(h);
+}
+
+/* A STUB row returns 801 whatever it is given; an IMPL row of the same shape does real work. */
+static void test_stubs_answer_not_supported(void **state)
+{
+    (void)state;
+    void *h = open_cudart();
+    no_args_fn graph = (no_args_fn)(uintptr_t)dlsym(h, "cudaGraphCreate");
+    assert_int_equal(graph(), 801);
+    assert_int_equal(graph(), 801); /* printed once, answered every time */
+    typedef int (*get_last_fn)(void);
+    get_last_fn last = (get_last_fn)(uintptr_t)dlsym(h, "cudaGetLastError");
+    assert_int_equal(last(), 801);
+    assert_int_equal(last(), 0);
+    dlclose(h);
+}
+
+static void test_error_names(void **state)
+{
+    (void)state;
+    void *h = open_cudart();
+    name_fn name = (name_fn)(uintptr_t)dlsym(h, "cudaGetErrorName");
+    name_fn text = (name_fn)(uintptr_t)dlsym(h, "cudaGetErrorString");
+    assert_string_equal(name(700), "cudaErrorIllegalAddress");
+    assert_string_equal(name(801), "cudaErrorNotSupported");
+    assert_string_equal(name(0), "cudaSuccess");
+    assert_string_equal(text(0), "no error");
+    assert_string_equal(name(12345), "cudaErrorUnknown");
+    dlclose(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_entry_defined),
+        cmocka_unit_test(test_stubs_answer_not_supported),
+        cmocka_unit_test(test_error_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
