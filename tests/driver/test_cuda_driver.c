@@ -29,6 +29,7 @@ static const char ptx[] =
     ".target sm_80\n"
     ".address_size 64\n"
     ".global .align 4 .u32 hits;\n"
+    ".const .align 4 .u32 limit = 7;\n"
     ".visible .entry axpb(.param .u64 x, .param .f32 a, .param .f32 b, .param .u32 n)\n"
     "{\n"
     "  .reg .pred %p;\n"
@@ -81,6 +82,46 @@ static const struct {
 #undef IMPL
 #undef STUB
 };
+
+/* Runs `fn` with stderr going to a buffer, returned (static, NUL-terminated). */
+static const char *captured(void (*fn)(void))
+{
+    static char text[4096];
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(f), 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static CUresult stub_result[2];
+
+static void call_stub_twice(void)
+{
+    CUresult (*managed)(void) = (no_args_fn)dlsym(RTLD_DEFAULT, "cuMemAllocManaged");
+    stub_result[0] = managed();
+    stub_result[1] = managed();
+}
+
+/* A stub says so once, and answers 801 every time. */
+static void test_stub_message(void **state)
+{
+    (void)state;
+    assert_string_equal(captured(call_stub_twice),
+                        "gpumemsim: cuMemAllocManaged is not supported by gpumemsim's CUDA "
+                        "driver API; it returns CUDA_ERROR_NOT_SUPPORTED [RT-DRIVER-001]\n");
+    assert_int_equal(stub_result[0], CUDA_ERROR_NOT_SUPPORTED);
+    assert_int_equal(stub_result[1], CUDA_ERROR_NOT_SUPPORTED);
+}
 
 /* Every row is defined; every stub answers 801 (their one-time messages go to /dev/null). */
 static void test_entry_table(void **state)
@@ -168,23 +209,57 @@ static void test_device_and_context(void **state)
     assert_int_equal(cuCtxSynchronize(), CUDA_SUCCESS);
 }
 
-/* Refused modules leave nothing behind: the good one loads after them. */
-static void test_bad_modules(void **state)
+/* The bytes of tests/fatbin/<name> (malloc'd). */
+static void *load_blob(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/fatbin/%s", GMS_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    void *bytes = malloc(16384);
+    assert_non_null(bytes);
+    assert_true(fread(bytes, 1, 16384, f) > 16);
+    fclose(f);
+    return bytes;
+}
+
+static CUresult load_results[4];
+static CUmodule fat_module;
+
+static void load_modules(void)
+{
+    static const unsigned char cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+    CUmodule m = NULL;
+    load_results[0] = cuModuleLoadData(&m, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k() { frobnicate; }\n");
+    load_results[1] = cuModuleLoadData(&m, cubin);
+    void *noptx = load_blob("noptx.fatbin"), *multi = load_blob("multi.fatbin");
+    load_results[2] = cuModuleLoadData(&m, noptx);
+    assert_null(m);
+    load_results[3] = cuModuleLoadData(&fat_module, multi);
+    free(noptx);
+    free(multi);
+}
+
+/* Refused modules leave nothing behind; a fat binary adds its PTX for the device (sm_90). */
+static void test_modules_before_use(void **state)
 {
     (void)state;
+    const char *err = captured(load_modules);
+    assert_int_equal(load_results[0], CUDA_ERROR_INVALID_PTX);
+    assert_int_equal(load_results[1], CUDA_ERROR_NOT_SUPPORTED);
+    assert_int_equal(load_results[2], CUDA_ERROR_INVALID_IMAGE);
+    assert_int_equal(load_results[3], CUDA_SUCCESS);
+    assert_non_null(strstr(err, "cuModuleLoadData1.ptx:4:"));
+    assert_non_null(strstr(err, "gpumemsim: cuModuleLoadData: module 2 is a cubin, machine code "
+                                "the simulator cannot run; load its PTX instead "
+                                "[RT-DRIVER-002]\n"));
+    assert_non_null(strstr(err, "gpumemsim: cuModuleLoadData: the fat binary holds no PTX, only "
+                                "machine code for real GPUs, and the simulator runs PTX: compile "
+                                "with nvcc -gencode arch=compute_80,code=compute_80 added (or "
+                                "-arch=sm_80, which embeds both) [RT-FATBIN-009]\n"));
     CUmodule m = NULL;
-    static const unsigned char cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
-    int saved = dup(2), null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
-    CUresult bad_ptx = cuModuleLoadData(&m, ".version 8.0\n.target sm_80\n.address_size 64\n"
-                                            ".visible .entry k() { frobnicate; }\n");
-    CUresult elf = cuModuleLoadData(&m, cubin);
-    dup2(saved, 2);
-    close(null);
-    close(saved);
-    assert_int_equal(bad_ptx, CUDA_ERROR_INVALID_PTX);
-    assert_int_equal(elf, CUDA_ERROR_NOT_SUPPORTED);
-    assert_null(m);
     assert_int_equal(cuModuleLoadData(&m, NULL), CUDA_ERROR_INVALID_VALUE);
 }
 
@@ -232,6 +307,41 @@ static void test_load_and_launch(void **state)
     assert_int_equal(cuMemcpyDtoH_v2(&count, hits, 4), CUDA_SUCCESS);
     assert_int_equal(count, N);
     assert_int_equal(cuModuleGetGlobal_v2(&hits, &bytes, module, "nothing"), CUDA_ERROR_NOT_FOUND);
+
+    /* the fat binary's kernel: x[i] *= a for i < n */
+    CUfunction scale;
+    assert_int_equal(cuModuleGetFunction(&scale, fat_module, "_Z5scalePffi"), CUDA_SUCCESS);
+    float two = 2.0f;
+    int count_n = N;
+    void *scale_params[] = {&x, &two, &count_n};
+    assert_int_equal(cuLaunchKernel(scale, 8, 1, 1, 128, 1, 1, 0, NULL, scale_params, NULL),
+                     CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyDtoH_v2(back, x, sizeof back), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (back[i] != 2.0f * expect[i])
+            fail_msg("scaled x[%d] = %g, expected %g", i, back[i], 2.0f * expect[i]);
+}
+
+static CUresult late_results[2];
+
+static void late_calls(void)
+{
+    CUdeviceptr limit;
+    CUmodule m;
+    late_results[0] = cuModuleGetGlobal_v2(&limit, NULL, module, "limit");
+    late_results[1] = cuModuleLoadData(&m, ptx);
+}
+
+/* A .const variable has no device address; a module after the first lookup is refused. */
+static void test_const_and_late_module(void **state)
+{
+    (void)state;
+    const char *err = captured(late_calls);
+    assert_int_equal(late_results[0], CUDA_ERROR_NOT_SUPPORTED);
+    assert_int_equal(late_results[1], CUDA_ERROR_NOT_SUPPORTED);
+    assert_non_null(strstr(err, "gpumemsim: cuModuleGetGlobal: limit is a .const variable, which "
+                                "has no device address in the simulator [RT-DRIVER-003]\n"));
+    assert_non_null(strstr(err, "[RT-CUDART-001]"));
 }
 
 /* The same kernel through cuLaunchKernel's `extra` parameter block, on memory set by memset. */
@@ -319,11 +429,13 @@ static void test_fault_is_sticky(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stub_message),
         cmocka_unit_test(test_entry_table),
         cmocka_unit_test(test_before_init_and_errors),
         cmocka_unit_test(test_device_and_context),
-        cmocka_unit_test(test_bad_modules),
+        cmocka_unit_test(test_modules_before_use),
         cmocka_unit_test(test_load_and_launch),
+        cmocka_unit_test(test_const_and_late_module),
         cmocka_unit_test(test_extra_and_memset),
         cmocka_unit_test(test_function_attributes),
         cmocka_unit_test(test_fault_is_sticky),
