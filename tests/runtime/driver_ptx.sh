@@ -20,7 +20,10 @@ fi
 mkdir -p "$work"
 # -lcuda links against the toolkit's stub; at run time the loader finds ours first.
 "$nvcc" -cudart shared -o "$work/driver_ptx" "$src/tests/runtime/driver_ptx.cu" -lcuda
-out=$(LD_LIBRARY_PATH="$runtime" GPUMEMSIM_GPU=h100 GPUMEMSIM_QUIET=1 \
+# In a sanitizer build the libraries need the ASan runtime loaded before the (uninstrumented)
+# program: preload the one they link.
+asan=$(ldd "$runtime/libcuda.so.1" | awk '/libasan/ {print $3}')
+out=$(LD_PRELOAD="$asan" LD_LIBRARY_PATH="$runtime" GPUMEMSIM_GPU=h100 GPUMEMSIM_QUIET=1 \
       GPUMEMSIM_JSON="$work/driver_ptx.json" "$work/driver_ptx")
 echo "$out"
 echo "$out" | grep -qx "driver_ptx: device gpumemsim h100, sm_90"
