@@ -24,3 +24,13 @@ endif()
 if(TARGET fuzz_fatbin)
   target_link_libraries(fuzz_fatbin PRIVATE gms_fatbin)
 endif()
+
+# A program built with nvcc -rdc=true, run on the runtime libraries (runtime_cudart.cmake,
+# included before this file): its PTX comes from the prelinked list. Skipped (77) without nvcc.
+if(TARGET cudart13)
+  add_test(NAME runtime.rdc_program
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/runtime/rdc_program.sh ${CMAKE_SOURCE_DIR}
+                   ${GMS_RUNTIME_DIR} ${CMAKE_BINARY_DIR}/rdc_program)
+  set_tests_properties(runtime.rdc_program PROPERTIES LABELS runtime SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endif()

@@ -228,7 +228,9 @@ gms_status gms_device_flush(gms_device *dev, gms_diag_list *dl);
 /* The geometry of an image: which of width, height, depth and layers it uses. */
 typedef enum gms_image_dim {
     GMS_IMAGE_1D = 1, GMS_IMAGE_1D_BUFFER, GMS_IMAGE_1D_ARRAY, GMS_IMAGE_2D, GMS_IMAGE_2D_ARRAY,
-    GMS_IMAGE_3D
+    GMS_IMAGE_3D,
+    GMS_IMAGE_CUBE,      /* square, 6 layers: the faces +x, -x, +y, -y, +z, -z */
+    GMS_IMAGE_CUBE_ARRAY /* square, 6 layers per cube */
 } gms_image_dim;
 /* cudaChannelFormatKind, with its values. */
 typedef enum gms_image_kind {
@@ -246,12 +248,14 @@ typedef struct gms_image_desc {
     uint32_t pitch_bytes;   /* pitch-linear: bytes from one row to the next, >= a row of texels */
     uint32_t block_height, block_depth; /* block-linear: GOBs per block, powers of two <= 32 */
     int disabled;           /* 1: stores are dropped and loads read 0 (docs/images.md) */
+    uint32_t levels;        /* mipmap levels (0 or 1: one), at most floor(log2(the largest
+                               extent)) + 1 (docs/images.md, "Mipmap levels") */
 } gms_image_desc;
 typedef struct gms_image_info {
     uint64_t base;        /* device address of the image's memory (byte 0 of layer 0) */
-    uint64_t bytes;       /* bytes of memory the layout occupies */
+    uint64_t bytes;       /* bytes of memory the layout occupies, every level */
     uint64_t texel_bytes; /* channels x bits / 8 */
-    uint64_t texels;      /* width x height x depth x layers */
+    uint64_t texels;      /* width x height x depth x layers, summed over the levels */
 } gms_image_info;
 /* Creates an image on `dev`: device memory for its layout, reading as zero, and an entry of the
  * device's image table. *handle (OUT) receives its 64-bit handle, which is also its header index
@@ -265,8 +269,8 @@ gms_status gms_image_create(gms_device *dev, const gms_image_desc *desc, uint64_
  * when no live image has that handle (no diagnostic: a query). */
 gms_status gms_image_info_get(const gms_device *dev, uint64_t handle, gms_image_info *out);
 /* Copies all the image's texels from `src` (borrowed) into its memory, converting to the
- * layout: `bytes` must be texels x texel_bytes, texels in x-fastest order (then y, z, layer),
- * channels interleaved, little-endian. Written like gms_device_write: refused for an image that
+ * layout: `bytes` must be texels x texel_bytes, texels in x-fastest order (then y, z, layer,
+ * mipmap level), channels interleaved, little-endian. Written like gms_device_write: refused for an image that
  * existed when a kernel ran (API-MEM-002). Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_NOT_FOUND
  * (API-IMAGE-002: no live image has that handle); GMS_ERR_RANGE (API-IMAGE-003: bytes is not the
  * image's size); GMS_ERR_STATE; GMS_ERR_NOMEM. */
@@ -305,13 +309,17 @@ typedef struct gms_texture_desc {
     int normalized;             /* 1: coordinates in [0, 1) span the image */
     gms_tex_read read;
     float border[4];            /* the value of a texel outside the image in border mode */
+    gms_tex_filter mipmap_filter; /* between mipmap levels (cudaTextureDesc mipmapFilterMode) */
+    float mipmap_level_bias;    /* added to every level of detail */
+    float min_mipmap_level_clamp, max_mipmap_level_clamp; /* the level of detail's range; a
+                                   zeroed desc reads level 0 only, as in CUDA */
 } gms_texture_desc;
 /* Creates a texture object on `dev` reading the image desc->image through a new sampler (desc is
  * borrowed). *handle (OUT) receives its 64-bit handle, `sampler index << 20 | image handle`
  * with sampler indices 1, 2, ... in creation order: what a texture object kernel argument
  * passes (gms_arg_u64). Returns GMS_OK; GMS_ERR_ARGUMENT (NULL, or API-TEX-001: a mode out of
- * range, linear filtering of integer texels read as elements, a normalized_float read of 32-bit
- * integer texels); GMS_ERR_NOT_FOUND (API-IMAGE-002: no live image has that handle);
+ * range, linear filtering (or linear mipmap filtering) of integer texels read as elements, a
+ * normalized_float read of 32-bit integer texels, a minimum level clamp above the maximum); GMS_ERR_NOT_FOUND (API-IMAGE-002: no live image has that handle);
  * GMS_ERR_NOMEM (SIM-NOMEM-001, also when 4095 textures were created on the device). */
 gms_status gms_texture_create(gms_device *dev, const gms_texture_desc *desc, uint64_t *handle,
                               gms_diag_list *dl);

@@ -219,7 +219,8 @@ static const char *const evict_names[] = {"",     "normal", "unchanged",
 static const char *const write_mode_names[] = {"", "write_back", "write_through", "bypass_l1",
                                                "streaming"};
 static const char *const image_dim_names[] = {"", "1d", "1d_buffer", "1d_array", "2d",
-                                              "2d_array", "3d"};
+                                              "2d_array", "3d", "cube",
+                                              "cube_array"};
 static const char *const cctl_names[] = {"",        "prefetch",         "writeback", "invalidate",
                                          "discard", "invalidate_clean", "priority"};
 

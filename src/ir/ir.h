@@ -321,7 +321,8 @@ typedef struct ir_mem_attrs {
 /* Image geometry of an image op: how many coordinates it takes and what they mean. */
 typedef enum ir_image_dim {
     IR_IMAGE_NONE = 0, IR_IMAGE_1D, IR_IMAGE_1D_BUFFER, IR_IMAGE_1D_ARRAY, IR_IMAGE_2D,
-    IR_IMAGE_2D_ARRAY, IR_IMAGE_3D
+    IR_IMAGE_2D_ARRAY, IR_IMAGE_3D,
+    IR_IMAGE_CUBE, IR_IMAGE_CUBE_ARRAY /* textures (tex.cube, tex.acube): 6 square faces */
 } ir_image_dim;
 /* Out-of-bounds coordinates of an image op: fault (PTX .trap, SASS .TRAP), clamp to the edge
  * (PTX .clamp, SASS .NEAR), or ignore: loads give 0, stores and reductions do nothing (PTX .zero,

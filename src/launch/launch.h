@@ -91,7 +91,7 @@ typedef struct launch_init {
  * image (mem/mem_image.h); the launch layer applies the same rules with its own rule ids. */
 typedef struct launch_image {
     uint8_t dim;             /* ir_image_dim numbering: 1 1d, 2 1d_buffer, 3 1d_array, 4 2d,
-                                5 2d_array, 6 3d */
+                                5 2d_array, 6 3d, 7 cube, 8 cube_array */
     uint8_t channels;        /* 1, 2 or 4 */
     uint8_t bits;            /* per channel: 8, 16 or 32 */
     uint8_t kind;            /* cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float */
@@ -102,6 +102,7 @@ typedef struct launch_image {
     int has_slot;            /* a SASS header-pool entry names it: word `slot` of the image bank */
     uint32_t slot;
     int disabled;
+    uint32_t levels;         /* mipmap levels, >= 1 */
 } launch_image;
 
 typedef struct launch_buffer {
@@ -130,6 +131,9 @@ typedef struct launch_texture {
     float border[4];      /* the border colour per channel */
     int has_slot;         /* a SASS header-pool entry names it: word `slot` of the image bank */
     uint32_t slot;
+    uint8_t mipmap_filter; /* 0 point, 1 linear: between mipmap levels */
+    float lod_bias;       /* mipmapLevelBias */
+    float min_lod, max_lod; /* min/maxMipmapLevelClamp */
 } launch_texture;
 
 /* ---- launches (docs/launch-files.md, "Launches") ---- */

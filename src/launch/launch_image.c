@@ -21,7 +21,7 @@ enum {
 };
 
 static const char *const dim_names[] = {NULL, "1d", "1d_buffer", "1d_array", "2d", "2d_array",
-                                        "3d"};
+                                        "3d", "cube", "cube_array"};
 
 /* The channel's element type of a checked format. */
 static launch_elem channel_elem(const launch_image *m)
@@ -89,18 +89,61 @@ static int parse_format(launch_ctx *c, const launch_path *p, json_t *img, launch
     return bad;
 }
 
-/* width, height, depth, layers against the geometry of `dim`. Returns 0 or -1. */
+/* A cube: square faces, 6 layers (a cube array: 6 per cube). Returns 0 or -1. */
+static int check_cube(launch_ctx *c, const launch_path *p, const launch_image *m, uint64_t w,
+                      uint64_t h, uint64_t l)
+{
+    const char *key = w != h ? "height" : l % 6 || (m->dim == IR_IMAGE_CUBE && l != 6) ? "layers"
+                                                                                     : NULL;
+    if (!key)
+        return 0;
+    launch_path kp = launch_path_key(p, key);
+    launch_error(c, "LAUNCH-IMAGE-012", &kp, 0, "a %s image has square faces (height = width) "
+                 "and %s (found %" PRIu64 " x %" PRIu64 ", %" PRIu64 " layers)",
+                 dim_names[m->dim], m->dim == IR_IMAGE_CUBE ? "6 layers" : "6 layers per cube",
+                 w, h, l);
+    return -1;
+}
+
+/* "levels": 1 up to halving the largest extent down to 1 (not for 1d_buffer). */
+static int parse_levels(launch_ctx *c, const launch_path *p, json_t *img, launch_image *m)
+{
+    uint64_t levels = 1;
+    if (launch_get_uint(c, p, img, "levels", 0, 1, UINT64_MAX, &levels) < 0)
+        return -1;
+    uint32_t n = m->width > m->height ? m->width : m->height, max = 1;
+    if (m->dim == IR_IMAGE_3D && m->depth > n)
+        n = m->depth;
+    while (n >>= 1) max++;
+    if (m->dim == IR_IMAGE_1D_BUFFER)
+        max = 1;
+    if (levels > max) {
+        launch_path kp = launch_path_key(p, "levels");
+        launch_error(c, "LAUNCH-IMAGE-011", &kp, 0, "%" PRIu64 " mipmap levels; a %s image of "
+                     "these extents has at most %u (each level halves the extents, down to 1)",
+                     levels, dim_names[m->dim], max);
+        return -1;
+    }
+    m->levels = (uint32_t)levels;
+    return 0;
+}
+
+/* width, height, depth, layers against the geometry of `dim`, then "levels". Returns 0 or
+ * -1. */
 static int parse_extent(launch_ctx *c, const launch_path *p, json_t *img, launch_image *m)
 {
-    uint64_t w = 1, h = 1, d = 1, l = 1;
+    uint64_t w = 1, h = 1, d = 1, l = m->dim >= IR_IMAGE_CUBE ? 6 : 1;
     int bad = launch_get_uint(c, p, img, "width", 1, 1, MAX_WIDTH, &w) <= 0;
     bad |= launch_get_uint(c, p, img, "height", 0, 1, UINT32_MAX, &h) < 0;
     bad |= launch_get_uint(c, p, img, "depth", 0, 1, UINT32_MAX, &d) < 0;
     bad |= launch_get_uint(c, p, img, "layers", 0, 1, MAX_LAYERS, &l) < 0;
     if (bad || !m->dim)
         return -1;
+    if (m->dim >= IR_IMAGE_CUBE && check_cube(c, p, m, w, h, l) != 0)
+        return -1;
     int one_d = m->dim <= IR_IMAGE_1D_ARRAY;
-    int array = m->dim == IR_IMAGE_1D_ARRAY || m->dim == IR_IMAGE_2D_ARRAY;
+    int array = m->dim == IR_IMAGE_1D_ARRAY || m->dim == IR_IMAGE_2D_ARRAY ||
+                m->dim >= IR_IMAGE_CUBE;
     const char *key = one_d && h != 1 ? "height" : m->dim != IR_IMAGE_3D && d != 1 ? "depth"
                       : !array && l != 1 ? "layers" : NULL;
     if (key) {
@@ -114,7 +157,7 @@ static int parse_extent(launch_ctx *c, const launch_path *p, json_t *img, launch
     m->height = (uint32_t)h;
     m->depth = (uint32_t)d;
     m->layers = (uint32_t)l;
-    return 0;
+    return parse_levels(c, p, img, m);
 }
 
 /* A block-linear block dimension in GOBs. Returns 0 or -1. */
@@ -208,7 +251,7 @@ static void parse_image(launch_ctx *c, const launch_path *p, const char *name, j
                         launch_buffer *b)
 {
     static const char *const keys[] = {"dim", "format", "width", "height", "depth", "layers",
-                                       "layout", "init", "slot", "disabled", NULL};
+                                       "layout", "init", "slot", "disabled", "levels", NULL};
     launch_image *m = arena_alloc(&c->desc->arena, sizeof *m);
     b->name = launch_copy_string(c, name);
     if (!m || !b->name)
@@ -224,13 +267,13 @@ static void parse_image(launch_ctx *c, const launch_path *p, const char *name, j
     launch_check_keys(c, p, v, keys);
     const char *dim;
     if (launch_get_string(c, p, v, "dim", 1, &dim) > 0) {
-        for (uint8_t i = 1; i <= IR_IMAGE_3D; i++)
+        for (uint8_t i = 1; i <= IR_IMAGE_CUBE_ARRAY; i++)
             if (strcmp(dim, dim_names[i]) == 0)
                 m->dim = i;
         if (!m->dim) {
             launch_path dp = launch_path_key(p, "dim");
             launch_error(c, "LAUNCH-IMAGE-001", &dp, 0, "unknown dim \"%.40s\" (expected 1d, "
-                         "1d_buffer, 1d_array, 2d, 2d_array or 3d)", dim);
+                         "1d_buffer, 1d_array, 2d, 2d_array, 3d, cube or cube_array)", dim);
         }
     }
     int format_ok = parse_format(c, p, v, m) == 0;
@@ -241,7 +284,11 @@ static void parse_image(launch_ctx *c, const launch_path *p, const char *name, j
     if (!format_ok || !extent_ok || !layout_ok)
         return;
     b->type = channel_elem(m);
-    uint64_t texels = (uint64_t)m->width * m->height * m->depth * m->layers;
+    uint64_t texels = 0; /* every level's, level 0 first (docs/launch-files.md, "Images") */
+    for (uint32_t k = 0; k < m->levels; k++)
+        texels += (uint64_t)(m->width >> k ? m->width >> k : 1) *
+                  (m->height >> k ? m->height >> k : 1) *
+                  (m->depth >> k ? m->depth >> k : 1) * m->layers;
     if (texels > UINT64_MAX / 4 / m->channels) /* cannot happen with the limits above */
         return;
     b->count = texels * m->channels;

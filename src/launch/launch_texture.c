@@ -9,6 +9,7 @@
 #include "launch/launch_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -26,9 +27,12 @@ static int find_name(const char *s, const char *const *names, int n)
     return -1;
 }
 
-/* Filtered dimensions of an image's geometry: the layer of an array is no address dimension. */
+/* Filtered dimensions of an image's geometry: the layer of an array is no address dimension;
+ * a cube has none (its faces are clamped). */
 static unsigned image_dims(const launch_image *m)
 {
+    if (m->dim >= IR_IMAGE_CUBE)
+        return 0;
     return m->dim == IR_IMAGE_3D ? 3 : (m->dim == IR_IMAGE_2D || m->dim == IR_IMAGE_2D_ARRAY) ? 2
                                                                                               : 1;
 }
@@ -50,7 +54,7 @@ static long parse_image_ref(launch_ctx *c, const launch_path *p, json_t *v)
 
 /* "address": one mode per dimension of the image. Returns 0 or -1. */
 static int parse_address(launch_ctx *c, const launch_path *p, json_t *v, unsigned dims,
-                         launch_texture *t)
+                         int cube, launch_texture *t)
 {
     json_t *a = json_object_get(v, "address");
     if (!a)
@@ -58,6 +62,12 @@ static int parse_address(launch_ctx *c, const launch_path *p, json_t *v, unsigne
     launch_path ap = launch_path_key(p, "address");
     if (!json_is_array(a)) {
         launch_error(c, "LAUNCH-TYPE-001", &ap, 0, "expected an array of address modes");
+        return -1;
+    }
+    if (cube) {
+        launch_error(c, "LAUNCH-TEX-002", &ap, 0, "a cube texture takes no address modes: "
+                     "coordinates on a face are clamped to it (docs/images.md, \"Cube "
+                     "textures\")");
         return -1;
     }
     if (dims && json_array_size(a) != dims) {
@@ -144,7 +154,7 @@ static void check_format(launch_ctx *c, const launch_path *p, const launch_textu
     const char *why = NULL;
     if (t->read == 1 && integer && m->bits == 32)
         why = "a normalized_float read needs 8- or 16-bit integer texels";
-    else if (t->filter == 1 && integer && t->read == 0)
+    else if ((t->filter == 1 || t->mipmap_filter == 1) && integer && t->read == 0)
         why = "linear filtering needs float texels or a normalized_float read";
     if (why)
         launch_error(c, "LAUNCH-TEX-006", p, 1, "%s (image \"%s\" has %u-bit %s channels)", why,
@@ -178,11 +188,47 @@ static void parse_slot(launch_ctx *c, const launch_path *p, json_t *v, launch_te
     t->slot = (uint32_t)slot;
 }
 
+/* A number key of the mipmap fields into *out (left alone when absent). Returns 0 or -1. */
+static int parse_real(launch_ctx *c, const launch_path *p, json_t *v, const char *key,
+                      float *out)
+{
+    json_t *n = json_object_get(v, key);
+    if (!n)
+        return 0;
+    if (!json_is_number(n) || fabs(json_number_value(n)) > 1e6) {
+        launch_path kp = launch_path_key(p, key);
+        launch_error(c, "LAUNCH-TYPE-001", &kp, 0, "expected a number from -1e6 to 1e6");
+        return -1;
+    }
+    *out = (float)json_number_value(n);
+    return 0;
+}
+
+/* "mipmap_filter", "mipmap_level_bias", "min_mipmap_level_clamp", "max_mipmap_level_clamp"
+ * (cudaTextureDesc's fields; zero when absent, as in a zeroed descriptor). Returns 0 or -1. */
+static int parse_mipmap(launch_ctx *c, const launch_path *p, json_t *v, launch_texture *t)
+{
+    static const char *const filters[] = {"point", "linear"};
+    int bad = parse_choice(c, p, v, "mipmap_filter", filters, "LAUNCH-TEX-008",
+                           &t->mipmap_filter);
+    bad |= parse_real(c, p, v, "mipmap_level_bias", &t->lod_bias);
+    int clamps = parse_real(c, p, v, "min_mipmap_level_clamp", &t->min_lod) |
+                 parse_real(c, p, v, "max_mipmap_level_clamp", &t->max_lod);
+    if (!clamps && t->min_lod > t->max_lod) {
+        launch_path kp = launch_path_key(p, "min_mipmap_level_clamp");
+        launch_error(c, "LAUNCH-TEX-009", &kp, 0, "the minimum level clamp %g is above the "
+                     "maximum %g", (double)t->min_lod, (double)t->max_lod);
+        return -1;
+    }
+    return bad | clamps;
+}
+
 static void parse_texture(launch_ctx *c, const launch_path *p, const char *name, json_t *v,
                           launch_texture *t)
 {
     static const char *const keys[] = {"image", "address", "filter", "normalized", "read",
-                                       "border", "slot", NULL};
+                                       "border", "slot", "mipmap_filter", "mipmap_level_bias",
+                                       "min_mipmap_level_clamp", "max_mipmap_level_clamp", NULL};
     static const char *const filters[] = {"point", "linear"};
     static const char *const reads[] = {"element", "normalized_float"};
     t->name = launch_copy_string(c, name);
@@ -197,10 +243,11 @@ static void parse_texture(launch_ctx *c, const launch_path *p, const char *name,
     long image = parse_image_ref(c, p, v);
     const launch_image *m = image >= 0 ? c->desc->buffers[image].image : NULL;
     t->image = image >= 0 ? (size_t)image : 0;
-    int bad = parse_address(c, p, v, m ? image_dims(m) : 0, t);
+    int bad = parse_address(c, p, v, m ? image_dims(m) : 0, m && m->dim >= IR_IMAGE_CUBE, t);
     bad |= parse_choice(c, p, v, "filter", filters, "LAUNCH-TEX-003", &t->filter);
     bad |= parse_choice(c, p, v, "read", reads, "LAUNCH-TEX-004", &t->read);
     bad |= parse_coords(c, p, v, t);
+    bad |= parse_mipmap(c, p, v, t);
     parse_slot(c, p, v, t);
     if (m && !bad)
         check_format(c, p, t, m);

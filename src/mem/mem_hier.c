@@ -666,7 +666,7 @@ int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request
     ms->nreqs = 0;
     ms->npieces = 0;
     for (uint32_t l = 0; l < MEM_LANES; l++)
-        for (uint32_t k = 0; k < MEM_TEX_MAX_FOOTPRINT; k++)
+        for (uint32_t k = 0; k < MEM_TEX_MAX_FETCH; k++)
             if (((ta->slots[l] >> k) & 1u) && add_texel(ms, l, k, ta->addr[l][k], ta->texel_bytes))
                 goto nomem;
     if (!ms->nreqs)

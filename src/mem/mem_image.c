@@ -22,13 +22,17 @@ const char *mem_image_check(const mem_image_desc *d)
         return "bits must be 8, 16 or 32";
     if (d->kind > MEM_IMAGE_FLOAT || (d->kind == MEM_IMAGE_FLOAT && d->bits == 8))
         return "kind must be signed, unsigned or float (float needs 16 or 32 bits)";
-    if (d->dim < 1 || d->dim > 6)
-        return "dim must be 1d, 1d_buffer, 1d_array, 2d, 2d_array or 3d";
+    if (d->dim < 1 || d->dim > 8)
+        return "dim must be 1d, 1d_buffer, 1d_array, 2d, 2d_array, 3d, cube or cube_array";
     if (!d->width || !d->height || !d->depth || !d->layers)
         return "width, height, depth and layers must be at least 1";
-    int one_d = d->dim <= 3, array = d->dim == 3 || d->dim == 5;
+    int one_d = d->dim <= 3, array = d->dim == 3 || d->dim == 5 || d->dim >= 7;
     if ((one_d && d->height != 1) || (d->dim != 6 && d->depth != 1) || (!array && d->layers != 1))
         return "height is 1 for 1D images, depth 1 unless 3D, layers 1 unless an array";
+    if (d->dim >= 7 && (d->width != d->height || d->layers % 6 || (d->dim == 7 && d->layers != 6)))
+        return "a cube is square with 6 layers, a cube array 6 layers per cube";
+    if (d->levels > mem_image_max_levels(d))
+        return "more mipmap levels than halving the largest extent down to 1 gives";
     if (d->width > 0xFFFFFFFFu / 16 || d->layers > 0xFFFF)
         return "width is at most 268435455 texels and layers at most 65535";
     if (d->layout == MEM_IMAGE_PITCH) {
@@ -60,9 +64,54 @@ uint64_t mem_image_layer_bytes(const mem_image_desc *d)
     return gobs_x * blocks_y * blocks_z * MEM_IMAGE_GOB_BYTES * d->block_height * d->block_depth;
 }
 
-uint64_t mem_image_bytes(const mem_image_desc *d)
+static uint64_t level_bytes(const mem_image_desc *d)
 {
     return mem_image_layer_bytes(d) * d->layers;
+}
+
+uint32_t mem_image_max_levels(const mem_image_desc *d)
+{
+    if (d->dim == 2) /* 1d_buffer: a plain buffer of texels */
+        return 1;
+    uint32_t n = d->width > d->height ? d->width : d->height, levels = 1;
+    if (d->dim == 6 && d->depth > n)
+        n = d->depth;
+    while (n >>= 1) levels++;
+    return levels;
+}
+
+/* The level's extents and pitch; base and levels are left to the caller. */
+static void shrink(const mem_image_desc *d, uint32_t level, mem_image_desc *out)
+{
+    *out = *d;
+    out->levels = 1;
+    out->width = d->width >> level ? d->width >> level : 1;
+    out->height = d->height >> level ? d->height >> level : 1;
+    if (d->dim == 6)
+        out->depth = d->depth >> level ? d->depth >> level : 1;
+    uint64_t row = (uint64_t)out->width * mem_image_texel_bytes(d);
+    out->pitch_bytes = (d->pitch_bytes >> level) > row ? d->pitch_bytes >> level : (uint32_t)row;
+}
+
+void mem_image_level(const mem_image_desc *d, uint32_t level, mem_image_desc *out)
+{
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < level; k++) {
+        shrink(d, k, out);
+        at += ceil_div(level_bytes(out), MEM_IMAGE_LEVEL_ALIGN) * MEM_IMAGE_LEVEL_ALIGN;
+    }
+    shrink(d, level, out);
+    out->base = d->base + at;
+}
+
+uint64_t mem_image_bytes(const mem_image_desc *d)
+{
+    uint32_t levels = d->levels ? d->levels : 1;
+    if (levels == 1)
+        return level_bytes(d);
+    mem_image_desc last;
+    mem_image_level(d, levels - 1, &last);
+    return last.base - d->base + level_bytes(&last);
 }
 
 /* Byte offset inside one 512-byte GOB of byte x (0..63) of row y (0..7): the GOB is two

@@ -36,31 +36,47 @@ enum {
 
 /* One image. Sizes in texels unless named in bytes. */
 typedef struct mem_image_desc {
-    uint8_t dim;            /* ir_image_dim: 1d, 1d_buffer, 1d_array, 2d, 2d_array, 3d */
+    uint8_t dim;            /* ir_image_dim: 1d, 1d_buffer, 1d_array, 2d, 2d_array, 3d, cube,
+                               cube_array (a cube's 6 faces are 6 layers) */
     uint8_t channels;       /* 1, 2 or 4 */
     uint8_t bits;           /* per channel: 8, 16 or 32 (a texel is 1 to 16 bytes) */
     uint8_t kind;           /* mem_image_kind */
     uint32_t width, height, depth, layers; /* >= 1 each; height 1 for 1D, depth 1 unless 3D,
-                                              layers 1 unless an array */
+                                              layers 1 unless an array; a cube is square with
+                                              6 layers, a cube array 6 per cube */
     uint8_t layout;         /* mem_image_layout */
     uint8_t block_height;   /* BLOCK_LINEAR: GOBs per block vertically, a power of two <= 32 */
     uint8_t block_depth;    /* BLOCK_LINEAR: GOBs per block in depth, a power of two <= 32 */
     uint8_t disabled;       /* 1: stores, reductions and atomics are dropped, loads read 0 */
     uint32_t pitch_bytes;   /* PITCH: bytes from one row to the next, >= width * texel bytes */
     uint64_t base;          /* global address of byte 0 (layer 0, texel 0) */
+    uint8_t levels;         /* mipmap levels, level 0 the full size (0 means 1); level k
+                               follows level k - 1 in memory (mem_image_level) */
 } mem_image_desc;
+
+enum { MEM_IMAGE_LEVEL_ALIGN = 512 }; /* each mipmap level starts on a 512-byte boundary */
 
 /* Bytes of one texel: channels * bits / 8. */
 uint32_t mem_image_texel_bytes(const mem_image_desc *d);
-/* Returns NULL when `d` is consistent (the ranges above; base is not checked), else a short
- * reason ("block_height must be a power of two from 1 to 32"). */
+/* Returns NULL when `d` is consistent (the ranges above, levels at most mem_image_max_levels;
+ * base is not checked), else a short reason ("block_height must be a power of two from 1 to
+ * 32"). */
 const char *mem_image_check(const mem_image_desc *d);
 /* Bytes from one array layer to the next: pitch_bytes * height * depth, or for block-linear
  * images whole blocks: ceil(width bytes / 64) * ceil(height / (8 * block_height)) *
  * ceil(depth / block_depth) * 512 * block_height * block_depth. */
 uint64_t mem_image_layer_bytes(const mem_image_desc *d);
-/* Bytes the image occupies: layers * mem_image_layer_bytes. */
+/* Bytes the image occupies: layers * mem_image_layer_bytes for one level; with mipmap levels
+ * the sum over its levels, each rounded up to MEM_IMAGE_LEVEL_ALIGN bytes but the last. */
 uint64_t mem_image_bytes(const mem_image_desc *d);
+/* The largest number of mipmap levels an image of d's extents can have: floor(log2(the largest
+ * of width, height and (3D) depth)) + 1; 1 for 1d_buffer images. */
+uint32_t mem_image_max_levels(const mem_image_desc *d);
+/* Level `level` (< the image's levels) of `d` as a one-level image of its own in *out: width,
+ * height and (3D) depth halved `level` times, rounded down, at least 1; the same format,
+ * layers and layout, a pitch of max(pitch_bytes >> level, a row of the level's texels), and
+ * base past the earlier levels (docs/images.md, "Mipmap levels"). */
+void mem_image_level(const mem_image_desc *d, uint32_t level, mem_image_desc *out);
 /* Byte offset from d->base of byte `x_bytes` of row y of slice z of layer `layer` (all in
  * range: x_bytes < width * texel bytes, y < height, z < depth, layer < layers), by the layout
  * (docs/images.md, "Pitch-linear layout" and "Block-linear layout"). Within a block-linear GOB

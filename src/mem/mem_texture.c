@@ -12,13 +12,17 @@ const char *mem_sampler_check(const mem_sampler *s, const mem_image_desc *img)
     for (unsigned d = 0; d < 3; d++)
         if (s->address[d] > MEM_TEX_BORDER)
             return "address modes must be wrap, clamp, mirror or border";
-    if (s->filter > MEM_TEX_LINEAR || s->read > MEM_TEX_NORMALIZED_FLOAT || s->normalized > 1)
+    if (s->filter > MEM_TEX_LINEAR || s->read > MEM_TEX_NORMALIZED_FLOAT || s->normalized > 1 ||
+        s->mip_filter > MEM_TEX_LINEAR)
         return "filter must be point or linear, read element or normalized_float";
     int integer = img->kind != MEM_IMAGE_FLOAT;
     if (s->read == MEM_TEX_NORMALIZED_FLOAT && integer && img->bits == 32)
         return "normalized_float reads need 8- or 16-bit integer texels";
-    if (s->filter == MEM_TEX_LINEAR && integer && s->read == MEM_TEX_ELEMENT)
+    if ((s->filter == MEM_TEX_LINEAR || s->mip_filter == MEM_TEX_LINEAR) && integer &&
+        s->read == MEM_TEX_ELEMENT)
         return "linear filtering needs float texels or a normalized_float read";
+    if (!(s->min_lod <= s->max_lod) || s->lod_bias != s->lod_bias)
+        return "the minimum level clamp is above the maximum, or a level value is NaN";
     return NULL;
 }
 
@@ -161,6 +165,74 @@ void mem_tex_blend(const mem_tex_footprint *fp, const uint32_t t[][4], uint32_t 
         for (unsigned ch = 0; ch < 4; ch++) sum[ch] += w * bits_float(t[i][ch]);
     }
     for (unsigned ch = 0; ch < 4; ch++) out[ch] = float_bits(sum[ch]);
+}
+
+float mem_tex_lod_of_gradients(const mem_sampler *s, const mem_image_desc *img, uint32_t dims,
+                               const float *dx, const float *dy)
+{
+    const double size[3] = {img->width, img->height, img->depth};
+    double lx = 0, ly = 0;
+    for (uint32_t d = 0; d < dims && d < 3; d++) {
+        double scale = s->normalized ? size[d] : 1.0;
+        lx += (double)dx[d] * scale * ((double)dx[d] * scale);
+        ly += (double)dy[d] * scale * ((double)dy[d] * scale);
+    }
+    double rho2 = lx > ly ? lx : ly; /* a NaN derivative gives NaN, which reads level 0 */
+    if (rho2 == 0)
+        return -INFINITY;
+    return (float)(0.5 * log2(rho2));
+}
+
+void mem_tex_select_levels(const mem_sampler *s, const mem_image_desc *img, float lod,
+                           mem_tex_lod *out)
+{
+    double top = img->levels > 1 ? img->levels - 1 : 0;
+    double l = (double)lod + (double)s->lod_bias;
+    if (l != l)
+        l = 0;
+    l = l < s->min_lod ? s->min_lod : l > s->max_lod ? s->max_lod : l;
+    l = l < 0 ? 0 : l > top ? top : l;
+    memset(out, 0, sizeof *out);
+    out->count = 1;
+    if (s->mip_filter == MEM_TEX_POINT) {
+        out->level[0] = (uint32_t)ceil(l - 0.5); /* nearest, a tie to the finer level */
+        return;
+    }
+    double f = floor(l);
+    long frac = lround((l - f) * MEM_TEX_WEIGHT_ONE);
+    out->level[0] = (uint32_t)f;
+    if (frac == MEM_TEX_WEIGHT_ONE) { /* rounds up to the next level exactly */
+        out->level[0]++;
+        frac = 0;
+    }
+    if (frac) {
+        out->count = 2;
+        out->level[1] = out->level[0] + 1;
+        out->frac = (uint16_t)frac;
+    }
+}
+
+void mem_tex_cube_face(const float dir[3], uint32_t *face, float uv[2])
+{
+    float x = dir[0], y = dir[1], z = dir[2];
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, sc, tc;
+    if (az >= ax && az >= ay) {
+        *face = z >= 0 ? 4 : 5;
+        m = az, sc = z >= 0 ? x : -x, tc = -y;
+    } else if (ay >= ax) {
+        *face = y >= 0 ? 2 : 3;
+        m = ay, sc = x, tc = y >= 0 ? z : -z;
+    } else {
+        *face = x >= 0 ? 0 : 1;
+        m = ax, sc = x >= 0 ? -z : z, tc = -y;
+    }
+    if (!(m > 0)) { /* the zero vector (or NaN): the centre of +z */
+        *face = 4;
+        uv[0] = uv[1] = 0.5f;
+        return;
+    }
+    uv[0] = (sc / m + 1.0f) * 0.5f;
+    uv[1] = (tc / m + 1.0f) * 0.5f;
 }
 
 void mem_sampler_table_init(mem_sampler_table *t)

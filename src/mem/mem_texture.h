@@ -31,7 +31,8 @@ typedef enum mem_tex_read { MEM_TEX_ELEMENT = 0, MEM_TEX_NORMALIZED_FLOAT = 1 } 
 enum {
     MEM_TEX_SAMPLER_SHIFT = 20,   /* handle bits 31:20: the sampler index */
     MEM_TEX_MAX_SAMPLER = 0xFFF,  /* 4095 samplers */
-    MEM_TEX_MAX_FOOTPRINT = 8,    /* texels of a 3D linear fetch */
+    MEM_TEX_MAX_FOOTPRINT = 8,    /* texels of a 3D linear fetch of one mipmap level */
+    MEM_TEX_MAX_FETCH = 16,       /* texels of one lane's fetch: two levels' footprints */
     MEM_TEX_WEIGHT_ONE = 256,     /* a weight of 1.0: 9-bit fixed point, 8 fractional bits */
 };
 
@@ -41,7 +42,37 @@ typedef struct mem_sampler {
     uint8_t normalized;  /* 1: coordinates in [0, 1) span the image */
     uint8_t read;        /* mem_tex_read */
     float border[4];     /* the value of a texel outside the image in border mode, per channel */
+    uint8_t mip_filter;  /* mem_tex_filter between mipmap levels (mipmapFilterMode) */
+    float lod_bias;      /* added to every level of detail (mipmapLevelBias) */
+    float min_lod, max_lod; /* the level of detail is clamped to these (min/maxMipmapLevelClamp) */
 } mem_sampler;
+
+/* The mipmap levels one fetch reads: level[0] alone (count 1), or level[0] and level[0] + 1
+ * blended, the upper weighing frac / 256 (count 2; linear mipmap filtering). */
+typedef struct mem_tex_lod {
+    uint32_t count;
+    uint32_t level[2];
+    uint16_t frac;
+} mem_tex_lod;
+
+/* The level of detail of gradients: with the texel-space derivatives along x and along y
+ * (each derivative times the level-0 size of its dimension when the sampler's coordinates are
+ * normalized), the log2 of the longer of the two vectors' lengths; -infinity when both are 0
+ * (docs/images.md, "Mipmap levels"). dims: 1 to 3; dx, dy: dims derivatives each. */
+float mem_tex_lod_of_gradients(const mem_sampler *s, const mem_image_desc *img, uint32_t dims,
+                               const float *dx, const float *dy);
+/* The levels a fetch at level of detail `lod` reads: lod + the sampler's bias, clamped to
+ * [min_lod, max_lod] and to [0, levels - 1]; point mipmap filtering takes the nearest level
+ * (round half down), linear the two levels around it with the fraction in 1/256 steps. NaN
+ * reads level 0. */
+void mem_tex_select_levels(const mem_sampler *s, const mem_image_desc *img, float lod,
+                           mem_tex_lod *out);
+/* Face selection of a cube map (docs/images.md, "Cube textures"): the face (0 +x, 1 -x, 2 +y,
+ * 3 -y, 4 +z, 5 -z) of the direction's largest component by magnitude (ties: z over y over x)
+ * and the normalized coordinates (s / m + 1) / 2, (t / m + 1) / 2 of the face, with s and t the
+ * face's other two components as CUDA's table orients them and m the largest magnitude. The
+ * zero vector reads face 4 at its centre. */
+void mem_tex_cube_face(const float dir[3], uint32_t *face, float uv[2]);
 
 /* Returns NULL when the sampler can read image `img`, else a short reason: a mode out of range,
  * linear filtering of integer texels read as integers, a normalized-float read of 32-bit integer

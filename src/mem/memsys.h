@@ -157,16 +157,16 @@ mem_image_table *memsys_images(memsys *ms);
  * instructions through a texture handle's sampler index. Borrowed; lives as long as `ms`. */
 mem_sampler_table *memsys_samplers(memsys *ms);
 
-/* One warp's texture fetch: up to MEM_TEX_MAX_FOOTPRINT texels per lane, each `texel_bytes`
+/* One warp's texture fetch: up to MEM_TEX_MAX_FETCH texels per lane, each `texel_bytes`
  * bytes at a global address inside an image (the caller computed them from the image's layout;
  * they are not checked against the allocations). */
 typedef struct mem_tex_access {
     uint32_t insn_id;      /* the instruction charged */
     uint32_t texel_bytes;  /* 1 to 16 */
-    uint8_t slots[MEM_LANES]; /* per lane: bit i set when addr[lane][i] is to be read (a lane
+    uint16_t slots[MEM_LANES]; /* per lane: bit i set when addr[lane][i] is to be read (a lane
                                  with no bits takes no part) */
-    uint64_t addr[MEM_LANES][MEM_TEX_MAX_FOOTPRINT];
-    uint8_t data[MEM_LANES][MEM_TEX_MAX_FOOTPRINT][16]; /* OUT: the texels read */
+    uint64_t addr[MEM_LANES][MEM_TEX_MAX_FETCH];
+    uint8_t data[MEM_LANES][MEM_TEX_MAX_FETCH][16]; /* OUT: the texels read */
 } mem_tex_access;
 
 /* Performs a texture fetch as one warp-level access by the SM of ctx (docs/images.md, "The

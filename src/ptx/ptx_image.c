@@ -86,17 +86,19 @@ bool ptx_lower_image_coords(ptx_parser *p, ptx_insn_ctx *c, const ptx_image_kind
                             const ptx_popnd *o, ir_operand *out)
 {
     static const struct {
-        uint8_t written, used, order[3], layer; /* layer: the IR slot of the layer, or 3 */
+        uint8_t written, used, order[4], layer; /* layer: the IR slot of the layer, or 7 */
     } shapes[] = {
-        [IR_IMAGE_1D] = {1, 1, {0}, 3},          [IR_IMAGE_2D] = {2, 2, {0, 1}, 3},
-        [IR_IMAGE_1D_ARRAY] = {2, 2, {1, 0}, 1}, [IR_IMAGE_3D] = {4, 3, {0, 1, 2}, 3},
-        [IR_IMAGE_2D_ARRAY] = {4, 3, {1, 2, 0}, 2},
+        [IR_IMAGE_1D] = {1, 1, {0}, 7},          [IR_IMAGE_2D] = {2, 2, {0, 1}, 7},
+        [IR_IMAGE_1D_ARRAY] = {2, 2, {1, 0}, 1}, [IR_IMAGE_3D] = {4, 3, {0, 1, 2}, 7},
+        [IR_IMAGE_2D_ARRAY] = {4, 3, {1, 2, 0}, 2}, [IR_IMAGE_CUBE] = {4, 3, {0, 1, 2}, 7},
+        [IR_IMAGE_CUBE_ARRAY] = {4, 4, {1, 2, 3, 0}, 3},
     };
     unsigned dim = c->insn->mem.image_dim;
     if (o->count < shapes[dim].written || o->count == 3 || o->count > 4)
         return ptx_image_opnd_err(p, c, o, k->coord_rule, "the coordinates do not match the "
-                                  "geometry (1d: {x}, 2d: {x, y}, a1d: {layer, x}, 3d: "
-                                  "{x, y, z, w}, a2d: {layer, x, y, w})");
+                                  "geometry (1d: {x}, 2d: {x, y}, a1d: {layer, x}, 3d and cube: "
+                                  "{x, y, z, w}, a2d: {layer, x, y, w}, acube: {layer, x, y, "
+                                  "z})");
     for (unsigned i = shapes[dim].written; i < o->count; i++) {
         ir_operand ignored = {0};
         if (!o->elem_is_imm[i] && !ptx_lower_reg(p, c, &o->elems[i], IR_T_B32, false, &ignored))

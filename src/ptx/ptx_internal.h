@@ -29,7 +29,7 @@ typedef enum ptx_group {
     PTX_G_NOFTZ, PTX_G_SATFINITE, PTX_G_SHIFTAMT, PTX_G_CLAMP, PTX_G_DIR, PTX_G_TO, PTX_G_UNI,
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
-    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM,
+    PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM, PTX_G_TEXLOD,
     PTX_G_CPDST, PTX_G_CPSRC, PTX_G_NOINC,
     PTX_G_MBAR,
     PTX_G_COUNT
@@ -90,6 +90,7 @@ typedef enum ptx_group {
 #define G_TLD4 PTX_GBIT(TLD4)
 #define G_TXQ PTX_GBIT(TXQ)
 #define G_TEXFORM PTX_GBIT(TEXFORM)
+#define G_TEXLOD PTX_GBIT(TEXLOD) /* tex, txq: the mipmap level of detail */
 #define G_CPDST PTX_GBIT(CPDST) /* cp.async: the destination's state space */
 #define G_CPSRC PTX_GBIT(CPSRC) /* cp.async: the source's state space */
 #define G_NOINC PTX_GBIT(NOINC) /* cp.async.mbarrier.arrive.noinc */
@@ -141,12 +142,17 @@ typedef struct ptx_op_row {
     const char *rule;
 } ptx_op_row;
 
-/* The texture forms gpumemsim rejects by name (the values of the TEXFORM group): cube and
- * multisample geometries, mipmap level selection. */
+/* The texture geometries only textures have (the values of the TEXFORM group): cube and cube
+ * array, which run, and the multisample ones, which gpumemsim rejects by name. */
 typedef enum ptx_texform {
     PTX_TEXFORM_NONE = 0, PTX_TEXFORM_CUBE, PTX_TEXFORM_ACUBE, PTX_TEXFORM_2DMS,
-    PTX_TEXFORM_A2DMS, PTX_TEXFORM_BASE, PTX_TEXFORM_LEVEL, PTX_TEXFORM_GRAD
+    PTX_TEXFORM_A2DMS
 } ptx_texform;
+/* The mipmap level of detail of tex (the values of the TEXLOD group): the base level, an
+ * explicit level, or gradients; txq takes .level alone. */
+typedef enum ptx_texlod {
+    PTX_TEXLOD_NONE = 0, PTX_TEXLOD_BASE, PTX_TEXLOD_LEVEL, PTX_TEXLOD_GRAD
+} ptx_texlod;
 
 /* The mbarrier forms (the values of the MBAR group). */
 typedef enum ptx_mbar_form { PTX_MBAR_NONE = 0, PTX_MBAR_EXPECT_TX, PTX_MBAR_NOCOMPLETE,

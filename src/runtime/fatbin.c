@@ -16,6 +16,7 @@
 
 enum {
     WRAPPER_MAGIC = 0x466243B1u, /* __fatBinC_Wrapper_t.magic */
+    WRAPPER_LINK_VERSION = 2,    /* its version for relocatable device code (prelinked list) */
     FATBIN_MAGIC = 0xBA55ED50u,  /* the container header's magic */
     FATBIN_VERSION = 1,
     FATBIN_HEADER_BYTES = 16,    /* magic u32, version u16, header size u16, body size u64 */
@@ -40,7 +41,7 @@ typedef struct {
     int magic;
     int version;
     const void *data;
-    const void *filename_or_fatbins;
+    const void *const *filename_or_fatbins; /* version 2: the prelinked fat binaries, NULL-ended */
 } fatbin_wrapper;
 
 static int fail(char *err, size_t errlen, const char *rule, const char *format, ...)
@@ -232,14 +233,11 @@ static int fail_no_ptx(const unsigned char *body, size_t body_size, char *err, s
                 "-arch=sm_%u, which embeds both)", sm, sm, sm);
 }
 
-int rt_fatbin_ptx_bytes(const void *bytes, size_t size, rt_ptx_list *out, char *err,
-                        size_t errlen)
+/* Reads the container at p (size bytes readable) and appends its PTX entries to *out; 0, or -1
+ * with err filled (the entries already appended stay, for the caller to free). */
+static int read_container(const unsigned char *p, size_t size, rt_ptx_list *out, char *err,
+                          size_t errlen)
 {
-    const unsigned char *p = bytes;
-    if (err && errlen > 0)
-        err[0] = '\0';
-    out->items = NULL;
-    out->count = 0;
     if (!p || size < FATBIN_HEADER_BYTES || read_u32(p) != FATBIN_MAGIC)
         return fail(err, errlen, "RT-FATBIN-001",
                     "not a fat binary: %s", !p ? "NULL pointer"
@@ -259,22 +257,138 @@ int rt_fatbin_ptx_bytes(const void *bytes, size_t size, rt_ptx_list *out, char *
         return fail(err, errlen, "RT-FATBIN-003",
                     "fat binary declares %u + %llu bytes but only %zu are there", header,
                     (unsigned long long)body, size);
-    if (read_entries(p + header, (size_t)body, header, out, err, errlen)) {
+    return read_entries(p + header, (size_t)body, header, out, err, errlen);
+}
+
+/* The readable length of a container that starts with its magic: what its header declares
+ * (capped, so that read_container reports an oversized one); the caller vouches for it. */
+static size_t declared_size(const unsigned char *p)
+{
+    size_t header = read_u16(p + 6);
+    uint64_t body = read_u64(p + 8);
+    return body > RT_FATBIN_MAX_BYTES ? RT_FATBIN_MAX_BYTES : header + (size_t)body;
+}
+
+/* The RT-FATBIN-009 message for the container at p, when it is one. */
+static int fail_no_ptx_in(const unsigned char *p, size_t size, char *err, size_t errlen)
+{
+    size_t header = size >= FATBIN_HEADER_BYTES ? read_u16(p + 6) : size;
+    return fail_no_ptx(p + header, header <= size ? size - header : 0, err, errlen);
+}
+
+int rt_fatbin_ptx_bytes(const void *bytes, size_t size, rt_ptx_list *out, char *err,
+                        size_t errlen)
+{
+    if (err && errlen > 0)
+        err[0] = '\0';
+    out->items = NULL;
+    out->count = 0;
+    if (read_container(bytes, size, out, err, errlen)) {
         rt_ptx_list_free(out);
         return -1;
     }
     if (out->count == 0)
-        return fail_no_ptx(p + header, (size_t)body, err, errlen);
+        return fail_no_ptx_in(bytes, size, err, errlen);
+    return 0;
+}
+
+/* Whether line `s` is a module header directive (.version, .target, .address_size). */
+static int header_line(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    static const char *const directives[] = {".version", ".target", ".address_size"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(directives[i]);
+        if ((size_t)(end - s) >= n && memcmp(s, directives[i], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Appends `add` (without its header lines) to `into`, the text of the same target from another
+ * object of the program. */
+static int append_module(rt_ptx_module *into, const rt_ptx_module *add, char *err, size_t errlen)
+{
+    char *text = realloc(into->text, into->len + add->len + 2);
+    if (!text)
+        return fail(err, errlen, "RT-FATBIN-010", "out of memory reading the fat binary");
+    into->text = text;
+    char *w = text + into->len;
+    if (into->len && w[-1] != '\n')
+        *w++ = '\n';
+    for (const char *s = add->text, *end = add->text + add->len; s < end;) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+        if (!header_line(s, s + n))
+            memcpy(w, s, n), w += n;
+        s += n;
+    }
+    *w = '\0';
+    into->len = (size_t)(w - text);
+    return 0;
+}
+
+/* Moves the entries of `from` into `out`, joining each with the entry of the same target that
+ * an earlier object gave; `from` is left empty. */
+static int merge_object(rt_ptx_list *out, rt_ptx_list *from, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < from->count; i++) {
+        rt_ptx_module *same = NULL;
+        for (size_t j = 0; j < out->count && !same; j++)
+            if (out->items[j].sm == from->items[i].sm)
+                same = &out->items[j];
+        if (same && append_module(same, &from->items[i], err, errlen))
+            return -1;
+        if (same)
+            continue;
+        rt_ptx_module *items = realloc(out->items, (out->count + 1) * sizeof *items);
+        if (!items)
+            return fail(err, errlen, "RT-FATBIN-010", "out of memory reading the fat binary");
+        out->items = items;
+        out->items[out->count++] = from->items[i];
+        from->items[i].text = NULL;
+    }
+    rt_ptx_list_free(from);
+    return 0;
+}
+
+/* A wrapper of version 2 (relocatable device code, nvcc -rdc): `data` is the device-linked
+ * container, which holds cubins only; the PTX is in the objects' own fat binaries, the NULL-
+ * terminated array `prelinked`. Each target's texts are joined into one entry, object order. */
+static int read_prelinked(const unsigned char *linked, const void *const *prelinked,
+                          rt_ptx_list *out, char *err, size_t errlen)
+{
+    if (read_container(linked, declared_size(linked), out, err, errlen))
+        return -1;
+    for (size_t i = 0; prelinked[i]; i++) {
+        const unsigned char *p = prelinked[i];
+        rt_ptx_list object = {NULL, 0};
+        if (i == RT_FATBIN_MAX_PRELINKED)
+            return fail(err, errlen, "RT-FATBIN-003",
+                        "more than %d prelinked fat binaries", RT_FATBIN_MAX_PRELINKED);
+        int bad = read_u32(p) != FATBIN_MAGIC ||
+                  read_container(p, declared_size(p), &object, err, errlen);
+        if (bad && read_u32(p) != FATBIN_MAGIC)
+            fail(err, errlen, "RT-FATBIN-001", "prelinked fat binary %zu has no magic 0xBA55ED50",
+                 i);
+        if (bad || merge_object(out, &object, err, errlen)) {
+            rt_ptx_list_free(&object);
+            return -1;
+        }
+    }
     return 0;
 }
 
 int rt_fatbin_ptx(const void *fatbin, rt_ptx_list *out, char *err, size_t errlen)
 {
     const unsigned char *p = fatbin;
+    fatbin_wrapper wrapper = {0, 0, NULL, NULL};
+    if (err && errlen > 0)
+        err[0] = '\0';
     out->items = NULL;
     out->count = 0;
     if (p && read_u32(p) == WRAPPER_MAGIC) {
-        fatbin_wrapper wrapper;
         memcpy(&wrapper, p, sizeof wrapper);
         if (!wrapper.data)
             return fail(err, errlen, "RT-FATBIN-001",
@@ -283,9 +397,13 @@ int rt_fatbin_ptx(const void *fatbin, rt_ptx_list *out, char *err, size_t errlen
     }
     if (!p || read_u32(p) != FATBIN_MAGIC)
         return rt_fatbin_ptx_bytes(p, p ? FATBIN_HEADER_BYTES : 0, out, err, errlen);
-    /* The header is there; its sizes say how much follows, and the caller vouches for that. */
-    size_t header = read_u16(p + 6);
-    uint64_t body = read_u64(p + 8);
-    size_t size = body > RT_FATBIN_MAX_BYTES ? RT_FATBIN_MAX_BYTES : header + (size_t)body;
-    return rt_fatbin_ptx_bytes(p, size, out, err, errlen);
+    if (wrapper.version != WRAPPER_LINK_VERSION || !wrapper.filename_or_fatbins)
+        return rt_fatbin_ptx_bytes(p, declared_size(p), out, err, errlen);
+    if (read_prelinked(p, wrapper.filename_or_fatbins, out, err, errlen)) {
+        rt_ptx_list_free(out);
+        return -1;
+    }
+    if (out->count == 0)
+        return fail_no_ptx_in(p, declared_size(p), err, errlen);
+    return 0;
 }

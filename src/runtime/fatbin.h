@@ -29,17 +29,24 @@ typedef struct {
  * a declared size above it is RT-FATBIN-003 / RT-FATBIN-007 rather than a huge allocation. */
 #define RT_FATBIN_MAX_BYTES ((size_t)1 << 30)
 #define RT_FATBIN_MAX_ENTRY_BYTES ((size_t)256 << 20)
+/* The most prelinked fat binaries (objects of an nvcc -rdc program) one wrapper may list. */
+#define RT_FATBIN_MAX_PRELINKED 65536
 
-/* Reads every PTX entry of the fat binary that `fatbin` (borrowed) points at: either nvcc's
- * wrapper (__fatBinC_Wrapper_t, magic 0x466243B1, whose `data` points at the fat binary) or the
- * fat binary itself (magic 0xBA55ED50). The container's own header gives its length; the caller
- * promises that many bytes are readable. On success fills *out (OUT, owned by the caller, free
- * with rt_ptx_list_free) with at least one entry and returns 0. On failure returns -1, leaves
- * *out empty and writes a one-line message ending in its rule id into err (errlen bytes, always
- * NUL-terminated when errlen > 0; err may be NULL when errlen is 0):
- *   RT-FATBIN-001  NULL, or neither magic, or a wrapper whose data is NULL
+/* Reads every PTX entry of the fat binary that `fatbin` (borrowed) points at: either nvcc's wrapper
+ * (__fatBinC_Wrapper_t, magic 0x466243B1, whose `data` points at the fat binary) or the fat binary
+ * itself (magic 0xBA55ED50). The container's own header gives its length; the caller promises that
+ * many bytes are readable. A wrapper of version 2 (nvcc -rdc) also lists the objects' prelinked fat
+ * binaries, where the PTX is: their entries of one target are joined into one text (the later ones
+ * without their .version/.target/.address_size lines), so the list has one entry per target with
+ * the code of every object. On success fills *out (OUT, owned by the caller, free with
+ * rt_ptx_list_free) with at least one entry and returns 0. On failure returns -1, leaves *out empty
+ * and writes a one-line message ending in its rule id into err (errlen bytes, always NUL-terminated
+ * when errlen > 0; err may be NULL when errlen is 0):
+ *   RT-FATBIN-001  NULL, or neither magic, or a wrapper whose data is NULL, or a prelinked
+ *                  fat binary without its magic
  *   RT-FATBIN-002  a fat binary header of an unknown version or header size
- *   RT-FATBIN-003  a container longer than RT_FATBIN_MAX_BYTES
+ *   RT-FATBIN-003  a container longer than RT_FATBIN_MAX_BYTES, or more than
+ *                  RT_FATBIN_MAX_PRELINKED prelinked ones
  *   RT-FATBIN-004  an entry header that is short, or runs past the container
  *   RT-FATBIN-005  an entry payload (or its compressed part) that runs past the container
  *   RT-FATBIN-006  a PTX entry compressed with an unknown codec (flags name none, or both)

@@ -29,6 +29,7 @@ static mem_image_desc desc_to_mem(const gms_image_desc *g)
     d.block_height = g->block_height > 32 ? 0 : (uint8_t)g->block_height;
     d.block_depth = g->block_depth > 32 ? 0 : (uint8_t)g->block_depth;
     d.disabled = g->disabled != 0;
+    d.levels = g->levels > 255 ? 255 : (uint8_t)(g->levels ? g->levels : 1);
     return d;
 }
 
@@ -67,9 +68,16 @@ static const mem_image_desc *find(const gms_device *dev, uint64_t handle)
     return dev && dev->ms ? mem_image_table_at(memsys_images(dev->ms), handle) : NULL;
 }
 
+/* Texels of every level. */
 static uint64_t texel_count(const mem_image_desc *d)
 {
-    return (uint64_t)d->width * d->height * d->depth * d->layers;
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < (d->levels ? d->levels : 1u); k++) {
+        mem_image_desc lv;
+        mem_image_level(d, k, &lv);
+        n += (uint64_t)lv.width * lv.height * lv.depth * lv.layers;
+    }
+    return n;
 }
 
 gms_status gms_image_info_get(const gms_device *dev, uint64_t handle, gms_image_info *out)
@@ -86,24 +94,31 @@ gms_status gms_image_info_get(const gms_device *dev, uint64_t handle, gms_image_
     return GMS_OK;
 }
 
-/* Copies between `texels` (x-fastest order) and `layout` (the image's memory image): to the
- * layout when `to_layout`, else from it. Each run of up to 16 bytes of a row is contiguous in
- * both layouts. */
-static void convert(const mem_image_desc *d, uint8_t *texels, uint8_t *layout, int to_layout)
+/* Copies between `texels` (x-fastest order, level after level) and `layout` (the image's
+ * memory image): to the layout when `to_layout`, else from it. Each run of up to 16 bytes of a
+ * row is contiguous in both layouts. */
+static void convert(const mem_image_desc *img, uint8_t *texels, uint8_t *layout, int to_layout)
 {
-    uint64_t row = (uint64_t)d->width * mem_image_texel_bytes(d), at = 0;
-    for (uint32_t l = 0; l < d->layers; l++)
-        for (uint32_t z = 0; z < d->depth; z++)
-            for (uint32_t y = 0; y < d->height; y++)
-                for (uint64_t x = 0; x < row; x += 16) {
-                    uint64_t n = row - x < 16 ? row - x : 16;
-                    uint8_t *m = layout + mem_image_byte_offset(d, x, y, z, l);
-                    if (to_layout)
-                        memcpy(m, texels + at, n);
-                    else
-                        memcpy(texels + at, m, n);
-                    at += n;
-                }
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < (img->levels ? img->levels : 1u); k++) {
+        mem_image_desc lv;
+        mem_image_level(img, k, &lv);
+        const mem_image_desc *d = &lv;
+        uint64_t row = (uint64_t)d->width * mem_image_texel_bytes(d);
+        for (uint32_t l = 0; l < d->layers; l++)
+            for (uint32_t z = 0; z < d->depth; z++)
+                for (uint32_t y = 0; y < d->height; y++)
+                    for (uint64_t x = 0; x < row; x += 16) {
+                        uint64_t n = row - x < 16 ? row - x : 16;
+                        uint8_t *m = layout + (d->base - img->base) +
+                                     mem_image_byte_offset(d, x, y, z, l);
+                        if (to_layout)
+                            memcpy(m, texels + at, n);
+                        else
+                            memcpy(texels + at, m, n);
+                        at += n;
+                    }
+    }
 }
 
 /* gms_image_write and gms_image_read. */

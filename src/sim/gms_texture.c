@@ -38,6 +38,10 @@ static mem_sampler sampler_of(const gms_texture_desc *d)
     s.normalized = d->normalized != 0;
     s.read = (unsigned)d->read > 255 ? 255 : (uint8_t)d->read;
     memcpy(s.border, d->border, sizeof s.border);
+    s.mip_filter = (unsigned)d->mipmap_filter > 255 ? 255 : (uint8_t)d->mipmap_filter;
+    s.lod_bias = d->mipmap_level_bias;
+    s.min_lod = d->min_mipmap_level_clamp;
+    s.max_lod = d->max_mipmap_level_clamp;
     return s;
 }
 

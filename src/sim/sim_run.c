@@ -161,7 +161,8 @@ static gms_status create_image(gms_run *r, size_t b, gms_diag_list *g)
     const launch_image *m = r->launch->buffers[b].image;
     gms_image_desc d = {(gms_image_dim)m->dim, m->channels, m->bits, (gms_image_kind)m->kind,
                         m->width, m->height, m->depth, m->layers, m->block_linear,
-                        m->pitch_bytes, m->block_height, m->block_depth, m->disabled};
+                        m->pitch_bytes, m->block_height, m->block_depth, m->disabled,
+                        m->levels};
     gms_status st = gms_image_create(r->dev, &d, &r->addr[b], g);
     if (st == GMS_OK && m->has_slot)
         st = gms_image_set_slot(r->dev, r->addr[b], m->slot, g);
@@ -221,7 +222,9 @@ static gms_status create_textures(gms_run *r, gms_diag_list *g)
                               {(gms_tex_address)t->address[0], (gms_tex_address)t->address[1],
                                (gms_tex_address)t->address[2]},
                               (gms_tex_filter)t->filter, t->normalized, (gms_tex_read)t->read,
-                              {t->border[0], t->border[1], t->border[2], t->border[3]}};
+                              {t->border[0], t->border[1], t->border[2], t->border[3]},
+                              (gms_tex_filter)t->mipmap_filter, t->lod_bias, t->min_lod,
+                              t->max_lod};
         gms_status st = gms_texture_create(r->dev, &d, &r->textures[i], g);
         if (st == GMS_OK && t->has_slot)
             st = gms_texture_set_slot(r->dev, r->textures[i], t->slot, g);

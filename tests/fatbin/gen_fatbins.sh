@@ -21,3 +21,11 @@ NVCC=${NVCC:-nvcc}
 # cubins only (compressed), no PTX: the reader's RT-FATBIN-009
 "$NVCC" -fatbin -compress-mode=size -gencode arch=compute_80,code=sm_80 \
     -gencode arch=compute_90,code=sm_90 scale.cu -o noptx.fatbin
+# relocatable device code (nvcc -rdc): each object's own fat binary (its PTX and a relocatable
+# cubin), and the device-linked one that a version-2 wrapper's data points at (a cubin only)
+"$NVCC" -fatbin -rdc=true rdc_kernel.cu -o rdc_kernel.fatbin
+"$NVCC" -fatbin -rdc=true rdc_twice.cu -o rdc_twice.fatbin
+"$NVCC" -rdc=true -c rdc_kernel.cu -o rdc_kernel.o
+"$NVCC" -rdc=true -c rdc_twice.cu -o rdc_twice.o
+"$NVCC" -dlink -fatbin -compress-mode=size rdc_kernel.o rdc_twice.o -o rdc_linked.fatbin
+rm -f rdc_kernel.o rdc_twice.o

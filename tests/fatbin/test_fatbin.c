@@ -1,6 +1,7 @@
 /* Unit tests for the fat binary reader (src/runtime/fatbin.c) on the committed fat binaries that
  * tests/fatbin/gen_fatbins.sh made with nvcc 13 from scale.cu: zstd (nvcc's default), LZ4 and
- * uncompressed PTX, several architectures, cubins only; nvcc's wrapper and a bare pointer; and
+ * uncompressed PTX, several architectures, cubins only, relocatable device code (a version-2
+ * wrapper and its prelinked list); nvcc's wrapper and a bare pointer; and
  * corrupted copies, each refused with its exact message. Every input sits in a malloc'd buffer
  * of its exact size, so a read past it is an ASan report. */
 #include <setjmp.h>
@@ -188,6 +189,53 @@ static void test_wrapper_and_bare_pointer(void **state)
     free(b.bytes);
 }
 
+/* nvcc -rdc: a version-2 wrapper's data is the device-linked cubin; the PTX of both objects is
+ * in the prelinked list, joined into one text with one header. */
+static void test_relocatable_device_code(void **state)
+{
+    (void)state;
+    blob linked = load("rdc_linked.fatbin"), kernel = load("rdc_kernel.fatbin"),
+         twice = load("rdc_twice.fatbin");
+    const void *prelinked[] = {kernel.bytes, twice.bytes, NULL};
+    struct {
+        int magic, version;
+        const void *data;
+        const void *const *filename_or_fatbins;
+    } wrapper = {0x466243B1, 2, linked.bytes, prelinked};
+    char err[512] = "";
+    rt_ptx_list list;
+    if (rt_fatbin_ptx(&wrapper, &list, err, sizeof err))
+        fail_msg("unexpected error: %s", err);
+    assert_int_equal(list.count, 1);
+    assert_int_equal(list.items[0].sm, 75);
+    assert_int_equal(list.items[0].len, 892); /* 668 + 268 less its 44 bytes of header lines */
+    assert_int_equal(strlen(list.items[0].text), 892);
+    const char *text = list.items[0].text, *version = strstr(text, ".version 9.0\n");
+    assert_non_null(version);
+    assert_null(strstr(version + 1, ".version"));
+    assert_null(strstr(strstr(text, ".target sm_75\n") + 1, ".target"));
+    const char *call = strstr(text, ".visible .entry _Z11apply_twicePf(");
+    const char *def = strstr(text, ".visible .func (.param .b32 func_retval0) _Z5twicef(");
+    assert_non_null(call);
+    assert_non_null(def);
+    assert_true(call < def);
+    rt_ptx_list_free(&list);
+
+    /* without the list, the linked cubin alone has no PTX */
+    wrapper.filename_or_fatbins = NULL;
+    assert_int_equal(rt_fatbin_ptx(&wrapper, &list, err, sizeof err), -1);
+    assert_non_null(strstr(err, "arch=compute_75,code=compute_75 added"));
+    static const unsigned char junk[16] = {1, 2, 3, 4};
+    const void *bad[] = {kernel.bytes, junk, NULL};
+    wrapper.filename_or_fatbins = bad;
+    assert_int_equal(rt_fatbin_ptx(&wrapper, &list, err, sizeof err), -1);
+    assert_string_equal(err, "prelinked fat binary 1 has no magic 0xBA55ED50 [RT-FATBIN-001]");
+    assert_int_equal(list.count, 0);
+    free(linked.bytes);
+    free(kernel.bytes);
+    free(twice.bytes);
+}
+
 /* Each corruption of the zstd blob is refused with its own rule and message. */
 static void test_corrupt_headers(void **state)
 {
@@ -316,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_several_archs),
         cmocka_unit_test(test_no_ptx),
         cmocka_unit_test(test_wrapper_and_bare_pointer),
+        cmocka_unit_test(test_relocatable_device_code),
         cmocka_unit_test(test_corrupt_headers),
         cmocka_unit_test(test_bad_plain_text),
         cmocka_unit_test(test_truncations_and_flips),

@@ -434,6 +434,41 @@ static void test_module_variables(void **state)
 
 /* Images: a 3D block-linear image of two u16 channels, written and read in texel order, read by
  * a kernel through its handle at texels (x, 1, 2); the image rules; freeing. */
+/* Mipmap levels and cubes through the API (docs/images.md, "Mipmap levels"): every level's
+ * texels in the host order, level 1 at the next 512-byte boundary, the level limit; a cube
+ * needs square faces and 6 layers. */
+static void test_image_levels(void **state)
+{
+    (void)state;
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
+    gms_image_desc d = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 32, 0, 0, 0, 3};
+    uint64_t h, bad;
+    assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
+    gms_image_info info;
+    assert_int_equal(gms_image_info_get(dev, h, &info), GMS_OK);
+    assert_int_equal(info.texels, 32 + 8 + 2);
+    assert_int_equal(info.bytes, 512 + 512 + 8); /* 128 and 32 bytes rounded up, then 8 */
+    float texels[42], back[42];
+    for (unsigned i = 0; i < 42; i++) texels[i] = (float)i + 0.5f;
+    assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
+    assert_int_equal(gms_image_read(dev, h, back, sizeof back, dl), GMS_OK);
+    assert_memory_equal(texels, back, sizeof texels);
+    float first;
+    assert_int_equal(gms_device_read(dev, info.base + 512 + 16, &first, 4, dl), GMS_OK);
+    assert_true(first == texels[32 + 4]); /* level 1, row 1 (pitch 16) */
+    d.levels = 5; /* 8 x 4 has 4 levels at most */
+    assert_int_equal(gms_image_create(dev, &d, &bad, dl), GMS_ERR_ARGUMENT);
+    assert_true(gms_diag_list_find(dl, "API-IMAGE-001") >= 0);
+    gms_image_desc c = {GMS_IMAGE_CUBE, 1, 32, GMS_IMAGE_FLOAT, 4, 4, 1, 6, 0, 16, 0, 0, 0, 1};
+    assert_int_equal(gms_image_create(dev, &c, &h, dl), GMS_OK);
+    c.height = 2;
+    assert_int_equal(gms_image_create(dev, &c, &bad, dl), GMS_ERR_ARGUMENT);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
 static void test_images(void **state)
 {
     (void)state;
@@ -463,7 +498,7 @@ static void test_images(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "img.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_3D, 2, 16, GMS_IMAGE_UNSIGNED, W, H, D, 1, 1, 0, 2, 2, 0};
+    gms_image_desc d = {GMS_IMAGE_3D, 2, 16, GMS_IMAGE_UNSIGNED, W, H, D, 1, 1, 0, 2, 2, 0, 1};
     uint64_t h, freed;
     assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
     assert_int_equal(h, 1);
@@ -528,14 +563,14 @@ static void test_texture_objects(void **state)
     gms_diag_list *dl = gms_diag_list_create();
     gms_device *dev;
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
-    gms_image_desc fd = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 64, 1, 1, 0};
+    gms_image_desc fd = {GMS_IMAGE_2D, 1, 32, GMS_IMAGE_FLOAT, 8, 4, 1, 1, 0, 64, 1, 1, 0, 1};
     gms_image_desc ud = fd;
     ud.kind = GMS_IMAGE_UNSIGNED;
     uint64_t fimg, uimg, t1, t2, t3 = 77;
     assert_int_equal(gms_image_create(dev, &fd, &fimg, dl), GMS_OK);
     assert_int_equal(gms_image_create(dev, &ud, &uimg, dl), GMS_OK);
     gms_texture_desc td = {fimg, {GMS_TEX_CLAMP, GMS_TEX_BORDER, GMS_TEX_WRAP}, GMS_TEX_LINEAR,
-                           0, GMS_TEX_ELEMENT, {1, 2, 3, 4}};
+                           0, GMS_TEX_ELEMENT, {1, 2, 3, 4}, GMS_TEX_POINT, 0, 0, 0};
     assert_int_equal(gms_texture_create(dev, &td, &t1, dl), GMS_OK);
     assert_int_equal(t1, (1u << 20) | fimg);
     td.image = uimg;
@@ -602,7 +637,7 @@ static void test_surface_reference(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "ref.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0, 1};
     uint64_t h, dead, out;
     uint32_t texels[W], got[W];
     for (unsigned i = 0; i < W; i++) texels[i] = 1000 + 3 * i;
@@ -667,14 +702,14 @@ static void test_texture_reference(void **state)
     assert_int_equal(gms_device_create("h100", &dev, dl), GMS_OK);
     assert_int_equal(gms_module_load(dev, "tref.ptx", text, sizeof text - 1, "ptx", &m, dl),
                      GMS_OK);
-    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0};
+    gms_image_desc d = {GMS_IMAGE_1D, 1, 32, GMS_IMAGE_UNSIGNED, W, 1, 1, 1, 0, 64, 0, 0, 0, 1};
     uint64_t h, t, dead, out;
     uint32_t texels[W], got[W];
     for (unsigned i = 0; i < W; i++) texels[i] = 500 + 7 * i;
     assert_int_equal(gms_image_create(dev, &d, &h, dl), GMS_OK);
     assert_int_equal(gms_image_write(dev, h, texels, sizeof texels, dl), GMS_OK);
     gms_texture_desc td = {h, {GMS_TEX_CLAMP, GMS_TEX_CLAMP, GMS_TEX_CLAMP}, GMS_TEX_POINT, 0,
-                           GMS_TEX_ELEMENT, {0, 0, 0, 0}};
+                           GMS_TEX_ELEMENT, {0, 0, 0, 0}, GMS_TEX_POINT, 0, 0, 0};
     assert_int_equal(gms_texture_create(dev, &td, &dead, dl), GMS_OK);
     assert_int_equal(gms_texture_create(dev, &td, &t, dl), GMS_OK);
     assert_int_equal(gms_texture_free(dev, dead, dl), GMS_OK);
@@ -720,6 +755,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
         cmocka_unit_test(test_module_variables),
         cmocka_unit_test(test_images),
+        cmocka_unit_test(test_image_levels),
         cmocka_unit_test(test_surface_reference),
         cmocka_unit_test(test_texture_reference),
         cmocka_unit_test(test_texture_objects),

@@ -121,6 +121,43 @@ static void test_table(void **state)
     mem_image_table_fini(&t);
 }
 
+/* Mipmap levels: extents halved (at least 1), pitch max(pitch >> k, row), each level on a
+ * 512-byte boundary after the one before; the level limit and the cube rules of the check. */
+static void test_levels(void **state)
+{
+    (void)state;
+    mem_image_desc d = {.dim = IR_IMAGE_2D, .channels = 1, .bits = 32, .kind = MEM_IMAGE_FLOAT,
+                        .width = 16, .height = 8, .depth = 1, .layers = 1,
+                        .layout = MEM_IMAGE_PITCH, .pitch_bytes = 80, .base = 4096, .levels = 3};
+    assert_null(mem_image_check(&d));
+    assert_int_equal(mem_image_max_levels(&d), 5);
+    mem_image_desc lv;
+    mem_image_level(&d, 1, &lv);
+    assert_true(lv.width == 8 && lv.height == 4 && lv.pitch_bytes == 40 && lv.levels == 1);
+    assert_int_equal(lv.base, 4096 + 1024); /* 640 bytes of level 0, rounded to 512 */
+    mem_image_level(&d, 2, &lv);
+    assert_true(lv.width == 4 && lv.height == 2 && lv.pitch_bytes == 20);
+    assert_int_equal(lv.base, 4096 + 1024 + 512);
+    assert_int_equal(mem_image_bytes(&d), 1024 + 512 + 40);
+    d.width = 1, d.pitch_bytes = 4, d.levels = 4; /* 1 x 8: the width stays 1 */
+    mem_image_level(&d, 3, &lv);
+    assert_true(lv.width == 1 && lv.height == 1 && lv.pitch_bytes == 4);
+    d.levels = 5;
+    assert_non_null(mem_image_check(&d));
+    mem_image_desc c = {.dim = IR_IMAGE_CUBE, .channels = 1, .bits = 32, .kind = MEM_IMAGE_FLOAT,
+                        .width = 4, .height = 4, .depth = 1, .layers = 6,
+                        .layout = MEM_IMAGE_PITCH, .pitch_bytes = 16};
+    assert_null(mem_image_check(&c));
+    c.layers = 12;
+    assert_non_null(mem_image_check(&c)); /* a cube has 6 layers */
+    c.dim = IR_IMAGE_CUBE_ARRAY;
+    assert_null(mem_image_check(&c));
+    c.layers = 9;
+    assert_non_null(mem_image_check(&c));
+    c.layers = 6, c.height = 2;
+    assert_non_null(mem_image_check(&c)); /* square faces */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_block_linear_offsets),
         cmocka_unit_test(test_checks),
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * address mode at negative and too-large coordinates, point sampling, linear filtering between
  * known texels with the 8-bit-fraction weights and the half-texel offset, read modes and the
  * fill of missing channels, sampler checks and the sampler table. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,6 +188,86 @@ static void test_checks_and_table(void **state)
     mem_sampler_table_fini(&t);
 }
 
+/* Level selection: bias, the two clamps, the last level, point mipmap filtering's rounding
+ * (a tie to the finer level) and linear's 1/256 fraction (docs/images.md, "Mipmap levels"). */
+static void test_select_levels(void **state)
+{
+    (void)state;
+    mem_image_desc img = {.dim = IR_IMAGE_2D, .channels = 1, .bits = 32, .kind = MEM_IMAGE_FLOAT,
+                          .width = 16, .height = 8, .depth = 1, .layers = 1, .levels = 4};
+    mem_sampler s = {.mip_filter = MEM_TEX_POINT, .max_lod = 10};
+    mem_tex_lod l;
+    mem_tex_select_levels(&s, &img, 1.5f, &l);
+    assert_true(l.count == 1 && l.level[0] == 1); /* 1.5: the tie goes to level 1 */
+    mem_tex_select_levels(&s, &img, 1.51f, &l);
+    assert_true(l.count == 1 && l.level[0] == 2);
+    mem_tex_select_levels(&s, &img, 9.0f, &l);
+    assert_int_equal(l.level[0], 3); /* past the last level */
+    mem_tex_select_levels(&s, &img, -INFINITY, &l);
+    assert_int_equal(l.level[0], 0);
+    mem_tex_select_levels(&s, &img, NAN, &l);
+    assert_int_equal(l.level[0], 0);
+    s.lod_bias = 1.0f;
+    s.max_lod = 1.25f;
+    mem_tex_select_levels(&s, &img, 0.75f, &l); /* 1.75 clamped to 1.25 */
+    assert_true(l.count == 1 && l.level[0] == 1);
+    s.mip_filter = MEM_TEX_LINEAR;
+    mem_tex_select_levels(&s, &img, 0.75f, &l);
+    assert_true(l.count == 2 && l.level[0] == 1 && l.level[1] == 2 && l.frac == 64);
+    s.lod_bias = 0;
+    s.min_lod = 0.5f;
+    s.max_lod = 10;
+    mem_tex_select_levels(&s, &img, 0.0f, &l); /* raised to the minimum */
+    assert_true(l.count == 2 && l.level[0] == 0 && l.frac == 128);
+    mem_tex_select_levels(&s, &img, 2.999f, &l); /* the fraction rounds up to level 3 */
+    assert_true(l.count == 1 && l.level[0] == 3);
+    img.levels = 1; /* one level: always level 0 */
+    mem_tex_select_levels(&s, &img, 2.5f, &l);
+    assert_true(l.count == 1 && l.level[0] == 0);
+}
+
+/* The level of detail of gradients: the longer texel-space vector, normalized coordinates
+ * scaled by the level-0 size. */
+static void test_lod_of_gradients(void **state)
+{
+    (void)state;
+    mem_image_desc img = {.dim = IR_IMAGE_2D, .width = 16, .height = 8, .depth = 1};
+    mem_sampler s = {.normalized = 1};
+    const float dx[2] = {0.25f, 0}, dy[2] = {0, 0.25f}; /* 4 texels along x, 2 along y */
+    assert_true(mem_tex_lod_of_gradients(&s, &img, 2, dx, dy) == 2.0f);
+    s.normalized = 0; /* texel units: 0.25 texels */
+    assert_true(mem_tex_lod_of_gradients(&s, &img, 2, dx, dy) == -2.0f);
+    const float zero[2] = {0, 0};
+    assert_true(mem_tex_lod_of_gradients(&s, &img, 2, zero, zero) == -INFINITY);
+    const float d3[2] = {3, 4};
+    assert_true(mem_tex_lod_of_gradients(&s, &img, 2, d3, zero) == (float)log2(5.0));
+}
+
+/* Cube faces: each major axis and sign, the face coordinates of CUDA's table, and the ties
+ * (z over y over x). */
+static void test_cube_faces(void **state)
+{
+    (void)state;
+    static const struct {
+        float dir[3];
+        uint32_t face;
+        float u, v;
+    } cases[] = {
+        {{1, 0.5f, -0.5f}, 0, 0.75f, 0.25f},  {{-1, 0.5f, -0.5f}, 1, 0.25f, 0.25f},
+        {{0.5f, 1, -0.5f}, 2, 0.75f, 0.25f},  {{0.5f, -1, -0.5f}, 3, 0.75f, 0.75f},
+        {{0.5f, -0.5f, 1}, 4, 0.75f, 0.75f},  {{0.5f, -0.5f, -1}, 5, 0.25f, 0.75f},
+        {{1, 1, 0}, 2, 1.0f, 0.5f},           {{1, 1, -1}, 5, 0.0f, 0.0f},
+        {{0, 0, 0}, 4, 0.5f, 0.5f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t face = 99;
+        float uv[2];
+        mem_tex_cube_face(cases[i].dir, &face, uv);
+        assert_int_equal(face, cases[i].face);
+        assert_true(uv[0] == cases[i].u && uv[1] == cases[i].v);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +276,9 @@ int main(void)
         cmocka_unit_test(test_linear_2d),
         cmocka_unit_test(test_read_modes),
         cmocka_unit_test(test_checks_and_table),
+        cmocka_unit_test(test_select_levels),
+        cmocka_unit_test(test_lod_of_gradients),
+        cmocka_unit_test(test_cube_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,8 +135,8 @@ static void init_file(void *array, size_t bytes, json_t *path)
 
 /* What a reference needs of a buffer or an image of the launch file: its element type, its
  * element count and its init (NULL without one). An image's elements are its texels' channels in
- * x-fastest order (x, then y, z and layer): the format's kind and bits name the element type,
- * width x height x depth x layers x channels the count. */
+ * x-fastest order (x, then y, z, layer and mipmap level): the format's kind and bits name the
+ * element type, width x height x depth x layers x channels summed over the levels the count. */
 struct decl {
     const char *type;
     size_t count;
@@ -174,9 +174,16 @@ static struct decl lookup_decl(const char *name)
     if (!json_is_object(image))
         fail("no such buffer or image in the launch file", name);
     json_t *format = json_object_get(image, "format");
-    size_t count = image_key(image, "width") * image_key(image, "height") *
-                   image_key(image, "depth") * image_key(image, "layers") *
-                   image_key(format, "channels");
+    /* Every mipmap level's texels, level 0 first; a cube has 6 layers unless told. */
+    const char *dim = json_string_value(json_object_get(image, "dim"));
+    size_t layers = image_key(image, "layers");
+    if (dim && strncmp(dim, "cube", 4) == 0 && !json_object_get(image, "layers"))
+        layers = 6;
+    size_t w = image_key(image, "width"), h = image_key(image, "height"),
+           d = image_key(image, "depth"), count = 0;
+    for (size_t k = 0; k < image_key(image, "levels"); k++)
+        count += (w >> k ? w >> k : 1) * (h >> k ? h >> k : 1) * (d >> k ? d >> k : 1) * layers;
+    count *= image_key(format, "channels");
     return (struct decl){image_element_type(format, name), count, json_object_get(image, "init")};
 }
 
