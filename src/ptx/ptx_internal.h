@@ -120,6 +120,7 @@ typedef enum ptx_form {
     PTX_FORM_ASYNC,
     PTX_FORM_MBAR,
     PTX_FORM_BULK,
+    PTX_FORM_VIDEO,
     PTX_FORM_UNSUPPORTED
 } ptx_form;
 
@@ -489,6 +490,13 @@ bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_op
  * operands. */
 bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_bulk(ptx_parser *p, ptx_insn_ctx *c);
+/* Video instructions (ptx_video.c; PTX ISA 9.1 "Video Instructions"; docs/ptx.md, "Video
+ * instructions"): they read their modifiers from the opcode text c->text (none go to the
+ * modifier groups), check them (PTX-VIDEO-001) and write sub, type (d), type2 (a), type_b (b),
+ * cmp, mods and the control word src[3] into c->insn; then the operands and their selectors
+ * (PTX-VIDEO-002, PTX-OPND-001/002). */
+bool ptx_check_video(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);
