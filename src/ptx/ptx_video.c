@@ -79,7 +79,11 @@ static bool take_word(video_form *f, const char *w, size_t n, unsigned *ntypes)
             f->op2 = IR_VIDOP2_ADD + i;
             return true;
         }
-    int *flag = word_is(w, n, "sat") ? &f->sat : word_is(w, n, "clamp") ? &f->clamp
+    if (word_is(w, n, "sat")) { /* ptxas takes .sat more than once */
+        f->sat = 1;
+        return true;
+    }
+    int *flag = word_is(w, n, "clamp") ? &f->clamp
               : word_is(w, n, "wrap") ? &f->wrap : word_is(w, n, "po") ? &f->po : NULL;
     if (flag && !*flag) {
         *flag = 1;
@@ -269,6 +273,16 @@ void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c)
             fail_at(p, c, &p->ops[i], "PTX-OPND-002", "SIMD video operands are registers");
             return;
         }
+    for (unsigned i = 0; i < c->nops; i++) {
+        uint32_t slot;
+        const ptx_binding *b = ops[i].kind == PTX_P_NAME
+                                   ? ptx_lookup(p, ops[i].name.text, ops[i].name.len, &slot)
+                                   : NULL;
+        if (b && b->kind == PTX_SYM_REG && ir_type_bits((ir_type)b->type) != 32) {
+            fail_at(p, c, &p->ops[i], "PTX-TYPE-002", "video operands are 32-bit registers");
+            return;
+        }
+    }
     ir_type ts[4] = {(ir_type)in->type, (ir_type)in->type2, (ir_type)in->type_b, (ir_type)in->type};
     if (!ptx_lower_dst(p, c, &ops[0], ts[0], &in->dst[0]))
         return;
