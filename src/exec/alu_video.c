@@ -132,17 +132,21 @@ static int64_t primary(const video_ctl *c, int64_t x, int64_t y)
     }
 }
 
-/* vmad: (a * b + c) with the negations folded into the mode (.po adds one), shifted by the
- * scale, clamped when .sat. Inputs are 33-bit at most, so the product fits in 64 bits. */
+/* vmad: a * b + c (+ 1 with .po), shifted right by the scale, clamped when .sat. The product is
+ * signed when a or b is, and c then counts as signed too. With both unsigned the sum stays below
+ * 2^64 (at most (2^32 - 1)^2 + 2^32), so unsigned 64-bit arithmetic is exact; with either signed
+ * the magnitudes stay below 2^63, so signed 64-bit arithmetic is. */
 static uint32_t vmad(const video_ctl *c, int64_t x, int64_t y, uint32_t cw)
 {
-    int sfinal = c->sa || c->sb;
-    int64_t cc = sfinal ? (int64_t)(int32_t)cw : (int64_t)cw;
-    int64_t t = x * y + cc + (c->po ? 1 : 0);
-    t >>= c->scale;
+    int64_t lo, hi;
+    if (!c->sa && !c->sb) {
+        uint64_t t = ((uint64_t)x * (uint64_t)y + cw + (c->po ? 1u : 0u)) >> c->scale;
+        return c->sat && t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+    }
+    int64_t t = x * y + (int64_t)(int32_t)cw + (c->po ? 1 : 0);
+    t >>= c->scale; /* arithmetic: the exact value's floor */
     if (c->sat) {
-        int64_t lo, hi;
-        range_of(32, sfinal, &lo, &hi);
+        range_of(32, 1, &lo, &hi);
         t = clamp64(t, lo, hi);
     }
     return (uint32_t)t;

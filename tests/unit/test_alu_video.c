@@ -229,6 +229,21 @@ static void test_shifts_and_vmad(void **state)
     f.po = 0;
     f.scale = 1;
     assert_int_equal(one(&f, 300, 7, &c), 2105u >> 7);
+    /* the largest unsigned sum, (2^32 - 1)^2 + (2^32 - 1) + 1 = 2^64 - 2^32 + 1, without
+     * overflow: after .shr7 2^57 - 2^25, whose low word is 0xFE000000; .shr15 and .sat clamp */
+    f.po = 1;
+    c = 0xFFFFFFFFu;
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0xFE000000u);
+    f.scale = 2;
+    f.sat = 1;
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0xFFFFFFFFu);
+    /* a signed product with c read as signed: -3 * 255 + (-1) */
+    f = (vform)SCALAR(IR_VID_MAD, IR_T_S32, IR_T_S32, IR_T_U32);
+    f.bsel = IR_VIDSEL_B0;
+    c = 0xFFFFFFFFu;
+    assert_int_equal(one(&f, (uint32_t)-3, 0xFFu, &c), (uint32_t)-766);
+    f.scale = 1; /* -766 >> 7 rounds toward -inf: -6 */
+    assert_int_equal(one(&f, (uint32_t)-3, 0xFFu, &c), (uint32_t)-6);
     f = (vform)SCALAR(IR_VID_MAD, IR_T_S32, IR_T_S32, IR_T_S32);
     f.sat = 1;
     c = 0;
