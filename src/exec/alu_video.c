@@ -22,6 +22,7 @@ typedef struct video_ctl {
     int clamp;            /* shifts: .clamp */
     unsigned scale;       /* vmad: 0, 7 or 15 */
     int po;               /* vmad .po */
+    int neg_ab, neg_c;    /* vmad: the product, c negated */
     unsigned cmp;         /* vset: ir_cmp */
 } video_ctl;
 
@@ -41,6 +42,8 @@ static video_ctl video_decode(const ir_insn *in)
         .op2 = (unsigned)(w >> IR_VIDCTL_OP2) & 3u,
         .clamp = (int)((w >> IR_VIDCTL_CLAMP) & 1u),
         .po = (int)((w >> IR_VIDCTL_PO) & 1u),
+        .neg_ab = (int)((w >> IR_VIDCTL_NEGAB) & 1u),
+        .neg_c = (int)((w >> IR_VIDCTL_NEGC) & 1u),
         .cmp = in->cmp,
     };
     unsigned scale = (unsigned)(w >> IR_VIDCTL_SCALE) & 3u;
@@ -132,24 +135,49 @@ static int64_t primary(const video_ctl *c, int64_t x, int64_t y)
     }
 }
 
-/* vmad: a * b + c (+ 1 with .po), shifted right by the scale, clamped when .sat. The product is
- * signed when a or b is, and c then counts as signed too. With both unsigned the sum stays below
- * 2^64 (at most (2^32 - 1)^2 + 2^32), so unsigned 64-bit arithmetic is exact; with either signed
- * the magnitudes stay below 2^63, so signed 64-bit arithmetic is. */
+/* A 128-bit two's complement value as a signed high word and an unsigned low word: vmad's exact
+ * sums, which reach 66 bits. */
+typedef struct wide {
+    int64_t hi;
+    uint64_t lo;
+} wide;
+
+static wide wide_add(wide w, int64_t v)
+{
+    uint64_t lo = w.lo + (uint64_t)v;
+    return (wide){w.hi + (v < 0 ? -1 : 0) + (lo < w.lo ? 1 : 0), lo};
+}
+
+/* vmad: +-(a * b) +- c (+ 1 with .po), shifted right by the scale (rounding toward -inf), clamped
+ * when .sat. The product is signed when a or b is or when it is negated, and c then counts as
+ * signed too; the result is signed when the product is or c is negated (PTX ISA 9.1, vmad). */
 static uint32_t vmad(const video_ctl *c, int64_t x, int64_t y, uint32_t cw)
 {
-    int64_t lo, hi;
-    if (!c->sa && !c->sb) {
-        uint64_t t = ((uint64_t)x * (uint64_t)y + cw + (c->po ? 1u : 0u)) >> c->scale;
-        return c->sat && t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+    int sprod = c->sa || c->sb || c->neg_ab, sfinal = sprod || c->neg_c;
+    uint64_t mag = (uint64_t)(x < 0 ? -x : x) * (uint64_t)(y < 0 ? -y : y);
+    int negative = ((x < 0) != (y < 0)) != c->neg_ab;
+    wide t = {0, mag};
+    if (negative && mag)
+        t = (wide){-1, ~mag + 1};
+    int64_t cv = sprod ? (int64_t)(int32_t)cw : (int64_t)cw;
+    t = wide_add(t, c->neg_c ? -cv : cv);
+    t = wide_add(t, c->po ? 1 : 0);
+    if (c->scale) {
+        t.lo = (t.lo >> c->scale) | ((uint64_t)t.hi << (64 - c->scale));
+        t.hi >>= c->scale;
     }
-    int64_t t = x * y + (int64_t)(int32_t)cw + (c->po ? 1 : 0);
-    t >>= c->scale; /* arithmetic: the exact value's floor */
-    if (c->sat) {
-        range_of(32, 1, &lo, &hi);
-        t = clamp64(t, lo, hi);
+    if (c->sat && sfinal) {
+        if (t.hi > 0 || (t.hi == 0 && t.lo > INT32_MAX))
+            return INT32_MAX;
+        if (t.hi < -1 || (t.hi == -1 && t.lo < (uint64_t)INT32_MIN))
+            return (uint32_t)INT32_MIN;
+    } else if (c->sat) {
+        if (t.hi < 0)
+            return 0;
+        if (t.hi > 0 || t.lo > UINT32_MAX)
+            return UINT32_MAX;
     }
-    return (uint32_t)t;
+    return (uint32_t)t.lo;
 }
 
 static uint32_t scalar_lane(const video_ctl *c, uint32_t a, uint32_t b, uint32_t cw)

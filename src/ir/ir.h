@@ -210,12 +210,14 @@ enum { IR_VID_ADD = 1, IR_VID_SUB, IR_VID_ABSDIFF, IR_VID_MIN, IR_VID_MAX, IR_VI
  *               SIMD forms: the mask, bit i set when element i is written.
  *   OP2         the secondary operation (IR_VIDOP2_*); SIMD forms: NONE (merge) or ADD.
  *   CLAMP       vshl/vshr: 1 .clamp, 0 .wrap.
- *   SCALE, PO   vmad: the shift of the result (0, 1 .shr7, 2 .shr15) and the plus-one mode. */
+ *   SCALE, PO   vmad: the shift of the result (0, 1 .shr7, 2 .shr15) and the plus-one mode.
+ *   NEGAB, NEGC vmad: the product a * b (exactly one of a, b written negated) or c is negated. */
 enum { IR_VIDSEL_WORD = 0, IR_VIDSEL_B0, IR_VIDSEL_B1, IR_VIDSEL_B2, IR_VIDSEL_B3, IR_VIDSEL_H0,
        IR_VIDSEL_H1 };
 enum { IR_VIDOP2_NONE = 0, IR_VIDOP2_ADD, IR_VIDOP2_MIN, IR_VIDOP2_MAX };
 enum { IR_VIDCTL_ASEL = 0, IR_VIDCTL_BSEL = 16, IR_VIDCTL_DSEL = 32, IR_VIDCTL_OP2 = 36,
-       IR_VIDCTL_CLAMP = 38, IR_VIDCTL_SCALE = 39, IR_VIDCTL_PO = 41 };
+       IR_VIDCTL_CLAMP = 38, IR_VIDCTL_SCALE = 39, IR_VIDCTL_PO = 41, IR_VIDCTL_NEGAB = 42,
+       IR_VIDCTL_NEGC = 43 };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);

@@ -222,9 +222,11 @@ static inline void ptx_vec_free(ptx_vec *v) { dynarray_free(v); }
 typedef enum ptx_popnd_kind {
     PTX_P_NAME, PTX_P_INT, PTX_P_FLOAT, PTX_P_F32BITS, PTX_P_F64BITS, PTX_P_ADDR, PTX_P_VEC,
     PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST,
-    PTX_P_IMAGE /* [a, b] of the surface and texture instructions: name = a, elems/count = the
+    PTX_P_IMAGE, /* [a, b] of the surface and texture instructions: name = a, elems/count = the
                    coordinates (a lone coordinate without braces is one element); [a, s, b]
                    (an explicit sampler s) sets has_sampler */
+    PTX_P_NEG    /* -%r: a negated register (vmad's operands; every other instruction refuses
+                    it as not a register or immediate) */
 } ptx_popnd_kind;
 
 typedef struct ptx_name {

@@ -4,7 +4,8 @@
  * read from the opcode text here (three types, or two for vset, .sat, the secondary operation,
  * the shift mode, vmad's scale and .po, vset's comparison) and checked as ptxas 13 checks them
  * for sm_80 (tests/diff/gen_video_cases.c asks it); the operand selectors (%r1.b0, %r2.b3210,
- * d.h10) are split off the register names. Everything lowers to IR_VOP, IR_VOP2 or IR_VOP4
+ * d.h10) are split off the register names, and vmad's negated operands (-%r2) become the
+ * control word's negation of the product or of c. Everything lowers to IR_VOP, IR_VOP2 or IR_VOP4
  * with the selectors, mask and secondary operation in the control word src[3] (ir.h,
  * IR_VIDCTL_*); the arithmetic is src/exec/alu_video.c's. */
 #include <string.h>
@@ -249,7 +250,27 @@ void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c)
     }
     ptx_popnd ops[4];
     ptx_name sel[4];
-    for (unsigned i = 0; i < c->nops; i++) sel[i] = split_selector(&p->ops[i], &ops[i]);
+    unsigned neg[4] = {0};
+    for (unsigned i = 0; i < c->nops; i++) {
+        ptx_popnd o = p->ops[i];
+        if (o.kind == PTX_P_NEG && i > 0 && in->sub == IR_VID_MAD) {
+            o.kind = PTX_P_NAME;
+            neg[i] = 1;
+        }
+        sel[i] = split_selector(&o, &ops[i]);
+    }
+    if (neg[1] || neg[2] || neg[3]) {
+        unsigned po = (unsigned)((uint64_t)in->src[3].imm >> IR_VIDCTL_PO) & 1u;
+        unsigned neg_ab = neg[1] ^ neg[2]; /* -a * -b is not negated */
+        if ((po && (neg_ab || neg[3])) || (neg_ab && neg[3])) {
+            fail(p, c, "PTX-VIDEO-002", po ? ".po does not go with negated operands"
+                 : "vmad negates either the product (one of a, b) or c, not both");
+            return;
+        }
+        in->src[3].imm = (int64_t)((uint64_t)in->src[3].imm |
+                                   (uint64_t)neg_ab << IR_VIDCTL_NEGAB |
+                                   (uint64_t)neg[3] << IR_VIDCTL_NEGC);
+    }
     unsigned dsel, asel, bsel;
     if (!dest_selector(lanes, &sel[0], &dsel) || !source_selector(lanes, &sel[1], false, &asel) ||
         !source_selector(lanes, &sel[2], true, &bsel)) {

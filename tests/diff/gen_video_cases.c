@@ -136,9 +136,22 @@ static void group_vmad(gen *g)
                 snprintf(fmt, sizeof fmt, "vmad%s%s %s;", types3[t], mods[m], shapes[s]);
                 gen_emit(g, fmt, 0);
             }
-    /* negated operands (gpumemsim does not take them: tests/diff/video_known_differences.txt) */
-    gen_emit(g, "vmad.s32.s32.s32 %%r1, -%%r2, %%r3, %%r4;");
-    gen_emit(g, "vmad.u32.u32.u32.sat %%r1, %%r2.h0, %%r3, -%%r4;");
+    /* negated operands: either the product (a xor b) or c, never with .po, only on vmad */
+    static const char *const negs[] = {
+        "%%r1, -%%r2, %%r3, %%r4", "%%r1, %%r2, -%%r3, %%r4", "%%r1, %%r2, %%r3, -%%r4",
+        "%%r1, -%%r2, -%%r3, %%r4", "%%r1, -%%r2, -%%r3, -%%r4", "%%r1, -%%r2, %%r3, -%%r4",
+        "%%r1, %%r2.h0, -%%r3.b1, %%r4", "-%%r1, %%r2, %%r3, %%r4", "%%r1, -%%r2, %%r3"};
+    static const char *const negmods[] = {".u32.u32.u32", ".s32.u32.s32.sat.shr7",
+                                          ".u32.u32.u32.po", ".s32.s32.s32.shr15"};
+    for (size_t m = 0; m < N(negmods); m++)
+        for (size_t i = 0; i < N(negs); i++) {
+            char fmt[160];
+            snprintf(fmt, sizeof fmt, "vmad%s %s;", negmods[m], negs[i]);
+            gen_emit(g, fmt, 0);
+        }
+    gen_emit(g, "vadd.u32.u32.u32 %%r1, -%%r2, %%r3;");
+    gen_emit(g, "vset.u32.u32.eq %%r1, %%r2, %%r3, -%%r4;");
+    gen_emit(g, "vabsdiff4.u32.u32.u32.add %%r1, -%%r2, %%r3, %%r4;");
 }
 
 /* The SIMD forms: operations x types x modifiers, then masks and selectors. */

@@ -20,7 +20,7 @@ typedef struct vform {
     unsigned sub;
     ir_type td, ta, tb;
     int sat;
-    unsigned cmp, asel, bsel, dsel, op2, clamp, scale, po;
+    unsigned cmp, asel, bsel, dsel, op2, clamp, scale, po, neg_ab, neg_c;
 } vform;
 
 static ir_insn make(const vform *f, int has_c)
@@ -44,7 +44,9 @@ static ir_insn make(const vform *f, int has_c)
                               (uint64_t)f->op2 << IR_VIDCTL_OP2 |
                               (uint64_t)f->clamp << IR_VIDCTL_CLAMP |
                               (uint64_t)f->scale << IR_VIDCTL_SCALE |
-                              (uint64_t)f->po << IR_VIDCTL_PO);
+                              (uint64_t)f->po << IR_VIDCTL_PO |
+                              (uint64_t)f->neg_ab << IR_VIDCTL_NEGAB |
+                              (uint64_t)f->neg_c << IR_VIDCTL_NEGC);
     return in;
 }
 
@@ -83,11 +85,11 @@ static uint32_t one(const vform *f, uint32_t a, uint32_t b, const uint32_t *c)
 }
 
 #define SIMD4(sub_, td_, ta_, tb_) \
-    {IR_VOP4, sub_, td_, ta_, tb_, 0, 0, 0x3210, 0x7654, 0xF, 0, 0, 0, 0}
+    {IR_VOP4, sub_, td_, ta_, tb_, 0, 0, 0x3210, 0x7654, 0xF, 0, 0, 0, 0, 0, 0}
 #define SIMD2(sub_, td_, ta_, tb_) \
-    {IR_VOP2, sub_, td_, ta_, tb_, 0, 0, 0x10, 0x32, 0x3, 0, 0, 0, 0}
+    {IR_VOP2, sub_, td_, ta_, tb_, 0, 0, 0x10, 0x32, 0x3, 0, 0, 0, 0, 0, 0}
 #define SCALAR(sub_, td_, ta_, tb_) \
-    {IR_VOP, sub_, td_, ta_, tb_, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+    {IR_VOP, sub_, td_, ta_, tb_, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
 static const uint32_t zero = 0;
 
@@ -244,6 +246,36 @@ static void test_shifts_and_vmad(void **state)
     assert_int_equal(one(&f, (uint32_t)-3, 0xFFu, &c), (uint32_t)-766);
     f.scale = 1; /* -766 >> 7 rounds toward -inf: -6 */
     assert_int_equal(one(&f, (uint32_t)-3, 0xFFu, &c), (uint32_t)-6);
+}
+
+/* vmad's negations: the product (exactly one of a, b negated) or c; negating makes the sum
+ * signed, so .sat clamps to the signed range, and the exact sum reaches 66 bits. */
+static void test_vmad_negation(void **state)
+{
+    (void)state;
+    vform f = SCALAR(IR_VID_MAD, IR_T_U32, IR_T_U32, IR_T_U32);
+    f.neg_ab = 1; /* -(3 * 5) + 10, c read as signed */
+    uint32_t c = 10;
+    assert_int_equal(one(&f, 3, 5, &c), (uint32_t)-5);
+    f.sat = 1;
+    assert_int_equal(one(&f, 3, 5, &c), (uint32_t)-5);
+    c = 0; /* -(2^32 - 1)^2: far below the signed range */
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0x80000000u);
+    f.sat = 0;
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0xFFFFFFFFu);
+    f.scale = 2; /* rounds toward -inf */
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0x0003FFFFu);
+    f = (vform)SCALAR(IR_VID_MAD, IR_T_U32, IR_T_U32, IR_T_U32);
+    f.neg_c = 1; /* (2^32 - 1)^2 - 1: unsigned product, signed result */
+    c = 1;
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0x00000000u);
+    f.sat = 1;
+    assert_int_equal(one(&f, 0xFFFFFFFFu, 0xFFFFFFFFu, &c), 0x7FFFFFFFu);
+    c = 0xFFFFFFFFu; /* 2 * 3 - (2^32 - 1), c zero-extended: below the signed range */
+    assert_int_equal(one(&f, 2, 3, &c), 0x80000000u);
+    f.sat = 0;
+    f.asel = IR_VIDSEL_H1;
+    assert_int_equal(one(&f, 0x00020000u, 3, &c), (uint32_t)(6 - 4294967295LL));
     f = (vform)SCALAR(IR_VID_MAD, IR_T_S32, IR_T_S32, IR_T_S32);
     f.sat = 1;
     c = 0;
@@ -409,7 +441,7 @@ static void test_simd_against_reference(void **state)
                     for (int sel = 0; sel < 4; sel++) {
                         vform f = {lanes == 2 ? IR_VOP2 : IR_VOP4, simd_subs[s], tys[t & 1],
                                    tys[(t >> 1) & 1], tys[(t >> 2) & 1], 0, 0, 0, 0, 0, 0, 0,
-                                   0, 0};
+                                   0, 0, 0, 0};
                         if (f.sub == IR_VID_SET) {
                             if (mode == 1)
                                 continue; /* vset takes no .sat */
@@ -438,7 +470,7 @@ static void test_scalar_against_reference(void **state)
                     for (int sel = 0; sel < 4; sel++) {
                         vform f = {IR_VOP, subs[s], tys[t & 1], tys[(t >> 1) & 1],
                                    tys[(t >> 2) & 1], sat, 0, sels[sel], sels[(sel + 1) % 4],
-                                   0, 0, 0, 0, 0};
+                                   0, 0, 0, 0, 0, 0, 0};
                         if (f.sub == IR_VID_SET) {
                             if (sat)
                                 continue;
@@ -477,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_simd_selectors_avrg_set),
         cmocka_unit_test(test_scalar),
         cmocka_unit_test(test_shifts_and_vmad),
+        cmocka_unit_test(test_vmad_negation),
         cmocka_unit_test(test_simd_against_reference),
         cmocka_unit_test(test_scalar_against_reference),
         cmocka_unit_test(test_lookup_rejects),

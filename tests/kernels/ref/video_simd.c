@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-enum { OUTS = 24 };
+enum { OUTS = 26 };
 
 static uint32_t byte_of(uint32_t v, unsigned i) { return (v >> (8 * i)) & 0xFFu; }
 static uint32_t half_of(uint32_t v, unsigned i) { return (v >> (16 * i)) & 0xFFFFu; }
@@ -97,6 +97,16 @@ static void scalar_asm(uint32_t a, uint32_t b, uint32_t c, uint32_t *o)
     o[20] = (c & 0xFFFF0000u) | (uint32_t)le;
 }
 
+/* vmad with negations (outputs 24, 25): -(a.h0 * b.h1) + c, signed since negated, shifted
+ * right by 15 toward -inf; a * b.b2 - c, unsigned product, signed result, saturated. */
+static void vmad_asm(uint32_t a, uint32_t b, uint32_t c, uint32_t *o)
+{
+    int64_t p = -(int64_t)half_of(a, 0) * (int64_t)half_of(b, 1) + (int32_t)c;
+    o[24] = (uint32_t)(p >= 0 ? p / 32768 : -((-p + 32767) / 32768));
+    int64_t q = (int64_t)a * (int64_t)byte_of(b, 2) - (int64_t)c;
+    o[25] = (uint32_t)clampll(q, INT32_MIN, INT32_MAX);
+}
+
 int main(int argc, char **argv)
 {
     ref_require(argc == 2, "usage: video_simd LAUNCH.json");
@@ -110,6 +120,7 @@ int main(int argc, char **argv)
         intrinsics(x[i], y[i], z[i], o);
         simd_asm(x[i], y[i], z[i], o);
         scalar_asm(x[i], y[i], z[i], o);
+        vmad_asm(x[i], y[i], z[i], o);
         uint32_t sad = 0;
         for (size_t k = 0; k < 4; k++) sad = absdiffu4(x[(i + k) % n], y[(i + 2 * k) % n]) + sad;
         o[21] = sad;

@@ -2,10 +2,10 @@
 // __vabsdiffu4 and __vsadu4 to vabsdiff4; the others to plain integer code) and, through inline
 // assembly, the video instructions nvcc has no intrinsic for: scalar forms with byte/half-word
 // selectors, saturation, secondary operations and merges, the shifts, vmad, vset, vavrg and the
-// SIMD masks and selectors. One row of 24 results per element, checked against ref/video_simd.c.
+// SIMD masks and selectors. One row of 26 results per element, checked against ref/video_simd.c.
 #include <cstdint>
 
-#define OUTS 24
+#define OUTS 26
 
 __device__ unsigned asm_vadd4_sat_s(unsigned a, unsigned b)
 {
@@ -84,6 +84,20 @@ __device__ unsigned asm_vmad_shr7(unsigned a, unsigned b, unsigned c)
     return d;
 }
 
+__device__ unsigned asm_vmad_neg_product(unsigned a, unsigned b, unsigned c)
+{
+    unsigned d;
+    asm("vmad.s32.u32.u32.shr15 %0, %1.h0, -%2.h1, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+__device__ unsigned asm_vmad_neg_c(unsigned a, unsigned b, unsigned c)
+{
+    unsigned d;
+    asm("vmad.u32.u32.u32.sat %0, %1, %2.b2, -%3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
 __device__ unsigned asm_vset_merge(unsigned a, unsigned b, unsigned c)
 {
     unsigned d;
@@ -127,4 +141,6 @@ __global__ void video_simd(const unsigned *x, const unsigned *y, const unsigned 
     o[21] = sad;
     o[22] = __vsadu4(a, c) + __vsadu4(b, c);
     o[23] = __vabsdiffu4(a ^ c, b);
+    o[24] = asm_vmad_neg_product(a, b, c);
+    o[25] = asm_vmad_neg_c(a, b, c);
 }
