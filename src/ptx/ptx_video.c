@@ -188,7 +188,8 @@ static bool source_selector(unsigned lanes, const ptx_name *s, bool is_b, unsign
 {
     if (!s->text) {
         *out = 0;
-        for (unsigned i = 0; i < lanes && lanes > 1; i++) *out |= (i + (is_b ? lanes : 0)) << (4 * i);
+        for (unsigned i = 0; i < lanes && lanes > 1; i++)
+            *out |= (i + (is_b ? lanes : 0)) << (4 * i);
         return true;
     }
     unsigned digits = s->len - 1;
