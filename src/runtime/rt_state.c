@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 typedef struct rt_ptx {
@@ -204,6 +205,22 @@ static int header_line(const char *s)
            strncmp(s, ".address_size", 13) == 0;
 }
 
+/* Removes every `.attribute(.managed)` from the NUL-terminated text of `len` bytes and returns
+ * the new length. The runtime gives __managed__ variables their managed behaviour itself
+ * (bind_managed_vars); to the simulator they are plain .global variables. */
+static size_t strip_managed(char *text, size_t len)
+{
+    static const char attr[] = ".attribute(.managed)";
+    const size_t n = sizeof attr - 1;
+    char *hit;
+    while ((hit = strstr(text, attr)) != NULL) {
+        size_t skip = n + (hit[n] == ' ');
+        memmove(hit, hit + skip, len - (size_t)(hit - text) - skip + 1);
+        len -= skip;
+    }
+    return len;
+}
+
 /* Every added text in one, the later ones without their header lines (malloc'd). */
 static char *joined_text(size_t *len)
 {
@@ -226,8 +243,62 @@ static char *joined_text(size_t *len)
             *w++ = '\n';
     }
     *w = '\0';
-    *len = (size_t)(w - out);
+    *len = strip_managed(out, (size_t)(w - out));
     return out;
+}
+
+/* Maps host memory over the pages of [addr, addr + bytes), pages this function mapped before
+ * included. 0, or -1 when the host uses one of them. */
+static int map_mirror(uint64_t addr, uint64_t bytes)
+{
+    static uint64_t *mapped; /* pages mapped so far */
+    static size_t nmapped;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    for (uint64_t p = addr / page * page; p < addr + bytes; p += page) {
+        int known = 0;
+        for (size_t i = 0; i < nmapped && !known; i++)
+            known = mapped[i] == p;
+        if (known)
+            continue;
+        void *h = mmap((void *)(uintptr_t)p, page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        uint64_t *grown = realloc(mapped, (nmapped + 1) * sizeof *mapped);
+        if (h != (void *)(uintptr_t)p || !grown) {
+            if (h != MAP_FAILED && h != (void *)(uintptr_t)p)
+                munmap(h, page);
+            if (grown)
+                mapped = grown;
+            return -1;
+        }
+        mapped = grown;
+        mapped[nmapped++] = p;
+    }
+    return 0;
+}
+
+/* Gives every __managed__ variable a host mirror at its device address, holding its initial
+ * bytes, and points the program's pointer at it (nvcc's code reads the variable through it). */
+static void bind_managed_vars(void)
+{
+    for (size_t i = 0; i < S.nvars; i++) {
+        rt_var *v = &S.vars[i];
+        gms_var_info info;
+        if (!v->managed || gms_module_var_info(S.mod, v->name, &info, NULL) != GMS_OK ||
+            info.space != GMS_VAR_GLOBAL)
+            continue;
+        if (map_mirror(info.address, info.bytes)) {
+            fprintf(stderr, "gpumemsim: __managed__ %s: host memory at its device address "
+                            "0x%llx is taken [RT-CUDART-004]\n",
+                    v->name, (unsigned long long)info.address);
+            continue;
+        }
+        void *host = (void *)(uintptr_t)info.address;
+        rt_alloc a = {info.address, info.bytes, RT_ALLOC_MANAGED, host};
+        if (gms_device_read(S.dev, info.address, host, info.bytes, NULL) != GMS_OK ||
+            rt_alloc_add(&a))
+            continue;
+        *(void **)(uintptr_t)v->host_var = host;
+    }
 }
 
 gms_module *rt_module(void)
@@ -246,6 +317,8 @@ gms_module *rt_module(void)
         if (st != GMS_OK) {
             rt_print_diags("the program's PTX does not load", dl);
             S.mod = NULL;
+        } else {
+            bind_managed_vars();
         }
         gms_diag_list_destroy(dl);
         free(text);
