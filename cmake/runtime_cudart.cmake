@@ -41,8 +41,8 @@ if(TARGET cudart13)
     get_filename_component(name ${src} NAME_WE)
     add_executable(${name} ${src})
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
-    target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
-    target_compile_definitions(${name} PRIVATE _GNU_SOURCE
+    target_link_libraries(${name} PRIVATE gms_rt PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
+    target_compile_definitions(${name} PRIVATE _GNU_SOURCE GMS_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
                                GMS_CUDART_PATH="$<TARGET_FILE:cudart13>")
     add_dependencies(${name} cudart13)
     add_test(NAME unit.${name} COMMAND ${name})

@@ -1,0 +1,131 @@
+/* The process state of the runtime libraries (src/runtime/rt_state.c; docs/cuda-runtime.md,
+ * "Runtime API") without nvcc: two PTX texts joined into one module, a launch whose arguments
+ * are read by the kernel's parameter sizes, a __managed__ variable mirrored at its device
+ * address and kept in step across launches, and the allocation table. The state is one per
+ * process, so the steps run in order in one test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runtime/rt_state.h"
+
+#define SAXPY "_Z5saxpyifPKfPf" /* saxpy(int n, float a, const float *x, float *y) */
+
+/* A second translation unit: a managed variable and kernels that write and read it. */
+static const char second_tu[] =
+    ".version 8.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".global .attribute(.managed) .align 4 .u32 mv = 7;\n"
+    ".visible .entry setmv(.param .u32 setmv_param_0)\n"
+    "{\n"
+    "\t.reg .b32 %r<2>;\n"
+    "\tld.param.u32 %r1, [setmv_param_0];\n"
+    "\tst.global.u32 [mv], %r1;\n"
+    "\tret;\n"
+    "}\n"
+    ".visible .entry getmv(.param .u64 getmv_param_0)\n"
+    "{\n"
+    "\t.reg .b32 %r<2>;\n"
+    "\t.reg .b64 %rd<3>;\n"
+    "\tld.param.u64 %rd1, [getmv_param_0];\n"
+    "\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tld.global.u32 %r1, [mv];\n"
+    "\tst.global.u32 [%rd2], %r1;\n"
+    "\tret;\n"
+    "}\n";
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = malloc(1 << 20);
+    assert_non_null(text);
+    *len = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    return text;
+}
+
+/* Runs kernel `name` on one CTA of `threads` threads with the argument pointers `args`. */
+static gms_status run(const char *name, uint32_t threads, void **args)
+{
+    rt_launch l = {.kernel = rt_kernel_by_name(name), .grid = {1, 1, 1},
+                   .block = {threads, 1, 1}, .args = args};
+    return rt_launch_run(&l);
+}
+
+static void test_state(void **state)
+{
+    (void)state;
+    static uint32_t *mv; /* the host's pointer to the managed variable, as nvcc's code keeps */
+    size_t len;
+    char *saxpy = read_text(GMS_SOURCE_DIR "/examples/saxpy/saxpy.ptx", &len);
+    assert_int_equal(rt_module_add("saxpy.ptx", saxpy, len, 90), 0);
+    assert_int_equal(rt_module_add("second.ptx", second_tu, sizeof second_tu - 1, 80), 0);
+    free(saxpy);
+    assert_int_equal(rt_var_register(&mv, "mv", 4, 0, 1), 0);
+    gms_module *m = rt_module();
+    assert_non_null(m);
+    assert_int_equal(gms_module_kernel_count(m), 3);
+    /* Loaded: later PTX is refused (RT-CUDART-001). */
+    assert_int_equal(rt_module_add("late.ptx", second_tu, sizeof second_tu - 1, 80), -1);
+
+    /* The managed variable: its initial value on the host, at its device address. */
+    assert_non_null(mv);
+    assert_int_equal(*mv, 7);
+    rt_alloc a;
+    assert_int_equal(rt_alloc_find((uint64_t)(uintptr_t)mv, &a), 0);
+    assert_int_equal(a.kind, RT_ALLOC_MANAGED);
+    uint32_t v = 42;
+    void *set_args[] = {&v};
+    assert_int_equal(run("setmv", 1, set_args), GMS_OK);
+    assert_int_equal(*mv, 42); /* back on the host after the launch */
+    *mv = 5;                   /* and the host's write reaches the next launch */
+    uint64_t out;
+    assert_int_equal(gms_device_alloc(rt_device(), 4, &out, NULL), GMS_OK);
+    void *get_args[] = {&out};
+    assert_int_equal(run("getmv", 1, get_args), GMS_OK);
+    uint32_t got = 0;
+    assert_int_equal(gms_device_read(rt_device(), out, &got, 4, NULL), GMS_OK);
+    assert_int_equal(got, 5);
+
+    /* saxpy's four arguments of 4, 4, 8 and 8 bytes, read by their parameters' sizes. */
+    enum { N = 64 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i, y[i] = 1.0f;
+    uint64_t dx, dy;
+    assert_int_equal(gms_device_alloc(rt_device(), sizeof x, &dx, NULL), GMS_OK);
+    assert_int_equal(gms_device_alloc(rt_device(), sizeof y, &dy, NULL), GMS_OK);
+    assert_int_equal(gms_device_write(rt_device(), dx, x, sizeof x, NULL), GMS_OK);
+    assert_int_equal(gms_device_write(rt_device(), dy, y, sizeof y, NULL), GMS_OK);
+    int n = N;
+    float alpha = 2.0f;
+    void *saxpy_args[] = {&n, &alpha, &dx, &dy};
+    assert_int_equal(run(SAXPY, N, saxpy_args), GMS_OK);
+    assert_int_equal(gms_device_read(rt_device(), dy, y, sizeof y, NULL), GMS_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(y[i] == 2.0f * (float)i + 1.0f);
+    assert_int_equal(run("nokernel", 1, NULL), GMS_ERR_NOT_FOUND);
+
+    /* The allocation table. */
+    rt_alloc d = {0x1000, 256, RT_ALLOC_DEVICE, NULL};
+    uint64_t before = rt_alloc_device_bytes();
+    assert_int_equal(rt_alloc_add(&d), 0);
+    assert_int_equal(rt_alloc_device_bytes(), before + 256);
+    assert_int_equal(rt_alloc_find(0x10ff, &a), 0);
+    assert_int_equal(rt_alloc_find(0x1100, &a), -1);
+    assert_int_equal(rt_alloc_remove(0x1000, NULL), 0);
+    assert_int_equal(rt_alloc_remove(0x1000, NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_state)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
