@@ -8,7 +8,7 @@
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
 # they print the apt-get line to run. clang is optional: without it the fuzz part is skipped.
 
-REQUIRED_PACKAGES := gcc make cmake pkg-config libjansson-dev libcmocka-dev
+REQUIRED_PACKAGES := gcc make cmake pkg-config libjansson-dev libcmocka-dev libzstd-dev liblz4-dev
 OPTIONAL_PACKAGES := clang
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Seconds each fuzzer runs in the fuzz-smoke tests.

@@ -6,12 +6,11 @@
 # Everything lands in <build>/runtime/, which `gpumemsim exec` puts on LD_LIBRARY_PATH; the
 # libraries find libgpumemsim_rt.so beside them ($ORIGIN).
 set(GMS_RUNTIME_DIR ${CMAKE_BINARY_DIR}/runtime)
-set(GMS_RT_SOURCES ${CMAKE_SOURCE_DIR}/src/runtime/rt_state.c)
-# The fat binary reader comes from its own part of the work; without it there is no runtime.
+# The fat binary reader is gms_fatbin (cmake/runtime_fatbin.cmake, included after this file:
+# the name is resolved when CMake generates); without it there is no runtime.
 if(EXISTS ${CMAKE_SOURCE_DIR}/src/runtime/fatbin.c)
-  list(APPEND GMS_RT_SOURCES ${CMAKE_SOURCE_DIR}/src/runtime/fatbin.c)
-  add_library(gms_rt SHARED ${GMS_RT_SOURCES})
-  target_link_libraries(gms_rt PUBLIC gms_pic)
+  add_library(gms_rt SHARED ${CMAKE_SOURCE_DIR}/src/runtime/rt_state.c)
+  target_link_libraries(gms_rt PUBLIC gms_pic gms_fatbin)
   find_package(Threads REQUIRED)
   target_link_libraries(gms_rt PUBLIC Threads::Threads)
   set_target_properties(gms_rt PROPERTIES OUTPUT_NAME gpumemsim_rt

@@ -252,6 +252,25 @@ gms_cli_test(check_extern_call 2 "^$"
              "^extern_call.ptx:12:2: error: call to external function 'helper', which gpumemsim does not provide \\(its system calls are vprintf, __assertfail, malloc and free\\) \\[EXEC-EXTERN-001\\]\n$"
              check extern_call.ptx)
 
+# Dynamic parallelism and CUDA graphs' device calls are refused by name, each with its own rule:
+# nvcc 13's CDP2 calls and cudaGraphLaunch (device_runtime.cu), and CDP1's names.
+gms_cli_test(check_device_launch_cdp2 2 "^$"
+             "^device_runtime.ptx:86:2: error: call to '__cudaCDP2GetParameterBufferV2', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_runtime.ptx:107:2: error: call to '__cudaCDP2LaunchDeviceV2', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_runtime.ptx:124:2: error: call to 'cudaGraphLaunch', a device call of CUDA graphs, which gpumemsim does not model \\[EXEC-EXTERN-003\\]\n$"
+             check device_runtime.ptx)
+gms_cli_test(check_device_launch_cdp1 2 "^$"
+             "^device_launch_cdp1.ptx:40:2: error: call to 'cudaGetParameterBuffer', a device runtime call of dynamic parallelism \\(kernels launching kernels\\), which gpumemsim does not model \\[EXEC-EXTERN-002\\]\ndevice_launch_cdp1.ptx:61:2: error: call to 'cudaLaunchDevice', [^\n]*\\[EXEC-EXTERN-002\\]\ndevice_launch_cdp1.ptx:66:2: error: call to 'cudaDeviceSynchronize', [^\n]*\\[EXEC-EXTERN-002\\]\n$"
+             check device_launch_cdp1.ptx)
+
+# cooperative_groups::this_grid().sync() needs a cooperative launch ("cooperative": true): launched
+# without one, the %envreg workspace address reads 0 and the kernel traps as on the hardware; a
+# cooperative launch with more CTAs than can be resident at once is refused (EXEC-LAUNCH-002).
+gms_cli_test(run_grid_sync_not_cooperative 1 "^$"
+             "^gpumemsim: kernel _Z9grid_syncPKiPiS1_ faulted \\(launch 1 of 1\\)\n  trap executed \\[EXEC-TRAP-001\\]\n.*grid_sync.cu:13\n  no outputs were written\n$"
+             run --quiet grid_sync_plain.json)
+gms_cli_test(run_grid_sync_too_large 1 "^$"
+             "^gpumemsim: kernel _Z9grid_syncPKiPiS1_ faulted \\(launch 1 of 1\\)\n  cooperative launch of 217 CTAs, more than the 216 that can be resident at once \\(108 SMs x 2 CTAs\\) \\[EXEC-LAUNCH-002\\]\n"
+             run --quiet grid_sync_too_large.json)
+
 # The faults of cp.async (docs/faults.md, "Asynchronous copies"): a source size above the copy
 # size, a destination not aligned to the copy size, and more pending copies than a warp holds.
 gms_cli_test(cp_async_big_source 1 ""

@@ -563,6 +563,10 @@ typedef struct gms_launch_config {
     uint32_t helper_lanes; /* bit l: lane l of every warp stands for a pixel-shader helper or
                               killed pixel, for which SUATOM is a no-op (docs/images.md,
                               "Helper and killed lanes"); 0: none */
+    int cooperative;       /* 1: a cooperative launch (cudaLaunchCooperativeKernel): every CTA
+                              is resident at once (EXEC-LAUNCH-002 otherwise) and
+                              cooperative_groups::this_grid().sync() works (docs/semantics.md,
+                              "Grid-wide sync"); 0: an ordinary launch */
 } gms_launch_config;
 
 /* Checks a launch of kernel `name` (borrowed) against the kernel and the GPU without running it

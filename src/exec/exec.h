@@ -42,6 +42,7 @@ typedef struct exec_machine {
     uint32_t max_ctas_per_sm;
     uint32_t shared_bytes_per_sm; /* shared memory available for CTAs on one SM */
     uint32_t max_shared_per_cta;
+    uint32_t shared_reserved_per_cta; /* bytes the system reserves per CTA (%reserved_smem_*) */
     uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
 } exec_machine;
 
@@ -87,6 +88,10 @@ typedef struct exec_launch {
     uint32_t helper_lanes;      /* lanes (bit l: lane l of every warp) standing for pixel-shader
                                    helper or killed pixels: SUATOM does nothing for them (seed
                                    004; docs/images.md, "Helper and killed lanes"); 0: none */
+    uint64_t grid_sync_base;    /* a cooperative launch's grid-sync workspace (global address,
+                                   128 bytes, zero when allocated), which %envreg1:%envreg2 hand to
+                                   cooperative groups (docs/semantics.md, "Grid-wide sync");
+                                   0: not a cooperative launch */
 } exec_launch;
 
 /* Where a kernel faulted. */

@@ -318,6 +318,36 @@ static int rename_registers(exec_func *ef, const ir_func *fn, const ir_machine *
     return 0;
 }
 
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The device-side runtime calls of dynamic parallelism (CDP1 and nvcc's __cudaCDP2* forms of
+ * CDP2) and of CUDA graphs' device API: refused by name, with their own rules, because a grid
+ * that launches grids or graphs is outside the machine gpumemsim models (docs/ptx.md, "System
+ * calls"). Returns 1 when `name` is one of them and reported. */
+static int refuse_device_runtime(const ir_module *m, const ir_insn *in, const char *name,
+                                 diag_list *dl)
+{
+    static const char *const launches[] = {"cudaLaunchDevice", "cudaGetParameterBuffer",
+                                           "cudaDeviceSynchronize", "__cudaCDP"};
+    for (size_t k = 0; k < sizeof launches / sizeof launches[0]; k++)
+        if (has_prefix(name, launches[k])) {
+            diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-002", m->path, in->line, in->col,
+                     "call to '%s', a device runtime call of dynamic parallelism (kernels "
+                     "launching kernels), which gpumemsim does not model", name);
+            return 1;
+        }
+    if (has_prefix(name, "cudaGraph") || has_prefix(name, "cudaGetCurrentGraphExec")) {
+        diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-003", m->path, in->line, in->col,
+                 "call to '%s', a device call of CUDA graphs, which gpumemsim does not model",
+                 name);
+        return 1;
+    }
+    return 0;
+}
+
 /* A direct call of a body-less function: the machine must provide it as a system call, which the
  * front-end marked (ir_func.syscall); x->aux becomes its ir_syscall. Returns the errors. */
 static int decode_syscall(const ir_module *m, const ir_insn *in, exec_xinsn *x, diag_list *dl)
@@ -329,6 +359,8 @@ static int decode_syscall(const ir_module *m, const ir_insn *in, exec_xinsn *x, 
         x->aux = callee->syscall;
         return 0;
     }
+    if (callee->name && refuse_device_runtime(m, in, callee->name, dl))
+        return 1;
     diag_add(dl, DIAG_ERROR, "EXEC-EXTERN-001", m->path, in->line, in->col,
              "call to external function '%s', which gpumemsim does not provide (its system "
              "calls are vprintf, __assertfail, malloc and free)", callee->name);
@@ -407,6 +439,10 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
             for (unsigned l = 0; l < LANES; l++) lanes[l] = v;
             x->imm[s] = lanes;
         }
+        for (int s = 0; s < 4; s++)
+            if (in->src[s].kind == IR_OPND_SREG && in->src[s].reg >= IR_SREG_RESERVED_SMEM_BEGIN &&
+                in->src[s].reg <= IR_SREG_RESERVED_SMEM_1)
+                p->uses_reserved_smem = 1;
         const ir_operand *d = &in->dst[0];
         uint32_t dreg = d->kind == IR_OPND_REG ? d->reg
                         : d->kind == IR_OPND_VEC ? d->vregs[0] : IR_REG_SINK;

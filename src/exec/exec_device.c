@@ -492,6 +492,38 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
     return ran;
 }
 
+/* The CTA's shared bytes once the system's reserved region is added: it follows the kernel's
+ * own `shared_bytes` at the next 128-byte boundary (docs/semantics.md, "Reserved shared
+ * memory"). Only kernels that read its registers get it, so no other kernel's occupancy
+ * changes. */
+static uint32_t reserve_smem(exec_run_state *rs, uint32_t shared_bytes)
+{
+    if (!rs->prog->uses_reserved_smem)
+        return shared_bytes;
+    rs->reserved_smem_offset = (shared_bytes + 127u) & ~127u;
+    rs->reserved_smem_bytes = rs->machine->shared_reserved_per_cta;
+    return rs->reserved_smem_offset + rs->reserved_smem_bytes;
+}
+
+/* A cooperative launch whose CTAs cannot all be resident at once (`ctas_per_sm` per SM): a
+ * grid-wide sync would wait for CTAs that never start, so CUDA refuses the launch. Returns 1
+ * with the fault filled (EXEC-LAUNCH-002), else 0. */
+static int cooperative_too_large(exec_run_state *rs, uint32_t ctas_per_sm)
+{
+    const exec_launch *launch = rs->launch;
+    uint32_t nsm = rs->machine->sm_count;
+    uint64_t grid_ctas = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    if (!launch->grid_sync_base || grid_ctas <= (uint64_t)ctas_per_sm * nsm)
+        return 0;
+    snprintf(rs->fault->message, sizeof rs->fault->message,
+             "cooperative launch of %llu CTAs, more than the %u that can be resident at once "
+             "(%u SMs x %u CTAs)", (unsigned long long)grid_ctas, ctas_per_sm * nsm, nsm,
+             ctas_per_sm);
+    rs->fault->faulted = 1;
+    rs->fault->rule = "EXEC-LAUNCH-002";
+    return 1;
+}
+
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out)
 {
@@ -520,6 +552,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     memsys_set_params(ms, launch->params, launch->params_bytes);
     memsys_launch_begin(ms);
     uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
+    uint32_t user_shared_bytes = shared_bytes;
+    shared_bytes = reserve_smem(rs, shared_bytes);
     uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
     uint32_t ctas_per_sm = machine->max_ctas_per_sm;
     if (machine->max_threads_per_sm / (nwarps * LANES) < ctas_per_sm)
@@ -528,13 +562,17 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
     /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
      * this guards the executor's other callers. */
-    if (ctas_per_sm == 0 || shared_bytes > machine->max_shared_per_cta) {
+    if (ctas_per_sm == 0 || user_shared_bytes > machine->max_shared_per_cta) {
         snprintf(fault->message, sizeof fault->message,
                  "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
                  "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,
                  machine->max_threads_per_sm, machine->max_shared_per_cta);
         fault->faulted = 1;
         fault->rule = "EXEC-LAUNCH-001";
+        free(rs);
+        return 1;
+    }
+    if (cooperative_too_large(rs, ctas_per_sm)) {
         free(rs);
         return 1;
     }

@@ -112,6 +112,8 @@ struct exec_program {
     uint8_t has_glue;         /* some instruction is glue: the run loop checks for it */
     uint32_t static_shared_bytes; /* module-scope .shared variables */
     uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
+    uint8_t uses_reserved_smem; /* some instruction reads a %reserved_smem_offset_* register: CTAs
+                                   get the reserved shared region (exec_device.c) */
     int globals_ready;        /* module .global variables allocated in the memsys */
     memsys *globals_ms;       /* the memsys they live in */
     uint8_t *reg_arena;       /* register files lent to launches (mmap), reused across them */
@@ -268,6 +270,9 @@ struct exec_run_state {
     uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
     uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
     exec_heap heap;           /* the device heap's blocks (exec_heap.c) */
+    uint32_t reserved_smem_offset; /* shared offset of the CTA's reserved region (its bytes:
+                                      reserved_smem_bytes; both 0 when the kernel has none) */
+    uint32_t reserved_smem_bytes;
     uint64_t mbar_phases;     /* mbarrier phases completed so far (exec_mbarrier.c) */
     uint32_t mbar_polls;      /* warps whose turn in the current scheduling round ended
                                  polling an open mbarrier phase (WARP_YIELD) */

@@ -114,7 +114,18 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     case IR_SREG_DYNAMIC_SMEM_SIZE: v = rs->launch->dynamic_shared_bytes; break;
     case IR_SREG_TOTAL_SMEM_SIZE:
     case IR_SREG_AGGR_SMEM_SIZE: v = cta->shared_bytes; break;
-    default: v = 0; break; /* %envregN: the driver leaves them zero */
+    /* The reserved region's halves: _0 names the first, _1 the second, where cooperative groups
+     * keep their multi-warp scratch (docs/semantics.md, "Reserved shared memory"). */
+    case IR_SREG_RESERVED_SMEM_BEGIN:
+    case IR_SREG_RESERVED_SMEM_0: v = rs->reserved_smem_offset; break;
+    case IR_SREG_RESERVED_SMEM_END: v = rs->reserved_smem_offset + rs->reserved_smem_bytes; break;
+    case IR_SREG_RESERVED_SMEM_CAP: v = rs->reserved_smem_bytes; break;
+    case IR_SREG_RESERVED_SMEM_1: v = rs->reserved_smem_offset + rs->reserved_smem_bytes / 2; break;
+    /* %envreg1 (high word) and %envreg2 (low word): the grid-sync workspace of a cooperative
+     * launch, 0 otherwise (docs/semantics.md, "Grid-wide sync"). */
+    case IR_SREG_ENVREG0 + 1: v = (uint32_t)(rs->launch->grid_sync_base >> 32); break;
+    case IR_SREG_ENVREG0 + 2: v = (uint32_t)rs->launch->grid_sync_base; break;
+    default: v = 0; break; /* the other %envregN: the driver leaves them zero */
     }
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }

@@ -388,6 +388,9 @@ typedef enum ir_sreg {
     IR_SREG_GLOBALTIMER_LO, IR_SREG_GLOBALTIMER_HI,
     IR_SREG_DYNAMIC_SMEM_SIZE, IR_SREG_TOTAL_SMEM_SIZE, IR_SREG_AGGR_SMEM_SIZE,
     IR_SREG_WARPSZ, /* WARP_SZ constant */
+    /* heapcg: the CTA's reserved shared memory (docs/semantics.md, "Reserved shared memory") */
+    IR_SREG_RESERVED_SMEM_BEGIN, IR_SREG_RESERVED_SMEM_END, IR_SREG_RESERVED_SMEM_CAP,
+    IR_SREG_RESERVED_SMEM_0, IR_SREG_RESERVED_SMEM_1,
     IR_SREG_ENVREG0, /* %envreg0..31 follow */
     IR_SREG_COUNT = IR_SREG_ENVREG0 + 32
 } ir_sreg;

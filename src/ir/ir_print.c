@@ -52,6 +52,11 @@ static const char *const sreg_names[IR_SREG_ENVREG0] = {
     [IR_SREG_DYNAMIC_SMEM_SIZE] = "dynamic_smem_size",
     [IR_SREG_TOTAL_SMEM_SIZE] = "total_smem_size", [IR_SREG_AGGR_SMEM_SIZE] = "aggr_smem_size",
     [IR_SREG_WARPSZ] = "warp_sz",
+    [IR_SREG_RESERVED_SMEM_BEGIN] = "reserved_smem_offset_begin",
+    [IR_SREG_RESERVED_SMEM_END] = "reserved_smem_offset_end",
+    [IR_SREG_RESERVED_SMEM_CAP] = "reserved_smem_offset_cap",
+    [IR_SREG_RESERVED_SMEM_0] = "reserved_smem_offset_0",
+    [IR_SREG_RESERVED_SMEM_1] = "reserved_smem_offset_1",
 };
 static const char *const cmp_names[] = {"",    "eq",  "ne",  "lt",  "le",  "gt",  "ge",
                                         "lo",  "ls",  "hi",  "hs",  "equ", "neu", "ltu",

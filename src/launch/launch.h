@@ -201,6 +201,7 @@ typedef struct launch_kernel {
     int reset_persisting;   /* reset every persisting L2 line to normal before this launch */
     uint32_t helper_lanes;  /* "helper_lanes": lanes of every warp that stand for helper or
                                killed pixels (SUATOM skips them); 0 when absent */
+    int cooperative;        /* "cooperative": a cooperative launch (grid-wide sync works) */
     const char *field;      /* "launches[i]" */
     unsigned line, col;     /* position of the launch object; 0 if unknown */
     unsigned block_line, block_col;   /* position of "block"'s value; 0 if unknown */

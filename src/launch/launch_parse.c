@@ -597,7 +597,7 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
 {
     static const char *const keys[] = {"kernel", "grid", "block", "shared_bytes", "args",
                                        "access_policy_window", "reset_persisting",
-                                       "helper_lanes", NULL};
+                                       "helper_lanes", "cooperative", NULL};
     char field[64];
     launch_path_format(p, field, sizeof field);
     k->field = copy_string(c, field);
@@ -627,6 +627,11 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
     if (reset && !json_is_boolean(reset))
         launch_error(c, "LAUNCH-TYPE-001", &rp, 0, "expected true or false");
     k->reset_persisting = reset && json_is_true(reset);
+    json_t *coop = json_object_get(v, "cooperative");
+    launch_path cp = launch_path_key(p, "cooperative");
+    if (coop && !json_is_boolean(coop))
+        launch_error(c, "LAUNCH-TYPE-001", &cp, 0, "expected true or false");
+    k->cooperative = coop && json_is_true(coop);
     uint64_t helpers = 0;
     get_uint(c, p, v, "helper_lanes", 0, 0, UINT32_MAX, &helpers);
     k->helper_lanes = (uint32_t)helpers;

@@ -206,6 +206,9 @@ typedef fe_symbol ptx_binding;
 enum { PTX_NS_NAME = 0, PTX_NS_RANGE = 1 };
 
 enum { PTX_MAX_OPERANDS = 8 };
+/* Elements of a {vector} operand, and of a (call argument list): nvcc passes each parameter of a
+ * device function in its own .param, and cuda-samples' FunctionPointers calls one with ten. */
+enum { PTX_MAX_VEC_ELEMS = 8, PTX_MAX_LIST_ELEMS = 128 };
 /* Register slots per function (each kind); real kernels use a few thousand at most. */
 enum { PTX_MAX_FUNC_SLOTS = 1u << 16 };
 
@@ -238,9 +241,10 @@ typedef struct ptx_popnd {
     uint8_t has_sampler; /* IMAGE: [a, s, b] */
     int64_t ival;      /* INT value, ADDR/NAME offset, F32/F64 bits */
     double fval;       /* FLOAT */
-    ptx_name elems[8]; /* VEC/LIST element names; text NULL for '_' or an immediate */
-    uint8_t elem_is_imm[8];  /* VEC: element i is the integer elem_imm[i] */
-    int64_t elem_imm[8];
+    ptx_name elems[PTX_MAX_LIST_ELEMS]; /* VEC/LIST element names; text NULL for '_' or an
+                                           immediate (a VEC has at most PTX_MAX_VEC_ELEMS) */
+    uint8_t elem_is_imm[PTX_MAX_VEC_ELEMS];  /* VEC: element i is the integer elem_imm[i] */
+    int64_t elem_imm[PTX_MAX_VEC_ELEMS];
 } ptx_popnd;
 
 /* ---- parser state ---- */

@@ -61,12 +61,31 @@ static const struct {
     {"%aggr_smem_size", IR_SREG_AGGR_SMEM_SIZE, 32}, {"WARP_SZ", IR_SREG_WARPSZ, 32},
 };
 
+/* Special registers that need a PTX ISA version and a target (PTX ISA 9.1 §10: the reserved
+ * shared memory registers arrived in PTX 7.6 for sm_80; ptxas rejects them before). */
+static const struct {
+    const char *name;
+    uint8_t id;
+    uint8_t version, sm; /* major*10+minor; sm number */
+} sregs_since[] = {
+    {"%reserved_smem_offset_begin", IR_SREG_RESERVED_SMEM_BEGIN, 76, 80},
+    {"%reserved_smem_offset_end", IR_SREG_RESERVED_SMEM_END, 76, 80},
+    {"%reserved_smem_offset_cap", IR_SREG_RESERVED_SMEM_CAP, 76, 80},
+    {"%reserved_smem_offset_0", IR_SREG_RESERVED_SMEM_0, 76, 80},
+    {"%reserved_smem_offset_1", IR_SREG_RESERVED_SMEM_1, 76, 80},
+};
+
 static int find_sreg(const ptx_name *n, unsigned *bits)
 {
     for (size_t i = 0; i < sizeof sregs / sizeof sregs[0]; i++)
         if (strlen(sregs[i].name) == n->len && !memcmp(sregs[i].name, n->text, n->len)) {
             *bits = sregs[i].bits;
             return sregs[i].id;
+        }
+    for (size_t i = 0; i < sizeof sregs_since / sizeof sregs_since[0]; i++)
+        if (strlen(sregs_since[i].name) == n->len && !memcmp(sregs_since[i].name, n->text, n->len)) {
+            *bits = 32;
+            return sregs_since[i].id;
         }
     if (n->len >= 8 && n->len <= 9 && !memcmp(n->text, "%envreg", 7)) {
         unsigned v = 0;
@@ -83,10 +102,28 @@ static int find_sreg(const ptx_name *n, unsigned *bits)
     return -1;
 }
 
-/* PTX special registers outside the IR (clusters, reserved shared memory, performance counters). */
+/* Reports a special register that the module's .version or .target is too old for. */
+static void sreg_requirement(lower *L, const ptx_name *n, int id)
+{
+    for (size_t i = 0; i < sizeof sregs_since / sizeof sregs_since[0]; i++) {
+        if (sregs_since[i].id != id)
+            continue;
+        unsigned v = sregs_since[i].version, sm = sregs_since[i].sm;
+        if (L->p->version < v)
+            ptx_error_at(L->p, n->line, n->col, "PTX-VER-001",
+                         "'%.*s' requires PTX ISA %u.%u or later (.version is %u.%u)", (int)n->len,
+                         n->text, v / 10, v % 10, L->p->version / 10, L->p->version % 10);
+        if (L->p->sm < sm)
+            ptx_error_at(L->p, n->line, n->col, "PTX-ARCH-001",
+                         "'%.*s' requires sm_%u or later (target is sm_%u)", (int)n->len, n->text,
+                         sm, L->p->sm);
+    }
+}
+
+/* PTX special registers outside the IR (clusters, performance counters, graphs). */
 static bool is_unmodelled_sreg(const ptx_name *n)
 {
-    static const char *const prefixes[] = {"%reserved_smem", "%cluster", "%nclusterid",
+    static const char *const prefixes[] = {"%cluster", "%nclusterid",
                                            "%is_explicit_cluster", "%pm", "%current_graph_exec"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t k = strlen(prefixes[i]);
@@ -132,8 +169,10 @@ static const ptx_binding *resolve(lower *L, const ptx_name *n, uint32_t *slot)
         if (find_sreg(n, &bits) >= 0)
             return NULL;
         if (is_unmodelled_sreg(n)) {
+            bool graph = n->len == 19 && !memcmp(n->text, "%current_graph_exec", 19);
             ptx_error_at(L->p, n->line, n->col, "PTX-UNSUP-002",
-                         "special register '%.*s' is not modelled by gpumemsim", (int)n->len, n->text);
+                         "special register '%.*s' is not modelled by gpumemsim%s", (int)n->len,
+                         n->text, graph ? " (it belongs to CUDA graphs' device API)" : "");
             return NULL;
         }
         ptx_error_at(L->p, n->line, n->col, n->text[0] == '%' ? "PTX-SYM-001" : "PTX-SYM-002",
@@ -280,6 +319,7 @@ static bool src(lower *L, const ptx_popnd *o, ir_type t, unsigned flags, ir_oper
                 return err(L, o, "PTX-OPND-002", "special registers can only be read with mov");
             if (bits == 64 && ir_type_bits(t) != 64)
                 return err(L, o, "PTX-TYPE-002", "64-bit special register needs a 64-bit mov");
+            sreg_requirement(L, &o->name, sr);
             out->kind = IR_OPND_SREG;
             out->reg = (uint32_t)sr;
             return true;

@@ -89,8 +89,9 @@ static bool parse_name_list(ptx_parser *p, ptx_popnd *o, char close, bool allow_
         return true;
     do {
         const ptx_token *t = ptx_peek(p, 0);
-        if (o->count == 8) {
-            ptx_limit_error(p, open->line, open->col, "more than 8 elements in a %s",
+        unsigned most = close == '}' ? PTX_MAX_VEC_ELEMS : PTX_MAX_LIST_ELEMS;
+        if (o->count == most) {
+            ptx_limit_error(p, open->line, open->col, "more than %u elements in a %s", most,
                             close == '}' ? "vector operand" : "call argument list");
             return false;
         }

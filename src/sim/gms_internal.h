@@ -53,6 +53,7 @@ struct gms_device {
     uint64_t heap_bytes;  /* GMS_SET_HEAP_BYTES */
     uint64_t heap_base;   /* the device heap's region; 0 until a launch needs one */
     uint64_t heap_region_bytes; /* its size */
+    uint64_t grid_sync_base; /* cooperative launches' grid-sync workspace; 0 until one needs it */
     gms_progress_fn progress;
     void *progress_user;
     /* memory */

@@ -324,6 +324,7 @@ static void machine_of(const gms_device *dev, exec_machine *m)
                                  ? g->l1.default_shared_carveout_bytes
                                  : g->l1.max_shared_per_cta_bytes;
     m->max_shared_per_cta = g->l1.max_shared_per_cta_bytes;
+    m->shared_reserved_per_cta = g->l1.shared_reserved_per_cta_bytes;
     m->quantum = dev->quantum;
 }
 
@@ -396,6 +397,29 @@ static int heap_region(gms_device *dev)
     return 0;
 }
 
+/* A cooperative launch's grid-sync workspace (docs/semantics.md, "Grid-wide sync"): 128 bytes of
+ * device memory, zero when the first cooperative launch allocates them. Cooperative groups' sync
+ * adds 2^31 in all to its counter, so every completed grid-wide sync leaves the low 31 bits as
+ * it found them and the next launch can use the workspace as it is, as CUDA's does. Returns 0,
+ * or -1 with dev->fault saying what could not be allocated (SIM-NOMEM-001). */
+static int grid_sync_region(gms_device *dev)
+{
+    enum { GRID_SYNC_BYTES = 128 };
+    if (dev->grid_sync_base)
+        return 0;
+    if (memsys_alloc(dev->ms, GRID_SYNC_BYTES, 256, &dev->grid_sync_base) ||
+        gms_device_note_alloc(dev, dev->grid_sync_base, GRID_SYNC_BYTES)) {
+        memset(&dev->fault, 0, sizeof dev->fault);
+        dev->fault.rule = "SIM-NOMEM-001";
+        snprintf(dev->fault.message, sizeof dev->fault.message,
+                 "cannot allocate the grid-sync workspace of a cooperative launch (%d bytes of "
+                 "device memory)", GRID_SYNC_BYTES);
+        dev->grid_sync_base = 0;
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs the launch whose checks passed and records it; reports its window errors to dl.
  * Returns exec_run's 0, 1 or -1. */
 static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config *c,
@@ -425,6 +449,11 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
             return -1;
         el.heap_base = dev->heap_base;
         el.heap_bytes = dev->heap_bytes;
+    }
+    if (c->cooperative) {
+        if (grid_sync_region(dev))
+            return -1;
+        el.grid_sync_base = dev->grid_sync_base;
     }
     exec_stats st = {0};
     mem_counters before, after;

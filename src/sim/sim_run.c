@@ -98,6 +98,7 @@ static gms_launch_config launch_config(const launch_desc *L, const launch_kernel
     c.shared_line = k->shared_line;
     c.shared_col = k->shared_col;
     c.helper_lanes = k->helper_lanes;
+    c.cooperative = k->cooperative;
     return c;
 }
 

@@ -156,7 +156,8 @@ static void test_full_example(void **state)
         "\"offset\": 8}]},\n"
         "    {\"kernel\": \"k2\", \"grid\": [1, 1, 3], \"block\": [8, 4, 2], \"shared_bytes\": 512,\n"
         "     \"access_policy_window\": {\"buffer\": \"y\", \"offset\": 4, \"hit_ratio\": 0.5, "
-        "\"hit_prop\": \"persisting\", \"miss_prop\": \"streaming\"}, \"reset_persisting\": true}\n"
+        "\"hit_prop\": \"persisting\", \"miss_prop\": \"streaming\"}, \"reset_persisting\": true,\n"
+        "     \"cooperative\": true}\n"
         "  ],\n"
         "  \"outputs\": {\"y\": \"y.out.bin\"},\n"
         "  \"expect\": {\"y\": {\"file\": \"y.expected.bin\", \"rtol\": 1e-5, \"atol\": 1e-6}}\n"
@@ -232,6 +233,7 @@ static void check_full_launches(const launch_desc *d)
     assert_int_equal(k->args[0].col, 15);
     assert_int_equal(k->has_policy_window, 0);
     assert_int_equal(k->reset_persisting, 0);
+    assert_int_equal(k->cooperative, 0);
     assert_string_equal(k->field, "launches[0]");
     assert_int_equal(k->line, 11);
     assert_int_equal(k->col, 5);
@@ -249,6 +251,7 @@ static void check_full_launches(const launch_desc *d)
     assert_int_equal(k->policy_window.hit_prop, LAUNCH_ACCESS_PERSISTING);
     assert_int_equal(k->policy_window.miss_prop, LAUNCH_ACCESS_STREAMING);
     assert_int_equal(k->reset_persisting, 1);
+    assert_int_equal(k->cooperative, 1);
 }
 
 static void test_defaults(void **state)
@@ -620,6 +623,8 @@ static void test_launch_fields(void **state)
                  "launches[0].shared_bytes: -1 is outside the allowed range 0..4294967295");
     expect_error(LAUNCH("\"grid\":[1],\"block\":[1],\"reset_persisting\":1"), "LAUNCH-TYPE-001",
                  "launches[0].reset_persisting: expected true or false");
+    expect_error(LAUNCH("\"grid\":[1],\"block\":[1],\"cooperative\":\"yes\""), "LAUNCH-TYPE-001",
+                 "launches[0].cooperative: expected true or false");
     expect_error(LAUNCH("\"grid\":[1],\"block\":[1],\"access_policy_window\":{\"buffer\":\"b\","
                         "\"hit_ratio\":1.5}"),
                  "LAUNCH-APW-001", "launches[0].access_policy_window.hit_ratio: 1.5 is outside "

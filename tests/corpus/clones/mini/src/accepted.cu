@@ -1,0 +1,7 @@
+// Corpus self-test: a module gpumemsim accepts.
+__global__ void saxpy(int n, float a, const float *x, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i] + y[i];
+}
