@@ -80,7 +80,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
     rt_ptx_list l = {0};
     char err[256], name[64];
     if (rt_fatbin_ptx(fatCubin, &l, err, sizeof err) != 0) {
-        fprintf(stderr, "gpumemsim: fat binary %d: %s [RT-CUDART-003]\n", h->index, err);
+        fprintf(stderr, "gpumemsim: fat binary %d: %s\n", h->index, err);
         return (void **)h;
     }
     const rt_ptx_module *p = best_ptx(&l, info.sm_version);

@@ -6,6 +6,7 @@
  * (the public API itself keeps none). */
 #define _GNU_SOURCE
 #include "runtime/rt_state.h"
+#include "runtime/rt_ptxjoin.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -195,55 +196,19 @@ int rt_module_add(const char *name, const char *text, size_t len, unsigned sm)
     return rc;
 }
 
-/* Whether line `s` (of the second or a later text) is a module header directive, which the
- * first text already gave. */
-static int header_line(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return strncmp(s, ".version", 8) == 0 || strncmp(s, ".target", 7) == 0 ||
-           strncmp(s, ".address_size", 13) == 0;
-}
-
-/* Removes every `.attribute(.managed)` from the NUL-terminated text of `len` bytes and returns
- * the new length. The runtime gives __managed__ variables their managed behaviour itself
- * (bind_managed_vars); to the simulator they are plain .global variables. */
-static size_t strip_managed(char *text, size_t len)
-{
-    static const char attr[] = ".attribute(.managed)";
-    const size_t n = sizeof attr - 1;
-    char *hit;
-    while ((hit = strstr(text, attr)) != NULL) {
-        size_t skip = n + (hit[n] == ' ');
-        memmove(hit, hit + skip, len - (size_t)(hit - text) - skip + 1);
-        len -= skip;
-    }
-    return len;
-}
-
-/* Every added text in one, the later ones without their header lines (malloc'd). */
+/* Every added text in one (rt_ptx_join; malloc'd), or NULL when out of memory. */
 static char *joined_text(size_t *len)
 {
-    size_t cap = 1;
-    for (size_t i = 0; i < S.nptx; i++)
-        cap += S.ptx[i].len + 1;
-    char *out = malloc(cap), *w = out;
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < S.nptx; i++) {
-        const char *s = S.ptx[i].text, *end = s + S.ptx[i].len;
-        while (s < end) {
-            const char *nl = memchr(s, '\n', (size_t)(end - s));
-            size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
-            if (i == 0 || !header_line(s))
-                memcpy(w, s, n), w += n;
-            s += n;
-        }
-        if (w > out && w[-1] != '\n')
-            *w++ = '\n';
+    const char **texts = malloc(S.nptx * sizeof *texts);
+    size_t *lens = malloc(S.nptx * sizeof *lens);
+    char *out = NULL;
+    if (texts && lens) {
+        for (size_t i = 0; i < S.nptx; i++)
+            texts[i] = S.ptx[i].text, lens[i] = S.ptx[i].len;
+        out = rt_ptx_join(texts, lens, S.nptx, len);
     }
-    *w = '\0';
-    *len = strip_managed(out, (size_t)(w - out));
+    free(texts);
+    free(lens);
     return out;
 }
 
@@ -315,7 +280,7 @@ gms_module *rt_module(void)
         gms_status st = text ? gms_module_load(dev, path, text, len, "ptx", &S.mod, dl)
                              : GMS_ERR_NOMEM;
         if (st != GMS_OK) {
-            rt_print_diags("the program's PTX does not load", dl);
+            rt_print_diags("the program's PTX does not load [RT-CUDART-003]", dl);
             S.mod = NULL;
         } else {
             bind_managed_vars();

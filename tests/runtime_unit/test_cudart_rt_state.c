@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "runtime/rt_ptxjoin.h"
 #include "runtime/rt_state.h"
 
 #define SAXPY "_Z5saxpyifPKfPf" /* saxpy(int n, float a, const float *x, float *y) */
@@ -124,8 +125,47 @@ static void test_state(void **state)
     assert_int_equal(rt_alloc_remove(0x1000, NULL), -1);
 }
 
+/* What two translation units that both print give: each its own $str (renamed in the second),
+ * one vprintf declaration, one header. */
+static void test_join(void **state)
+{
+    (void)state;
+    static const char unit[] =
+        ".version 9.0\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".extern .func  (.param .b32 func_retval0) vprintf\n"
+        "(\n"
+        "\t.param .b64 vprintf_param_0,\n"
+        "\t.param .b64 vprintf_param_1\n"
+        ")\n"
+        ";\n"
+        ".global .align 1 .b8 $str[3] = {104, 105, 0};\n"
+        ".func (.param .b32 r) helper(.param .b32 x)\n"
+        "{\n"
+        "\tmov.u64 %rd1, $str;\n"
+        "}\n";
+    const char *texts[] = {unit, unit};
+    size_t lens[] = {sizeof unit - 1, sizeof unit - 1}, len;
+    char *out = rt_ptx_join(texts, lens, 2, &len);
+    assert_non_null(out);
+    assert_int_equal(strlen(out), len);
+    const char *second = strstr(out + 1, ".global");
+    assert_non_null(second);
+    second = strstr(second + 1, ".global");
+    assert_non_null(second);
+    assert_non_null(strstr(second, ".global .align 1 .b8 $str_tu1[3] = {104, 105, 0};\n"
+                                   ".func (.param .b32 r) helper_tu1(.param .b32 x)\n{\n"
+                                   "\tmov.u64 %rd1, $str_tu1;\n}\n"));
+    assert_ptr_equal(strstr(out + 1, ".version"), NULL);
+    assert_ptr_equal(strstr(strstr(out, ".extern") + 1, ".extern"), NULL);
+    assert_ptr_equal(strstr(out, "vprintf_param_1\n)\n;\n.global .align 1 .b8 $str[3]"),
+                     strstr(out, "vprintf_param_1"));
+    free(out);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_state)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_join), cmocka_unit_test(test_state)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
