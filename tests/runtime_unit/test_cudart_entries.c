@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,35 @@ static void test_stubs_answer_not_supported(void **state)
     dlclose(h);
 }
 
+/* docs/cuda-runtime.md, "Entry points", names every IMPL row in backticks and no STUB row. */
+static void test_docs_list(void **state)
+{
+    (void)state;
+    FILE *f = fopen(GMS_SOURCE_DIR "/docs/cuda-runtime.md", "rb");
+    assert_non_null(f);
+    static char doc[1 << 18];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *list = strstr(doc, "The implemented ones:");
+    assert_non_null(list);
+    char *end = strstr(list, "\n\nNot implemented");
+    assert_non_null(end);
+    *end = '\0';
+    char quoted[128];
+#define IMPL 1
+#define STUB 0
+#define CUDART_ENTRY(name, how)                                                                 \
+    snprintf(quoted, sizeof quoted, "`%s`", #name);                                             \
+    if ((strstr(list, quoted) != NULL) != how)                                                  \
+        fail_msg("%s is %s but the docs %s it", #name, how ? "IMPL" : "STUB",                   \
+                 how ? "do not list" : "list");
+#include "runtime/cudart_entries.def"
+#undef CUDART_ENTRY
+#undef IMPL
+#undef STUB
+}
+
 static void test_error_names(void **state)
 {
     (void)state;
@@ -70,6 +100,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_entry_defined),
         cmocka_unit_test(test_stubs_answer_not_supported),
+        cmocka_unit_test(test_docs_list),
         cmocka_unit_test(test_error_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
