@@ -218,6 +218,8 @@ static cudaError_t launch(const rt_kernel *k, dim3 grid, dim3 block, void **args
         return cudart_set(cudaErrorInvalidConfiguration);
     if (!cudart_device())
         return cudart_set(cudaErrorInitializationError);
+    if (!rt_module()) /* no PTX (reported at registration), or it did not load */
+        return cudart_set(cudaErrorNoKernelImageForDevice);
     if (dynamic_shared_refused(k, shared))
         return cudart_set(cudaErrorInvalidValue);
     rt_launch l = {.kernel = k, .grid = {grid.x, grid.y, grid.z},
