@@ -95,6 +95,25 @@ static void test_error_names(void **state)
     dlclose(h);
 }
 
+/* Copies name managed memory with any kind; a host pointer with a device kind is refused
+ * (cudaErrorInvalidMemcpyDirection, 21). */
+static void test_managed_copies(void **state)
+{
+    (void)state;
+    void *h = open_cudart();
+    typedef int (*managed_fn)(void **, size_t, unsigned);
+    typedef int (*copy_fn)(void *, const void *, size_t, int);
+    managed_fn managed = (managed_fn)(uintptr_t)dlsym(h, "cudaMallocManaged");
+    copy_fn copy = (copy_fn)(uintptr_t)dlsym(h, "cudaMemcpy");
+    int *m = NULL, src[4] = {1, 2, 3, 4}, back[4] = {0};
+    assert_int_equal(managed((void **)&m, sizeof src, 1), 0);
+    assert_int_equal(copy(m, src, sizeof src, 1), 0);    /* HostToDevice into managed */
+    assert_int_equal(copy(back, m, sizeof src, 2), 0);   /* DeviceToHost out of it */
+    assert_int_equal(back[3], 4);
+    assert_int_equal(copy(back, src, sizeof src, 2), 21); /* host to host as DeviceToHost */
+    dlclose(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -102,6 +121,7 @@ int main(void)
         cmocka_unit_test(test_stubs_answer_not_supported),
         cmocka_unit_test(test_docs_list),
         cmocka_unit_test(test_error_names),
+        cmocka_unit_test(test_managed_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
