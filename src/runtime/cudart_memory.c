@@ -75,7 +75,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     uint64_t addr;
     gms_diag_list *dl = gms_diag_list_create();
     gms_status st = gms_device_alloc(dev, size, &addr, dl);
-    rt_alloc a = {addr, size, RT_ALLOC_DEVICE, NULL};
+    rt_alloc a = {addr, size, RT_ALLOC_DEVICE, NULL, NULL};
     if (st == GMS_OK && rt_alloc_add(&a))
         st = GMS_ERR_NOMEM;
     if (st != GMS_OK)
@@ -111,7 +111,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
     if (!pHost)
         return cudart_set(cudaErrorInvalidValue);
     void *p = malloc(size ? size : 1);
-    rt_alloc a = {(uint64_t)(uintptr_t)p, size ? size : 1, RT_ALLOC_HOST, p};
+    rt_alloc a = {(uint64_t)(uintptr_t)p, size ? size : 1, RT_ALLOC_HOST, p, NULL};
     if (!p || rt_alloc_add(&a)) {
         free(p);
         return cudart_set(cudaErrorMemoryAllocation);
@@ -161,7 +161,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
                 (unsigned long long)at);
         return cudart_set(cudaErrorMemoryAllocation);
     }
-    rt_alloc a = {at, bytes, RT_ALLOC_MANAGED, host};
+    rt_alloc a = {at, bytes, RT_ALLOC_MANAGED, host, NULL};
     if (rt_alloc_add(&a)) {
         munmap(host, bytes);
         return cudart_set(cudaErrorMemoryAllocation);

@@ -143,7 +143,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
     if (info.space != GMS_VAR_GLOBAL)
         return cudart_set(cudaErrorInvalidSymbol);
     /* Known to the table, the address works in cudaMemcpy like cudaMalloc'd memory. */
-    rt_alloc a = {info.address, info.bytes ? info.bytes : 1, RT_ALLOC_DEVICE, NULL};
+    rt_alloc a = {info.address, info.bytes ? info.bytes : 1, RT_ALLOC_DEVICE, NULL, NULL};
     if (rt_alloc_find(info.address, NULL) && rt_alloc_add(&a))
         return cudart_set(cudaErrorMemoryAllocation);
     *devPtr = (void *)(uintptr_t)info.address;

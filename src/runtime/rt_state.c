@@ -258,7 +258,7 @@ static void bind_managed_vars(void)
             continue;
         }
         void *host = (void *)(uintptr_t)info.address;
-        rt_alloc a = {info.address, info.bytes, RT_ALLOC_MANAGED, host};
+        rt_alloc a = {info.address, info.bytes, RT_ALLOC_MANAGED, host, NULL};
         if (gms_device_read(S.dev, info.address, host, info.bytes, NULL) != GMS_OK ||
             rt_alloc_add(&a))
             continue;
@@ -381,8 +381,10 @@ int rt_alloc_add(const rt_alloc *a)
 {
     rt_lock();
     rt_alloc *slot = grow((void **)&S.allocs, &S.nallocs, sizeof *S.allocs);
-    if (slot)
+    if (slot) {
         *slot = *a;
+        slot->shadow = NULL;
+    }
     rt_unlock();
     return slot ? 0 : -1;
 }
@@ -407,6 +409,8 @@ int rt_alloc_remove(uint64_t addr, rt_alloc *out)
     int rc = -1;
     for (size_t i = 0; i < S.nallocs && rc; i++)
         if (S.allocs[i].addr == addr) {
+            free(S.allocs[i].shadow);
+            S.allocs[i].shadow = NULL;
             if (out)
                 *out = S.allocs[i];
             S.allocs[i] = S.allocs[--S.nallocs];
@@ -427,16 +431,58 @@ uint64_t rt_alloc_device_bytes(void)
     return n;
 }
 
+/* Writes the runs of 128-byte blocks where a's host bytes differ from its shadow (all of them
+ * when it has none yet). Returns the status of the first write that failed, or GMS_OK. */
+static gms_status write_changes(const rt_alloc *a, gms_diag_list *dl)
+{
+    enum { BLOCK = 128 };
+    const uint8_t *host = a->host, *old = a->shadow;
+    if (!old)
+        return gms_device_write(S.dev, a->addr, host, a->bytes, dl);
+    uint64_t at = 0;
+    while (at < a->bytes) {
+        uint64_t n = a->bytes - at < BLOCK ? a->bytes - at : BLOCK;
+        if (memcmp(host + at, old + at, n) == 0) {
+            at += n;
+            continue;
+        }
+        uint64_t end = at + n;
+        while (end < a->bytes) {
+            uint64_t m = a->bytes - end < BLOCK ? a->bytes - end : BLOCK;
+            if (memcmp(host + end, old + end, m) == 0)
+                break;
+            end += m;
+        }
+        gms_status st = gms_device_write(S.dev, a->addr + at, host + at, end - at, dl);
+        if (st != GMS_OK)
+            return st;
+        at = end;
+    }
+    return GMS_OK;
+}
+
+/* Records a's host bytes as synchronised. */
+static void keep_shadow(rt_alloc *a)
+{
+    if (!a->shadow)
+        a->shadow = malloc(a->bytes);
+    if (a->shadow)
+        memcpy(a->shadow, a->host, a->bytes);
+}
+
 int rt_managed_to_device(void)
 {
     rt_lock();
     int rc = 0;
     gms_diag_list *dl = gms_diag_list_create();
-    for (size_t i = 0; i < S.nallocs; i++)
-        if (S.allocs[i].kind == RT_ALLOC_MANAGED &&
-            gms_device_write(S.dev, S.allocs[i].addr, S.allocs[i].host, S.allocs[i].bytes,
-                             dl) != GMS_OK)
+    for (size_t i = 0; i < S.nallocs; i++) {
+        if (S.allocs[i].kind != RT_ALLOC_MANAGED)
+            continue;
+        if (write_changes(&S.allocs[i], dl) != GMS_OK)
             rc = -1;
+        else
+            keep_shadow(&S.allocs[i]);
+    }
     if (rc)
         rt_print_diags("managed memory could not reach the device", dl);
     gms_diag_list_destroy(dl);
@@ -448,11 +494,15 @@ int rt_managed_to_host(void)
 {
     rt_lock();
     int rc = 0;
-    for (size_t i = 0; i < S.nallocs; i++)
-        if (S.allocs[i].kind == RT_ALLOC_MANAGED &&
-            gms_device_read(S.dev, S.allocs[i].addr, S.allocs[i].host, S.allocs[i].bytes,
-                            NULL) != GMS_OK)
+    for (size_t i = 0; i < S.nallocs; i++) {
+        rt_alloc *a = &S.allocs[i];
+        if (a->kind != RT_ALLOC_MANAGED)
+            continue;
+        if (gms_device_read(S.dev, a->addr, a->host, a->bytes, NULL) != GMS_OK)
             rc = -1;
+        else
+            keep_shadow(a);
+    }
     rt_unlock();
     return rc;
 }

@@ -94,6 +94,18 @@ static void test_state(void **state)
     uint32_t got = 0;
     assert_int_equal(gms_device_read(rt_device(), out, &got, 4, NULL), GMS_OK);
     assert_int_equal(got, 5);
+    /* Unchanged on the host, the variable is not written again, so its L2 copy stays; changed,
+     * it is written and the next launch misses its sector: exactly one L2 miss more. */
+    gms_launch_stats same, changed;
+    assert_int_equal(run("getmv", 1, get_args), GMS_OK);
+    size_t nl = gms_device_launch_count(rt_device());
+    assert_int_equal(gms_device_launch_stats(rt_device(), nl - 1, &same), GMS_OK);
+    *mv = 6;
+    assert_int_equal(run("getmv", 1, get_args), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(rt_device(), nl, &changed), GMS_OK);
+    assert_int_equal(changed.counters.l2.sector_misses, same.counters.l2.sector_misses + 1);
+    assert_int_equal(gms_device_read(rt_device(), out, &got, 4, NULL), GMS_OK);
+    assert_int_equal(got, 6);
 
     /* saxpy's four arguments of 4, 4, 8 and 8 bytes, read by their parameters' sizes. */
     enum { N = 64 };
@@ -115,7 +127,7 @@ static void test_state(void **state)
     assert_int_equal(run("nokernel", 1, NULL), GMS_ERR_NOT_FOUND);
 
     /* The allocation table. */
-    rt_alloc d = {0x1000, 256, RT_ALLOC_DEVICE, NULL};
+    rt_alloc d = {0x1000, 256, RT_ALLOC_DEVICE, NULL, NULL};
     uint64_t before = rt_alloc_device_bytes();
     assert_int_equal(rt_alloc_add(&d), 0);
     assert_int_equal(rt_alloc_device_bytes(), before + 256);
