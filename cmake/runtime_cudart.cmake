@@ -9,9 +9,11 @@ set(GMS_RUNTIME_DIR ${CMAKE_BINARY_DIR}/runtime)
 # The fat binary reader is gms_fatbin (cmake/runtime_fatbin.cmake, included after this file:
 # the name is resolved when CMake generates); without it there is no runtime.
 if(EXISTS ${CMAKE_SOURCE_DIR}/src/runtime/fatbin.c)
+  # gms_fatbin (cmake/runtime_fatbin.cmake) brings the reader and its codecs (zstd, lz4).
   add_library(gms_rt SHARED ${CMAKE_SOURCE_DIR}/src/runtime/rt_state.c
                      ${CMAKE_SOURCE_DIR}/src/runtime/rt_ptxjoin.c)
   target_link_libraries(gms_rt PUBLIC gms_pic gms_fatbin)
+  target_link_options(gms_rt PRIVATE -Wl,--no-undefined)
   find_package(Threads REQUIRED)
   target_link_libraries(gms_rt PUBLIC Threads::Threads)
   set_target_properties(gms_rt PROPERTIES OUTPUT_NAME gpumemsim_rt

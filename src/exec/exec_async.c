@@ -14,11 +14,17 @@
  * the group its lane had open when it was issued (the count at that time). wait_group N lands,
  * for each waiting lane, every copy of the groups it committed before its N newest; copies not
  * yet committed stay pending. wait_all commits the open group, then waits for all of them.
- * What a thread never waits for lands when its warp finishes. */
+ * What a thread never waits for lands when its warp finishes.
+ *
+ * cp.async.mbarrier.arrive makes an mbarrier track the thread's earlier copies: here they land
+ * at once (all of them, committed or not), and then the arrive-on is made through the helpers of
+ * exec_mbarrier.h. Without .noinc the barrier's pending count is raised by one first, so the
+ * arrive-on changes nothing net; with .noinc it is one of the arrivals the barrier expects. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
 
 /* Pending copies one warp may hold: a limit of the simulator (EXEC-ASYNC-003). */
 enum { ASYNC_MAX_COPIES = 1024, ASYNC_MAX_BYTES = 16 };
@@ -265,6 +271,30 @@ static void wait_groups(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     land(w, mask, limit);
 }
 
+/* cp.async.mbarrier.arrive{.noinc} for the lanes in `mask`: the barrier of each lane (faults
+ * EXEC-MBAR-*), its pending count raised without .noinc, the lanes' copies landed, then one
+ * arrive-on per lane in lane order. */
+static void mbarrier_arrive(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    uint32_t off[LANES], limit[LANES];
+    if (exec_mbarrier_offsets(w, x, &in->src[0], (ir_space)in->mem.space, mask, off))
+        return;
+    for (unsigned l = 0; l < LANES; l++)
+        if (((mask >> l) & 1u) && !(in->mods & IR_MOD_NOINC) &&
+            exec_mbarrier_pending_add(w, x, l, off[l], 1))
+            return;
+    if (w->async && w->async->count) {
+        for (unsigned l = 0; l < LANES; l++) limit[l] = UINT32_MAX;
+        land(w, mask, limit);
+        if (w->state == WARP_FAULTED)
+            return;
+    }
+    for (unsigned l = 0; l < LANES; l++)
+        if (((mask >> l) & 1u) && exec_mbarrier_arrive(w, x, l, off[l], 1))
+            return;
+}
+
 void exec_h_async(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask)
@@ -272,6 +302,9 @@ void exec_h_async(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     switch (x->in->op) {
     case IR_CP_ASYNC:
         issue(w, x, mask);
+        break;
+    case IR_CP_ASYNC_MBAR_ARRIVE:
+        mbarrier_arrive(w, x, mask);
         break;
     case IR_CP_ASYNC_COMMIT:
         if (w->async)

@@ -449,6 +449,8 @@ typedef struct ir_operand {
  *   REDUX            dst[0] REG; src[0] value; src[1] mask.
  *   ACTIVEMASK       dst[0] REG.
  *   MBARRIER         sub = IR_MBAR_*; the slots are listed with its row in ir_ops.def.
+ *   CP_ASYNC, CP_ASYNC_COMMIT, CP_ASYNC_WAIT, CP_ASYNC_MBAR_ARRIVE: the slots are listed with
+ *                    their rows in ir_ops.def ("asynchronous copies").
  */
 typedef struct ir_insn {
     uint16_t op;     /* ir_opcode */

@@ -1,5 +1,6 @@
 /* The asynchronous copies of PTX (PTX ISA 9.1 §9.7.9.25): cp.async from global to shared memory,
- * cp.async.commit_group, cp.async.wait_group and cp.async.wait_all. Their modifier rules as
+ * cp.async.commit_group, cp.async.wait_group, cp.async.wait_all and cp.async.mbarrier.arrive
+ * (§9.7.13.15.21). Their modifier rules as
  * ptxas 13 enforces them for sm_80 (tests/diff/gen_async_cases.c asks it), and their operands
  * lowered to the IR's async ops (ir_ops.def "asynchronous copies"; docs/ptx.md, "Asynchronous
  * copies"). What the copies do when they run is the executor's (src/exec/exec_async.c).
@@ -40,8 +41,24 @@ static long word_offset(const ptx_insn_ctx *c, const char *word)
     return -1;
 }
 
+/* cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64: the barrier in shared memory, named by
+ * a .shared or a generic address. */
+static bool check_arrive(ptx_parser *p, ptx_insn_ctx *c)
+{
+    ir_mem_attrs *m = &c->insn->mem;
+    if (HAS(SPACE) && VAL(SPACE) != IR_SPACE_SHARED)
+        return fail(p, c, "PTX-MEM-002", "the mbarrier is in .shared{::cta} memory (or at a "
+                    "generic address)");
+    m->space = HAS(SPACE) ? IR_SPACE_SHARED : IR_SPACE_GENERIC;
+    if (HAS(NOINC))
+        c->insn->mods |= IR_MOD_NOINC;
+    return true;
+}
+
 bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c)
 {
+    if (c->op == PTX_OP_CP_ASYNC_MBAR_ARRIVE)
+        return check_arrive(p, c);
     if (c->op != PTX_OP_CP_ASYNC)
         return true; /* commit_group, wait_group, wait_all take no modifier at all */
     if (!HAS(COP))
@@ -149,6 +166,17 @@ void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c)
     ir_insn *in = c->insn;
     if (c->op == PTX_OP_CP_ASYNC) {
         lower_copy(p, c);
+        return;
+    }
+    if (c->op == PTX_OP_CP_ASYNC_MBAR_ARRIVE) { /* [a]: the barrier, not an immediate address */
+        if (c->nops != 1)
+            ptx_error_at(p, c->line, c->col, "PTX-OPND-001", "'%.*s' takes 1 operand, found %u",
+                         (int)c->text_len, c->text, c->nops);
+        else if (p->ops[0].kind == PTX_P_ADDR && !p->ops[0].has_base)
+            fail_at(p, c, &p->ops[0], "PTX-OPND-002", "the mbarrier needs a register or "
+                    "variable address");
+        else if (ptx_lower_address(p, c, &p->ops[0], &in->src[0]))
+            in->nsrc = 1;
         return;
     }
     unsigned want = c->op == PTX_OP_CP_ASYNC_WAIT ? 1 : 0;

@@ -30,7 +30,7 @@ typedef enum ptx_group {
     PTX_G_ALIGNED, PTX_G_SYNC, PTX_G_CMP, PTX_G_BOOL, PTX_G_ATOM, PTX_G_REDUX, PTX_G_SHFL,
     PTX_G_VOTE, PTX_G_MATCH, PTX_G_BAROP, PTX_G_BARRED, PTX_G_TESTP, PTX_G_PRMT, PTX_G_MMIO,
     PTX_G_GEOM, PTX_G_SUMODE, PTX_G_SUQ, PTX_G_TLD4, PTX_G_TXQ, PTX_G_TEXFORM,
-    PTX_G_CPDST, PTX_G_CPSRC,
+    PTX_G_CPDST, PTX_G_CPSRC, PTX_G_NOINC,
     PTX_G_MBAR,
     PTX_G_COUNT
 } ptx_group;
@@ -92,6 +92,7 @@ typedef enum ptx_group {
 #define G_TEXFORM PTX_GBIT(TEXFORM)
 #define G_CPDST PTX_GBIT(CPDST) /* cp.async: the destination's state space */
 #define G_CPSRC PTX_GBIT(CPSRC) /* cp.async: the source's state space */
+#define G_NOINC PTX_GBIT(NOINC) /* cp.async.mbarrier.arrive.noinc */
 #define G_MBAR PTX_GBIT(MBAR)
 
 #define TM(t) (UINT32_C(1) << IR_T_##t)

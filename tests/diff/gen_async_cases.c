@@ -1,5 +1,6 @@
 /* Generator of the ptxas differential test for the asynchronous copies (PTX ISA 9.1 §9.7.9.25:
- * cp.async, cp.async.commit_group, cp.async.wait_group, cp.async.wait_all): cache operators,
+ * cp.async, cp.async.commit_group, cp.async.wait_group, cp.async.wait_all,
+ * cp.async.mbarrier.arrive): cache operators,
  * state spaces and their order, copy and source sizes, ignore-src, .L2::cache_hint and prefetch
  * sizes with their operands, address forms, and the PTX versions and targets that have them. One
  * small PTX module per case and the manifest run_cache_diff.sh reads (the format of
@@ -11,6 +12,7 @@
  *   writes OUTDIR/NNNNN.ptx and OUTDIR/cases.tsv; exit status 0, or 1 when OUTDIR cannot be
  *   written. */
 #include <stdio.h>
+#include <string.h>
 
 #include "gen_harness.h"
 
@@ -128,7 +130,9 @@ static void group_requirements(gen *g)
         "cp.async.ca.shared.global.L2::128B [%r1], [%rd1], 16;",
         "cp.async.ca.shared.global.L2::256B [%r1], [%rd1], 16;",
         "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;",
-        "cp.async.commit_group;", "cp.async.wait_group 1;", "cp.async.wait_all;"};
+        "cp.async.commit_group;", "cp.async.wait_group 1;", "cp.async.wait_all;",
+        "cp.async.mbarrier.arrive.b64 [%rd1];",
+        "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r1];"};
     for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++)
         for (size_t s = 0; s < sizeof sms / sizeof sms[0]; s++) {
             gen_module m = module;
@@ -142,6 +146,34 @@ static void group_requirements(gen *g)
         }
 }
 
+/* cp.async.mbarrier.arrive: .noinc, state spaces, types, orderings and operands. */
+static void group_arrive(gen *g)
+{
+    static const char *const mods[] = {
+        "", ".noinc", ".shared", ".shared::cta", ".noinc.shared", ".shared.noinc", ".b64.noinc",
+        ".shared::cluster", ".global", ".local", ".shared.shared", ".noinc.noinc", ".release",
+        ".cta", ".relaxed.cta"};
+    static const char *const types[] = {".b64", ".u64", ".b32", ""};
+    static const char *const opnds[] = {"[%rd1]", "[%r1]", "[sbuf]", "[sbuf+8]", "[64]", "%rd1",
+                                        "[%rd1], 1", "[%rd3]"};
+    for (size_t m = 0; m < sizeof mods / sizeof mods[0]; m++)
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+            if (t > 0 && m > 1)
+                continue;
+            for (size_t o = 0; o < sizeof opnds / sizeof opnds[0]; o++) {
+                if ((m > 4 || t > 0) && o > 1)
+                    continue;
+                if (strcmp(mods[m], ".b64.noinc") == 0)
+                    gen_emit(g, "cp.async.mbarrier.arrive.b64.noinc %s;", opnds[o]);
+                else
+                    gen_emit(g, "cp.async.mbarrier.arrive%s%s %s;", mods[m], types[t], opnds[o]);
+            }
+        }
+    gen_emit(g, "cp.async.mbarrier.noinc.arrive.b64 [%%rd1];");
+    gen_emit(g, "cp.async.mbarrier.b64 [%%rd1];");
+    gen_emit(g, "@%%p1 cp.async.mbarrier.arrive.noinc.shared.b64 [%%r1];");
+}
+
 static void groups(gen *g)
 {
     group_modifiers(g);
@@ -150,6 +182,7 @@ static void groups(gen *g)
     group_addresses(g);
     group_groups(g);
     group_requirements(g);
+    group_arrive(g);
 }
 
 int main(int argc, char **argv)

@@ -83,7 +83,8 @@ static void test_modifier_and_sub_names(void **state)
     assert_int_equal(IR_MOD_CBCC, 1u << 25);
     assert_int_equal(IR_MOD_COL, 1u << 27);
     assert_int_equal(IR_MOD_BROW, 1u << 29);
-    assert_int_equal(IR_MODBIT_COUNT, 30);
+    assert_int_equal(IR_MOD_NOINC, 1u << 30);
+    assert_int_equal(IR_MODBIT_COUNT, 31);
     for (unsigned bit = 0; bit < IR_MODBIT_COUNT; bit++)
         assert_non_null(ir_modifier_name(bit));
     assert_null(ir_modifier_name(IR_MODBIT_COUNT));

@@ -14,6 +14,9 @@
 // hinted: one warp, each lane copies 8 bytes from its own line (512 bytes apart): plainly
 //   (which 0), with the L2 prefetch size .L2::256B (1), or with .L2::cache_hint and an
 //   evict-last policy from createpolicy (2).
+// half_wait: every lane of one warp copies 16 bytes, then only lanes 0..15 wait: their copies
+//   land, the others' do not (groups are per thread), so lanes 16..31 read the old zeros; their
+//   copies land when the warp exits.
 #include <cuda_pipeline.h>
 
 __global__ void pipeline_fma(const float4 *in, float4 *out, int tiles, float a)
@@ -100,5 +103,18 @@ __global__ void hinted(const float2 *in, float2 *out, int which)
                      :: "r"(d), "l"(src), "l"(policy) : "memory");
     }
     asm volatile("cp.async.wait_all;" ::: "memory");
+    out[t] = s[t];
+}
+
+__global__ void half_wait(const float4 *in, float4 *out)
+{
+    __shared__ float4 s[32];
+    int t = threadIdx.x;
+    s[t] = make_float4(0.f, 0.f, 0.f, 0.f);
+    unsigned d = (unsigned)__cvta_generic_to_shared(&s[t]);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" :: "r"(d), "l"(&in[t]) : "memory");
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    if (t < 16)
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
     out[t] = s[t];
 }
