@@ -567,7 +567,8 @@ gms_status rt_launch_run(const rt_launch *l)
         st = GMS_ERR_STATE;
     if (st == GMS_OK) {
         gms_launch_config c = {.args = args, .nargs = ki.nparams,
-                               .shared_bytes = l->shared_bytes};
+                               .shared_bytes = l->shared_bytes,
+                               .cooperative = l->cooperative};
         memcpy(c.grid, l->grid, sizeof c.grid);
         memcpy(c.block, l->block, sizeof c.block);
         c.window = l->window ? l->window : S.has_window ? &S.window : NULL;
