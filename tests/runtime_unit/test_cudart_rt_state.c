@@ -126,6 +126,17 @@ static void test_state(void **state)
         assert_true(y[i] == 2.0f * (float)i + 1.0f);
     assert_int_equal(run("nokernel", 1, NULL), GMS_ERR_NOT_FOUND);
 
+    /* A cooperative launch needs every CTA resident at once: 5000 CTAs are more than h100's
+     * 132 SMs hold (EXEC-LAUNCH-002); the same grid launched normally runs. */
+    rt_launch l = {.kernel = rt_kernel_by_name("setmv"), .grid = {5000, 1, 1},
+                   .block = {1, 1, 1}, .args = set_args};
+    assert_int_equal(rt_launch_run(&l), GMS_OK);
+    l.cooperative = 1;
+    assert_int_equal(rt_launch_run(&l), GMS_ERR_FAULT);
+    gms_fault fault;
+    assert_int_equal(gms_device_fault(rt_device(), &fault), GMS_OK);
+    assert_string_equal(fault.rule, "EXEC-LAUNCH-002");
+
     /* The allocation table. */
     rt_alloc d = {0x1000, 256, RT_ALLOC_DEVICE, NULL, NULL};
     uint64_t before = rt_alloc_device_bytes();
