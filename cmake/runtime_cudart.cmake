@@ -45,8 +45,9 @@ if(TARGET cudart13)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
     target_link_libraries(${name} PRIVATE gms_rt PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
     target_compile_definitions(${name} PRIVATE _GNU_SOURCE GMS_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-                               GMS_CUDART_PATH="$<TARGET_FILE:cudart13>")
-    add_dependencies(${name} cudart13)
+                               GMS_CUDART_PATH="$<TARGET_FILE:cudart13>"
+                               GMS_CUDART12_PATH="$<TARGET_FILE:cudart12>")
+    add_dependencies(${name} cudart13 cudart12)
     add_test(NAME unit.${name} COMMAND ${name})
     set_tests_properties(unit.${name} PROPERTIES LABELS "unit;runtime"
                          ENVIRONMENT "GPUMEMSIM_QUIET=1")

@@ -35,6 +35,12 @@ static void test_every_entry_defined(void **state)
 #undef CUDART_ENTRY
     assert_int_equal(n, 422); /* the functions CUDA 13.0's libcudart.so.13 exports */
     dlclose(h);
+    /* The CUDA 12 name of the same library, at its own node. */
+    h = dlopen(GMS_CUDART12_PATH, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(h);
+    assert_non_null(dlvsym(h, "cudaMalloc", "libcudart.so.12"));
+    assert_null(dlvsym(h, "cudaMalloc", "libcudart.so.13"));
+    dlclose(h);
 }
 
 /* A STUB row returns 801 whatever it is given; an IMPL row of the same shape does real work. */
