@@ -120,6 +120,36 @@ static void test_managed_copies(void **state)
     dlclose(h);
 }
 
+static void note_call(void *user)
+{
+    ++*(int *)user;
+}
+
+/* Host functions run at once; registered host memory is reported as pinned host memory. */
+static void test_host_functions(void **state)
+{
+    (void)state;
+    void *h = open_cudart();
+    typedef int (*host_fn)(void *, void (*)(void *), void *);
+    typedef int (*register_fn)(void *, size_t, unsigned);
+    typedef int (*unregister_fn)(void *);
+    typedef int (*attr_fn)(int *, const void *);
+    host_fn launch_host = (host_fn)(uintptr_t)dlsym(h, "cudaLaunchHostFunc");
+    register_fn reg = (register_fn)(uintptr_t)dlsym(h, "cudaHostRegister");
+    unregister_fn unreg = (unregister_fn)(uintptr_t)dlsym(h, "cudaHostUnregister");
+    attr_fn attrs = (attr_fn)(uintptr_t)dlsym(h, "cudaPointerGetAttributes");
+    int calls = 0, buf[64], a[24] = {0}; /* cudaPointerAttributes (88 bytes) fits */
+    assert_int_equal(launch_host(NULL, note_call, &calls), 0);
+    assert_int_equal(calls, 1);
+    assert_int_equal(reg(buf, sizeof buf, 0), 0);
+    assert_int_equal(reg(buf, sizeof buf, 0), 712); /* cudaErrorHostMemoryAlreadyRegistered */
+    assert_int_equal(attrs(a, buf + 3), 0);
+    assert_int_equal(a[0], 1); /* cudaMemoryTypeHost */
+    assert_int_equal(unreg(buf), 0);
+    assert_int_equal(unreg(buf), 713); /* cudaErrorHostMemoryNotRegistered */
+    dlclose(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_docs_list),
         cmocka_unit_test(test_error_names),
         cmocka_unit_test(test_managed_copies),
+        cmocka_unit_test(test_host_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
