@@ -6,11 +6,12 @@
 # Everything lands in <build>/runtime/, which `gpumemsim exec` puts on LD_LIBRARY_PATH; the
 # libraries find libgpumemsim_rt.so beside them ($ORIGIN).
 set(GMS_RUNTIME_DIR ${CMAKE_BINARY_DIR}/runtime)
-set(GMS_RT_SOURCES ${CMAKE_SOURCE_DIR}/src/runtime/rt_state.c)
-# The fat binary reader comes from its own part of the work; without it there is no runtime.
+# The fat binary reader is gms_fatbin (cmake/runtime_fatbin.cmake, included after this file:
+# the name is resolved when CMake generates); without it there is no runtime.
 if(EXISTS ${CMAKE_SOURCE_DIR}/src/runtime/fatbin.c)
   # gms_fatbin (cmake/runtime_fatbin.cmake) brings the reader and its codecs (zstd, lz4).
-  add_library(gms_rt SHARED ${GMS_RT_SOURCES})
+  add_library(gms_rt SHARED ${CMAKE_SOURCE_DIR}/src/runtime/rt_state.c
+                     ${CMAKE_SOURCE_DIR}/src/runtime/rt_ptxjoin.c)
   target_link_libraries(gms_rt PUBLIC gms_pic gms_fatbin)
   target_link_options(gms_rt PRIVATE -Wl,--no-undefined)
   find_package(Threads REQUIRED)
@@ -42,10 +43,11 @@ if(TARGET cudart13)
     get_filename_component(name ${src} NAME_WE)
     add_executable(${name} ${src})
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src)
-    target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
-    target_compile_definitions(${name} PRIVATE _GNU_SOURCE
-                               GMS_CUDART_PATH="$<TARGET_FILE:cudart13>")
-    add_dependencies(${name} cudart13)
+    target_link_libraries(${name} PRIVATE gms_rt PkgConfig::CMOCKA ${CMAKE_DL_LIBS})
+    target_compile_definitions(${name} PRIVATE _GNU_SOURCE GMS_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                               GMS_CUDART_PATH="$<TARGET_FILE:cudart13>"
+                               GMS_CUDART12_PATH="$<TARGET_FILE:cudart12>")
+    add_dependencies(${name} cudart13 cudart12)
     add_test(NAME unit.${name} COMMAND ${name})
     set_tests_properties(unit.${name} PROPERTIES LABELS "unit;runtime"
                          ENVIRONMENT "GPUMEMSIM_QUIET=1")

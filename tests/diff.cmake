@@ -40,6 +40,8 @@ ptxas_differential(mbarrier gen_mbarrier_cases mbarrier_known_differences.txt)
 ptxas_differential(async gen_async_cases async_known_differences.txt)
 # The bulk copies (cp.async.bulk*, cp.reduce.async.bulk*, fence.proxy) of issue 15.
 ptxas_differential(bulk gen_bulk_cases bulk_known_differences.txt)
+# The video instructions (scalar and SIMD vadd ... vset) of issue 15's second round.
+ptxas_differential(video gen_video_cases video_known_differences.txt)
 
 # The verdict cache itself, with a fake generator, ptxas and gpumemsim (runs without ptxas).
 add_test(NAME diff.ptxas_cache

@@ -3,8 +3,9 @@
  *
  * Families: integer arithmetic (alu_int.c), logic and bits (alu_bits.c), f32/f64 arithmetic
  * (alu_float.c) and special functions (alu_approx.c), half formats (alu_half.c), cvt
- * (alu_cvt.c), comparison/selection/min/max (alu_cmp.c). Not here: cvta and createpolicy (they
- * need the address map and the policy encoder; alu_lookup returns NULL for them), and mov with a
+ * (alu_cvt.c), comparison/selection/min/max (alu_cmp.c), video instructions (alu_video.c).
+ * Not here: cvta and createpolicy (they need the address map and the policy encoder;
+ * alu_lookup returns NULL for them), and mov with a
  * vector operand: the executor packs and unpacks VEC operands itself, gathering or scattering the
  * element registers, so only scalar mov reaches this module. */
 #include "exec/alu_internal.h"
@@ -78,6 +79,8 @@ alu_fn alu_lookup(const ir_insn *in)
     case IR_RCP: case IR_SQRT: case IR_RSQRT: case IR_SIN: case IR_COS: case IR_LG2: case IR_EX2:
     case IR_TANH:
         return is_half_type(t) ? alu_half_lookup(in) : alu_approx_lookup(in);
+    case IR_VOP: case IR_VOP2: case IR_VOP4:
+        return alu_video_lookup(in);
     default:
         break;
     }

@@ -209,5 +209,6 @@ alu_fn alu_approx_lookup(const ir_insn *in); /* alu_approx.c: rcp/sqrt/rsqrt/sin
 alu_fn alu_half_lookup(const ir_insn *in);   /* alu_half.c: f16/bf16 (x2) arithmetic */
 alu_fn alu_cvt_lookup(const ir_insn *in);    /* alu_cvt.c */
 alu_fn alu_cmp_lookup(const ir_insn *in);    /* alu_cmp.c: setp/set/selp/slct/testp/min/max */
+alu_fn alu_video_lookup(const ir_insn *in);  /* alu_video.c: the video instructions */
 
 #endif

@@ -150,6 +150,10 @@ static const char *const mbar_names[] = {
 static const char *const bulk_names[] = {[0] = "", [IR_BULK_TO_SHARED] = "shared",
                                          [IR_BULK_TO_GLOBAL] = "global",
                                          [IR_BULK_TO_L2] = "L2", [IR_BULK_READ] = "read"};
+static const char *const video_names[] = {
+    [IR_VID_ADD] = "add", [IR_VID_SUB] = "sub", [IR_VID_ABSDIFF] = "absdiff", [IR_VID_MIN] = "min",
+    [IR_VID_MAX] = "max", [IR_VID_AVRG] = "avrg", [IR_VID_SHL] = "shl", [IR_VID_SHR] = "shr",
+    [IR_VID_MAD] = "mad", [IR_VID_SET] = "set"};
 static const char *const none_names[] = {""};
 
 #define SUB_SET(names) {names, sizeof names / sizeof names[0]}
@@ -166,6 +170,7 @@ static const struct {
     [IR_SUBS_TXQ] = SUB_SET(txq_names),     [IR_SUBS_MATRIX] = SUB_SET(matrix_names),
     [IR_SUBS_MBAR] = SUB_SET(mbar_names),
     [IR_SUBS_BULK] = SUB_SET(bulk_names),
+    [IR_SUBS_VIDEO] = SUB_SET(video_names),
 };
 #undef SUB_SET
 

@@ -62,6 +62,7 @@ typedef enum ir_subs {
     IR_SUBS_TXQ, IR_SUBS_MATRIX,
     IR_SUBS_MBAR,
     IR_SUBS_BULK,
+    IR_SUBS_VIDEO,
     IR_SUBS_COUNT
 } ir_subs;
 
@@ -196,6 +197,27 @@ enum { IR_MBAR_INIT = 1, IR_MBAR_INVAL, IR_MBAR_ARRIVE, IR_MBAR_ARRIVE_NOCOMPLET
 /* bulk copies: the direction (cp.async.bulk, cp.async.bulk.tensor) or, for
  * cp.async.bulk.wait_group, READ: wait only until the groups' sources have been read */
 enum { IR_BULK_TO_SHARED = 1, IR_BULK_TO_GLOBAL, IR_BULK_TO_L2, IR_BULK_READ };
+/* video instructions (IR_VOP, IR_VOP2, IR_VOP4): the operation (PTX vadd, vsub, vabsdiff, vmin,
+ * vmax, vavrg2/4, vshl, vshr, vmad, vset) */
+enum { IR_VID_ADD = 1, IR_VID_SUB, IR_VID_ABSDIFF, IR_VID_MIN, IR_VID_MAX, IR_VID_AVRG,
+       IR_VID_SHL, IR_VID_SHR, IR_VID_MAD, IR_VID_SET };
+/* The control word of a video instruction (src[3].imm; docs/semantics.md, "Video
+ * instructions"):
+ *   ASEL, BSEL  16 bits each. Scalar forms: a selector code in the low 4 bits (IR_VIDSEL_*).
+ *               SIMD forms: element i (0..1 or 0..3) of a or b is the half-word (vop2, 0..3) or
+ *               byte (vop4, 0..7) of the pair {b, a} (a low) named by the 4-bit digit i.
+ *   DSEL        scalar forms: the merge position (IR_VIDSEL_B0..H1), IR_VIDSEL_WORD for none;
+ *               SIMD forms: the mask, bit i set when element i is written.
+ *   OP2         the secondary operation (IR_VIDOP2_*); SIMD forms: NONE (merge) or ADD.
+ *   CLAMP       vshl/vshr: 1 .clamp, 0 .wrap.
+ *   SCALE, PO   vmad: the shift of the result (0, 1 .shr7, 2 .shr15) and the plus-one mode.
+ *   NEGAB, NEGC vmad: the product a * b (exactly one of a, b written negated) or c is negated. */
+enum { IR_VIDSEL_WORD = 0, IR_VIDSEL_B0, IR_VIDSEL_B1, IR_VIDSEL_B2, IR_VIDSEL_B3, IR_VIDSEL_H0,
+       IR_VIDSEL_H1 };
+enum { IR_VIDOP2_NONE = 0, IR_VIDOP2_ADD, IR_VIDOP2_MIN, IR_VIDOP2_MAX };
+enum { IR_VIDCTL_ASEL = 0, IR_VIDCTL_BSEL = 16, IR_VIDCTL_DSEL = 32, IR_VIDCTL_OP2 = 36,
+       IR_VIDCTL_CLAMP = 38, IR_VIDCTL_SCALE = 39, IR_VIDCTL_PO = 41, IR_VIDCTL_NEGAB = 42,
+       IR_VIDCTL_NEGC = 43 };
 /* Printed name of sub-operation `sub` in set `set` ("bfly" in SHFL; "" for 0 in NONE and for
  * PRMT's default mode), or NULL when `sub` is not a member of the set. */
 const char *ir_sub_name(ir_subs set, unsigned sub);

@@ -458,6 +458,8 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
         return ptx_check_mbarrier(p, c);
     if (c->row->form == PTX_FORM_BULK)
         return ptx_check_bulk(p, c);
+    if (c->row->form == PTX_FORM_VIDEO)
+        return ptx_check_video(p, c);
     if (!check_spaces(p, c) || !check_ordering(p, c))
         return false;
     if ((c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) && !check_cache_ops(p, c))

@@ -246,10 +246,10 @@ void ptx_parse_instruction(ptx_parser *p)
     c.op = (ptx_op_id)op;
     c.row = &ptx_op_rows[op];
     bool ok = check_row_and_types(p, &c);
-    /* the bulk copies and the matrix instructions read their modifiers themselves (ptx_bulk.c,
-     * ptx_matrix.c) */
+    /* the bulk copies, the matrix and the video instructions read their modifiers themselves
+     * (ptx_bulk.c, ptx_matrix.c, ptx_video.c) */
     for (int i = used; ok && c.row->form != PTX_FORM_BULK && c.row->form != PTX_FORM_MATRIX &&
-                       i < nwords; i++)
+                       c.row->form != PTX_FORM_VIDEO && i < nwords; i++)
         ok = i == sync_word || add_modifier(p, &c, words[i]);
     ok = ok && check_type_count(p, &c);
     uint32_t nops = 0;

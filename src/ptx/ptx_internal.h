@@ -122,6 +122,7 @@ typedef enum ptx_form {
     PTX_FORM_ASYNC,
     PTX_FORM_MBAR,
     PTX_FORM_BULK,
+    PTX_FORM_VIDEO,
     PTX_FORM_UNSUPPORTED
 } ptx_form;
 
@@ -228,9 +229,11 @@ static inline void ptx_vec_free(ptx_vec *v) { dynarray_free(v); }
 typedef enum ptx_popnd_kind {
     PTX_P_NAME, PTX_P_INT, PTX_P_FLOAT, PTX_P_F32BITS, PTX_P_F64BITS, PTX_P_ADDR, PTX_P_VEC,
     PTX_P_SINK, PTX_P_PAIR, PTX_P_NOT, PTX_P_LIST,
-    PTX_P_IMAGE /* [a, b] of the surface and texture instructions: name = a, elems/count = the
+    PTX_P_IMAGE, /* [a, b] of the surface and texture instructions: name = a, elems/count = the
                    coordinates (a lone coordinate without braces is one element); [a, s, b]
                    (an explicit sampler s) sets has_sampler */
+    PTX_P_NEG    /* -%r: a negated register (vmad's operands; every other instruction refuses
+                    it as not a register or immediate) */
 } ptx_popnd_kind;
 
 typedef struct ptx_name {
@@ -496,6 +499,13 @@ bool ptx_lower_address(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_op
  * operands. */
 bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_bulk(ptx_parser *p, ptx_insn_ctx *c);
+/* Video instructions (ptx_video.c; PTX ISA 9.1 "Video Instructions"; docs/ptx.md, "Video
+ * instructions"): they read their modifiers from the opcode text c->text (none go to the
+ * modifier groups), check them (PTX-VIDEO-001) and write sub, type (d), type2 (a), type_b (b),
+ * cmp, mods and the control word src[3] into c->insn; then the operands and their selectors
+ * (PTX-VIDEO-002, PTX-OPND-001/002). */
+bool ptx_check_video(ptx_parser *p, ptx_insn_ctx *c);
+void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c);
 /* For every other instruction: false after reporting PTX-OPND-002 when an operand has a form
  * only tex and tld4 take (a predicate after a vector {...}|p, a sampler [a, s, b]). */
 bool ptx_no_texture_operands(ptx_parser *p, const ptx_insn_ctx *c);

@@ -1088,6 +1088,7 @@ void ptx_lower(ptx_parser *p, ptx_insn_ctx *c)
     case PTX_FORM_ASYNC: ptx_lower_async(p, c); break;
     case PTX_FORM_MBAR: ptx_lower_mbarrier(p, c); break;
     case PTX_FORM_BULK: ptx_lower_bulk(p, c); break;
+    case PTX_FORM_VIDEO: ptx_lower_video(p, c); break;
     default: lower_warp(&L); break;
     }
     /* PTX has one condition flag, the carry: .cc writes it, addc/subc/madc read it. */

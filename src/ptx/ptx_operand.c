@@ -1,6 +1,7 @@
 /* PTX operand syntax: registers and names, special registers such as %tid.x, immediates in every
  * literal form, address expressions [base+offset] and [image, coordinates], vector braces
- * {a, b, _}, dual destinations d|p and {a, b, c, d}|p, negated predicates !p, and the
+ * {a, b, _}, dual destinations d|p and {a, b, c, d}|p, negated predicates !p, negated registers
+ * -%r (vmad), and the
  * parenthesised argument lists of call. It produces ptx_popnd records only; what an operand
  * means for an instruction is decided in ptx_lower.c. */
 #include <string.h>
@@ -198,6 +199,13 @@ static bool parse_one(ptx_parser *p, ptx_popnd *o, bool call_lists)
     if (call_lists && ptx_is_punct(t, '(')) {
         o->kind = PTX_P_LIST;
         return parse_name_list(p, o, ')', false);
+    }
+    if (ptx_is_punct(t, '-') && ptx_peek(p, 1)->kind == PTX_TOK_IDENT &&
+        ptx_peek(p, 1)->text[0] == '%') {
+        ptx_next(p);
+        o->kind = PTX_P_NEG;
+        parse_name(p, &o->name);
+        return true;
     }
     if (ptx_is_punct(t, '!') && ptx_peek(p, 1)->kind == PTX_TOK_IDENT) {
         ptx_next(p);

@@ -21,7 +21,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
     uint64_t addr;
     gms_diag_list *dl = gms_diag_list_create();
     gms_status st = gms_device_alloc(drv_device(), bytesize, &addr, dl);
-    rt_alloc a = {addr, bytesize, RT_ALLOC_DEVICE, NULL};
+    rt_alloc a = {addr, bytesize, RT_ALLOC_DEVICE, NULL, NULL};
     if (st == GMS_OK && rt_alloc_add(&a))
         st = GMS_ERR_NOMEM;
     if (st != GMS_OK)

@@ -157,6 +157,37 @@ _Static_assert(offsetof(struct cudaDeviceProp, sharedMemPerBlockOptin) == 672, "
 _Static_assert(offsetof(struct cudaDeviceProp, accessPolicyMaxWindowSize) == 692, "layout");
 _Static_assert(offsetof(struct cudaDeviceProp, clusterLaunch) == 748, "layout");
 
+/* CUDA arrays and the texture and surface objects over them (cudart_image.c). */
+typedef struct rt_array *cudaArray_t;
+typedef unsigned long long cudaTextureObject_t, cudaSurfaceObject_t;
+struct cudaChannelFormatDesc {
+    int x, y, z, w; /* bits per channel; 0: no such channel */
+    int f;          /* cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float */
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+enum { cudaArrayLayered = 1, cudaResourceTypeArray = 0 };
+struct cudaResourceDesc {
+    int resType;
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        int reserved[32];
+    } res;
+    unsigned flags;
+};
+struct cudaTextureDesc {
+    int addressMode[3], filterMode, readMode, sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization, seamlessCubemap;
+};
+
 /* cudaStreamSetAttribute ids share the launch attributes' numbering. */
 typedef cudaLaunchAttributeValue cudaStreamAttrValue;
 

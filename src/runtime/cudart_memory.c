@@ -46,6 +46,13 @@ static int is_device(const void *p, rt_alloc *a)
     return rt_alloc_find((uint64_t)(uintptr_t)p, a) == 0 && a->kind == RT_ALLOC_DEVICE;
 }
 
+/* Managed memory the table knows (its host mirror is current between launches). */
+static int is_managed(const void *p)
+{
+    rt_alloc a;
+    return rt_alloc_find((uint64_t)(uintptr_t)p, &a) == 0 && a.kind == RT_ALLOC_MANAGED;
+}
+
 /* Prints the diagnostics of a failed call and returns its CUDA code. */
 static cudaError_t failed(const char *call, gms_status st, gms_diag_list *dl)
 {
@@ -68,7 +75,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     uint64_t addr;
     gms_diag_list *dl = gms_diag_list_create();
     gms_status st = gms_device_alloc(dev, size, &addr, dl);
-    rt_alloc a = {addr, size, RT_ALLOC_DEVICE, NULL};
+    rt_alloc a = {addr, size, RT_ALLOC_DEVICE, NULL, NULL};
     if (st == GMS_OK && rt_alloc_add(&a))
         st = GMS_ERR_NOMEM;
     if (st != GMS_OK)
@@ -104,7 +111,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
     if (!pHost)
         return cudart_set(cudaErrorInvalidValue);
     void *p = malloc(size ? size : 1);
-    rt_alloc a = {(uint64_t)(uintptr_t)p, size ? size : 1, RT_ALLOC_HOST, p};
+    rt_alloc a = {(uint64_t)(uintptr_t)p, size ? size : 1, RT_ALLOC_HOST, p, NULL};
     if (!p || rt_alloc_add(&a)) {
         free(p);
         return cudart_set(cudaErrorMemoryAllocation);
@@ -154,7 +161,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
                 (unsigned long long)at);
         return cudart_set(cudaErrorMemoryAllocation);
     }
-    rt_alloc a = {at, bytes, RT_ALLOC_MANAGED, host};
+    rt_alloc a = {at, bytes, RT_ALLOC_MANAGED, host, NULL};
     if (rt_alloc_add(&a)) {
         munmap(host, bytes);
         return cudart_set(cudaErrorMemoryAllocation);
@@ -184,9 +191,12 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
         return cudaSuccess;
     rt_alloc da, sa;
     int dst_dev = is_device(dst, &da), src_dev = is_device(src, &sa);
-    if ((kind == cudaMemcpyHostToDevice && (!dst_dev || src_dev)) ||
-        (kind == cudaMemcpyDeviceToHost && (dst_dev || !src_dev)) ||
-        (kind == cudaMemcpyDeviceToDevice && (!dst_dev || !src_dev)) ||
+    /* Managed memory may stand on either side of any kind. */
+    int dst_managed = !dst_dev && is_managed(dst), src_managed = !src_dev && is_managed(src);
+    int dst_gpu = dst_dev || dst_managed, src_gpu = src_dev || src_managed;
+    if ((kind == cudaMemcpyHostToDevice && (!dst_gpu || src_dev)) ||
+        (kind == cudaMemcpyDeviceToHost && (dst_dev || !src_gpu)) ||
+        (kind == cudaMemcpyDeviceToDevice && (!dst_gpu || !src_gpu)) ||
         (kind == cudaMemcpyHostToHost && (dst_dev || src_dev)))
         return cudart_set(cudaErrorInvalidMemcpyDirection);
     gms_device *dev = cudart_device();

@@ -80,7 +80,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
     rt_ptx_list l = {0};
     char err[256], name[64];
     if (rt_fatbin_ptx(fatCubin, &l, err, sizeof err) != 0) {
-        fprintf(stderr, "gpumemsim: fat binary %d: %s [RT-CUDART-003]\n", h->index, err);
+        fprintf(stderr, "gpumemsim: fat binary %d: %s\n", h->index, err);
         return (void **)h;
     }
     const rt_ptx_module *p = best_ptx(&l, info.sm_version);
@@ -182,6 +182,27 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     return __cudaGetKernel(kernel, hostFun);
 }
 
+/* Whether `shared` bytes of dynamic shared memory are more than kernel k may use: as on a GPU,
+ * more than 48 KiB per CTA (static and dynamic) needs cudaFuncSetAttribute's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize first (RT-CUDART-006, printed). */
+static int dynamic_shared_refused(const rt_kernel *k, size_t shared)
+{
+    gms_kernel_info info;
+    gms_module *m = rt_module();
+    if (!m || gms_module_kernel_find(m, k->name, &info) != GMS_OK)
+        return 0; /* the launch reports it */
+    size_t limit = k->max_dynamic_shared >= 0 ? (size_t)k->max_dynamic_shared
+                   : info.static_shared_bytes < 48 * 1024 ? 48 * 1024 - info.static_shared_bytes
+                                                          : 0;
+    if (shared <= limit)
+        return 0;
+    fprintf(stderr, "gpumemsim: kernel %s: %zu bytes of dynamic shared memory, more than the "
+                    "%zu it may use; raise the limit with cudaFuncSetAttribute("
+                    "cudaFuncAttributeMaxDynamicSharedMemorySize) [RT-CUDART-006]\n",
+            k->name, shared, limit);
+    return 1;
+}
+
 /* Runs kernel `k` with the configuration given; the error code of the launch. */
 static cudaError_t launch(const rt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
                           cudaStream_t stream, const gms_policy_window *window, int cooperative)
@@ -197,6 +218,10 @@ static cudaError_t launch(const rt_kernel *k, dim3 grid, dim3 block, void **args
         return cudart_set(cudaErrorInvalidConfiguration);
     if (!cudart_device())
         return cudart_set(cudaErrorInitializationError);
+    if (!rt_module()) /* no PTX (reported at registration), or it did not load */
+        return cudart_set(cudaErrorNoKernelImageForDevice);
+    if (dynamic_shared_refused(k, shared))
+        return cudart_set(cudaErrorInvalidValue);
     rt_launch l = {.kernel = k, .grid = {grid.x, grid.y, grid.z},
                    .block = {block.x, block.y, block.z}, .shared_bytes = (uint32_t)shared,
                    .args = args, .window = window, .cooperative = cooperative};

@@ -31,19 +31,20 @@ static cudaError_t lookup(const void *symbol, const rt_var **v, gms_module **m)
     return *m ? cudaSuccess : cudart_set(cudaErrorInvalidKernelImage);
 }
 
-/* Direction checks: `dev_side` is the other pointer, which must be device memory for
- * DeviceToDevice and host memory for the host kinds. */
+/* Whether `kind` does not fit `other`, the pointer on the far side of the symbol: device (or
+ * managed) memory for DeviceToDevice, host (or managed) memory for the host kinds. */
 static int bad_kind(enum cudaMemcpyKind kind, const void *other, int to_symbol)
 {
     rt_alloc a;
-    int other_dev = rt_alloc_find((uint64_t)(uintptr_t)other, &a) == 0 &&
-                    a.kind == RT_ALLOC_DEVICE;
+    int known = rt_alloc_find((uint64_t)(uintptr_t)other, &a) == 0;
+    int other_dev = known && a.kind == RT_ALLOC_DEVICE;
+    int other_managed = known && a.kind == RT_ALLOC_MANAGED; /* fits either kind */
     if ((unsigned)kind > cudaMemcpyDefault)
         return 1;
     if (kind == cudaMemcpyDefault)
         return 0;
     if (kind == cudaMemcpyDeviceToDevice)
-        return !other_dev;
+        return !other_dev && !other_managed;
     return kind != (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) || other_dev;
 }
 
@@ -142,7 +143,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
     if (info.space != GMS_VAR_GLOBAL)
         return cudart_set(cudaErrorInvalidSymbol);
     /* Known to the table, the address works in cudaMemcpy like cudaMalloc'd memory. */
-    rt_alloc a = {info.address, info.bytes ? info.bytes : 1, RT_ALLOC_DEVICE, NULL};
+    rt_alloc a = {info.address, info.bytes ? info.bytes : 1, RT_ALLOC_DEVICE, NULL, NULL};
     if (rt_alloc_find(info.address, NULL) && rt_alloc_add(&a))
         return cudart_set(cudaErrorMemoryAllocation);
     *devPtr = (void *)(uintptr_t)info.address;

@@ -6,11 +6,13 @@
  * (the public API itself keeps none). */
 #define _GNU_SOURCE
 #include "runtime/rt_state.h"
+#include "runtime/rt_ptxjoin.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 typedef struct rt_ptx {
@@ -194,40 +196,74 @@ int rt_module_add(const char *name, const char *text, size_t len, unsigned sm)
     return rc;
 }
 
-/* Whether line `s` (of the second or a later text) is a module header directive, which the
- * first text already gave. */
-static int header_line(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return strncmp(s, ".version", 8) == 0 || strncmp(s, ".target", 7) == 0 ||
-           strncmp(s, ".address_size", 13) == 0;
-}
-
-/* Every added text in one, the later ones without their header lines (malloc'd). */
+/* Every added text in one (rt_ptx_join; malloc'd), or NULL when out of memory. */
 static char *joined_text(size_t *len)
 {
-    size_t cap = 1;
-    for (size_t i = 0; i < S.nptx; i++)
-        cap += S.ptx[i].len + 1;
-    char *out = malloc(cap), *w = out;
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < S.nptx; i++) {
-        const char *s = S.ptx[i].text, *end = s + S.ptx[i].len;
-        while (s < end) {
-            const char *nl = memchr(s, '\n', (size_t)(end - s));
-            size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
-            if (i == 0 || !header_line(s))
-                memcpy(w, s, n), w += n;
-            s += n;
-        }
-        if (w > out && w[-1] != '\n')
-            *w++ = '\n';
+    const char **texts = malloc(S.nptx * sizeof *texts);
+    size_t *lens = malloc(S.nptx * sizeof *lens);
+    char *out = NULL;
+    if (texts && lens) {
+        for (size_t i = 0; i < S.nptx; i++)
+            texts[i] = S.ptx[i].text, lens[i] = S.ptx[i].len;
+        out = rt_ptx_join(texts, lens, S.nptx, len);
     }
-    *w = '\0';
-    *len = (size_t)(w - out);
+    free(texts);
+    free(lens);
     return out;
+}
+
+/* Maps host memory over the pages of [addr, addr + bytes), pages this function mapped before
+ * included. 0, or -1 when the host uses one of them. */
+static int map_mirror(uint64_t addr, uint64_t bytes)
+{
+    static uint64_t *mapped; /* pages mapped so far */
+    static size_t nmapped;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    for (uint64_t p = addr / page * page; p < addr + bytes; p += page) {
+        int known = 0;
+        for (size_t i = 0; i < nmapped && !known; i++)
+            known = mapped[i] == p;
+        if (known)
+            continue;
+        void *h = mmap((void *)(uintptr_t)p, page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        uint64_t *grown = realloc(mapped, (nmapped + 1) * sizeof *mapped);
+        if (h != (void *)(uintptr_t)p || !grown) {
+            if (h != MAP_FAILED && h != (void *)(uintptr_t)p)
+                munmap(h, page);
+            if (grown)
+                mapped = grown;
+            return -1;
+        }
+        mapped = grown;
+        mapped[nmapped++] = p;
+    }
+    return 0;
+}
+
+/* Gives every __managed__ variable a host mirror at its device address, holding its initial
+ * bytes, and points the program's pointer at it (nvcc's code reads the variable through it). */
+static void bind_managed_vars(void)
+{
+    for (size_t i = 0; i < S.nvars; i++) {
+        rt_var *v = &S.vars[i];
+        gms_var_info info;
+        if (!v->managed || gms_module_var_info(S.mod, v->name, &info, NULL) != GMS_OK ||
+            info.space != GMS_VAR_GLOBAL)
+            continue;
+        if (map_mirror(info.address, info.bytes)) {
+            fprintf(stderr, "gpumemsim: __managed__ %s: host memory at its device address "
+                            "0x%llx is taken [RT-CUDART-004]\n",
+                    v->name, (unsigned long long)info.address);
+            continue;
+        }
+        void *host = (void *)(uintptr_t)info.address;
+        rt_alloc a = {info.address, info.bytes, RT_ALLOC_MANAGED, host, NULL};
+        if (gms_device_read(S.dev, info.address, host, info.bytes, NULL) != GMS_OK ||
+            rt_alloc_add(&a))
+            continue;
+        *(void **)(uintptr_t)v->host_var = host;
+    }
 }
 
 gms_module *rt_module(void)
@@ -244,8 +280,10 @@ gms_module *rt_module(void)
         gms_status st = text ? gms_module_load(dev, path, text, len, "ptx", &S.mod, dl)
                              : GMS_ERR_NOMEM;
         if (st != GMS_OK) {
-            rt_print_diags("the program's PTX does not load", dl);
+            rt_print_diags("the program's PTX does not load [RT-CUDART-003]", dl);
             S.mod = NULL;
+        } else {
+            bind_managed_vars();
         }
         gms_diag_list_destroy(dl);
         free(text);
@@ -343,8 +381,10 @@ int rt_alloc_add(const rt_alloc *a)
 {
     rt_lock();
     rt_alloc *slot = grow((void **)&S.allocs, &S.nallocs, sizeof *S.allocs);
-    if (slot)
+    if (slot) {
         *slot = *a;
+        slot->shadow = NULL;
+    }
     rt_unlock();
     return slot ? 0 : -1;
 }
@@ -369,6 +409,8 @@ int rt_alloc_remove(uint64_t addr, rt_alloc *out)
     int rc = -1;
     for (size_t i = 0; i < S.nallocs && rc; i++)
         if (S.allocs[i].addr == addr) {
+            free(S.allocs[i].shadow);
+            S.allocs[i].shadow = NULL;
             if (out)
                 *out = S.allocs[i];
             S.allocs[i] = S.allocs[--S.nallocs];
@@ -389,16 +431,58 @@ uint64_t rt_alloc_device_bytes(void)
     return n;
 }
 
+/* Writes the runs of 128-byte blocks where a's host bytes differ from its shadow (all of them
+ * when it has none yet). Returns the status of the first write that failed, or GMS_OK. */
+static gms_status write_changes(const rt_alloc *a, gms_diag_list *dl)
+{
+    enum { BLOCK = 128 };
+    const uint8_t *host = a->host, *old = a->shadow;
+    if (!old)
+        return gms_device_write(S.dev, a->addr, host, a->bytes, dl);
+    uint64_t at = 0;
+    while (at < a->bytes) {
+        uint64_t n = a->bytes - at < BLOCK ? a->bytes - at : BLOCK;
+        if (memcmp(host + at, old + at, n) == 0) {
+            at += n;
+            continue;
+        }
+        uint64_t end = at + n;
+        while (end < a->bytes) {
+            uint64_t m = a->bytes - end < BLOCK ? a->bytes - end : BLOCK;
+            if (memcmp(host + end, old + end, m) == 0)
+                break;
+            end += m;
+        }
+        gms_status st = gms_device_write(S.dev, a->addr + at, host + at, end - at, dl);
+        if (st != GMS_OK)
+            return st;
+        at = end;
+    }
+    return GMS_OK;
+}
+
+/* Records a's host bytes as synchronised. */
+static void keep_shadow(rt_alloc *a)
+{
+    if (!a->shadow)
+        a->shadow = malloc(a->bytes);
+    if (a->shadow)
+        memcpy(a->shadow, a->host, a->bytes);
+}
+
 int rt_managed_to_device(void)
 {
     rt_lock();
     int rc = 0;
     gms_diag_list *dl = gms_diag_list_create();
-    for (size_t i = 0; i < S.nallocs; i++)
-        if (S.allocs[i].kind == RT_ALLOC_MANAGED &&
-            gms_device_write(S.dev, S.allocs[i].addr, S.allocs[i].host, S.allocs[i].bytes,
-                             dl) != GMS_OK)
+    for (size_t i = 0; i < S.nallocs; i++) {
+        if (S.allocs[i].kind != RT_ALLOC_MANAGED)
+            continue;
+        if (write_changes(&S.allocs[i], dl) != GMS_OK)
             rc = -1;
+        else
+            keep_shadow(&S.allocs[i]);
+    }
     if (rc)
         rt_print_diags("managed memory could not reach the device", dl);
     gms_diag_list_destroy(dl);
@@ -410,11 +494,15 @@ int rt_managed_to_host(void)
 {
     rt_lock();
     int rc = 0;
-    for (size_t i = 0; i < S.nallocs; i++)
-        if (S.allocs[i].kind == RT_ALLOC_MANAGED &&
-            gms_device_read(S.dev, S.allocs[i].addr, S.allocs[i].host, S.allocs[i].bytes,
-                            NULL) != GMS_OK)
+    for (size_t i = 0; i < S.nallocs; i++) {
+        rt_alloc *a = &S.allocs[i];
+        if (a->kind != RT_ALLOC_MANAGED)
+            continue;
+        if (gms_device_read(S.dev, a->addr, a->host, a->bytes, NULL) != GMS_OK)
             rc = -1;
+        else
+            keep_shadow(a);
+    }
     rt_unlock();
     return rc;
 }
@@ -479,7 +567,8 @@ gms_status rt_launch_run(const rt_launch *l)
         st = GMS_ERR_STATE;
     if (st == GMS_OK) {
         gms_launch_config c = {.args = args, .nargs = ki.nparams,
-                               .shared_bytes = l->shared_bytes};
+                               .shared_bytes = l->shared_bytes,
+                               .cooperative = l->cooperative};
         memcpy(c.grid, l->grid, sizeof c.grid);
         memcpy(c.block, l->block, sizeof c.block);
         c.window = l->window ? l->window : S.has_window ? &S.window : NULL;

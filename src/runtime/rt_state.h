@@ -31,6 +31,8 @@ typedef struct rt_alloc {
     uint64_t addr, bytes; /* device address (host address for RT_ALLOC_HOST) and size */
     rt_alloc_kind kind;
     void *host;           /* RT_ALLOC_HOST and RT_ALLOC_MANAGED: the host memory */
+    void *shadow;         /* RT_ALLOC_MANAGED: the bytes as last synchronised (owned by the
+                             table; NULL: not yet), so only what the host changed is written */
 } rt_alloc;
 
 /* A kernel the program can launch: a registered host stub (cudart) or a function looked up in
@@ -98,8 +100,9 @@ int rt_alloc_find(uint64_t addr, rt_alloc *out);
 int rt_alloc_remove(uint64_t addr, rt_alloc *out);
 /* Bytes of device memory the table holds (device and managed). */
 uint64_t rt_alloc_device_bytes(void);
-/* Copies every managed allocation's host bytes to the device (before a launch; 0 or -1 with
- * the diagnostics printed) and back (after one). */
+/* Copies the host bytes of every managed allocation that the host changed since the last
+ * synchronisation to the device, in runs of changed 128-byte blocks (before a launch; 0 or -1
+ * with the diagnostics printed), and every managed allocation back (after one). */
 int rt_managed_to_device(void);
 int rt_managed_to_host(void);
 
