@@ -316,6 +316,11 @@ gms_cli_test(exec_not_executable 126 "^$"
 gms_cli_test(exec_without_shared_cudart 126 "^$"
              "^gpumemsim: error: [^\n]*/gpumemsim: loads neither libcudart.so nor libcuda.so, so the simulated GPU's runtime cannot take the place of its own: nvcc links a copy of the CUDA runtime into each program by default \\(-cudart static\\); rebuild it with `nvcc -cudart shared` \\[RT-EXEC-004\\]\n$"
              exec -- $<TARGET_FILE:gpumemsim> --version)
+# With --dlopen such a program runs (Python opens libcuda.so.1 itself): here gpumemsim --version
+# prints its version and exits 0.
+gms_cli_test(exec_dlopen 0 "^gpumemsim [0-9]"
+             "^$"
+             exec --dlopen -- $<TARGET_FILE:gpumemsim> --version)
 include(CheckCSourceCompiles)
 set(CMAKE_REQUIRED_LINK_OPTIONS -static)
 check_c_source_compiles("int main(void) { return 0; }" GMS_HAVE_STATIC_LINKING)

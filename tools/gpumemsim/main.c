@@ -46,7 +46,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
     OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
-    OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS, OPT_STRICT_HAZARDS
+    OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS, OPT_STRICT_HAZARDS,
+    OPT_DLOPEN
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -81,6 +82,9 @@ static const cli_option options[] = {
     {"strict-hazards", NULL, CMD_RUN, OPT_STRICT_HAZARDS,
      "fault on register hazards of SASS control codes' scoreboards"},
     {"quiet", NULL, CMD_RUN | CMD_EXEC, OPT_QUIET, "print only printf output, faults and failures"},
+    {"dlopen", NULL, CMD_EXEC, OPT_DLOPEN,
+     "the program opens the CUDA libraries itself (Python with Numba or CuPy): run it although "
+     "it does not link them (RT-EXEC-004)"},
     {"progress", NULL, CMD_RUN, OPT_PROGRESS,
      "progress on stderr even when it is not a terminal"},
     {"list-ops", NULL, CMD_CHECK, OPT_LIST_OPS,
@@ -500,7 +504,7 @@ static int cmd_presets(int argc, char **argv)
 /* What `exec` was asked for on the command line; NULL or 0: not given. */
 typedef struct exec_args {
     const char *gpu, *config, *json, *top;
-    int strip_hints, quiet;
+    int strip_hints, quiet, dlopen;
 } exec_args;
 
 /* Parses the options of `exec`, which end at its first operand (the program) or at `--`.
@@ -518,6 +522,7 @@ static int parse_exec_options(int argc, char **argv, exec_args *a)
         case OPT_JSON: a->json = optarg; break;
         case OPT_STRIP_HINTS: a->strip_hints = 1; break;
         case OPT_QUIET: a->quiet = 1; break;
+        case OPT_DLOPEN: a->dlopen = 1; break;
         case OPT_TOP:
             if (parse_number("top", optarg, 0, 1000000, &v))
                 return 2;
@@ -612,6 +617,8 @@ static int cmd_exec(int argc, char **argv)
     exec_check check = exec_find_program(program[0], path, sizeof path, why, sizeof why);
     if (check == EXEC_OK)
         check = exec_check_program(path, why, sizeof why);
+    if (check == EXEC_NO_CUDART && a.dlopen) /* it loads them by name at run time */
+        check = EXEC_OK;
     if (check != EXEC_OK)
         return exec_refused(program[0], check, why);
     check = exec_runtime_dir(dir, sizeof dir, why, sizeof why);
