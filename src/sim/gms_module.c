@@ -2,8 +2,11 @@
  * text onto a device, checking it without one, kernel queries, and the module's .global and
  * .const variables.
  *
- * A device holds one module: the memory system keeps per-instruction counters by the module's
- * static instruction ids, and ids of two modules would share them. */
+ * A device holds any number of modules, loaded at any time between launches. The memory system
+ * keeps one array of per-instruction counters for the device: a module's instructions take the
+ * ids after those of the modules loaded before it (gms_module.insn_base), and a launch makes its
+ * module's ids charge that range (memsys_select_insns). Each module's code starts after the
+ * others' in the instruction address space, so they do not share instruction-cache lines. */
 #include <stdlib.h>
 #include <string.h>
 
