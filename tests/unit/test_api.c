@@ -550,6 +550,10 @@ static void test_two_modules(void **state)
     assert_string_equal(s.kernel, "twice");
     assert_int_equal(s.warp_instructions, 9);
     assert_int_equal(s.counters.constant.requests, 2); /* ld.const and ld.param */
+    /* b's code lies after a's: its two 128-byte lines are cold, not a's lines again. */
+    assert_int_equal(s.counters.icache.fetches, 2);
+    assert_int_equal(s.counters.icache.hits, 0);
+    assert_int_equal(s.counters.icache.misses, 2);
 
     /* Per-instruction statistics of both modules, by device id. */
     char *json = NULL;
