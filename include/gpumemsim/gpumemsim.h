@@ -356,15 +356,18 @@ gms_status gms_dialect_list(const char *dialect, unsigned what, char **text_out,
 typedef struct gms_module gms_module;
 
 /* Parses, checks and prepares a module and binds it to `dev` (*out, OUT, owned by the device
- * and freed with it; a device holds one module). The text is `len` bytes at `text` (borrowed,
- * copied; need not be NUL-terminated) or, when text is NULL, the file at `path` (a regular
- * file of at most 256 MiB). `path` (borrowed, copied) names the module in diagnostics and
- * reports and must not be NULL. `dialect` (borrowed) is "ptx", or NULL to choose it from the
- * path's suffix. A module whose .target the preset could not load gets the warning
- * SIM-TARGET-001 and loads. Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_STATE when the device
- * already holds a module (API-STATE-001); GMS_ERR_IO (SIM-IO-001..003); GMS_ERR_MODULE with
- * every error of the text (PTX-*, EXEC-UNSUP-001, EXEC-EXTERN-001, SIM-DIALECT-001);
- * GMS_ERR_NOMEM. */
+ * and freed with it). A device holds any number of modules, loaded at any time between
+ * launches; each has its own kernels, variables and constant banks and shares the device's
+ * memory, caches and statistics. The module's instructions get the device-wide ids that
+ * follow those of the modules loaded before it (docs/api.md, "Modules"). The text is `len`
+ * bytes at `text` (borrowed, copied; need not be NUL-terminated) or, when text is NULL, the
+ * file at `path` (a regular file of at most 256 MiB). `path` (borrowed, copied) names the
+ * module in diagnostics and reports and must not be NULL. `dialect` (borrowed) is "ptx", or
+ * NULL to choose it from the path's suffix. A module whose .target the preset could not load
+ * gets the warning SIM-TARGET-001 and loads. Returns GMS_OK; GMS_ERR_ARGUMENT; GMS_ERR_IO
+ * (SIM-IO-001..003); GMS_ERR_MODULE with every error of the text (PTX-*, EXEC-UNSUP-001,
+ * EXEC-EXTERN-001, SIM-DIALECT-001); GMS_ERR_NOMEM (SIM-NOMEM-001, also when the device's
+ * instruction ids would pass 2^32 - 1). A failed load leaves the device as it was. */
 gms_status gms_module_load(gms_device *dev, const char *path, const char *text, size_t len,
                            const char *dialect, gms_module **out, gms_diag_list *dl);
 /* Parses, checks and prepares a module as gms_module_load does, without a device, and keeps
@@ -682,7 +685,9 @@ typedef enum gms_report_format {
 } gms_report_format;
 /* The report of every launch so far, as `gpumemsim run` prints or writes it, into *text_out
  * (OUT, gms_free). `launch_file` (borrowed, may be NULL) is the name the report gives the
- * input. Flush first (gms_device_flush) for the totals of a finished run. Returns GMS_OK,
+ * input. Flush first (gms_device_flush) for the totals of a finished run. It covers every
+ * module of the device: instructions by device-wide id, each naming its module when the device
+ * holds several (docs/statistics.md). Returns GMS_OK,
  * GMS_ERR_ARGUMENT, GMS_ERR_STATE (API-STATE-003: no module loaded), GMS_ERR_NOMEM. */
 gms_status gms_device_report(const gms_device *dev, gms_report_format format, size_t top,
                              const char *launch_file, char **text_out, gms_diag_list *dl);

@@ -154,6 +154,12 @@ int exec_program_uses_heap(const exec_program *p);
  * needs this plus its dynamic shared bytes per CTA. */
 uint32_t exec_program_static_shared_bytes(const exec_program *p);
 
+/* Moves the program's code, which starts at instruction address 0, to start at `origin` (bytes, a
+ * multiple of 128), so that modules sharing a device do not share instruction-cache lines
+ * (docs/api.md, "Modules"). Call once, before the first launch. Returns the code's bytes (a
+ * multiple of 128): where the next module's code may start, after origin. */
+uint64_t exec_program_place_code(exec_program *p, uint64_t origin);
+
 /* 64-bit register slots per lane that a frame of function `func` (an index into the module's
  * functions) holds: the registers its instructions reference, those whose live ranges do not
  * overlap sharing a slot (docs/architecture.md, "Registers"). A warp's register file is this

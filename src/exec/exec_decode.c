@@ -619,6 +619,7 @@ static int layout_module(exec_program *p)
         p->funcs[f].code_base = code_base;
         code_base += (code_bytes(&p->layout, (uint32_t)counted) + 127) & ~(uint64_t)127;
     }
+    p->code_bytes = code_base;
     p->static_shared_bytes = shared;
     p->dynamic_shared_offset = align_up32(shared, 16);
     for (uint32_t i = 0; i < m->nvars; i++)
@@ -825,6 +826,12 @@ void exec_program_destroy(exec_program *p)
 }
 
 const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn_counts; }
+
+uint64_t exec_program_place_code(exec_program *p, uint64_t origin)
+{
+    for (uint32_t f = 0; f < p->module->nfuncs; f++) p->funcs[f].code_base += origin;
+    return p->code_bytes;
+}
 
 uint32_t exec_program_static_shared_bytes(const exec_program *p)
 {

@@ -37,12 +37,34 @@ static void apply_relocs(const exec_program *p, const ir_var *v, uint8_t *image)
     }
 }
 
-/* Allocates and initialises module .global variables in `ms` and installs the .const bank. */
+/* Installs the program's constant banks in `ms`, empty ones included: a bank another module left
+ * must not show. 0, or -1 with *fault (EXEC-NOMEM-004). */
+static int install_banks(exec_program *p, memsys *ms, exec_fault *fault)
+{
+    if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes)) {
+        exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
+                 "constant bank (%u bytes)", p->const_bytes);
+        return -1;
+    }
+    for (uint32_t b = 1; b < MEM_CONST_BANKS; b++) {
+        if (memsys_set_const_bank_at(ms, b, p->bank_data[b], p->bank_bytes[b])) {
+            exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
+                     "constant bank %u (%u bytes)", b, p->bank_bytes[b]);
+            return -1;
+        }
+    }
+    memsys_set_const_owner(ms, p);
+    return 0;
+}
+
+/* Allocates and initialises module .global variables in `ms` and installs the .const banks; on
+ * later calls only the banks, when another module's were installed since (a device holding
+ * several modules). */
 static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
 {
     const ir_module *m = p->module;
     if (p->globals_ready && p->globals_ms == ms)
-        return 0;
+        return memsys_const_owner(ms) == p ? 0 : install_banks(p, ms, fault);
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ir_var *v = &m->vars[i];
         if (v->space != IR_SPACE_GLOBAL)
@@ -78,19 +100,8 @@ static int bind_module(exec_program *p, memsys *ms, exec_fault *fault)
             apply_relocs(p, v, exec_const_byte(p, p->module_var_addr[i]));
         }
     }
-    if (memsys_set_const_bank(ms, p->const_bank, p->const_bytes)) {
-        exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
-                 "constant bank (%u bytes)", p->const_bytes);
+    if (install_banks(p, ms, fault))
         return -1;
-    }
-    /* The other banks too, empty ones included: a bank another module left must not show. */
-    for (uint32_t b = 1; b < MEM_CONST_BANKS; b++) {
-        if (memsys_set_const_bank_at(ms, b, p->bank_data[b], p->bank_bytes[b])) {
-            exec_oom(NULL, fault, "EXEC-NOMEM-004", "out of host memory installing the module's "
-                     "constant bank %u (%u bytes)", b, p->bank_bytes[b]);
-            return -1;
-        }
-    }
     p->globals_ready = 1;
     p->globals_ms = ms;
     return 0;

@@ -111,6 +111,7 @@ struct exec_program {
     exec_insn_layout layout;  /* the module's instruction layout (ir_machine) */
     uint8_t has_glue;         /* some instruction is glue: the run loop checks for it */
     uint32_t static_shared_bytes; /* module-scope .shared variables */
+    uint64_t code_bytes;      /* instruction bytes of every function, each a multiple of 128 */
     uint32_t dynamic_shared_offset; /* where extern .shared arrays start */
     uint8_t uses_reserved_smem; /* some instruction reads a %reserved_smem_offset_* register: CTAs
                                    get the reserved shared region (exec_device.c) */

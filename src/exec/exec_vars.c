@@ -17,7 +17,7 @@ int exec_program_write_const(exec_program *p, memsys *ms, uint64_t offset, const
     if (offset > p->const_bytes || bytes > p->const_bytes - offset)
         return -1;
     memcpy(p->const_bank + offset, buf, bytes);
-    if (ms && p->globals_ready && p->globals_ms == ms)
+    if (ms && p->globals_ready && p->globals_ms == ms && memsys_const_owner(ms) == p)
         return memsys_set_const_bank(ms, p->const_bank, p->const_bytes);
     return 0;
 }

@@ -44,7 +44,7 @@ void memsys_destroy(memsys *ms)
     dram_destroy(ms->store);
     free(ms->allocs);
     for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(ms->const_bank[b]);
-    free(ms->per_insn);
+    free(ms->insn_all);
     mem_image_table_fini(&ms->images);
     mem_sampler_table_fini(&ms->samplers);
     free(ms);
@@ -55,19 +55,48 @@ int memsys_set_insn_count(memsys *ms, uint32_t ninsns)
     mem_counters *c = calloc(ninsns ? ninsns : 1, sizeof *c);
     if (!c)
         return -1;
-    free(ms->per_insn);
-    ms->per_insn = c;
-    ms->ninsns = ninsns;
+    free(ms->insn_all);
+    ms->insn_all = ms->per_insn = c;
+    ms->insn_total = ms->ninsns = ninsns;
+    ms->insn_base = 0;
     return 0;
 }
 
-const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->per_insn; }
+int memsys_grow_insns(memsys *ms, uint32_t total)
+{
+    if (total <= ms->insn_total)
+        return 0;
+    mem_counters *c = realloc(ms->insn_all, total * sizeof *c);
+    if (!c)
+        return -1;
+    memset(c + ms->insn_total, 0, (total - ms->insn_total) * sizeof *c);
+    ms->insn_all = c;
+    ms->insn_total = total;
+    ms->per_insn = c + ms->insn_base;
+    return 0;
+}
+
+void memsys_select_insns(memsys *ms, uint32_t base, uint32_t ninsns)
+{
+    if (base > ms->insn_total)
+        base = ms->insn_total;
+    if (ninsns > ms->insn_total - base)
+        ninsns = ms->insn_total - base;
+    ms->insn_base = base;
+    ms->per_insn = ms->insn_all + base;
+    ms->ninsns = ninsns;
+}
+
+const void *memsys_const_owner(const memsys *ms) { return ms->const_owner; }
+void memsys_set_const_owner(memsys *ms, const void *owner) { ms->const_owner = owner; }
+
+const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->insn_all; }
 const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
 
 void memsys_total_counters(const memsys *ms, mem_counters *out)
 {
     memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < ms->ninsns; i++) mem_counters_add(out, &ms->per_insn[i]);
+    for (uint32_t i = 0; i < ms->insn_total; i++) mem_counters_add(out, &ms->insn_all[i]);
     mem_counters_add(out, &ms->unattributed);
     out->l2.lines_evict_first = out->l2.lines_evict_normal = out->l2.lines_evict_last = 0;
     out->l2.peak_evict_last_lines = 0;

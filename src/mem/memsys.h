@@ -54,7 +54,18 @@ void memsys_destroy(memsys *ms);
 /* Sizes the per-instruction counters for static ids 0..ninsns-1 (clears them). Returns 0 or -1
  * when out of memory. Counters of accesses with ids outside the range are not kept. */
 int memsys_set_insn_count(memsys *ms, uint32_t ninsns);
-/* Counters per static instruction (ninsns entries) and of work no instruction caused (the final
+/* A device holding several modules (docs/api.md, "Modules") numbers their instructions one after
+ * another: memsys_grow_insns sizes the counters for `total` ids, keeping those kept so far (the new
+ * ones start at zero; -1 when out of memory), and memsys_select_insns makes the coming accesses'
+ * ids 0..ninsns-1 charge the counters base..base+ninsns-1 (the running module's). After
+ * memsys_set_insn_count the window is every id. */
+int memsys_grow_insns(memsys *ms, uint32_t total);
+void memsys_select_insns(memsys *ms, uint32_t base, uint32_t ninsns);
+/* Whoever installed the constant banks last (an exec_program), so that a launch of another
+ * module installs its own again; NULL until someone says. */
+const void *memsys_const_owner(const memsys *ms);
+void memsys_set_const_owner(memsys *ms, const void *owner);
+/* Counters per static instruction (every id memsys_set_insn_count or _grow_insns sized) and of work no instruction caused (the final
  * write-back of dirty lines). */
 const mem_counters *memsys_insn_counters(const memsys *ms);
 const mem_counters *memsys_unattributed_counters(const memsys *ms);

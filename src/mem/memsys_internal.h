@@ -79,8 +79,11 @@ struct memsys {
     void *mappings[4]; /* storage blocks lent to the per-SM caches */
     size_t mapping_bytes[4];
     uint32_t nmappings;
-    mem_counters *per_insn;
-    uint32_t ninsns;
+    mem_counters *insn_all;    /* owned: every loaded module's instructions (insn_total) */
+    uint32_t insn_total;
+    mem_counters *per_insn;    /* the running module's window into insn_all (insn_base on) */
+    uint32_t ninsns, insn_base;
+    const void *const_owner;   /* who installed the constant banks (memsys_const_owner) */
     mem_counters unattributed; /* flushes at the end of a run, host-side operations */
     mem_request own_work;      /* the request of work no access caused (charged unattributed) */
     unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */

@@ -283,8 +283,14 @@ static void write_header(const report_model *m, FILE *out)
     if (m->launch_file)
         fprintf(out, ", %s", m->launch_file);
     fputc('\n', out);
-    if (m->module)
+    if (m->modules && m->nmodules > 1) {
+        fputs("modules:", out);
+        for (size_t i = 0; i < m->nmodules; i++)
+            fprintf(out, "%s %s", i ? "," : "", m->modules[i]);
+        fputc('\n', out);
+    } else if (m->module) {
         fprintf(out, "module: %s\n", m->module);
+    }
     fprintf(out, "launches: %s   warp instructions: %s   thread instructions: %s\n",
             report_format_count(m->launches ? m->nlaunches : 0, a, sizeof a),
             report_format_count(m->warp_instructions, b, sizeof b),
@@ -438,8 +444,9 @@ static void fill_hottest_row(const report_model *m, const void *rows, size_t row
     report_format_count(r->misses, t[1], CELL_BYTES);
     report_format_count(insn->executions, t[2], CELL_BYTES);
     char where[CELL_BYTES];
-    if (m->module)
-        snprintf(where, sizeof where, "%s:%u", base_name(m->module), insn->ptx_line);
+    const char *module = insn->module ? insn->module : m->module;
+    if (module)
+        snprintf(where, sizeof where, "%s:%u", base_name(module), insn->ptx_line);
     else
         snprintf(where, sizeof where, "%u", insn->ptx_line);
     cell_copy(t[3], where);

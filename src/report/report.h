@@ -34,7 +34,9 @@ enum {
 
 /* One static instruction and the counters charged to it over the whole run. */
 typedef struct report_insn {
-    uint32_t id;             /* the instruction's id in the module (IR attribution id) */
+    uint32_t id;             /* the instruction's id on the device: its module's first id plus its
+                                id in the module (IR attribution id); the module's id when one */
+    const char *module;      /* path of its module when the device holds several; NULL when one */
     const char *kernel;      /* the kernel (entry or function) it belongs to */
     uint32_t ptx_line;       /* 1-based line in the module file; 0 when unknown */
     const char *source_file; /* high-level source file from .loc; NULL when there is no .loc */
@@ -59,7 +61,9 @@ typedef struct report_launch {
 typedef struct report_model {
     const char *gpu;         /* preset name, e.g. "h100" */
     const char *launch_file; /* path of the launch file as given */
-    const char *module;      /* path of the kernel file */
+    const char *module;      /* path of the kernel file (the first module when several) */
+    const char *const *modules; /* nmodules paths in load order when the device held several */
+    size_t nmodules;            /* 0 or 1: one module, named by `module` */
     report_launch *launches; /* nlaunches entries, in launch order */
     size_t nlaunches;
     uint64_t warp_instructions, thread_instructions; /* over all launches */

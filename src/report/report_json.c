@@ -210,6 +210,8 @@ static json_t *json_insn(const report_insn *insn)
     json_t *o = json_object();
     int ok = o != NULL;
     put(o, "id", json_count(insn->id), &ok);
+    if (insn->module) /* the device held several modules */
+        put(o, "module", json_text(insn->module), &ok);
     put(o, "kernel", json_text(insn->kernel), &ok);
     put(o, "ptx_line", json_count(insn->ptx_line), &ok);
     put(o, "source", json_source(insn), &ok);
@@ -259,6 +261,15 @@ static json_t *json_report(const report_model *m)
     put(root, "gpu", json_text(m->gpu), &ok);
     put(root, "launch_file", json_text(m->launch_file), &ok);
     put(root, "module", json_text(m->module), &ok);
+    if (m->modules && m->nmodules > 1) {
+        json_t *mods = json_array();
+        for (size_t i = 0; mods && i < m->nmodules; i++)
+            if (json_array_append_new(mods, json_text(m->modules[i])) != 0) {
+                json_decref(mods);
+                mods = NULL;
+            }
+        put(root, "modules", mods, &ok);
+    }
     put(root, "hints_stripped", json_boolean(m->hints_stripped), &ok);
     put(root, "l2_persisting_bytes", json_count(m->l2_persisting_bytes), &ok);
     put(root, "launches", json_launches(m), &ok);

@@ -1,9 +1,11 @@
 /* Modules, functions and launches of gpumemsim's libcuda.so.1 (docs/cuda-runtime.md, "Driver
  * API"). cuModuleLoadData takes PTX text (what NVRTC, Numba and Triton hand it) or a fat binary
  * (its PTX for the device, through the fat binary reader); a cubin cannot run on the simulator.
- * The text is checked at once, so a bad module fails its load as on a GPU, then added to
- * rt_state's one module, which loads on the first lookup of a function or variable: a module
- * loaded after that is refused (RT-CUDART-001). A CUfunction is rt_state's kernel record. */
+ * Each text loads at once as a module of its own on the device (rt_module_load), so a bad module
+ * fails its load as on a GPU and a program may load modules at any time, between launches (as
+ * JIT compilers do). A CUmodule holds its gms_module; a CUfunction is rt_state's kernel record
+ * of that module and name. cuModuleUnload forgets the handle only: the device keeps the module,
+ * so functions found in it stay launchable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@ enum { MOD_MAGIC = 0x4d4f4431 /* "MOD1" */, ELF_MAGIC = 0x464c457f };
 struct CUmod_st {
     unsigned magic;
     int index;
+    gms_module *mod; /* the device's */
 };
 
 /* Modules loaded so far (names them in diagnostics); behind rt_lock. */
@@ -26,31 +29,20 @@ static int valid_module(CUmodule m)
     return m && m->magic == MOD_MAGIC;
 }
 
-/* The architecture of a PTX text's .target (sm_90a: 90), or 0. */
-static unsigned ptx_target(const char *text)
-{
-    const char *t = strstr(text, ".target");
-    unsigned sm = 0;
-    if (t && sscanf(t, ".target sm_%u", &sm) != 1)
-        sm = 0;
-    return sm;
-}
-
-/* Checks `len` bytes of PTX `text` and adds them to the module as `name`. */
-static CUresult add_ptx(const char *name, const char *text, size_t len, unsigned sm)
+/* Loads `len` bytes of PTX `text` as module `name` of the device (*mod). */
+static CUresult add_ptx(const char *name, const char *text, size_t len, gms_module **mod)
 {
     gms_diag_list *dl = gms_diag_list_create();
-    gms_status st = gms_module_check(name, text, len, "ptx", dl);
+    gms_status st = rt_module_load(name, text, len, mod, dl);
     if (st != GMS_OK)
         return drv_failed("cuModuleLoadData", st, dl);
     gms_diag_list_destroy(dl);
-    /* rt_module_add has printed why when it refuses: the module is already loaded. */
-    return rt_module_add(name, text, len, sm) ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
+    return CUDA_SUCCESS;
 }
 
 /* The PTX of a fat binary that suits the device: the highest target not above it, else the
  * lowest. */
-static CUresult add_fatbin(const char *name, const void *image)
+static CUresult add_fatbin(const char *name, const void *image, gms_module **mod)
 {
     rt_ptx_list l;
     char err[512];
@@ -69,7 +61,7 @@ static CUresult add_fatbin(const char *name, const void *image)
             lowest = p;
     }
     best = best ? best : lowest;
-    CUresult e = add_ptx(name, best->text, best->len, best->sm);
+    CUresult e = add_ptx(name, best->text, best->len, mod);
     rt_ptx_list_free(&l);
     return e;
 }
@@ -93,16 +85,17 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image)
                         "simulator cannot run; load its PTX instead [RT-DRIVER-002]\n", index);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
+    gms_module *mod = NULL;
     if (magic == 0x466243B1u || magic == 0xBA55ED50u)
-        e = add_fatbin(name, image);
+        e = add_fatbin(name, image, &mod);
     else
-        e = add_ptx(name, image, strlen(image), ptx_target(image));
+        e = add_ptx(name, image, strlen(image), &mod);
     if (e != CUDA_SUCCESS)
         return e;
     CUmodule m = malloc(sizeof *m);
     if (!m)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    *m = (struct CUmod_st){MOD_MAGIC, index};
+    *m = (struct CUmod_st){MOD_MAGIC, index, mod};
     *module = m;
     return CUDA_SUCCESS;
 }
@@ -126,7 +119,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned numOpt
 
 CUresult cuModuleUnload(CUmodule hmod)
 {
-    /* The text stays in the device's module: only the handle goes. */
+    /* The module stays on the device (its functions remain launchable): only the handle goes. */
     if (!valid_module(hmod))
         return CUDA_ERROR_INVALID_HANDLE;
     hmod->magic = 0;
@@ -134,7 +127,7 @@ CUresult cuModuleUnload(CUmodule hmod)
     return CUDA_SUCCESS;
 }
 
-/* drv_ready, a valid handle, and the device's module (loading it) into *m. */
+/* drv_ready, a valid handle, and its module into *m. */
 static CUresult loaded_module(CUmodule hmod, gms_module **m)
 {
     CUresult e = drv_ready();
@@ -142,8 +135,8 @@ static CUresult loaded_module(CUmodule hmod, gms_module **m)
         return e;
     if (!valid_module(hmod))
         return CUDA_ERROR_INVALID_HANDLE;
-    *m = rt_module();
-    return *m ? CUDA_SUCCESS : CUDA_ERROR_INVALID_PTX;
+    *m = hmod->mod;
+    return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
@@ -157,7 +150,7 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
         e = CUDA_ERROR_NOT_FOUND;
     if (e != CUDA_SUCCESS)
         return e;
-    rt_kernel *k = rt_kernel_by_name(name);
+    rt_kernel *k = rt_kernel_by_name(m, name);
     if (!k)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *hfunc = (CUfunction)k;
@@ -212,7 +205,7 @@ static int extra_buffer(void **extra, char **buffer, size_t *size)
  * the caller's parameter block (malloc'd array into *args). */
 static CUresult args_from_extra(const rt_kernel *k, void **extra, void ***args)
 {
-    gms_module *m = rt_module();
+    gms_module *m = rt_kernel_module(k);
     gms_kernel_info ki;
     char *buffer;
     size_t size;
@@ -271,8 +264,8 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
     CUresult e = drv_ready();
     if (e == CUDA_SUCCESS && (!pi || !hfunc))
         e = CUDA_ERROR_INVALID_VALUE;
-    gms_module *m = e == CUDA_SUCCESS ? rt_module() : NULL;
     const rt_kernel *k = (const rt_kernel *)hfunc;
+    gms_module *m = e == CUDA_SUCCESS ? rt_kernel_module(k) : NULL;
     if (e == CUDA_SUCCESS && (!m || gms_module_kernel_find(m, k->name, &ki) != GMS_OK))
         e = CUDA_ERROR_INVALID_HANDLE;
     if (e != CUDA_SUCCESS || gms_device_info_get(drv_device(), &d) != GMS_OK)

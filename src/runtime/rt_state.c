@@ -1,5 +1,6 @@
 /* The process's simulated GPU (rt_state.h): the device made from the environment, the joined
- * module, the registration tables, the allocation table and the report at exit.
+ * program module, the driver modules, the registration tables, the allocation table and the
+ * report at exit.
  *
  * A CUDA program has one implicit device for its whole life, so this state is a process global
  * behind one recursive lock; it is the one place of the project that needs mutable globals
@@ -25,8 +26,9 @@ static struct {
     pthread_mutex_t lock;
     int made, failed;        /* rt_device tried; and failed */
     gms_device *dev;
-    gms_module *mod;
+    gms_module *mod;         /* the program's module (the joined registered PTX) */
     int module_tried;
+    size_t ndriver_modules;  /* loaded by rt_module_load */
     rt_ptx *ptx;
     size_t nptx;
     rt_kernel **kernels;     /* records never move: their addresses are handles */
@@ -109,7 +111,7 @@ static void program_name(char *buf, size_t size)
 static void report_at_exit(void)
 {
     rt_lock();
-    if (!S.dev || !S.mod) {
+    if (!S.dev || (!S.mod && !S.ndriver_modules)) {
         rt_unlock();
         return;
     }
@@ -177,8 +179,9 @@ int rt_module_add(const char *name, const char *text, size_t len, unsigned sm)
     rt_lock();
     int rc = -1;
     if (S.module_tried)
-        fprintf(stderr, "gpumemsim: %s: a module was added after the first launch or symbol "
-                        "use; the simulated GPU holds one module, loaded then [RT-CUDART-001]\n",
+        fprintf(stderr, "gpumemsim: %s: PTX was registered after the program's first launch or "
+                        "symbol use, when its registered PTX was loaded as one module; it is "
+                        "not loaded [RT-CUDART-001]\n",
                 name);
     else {
         rt_ptx *p = grow((void **)&S.ptx, &S.nptx, sizeof *S.ptx);
@@ -293,6 +296,23 @@ gms_module *rt_module(void)
     return m;
 }
 
+gms_status rt_module_load(const char *name, const char *text, size_t len, gms_module **out,
+                          gms_diag_list *dl)
+{
+    rt_lock();
+    gms_device *dev = rt_device();
+    gms_status st = dev ? gms_module_load(dev, name, text, len, "ptx", out, dl) : GMS_ERR_NOMEM;
+    if (st == GMS_OK)
+        S.ndriver_modules++;
+    rt_unlock();
+    return st;
+}
+
+gms_module *rt_kernel_module(const rt_kernel *k)
+{
+    return k->module ? k->module : rt_module();
+}
+
 /* ---- kernels and variables ---- */
 
 static rt_kernel *new_kernel(const void *stub, const char *name)
@@ -332,15 +352,15 @@ rt_kernel *rt_kernel_register(const void *stub, const char *name)
     return k;
 }
 
-rt_kernel *rt_kernel_by_name(const char *name)
+rt_kernel *rt_kernel_by_name(gms_module *m, const char *name)
 {
     rt_lock();
     rt_kernel *k = NULL;
     for (size_t i = 0; i < S.nkernels && !k; i++)
-        if (strcmp(S.kernels[i]->name, name) == 0)
+        if (S.kernels[i]->module == m && strcmp(S.kernels[i]->name, name) == 0)
             k = S.kernels[i];
-    if (!k)
-        k = new_kernel(NULL, name);
+    if (!k && (k = new_kernel(NULL, name)))
+        k->module = m;
     rt_unlock();
     return k;
 }
@@ -550,12 +570,12 @@ static int build_args(gms_module *m, const rt_launch *l, gms_arg *args, uint32_t
 gms_status rt_launch_run(const rt_launch *l)
 {
     rt_lock();
-    gms_module *m = rt_module();
+    gms_module *m = rt_kernel_module(l->kernel);
     gms_kernel_info ki;
     if (!m || gms_module_kernel_find(m, l->kernel->name, &ki) != GMS_OK) {
         if (m)
-            fprintf(stderr, "gpumemsim: no kernel %s in the program's PTX [RT-CUDART-002]\n",
-                    l->kernel->name);
+            fprintf(stderr, "gpumemsim: no kernel %s in %s [RT-CUDART-002]\n", l->kernel->name,
+                    l->kernel->module ? gms_module_path(m) : "the program's PTX");
         rt_unlock();
         return GMS_ERR_NOT_FOUND;
     }

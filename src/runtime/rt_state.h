@@ -3,8 +3,9 @@
  *
  * One gms_device per process, created on first use from the environment that `gpumemsim exec`
  * sets (GPUMEMSIM_GPU, _CONFIG, _STRIP_HINTS; docs/cuda-runtime.md, "Environment"). Around it:
- * the PTX of every registered fat binary or loaded driver module (the device holds one module,
- * so they are joined into one text and loaded when first needed), the host stubs and host
+ * the PTX of every registered fat binary (joined into one text, the program's module, loaded
+ * when first needed), the driver modules (each loaded on its own when the program loads it; the
+ * device holds any number, docs/api.md "Modules"), the host stubs and host
  * variables the program registered, the allocations the program made (device, pinned host,
  * managed), the current error, and the report written at process exit.
  *
@@ -40,6 +41,7 @@ typedef struct rt_alloc {
  * (cudaKernel_t, cudaFunction_t, CUfunction). */
 typedef struct rt_kernel {
     const void *host_stub; /* NULL for driver-API functions */
+    gms_module *module;    /* the driver module it was found in; NULL: the program's (rt_module) */
     char *name;            /* mangled .entry name, owned */
     int max_dynamic_shared;/* cudaFuncAttributeMaxDynamicSharedMemorySize, bytes; -1: unset */
 } rt_kernel;
@@ -72,9 +74,18 @@ gms_device *rt_device(void);
  * when none was added or it does not load (the diagnostics were printed once). */
 gms_module *rt_module(void);
 /* Adds `len` bytes of PTX `text` (borrowed, copied) for sm `sm`, named `name` (borrowed) in
- * diagnostics. Returns 0, or -1 when the module was already loaded (RT-CUDART-001, printed) or
- * host memory ran out. */
+ * diagnostics, to the program's module. Returns 0, or -1 when the program's module was already
+ * loaded (RT-CUDART-001, printed) or host memory ran out. */
 int rt_module_add(const char *name, const char *text, size_t len, unsigned sm);
+/* Loads `len` bytes of PTX `text` (borrowed, copied) named `name` (borrowed) as a module of its
+ * own on the device, now, whatever ran before (cuModuleLoadData). Returns GMS_OK with *out (the
+ * device's, freed with it); GMS_ERR_NOMEM when there is no device; or gms_module_load's status
+ * with its diagnostics in `dl` (may be NULL). */
+gms_status rt_module_load(const char *name, const char *text, size_t len, gms_module **out,
+                          gms_diag_list *dl);
+/* The module kernel `k` lives in: its driver module, or the program's (loading it). NULL as
+ * rt_module. */
+gms_module *rt_kernel_module(const rt_kernel *k);
 
 /* ---- kernels and variables ---- */
 /* Registers host stub `stub` as kernel `name` (borrowed, copied). Returns the record, or NULL
@@ -82,8 +93,9 @@ int rt_module_add(const char *name, const char *text, size_t len, unsigned sm);
 rt_kernel *rt_kernel_register(const void *stub, const char *name);
 /* The record of stub `stub`, or NULL. */
 rt_kernel *rt_kernel_by_stub(const void *stub);
-/* The record of kernel `name`, made if needed (driver API); NULL when out of memory. */
-rt_kernel *rt_kernel_by_name(const char *name);
+/* The record of kernel `name` of driver module `m` (NULL: the program's module), made if needed
+ * (driver API): one record per module and name. NULL when out of memory. */
+rt_kernel *rt_kernel_by_name(gms_module *m, const char *name);
 /* Registers a host shadow variable; returns 0 or -1 (out of memory). */
 int rt_var_register(const void *host_var, const char *name, uint64_t bytes, int constant,
                     int managed);

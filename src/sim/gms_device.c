@@ -134,7 +134,8 @@ void gms_device_destroy(gms_device *dev)
 {
     if (!dev)
         return;
-    gms_module_free(dev->module);
+    for (size_t i = 0; i < dev->nmodules; i++) gms_module_free(dev->modules[i]);
+    free(dev->modules);
     memsys_destroy(dev->ms);
     free(dev->allocs);
     free(dev->launches);
@@ -180,7 +181,7 @@ gms_status gms_device_memory(gms_device *dev, diag_list *dl)
     memsys_set_hint_mode(ms, dev->strip_hints, dev->poison_discard);
     if (dev->has_persisting)
         memsys_set_persisting_bytes(ms, dev->persisting_request);
-    if (dev->module && memsys_set_insn_count(ms, dev->module->ir->ninsns_total)) {
+    if (memsys_set_insn_count(ms, dev->ninsns_total)) {
         memsys_destroy(ms);
         diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", "", 0, 0,
                  "out of memory for the per-instruction counters");

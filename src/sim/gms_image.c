@@ -242,11 +242,12 @@ gms_status gms_image_free(gms_device *dev, uint64_t handle, gms_diag_list *calle
     return st;
 }
 
-void gms_image_prepare_launch(gms_device *dev, const uint32_t **pool, uint32_t *words)
+void gms_image_prepare_launch(gms_device *dev, const gms_module *m, const uint32_t **pool,
+                              uint32_t *words)
 {
     mem_image_table *t = memsys_images(dev->ms);
     t->pool_max = dev->has_image_pool_max ? dev->image_pool_max : t->count;
-    int has_pool = dev->module && dev->module->ir->machine.has_image_bank;
+    int has_pool = m->ir->machine.has_image_bank;
     *pool = has_pool && dev->image_pool_words ? dev->image_pool : NULL;
     *words = *pool ? dev->image_pool_words : 0;
 }

@@ -26,6 +26,7 @@ typedef struct gms_alloc {
 /* One launch that ran. */
 typedef struct gms_launch_record {
     const char *kernel; /* borrowed from the module */
+    const gms_module *module; /* the module launched */
     uint32_t grid[3], block[3];
     uint64_t warp_instructions, thread_instructions, printf_bad_strings;
     mem_counters counters;
@@ -38,7 +39,10 @@ struct gms_device {
     gpu_config gpu;
     memsys *ms;           /* NULL until the first operation that needs memory */
     memsys_config mc;     /* valid once ms exists */
-    gms_module *module;   /* owned; NULL until gms_module_load */
+    gms_module **modules; /* owned, in load order (docs/api.md, "Modules") */
+    size_t nmodules, modules_cap;
+    uint32_t ninsns_total; /* the modules' instructions: the next one's ids start here */
+    uint64_t code_end;    /* the modules' instruction bytes: the next one's code starts here */
     /* settings */
     uint64_t max_instructions;
     uint32_t quantum;
@@ -81,6 +85,7 @@ struct gms_module {
     ir_module *ir;        /* owned */
     exec_program *program; /* owned */
     int vars_listed;      /* the bound .global variables are in dev->allocs */
+    uint32_t insn_base;   /* device-wide id of its instruction 0 (gms_device_report) */
 };
 
 /* gms_device.c: creates the device's memory system on first use, with the settings made so far.
@@ -100,7 +105,7 @@ gms_status gms_device_copy_in(gms_device *dev, uint64_t addr, const void *src, u
 gms_status gms_device_copy_out(gms_device *dev, uint64_t addr, void *dst, uint64_t bytes,
                                diag_list *dl);
 
-/* gms_module.c: frees a module (the device's). */
+/* gms_module.c: frees a module (one of the device's). */
 void gms_module_free(gms_module *m);
 /* Creates the device's memory system if needed, then allocates the module's .global variables
  * and installs its .const bank (as its first launch would) and records the variables as
@@ -112,8 +117,9 @@ gms_status gms_module_bind(gms_module *m, diag_list *dl);
 int gms_module_bind_vars(gms_module *m, exec_fault *fault);
 
 /* gms_image.c: the image table's pool maximum for the coming launch, and its header pool
- * (*pool, *words: NULL, 0 when none) when the module's machine has one. */
-void gms_image_prepare_launch(gms_device *dev, const uint32_t **pool, uint32_t *words);
+ * (*pool, *words: NULL, 0 when none) when the machine of m (the module launched) has one. */
+void gms_image_prepare_launch(gms_device *dev, const gms_module *m, const uint32_t **pool,
+                              uint32_t *words);
 /* gms_image.c: sets header-pool word `slot` (0 to 8191) to `word` (samplerPtr | headerPtr),
  * growing the pool. Returns GMS_OK, GMS_ERR_ARGUMENT (slot out of range) or GMS_ERR_NOMEM, with
  * a diagnostic naming `call`. */

@@ -443,7 +443,7 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     memcpy(el.grid, c->grid, sizeof el.grid);
     el.helper_lanes = c->helper_lanes;
     memcpy(el.block, c->block, sizeof el.block);
-    gms_image_prepare_launch(dev, &el.image_pool, &el.image_pool_words);
+    gms_image_prepare_launch(dev, m, &el.image_pool, &el.image_pool_words);
     if (exec_program_uses_heap(m->program)) {
         if (heap_region(dev))
             return -1;
@@ -466,6 +466,7 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
         el.progress = forward_progress;
         el.progress_user = &pc;
     }
+    memsys_select_insns(ms, m->insn_base, m->ir->ninsns_total);
     int rc = gms_module_bind_vars(m, &dev->fault);
     if (rc == 0)
         rc = exec_run(m->program, ms, &machine, &el, &st, &dev->fault, &dev->printf_text);
@@ -479,6 +480,7 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     r->counters.l2.peak_evict_last_lines = after.l2.peak_evict_last_lines;
     r->seconds = now_seconds() - t0;
     r->kernel = fn->name;
+    r->module = m;
     memcpy(r->grid, c->grid, sizeof r->grid);
     memcpy(r->block, c->block, sizeof r->block);
     r->warp_instructions = st.warp_instructions;
@@ -553,7 +555,7 @@ gms_status gms_device_fault(const gms_device *dev, gms_fault *out)
     if (!dev->last_faulted || !dev->nlaunches)
         return GMS_ERR_NOT_FOUND;
     const exec_fault *f = &dev->fault;
-    const ir_module *ir = dev->module->ir;
+    const ir_module *ir = dev->launches[dev->nlaunches - 1].module->ir;
     out->rule = f->rule;
     out->message = f->message;
     out->kernel = dev->launches[dev->nlaunches - 1].kernel;

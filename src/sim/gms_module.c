@@ -2,8 +2,11 @@
  * text onto a device, checking it without one, kernel queries, and the module's .global and
  * .const variables.
  *
- * A device holds one module: the memory system keeps per-instruction counters by the module's
- * static instruction ids, and ids of two modules would share them. */
+ * A device holds any number of modules, loaded at any time between launches. The memory system
+ * keeps one array of per-instruction counters for the device: a module's instructions take the
+ * ids after those of the modules loaded before it (gms_module.insn_base), and a launch makes its
+ * module's ids charge that range (memsys_select_insns). Each module's code starts after the
+ * others' in the instruction address space, so they do not share instruction-cache lines. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,17 +140,22 @@ static gms_status load(gms_device *dev, const char *path, const char *text, size
         return gms_bad_argument(dl, "gms_module_load", !dev    ? "dev is NULL"
                                                        : !path ? "path is NULL"
                                                                : "out is NULL");
-    if (dev->module) {
-        diag_add(dl, DIAG_ERROR, "API-STATE-001", path, 0, 0,
-                 "gms_module_load: the device already holds module %s; a device holds one "
-                 "module", dev->module->path);
-        return GMS_ERR_STATE;
+    if (dev->nmodules == dev->modules_cap) {
+        size_t cap = dev->modules_cap ? dev->modules_cap * 2 : 4;
+        gms_module **mods = realloc(dev->modules, cap * sizeof *mods);
+        if (!mods)
+            return GMS_ERR_NOMEM;
+        dev->modules = mods;
+        dev->modules_cap = cap;
     }
     gms_module *m = calloc(1, sizeof *m);
     if (!m)
         return GMS_ERR_NOMEM;
     gms_status st = prepare(path, text, len, dialect, m, dl);
-    if (st == GMS_OK && dev->ms && memsys_set_insn_count(dev->ms, m->ir->ninsns_total))
+    if (st == GMS_OK && m->ir->ninsns_total > UINT32_MAX - dev->ninsns_total)
+        st = GMS_ERR_NOMEM; /* the device's instruction ids would wrap */
+    if (st == GMS_OK && dev->ms &&
+        memsys_grow_insns(dev->ms, dev->ninsns_total + m->ir->ninsns_total))
         st = GMS_ERR_NOMEM;
     if (st != GMS_OK) {
         if (st == GMS_ERR_NOMEM)
@@ -158,7 +166,10 @@ static gms_status load(gms_device *dev, const char *path, const char *text, size
     }
     check_target(m->ir, m->path, &dev->gpu, dl);
     m->dev = dev;
-    dev->module = m;
+    m->insn_base = dev->ninsns_total;
+    dev->ninsns_total += m->ir->ninsns_total;
+    dev->code_end += exec_program_place_code(m->program, dev->code_end);
+    dev->modules[dev->nmodules++] = m;
     *out = m;
     return GMS_OK;
 }

@@ -107,18 +107,14 @@ gms_status gms_device_totals(const gms_device *dev, gms_totals *out)
 
 /* ---- reports ---- */
 
-/* The executed instructions of the module with their counters (m->insns, malloc'd). */
-static int report_insns(const gms_device *dev, report_model *m)
+/* The executed instructions of module `mod` with their counters, appended to m->insns (room for
+ * every instruction of the device). */
+static void module_insns(const gms_device *dev, const gms_module *mod, report_model *m)
 {
-    const gms_module *mod = dev->module;
     const ir_module *ir = mod->ir;
     const uint64_t *execs = exec_program_insn_counts(mod->program);
     const mem_counters *counters = dev->ms ? memsys_insn_counters(dev->ms) : NULL;
-    uint32_t n = ir->ninsns_total;
-    m->insns = calloc(n + 1, sizeof *m->insns);
-    if (!m->insns)
-        return -1;
-    for (uint32_t id = 0; id < n; id++) {
+    for (uint32_t id = 0; id < ir->ninsns_total; id++) {
         if (!execs[id])
             continue;
         const ir_func *fn;
@@ -126,7 +122,8 @@ static int report_insns(const gms_device *dev, report_model *m)
         if (!in)
             continue;
         report_insn *ri = &m->insns[m->ninsns++];
-        ri->id = id;
+        ri->id = mod->insn_base + id;
+        ri->module = dev->nmodules > 1 ? mod->path : NULL;
         ri->kernel = fn->name;
         ri->ptx_line = in->line;
         if (in->loc_line && in->loc_file < ir->nfiles && ir->files[in->loc_file]) {
@@ -135,8 +132,26 @@ static int report_insns(const gms_device *dev, report_model *m)
         }
         ri->text = sim_text_line(mod->text, mod->text_len, in->line);
         ri->executions = execs[id];
-        ri->counters = counters ? counters[id] : (mem_counters){0};
+        ri->counters = counters ? counters[ri->id] : (mem_counters){0};
     }
+}
+
+/* The executed instructions of every module, in device id order, with their counters (m->insns,
+ * malloc'd) and the modules' paths (m->modules, malloc'd, when several). */
+static int report_insns(const gms_device *dev, report_model *m)
+{
+    m->insns = calloc((size_t)dev->ninsns_total + 1, sizeof *m->insns);
+    if (!m->insns)
+        return -1;
+    if (dev->nmodules > 1) {
+        const char **paths = calloc(dev->nmodules, sizeof *paths);
+        if (!paths)
+            return -1;
+        for (size_t i = 0; i < dev->nmodules; i++) paths[i] = dev->modules[i]->path;
+        m->modules = paths;
+        m->nmodules = dev->nmodules;
+    }
+    for (size_t i = 0; i < dev->nmodules; i++) module_insns(dev, dev->modules[i], m);
     return 0;
 }
 
@@ -144,6 +159,7 @@ static void model_fini(report_model *m)
 {
     for (size_t i = 0; i < m->ninsns; i++) free((char *)m->insns[i].text);
     free(m->insns);
+    free((void *)m->modules);
     free(m->launches);
 }
 
@@ -155,7 +171,7 @@ static int build_model(const gms_device *dev, const char *launch_file, report_mo
     totals(dev, &t, &m->totals);
     m->gpu = dev->gpu.name;
     m->launch_file = launch_file;
-    m->module = dev->module->path;
+    m->module = dev->modules[0]->path;
     m->warp_instructions = t.warp_instructions;
     m->thread_instructions = t.thread_instructions;
     m->printf_bad_strings = t.printf_bad_strings;
@@ -205,7 +221,7 @@ gms_status gms_device_report(const gms_device *dev, gms_report_format format, si
     if (!dev || !text_out || (format != GMS_REPORT_TEXT && format != GMS_REPORT_JSON)) {
         st = gms_bad_argument(dl, "gms_device_report", "dev or text_out is NULL, or the "
                               "format is unknown");
-    } else if (!dev->module) {
+    } else if (!dev->nmodules) {
         diag_add(dl, DIAG_ERROR, "API-STATE-003", "", 0, 0,
                  "gms_device_report: the device holds no module, so there is nothing to report");
         st = GMS_ERR_STATE;

@@ -2,7 +2,8 @@
  * linking -lcuda would be, with no nvcc: every row of cuda_driver_entries.def is defined and the
  * STUB rows answer CUDA_ERROR_NOT_SUPPORTED; then the driver path on PTX text written for this
  * test (init, device queries, a context, module load, functions and globals, allocations,
- * copies, memset, launches by kernelParams and by `extra`, function attributes, error names)
+ * copies, memset, launches by kernelParams and by `extra`, a second module loaded after
+ * launches of the first, function attributes, error names)
  * with its results checked value by value; last, a kernel fault, after which the context stays
  * broken (sticky CUDA_ERROR_ILLEGAL_ADDRESS). The tests run in order and share the process's
  * one device (ctest sets GPUMEMSIM_GPU=h100 and GPUMEMSIM_QUIET=1). */
@@ -322,26 +323,108 @@ static void test_load_and_launch(void **state)
             fail_msg("scaled x[%d] = %g, expected %g", i, back[i], 2.0f * expect[i]);
 }
 
-static CUresult late_results[2];
+/* A second module, as a JIT compiler hands one over after launches of the first: its own
+ * `hits` and its own `axpb` (x[i] += 1 for i < n, on one block; 2 added to `hits` per element). */
+static const char ptx_later[] =
+    ".version 8.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".global .align 4 .u32 hits;\n"
+    ".visible .entry axpb(.param .u64 x, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p;\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .f32 %f<3>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [x];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  setp.ge.u32 %p, %r2, %r1;\n"
+    "  @%p bra DONE;\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.f32 %f1, [%rd3];\n"
+    "  add.f32 %f2, %f1, 0f3F800000;\n"
+    "  st.global.f32 [%rd3], %f2;\n"
+    "  atom.global.add.u32 %r3, [hits], 2;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
 
-static void late_calls(void)
+/* `hits` of module m, read from the device. */
+static unsigned hits_of(CUmodule m)
 {
-    CUdeviceptr limit;
-    CUmodule m;
-    late_results[0] = cuModuleGetGlobal_v2(&limit, NULL, module, "limit");
-    late_results[1] = cuModuleLoadData(&m, ptx);
+    CUdeviceptr hits;
+    size_t bytes = 0;
+    unsigned count = 0;
+    assert_int_equal(cuModuleGetGlobal_v2(&hits, &bytes, m, "hits"), CUDA_SUCCESS);
+    assert_int_equal(bytes, 4);
+    assert_int_equal(cuMemcpyDtoH_v2(&count, hits, 4), CUDA_SUCCESS);
+    return count;
 }
 
-/* A .const variable has no device address; a module after the first lookup is refused. */
-static void test_const_and_late_module(void **state)
+static CUresult const_result;
+
+static void const_call(void)
+{
+    CUdeviceptr limit;
+    const_result = cuModuleGetGlobal_v2(&limit, NULL, module, "limit");
+}
+
+/* A .const variable has no device address. A module loaded after launches of the others loads
+ * as a module of its own: its functions and variables are its own, same names included, and
+ * the first module's kernel runs as before with its own variable. */
+static void test_const_and_later_module(void **state)
 {
     (void)state;
-    const char *err = captured(late_calls);
-    assert_int_equal(late_results[0], CUDA_ERROR_NOT_SUPPORTED);
-    assert_int_equal(late_results[1], CUDA_ERROR_NOT_SUPPORTED);
+    const char *err = captured(const_call);
+    assert_int_equal(const_result, CUDA_ERROR_NOT_SUPPORTED);
     assert_non_null(strstr(err, "gpumemsim: cuModuleGetGlobal: limit is a .const variable, which "
                                 "has no device address in the simulator [RT-DRIVER-003]\n"));
-    assert_non_null(strstr(err, "[RT-CUDART-001]"));
+
+    CUmodule later = NULL;
+    CUfunction later_axpb, none;
+    assert_int_equal(cuModuleLoadData(&later, ptx_later), CUDA_SUCCESS);
+    assert_int_equal(cuModuleGetFunction(&later_axpb, later, "axpb"), CUDA_SUCCESS);
+    assert_ptr_not_equal(later_axpb, axpb);
+    assert_int_equal(cuModuleGetFunction(&none, later, "poke"), CUDA_ERROR_NOT_FOUND);
+    assert_int_equal(cuModuleGetFunction(&none, fat_module, "axpb"), CUDA_ERROR_NOT_FOUND);
+    assert_int_equal(hits_of(later), 0);
+
+    CUdeviceptr y;
+    unsigned n = N;
+    assert_int_equal(cuMemAlloc_v2(&y, N * sizeof(float)), CUDA_SUCCESS);
+    assert_int_equal(cuMemsetD32_v2(y, 0, N), CUDA_SUCCESS);
+    void *later_params[] = {&y, &n};
+    assert_int_equal(cuLaunchKernel(later_axpb, 1, 1, 1, N, 1, 1, 0, NULL, later_params, NULL),
+                     CUDA_SUCCESS);
+    float back[N];
+    assert_int_equal(cuMemcpyDtoH_v2(back, y, sizeof back), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (back[i] != 1.0f)
+            fail_msg("later y[%d] = %g, expected 1", i, back[i]);
+    assert_int_equal(hits_of(later), 2 * N);
+    assert_int_equal(hits_of(module), N); /* the first module's, from test_load_and_launch */
+
+    /* The first module's axpb again, after the later module ran: y = 2y + 0.5. */
+    float a = 2.0f, b = 0.5f;
+    void *params[] = {&y, &a, &b, &n};
+    assert_int_equal(cuLaunchKernel(axpb, (N + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, params,
+                                    NULL), CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyDtoH_v2(back, y, sizeof back), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (back[i] != 2.5f)
+            fail_msg("y[%d] = %g, expected 2.5", i, back[i]);
+    assert_int_equal(hits_of(module), 2 * N);
+    assert_int_equal(hits_of(later), 2 * N);
+    /* Unloading forgets the handle; the function found in it stays launchable. */
+    assert_int_equal(cuModuleUnload(later), CUDA_SUCCESS);
+    assert_int_equal(cuLaunchKernel(later_axpb, 1, 1, 1, N, 1, 1, 0, NULL, later_params, NULL),
+                     CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyDtoH_v2(back, y, sizeof back), CUDA_SUCCESS);
+    assert_true(back[0] == 3.5f && back[N - 1] == 3.5f);
+    assert_int_equal(cuMemFree_v2(y), CUDA_SUCCESS);
 }
 
 /* The same kernel through cuLaunchKernel's `extra` parameter block, on memory set by memset. */
@@ -435,7 +518,7 @@ int main(void)
         cmocka_unit_test(test_device_and_context),
         cmocka_unit_test(test_modules_before_use),
         cmocka_unit_test(test_load_and_launch),
-        cmocka_unit_test(test_const_and_late_module),
+        cmocka_unit_test(test_const_and_later_module),
         cmocka_unit_test(test_extra_and_memset),
         cmocka_unit_test(test_function_attributes),
         cmocka_unit_test(test_fault_is_sticky),

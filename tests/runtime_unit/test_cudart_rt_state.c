@@ -55,7 +55,7 @@ static char *read_text(const char *path, size_t *len)
 /* Runs kernel `name` on one CTA of `threads` threads with the argument pointers `args`. */
 static gms_status run(const char *name, uint32_t threads, void **args)
 {
-    rt_launch l = {.kernel = rt_kernel_by_name(name), .grid = {1, 1, 1},
+    rt_launch l = {.kernel = rt_kernel_by_name(NULL, name), .grid = {1, 1, 1},
                    .block = {threads, 1, 1}, .args = args};
     return rt_launch_run(&l);
 }
@@ -128,7 +128,7 @@ static void test_state(void **state)
 
     /* A cooperative launch needs every CTA resident at once: 5000 CTAs are more than h100's
      * 132 SMs hold (EXEC-LAUNCH-002); the same grid launched normally runs. */
-    rt_launch l = {.kernel = rt_kernel_by_name("setmv"), .grid = {5000, 1, 1},
+    rt_launch l = {.kernel = rt_kernel_by_name(NULL, "setmv"), .grid = {5000, 1, 1},
                    .block = {1, 1, 1}, .args = set_args};
     assert_int_equal(rt_launch_run(&l), GMS_OK);
     l.cooperative = 1;

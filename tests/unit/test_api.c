@@ -328,11 +328,13 @@ static void test_launch_and_state_errors(void **state)
     assert_int_equal(gms_device_write(f->dev, f->x + N * sizeof(float) - 4, v, 8, f->dl),
                      GMS_ERR_RANGE);
     assert_true(gms_diag_list_find(f->dl, "API-MEM-001") >= 0);
+    /* A second module that does not parse leaves the device and its module as they were. */
     gms_module *second = NULL;
-    assert_int_equal(gms_module_load(f->dev, "again.ptx", ".version 8.0", 12, "ptx", &second,
-                                     f->dl),
-                     GMS_ERR_STATE);
-    assert_true(gms_diag_list_find(f->dl, "API-STATE-001") >= 0);
+    assert_int_equal(gms_module_load(f->dev, "again.ptx", ".version 8.0\nbad", 16, "ptx",
+                                     &second, f->dl),
+                     GMS_ERR_MODULE);
+    assert_null(second);
+    assert_int_equal(gms_diag_list_find(f->dl, "API-STATE-001"), -1);
 
     /* After a launch, memory it may have cached cannot be written; new memory can. */
     c = saxpy_launch(f, N, args, 4);
@@ -428,6 +430,151 @@ static void test_module_variables(void **state)
     assert_int_equal(gms_device_read(dev, out, &got, 4, dl), GMS_OK);
     assert_int_equal(got, 105);
     assert_int_equal(gms_diag_list_errors(dl), 3);
+    gms_device_destroy(dev);
+    gms_diag_list_destroy(dl);
+}
+
+/* Two modules on one device (docs/api.md, "Modules"), the second loaded after a launch of the
+ * first: each kernel reads its own module's .const and .global variable of the same name, the
+ * constant bank follows the module launched, and the report numbers the instructions module by
+ * module (a.ptx's 8 are ids 0..7, b.ptx's 9 are 8..16), each naming its module. */
+#define TWO_MODULES_HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"                   \
+                         ".const .align 4 .u32 scale;\n"                                      \
+                         ".global .align 4 .u32 counter[4];\n"
+static const char module_a[] = TWO_MODULES_HEAD
+    ".visible .entry bump(.param .u64 out)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
+    "\tld.const.u32 %r1, [scale];\n"
+    "\tld.global.u32 %r2, [counter];\n"
+    "\tadd.s32 %r3, %r1, %r2;\n"
+    "\tld.param.u64 %rd1, [out];\n"
+    "\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tst.global.u32 [%rd2], %r3;\n"
+    "\tst.global.u32 [counter], %r3;\n"
+    "\tret;\n}\n";
+static const char module_b[] = TWO_MODULES_HEAD
+    ".visible .entry twice(.param .u64 out)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n"
+    "\tld.const.u32 %r1, [scale];\n"
+    "\tld.global.u32 %r2, [counter];\n"
+    "\tshl.b32 %r1, %r1, 1;\n"
+    "\tadd.s32 %r3, %r1, %r2;\n"
+    "\tld.param.u64 %rd1, [out];\n"
+    "\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tst.global.u32 [%rd2], %r3;\n"
+    "\tst.global.u32 [counter], %r3;\n"
+    "\tret;\n}\n";
+
+/* Launches `kernel` of m on one thread writing *out; returns what it wrote. */
+static uint32_t run_one(gms_device *dev, gms_module *m, const char *kernel, uint64_t out,
+                        gms_diag_list *dl)
+{
+    gms_arg arg = gms_arg_address(out);
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = &arg, .nargs = 1};
+    assert_int_equal(gms_module_launch(m, kernel, &c, dl), GMS_OK);
+    uint32_t got = 0;
+    assert_int_equal(gms_device_read(dev, out, &got, 4, dl), GMS_OK);
+    return got;
+}
+
+/* In the JSON report, the instruction object with device id `id`: its kernel, module and
+ * executions (keys are sorted: executions < id < kernel < module). */
+static void json_insn_is(const char *json, unsigned id, const char *kernel, const char *module,
+                         unsigned executions)
+{
+    char key[64], want[128];
+    snprintf(key, sizeof key, "\"id\": %u,", id);
+    const char *at = strstr(json, key);
+    assert_non_null(at);
+    const char *next = strstr(at + 1, "\"id\": ");
+    const char *exec = NULL;
+    for (const char *p = json; (p = strstr(p, "\"executions\": ")) && p < at; p++) exec = p;
+    assert_non_null(exec);
+    assert_int_equal(strtoul(exec + strlen("\"executions\": "), NULL, 10), executions);
+    snprintf(want, sizeof want, "\"kernel\": \"%s\"", kernel);
+    const char *k = strstr(at, want);
+    assert_true(k && (!next || k < next));
+    snprintf(want, sizeof want, "\"module\": \"%s\"", module);
+    const char *mo = strstr(at, want);
+    assert_true(mo && (!next || mo < next));
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p++) n++;
+    return n;
+}
+
+static void test_two_modules(void **state)
+{
+    (void)state;
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_device *dev;
+    gms_module *a, *b = NULL;
+    assert_int_equal(gms_device_create("a100", &dev, dl), GMS_OK);
+    assert_int_equal(gms_module_load(dev, "a.ptx", module_a, sizeof module_a - 1, "ptx", &a, dl),
+                     GMS_OK);
+    uint32_t scale = 7, got = 0;
+    uint64_t out_a, out_b;
+    assert_int_equal(gms_device_alloc(dev, 4, &out_a, dl), GMS_OK);
+    assert_int_equal(gms_module_set_var(a, "scale", 0, &scale, 4, dl), GMS_OK);
+    assert_int_equal(run_one(dev, a, "bump", out_a, dl), 7);
+
+    /* The second module arrives after a launch of the first, as JIT-compiled code does. */
+    assert_int_equal(gms_module_load(dev, "b.ptx", module_b, sizeof module_b - 1, "ptx", &b, dl),
+                     GMS_OK);
+    assert_ptr_not_equal(a, b);
+    assert_string_equal(gms_module_path(b), "b.ptx");
+    assert_int_equal(gms_module_kernel_find(a, "twice", &(gms_kernel_info){0}),
+                     GMS_ERR_NOT_FOUND);
+    assert_int_equal(gms_module_kernel_find(b, "bump", &(gms_kernel_info){0}), GMS_ERR_NOT_FOUND);
+    gms_var_info va, vb;
+    assert_int_equal(gms_module_var_info(a, "counter", &va, dl), GMS_OK);
+    assert_int_equal(gms_module_var_info(b, "counter", &vb, dl), GMS_OK);
+    assert_true(vb.address >= va.address + 16 || va.address >= vb.address + 16);
+    scale = 50;
+    assert_int_equal(gms_module_set_var(b, "scale", 0, &scale, 4, dl), GMS_OK);
+    assert_int_equal(gms_device_alloc(dev, 4, &out_b, dl), GMS_OK);
+    assert_int_equal(run_one(dev, b, "twice", out_b, dl), 100); /* 2 * 50 + b's counter 0 */
+    /* a's kernel again: a's scale (7) and a's counter (7), whatever b installed. */
+    assert_int_equal(run_one(dev, a, "bump", out_a, dl), 14);
+    assert_int_equal(gms_module_get_var(a, "counter", 0, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 14);
+    assert_int_equal(gms_module_get_var(b, "counter", 0, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 100);
+    assert_int_equal(gms_module_get_var(b, "scale", 0, &got, 4, dl), GMS_OK);
+    assert_int_equal(got, 50);
+    gms_launch_stats s;
+    assert_int_equal(gms_device_launch_stats(dev, 1, &s), GMS_OK);
+    assert_string_equal(s.kernel, "twice");
+    assert_int_equal(s.warp_instructions, 9);
+    assert_int_equal(s.counters.constant.requests, 2); /* ld.const and ld.param */
+    /* b's code lies after a's: its two 128-byte lines are cold, not a's lines again. */
+    assert_int_equal(s.counters.icache.fetches, 2);
+    assert_int_equal(s.counters.icache.hits, 0);
+    assert_int_equal(s.counters.icache.misses, 2);
+
+    /* Per-instruction statistics of both modules, by device id. */
+    char *json = NULL;
+    assert_int_equal(gms_device_report(dev, GMS_REPORT_JSON, 0, NULL, &json, dl), GMS_OK);
+    assert_non_null(strstr(json, "\"module\": \"a.ptx\",\n  \"modules\": [\n    \"a.ptx\",\n"
+                                 "    \"b.ptx\"\n  ]"));
+    json_insn_is(json, 0, "bump", "a.ptx", 2);
+    json_insn_is(json, 7, "bump", "a.ptx", 2);
+    json_insn_is(json, 8, "twice", "b.ptx", 1);
+    json_insn_is(json, 16, "twice", "b.ptx", 1);
+    assert_null(strstr(json, "\"id\": 17,"));
+    assert_int_equal(count_of(json, "\"module\": \"b.ptx\""), 9);
+    assert_int_equal(count_of(json, "\"module\": \"a.ptx\""), 8 + 1); /* and the top level's */
+    gms_free(json);
+    char *text = NULL;
+    assert_int_equal(gms_device_report(dev, GMS_REPORT_TEXT, 20, "two", &text, dl), GMS_OK);
+    assert_non_null(strstr(text, "\nmodules: a.ptx, b.ptx\n"));
+    assert_null(strstr(text, "\nmodule: "));
+    assert_non_null(strstr(text, "b.ptx:11"));  /* b's ld.global.u32, which missed */
+    gms_free(text);
+    assert_int_equal(gms_diag_list_errors(dl), 0);
     gms_device_destroy(dev);
     gms_diag_list_destroy(dl);
 }
@@ -754,6 +901,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_out_of_bounds_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_and_state_errors, setup, teardown),
         cmocka_unit_test(test_module_variables),
+        cmocka_unit_test(test_two_modules),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_image_levels),
         cmocka_unit_test(test_surface_reference),
