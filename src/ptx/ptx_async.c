@@ -16,19 +16,6 @@
 #define HAS(g) (c->has_group[PTX_G_##g])
 #define VAL(g) (c->group_value[PTX_G_##g])
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
-static bool fail_at(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o, const char *rule,
-                    const char *msg)
-{
-    ptx_error_at(p, o->line, o->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 /* Offset of the first modifier word `word` (".global") in the instruction's text, or -1; a word
  * is followed by '.' ("::cta" continues it) or the end of the text. */
 static long word_offset(const ptx_insn_ctx *c, const char *word)
@@ -47,7 +34,7 @@ static bool check_arrive(ptx_parser *p, ptx_insn_ctx *c)
 {
     ir_mem_attrs *m = &c->insn->mem;
     if (HAS(SPACE) && VAL(SPACE) != IR_SPACE_SHARED)
-        return fail(p, c, "PTX-MEM-002", "the mbarrier is in .shared{::cta} memory (or at a "
+        return ptx_insn_fail(p, c, "PTX-MEM-002", "the mbarrier is in .shared{::cta} memory (or at a "
                     "generic address)");
     m->space = HAS(SPACE) ? IR_SPACE_SHARED : IR_SPACE_GENERIC;
     if (HAS(NOINC))
@@ -62,11 +49,11 @@ bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c)
     if (c->op != PTX_OP_CP_ASYNC)
         return true; /* commit_group, wait_group, wait_all take no modifier at all */
     if (!HAS(COP))
-        return fail(p, c, "PTX-ASYNC-001", "cp.async needs a cache operator, .ca or .cg");
+        return ptx_insn_fail(p, c, "PTX-ASYNC-001", "cp.async needs a cache operator, .ca or .cg");
     if (VAL(COP) != PTX_COP_CA && VAL(COP) != PTX_COP_CG)
-        return fail(p, c, "PTX-ASYNC-001", "cp.async takes only the cache operators .ca and .cg");
+        return ptx_insn_fail(p, c, "PTX-ASYNC-001", "cp.async takes only the cache operators .ca and .cg");
     if (!HAS(CPDST) || !HAS(CPSRC) || word_offset(c, ".global") < word_offset(c, ".shared"))
-        return fail(p, c, "PTX-ASYNC-001", "cp.async copies into .shared{::cta} from .global: "
+        return ptx_insn_fail(p, c, "PTX-ASYNC-001", "cp.async copies into .shared{::cta} from .global: "
                     "it needs both state spaces, the destination's first");
     ir_mem_attrs *m = &c->insn->mem;
     m->space = IR_SPACE_GLOBAL;
@@ -83,7 +70,7 @@ static bool size_or_ignore(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, u
         if (o->ival < 0 || o->ival > (int64_t)bytes) {
             char msg[64];
             snprintf(msg, sizeof msg, "the source size must be in 0..%u", bytes);
-            return fail_at(p, c, o, "PTX-ASYNC-002", msg);
+            return ptx_insn_fail_at(p, c, o, "PTX-ASYNC-002", msg);
         }
         return ptx_lower_src(p, c, o, IR_T_U32, out);
     }
@@ -100,9 +87,9 @@ static bool size_or_ignore(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, u
     }
     if (b && b->kind == PTX_SYM_REG &&
         (ir_type_bits((ir_type)b->type) != 32 || ir_type_is_float((ir_type)b->type)))
-        return fail_at(p, c, o, "PTX-ASYNC-003", "the source size is a 32-bit integer register");
+        return ptx_insn_fail_at(p, c, o, "PTX-ASYNC-003", "the source size is a 32-bit integer register");
     if (o->kind != PTX_P_NAME)
-        return fail_at(p, c, o, "PTX-ASYNC-003", "expected a source size or an ignore-src "
+        return ptx_insn_fail_at(p, c, o, "PTX-ASYNC-003", "expected a source size or an ignore-src "
                        "predicate");
     return ptx_lower_src(p, c, o, IR_T_U32, out);
 }
@@ -121,16 +108,16 @@ static void lower_copy(ptx_parser *p, ptx_insn_ctx *c)
         return;
     }
     if (hint && n == 3) {
-        fail(p, c, "PTX-ASYNC-003", ".L2::cache_hint needs the cache-policy operand last");
+        ptx_insn_fail(p, c, "PTX-ASYNC-003", ".L2::cache_hint needs the cache-policy operand last");
         return;
     }
     if (!hint && n == 5) {
-        fail(p, c, "PTX-ASYNC-003", "five operands need .L2::cache_hint (the last is the policy)");
+        ptx_insn_fail(p, c, "PTX-ASYNC-003", "five operands need .L2::cache_hint (the last is the policy)");
         return;
     }
     for (unsigned i = 0; i < 2; i++)
         if (ops[i].kind == PTX_P_ADDR && !ops[i].has_base) {
-            fail_at(p, c, &ops[i], "PTX-OPND-002", "cp.async takes no immediate address");
+            ptx_insn_fail_at(p, c, &ops[i], "PTX-OPND-002", "cp.async takes no immediate address");
             return;
         }
     if (!ptx_lower_addr_in(p, c, &ops[0], IR_SPACE_SHARED, &in->src[0]) ||
@@ -138,12 +125,12 @@ static void lower_copy(ptx_parser *p, ptx_insn_ctx *c)
         return;
     const ptx_popnd *size = &ops[2];
     if (size->kind != PTX_P_INT) {
-        fail_at(p, c, size, "PTX-OPND-002", "the copy size is an immediate (4, 8 or 16)");
+        ptx_insn_fail_at(p, c, size, "PTX-OPND-002", "the copy size is an immediate (4, 8 or 16)");
         return;
     }
     bool cg = c->group_value[PTX_G_COP] == PTX_COP_CG;
     if (cg ? size->ival != 16 : size->ival != 4 && size->ival != 8 && size->ival != 16) {
-        fail_at(p, c, size, "PTX-ASYNC-002", cg ? "cp.async.cg copies 16 bytes"
+        ptx_insn_fail_at(p, c, size, "PTX-ASYNC-002", cg ? "cp.async.cg copies 16 bytes"
                                                : "the copy size must be 4, 8 or 16 bytes");
         return;
     }
@@ -173,7 +160,7 @@ void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c)
             ptx_error_at(p, c->line, c->col, "PTX-OPND-001", "'%.*s' takes 1 operand, found %u",
                          (int)c->text_len, c->text, c->nops);
         else if (p->ops[0].kind == PTX_P_ADDR && !p->ops[0].has_base)
-            fail_at(p, c, &p->ops[0], "PTX-OPND-002", "the mbarrier needs a register or "
+            ptx_insn_fail_at(p, c, &p->ops[0], "PTX-OPND-002", "the mbarrier needs a register or "
                     "variable address");
         else if (ptx_lower_address(p, c, &p->ops[0], &in->src[0]))
             in->nsrc = 1;
@@ -189,7 +176,7 @@ void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c)
         return;
     /* ptxas takes any integer literal as the count, -1 included (then nothing is waited for) */
     if (p->ops[0].kind != PTX_P_INT) {
-        fail_at(p, c, &p->ops[0], "PTX-OPND-002", "the group count is an integer immediate");
+        ptx_insn_fail_at(p, c, &p->ops[0], "PTX-OPND-002", "the group count is an integer immediate");
         return;
     }
     in->src[0] = (ir_operand){.kind = IR_OPND_IMM, .sym = IR_SYM_NONE,

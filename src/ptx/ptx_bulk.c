@@ -67,12 +67,6 @@ typedef struct bulk_mods {
     uint8_t complete, hint, dim, tile, level, redop, type, noftz, read, proxy;
 } bulk_mods;
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 /* Which word kinds each instruction takes (bits of word_kind). */
 static uint32_t allowed_kinds(ptx_op_id op)
 {
@@ -173,23 +167,23 @@ static bool check_spaces(ptx_parser *p, const ptx_insn_ctx *c, const bulk_mods *
 {
     uint8_t dst = m->space[0], src = m->space[1];
     if (m->nspaces != 2)
-        return fail(p, c, "PTX-BULK-002", "needs a destination and a source state space");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "needs a destination and a source state space");
     bool to_shared = (dst == IR_SPACE_SHARED_CLUSTER || dst == IR_SPACE_SHARED) &&
                      src == IR_SPACE_GLOBAL;
     bool to_global = dst == IR_SPACE_GLOBAL && src == IR_SPACE_SHARED;
     if (dst == IR_SPACE_SHARED_CLUSTER && src == IR_SPACE_SHARED)
-        return fail(p, c, "PTX-BULK-001", "a copy into another CTA's shared memory "
+        return ptx_insn_fail(p, c, "PTX-BULK-001", "a copy into another CTA's shared memory "
                     "(.shared::cluster from .shared::cta) is not modelled: clusters are not");
     if (c->op == PTX_OP_BULK_REDUCE_TENSOR ? !to_global : !to_shared && !to_global)
-        return fail(p, c, "PTX-BULK-002", "these destination and source state spaces do not "
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "these destination and source state spaces do not "
                     "make a form of the instruction");
     if (c->op == PTX_OP_BULK_REDUCE && to_shared)
-        return fail(p, c, "PTX-BULK-002", "a reduction goes from .shared::cta to .global or "
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "a reduction goes from .shared::cta to .global or "
                     ".shared::cluster");
     if (to_shared && dst == IR_SPACE_SHARED && p->version < 86)
-        return fail(p, c, "PTX-VER-001", ".shared::cta as the destination requires PTX ISA 8.6");
+        return ptx_insn_fail(p, c, "PTX-VER-001", ".shared::cta as the destination requires PTX ISA 8.6");
     if (m->complete != (to_shared ? COMPLETE_MBAR : COMPLETE_GROUP))
-        return fail(p, c, "PTX-BULK-002", to_shared ? "a copy into shared memory completes "
+        return ptx_insn_fail(p, c, "PTX-BULK-002", to_shared ? "a copy into shared memory completes "
                     "through .mbarrier::complete_tx::bytes" : "a copy into global memory "
                     "completes through .bulk_group");
     *sub = to_shared ? IR_BULK_TO_SHARED : IR_BULK_TO_GLOBAL;
@@ -213,12 +207,12 @@ static bool check_reduction_type(ptx_parser *p, const ptx_insn_ctx *c, const bul
     default: ok = TM(B32) | TM(B64); break;
     }
     if (!(ok & t))
-        return fail(p, c, "PTX-BULK-004", "this reduction is not defined for this type");
+        return ptx_insn_fail(p, c, "PTX-BULK-004", "this reduction is not defined for this type");
     bool half = m->type == IR_T_F16 || m->type == IR_T_BF16;
     if (m->noftz && (!half || m->redop != IR_ATOM_ADD))
-        return fail(p, c, "PTX-BULK-002", ".noftz applies to add of .f16 and .bf16 only");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", ".noftz applies to add of .f16 and .bf16 only");
     if (half && m->redop == IR_ATOM_ADD && !m->noftz)
-        return fail(p, c, "PTX-BULK-004", "add of .f16 or .bf16 needs .noftz");
+        return ptx_insn_fail(p, c, "PTX-BULK-004", "add of .f16 or .bf16 needs .noftz");
     return true;
 }
 
@@ -226,9 +220,9 @@ static bool check_fence(ptx_parser *p, ptx_insn_ctx *c, const bulk_mods *m)
 {
     ir_mem_attrs *a = &c->insn->mem;
     if (!m->proxy)
-        return fail(p, c, "PTX-BULK-002", "needs a proxy kind (.alias or .async)");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "needs a proxy kind (.alias or .async)");
     if (m->nspaces > 1 || (m->nspaces && m->proxy != PROXY_ASYNC))
-        return fail(p, c, "PTX-BULK-002", "only fence.proxy.async names one state space");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "only fence.proxy.async names one state space");
     a->space = m->nspaces ? m->space[0] : IR_SPACE_GENERIC;
     c->insn->sub = 0;
     return true;
@@ -238,7 +232,7 @@ static bool check_fence(ptx_parser *p, ptx_insn_ctx *c, const bulk_mods *m)
 static bool check_prefetch(ptx_parser *p, ptx_insn_ctx *c, const bulk_mods *m)
 {
     if (!m->level || m->nspaces != 1 || m->space[0] != IR_SPACE_GLOBAL)
-        return fail(p, c, "PTX-BULK-002", "a bulk prefetch is written .L2.global");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "a bulk prefetch is written .L2.global");
     c->insn->sub = c->op == PTX_OP_BULK_PREFETCH ? 0 : IR_BULK_TO_L2;
     return true;
 }
@@ -253,7 +247,7 @@ bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c)
     bool tensor = c->op == PTX_OP_BULK_TENSOR || c->op == PTX_OP_BULK_PREFETCH_TENSOR ||
                   c->op == PTX_OP_BULK_REDUCE_TENSOR;
     if (tensor && !m.dim)
-        return fail(p, c, "PTX-BULK-002", "needs a dimension (.1d to .5d)");
+        return ptx_insn_fail(p, c, "PTX-BULK-002", "needs a dimension (.1d to .5d)");
     in->mods = 0;
     if (ir_opcode_class((ir_opcode)in->op) == IR_CLASS_MEM) {
         a->space = IR_SPACE_GLOBAL; /* the global side; the other is the CTA's shared memory */
@@ -271,10 +265,10 @@ bool ptx_check_bulk(ptx_parser *p, ptx_insn_ctx *c)
         return check_prefetch(p, c, &m);
     case PTX_OP_BULK_REDUCE: case PTX_OP_BULK_REDUCE_TENSOR:
         if (!m.redop)
-            return fail(p, c, "PTX-BULK-002", "needs an operation (.add, .min, .max, .inc, .dec, "
+            return ptx_insn_fail(p, c, "PTX-BULK-002", "needs an operation (.add, .min, .max, .inc, .dec, "
                         ".and, .or, .xor)");
         if (c->op == PTX_OP_BULK_REDUCE && !m.type)
-            return fail(p, c, "PTX-TYPE-001", "needs the element type");
+            return ptx_insn_fail(p, c, "PTX-TYPE-001", "needs the element type");
         if (c->op == PTX_OP_BULK_REDUCE && !check_reduction_type(p, c, &m))
             return false;
         if (!check_spaces(p, c, &m, &in->sub))

@@ -12,10 +12,35 @@
 #define HAS(g) (c->has_group[PTX_G_##g])
 #define VAL(g) (c->group_value[PTX_G_##g])
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
+bool ptx_insn_fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
 {
     ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
     return false;
+}
+
+bool ptx_insn_fail_at(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o, const char *rule,
+                      const char *msg)
+{
+    ptx_error_at(p, o->line, o->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
+    return false;
+}
+
+bool ptx_insn_require(ptx_parser *p, const ptx_insn_ctx *c, const char *what, unsigned version,
+                      unsigned sm)
+{
+    bool ok = true;
+    if (p->version < version) {
+        ptx_error_at(p, c->line, c->col, "PTX-VER-001", "'%.*s': %s requires PTX ISA %u.%u or "
+                     "later (.version is %u.%u)", (int)c->text_len, c->text, what, version / 10,
+                     version % 10, p->version / 10, p->version % 10);
+        ok = false;
+    }
+    if (p->sm < sm) {
+        ptx_error_at(p, c->line, c->col, "PTX-ARCH-001", "'%.*s': %s requires sm_%u or later "
+                     "(target is sm_%u)", (int)c->text_len, c->text, what, sm, p->sm);
+        ok = false;
+    }
+    return ok;
 }
 
 static void copy_modifiers(ptx_insn_ctx *c)
@@ -101,9 +126,9 @@ static bool check_required(ptx_parser *p, const ptx_insn_ctx *c)
         }
     if ((c->op == PTX_OP_BAR || c->op == PTX_OP_BARRIER) && VAL(BAROP) == IR_BAR_RED_POPC &&
         !HAS(BARRED))
-        return fail(p, c, "PTX-MOD-004", "bar.red needs .popc, .and or .or");
+        return ptx_insn_fail(p, c, "PTX-MOD-004", "bar.red needs .popc, .and or .or");
     if (HAS(BARRED) && VAL(BAROP) != IR_BAR_RED_POPC)
-        return fail(p, c, "PTX-MOD-002", ".popc/.and/.or belong to bar.red only");
+        return ptx_insn_fail(p, c, "PTX-MOD-002", ".popc/.and/.or belong to bar.red only");
     return true;
 }
 
@@ -117,61 +142,61 @@ static bool check_float_modes(ptx_parser *p, const ptx_insn_ctx *c)
     bool int_rnd = HAS(RND) && VAL(RND) >= IR_RND_RNI;
     if (c->op != PTX_OP_CVT) {
         if (HAS(RND) && (!flt || int_rnd || VAL(RND) == IR_RND_RS || VAL(RND) == IR_RND_RNA))
-            return fail(p, c, "PTX-MOD-002", "this rounding modifier does not apply here");
+            return ptx_insn_fail(p, c, "PTX-MOD-002", "this rounding modifier does not apply here");
         if ((HAS(FTZ) || HAS(APPROX) || HAS(FULL)) && !flt && c->op != PTX_OP_SETP &&
             c->op != PTX_OP_SET && c->op != PTX_OP_SLCT)
-            return fail(p, c, "PTX-MOD-002", ".ftz/.approx/.full apply to floating-point types only");
+            return ptx_insn_fail(p, c, "PTX-MOD-002", ".ftz/.approx/.full apply to floating-point types only");
         if ((HAS(HILO) && c->op != PTX_OP_DP2A) || HAS(WIDE) || HAS(CC))
             if (flt)
-                return fail(p, c, "PTX-MOD-002", ".hi/.lo/.wide/.cc apply to integer types only");
+                return ptx_insn_fail(p, c, "PTX-MOD-002", ".hi/.lo/.wide/.cc apply to integer types only");
         /* rcp.approx.ftz.f64 and rsqrt.approx{.ftz}.f64 are the only f64 forms with .ftz. */
         if (HAS(FTZ) && t == IR_T_F64 &&
             !(HAS(APPROX) && (c->op == PTX_OP_RCP || c->op == PTX_OP_RSQRT)))
-            return fail(p, c, "PTX-MOD-002", ".ftz does not apply to .f64");
+            return ptx_insn_fail(p, c, "PTX-MOD-002", ".ftz does not apply to .f64");
     }
     if (HAS(APPROX) && (HAS(RND) || HAS(FULL)))
-        return fail(p, c, "PTX-MOD-005", ".approx excludes .full and rounding modifiers");
+        return ptx_insn_fail(p, c, "PTX-MOD-005", ".approx excludes .full and rounding modifiers");
     if (HAS(FULL) && HAS(RND))
-        return fail(p, c, "PTX-MOD-005", ".full excludes rounding modifiers");
+        return ptx_insn_fail(p, c, "PTX-MOD-005", ".full excludes rounding modifiers");
     if (HAS(HILO) && HAS(WIDE))
-        return fail(p, c, "PTX-MOD-005", ".hi/.lo exclude .wide");
+        return ptx_insn_fail(p, c, "PTX-MOD-005", ".hi/.lo exclude .wide");
     if (HAS(XORSIGN) != HAS(ABS))
-        return fail(p, c, "PTX-MOD-004", ".xorsign and .abs go together");
+        return ptx_insn_fail(p, c, "PTX-MOD-004", ".xorsign and .abs go together");
     switch (c->op) {
     case PTX_OP_FMA:
         if (!HAS(RND))
-            return fail(p, c, "PTX-MOD-004", "fma needs a rounding modifier (.rn, .rz, .rm, .rp)");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "fma needs a rounding modifier (.rn, .rz, .rm, .rp)");
         break;
     case PTX_OP_MAD:
         if (flt && !HAS(RND))
-            return fail(p, c, "PTX-MOD-004", "floating-point mad needs a rounding modifier");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "floating-point mad needs a rounding modifier");
         if (!flt && !HAS(HILO) && !HAS(WIDE))
-            return fail(p, c, "PTX-MOD-004", "integer mad needs .hi, .lo or .wide");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "integer mad needs .hi, .lo or .wide");
         break;
     case PTX_OP_MUL:
         if (!flt && !HAS(HILO) && !HAS(WIDE))
-            return fail(p, c, "PTX-MOD-004", "integer mul needs .hi, .lo or .wide");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "integer mul needs .hi, .lo or .wide");
         break;
     case PTX_OP_MADC: case PTX_OP_MUL24: case PTX_OP_MAD24:
         if (!HAS(HILO))
-            return fail(p, c, "PTX-MOD-004", "needs .hi or .lo");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "needs .hi or .lo");
         break;
     case PTX_OP_DIV:
         if (flt && !HAS(RND) && !HAS(APPROX) && !HAS(FULL))
-            return fail(p, c, "PTX-MOD-004", "floating-point div needs .approx, .full or a rounding modifier");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "floating-point div needs .approx, .full or a rounding modifier");
         if (t == IR_T_F64 && !HAS(RND))
-            return fail(p, c, "PTX-MOD-004", "div.f64 needs a rounding modifier");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "div.f64 needs a rounding modifier");
         break;
     case PTX_OP_RCP: case PTX_OP_SQRT:
         if (!HAS(RND) && !HAS(APPROX))
-            return fail(p, c, "PTX-MOD-004", "needs .approx or a rounding modifier");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "needs .approx or a rounding modifier");
         if (HAS(APPROX) && t == IR_T_F64 && (c->op == PTX_OP_SQRT || !HAS(FTZ)))
-            return fail(p, c, "PTX-MOD-002", ".approx.f64 exists only as rcp.approx.ftz.f64");
+            return ptx_insn_fail(p, c, "PTX-MOD-002", ".approx.f64 exists only as rcp.approx.ftz.f64");
         break;
     case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2:
     case PTX_OP_TANH:
         if (!HAS(APPROX))
-            return fail(p, c, "PTX-MOD-004", "needs .approx");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "needs .approx");
         break;
     default:
         break;
@@ -187,30 +212,30 @@ static bool check_cvt(ptx_parser *p, const ptx_insn_ctx *c)
     bool int_rnd = HAS(RND) && VAL(RND) >= IR_RND_RNI;
     if (d == IR_T_F16X2 || d == IR_T_BF16X2) {
         if (s != IR_T_F32)
-            return fail(p, c, "PTX-TYPE-001", "packing cvt to .f16x2/.bf16x2 needs an .f32 source");
+            return ptx_insn_fail(p, c, "PTX-TYPE-001", "packing cvt to .f16x2/.bf16x2 needs an .f32 source");
     }
     if (df && sf) {
         if (ir_type_bits(d) < ir_type_bits(s) && d != IR_T_F16X2 && d != IR_T_BF16X2 &&
             (!HAS(RND) || int_rnd))
-            return fail(p, c, "PTX-MOD-004", "narrowing float conversion needs .rn, .rz, .rm or .rp");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "narrowing float conversion needs .rn, .rz, .rm or .rp");
         if ((d == IR_T_F16X2 || d == IR_T_BF16X2) && !HAS(RND))
-            return fail(p, c, "PTX-MOD-004", "packing conversion needs a rounding modifier");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "packing conversion needs a rounding modifier");
         if (ir_type_bits(d) >= ir_type_bits(s) && HAS(RND) && !int_rnd && d == s)
-            return fail(p, c, "PTX-MOD-002", "same-type float cvt takes an integer rounding (.rni ...)");
+            return ptx_insn_fail(p, c, "PTX-MOD-002", "same-type float cvt takes an integer rounding (.rni ...)");
     } else if (df && !sf) {
         if (!HAS(RND) || int_rnd)
-            return fail(p, c, "PTX-MOD-004", "integer-to-float conversion needs .rn, .rz, .rm or .rp");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "integer-to-float conversion needs .rn, .rz, .rm or .rp");
     } else if (!df && sf) {
         if (!int_rnd)
-            return fail(p, c, "PTX-MOD-004", "float-to-integer conversion needs .rni, .rzi, .rmi or .rpi");
+            return ptx_insn_fail(p, c, "PTX-MOD-004", "float-to-integer conversion needs .rni, .rzi, .rmi or .rpi");
     } else if (HAS(RND)) {
-        return fail(p, c, "PTX-MOD-002", "integer-to-integer conversion takes no rounding modifier");
+        return ptx_insn_fail(p, c, "PTX-MOD-002", "integer-to-integer conversion takes no rounding modifier");
     }
     if (HAS(FTZ) && s != IR_T_F32 && d != IR_T_F32)
-        return fail(p, c, "PTX-MOD-002", ".ftz applies to conversions from or to .f32 only");
+        return ptx_insn_fail(p, c, "PTX-MOD-002", ".ftz applies to conversions from or to .f32 only");
     if ((HAS(RELU) || HAS(SATFINITE)) && !(d == IR_T_F16 || d == IR_T_F16X2 || d == IR_T_BF16 ||
                                            d == IR_T_BF16X2 || d == IR_T_TF32))
-        return fail(p, c, "PTX-MOD-002", ".relu/.satfinite apply to f16/bf16/tf32 results only");
+        return ptx_insn_fail(p, c, "PTX-MOD-002", ".relu/.satfinite apply to f16/bf16/tf32 results only");
     return true;
 }
 
@@ -237,7 +262,7 @@ static bool check_spaces(ptx_parser *p, const ptx_insn_ctx *c)
     default: return true;
     }
     if (!space_in(sp, allowed))
-        return fail(p, c, "PTX-MEM-002", "state space not allowed for this instruction");
+        return ptx_insn_fail(p, c, "PTX-MEM-002", "state space not allowed for this instruction");
     return true;
 }
 
@@ -248,11 +273,11 @@ static bool check_mmio(ptx_parser *p, const ptx_insn_ctx *c)
 {
     uint32_t sp = c->insn->mem.space;
     if (!HAS(SEM) || VAL(SEM) != IR_SEM_RELAXED || VAL(SCOPE) != IR_SCOPE_SYS)
-        return fail(p, c, "PTX-MEM-005", ".mmio needs .relaxed and the .sys scope");
+        return ptx_insn_fail(p, c, "PTX-MEM-005", ".mmio needs .relaxed and the .sys scope");
     if (sp != IR_SPACE_GLOBAL && sp != IR_SPACE_GENERIC)
-        return fail(p, c, "PTX-MEM-005", ".mmio applies to .global (or generic) addresses only");
+        return ptx_insn_fail(p, c, "PTX-MEM-005", ".mmio applies to .global (or generic) addresses only");
     if (HAS(VEC) || HAS(COP) || HAS(NC) || HAS(L1EV) || HAS(L2EVM) || HAS(HINT) || HAS(PFSIZE))
-        return fail(p, c, "PTX-MEM-005", ".mmio excludes vectors, cache operators, .nc, eviction "
+        return ptx_insn_fail(p, c, "PTX-MEM-005", ".mmio excludes vectors, cache operators, .nc, eviction "
                     "priorities, cache hints and prefetch sizes");
     return true;
 }
@@ -275,27 +300,27 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
         if (HAS(SEM) && (sem == IR_SEM_ACQ_REL || sem == IR_SEM_SC ||
                          (c->op == PTX_OP_LD && sem == IR_SEM_RELEASE) ||
                          (c->op == PTX_OP_ST && sem == IR_SEM_ACQUIRE)))
-            return fail(p, c, "PTX-MEM-001", "this ordering does not apply to this instruction");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", "this ordering does not apply to this instruction");
         if (strong != HAS(SCOPE))
-            return fail(p, c, "PTX-MEM-001", ".relaxed/.acquire/.release need a scope and a scope needs one of them");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", ".relaxed/.acquire/.release need a scope and a scope needs one of them");
         if ((strong || (HAS(SEM) && sem == IR_SEM_VOLATILE)) && !ordered_space(c->insn->mem.space))
-            return fail(p, c, "PTX-MEM-006", ".volatile, .relaxed, .acquire and .release apply to "
+            return ptx_insn_fail(p, c, "PTX-MEM-006", ".volatile, .relaxed, .acquire and .release apply to "
                         ".global, .shared and generic addresses only");
         if (HAS(NC) && (HAS(SEM) || c->insn->mem.space != IR_SPACE_GLOBAL))
-            return fail(p, c, "PTX-MEM-001", ".nc needs .global and no ordering qualifier");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", ".nc needs .global and no ordering qualifier");
         return !HAS(MMIO) || check_mmio(p, c);
     case PTX_OP_ATOM: case PTX_OP_RED:
         if (HAS(SEM) && (sem == IR_SEM_WEAK || sem == IR_SEM_VOLATILE || sem == IR_SEM_SC ||
                          sem == IR_SEM_MMIO || (c->op == PTX_OP_RED && (sem == IR_SEM_ACQUIRE || sem == IR_SEM_ACQ_REL))))
-            return fail(p, c, "PTX-MEM-001", "this ordering does not apply to this instruction");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", "this ordering does not apply to this instruction");
         break;
     case PTX_OP_FENCE:
         if (sem != IR_SEM_SC && sem != IR_SEM_ACQ_REL && sem != IR_SEM_ACQUIRE && sem != IR_SEM_RELEASE)
-            return fail(p, c, "PTX-MEM-001", "fence takes .sc, .acq_rel, .acquire or .release");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", "fence takes .sc, .acq_rel, .acquire or .release");
         break;
     case PTX_OP_BAR: case PTX_OP_BARRIER:
         if (HAS(SCOPE) && VAL(SCOPE) != IR_SCOPE_CTA)
-            return fail(p, c, "PTX-MEM-001", "barriers take only the .cta scope");
+            return ptx_insn_fail(p, c, "PTX-MEM-001", "barriers take only the .cta scope");
         break;
     default:
         break;
@@ -317,30 +342,30 @@ static bool check_cache_ops(ptx_parser *p, const ptx_insn_ctx *c)
     if (HAS(COP)) {
         uint32_t sem = VAL(SEM);
         if (HAS(SEM) && sem != IR_SEM_WEAK)
-            return fail(p, c, "PTX-CACHEOP-001",
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-001",
                         "a cache operator cannot be combined with .relaxed, .acquire, .release, .volatile or .mmio");
         uint32_t cop = VAL(COP);
         if (c->op == PTX_OP_LD && (cop == PTX_COP_WB || cop == PTX_COP_WT))
-            return fail(p, c, "PTX-CACHEOP-004", ".wb and .wt are store cache operators");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-004", ".wb and .wt are store cache operators");
         if (c->op == PTX_OP_ST && (cop == PTX_COP_CA || cop == PTX_COP_LU || cop == PTX_COP_CV))
-            return fail(p, c, "PTX-CACHEOP-004", ".ca, .lu and .cv are load cache operators");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-004", ".ca, .lu and .cv are load cache operators");
     }
     /* The grammar of ld/st.volatile has no L1 eviction priority and no .L2::cache_hint (ptxas 13
      * rejects them on every target; it accepts .L2::evict_* on 256-bit accesses and prefetch
      * sizes, which the rules below cover as for a weak access). */
     if (HAS(SEM) && VAL(SEM) == IR_SEM_VOLATILE && (HAS(L1EV) || HAS(HINT)))
-        return fail(p, c, "PTX-CACHEOP-007", ".volatile excludes L1 eviction priorities and "
+        return ptx_insn_fail(p, c, "PTX-CACHEOP-007", ".volatile excludes L1 eviction priorities and "
                     ".L2::cache_hint");
     if ((HAS(L1EV) || HAS(L2EVM) || HAS(HINT)) && !global_or_generic)
-        return fail(p, c, "PTX-CACHEOP-002",
+        return ptx_insn_fail(p, c, "PTX-CACHEOP-002",
                     "eviction priorities and cache hints apply to .global (or generic) accesses only");
     if (HAS(PFSIZE) && !global_or_generic)
-        return fail(p, c, "PTX-CACHEOP-002",
+        return ptx_insn_fail(p, c, "PTX-CACHEOP-002",
                     "an L2 prefetch size applies to .global (or generic) loads only");
     if (HAS(L1EV) && HAS(COP))
-        return fail(p, c, "PTX-MOD-005", "an L1 eviction priority excludes a cache operator");
+        return ptx_insn_fail(p, c, "PTX-MOD-005", "an L1 eviction priority excludes a cache operator");
     if (HAS(L2EVM) && access_bits(c) != 256)
-        return fail(p, c, "PTX-CACHEOP-006", ".L2::evict_* on ld/st needs a 256-bit access "
+        return ptx_insn_fail(p, c, "PTX-CACHEOP-006", ".L2::evict_* on ld/st needs a 256-bit access "
                     "(.v8 of 32-bit or .v4 of 64-bit elements)");
     return true;
 }
@@ -354,19 +379,19 @@ static bool check_vector_shape(ptx_parser *p, const ptx_insn_ctx *c)
     if (!HAS(VEC))
         return true;
     if (access_bits(c) > 256 || (VAL(VEC) == 8 && elem_bits != 32) || elem_bits > 64)
-        return fail(p, c, "PTX-TYPE-001", "vector too wide for this type");
+        return ptx_insn_fail(p, c, "PTX-TYPE-001", "vector too wide for this type");
     if (access_bits(c) != 256)
         return true;
     bool ok = true;
     if (p->version < 88)
-        ok = fail(p, c, "PTX-VER-001", "a 256-bit access requires PTX ISA 8.8 or later");
+        ok = ptx_insn_fail(p, c, "PTX-VER-001", "a 256-bit access requires PTX ISA 8.8 or later");
     if (p->sm < 100) {
         ptx_error_at(p, c->line, c->col, "PTX-ARCH-012", "'%.*s': a 256-bit access requires "
                      "sm_100 or later (target is sm_%u)", (int)c->text_len, c->text, p->sm);
         ok = false;
     }
     if (ok && c->insn->mem.space != IR_SPACE_GLOBAL && c->insn->mem.space != IR_SPACE_GENERIC)
-        return fail(p, c, "PTX-MEM-002", "a 256-bit access needs a .global (or generic) address");
+        return ptx_insn_fail(p, c, "PTX-MEM-002", "a 256-bit access needs a .global (or generic) address");
     return ok;
 }
 
@@ -377,35 +402,35 @@ static bool check_cache_control(ptx_parser *p, const ptx_insn_ctx *c)
     switch (c->op) {
     case PTX_OP_PREFETCH:
         if (HAS(TENSORMAP) + HAS(LEVEL) + HAS(L2EV) != 1)
-            return fail(p, c, "PTX-CACHEOP-005", "prefetch takes exactly one of .L1, .L2, .L2::evict_* or .tensormap");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "prefetch takes exactly one of .L1, .L2, .L2::evict_* or .tensormap");
         if (HAS(L2EV) && ((l2 != IR_EVICT_LAST && l2 != IR_EVICT_NORMAL) ||
                           (c->insn->mem.space != IR_SPACE_GLOBAL &&
                            c->insn->mem.space != IR_SPACE_GENERIC)))
-            return fail(p, c, "PTX-CACHEOP-005", "prefetch with a priority needs a .global (or "
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "prefetch with a priority needs a .global (or "
                         "generic) address and .L2::evict_last or .L2::evict_normal");
         break;
     case PTX_OP_PREFETCHU:
         if (VAL(LEVEL) != IR_LEVEL_L1)
-            return fail(p, c, "PTX-CACHEOP-005", "prefetchu takes .L1 only");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "prefetchu takes .L1 only");
         break;
     case PTX_OP_APPLYPRIORITY:
         if (l2 != IR_EVICT_NORMAL)
-            return fail(p, c, "PTX-CACHEOP-005", "applypriority accepts only .L2::evict_normal");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "applypriority accepts only .L2::evict_normal");
         break;
     case PTX_OP_DISCARD:
         if (VAL(LEVEL) != IR_LEVEL_L2)
-            return fail(p, c, "PTX-CACHEOP-005", "discard takes .L2 only");
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "discard takes .L2 only");
         break;
     case PTX_OP_CREATEPOLICY:
         if (VAL(POLICY) == IR_POLICY_CVT) {
             if (VAL(LEVEL) != IR_LEVEL_L2 || HAS(L2EV))
-                return fail(p, c, "PTX-CACHEOP-005", "createpolicy.cvt takes .L2 and no priorities");
+                return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "createpolicy.cvt takes .L2 and no priorities");
         } else {
             if (!HAS(L2EV) || HAS(LEVEL))
-                return fail(p, c, "PTX-CACHEOP-005", "createpolicy needs a primary .L2::evict_* priority");
+                return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "createpolicy needs a primary .L2::evict_* priority");
             if (c->secondary_l2 && c->secondary_l2 != IR_EVICT_FIRST &&
                 c->secondary_l2 != IR_EVICT_UNCHANGED)
-                return fail(p, c, "PTX-CACHEOP-005", "the secondary priority must be .L2::evict_first or .L2::evict_unchanged");
+                return ptx_insn_fail(p, c, "PTX-CACHEOP-005", "the secondary priority must be .L2::evict_first or .L2::evict_unchanged");
             if (!c->secondary_l2)
                 c->insn->mem.l2_secondary = IR_EVICT_UNCHANGED;
         }
@@ -430,12 +455,12 @@ static bool check_atom_type(ptx_parser *p, const ptx_insn_ctx *c)
     default: ok = TM_I32 | TM_I64 | TM_HALF; break;
     }
     if (!(ok & m))
-        return fail(p, c, "PTX-MEM-003", "this atomic operation is not defined for this type");
+        return ptx_insn_fail(p, c, "PTX-MEM-003", "this atomic operation is not defined for this type");
     if (HAS(NOFTZ) && !(t == IR_T_F16 || t == IR_T_F16X2 || t == IR_T_BF16 || t == IR_T_BF16X2))
-        return fail(p, c, "PTX-MOD-002", ".noftz applies to half-precision add only");
+        return ptx_insn_fail(p, c, "PTX-MOD-002", ".noftz applies to half-precision add only");
     if (HAS(NOFTZ) != ((t == IR_T_F16 || t == IR_T_F16X2 || t == IR_T_BF16 || t == IR_T_BF16X2) &&
                        VAL(ATOM) == IR_ATOM_ADD))
-        return fail(p, c, "PTX-MOD-004", "half-precision atomic add needs .noftz");
+        return ptx_insn_fail(p, c, "PTX-MOD-004", "half-precision atomic add needs .noftz");
     return true;
 }
 
@@ -468,7 +493,7 @@ bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c)
         return false;
     if ((c->op == PTX_OP_ATOM || c->op == PTX_OP_RED) && HAS(HINT) &&
         c->insn->mem.space == IR_SPACE_SHARED)
-        return fail(p, c, "PTX-CACHEOP-002", ".L2::cache_hint applies to global accesses only");
+        return ptx_insn_fail(p, c, "PTX-CACHEOP-002", ".L2::cache_hint applies to global accesses only");
     if ((c->op == PTX_OP_LD || c->op == PTX_OP_ST || c->op == PTX_OP_LDU) &&
         !check_vector_shape(p, c))
         return false;

@@ -523,4 +523,15 @@ uint64_t ptx_f64_bits(double d);
 float ptx_bits_f32(uint32_t b);
 double ptx_bits_f64(uint64_t b);
 
+/* Instruction diagnostics shared by the checkers of every family (ptx_check.c): each reports
+ * `msg` under `rule`, prefixed with the instruction's text, at the instruction (ptx_insn_fail)
+ * or at one of its operands (ptx_insn_fail_at), and returns false. ptx_insn_require reports
+ * PTX-VER-001 when .version is below `version` (major*10+minor) and PTX-ARCH-001 when the target
+ * is below sm_`sm`, naming `what` needs it; it returns true when neither applies. */
+bool ptx_insn_fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg);
+bool ptx_insn_fail_at(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o, const char *rule,
+                      const char *msg);
+bool ptx_insn_require(ptx_parser *p, const ptx_insn_ctx *c, const char *what, unsigned version,
+                      unsigned sm);
+
 #endif

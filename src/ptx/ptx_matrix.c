@@ -49,24 +49,6 @@ static bool unmodelled(ptx_parser *p, const ptx_insn_ctx *c, uint32_t col, const
 }
 
 /* The version and target a form needs (PTX-VER-001, PTX-ARCH-001). */
-static bool require(ptx_parser *p, const ptx_insn_ctx *c, const char *what, unsigned version,
-                    unsigned sm)
-{
-    bool ok = true;
-    if (p->version < version) {
-        ptx_error_at(p, c->line, c->col, "PTX-VER-001", "'%.*s': %s requires PTX ISA %u.%u or "
-                     "later (.version is %u.%u)", (int)c->text_len, c->text, what, version / 10,
-                     version % 10, p->version / 10, p->version % 10);
-        ok = false;
-    }
-    if (p->sm < sm) {
-        ptx_error_at(p, c->line, c->col, "PTX-ARCH-001", "'%.*s': %s requires sm_%u or later "
-                     "(target is sm_%u)", (int)c->text_len, c->text, what, sm, p->sm);
-        ok = false;
-    }
-    return ok;
-}
-
 /* ---- reading the words ---- */
 static const struct {
     const char *name;
@@ -295,7 +277,7 @@ static bool check_mma_types(ptx_parser *p, const ptx_insn_ctx *c, const matrix_w
         return fail(p, c, "PTX-MMA-002", ".satfinite applies to integer mma only");
     if (mw->rnd && d != IR_T_F64)
         return fail(p, c, "PTX-MMA-002", "a rounding mode applies to f64 mma only");
-    return require(p, c, "mma", version, sm);
+    return ptx_insn_require(p, c, "mma", version, sm);
 }
 
 /* The element types each wmma shape takes for a and b (PTX ISA 9.1 §9.7.14.4). */
@@ -323,9 +305,9 @@ static bool wmma_cd_type(unsigned shape, ir_type t)
 static bool wmma_require(ptx_parser *p, const ptx_insn_ctx *c, ir_type t)
 {
     if (t == IR_T_BF16 || t == IR_T_TF32 || t == IR_T_F64)
-        return require(p, c, "wmma with .bf16, .tf32 or .f64", 70, 80);
+        return ptx_insn_require(p, c, "wmma with .bf16, .tf32 or .f64", 70, 80);
     if (is_int8(t) || t == IR_T_S32)
-        return require(p, c, "wmma with integer matrices", 63, 72);
+        return ptx_insn_require(p, c, "wmma with integer matrices", 63, 72);
     return true;
 }
 

@@ -8,31 +8,7 @@
 #define HAS(g) (c->has_group[PTX_G_##g])
 #define VAL(g) (c->group_value[PTX_G_##g])
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 /* A form newer than its row: PTX-VER-001 and/or PTX-ARCH-001 like the table's own check. */
-static bool need(ptx_parser *p, const ptx_insn_ctx *c, const char *what, unsigned version,
-                 unsigned sm)
-{
-    bool ok = true;
-    if (p->version < version) {
-        ptx_error_at(p, c->line, c->col, "PTX-VER-001", "'%.*s': %s requires PTX ISA %u.%u or "
-                     "later (.version is %u.%u)", (int)c->text_len, c->text, what, version / 10,
-                     version % 10, p->version / 10, p->version % 10);
-        ok = false;
-    }
-    if (p->sm < sm) {
-        ptx_error_at(p, c->line, c->col, "PTX-ARCH-001", "'%.*s': %s requires sm_%u or later "
-                     "(target is sm_%u)", (int)c->text_len, c->text, what, sm, p->sm);
-        ok = false;
-    }
-    return ok;
-}
-
 static bool is_arrive(const ptx_insn_ctx *c)
 {
     return c->op == PTX_OP_MBAR_ARRIVE || c->op == PTX_OP_MBAR_ARRIVE_DROP;
@@ -48,7 +24,7 @@ static bool is_wait(const ptx_insn_ctx *c)
 static bool check_fence(ptx_parser *p, ptx_insn_ctx *c)
 {
     if (VAL(SEM) != IR_SEM_RELEASE || VAL(SCOPE) != IR_SCOPE_CLUSTER || !HAS(SEM))
-        return fail(p, c, "PTX-MBAR-001", "fence.mbarrier_init takes exactly .release.cluster");
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", "fence.mbarrier_init takes exactly .release.cluster");
     c->insn->mem.fence = IR_FENCE_WAIT_WRITES;
     return true;
 }
@@ -64,18 +40,18 @@ static bool check_ordering(ptx_parser *p, const ptx_insn_ctx *c)
     bool ok_sem = sem == IR_SEM_RELAXED || (is_arrive(c) && sem == IR_SEM_RELEASE) ||
                   (is_wait(c) && sem == IR_SEM_ACQUIRE);
     if (HAS(SEM) && !ok_sem)
-        return fail(p, c, "PTX-MBAR-001", "this ordering does not apply to this mbarrier "
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", "this ordering does not apply to this mbarrier "
                     "operation (arrivals: .release or .relaxed; waits: .acquire or .relaxed; "
                     "expect_tx and complete_tx: .relaxed)");
     if (HAS(SEM) != HAS(SCOPE))
-        return fail(p, c, "PTX-MBAR-001", "an mbarrier ordering needs a scope (.cta or "
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", "an mbarrier ordering needs a scope (.cta or "
                     ".cluster), and a scope needs an ordering");
     if (VAL(SCOPE) != IR_SCOPE_CTA && VAL(SCOPE) != IR_SCOPE_CLUSTER)
-        return fail(p, c, "PTX-MBAR-001", "mbarrier scopes are .cta and .cluster");
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", "mbarrier scopes are .cta and .cluster");
     /* expect_tx and complete_tx had .relaxed from the start (PTX 8.0); the others got it in
      * 8.6, as ptxas 13 says */
     bool late_relaxed = sem == IR_SEM_RELAXED && (is_arrive(c) || is_wait(c));
-    return need(p, c, late_relaxed ? ".relaxed on this mbarrier operation" : "an mbarrier ordering",
+    return ptx_insn_require(p, c, late_relaxed ? ".relaxed on this mbarrier operation" : "an mbarrier ordering",
                 late_relaxed ? 86 : 80, 0);
 }
 
@@ -92,7 +68,7 @@ static bool check_space(ptx_parser *p, const ptx_insn_ctx *c)
     if (sp == IR_SPACE_SHARED || sp == IR_SPACE_GENERIC ||
         (sp == IR_SPACE_SHARED_CLUSTER && cluster_ok))
         return true;
-    return fail(p, c, "PTX-MEM-002", sp == IR_SPACE_SHARED_CLUSTER
+    return ptx_insn_fail(p, c, "PTX-MEM-002", sp == IR_SPACE_SHARED_CLUSTER
                     ? ".shared::cluster applies to arrive, arrive_drop, expect_tx and complete_tx "
                       "only"
                     : "an mbarrier lives in .shared memory (or at a generic address)");
@@ -104,15 +80,15 @@ static bool check_form(ptx_parser *p, ptx_insn_ctx *c)
     uint32_t form = HAS(MBAR) ? VAL(MBAR) : PTX_MBAR_NONE;
     if ((form == PTX_MBAR_PARITY && !is_wait(c)) ||
         ((form == PTX_MBAR_EXPECT_TX || form == PTX_MBAR_NOCOMPLETE) && !is_arrive(c)))
-        return fail(p, c, "PTX-MBAR-001", "this mbarrier operation does not take the modifier");
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", "this mbarrier operation does not take the modifier");
     if (form == PTX_MBAR_NOCOMPLETE &&
         ((HAS(SEM) && VAL(SEM) != IR_SEM_RELEASE) || (HAS(SCOPE) && VAL(SCOPE) != IR_SCOPE_CTA) ||
          c->insn->mem.space == IR_SPACE_SHARED_CLUSTER))
-        return fail(p, c, "PTX-MBAR-001", ".noComplete takes only .release.cta and "
+        return ptx_insn_fail(p, c, "PTX-MBAR-001", ".noComplete takes only .release.cta and "
                     ".shared{::cta} or a generic address");
-    if (HAS(SCOPE) && VAL(SCOPE) == IR_SCOPE_CLUSTER && !need(p, c, ".cluster scope", 0, 90))
+    if (HAS(SCOPE) && VAL(SCOPE) == IR_SCOPE_CLUSTER && !ptx_insn_require(p, c, ".cluster scope", 0, 90))
         return false;
-    if (c->insn->mem.space == IR_SPACE_SHARED_CLUSTER && !need(p, c, ".shared::cluster", 80, 90))
+    if (c->insn->mem.space == IR_SPACE_SHARED_CLUSTER && !ptx_insn_require(p, c, ".shared::cluster", 80, 90))
         return false;
     return true;
 }
@@ -143,9 +119,9 @@ bool ptx_check_mbarrier(ptx_parser *p, ptx_insn_ctx *c)
         return false;
     if (c->op == PTX_OP_MBAR_PENDING_COUNT)
         c->insn->mem.space = IR_SPACE_SHARED; /* the token describes a shared-memory object */
-    if (HAS(MBAR) && VAL(MBAR) == PTX_MBAR_EXPECT_TX && !need(p, c, ".expect_tx", 80, 90))
+    if (HAS(MBAR) && VAL(MBAR) == PTX_MBAR_EXPECT_TX && !ptx_insn_require(p, c, ".expect_tx", 80, 90))
         return false;
-    if (HAS(MBAR) && VAL(MBAR) == PTX_MBAR_PARITY && !need(p, c, ".parity", 71, 80))
+    if (HAS(MBAR) && VAL(MBAR) == PTX_MBAR_PARITY && !ptx_insn_require(p, c, ".parity", 71, 80))
         return false;
     c->insn->sub = sub_of(c);
     return true;
@@ -232,7 +208,7 @@ static void lower_arrive(ptx_parser *p, ptx_insn_ctx *c)
         return;
     in->nsrc = 2;
     if (form != PTX_MBAR_NOCOMPLETE)
-        need(p, c, "an arrival count without .noComplete", 78, 90);
+        ptx_insn_require(p, c, "an arrival count without .noComplete", 78, 90);
 }
 
 /* test_wait / try_wait{.parity}: p, [a], state | parity {, suspendTimeHint (try_wait)}. */

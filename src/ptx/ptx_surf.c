@@ -8,12 +8,6 @@
 #define HAS(g) (c->has_group[PTX_G_##g])
 #define VAL(g) (c->group_value[PTX_G_##g])
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 static bool is_load(const ptx_insn_ctx *c) { return c->op == PTX_OP_SULD; }
 static bool is_store(const ptx_insn_ctx *c)
 {
@@ -30,12 +24,12 @@ static bool check_reduction(ptx_parser *p, const ptx_insn_ctx *c)
 {
     uint32_t op = VAL(ATOM), t = UINT32_C(1) << c->types[0], ok;
     if (!HAS(ATOM))
-        return fail(p, c, "PTX-SURF-003", "sured needs an operation (.add, .min, .max, .and, .or)");
+        return ptx_insn_fail(p, c, "PTX-SURF-003", "sured needs an operation (.add, .min, .max, .and, .or)");
     if (op != IR_ATOM_ADD && op != IR_ATOM_MIN && op != IR_ATOM_MAX && op != IR_ATOM_AND &&
         op != IR_ATOM_OR)
-        return fail(p, c, "PTX-SURF-003", "sured takes only .add, .min, .max, .and and .or");
+        return ptx_insn_fail(p, c, "PTX-SURF-003", "sured takes only .add, .min, .max, .and and .or");
     if (VAL(GEOM) == IR_IMAGE_1D_ARRAY || VAL(GEOM) == IR_IMAGE_2D_ARRAY)
-        return fail(p, c, "PTX-SURF-003", "sured takes only the .1d, .2d and .3d geometries");
+        return ptx_insn_fail(p, c, "PTX-SURF-003", "sured takes only the .1d, .2d and .3d geometries");
     if (c->op == PTX_OP_SURED_P)
         ok = op == IR_ATOM_MIN || op == IR_ATOM_MAX ? TM(B32) | TM(B64) : TM(B32);
     else if (op == IR_ATOM_ADD)
@@ -45,7 +39,7 @@ static bool check_reduction(ptx_parser *p, const ptx_insn_ctx *c)
     else
         ok = TM_I32 | TM_I64;
     if (!(ok & t))
-        return fail(p, c, "PTX-MEM-003", "this surface reduction is not defined for this type");
+        return ptx_insn_fail(p, c, "PTX-MEM-003", "this surface reduction is not defined for this type");
     return true;
 }
 
@@ -55,28 +49,28 @@ bool ptx_check_surface(ptx_parser *p, ptx_insn_ctx *c)
     m->space = IR_SPACE_SURFACE;
     if (c->op == PTX_OP_SUQ) {
         if (!HAS(SUQ))
-            return fail(p, c, "PTX-SURF-003", "suq needs a query (.width, .height, .depth, ...)");
+            return ptx_insn_fail(p, c, "PTX-SURF-003", "suq needs a query (.width, .height, .depth, ...)");
         return true;
     }
     if (!HAS(GEOM))
-        return fail(p, c, "PTX-SURF-003", "needs a geometry (.1d, .2d, .3d, .a1d or .a2d)");
+        return ptx_insn_fail(p, c, "PTX-SURF-003", "needs a geometry (.1d, .2d, .3d, .a1d or .a2d)");
     if (!HAS(SUMODE))
-        return fail(p, c, "PTX-SURF-003", "needs an out-of-bounds mode (.trap, .clamp or .zero)");
+        return ptx_insn_fail(p, c, "PTX-SURF-003", "needs an out-of-bounds mode (.trap, .clamp or .zero)");
     if (is_red(c) && !check_reduction(p, c))
         return false;
     if (HAS(COP)) {
         uint32_t cop = VAL(COP);
         if (is_load(c) && cop != PTX_COP_CA && cop != PTX_COP_CG && cop != PTX_COP_CS &&
             cop != PTX_COP_CV)
-            return fail(p, c, "PTX-CACHEOP-004", "suld takes the cache operators .ca, .cg, .cs "
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-004", "suld takes the cache operators .ca, .cg, .cs "
                         "and .cv");
         if (is_store(c) && cop != PTX_COP_WB && cop != PTX_COP_CG && cop != PTX_COP_CS &&
             cop != PTX_COP_WT)
-            return fail(p, c, "PTX-CACHEOP-004", "sust takes the cache operators .wb, .cg, .cs "
+            return ptx_insn_fail(p, c, "PTX-CACHEOP-004", "sust takes the cache operators .wb, .cg, .cs "
                         "and .wt");
     }
     if (HAS(VEC) && (VAL(VEC) > 4 || ir_type_bits(c->types[0]) * VAL(VEC) > 128))
-        return fail(p, c, "PTX-TYPE-001", "a surface access moves at most 128 bits (.v2 or .v4)");
+        return ptx_insn_fail(p, c, "PTX-TYPE-001", "a surface access moves at most 128 bits (.v2 or .v4)");
     m->image_dim = (uint8_t)VAL(GEOM);
     m->image_clamp = (uint8_t)VAL(SUMODE);
     m->image_flags = c->op == PTX_OP_SUST_P || c->op == PTX_OP_SURED_P ? IR_IMAGE_FORMATTED

@@ -12,12 +12,6 @@
 #define HAS(g) (c->has_group[PTX_G_##g])
 #define VAL(g) (c->group_value[PTX_G_##g])
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 static bool unmodelled(ptx_parser *p, const ptx_insn_ctx *c, const char *what)
 {
     ptx_error_at(p, c->line, c->col, "PTX-UNSUP-002", "'%.*s': %s not modelled by gpumemsim",
@@ -28,16 +22,16 @@ static bool unmodelled(ptx_parser *p, const ptx_insn_ctx *c, const char *what)
 static bool check_txq(ptx_parser *p, const ptx_insn_ctx *c)
 {
     if (HAS(TEXFORM) || (HAS(TEXLOD) && VAL(TEXLOD) != PTX_TEXLOD_LEVEL))
-        return fail(p, c, "PTX-TEX-003", "txq takes no geometry and no level of detail but "
+        return ptx_insn_fail(p, c, "PTX-TEX-003", "txq takes no geometry and no level of detail but "
                     ".level");
     if (!HAS(TXQ))
-        return fail(p, c, "PTX-TEX-003", "txq needs a query (.width, .height, .filter_mode, ...)");
+        return ptx_insn_fail(p, c, "PTX-TEX-003", "txq needs a query (.width, .height, .filter_mode, ...)");
     if (VAL(TXQ) == 0)
         return unmodelled(p, c, "the queries .force_unnormalized_coords (of a sampler) and "
                           ".memory_layout are");
     if (HAS(TEXLOD) && VAL(TXQ) != IR_TXQ_WIDTH && VAL(TXQ) != IR_TXQ_HEIGHT &&
         VAL(TXQ) != IR_TXQ_DEPTH)
-        return fail(p, c, "PTX-TEX-004", "txq.level queries only .width, .height and .depth");
+        return ptx_insn_fail(p, c, "PTX-TEX-004", "txq.level queries only .width, .height and .depth");
     return true;
 }
 
@@ -56,12 +50,12 @@ static bool geometry(ptx_parser *p, ptx_insn_ctx *c)
             return unmodelled(p, c, "the level of detail of cube textures from gradients "
                               "(tex.grad.cube, tex.grad.acube) is");
         if (c->types[1] != IR_T_F32)
-            return fail(p, c, "PTX-TEX-004", "cube textures take .f32 coordinates");
+            return ptx_insn_fail(p, c, "PTX-TEX-004", "cube textures take .f32 coordinates");
         m->image_dim = VAL(TEXFORM) == PTX_TEXFORM_CUBE ? IR_IMAGE_CUBE : IR_IMAGE_CUBE_ARRAY;
         return true;
     }
     if (!HAS(GEOM))
-        return fail(p, c, "PTX-TEX-003", "needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube or "
+        return ptx_insn_fail(p, c, "PTX-TEX-003", "needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube or "
                     ".acube)");
     m->image_dim = (uint8_t)VAL(GEOM);
     return true;
@@ -74,22 +68,22 @@ bool ptx_check_texture(ptx_parser *p, ptx_insn_ctx *c)
     if (c->op == PTX_OP_TXQ)
         return check_txq(p, c);
     if (HAS(TEXFORM) && HAS(GEOM))
-        return fail(p, c, "PTX-TEX-003", "two geometries");
+        return ptx_insn_fail(p, c, "PTX-TEX-003", "two geometries");
     if (!geometry(p, c))
         return false;
     if (HAS(TEXLOD) && VAL(TEXLOD) == PTX_TEXLOD_LEVEL && c->types[1] != IR_T_F32)
-        return fail(p, c, "PTX-TEX-004", "tex.level takes .f32 coordinates");
+        return ptx_insn_fail(p, c, "PTX-TEX-004", "tex.level takes .f32 coordinates");
     if (c->op == PTX_OP_TLD4) {
         if (!HAS(TLD4))
-            return fail(p, c, "PTX-TEX-003", "tld4 needs the channel it gathers (.r, .g, .b or "
+            return ptx_insn_fail(p, c, "PTX-TEX-003", "tld4 needs the channel it gathers (.r, .g, .b or "
                         ".a)");
         if (m->image_dim != IR_IMAGE_2D && m->image_dim != IR_IMAGE_2D_ARRAY)
-            return fail(p, c, "PTX-TEX-003", "tld4 takes only the .2d and .a2d geometries");
+            return ptx_insn_fail(p, c, "PTX-TEX-003", "tld4 takes only the .2d and .a2d geometries");
     }
     if (c->types[0] == IR_T_F16 || c->types[0] == IR_T_F16X2)
         return unmodelled(p, c, "half-precision texture results (.f16, .f16x2) are");
     if (!HAS(VEC) || VAL(VEC) != 4)
-        return fail(p, c, "PTX-TEX-003", "the result is a .v4 vector");
+        return ptx_insn_fail(p, c, "PTX-TEX-003", "the result is a .v4 vector");
     m->elem_bytes = 4;
     m->vec = 4;
     return true;

@@ -23,19 +23,6 @@ typedef struct video_form {
     unsigned cmp;     /* ir_cmp, vset */
 } video_form;
 
-static bool fail(ptx_parser *p, const ptx_insn_ctx *c, const char *rule, const char *msg)
-{
-    ptx_error_at(p, c->line, c->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
-static bool fail_at(ptx_parser *p, const ptx_insn_ctx *c, const ptx_popnd *o, const char *rule,
-                    const char *msg)
-{
-    ptx_error_at(p, o->line, o->col, rule, "'%.*s': %s", (int)c->text_len, c->text, msg);
-    return false;
-}
-
 static bool word_is(const char *w, size_t n, const char *s)
 {
     return strlen(s) == n && memcmp(w, s, n) == 0;
@@ -139,13 +126,13 @@ bool ptx_check_video(ptx_parser *p, ptx_insn_ctx *c)
             char msg[96];
             snprintf(msg, sizeof msg, "'%.*s' is not a modifier of this video instruction or "
                      "repeats one", (int)(j - i), c->text + i);
-            return fail(p, c, "PTX-VIDEO-001", msg);
+            return ptx_insn_fail(p, c, "PTX-VIDEO-001", msg);
         }
         i = j;
     }
     const char *err = form_error(&f, ntypes);
     if (err)
-        return fail(p, c, "PTX-VIDEO-001", err);
+        return ptx_insn_fail(p, c, "PTX-VIDEO-001", err);
     ir_insn *in = c->insn;
     in->sub = (uint8_t)f.op;
     in->type = (uint8_t)(f.ntypes == 2 ? IR_T_U32 : f.types[0]);
@@ -264,7 +251,7 @@ void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c)
         unsigned po = (unsigned)((uint64_t)in->src[3].imm >> IR_VIDCTL_PO) & 1u;
         unsigned neg_ab = neg[1] ^ neg[2]; /* -a * -b is not negated */
         if ((po && (neg_ab || neg[3])) || (neg_ab && neg[3])) {
-            fail(p, c, "PTX-VIDEO-002", po ? ".po does not go with negated operands"
+            ptx_insn_fail(p, c, "PTX-VIDEO-002", po ? ".po does not go with negated operands"
                  : "vmad negates either the product (one of a, b) or c, not both");
             return;
         }
@@ -277,22 +264,22 @@ void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c)
         !source_selector(lanes, &sel[2], true, &bsel)) {
         unsigned bad = !dest_selector(lanes, &sel[0], &dsel) ? 0
                      : !source_selector(lanes, &sel[1], false, &asel) ? 1 : 2;
-        fail_at(p, c, &p->ops[bad], "PTX-VIDEO-002", "not a selector this operand takes");
+        ptx_insn_fail_at(p, c, &p->ops[bad], "PTX-VIDEO-002", "not a selector this operand takes");
         return;
     }
     if (c->nops > 3 && sel[3].text) {
-        fail_at(p, c, &p->ops[3], "PTX-VIDEO-002", "the third source takes no selector");
+        ptx_insn_fail_at(p, c, &p->ops[3], "PTX-VIDEO-002", "the third source takes no selector");
         return;
     }
     if (lanes == 1 && sel[0].text && (op2 || c->nops < 4 || in->sub == IR_VID_MAD)) {
-        fail_at(p, c, &p->ops[0], "PTX-VIDEO-002", in->sub == IR_VID_MAD
+        ptx_insn_fail_at(p, c, &p->ops[0], "PTX-VIDEO-002", in->sub == IR_VID_MAD
                 ? "vmad takes no destination selector"
                 : "a destination selector (merge) needs c and no secondary operation");
         return;
     }
     for (unsigned i = 1; lanes > 1 && i < c->nops; i++)
         if (ops[i].kind != PTX_P_NAME) {
-            fail_at(p, c, &p->ops[i], "PTX-OPND-002", "SIMD video operands are registers");
+            ptx_insn_fail_at(p, c, &p->ops[i], "PTX-OPND-002", "SIMD video operands are registers");
             return;
         }
     for (unsigned i = 0; i < c->nops; i++) {
@@ -301,7 +288,7 @@ void ptx_lower_video(ptx_parser *p, ptx_insn_ctx *c)
                                    ? ptx_lookup(p, ops[i].name.text, ops[i].name.len, &slot)
                                    : NULL;
         if (b && b->kind == PTX_SYM_REG && ir_type_bits((ir_type)b->type) != 32) {
-            fail_at(p, c, &p->ops[i], "PTX-TYPE-002", "video operands are 32-bit registers");
+            ptx_insn_fail_at(p, c, &p->ops[i], "PTX-TYPE-002", "video operands are 32-bit registers");
             return;
         }
     }
