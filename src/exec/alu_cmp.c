@@ -305,6 +305,31 @@ static void max_relu_s32(const ir_insn *in, const alu_args *a)
     int_minmax_lanes(a, 1, 32, 1, 1);
 }
 
+/* min/max.u16x2 and .s16x2: int_minmax_lanes on each 16-bit half; .relu (s16x2) clamps each
+ * negative half to 0. */
+ALU_INLINE void int_minmax_x2_lanes(const alu_args *a, int max, int is_signed, int relu)
+{
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1];
+    ALU_FOR_LANES(l) {
+        uint64_t r = 0;
+        for (unsigned sh = 0; sh < 32; sh += 16) {
+            uint64_t x = (s0[l] >> sh) & 0xFFFFu, y = (s1[l] >> sh) & 0xFFFFu;
+            int x_less = is_signed ? alu_sext(x, 16) < alu_sext(y, 16) : x < y;
+            uint64_t h = x_less != max ? x : y;
+            if (relu && alu_sext(h, 16) < 0)
+                h = 0;
+            r |= h << sh;
+        }
+        a->dst[l] = r;
+    }
+}
+
+#define INT_MINMAX_X2_FNS(t, sgn, relu)                                                       \
+    static void min_##t(const ir_insn *in, const alu_args *a) { (void)in; int_minmax_x2_lanes(a, 0, sgn, relu); } \
+    static void max_##t(const ir_insn *in, const alu_args *a) { (void)in; int_minmax_x2_lanes(a, 1, sgn, relu); }
+
+INT_MINMAX_X2_FNS(u16x2, 0, 0) INT_MINMAX_X2_FNS(s16x2, 1, 0) INT_MINMAX_X2_FNS(relu_s16x2, 1, 1)
+
 /* A float format as seen by min/max: width, sign bit and infinity pattern. */
 typedef struct float_shape {
     unsigned bits;
@@ -486,6 +511,13 @@ static alu_fn minmax_lookup(const ir_insn *in)
     int three = in->nsrc >= 3;
     if (t == IR_T_F32)
         return relu ? NULL : f32_minmax_table[max][three][ftz][nan][xs];
+    if (t == IR_T_U16X2 || t == IR_T_S16X2) {
+        if (three || (mods & ~IR_MOD_RELU) || (relu && t == IR_T_U16X2))
+            return NULL;
+        if (t == IR_T_U16X2)
+            return max ? max_u16x2 : min_u16x2;
+        return relu ? (max ? max_relu_s16x2 : min_relu_s16x2) : max ? max_s16x2 : min_s16x2;
+    }
     if (three || relu)
         return (!three && t == IR_T_S32 && !(mods & ~IR_MOD_RELU)) ? (max ? max_relu_s32 : min_relu_s32)
                                                                   : NULL;

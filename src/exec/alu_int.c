@@ -1,6 +1,7 @@
 /* Integer arithmetic (PTX ISA 9.1 §9.7.1 and the extended-precision §9.7.2): add, sub (.sat,
  * carry chains), mul/mad (.lo/.hi/.wide, .hi.sat, .cc/madc), mul24/mad24, sad, div, rem, abs and
- * neg on 16-, 32- and 64-bit types; and the 16-bit multiply-add xmad of the SASS dialect.
+ * neg on 16-, 32- and 64-bit types; add on the packed u16x2/s16x2; and the 16-bit multiply-add
+ * xmad of the SASS dialect.
  *
  * Operands arrive zero-extended in 64-bit lanes; every kernel reads only the low `bits` of each and
  * writes results zero-extended to their width. Arithmetic is done in uint64_t (wrapping, never
@@ -91,6 +92,18 @@ static void sub_sat_s32(const ir_insn *in, const alu_args *a)
 {
     (void)in;
     addsub_sat_lanes(a, 1);
+}
+
+/* add.u16x2 and .s16x2: each 16-bit half wraps on its own (no carry crosses bit 16, so the
+ * signedness does not matter). PTX has no packed sub. */
+static void add_x2(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    const uint64_t *s0 = a->src[0], *s1 = a->src[1];
+    ALU_FOR_LANES(l) {
+        uint64_t lo = (s0[l] + s1[l]) & 0xFFFFu, hi = ((s0[l] >> 16) + (s1[l] >> 16)) & 0xFFFFu;
+        a->dst[l] = hi << 16 | lo;
+    }
 }
 
 static const alu_fn addsub_plain[2][3] = {{add16, add32, add64}, {sub16, sub32, sub64}};
@@ -403,6 +416,8 @@ static alu_fn mul24_lookup(const ir_insn *in, int ti)
 alu_fn alu_int_lookup(const ir_insn *in)
 {
     int ti = int_type_index((ir_type)in->type);
+    if (in->type == IR_T_U16X2 || in->type == IR_T_S16X2) /* plain add only */
+        return in->op != IR_ADD || in->mods || in->flag_in || in->flag_out ? NULL : add_x2;
     /* float-only modifiers on an integer type are an error, not something to skip */
     if (ti < 0 || (in->mods & (IR_MOD_FTZ | IR_MOD_APPROX | IR_MOD_FULL | IR_MOD_RELU)))
         return NULL;

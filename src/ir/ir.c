@@ -204,7 +204,7 @@ static const struct {
     [IR_T_S16] = {"s16", 16},    [IR_T_S32] = {"s32", 32},    [IR_T_S64] = {"s64", 64},
     [IR_T_F16] = {"f16", 16},    [IR_T_F16X2] = {"f16x2", 32}, [IR_T_BF16] = {"bf16", 16},
     [IR_T_BF16X2] = {"bf16x2", 32}, [IR_T_TF32] = {"tf32", 32}, [IR_T_F32] = {"f32", 32},
-    [IR_T_F64] = {"f64", 64},
+    [IR_T_F64] = {"f64", 64},    [IR_T_U16X2] = {"u16x2", 32}, [IR_T_S16X2] = {"s16x2", 32},
 };
 
 const char *ir_type_name(ir_type t) { return t < IR_T_COUNT ? type_info[t].name : "?"; }

@@ -105,10 +105,11 @@ typedef enum ir_type {
     IR_T_S8, IR_T_S16, IR_T_S32, IR_T_S64,
     IR_T_F16, IR_T_F16X2, IR_T_BF16, IR_T_BF16X2, IR_T_TF32,
     IR_T_F32, IR_T_F64,
+    IR_T_U16X2, IR_T_S16X2, /* two 16-bit integers in 32 bits (packed add/sub/min/max only) */
     IR_T_COUNT
 } ir_type;
 
-const char *ir_type_name(ir_type t); /* "u32", "f16x2", ... */
+const char *ir_type_name(ir_type t); /* "u32", "f16x2", "u16x2", ... */
 unsigned ir_type_bits(ir_type t);    /* 1 for pred, 8..128 */
 bool ir_type_is_float(ir_type t);    /* f16, f16x2, bf16, bf16x2, tf32, f32, f64 */
 bool ir_type_is_signed(ir_type t);   /* s8..s64 */

@@ -14,7 +14,10 @@ bool ptx_is_type_name(const ptx_token *t, ir_type *out)
 {
     if (t->kind != PTX_TOK_DOTNAME)
         return false;
+    /* u16x2/s16x2 are instruction types only (their operands are .b32); no variable has them */
     for (int i = IR_T_PRED; i < IR_T_COUNT; i++) {
+        if (i == IR_T_U16X2 || i == IR_T_S16X2)
+            continue;
         const char *n = ir_type_name((ir_type)i);
         if (strlen(n) + 1 == t->len && memcmp(t->text + 1, n, t->len - 1) == 0) {
             *out = (ir_type)i;

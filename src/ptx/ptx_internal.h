@@ -105,6 +105,7 @@ typedef enum ptx_group {
 #define TM_INT (TM(U16) | TM(U32) | TM(U64) | TM_SINT)
 #define TM_FLOAT (TM(F32) | TM(F64))
 #define TM_HALF (TM(F16) | TM(F16X2) | TM(BF16) | TM(BF16X2))
+#define TM_I16X2 (TM(U16X2) | TM(S16X2)) /* packed integer add/min/max (PTX 8.0, sm_90) */
 #define TM_MEM (TM(B8) | TM_BITS | TM(B128) | TM_I8 | TM_INT | TM_FLOAT)
 #define TM_ATOM (TM(B16) | TM(B32) | TM(B64) | TM_I32 | TM_I64 | TM_FLOAT | TM_HALF)
 

@@ -253,7 +253,8 @@ static bool immediate(lower *L, const ptx_popnd *o, ir_type t, ir_operand *out)
         }
         if (t == IR_T_PRED)
             return err(L, o, "PTX-OPND-003", "a .pred immediate must be 0, 1 or -1");
-        if (t == IR_T_F16X2 || t == IR_T_BF16X2 || t == IR_T_B128)
+        if (t == IR_T_F16X2 || t == IR_T_BF16X2 || t == IR_T_B128 || t == IR_T_U16X2 ||
+            t == IR_T_S16X2)
             return err(L, o, "PTX-OPND-003", "an immediate is not allowed for this type");
         if (!is_float) {
             if (!fits_bits(o->ival, bits))

@@ -1,7 +1,9 @@
 /* Generator of the ptxas differential test for the instruction forms of issue 15 item 1: the
  * position of .sync among the modifiers of vote, shfl, match and redux (PTX ISA 9.1 §9.7.13),
  * .ftz on the f64 special functions (§9.7.3.15-22) and immediates on the .pred logic
- * instructions (§9.7.8.1-4). One small PTX module per case and the manifest run_cache_diff.sh
+ * instructions (§9.7.8.1-4), and the packed integer types .u16x2/.s16x2 of add, min and max
+ * (§9.7.1.1, 12-13; sub, .sat, .cc and the other integer instructions do not take them), also on
+ * sm_80 and at PTX ISA 7.8 where they do not exist. One small PTX module per case and the manifest run_cache_diff.sh
  * reads (the format of gen_cache_cases). Deterministic: exhaustive enumeration of fixed lists.
  *
  * It is not a checker: ptxas and `gpumemsim check` decide, and the driver compares.
@@ -94,11 +96,47 @@ static void group_pred_immediates(gen *g)
     gen_emit(g, "xor.pred %%p1, !%%p2, -1;");
 }
 
+/* add/sub/min/max on .u16x2 and .s16x2 with and without .relu/.sat/.cc, the other integer
+ * instructions on them, and a .reg of the packed type; then the same on sm_80 and at PTX 7.8. */
+static void group_packed_int(gen *g)
+{
+    static const struct { const char *op, *operands; int older; } rows[] = {
+        {"add", "%r1, %r2, %r3", 1},      {"sub", "%r1, %r2, %r3", 1},
+        {"min", "%r1, %r2, %r3", 1},      {"max", "%r1, %r2, %r3", 1},
+        {"min.relu", "%r1, %r2, %r3", 1}, {"max.relu", "%r1, %r2, %r3", 1},
+        {"add.sat", "%r1, %r2, %r3", 0},  {"sub.sat", "%r1, %r2, %r3", 0},
+        {"add.cc", "%r1, %r2, %r3", 0},   {"mul.lo", "%r1, %r2, %r3", 0},
+        {"mad.lo", "%r1, %r2, %r3, %r4", 0}, {"abs", "%r1, %r2", 0}, {"neg", "%r1, %r2", 0},
+    };
+    static const char *const types[] = {".u16x2", ".s16x2"};
+    static const gen_module older[] = {
+        {.version = "9.0", .sm = 80, .arch = 80, .globals = "", .param = ".param .u64 k_p",
+         .extra_regs = ""},
+        {.version = "7.8", .sm = 90, .arch = 90, .globals = "", .param = ".param .u64 k_p",
+         .extra_regs = ""},
+    };
+    char insn[128];
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (size_t t = 0; t < 2; t++) {
+            snprintf(insn, sizeof insn, "%s%s %s;", rows[r].op, types[t], rows[r].operands);
+            gen_emit(g, "%s", insn);
+            for (size_t m = 0; rows[r].older && m < sizeof older / sizeof older[0]; m++)
+                gen_write_module(g, &older[m], insn);
+        }
+    gen_emit(g, "add.u16x2 %%r1, %%r2, 0x00010001;");
+    gen_emit(g, "max.s16x2 %%r1, %%r2, -1;");
+    gen_emit(g, "add.u16x2 %%rs1, %%rs2, %%rs3;");
+    gen_emit(g, "add.u16x2 %%rd1, %%rd2, %%rd3;");
+    gen_emit(g, "max.relu.s32 %%r1, %%r2, %%r3;");
+    gen_emit(g, "{ .reg .u16x2 %%q; add.u16x2 %%q, %%r2, %%r3; }");
+}
+
 static void groups(gen *g)
 {
     group_sync_order(g);
     group_f64_ftz(g);
     group_pred_immediates(g);
+    group_packed_int(g);
 }
 
 int main(int argc, char **argv)

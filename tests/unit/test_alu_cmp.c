@@ -265,6 +265,31 @@ static void test_int_min_max(void **state)
     CHECK(in, {0xFFFFFFFB, 0xFFFFFFFD, 0, 0}, {5, 0xFFFFFFFD, 0, 5});
 }
 
+/* min/max.u16x2/.s16x2: each 16-bit half compared alone; .relu clamps negative halves. */
+static void test_int_min_max_x2(void **state)
+{
+    (void)state;
+    ir_insn in = make(IR_MIN, IR_T_U16X2, 0);
+    CHECK(in, {0xFFFF0001, 0x0002FFFF, 0, 0x00020001}, {0x80007FFF, 0x7FFF8000, 0, 0x7FFF7FFF});
+    in.op = IR_MAX;
+    CHECK(in, {0xFFFF0001, 0x0002FFFF, 0, 0xFFFFFFFF}, {0x80007FFF, 0x7FFF8000, 0, 0x80008000});
+    in = make(IR_MIN, IR_T_S16X2, 0);
+    CHECK(in, {0xFFFF0001, 0x0002FFFF, 0, 0xFFFFFFFF}, {0x80007FFF, 0x7FFF8000, 0, 0x80008000});
+    in.op = IR_MAX;
+    CHECK(in, {0xFFFF0001, 0x0002FFFF, 0, 0x00020001}, {0x80007FFF, 0x7FFF8000, 0, 0x7FFF7FFF});
+    in = make(IR_MAX, IR_T_S16X2, IR_MOD_RELU);
+    CHECK(in, {0xFFFB0003, 0xFFFD0005, 0, 0x00000005}, {0x0004FFF0, 0x8000FFF1, 0, 0x00040000});
+    in.op = IR_MIN;
+    CHECK(in, {0xFFFB0003, 0x0001FFFE, 0, 0x00000000}, {0x00040007, 0x00050006, 0, 0x00040006});
+    in = make(IR_MIN, IR_T_U16X2, IR_MOD_RELU); /* .relu is s16x2/s32 only */
+    assert_null(alu_lookup(&in));
+    in = make(IR_MAX, IR_T_S16X2, IR_MOD_NAN);
+    assert_null(alu_lookup(&in));
+    in = make(IR_MAX, IR_T_S16X2, 0);
+    in.nsrc = 3;
+    assert_null(alu_lookup(&in));
+}
+
 static void test_lookup_rejects(void **state)
 {
     (void)state;
@@ -295,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_setp_float_operators), cmocka_unit_test(test_setp_integer_and_boolop),
         cmocka_unit_test(test_set_selp_slct),        cmocka_unit_test(test_testp),
         cmocka_unit_test(test_float_min_max),        cmocka_unit_test(test_int_min_max),
+        cmocka_unit_test(test_int_min_max_x2),
         cmocka_unit_test(test_lookup_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

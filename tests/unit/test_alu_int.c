@@ -82,6 +82,23 @@ static void test_add_sub(void **state)
           {0x7FFFFFFF, 0xFFFFFFFF, 0, 0, 0x7FFFFFFF}, {3, 5, 0, 0, 0xFFFFFFFE});
 }
 
+/* add.u16x2/.s16x2: each half wraps alone, no carry crosses bit 16 (PTX has no packed sub). */
+static void test_add_x2(void **state)
+{
+    (void)state;
+    CHECK(IR_ADD, IR_T_U16X2, 0, {0x0001FFFF, 0x00010001, 0, 0, 0x00020000},
+          {0xFFFF7FFF, 0x00020001, 0, 0, 0x00018000}, {0x12345678, 0x11111111, 0, 0, 0x23456789});
+    CHECK(IR_ADD, IR_T_S16X2, 0, {0x7FFF8000, 0x0001FFFF, 0, 0, 0x80007FFF});
+    ir_insn in = make(IR_ADD, IR_T_S16X2, IR_MOD_SAT); /* PTX has no .sat on the packed types */
+    assert_null(alu_lookup(&in));
+    in = make(IR_ADD, IR_T_U16X2, IR_MOD_CC);
+    assert_null(alu_lookup(&in));
+    in = make(IR_MUL, IR_T_U16X2, 0);
+    assert_null(alu_lookup(&in));
+    in = make(IR_SUB, IR_T_S16X2, 0);
+    assert_null(alu_lookup(&in));
+}
+
 static void test_mul_mad(void **state)
 {
     (void)state;
@@ -474,7 +491,8 @@ static void test_mov(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_add_sub),         cmocka_unit_test(test_mul_mad),
+        cmocka_unit_test(test_add_sub),         cmocka_unit_test(test_add_x2),
+        cmocka_unit_test(test_mul_mad),
         cmocka_unit_test(test_mul24_sad),       cmocka_unit_test(test_div_rem_abs_neg),
         cmocka_unit_test(test_carry_chain_128), cmocka_unit_test(test_carry_chain_64),
         cmocka_unit_test(test_mad_carry),       cmocka_unit_test(test_shifts),
