@@ -652,10 +652,38 @@ typedef struct gms_counters {
     } texture;
 } gms_counters;
 
+/* Stall reasons of the timing model (docs/timing.md, "Stall reasons"): every cycle a warp is
+ * resident is charged to one of them, GMS_STALL_SELECTED when it issued. */
+typedef enum gms_stall {
+    GMS_STALL_SELECTED, GMS_STALL_NOT_SELECTED, GMS_STALL_LONG_SCOREBOARD,
+    GMS_STALL_SHORT_SCOREBOARD, GMS_STALL_WAIT, GMS_STALL_BARRIER, GMS_STALL_MEMBAR,
+    GMS_STALL_MEMORY_THROTTLE, GMS_STALL_MATH_PIPE_THROTTLE, GMS_STALL_NO_INSTRUCTION,
+    GMS_STALL_DISPATCH,
+    GMS_STALL_COUNT
+} gms_stall;
+
+/* What the timing model measured for one launch (docs/timing.md; all 0 with timing off). */
+typedef struct gms_timing_stats {
+    int enabled;                   /* 1: the launch ran under the timing model */
+    uint64_t cycles;               /* SM clock cycles from launch to the last CTA's retirement */
+    uint64_t sm_active_cycles;     /* summed over SMs: cycles with a resident warp */
+    uint64_t warp_resident_cycles; /* summed over SMs and cycles: resident warps */
+    uint32_t max_warps_per_sm;     /* achieved occupancy = warp_resident_cycles /
+                                      sm_active_cycles / max_warps_per_sm */
+    uint32_t sm_count;
+    double clock_mhz;              /* the preset's SM clock */
+    uint64_t stalls[GMS_STALL_COUNT]; /* warp-cycles per reason; they sum to
+                                         warp_resident_cycles */
+} gms_timing_stats;
+
 typedef struct gms_launch_stats {
     const char *kernel;         /* borrowed from the module */
     uint32_t grid[3], block[3];
     uint64_t warp_instructions, thread_instructions;
+    uint64_t thread_instructions_pred_on; /* of thread_instructions, the lanes whose guard
+                                             predicate was true (ncu
+                                             smsp__thread_inst_executed_pred_on.sum) */
+    gms_timing_stats timing;
     uint64_t printf_bad_strings; /* device printf %s arguments that were not readable strings */
     gms_counters counters;      /* this launch only; l2.lines_* as the launch left them */
     double seconds;             /* host time; not part of any report */
@@ -666,6 +694,8 @@ typedef struct gms_launch_stats {
 typedef struct gms_totals {
     size_t launches;
     uint64_t warp_instructions, thread_instructions, printf_bad_strings;
+    uint64_t thread_instructions_pred_on; /* over all launches (gms_launch_stats) */
+    uint64_t cycles;              /* timing model: the launches' cycles, summed (0: timing off) */
     gms_counters counters;        /* every launch plus the work no instruction caused (flushes) */
     uint64_t l2_persisting_bytes; /* set-aside in effect */
     int hints_stripped;

@@ -20,6 +20,7 @@
 
 #include "base/diag.h"
 #include "mem/mem_stats.h"
+#include "timing/timing_stats.h"
 
 /* The JSON schema identifier written under the key "schema". */
 #define REPORT_SCHEMA "gpumemsim-stats/1"
@@ -44,6 +45,9 @@ typedef struct report_insn {
     const char *text;        /* the instruction as written in the module, trimmed */
     uint64_t executions;     /* warp-level executions (a warp with any active lane counts once) */
     mem_counters counters;   /* charged to this instruction; the l2 lines_* fields are not used */
+    uint64_t stalls[TIMING_STALL_COUNT]; /* timing model: warp-cycles charged to each stall
+                                            reason while this was the warp's next instruction
+                                            (all 0 with timing off) */
 } report_insn;
 
 /* One kernel launch of the launch file. */
@@ -53,6 +57,8 @@ typedef struct report_launch {
     uint64_t warp_instructions, thread_instructions;
     uint64_t printf_bad_strings; /* device printf %s arguments with a NULL, unreadable or
                                     unterminated pointer */
+    uint64_t thread_instructions_pred_on; /* active lanes whose guard predicate was true */
+    timing_stats timing;        /* timing model (timing.enabled 0: functional mode) */
     mem_counters counters;      /* this launch only */
     double seconds;             /* host time; not reported (see the file comment) */
 } report_launch;
@@ -68,6 +74,8 @@ typedef struct report_model {
     size_t nlaunches;
     uint64_t warp_instructions, thread_instructions; /* over all launches */
     uint64_t printf_bad_strings;                     /* over all launches */
+    uint64_t thread_instructions_pred_on;            /* over all launches */
+    int timing;              /* 1: the launches ran under the timing model */
     mem_counters totals;                             /* over all launches */
     report_insn *insns;      /* ninsns entries; those with executions == 0 are left out */
     size_t ninsns;
