@@ -5,6 +5,8 @@
 #                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
 #                one-line summary (tools/test-report.sh)
 #   make bench   release build, then the throughput benchmarks of bench/ (see bench/README.md)
+#   make bench-fidelity   release build, then the timing-validation sweeps of bench/fidelity/
+#                (model vs published hardware figures; docs/timing.md, "Validation")
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
 # they print the apt-get line to run. clang is optional: without it the fuzz part is skipped.
 
@@ -36,7 +38,7 @@ fuzz_skip_reason = $(shell \
     fi)
 
 .PHONY: all deps build build-asan build-release build-fuzz demo test test-dev test-asan \
-        test-fuzz test-fast bench clean
+        test-fuzz test-fast bench bench-fidelity clean
 
 all: build
 
@@ -111,6 +113,10 @@ test-fuzz: build-fuzz
 
 bench: build-release
 	@sh bench/run.sh
+
+bench-fidelity: build-release
+	@cmake --build build/release -j$(JOBS) --target fidelity_figure
+	@sh bench/fidelity/run.sh
 
 clean:
 	rm -rf build
