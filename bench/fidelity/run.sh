@@ -26,6 +26,9 @@ while getopts g:f: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] && set -- staircase strides smem triad
+# Absolute paths: the runs start in a temporary folder.
+case $sim in /*) ;; *) sim=$(pwd)/$sim ;; esac
+case $fig in /*) ;; *) fig=$(pwd)/$fig ;; esac
 for tool in "$sim" "$fig"; do
     if [ ! -x "$tool" ]; then
         echo "$tool is not built (make build-release; cmake --build build/release --target fidelity_figure)" >&2
