@@ -63,6 +63,7 @@ struct timing_mem {
     uint64_t near_sets;
     uint32_t near_ways;
     uint64_t *near_tag;     /* per partition, sets x ways: line + 1, 0 empty */
+    uint64_t *near_sectors; /* the sectors of the line the copy holds (bit per sector) */
     uint64_t *near_stamp;   /* last use, for LRU */
     uint64_t near_clock;
 };
@@ -108,7 +109,8 @@ static int create_near(timing_mem *tm, const gpu_config *cfg)
     size_t n = (size_t)(tm->near_sets * tm->near_ways * tm->partitions);
     tm->near_tag = calloc(n, sizeof *tm->near_tag);
     tm->near_stamp = calloc(n, sizeof *tm->near_stamp);
-    return tm->near_tag && tm->near_stamp ? 0 : -1;
+    tm->near_sectors = calloc(n, sizeof *tm->near_sectors);
+    return tm->near_tag && tm->near_stamp && tm->near_sectors ? 0 : -1;
 }
 
 timing_mem *timing_mem_create(const gpu_config *cfg)
@@ -153,6 +155,7 @@ void timing_mem_destroy(timing_mem *tm)
     free(tm->l2_pending);
     free(tm->near_tag);
     free(tm->near_stamp);
+    free(tm->near_sectors);
     free(tm);
 }
 
@@ -252,23 +255,30 @@ static inflight *sm_line(timing_mem *tm, sm_state *st, uint64_t line)
 
 /* ---- the near-partition directories ---- */
 
-/* Whether `line` is in the copy of partition `part`; it is there afterwards (LRU). */
-static int near_touch(timing_mem *tm, uint32_t part, uint64_t line)
+/* Whether sector `addr` is in the copy of partition `part`; it is there afterwards (sectored
+ * lines, LRU). */
+static int near_touch(timing_mem *tm, uint32_t part, uint64_t addr)
 {
+    uint64_t line = addr / tm->l2_line_bytes;
+    uint64_t bit = UINT64_C(1) << ((addr % tm->l2_line_bytes) / tm->sector_bytes % 64);
     size_t base = (size_t)((part * tm->near_sets + line % tm->near_sets) * tm->near_ways);
     uint64_t *tag = tm->near_tag + base, *stamp = tm->near_stamp + base;
+    uint64_t *sectors = tm->near_sectors + base;
     uint32_t victim = 0;
     tm->near_clock++;
     for (uint32_t w = 0; w < tm->near_ways; w++) {
         if (tag[w] == line + 1) {
             stamp[w] = tm->near_clock;
-            return 1;
+            int had = (sectors[w] & bit) != 0;
+            sectors[w] |= bit;
+            return had;
         }
         if (stamp[w] < stamp[victim])
             victim = w;
     }
     tag[victim] = line + 1;
     stamp[victim] = tm->near_clock;
+    sectors[victim] = bit;
     return 0;
 }
 
@@ -282,12 +292,12 @@ static uint32_t slice_partition(const timing_mem *tm, uint32_t slice)
     return (uint32_t)((uint64_t)slice * tm->partitions / tm->slices);
 }
 
-/* L2 hit latency of a read of `line` by SM `sm`, updating the partition copies. */
-static uint32_t l2_read_latency(timing_mem *tm, uint32_t sm, uint64_t line)
+/* L2 hit latency of a read of sector `addr` by SM `sm`, updating the partition copies. */
+static uint32_t l2_read_latency(timing_mem *tm, uint32_t sm, uint64_t addr)
 {
     if (tm->partitions < 2)
         return tm->lat.l2_near_hit_cycles;
-    return near_touch(tm, sm_partition(tm, sm), line) ? tm->lat.l2_near_hit_cycles
+    return near_touch(tm, sm_partition(tm, sm), addr) ? tm->lat.l2_near_hit_cycles
                                                       : tm->lat.l2_far_hit_cycles;
 }
 
@@ -407,8 +417,6 @@ typedef struct walk {
     uint64_t fill_block;    /* DRAM fill block of the previous DRAM sector + 1 (0: none) */
     uint64_t fill_ready;    /* its data-ready cycle */
     uint32_t fill_bytes;    /* DRAM bytes per fill block of this access */
-    uint64_t l2_line;       /* line of the previous L2 hit + 1 (0: none) */
-    uint32_t l2_latency;    /* its near or far latency: decided once per line and access */
 } walk;
 
 /* Ready cycle of one sector read below the L1 (served by the L2 or DRAM). */
@@ -420,20 +428,16 @@ static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
                         ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw));
     inflight *p = &tm->l2_pending[hash_line(line) % L2_PENDING];
     if (e->level != MEM_LEVEL_DRAM) {
-        if (w->l2_line != line + 1) {
-            w->l2_line = line + 1;
-            w->l2_latency = l2_read_latency(tm, w->sm, line);
-        }
-        uint64_t ready = t + w->l2_latency;
+        uint64_t ready = t + l2_read_latency(tm, w->sm, e->addr);
         return p->line == line + 1 ? max64(ready, p->ready) : ready;
     }
     uint64_t block = e->addr / tm->dram_fill_bytes + 1;
     if (block != w->fill_block) {
         w->fill_block = block;
         w->fill_ready = dram_access(tm, e->addr, w->fill_bytes, t);
-        if (tm->partitions > 1)
-            near_touch(tm, sm_partition(tm, w->sm), line);
     }
+    if (tm->partitions > 1)
+        near_touch(tm, sm_partition(tm, w->sm), e->addr);
     if (p->line != line + 1 || p->ready < w->fill_ready)
         *p = (inflight){line + 1, w->fill_ready};
     return w->fill_ready;
