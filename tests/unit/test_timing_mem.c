@@ -225,6 +225,24 @@ static void test_near_copy_capacity(void **state)
     timing_mem_destroy(tm);
 }
 
+/* The copies are sectored: another sector of a line read before is still far. */
+static void test_near_copy_sectors(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    static const uint64_t offset[3] = {0, 64, 0};
+    static const uint64_t latency[3] = {400, 400, 200};
+    for (int i = 0; i < 3; i++) {
+        uint64_t now = 1000u * (uint64_t)(i + 1);
+        global_load(&a, G + offset[i], 0);
+        a.active = 1;
+        serve(&a, a.addr[0], MEM_LEVEL_L2, 1);
+        assert_int_equal(timing_mem_access(tm, 0, now, &a).ready, now + latency[i]);
+    }
+    timing_mem_destroy(tm);
+}
+
 static void test_dram_rows_and_channels(void **state)
 {
     (void)state;
@@ -489,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_shared_conflicts),
         cmocka_unit_test(test_l2_near_far_and_slices),
         cmocka_unit_test(test_near_copy_capacity),
+        cmocka_unit_test(test_near_copy_sectors),
         cmocka_unit_test(test_dram_rows_and_channels),
         cmocka_unit_test(test_dram_bandwidth_queue),
         cmocka_unit_test(test_mshr_limit_and_merge),
