@@ -76,9 +76,9 @@ static const gpu_config presets[] = {
             .persisting_max_bytes = 39321600, /* §6 "L2 as reported by the device": 37.5 MiB */
             /* assumption: the A100 limit of §5 "L2 persistence limits"; no Hopper figure */
             .access_policy_max_window_bytes = 134213632,
-            /* §6 "L2 bandwidth": 6.9-7.3 TB/s (H100 PCIe) at the 1755 MHz of §6 "L1 latency",
-             * ~4050 B/clk over 80 slices */
-            .slice_bytes_per_cycle = 51,
+            /* §6 "L2 bandwidth": 6.9-7.3 TB/s (H100 PCIe) at the preset's 1980 MHz clock (§6
+             * "L2 near hit", mt4g SXM), ~3590 B/clk over 80 slices */
+            .slice_bytes_per_cycle = 45,
         },
         .constant = {
             .l1_bytes = 2112,     /* §6 "Constant caches": L1 constant 2,112 B */
@@ -103,8 +103,8 @@ static const gpu_config presets[] = {
         .dram = {
             .page_bytes = 4096, /* assumption: simulator store granularity, not hardware */
             .channels = 10, /* §6 "Configurations": 10 HBM2e controllers (H100 PCIe) */
-            /* §6 "DRAM bandwidth": 1.94 TB/s read (H100 PCIe) at 1755 MHz (§6 "L1 latency") */
-            .bytes_per_cycle = 1105,
+            /* §6 "DRAM bandwidth": 1.94 TB/s read (H100 PCIe) at the preset's 1980 MHz clock */
+            .bytes_per_cycle = 980,
             .banks_per_channel = 16, /* assumption: 16 banks per HBM channel */
             .row_bytes = 2048,       /* assumption: a 2 KB DRAM page */
         },
