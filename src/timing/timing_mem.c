@@ -363,6 +363,27 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Whether lanes that read one word each (no wider than a bank) never ask a bank for two
+ * different words: one wavefront. */
+static int one_word_conflict_free(const timing_mem *tm, const mem_access *a, uint32_t lanes)
+{
+    uint64_t used = 0, first[MAX_BANKS];
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        int64_t w = lane_word(tm, a, l, 0);
+        if (w < 0)
+            continue;
+        uint32_t b = (uint32_t)((uint64_t)w % tm->banks);
+        if (!((used >> b) & 1u)) {
+            used |= UINT64_C(1) << b;
+            first[b] = (uint64_t)w;
+        } else if (first[b] != (uint64_t)w) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
  * deliver (lanes reading one word share it), as for shared memory. */
 static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
@@ -371,6 +392,8 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
     uint32_t n = 0, bytes = a->op == MEM_OP_ATOMIC ? a->elem_bytes
                                                      : (uint32_t)a->elem_bytes * a->vec;
     uint32_t lanes = a->active & ~a->window_lanes;
+    if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
+        return 1;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         for (uint32_t off = 0; off < bytes && n < MAX_WORDS; off += tm->bank_width) {
