@@ -156,9 +156,9 @@ static bool lower_cmp(visa_parser *p, const visa_insn_head *h, visa_operand *ops
                    "cmp needs one relation: .eq, .ne, .lt, .le, .gt or .ge");
         return false;
     }
-    if (ops[0].kind != VISA_O_PRED) {
+    if (ops[0].kind != VISA_O_PRED && ops[0].kind != VISA_O_REG) {
         visa_error(p, ops[0].line, ops[0].col_pos, "VISA-SEM-007",
-                   "cmp writes a P variable here (a general destination is not executed)");
+                   "cmp writes a P variable or a general register");
         return false;
     }
     uint8_t t = visa_types[(ops[1].kind == VISA_O_REG ? ops[1] : ops[2]).type].ir_type;
@@ -167,6 +167,26 @@ static bool lower_cmp(visa_parser *p, const visa_insn_head *h, visa_operand *ops
     ir_operand a, b;
     if (!visa_lower_src(p, h, &ops[1], t, &a) || !visa_lower_src(p, h, &ops[2], t, &b))
         return false;
+    if (ops[0].kind == VISA_O_REG) {
+        /* A general destination gets all ones where the relation holds and 0 elsewhere. */
+        uint8_t dt = visa_types[ops[0].type].ir_type;
+        ir_operand d;
+        visa_place pl;
+        bool fix;
+        if (!dst_begin(p, h, &ops[0], dt, &d, &pl, &fix))
+            return false;
+        ir_insn *set = visa_emit(p, IR_SET, h);
+        if (!set)
+            return false;
+        set->type = is_float(dt) ? unsigned_of(dt) : dt;
+        set->type2 = t;
+        set->cmp = cmp;
+        set->ndst = 1, set->nsrc = 2;
+        set->dst[0] = d;
+        set->src[0] = a;
+        set->src[1] = b;
+        return !fix || visa_glue_insert(p, h, pl.reg, d.reg, &pl);
+    }
     ir_insn *in = visa_emit(p, IR_SETP, h);
     if (!in)
         return false;
@@ -176,6 +196,31 @@ static bool lower_cmp(visa_parser *p, const visa_insn_head *h, visa_operand *ops
     in->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = visa_pred_reg(p, ops[0].var)};
     in->src[0] = a;
     in->src[1] = b;
+    return true;
+}
+
+/* and/or/xor/not on P variables: lane-wise logic on the IR predicates. */
+static bool lower_pred_logic(visa_parser *p, const visa_insn_head *h, int op, visa_operand *ops,
+                             int n)
+{
+    ir_insn *in = visa_emit(p, visa_op_rows[op].ir_op, h);
+    if (!in)
+        return false;
+    in->type = IR_T_PRED;
+    in->ndst = 1;
+    in->nsrc = (uint8_t)(n - 1);
+    in->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = visa_pred_reg(p, ops[0].var)};
+    for (int i = 1; i < n; i++) {
+        if (ops[i].kind != VISA_O_PRED) {
+            visa_error(p, ops[i].line, ops[i].col_pos, "VISA-SEM-007",
+                       "logic on a P variable takes P variables as sources");
+            return false;
+        }
+        /* the P variable may have been written by a cmp already: its register is per-lane */
+        ir_insn *cur = &((ir_insn *)p->insns.data)[p->insns.count - 1];
+        cur->src[i - 1] = (ir_operand){.kind = IR_OPND_PRED, .reg = visa_pred_reg(p, ops[i].var),
+                                       .neg = ops[i].neg};
+    }
     return true;
 }
 
@@ -320,6 +365,9 @@ bool visa_lower_insn(visa_parser *p, const visa_insn_head *h, int op, visa_opera
                    (int)h->mods[0]->len, h->mods[0]->text);
         return false;
     }
+    if (n >= 2 && ops[0].kind == VISA_O_PRED &&
+        (op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR || op == VISA_OP_NOT))
+        return lower_pred_logic(p, h, op, ops, n);
     if (n < 2 || ops[0].kind != VISA_O_REG) {
         visa_error(p, h->line, h->col, "VISA-SEM-001", "'%.*s' needs a register destination",
                    (int)h->mnemonic->len, h->mnemonic->text);
