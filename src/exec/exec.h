@@ -241,8 +241,8 @@ int exec_session_close(exec_session *s, char **printf_out);
 void exec_step(exec_warp *w, exec_step_info *info);
 /* The warp's status now (barrier and mbarrier waits end when other warps act). */
 exec_warp_status exec_warp_status_of(const exec_warp *w);
-/* The instruction a READY warp issues next (NULL when not READY); its guard and operands name
- * the register slots it reads, for a scoreboard. */
+/* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands
+ * name the register slots it reads, for a scoreboard. */
 const ir_insn *exec_warp_next(const exec_warp *w);
 /* Makes a YIELD warp READY again. */
 void exec_warp_resume(exec_warp *w);

@@ -570,7 +570,7 @@ exec_warp_status exec_warp_status_of(const exec_warp *w)
 
 const ir_insn *exec_warp_next(const exec_warp *w)
 {
-    return w->state == WARP_READY ? w->code[w->pc].in : NULL;
+    return w->state == WARP_READY || w->state == WARP_YIELD ? w->code[w->pc].in : NULL;
 }
 
 void exec_warp_resume(exec_warp *w)
