@@ -24,60 +24,68 @@ fid_mix() {
     fid_line=$(( _y ^ (_y >> ((_bits + 2) / 3)) ))
 }
 
+# fid_chase_expect STEPS: sets fid_end and fid_sum to the line a chase of STEPS steps over the
+# chain of _n lines ends on and the sum of the line indices it visits (full passes contribute
+# n(n-1)/2 each; the rest is summed line by line).
+fid_chase_expect() {
+    fid_sum=$(( ($1 / _n) * (_n * (_n - 1) / 2) ))
+    _k=$(( ($1 / _n) * _n ))
+    while [ "$_k" -lt "$1" ]; do
+        fid_perm $((_k % _n)) "$_n"; fid_sum=$((fid_sum + fid_line)); _k=$((_k + 1))
+    done
+    fid_perm $(($1 % _n)) "$_n"; fid_end=$fid_line
+}
+
 # fid_chase MODULE GPU LINES WARM MEASURE: the latency staircase at a footprint of LINES 64-byte
-# lines. Launch 0 builds the chain; launch 1 chases WARM steps, launch 2 WARM + MEASURE steps
-# (both multiples of 16), each from the chain's start with an empty L1. Cycles per step:
-# (cycles[2] - cycles[1]) / MEASURE. Expectations: the line each chase ended on and the sum of
-# the line indices it visited, computed here from the same order.
+# lines. Launch 0 builds the chain; launch 1 chases 16 steps, so that the chase kernel's code is
+# in the instruction caches for what follows; launch 2 chases WARM steps and launch 3 WARM +
+# MEASURE steps (all multiples of 16), each from the chain's start with an empty L1. Cycles per
+# step: (cycles[3] - cycles[2]) / MEASURE. Expectations: the line each chase ended on and the sum
+# of the line indices it visited, computed here from the same order.
 fid_chase() {
     _mod=$1 _gpu=$2 _n=$3 _warm=$4 _meas=$5
-    _total=$((_warm + _meas))
-    _sum_a=0 _sum_b=0 _k=0
-    # Full passes contribute n(n-1)/2 each; the rest is summed line by line.
-    _sum_a=$(( (_warm / _n) * (_n * (_n - 1) / 2) ))
-    _k=$(( (_warm / _n) * _n ))
-    while [ "$_k" -lt "$_warm" ]; do
-        fid_perm $((_k % _n)) "$_n"; _sum_a=$((_sum_a + fid_line)); _k=$((_k + 1))
-    done
-    _sum_b=$(( (_total / _n) * (_n * (_n - 1) / 2) ))
-    _k=$(( (_total / _n) * _n ))
-    while [ "$_k" -lt "$_total" ]; do
-        fid_perm $((_k % _n)) "$_n"; _sum_b=$((_sum_b + fid_line)); _k=$((_k + 1))
-    done
-    fid_perm $((_warm % _n)) "$_n"; _end_a=$fid_line
-    fid_perm $((_total % _n)) "$_n"; _end_b=$fid_line
+    fid_chase_expect 16; _end_w=$fid_end _sum_w=$fid_sum
+    fid_chase_expect "$_warm"; _end_a=$fid_end _sum_a=$fid_sum
+    fid_chase_expect $((_warm + _meas)); _end_b=$fid_end _sum_b=$fid_sum
     cat <<JSON
 {
   "module": "$_mod",
   "gpu": "$_gpu",
   "buffers": {
     "chain": {"type": "u64", "count": $((_n * 8))},
+    "end_w": {"type": "u64", "count": 1},
+    "sum_w": {"type": "u64", "count": 1},
     "end_a": {"type": "u64", "count": 1},
-    "end_b": {"type": "u64", "count": 1},
     "sum_a": {"type": "u64", "count": 1},
+    "end_b": {"type": "u64", "count": 1},
     "sum_b": {"type": "u64", "count": 1}
   },
   "launches": [
     {"kernel": "chase_build", "grid": [$(((_n + 255) / 256))], "block": [256],
      "args": [{"buffer": "chain"}, {"u32": $_n}]},
     {"kernel": "chase", "grid": [1], "block": [32],
+     "args": [{"buffer": "chain"}, {"u64": 16}, {"buffer": "end_w"}, {"buffer": "sum_w"}]},
+    {"kernel": "chase", "grid": [1], "block": [32],
      "args": [{"buffer": "chain"}, {"u64": $_warm}, {"buffer": "end_a"}, {"buffer": "sum_a"}]},
     {"kernel": "chase", "grid": [1], "block": [32],
-     "args": [{"buffer": "chain"}, {"u64": $_total}, {"buffer": "end_b"}, {"buffer": "sum_b"}]}
+     "args": [{"buffer": "chain"}, {"u64": $((_warm + _meas))}, {"buffer": "end_b"}, {"buffer": "sum_b"}]}
   ],
   "expect": {
+    "end_w": {"fill": $_end_w},
+    "sum_w": {"fill": $_sum_w},
     "end_a": {"fill": $_end_a},
-    "end_b": {"fill": $_end_b},
     "sum_a": {"fill": $_sum_a},
+    "end_b": {"fill": $_end_b},
     "sum_b": {"fill": $_sum_b}
   }
 }
 JSON
 }
 
-# fid_strides MODULE GPU TRIPS_A TRIPS_B STRIDE...: one CTA of 32 warps per launch; for the i-th
-# STRIDE (from 0), launch 2i runs TRIPS_A trips of 16 loads per warp and launch 2i+1 TRIPS_B.
-# Cycles per warp load: (cycles[2i+1] - cycles[2i]) / ((TRIPS_B - TRIPS_A) * 16 * 32).
+# fid_strides MODULE GPU TRIPS_A TRIPS_B STRIDE...: one CTA of 32 warps per launch; launch 0 (the
+# first stride, TRIPS_A trips) brings the kernel's code into the instruction caches; for the i-th
+# STRIDE (from 0), launch 2i+1 runs TRIPS_A trips of 16 loads per warp and launch 2i+2 TRIPS_B.
+# Cycles per warp load: (cycles[2i+2] - cycles[2i+1]) / ((TRIPS_B - TRIPS_A) * 16 * 32).
 fid_strides() {
     _mod=$1 _gpu=$2 _ta=$3 _tb=$4
     shift 4
@@ -86,7 +94,9 @@ fid_strides() {
     printf '{\n  "module": "%s",\n  "gpu": "%s",\n  "buffers": {\n' "$_mod" "$_gpu"
     printf '    "data": {"type": "f32", "count": %d, "init": {"iota": {"start": 0, "step": 1}}},\n' \
         $((32 * _max))
-    printf '    "out": {"type": "f32", "count": %d}\n  },\n  "launches": [\n' $((2048 * $#))
+    printf '    "out": {"type": "f32", "count": %d}\n  },\n  "launches": [\n' $((2048 * $# + 1024))
+    printf '    {"kernel": "strided_loads", "grid": [1], "block": [1024], "args": [{"buffer": "data"}, {"u32": %d}, {"u32": %d}, {"buffer": "out", "offset": %d}]},\n' \
+        "$1" "$_ta" $((8192 * $#))
     _i=0
     for _s in "$@"; do
         for _t in "$_ta" "$_tb"; do
@@ -101,13 +111,15 @@ fid_strides() {
     printf '  ],\n  "expect": {"out": {"fill": 0}}\n}\n'
 }
 
-# fid_smem_conflicts MODULE GPU STEPS_A STEPS_B: for n = 1 .. 32, launches 2(n-1) and 2(n-1)+1
-# chase STEPS_A and STEPS_B steps with an n-way bank conflict. Cycles per shared load of launch
-# pair n: (cycles[2n-1] - cycles[2n-2]) / (STEPS_B - STEPS_A).
+# fid_smem_conflicts MODULE GPU STEPS_A STEPS_B: launch 0 (n = 1, STEPS_A) brings the kernel's
+# code into the instruction caches; for n = 1 .. 32, launches 2n-1 and 2n chase STEPS_A and
+# STEPS_B steps with an n-way bank conflict. Cycles per shared load of n:
+# (cycles[2n] - cycles[2n-1]) / (STEPS_B - STEPS_A).
 fid_smem_conflicts() {
     _mod=$1 _gpu=$2 _sa=$3 _sb=$4
     printf '{\n  "module": "%s",\n  "gpu": "%s",\n' "$_mod" "$_gpu"
-    printf '  "buffers": {"out": {"type": "u32", "count": 2048}},\n  "launches": [\n'
+    printf '  "buffers": {"out": {"type": "u32", "count": 2080}},\n  "launches": [\n'
+    printf '    {"kernel": "smem_conflict_chase", "grid": [1], "block": [32], "args": [{"u32": 1}, {"u32": %d}, {"buffer": "out", "offset": 8192}]},\n' "$_sa"
     _i=1
     while [ "$_i" -le 32 ]; do
         for _steps in "$_sa" "$_sb"; do
@@ -123,15 +135,18 @@ fid_smem_conflicts() {
 }
 
 # fid_smem_bandwidth MODULE GPU TRIPS_A TRIPS_B: one CTA of 32 warps reading conflict-free
-# 128-byte wavefronts; bytes per cycle: (TRIPS_B - TRIPS_A) * 16 * 32 * 128 / (cycles[1] - cycles[0]).
+# 128-byte wavefronts; launch 0 (TRIPS_A) brings the code into the instruction caches, launches 1
+# and 2 run TRIPS_A and TRIPS_B trips. Bytes per cycle:
+# (TRIPS_B - TRIPS_A) * 16 * 32 * 128 / (cycles[2] - cycles[1]).
 fid_smem_bandwidth() {
     _mod=$1 _gpu=$2 _ta=$3 _tb=$4
     cat <<JSON
 {
   "module": "$_mod",
   "gpu": "$_gpu",
-  "buffers": {"out": {"type": "f32", "count": 2048}},
+  "buffers": {"out": {"type": "f32", "count": 3072}},
   "launches": [
+    {"kernel": "smem_bandwidth", "grid": [1], "block": [1024], "args": [{"u32": $_ta}, {"buffer": "out", "offset": 8192}]},
     {"kernel": "smem_bandwidth", "grid": [1], "block": [1024], "args": [{"u32": $_ta}, {"buffer": "out"}]},
     {"kernel": "smem_bandwidth", "grid": [1], "block": [1024], "args": [{"u32": $_tb}, {"buffer": "out", "offset": 4096}]}
   ],

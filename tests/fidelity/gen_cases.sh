@@ -24,30 +24,31 @@ chase_case() {
     shift 7
     fid_chase "$_module" "$_gpu" "$_lines" "$_warm" "$_measure" >"chase/$_name.json"
     printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' "chase.$_name" \
-        "chase/$_name.json" per_unit 1 2 "$_measure" "$_pub" 5% "$*" >>"$cases"
+        "chase/$_name.json" per_unit 2 3 "$_measure" "$_pub" 5% "$*" >>"$cases"
 }
 
-# Latency staircase (§9 "Validation recipes"): footprints in 64-byte lines; WARM = one pass for
-# the footprints near the L1 (steady state: the L1 holds what fits), 0 for the L2 and DRAM ones
-# (the build kernel left the chain in the L2, or, at 1.6x and more of the L2, evicted the lines
-# the first steps visit).
+# Latency staircase (§9 "Validation recipes"): footprints in 64-byte lines; WARM = one full pass
+# (the steady state the hardware suites measure: each cache holds what fits of the chain), 0 for
+# the DRAM footprints 16 (at 1.6x the L2 and more, the build kernel's writes have already evicted
+# the lines the first steps visit, so the first pass misses the L2 as every later one does; the
+# 16 steps are those the instruction-cache warm-up launch already brought into the L2).
 chase_case v100_l1_64k     v100 chase.sm_70.ptx    1024    1024 1024 30  '§3 "L1 latency, benchmark suites" 29.9-30.3'
 chase_case v100_l1_112k    v100 chase.sm_70.ptx    1792    1792 1024 30  '§9 V100: 30 below the 128 KB cliff'
 chase_case v100_l2_192k    v100 chase.sm_70.ptx    3072    3072 1024 215 '§9 V100: 215 above the 128 KB cliff'
-chase_case v100_l2_2m      v100 chase.sm_70.ptx    32768   0    1024 215 '§3 "L2 hit latency, suites" 213-215'
-chase_case v100_dram_12m   v100 chase.sm_70.ptx    196608  0    2048 430 '§3 "DRAM latency" 424-437; §9 ~430 above 6 MB'
+chase_case v100_l2_2m      v100 chase.sm_70.ptx    32768   32768 1024 215 '§3 "L2 hit latency, suites" 213-215'
+chase_case v100_dram_12m   v100 chase.sm_70.ptx    196608  16   2048 430 '§3 "DRAM latency" 424-437; §9 ~430 above 6 MB'
 chase_case a100_l1_64k     a100 chase.sm_80.ptx    1024    1024 1024 36  '§5 "L1 latency, suites" 36.0-36.4'
 chase_case a100_l1_144k    a100 chase.sm_80.ptx    2304    2304 1024 36  '§5 "L1 latency, suites": up to 144 KB'
 chase_case a100_l2_256k    a100 chase.sm_80.ptx    4096    4096 1024 211 '§5 "L2 near hit, suites" 210.6-213.3 from 239 KB'
-chase_case a100_l2near_4m  a100 chase.sm_80.ptx    65536   0    1024 211 '§5 "L2 near hit, suites" 210.6-213.3'
-chase_case a100_l2far_34m  a100 chase.sm_80.ptx    557056  0    1024 425 '§5 "L2 far hit, suites" ~424-426 at 32-38 MB'
-chase_case a100_dram_64m   a100 chase.sm_80.ptx    1048576 0    2048 570 '§5 "DRAM latency, suites" 567-575 above 62 MB'
+chase_case a100_l2near_4m  a100 chase.sm_80.ptx    65536   65536 1024 211 '§5 "L2 near hit, suites" 210.6-213.3'
+chase_case a100_l2far_34m  a100 chase.sm_80.ptx    557056  557056 1024 425 '§5 "L2 far hit, suites" ~424-426 at 32-38 MB'
+chase_case a100_dram_64m   a100 chase.sm_80.ptx    1048576 16   2048 570 '§5 "DRAM latency, suites" 567-575 above 62 MB'
 chase_case h100_l1_64k     h100 chase.sm_90.ptx    1024    1024 1024 34  '§6 "L1 latency" 34.0-34.8 (H100 PCIe)'
 chase_case h100_l1_216k    h100 chase.sm_90.ptx    3456    3456 1024 34  '§6 "L1 latency": up to 216 KB'
 chase_case h100_l2_384k    h100 chase.sm_90.ptx    6144    6144 1024 265 '§6 "L2 near hit" 264-266 from 354 KB'
-chase_case h100_l2near_8m  h100 chase.sm_90.ptx    131072  0    1024 265 '§6 "L2 near hit" 264-266 to ~20 MB'
-chase_case h100_l2far_40m  h100 chase.sm_90.ptx    655360  0    1024 475 '§6 "L2 far" 461-478 at 32-47 MB'
-chase_case h100_dram_80m   h100 chase.sm_90.ptx    1310720 0    2048 650 '§6 "DRAM latency" 626-658 above 62 MB'
+chase_case h100_l2near_8m  h100 chase.sm_90.ptx    131072  131072 1024 265 '§6 "L2 near hit" 264-266 to ~20 MB'
+chase_case h100_l2far_40m  h100 chase.sm_90.ptx    655360  655360 1024 475 '§6 "L2 far" 461-478 at 32-47 MB'
+chase_case h100_dram_80m   h100 chase.sm_90.ptx    1310720 16   2048 650 '§6 "DRAM latency" 626-658 above 62 MB'
 
 # Strided L1 throughput on a100 (§9 "Strided L1 throughput", gpu-strides/a100.txt): 16 trips of
 # 16 loads by 32 warps between the two launches of a stride: 8192 warp loads.
@@ -59,7 +60,7 @@ for s in $strides; do
     set -- $published
     shift $i
     printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' "strides.a100_s$s" \
-        strides/strides_a100.json per_unit $((2 * i)) $((2 * i + 1)) 8192 "$1" 10% \
+        strides/strides_a100.json per_unit $((2 * i + 1)) $((2 * i + 2)) 8192 "$1" 10% \
         '§9 "Strided L1 throughput" (gpu-strides/a100.txt)' >>"$cases"
     i=$((i + 1))
 done
@@ -70,7 +71,7 @@ fid_smem_conflicts smem.sm_52.ptx gtx980 16 528 >smem/conflicts_gtx980.json
 n=1
 while [ "$n" -le 32 ]; do
     printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' "smem.gtx980_conflict_$n" \
-        smem/conflicts_gtx980.json per_unit $((2 * n - 2)) $((2 * n - 1)) 512 \
+        smem/conflicts_gtx980.json per_unit $((2 * n - 1)) $((2 * n)) 512 \
         $((28 + 2 * (n - 1))) 1 '§2 "Shared bank-conflict cost": 28 + 2(n - 1)' >>"$cases"
     n=$((n + 1))
 done
@@ -82,10 +83,10 @@ for gpu in gtx980 v100; do
     fid_smem_bandwidth "$module" "$gpu" 4 36 >"smem/bandwidth_$gpu.json"
 done
 printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' smem.gtx980_bandwidth \
-    smem/bandwidth_gtx980.json bytes_per_cycle 0 1 2097152 128 10% \
+    smem/bandwidth_gtx980.json bytes_per_cycle 1 2 2097152 128 10% \
     '§9 "Shared-memory conflicts": ~128 B/clk/SM' >>"$cases"
 printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' smem.v100_bandwidth \
-    smem/bandwidth_v100.json bytes_per_cycle 0 1 2097152 128 10% \
+    smem/bandwidth_v100.json bytes_per_cycle 1 2 2097152 128 10% \
     '§3 "Shared bandwidth" 126-128 B/clk/SM (TITAN V)' >>"$cases"
 
 # Triad: DRAM over 4x the L2 (one launch on cold arrays), L2-resident (the second of two launches

@@ -31,7 +31,9 @@ __device__ static unsigned int line_perm(unsigned int k, unsigned int n)
     return x;
 }
 
-// One thread per line: n lines of 64 bytes (8 elements) each.
+// One thread per line: n lines of 64 bytes (8 elements) each. The thread writes the whole first
+// 32-byte sector of its line (the link and three zeros), so that the L2 holds whole sectors the
+// chase can hit: a sector only partly written must be filled from DRAM before a read.
 extern "C" __global__ void chase_build(unsigned long long *chain, unsigned int n)
 {
     unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,7 +41,10 @@ extern "C" __global__ void chase_build(unsigned long long *chain, unsigned int n
         return;
     unsigned int from = line_perm(k, n);
     unsigned int to = line_perm(k + 1 == n ? 0 : k + 1, n);
-    chain[(size_t)from * 8] = (unsigned long long)__cvta_generic_to_global(chain + (size_t)to * 8);
+    ulonglong2 *sector = (ulonglong2 *)(chain + (size_t)from * 8);
+    sector[0] = make_ulonglong2(
+        (unsigned long long)__cvta_generic_to_global(chain + (size_t)to * 8), 0ull);
+    sector[1] = make_ulonglong2(0ull, 0ull);
 }
 
 // Launched as one warp. Every lane follows the same chain (one sector per warp load). Lane 0
