@@ -91,7 +91,7 @@ staircase() {
         for kb in $sizes; do
             n=$((kb * 16))
             fid_chase "$kernels/chase/chase.$arch.ptx" "$gpu" "$n" "$n" 2048 >"$work/chase_${gpu}_$kb.json"
-            row "chase.${gpu}_${kb}k" "chase_${gpu}_$kb.json" per_unit 1 2 2048 "$(plateau $gpu $kb)" 5% \
+            row "chase.${gpu}_${kb}k" "chase_${gpu}_$kb.json" per_unit 2 3 2048 "$(plateau $gpu $kb)" 5% \
                 "footprint $kb KiB"
         done
         for kb in $sizes; do run_launch "chase_${gpu}_$kb.json"; done
@@ -109,7 +109,7 @@ strides() {
         1) pub=1.02 ;; 2) pub=2.0 ;; 4) pub=4.0 ;; 8) pub=8.0 ;; 16) pub=16.0 ;; 32) pub=32.0 ;;
         3) pub=1.63 ;; 5) pub=2.20 ;; 9) pub=3.03 ;; 17) pub=5.1 ;; 33) pub=8.8 ;; *) pub=- ;;
         esac
-        row "strides.a100_s$s" strides.json per_unit $((2 * s - 2)) $((2 * s - 1)) 8192 "$pub" 10% \
+        row "strides.a100_s$s" strides.json per_unit $((2 * s - 1)) $((2 * s)) 8192 "$pub" 10% \
             "stride $s words"
     done
     run_launch strides.json
@@ -121,7 +121,7 @@ smem() {
     fid_smem_conflicts "$kernels/smem/smem.sm_52.ptx" gtx980 16 528 >"$work/conflicts.json"
     n=1
     while [ $n -le 32 ]; do
-        row "smem.gtx980_conflict_$n" conflicts.json per_unit $((2 * n - 2)) $((2 * n - 1)) 512 \
+        row "smem.gtx980_conflict_$n" conflicts.json per_unit $((2 * n - 1)) $((2 * n)) 512 \
             $((28 + 2 * (n - 1))) 1 "$n-way"
         n=$((n + 1))
     done
@@ -131,7 +131,7 @@ smem() {
     for gpu in gtx980 v100 a100 h100; do
         case $gpu in gtx980) arch=sm_52 pub=128 ;; v100) arch=sm_70 pub=128 ;; *) arch=sm_80 pub=- ;; esac
         fid_smem_bandwidth "$kernels/smem/smem.$arch.ptx" $gpu 4 36 >"$work/smem_bw_$gpu.json"
-        row "smem.${gpu}_bandwidth" "smem_bw_$gpu.json" bytes_per_cycle 0 1 2097152 $pub 10% "$gpu"
+        row "smem.${gpu}_bandwidth" "smem_bw_$gpu.json" bytes_per_cycle 1 2 2097152 $pub 10% "$gpu"
     done
     for gpu in gtx980 v100 a100 h100; do run_launch "smem_bw_$gpu.json"; done
 }
