@@ -12,8 +12,7 @@
 struct timing_model {
     gpu_config cfg;
     timing_cal cal;  /* the calendar's storage, kept across launches */
-    timing_mem *mem; /* TEMPORARY: NULL until timing_mem.c lands (timing_issue.c times accesses
-                        from the served levels meanwhile) */
+    timing_mem *mem; /* the memory side's calendars */
 };
 
 timing_model *timing_create(const gpu_config *cfg)
@@ -22,6 +21,11 @@ timing_model *timing_create(const gpu_config *cfg)
     if (!tm)
         return NULL;
     tm->cfg = *cfg;
+    tm->mem = timing_mem_create(cfg);
+    if (!tm->mem) {
+        free(tm);
+        return NULL;
+    }
     return tm;
 }
 
@@ -30,6 +34,7 @@ void timing_destroy(timing_model *tm)
     if (!tm)
         return;
     timing_cal_free(&tm->cal);
+    timing_mem_destroy(tm->mem);
     free(tm);
 }
 
@@ -65,18 +70,29 @@ void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
         S->insn_stalls[w->next_id][why] += cycles;
 }
 
-/* Charges the warp's cycles from w->charged up to t: to its waiting reason until it was
- * ready, then to NOT_SELECTED. */
+/* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
+static void charge_span(tstate *S, twarp *w, uint64_t from, uint64_t to, uint64_t t,
+                        timing_stall why)
+{
+    if (from < w->charged)
+        from = w->charged;
+    if (to > t)
+        to = t;
+    if (to > from)
+        timing_charge(S, w, why, to - from);
+}
+
+/* Charges the warp's cycles from w->charged up to t: to the reasons of its wait segments
+ * (twarp.b1, .b2) until it was ready, then to NOT_SELECTED. */
 void timing_settle(tstate *S, twarp *w, uint64_t t)
 {
     if (t <= w->charged)
         return;
     uint64_t ready = *w->rp;
-    uint64_t r = ready < w->charged ? w->charged : ready > t ? t : ready;
-    if (r > w->charged)
-        timing_charge(S, w, (timing_stall)w->why, r - w->charged);
-    if (t > r)
-        timing_charge(S, w, TIMING_STALL_NOT_SELECTED, t - r);
+    charge_span(S, w, w->charged, w->b1, t, (timing_stall)w->w1);
+    charge_span(S, w, w->b1, w->b2, t, (timing_stall)w->w2);
+    charge_span(S, w, w->b2, ready, t, (timing_stall)w->why);
+    charge_span(S, w, ready, t, t, TIMING_STALL_NOT_SELECTED);
     w->charged = t;
 }
 
@@ -149,6 +165,8 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
 {
+    w->b1 = w->b2 = tmin;
+    w->w1 = w->w2 = why;
     const ir_insn *in = exec_warp_next(w->ew);
     if (!in) {
         w->blocked = 1;
@@ -157,27 +175,49 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         return;
     }
     w->next_id = in->id;
-    uint64_t r = tmin;
-    if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
-        r = w->pred_ready[in->guard];
-        why = w->pred_why[in->guard];
-    }
-    for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &why);
-    for (unsigned i = 0; i < in->ndst; i++) operand_ready(S, w, &in->dst[i], &r, &why);
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
-    if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
-        r = w->mem_done;
-        why = TIMING_STALL_MEMBAR;
-    }
     if (in != w->next_in) {
         w->next_in = in;
-        w->next_cost = timing_core_cost(S, in);
+        w->next_cost = timing_cost_of(S->cfg, in);
         w->next_local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
                                  info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
     }
+    uint64_t r = tmin;
+    uint8_t dep = why;
+    const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
+    if (c) { /* SASS: the kernel's control codes say when (timing_ctrl.c) */
+        timing_ctrl_wait e = timing_ctrl_explain(w->ctrl, c, tmin);
+        w->b2 = e.stall_until;
+        w->w2 = TIMING_STALL_WAIT;
+        r = e.issue;
+        if (e.issue > e.stall_until)
+            dep = (uint8_t)e.scoreboard;
+    } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
+        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
+            r = w->pred_ready[in->guard];
+            dep = w->pred_why[in->guard];
+        }
+        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &dep);
+        /* A destination waits only for an earlier variable-latency write of it (a load): two
+         * fixed-latency writes complete in order. (Registers that are never read share one
+         * slot after the executor's allocation, which must not serialise them.) */
+        for (unsigned i = 0; i < in->ndst; i++) {
+            uint64_t rd = r;
+            uint8_t wd = dep;
+            operand_ready(S, w, &in->dst[i], &rd, &wd);
+            if (rd > r && wd != TIMING_STALL_WAIT) {
+                r = rd;
+                dep = wd;
+            }
+        }
+    }
+    if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
+        r = w->mem_done;
+        dep = TIMING_STALL_MEMBAR;
+    }
     S->rpipe[w->cidx] = w->next_cost.pipe;
     *w->rp = r;
-    w->why = why;
+    w->why = dep;
 }
 
 /* ---- CTAs ---- */
@@ -205,6 +245,8 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         twarp *w = &S->warps[(size_t)sm * S->warps_per_sm + j];
         memset(w->reg_ready, 0, S->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, S->npreds * sizeof *w->pred_ready);
+        if (w->ctrl)
+            memset(w->ctrl, 0, sizeof *w->ctrl);
         w->ew = exec_session_warp(S->xs, sm, slot, i);
         w->cta = c;
         w->start = w->charged = t;
@@ -306,6 +348,11 @@ static int state_alloc(tstate *S)
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1) + nw * per_warp + 64;
+    if (S->use_ctrl) {
+        S->ctrls = calloc(nw, sizeof *S->ctrls);
+        if (!S->ctrls)
+            return -1;
+    }
     uint8_t *b = calloc(1, bytes);
     if (!b)
         return -1;
@@ -339,6 +386,7 @@ static int state_alloc(tstate *S)
         uint32_t sm = (uint32_t)(i / S->warps_per_sm), j = (uint32_t)(i % S->warps_per_sm);
         w->cidx = (sm * S->nsched_sm + j % S->nsched_sm) * S->per_sched + j / S->nsched_sm;
         w->rp = &S->rdy[w->cidx];
+        w->ctrl = S->ctrls ? &S->ctrls[i] : NULL;
         b += per_warp;
     }
     for (uint32_t s = 0; s < S->nsched; s++) {
@@ -465,6 +513,8 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.per_sched = (S.warps_per_sm + S.nsched_sm - 1) / S.nsched_sm;
     S.cal = &tm->cal;
     timing_cal_reset(S.cal);
+    timing_mem_launch_begin(tm->mem);
+    S.use_ctrl = mod->machine.scoreboards > 0;
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     int ours = 0;
     if (state_alloc(&S)) {
@@ -480,6 +530,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     }
     finish_stats(&S);
     free(S.blocks);
+    free(S.ctrls);
     rc = exec_session_close(S.xs, printf_out);
     return ours ? -1 : rc;
 }

@@ -8,6 +8,7 @@
 #include "timing/timing.h"
 #include "timing/timing_cal.h"
 #include "timing/timing_class.h"
+#include "timing/timing_ctrl.h"
 #include "timing/timing_mem.h"
 
 #define TIMING_NEVER UINT64_MAX
@@ -39,7 +40,12 @@ typedef struct twarp {
     uint32_t next_id;      /* static id of its next instruction (per-instruction stalls) */
     uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
     uint64_t poll_epoch;   /* S->epoch when polls was last counted */
-    uint8_t why;           /* timing_stall charged to the cycles before `ready` */
+    /* Why it waits, by segment: [charged, b1) w1, [b1, b2) w2, [b2, ready) why, then
+     * NOT_SELECTED until it issues (timing_settle). */
+    uint64_t b1, b2;
+    uint8_t w1, w2;
+    uint8_t why;
+    timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
     const ir_insn *next_in;  /* its next instruction, as prepared */
     timing_cost next_cost;   /* that instruction's cost */
     uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
@@ -85,6 +91,8 @@ typedef struct tstate {
     uint64_t *rage;                   /* launch order; smaller is older (GTO) */
     uint8_t *rpipe;                   /* timing_pipe of the next instruction */
     int oom;                          /* the calendar could not grow */
+    uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
+    timing_ctrl_warp *ctrls;          /* use_ctrl: one per warp slot */
     uint64_t now;                     /* the cycle being issued (what %clock reads) */
     uint64_t end;                     /* latest warp end so far */
     uint64_t mem_end;                 /* latest access performed so far */
@@ -95,15 +103,13 @@ typedef struct tstate {
     /* the access hook's results for the instruction being issued */
     uint32_t sm_now;
     uint32_t naccess;
+    uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
     uint64_t acc_accept, acc_ready;
     uint8_t acc_long;
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
-/* timing_issue.c */
-/* The pipe, latency and interval of instruction `in` (timing_class.h). */
-timing_cost timing_core_cost(const tstate *S, const ir_insn *in);
-/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
+/* timing_issue.c *//* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
  * and sets the scheduler's next cycle. Returns 0, or -1 when host memory ran out. */
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
 /* The executor's access hook (exec_access_fn): times one warp-level access. */

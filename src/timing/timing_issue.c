@@ -4,69 +4,10 @@
 
 #include "timing/timing_internal.h"
 
-/* ---- TEMPORARY until timing_class.c (pipes) and timing_mem.c (memory) land on main ----
- * Fixed costs so that the core runs end to end: ALU results after 4 cycles (FP64 8), branches
- * after 1, and memory by the nearest level that served the access from the preset's latency
- * keys. Replaced by timing_cost_of and timing_mem_access when those parts are merged. */
-
-timing_cost timing_core_cost(const tstate *S, const ir_insn *in)
-{
-    (void)S;
-    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
-    timing_cost c = {.pipe = TIMING_PIPE_INT, .latency = 4, .interval = 1, .variable = 0};
-    switch (info ? info->family : IR_FAM_ALU) {
-    case IR_FAM_LD: case IR_FAM_ST: case IR_FAM_ATOM: case IR_FAM_CACHE: case IR_FAM_IMAGE:
-    case IR_FAM_TEXTURE: case IR_FAM_ASYNC: case IR_FAM_BULK: case IR_FAM_MBARRIER:
-        c.pipe = TIMING_PIPE_MEM;
-        c.latency = 0;
-        c.variable = 1;
-        return c;
-    case IR_FAM_BRA: case IR_FAM_BRX: case IR_FAM_CALL: case IR_FAM_RET: case IR_FAM_EXIT:
-    case IR_FAM_TRAP: case IR_FAM_NOP: case IR_FAM_BAR: case IR_FAM_BAR_WARP: case IR_FAM_FENCE:
-    case IR_FAM_CRS:
-        c.pipe = TIMING_PIPE_BRANCH;
-        c.latency = 1;
-        return c;
-    default:
-        break;
-    }
-    if (in->type == IR_T_F64) {
-        c.pipe = TIMING_PIPE_FP64;
-        c.latency = 8;
-    } else if (in->type == IR_T_F32 || in->type == IR_T_F16 || in->type == IR_T_F16X2) {
-        c.pipe = TIMING_PIPE_FP32;
-    }
-    return c;
-}
-
-static timing_mem_reply temporary_mem_reply(const tstate *S, const mem_access *a)
-{
-    const gpu_latency_config *L = &S->cfg->latency;
-    unsigned lv = a->levels;
-    uint32_t lat = L->l1_hit_cycles;
-    uint8_t is_long = 1;
-    if (lv & (1u << MEM_LEVEL_DRAM))
-        lat = L->dram_cycles;
-    else if (lv & (1u << MEM_LEVEL_L2))
-        lat = L->l2_near_hit_cycles;
-    else if (lv & (1u << MEM_LEVEL_L1))
-        lat = L->l1_hit_cycles;
-    else if (lv & (1u << MEM_LEVEL_SHARED)) {
-        lat = L->shared_load_cycles;
-        is_long = 0;
-    } else if (lv & (1u << MEM_LEVEL_CONSTANT)) {
-        lat = L->constant_l1_hit_cycles;
-        is_long = 0;
-    }
-    return (timing_mem_reply){.accept = S->now, .ready = S->now + lat, .long_latency = is_long};
-}
-
-/* ---- end of TEMPORARY ---- */
-
 void timing_on_access(const mem_access *a, void *user)
 {
     tstate *S = user;
-    timing_mem_reply r = temporary_mem_reply(S, a);
+    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->acc_at, a);
     S->naccess++;
     if (r.accept > S->acc_accept)
         S->acc_accept = r.accept;
@@ -100,7 +41,7 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_core_cost(S, info->insn);
+    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_cost_of(S->cfg, info->insn);
     uint64_t ready;
     uint8_t why;
     if (S->naccess) {
@@ -117,7 +58,14 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
         ready = t + c.latency;
         why = c.variable ? TIMING_STALL_SHORT_SCOREBOARD : TIMING_STALL_WAIT;
     }
-    timing_written(S, w, info->insn, ready, why);
+    if (w->ctrl) {
+        if (info->ctrl) {
+            uint64_t read = t + (c.pipe == TIMING_PIPE_MEM ? c.latency : 1);
+            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
+        }
+    } else {
+        timing_written(S, w, info->insn, ready, why);
+    }
     q->pipe_free[c.pipe] = t + c.interval;
 }
 
@@ -141,6 +89,13 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         S->acc_ready = t;
         S->acc_long = 0;
         exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
+        const ir_insn *in = exec_warp_next(w->ew);
+        S->acc_at = t;
+        if (in) {
+            timing_cost c = in == w->next_in ? w->next_cost : timing_cost_of(S->cfg, in);
+            if (c.pipe == TIMING_PIPE_MEM)
+                S->acc_at = t + c.latency;
+        }
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
@@ -170,6 +125,7 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     case EXEC_WARP_MBARRIER:
         w->blocked = 1;
         *w->rp = TIMING_NEVER;
+        w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
         break;
     case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
@@ -204,6 +160,7 @@ static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
     twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
     timing_settle(S, w, t);
     S->rdy[e] = free_at;
+    w->b1 = w->b2 = t;
     w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
     return 0;
 }
