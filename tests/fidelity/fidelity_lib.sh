@@ -36,17 +36,15 @@ fid_chase_expect() {
     fid_perm $(($1 % _n)) "$_n"; fid_end=$fid_line
 }
 
-# fid_chase MODULE GPU LINES WARM MEASURE: the latency staircase at a footprint of LINES 64-byte
-# lines. Launch 0 builds the chain; launch 1 chases WARM steps (at least 16), so that the chase
-# kernel's code is in the instruction caches and the L2 holds what the first pass leaves there
+# fid_chase MODULE GPU LINES WARMUP WARM MEASURE: the latency staircase at a footprint of LINES
+# 64-byte lines. Launch 0 builds the chain; launch 1 chases WARMUP steps (at least 16), so that
+# the chase kernel's code is in the instruction caches and the L2 holds what a pass leaves there
 # (its near-partition copies) before either measured launch; launch 2 chases WARM steps and
 # launch 3 WARM + MEASURE steps (all multiples of 16), each from the chain's start with an empty
-# L1. Cycles per step: (cycles[3] - cycles[2]) / MEASURE. Expectations: the line each chase ended on and the sum
-# of the line indices it visited, computed here from the same order.
+# L1. Cycles per step: (cycles[3] - cycles[2]) / MEASURE. Expectations: the line each chase ended
+# on and the sum of the line indices it visited, computed here from the same order.
 fid_chase() {
-    _mod=$1 _gpu=$2 _n=$3 _warm=$4 _meas=$5
-    _warmup=$_warm
-    [ "$_warmup" -lt 16 ] && _warmup=16
+    _mod=$1 _gpu=$2 _n=$3 _warmup=$4 _warm=$5 _meas=$6
     fid_chase_expect "$_warmup"; _end_w=$fid_end _sum_w=$fid_sum
     fid_chase_expect "$_warm"; _end_a=$fid_end _sum_a=$fid_sum
     fid_chase_expect $((_warm + _meas)); _end_b=$fid_end _sum_b=$fid_sum

@@ -18,37 +18,42 @@ cat >"$cases" <<'HEAD'
 # name                        launch file                        figure           A  B  units      published  tol   source
 HEAD
 
-# chase_case NAME GPU MODULE LINES WARM MEASURE PUBLISHED SOURCE...
+# chase_case NAME GPU MODULE LINES WARMUP WARM MEASURE PUBLISHED SOURCE...
 chase_case() {
-    _name=$1 _gpu=$2 _module=$3 _lines=$4 _warm=$5 _measure=$6 _pub=$7
-    shift 7
-    fid_chase "$_module" "$_gpu" "$_lines" "$_warm" "$_measure" >"chase/$_name.json"
+    _name=$1 _gpu=$2 _module=$3 _lines=$4 _warmup=$5 _warm=$6 _measure=$7 _pub=$8
+    shift 8
+    fid_chase "$_module" "$_gpu" "$_lines" "$_warmup" "$_warm" "$_measure" >"chase/$_name.json"
     printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' "chase.$_name" \
         "chase/$_name.json" per_unit 2 3 "$_measure" "$_pub" 5% "$*" >>"$cases"
 }
 
-# Latency staircase (§9 "Validation recipes"): footprints in 64-byte lines; WARM = one full pass
-# (the steady state the hardware suites measure: each cache holds what fits of the chain), 0 for
-# the DRAM footprints 16 (at 1.6x the L2 and more, the build kernel's writes have already evicted
-# the lines the first steps visit, so the first pass misses the L2 as every later one does; the
-# 16 steps are those the instruction-cache warm-up launch already brought into the L2).
-chase_case v100_l1_64k     v100 chase.sm_70.ptx    1024    1024 1024 30  '§3 "L1 latency, benchmark suites" 29.9-30.3'
-chase_case v100_l1_112k    v100 chase.sm_70.ptx    1792    1792 1024 30  '§9 V100: 30 below the 128 KB cliff'
-chase_case v100_l2_192k    v100 chase.sm_70.ptx    3072    3072 1024 215 '§9 V100: 215 above the 128 KB cliff'
-chase_case v100_l2_2m      v100 chase.sm_70.ptx    32768   32768 1024 215 '§3 "L2 hit latency, suites" 213-215'
-chase_case v100_dram_12m   v100 chase.sm_70.ptx    196608  16   2048 430 '§3 "DRAM latency" 424-437; §9 ~430 above 6 MB'
-chase_case a100_l1_64k     a100 chase.sm_80.ptx    1024    1024 1024 36  '§5 "L1 latency, suites" 36.0-36.4'
-chase_case a100_l1_144k    a100 chase.sm_80.ptx    2304    2304 1024 36  '§5 "L1 latency, suites": up to 144 KB'
-chase_case a100_l2_256k    a100 chase.sm_80.ptx    4096    4096 1024 211 '§5 "L2 near hit, suites" 210.6-213.3 from 239 KB'
-chase_case a100_l2near_4m  a100 chase.sm_80.ptx    65536   65536 1024 211 '§5 "L2 near hit, suites" 210.6-213.3'
-chase_case a100_l2far_34m  a100 chase.sm_80.ptx    557056  557056 1024 425 '§5 "L2 far hit, suites" ~424-426 at 32-38 MB'
-chase_case a100_dram_64m   a100 chase.sm_80.ptx    1048576 16   2048 570 '§5 "DRAM latency, suites" 567-575 above 62 MB'
-chase_case h100_l1_64k     h100 chase.sm_90.ptx    1024    1024 1024 34  '§6 "L1 latency" 34.0-34.8 (H100 PCIe)'
-chase_case h100_l1_216k    h100 chase.sm_90.ptx    3456    3456 1024 34  '§6 "L1 latency": up to 216 KB'
-chase_case h100_l2_384k    h100 chase.sm_90.ptx    6144    6144 1024 265 '§6 "L2 near hit" 264-266 from 354 KB'
-chase_case h100_l2near_8m  h100 chase.sm_90.ptx    131072  131072 1024 265 '§6 "L2 near hit" 264-266 to ~20 MB'
-chase_case h100_l2far_40m  h100 chase.sm_90.ptx    655360  655360 1024 475 '§6 "L2 far" 461-478 at 32-47 MB'
-chase_case h100_dram_80m   h100 chase.sm_90.ptx    1310720 16   2048 650 '§6 "DRAM latency" 626-658 above 62 MB'
+# Latency staircase (§9 "Validation recipes"): footprints in 64-byte lines. The warm-up launch
+# chases one full pass (the steady state the hardware suites measure: each level holds what fits
+# of the chain, the L2's near copies are in place); the measured pair then chases one pass and one
+# pass + MEASURE for the footprints near the L1 capacity, below and above it (the L1 starts empty
+# at every launch, so only a launch's second pass shows what the L1 keeps), 0 and MEASURE steps
+# for the larger L2 ones. The DRAM footprints warm up and start with 16 steps only: at
+# 1.6x the L2 and more the build kernel's own writes have evicted the lines the first steps
+# visit, so the first pass misses the L2 as every later one does (the 16 lines the warm-up brought
+# back are chased by both measured launches).
+#          name            gpu  module          lines   warmup  warm    meas pub
+chase_case v100_l1_64k     v100 chase.sm_70.ptx 1024    1024    1024    1024 30  '§3 "L1 latency, benchmark suites" 29.9-30.3'
+chase_case v100_l1_112k    v100 chase.sm_70.ptx 1792    1792    1792    1024 30  '§9 V100: 30 below the 128 KB cliff'
+chase_case v100_l2_192k    v100 chase.sm_70.ptx 3072    3072    3072    1024 215 '§9 V100: 215 above the 128 KB cliff'
+chase_case v100_l2_2m      v100 chase.sm_70.ptx 32768   32768   32768   1024 215 '§3 "L2 hit latency, suites" 213-215'
+chase_case v100_dram_12m   v100 chase.sm_70.ptx 196608  16      16      2048 430 '§3 "DRAM latency" 424-437; §9 ~430 above 6 MB'
+chase_case a100_l1_64k     a100 chase.sm_80.ptx 1024    1024    1024    1024 36  '§5 "L1 latency, suites" 36.0-36.4'
+chase_case a100_l1_144k    a100 chase.sm_80.ptx 2304    2304    2304    1024 36  '§5 "L1 latency, suites": up to 144 KB'
+chase_case a100_l2_256k    a100 chase.sm_80.ptx 4096    4096    4096    1024 211 '§5 "L2 near hit, suites" 210.6-213.3 from 239 KB'
+chase_case a100_l2near_4m  a100 chase.sm_80.ptx 65536   65536   0       1024 211 '§5 "L2 near hit, suites" 210.6-213.3'
+chase_case a100_l2far_34m  a100 chase.sm_80.ptx 557056  557056  0       1024 425 '§5 "L2 far hit, suites" ~424-426 at 32-38 MB'
+chase_case a100_dram_64m   a100 chase.sm_80.ptx 1048576 16      16      2048 570 '§5 "DRAM latency, suites" 567-575 above 62 MB'
+chase_case h100_l1_64k     h100 chase.sm_90.ptx 1024    1024    1024    1024 34  '§6 "L1 latency" 34.0-34.8 (H100 PCIe)'
+chase_case h100_l1_216k    h100 chase.sm_90.ptx 3456    3456    3456    1024 34  '§6 "L1 latency": up to 216 KB'
+chase_case h100_l2_384k    h100 chase.sm_90.ptx 6144    6144    6144    1024 265 '§6 "L2 near hit" 264-266 from 354 KB'
+chase_case h100_l2near_8m  h100 chase.sm_90.ptx 131072  131072  0       1024 265 '§6 "L2 near hit" 264-266 to ~20 MB'
+chase_case h100_l2far_40m  h100 chase.sm_90.ptx 655360  655360  0       1024 475 '§6 "L2 far" 461-478 at 32-47 MB'
+chase_case h100_dram_80m   h100 chase.sm_90.ptx 1310720 16      16      2048 650 '§6 "DRAM latency" 626-658 above 62 MB'
 
 # Strided L1 throughput on a100 (§9 "Strided L1 throughput", gpu-strides/a100.txt): 16 trips of
 # 16 loads by 32 warps between the two launches of a stride: 8192 warp loads.
