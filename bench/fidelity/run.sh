@@ -144,14 +144,14 @@ smem() {
 triad() {
     echo "== triad bandwidth, GB/s at the preset's clock (§3, §5, §6 \"DRAM bandwidth\", \"L2 bandwidth\") =="
     : >"$work/cases.txt"
-    # DRAM: 4x the L2 over the three arrays, one launch on cold arrays.
+    # DRAM: 4x the L2 over the three arrays, the second of two launches (steady state).
     for spec in v100:sm_70:6291456:866 a100:sm_80:41943040:1490 h100:sm_90:52428800:1940; do
         IFS=: read -r gpu arch l2 pub <<SPEC
 $spec
 SPEC
         n=$(( (4 * l2 / 12) / 256 * 256 ))
-        fid_triad "$kernels/triad/triad.$arch.ptx" $gpu $n 1 >"$work/triad_${gpu}_dram.json"
-        row "triad.${gpu}_dram" "triad_${gpu}_dram.json" gb_per_s - 0 $((12 * n)) $pub 10% \
+        fid_triad "$kernels/triad/triad.$arch.ptx" $gpu $n 2 >"$work/triad_${gpu}_dram.json"
+        row "triad.${gpu}_dram" "triad_${gpu}_dram.json" gb_per_s - 1 $((12 * n)) $pub 10% \
             "$((12 * n / 1048576)) MiB from DRAM"
     done
     # L2-resident: the second of two launches; total footprints in KiB.

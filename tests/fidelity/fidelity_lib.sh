@@ -157,8 +157,9 @@ JSON
 }
 
 # fid_triad MODULE GPU N RUNS: RUNS (1 or 2) triad launches over three N-float arrays (b = 1,
-# c = 2, s = 3, so a = 7). One launch on cold arrays streams from DRAM; the second of two streams
-# from the L2 when 12 N bytes fit in it. GB/s of the last launch: 12 N / (cycles / clock).
+# c = 2, s = 3, so a = 7). The second of two streams from the L2 when 12 N bytes fit in it, and
+# from DRAM, writing back the first run's dirty lines as it goes, when they are 4x the L2.
+# GB/s of the last launch: 12 N / (cycles / clock).
 fid_triad() {
     _mod=$1 _gpu=$2 _n=$3 _runs=$4
     _launch="{\"kernel\": \"triad\", \"grid\": [$(((_n + 255) / 256))], \"block\": [256], \"args\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"f32\": 3.0}, {\"u32\": $_n}]}"

@@ -94,8 +94,9 @@ printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' smem.v100_bandwidth \
     smem/bandwidth_v100.json bytes_per_cycle 1 2 2097152 128 10% \
     '§3 "Shared bandwidth" 126-128 B/clk/SM (TITAN V)' >>"$cases"
 
-# Triad: DRAM over 4x the L2 (one launch on cold arrays), L2-resident (the second of two launches
-# over 12 MiB, 3 MiB on v100). Bytes: 12 per element.
+# Triad: the second of two launches, over arrays 4x the L2 (DRAM: the steady state of repeated
+# runs, in which the first run's dirty lines are written back while the second streams) or over
+# 12 MiB (3 MiB on v100) that the L2 holds. Bytes: 12 per element.
 # triad_case NAME GPU MODULE N RUNS PUBLISHED_GB_S TOLERANCE SOURCE...
 triad_case() {
     _name=$1 _gpu=$2 _module=$3 _n=$4 _runs=$5 _pub=$6 _tol=$7
@@ -104,9 +105,9 @@ triad_case() {
     printf '%-29s %-34s %-16s %-2s %-2s %-10s %-10s %-5s %s\n' "triad.$_name" \
         "triad/$_name.json" gb_per_s - $((_runs - 1)) $((12 * _n)) "$_pub" "$_tol" "$*" >>"$cases"
 }
-triad_case v100_dram v100 triad.sm_70.ptx 2097152  1 866  10% '§3 "DRAM bandwidth" 866 GB/s read (scale 802)'
-triad_case a100_dram a100 triad.sm_80.ptx 13980928 1 1490 10% '§5 "DRAM bandwidth" A100-40 1.49 TB/s read'
-triad_case h100_dram h100 triad.sm_90.ptx 17476096 1 1940 10% '§6 "DRAM bandwidth" H100 PCIe 1.94 TB/s read'
+triad_case v100_dram v100 triad.sm_70.ptx 2097152  2 866  10% '§3 "DRAM bandwidth" 866 GB/s read (scale 802)'
+triad_case a100_dram a100 triad.sm_80.ptx 13980928 2 1490 10% '§5 "DRAM bandwidth" A100-40 1.49 TB/s read'
+triad_case h100_dram h100 triad.sm_90.ptx 17476096 2 1940 10% '§6 "DRAM bandwidth" H100 PCIe 1.94 TB/s read'
 triad_case v100_l2   v100 triad.sm_70.ptx 262144   2 2400 15% '§3 "L2 bandwidth" ~2.4 TB/s'
 triad_case a100_l2   a100 triad.sm_80.ptx 1048576  2 5400 15% '§5 "L2 bandwidth, suites" 5.3-5.45 TB/s (A100-80)'
 triad_case h100_l2   h100 triad.sm_90.ptx 1048576  2 7000 15% '§6 "L2 bandwidth" 6.9-7.3 TB/s (H100 PCIe)'
