@@ -11,8 +11,7 @@
 
 struct timing_model {
     gpu_config cfg;
-    timing_mem *mem; /* TEMPORARY: NULL until timing_mem.c lands (timing_issue.c times accesses
-                        from the served levels meanwhile) */
+    timing_mem *mem; /* the memory side (timing_mem.h) */
 };
 
 timing_model *timing_create(const gpu_config *cfg)
@@ -21,11 +20,18 @@ timing_model *timing_create(const gpu_config *cfg)
     if (!tm)
         return NULL;
     tm->cfg = *cfg;
+    tm->mem = timing_mem_create(cfg);
+    if (!tm->mem) {
+        free(tm);
+        return NULL;
+    }
     return tm;
 }
 
 void timing_destroy(timing_model *tm)
 {
+    if (tm)
+        timing_mem_destroy(tm->mem);
     free(tm);
 }
 
@@ -456,6 +462,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     memset(ts, 0, sizeof *ts);
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
                 .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
+    timing_mem_launch_begin(tm->mem);
     exec_launch el = *launch;
     el.on_access = timing_on_access;
     el.access_user = &S;

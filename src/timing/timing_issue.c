@@ -4,10 +4,9 @@
 
 #include "timing/timing_internal.h"
 
-/* ---- TEMPORARY until timing_class.c (pipes) and timing_mem.c (memory) land on main ----
+/* ---- TEMPORARY until timing_class.c (pipes) is wired in ----
  * Fixed costs so that the core runs end to end: ALU results after 4 cycles (FP64 8), branches
- * after 1, and memory by the nearest level that served the access from the preset's latency
- * keys. Replaced by timing_cost_of and timing_mem_access when those parts are merged. */
+ * after 1; memory instructions take what timing_mem_access says. Replaced by timing_cost_of. */
 
 timing_cost timing_core_cost(const tstate *S, const ir_insn *in)
 {
@@ -39,34 +38,12 @@ timing_cost timing_core_cost(const tstate *S, const ir_insn *in)
     return c;
 }
 
-static timing_mem_reply temporary_mem_reply(const tstate *S, const mem_access *a)
-{
-    const gpu_latency_config *L = &S->cfg->latency;
-    unsigned lv = a->levels;
-    uint32_t lat = L->l1_hit_cycles;
-    uint8_t is_long = 1;
-    if (lv & (1u << MEM_LEVEL_DRAM))
-        lat = L->dram_cycles;
-    else if (lv & (1u << MEM_LEVEL_L2))
-        lat = L->l2_near_hit_cycles;
-    else if (lv & (1u << MEM_LEVEL_L1))
-        lat = L->l1_hit_cycles;
-    else if (lv & (1u << MEM_LEVEL_SHARED)) {
-        lat = L->shared_load_cycles;
-        is_long = 0;
-    } else if (lv & (1u << MEM_LEVEL_CONSTANT)) {
-        lat = L->constant_l1_hit_cycles;
-        is_long = 0;
-    }
-    return (timing_mem_reply){.accept = S->now, .ready = S->now + lat, .long_latency = is_long};
-}
-
 /* ---- end of TEMPORARY ---- */
 
 void timing_on_access(const mem_access *a, void *user)
 {
     tstate *S = user;
-    timing_mem_reply r = temporary_mem_reply(S, a);
+    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->now, a);
     S->naccess++;
     if (r.accept > S->acc_accept)
         S->acc_accept = r.accept;
