@@ -213,7 +213,8 @@ typedef enum gpu_key_model {
     GPU_KEY_FIXED,        /* modelled, but only one value exists and a rule rejects the others
                              (sm.warp_size: CONFIG-109; l1/l2.replacement: CONFIG-009) */
     GPU_KEY_NOT_MODELLED, /* not modelled yet: a value other than the base's is CONFIG-123 */
-    GPU_KEY_NEEDS_TIMING  /* only the timing model, not built yet, would use it: CONFIG-124 */
+    GPU_KEY_NEEDS_TIMING  /* only a part of the timing model not built yet would use it:
+                             CONFIG-124 */
 } gpu_key_model;
 
 /* ---- presets (presets.c; values and sources in docs/presets.md) ---- */

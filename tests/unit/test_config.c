@@ -358,9 +358,12 @@ static const bad_override bad_overrides[] = {
      "constant.l15_bytes: 65536 differs from t4's value (47104); the L1.5 constant cache is not "
      "modelled yet",
      4, 5},
-    {"CONFIG-124_latency_needs_timing.json", "CONFIG-124",
-     "latency.dram_cycles: 1 differs from a100's value (570); the timing model is not built yet",
-     4, 5},
+    {"CONFIG-116_far_below_near.json", "CONFIG-116",
+     "latency.l2_far_hit_cycles: 200 is below latency.l2_near_hit_cycles (211)", 4, 5},
+    {"CONFIG-125_row_hit_slower.json", "CONFIG-125",
+     "latency.dram_row_hit_cycles: 600 is above latency.dram_cycles (570)", 4, 5},
+    {"CONFIG-126_row_below_interleave.json", "CONFIG-126",
+     "dram.row_bytes: 128 is smaller than the 256-byte channel interleave", 4, 5},
 };
 
 static void test_bad_overrides(void **state)
