@@ -176,6 +176,8 @@ typedef struct visa_parser {
     dynarray slots;       /* visa_slot (visa_lower.c): storage -> IR register */
     dynarray prologue;    /* ir_insn: the payload prologue placed before the body */
     dynarray params;      /* ir_param: the cross-thread .inputs */
+    dynarray post_glue;   /* uint32_t: body indices of glue that finishes the instruction before
+                             it (a bit-field insert) rather than preparing the next one */
     uint32_t nregs;       /* IR registers of the function (reg_types.count) */
     uint32_t laneid_reg;  /* the register that holds %laneid; UINT32_MAX until needed */
     uint32_t range_pred[8][6]; /* pred + 1 for lanes [4i, 4i + 2^j); 0 until needed */

@@ -126,6 +126,12 @@ bool visa_glue_insert(visa_parser *p, const visa_insn_head *h, uint32_t reg, uin
     in->src[1] = reg_opnd(reg);
     in->src[2] = (ir_operand){.kind = IR_OPND_IMM, .imm = pl->shift};
     in->src[3] = (ir_operand){.kind = IR_OPND_IMM, .imm = pl->bits};
+    uint32_t *post = dynarray_push(&p->post_glue);
+    if (!post) {
+        fe_cursor_oom(&p->cur, "VISA-LIMIT-001");
+        return false;
+    }
+    *post = (uint32_t)p->insns.count - 1;
     return true;
 }
 
@@ -272,10 +278,16 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
     const visa_op_row *row = &visa_op_rows[op];
     uint8_t dt = visa_types[ops[0].type].ir_type;
     uint8_t t = op_type(op, dt);
-    ir_operand src[3];
-    for (int i = 1; i < n; i++)
-        if (!visa_lower_src(p, h, &ops[i], op == VISA_OP_SEL ? dt : t, &src[i - 1]))
+    bool logic = op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR ||
+                 op == VISA_OP_NOT || op == VISA_OP_BFN || op == VISA_OP_SHL ||
+                 op == VISA_OP_SHR || op == VISA_OP_ASR;
+    for (int i = 0; logic && i < n; i++)
+        if (is_float(visa_types[ops[i].type].ir_type)) {
+            visa_error(p, ops[i].line, ops[i].col_pos, "VISA-SEM-001",
+                       "operands of logic and shift instructions must be integers (operand %d is "
+                       "%s)", i, visa_types[ops[i].type].name);
             return false;
+        }
     if (h->sat && !is_float(dt)) {
         visa_error(p, h->line, h->col, "VISA-UNSUP-006", ".sat on an integer type is not executed");
         return false;
@@ -284,6 +296,10 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
         visa_error(p, h->line, h->col, "VISA-SEM-001", "sel needs a predicate");
         return false;
     }
+    ir_operand src[3];
+    for (int i = 1; i < n; i++)
+        if (!visa_lower_src(p, h, &ops[i], op == VISA_OP_SEL ? dt : t, &src[i - 1]))
+            return false;
     if (op == VISA_OP_ADD3) { /* s0 + s1 into a temporary, then + s2 */
         if (!unary_glue(p, h, IR_MOV, t, &src[0]))
             return false;

@@ -192,6 +192,35 @@ static void patch_label(void *user, const fe_label_ref *ref, uint32_t target)
     c->insns[ref->insn + c->shift].src[ref->slot].imm = target + c->shift;
 }
 
+/* Static ids: one per vISA instruction. Glue takes the id of the instruction it serves: the
+ * next non-glue one, or the one before for a finishing insert (post_glue) and for glue at the
+ * end. */
+static void assign_ids(visa_parser *p, ir_insn *insns, uint32_t n, uint32_t npro)
+{
+    const uint32_t *post = p->post_glue.data;
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!insns[i].glue)
+            insns[i].id = p->insn_ids++;
+    uint32_t next = UINT32_MAX;
+    for (uint32_t i = n; i-- > 0;) {
+        if (!insns[i].glue)
+            next = insns[i].id;
+        else
+            insns[i].id = next;
+    }
+    uint32_t prev = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        while (k < p->post_glue.count && post[k] + npro < i)
+            k++;
+        bool finishing = k < p->post_glue.count && post[k] + npro == i;
+        if (!insns[i].glue)
+            prev = insns[i].id;
+        else if ((finishing || insns[i].id == UINT32_MAX) && prev != UINT32_MAX)
+            insns[i].id = prev;
+    }
+}
+
 static bool name_slots(visa_parser *p, ir_func *fn)
 {
     arena *a = &p->m->arena;
@@ -241,8 +270,7 @@ static bool build_function(visa_parser *p)
     patch_ctx c = {fn->insns, (uint32_t)npro};
     fe_label_resolver r = {patch_label, NULL, &c};
     fe_labels_resolve(&p->labels, &p->cur, "VISA-SEM-004", &r);
-    for (uint32_t i = 0; i < fn->ninsns; i++)
-        fn->insns[i].id = p->insn_ids++;
+    assign_ids(p, fn->insns, fn->ninsns, (uint32_t)npro);
     if (p->params.count) {
         fn->params = arena_alloc(a, p->params.count * sizeof *fn->params);
         if (!fn->params)
@@ -290,4 +318,5 @@ void visa_lower_fini(visa_parser *p)
     dynarray_free(&p->slots);
     dynarray_free(&p->prologue);
     dynarray_free(&p->params);
+    dynarray_free(&p->post_glue);
 }
