@@ -71,6 +71,7 @@ static void parse_item(launch_ctx *c, const launch_path *ip, json_t *e, launch_p
         if (strcmp(value, implicit_names[k]) == 0)
             it->implicit = (launch_implicit)k;
     if (!it->implicit) {
+        it->arg = UINT32_MAX; /* reported here; launch_check_payload skips it */
         launch_path vp = launch_path_key(ip, "value");
         launch_error(c, "LAUNCH-NDR-006", &vp, 0, "unknown implicit argument \"%s\" (known: "
                      "global_offset, local_size, enqueued_local_size, global_size, num_groups, "
@@ -150,6 +151,8 @@ void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kern
         const launch_payload_item *it = &k->payload[i];
         launch_path ep = launch_path_index(&ip, i);
         uint32_t size = 12;
+        if (!it->implicit && it->arg == UINT32_MAX)
+            continue;
         if (it->implicit == LAUNCH_IMPLICIT_WORK_DIM)
             size = 4;
         else if (!it->implicit) {
