@@ -34,7 +34,7 @@ foreach(module ${GMS_VISA_GOOD} ${GMS_VISA_OCL})
                        TIMEOUT 60)
 endforeach()
 # - run.visa.NAME: each launch file under tests/visa/run/ runs and meets its expectations (the
-#   ND-range form, narrow warps, the thread payload and svm_atomic).
+#   ND-range form, narrow warps, the thread payload, svm_atomic, madw, addc, cmp and sel).
 file(GLOB GMS_VISA_RUN CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/visa/run/*/*.json)
 foreach(launch ${GMS_VISA_RUN})
   get_filename_component(name ${launch} NAME_WE)
@@ -42,6 +42,6 @@ foreach(launch ${GMS_VISA_RUN})
   add_test(NAME run.visa.${name} COMMAND $<TARGET_FILE:gpumemsim> run ${launch}
            WORKING_DIRECTORY ${dir})
   set_tests_properties(run.visa.${name} PROPERTIES LABELS kernels TIMEOUT 60
-                       PASS_REGULAR_EXPRESSION "expectation groups: 1 elements match"
+                       PASS_REGULAR_EXPRESSION "expectation [a-z_]+: [0-9]+ elements match"
                        FAIL_REGULAR_EXPRESSION "mismatch|error")
 endforeach()

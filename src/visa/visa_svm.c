@@ -1,7 +1,7 @@
 /* svm_atomic: the shared-virtual-memory atomic message IGC still emits for some OpenCL atomics
  * on Xe (an aggregated atomic_max or atomic_inc on one address: docs/visa.md, "Instructions").
  *   svm_atomic.OP (exec) ADDR DST SRC0 SRC1
- * Each operand is a raw operand `V.k` (element k of V, one element per lane from there) or
+ * Each operand is a raw operand `V.k` (byte k of V, one element per lane from there) or
  * `%null.0`. ADDR holds 64-bit virtual addresses; DST receives the old value (or %null); SRC0
  * is the operand of two-operand ops, SRC1 the swap value of cmpxchg. Lowered to the IR's atom
  * (red when DST is %null) on global memory. */
@@ -49,6 +49,14 @@ static bool raw_operand(visa_parser *p, visa_operand *o, bool *null)
     }
     const visa_var *var = visa_var_at(p, v);
     *null = var->predef == VISA_PRE_NULL;
+    /* the offset of a raw operand is in bytes (GenX_IR wants it GRF-aligned) */
+    if (elem % visa_types[var->type].bytes) {
+        visa_error(p, k->line, k->col, "VISA-SEM-003",
+                   "raw operand offset %u is not a whole %s element", elem,
+                   visa_types[var->type].name);
+        return false;
+    }
+    elem /= visa_types[var->type].bytes;
     o->kind = VISA_O_REG;
     o->var = v;
     o->type = var->type;
