@@ -67,9 +67,7 @@ static bool raw_operand(visa_parser *p, visa_operand *o, bool *null)
     return true;
 }
 
-/* An access of execution size 1 happens once per thread, not once per lane: a predicate that
- * holds in the lowest active lane only (activemask & lanemask_lt == 0). */
-static bool elect_lane(visa_parser *p, const visa_insn_head *h, uint32_t *pred)
+bool visa_elect_lane(visa_parser *p, const visa_insn_head *h, uint32_t *pred)
 {
     if (h->pred.present) {
         visa_error(p, h->pred.line, h->pred.col, "VISA-UNSUP-006",
@@ -165,7 +163,7 @@ bool visa_lower_svm_atomic(visa_parser *p, const visa_insn_head *h)
     if (svm_ops[which].inc < 0)
         b.imm = bytes == 8 ? -1 : (int64_t)0xFFFFFFFF;
     uint32_t elect = UINT32_MAX;
-    if (h->exec.size == 1 && !elect_lane(p, h, &elect))
+    if (h->exec.size == 1 && !visa_elect_lane(p, h, &elect))
         return false;
     ir_insn *in = visa_emit(p, null[1] ? IR_RED : IR_ATOM, h);
     if (!in)
