@@ -529,6 +529,7 @@ static void empty_carveout_list(gpu_config *c) { c->l1.shared_carveout_count = 0
 static void too_long_carveout_list(gpu_config *c) { c->l1.shared_carveout_count = 17; }
 static void partitions_do_not_divide_slices(gpu_config *c) { c->l2.partitions = 3; }
 static void cta_not_whole_warps(gpu_config *c) { c->sm.max_threads_per_cta = 1000; }
+static void tiles_uneven(gpu_config *c) { c->sm.tiles = 3; }
 static void far_hit_below_near_hit(gpu_config *c) { c->latency.l2_far_hit_cycles = 200; }
 static void window_before_ampere(gpu_config *c)
 {
@@ -570,6 +571,7 @@ static const geometry_case geometry_cases[] = {
      cta_not_whole_warps},
     {"CONFIG-116", "latency.l2_far_hit_cycles: 200 is below latency.l2_near_hit_cycles (265)",
      far_hit_below_near_hit},
+    {"CONFIG-140", "sm.tiles: 3 must divide sm.count (132) and l2.slices (80)", tiles_uneven},
 };
 
 static void test_validate_rejects_geometry(void **state)
