@@ -65,7 +65,7 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define TIMING GPU_KEY_NEEDS_TIMING, NULL
 #define REGISTER_LIMIT LATER("occupancy limited by registers")
 #define RESERVATION LATER("a per-CTA shared-memory reservation")
-#define LINE_128 LATER("a line size other than 128 bytes")
+#define LINE_128 LATER("a line size other than the preset's")
 #define CONSTANT_L15 LATER("the L1.5 constant cache")
 #define INSTRUCTION_L0 LATER("the L0 instruction cache")
 #define CRS_CACHE LATER("the call-return-stack cache")
