@@ -289,18 +289,20 @@ static uint8_t cache_write_mode_of(const ir_mem_attrs *a)
 /* ---- Intel LSC per-level cache controls (ir.h ir_cache_ctl; docs/visa.md, "Fences and cache
  * controls"): l1_ctl for the SM's L1, l2_ctl for the L2. DEFAULT leaves the GPU's policy. ---- */
 
-/* The L2 side: uncached neither allocates nor keeps written bytes (write-through); streaming
- * allocates evict-first; write-back, cached and streaming keep stores dirty; write-through and
- * read-invalidate write through. */
+/* The L2 side: uncached and read-invalidate neither allocate nor keep written bytes (write-
+ * through; a resident copy is updated, and dropped around reads: lsc_uncached_read,
+ * lsc_read_invalidate); streaming allocates evict-first; write-back, cached and streaming keep
+ * stores dirty; write-through writes through. */
 static void lsc_l2_hints(const ir_mem_attrs *a, cache_hints *h)
 {
     switch (a->l2_ctl) {
-    case IR_CC_UNCACHED: h->alloc = CACHE_ALLOC_NONE; h->write_mode = CACHE_WRITE_THROUGH; break;
-    case IR_CC_STREAMING: h->alloc = CACHE_ALLOC_FIRST; h->write_mode = CACHE_WRITE_BACK; break;
-    case IR_CC_CACHED: case IR_CC_WRITE_BACK: h->write_mode = CACHE_WRITE_BACK; break;
-    case IR_CC_WRITE_THROUGH: case IR_CC_READ_INVALIDATE:
+    case IR_CC_UNCACHED: case IR_CC_READ_INVALIDATE:
+        h->alloc = CACHE_ALLOC_NONE;
         h->write_mode = CACHE_WRITE_THROUGH;
         break;
+    case IR_CC_STREAMING: h->alloc = CACHE_ALLOC_FIRST; h->write_mode = CACHE_WRITE_BACK; break;
+    case IR_CC_CACHED: case IR_CC_WRITE_BACK: h->write_mode = CACHE_WRITE_BACK; break;
+    case IR_CC_WRITE_THROUGH: h->write_mode = CACHE_WRITE_THROUGH; break;
     default: break;
     }
 }
