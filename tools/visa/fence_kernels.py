@@ -14,11 +14,13 @@ with cache controls on its accesses and one fence between the stores and the rel
     out[16+i] = l2buf[i]   load .uc.ca
     (both stores to out .uc.uc)
 
-and expected.json says, per kernel, what the fence must leave on a one-tile Xe preset (a work-group
-of 16 work-items is one thread on Xe-core 0): whether buf's and l2buf's increments survive, the
-bytes the fence writes back from L1 and to memory, and whether the reload of buf hits the L1. The
-rules are those of src/mem/mem_lsc.c: group covers no cache, local the own L1, tile and wider
-the L1s and the L2 (one tile: all of it). Run it from the repository root; it rewrites the folder's
+and expected.json says, per kernel, what the fence must leave (a work-group of 16 work-items is one
+thread on Xe-core 0, in tile 0): whether buf's and l2buf's increments survive, the bytes the fence
+writes back from L1 and to memory, and whether the reload of buf hits the L1. "near": every line
+in the thread's tile (pvc; pvc-2t with l2buf at its start); "far": l2buf's line in the other
+tile's L2 slices (pvc-2t, l2buf passed 4096 bytes on). The rules are those of src/mem/mem_lsc.c:
+group covers no cache, local the own L1, tile the tile's L1s and L2 slices, gpu and wider every
+L1 and the whole L2. Run it from the repository root; it rewrites the folder's
 kernels and expected.json, nothing else.
 """
 import json
@@ -41,20 +43,25 @@ CONTROLS = {6: ("lsc_load.ugm", ".ca.ca"), 9: ("lsc_store.ugm", ".wb.wb"),
 FENCE_AFTER = 12
 
 
-def expected(sfid, op, scope):
-    """What the fence leaves on a one-tile preset (src/mem/mem_lsc.c)."""
+def expected(sfid, op, scope, far):
+    """What the fence leaves (src/mem/mem_lsc.c). far: l2buf's line lies in the L2 slices of
+    the other tile than the thread's (pvc-2t with l2buf 4096 bytes on), so tile scope misses it;
+    otherwise every line is in the thread's tile (pvc, and pvc-2t with l2buf at its start)."""
+    wide = ("gpu", "gpus", "sysrel", "sysacq")
     l1 = scope != "group" and sfid != "slm"
-    l2 = scope not in ("group", "local") and sfid != "slm"
+    l2_near = scope not in ("group", "local") and sfid != "slm"
+    l2_far = l2_near and (scope in wide or not far)
     at_l1 = l1 and op not in ("none", "flushl3")
-    at_l2 = l2 and op != "none"
     writes_back = op in ("evict", "clean", "flushl3")
+    l1_sends = at_l1 and op in ("evict", "clean")  # buf's line reaches the (near) L2
+    dram = 0
+    if op != "none" and writes_back:
+        dram = LINE * ((l2_near and l1_sends) + l2_far)
     return {
         "buf_kept": not (at_l1 and op == "discard"),
-        "l2buf_kept": not (at_l2 and op == "discard"),
-        "fence_l1_writeback_bytes": LINE if at_l1 and op in ("evict", "clean") else 0,
-        # the L2 writes back l2buf's line, and buf's once the L1 sent it there
-        "fence_dram_write_bytes": (LINE * (1 + (at_l1 and op in ("evict", "clean")))
-                                   if at_l2 and writes_back else 0),
+        "l2buf_kept": not (l2_far and op == "discard"),
+        "fence_l1_writeback_bytes": LINE if l1_sends else 0,
+        "fence_dram_write_bytes": dram,
         "reload_hits_l1": not (at_l1 and op in ("evict", "discard")),
     }
 
@@ -83,12 +90,13 @@ def main():
     with open(os.path.join(HERE, "fence_probe.pvc.visaasm")) as f:
         template = f.read()
     cases = [(s, o, c) for s in SFIDS for o in OPS for c in SCOPES] + [("slm", "none", "group")]
-    table = {}
+    table = {"near": {}, "far": {}}
     for sfid, op, scope in cases:
         name, text = kernel(template, sfid, op, scope)
         with open(os.path.join(HERE, name + ".visaasm"), "w") as f:
             f.write(text)
-        table[name] = expected(sfid, op, scope)
+        table["near"][name] = expected(sfid, op, scope, False)
+        table["far"][name] = expected(sfid, op, scope, True)
     with open(os.path.join(HERE, "expected.json"), "w") as f:
         json.dump(table, f, indent=1, sort_keys=True)
         f.write("\n")
