@@ -57,6 +57,10 @@ typedef struct gpu_sm_config {
     uint32_t tiles;               /* tiles (Intel stacks) the SMs and the L2 slices are split
                                      over, evenly and in order; 1 for a one-die GPU. Intel LSC
                                      tile-scope fences reach one tile's L1s and L2 slices */
+    uint32_t schedulers;          /* warp schedulers (sub-partitions) per SM, each issuing at
+                                     most one warp instruction per cycle (timing model) */
+    uint32_t clock_mhz;           /* SM clock in MHz: converts cycles to seconds and bytes per
+                                     cycle to GB/s (timing model) */
 } gpu_sm_config;
 
 /* Per-SM L1 data cache and the shared memory carved out of the same storage (JSON "l1").

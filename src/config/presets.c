@@ -17,13 +17,14 @@
  * thread is the model's warp (32 lanes at most). §7 gives few numbers: every other one is an
  * assumption, listed with its reason in docs/presets.md, "Xe presets". Latencies are
  * placeholders until someone measures them (§7 "PVC and A770 latencies": not extracted). */
-#define XE_SM(n_cores, n_tiles, hw_threads, grf_dwords)                                           \
+#define XE_SM(n_cores, n_tiles, hw_threads, grf_dwords, mhz)                                      \
     .count = n_cores, .warp_size = 32, /* assumption: the executor's warp, = SIMD32 */        \
     .max_threads_per_sm = (hw_threads) * 32, .max_ctas_per_sm = 64, /* assumption */            \
     /* assumption: 128 GRF registers per thread of grf_dwords 32-bit words each */              \
     .max_warps_per_sm = hw_threads, .registers_per_sm = (hw_threads) * 128 * (grf_dwords),      \
     .max_threads_per_cta = 1024, /* assumption: OpenCL's largest work-group on Xe */            \
-    .tiles = n_tiles
+    .tiles = n_tiles, .schedulers = (hw_threads) / 8, /* assumption: one per vector engine */     \
+    .clock_mhz = mhz
 /* Things the three share: 64 B lines without sectors, write-back L2 and placeholder latencies. */
 #define XE_CONSTANT {.l1_bytes = KIB(4), .l1_line_bytes = 64, .l1_ways = 4, .l15_bytes = KIB(64), \
                      .l15_line_bytes = 64, .l15_ways = 8}
@@ -87,6 +88,8 @@ static const gpu_config presets[] = {
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc9.0 (64 Ki registers) */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit for every cc >= 2.0 */
             .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1980,           /* §6 "L2 near hit": mt4g ran the H100 SXM at 1980 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(256), /* §6 "Unified L1/tex/shared": 256 KB per SM */
@@ -212,6 +215,8 @@ static const gpu_config presets[] = {
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc8.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
             .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1410,           /* §5 "L1 latency, suites": A100 at 1410 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(192), /* §5 "Unified L1/tex/shared": 192 KB on cc8.0 */
@@ -329,6 +334,8 @@ static const gpu_config presets[] = {
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
             .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1380,           /* §3 "L1 latency, benchmark suites": 1380 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(128), /* §3 "Unified L1/shared": 128 KB per SM */
@@ -447,6 +454,8 @@ static const gpu_config presets[] = {
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.5 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
             .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM, as Volta */
+            .clock_mhz = 1590,           /* assumption: the T4's boost clock; not in the figures */
         },
         .l1 = {
             .unified_bytes = KIB(96), /* §4 "Unified L1/shared": 96 KB per SM */
@@ -567,6 +576,8 @@ static const gpu_config presets[] = {
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc5.2 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
             .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
+            .schedulers = 4,             /* §2 "SM resources": 4 schedulers per SM */
+            .clock_mhz = 1216,           /* assumption: GTX 980 boost clock; not in the figures */
         },
         .l1 = {
             /* §2 "SM resources": 24 KB L1/tex + 96 KB shared, separate on Maxwell; modelled as
@@ -680,7 +691,7 @@ static const gpu_config presets[] = {
         .sm_version = 90, /* assumption: no CUDA capability; lets sm_90 PTX load too */
         /* §7 "PVC Max 1100 configuration": 56 Xe-cores; assumption: 8 vector engines x 8
          * threads = 64 hardware threads per Xe-core */
-        .sm = {XE_SM(56, 1, 64, 16)}, /* 64-byte GRF (assumption) */
+        .sm = {XE_SM(56, 1, 64, 16, 1550)}, /* 64-byte GRF (assumption); §7: up to 1.55 GHz */
         .l1 = {
             .unified_bytes = KIB(512), /* §7 "PVC L1": 512 KB per Xe-core, shared with SLM */
             .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "PVC SLM": up to 128 KB */
@@ -711,7 +722,7 @@ static const gpu_config presets[] = {
                        "each with half of a 288 MiB L2, 64 B lines",
         .sm_version = 90, /* assumption: as for pvc */
         /* §7 "PVC Max 1550": two stacks, 128 Xe-cores, each stack with its own L2 */
-        .sm = {XE_SM(128, 2, 64, 16)},
+        .sm = {XE_SM(128, 2, 64, 16, 1550)}, /* clock: as pvc */
         .l1 = {
             .unified_bytes = KIB(512), /* §7 "PVC L1" */
             .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "PVC SLM" */
@@ -743,7 +754,7 @@ static const gpu_config presets[] = {
         .sm_version = 90, /* assumption: as for pvc */
         /* assumption: 32 Xe-cores (the A770's, not in §7); §7 "Xe-HPG SLM": 16 EUs per
          * Xe-core, x 8 threads each (assumption) = 128 hardware threads */
-        .sm = {XE_SM(32, 1, 128, 8)}, /* 32-byte GRF (assumption) */
+        .sm = {XE_SM(32, 1, 128, 8, 2400)}, /* 32-byte GRF, 2.4 GHz (assumptions) */
         .l1 = {
             .unified_bytes = KIB(192), /* §7 "Arc A770 L1 and L2": 192 KB L1/SLM per Xe-core */
             .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "Xe-HPG SLM": 128 KB per Xe-core */

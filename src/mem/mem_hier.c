@@ -318,7 +318,10 @@ static void lsc_l1_store_hints(const ir_mem_attrs *a, cache_hints *h)
         h->write_mode = CACHE_WRITE_BACK;
         break;
     case IR_CC_STREAMING: h->alloc = CACHE_ALLOC_FIRST; h->write_mode = CACHE_WRITE_BACK; break;
-    case IR_CC_WRITE_THROUGH: h->alloc = CACHE_ALLOC_NONE; h->write_mode = CACHE_WRITE_THROUGH; break;
+    case IR_CC_WRITE_THROUGH:
+        h->alloc = CACHE_ALLOC_NONE;
+        h->write_mode = CACHE_WRITE_THROUGH;
+        break;
     default: break;
     }
 }
