@@ -127,6 +127,19 @@ typedef struct visa_lsc_pos {
 
 enum { VISA_LSC_MAX_CACHE_LEVELS = 3 };
 
+/* A variable an operand names, as the front-end's declarations describe it. */
+typedef struct visa_lsc_var {
+    uint32_t bytes; /* bytes from the operand's first element to the end of the variable */
+    uint32_t id;    /* the front-end's handle (for the lowering) */
+} visa_lsc_var;
+
+/* How the operand reader finds variables: find(user, name, len, out) fills *out and returns 1
+ * for a declared general (v_type=G) variable, 0 otherwise (the reader reports VISA-LSC-012). */
+typedef struct visa_lsc_lookup {
+    int (*find)(void *user, const char *name, size_t len, visa_lsc_var *out);
+    void *user;
+} visa_lsc_lookup;
+
 /* What an LSC instruction says, as written (parsed, not yet checked). */
 typedef struct visa_lsc_insn {
     const visa_lsc_op *op;    /* the mnemonic's row (never NULL once parsed) */
@@ -144,6 +157,7 @@ typedef struct visa_lsc_insn {
     uint8_t vec;              /* elements per lane (transposed: per message): 1..64 */
     uint8_t transposed;       /* the shape ends in `t` */
     uint8_t model;            /* visa_lsc_model */
+    uint8_t has_surface;      /* a parenthesised surface or base followed the model */
     uint8_t addr_size;        /* visa_lsc_addr_size */
     uint8_t src1_null, src2_null; /* atomics: whether each source is %null */
     uint32_t scale;           /* address scale (1 when none written) */
@@ -151,6 +165,9 @@ typedef struct visa_lsc_insn {
     uint32_t data_var_bytes;  /* bytes of the data variable from its first element; 0: unknown */
     uint32_t addr_var_bytes;  /* bytes of the address variable; 0: unknown */
     uint32_t src_var_bytes[2]; /* atomics: bytes of each source variable; 0: unknown or %null */
+    visa_lsc_var data_var;    /* the data variable (unless data_null) */
+    visa_lsc_var addr_var;    /* the address variable */
+    visa_lsc_var src_var[2];  /* atomics: the sources (unless %null) */
     visa_lsc_pos at;          /* the mnemonic */
     visa_lsc_pos at_cache;    /* the first cache suffix */
     visa_lsc_pos at_exec;     /* the ExecSize */
@@ -183,6 +200,15 @@ int visa_lsc_parse_mnemonic(const char *text, size_t len, visa_lsc_pos at, visa_
  * refused here. Implements reference section 2, "Data operand". */
 int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
                          visa_lsc_report_fn report, void *user);
+
+/* Reads the operands of a parsed load, store or atomic from `text` (len bytes: the rest of the
+ * line after the ExecSize; a `//` comment ends it), whose first byte is at `at`: the data
+ * operand and shape, the address (model, surface, scale, variable, offsets, size) and the atomic
+ * sources, into `out`, looking variables up through `look`. A fence takes no operands. Reports
+ * VISA-LSC-010 (shape), -011 (address), -012 (operands; unknown variables) or, for a fence,
+ * -006, and returns the number of errors (0 or 1: reading stops at the first). */
+int visa_lsc_parse_operands(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+                            const visa_lsc_lookup *look, visa_lsc_report_fn report, void *user);
 
 /* The address size spelled `text` (len bytes: "a64"), or 0. */
 unsigned visa_lsc_addr_size_from(const char *text, size_t len);

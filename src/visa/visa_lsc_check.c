@@ -59,12 +59,25 @@ static void check_cache(checker *ck)
              "messages to ugml must use default cache controls (.df.df or none)");
 }
 
-/* Reference section 5 (address sizes): a16 only on SLM. */
+/* Reference section 5 (address sizes): a16 only on SLM. gpumemsim runs flat (stateless)
+ * addresses only: the surface models need binding tables and surface states it does not model. */
 static void check_address(checker *ck)
 {
     const visa_lsc_insn *in = ck->in;
+    if (in->model > VISA_LSC_MODEL_FLAT)
+        FAIL(ck, "VISA-LSC-039", in->at_addr,
+             "gpumemsim does not model %s[...] surface addresses; only flat (stateless) "
+             "addresses run (IGC emits them with -cl-intel-greater-than-4GB-buffer-required)",
+             visa_lsc_model_name(in->model));
+    else if (in->has_surface)
+        FAIL(ck, "VISA-LSC-039", in->at_addr, "gpumemsim does not model flat(BASE) addresses");
+    if (in->scale > 1)
+        FAIL(ck, "VISA-LSC-039", in->at_addr,
+             "gpumemsim does not model scaled addresses (%u*VAR)", in->scale);
     if (in->addr_size == VISA_LSC_A16 && in->sfid != VISA_LSC_SFID_SLM)
         FAIL(ck, "VISA-LSC-025", in->at_addr, ":a16 addresses are allowed only on .slm");
+    if (in->addr_size == VISA_LSC_A64 && in->sfid == VISA_LSC_SFID_SLM)
+        FAIL(ck, "VISA-LSC-041", in->at_addr, "slm offsets are :a16 or :a32, not :a64");
 }
 
 static unsigned addr_bytes(unsigned size)
@@ -72,14 +85,33 @@ static unsigned addr_bytes(unsigned size)
     return size == VISA_LSC_A16 ? 2 : size == VISA_LSC_A64 ? 8 : 4;
 }
 
-/* The registers a data payload takes on the platform: SIMT lanes hold 8- and 16-bit data in a
- * 32-bit container; a transposed block is packed. */
-static unsigned payload_bytes(const visa_lsc_insn *in)
+/* The bytes of registers a data payload takes on platform p: SIMT lanes hold 8- and 16-bit data
+ * in a 32-bit container and a message narrower than the native SIMD width (16 lanes on PVC, 8
+ * on DG2: one GRF of dwords) still takes the native width's registers per vector element (as
+ * GenX_IR counts: d64x8 fails at any ExecSize); a transposed block is packed. */
+static unsigned payload_bytes(const visa_lsc_insn *in, visa_platform p)
 {
     if (in->transposed)
         return in->vec * visa_lsc_mem_bytes(in->data_size);
     unsigned lane = in->data_size == VISA_LSC_D64 ? 8 : 4;
-    return in->exec_size * lane * in->vec;
+    unsigned native = visa_platform_grf_bytes(p) / 4;
+    unsigned lanes = in->exec_size > native ? in->exec_size : native;
+    return lanes * lane * in->vec;
+}
+
+/* The bytes a message really moves to or from its data variable. */
+static unsigned data_bytes(const visa_lsc_insn *in)
+{
+    if (in->transposed)
+        return in->vec * visa_lsc_mem_bytes(in->data_size);
+    return in->exec_size * visa_lsc_reg_bytes(in->data_size == VISA_LSC_D64 ? VISA_LSC_D64
+                                                                             : VISA_LSC_D32) *
+           in->vec;
+}
+
+static int widening(unsigned ds)
+{
+    return ds == VISA_LSC_D8U32 || ds == VISA_LSC_D16U32 || ds == VISA_LSC_D16U32H;
 }
 
 /* Reference section 5 (vectors, transposition, payload). */
@@ -87,6 +119,11 @@ static void check_shape(checker *ck)
 {
     const visa_lsc_insn *in = ck->in;
     int wide = in->data_size == VISA_LSC_D32 || in->data_size == VISA_LSC_D64;
+    if (in->vec > 1 && widening(in->data_size)) {
+        FAIL(ck, "VISA-LSC-040", in->at_data, "the widening data size %s cannot be a vector",
+             visa_lsc_data_size_name(in->data_size));
+        return;
+    }
     if (in->transposed) {
         if (in->op->kind == VISA_LSC_ATOMIC) {
             FAIL(ck, "VISA-LSC-030", in->at_data, "atomics cannot be transposed");
@@ -113,11 +150,12 @@ static void check_shape(checker *ck)
                  ugml ? "1, 2 and 4" : "1, 2, 3, 4 and 8", in->vec);
     }
     unsigned grf = visa_platform_grf_bytes(ck->platform);
-    unsigned bytes = payload_bytes(in);
+    unsigned bytes = payload_bytes(in, ck->platform);
     if (bytes > 8 * grf)
         FAIL(ck, "VISA-LSC-028", in->at_data,
              "this message's data takes %u registers of %u bytes; at most 8 are allowed",
              (bytes + grf - 1) / grf, grf);
+    bytes = data_bytes(in);
     if (!in->data_null && in->data_var_bytes && in->data_var_bytes < bytes)
         FAIL(ck, "VISA-LSC-038", in->at_data,
              "the data variable holds %u bytes; the message moves %u", in->data_var_bytes,
@@ -142,6 +180,10 @@ static void check_atomic(checker *ck)
     else if (in->sfid == VISA_LSC_SFID_SLM && ds == VISA_LSC_D64 &&
              (in->op->atom != IR_ATOM_CAS || in->op->is_float))
         FAIL(ck, "VISA-LSC-033", in->at_data, "slm d64 atomics support only icas");
+    if (in->sfid == VISA_LSC_SFID_SLM && in->op->is_float && in->op->atom != IR_ATOM_CAS &&
+        (in->op->atom == IR_ATOM_ADD || in->op->atom == 0))
+        FAIL(ck, "VISA-LSC-042", in->at, "%s works on ugm and ugml only, not on slm",
+             in->op->mnemonic);
     static const char *const want[] = {"%null %null", "a source and %null", "two sources"};
     unsigned arity = in->op->arity;
     int ok = arity == VISA_LSC_UNARY     ? in->src1_null && in->src2_null

@@ -78,6 +78,12 @@ static int parse_fence(const part *parts, size_t n, visa_lsc_insn *out,
             out->scope_system = 1;
             v = VISA_LSC_SCOPE_SYSREL;
         }
+        if (v < 0 && k == 1 && p->len == 5 && memcmp(p->text, "type6", 5) == 0) {
+            visa_lsc_reportf(report, user, rule[k], p->at, 0,
+                             "fence operation '.type6' is undocumented (IGA calls it invalid "
+                             "on PVC); gpumemsim does not model it");
+            return 1;
+        }
         if (v < 0) {
             visa_lsc_reportf(report, user, rule[k], p->at, 0, "unknown %s '.%.*s'; expected a %s",
                              k == 0 ? "SFID" : k == 1 ? "fence operation" : "fence scope",

@@ -421,6 +421,132 @@ static void test_atomics(void **state)
     assert_string_equal(l.text, "VISA-LSC-034 1:62 lsc_atomic_icas takes two sources\n");
 }
 
+/* The variables of the operand tests: name and bytes. */
+static int find_var(void *user, const char *name, size_t len, visa_lsc_var *out)
+{
+    (void)user;
+    static const struct {
+        const char *name;
+        unsigned bytes;
+    } vars[] = {{"VA", 256}, {"VA32", 128}, {"VD", 2048}, {"VS", 256}, {"VS2", 256}};
+    for (unsigned i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (strlen(vars[i].name) == len && memcmp(vars[i].name, name, len) == 0) {
+            out->bytes = vars[i].bytes;
+            out->id = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Parses mnemonic `m` at 1:5 and operands `ops` at 1:30 with ExecSize `exec`; then checks on
+ * PVC when both parsed. Returns the errors. */
+static int operands(const char *m, unsigned exec, const char *ops, visa_lsc_insn *in, diags *l)
+{
+    int errors = mnemonic(m, in, l);
+    if (errors)
+        return errors;
+    in->has_exec = 1;
+    in->exec_size = (uint8_t)exec;
+    visa_lsc_lookup look = {find_var, NULL};
+    if (visa_lsc_parse_operands(ops, strlen(ops), (visa_lsc_pos){1, 30}, in, &look, collect, l))
+        return 1;
+    return visa_lsc_check(in, VISA_PLATFORM_PVC, collect, l);
+}
+
+static void test_operands(void **state)
+{
+    (void)state;
+    visa_lsc_insn in;
+    diags l;
+    assert_int_equal(operands("lsc_load.ugm.ca.ca", 16, "VD:d32x4  flat[VA+0x100-0x8]:a64 // x",
+                              &in, &l), 0);
+    assert_int_equal(in.data_var.id, 2);
+    assert_int_equal(in.data_size, VISA_LSC_D32);
+    assert_int_equal(in.vec, 4);
+    assert_int_equal(in.addr_var.id, 0);
+    assert_int_equal(in.offset, 0xf8);
+    assert_int_equal(in.model, VISA_LSC_MODEL_FLAT);
+    assert_int_equal(in.addr_size, VISA_LSC_A64);
+    assert_int_equal(in.at_addr.col, 30 + 10);
+    assert_int_equal(operands("lsc_store.slm", 32, "[VA32-4]:a32 VS:d16c32", &in, &l), 0);
+    assert_int_equal(in.data_size, VISA_LSC_D16U32);
+    assert_int_equal(in.offset, -4);
+    assert_int_equal(operands("lsc_load.ugm", 8, "%null:d32 flat[VA]:a64", &in, &l), 0);
+    assert_int_equal(in.data_null, 1);
+    assert_int_equal(operands("lsc_atomic_icas.ugm.uc.wb", 16, "VD:d32 flat[VA]:a64 VS VS2", &in,
+                              &l), 0);
+    assert_int_equal(in.src_var[0].id, 3);
+    assert_int_equal(in.src_var[1].id, 4);
+    assert_int_equal(operands("lsc_atomic_iinc.ugm", 16, "%null:d32 flat[VA]:a64 %null %null",
+                              &in, &l), 0);
+    static const struct {
+        const char *m, *ops, *diag;
+    } bad[] = {
+        {"lsc_load.ugm", "VD:d32 flat[VX]:a64",
+         "VISA-LSC-012 1:42 lsc_load: 'VX' is not a declared general variable\n"},
+        {"lsc_load.ugm", "VD flat[VA]:a64",
+         "VISA-LSC-010 1:32 lsc_load: expected ':' and a data shape after the data variable, "
+         "found ' '\n"},
+        {"lsc_load.ugm", "VD:d32 flat[VA]", "VISA-LSC-011 1:45 lsc_load: expected ':' and an "
+                                            "address size after the address, found the end of "
+                                            "the instruction\n"},
+        {"lsc_load.ugm", "VD:d32 flat[VA]:A64", "VISA-LSC-011 1:46 lsc_load: expected an "
+                                                "address size (a16, a32, a32u, a32s, a64), found "
+                                                "'A64'\n"},
+        {"lsc_load.ugm", "VD:d32 FLAT[VA]:a64", "VISA-LSC-011 1:37 lsc_load: expected an address "
+                                                "model (flat, bss, ss, bti, arg) or '[', found "
+                                                "'FLAT'\n"},
+        {"lsc_load.ugm", "VD:d32 flat[VA+VS]:a64", "VISA-LSC-011 1:45 lsc_load: expected an "
+                                                   "immediate offset, found 'VS'\n"},
+        {"lsc_load.ugm", "VD:d32 flat[VA]:a64 VS", "VISA-LSC-012 1:50 lsc_load: unexpected 'VS' "
+                                                   "after the last operand\n"},
+        {"lsc_store.ugm", "flat[VA]:a64 %null:d32", "VISA-LSC-012 1:43 lsc_store: the data to "
+                                                    "store cannot be %null\n"},
+        {"lsc_atomic_iadd.ugm", "VD:d32 flat[VA]:a64 VS", "VISA-LSC-012 1:52 lsc_atomic_iadd: "
+                                                          "expected the second atomic source (a "
+                                                          "variable or %null), found the end of "
+                                                          "the instruction\n"},
+        {"lsc_load.ugm", "VD:d32 bti(0x4)[VA32]:a32",
+         "VISA-LSC-039 1:37 gpumemsim does not model bti[...] surface addresses; only flat "
+         "(stateless) addresses run (IGC emits them with "
+         "-cl-intel-greater-than-4GB-buffer-required)\n"},
+        {"lsc_load.ugm", "VD:d32 flat[0x4*VA32-0x10]:a32",
+         "VISA-LSC-039 1:37 gpumemsim does not model scaled addresses (4*VAR)\n"},
+        {"lsc_load.slm", "VD:d32 flat[VA]:a64",
+         "VISA-LSC-041 1:37 slm offsets are :a16 or :a32, not :a64\n"},
+        {"lsc_load.ugm", "VD:d8c32x2t flat[VA]:a64",
+         "VISA-LSC-040 1:30 the widening data size d8u32 cannot be a vector\n"},
+        {"lsc_atomic_fadd.slm", "VD:d32 flat[VA32]:a32 VS %null",
+         "VISA-LSC-042 1:5 lsc_atomic_fadd works on ugm and ugml only, not on slm\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(operands(bad[i].m, 16, bad[i].ops, &in, &l), 1);
+        assert_string_equal(l.text, bad[i].diag);
+    }
+    /* a fence takes no operands */
+    mnemonic("lsc_fence.ugm.none.gpu", &in, &l);
+    visa_lsc_lookup look = {find_var, NULL};
+    assert_int_equal(visa_lsc_parse_operands(" VD", 3, (visa_lsc_pos){1, 28}, &in, &look, collect,
+                                             &l), 1);
+    assert_string_equal(l.text, "VISA-LSC-006 1:29 lsc_fence: unexpected 'VD' after the last "
+                                "operand\n");
+}
+
+static void test_type6_and_native_width(void **state)
+{
+    (void)state;
+    visa_lsc_insn in;
+    diags l;
+    assert_int_equal(mnemonic("lsc_fence.ugm.type6.gpu", &in, &l), 1);
+    assert_string_equal(l.text, "VISA-LSC-007 1:18 fence operation '.type6' is undocumented (IGA "
+                                "calls it invalid on PVC); gpumemsim does not model it\n");
+    /* d64x8 takes 16 registers even at SIMD1: the native width's lanes are counted */
+    assert_int_equal(check("lsc_load.ugm", 1, "d64x8", VISA_LSC_A64, VISA_PLATFORM_PVC, &l), 1);
+    assert_int_equal(check("lsc_load.ugm", 1, "d32x8", VISA_LSC_A64, VISA_PLATFORM_PVC, &l), 0);
+    assert_int_equal(check("lsc_load.ugm", 1, "d32x8", VISA_LSC_A64, VISA_PLATFORM_DG2, &l), 0);
+    assert_int_equal(check("lsc_load.ugm", 1, "d64x8", VISA_LSC_A64, VISA_PLATFORM_DG2, &l), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +562,8 @@ int main(void)
         cmocka_unit_test(test_shapes_and_payload),
         cmocka_unit_test(test_variable_sizes),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_operands),
+        cmocka_unit_test(test_type6_and_native_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
