@@ -44,7 +44,7 @@ genx_batch() {
         id=$(basename "$f" .visaasm)
         cp "$f" "$tmp/t.visaasm"
         rm -f "$tmp/t.errors.txt"
-        log=$(cd "$tmp" && timeout 60 "$genx" t.visaasm -platform "$plat" -output 2>&1)
+        log=$(cd "$tmp" && timeout 20 "$genx" t.visaasm -platform "$plat" -output 2>&1)
         rc=$?
         if ((rc == 0)); then
             printf '%s\tACCEPT\n' "$id"
@@ -131,7 +131,6 @@ if [[ -n $cache ]]; then
     mkdir -p "$(dirname "$cache")" || exit 2
     awk -F'\t' '
         FILENAME ~ /todo.tsv$/ { key[$1] = $3 "\t" $4 "\t" $5; next }
-        $2 == "CRASH" && $3 ~ /status 124$/ { next }
         $1 in key { v = $0; sub(/^[^\t]*\t/, "", v); print key[$1] "\t" v }' \
         "$work/todo.tsv" "$work/asked.tsv" > "$work/new-cache.tsv" || exit 2
     if [[ -s $work/new-cache.tsv ]]; then
