@@ -75,6 +75,11 @@ typedef struct gpu_l1_config {
     gpu_write_policy global_store_policy; /* global stores */
     bool global_store_allocate;           /* a global store miss allocates a line */
     gpu_write_policy local_store_policy;  /* local-memory stores (register spills, stack) */
+    /* The L1/shared pipeline of the timing model (docs/timing.md, "Memory"). */
+    uint32_t tags_per_cycle;    /* 128-byte lines whose tags the L1 looks up per SM cycle */
+    uint32_t sectors_per_cycle; /* sectors the tag stage passes per SM cycle */
+    uint32_t mshrs;             /* lines an SM's L1 may have in flight to the L2 (misses to
+                                   a line already in flight merge into its entry) */
 } gpu_l1_config;
 
 /* Shared-memory banks (JSON "shared"). */
@@ -97,6 +102,7 @@ typedef struct gpu_l2_config {
     gpu_write_policy write_policy;
     uint64_t persisting_max_bytes;           /* largest persisting set-aside; 0: unsupported */
     uint64_t access_policy_max_window_bytes; /* largest access-policy window; 0: unsupported */
+    uint32_t slice_bytes_per_cycle; /* bytes one slice reads or writes per SM cycle (timing) */
 } gpu_l2_config;
 
 /* Constant caches: a small per-SM L1 and a larger L1.5 behind it (JSON "constant"). */
@@ -129,6 +135,12 @@ typedef struct gpu_crs_config {
 /* Device memory as the simulator stores it (JSON "dram"). */
 typedef struct gpu_dram_config {
     uint32_t page_bytes; /* allocation unit of the sparse backing store (not a DRAM row) */
+    /* DRAM as the timing model sees it (docs/timing.md, "Memory"): independent channels that
+     * share the device bandwidth evenly, each with banks holding one open row. */
+    uint32_t channels;          /* independent channels (memory controllers) */
+    uint32_t bytes_per_cycle;   /* bandwidth of all channels together, bytes per SM cycle */
+    uint32_t banks_per_channel; /* banks per channel, one open row each */
+    uint32_t row_bytes;         /* bytes of one row (page) of a bank */
 } gpu_dram_config;
 
 /* Load-to-use latencies for the timing model, SM clock cycles (JSON "latency"). */
@@ -138,7 +150,9 @@ typedef struct gpu_latency_config {
     uint32_t shared_conflict_step_cycles; /* added per extra wavefront of a bank conflict */
     uint32_t l2_near_hit_cycles;          /* hit in the SM's own L2 partition */
     uint32_t l2_far_hit_cycles;           /* hit in the other partition; = near when one */
-    uint32_t dram_cycles;
+    uint32_t dram_cycles;                 /* a DRAM access that opens a new row (the pointer
+                                             chase's random accesses) */
+    uint32_t dram_row_hit_cycles;         /* a DRAM access to its bank's open row */
     uint32_t constant_l1_hit_cycles;
     uint32_t constant_l15_hit_cycles;
 } gpu_latency_config;
@@ -217,7 +231,9 @@ const gpu_config *gpu_preset_default(void);
  *   CONFIG-120 an enumeration field holds a value outside its enum
  *   CONFIG-121 a value above the largest the simulator supports (e.g. sm.count > 4096, a line
  *              above 4096 bytes, a cache above 16 MiB, l2.size_bytes above 16 GiB)
- *   CONFIG-122 more than 64 sectors per line (l1 or l2) */
+ *   CONFIG-122 more than 64 sectors per line (l1 or l2)
+ *   CONFIG-125 latency.dram_row_hit_cycles is above latency.dram_cycles
+ *   CONFIG-126 dram.row_bytes is smaller than the 256-byte channel interleave */
 int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
 
 /* Reads the JSON override file at `path` (borrowed) into `out` (OUT, caller storage). The file
