@@ -18,12 +18,18 @@ PLATFORMS = ("PVC", "DG2")
 
 FRAME = """.version 4.1
 .kernel "k{id}"
-.decl VA v_type=G type=uq num_elts=32 align=wordx32
-.decl VA32 v_type=G type=ud num_elts=64 align=wordx32
-.decl VD v_type=G type=d num_elts=512 align=wordx32
-.decl VS v_type=G type=d num_elts=512 align=wordx32
-.decl VS2 v_type=G type=d num_elts=512 align=wordx32
-.decl VSMALL v_type=G type=d num_elts=8 align=wordx32
+.decl VA v_type=G type=uq num_elts=32 align={grf}
+.decl VA32 v_type=G type=ud num_elts=64 align={grf}
+.decl VA16 v_type=G type=uw num_elts=64 align={grf}
+.decl VD v_type=G type=d num_elts=512 align={grf}
+.decl VS v_type=G type=d num_elts=512 align={grf}
+.decl VS2 v_type=G type=d num_elts=512 align={grf}
+.decl VQ v_type=G type=q num_elts=256 align={grf}
+.decl VQS v_type=G type=q num_elts=256 align={grf}
+.decl VQS2 v_type=G type=q num_elts=256 align={grf}
+.decl VUB v_type=G type=ub num_elts=256 align={grf}
+.decl VUW v_type=G type=uw num_elts=256 align={grf}
+.decl VSMALL v_type=G type=d num_elts=8 align={grf}
 .decl VB v_type=G type=uq num_elts=1 align=qword
 .decl VX v_type=G type=ud num_elts=1 align=dword
 .decl P1 v_type=P num_elts=32
@@ -35,6 +41,9 @@ _main_0:
     {insn}
     ret (M1, 1)
 """
+# The GRF alignment of the frame's variables: gpumemsim tells the platform of a module without
+# .input from its widest alignment (64-byte GRFs: PVC), as IGC aligns variables to the GRF.
+GRF_ALIGN = {"PVC": "wordx32", "DG2": "hword"}
 
 CACHE = ("df", "uc", "ca", "wb", "wt", "st", "ri", "cc")
 SFIDS = ("ugm", "ugml", "slm", "tgm")
@@ -49,6 +58,28 @@ ATOMICS_OTHER = ("bfadd", "bfsub", "bfmin", "bfmax", "bfcas", "apndctr_atomic_ad
 DATA_SIZES = ("d8", "d16", "d32", "d64", "d8u32", "d16u32", "d16u32h", "d8c32", "d16c32",
               "d16c32h", "u8", "u16", "u32", "u64", "u8c32", "u16c32", "d128")
 VECTORS = ("", "x1", "x2", "x3", "x4", "x8", "x16", "x32", "x64", "x5")
+
+
+def data_var(shape, role="d"):
+    """The variable whose type fits the register elements of `shape`: 8-byte for d64, the
+    element's own size in a transposed block of d8/d16, else 4-byte. role: d (destination or
+    stored data), s / s2 (atomic sources)."""
+    base = shape.split("x")[0].rstrip("t") if "x" in shape else shape.rstrip("t")
+    t = shape.endswith("t")
+    if base in ("d64", "u64"):
+        return {"d": "VQ", "s": "VQS", "s2": "VQS2"}[role]
+    if t and base in ("d8", "u8"):
+        return "VUB"
+    if t and base in ("d16", "u16"):
+        return "VUW"
+    return {"d": "VD", "s": "VS", "s2": "VS2"}[role]
+
+
+def wide_srcs(srcs, shape):
+    """Atomic sources of 8-byte variables for d64 data."""
+    if data_var(shape) != "VQ":
+        return srcs
+    return srcs.replace("VS2", "VQS2").replace("VS ", "VQS ")
 
 
 def addr(sfid, bits=64):
@@ -110,21 +141,21 @@ def shape_cases():
         for vec in VECTORS:
             shape = ds + vec
             for t, es in (("t", "(M1_NM, 1)"), ("", "(M1, 16)"), ("", "(M1, 32)")):
-                out.append(f"lsc_load.ugm {es} VD:{shape}{t} flat[VA]:a64")
-            out.append(f"lsc_store.ugm (M1, 16) flat[VA]:a64 VS:{shape}")
-            out.append(f"lsc_store.ugm (M1_NM, 1) flat[VA]:a64 VS:{shape}t")
+                out.append(f"lsc_load.ugm {es} {data_var(shape + t)}:{shape}{t} flat[VA]:a64")
+            out.append(f"lsc_store.ugm (M1, 16) flat[VA]:a64 {data_var(shape)}:{shape}")
+            out.append(f"lsc_store.ugm (M1_NM, 1) flat[VA]:a64 {data_var(shape + 't')}:{shape}t")
             if ds in ("d8", "d32", "d64", "d16u32"):
-                out.append(f"lsc_load.ugm (M1, 16) VD:{shape}t flat[VA]:a64")
-                out.append(f"lsc_load.slm (M1, 16) VD:{shape} flat[VA32]:a32")
-                out.append(f"lsc_load.ugml (M1, 16) VD:{shape} flat[VA]:a64")
-                out.append(f"lsc_load.slm (M1_NM, 1) VD:{shape}t flat[VA32]:a32")
+                out.append(f"lsc_load.ugm (M1, 16) {data_var(shape + 't')}:{shape}t flat[VA]:a64")
+                out.append(f"lsc_load.slm (M1, 16) {data_var(shape)}:{shape} flat[VA32]:a32")
+                out.append(f"lsc_load.ugml (M1, 16) {data_var(shape)}:{shape} flat[VA]:a64")
+                out.append(f"lsc_load.slm (M1_NM, 1) {data_var(shape + 't')}:{shape}t flat[VA32]:a32")
                 out.append(f"lsc_load.ugm (M1, 8) %null:{shape} flat[VA]:a64")
     for es in (1, 2, 4, 8, 16, 32):  # the payload limit at each SIMD width
         for shape in ("d64x3", "d64x4", "d64x8", "d32x8", "d16x2", "d8u32", "d64x16t",
                       "d64x32t", "d64x64t", "d32x64t"):
             mask = "M1_NM" if es == 1 else "M1"
-            out.append(f"lsc_load.ugm ({mask}, {es}) VD:{shape} flat[VA]:a64")
-            out.append(f"lsc_store.ugm ({mask}, {es}) flat[VA]:a64 VS:{shape}")
+            out.append(f"lsc_load.ugm ({mask}, {es}) {data_var(shape)}:{shape} flat[VA]:a64")
+            out.append(f"lsc_store.ugm ({mask}, {es}) flat[VA]:a64 {data_var(shape)}:{shape}")
     for bad in ("VD:d32t4", "VD:d32x4T", "VD:x4", "VD:d32 x4", "VD", "VD:", "VD:d33",
                 "VD:d32x4tt", "VD:d32.x", "VSMALL:d32", "VSMALL:d32x4"):
         out.append(f"lsc_load.ugm (M1, 16) {bad} flat[VA]:a64")
@@ -148,7 +179,7 @@ def atomic_cases():
             if op not in ("iinc", "iadd", "icas", "fadd", "fcas", "store", "load", "bfadd"):
                 sizes = ("d64", "d16c32")
             for ds in sizes:
-                out.append(f"lsc_atomic_{op}.{sfid} (M1, 16) VD:{ds} {a} {right}")
+                out.append(f"lsc_atomic_{op}.{sfid} (M1, 16) {data_var(ds)}:{ds} {a} {wide_srcs(right, ds)}")
             out.append(f"lsc_atomic_{op}.{sfid} (M1, 16) %null:d32 {a} {right}")
             out.append(f"lsc_atomic_{op}.{sfid} (M1_NM, 1) VD:d32 {a} {right}")
             out.append(f"(P1) lsc_atomic_{op}.{sfid} (M1, 32) VD:d32 {a} {right}")
@@ -168,7 +199,7 @@ def address_cases():
     for sfid in ("ugm", "slm", "ugml"):
         for m in models:
             for s in sizes:
-                v = "VA" if s in ("a64", "A64") else "VA32"
+                v = "VA" if s in ("a64", "A64") else "VA16" if s == "a16" else "VA32"
                 out.append(f"lsc_load.{sfid} (M1, 16) VD:d32 {m}[{v}]:{s}")
                 out.append(f"lsc_store.{sfid} (M1, 16) {m}[{v}]:{s} VS:d32")
             out.append(f"lsc_atomic_iadd.{sfid} (M1, 16) VD:d32 {m}[VA32]:a32 VS %null")
@@ -257,7 +288,7 @@ def main(argv):
             for plat in PLATFORMS:
                 case = f"{n:05d}"
                 with open(os.path.join(outdir, case + ".visaasm"), "w") as f:
-                    f.write(FRAME.format(id=case, insn=insn))
+                    f.write(FRAME.format(id=case, insn=insn, grf=GRF_ALIGN[plat]))
                 manifest.write(f"{case}\t{plat}\t{insn}\n")
                 n += 1
     print(f"{n} modules")
