@@ -2,7 +2,7 @@
  * lsc_fence as IGC 1.0.12504 prints them (docs/visa.md, "LSC instructions";
  * ../shared/reference/visa-lsc.md).
  *
- * An LSC instruction is read in two steps. The text is first parsed into a visa_lsc_insn, a
+ * An LSC instruction is read in two steps. The text is first parsed into a visa_lsc_msg, a
  * plain record of what was written (the mnemonic's parts, the ExecSize, the data shape, the
  * address, the atomic sources), then visa_lsc_check applies the verifier rules of the reference
  * (section 5 and 6) for the target platform. Both steps are pure: they know nothing of the
@@ -141,7 +141,7 @@ typedef struct visa_lsc_lookup {
 } visa_lsc_lookup;
 
 /* What an LSC instruction says, as written (parsed, not yet checked). */
-typedef struct visa_lsc_insn {
+typedef struct visa_lsc_msg {
     const visa_lsc_op *op;    /* the mnemonic's row (never NULL once parsed) */
     uint8_t sfid;             /* visa_lsc_sfid */
     uint8_t ncache;           /* cache suffixes written: 0, 2 (.L1.L3) or 3 (.L1.L2.L3) */
@@ -177,7 +177,7 @@ typedef struct visa_lsc_insn {
     visa_lsc_pos at_addr;     /* the address operand */
     visa_lsc_pos at_src[2];   /* atomics' sources */
     visa_lsc_pos at_scope;    /* fences: the scope */
-} visa_lsc_insn;
+} visa_lsc_msg;
 
 /* Receives one diagnostic: `rule` ("VISA-LSC-020"), where (`at`), `warning` (0: an error) and
  * the message (NUL-terminated, borrowed for the call). */
@@ -191,14 +191,14 @@ typedef void (*visa_lsc_report_fn)(void *user, const char *rule, visa_lsc_pos at
  * rejects by name), -003 (SFID), -004 (cache suffixes), -007/-008 (fence op and scope) and the
  * warning -009 (.system read as .sysrel). Returns the number of errors (warnings not counted).
  * Implements reference sections 1, 3, 4 and 6. */
-int visa_lsc_parse_mnemonic(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_mnemonic(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                             visa_lsc_report_fn report, void *user);
 
 /* Reads the data shape after `VAR:` (len bytes: "d32x4t", "d8c32", "u16") into out->data_size,
  * out->vec and out->transposed. Returns 0, or 1 after reporting VISA-LSC-010 at `at`. Quad
  * channel masks (".xyzw") and block-2D shapes are not shapes of the forms gpumemsim runs and are
  * refused here. Implements reference section 2, "Data operand". */
-int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                          visa_lsc_report_fn report, void *user);
 
 /* Reads the operands of a parsed load, store or atomic from `text` (len bytes: the rest of the
@@ -207,7 +207,7 @@ int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc
  * sources, into `out`, looking variables up through `look`. A fence takes no operands. Reports
  * VISA-LSC-010 (shape), -011 (address), -012 (operands; unknown variables) or, for a fence,
  * -006, and returns the number of errors (0 or 1: reading stops at the first). */
-int visa_lsc_parse_operands(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_operands(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                             const visa_lsc_lookup *look, visa_lsc_report_fn report, void *user);
 
 /* The address size spelled `text` (len bytes: "a64"), or 0. */
@@ -220,7 +220,7 @@ unsigned visa_lsc_model_from(const char *text, size_t len);
  * and payload limits; atomic data sizes and sources; the SLM fence rule; the predicate and
  * ExecSize a fence may not have. Reports each broken rule once (VISA-LSC-005, -006 and
  * -020 ... -041) and returns the number of errors. */
-int visa_lsc_check(const visa_lsc_insn *in, visa_platform p, visa_lsc_report_fn report,
+int visa_lsc_check(const visa_lsc_msg *in, visa_platform p, visa_lsc_report_fn report,
                    void *user);
 
 /* Bytes of one element in registers (d8u32: 4) and in memory (d8u32: 1) for data size `ds`. */

@@ -1,6 +1,6 @@
 /* The verifier rules of the LSC instructions (../reference/visa-lsc.md sections 4-6; IGC's
  * IsaVerification.cpp verifyCachingOpts, verifyFence and the LSC operand checks), applied to a
- * parsed visa_lsc_insn for one platform. Each rule is a small function that reports at the
+ * parsed visa_lsc_msg for one platform. Each rule is a small function that reports at the
  * part of the instruction it is about; the instruction is checked as a whole, so one
  * instruction may earn several diagnostics (as GenX_IR lists several complaints). */
 #include "ir/ir.h"
@@ -8,7 +8,7 @@
 #include "visa/visa_lsc_internal.h"
 
 typedef struct checker {
-    const visa_lsc_insn *in;
+    const visa_lsc_msg *in;
     visa_platform platform;
     visa_lsc_report_fn report;
     void *user;
@@ -31,7 +31,7 @@ static const char *kind_word(unsigned kind)
  * enforced by IGC and not here. */
 static void check_cache(checker *ck)
 {
-    const visa_lsc_insn *in = ck->in;
+    const visa_lsc_msg *in = ck->in;
     if (in->ncache != 2)
         return;
     unsigned l1 = in->cache[0], l3 = in->cache[1];
@@ -63,7 +63,7 @@ static void check_cache(checker *ck)
  * addresses only: the surface models need binding tables and surface states it does not model. */
 static void check_address(checker *ck)
 {
-    const visa_lsc_insn *in = ck->in;
+    const visa_lsc_msg *in = ck->in;
     if (in->model > VISA_LSC_MODEL_FLAT)
         FAIL(ck, "VISA-LSC-039", in->at_addr,
              "gpumemsim does not model %s[...] surface addresses; only flat (stateless) "
@@ -89,7 +89,7 @@ static unsigned addr_bytes(unsigned size)
  * in a 32-bit container and a message narrower than the native SIMD width (16 lanes on PVC, 8
  * on DG2: one GRF of dwords) still takes the native width's registers per vector element (as
  * GenX_IR counts: d64x8 fails at any ExecSize); a transposed block is packed. */
-static unsigned payload_bytes(const visa_lsc_insn *in, visa_platform p)
+static unsigned payload_bytes(const visa_lsc_msg *in, visa_platform p)
 {
     if (in->transposed)
         return in->vec * visa_lsc_mem_bytes(in->data_size);
@@ -100,7 +100,7 @@ static unsigned payload_bytes(const visa_lsc_insn *in, visa_platform p)
 }
 
 /* The bytes a message really moves to or from its data variable. */
-static unsigned data_bytes(const visa_lsc_insn *in)
+static unsigned data_bytes(const visa_lsc_msg *in)
 {
     if (in->transposed)
         return in->vec * visa_lsc_mem_bytes(in->data_size);
@@ -117,7 +117,7 @@ static int widening(unsigned ds)
 /* Reference section 5 (vectors, transposition, payload). */
 static void check_shape(checker *ck)
 {
-    const visa_lsc_insn *in = ck->in;
+    const visa_lsc_msg *in = ck->in;
     int wide = in->data_size == VISA_LSC_D32 || in->data_size == VISA_LSC_D64;
     if (in->vec > 1 && widening(in->data_size)) {
         FAIL(ck, "VISA-LSC-040", in->at_data, "the widening data size %s cannot be a vector",
@@ -171,7 +171,7 @@ static void check_shape(checker *ck)
 /* Reference section 5 (atomics) and section 1 (atomic sources). */
 static void check_atomic(checker *ck)
 {
-    const visa_lsc_insn *in = ck->in;
+    const visa_lsc_msg *in = ck->in;
     unsigned ds = in->data_size;
     if (ds != VISA_LSC_D16U32 && ds != VISA_LSC_D32 && ds != VISA_LSC_D64)
         FAIL(ck, "VISA-LSC-032", in->at_data,
@@ -197,7 +197,7 @@ static void check_atomic(checker *ck)
  * .none.group. */
 static void check_fence(checker *ck)
 {
-    const visa_lsc_insn *in = ck->in;
+    const visa_lsc_msg *in = ck->in;
     if (in->has_pred)
         FAIL(ck, "VISA-LSC-006", in->at_pred, "lsc_fence cannot be predicated");
     if (in->has_exec)
@@ -212,7 +212,7 @@ static void check_fence(checker *ck)
              visa_lsc_scope_name(in->scope));
 }
 
-int visa_lsc_check(const visa_lsc_insn *in, visa_platform p, visa_lsc_report_fn report,
+int visa_lsc_check(const visa_lsc_msg *in, visa_platform p, visa_lsc_report_fn report,
                    void *user)
 {
     checker ck = {in, p, report, user, 0};

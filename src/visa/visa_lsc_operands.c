@@ -18,7 +18,7 @@ typedef struct reader {
     const char *s;
     size_t len, pos;
     visa_lsc_pos at; /* of s[0] */
-    visa_lsc_insn *in;
+    visa_lsc_msg *in;
     const visa_lsc_lookup *look;
     visa_lsc_report_fn report;
     void *user;
@@ -139,7 +139,7 @@ static int read_var(reader *r, visa_lsc_var *var, uint8_t *is_null, const char *
 /* DATA := (VAR | %null) ':' SHAPE */
 static int read_data(reader *r)
 {
-    visa_lsc_insn *in = r->in;
+    visa_lsc_msg *in = r->in;
     skip_space(r);
     visa_lsc_pos at = here(r);
     if (read_var(r, &in->data_var, &in->data_null,
@@ -165,7 +165,7 @@ static int read_data(reader *r)
 /* The bracketed offset: [SCALE '*'] VAR {('+' | '-') IMM} */
 static int read_offset(reader *r)
 {
-    visa_lsc_insn *in = r->in;
+    visa_lsc_msg *in = r->in;
     uint64_t v;
     size_t start = r->pos;
     in->scale = 1;
@@ -202,7 +202,7 @@ static int read_offset(reader *r)
 /* ADDR := [MODEL ['(' SURFACE ')']] '[' OFFSET ']' ':' SIZE */
 static int read_address(reader *r)
 {
-    visa_lsc_insn *in = r->in;
+    visa_lsc_msg *in = r->in;
     skip_space(r);
     in->at_addr = here(r);
     size_t n = name_len(r);
@@ -240,7 +240,7 @@ static int read_address(reader *r)
 
 static int read_source(reader *r, unsigned k)
 {
-    visa_lsc_insn *in = r->in;
+    visa_lsc_msg *in = r->in;
     skip_space(r);
     in->at_src[k] = here(r);
     uint8_t is_null = 0;
@@ -256,7 +256,7 @@ static int read_source(reader *r, unsigned k)
     return 0;
 }
 
-int visa_lsc_parse_operands(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_operands(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                             const visa_lsc_lookup *look, visa_lsc_report_fn report, void *user)
 {
     reader r = {text, len, 0, at, out, look, report, user};

@@ -52,7 +52,7 @@ static int lookup(unsigned group, const part *p)
 }
 
 /* lsc_fence.SFID.OP.SCOPE: exactly three parts (reference section 6). */
-static int parse_fence(const part *parts, size_t n, visa_lsc_insn *out,
+static int parse_fence(const part *parts, size_t n, visa_lsc_msg *out,
                        visa_lsc_report_fn report, void *user)
 {
     static const char *const what[] = {"SFID (ugm, ugml, tgm, slm)",
@@ -109,7 +109,7 @@ static int parse_fence(const part *parts, size_t n, visa_lsc_insn *out,
 }
 
 /* The cache suffixes after the SFID: none, .L1.L3, or .L1.L2.L3 (Xe3P only, refused). */
-static int parse_cache(const part *parts, size_t n, visa_lsc_insn *out,
+static int parse_cache(const part *parts, size_t n, visa_lsc_msg *out,
                        visa_lsc_report_fn report, void *user)
 {
     size_t ncache = n - 2;
@@ -143,7 +143,7 @@ static int parse_cache(const part *parts, size_t n, visa_lsc_insn *out,
     return 0;
 }
 
-int visa_lsc_parse_mnemonic(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_mnemonic(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                             visa_lsc_report_fn report, void *user)
 {
     part parts[MAX_PARTS];
@@ -207,7 +207,7 @@ static int vector_size(const char *s, size_t n, unsigned *vec)
     }
 }
 
-int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc_insn *out,
+int visa_lsc_parse_shape(const char *text, size_t len, visa_lsc_pos at, visa_lsc_msg *out,
                          visa_lsc_report_fn report, void *user)
 {
     size_t base = len, end = len;

@@ -30,7 +30,7 @@ static void collect(void *user, const char *rule, visa_lsc_pos at, int warning,
 }
 
 /* Parses `mnemonic` at 1:5 into *in; returns the error count. */
-static int mnemonic(const char *text, visa_lsc_insn *in, diags *l)
+static int mnemonic(const char *text, visa_lsc_msg *in, diags *l)
 {
     memset(in, 0, sizeof *in);
     memset(l, 0, sizeof *l);
@@ -42,7 +42,7 @@ static int mnemonic(const char *text, visa_lsc_insn *in, diags *l)
 static int check(const char *text, unsigned exec, const char *shape, unsigned addr_size,
                  visa_platform p, diags *l)
 {
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     int errors = mnemonic(text, &in, l);
     if (errors)
         return errors;
@@ -117,7 +117,7 @@ static void test_names_print_the_u32_spellings(void **state)
 static void test_mnemonics(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     assert_int_equal(mnemonic("lsc_load.ugm.ca.uc", &in, &l), 0);
     assert_string_equal(in.op->mnemonic, "lsc_load");
@@ -141,7 +141,7 @@ static void test_mnemonics(void **state)
 static void test_mnemonic_errors(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     static const struct {
         const char *text, *diag;
@@ -181,7 +181,7 @@ static void test_mnemonic_errors(void **state)
 static void test_system_is_a_warned_sysrel(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     assert_int_equal(mnemonic("lsc_fence.ugm.clean.system", &in, &l), 0);
     assert_int_equal(in.scope, VISA_LSC_SCOPE_SYSREL);
@@ -204,7 +204,7 @@ static void test_shapes(void **state)
         {"d16c32h", VISA_LSC_D16U32H, 1, 0}, {"u16", VISA_LSC_D16, 1, 0},
         {"u32x3", VISA_LSC_D32, 3, 0},
     };
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l = {0};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         memset(&in, 0, sizeof in);
@@ -357,7 +357,7 @@ static void test_shapes_and_payload(void **state)
 static void test_variable_sizes(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     mnemonic("lsc_load.ugm", &in, &l);
     visa_lsc_parse_shape("d32x2", 5, (visa_lsc_pos){1, 40}, &in, collect, &l);
@@ -398,7 +398,7 @@ static void test_atomics(void **state)
     assert_int_equal(check("lsc_atomic_iadd.ugm", 16, "d16u32", VISA_LSC_A64, VISA_PLATFORM_PVC,
                            &l), 0);
     /* sources */
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     mnemonic("lsc_atomic_iinc.ugm", &in, &l);
     visa_lsc_parse_shape("d32", 3, (visa_lsc_pos){1, 40}, &in, collect, &l);
     in.has_exec = 1;
@@ -440,7 +440,7 @@ static int find_var(void *user, const char *name, size_t len, visa_lsc_var *out)
 
 /* Parses mnemonic `m` at 1:5 and operands `ops` at 1:30 with ExecSize `exec`; then checks on
  * PVC when both parsed. Returns the errors. */
-static int operands(const char *m, unsigned exec, const char *ops, visa_lsc_insn *in, diags *l)
+static int operands(const char *m, unsigned exec, const char *ops, visa_lsc_msg *in, diags *l)
 {
     int errors = mnemonic(m, in, l);
     if (errors)
@@ -456,7 +456,7 @@ static int operands(const char *m, unsigned exec, const char *ops, visa_lsc_insn
 static void test_operands(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     assert_int_equal(operands("lsc_load.ugm.ca.ca", 16, "VD:d32x4  flat[VA+0x100-0x8]:a64 // x",
                               &in, &l), 0);
@@ -535,7 +535,7 @@ static void test_operands(void **state)
 static void test_type6_and_native_width(void **state)
 {
     (void)state;
-    visa_lsc_insn in;
+    visa_lsc_msg in;
     diags l;
     assert_int_equal(mnemonic("lsc_fence.ugm.type6.gpu", &in, &l), 1);
     assert_string_equal(l.text, "VISA-LSC-007 1:18 fence operation '.type6' is undocumented (IGA "

@@ -20,7 +20,8 @@
 #              without its .kernel line <TAB> verdict [<TAB> message]"
 # Environment: GMS_GENX_IR the GenX_IR to use (default: GenX_IR on PATH); GMS_DIFF_JOBS
 # GenX_IR runs at a time (2); GMS_DIFF_SHOW differences printed (20).
-# gpumemsim learns each module's platform from `check --visa-platform` (PVC or DG2).
+# gpumemsim learns each module's platform from the module: the corpus aligns its variables to
+# the platform's GRF (64 bytes on PVC, 32 on DG2; docs/visa.md).
 # Exit status: 0 all verdicts agree, 1 some disagree, 77 GenX_IR or python3 not found (ctest:
 # skipped), 2 usage or setup error.
 #
@@ -153,17 +154,16 @@ verdicts_from_log() { # LOG FILE...
           if ($0 in msg) printf "%s\tREJECT\t%s\n", id, msg[$0]
           else printf "%s\tACCEPT\n", id }'
 }
-check_batch() { # PLATFORM FILE...: a crash (status above 2) sends each file alone
-    local plat=$1 log=$work/check.log rc f
-    shift
-    "$gms" check --visa-platform "$plat" "$@" > "$log" 2>&1
+check_batch() { # FILE...: a crash (status above 2) sends each file alone
+    local log=$work/check.log rc f
+    "$gms" check "$@" > "$log" 2>&1
     rc=$?
     if ((rc <= 2)); then
         verdicts_from_log "$log" "$@"
         return
     fi
     for f in "$@"; do
-        "$gms" check --visa-platform "$plat" "$f" > "$log" 2>&1
+        "$gms" check "$f" > "$log" 2>&1
         rc=$?
         if ((rc > 2)); then
             printf '%s\tCRASH\texit status %d\n' "$(basename "$f" .visaasm)" "$rc"
@@ -173,13 +173,10 @@ check_batch() { # PLATFORM FILE...: a crash (status above 2) sends each file alo
     done
 }
 : > "$work/gms.tsv"
-for plat in $(cut -f2 "$cases" | sort -u); do
-    awk -F'\t' -v d="$work/cases" -v p="$plat" '$2 == p { print d "/" $1 ".visaasm" }' \
-        "$cases" > "$work/files.txt"
-    while mapfile -t -n 200 chunk && ((${#chunk[@]} > 0)); do
-        check_batch "$plat" "${chunk[@]}" >> "$work/gms.tsv"
-    done < "$work/files.txt"
-done
+awk -F'\t' -v d="$work/cases" '{ print d "/" $1 ".visaasm" }' "$cases" > "$work/files.txt"
+while mapfile -t -n 200 chunk && ((${#chunk[@]} > 0)); do
+    check_batch "${chunk[@]}" >> "$work/gms.tsv"
+done < "$work/files.txt"
 sort -o "$work/gms.tsv" "$work/gms.tsv"
 
 # Compare: one line per case in verdicts.tsv, then the summary.
