@@ -79,8 +79,8 @@ foreach(sass ${GMS_CLI_SASS_GOOD})
   gms_cli_test(check_${case_name} 0 "^$" "^$" check ../${rel})
 endforeach()
 gms_cli_test(dialect_unknown_flag 2 "^$"
-             "^gpumemsim: --dialect visa: unknown kernel dialect; the dialects are: ptx, sass\n$"
-             check --dialect visa good.json)
+             "^gpumemsim: --dialect spirv: unknown kernel dialect; the dialects are: ptx, sass, visa\n$"
+             check --dialect spirv good.json)
 
 # The five presets, one per line, in this order, h100 the default.
 gms_cli_test(presets 0
@@ -155,18 +155,18 @@ gms_cli_test(module_too_large 2 "^$"
              "^module_big.json:2:13: error: module: cannot read \"big.ptx\": larger than the limit of 268435456 bytes \\[SIM-IO-003\\]\n$"
              run module_big.json)
 gms_cli_test(module_dialect 2 "^$"
-             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
+             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\), vISA files \\(.visaasm\\) \\[SIM-DIALECT-001\\]\n$"
              run module_dialect.json)
 # A kernel file whose suffix no dialect claims is read in the dialect named by the launch file's
 # "dialect" or by `check --dialect`; a name no dialect has is an error at that name.
 gms_cli_test(module_named_dialect 0 "\n  expectation y: 256 elements match\n$" "^$"
              run module_named_dialect.json)
 gms_cli_test(module_unknown_dialect 2 "^$"
-             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"visa\"; the dialects are: ptx, sass \\[SIM-DIALECT-002\\]\n$"
+             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"spirv\"; the dialects are: ptx, sass, visa \\[SIM-DIALECT-002\\]\n$"
              run module_unknown_dialect.json)
 gms_cli_test(check_named_dialect 0 "^$" "^$" check --dialect ptx saxpy.kernel)
 gms_cli_test(check_unknown_suffix 2 "^$"
-             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
+             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\), vISA files \\(.visaasm\\) \\[SIM-DIALECT-001\\]\n$"
              check saxpy.kernel)
 gms_cli_test(check_dev_zero 2 "^$"
              "^zero.ptx: error: cannot read: not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"

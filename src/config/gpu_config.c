@@ -148,6 +148,21 @@ static const config_field config_fields[] = {
     SUB(latency, dram_row_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, int_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, int_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp32_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp32_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp64_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp64_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, sfu_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, sfu_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, tensor_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, tensor_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, branch_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_shared_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
 };
 
 #define FIELD_COUNT (sizeof config_fields / sizeof config_fields[0])

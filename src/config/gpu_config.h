@@ -157,6 +157,31 @@ typedef struct gpu_latency_config {
     uint32_t constant_l15_hit_cycles;
 } gpu_latency_config;
 
+/* Execution pipes of one SM sub-partition (warp scheduler) for the timing model (JSON "pipe";
+ * docs/timing.md, "Pipes"; src/timing/timing_class.c says which instructions use which pipe).
+ * *_latency_cycles: from the issue of an instruction until a dependent one may issue (for mem:
+ * until the instruction has read its source registers and handed the access to the memory
+ * pipeline, the read scoreboard's clear; mem_shared for shared-memory accesses).
+ * *_interval_cycles: cycles the pipe is busy with one warp instruction, 32 lanes over the
+ * lanes it takes per cycle (a 16-lane pipe: 2). */
+typedef struct gpu_pipe_config {
+    uint32_t int_latency_cycles;    /* integer and logic ALU, moves, predicates */
+    uint32_t int_interval_cycles;
+    uint32_t fp32_latency_cycles;   /* single and half precision */
+    uint32_t fp32_interval_cycles;
+    uint32_t fp64_latency_cycles;   /* double precision */
+    uint32_t fp64_interval_cycles;
+    uint32_t sfu_latency_cycles;    /* MUFU, conversions, divisions, warp shuffles */
+    uint32_t sfu_interval_cycles;
+    uint32_t tensor_latency_cycles; /* one m16n8k16 f16 MMA; other shapes scale with m*n*k */
+    uint32_t tensor_interval_cycles;
+    uint32_t branch_latency_cycles; /* branches, calls, barriers, fences */
+    uint32_t branch_interval_cycles;
+    uint32_t mem_latency_cycles;    /* global, local, constant, texture, surface accesses */
+    uint32_t mem_shared_latency_cycles;
+    uint32_t mem_interval_cycles;
+} gpu_pipe_config;
+
 typedef struct gpu_config {
     char name[GPU_CONFIG_NAME_BYTES];               /* [a-z0-9_.-]+, e.g. "h100" */
     char description[GPU_CONFIG_DESCRIPTION_BYTES]; /* one line for `gpumemsim presets` */
@@ -170,6 +195,7 @@ typedef struct gpu_config {
     gpu_crs_config crs;
     gpu_dram_config dram;
     gpu_latency_config latency;
+    gpu_pipe_config pipe;
 } gpu_config;
 
 /* What the simulator does with a key today (docs/presets.md, "Which keys are modelled"). A key

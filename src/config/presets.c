@@ -120,6 +120,25 @@ static const gpu_config presets[] = {
             .constant_l1_hit_cycles = 21,   /* §6 "Constant caches": 20.7 */
             .constant_l15_hit_cycles = 105, /* §6 "Constant caches": 104.9 */
         },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 1, /* assumption: 32 FP32 lanes per scheduler (128 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles since Volta (Jia 2018) */
+            .fp64_interval_cycles = 2, /* assumption: 16 FP64 lanes per scheduler (64 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 4, /* assumption: 512 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~126 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
+        },
     },
     /* ---------------------------------------------------------------------------------------- */
     {
@@ -216,6 +235,25 @@ static const gpu_config presets[] = {
             .dram_row_hit_cycles = 530, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42, /* assumption: no A100 figure; the V100 value of §3 */
             .constant_l15_hit_cycles = 121, /* §5 "Constant caches": 120.7 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles since Volta (Jia 2018) */
+            .fp64_interval_cycles = 4, /* assumption: 8 FP64 lanes per scheduler (32 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 8, /* assumption: 256 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~126 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -314,6 +352,25 @@ static const gpu_config presets[] = {
             .dram_row_hit_cycles = 390, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42,   /* §3 "Constant caches": 41.9 mean */
             .constant_l15_hit_cycles = 113, /* §3 "Constant caches": 112.8 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles (Jia 2018) */
+            .fp64_interval_cycles = 4, /* assumption: 8 FP64 lanes per scheduler (32 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 16, /* assumption: 128 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~125 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -414,6 +471,25 @@ static const gpu_config presets[] = {
             .constant_l1_hit_cycles = 72,   /* §4 "RTX 2080 Ti": 71.9 */
             .constant_l15_hit_cycles = 124, /* §4 "RTX 2080 Ti": 124 */
         },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2019; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 72, /* assumption: the interval plus an 8-cycle pipeline */
+            .fp64_interval_cycles = 64, /* assumption: FP64 at 1/32 of FP32 (2 lanes per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 16, /* assumption: 128 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 8, /* §1 "L1 bandwidth per SM": 58.8 B/clk (Jia) = one 32-lane
+                                         4-byte access per 2 cycles per SM, 4 schedulers */
+        },
     },
     /* ---------------------------------------------------------------------------------------- */
     {
@@ -512,6 +588,26 @@ static const gpu_config presets[] = {
             .dram_row_hit_cycles = 335, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42,   /* assumption: no Maxwell figure; V100 value of §3 */
             .constant_l15_hit_cycles = 113, /* assumption: no Maxwell figure; V100 value of §3 */
+        },
+        .pipe = {
+            .int_latency_cycles = 6,  /* ref sass-dialect.md 2.3: ~6 cycles for most ALU
+                                         operations on Maxwell (maxas) */
+            .int_interval_cycles = 1, /* §2 "SM resources": 128 cores, 4 schedulers: 32 lanes */
+            .fp32_latency_cycles = 6, /* ref sass-dialect.md 2.3, as int */
+            .fp32_interval_cycles = 1, /* §2 "SM resources": 128 cores, 4 schedulers */
+            .fp64_latency_cycles = 40, /* assumption: the interval plus an 8-cycle pipeline */
+            .fp64_interval_cycles = 32, /* assumption: FP64 at 1/32 of FP32 (4 lanes per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 4,  /* assumption: 8 SFU lanes per scheduler (32 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no tensor cores; the t4 values */
+            .tensor_interval_cycles = 16, /* assumption: no tensor cores; the t4 values */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §9 "Shared-memory conflicts": ~128 B/clk/SM shared
+                                         bandwidth = one 32-lane 4-byte access per cycle */
         },
     },
 };

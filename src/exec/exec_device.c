@@ -290,7 +290,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
                           uint32_t slot, uint32_t shared_bytes)
 {
     const exec_launch *L = rs->launch;
-    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
     int fresh = !cta;
     if (!cta) {
         cta = calloc(1, sizeof *cta);
@@ -320,7 +320,9 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
     memset(cta->barriers, 0, sizeof cta->barriers);
     for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
-        uint32_t threads = rs->threads_per_cta - i * LANES;
+        uint32_t threads = rs->threads_per_cta - i * rs->warp_lanes;
+        if (threads > rs->warp_lanes)
+            threads = rs->warp_lanes;
         w->live = threads >= LANES ? FULL_MASK : (1u << threads) - 1;
         w->active = w->live;
         memset(w->flags, 0, sizeof w->flags);
@@ -553,6 +555,8 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     rs->fault = fault;
     rs->entry = &p->funcs[launch->entry];
     rs->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
+    uint32_t lanes = p->module->machine.warp_lanes;
+    rs->warp_lanes = lanes && lanes < LANES ? lanes : LANES;
     rs->budget = launch->max_warp_instructions ? launch->max_warp_instructions : UINT64_MAX;
     stats->insn_executions = p->insn_counts;
     int rc = 0;
@@ -565,10 +569,10 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
     uint32_t user_shared_bytes = shared_bytes;
     shared_bytes = reserve_smem(rs, shared_bytes);
-    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
     uint32_t ctas_per_sm = machine->max_ctas_per_sm;
-    if (machine->max_threads_per_sm / (nwarps * LANES) < ctas_per_sm)
-        ctas_per_sm = machine->max_threads_per_sm / (nwarps * LANES);
+    if (machine->max_threads_per_sm / (nwarps * rs->warp_lanes) < ctas_per_sm)
+        ctas_per_sm = machine->max_threads_per_sm / (nwarps * rs->warp_lanes);
     if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
         ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
     /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);

@@ -254,6 +254,9 @@ struct exec_run_state {
     const exec_launch *launch;
     const exec_func *entry;
     uint32_t threads_per_cta;
+    uint32_t warp_lanes;      /* threads per warp: 32, or fewer for a module whose machine says
+                                 so (a vISA thread of SimdSize lanes; docs/architecture.md,
+                                 "Narrow warps"); lanes above it are never live */
     uint32_t local_bytes;     /* per thread */
     uint32_t warps_per_sm_slots;
     exec_stats *stats;

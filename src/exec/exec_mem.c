@@ -173,7 +173,7 @@ static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *ac
     e->address = acc->addr[lane];
     memcpy(e->ctaid, w->cta->ctaid, sizeof e->ctaid);
     const uint32_t *b = w->run->launch->block;
-    uint32_t t = w->warp_in_cta * LANES + lane;
+    uint32_t t = w->warp_in_cta * w->run->warp_lanes + lane;
     e->tid[0] = t % b[0];
     e->tid[1] = (t / b[0]) % b[1];
     e->tid[2] = t / (b[0] * b[1]);

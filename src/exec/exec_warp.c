@@ -27,7 +27,7 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
     const exec_cta *cta = w->cta;
     memcpy(f->ctaid, cta->ctaid, sizeof f->ctaid);
     const uint32_t *b = rs->launch->block;
-    uint32_t t = w->warp_in_cta * LANES + lane;
+    uint32_t t = w->warp_in_cta * w->run->warp_lanes + lane;
     f->tid[0] = t % b[0];
     f->tid[1] = (t / b[0]) % b[1];
     f->tid[2] = t / (b[0] * b[1]);
@@ -59,7 +59,7 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     const exec_run_state *rs = w->run;
     const uint32_t *bd = rs->launch->block, *gd = rs->launch->grid;
     const exec_cta *cta = w->cta;
-    uint32_t base = w->warp_in_cta * LANES;
+    uint32_t base = w->warp_in_cta * w->run->warp_lanes;
     uint64_t v = 0;
     switch (id) {
     case IR_SREG_TID_X:

@@ -10,14 +10,18 @@
  * directly. The parts of the text are taken from the spelling tables of visa_ops.def (the LSC
  * block); nothing else lists them.
  *
- * What this header does not do: read the surrounding module, look variables up, or lower to the
- * IR (visa_lsc_lower.c, which needs the front-end's parser state). */
+ * visa_lsc_msg, at the end, is the parser's entry: the instruction dispatcher (visa_insn.c)
+ * hands it every mnemonic that starts with `lsc_` once it has read the predicate, the mnemonic
+ * with its dotted modifiers and the execution size (when present); visa_lsc.c binds the pure
+ * readers to the parser, checks for the kernel's platform and lowers to the IR. */
 #ifndef GMS_VISA_VISA_LSC_H
 #define GMS_VISA_VISA_LSC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "visa/visa_internal.h"
 
 /* The platforms whose rules differ: the payload limit is 8 GRFs of 32 bytes on Xe-HPG (DG2,
  * Arc) and of 64 bytes on Xe-HPC (PVC); the Xe2 cache pairs are refused on both. */
@@ -236,5 +240,18 @@ const char *visa_lsc_scope_name(unsigned v);
 const char *visa_lsc_data_size_name(unsigned v);
 const char *visa_lsc_addr_size_name(unsigned v);
 const char *visa_lsc_model_name(unsigned v);
+
+/* Reads the LSC instruction `h` (the cursor is after its execution size, or after its
+ * modifiers when the line has none), checks its rules for the kernel's platform (the parser's
+ * grf_bytes: 64 is PVC, 32 DG2) and lowers it with visa_emit and the storage map.
+ *   p  borrowed; the parser (diagnostics go to its list)
+ *   h  borrowed; the instruction head (mnemonic token, modifiers, predicate, execution size)
+ * Returns true when the instruction was lowered; false after at least one diagnostic. Either way
+ * the cursor is past the line. Reports the VISA-LSC rules (docs/visa.md, "LSC instructions"). */
+bool visa_lsc_insn(visa_parser *p, const visa_insn_head *h);
+
+/* Writes the LSC rows of visa_ops.def for `check --list-ops`: each mnemonic with its operands or
+ * its rejection, then the spellings of each part and the legal cache pairs. */
+void visa_lsc_list_ops(void (*emit)(void *user, const char *line), void *user);
 
 #endif

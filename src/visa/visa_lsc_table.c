@@ -1,6 +1,7 @@
 /* The LSC block of visa_ops.def as C tables: the mnemonic rows, the spellings of each part of
  * an instruction and the legal cache pairs, with the lookups the parser and the checker use.
  * Nothing here parses or reports. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -158,14 +159,57 @@ const visa_lsc_pair *visa_lsc_pairs(size_t *count)
 
 /* ---- rules ---- */
 
+/* The dialect's rules (VISA_RULE rows); the LSC ones are those whose id starts VISA-LSC-. */
 static const visa_lsc_rule rules[] = {
-#define VISA_LSC_RULE(id, summary) {id, summary},
+#define VISA_RULE(id, summary) {id, summary},
 #include "visa/visa_ops.def"
-#undef VISA_LSC_RULE
+#undef VISA_RULE
 };
 
 const visa_lsc_rule *visa_lsc_rules(size_t *count)
 {
-    *count = sizeof rules / sizeof rules[0];
-    return rules;
+    size_t first = 0, n = sizeof rules / sizeof rules[0];
+    while (first < n && strncmp(rules[first].id, "VISA-LSC-", 9) != 0)
+        first++;
+    size_t last = first;
+    while (last < n && strncmp(rules[last].id, "VISA-LSC-", 9) == 0)
+        last++;
+    *count = last - first;
+    return rules + first;
+}
+
+void visa_lsc_list_ops(void (*emit)(void *user, const char *line), void *user)
+{
+    static const char *const forms[] = {
+        [VISA_LSC_LOAD] = "[(P)] .SFID[.L1.L3] (exec) DATA:SHAPE ADDR",
+        [VISA_LSC_STORE] = "[(P)] .SFID[.L1.L3] (exec) ADDR DATA:SHAPE",
+        [VISA_LSC_ATOMIC] = "[(P)] .SFID[.L1.L3] (exec) DATA:SHAPE ADDR SRC1 SRC2",
+        [VISA_LSC_FENCE] = ".SFID.OP.SCOPE",
+    };
+    static const char *const groups[] = {"sfid", "cache", "fence-op", "scope", "data",
+                                         "addr-size", "addr-model"};
+    char line[256];
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        const visa_lsc_op *o = &ops[i];
+        if (o->support == VISA_LSC_REJECT)
+            snprintf(line, sizeof line, "%-24s rejected: %s [VISA-LSC-002]", o->mnemonic, o->why);
+        else
+            snprintf(line, sizeof line, "%-24s %s", o->mnemonic, forms[o->kind]);
+        emit(user, line);
+    }
+    for (unsigned g = 0; g <= VISA_LSC_GROUP_MODEL; g++) {
+        int n = snprintf(line, sizeof line, "# lsc %s:", groups[g]);
+        for (size_t i = 0; i < sizeof words / sizeof words[0] && n < (int)sizeof line; i++)
+            if (words[i].group == g)
+                n += snprintf(line + n, sizeof line - (size_t)n, " %s", words[i].text);
+        emit(user, line);
+    }
+    int n = snprintf(line, sizeof line, "# lsc cache pairs (L1.L3: ld st at; * Xe2 only):");
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0] && n < (int)sizeof line; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s.%s:%s%s%s%s",
+                      visa_lsc_cache_name(pairs[i].l1), visa_lsc_cache_name(pairs[i].l3),
+                      pairs[i].kinds & VISA_LSC_PAIR_LOAD ? "l" : "",
+                      pairs[i].kinds & VISA_LSC_PAIR_STORE ? "s" : "",
+                      pairs[i].kinds & VISA_LSC_PAIR_ATOMIC ? "a" : "", pairs[i].xe2 ? "*" : "");
+    emit(user, line);
 }
