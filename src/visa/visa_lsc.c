@@ -6,8 +6,8 @@
  * Lowering. A SIMT message of ExecSize N moving V elements per lane is one IR access per lane:
  * an ld, st or atom whose data operand is the vector of the V registers that hold elements
  * [k*N, k*N + N) of the data variable (k < V), the per-lane registers of the front-end's
- * storage map (visa_lane_reg). The IR carries vectors of 1, 2, 4 or 8 elements: x3 is an x2
- * access followed by an x1 glue access 8 bytes further on. A transposed block (ExecSize 1) of V
+ * storage map (visa_lane_reg). The IR carries vectors of 1, 2, 4 or 8 elements: x3 is an x1
+ * glue access 8 bytes further on followed by the x2 access. A transposed block (ExecSize 1) of V
  * elements is the one lane's access of the uniform registers of elements [0, V), cut into
  * accesses of at most 8 elements. A load into %null is a prefetch into the levels its cache
  * controls cache. A fence is an IR fence with its SFID, operation and scope. */
@@ -269,7 +269,9 @@ static bool access(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg *
     return true;
 }
 
-/* Loads and stores: the vector cut into IR accesses of 8, 4, 2 or 1 elements. */
+/* Loads and stores: the vector cut into IR accesses of 8, 4, 2 or 1 elements. The accesses of
+ * the later elements come first, as glue, so that every glue instruction precedes the one
+ * access that is the instruction (IR-VERIFY-012: glue takes the id of what follows it). */
 static bool lower_load_store(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg *in)
 {
     if (!in->data_null &&
@@ -280,16 +282,18 @@ static bool lower_load_store(visa_parser *p, const visa_insn_head *h, const visa
                    "gpumemsim does not model the high-half data size d16u32h");
         return false;
     }
-    unsigned done = 0;
-    while (done < in->vec) {
+    if (in->data_null) /* a prefetch touches the lines of the first element's address */
+        return access(p, h, in, 0, 1, false);
+    unsigned first[16], count[16], n = 0;
+    for (unsigned done = 0; done < in->vec; n++) {
         unsigned left = in->vec - done;
-        unsigned count = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
-        if (in->data_null)
-            count = 1; /* a prefetch touches the lines of the first element's address */
-        if (!access(p, h, in, done, count, done > 0))
-            return false;
-        done += in->data_null ? in->vec : count;
+        count[n] = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+        first[n] = done;
+        done += count[n];
     }
+    for (unsigned i = n; i-- > 0;)
+        if (!access(p, h, in, first[i], count[i], i > 0))
+            return false;
     return true;
 }
 
