@@ -137,11 +137,11 @@ static uint8_t data_type(unsigned ds)
     }
 }
 
-/* The byte size of one register lane of the data: 4 (8 for d64) in a SIMT message; the element
- * size in a transposed block. */
+/* The byte size of one register element of the data: 4 (8 for d64) in a SIMT message; in a
+ * transposed block the element's size, or 4 for the widening sizes. */
 static unsigned lane_bytes(const visa_lsc_msg *in)
 {
-    if (in->transposed)
+    if (in->transposed && in->data_size != VISA_LSC_D8U32 && in->data_size != VISA_LSC_D16U32)
         return visa_lsc_mem_bytes(in->data_size);
     return in->data_size == VISA_LSC_D64 ? 8 : 4;
 }

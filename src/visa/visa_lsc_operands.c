@@ -61,8 +61,7 @@ static int is_name_char(char c)
 static size_t name_len(const reader *r)
 {
     size_t n = 0;
-    while (r->pos + n < r->len && is_name_char(r->s[r->pos + n]) &&
-           !(r->s[r->pos + n] == '/' ))
+    while (r->pos + n < r->len && is_name_char(r->s[r->pos + n]))
         n++;
     return n;
 }

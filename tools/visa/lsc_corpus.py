@@ -2,8 +2,9 @@
 """Writes the GenX_IR differential corpus of the vISA LSC instructions (docs/visa.md,
 "Differences from GenX_IR"; tests/visa/lsc_diff.sh runs it).
 
-Each case is a one-instruction module: a fixed frame of declarations (big enough that no
-payload overruns its variable unless a case means it to) around the instruction under test.
+Each case is a one-instruction module: a fixed frame of declarations around the instruction
+under test. The data variables hold 512 bytes, the most an accepted message moves (8 GRFs of
+PVC): bigger ones make GenX_IR spill on DG2's 4 KiB register file and give up.
 Every case is written once per platform (PVC: Xe-HPC, 64-byte GRFs; DG2: Xe-HPG, 32-byte
 GRFs), because the payload limit of 8 GRFs differs between them.
 
@@ -21,14 +22,14 @@ FRAME = """.version 4.1
 .decl VA v_type=G type=uq num_elts=32 align={grf}
 .decl VA32 v_type=G type=ud num_elts=64 align={grf}
 .decl VA16 v_type=G type=uw num_elts=64 align={grf}
-.decl VD v_type=G type=d num_elts=512 align={grf}
-.decl VS v_type=G type=d num_elts=512 align={grf}
-.decl VS2 v_type=G type=d num_elts=512 align={grf}
-.decl VQ v_type=G type=q num_elts=256 align={grf}
-.decl VQS v_type=G type=q num_elts=256 align={grf}
-.decl VQS2 v_type=G type=q num_elts=256 align={grf}
+.decl VD v_type=G type=d num_elts=128 align={grf}
+.decl VS v_type=G type=d num_elts=128 align={grf}
+.decl VS2 v_type=G type=d num_elts=128 align={grf}
+.decl VQ v_type=G type=q num_elts=64 align={grf}
+.decl VQS v_type=G type=q num_elts=64 align={grf}
+.decl VQS2 v_type=G type=q num_elts=64 align={grf}
 .decl VUB v_type=G type=ub num_elts=256 align={grf}
-.decl VUW v_type=G type=uw num_elts=256 align={grf}
+.decl VUW v_type=G type=uw num_elts=128 align={grf}
 .decl VSMALL v_type=G type=d num_elts=8 align={grf}
 .decl VB v_type=G type=uq num_elts=1 align=qword
 .decl VX v_type=G type=ud num_elts=1 align=dword
