@@ -33,13 +33,17 @@ gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[option
              presets --help)
 # The usage is generated from the option table: every option of `run` is in it.
 gms_cli_test(help_lists_every_option 0
-             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
+             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --no-timing [^\n]*\n      --scheduler gto\\|lrr [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
              "^$" --help)
 # --strict-hazards checks the scoreboards of SASS control codes; PTX has none, so a PTX kernel
 # runs as it does without the flag.
 gms_cli_test(strict_hazards_without_scoreboards 0
              "warp instructions: 2,560 .*expectation y: 4096 elements match" ""
              run --strict-hazards good.json)
+# The timing model's scheduler is gto or lrr; anything else is bad input.
+gms_cli_test(scheduler_unknown 2 "^$" "^gpumemsim: --scheduler takes gto or lrr, not 'fifo'\n$"
+             run --scheduler fifo good.json)
+gms_cli_test(scheduler_lrr 0 "expectation y: 4096 elements match" "" run --scheduler lrr good.json)
 gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)
 # Numbers on the command line are whole decimal numbers in range; nothing else is taken.
 gms_cli_test(top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"

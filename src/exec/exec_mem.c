@@ -183,6 +183,9 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
     if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0) {
+        const exec_launch *L = w->run->launch;
+        if (L->on_access)
+            L->on_access(acc, L->access_user);
         /* IR_WINDOW_ZERO: lanes outside their window did nothing; misaligned ones were aligned
          * down. Both are errors that let the kernel go on (docs/faults.md, "Window errors"). */
         uint32_t misaligned = w->run->launch->misaligned_errors

@@ -1,0 +1,238 @@
+/* The timing core's schedulers: choosing a warp, issuing its instruction through the executor
+ * and timing what it did (timing.h; docs/timing.md, "Scheduling"). */
+#include <string.h>
+
+#include "timing/timing_internal.h"
+
+void timing_on_access(const mem_access *a, void *user)
+{
+    tstate *S = user;
+    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->acc_at, a);
+    S->naccess++;
+    if (r.accept > S->acc_accept)
+        S->acc_accept = r.accept;
+    if (r.ready > S->acc_ready)
+        S->acc_ready = r.ready;
+    S->acc_long |= r.long_latency;
+}
+
+/* The warp in slot j of SM sm. */
+static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
+{
+    return &S->warps[(size_t)sm * S->warps_per_sm + j];
+}
+
+/* Warps of the CTA of `w` that a barrier or mbarrier released: ready again. */
+static void wake_cta(tstate *S, const twarp *w, uint64_t t)
+{
+    size_t idx = (size_t)(w->cta - S->ctas);
+    uint32_t sm = (uint32_t)(idx / S->ctas_per_sm), slot = (uint32_t)(idx % S->ctas_per_sm);
+    for (uint32_t i = 0; i < S->warps_per_cta; i++) {
+        twarp *v = warp_at(S, sm, slot * S->warps_per_cta + i);
+        if (!v->blocked || exec_warp_status_of(v->ew) != EXEC_WARP_READY)
+            continue;
+        v->blocked = 0;
+        timing_prepare_next(S, v, v->mem_done > t + 1 ? v->mem_done : t + 1,
+                            TIMING_STALL_BARRIER);
+        timing_sched_wake(S, v->sched, *v->rp);
+    }
+}
+
+/* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
+static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
+{
+    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_cost_of(S->cfg, info->insn);
+    uint64_t ready;
+    uint8_t why;
+    if (S->naccess) {
+        ready = S->acc_ready;
+        why = S->acc_long ? TIMING_STALL_LONG_SCOREBOARD : TIMING_STALL_SHORT_SCOREBOARD;
+        if (ready > w->mem_done)
+            w->mem_done = ready;
+        if (ready > S->mem_end)
+            S->mem_end = ready;
+    } else if (c.pipe == TIMING_PIPE_MEM) { /* a constant or parameter load served at once */
+        ready = t + S->cfg->latency.constant_l1_hit_cycles;
+        why = TIMING_STALL_SHORT_SCOREBOARD;
+    } else {
+        ready = t + c.latency;
+        why = c.variable ? TIMING_STALL_SHORT_SCOREBOARD : TIMING_STALL_WAIT;
+    }
+    if (w->ctrl) {
+        if (info->ctrl) {
+            uint64_t read = t + (c.pipe == TIMING_PIPE_MEM ? c.latency : 1);
+            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
+        }
+    } else {
+        timing_written(S, w, info->insn, ready, why);
+    }
+    q->pipe_free[c.pipe] = t + c.interval;
+}
+
+/* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
+ * -1 (host memory). */
+static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
+{
+    tsched *q = &S->scheds[s];
+    timing_settle(S, w, t);
+    timing_charge(S, w, TIMING_STALL_SELECTED, 1);
+    w->charged = t + 1;
+    S->now = t;
+    S->sm_now = s / S->nsched_sm;
+    uint64_t tmin = t + 1;
+    uint8_t why = TIMING_STALL_WAIT;
+    exec_step_info info;
+    int woke = 0;
+    do {
+        S->naccess = 0;
+        S->acc_accept = t;
+        S->acc_ready = t;
+        S->acc_long = 0;
+        exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
+        const ir_insn *in = exec_warp_next(w->ew);
+        S->acc_at = t;
+        if (in) {
+            timing_cost c = in == w->next_in ? w->next_cost : timing_cost_of(S->cfg, in);
+            if (c.pipe == TIMING_PIPE_MEM)
+                S->acc_at = t + c.latency;
+        }
+        exec_step(w->ew, &info);
+        if (!info.insn)
+            break;
+        woke |= info.woke;
+        timed(S, q, w, &info, t);
+        if (S->acc_accept > tmin) {
+            tmin = S->acc_accept;
+            why = TIMING_STALL_MEMORY_THROTTLE;
+        }
+        if (info.fetch_miss && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
+            tmin = t + S->cfg->latency.l2_near_hit_cycles;
+            why = TIMING_STALL_NO_INSTRUCTION;
+        }
+    } while (!info.counted && info.status == EXEC_WARP_READY);
+    uint64_t phases = exec_session_mbar_phases(S->xs);
+    if (phases != S->phases) {
+        S->phases = phases;
+        S->epoch++;
+    }
+    switch (info.status) {
+    case EXEC_WARP_DONE:
+    case EXEC_WARP_FAULTED:
+        if (timing_warp_finished(S, w, t + 1))
+            return -1;
+        break;
+    case EXEC_WARP_BARRIER:
+    case EXEC_WARP_MBARRIER:
+        w->blocked = 1;
+        *w->rp = TIMING_NEVER;
+        w->b1 = w->b2 = t + 1;
+        w->why = TIMING_STALL_BARRIER;
+        break;
+    case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
+        if (w->poll_epoch != S->epoch) {
+            w->poll_epoch = S->epoch;
+            w->polls = 0;
+        }
+        if (++w->polls >= TIMING_POLLS_STUCK)
+            S->stuck = 1;
+        timing_prepare_next(S, w, tmin, why);
+        break;
+    default:
+        timing_prepare_next(S, w, tmin, why);
+        break;
+    }
+    if (woke)
+        wake_cta(S, w, t);
+    return 0;
+}
+
+/* 1 when the warp of entry k of scheduler s may issue at cycle t (ready, its pipe free); a
+ * ready warp whose pipe is busy is moved to the cycle the pipe frees (MATH_PIPE_THROTTLE). */
+static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
+{
+    size_t e = (size_t)s * S->per_sched + k;
+    if (S->rdy[e] > t)
+        return 0;
+    uint64_t free_at = S->scheds[s].pipe_free[S->rpipe[e]];
+    if (free_at <= t)
+        return 1;
+    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
+    twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+    timing_settle(S, w, t);
+    S->rdy[e] = free_at;
+    w->b1 = w->b2 = t;
+    w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
+    return 0;
+}
+
+/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
+static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
+{
+    tsched *q = &S->scheds[s];
+    uint32_t n = S->per_sched;
+    if (S->policy == TIMING_LRR) {
+        uint32_t first = q->last == UINT32_MAX ? 0 : q->last + 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t k = (first + i) % n;
+            if (eligible(S, s, k, t))
+                return k;
+        }
+        return UINT32_MAX;
+    }
+    if (q->last != UINT32_MAX && eligible(S, s, q->last, t))
+        return q->last;
+    const uint64_t *age = S->rage + (size_t)s * n;
+    uint32_t best = UINT32_MAX;
+    uint64_t best_age = UINT64_MAX;
+    for (uint32_t k = 0; k < n; k++)
+        if (age[k] < best_age && eligible(S, s, k, t)) {
+            best = k;
+            best_age = age[k];
+        }
+    return best;
+}
+
+/* Under GTO, a scheduler that issued warp w at cycle *t issues it again at *t + 1 whenever w is
+ * ready then with a free pipe: it is the greedy warp, so the calendar would choose it. When its
+ * next instruction also affects nothing outside the warp (no memory, barrier, exit), the issue
+ * is done now, ahead of the other schedulers' turns at that cycle, with the same outcome: what
+ * they do then cannot change this choice (a warp they wake here still loses to the greedy one;
+ * timing_sched_wake keeps it after the last issue). Saves the calendar round trips of long
+ * ALU runs. Returns 0 or -1 (host memory). */
+static int run_ahead(tstate *S, uint32_t s, uint32_t k, twarp *w, uint64_t *t)
+{
+    size_t e = (size_t)s * S->per_sched + k;
+    const tsched *q = &S->scheds[s];
+    for (uint32_t n = 0; n < TIMING_RUN_AHEAD; n++) {
+        uint64_t next = *t + 1;
+        if (S->rdy[e] != next || !w->next_local || q->pipe_free[S->rpipe[e]] > next ||
+            exec_session_stopped(S->xs))
+            return 0;
+        *t = next;
+        if (issue(S, s, w, next))
+            return -1;
+    }
+    return 0;
+}
+
+int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
+{
+    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
+    uint32_t k = choose(S, s, t);
+    if (k != UINT32_MAX) {
+        S->scheds[s].last = k;
+        twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+        if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
+            return -1;
+        S->scheds[s].after_last = t + 1;
+    }
+    uint64_t next = TIMING_NEVER;
+    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    for (uint32_t i = 0; i < S->per_sched; i++)
+        if (rdy[i] < next)
+            next = rdy[i];
+    if (next <= t) /* one instruction per cycle */
+        next = t + 1;
+    timing_sched_key(S, s, next);
+    return 0;
+}
