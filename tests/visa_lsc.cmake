@@ -34,3 +34,13 @@ add_test(NAME diff.genx.lsc
                  ${CMAKE_SOURCE_DIR}/tests/visa/lsc_known_differences.txt
                  ${CMAKE_BINARY_DIR}/diff/genx-verdicts.tsv)
 set_tests_properties(diff.genx.lsc PROPERTIES LABELS diff SKIP_RETURN_CODE 77 TIMEOUT 3600)
+
+# The LSC instructions run (tests/visa/lsc_run/): one SIMD16 thread's x3 vector loads, a
+# write-through store, iadd/iinc/icas atomics (the winner and the old values), SLM stores and
+# loads across lanes around an SLM fence, a transposed block load and store, and an evicting
+# fence; every word of the buffer is compared with lsc_ops.expected.bin. The values are the
+# same on any preset; h100 until the Xe presets exist.
+add_test(NAME kernels.visa.lsc_ops
+         COMMAND $<TARGET_FILE:gpumemsim> run --quiet lsc_ops.json
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/visa/lsc_run)
+set_tests_properties(kernels.visa.lsc_ops PROPERTIES LABELS kernels)

@@ -3,13 +3,11 @@
  * IR's memory instructions with the LSC attributes of ir_mem_attrs (sfid, fence_op, l1_ctl,
  * l2_ctl; docs/visa.md, "LSC instructions").
  *
- * Lowering. A SIMT message of ExecSize N moving V elements per lane is one IR access per lane:
- * an ld, st or atom whose data operand is the vector of the V registers that hold elements
- * [k*N, k*N + N) of the data variable (k < V), the per-lane registers of the front-end's
- * storage map (visa_lane_reg). The IR carries vectors of 1, 2, 4 or 8 elements: x3 is an x1
- * glue access 8 bytes further on followed by the x2 access. A transposed block (ExecSize 1) of V
- * elements is the one lane's access of the uniform registers of elements [0, V), cut into
- * accesses of at most 8 elements. A load into %null is a prefetch into the levels its cache
+ * Lowering. A SIMT message of ExecSize N moving V elements per lane is V IR accesses of one
+ * element per lane (an ld, st or atom): element k of every lane, at the lane's address plus k
+ * element sizes, goes to or from the register that holds elements [k*N, k*N + N) of the data
+ * variable, a per-lane register of the front-end's storage map. A transposed block (ExecSize 1)
+ * of V elements is V one-lane accesses of the uniform registers of elements 0 .. V-1. A load into %null is a prefetch into the levels its cache
  * controls cache. A fence is an IR fence with its SFID, operation and scope. */
 #include <string.h>
 
@@ -269,9 +267,11 @@ static bool access(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg *
     return true;
 }
 
-/* Loads and stores: the vector cut into IR accesses of 8, 4, 2 or 1 elements. The accesses of
- * the later elements come first, as glue, so that every glue instruction precedes the one
- * access that is the instruction (IR-VERIFY-012: glue takes the id of what follows it). */
+/* Loads and stores: one IR access per element of the vector or block. LSC needs each element
+ * aligned to its own size only (a d32x3 lane at byte 12), while an IR vector access is aligned
+ * to its whole size, so the elements go one by one: element 0 is the access that is the
+ * instruction and the later ones come before it, as glue (IR-VERIFY-012: glue takes the id of
+ * what follows it). Counters therefore see one request per element. */
 static bool lower_load_store(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg *in)
 {
     if (!in->data_null &&
@@ -284,15 +284,8 @@ static bool lower_load_store(visa_parser *p, const visa_insn_head *h, const visa
     }
     if (in->data_null) /* a prefetch touches the lines of the first element's address */
         return access(p, h, in, 0, 1, false);
-    unsigned first[16], count[16], n = 0;
-    for (unsigned done = 0; done < in->vec; n++) {
-        unsigned left = in->vec - done;
-        count[n] = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
-        first[n] = done;
-        done += count[n];
-    }
-    for (unsigned i = n; i-- > 0;)
-        if (!access(p, h, in, first[i], count[i], i > 0))
+    for (unsigned k = in->vec; k-- > 0;)
+        if (!access(p, h, in, k, 1, k > 0))
             return false;
     return true;
 }

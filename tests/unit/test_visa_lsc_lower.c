@@ -67,39 +67,45 @@ static void test_loads_and_stores(void **state)
                          "    lsc_load.ugm (M1, 16) VQ:d64x3 flat[VA]:a64\n",
                          1, &dl);
     assert_non_null(m);
-    const ir_insn *ld = nth(m, 0, NULL);
+    unsigned glue = 0;
+    const ir_insn *ld = nth(m, 0, &glue);
     assert_int_equal(ld->op, IR_LD);
     assert_int_equal(ld->type, IR_T_U32);
-    assert_int_equal(ld->mem.vec, 4);
+    assert_int_equal(ld->mem.vec, 1);
     assert_int_equal(ld->mem.elem_bytes, 4);
     assert_int_equal(ld->mem.space, IR_SPACE_GLOBAL);
     assert_int_equal(ld->mem.sfid, IR_SFID_UGM);
     assert_int_equal(ld->mem.l1_ctl, IR_CC_CACHED);
     assert_int_equal(ld->mem.l2_ctl, IR_CC_UNCACHED);
-    assert_int_equal(ld->dst[0].kind, IR_OPND_VEC);
-    assert_int_equal(ld->dst[0].count, 4);
+    assert_int_equal(ld->dst[0].kind, IR_OPND_REG);
     assert_int_equal(ld->src[0].kind, IR_OPND_ADDR);
     assert_int_equal(ld->src[0].imm, 0x10);
-    /* four distinct registers: elements 0, 16, 32 and 48 of VD */
-    for (int i = 0; i < 4; i++)
-        for (int j = i + 1; j < 4; j++)
-            assert_int_not_equal(ld->dst[0].vregs[i], ld->dst[0].vregs[j]);
+    /* elements 3, 2, 1 before it, as glue of its id, at +12, +8, +4 bytes, into four distinct
+     * registers (elements 48, 32, 16 and 0 of VD) */
+    for (int k = 1; k <= 3; k++) {
+        const ir_insn *g = ld - k;
+        assert_true(g->glue);
+        assert_int_equal(g->op, IR_LD);
+        assert_int_equal(g->id, ld->id);
+        assert_int_equal(g->src[0].imm, 0x10 + 4 * k);
+        assert_int_equal(g->mem.l1_ctl, IR_CC_CACHED);
+        assert_int_not_equal(g->dst[0].reg, ld->dst[0].reg);
+    }
     const ir_insn *st = nth(m, 1, NULL);
     assert_int_equal(st->op, IR_ST);
     assert_int_equal(st->mem.space, IR_SPACE_SHARED);
     assert_int_equal(st->mem.sfid, IR_SFID_SLM);
     assert_int_equal(st->mem.l1_ctl, IR_CC_WRITE_BACK);
     assert_int_equal(st->src[0].imm, -4);
-    assert_int_equal(st->src[1].reg, ld->dst[0].vregs[0]);
-    /* x3: an x1 glue access at +16 bytes, then the x2 access */
-    unsigned glue = 0;
+    assert_int_equal(st->src[1].reg, ld->dst[0].reg);
+    /* d64x3: two glue accesses at +16 and +8 bytes, then element 0 */
     const ir_insn *ld3 = nth(m, 2, &glue);
-    assert_int_equal(glue, 1);
-    assert_int_equal(ld3->mem.vec, 2);
+    assert_int_equal(glue, 2);
+    assert_int_equal(ld3->mem.vec, 1);
+    assert_int_equal(ld3->mem.elem_bytes, 8);
     assert_int_equal(ld3->type, IR_T_U64);
-    assert_int_equal((ld3 - 1)->op, IR_LD);
-    assert_int_equal((ld3 - 1)->mem.vec, 1);
-    assert_int_equal((ld3 - 1)->src[0].imm, 16);
+    assert_int_equal((ld3 - 1)->src[0].imm, 8);
+    assert_int_equal((ld3 - 2)->src[0].imm, 16);
     assert_int_equal((ld3 - 1)->id, ld3->id);
     ir_module_destroy(m);
     diag_list_fini(&dl);
@@ -115,10 +121,12 @@ static void test_transposed_and_prefetch(void **state)
     assert_non_null(m);
     unsigned glue = 0;
     const ir_insn *ld = nth(m, 1, &glue);
-    assert_int_equal(glue, 1); /* elements 8..15 */
+    assert_int_equal(glue, 15); /* elements 1..15, one byte each */
     assert_int_equal(ld->type, IR_T_U8);
-    assert_int_equal(ld->mem.vec, 8);
-    assert_int_equal((ld - 1)->src[0].imm, 8);
+    assert_int_equal(ld->mem.vec, 1);
+    assert_int_equal(ld->src[0].imm, 0);
+    assert_int_equal((ld - 1)->src[0].imm, 1);
+    assert_int_equal((ld - 15)->src[0].imm, 15);
     const ir_insn *pf = nth(m, 0, NULL);
     assert_int_equal(pf->op, IR_PREFETCH);
     assert_int_equal(pf->mem.cctl, IR_CCTL_PREFETCH);
