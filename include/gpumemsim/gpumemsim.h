@@ -650,6 +650,14 @@ typedef struct gms_counters {
         uint64_t requests, sectors_l1, sectors_l2, sectors_dram; /* texture fetches (tex, tld4),
                                             read through the L1's read-only path: docs/images.md */
     } texture;
+    struct {
+        /* Global and local loads and stores of the l1 counters, split by space and direction
+         * (docs/statistics.md, "L1 by space and direction"); atomics are in neither. */
+        uint64_t global_load_requests, global_load_sectors, global_load_sector_hits;
+        uint64_t global_store_requests, global_store_sectors;
+        uint64_t local_load_requests, local_load_sectors, local_load_sector_hits;
+        uint64_t local_store_requests, local_store_sectors;
+    } lsu;
 } gms_counters;
 
 /* Stall reasons of the timing model (docs/timing.md, "Stall reasons"): every cycle a warp is
