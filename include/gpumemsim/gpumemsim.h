@@ -719,7 +719,7 @@ gms_status gms_device_totals(const gms_device *dev, gms_totals *out);
 
 typedef enum gms_report_format {
     GMS_REPORT_TEXT, /* docs/statistics.md, "Text report"; `top` hottest instructions */
-    GMS_REPORT_JSON  /* docs/statistics.md, "JSON report" (schema gpumemsim-stats/1) */
+    GMS_REPORT_JSON  /* docs/statistics.md, "JSON report" (schema gpumemsim-stats/2) */
 } gms_report_format;
 /* The report of every launch so far, as `gpumemsim run` prints or writes it, into *text_out
  * (OUT, gms_free). `launch_file` (borrowed, may be NULL) is the name the report gives the

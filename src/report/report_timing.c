@@ -13,12 +13,13 @@ static double ratio(double num, double den)
     return den != 0.0 ? num / den : NAN;
 }
 
-static void bandwidth(report_bandwidth *b, uint64_t bytes, const timing_stats *t,
-                      double seconds)
+/* GB/s = bytes / (cycles / (clock_mhz * 1e6)) / 1e9, computed as bytes per cycle * clock_mhz /
+ * 1000 so that round figures stay round. */
+static void bandwidth(report_bandwidth *b, uint64_t bytes, const timing_stats *t)
 {
     b->bytes = bytes;
     b->bytes_per_cycle = ratio((double)bytes, (double)t->cycles);
-    b->gb_per_s = seconds > 0.0 ? (double)bytes / seconds / 1e9 : NAN;
+    b->gb_per_s = t->clock_mhz > 0.0 ? b->bytes_per_cycle * t->clock_mhz / 1000.0 : NAN;
 }
 
 void report_timing_derive(const report_model *m, const timing_stats *t, const mem_counters *c,
@@ -30,11 +31,10 @@ void report_timing_derive(const report_model *m, const timing_stats *t, const me
     out->achieved_occupancy = ratio((double)t->warp_resident_cycles,
                                     (double)t->sm_active_cycles * t->max_warps_per_sm);
     out->seconds_at_clock = ratio((double)t->cycles, t->clock_mhz * 1e6);
-    double seconds = out->seconds_at_clock;
-    bandwidth(&out->l1, c->l1.sector_accesses * l1_sector, t, seconds);
-    bandwidth(&out->l2, c->l2.sector_accesses * l2_sector, t, seconds);
-    bandwidth(&out->dram, c->dram.read_bytes + c->dram.write_bytes, t, seconds);
-    bandwidth(&out->shared, c->shared.wavefronts * SHARED_WAVEFRONT_BYTES, t, seconds);
+    bandwidth(&out->l1, c->l1.sector_accesses * l1_sector, t);
+    bandwidth(&out->l2, c->l2.sector_accesses * l2_sector, t);
+    bandwidth(&out->dram, c->dram.read_bytes + c->dram.write_bytes, t);
+    bandwidth(&out->shared, c->shared.wavefronts * SHARED_WAVEFRONT_BYTES, t);
     out->stall_total = 0;
     for (size_t r = 0; r < TIMING_STALL_COUNT; r++)
         out->stall_total += t->stalls[r];

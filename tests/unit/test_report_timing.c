@@ -454,7 +454,7 @@ static void test_text_timing(void **state)
 }
 
 /* Functional mode prints no timing at all: the section, the stall columns and the lines table
- * are absent, and the report is the one of gpumemsim-stats/1 days. */
+ * are absent. */
 static void test_text_functional(void **state)
 {
     (void)state;
