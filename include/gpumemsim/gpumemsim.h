@@ -730,6 +730,21 @@ typedef enum gms_report_format {
 gms_status gms_device_report(const gms_device *dev, gms_report_format format, size_t top,
                              const char *launch_file, char **text_out, gms_diag_list *dl);
 
+/* ---- Nsight Compute metrics (docs/statistics.md, "Nsight Compute metrics") ---- */
+/* One metric of the mapping that the JSON report's per-launch "ncu" objects follow. Every
+ * string is static: valid for the life of the program. */
+typedef struct gms_metric_info {
+    const char *name;  /* the ncu metric name, e.g. "dram__bytes_read.sum" */
+    const char *unit;  /* "bytes", "sectors", "%", "cycles", ... */
+    const char *how;   /* how gpumemsim computes it from its counters, one line */
+    int needs_timing;  /* 1: only for launches that ran under the timing model */
+} gms_metric_info;
+/* Number of metrics in the mapping. */
+size_t gms_metric_count(void);
+/* Metric i (0-based, in the mapping's order) into *out (OUT). Returns GMS_OK, or
+ * GMS_ERR_ARGUMENT when out is NULL or i >= gms_metric_count(). */
+gms_status gms_metric_get(size_t i, gms_metric_info *out);
+
 /* ---- faults and printf (docs/api.md, "Faults"; docs/faults.md) ---- */
 typedef struct gms_fault {
     const char *rule;        /* e.g. "EXEC-MEM-001" (docs/faults.md) */

@@ -611,7 +611,8 @@ static void write_timing_block(const report_model *m, const timing_stats *t,
             report_format_count(t->sm_active_cycles, b, sizeof b),
             format_real(d.ipc, 2, e, sizeof e), format_fraction(d.achieved_occupancy, f, sizeof f));
     fprintf(out, "time at %s MHz: %s   (%s SMs, %s warp slots each)\n",
-            format_real(t->clock_mhz, 0, a, sizeof a), format_seconds(d.seconds_at_clock, b, sizeof b),
+            format_real(t->clock_mhz, 0, a, sizeof a),
+            format_seconds(d.seconds_at_clock, b, sizeof b),
             report_format_count(t->sm_count, e, sizeof e),
             report_format_count(t->max_warps_per_sm, g, sizeof g));
     const text_table bw = {.ncolumns = 4, .headers = bw_headers, .align = "lrrr", .indent = "",
@@ -768,7 +769,7 @@ static void write_hottest(const report_model *m, const ranked_insn *ranked, size
     table_write(m, &table, out);
 }
 
-/* ---- stalls by source line -------------------------------------------------------------------- */
+/* ---- stalls by source line ------------------------------------------------------------------- */
 
 /* The instructions of one line: a source line from .loc, or for instructions without one, their
  * line in the kernel file. */

@@ -149,7 +149,8 @@ typedef struct report_bandwidth {
  * undefined (a zero divisor) are NaN; the reports show them as "-" and null. */
 typedef struct report_timing {
     double ipc;                /* warp_instructions / sm_active_cycles: warp instructions per
-                                  SM per active cycle (ncu sm__inst_executed.avg.per_cycle_active) */
+                                  SM per active cycle (ncu
+                                  sm__inst_executed.avg.per_cycle_active) */
     double achieved_occupancy; /* warp_resident_cycles / (sm_active_cycles * max_warps_per_sm),
                                   a fraction of the warp slots */
     double seconds_at_clock;   /* cycles / (clock_mhz * 1e6) */

@@ -438,7 +438,8 @@ static void test_text_timing(void **state)
     char *text = text_report(&model, 10);
     assert_non_null(strstr(text, "\ntiming:\ncycles 10,000   SM active cycles 1,000,000   IPC 0.50"
                                  "   achieved occupancy 25.0%\n"));
-    assert_non_null(strstr(text, "\ntime at 1000 MHz: 10.000 us   (100 SMs, 64 warp slots each)\n"));
+    assert_non_null(
+        strstr(text, "\ntime at 1000 MHz: 10.000 us   (100 SMs, 64 warp slots each)\n"));
     assert_non_null(strstr(text, "\nDRAM      250.0 KiB        25.60  25.6\n"));
     assert_non_null(strstr(text, "\nlong_scoreboard   12,000,000  75.0%\n"));
     assert_null(strstr(text, "\nwait ")); /* reasons without cycles are left out */
@@ -492,9 +493,11 @@ static void test_text_multi(void **state)
                                  "long_scoreboard 77.4%\n"));
     assert_non_null(strstr(text, "\n  2  scale   30,000  0.17      25.0%     10.7        8.5  "
                                  "memory_throttle 100.0%\n"));
-    assert_non_null(strstr(text, "\n  3  plain        -     -          -        -          -  -\n"));
+    assert_non_null(
+        strstr(text, "\n  3  plain        -     -          -        -          -  -\n"));
     assert_non_null(strstr(text, "timing over the 2 launches with timing:\ncycles 40,000   SM "
-                                 "active cycles 4,000,000   IPC 0.25   achieved occupancy 25.0%\n"));
+                                 "active cycles 4,000,000   IPC 0.25   achieved occupancy "
+                                 "25.0%\n"));
     assert_non_null(strstr(text, "lines by warp stall cycles (2 of 3 that stalled):\n"));
     assert_null(strstr(text, " \n"));
     free(text);
