@@ -102,6 +102,9 @@ static const config_field config_fields[] = {
     SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
     SUB(l1, global_store_allocate, KIND_BOOL, 0, 0, USED),
     SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
+    SUB(l1, tags_per_cycle, KIND_U32, 0, 64, TIMING),
+    SUB(l1, sectors_per_cycle, KIND_U32, 0, 4096, TIMING),
+    SUB(l1, mshrs, KIND_U32, 0, 65536, TIMING),
     SUB(shared, banks, KIND_U32, P2, 1024, USED),
     SUB(shared, bank_width_bytes, KIND_U32, P2, 64, USED),
     SUB(l2, size_bytes, KIND_U64, 0, GIB(16), USED),
@@ -116,6 +119,7 @@ static const config_field config_fields[] = {
     SUB(l2, write_policy, KIND_WRITE_POLICY, 0, 0, USED),
     SUB(l2, persisting_max_bytes, KIND_U64, Z, 0, USED),
     SUB(l2, access_policy_max_window_bytes, KIND_U64, Z, GIB(16), USED),
+    SUB(l2, slice_bytes_per_cycle, KIND_U32, 0, 65536, TIMING),
     SUB(constant, l1_bytes, KIND_U32, 0, MIB(16), USED),
     SUB(constant, l1_line_bytes, KIND_U32, P2, 4096, USED),
     SUB(constant, l1_ways, KIND_U32, 0, 65536, USED),
@@ -131,14 +135,34 @@ static const config_field config_fields[] = {
     SUB(crs, entries_per_warp, KIND_U32, 0, 65536, CRS_CACHE),
     SUB(crs, entry_bytes, KIND_U32, P2, 256, CRS_CACHE),
     SUB(dram, page_bytes, KIND_U32, P2, GIB(1), DESCRIBES),
+    SUB(dram, channels, KIND_U32, 0, 4096, TIMING),
+    SUB(dram, bytes_per_cycle, KIND_U32, 0, 1048576, TIMING),
+    SUB(dram, banks_per_channel, KIND_U32, 0, 1024, TIMING),
+    SUB(dram, row_bytes, KIND_U32, P2, MIB(1), TIMING),
     SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX, TIMING),
     SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(latency, dram_row_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, int_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, int_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp32_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp32_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp64_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, fp64_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, sfu_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, sfu_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, tensor_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, tensor_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, branch_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_shared_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, mem_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
 };
 
 #define FIELD_COUNT (sizeof config_fields / sizeof config_fields[0])
@@ -475,6 +499,13 @@ static int validate_with(check_context *cx, const gpu_config *c)
                    c->instruction.l0_line_bytes, "l0_ways", c->instruction.l0_ways, NULL, 0);
     validate_cache(cx, "instruction", "l1_bytes", c->instruction.l1_bytes, "l1_line_bytes",
                    c->instruction.l1_line_bytes, "l1_ways", c->instruction.l1_ways, NULL, 0);
+    if (c->latency.dram_cycles && c->latency.dram_row_hit_cycles > c->latency.dram_cycles)
+        config_error(cx, "CONFIG-125", "latency", "dram_row_hit_cycles",
+                     "%u is above latency.dram_cycles (%u)", c->latency.dram_row_hit_cycles,
+                     c->latency.dram_cycles);
+    if (c->dram.row_bytes && c->dram.row_bytes < 256)
+        config_error(cx, "CONFIG-126", "dram", "row_bytes",
+                     "%u is smaller than the 256-byte channel interleave", c->dram.row_bytes);
     if (c->dram.page_bytes < c->l2.line_bytes)
         config_error(cx, "CONFIG-118", "dram", "page_bytes",
                      "%u is smaller than l2.line_bytes (%u)", c->dram.page_bytes,

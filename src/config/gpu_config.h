@@ -75,6 +75,11 @@ typedef struct gpu_l1_config {
     gpu_write_policy global_store_policy; /* global stores */
     bool global_store_allocate;           /* a global store miss allocates a line */
     gpu_write_policy local_store_policy;  /* local-memory stores (register spills, stack) */
+    /* The L1/shared pipeline of the timing model (docs/timing.md, "Memory"). */
+    uint32_t tags_per_cycle;    /* 128-byte lines whose tags the L1 looks up per SM cycle */
+    uint32_t sectors_per_cycle; /* sectors the tag stage passes per SM cycle */
+    uint32_t mshrs;             /* lines an SM's L1 may have in flight to the L2 (misses to
+                                   a line already in flight merge into its entry) */
 } gpu_l1_config;
 
 /* Shared-memory banks (JSON "shared"). */
@@ -97,6 +102,7 @@ typedef struct gpu_l2_config {
     gpu_write_policy write_policy;
     uint64_t persisting_max_bytes;           /* largest persisting set-aside; 0: unsupported */
     uint64_t access_policy_max_window_bytes; /* largest access-policy window; 0: unsupported */
+    uint32_t slice_bytes_per_cycle; /* bytes one slice reads or writes per SM cycle (timing) */
 } gpu_l2_config;
 
 /* Constant caches: a small per-SM L1 and a larger L1.5 behind it (JSON "constant"). */
@@ -129,6 +135,12 @@ typedef struct gpu_crs_config {
 /* Device memory as the simulator stores it (JSON "dram"). */
 typedef struct gpu_dram_config {
     uint32_t page_bytes; /* allocation unit of the sparse backing store (not a DRAM row) */
+    /* DRAM as the timing model sees it (docs/timing.md, "Memory"): independent channels that
+     * share the device bandwidth evenly, each with banks holding one open row. */
+    uint32_t channels;          /* independent channels (memory controllers) */
+    uint32_t bytes_per_cycle;   /* bandwidth of all channels together, bytes per SM cycle */
+    uint32_t banks_per_channel; /* banks per channel, one open row each */
+    uint32_t row_bytes;         /* bytes of one row (page) of a bank */
 } gpu_dram_config;
 
 /* Load-to-use latencies for the timing model, SM clock cycles (JSON "latency"). */
@@ -138,10 +150,37 @@ typedef struct gpu_latency_config {
     uint32_t shared_conflict_step_cycles; /* added per extra wavefront of a bank conflict */
     uint32_t l2_near_hit_cycles;          /* hit in the SM's own L2 partition */
     uint32_t l2_far_hit_cycles;           /* hit in the other partition; = near when one */
-    uint32_t dram_cycles;
+    uint32_t dram_cycles;                 /* a DRAM access that opens a new row (the pointer
+                                             chase's random accesses) */
+    uint32_t dram_row_hit_cycles;         /* a DRAM access to its bank's open row */
     uint32_t constant_l1_hit_cycles;
     uint32_t constant_l15_hit_cycles;
 } gpu_latency_config;
+
+/* Execution pipes of one SM sub-partition (warp scheduler) for the timing model (JSON "pipe";
+ * docs/timing.md, "Pipes"; src/timing/timing_class.c says which instructions use which pipe).
+ * *_latency_cycles: from the issue of an instruction until a dependent one may issue (for mem:
+ * until the instruction has read its source registers and handed the access to the memory
+ * pipeline, the read scoreboard's clear; mem_shared for shared-memory accesses).
+ * *_interval_cycles: cycles the pipe is busy with one warp instruction, 32 lanes over the
+ * lanes it takes per cycle (a 16-lane pipe: 2). */
+typedef struct gpu_pipe_config {
+    uint32_t int_latency_cycles;    /* integer and logic ALU, moves, predicates */
+    uint32_t int_interval_cycles;
+    uint32_t fp32_latency_cycles;   /* single and half precision */
+    uint32_t fp32_interval_cycles;
+    uint32_t fp64_latency_cycles;   /* double precision */
+    uint32_t fp64_interval_cycles;
+    uint32_t sfu_latency_cycles;    /* MUFU, conversions, divisions, warp shuffles */
+    uint32_t sfu_interval_cycles;
+    uint32_t tensor_latency_cycles; /* one m16n8k16 f16 MMA; other shapes scale with m*n*k */
+    uint32_t tensor_interval_cycles;
+    uint32_t branch_latency_cycles; /* branches, calls, barriers, fences */
+    uint32_t branch_interval_cycles;
+    uint32_t mem_latency_cycles;    /* global, local, constant, texture, surface accesses */
+    uint32_t mem_shared_latency_cycles;
+    uint32_t mem_interval_cycles;
+} gpu_pipe_config;
 
 typedef struct gpu_config {
     char name[GPU_CONFIG_NAME_BYTES];               /* [a-z0-9_.-]+, e.g. "h100" */
@@ -156,6 +195,7 @@ typedef struct gpu_config {
     gpu_crs_config crs;
     gpu_dram_config dram;
     gpu_latency_config latency;
+    gpu_pipe_config pipe;
 } gpu_config;
 
 /* What the simulator does with a key today (docs/presets.md, "Which keys are modelled"). A key
@@ -217,7 +257,9 @@ const gpu_config *gpu_preset_default(void);
  *   CONFIG-120 an enumeration field holds a value outside its enum
  *   CONFIG-121 a value above the largest the simulator supports (e.g. sm.count > 4096, a line
  *              above 4096 bytes, a cache above 16 MiB, l2.size_bytes above 16 GiB)
- *   CONFIG-122 more than 64 sectors per line (l1 or l2) */
+ *   CONFIG-122 more than 64 sectors per line (l1 or l2)
+ *   CONFIG-125 latency.dram_row_hit_cycles is above latency.dram_cycles
+ *   CONFIG-126 dram.row_bytes is smaller than the 256-byte channel interleave */
 int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
 
 /* Reads the JSON override file at `path` (borrowed) into `out` (OUT, caller storage). The file

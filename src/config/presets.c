@@ -52,6 +52,11 @@ static const gpu_config presets[] = {
                                                          for global data (docs/presets.md) */
             .global_store_allocate = false,          /* assumption: a store miss does not fill */
             .local_store_policy = GPU_WRITE_BACK,    /* assumption: spills stay in L1 */
+            /* The L1/shared pipeline (timing): §3 "L1 line, sectors, tag rate" and §9 "L1" */
+            .tags_per_cycle = 4,     /* §3 "L1 line, sectors, tag rate": 4 tags per cycle */
+            .sectors_per_cycle = 16, /* §3 "L1 line, sectors, tag rate": at most 16 sectors */
+            .mshrs = 256, /* assumption: unpublished; enough lines in flight for the DRAM and L2
+                             bandwidths at their latencies (docs/presets.md) */
         },
         .shared = {
             .banks = 32,           /* §1 "Shared banks": 32 x 4 B */
@@ -71,6 +76,9 @@ static const gpu_config presets[] = {
             .persisting_max_bytes = 39321600, /* §6 "L2 as reported by the device": 37.5 MiB */
             /* assumption: the A100 limit of §5 "L2 persistence limits"; no Hopper figure */
             .access_policy_max_window_bytes = 134213632,
+            /* §6 "L2 bandwidth": 6.9-7.3 TB/s (H100 PCIe) at the preset's 1980 MHz clock (§6
+             * "L2 near hit", mt4g SXM), ~3590 B/clk over 80 slices */
+            .slice_bytes_per_cycle = 45,
         },
         .constant = {
             .l1_bytes = 2112,     /* §6 "Constant caches": L1 constant 2,112 B */
@@ -92,7 +100,14 @@ static const gpu_config presets[] = {
             .entries_per_warp = 16, /* assumption: no figure; small enough that recursion spills */
             .entry_bytes = 16,      /* assumption: return address + lane mask, padded */
         },
-        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity, not hardware */
+        .dram = {
+            .page_bytes = 4096, /* assumption: simulator store granularity, not hardware */
+            .channels = 10, /* §6 "Configurations": 10 HBM2e controllers (H100 PCIe) */
+            /* §6 "DRAM bandwidth": 1.94 TB/s read (H100 PCIe) at the preset's 1980 MHz clock */
+            .bytes_per_cycle = 980,
+            .banks_per_channel = 16, /* assumption: 16 banks per HBM channel */
+            .row_bytes = 2048,       /* assumption: a 2 KB DRAM page */
+        },
         .latency = {
             .l1_hit_cycles = 34,   /* §6 "L1 latency": 34.0-34.8 (gpu-benches, H100 PCIe) */
             .shared_load_cycles = 30, /* §6 "Shared latency": 29.9 (mt4g) */
@@ -100,8 +115,29 @@ static const gpu_config presets[] = {
             .l2_near_hit_cycles = 265, /* §6 "L2 near hit": 264-266 plateau (gpu-benches) */
             .l2_far_hit_cycles = 475,  /* §6 "L2 far": 461-478 plateau (gpu-benches) */
             .dram_cycles = 650,        /* §6 "DRAM latency": 626-658 (gpu-benches) */
+            .dram_row_hit_cycles = 610, /* assumption: an open row saves ~40 cycles (~25 ns of
+                                           precharge and activate) */
             .constant_l1_hit_cycles = 21,   /* §6 "Constant caches": 20.7 */
             .constant_l15_hit_cycles = 105, /* §6 "Constant caches": 104.9 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 1, /* assumption: 32 FP32 lanes per scheduler (128 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles since Volta (Jia 2018) */
+            .fp64_interval_cycles = 2, /* assumption: 16 FP64 lanes per scheduler (64 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 4, /* assumption: 512 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~126 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -136,6 +172,9 @@ static const gpu_config presets[] = {
             .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
             .global_store_allocate = false,           /* assumption: as for h100 */
             .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+            .tags_per_cycle = 4,     /* §3 "L1 line, sectors, tag rate"; §9 "Strided L1" */
+            .sectors_per_cycle = 16, /* §3 "L1 line, sectors, tag rate": at most 16 sectors */
+            .mshrs = 256,            /* assumption: as for h100 */
         },
         .shared = {
             .banks = 32,           /* §1 "Shared banks" */
@@ -154,6 +193,9 @@ static const gpu_config presets[] = {
             .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
             .persisting_max_bytes = 31457280,   /* §5 "L2 persistence limits"; §8 item 5 */
             .access_policy_max_window_bytes = 134213632, /* §5 "L2 persistence limits" */
+            /* §5 "L2 bandwidth, suites": 5.3-5.45 TB/s at the 1410 MHz of §5 "L1 latency,
+             * suites", ~3830 B/clk over 80 slices */
+            .slice_bytes_per_cycle = 48,
         },
         .constant = {
             .l1_bytes = 2112,      /* §5 "Constant caches": 2,112 B */
@@ -175,7 +217,14 @@ static const gpu_config presets[] = {
             .entries_per_warp = 16, /* assumption: as for h100 */
             .entry_bytes = 16,      /* assumption: as for h100 */
         },
-        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .dram = {
+            .page_bytes = 4096, /* assumption: simulator store granularity */
+            .channels = 10, /* assumption: five HBM2 stacks, two controllers each */
+            /* §5 "DRAM bandwidth": 1.49 TB/s read (A100-40) at 1410 MHz (§5 "L1 latency, suites") */
+            .bytes_per_cycle = 1057,
+            .banks_per_channel = 16, /* assumption: as for h100 */
+            .row_bytes = 2048,       /* assumption: as for h100 */
+        },
         .latency = {
             .l1_hit_cycles = 36, /* §5 "L1 latency, suites": 36.0-36.4 (gpu-benches) */
             .shared_load_cycles = 29, /* §5 "Shared latency": 29.0 (Luo 2024 and 2025) */
@@ -183,8 +232,28 @@ static const gpu_config presets[] = {
             .l2_near_hit_cycles = 211, /* §5 "L2 near hit, suites": 210.6-213.3 */
             .l2_far_hit_cycles = 425,  /* §5 "L2 far hit, suites": ~424-426; §8 item 6 */
             .dram_cycles = 570,        /* §5 "DRAM latency, suites": 567-575 */
+            .dram_row_hit_cycles = 530, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42, /* assumption: no A100 figure; the V100 value of §3 */
             .constant_l15_hit_cycles = 121, /* §5 "Constant caches": 120.7 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles since Volta (Jia 2018) */
+            .fp64_interval_cycles = 4, /* assumption: 8 FP64 lanes per scheduler (32 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 8, /* assumption: 256 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~126 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -219,6 +288,9 @@ static const gpu_config presets[] = {
             .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
             .global_store_allocate = false,           /* assumption: as for h100 */
             .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+            .tags_per_cycle = 4,     /* §3 "L1 line, sectors, tag rate": 4 tags per cycle */
+            .sectors_per_cycle = 16, /* §3 "L1 line, sectors, tag rate": at most 16 sectors */
+            .mshrs = 256,            /* assumption: as for h100 */
         },
         .shared = {
             .banks = 32,           /* §1 "Shared banks" */
@@ -237,6 +309,9 @@ static const gpu_config presets[] = {
             .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
             .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
             .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+            /* §3 "L2 bandwidth": ~2.4 TB/s at the 1380 MHz of §3 "L1 latency, benchmark
+             * suites", ~1740 B/clk over 64 slices */
+            .slice_bytes_per_cycle = 27,
         },
         .constant = {
             .l1_bytes = 2112,      /* §3 "Constant caches": 2,112 B */
@@ -258,7 +333,15 @@ static const gpu_config presets[] = {
             .entries_per_warp = 16, /* assumption: as for h100 */
             .entry_bytes = 16,      /* assumption: as for h100 */
         },
-        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .dram = {
+            .page_bytes = 4096, /* assumption: simulator store granularity */
+            .channels = 8, /* assumption: four HBM2 stacks, two controllers each */
+            /* §3 "DRAM bandwidth": 866 GB/s read at 1380 MHz (§3 "L1 latency, benchmark
+             * suites") */
+            .bytes_per_cycle = 628,
+            .banks_per_channel = 16, /* assumption: as for h100 */
+            .row_bytes = 2048,       /* assumption: as for h100 */
+        },
         .latency = {
             .l1_hit_cycles = 30,      /* §3 "L1 latency, benchmark suites": 29.9-30.3 */
             .shared_load_cycles = 23, /* §3 "Shared latency, suites": 23 median (mt4g) */
@@ -266,8 +349,28 @@ static const gpu_config presets[] = {
             .l2_near_hit_cycles = 215, /* §3 "L2 hit latency, suites": 213-215 plateau */
             .l2_far_hit_cycles = 215,  /* one partition: far equals near */
             .dram_cycles = 430,        /* §3 "DRAM latency": 424-437 (gpu-benches) */
+            .dram_row_hit_cycles = 390, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42,   /* §3 "Constant caches": 41.9 mean */
             .constant_l15_hit_cycles = 113, /* §3 "Constant caches": 112.8 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2018; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 8,  /* assumption: DFMA ~8 cycles (Jia 2018) */
+            .fp64_interval_cycles = 4, /* assumption: 8 FP64 lanes per scheduler (32 per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 16, /* assumption: 128 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §1 "L1 bandwidth per SM": ~125 B/clk = one 32-lane
+                                         4-byte access per cycle per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -301,6 +404,10 @@ static const gpu_config presets[] = {
             .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
             .global_store_allocate = false,           /* assumption: as for h100 */
             .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+            .tags_per_cycle = 4,     /* assumption: the Volta rate of §3 "L1 line, sectors,
+                                        tag rate" */
+            .sectors_per_cycle = 16, /* assumption: the Volta limit of the same row */
+            .mshrs = 256,            /* assumption: as for h100 */
         },
         .shared = {
             .banks = 32,           /* §1 "Shared banks" */
@@ -319,6 +426,8 @@ static const gpu_config presets[] = {
             .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
             .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
             .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+            .slice_bytes_per_cycle = 32, /* assumption: no T4 L2 bandwidth figure; one sector
+                                            per slice per cycle */
         },
         .constant = {
             .l1_bytes = 2112,      /* §4 "RTX 2080 Ti": 2,112 B (Jia's T4 row: 2 KiB) */
@@ -342,7 +451,15 @@ static const gpu_config presets[] = {
             .entries_per_warp = 16, /* assumption: as for h100 */
             .entry_bytes = 16,      /* assumption: as for h100 */
         },
-        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .dram = {
+            .page_bytes = 4096, /* assumption: simulator store granularity */
+            .channels = 8, /* assumption: a 256-bit GDDR6 bus, eight 32-bit channels */
+            /* §4 "T4 per Jia et al. 2019": 220 GiB/s measured, at an assumed 1590 MHz boost
+             * clock (no T4 clock in the figures) */
+            .bytes_per_cycle = 149,
+            .banks_per_channel = 16, /* assumption: as for h100 */
+            .row_bytes = 2048,       /* assumption: as for h100 */
+        },
         .latency = {
             .l1_hit_cycles = 32,      /* §4 "T4 per Jia et al. 2019": 32 */
             .shared_load_cycles = 19, /* §4 "T4 shared latency": 19 (unverified) */
@@ -350,8 +467,28 @@ static const gpu_config presets[] = {
             .l2_near_hit_cycles = 188, /* §4 "T4 per Jia et al. 2019": 188 */
             .l2_far_hit_cycles = 188,  /* one partition: far equals near */
             .dram_cycles = 496,        /* §4 "RTX 2080 Ti" and "T1000": 496 (no T4 figure) */
+            .dram_row_hit_cycles = 456, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 72,   /* §4 "RTX 2080 Ti": 71.9 */
             .constant_l15_hit_cycles = 124, /* §4 "RTX 2080 Ti": 124 */
+        },
+        .pipe = {
+            .int_latency_cycles = 4,  /* assumption: 4-cycle ALU since Volta (Jia 2019; docs) */
+            .int_interval_cycles = 2, /* assumption: 16 INT32 lanes per scheduler (64 per SM) */
+            .fp32_latency_cycles = 4, /* assumption: as int */
+            .fp32_interval_cycles = 2, /* assumption: 16 FP32 lanes per scheduler (64 per SM) */
+            .fp64_latency_cycles = 72, /* assumption: the interval plus an 8-cycle pipeline */
+            .fp64_interval_cycles = 64, /* assumption: FP64 at 1/32 of FP32 (2 lanes per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 8,  /* assumption: 4 SFU lanes per scheduler (16 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no figure */
+            .tensor_interval_cycles = 16, /* assumption: 128 dense f16 FMA/clk per scheduler */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 8, /* §1 "L1 bandwidth per SM": 58.8 B/clk (Jia) = one 32-lane
+                                         4-byte access per 2 cycles per SM, 4 schedulers */
         },
     },
     /* ---------------------------------------------------------------------------------------- */
@@ -387,6 +524,10 @@ static const gpu_config presets[] = {
             .global_store_policy = GPU_WRITE_THROUGH, /* assumption: as for h100 */
             .global_store_allocate = false,           /* assumption: as for h100 */
             .local_store_policy = GPU_WRITE_BACK,     /* assumption: as for h100 */
+            .tags_per_cycle = 4,     /* assumption: the Volta rate of §3 "L1 line, sectors,
+                                        tag rate" */
+            .sectors_per_cycle = 16, /* assumption: the Volta limit of the same row */
+            .mshrs = 256,            /* assumption: as for h100 */
         },
         .shared = {
             .banks = 32,           /* §2 "Shared-memory banks": 32 banks of 32 bits */
@@ -405,6 +546,8 @@ static const gpu_config presets[] = {
             .write_policy = GPU_WRITE_BACK,     /* §10 "discard ... without write-back" */
             .persisting_max_bytes = 0,           /* §10 "Availability": cc8.0 or later */
             .access_policy_max_window_bytes = 0, /* §10 "Availability": cc8.0 or later */
+            .slice_bytes_per_cycle = 32, /* assumption: no Maxwell L2 bandwidth figure; one
+                                            sector per slice per cycle */
         },
         .constant = {
             .l1_bytes = 2048,      /* §2 "Constant caches": 2 KB (M60, unverified) */
@@ -426,7 +569,15 @@ static const gpu_config presets[] = {
             .entries_per_warp = 16, /* assumption: as for h100 */
             .entry_bytes = 16,      /* assumption: as for h100 */
         },
-        .dram = {.page_bytes = 4096}, /* assumption: simulator store granularity */
+        .dram = {
+            .page_bytes = 4096, /* assumption: simulator store granularity */
+            .channels = 4, /* assumption: a 256-bit bus, four 64-bit controllers */
+            /* §2 "DRAM": 224 GB/s theoretical, at an assumed 1216 MHz boost clock (no GTX 980
+             * clock in the figures) */
+            .bytes_per_cycle = 184,
+            .banks_per_channel = 16, /* assumption: as for h100 */
+            .row_bytes = 2048,       /* assumption: as for h100 */
+        },
         .latency = {
             .l1_hit_cycles = 82,      /* §2 "L1 hit latency": ~82 (M60, unverified) */
             .shared_load_cycles = 28, /* §2 "Shared latency, no conflict": 28.0 */
@@ -434,8 +585,29 @@ static const gpu_config presets[] = {
             .l2_near_hit_cycles = 207, /* §2 "L2 hit latency": ~207 (M60, unverified) */
             .l2_far_hit_cycles = 207,  /* one partition: far equals near */
             .dram_cycles = 375,        /* §1 "DRAM latency": ~350-400, midpoint (unverified) */
+            .dram_row_hit_cycles = 335, /* assumption: 40 cycles saved, as for h100 */
             .constant_l1_hit_cycles = 42,   /* assumption: no Maxwell figure; V100 value of §3 */
             .constant_l15_hit_cycles = 113, /* assumption: no Maxwell figure; V100 value of §3 */
+        },
+        .pipe = {
+            .int_latency_cycles = 6,  /* ref sass-dialect.md 2.3: ~6 cycles for most ALU
+                                         operations on Maxwell (maxas) */
+            .int_interval_cycles = 1, /* §2 "SM resources": 128 cores, 4 schedulers: 32 lanes */
+            .fp32_latency_cycles = 6, /* ref sass-dialect.md 2.3, as int */
+            .fp32_interval_cycles = 1, /* §2 "SM resources": 128 cores, 4 schedulers */
+            .fp64_latency_cycles = 40, /* assumption: the interval plus an 8-cycle pipeline */
+            .fp64_interval_cycles = 32, /* assumption: FP64 at 1/32 of FP32 (4 lanes per SM) */
+            .sfu_latency_cycles = 20,  /* assumption: MUFU order of magnitude, no figure */
+            .sfu_interval_cycles = 4,  /* assumption: 8 SFU lanes per scheduler (32 per SM) */
+            .tensor_latency_cycles = 32, /* assumption: no tensor cores; the t4 values */
+            .tensor_interval_cycles = 16, /* assumption: no tensor cores; the t4 values */
+            .branch_latency_cycles = 5, /* ref sass-dialect.md 2.5: BRA, EXIT, BAR stall >= 5 */
+            .branch_interval_cycles = 1, /* assumption: one branch per cycle per scheduler */
+            .mem_latency_cycles = 4, /* ref sass-dialect.md 2.3: sources read ~4 cycles after
+                                        issue for global memory (maxas; Maxwell) */
+            .mem_shared_latency_cycles = 2, /* ref sass-dialect.md 2.3: ~2 for shared (maxas) */
+            .mem_interval_cycles = 4, /* §9 "Shared-memory conflicts": ~128 B/clk/SM shared
+                                         bandwidth = one 32-lane 4-byte access per cycle */
         },
     },
 };

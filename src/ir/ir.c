@@ -218,7 +218,21 @@ static const char *const space_names[] = {"",      "generic", "global", "shared"
                                           "crs"};
 static const char *const sem_names[] = {"weak", "relaxed", "acquire", "release",
                                         "acq_rel", "sc", "volatile", "mmio"};
-static const char *const scope_names[] = {"", "cta", "cluster", "gpu", "gpus", "sys"};
+static const char *const scope_names[] = {"",    "cta", "cluster", "gpu",   "gpus",
+                                          "sys", "sm",  "tile",    "sysacq"};
+static const char *const sfid_names[] = {"", "ugm", "ugml", "tgm", "slm"};
+static const char *const fence_op_names[] = {"",        "none",  "evict",  "invalidate",
+                                             "discard", "clean", "flushl3"};
+static const char *const cache_ctl_names[] = {"", "uc", "ca", "wb", "wt", "st", "ri"};
+
+unsigned ir_scope_width(ir_scope s)
+{
+    static const uint8_t width[] = {[IR_SCOPE_NONE] = 0, [IR_SCOPE_CTA] = 1, [IR_SCOPE_SM] = 2,
+                                    [IR_SCOPE_CLUSTER] = 3, [IR_SCOPE_TILE] = 4,
+                                    [IR_SCOPE_GPU] = 5, [IR_SCOPE_GPUS] = 6, [IR_SCOPE_SYS] = 7,
+                                    [IR_SCOPE_SYSACQ] = 8};
+    return (unsigned)s < sizeof width ? width[s] : 0;
+}
 static const char *const evict_names[] = {"",     "normal", "unchanged",
                                           "first", "last",  "no_allocate"};
 static const char *const write_mode_names[] = {"", "write_back", "write_through", "bypass_l1",
@@ -270,6 +284,10 @@ void ir_mem_attrs_visit(const ir_mem_attrs *m, ir_mem_visit_fn visit, void *user
     ENUM_FIELD(image_dim, image_dim_names);
     NUMBER_FIELD(image_clamp, 0);  /* ir_image_clamp */
     NUMBER_FIELD(image_flags, 0);  /* IR_IMAGE_* bits */
+    ENUM_FIELD(sfid, sfid_names);
+    ENUM_FIELD(fence_op, fence_op_names);
+    ENUM_FIELD(l1_ctl, cache_ctl_names);
+    ENUM_FIELD(l2_ctl, cache_ctl_names);
 #undef ENUM_FIELD
 #undef NUMBER_FIELD
 }

@@ -235,11 +235,70 @@ typedef enum ir_sem {
     IR_SEM_SC, IR_SEM_VOLATILE, IR_SEM_MMIO
 } ir_sem;
 
-/* Scope of an ordering operation, narrowest first: the thread group of a CTA (LSC "group"), a
- * cluster of CTAs (LSC "local" and "tile"), the GPU, all GPUs of the system, the system. */
+/* Scope of an ordering operation. CTA..SYS are narrowest first: the thread group of a CTA (LSC
+ * "group"), a cluster of CTAs, the GPU (LSC "gpu"), all GPUs of the system (LSC "gpus"), the
+ * system (LSC "sysrel"). The values after SYS were added for Intel LSC fences and do not continue
+ * that order; read them with ir_scope_width:
+ *   SM      LSC "local": the issuing SM (Xe-core) and its L1 (between CTA and CLUSTER)
+ *   TILE    LSC "tile": the SMs of the issuing SM's tile, their L1s and the tile's L2 slice
+ *           (between CLUSTER and GPU; on a one-tile GPU it reaches what GPU reaches)
+ *   SYSACQ  LSC "sysacq": system scope, acquire side: commits to device memory the writes that
+ *           reached the device from the host or a peer, then acts like SYS */
 typedef enum ir_scope {
-    IR_SCOPE_NONE = 0, IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_GPUS, IR_SCOPE_SYS
+    IR_SCOPE_NONE = 0, IR_SCOPE_CTA, IR_SCOPE_CLUSTER, IR_SCOPE_GPU, IR_SCOPE_GPUS, IR_SCOPE_SYS,
+    IR_SCOPE_SM, IR_SCOPE_TILE, IR_SCOPE_SYSACQ
 } ir_scope;
+/* The width of scope `s` as a rank, narrowest first: NONE 0, CTA 1, SM 2, CLUSTER 3, TILE 4,
+ * GPU 5, GPUS 6, SYS 7, SYSACQ 8 (SYS and SYSACQ reach the same caches). 0 when out of range. */
+unsigned ir_scope_width(ir_scope s);
+
+/* Intel LSC shared functions (SFIDs) a memory instruction or fence goes through
+ * (ir_mem_attrs.sfid; visa-lsc.md section 3). NONE: not an LSC instruction (PTX, SASS). A fence
+ * orders only the earlier accesses of its own SFID. */
+typedef enum ir_sfid {
+    IR_SFID_NONE = 0,
+    IR_SFID_UGM,  /* untyped global memory: global data through the SM's L1 and the L2 */
+    IR_SFID_UGML, /* low-bandwidth untyped global memory: the same data, the cross-tile path */
+    IR_SFID_TGM,  /* typed global memory (surfaces): the same caches as UGM */
+    IR_SFID_SLM,  /* shared local memory: the work-group's SLM (the model's shared memory) */
+} ir_sfid;
+
+/* The cache operation of an LSC fence (ir_mem_attrs.fence_op; LSC_FENCE, seed page 001). UNSET
+ * (0): not an LSC fence. The operation acts on the caches the fence's scope covers (ir_scope
+ * and docs/visa.md, "Fences and cache controls"), after the wait for earlier accesses. */
+typedef enum ir_fence_op {
+    IR_FENCE_OP_UNSET = 0,
+    IR_FENCE_OP_NONE,       /* "none": order only, no cache is touched */
+    IR_FENCE_OP_EVICT,      /* "evict": dirty lines written back, then every line invalidated */
+    IR_FENCE_OP_INVALIDATE, /* "invalidate": clean lines dropped; dirty lines stay, still dirty */
+    IR_FENCE_OP_DISCARD,    /* "discard": clean and dirty lines dropped without write-back; the
+                               dirty data is lost */
+    IR_FENCE_OP_CLEAN,      /* "clean": dirty lines written back and kept, now clean; clean
+                               lines stay */
+    IR_FENCE_OP_FLUSHL3,    /* "flushl3": the L2 (LSC's L3) only, within the scope: dirty lines
+                               written back and every line invalidated; L1s untouched */
+} ir_fence_op;
+
+/* Per-level cache control of an LSC load, store or atomic (ir_mem_attrs.l1_ctl and l2_ctl;
+ * visa-lsc.md section 4). LSC writes `.L1.L3`: its L1 is the SM's L1 (l1_ctl) and its L3 is the
+ * GPU's last-level cache, the model's L2 (l2_ctl). Which pairs are legal per operation is the
+ * front-end's check; mem/ gives every value its effect at either level. */
+typedef enum ir_cache_ctl {
+    IR_CC_DEFAULT = 0,      /* "df": the GPU's default policy for the line's kind (MOCS) */
+    IR_CC_UNCACHED,         /* "uc": loads neither hit nor fill this level (a resident copy is
+                               written back if dirty and dropped first, so the read is fresh);
+                               stores and atomics go past it to the next level, dropping a copy */
+    IR_CC_CACHED,           /* "ca": loads hit in and fill this level */
+    IR_CC_WRITE_BACK,       /* "wb": stores are kept dirty at this level until eviction or a
+                               fence; loads as "ca" */
+    IR_CC_WRITE_THROUGH,    /* "wt": stores update this level's copy when present and are
+                               written to the next level at once; loads as "ca" */
+    IR_CC_STREAMING,        /* "st": cached, but the line is allocated evict-first (data used
+                               once); stores as "wb" with that class */
+    IR_CC_READ_INVALIDATE,  /* "ri": read-invalidate (last use): the load reads through this
+                               level and the line is invalidated there afterwards (dirty bytes
+                               written back first, so no data is lost) */
+} ir_cache_ctl;
 
 /* Eviction classes a memory access asks for its line (docs/cache-model.md, "Allocation hints").
  * NONE: the access names no class. In L1 all apply; in L2 NORMAL, FIRST, LAST and UNCHANGED. */
@@ -339,6 +398,12 @@ typedef struct ir_mem_attrs {
     uint8_t image_dim;      /* ir_image_dim: image ops' geometry (IR_IMAGE_NONE otherwise) */
     uint8_t image_clamp;    /* ir_image_clamp: what an out-of-bounds coordinate does */
     uint8_t image_flags;    /* IR_IMAGE_* bits */
+    /* Intel LSC (0 elsewhere): the shared function, the fence's cache operation (on FENCE; its
+     * scope is `scope`) and the per-level cache controls of loads, stores and atomics. */
+    uint8_t sfid;           /* ir_sfid */
+    uint8_t fence_op;       /* ir_fence_op: set exactly on an LSC fence (FENCE with sfid) */
+    uint8_t l1_ctl;         /* ir_cache_ctl for the SM's L1 (LSC .L1) */
+    uint8_t l2_ctl;         /* ir_cache_ctl for the L2 (LSC .L3) */
 } ir_mem_attrs;
 
 /* Image geometry of an image op: how many coordinates it takes and what they mean. */

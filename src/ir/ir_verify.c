@@ -275,6 +275,22 @@ static void check_vector_width(verifier *v, const ir_shape *shape)
     }
 }
 
+/* Intel LSC attributes (ir.h, ir_sfid and after): a fence operation exactly on an LSC fence, with
+ * a scope; per-level cache controls only on an LSC memory instruction (access or prefetch). */
+static void check_lsc(verifier *v, const ir_op_info *info)
+{
+    const ir_insn *in = v->in;
+    bool is_fence = in->op == IR_FENCE;
+    if (in->mem.fence_op && !(is_fence && in->mem.sfid))
+        fail(v, "IR-VERIFY-008", "fence_op is set, but %s is not an LSC fence (fence with sfid)",
+             info->name);
+    if (is_fence && in->mem.sfid && (!in->mem.fence_op || !in->mem.scope))
+        fail(v, "IR-VERIFY-008", "an LSC fence needs fence_op and scope");
+    if ((in->mem.l1_ctl || in->mem.l2_ctl) && !(in->mem.sfid && info->cls == IR_CLASS_MEM))
+        fail(v, "IR-VERIFY-008", "l1_ctl/l2_ctl are set, but %s is not an LSC memory instruction",
+             info->name);
+}
+
 static void check_mem(verifier *v, const ir_op_info *info, const ir_shape *shape)
 {
     const ir_insn *in = v->in;
@@ -308,6 +324,7 @@ static void check_mem(verifier *v, const ir_op_info *info, const ir_shape *shape
     }
     if (!hint_slot && in->mem.has_policy && info->mem != IR_MEM_NONE)
         fail(v, "IR-VERIFY-008", "has_policy is set, but %s has no policy operand", info->name);
+    check_lsc(v, info);
 }
 
 /* ---- IR-VERIFY-009 (call) and the operand lists of call and brx.idx ---- */

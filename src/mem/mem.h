@@ -146,6 +146,18 @@ typedef struct mem_access {
      * aligned down to it before anything else. The others stay 0. */
     uint32_t window_lanes;
     uint32_t misaligned_lanes;
+    /* Results the timing model reads (docs/timing.md, "Memory"), 0 where the access has no such
+     * part: shared_wavefronts, the bank passes its shared-memory lanes needed (the count
+     * mem_shared_counters.wavefronts adds); l1_tags, the 128-byte lines its global and local
+     * lanes touched (one L1 tag lookup each; an atomic: its lanes, each its own operation);
+     * const_lookups, const_misses and const_addresses, the constant-cache lines it looked up,
+     * how many of them missed, and the distinct constant or parameter addresses it read;
+     * dram_read_bytes and dram_write_bytes, the DRAM traffic it caused (fills, and write-backs
+     * of the dirty lines it evicted), as mem_dram_counters counts them. */
+    uint16_t shared_wavefronts;
+    uint16_t l1_tags;
+    uint8_t const_lookups, const_misses, const_addresses;
+    uint32_t dram_read_bytes, dram_write_bytes;
     uint32_t nserved;
     mem_served served[MEM_MAX_SERVED];
 } mem_access;

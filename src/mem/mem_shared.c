@@ -68,6 +68,7 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
                   uint32_t lanes)
 {
     uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
+    ms->last_wavefronts = 0;
     if (banks == 0 || banks > MAX_BANKS || width == 0)
         return;
     uint32_t bytes = acc->op == MEM_OP_ATOMIC ? acc->elem_bytes
@@ -81,16 +82,20 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
     int broadcast = acc->op != MEM_OP_ATOMIC;
     if (broadcast && bytes <= width && conflict_free(t, lanes, banks, width)) {
         c->shared.wavefronts++;
+        ms->last_wavefronts = 1;
         return;
     }
+    uint32_t total = 0;
     for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
         uint32_t wavefronts =
             phase_wavefronts(t, lanes, first, per_phase, bytes, banks, width, broadcast);
         if (wavefronts) {
             c->shared.wavefronts += wavefronts;
             c->shared.bank_conflicts += wavefronts - 1;
+            total += wavefronts;
         }
     }
+    ms->last_wavefronts = total;
 }
 
 /* Kernel parameters live in their own region of the constant address space. */
@@ -124,12 +129,17 @@ void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_a
     }
     if (nseen > 1)
         c->constant.serialized += nseen - 1;
+    uint32_t misses = 0;
     for (uint32_t k = 0; k < nlines; k++) {
         cache_result r;
         cache_read(ms->constant[ctx->sm], lines[k], 1, NULL, NULL, &r);
         c->constant.hits += r.sector_hits;
         c->constant.misses += r.sector_misses;
+        misses += (uint32_t)r.sector_misses;
     }
+    ms->last_const_lookups = nlines;
+    ms->last_const_misses = misses;
+    ms->last_const_addresses = nseen;
     (void)acc;
 }
 

@@ -436,6 +436,31 @@ static int strip_hints(const mem_access *acc, ir_mem_attrs *plain)
     return 1;
 }
 
+/* The constant cache's results of the access in progress (mem.h, "Results the timing model
+ * reads"). */
+static void const_results(const memsys *ms, mem_access *acc)
+{
+    acc->const_lookups = (uint8_t)ms->last_const_lookups;
+    acc->const_misses = (uint8_t)ms->last_const_misses;
+    acc->const_addresses = (uint8_t)ms->last_const_addresses;
+}
+
+/* The part of an access that goes through the L1 and below (hier_atomic or hier_global_local),
+ * with its L1 tags and the DRAM traffic it caused as results. */
+static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
+                       const lane_target *t, uint32_t cached, mem_fault *fault)
+{
+    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
+    int atomic = acc->op == MEM_OP_ATOMIC;
+    int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
+                    : hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
+    acc->l1_tags = (uint16_t)(atomic ? (uint32_t)__builtin_popcount(cached) : ms->nreqs);
+    acc->dram_read_bytes = (uint32_t)(rq.counters->dram.read_bytes - read0);
+    acc->dram_write_bytes = (uint32_t)(rq.counters->dram.write_bytes - write0);
+    return st;
+}
+
 /* A load by one lane from the const or param space: what the general path below does for it
  * (check, constant-cache count, copy), without its loops over all lanes. exec_h_ld sends the
  * loads whose lanes all read one address this way (its lowest active lane only). */
@@ -447,6 +472,7 @@ static int direct_one_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc,
     if (mem_check_lane(ms, ctx, acc, l, &t[l], fault) < 0)
         return -1;
     constant_count(ms, counters, ctx, acc, t, acc->active);
+    const_results(ms, acc);
     acc->levels |= 1u << MEM_LEVEL_CONSTANT;
     const uint8_t *p = t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
                                                     : (const uint8_t *)ms->params + t[l].offset;
@@ -480,6 +506,9 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     acc->levels = 0;
     acc->nserved = 0;
     acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->shared_wavefronts = acc->l1_tags = 0;
+    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
     ir_mem_attrs plain;
     const ir_mem_attrs *attrs = acc->attrs;
     if (ms->strip_hints) {
@@ -519,10 +548,12 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
 resolved:
     if (shared) {
         shared_count(ms, counters, acc, t, shared);
+        acc->shared_wavefronts = (uint16_t)ms->last_wavefronts;
         acc->levels |= 1u << MEM_LEVEL_SHARED;
     }
     if (constant) {
         constant_count(ms, counters, ctx, acc, t, constant);
+        const_results(ms, acc);
         acc->levels |= 1u << MEM_LEVEL_CONSTANT;
     }
     if (acc->op == MEM_OP_ATOMIC) {
@@ -530,16 +561,14 @@ resolved:
             return -1;
         if (!cached)
             return 0;
-        mem_request rq = mem_request_for(ms, ctx, acc, attrs);
-        return hier_atomic(ms, ctx, acc, &rq, t, cached, fault);
+        return cached_part(ms, ctx, acc, attrs, t, cached, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */
-    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
-    return hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
+    return cached_part(ms, ctx, acc, attrs, t, cached, fault);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

@@ -100,6 +100,9 @@ struct memsys {
     uint16_t req_slots[LINE_SCRATCH]; /* hash slot of each line request */
     lane_piece pieces[LINE_SCRATCH * 2];
     uint32_t npieces;
+    /* what shared_count and constant_count found for the access in progress (mem_access's
+     * shared_wavefronts, const_lookups, const_misses, const_addresses) */
+    uint32_t last_wavefronts, last_const_lookups, last_const_misses, last_const_addresses;
 };
 
 /* memsys.c: fills *f for lane `lane` and returns -1. */

@@ -503,6 +503,8 @@ static void too_long_carveout_list(gpu_config *c) { c->l1.shared_carveout_count 
 static void partitions_do_not_divide_slices(gpu_config *c) { c->l2.partitions = 3; }
 static void cta_not_whole_warps(gpu_config *c) { c->sm.max_threads_per_cta = 1000; }
 static void far_hit_below_near_hit(gpu_config *c) { c->latency.l2_far_hit_cycles = 200; }
+static void row_hit_above_row_miss(gpu_config *c) { c->latency.dram_row_hit_cycles = 651; }
+static void row_below_interleave(gpu_config *c) { c->dram.row_bytes = 128; }
 static void window_before_ampere(gpu_config *c)
 {
     c->sm_version = 75;
@@ -543,6 +545,10 @@ static const geometry_case geometry_cases[] = {
      cta_not_whole_warps},
     {"CONFIG-116", "latency.l2_far_hit_cycles: 200 is below latency.l2_near_hit_cycles (265)",
      far_hit_below_near_hit},
+    {"CONFIG-125", "latency.dram_row_hit_cycles: 651 is above latency.dram_cycles (650)",
+     row_hit_above_row_miss},
+    {"CONFIG-126", "dram.row_bytes: 128 is smaller than the 256-byte channel interleave",
+     row_below_interleave},
 };
 
 static void test_validate_rejects_geometry(void **state)

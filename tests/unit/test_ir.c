@@ -380,6 +380,36 @@ static void test_mem_attrs_visit(void **state)
                                 "write_mode=2/write_through fill_bytes=256/- elem_bytes=16/- "
                                 "vec=4/- cctl=4/discard");
     assert_int_equal(bad, 1);
+    /* the Intel LSC fields: an SFID, a fence operation, per-level cache controls, new scopes */
+    v.text[0] = 0;
+    bad = 0;
+    m = (ir_mem_attrs){.vec = 1, .scope = IR_SCOPE_TILE, .sfid = IR_SFID_UGM,
+                       .fence_op = IR_FENCE_OP_DISCARD};
+    ir_mem_attrs_visit(&m, record, &v, &bad);
+    assert_string_equal(v.text, "scope=7/tile sfid=1/ugm fence_op=4/discard");
+    v.text[0] = 0;
+    m = (ir_mem_attrs){.vec = 1, .space = IR_SPACE_GLOBAL, .sfid = IR_SFID_SLM,
+                       .l1_ctl = IR_CC_READ_INVALIDATE, .l2_ctl = IR_CC_WRITE_BACK};
+    ir_mem_attrs_visit(&m, record, &v, &bad);
+    assert_string_equal(v.text, "space=2/global sfid=4/slm l1_ctl=6/ri l2_ctl=3/wb");
+    v.text[0] = 0;
+    m = (ir_mem_attrs){.vec = 1, .scope = IR_SCOPE_SYSACQ, .sfid = 5, .fence_op = 7, .l1_ctl = 7,
+                       .l2_ctl = IR_CC_UNCACHED};
+    ir_mem_attrs_visit(&m, record, &v, &bad);
+    assert_string_equal(v.text, "scope=8/sysacq sfid=5/- fence_op=7/- l1_ctl=7/- l2_ctl=1/uc");
+    assert_int_equal(bad, 3);
+}
+
+/* ir_scope_width orders the LSC scopes among the others, narrowest first. */
+static void test_scope_width(void **state)
+{
+    (void)state;
+    static const ir_scope order[] = {IR_SCOPE_NONE, IR_SCOPE_CTA,  IR_SCOPE_SM,
+                                     IR_SCOPE_CLUSTER, IR_SCOPE_TILE, IR_SCOPE_GPU,
+                                     IR_SCOPE_GPUS, IR_SCOPE_SYS,  IR_SCOPE_SYSACQ};
+    for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++)
+        assert_int_equal(ir_scope_width(order[i]), i);
+    assert_int_equal(ir_scope_width((ir_scope)99), 0);
 }
 
 int main(void)
@@ -394,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_print_module),
         cmocka_unit_test(test_print_special_registers),
         cmocka_unit_test(test_mem_attrs_visit),
+        cmocka_unit_test(test_scope_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -221,6 +221,33 @@ static void test_008_memory_attributes(void **state)
     m = base_module();
     insn_of_k(m, 5)->mem.scope = 99;
     expect_one(m, "IR-VERIFY-008", 15, 8, NULL);
+    /* Intel LSC attributes: cache controls only on an LSC memory instruction, a fence operation
+     * only on an LSC fence */
+    m = base_module();
+    insn_of_k(m, 5)->mem.l1_ctl = IR_CC_WRITE_THROUGH; /* st without an SFID */
+    expect_one(m, "IR-VERIFY-008", 15, 8,
+               "IR of function 'k', instruction 5 (st): l1_ctl/l2_ctl are set, but st is not an "
+               "LSC memory instruction");
+    m = base_module();
+    insn_of_k(m, 5)->mem.sfid = IR_SFID_UGM;
+    insn_of_k(m, 5)->mem.fence_op = IR_FENCE_OP_CLEAN; /* on a store */
+    expect_one(m, "IR-VERIFY-008", 15, 8,
+               "IR of function 'k', instruction 5 (st): fence_op is set, but st is not an LSC "
+               "fence (fence with sfid)");
+    /* instruction 4 made an LSC fence: clean with its scope, flagged without one */
+    m = base_module();
+    ir_insn *f = insn_of_k(m, 4);
+    uint32_t line = f->line, col = f->col, id = f->id;
+    *f = (ir_insn){.op = IR_FENCE, .line = line, .col = col, .id = id,
+                   .mem = {.sfid = IR_SFID_UGM, .fence_op = IR_FENCE_OP_EVICT,
+                           .scope = IR_SCOPE_TILE}};
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_int_equal(ir_verify(m, &dl), 0);
+    diag_list_fini(&dl);
+    f->mem.scope = IR_SCOPE_NONE;
+    expect_one(m, "IR-VERIFY-008", 14, 7,
+               "IR of function 'k', instruction 4 (fence): an LSC fence needs fence_op and scope");
 }
 
 static void test_009_calls(void **state)

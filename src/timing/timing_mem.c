@@ -1,0 +1,629 @@
+/* The memory side of the timing model (docs/timing.md, "Memory"): per-resource calendars that
+ * turn the levels the functional memory system reports for a warp access into the cycle the SM
+ * took it and the cycle its data is ready.
+ *
+ * Resources, each a "first free" calendar (requests are served in the order they are asked):
+ *   - per SM, the L1/shared pipeline, in tag slots of 1/tags_per_cycle cycle. A shared access
+ *     holds it one cycle per wavefront; a global or local access the largest of its data-bank
+ *     wavefronts (the shared banks, 4-byte words), its tag lookups plus tags_per_cycle - 1 slots
+ *     (the fit to gpu-figures.md §9 "Strided L1 throughput") and its sectors at
+ *     sectors_per_cycle;
+ *   - per SM, MSHRs: lines in flight below the L1; a miss to a line in flight merges into it, a
+ *     new line waits for a free entry (the access is accepted when it has one);
+ *   - per SM, the constant-cache port: one cycle per distinct address;
+ *   - per L2 slice, slice_bytes_per_cycle;
+ *   - per DRAM channel, bytes_per_cycle / channels, with one open row per bank.
+ * Bandwidth calendars count TICKS per cycle so that fractional rates stay exact integers.
+ * Latencies: L1 hit, shared (plus a step per extra wavefront), L2 near or far, DRAM with a row
+ * hit or miss, constant L1 hit or L1.5 (a miss). With several L2 partitions, each keeps a copy of
+ * the lines its SMs read (a tag-only LRU directory of one partition's capacity): a hit there is
+ * near, any other L2 hit far. */
+#include "timing/timing_mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    TICKS = 256,               /* calendar ticks per SM cycle */
+    DRAM_INTERLEAVE = 256,     /* bytes of consecutive addresses on one DRAM channel */
+    L2_PENDING = 1u << 14,     /* lines with a DRAM fill in flight that are remembered */
+    MAX_BANKS = 64,            /* data banks the wavefront count handles */
+    MAX_WORDS = MEM_LANES * MEM_MAX_LANE_BYTES / 4,
+    LINE_BYTES = 128,          /* the memory system's line requests (one L1 tag each) */
+};
+
+/* A line with a fill in flight: line index + 1 (0: empty slot) and the cycle its data is in. */
+typedef struct inflight {
+    uint64_t line;
+    uint64_t ready;
+} inflight;
+
+typedef struct sm_state {
+    uint64_t pipe_free;  /* first free tag slot of the L1/shared pipeline (cycles x tag rate) */
+    uint64_t const_free; /* first free cycle of the constant-cache port */
+    uint64_t *mshr;      /* min-heap of the release cycles of the MSHRs in use */
+    uint32_t nmshr;
+    inflight *lines;     /* direct-mapped: lines in flight to the L2, for merging */
+} sm_state;
+
+struct timing_mem {
+    /* from the configuration */
+    uint32_t sm_count, partitions, slices, channels, dram_banks, row_bytes;
+    uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
+    uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
+    gpu_latency_config lat;
+    /* state */
+    sm_state *sm;
+    uint32_t inflight_mask;
+    uint64_t *slice_free;   /* ticks */
+    uint64_t *chan_free;    /* ticks */
+    uint64_t *open_row;     /* per channel and bank: row + 1, 0 when none is open */
+    uint32_t wb_channel;    /* next channel a write-back is charged to */
+    inflight *l2_pending;   /* lines a DRAM fill is bringing into the L2 */
+    uint64_t near_sets;
+    uint32_t near_ways;
+    uint64_t *near_tag;     /* per partition, sets x ways: line + 1, 0 empty */
+    uint64_t *near_sectors; /* the sectors of the line the copy holds (bit per sector) */
+    uint64_t *near_stamp;   /* last use, for LRU */
+    uint64_t near_clock;
+};
+
+/* ---- creation ---- */
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+    uint32_t p = 1;
+    while (p < n && p < (1u << 30)) p <<= 1;
+    return p;
+}
+
+static void copy_config(timing_mem *tm, const gpu_config *cfg)
+{
+    tm->sm_count = cfg->sm.count ? cfg->sm.count : 1;
+    tm->partitions = cfg->l2.partitions ? cfg->l2.partitions : 1;
+    tm->slices = cfg->l2.slices ? cfg->l2.slices : 1;
+    tm->channels = cfg->dram.channels ? cfg->dram.channels : 1;
+    tm->dram_banks = cfg->dram.banks_per_channel ? cfg->dram.banks_per_channel : 1;
+    tm->row_bytes = cfg->dram.row_bytes >= DRAM_INTERLEAVE ? cfg->dram.row_bytes : DRAM_INTERLEAVE;
+    tm->tag_rate = cfg->l1.tags_per_cycle ? cfg->l1.tags_per_cycle : 1;
+    tm->sector_rate = cfg->l1.sectors_per_cycle ? cfg->l1.sectors_per_cycle : 1;
+    tm->mshrs = cfg->l1.mshrs ? cfg->l1.mshrs : 1;
+    tm->banks = cfg->shared.banks && cfg->shared.banks <= MAX_BANKS ? cfg->shared.banks : 32;
+    tm->bank_width = cfg->shared.bank_width_bytes ? cfg->shared.bank_width_bytes : 4;
+    tm->slice_bw = cfg->l2.slice_bytes_per_cycle ? cfg->l2.slice_bytes_per_cycle : 1;
+    tm->dram_bw = cfg->dram.bytes_per_cycle ? cfg->dram.bytes_per_cycle : 1;
+    tm->sector_bytes = cfg->l1.sector_bytes ? cfg->l1.sector_bytes : 32;
+    tm->l2_line_bytes = cfg->l2.line_bytes ? cfg->l2.line_bytes : 128;
+    tm->dram_fill_bytes = cfg->l2.dram_fill_bytes ? cfg->l2.dram_fill_bytes : tm->sector_bytes;
+    tm->lat = cfg->latency;
+}
+
+/* The near-partition directories: one partition's share of the L2, in lines. */
+static int create_near(timing_mem *tm, const gpu_config *cfg)
+{
+    if (tm->partitions < 2)
+        return 0;
+    uint64_t lines = cfg->l2.size_bytes / tm->partitions / tm->l2_line_bytes;
+    tm->near_ways = cfg->l2.ways ? cfg->l2.ways : 16;
+    tm->near_sets = lines / tm->near_ways ? lines / tm->near_ways : 1;
+    size_t n = (size_t)(tm->near_sets * tm->near_ways * tm->partitions);
+    tm->near_tag = calloc(n, sizeof *tm->near_tag);
+    tm->near_stamp = calloc(n, sizeof *tm->near_stamp);
+    tm->near_sectors = calloc(n, sizeof *tm->near_sectors);
+    return tm->near_tag && tm->near_stamp && tm->near_sectors ? 0 : -1;
+}
+
+timing_mem *timing_mem_create(const gpu_config *cfg)
+{
+    timing_mem *tm = calloc(1, sizeof *tm);
+    if (!tm)
+        return NULL;
+    copy_config(tm, cfg);
+    uint32_t slots = pow2_at_least(tm->mshrs * 4 > 4096 ? 4096 : tm->mshrs * 4);
+    tm->inflight_mask = slots - 1;
+    tm->sm = calloc(tm->sm_count, sizeof *tm->sm);
+    tm->slice_free = calloc(tm->slices, sizeof *tm->slice_free);
+    tm->chan_free = calloc(tm->channels, sizeof *tm->chan_free);
+    tm->open_row = calloc((size_t)tm->channels * tm->dram_banks, sizeof *tm->open_row);
+    tm->l2_pending = calloc(L2_PENDING, sizeof *tm->l2_pending);
+    int ok = tm->sm && tm->slice_free && tm->chan_free && tm->open_row && tm->l2_pending &&
+             create_near(tm, cfg) == 0;
+    for (uint32_t s = 0; ok && s < tm->sm_count; s++) {
+        tm->sm[s].mshr = calloc(tm->mshrs, sizeof *tm->sm[s].mshr);
+        tm->sm[s].lines = calloc(slots, sizeof *tm->sm[s].lines);
+        ok = tm->sm[s].mshr && tm->sm[s].lines;
+    }
+    if (!ok) {
+        timing_mem_destroy(tm);
+        return NULL;
+    }
+    return tm;
+}
+
+void timing_mem_destroy(timing_mem *tm)
+{
+    if (!tm)
+        return;
+    for (uint32_t s = 0; tm->sm && s < tm->sm_count; s++) {
+        free(tm->sm[s].mshr);
+        free(tm->sm[s].lines);
+    }
+    free(tm->sm);
+    free(tm->slice_free);
+    free(tm->chan_free);
+    free(tm->open_row);
+    free(tm->l2_pending);
+    free(tm->near_tag);
+    free(tm->near_stamp);
+    free(tm->near_sectors);
+    free(tm);
+}
+
+void timing_mem_launch_begin(timing_mem *tm)
+{
+    uint32_t slots = tm->inflight_mask + 1;
+    for (uint32_t s = 0; s < tm->sm_count; s++) {
+        sm_state *st = &tm->sm[s];
+        st->pipe_free = st->const_free = 0;
+        st->nmshr = 0;
+        memset(st->lines, 0, slots * sizeof *st->lines);
+    }
+    memset(tm->slice_free, 0, tm->slices * sizeof *tm->slice_free);
+    memset(tm->chan_free, 0, tm->channels * sizeof *tm->chan_free);
+    memset(tm->l2_pending, 0, L2_PENDING * sizeof *tm->l2_pending);
+    /* The open rows and the near-partition copies are the state of the DRAM and of the L2's
+     * contents, which outlive a launch like the L2 itself. */
+    tm->wb_channel = 0;
+}
+
+/* ---- small helpers ---- */
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static uint32_t hash_line(uint64_t line)
+{
+    return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+/* Occupies a bandwidth calendar (`*free_at`, ticks) from cycle `t` for `ticks`; returns the
+ * cycle the transfer starts. */
+static uint64_t occupy(uint64_t *free_at, uint64_t t, uint64_t ticks)
+{
+    uint64_t start = max64(t * TICKS, *free_at);
+    *free_at = start + ticks;
+    return ceil_div(start, TICKS);
+}
+
+/* ---- MSHRs: a min-heap of release cycles per SM ---- */
+
+static void heap_push(sm_state *st, uint32_t cap, uint64_t v)
+{
+    if (st->nmshr >= cap)
+        return;
+    uint32_t i = st->nmshr++;
+    while (i > 0 && st->mshr[(i - 1) / 2] > v) {
+        st->mshr[i] = st->mshr[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    st->mshr[i] = v;
+}
+
+static uint64_t heap_pop(sm_state *st)
+{
+    uint64_t top = st->mshr[0], v = st->mshr[--st->nmshr];
+    uint32_t i = 0, n = st->nmshr;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && st->mshr[c + 1] < st->mshr[c])
+            c++;
+        if (st->mshr[c] >= v)
+            break;
+        st->mshr[i] = st->mshr[c];
+        i = c;
+    }
+    if (n)
+        st->mshr[i] = v;
+    return top;
+}
+
+/* The cycle, >= t, at which `k` more MSHRs are free: entries released by then are dropped, and
+ * when too few are left the earliest ones in use are waited for. */
+static uint64_t mshr_wait(timing_mem *tm, sm_state *st, uint32_t k, uint64_t t)
+{
+    while (st->nmshr && st->mshr[0] <= t) heap_pop(st);
+    if (k > tm->mshrs)
+        k = tm->mshrs;
+    uint64_t at = t;
+    while (st->nmshr + k > tm->mshrs) at = max64(at, heap_pop(st));
+    return at;
+}
+
+static inflight *sm_line(timing_mem *tm, sm_state *st, uint64_t line)
+{
+    return &st->lines[hash_line(line) & tm->inflight_mask];
+}
+
+/* ---- the near-partition directories ---- */
+
+/* Whether sector `addr` is in the copy of partition `part`; it is there afterwards (sectored
+ * lines, LRU). */
+static int near_touch(timing_mem *tm, uint32_t part, uint64_t addr)
+{
+    uint64_t line = addr / tm->l2_line_bytes;
+    uint64_t bit = UINT64_C(1) << ((addr % tm->l2_line_bytes) / tm->sector_bytes % 64);
+    size_t base = (size_t)((part * tm->near_sets + line % tm->near_sets) * tm->near_ways);
+    uint64_t *tag = tm->near_tag + base, *stamp = tm->near_stamp + base;
+    uint64_t *sectors = tm->near_sectors + base;
+    uint32_t victim = 0;
+    tm->near_clock++;
+    for (uint32_t w = 0; w < tm->near_ways; w++) {
+        if (tag[w] == line + 1) {
+            stamp[w] = tm->near_clock;
+            int had = (sectors[w] & bit) != 0;
+            sectors[w] |= bit;
+            return had;
+        }
+        if (stamp[w] < stamp[victim])
+            victim = w;
+    }
+    tag[victim] = line + 1;
+    stamp[victim] = tm->near_clock;
+    sectors[victim] = bit;
+    return 0;
+}
+
+static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
+{
+    return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
+}
+
+static uint32_t slice_partition(const timing_mem *tm, uint32_t slice)
+{
+    return (uint32_t)((uint64_t)slice * tm->partitions / tm->slices);
+}
+
+/* L2 hit latency of a read of sector `addr` by SM `sm`, updating the partition copies. */
+static uint32_t l2_read_latency(timing_mem *tm, uint32_t sm, uint64_t addr)
+{
+    if (tm->partitions < 2)
+        return tm->lat.l2_near_hit_cycles;
+    return near_touch(tm, sm_partition(tm, sm), addr) ? tm->lat.l2_near_hit_cycles
+                                                      : tm->lat.l2_far_hit_cycles;
+}
+
+/* ---- DRAM ---- */
+
+static uint32_t dram_channel(const timing_mem *tm, uint64_t addr)
+{
+    uint64_t chunk = addr / DRAM_INTERLEAVE;
+    return (uint32_t)((chunk ^ (chunk >> 4) ^ (chunk >> 9)) % tm->channels);
+}
+
+/* A DRAM transfer of `bytes` at `addr` asked at cycle t: returns the cycle its data is back
+ * (reads) or written (writes). */
+static uint64_t dram_access(timing_mem *tm, uint64_t addr, uint32_t bytes, uint64_t t)
+{
+    uint32_t ch = dram_channel(tm, addr);
+    uint64_t ticks = ceil_div((uint64_t)bytes * TICKS * tm->channels, tm->dram_bw);
+    uint64_t start = occupy(&tm->chan_free[ch], t, ticks);
+    uint64_t chunks_per_row = tm->row_bytes / DRAM_INTERLEAVE;
+    uint64_t row_all = addr / DRAM_INTERLEAVE / ((uint64_t)tm->channels * chunks_per_row);
+    uint64_t *open = &tm->open_row[(size_t)ch * tm->dram_banks + row_all % tm->dram_banks];
+    uint64_t row = row_all / tm->dram_banks + 1;
+    uint32_t lat = *open == row ? tm->lat.dram_row_hit_cycles : tm->lat.dram_cycles;
+    *open = row;
+    return start + lat;
+}
+
+/* Write-backs the access caused: they take DRAM bandwidth, in turn on every channel (the
+ * evicted lines' addresses are not reported), but no one waits for them. */
+static void dram_writebacks(timing_mem *tm, uint32_t bytes, uint64_t t)
+{
+    if (!bytes)
+        return;
+    uint32_t ch = tm->wb_channel++ % tm->channels;
+    occupy(&tm->chan_free[ch], t, ceil_div((uint64_t)bytes * TICKS * tm->channels, tm->dram_bw));
+}
+
+/* ---- the L1/shared pipeline ---- */
+
+/* The bank-word of byte `off` of lane `lane` of a global or local access, or -1 when the lane's
+ * address is not in a cached space (shared, constant or parameter lanes of a generic access). */
+static int64_t lane_word(const timing_mem *tm, const mem_access *a, uint32_t lane, uint32_t off)
+{
+    uint64_t addr = a->addr[lane], local;
+    if (a->space == IR_SPACE_LOCAL) {
+        local = addr;
+    } else if (a->space == IR_SPACE_GENERIC && addr >= MEM_SHARED_WINDOW &&
+               addr < MEM_GLOBAL_BASE) {
+        if (addr < MEM_LOCAL_WINDOW || addr >= MEM_LOCAL_WINDOW + MEM_WINDOW_BYTES)
+            return addr >= MEM_LOCAL_BACKING_BASE ? (int64_t)((addr + off) / tm->bank_width) : -1;
+        local = addr - MEM_LOCAL_WINDOW;
+    } else {
+        return (int64_t)((addr + off) / tm->bank_width);
+    }
+    /* Local memory interleaves the lanes: word w of every lane forms one line. */
+    uint64_t o = local + off;
+    return (int64_t)(((o / 4) * 128 + lane * 4 + o % 4) / tm->bank_width);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether lanes that read one word each (no wider than a bank) never ask a bank for two
+ * different words: one wavefront. */
+static int one_word_conflict_free(const timing_mem *tm, const mem_access *a, uint32_t lanes)
+{
+    uint64_t used = 0, first[MAX_BANKS];
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        int64_t w = lane_word(tm, a, l, 0);
+        if (w < 0)
+            continue;
+        uint32_t b = (uint32_t)((uint64_t)w % tm->banks);
+        if (!((used >> b) & 1u)) {
+            used |= UINT64_C(1) << b;
+            first[b] = (uint64_t)w;
+        } else if (first[b] != (uint64_t)w) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
+ * deliver (lanes reading one word share it), as for shared memory. */
+static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
+{
+    uint64_t words[MAX_WORDS];
+    uint32_t n = 0, bytes = a->op == MEM_OP_ATOMIC ? a->elem_bytes
+                                                     : (uint32_t)a->elem_bytes * a->vec;
+    uint32_t lanes = a->active & ~a->window_lanes;
+    if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
+        return 1;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        for (uint32_t off = 0; off < bytes && n < MAX_WORDS; off += tm->bank_width) {
+            int64_t w = lane_word(tm, a, l, off);
+            if (w >= 0)
+                words[n++] = (uint64_t)w;
+        }
+    }
+    if (n == 0)
+        return 0;
+    qsort(words, n, sizeof words[0], cmp_u64);
+    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i && words[i] == words[i - 1])
+            continue;
+        uint32_t b = (uint32_t)(words[i] % tm->banks);
+        if (++per_bank[b] > most)
+            most = per_bank[b];
+    }
+    return most;
+}
+
+/* Tag slots the access holds the pipeline: shared wavefronts, then the global and local part's
+ * largest limit (data wavefronts, tag lookups, sectors). At least one cycle. */
+static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
+{
+    uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
+    if (a->l1_tags || a->nserved) {
+        uint64_t tags = a->l1_tags ? a->l1_tags : 1;
+        uint64_t g = tags + T - 1;
+        g = max64(g, (uint64_t)data_wavefronts(tm, a) * T);
+        g = max64(g, ceil_div((uint64_t)a->nserved * T, tm->sector_rate));
+        slots += g;
+    }
+    return slots > T ? slots : T;
+}
+
+/* ---- the levels below the L1 ---- */
+
+/* What one access's walk over its served sectors shares. */
+typedef struct walk {
+    uint32_t sm;
+    uint64_t t0;            /* cycle the access's last tag slot passed the pipeline */
+    uint64_t fill_block;    /* DRAM fill block of the previous DRAM sector + 1 (0: none) */
+    uint64_t fill_ready;    /* its data-ready cycle */
+    uint32_t fill_bytes;    /* DRAM bytes per fill block of this access */
+} walk;
+
+/* Ready cycle of one sector read below the L1 (served by the L2 or DRAM). */
+static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
+{
+    uint64_t line = e->addr / tm->l2_line_bytes;
+    uint32_t slice = e->l2_slice % tm->slices;
+    uint64_t t = occupy(&tm->slice_free[slice], w->t0,
+                        ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw));
+    inflight *p = &tm->l2_pending[hash_line(line) % L2_PENDING];
+    if (e->level != MEM_LEVEL_DRAM) {
+        uint64_t ready = t + l2_read_latency(tm, w->sm, e->addr);
+        return p->line == line + 1 ? max64(ready, p->ready) : ready;
+    }
+    uint64_t block = e->addr / tm->dram_fill_bytes + 1;
+    if (block != w->fill_block) {
+        w->fill_block = block;
+        w->fill_ready = dram_access(tm, e->addr, w->fill_bytes, t);
+    }
+    if (tm->partitions > 1)
+        near_touch(tm, sm_partition(tm, w->sm), e->addr);
+    if (p->line != line + 1 || p->ready < w->fill_ready)
+        *p = (inflight){line + 1, w->fill_ready};
+    return w->fill_ready;
+}
+
+/* Ready cycle of one sector written (store) or updated (atomic) below the L1: performed at its
+ * slice, near or far by the slice's partition; at DRAM when the L2 wrote it through. */
+static uint64_t write_sector(timing_mem *tm, walk *w, const mem_served *e)
+{
+    uint32_t slice = e->l2_slice % tm->slices;
+    uint64_t t = occupy(&tm->slice_free[slice], w->t0,
+                        ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw));
+    int near = slice_partition(tm, slice) == sm_partition(tm, w->sm);
+    uint64_t ready = t + (near ? tm->lat.l2_near_hit_cycles : tm->lat.l2_far_hit_cycles);
+    if (e->level == MEM_LEVEL_DRAM)
+        ready = max64(ready, dram_access(tm, e->addr, tm->sector_bytes, t));
+    return ready;
+}
+
+/* DRAM bytes per fill block: the access's DRAM reads spread over its distinct fill blocks. */
+static uint32_t fill_bytes_of(const timing_mem *tm, const mem_access *a)
+{
+    uint32_t blocks = 0;
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < a->nserved; i++) {
+        uint64_t b = a->served[i].addr / tm->dram_fill_bytes + 1;
+        if (a->served[i].level == MEM_LEVEL_DRAM && b != last) {
+            blocks++;
+            last = b;
+        }
+    }
+    if (!blocks || !a->dram_read_bytes)
+        return tm->dram_fill_bytes;
+    return (a->dram_read_bytes + blocks - 1) / blocks;
+}
+
+/* Lines of a load that need a new MSHR at cycle t: lines with a sector below the L1 and no fill
+ * of theirs in flight. */
+static uint32_t new_miss_lines(timing_mem *tm, sm_state *st, const mem_access *a, uint64_t t)
+{
+    uint32_t k = 0;
+    uint64_t last = UINT64_MAX;
+    for (uint32_t i = 0; i < a->nserved; i++) {
+        const mem_served *e = &a->served[i];
+        uint64_t line = e->addr / LINE_BYTES;
+        if (e->level == MEM_LEVEL_L1 || line == last)
+            continue;
+        last = line;
+        inflight *f = sm_line(tm, st, line);
+        k += !(f->line == line + 1 && f->ready > t);
+    }
+    return k;
+}
+
+/* The served sectors of a load, line by line: ready cycle of the last. L1 hits on a line whose
+ * fill is in flight wait for it; a line sent below takes an MSHR until its data is back. */
+static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_access *a)
+{
+    uint64_t ready = w->t0;
+    for (uint32_t i = 0; i < a->nserved;) {
+        uint64_t line = a->served[i].addr / LINE_BYTES, line_ready = 0;
+        int below = 0;
+        for (; i < a->nserved && a->served[i].addr / LINE_BYTES == line; i++) {
+            const mem_served *e = &a->served[i];
+            if (e->level == MEM_LEVEL_L1) {
+                line_ready = max64(line_ready, w->t0 + tm->lat.l1_hit_cycles);
+            } else {
+                line_ready = max64(line_ready, read_sector(tm, w, e));
+                below = 1;
+            }
+        }
+        inflight *f = sm_line(tm, st, line);
+        int in_flight = f->line == line + 1 && f->ready > w->t0;
+        if (in_flight)
+            line_ready = max64(line_ready, f->ready);
+        if (below && !in_flight)
+            heap_push(st, tm->mshrs, line_ready);
+        if (below)
+            *f = (inflight){line + 1, line_ready};
+        ready = max64(ready, line_ready);
+    }
+    return ready;
+}
+
+/* Stores and atomics: every sector (an atomic: every lane's operation) is performed in turn. */
+static uint64_t write_lines(timing_mem *tm, walk *w, const mem_access *a)
+{
+    uint64_t ready = w->t0;
+    for (uint32_t i = 0; i < a->nserved; i++) {
+        const mem_served *e = &a->served[i];
+        uint64_t r = e->level == MEM_LEVEL_L1 ? w->t0 + tm->lat.l1_hit_cycles
+                                              : write_sector(tm, w, e);
+        ready = max64(ready, r);
+    }
+    return ready;
+}
+
+/* ---- one access ---- */
+
+/* The constant-cache part: one pass per distinct address, the L1.5 latency when a line
+ * missed. */
+static timing_mem_reply constant_part(timing_mem *tm, sm_state *st, uint64_t now,
+                                      const mem_access *a)
+{
+    uint64_t passes = a->const_addresses ? a->const_addresses : 1;
+    uint64_t start = max64(now, st->const_free);
+    st->const_free = start + passes;
+    uint32_t lat = a->const_misses ? tm->lat.constant_l15_hit_cycles
+                                   : tm->lat.constant_l1_hit_cycles;
+    return (timing_mem_reply){start, start + passes - 1 + lat, 0};
+}
+
+/* The part through the L1/shared pipeline and below. */
+static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
+{
+    sm_state *st = &tm->sm[sm];
+    uint64_t T = tm->tag_rate, slots = pipe_slots(tm, a);
+    uint64_t start = max64(now * T, st->pipe_free);
+    int load = a->op == MEM_OP_LOAD;
+    if (load && a->nserved) {
+        uint32_t k = new_miss_lines(tm, st, a, start / T);
+        start = max64(start, mshr_wait(tm, st, k, start / T) * T);
+    }
+    st->pipe_free = start + slots;
+    timing_mem_reply r = {start / T, start / T, 0};
+    walk w = {.sm = sm, .t0 = (start + slots - 1) / T, .fill_bytes = fill_bytes_of(tm, a)};
+    if (a->shared_wavefronts)
+        r.ready = r.accept + tm->lat.shared_load_cycles +
+                  (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
+    if (a->l1_tags || a->nserved) {
+        r.long_latency = 1;
+        uint64_t done = load ? load_lines(tm, st, &w, a) : write_lines(tm, &w, a);
+        r.ready = max64(r.ready, done);
+        dram_writebacks(tm, a->dram_write_bytes, w.t0);
+    }
+    return r;
+}
+
+timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
+{
+    timing_mem_reply r = {now, now, 0};
+    if (!tm || !a || a->op == MEM_OP_FENCE)
+        return r;
+    sm %= tm->sm_count;
+    if (a->op == MEM_OP_CACHE_CONTROL) {
+        sm_state *st = &tm->sm[sm];
+        uint64_t start = max64(now * tm->tag_rate, st->pipe_free);
+        st->pipe_free = start + tm->tag_rate;
+        r.accept = start / tm->tag_rate;
+        r.ready = r.accept + 1;
+        return r;
+    }
+    int piped = a->shared_wavefronts || a->l1_tags || a->nserved;
+    if (a->const_lookups || a->const_addresses) {
+        r = constant_part(tm, &tm->sm[sm], now, a);
+        if (!piped)
+            return r;
+    }
+    if (piped) {
+        timing_mem_reply p = pipe_part(tm, sm, now, a);
+        r.accept = max64(r.accept, p.accept);
+        r.ready = max64(r.ready, p.ready);
+        r.long_latency = p.long_latency;
+    }
+    return r;
+}

@@ -1,0 +1,522 @@
+/* The memory side of the timing model (src/timing/timing_mem.c, docs/timing.md "Memory") on
+ * synthetic access streams with exact cycles, and the results the memory system gives it
+ * (mem_access.shared_wavefronts, l1_tags, const_*, dram_*_bytes).
+ *
+ * The synthetic GPU (tiny_gpu): 2 SMs in 2 L2 partitions (SM 0 near slices 0-1, SM 1 near
+ * slices 2-3), 4 slices of 32 B/cycle (one sector per cycle), 2 DRAM channels sharing 64 B/cycle
+ * (a 64-byte fill holds its channel 2 cycles), 2 banks of 512-byte rows per channel, 4 MSHRs per
+ * SM, 4 tags and 16 sectors per cycle, 32 banks of 4 bytes. Latencies: L1 36, shared 29 + 2 per
+ * extra wavefront, L2 near 200 / far 400, DRAM 500 (row miss) / 460 (row hit), constant 40 / 120.
+ * Each partition's near copy: 1 KiB, 4 sets of 2 ways of 128-byte lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "memsys_test.h"
+#include "timing/timing_mem.h"
+
+static gpu_config tiny_gpu(void)
+{
+    gpu_config c = *gpu_preset_find("a100");
+    c.sm.count = 2;
+    c.l1.tags_per_cycle = 4;
+    c.l1.sectors_per_cycle = 16;
+    c.l1.mshrs = 4;
+    c.shared.banks = 32;
+    c.shared.bank_width_bytes = 4;
+    c.l2.size_bytes = 2048;
+    c.l2.ways = 2;
+    c.l2.slices = 4;
+    c.l2.partitions = 2;
+    c.l2.slice_bytes_per_cycle = 32;
+    c.l2.dram_fill_bytes = 64;
+    c.dram.channels = 2;
+    c.dram.bytes_per_cycle = 64;
+    c.dram.banks_per_channel = 2;
+    c.dram.row_bytes = 512;
+    c.latency = (gpu_latency_config){
+        .l1_hit_cycles = 36, .shared_load_cycles = 29, .shared_conflict_step_cycles = 2,
+        .l2_near_hit_cycles = 200, .l2_far_hit_cycles = 400, .dram_cycles = 500,
+        .dram_row_hit_cycles = 460, .constant_l1_hit_cycles = 40,
+        .constant_l15_hit_cycles = 120,
+    };
+    return c;
+}
+
+static timing_mem *tiny(void)
+{
+    gpu_config c = tiny_gpu();
+    timing_mem *tm = timing_mem_create(&c);
+    assert_non_null(tm);
+    timing_mem_launch_begin(tm);
+    return tm;
+}
+
+static ir_mem_attrs attrs;
+
+/* A 4-byte load by 32 lanes at base + lane * stride (global space), nothing served yet. */
+static mem_access *global_load(mem_access *a, uint64_t base, uint64_t stride)
+{
+    memsys_test_access(a, &attrs, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xffffffffu, 0);
+    memsys_test_strided(a, base, stride);
+    return a;
+}
+
+/* Adds served sector `addr` at `level` in `slice` (and a tag when it starts a new line). */
+static void serve(mem_access *a, uint64_t addr, mem_level level, uint16_t slice)
+{
+    uint64_t sector = addr & ~UINT64_C(31);
+    if (a->nserved == 0 || a->served[a->nserved - 1].addr / 128 != sector / 128)
+        a->l1_tags++;
+    a->served[a->nserved++] = (mem_served){sector, (uint8_t)level, slice};
+    a->levels |= (uint8_t)(1u << level);
+}
+
+/* Every sector the lanes of `a` touch, served at `level` from `slice`. */
+static void serve_lanes(mem_access *a, mem_level level, uint16_t slice)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t sector = a->addr[l] & ~UINT64_C(31);
+        int seen = 0;
+        for (uint32_t i = 0; i < a->nserved; i++) seen |= a->served[i].addr == sector;
+        if (!seen)
+            serve(a, sector, level, slice);
+    }
+}
+
+#define G 0x7f0000000000ull
+
+static void test_l1_hit_and_pipeline(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    serve_lanes(global_load(&a, G, 4), MEM_LEVEL_L1, 0);
+    timing_mem_reply r = timing_mem_access(tm, 0, 10, &a);
+    assert_int_equal(r.accept, 10);
+    assert_int_equal(r.ready, 46);
+    assert_int_equal(r.long_latency, 1);
+    /* The same cycle again: the pipeline is busy for one cycle. */
+    r = timing_mem_access(tm, 0, 10, &a);
+    assert_int_equal(r.accept, 11);
+    assert_int_equal(r.ready, 47);
+    /* The other SM has its own pipeline. */
+    r = timing_mem_access(tm, 1, 10, &a);
+    assert_int_equal(r.accept, 10);
+    timing_mem_destroy(tm);
+}
+
+/* Cycles 8 warp loads of 4-byte lanes at a stride of `stride` words (all L1 hits), issued at
+ * cycle 0, hold the pipeline: the cycle the ninth is accepted. */
+static uint64_t strided_cycles(uint32_t stride)
+{
+    timing_mem *tm = tiny();
+    mem_access a;
+    serve_lanes(global_load(&a, G, 4ull * stride), MEM_LEVEL_L1, 0);
+    for (int i = 0; i < 8; i++) timing_mem_access(tm, 0, 0, &a);
+    uint64_t ninth = timing_mem_access(tm, 0, 0, &a).accept;
+    timing_mem_destroy(tm);
+    return ninth;
+}
+
+static void test_strided_throughput(void **state)
+{
+    (void)state;
+    /* Power-of-two strides serialise on the data banks: s wavefronts (8 loads: 8 s cycles). */
+    assert_int_equal(strided_cycles(1), 8);
+    assert_int_equal(strided_cycles(2), 16);
+    assert_int_equal(strided_cycles(8), 64);
+    assert_int_equal(strided_cycles(32), 256);
+    /* Odd strides: tags + 3 slots. Stride 3: 3 lines, 6 slots, 8 loads 48 slots = 12 cycles;
+     * stride 5: 5 lines, 8 slots = 2 cycles each; stride 9: 9 lines, 12 slots; stride 17:
+     * 17 lines, 20 slots; stride 33: 32 lines, 35 slots (8 loads 280 slots = 70 cycles). */
+    assert_int_equal(strided_cycles(3), 12);
+    assert_int_equal(strided_cycles(5), 16);
+    assert_int_equal(strided_cycles(9), 24);
+    assert_int_equal(strided_cycles(17), 40);
+    assert_int_equal(strided_cycles(33), 70);
+}
+
+static void test_fractional_pipeline_slots(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    serve_lanes(global_load(&a, G, 12), MEM_LEVEL_L1, 0); /* 3 lines: 6 slots, 1.5 cycles */
+    uint64_t accept[4], ready[4];
+    for (int i = 0; i < 4; i++) {
+        timing_mem_reply r = timing_mem_access(tm, 0, 0, &a);
+        accept[i] = r.accept;
+        ready[i] = r.ready;
+    }
+    /* starts at slots 0, 6, 12, 18; last slots 5, 11, 17, 23 */
+    assert_int_equal(accept[0], 0);
+    assert_int_equal(accept[1], 1);
+    assert_int_equal(accept[2], 3);
+    assert_int_equal(accept[3], 4);
+    assert_int_equal(ready[0], 1 + 36);
+    assert_int_equal(ready[1], 2 + 36);
+    assert_int_equal(ready[2], 4 + 36);
+    assert_int_equal(ready[3], 5 + 36);
+    timing_mem_destroy(tm);
+}
+
+static void test_shared_conflicts(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0xffffffffu, 0);
+    a.levels = 1u << MEM_LEVEL_SHARED;
+    for (uint32_t n = 1; n <= 32; n *= 2) {
+        timing_mem_launch_begin(tm);
+        a.shared_wavefronts = (uint16_t)n;
+        timing_mem_reply r = timing_mem_access(tm, 0, 100, &a);
+        assert_int_equal(r.accept, 100);
+        assert_int_equal(r.ready, 100 + 29 + 2 * (n - 1));
+        assert_int_equal(r.long_latency, 0);
+        /* n wavefronts hold the pipeline n cycles */
+        r = timing_mem_access(tm, 0, 100, &a);
+        assert_int_equal(r.accept, 100 + n);
+    }
+    timing_mem_destroy(tm);
+}
+
+static void test_l2_near_far_and_slices(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    /* One line, 4 sectors, all from slice 0: the slice passes one sector per cycle. */
+    serve_lanes(global_load(&a, G, 4), MEM_LEVEL_L2, 0);
+    timing_mem_reply r = timing_mem_access(tm, 0, 0, &a);
+    assert_int_equal(r.ready, 3 + 400); /* first touch by partition 0: far */
+    /* The line is now in partition 0's copy: near. Its MSHR was released at 403. */
+    r = timing_mem_access(tm, 0, 1000, &a);
+    assert_int_equal(r.ready, 1003 + 200);
+    /* SM 1 (partition 1) has no copy yet: far. */
+    r = timing_mem_access(tm, 1, 2000, &a);
+    assert_int_equal(r.ready, 2003 + 400);
+    timing_mem_destroy(tm);
+}
+
+static void test_near_copy_capacity(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    /* Lines 0, 4, 8 map to near set 0 (2 ways): the third evicts the first (LRU). */
+    uint64_t lines[] = {0, 4, 8, 0};
+    uint64_t expect[] = {400, 400, 400, 400};
+    for (int i = 0; i < 4; i++) {
+        global_load(&a, G + lines[i] * 128, 0);
+        a.active = 1;
+        serve(&a, a.addr[0], MEM_LEVEL_L2, 1);
+        timing_mem_reply r = timing_mem_access(tm, 0, 1000u * (uint64_t)(i + 1), &a);
+        assert_int_equal(r.ready - 1000u * (uint64_t)(i + 1), expect[i]);
+    }
+    /* line 8 stayed: near */
+    global_load(&a, G + 8 * 128, 0);
+    a.active = 1;
+    serve(&a, a.addr[0], MEM_LEVEL_L2, 1);
+    assert_int_equal(timing_mem_access(tm, 0, 9000, &a).ready, 9200);
+    timing_mem_destroy(tm);
+}
+
+/* The copies are sectored: another sector of a line read before is still far. */
+static void test_near_copy_sectors(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    static const uint64_t offset[3] = {0, 64, 0};
+    static const uint64_t latency[3] = {400, 400, 200};
+    for (int i = 0; i < 3; i++) {
+        uint64_t now = 1000u * (uint64_t)(i + 1);
+        global_load(&a, G + offset[i], 0);
+        a.active = 1;
+        serve(&a, a.addr[0], MEM_LEVEL_L2, 1);
+        assert_int_equal(timing_mem_access(tm, 0, now, &a).ready, now + latency[i]);
+    }
+    timing_mem_destroy(tm);
+}
+
+static void test_dram_rows_and_channels(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    /* 4 sectors of one line from DRAM: two 64-byte fill blocks. Chunk 0 (bytes 0-255 of
+     * G) is on channel (c ^ c>>4 ^ c>>9) % 2 of c = G/256; both blocks on it. */
+    serve_lanes(global_load(&a, G, 4), MEM_LEVEL_DRAM, 0);
+    a.dram_read_bytes = 128;
+    timing_mem_reply r = timing_mem_access(tm, 0, 0, &a);
+    /* sectors leave slice 0 at 0,1,2,3; block 0 (sector 0) starts on its channel at 0 (row
+     * miss: 500), holds it 2 cycles; block 1 (sector 2, slice at 2) starts at 2, row hit 460. */
+    assert_int_equal(r.ready, 500);
+    /* A second line in the same row later: row hit. */
+    global_load(&a, G + 128, 4);
+    a.active = 1;
+    serve(&a, a.addr[0], MEM_LEVEL_DRAM, 1);
+    a.dram_read_bytes = 64;
+    r = timing_mem_access(tm, 0, 1000, &a);
+    assert_int_equal(r.ready, 1000 + 460);
+    /* A different row of the same bank: miss. Rows span 2 channels x 2 chunks = 1 KiB per
+     * bank; bank = (addr / 1 KiB) % 2, so 2 KiB further is the same bank, the next row. */
+    global_load(&a, G + 2048, 4);
+    a.active = 1;
+    serve(&a, a.addr[0], MEM_LEVEL_DRAM, 1);
+    r = timing_mem_access(tm, 0, 2000, &a);
+    assert_int_equal(r.ready, 2000 + 500);
+    timing_mem_destroy(tm);
+}
+
+static void test_dram_bandwidth_queue(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    /* Four one-sector loads of four lines in one row of channel 0 (chunks 0 and 2 of G): each
+     * 64-byte fill holds the channel 2 cycles, so the k-th starts at 2k. Slices differ so only
+     * DRAM queues. */
+    static const uint64_t offset[4] = {0, 128, 512, 640};
+    uint64_t ready[4];
+    for (int k = 0; k < 4; k++) {
+        global_load(&a, G + offset[k], 0);
+        a.active = 1;
+        serve(&a, a.addr[0], MEM_LEVEL_DRAM, (uint16_t)k);
+        a.dram_read_bytes = 64;
+        ready[k] = timing_mem_access(tm, 0, 0, &a).ready;
+    }
+    /* each access holds the pipeline 1 cycle (t0 = k); channel start max(k, 2k) = 2k */
+    assert_int_equal(ready[0], 500);
+    assert_int_equal(ready[1], 2 + 460);
+    assert_int_equal(ready[2], 4 + 460);
+    assert_int_equal(ready[3], 6 + 460);
+    timing_mem_destroy(tm);
+}
+
+static void test_mshr_limit_and_merge(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    /* Five loads of one sector each to five lines served by the L2 (first touch: far, 400),
+     * slices 0..3 then 0 again. Four MSHRs: the fifth waits for the first to be released. */
+    uint64_t accept[5], ready[5];
+    for (int k = 0; k < 5; k++) {
+        global_load(&a, G + 128u * (uint64_t)k, 0);
+        a.active = 1;
+        serve(&a, a.addr[0], MEM_LEVEL_L2, (uint16_t)(k % 4));
+        timing_mem_reply r = timing_mem_access(tm, 0, 0, &a);
+        accept[k] = r.accept;
+        ready[k] = r.ready;
+    }
+    assert_int_equal(accept[3], 3);
+    assert_int_equal(ready[3], 403);
+    assert_int_equal(ready[0], 400);
+    assert_int_equal(accept[4], 400);
+    assert_int_equal(ready[4], 400 + 400);
+    /* An L1 hit on line 4 while its fill is in flight waits for the fill (merge). */
+    global_load(&a, G + 4 * 128 + 32, 0);
+    a.active = 1;
+    serve(&a, a.addr[0], MEM_LEVEL_L1, 0);
+    timing_mem_reply r = timing_mem_access(tm, 0, 500, &a);
+    assert_int_equal(r.accept, 500);
+    assert_int_equal(r.ready, 800);
+    /* After the fill: a plain hit. */
+    r = timing_mem_access(tm, 0, 900, &a);
+    assert_int_equal(r.ready, 936);
+    timing_mem_destroy(tm);
+}
+
+static void test_l2_waits_for_dram_fill_in_flight(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    global_load(&a, G, 0);
+    a.active = 1;
+    serve(&a, G, MEM_LEVEL_DRAM, 0);
+    a.dram_read_bytes = 64;
+    assert_int_equal(timing_mem_access(tm, 0, 0, &a).ready, 500);
+    /* SM 1 finds the line in the L2 (functionally filled at issue) at cycle 10: it waits for
+     * the DRAM data, at 500, not 10 + 400. */
+    global_load(&a, G, 0);
+    a.active = 1;
+    serve(&a, G, MEM_LEVEL_L2, 0);
+    assert_int_equal(timing_mem_access(tm, 1, 10, &a).ready, 500);
+    timing_mem_destroy(tm);
+}
+
+static void test_stores_and_writebacks(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    memsys_test_access(&a, &attrs, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 1, 0);
+    a.addr[0] = G;
+    serve(&a, G, MEM_LEVEL_L2, 0); /* slice 0: partition 0, near SM 0 */
+    assert_int_equal(timing_mem_access(tm, 0, 0, &a).ready, 200);
+    a.served[0].l2_slice = 3; /* partition 1: far */
+    assert_int_equal(timing_mem_access(tm, 0, 10, &a).ready, 410);
+    /* A store that wrote back 256 dirty bytes: both channels in turn; the first write-back
+     * goes to channel 0 and holds it 8 cycles from cycle 20. */
+    a.served[0].l2_slice = 0;
+    a.dram_write_bytes = 256;
+    assert_int_equal(timing_mem_access(tm, 0, 20, &a).ready, 220);
+    /* A DRAM read of G (chunk G/256: channel 0) at cycle 21 waits for the channel until 28,
+     * then opens its row. */
+    global_load(&a, G, 0);
+    a.active = 1;
+    serve(&a, G, MEM_LEVEL_DRAM, 1);
+    a.dram_read_bytes = 64;
+    assert_int_equal(timing_mem_access(tm, 0, 21, &a).ready, 28 + 500);
+    timing_mem_destroy(tm);
+}
+
+static void test_constant_and_fence(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 0xffffffffu, 0);
+    a.levels = 1u << MEM_LEVEL_CONSTANT;
+    a.const_lookups = 1;
+    a.const_addresses = 1;
+    timing_mem_reply r = timing_mem_access(tm, 0, 5, &a);
+    assert_int_equal(r.accept, 5);
+    assert_int_equal(r.ready, 45);
+    assert_int_equal(r.long_latency, 0);
+    /* three distinct addresses, one line missed: the port is busy 3 cycles, L1.5 latency */
+    a.const_addresses = 3;
+    a.const_misses = 1;
+    r = timing_mem_access(tm, 0, 5, &a);
+    assert_int_equal(r.accept, 6);
+    assert_int_equal(r.ready, 6 + 2 + 120);
+    mem_access f;
+    memsys_test_access(&f, &attrs, MEM_OP_FENCE, IR_SPACE_GLOBAL, 4, 1, 0, 0);
+    r = timing_mem_access(tm, 0, 77, &f);
+    assert_int_equal(r.accept, 77);
+    assert_int_equal(r.ready, 77);
+    timing_mem_destroy(tm);
+}
+
+static void test_launch_begin_clears_calendars(void **state)
+{
+    (void)state;
+    timing_mem *tm = tiny();
+    mem_access a;
+    serve_lanes(global_load(&a, G, 128), MEM_LEVEL_L1, 0); /* 32 wavefronts */
+    assert_int_equal(timing_mem_access(tm, 0, 0, &a).accept, 0);
+    assert_int_equal(timing_mem_access(tm, 0, 0, &a).accept, 32);
+    timing_mem_launch_begin(tm);
+    assert_int_equal(timing_mem_access(tm, 0, 0, &a).accept, 0);
+    timing_mem_destroy(tm);
+}
+
+/* ---- the results the memory system fills for the timing model ---- */
+
+static memsys *small_memsys(void)
+{
+    memsys_config cfg;
+    memsys_test_small_h100(&cfg);
+    diag_list dl;
+    diag_list_init(&dl);
+    memsys *ms = memsys_create(&cfg, &dl);
+    assert_non_null(ms);
+    diag_list_fini(&dl);
+    assert_int_equal(memsys_set_insn_count(ms, 4), 0);
+    return ms;
+}
+
+static void test_memsys_results(void **state)
+{
+    (void)state;
+    memsys *ms = small_memsys();
+    uint64_t buf;
+    assert_int_equal(memsys_alloc(ms, 64 * 1024, 256, &buf), 0);
+    uint8_t shared[4096] = {0};
+    mem_ctx ctx = {.sm = 0, .shared = shared, .shared_bytes = sizeof shared};
+    mem_access a;
+    mem_fault f;
+    /* Global load, stride 64 bytes: 16 lines, 32 sectors, all from DRAM (64-byte fills: one
+     * per sector here, each 64 bytes). */
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xffffffffu, 0);
+    memsys_test_strided(&a, buf, 64);
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.l1_tags, 16);
+    assert_int_equal(a.nserved, 32);
+    assert_int_equal(a.dram_read_bytes, 32 * 64);
+    assert_int_equal(a.dram_write_bytes, 0);
+    assert_int_equal(a.shared_wavefronts, 0);
+    /* Again: L1 hits, no DRAM traffic. */
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.l1_tags, 16);
+    assert_int_equal(a.dram_read_bytes, 0);
+    /* Shared: stride 8 words, 8-way conflict. */
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0xffffffffu, 1);
+    memsys_test_strided(&a, 0, 32);
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.shared_wavefronts, 8);
+    assert_int_equal(a.l1_tags, 0);
+    /* Conflict-free shared: one wavefront. */
+    memsys_test_strided(&a, 0, 4);
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.shared_wavefronts, 1);
+    memsys_destroy(ms);
+}
+
+static void test_memsys_constant_results(void **state)
+{
+    (void)state;
+    memsys *ms = small_memsys();
+    uint8_t bank[1024] = {0};
+    assert_int_equal(memsys_set_const_bank(ms, bank, sizeof bank), 0);
+    mem_ctx ctx = {.sm = 0};
+    mem_access a;
+    mem_fault f;
+    /* Lanes read 3 distinct addresses in 2 lines (64-byte constant lines): 0, 4 and 128. */
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_CONST, 4, 1, 0xffffffffu, 2);
+    for (uint32_t l = 0; l < MEM_LANES; l++) a.addr[l] = l < 10 ? 0 : l < 20 ? 4 : 128;
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.const_addresses, 3);
+    assert_int_equal(a.const_lookups, 2);
+    assert_int_equal(a.const_misses, 2);
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.const_misses, 0);
+    assert_int_equal(a.const_lookups, 2);
+    /* One active lane (the direct path). */
+    a.active = 1;
+    a.addr[0] = 512;
+    assert_int_equal(memsys_access(ms, &ctx, &a, &f), 0);
+    assert_int_equal(a.const_addresses, 1);
+    assert_int_equal(a.const_lookups, 1);
+    assert_int_equal(a.const_misses, 1);
+    memsys_destroy(ms);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_l1_hit_and_pipeline),
+        cmocka_unit_test(test_strided_throughput),
+        cmocka_unit_test(test_fractional_pipeline_slots),
+        cmocka_unit_test(test_shared_conflicts),
+        cmocka_unit_test(test_l2_near_far_and_slices),
+        cmocka_unit_test(test_near_copy_capacity),
+        cmocka_unit_test(test_near_copy_sectors),
+        cmocka_unit_test(test_dram_rows_and_channels),
+        cmocka_unit_test(test_dram_bandwidth_queue),
+        cmocka_unit_test(test_mshr_limit_and_merge),
+        cmocka_unit_test(test_l2_waits_for_dram_fill_in_flight),
+        cmocka_unit_test(test_stores_and_writebacks),
+        cmocka_unit_test(test_constant_and_fence),
+        cmocka_unit_test(test_launch_begin_clears_calendars),
+        cmocka_unit_test(test_memsys_results),
+        cmocka_unit_test(test_memsys_constant_results),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
