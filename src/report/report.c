@@ -781,8 +781,9 @@ typedef struct line_stalls {
 } line_stalls;
 
 /* Orders instructions by their line: source lines first (by file, then line), then kernel
- * lines (by module, then line), then by id so the order is total. */
-static int compare_line_key(const report_insn *x, const report_insn *y, const char *module)
+ * lines (by module, then line). An instruction names its module only when the device held
+ * several, and then every one does, so a NULL module is the one module of the run. */
+static int compare_line_key(const report_insn *x, const report_insn *y)
 {
     if (!x->source_file != !y->source_file)
         return x->source_file ? -1 : 1;
@@ -793,19 +794,17 @@ static int compare_line_key(const report_insn *x, const report_insn *y, const ch
             return c;
         return x->source_line < y->source_line ? -1 : x->source_line > y->source_line;
     }
-    const char *mx = x->module ? x->module : module, *my = y->module ? y->module : module;
-    c = strcmp(mx ? mx : "", my ? my : "");
+    c = strcmp(x->module ? x->module : "", y->module ? y->module : "");
     if (c)
         return c;
     return x->ptx_line < y->ptx_line ? -1 : x->ptx_line > y->ptx_line;
 }
 
-static const char *sort_module; /* qsort has no context argument; set just around the call */
-
+/* Line order, then id, so that the order is total. */
 static int compare_insn_lines(const void *a, const void *b)
 {
     const report_insn *x = *(const report_insn *const *)a, *y = *(const report_insn *const *)b;
-    int c = compare_line_key(x, y, sort_module);
+    int c = compare_line_key(x, y);
     return c ? c : (x->id < y->id ? -1 : x->id > y->id);
 }
 
@@ -814,7 +813,7 @@ static int compare_line_stalls(const void *a, const void *b)
     const line_stalls *x = a, *y = b;
     if (x->total != y->total)
         return x->total > y->total ? -1 : 1;
-    return compare_line_key(x->first, y->first, sort_module);
+    return compare_line_key(x->first, y->first);
 }
 
 typedef struct line_rows {
@@ -860,11 +859,10 @@ static int group_lines(const report_model *m, line_stalls **lines, size_t *nline
     for (size_t i = 0; i < ninsns; i++)
         if (m->insns[i].executions && insn_stall_cycles(&m->insns[i]))
             by_line[k++] = &m->insns[i];
-    sort_module = m->module;
     qsort(by_line, n, sizeof *by_line, compare_insn_lines);
     size_t count = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!count || compare_line_key(out[count - 1].first, by_line[i], m->module) != 0)
+        if (!count || compare_line_key(out[count - 1].first, by_line[i]) != 0)
             out[count++].first = by_line[i];
         line_stalls *ls = &out[count - 1];
         for (size_t r = 0; r < TIMING_STALL_COUNT; r++)
@@ -873,7 +871,6 @@ static int group_lines(const report_model *m, line_stalls **lines, size_t *nline
         ls->ninsns++;
     }
     qsort(out, count, sizeof *out, compare_line_stalls);
-    sort_module = NULL;
     free(by_line);
     *lines = out;
     *nlines = count;
