@@ -504,6 +504,39 @@ static void test_text_multi(void **state)
     build_model();
 }
 
+/* jansson's allocator fails the N-th allocation: the timing, stalls and ncu builders pass every
+ * failure up (NULL, no leak under ASan), and a large enough N gives the full report. */
+static long allocations_left;
+
+static void *failing_malloc(size_t n)
+{
+    if (allocations_left-- <= 0)
+        return NULL;
+    return malloc(n);
+}
+
+static void test_json_out_of_memory(void **state)
+{
+    (void)state;
+    char *reference = report_to_json(&model);
+    assert_non_null(reference);
+    json_set_alloc_funcs(failing_malloc, free);
+    long n;
+    char *text = NULL;
+    for (n = 0; n < 100000; n++) {
+        allocations_left = n;
+        text = report_to_json(&model);
+        if (text)
+            break;
+    }
+    json_set_alloc_funcs(malloc, free);
+    assert_true(n > 200); /* the timing and ncu objects add many allocations */
+    assert_non_null(text);
+    assert_string_equal(text, reference);
+    free(text);
+    free(reference);
+}
+
 static void test_golden(void **state)
 {
     (void)state;
@@ -523,7 +556,8 @@ int main(void)
         cmocka_unit_test(test_json_ncu),        cmocka_unit_test(test_json_functional),
         cmocka_unit_test(test_ncu_table),       cmocka_unit_test(test_ncu_documented),
         cmocka_unit_test(test_text_timing),     cmocka_unit_test(test_text_functional),
-        cmocka_unit_test(test_text_multi),      cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_text_multi),      cmocka_unit_test(test_json_out_of_memory),
+        cmocka_unit_test(test_golden),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
