@@ -595,6 +595,7 @@ static void fill_stall_row(const report_model *m, const void *rows, size_t row,
     snprintf(t[0], CELL_BYTES, "%s", timing_stall_name((timing_stall)r));
     report_format_count(s->t->stalls[r], t[1], CELL_BYTES);
     format_fraction(s->d->stall_shares[r], t[2], CELL_BYTES);
+    cell_copy(t[3], timing_stall_meaning((timing_stall)r));
 }
 
 /* Cycles, IPC, occupancy, time, bandwidth per level and stall reasons of one span. */
@@ -602,7 +603,8 @@ static void write_timing_block(const report_model *m, const timing_stats *t,
                                const mem_counters *c, uint64_t warp_instructions, FILE *out)
 {
     static const char *const bw_headers[] = {"level", "bytes", "bytes/cycle", "GB/s"};
-    static const char *const stall_headers[] = {"stall reason", "warp-cycles", "share"};
+    static const char *const stall_headers[] = {"stall reason", "warp-cycles", "share",
+                                                "meaning"};
     report_timing d;
     char a[32], b[32], e[32], f[32], g[32];
     report_timing_derive(m, t, c, warp_instructions, &d);
@@ -625,7 +627,7 @@ static void write_timing_block(const report_model *m, const timing_stats *t,
         fputs("stall reasons: no resident warp-cycles\n", out);
         return;
     }
-    const text_table st = {.ncolumns = 3, .headers = stall_headers, .align = "lrr", .indent = "",
+    const text_table st = {.ncolumns = 4, .headers = stall_headers, .align = "lrrl", .indent = "",
                            .nrows = n, .fill = fill_stall_row, .rows = &rows};
     table_write(m, &st, out);
 }

@@ -37,7 +37,8 @@ static const report_ncu_metric metrics[NCU_ROWS] = {
  * ncu's per_warp_active.pct ratio of the reason measures. */
 #define TIMING_STALL(id, name, ncu, meaning)                                                  \
     {"smsp__warp_issue_stalled_" ncu "_per_warp_active.pct", "%",                             \
-     "100 * timing.stalls." name " / the sum of timing.stalls (warp_resident_cycles)", 1},
+     "100 * timing.stalls." name " / the sum of timing.stalls (warp_resident_cycles). " name  \
+     ": " meaning, 1},
 #include "timing/timing_stalls.def"
 #undef TIMING_STALL
 };

@@ -441,7 +441,8 @@ static void test_text_timing(void **state)
     assert_non_null(
         strstr(text, "\ntime at 1000 MHz: 10.000 us   (100 SMs, 64 warp slots each)\n"));
     assert_non_null(strstr(text, "\nDRAM      250.0 KiB        25.60  25.6\n"));
-    assert_non_null(strstr(text, "\nlong_scoreboard   12,000,000  75.0%\n"));
+    assert_non_null(strstr(text, "\nlong_scoreboard   12,000,000  75.0%  waiting for the result of a "
+                                 "global, local, texture or surface access\n"));
     assert_null(strstr(text, "\nwait ")); /* reasons without cycles are left out */
     /* The hottest table gains the instruction's share of stall cycles and its top reason. */
     assert_non_null(strstr(text, "stalls  top stall"));
