@@ -33,13 +33,17 @@ gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[option
              presets --help)
 # The usage is generated from the option table: every option of `run` is in it.
 gms_cli_test(help_lists_every_option 0
-             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
+             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --no-timing [^\n]*\n      --scheduler gto\\|lrr [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
              "^$" --help)
 # --strict-hazards checks the scoreboards of SASS control codes; PTX has none, so a PTX kernel
 # runs as it does without the flag.
 gms_cli_test(strict_hazards_without_scoreboards 0
              "warp instructions: 2,560 .*expectation y: 4096 elements match" ""
              run --strict-hazards good.json)
+# The timing model's scheduler is gto or lrr; anything else is bad input.
+gms_cli_test(scheduler_unknown 2 "^$" "^gpumemsim: --scheduler takes gto or lrr, not 'fifo'\n$"
+             run --scheduler fifo good.json)
+gms_cli_test(scheduler_lrr 0 "expectation y: 4096 elements match" "" run --scheduler lrr good.json)
 gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)
 # Numbers on the command line are whole decimal numbers in range; nothing else is taken.
 gms_cli_test(top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"
@@ -79,8 +83,8 @@ foreach(sass ${GMS_CLI_SASS_GOOD})
   gms_cli_test(check_${case_name} 0 "^$" "^$" check ../${rel})
 endforeach()
 gms_cli_test(dialect_unknown_flag 2 "^$"
-             "^gpumemsim: --dialect visa: unknown kernel dialect; the dialects are: ptx, sass\n$"
-             check --dialect visa good.json)
+             "^gpumemsim: --dialect spirv: unknown kernel dialect; the dialects are: ptx, sass, visa\n$"
+             check --dialect spirv good.json)
 
 # The five presets, one per line, in this order, h100 the default.
 gms_cli_test(presets 0
@@ -155,18 +159,18 @@ gms_cli_test(module_too_large 2 "^$"
              "^module_big.json:2:13: error: module: cannot read \"big.ptx\": larger than the limit of 268435456 bytes \\[SIM-IO-003\\]\n$"
              run module_big.json)
 gms_cli_test(module_dialect 2 "^$"
-             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
+             "^module_dialect.json:2:13: error: module: \"saxpy.cu\": unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\), vISA files \\(.visaasm\\) \\[SIM-DIALECT-001\\]\n$"
              run module_dialect.json)
 # A kernel file whose suffix no dialect claims is read in the dialect named by the launch file's
 # "dialect" or by `check --dialect`; a name no dialect has is an error at that name.
 gms_cli_test(module_named_dialect 0 "\n  expectation y: 256 elements match\n$" "^$"
              run module_named_dialect.json)
 gms_cli_test(module_unknown_dialect 2 "^$"
-             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"visa\"; the dialects are: ptx, sass \\[SIM-DIALECT-002\\]\n$"
+             "^module_unknown_dialect.json:3:14: error: dialect: unknown kernel dialect \"spirv\"; the dialects are: ptx, sass, visa \\[SIM-DIALECT-002\\]\n$"
              run module_unknown_dialect.json)
 gms_cli_test(check_named_dialect 0 "^$" "^$" check --dialect ptx saxpy.kernel)
 gms_cli_test(check_unknown_suffix 2 "^$"
-             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\) \\[SIM-DIALECT-001\\]\n$"
+             "^saxpy.kernel: error: unknown kernel dialect: gpumemsim reads PTX files \\(.ptx\\), SASS files \\(.sass\\), vISA files \\(.visaasm\\) \\[SIM-DIALECT-001\\]\n$"
              check saxpy.kernel)
 gms_cli_test(check_dev_zero 2 "^$"
              "^zero.ptx: error: cannot read: not a regular file \\(a character device\\) \\[SIM-IO-002\\]\n$"

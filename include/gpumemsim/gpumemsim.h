@@ -147,6 +147,7 @@ typedef struct gms_device_info {
     uint64_t l2_bytes;
     uint64_t l2_persisting_max_bytes;
     uint64_t access_policy_max_window_bytes;
+    uint32_t clock_mhz;          /* SM clock (timing model: cycles to seconds) */
 } gms_device_info;
 /* The device's configuration into *out (OUT). Returns GMS_OK or GMS_ERR_ARGUMENT. */
 gms_status gms_device_info_get(const gms_device *dev, gms_device_info *out);
@@ -186,6 +187,12 @@ typedef enum gms_setting {
                                  written back first (counted as work no instruction caused) and
                                  the caches' copies of the written lines are dropped
                                  (docs/api.md, "Memory"); default 0: refused (API-MEM-002) */
+    GMS_SET_TIMING,           /* 0 or 1: run the launches that follow under the timing model
+                                 (cycles, stall reasons; docs/timing.md); 0 is the functional
+                                 mode of --no-timing; default 1 */
+    GMS_SET_SCHEDULER,        /* the timing model's warp scheduling policy: 0 greedy-then-oldest
+                                 (GTO, the default), 1 loose round-robin (LRR) (docs/timing.md,
+                                 "Scheduling") */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

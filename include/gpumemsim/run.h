@@ -31,6 +31,8 @@ typedef struct gms_run_options {
                                   window errors do not fault (GMS_SET_MISALIGNED_ERRORS) */
     int strict_hazards;        /* register hazards of the issue controls are kernel faults
                                   (GMS_SET_STRICT_HAZARDS) */
+    int no_timing;             /* 1: functional mode, no timing model (GMS_SET_TIMING 0) */
+    int scheduler;             /* timing model's warp scheduler: 0 GTO, 1 LRR (GMS_SET_SCHEDULER) */
     gms_progress_fn progress;  /* NULL: none; gms_progress.launch and .nlaunches count the
                                   launches of the launch file */
     void *progress_user;       /* borrowed, passed to progress */

@@ -89,6 +89,10 @@ static const config_field config_fields[] = {
     SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
     SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, REGISTER_LIMIT),
     SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
+    /* The timing model uses these two; they become USED (with their probes) once the reports
+     * show cycles and GB/s, until then an override keeps the base's values (CONFIG-124). */
+    SUB(sm, schedulers, KIND_U32, 0, 64, TIMING),
+    SUB(sm, clock_mhz, KIND_U32, 0, 100000, TIMING),
     SUB(l1, unified_bytes, KIND_U32, 0, MIB(16), USED),
     SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0, 0, USED),
     SUB(l1, default_shared_carveout_bytes, KIND_U32, Z, 0, USED),

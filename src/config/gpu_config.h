@@ -54,6 +54,10 @@ typedef struct gpu_sm_config {
     uint32_t max_warps_per_sm;    /* resident warps per SM */
     uint32_t registers_per_sm;    /* 32-bit registers per SM */
     uint32_t max_threads_per_cta; /* threads in one CTA */
+    uint32_t schedulers;          /* warp schedulers (sub-partitions) per SM, each issuing at
+                                     most one warp instruction per cycle (timing model) */
+    uint32_t clock_mhz;           /* SM clock in MHz: converts cycles to seconds and bytes per
+                                     cycle to GB/s (timing model) */
 } gpu_sm_config;
 
 /* Per-SM L1 data cache and the shared memory carved out of the same storage (JSON "l1").

@@ -29,6 +29,8 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc9.0 (64 Ki registers) */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit for every cc >= 2.0 */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1980,           /* §6 "L2 near hit": mt4g ran the H100 SXM at 1980 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(256), /* §6 "Unified L1/tex/shared": 256 KB per SM */
@@ -153,6 +155,8 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc8.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1410,           /* §5 "L1 latency, suites": A100 at 1410 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(192), /* §5 "Unified L1/tex/shared": 192 KB on cc8.0 */
@@ -269,6 +273,8 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
+            .clock_mhz = 1380,           /* §3 "L1 latency, benchmark suites": 1380 MHz */
         },
         .l1 = {
             .unified_bytes = KIB(128), /* §3 "Unified L1/shared": 128 KB per SM */
@@ -386,6 +392,8 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 32,     /* assumption: 1024 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.5 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .schedulers = 4,             /* assumption: four sub-partitions per SM, as Volta */
+            .clock_mhz = 1590,           /* assumption: the T4's boost clock; not in the figures */
         },
         .l1 = {
             .unified_bytes = KIB(96), /* §4 "Unified L1/shared": 96 KB per SM */
@@ -505,6 +513,8 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc5.2 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .schedulers = 4,             /* §2 "SM resources": 4 schedulers per SM */
+            .clock_mhz = 1216,           /* assumption: GTX 980 boost clock; not in the figures */
         },
         .l1 = {
             /* §2 "SM resources": 24 KB L1/tex + 96 KB shared, separate on Maxwell; modelled as

@@ -60,6 +60,12 @@ typedef struct exec_progress {
 typedef void (*exec_progress_fn)(const exec_progress *p, void *user);
 #define EXEC_PROGRESS_INSTRUCTIONS (1u << 18)
 
+/* Called right after the memory system performed warp-level access `a` (its results filled:
+ * levels, served sectors), from inside the instruction that sent it, before the instruction
+ * goes on. `a` is borrowed for the call; `user` is exec_launch.access_user. The timing model
+ * uses it to time the access (docs/timing.md, "Model"); it must not call the executor. */
+typedef void (*exec_access_fn)(const mem_access *a, void *user);
+
 /* One kernel launch. */
 typedef struct exec_launch {
     int entry;                  /* function index of the .entry in the module */
@@ -92,6 +98,11 @@ typedef struct exec_launch {
                                    128 bytes, zero when allocated), which %envreg1:%envreg2 hand to
                                    cooperative groups (docs/semantics.md, "Grid-wide sync");
                                    0: not a cooperative launch */
+    exec_access_fn on_access;   /* NULL: none; else called after every warp-level access */
+    void *access_user;          /* borrowed, passed to on_access */
+    const uint64_t *clock;      /* borrowed: NULL, %clock/%clock64/%globaltimer count the warp
+                                   instructions issued so far; else they read the cycle kept
+                                   here (the timing model's current cycle) */
 } exec_launch;
 
 /* Where a kernel faulted. */
@@ -125,6 +136,8 @@ enum { EXEC_ERRORS_KEPT = 8 };
 typedef struct exec_stats {
     uint64_t warp_instructions;   /* warp-level instructions issued */
     uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+    uint64_t thread_instructions_pred_on; /* of those, the lanes whose guard predicate was true
+                                     (all of them for an unguarded instruction) */
     uint64_t printf_bad_strings;  /* device printf %s arguments that were NULL, unreadable or
                                      unterminated (docs/semantics.md, "Device printf") */
     uint64_t *insn_executions;    /* owned by the program: per static instruction id, warp-level
@@ -144,6 +157,95 @@ typedef struct exec_stats {
  * EXEC-NOMEM-004: anything else; docs/faults.md "Host memory"). */
 int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
              exec_stats *stats, exec_fault *fault, char **printf_out);
+
+/* ---- stepping: one warp instruction at a time (the timing model's side of the executor) ----
+ * exec_run is exec_session_open, a loop that starts CTAs and steps their warps, and
+ * exec_session_close. A caller that orders the warps itself (src/timing/) uses the same three
+ * parts: it opens a session, starts CTAs in resident slots as it chooses, steps warps with
+ * exec_step, retires CTAs whose warps are all done, and closes the session. Values, faults,
+ * printf output and counters are the executor's own in both ways; only the order in which the
+ * warps' instructions run differs. */
+typedef struct exec_run_state exec_session;
+typedef struct exec_warp exec_warp;
+
+/* Warp states as exec_step reports them. */
+typedef enum exec_warp_status {
+    EXEC_WARP_READY,    /* may issue its next instruction */
+    EXEC_WARP_BARRIER,  /* blocked at a CTA barrier until the other warps arrive */
+    EXEC_WARP_DONE,     /* every lane exited */
+    EXEC_WARP_FAULTED,  /* stopped by a fault (the session's fault says which) */
+    EXEC_WARP_YIELD,    /* polled an mbarrier phase that is still open: ready, but let others
+                           run first (exec_warp_resume makes it READY) */
+    EXEC_WARP_MBARRIER  /* asleep in an mbarrier try_wait until its phase completes */
+} exec_warp_status;
+
+/* What one exec_step did. */
+typedef struct exec_step_info {
+    const ir_insn *insn;   /* the instruction it issued (NULL: none; the warp was not READY or
+                              the launch stopped) */
+    uint32_t active;       /* lanes of the running group that issued it */
+    uint32_t pred_on;      /* of those, the lanes whose guard was true */
+    uint8_t counted;       /* 1: a warp instruction (0: glue of the dialect's next one) */
+    uint8_t fetched;       /* 1: the warp fetched a new instruction-cache line for it */
+    uint8_t fetch_miss;    /* 1: that fetch missed in the instruction cache */
+    uint8_t status;        /* exec_warp_status after the step */
+    uint8_t woke;          /* 1: during the step a barrier of the warp's CTA completed or an
+                              mbarrier phase woke a sleeper, so other warps of the CTA may be
+                              READY again */
+} exec_step_info;
+
+/* Launch shape of an open session. */
+typedef struct exec_session_shape {
+    uint32_t ctas_per_sm;   /* resident CTA slots per SM the executor allows (threads, CTAs,
+                               shared memory); a caller may use fewer */
+    uint32_t warps_per_cta;
+    uint32_t total_ctas;    /* CTAs in the grid; exec_session_start_cta hands them out in linear
+                               order */
+    uint32_t regs_per_thread; /* the entry function's 64-bit register slots (an estimate of its
+                                 hardware registers for occupancy; docs/timing.md) */
+    uint32_t shared_bytes;  /* shared memory per CTA (static, dynamic, reserved) */
+} exec_session_shape;
+
+/* Prepares launch `launch` as exec_run does, up to its first CTA: same arguments, same checks
+ * and faults (EXEC-LAUNCH-001/002), same host-memory failures (EXEC-NOMEM-003/004).
+ * Returns 0 with *out (OUT) the session; 1 when the launch faulted before it started (*fault);
+ * -1 when host memory ran out. On a non-zero return *out is NULL and nothing needs closing. */
+int exec_session_open(exec_program *p, memsys *ms, const exec_machine *machine,
+                      const exec_launch *launch, exec_stats *stats, exec_fault *fault,
+                      exec_session **out);
+void exec_session_shape_of(const exec_session *s, exec_session_shape *out);
+/* Starts the grid's next CTA (linear order) in resident slot `slot` (0 .. ctas_per_sm-1) of SM
+ * `sm`, which must be free. Returns 0, or -1 when host memory ran out (the session stops). */
+int exec_session_start_cta(exec_session *s, uint32_t sm, uint32_t slot);
+/* Warp `i` of the CTA in slot `slot` of SM `sm` (started, not yet retired). */
+exec_warp *exec_session_warp(exec_session *s, uint32_t sm, uint32_t slot, uint32_t i);
+/* Frees the slot of a CTA whose warps are all done. */
+void exec_session_retire_cta(exec_session *s, uint32_t sm, uint32_t slot);
+/* 1 once the launch faulted or host memory ran out: the caller stops stepping and closes. */
+int exec_session_stopped(const exec_session *s);
+/* mbarrier phases completed so far in the launch (for deadlock detection of polling loops). */
+uint64_t exec_session_mbar_phases(const exec_session *s);
+/* Records the fault of a launch in which no warp can go on (EXEC-BAR-004, EXEC-MBAR-*,
+ * EXEC-BAR-005; docs/faults.md), as exec_run does. */
+void exec_session_deadlock(exec_session *s);
+/* Calls the launch's progress hook when EXEC_PROGRESS_INSTRUCTIONS more warp instructions were
+ * issued since its last call; cheap otherwise. */
+void exec_session_progress(exec_session *s);
+/* Ends the session: collects device printf output into *printf_out (as exec_run) and frees
+ * everything. Returns exec_run's 0, 1 or -1. */
+int exec_session_close(exec_session *s, char **printf_out);
+
+/* Runs the next instruction of warp `w` (status READY) and says what it did in *info (OUT).
+ * A warp that is not READY issues nothing (info->insn NULL). Faults and the instruction limit
+ * (EXEC-LIMIT-001) stop the session as in exec_run. */
+void exec_step(exec_warp *w, exec_step_info *info);
+/* The warp's status now (barrier and mbarrier waits end when other warps act). */
+exec_warp_status exec_warp_status_of(const exec_warp *w);
+/* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands
+ * name the register slots it reads, for a scoreboard. */
+const ir_insn *exec_warp_next(const exec_warp *w);
+/* Makes a YIELD warp READY again. */
+void exec_warp_resume(exec_warp *w);
 
 /* 1 when the module of `p` declares malloc or free as system calls (IR_SYSCALL_MALLOC/FREE), so
  * its launches need a device heap (exec_launch.heap_base); 0 otherwise. */

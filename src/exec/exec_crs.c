@@ -144,6 +144,8 @@ static int crs_memory(exec_warp *w, const exec_xinsn *x, mem_op op, uint32_t lan
                    f.what);
         return -1;
     }
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
     if (op == MEM_OP_LOAD)
         for (unsigned l = 0; l < LANES; l++)
             if ((lanes >> l) & 1u)

@@ -290,7 +290,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
                           uint32_t slot, uint32_t shared_bytes)
 {
     const exec_launch *L = rs->launch;
-    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
+    uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
     int fresh = !cta;
     if (!cta) {
         cta = calloc(1, sizeof *cta);
@@ -320,7 +320,9 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
     memset(cta->barriers, 0, sizeof cta->barriers);
     for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
-        uint32_t threads = rs->threads_per_cta - i * LANES;
+        uint32_t threads = rs->threads_per_cta - i * rs->warp_lanes;
+        if (threads > rs->warp_lanes)
+            threads = rs->warp_lanes;
         w->live = threads >= LANES ? FULL_MASK : (1u << threads) - 1;
         w->active = w->live;
         memset(w->flags, 0, sizeof w->flags);
@@ -458,28 +460,34 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
     rs->fault->rule = "EXEC-BAR-005";
 }
 
+/* Starts the grid's next CTA in slot index `idx` (sm * ctas_per_sm + k). Returns 0 or -1 when
+ * out of memory (rs->oom set). */
+static int start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
+{
+    uint32_t idx = sm * rs->ctas_per_sm + k;
+    exec_cta *c = cta_init(rs, rs->slots[idx], rs->next_cta++, sm, k, rs->shared_bytes);
+    if (!c) {
+        rs->oom = 1;
+        return -1;
+    }
+    rs->slots[idx] = c;
+    rs->slot_busy[idx] = 1;
+    rs->resident++;
+    return 0;
+}
+
 /* Runs every resident warp for one quantum; retires finished CTAs and dispatches new ones.
  * Returns the number of warps that ran. */
-static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ctas_per_sm,
-                               uint32_t *next_cta, uint32_t total_ctas, uint32_t shared_bytes,
-                               uint32_t *resident)
+static uint32_t schedule_round(exec_run_state *rs)
 {
     uint32_t ran = 0, nsm = rs->machine->sm_count;
-    for (uint32_t k = 0; k < ctas_per_sm; k++) {
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++) {
         for (uint32_t sm = 0; sm < nsm; sm++) {
-            exec_cta **slot = &slots[sm * ctas_per_sm + k];
-            uint8_t *busy = &rs->slot_busy[sm * ctas_per_sm + k];
-            if (!*busy && *next_cta < total_ctas) {
-                exec_cta *c = cta_init(rs, *slot, (*next_cta)++, sm, k, shared_bytes);
-                if (!c) {
-                    rs->oom = 1;
-                    return 0;
-                }
-                *slot = c;
-                *busy = 1;
-                (*resident)++;
-            }
-            exec_cta *cta = *slot;
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            uint8_t *busy = &rs->slot_busy[idx];
+            if (!*busy && rs->next_cta < rs->total_ctas && start_cta(rs, sm, k))
+                return 0;
+            exec_cta *cta = rs->slots[idx];
             if (!*busy)
                 continue;
             for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
@@ -495,7 +503,7 @@ static uint32_t schedule_round(exec_run_state *rs, exec_cta **slots, uint32_t ct
                 return ran;
             if (cta->warps_done == cta->nwarps) {
                 *busy = 0;
-                (*resident)--;
+                rs->resident--;
                 ran++;
             }
         }
@@ -535,9 +543,96 @@ static int cooperative_too_large(exec_run_state *rs, uint32_t ctas_per_sm)
     return 1;
 }
 
-int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
-             exec_stats *stats, exec_fault *fault, char **printf_out)
+/* The launch's resident CTAs per SM from the machine's limits (threads, CTAs, shared memory),
+ * 0 when one CTA does not fit; *shared_out gets the shared bytes per CTA. */
+static uint32_t ctas_per_sm_of(exec_run_state *rs, uint32_t *shared_out, uint32_t *user_shared)
 {
+    const exec_machine *machine = rs->machine;
+    uint32_t shared_bytes = rs->prog->dynamic_shared_offset + rs->launch->dynamic_shared_bytes;
+    *user_shared = shared_bytes;
+    shared_bytes = reserve_smem(rs, shared_bytes);
+    *shared_out = shared_bytes;
+    uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
+    uint32_t ctas_per_sm = machine->max_ctas_per_sm;
+    if (machine->max_threads_per_sm / (nwarps * rs->warp_lanes) < ctas_per_sm)
+        ctas_per_sm = machine->max_threads_per_sm / (nwarps * rs->warp_lanes);
+    if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
+        ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
+    return ctas_per_sm;
+}
+
+/* Checks the launch's occupancy and sets up the resident slots and the machine state (what
+ * exec_session_open does after binding the module). Returns 0, 1 (fault) or -1 (no memory). */
+static int session_setup(exec_run_state *rs)
+{
+    exec_program *p = rs->prog;
+    const exec_machine *machine = rs->machine;
+    exec_fault *fault = rs->fault;
+    uint32_t shared_bytes, user_shared_bytes;
+    uint32_t ctas_per_sm = ctas_per_sm_of(rs, &shared_bytes, &user_shared_bytes);
+    /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
+     * this guards the executor's other callers. */
+    if (ctas_per_sm == 0 || user_shared_bytes > machine->max_shared_per_cta) {
+        snprintf(fault->message, sizeof fault->message,
+                 "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
+                 "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,
+                 machine->max_threads_per_sm, machine->max_shared_per_cta);
+        fault->faulted = 1;
+        fault->rule = "EXEC-LAUNCH-001";
+        return 1;
+    }
+    if (cooperative_too_large(rs, ctas_per_sm))
+        return 1;
+    uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
+    rs->nwarps = nwarps;
+    rs->ctas_per_sm = ctas_per_sm;
+    rs->shared_bytes = shared_bytes;
+    rs->warps_per_sm_slots = ctas_per_sm * nwarps;
+    const ir_machine *mk = &p->module->machine;
+    if (mk->call_conv == IR_CALL_RETURN_STACK) {
+        /* cal keeps no frame in local memory: the stack's backing store (4-byte entries,
+         * exec_crs.c) follows the kernel's own local bytes, which layout_func rounds to 16. */
+        rs->crs_base = rs->entry->local_frame_bytes;
+        rs->frames_local_end = rs->crs_base;
+        rs->local_bytes = rs->crs_base + 4 * mk->crs_max;
+    } else {
+        rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
+        rs->frames_local_end = rs->local_bytes;
+    }
+    rs->strict_hazards = rs->launch->strict_hazards && mk->scoreboards > 0;
+    if ((mk->params_in_bank && install_launch_banks(rs, shared_bytes)) ||
+        (mk->has_image_bank && rs->launch->image_pool_words && install_image_pool(rs)))
+        return -1;
+    const exec_launch *launch = rs->launch;
+    rs->total_ctas = launch->grid[0] * launch->grid[1] * launch->grid[2];
+    rs->nslots = machine->sm_count * ctas_per_sm;
+    rs->slots = calloc(rs->nslots, sizeof *rs->slots);
+    rs->slot_busy = calloc(rs->nslots, 1);
+    if (!rs->slots || !rs->slot_busy)
+        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory for the table of %u resident "
+                 "CTA slots (%zu bytes)", rs->nslots, rs->nslots * (sizeof *rs->slots + 1));
+    if (rs->oom || register_arena_create(rs, rs->nslots, nwarps,
+                                         rs->total_ctas < rs->nslots ? rs->total_ctas
+                                                                     : rs->nslots))
+        return -1;
+    return 0;
+}
+
+static void session_free(exec_run_state *rs)
+{
+    if (rs->slots)
+        for (uint32_t s = 0; s < rs->nslots; s++) cta_destroy(rs->slots[s]);
+    free(rs->slots);
+    free(rs->slot_busy);
+    exec_heap_release(&rs->heap);
+    free(rs);
+}
+
+int exec_session_open(exec_program *p, memsys *ms, const exec_machine *machine,
+                      const exec_launch *launch, exec_stats *stats, exec_fault *fault,
+                      exec_session **out)
+{
+    *out = NULL;
     memset(fault, 0, sizeof *fault);
     exec_run_state *rs = calloc(1, sizeof *rs);
     if (!rs) {
@@ -551,92 +646,111 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     rs->launch = launch;
     rs->stats = stats;
     rs->fault = fault;
+    rs->clock = launch->clock ? launch->clock : &stats->warp_instructions;
     rs->entry = &p->funcs[launch->entry];
     rs->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
+    uint32_t lanes = p->module->machine.warp_lanes;
+    rs->warp_lanes = lanes && lanes < LANES ? lanes : LANES;
     rs->budget = launch->max_warp_instructions ? launch->max_warp_instructions : UINT64_MAX;
+    rs->reported = stats->warp_instructions;
     stats->insn_executions = p->insn_counts;
-    int rc = 0;
     if (bind_module(p, ms, fault)) {
         free(rs);
         return fault->faulted ? 1 : -1;
     }
     memsys_set_params(ms, launch->params, launch->params_bytes);
     memsys_launch_begin(ms);
-    uint32_t shared_bytes = p->dynamic_shared_offset + launch->dynamic_shared_bytes;
-    uint32_t user_shared_bytes = shared_bytes;
-    shared_bytes = reserve_smem(rs, shared_bytes);
-    uint32_t nwarps = (rs->threads_per_cta + LANES - 1) / LANES;
-    uint32_t ctas_per_sm = machine->max_ctas_per_sm;
-    if (machine->max_threads_per_sm / (nwarps * LANES) < ctas_per_sm)
-        ctas_per_sm = machine->max_threads_per_sm / (nwarps * LANES);
-    if (shared_bytes && machine->shared_bytes_per_sm / shared_bytes < ctas_per_sm)
-        ctas_per_sm = machine->shared_bytes_per_sm / shared_bytes;
-    /* The sim layer rejects such a launch as bad input before it runs (SIM-LAUNCH-001/002);
-     * this guards the executor's other callers. */
-    if (ctas_per_sm == 0 || user_shared_bytes > machine->max_shared_per_cta) {
-        snprintf(fault->message, sizeof fault->message,
-                 "launch needs %u threads and %u bytes of shared memory per CTA, more than one "
-                 "SM provides (%u threads, %u bytes per CTA)", rs->threads_per_cta, shared_bytes,
-                 machine->max_threads_per_sm, machine->max_shared_per_cta);
-        fault->faulted = 1;
-        fault->rule = "EXEC-LAUNCH-001";
-        free(rs);
-        return 1;
+    int rc = session_setup(rs);
+    if (rc) {
+        session_free(rs);
+        return rc;
     }
-    if (cooperative_too_large(rs, ctas_per_sm)) {
-        free(rs);
-        return 1;
+    *out = rs;
+    return 0;
+}
+
+void exec_session_shape_of(const exec_session *s, exec_session_shape *out)
+{
+    out->ctas_per_sm = s->ctas_per_sm;
+    out->warps_per_cta = s->nwarps;
+    out->total_ctas = s->total_ctas;
+    out->regs_per_thread = s->entry->reg_slots;
+    out->shared_bytes = s->shared_bytes;
+}
+
+int exec_session_start_cta(exec_session *s, uint32_t sm, uint32_t slot)
+{
+    return start_cta(s, sm, slot);
+}
+
+exec_warp *exec_session_warp(exec_session *s, uint32_t sm, uint32_t slot, uint32_t i)
+{
+    return &s->slots[sm * s->ctas_per_sm + slot]->warps[i];
+}
+
+void exec_session_retire_cta(exec_session *s, uint32_t sm, uint32_t slot)
+{
+    uint32_t idx = sm * s->ctas_per_sm + slot;
+    if (s->slot_busy[idx]) {
+        s->slot_busy[idx] = 0;
+        s->resident--;
     }
-    rs->warps_per_sm_slots = ctas_per_sm * nwarps;
-    const ir_machine *mk = &p->module->machine;
-    if (mk->call_conv == IR_CALL_RETURN_STACK) {
-        /* cal keeps no frame in local memory: the stack's backing store (4-byte entries,
-         * exec_crs.c) follows the kernel's own local bytes, which layout_func rounds to 16. */
-        rs->crs_base = rs->entry->local_frame_bytes;
-        rs->frames_local_end = rs->crs_base;
-        rs->local_bytes = rs->crs_base + 4 * mk->crs_max;
-    } else {
-        rs->local_bytes = rs->entry->local_frame_bytes + LOCAL_CALL_RESERVE;
-        rs->frames_local_end = rs->local_bytes;
-    }
-    rs->strict_hazards = launch->strict_hazards && mk->scoreboards > 0;
-    if ((mk->params_in_bank && install_launch_banks(rs, shared_bytes)) ||
-        (mk->has_image_bank && launch->image_pool_words && install_image_pool(rs))) {
-        free(rs);
-        return -1;
-    }
-    uint32_t total_ctas = launch->grid[0] * launch->grid[1] * launch->grid[2];
-    uint32_t nslots = machine->sm_count * ctas_per_sm;
-    exec_cta **slots = calloc(nslots, sizeof *slots);
-    rs->slot_busy = calloc(nslots, 1);
-    if (!slots || !rs->slot_busy)
-        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory for the table of %u resident "
-                 "CTA slots (%zu bytes)", nslots, nslots * (sizeof *slots + 1));
-    if (rs->oom ||
-        register_arena_create(rs, nslots, nwarps, total_ctas < nslots ? total_ctas : nslots)) {
-        free(slots);
-        free(rs->slot_busy);
-        free(rs);
-        return -1;
-    }
-    uint32_t next_cta = 0, resident = 0;
-    uint64_t reported = stats->warp_instructions; /* at the last progress report */
+}
+
+int exec_session_stopped(const exec_session *s)
+{
+    return s->faulted || s->oom;
+}
+
+uint64_t exec_session_mbar_phases(const exec_session *s)
+{
+    return s->mbar_phases;
+}
+
+void exec_session_deadlock(exec_session *s)
+{
+    report_deadlock(s, s->slots, s->nslots);
+}
+
+void exec_session_progress(exec_session *s)
+{
+    const exec_launch *launch = s->launch;
+    exec_stats *stats = s->stats;
+    if (!launch->progress || stats->warp_instructions - s->reported < EXEC_PROGRESS_INSTRUCTIONS)
+        return;
+    s->reported = stats->warp_instructions;
+    exec_progress pr = {.warp_instructions = s->reported,
+                        .ctas_done = s->next_cta - s->resident, .ctas_total = s->total_ctas};
+    launch->progress(&pr, launch->progress_user);
+}
+
+int exec_session_close(exec_session *rs, char **printf_out)
+{
+    append_printf(rs, printf_out, exec_printf_collect(rs));
+    exec_fault *fault = rs->fault;
+    if (rs->oom) /* set where the failure did not say what it was */
+        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory during the launch");
+    int rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
+    session_free(rs);
+    return rc;
+}
+
+int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exec_launch *launch,
+             exec_stats *stats, exec_fault *fault, char **printf_out)
+{
+    exec_run_state *rs;
+    int rc = exec_session_open(p, ms, machine, launch, stats, fault, &rs);
+    if (rc)
+        return rc;
     uint32_t polling_rounds = 0; /* in a row, in which every warp that ran only polled */
     for (;;) {
         uint64_t phases = rs->mbar_phases;
         rs->mbar_polls = 0;
-        uint32_t ran = schedule_round(rs, slots, ctas_per_sm, &next_cta, total_ctas,
-                                      shared_bytes, &resident);
+        uint32_t ran = schedule_round(rs);
         if (rs->faulted || rs->oom)
             break;
-        if (launch->progress &&
-            stats->warp_instructions - reported >= EXEC_PROGRESS_INSTRUCTIONS) {
-            reported = stats->warp_instructions;
-            exec_progress pr = {.warp_instructions = reported,
-                                .ctas_done = next_cta - resident, .ctas_total = total_ctas};
-            launch->progress(&pr, launch->progress_user);
-        }
-        if (!resident && next_cta >= total_ctas)
+        exec_session_progress(rs);
+        if (!rs->resident && rs->next_cta >= rs->total_ctas)
             break;
         /* Rounds in which every warp that ran ended its turn polling an mbarrier phase that
          * stayed open change nothing any warp waits for: after EXEC_MBAR_POLLING_ROUNDS of them
@@ -644,20 +758,11 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
         polling_rounds = ran && ran == rs->mbar_polls && rs->mbar_phases == phases
                              ? polling_rounds + 1 : 0;
         if (!ran || polling_rounds == EXEC_MBAR_POLLING_ROUNDS) {
-            report_deadlock(rs, slots, nslots);
+            report_deadlock(rs, rs->slots, rs->nslots);
             break;
         }
     }
-    append_printf(rs, printf_out, exec_printf_collect(rs));
-    for (uint32_t s = 0; s < nslots; s++) cta_destroy(slots[s]);
-    free(slots);
-    free(rs->slot_busy);
-    if (rs->oom) /* set where the failure did not say what it was */
-        exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory during the launch");
-    rc = rs->oom ? -1 : rs->faulted ? 1 : 0;
-    exec_heap_release(&rs->heap);
-    free(rs);
-    return rc;
+    return exec_session_close(rs, printf_out);
 }
 
 int exec_program_bind(exec_program *p, memsys *ms, exec_fault *fault)

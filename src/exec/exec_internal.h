@@ -227,6 +227,7 @@ struct exec_cta {
     exec_warp *warps;
     uint32_t nwarps;
     uint32_t warps_done;
+    uint32_t wakes;           /* barrier completions and mbarrier wake-ups so far (exec_step) */
     exec_barrier barriers[BARRIER_IDS];
 };
 
@@ -254,6 +255,9 @@ struct exec_run_state {
     const exec_launch *launch;
     const exec_func *entry;
     uint32_t threads_per_cta;
+    uint32_t warp_lanes;      /* threads per warp: 32, or fewer for a module whose machine says
+                                 so (a vISA thread of SimdSize lanes; docs/architecture.md,
+                                 "Narrow warps"); lanes above it are never live */
     uint32_t local_bytes;     /* per thread */
     uint32_t warps_per_sm_slots;
     exec_stats *stats;
@@ -277,6 +281,12 @@ struct exec_run_state {
     uint64_t mbar_phases;     /* mbarrier phases completed so far (exec_mbarrier.c) */
     uint32_t mbar_polls;      /* warps whose turn in the current scheduling round ended
                                  polling an open mbarrier phase (WARP_YIELD) */
+    const uint64_t *clock;    /* what %clock reads: the launch's clock or warp_instructions */
+    /* resident CTAs (exec_device.c) */
+    exec_cta **slots;         /* nslots = sm_count x ctas_per_sm; slot sm * ctas_per_sm + k */
+    uint32_t nslots, ctas_per_sm, nwarps, shared_bytes;
+    uint32_t total_ctas, next_cta, resident;
+    uint64_t reported;        /* warp instructions at the last progress report */
 };
 
 /* exec_decode.c */

@@ -175,6 +175,7 @@ static void wake_waiters(exec_cta *cta)
         for (unsigned l = 0; l < LANES; l++) ones[l] = 1;
         warp_write_dst(v, &mw->insn->in->dst[0], ones, mw->lanes, 1);
         v->state = WARP_READY;
+        cta->wakes++;
     }
 }
 

@@ -173,7 +173,7 @@ static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *ac
     e->address = acc->addr[lane];
     memcpy(e->ctaid, w->cta->ctaid, sizeof e->ctaid);
     const uint32_t *b = w->run->launch->block;
-    uint32_t t = w->warp_in_cta * LANES + lane;
+    uint32_t t = w->warp_in_cta * w->run->warp_lanes + lane;
     e->tid[0] = t % b[0];
     e->tid[1] = (t / b[0]) % b[1];
     e->tid[2] = t / (b[0] * b[1]);
@@ -183,6 +183,9 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
     if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0) {
+        const exec_launch *L = w->run->launch;
+        if (L->on_access)
+            L->on_access(acc, L->access_user);
         /* IR_WINDOW_ZERO: lanes outside their window did nothing; misaligned ones were aligned
          * down. Both are errors that let the kernel go on (docs/faults.md, "Window errors"). */
         uint32_t misaligned = w->run->launch->misaligned_errors

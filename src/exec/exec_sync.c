@@ -20,6 +20,7 @@ void cta_barrier_check(exec_cta *cta, uint32_t id)
     uint32_t expected = b->expected ? b->expected : live_warps;
     if (!b->arrived || b->arrived < expected)
         return;
+    cta->wakes++;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         if (w->state != WARP_BARRIER || w->bar_id != id)

@@ -27,7 +27,7 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
     const exec_cta *cta = w->cta;
     memcpy(f->ctaid, cta->ctaid, sizeof f->ctaid);
     const uint32_t *b = rs->launch->block;
-    uint32_t t = w->warp_in_cta * LANES + lane;
+    uint32_t t = w->warp_in_cta * w->run->warp_lanes + lane;
     f->tid[0] = t % b[0];
     f->tid[1] = (t / b[0]) % b[1];
     f->tid[2] = t / (b[0] * b[1]);
@@ -59,7 +59,7 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     const exec_run_state *rs = w->run;
     const uint32_t *bd = rs->launch->block, *gd = rs->launch->grid;
     const exec_cta *cta = w->cta;
-    uint32_t base = w->warp_in_cta * LANES;
+    uint32_t base = w->warp_in_cta * w->run->warp_lanes;
     uint64_t v = 0;
     switch (id) {
     case IR_SREG_TID_X:
@@ -104,13 +104,14 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     case IR_SREG_NSMID: v = rs->machine->sm_count; break;
     case IR_SREG_GRIDID: v = 1; break;
     case IR_SREG_WARPSZ: v = LANES; break;
-    /* Time is simulated: the clocks count issued warp instructions, so runs are reproducible. */
-    case IR_SREG_CLOCK: v = (uint32_t)rs->stats->warp_instructions; break;
-    case IR_SREG_CLOCK_HI: v = (uint32_t)(rs->stats->warp_instructions >> 32); break;
-    case IR_SREG_CLOCK64: v = rs->stats->warp_instructions; break;
-    case IR_SREG_GLOBALTIMER: v = rs->stats->warp_instructions; break;
-    case IR_SREG_GLOBALTIMER_LO: v = (uint32_t)rs->stats->warp_instructions; break;
-    case IR_SREG_GLOBALTIMER_HI: v = (uint32_t)(rs->stats->warp_instructions >> 32); break;
+    /* Time is simulated: the clocks count issued warp instructions, or the timing model's
+     * cycles (exec_launch.clock), so runs are reproducible. */
+    case IR_SREG_CLOCK: v = (uint32_t)*rs->clock; break;
+    case IR_SREG_CLOCK_HI: v = (uint32_t)(*rs->clock >> 32); break;
+    case IR_SREG_CLOCK64: v = *rs->clock; break;
+    case IR_SREG_GLOBALTIMER: v = *rs->clock; break;
+    case IR_SREG_GLOBALTIMER_LO: v = (uint32_t)*rs->clock; break;
+    case IR_SREG_GLOBALTIMER_HI: v = (uint32_t)(*rs->clock >> 32); break;
     case IR_SREG_DYNAMIC_SMEM_SIZE: v = rs->launch->dynamic_shared_bytes; break;
     case IR_SREG_TOTAL_SMEM_SIZE:
     case IR_SREG_AGGR_SMEM_SIZE: v = cta->shared_bytes; break;
@@ -434,64 +435,83 @@ static void frame_pop(exec_warp *w)
 
 /* ---- the instruction loop ---- */
 
-/* The instruction loop, made three times (warp_run): for 16-byte instructions without control
- * words or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a constant shift,
- * as cheap as when the size was fixed; any other module (`general`) reads the fetch offset its
- * instruction was given when the module was prepared, and leaves glue instructions out of the
- * counts and the instruction budget (ir_insn.glue: they are part of the dialect's instruction
- * next to them, which is counted once); and under --strict-hazards (`hazards`, with any
- * layout) every instruction's issue controls are checked first (exec_hazard.c), so that the
- * other two loops do not test for it. */
-static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
-                                                            int general, int hazards)
+/* One instruction of the loop, made three times (warp_run): for 16-byte instructions without
+ * control words or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a
+ * constant shift, as cheap as when the size was fixed; any other module (`general`) reads the
+ * fetch offset its instruction was given when the module was prepared, and leaves glue
+ * instructions out of the counts and the instruction budget (ir_insn.glue: they are part of the
+ * dialect's instruction next to them, which is counted once); and under --strict-hazards
+ * (`hazards`, with any layout) every instruction's issue controls are checked first
+ * (exec_hazard.c), so that the other two loops do not test for it. `info` is NULL in the
+ * functional loop (the compiler drops what fills it) and exec_step's report otherwise.
+ * Returns 0 when the warp may go on, 1 when it must stop (fault, limit). */
+static inline __attribute__((always_inline)) int step_one(exec_warp *w, int general, int hazards,
+                                                          exec_step_info *info)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
-    uint64_t *counts = rs->prog->insn_counts;
-    while (quantum-- && w->state == WARP_READY) {
-        const exec_xinsn *x = &w->code[w->pc];
-        int counted = !general || !x->glue;
-        if (counted) {
-            if (!rs->budget) {
-                warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u),
-                           "EXEC-LIMIT-001",
-                           "instruction limit of %llu warp instructions reached (runaway "
-                           "kernel?); raise it with \"max_instructions\" in the launch file or "
-                           "--max-instructions N",
-                           (unsigned long long)rs->launch->max_warp_instructions);
-                return;
-            }
-            rs->budget--;
+    const exec_xinsn *x = &w->code[w->pc];
+    int counted = !general || !x->glue;
+    if (counted) {
+        if (!rs->budget) {
+            warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-LIMIT-001",
+                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
+                       "raise it with \"max_instructions\" in the launch file or "
+                       "--max-instructions N",
+                       (unsigned long long)rs->launch->max_warp_instructions);
+            return 1;
         }
-        const ir_insn *in = x->in;
-        uint32_t mask = w->active;
-        if (in->has_guard) {
-            uint32_t g = w->preds[in->guard];
-            mask &= in->guard_neg ? ~g : g;
-        }
-        /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
-         * another 128-byte line (instruction sizes and control words: ir_machine). */
-        uint64_t offset = general ? w->fetch_offsets[w->pc] : (uint64_t)w->pc * 16;
-        uint64_t fetch_line = (w->code_base + offset) >> 7;
-        if (fetch_line != w->fetch_line) {
-            w->fetch_line = fetch_line;
-            memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
-        }
-        if (counted) {
-            st->warp_instructions++;
-            st->thread_instructions +=
-                w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
-            counts[in->id]++;
-        }
-        if (hazards && exec_hazard_issue(w, x, mask))
-            return;
-        x->fn(w, x, mask);
-        if (!x->is_ctrl) {
-            w->pc++;
-            if (w->pc >= w->next_wait_pc)
-                reconverge(w);
+        rs->budget--;
+    }
+    const ir_insn *in = x->in;
+    uint32_t mask = w->active;
+    if (in->has_guard) {
+        uint32_t g = w->preds[in->guard];
+        mask &= in->guard_neg ? ~g : g;
+    }
+    /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
+     * another 128-byte line (instruction sizes and control words: ir_machine). */
+    uint64_t offset = general ? w->fetch_offsets[w->pc] : (uint64_t)w->pc * 16;
+    uint64_t fetch_line = (w->code_base + offset) >> 7;
+    if (fetch_line != w->fetch_line) {
+        w->fetch_line = fetch_line;
+        int miss = memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
+        if (info) {
+            info->fetched = 1;
+            info->fetch_miss = (uint8_t)miss;
         }
     }
+    if (counted) {
+        st->warp_instructions++;
+        st->thread_instructions +=
+            w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
+        st->thread_instructions_pred_on +=
+            mask == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(mask);
+        rs->prog->insn_counts[in->id]++;
+    }
+    if (info) {
+        info->insn = in;
+        info->active = w->active;
+        info->pred_on = mask;
+        info->counted = (uint8_t)counted;
+    }
+    if (hazards && exec_hazard_issue(w, x, mask))
+        return 1;
+    x->fn(w, x, mask);
+    if (!x->is_ctrl) {
+        w->pc++;
+        if (w->pc >= w->next_wait_pc)
+            reconverge(w);
+    }
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
+                                                            int general, int hazards)
+{
+    while (quantum-- && w->state == WARP_READY)
+        if (step_one(w, general, hazards, NULL))
+            return;
 }
 
 /* Separate functions, so that the compiler keeps one loop per layout. */
@@ -520,4 +540,41 @@ void warp_run(exec_warp *w, uint32_t quantum)
         run_16(w, quantum);
     else
         run_general(w, quantum);
+}
+
+/* ---- stepping (exec.h) ---- */
+
+void exec_step(exec_warp *w, exec_step_info *info)
+{
+    memset(info, 0, sizeof *info);
+    exec_run_state *rs = w->run;
+    if (w->state == WARP_READY && !rs->faulted && !rs->oom) {
+        const exec_program *p = rs->prog;
+        const exec_insn_layout *k = &p->layout;
+        uint32_t wakes = w->cta->wakes;
+        if (rs->strict_hazards)
+            step_one(w, 1, 1, info);
+        else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
+            step_one(w, 0, 0, info);
+        else
+            step_one(w, 1, 0, info);
+        info->woke = w->cta->wakes != wakes;
+    }
+    info->status = w->state;
+}
+
+exec_warp_status exec_warp_status_of(const exec_warp *w)
+{
+    return (exec_warp_status)w->state;
+}
+
+const ir_insn *exec_warp_next(const exec_warp *w)
+{
+    return w->state == WARP_READY || w->state == WARP_YIELD ? w->code[w->pc].in : NULL;
+}
+
+void exec_warp_resume(exec_warp *w)
+{
+    if (w->state == WARP_YIELD)
+        w->state = WARP_READY;
 }

@@ -3,7 +3,8 @@
 #include "frontend/frontend.h"
 #include "ptx/ptx.h"
 #include "sass/sass.h"
+#include "visa/visa.h"
 
-static const frontend_registry builtin = {{&ptx_dialect, &sass_dialect}, 2};
+static const frontend_registry builtin = {{&ptx_dialect, &sass_dialect, &visa_dialect}, 3};
 
 const frontend_registry *frontend_builtin(void) { return &builtin; }

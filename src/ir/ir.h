@@ -641,6 +641,9 @@ typedef struct ir_machine {
     uint8_t ctrl_group;
     uint8_t ctrl_bytes;
     uint8_t call_conv;    /* ir_call_conv */
+    uint8_t warp_lanes;   /* lanes of the warp-like unit the executor runs: 0 reads as 32 (PTX,
+                             SASS); a vISA thread's SimdSize, 1 to 32 (docs/architecture.md,
+                             "Narrow warps") */
     uint8_t window_errors;/* ir_window_errors: an access outside the local or shared window or
                              its allocation */
     uint8_t scoreboards;  /* dependency scoreboards per warp (SASS: 6); 0: none, ir_func.ctrl

@@ -42,7 +42,7 @@ void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes)
     cache_set_persisting_limit(ms->l2, ms->persisting_lines);
 }
 
-void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
+int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
 {
     mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
     cache_result res;
@@ -50,6 +50,7 @@ void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
     c->icache.fetches++;
     c->icache.hits += res.sector_hits;
     c->icache.misses += res.sector_misses;
+    return res.sector_misses != 0;
 }
 
 int memsys_finish(memsys *ms)

@@ -90,8 +90,10 @@ void memsys_set_policy_window(memsys *ms, uint64_t base, uint64_t bytes, double 
 uint64_t memsys_reset_persisting(memsys *ms);
 /* Sets the persisting L2 set-aside (bytes, capped at the preset's maximum). */
 void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
-/* Instruction fetch of `bytes` at instruction address `addr` by SM `sm`, charged to insn_id. */
-void memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
+/* Instruction fetch of the line at instruction address `addr` by SM `sm`, charged to insn_id.
+ * Returns 1 when it missed in the SM's instruction cache, 0 on a hit (for the timing model's
+ * instruction-fetch stall). */
+int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
 /* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.
  * Host reads after this see every write. Returns 0, or -1 when the backing store failed. */
 int memsys_finish(memsys *ms);

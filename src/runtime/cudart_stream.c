@@ -1,8 +1,10 @@
 /* Streams and events of gpumemsim's libcudart (docs/cuda-runtime.md, "Runtime API"). Every call
  * runs its work to the end before it returns, so all streams execute in issue order, a stream
  * is always idle and an event is complete as soon as it is recorded. What a stream keeps is its
- * access-policy window (cudaStreamSetAttribute), which the launches issued into it use. Event
- * times are not modelled: cudaEventElapsedTime reports 0 ms. */
+ * access-policy window (cudaStreamSetAttribute), which the launches issued into it use. An
+ * event records the device's simulated time: the cycles of the timing model over the launches
+ * so far (gms_totals.cycles), so cudaEventElapsedTime reports the cycles between two events at
+ * the preset's clock (0 ms with the timing model off). */
 #include <stdlib.h>
 
 #include "runtime/cudart_internal.h"
@@ -43,6 +45,7 @@ struct rt_stream {
 struct rt_event {
     unsigned magic;
     int recorded;
+    uint64_t cycles; /* the device's simulated cycles when it was recorded */
 };
 
 /* The legacy default stream (handle NULL, or the special handles 1 and 2 for the legacy and
@@ -185,6 +188,16 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
     return cudaSuccess;
 }
 
+/* The simulated cycles of every launch so far on the process's device (0 without one). */
+static uint64_t device_cycles(void)
+{
+    gms_device *dev = cudart_device();
+    gms_totals t;
+    if (!dev || gms_device_totals(dev, &t) != GMS_OK)
+        return 0;
+    return t.cycles;
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
     return cudaEventCreateWithFlags(event, 0);
@@ -196,6 +209,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     if (bad_event(event) || !stream_of(stream))
         return cudart_set(cudaErrorInvalidResourceHandle);
     event->recorded = 1;
+    event->cycles = device_cycles();
     return cudaSuccess;
 }
 
@@ -224,7 +238,13 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
         return cudart_set(cudaErrorInvalidResourceHandle);
     if (!start->recorded || !end->recorded)
         return cudart_set(cudaErrorNotReady);
-    *ms = 0.0f; /* no timing model: simulated work takes no time */
+    *ms = 0.0f;
+    gms_device *dev = cudart_device();
+    gms_device_info info;
+    if (dev && gms_device_info_get(dev, &info) == GMS_OK && info.clock_mhz) {
+        double cycles = (double)end->cycles - (double)start->cycles;
+        *ms = (float)(cycles / info.clock_mhz / 1000.0);
+    }
     return cudaSuccess;
 }
 

@@ -89,6 +89,7 @@ static gms_status new_device(const gpu_config *g, gms_device **out, diag_list *d
     dev->gpu = *g;
     dev->max_instructions = SIM_DEFAULT_MAX_INSTRUCTIONS;
     dev->quantum = 256;
+    dev->timing = 1;
     dev->heap_bytes = SIM_DEFAULT_HEAP_BYTES;
     *out = dev;
     return GMS_OK;
@@ -141,6 +142,7 @@ void gms_device_destroy(gms_device *dev)
     free(dev->launches);
     free(dev->printf_text);
     free(dev->image_pool);
+    timing_destroy(dev->tm);
     free(dev);
 }
 
@@ -157,6 +159,7 @@ gms_status gms_device_info_get(const gms_device *dev, gms_device_info *out)
     out->l2_bytes = g->l2.size_bytes;
     out->l2_persisting_max_bytes = g->l2.persisting_max_bytes;
     out->access_policy_max_window_bytes = g->l2.access_policy_max_window_bytes;
+    out->clock_mhz = g->sm.clock_mhz;
     return GMS_OK;
 }
 
@@ -218,7 +221,7 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
         "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
         "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX", "GMS_SET_HEAP_BYTES",
-        "GMS_SET_SYNCED_WRITES"};
+        "GMS_SET_SYNCED_WRITES", "GMS_SET_TIMING", "GMS_SET_SCHEDULER"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -272,6 +275,14 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         if (value > dev->heap_region_bytes)
             dev->heap_base = 0; /* the next launch that needs it allocates a larger region */
         dev->heap_bytes = value;
+        return GMS_OK;
+    case GMS_SET_TIMING:
+    case GMS_SET_SCHEDULER:
+        if (value > 1)
+            return gms_bad_argument(dl, "gms_device_set", what == GMS_SET_TIMING
+                                        ? "a flag setting takes 0 or 1"
+                                        : "GMS_SET_SCHEDULER takes 0 (GTO) or 1 (LRR)");
+        *(what == GMS_SET_TIMING ? &dev->timing : &dev->scheduler) = (int)value;
         return GMS_OK;
     default: return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     }

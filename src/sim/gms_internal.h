@@ -15,6 +15,7 @@
 #include "mem/mem_stats.h"
 #include "mem/memsys.h"
 #include "sim/gms_diag.h"
+#include "timing/timing.h"
 
 /* A device allocation, for the check that host writes go to memory no launch may have cached
  * (API-MEM-002). */
@@ -29,6 +30,8 @@ typedef struct gms_launch_record {
     const gms_module *module; /* the module launched */
     uint32_t grid[3], block[3];
     uint64_t warp_instructions, thread_instructions, printf_bad_strings;
+    uint64_t thread_instructions_pred_on;
+    timing_stats timing;  /* timing.enabled 0: functional mode */
     mem_counters counters;
     double seconds;
     int faulted;
@@ -50,6 +53,9 @@ struct gms_device {
     int misaligned_errors; /* GMS_SET_MISALIGNED_ERRORS */
     int strict_hazards;
     int synced_writes;   /* GMS_SET_SYNCED_WRITES */
+    int timing;          /* GMS_SET_TIMING */
+    int scheduler;       /* GMS_SET_SCHEDULER: timing_policy */
+    timing_model *tm;    /* owned; created by the first timed launch */
     uint32_t shared_per_cta;
     int has_persisting;
     uint64_t persisting_request;  /* bytes asked for */
@@ -86,6 +92,8 @@ struct gms_module {
     exec_program *program; /* owned */
     int vars_listed;      /* the bound .global variables are in dev->allocs */
     uint32_t insn_base;   /* device-wide id of its instruction 0 (gms_device_report) */
+    timing_insn_stalls *stalls; /* owned, ir->ninsns_total entries once a timed launch ran:
+                                   per instruction stall cycles over its launches */
 };
 
 /* gms_device.c: creates the device's memory system on first use, with the settings made so far.

@@ -420,6 +420,24 @@ static int grid_sync_region(gms_device *dev)
     return 0;
 }
 
+/* The timing model of the device and the per-instruction stall counters of module m, created
+ * when the first timed launch needs them. Returns 0, or -1 with dev->fault saying what could
+ * not be allocated (SIM-NOMEM-001). */
+static int timing_state(gms_device *dev, gms_module *m)
+{
+    if (!dev->tm)
+        dev->tm = timing_create(&dev->gpu);
+    if (dev->tm && !m->stalls)
+        m->stalls = calloc(m->ir->ninsns_total + 1, sizeof *m->stalls);
+    if (dev->tm && m->stalls)
+        return 0;
+    memset(&dev->fault, 0, sizeof dev->fault);
+    dev->fault.rule = "SIM-NOMEM-001";
+    snprintf(dev->fault.message, sizeof dev->fault.message,
+             "out of host memory for the timing model of %s", dev->gpu.name);
+    return -1;
+}
+
 /* Runs the launch whose checks passed and records it; reports its window errors to dl.
  * Returns exec_run's 0, 1 or -1. */
 static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config *c,
@@ -468,9 +486,19 @@ static int run(gms_module *m, const ir_func *fn, int fi, const gms_launch_config
     }
     memsys_select_insns(ms, m->insn_base, m->ir->ninsns_total);
     int rc = gms_module_bind_vars(m, &dev->fault);
-    if (rc == 0)
+    timing_stats ts = {0};
+    if (rc == 0 && dev->timing) {
+        rc = timing_state(dev, m);
+        if (rc == 0)
+            rc = timing_run(dev->tm, m->program, m->ir, ms, &machine, &el,
+                            (timing_policy)dev->scheduler, &st, &dev->fault, &dev->printf_text,
+                            &ts, m->stalls);
+    } else if (rc == 0) {
         rc = exec_run(m->program, ms, &machine, &el, &st, &dev->fault, &dev->printf_text);
+    }
     gms_launch_record *r = &dev->launches[dev->nlaunches++];
+    r->thread_instructions_pred_on = st.thread_instructions_pred_on;
+    r->timing = ts;
     memsys_total_counters(ms, &after);
     mem_counters_sub(&r->counters, &after, &before);
     /* The L2's lines per class are state, not traffic: as the launch left them. */

@@ -130,6 +130,7 @@ void gms_module_free(gms_module *m)
     ir_module_destroy(m->ir);
     free(m->text);
     free(m->path);
+    free(m->stalls);
     free(m);
 }
 

@@ -63,6 +63,22 @@ void gms_counters_from_mem(gms_counters *o, const mem_counters *c)
     o->lsu.local_store_sectors = c->lsu.local_store_sectors;
 }
 
+_Static_assert((int)GMS_STALL_COUNT == (int)TIMING_STALL_COUNT,
+               "gms_stall (gpumemsim.h) and timing_stalls.def differ");
+
+static void timing_to_public(gms_timing_stats *o, const timing_stats *t)
+{
+    memset(o, 0, sizeof *o);
+    o->enabled = t->enabled;
+    o->cycles = t->cycles;
+    o->sm_active_cycles = t->sm_active_cycles;
+    o->warp_resident_cycles = t->warp_resident_cycles;
+    o->max_warps_per_sm = t->max_warps_per_sm;
+    o->sm_count = t->sm_count;
+    o->clock_mhz = t->clock_mhz;
+    for (int i = 0; i < GMS_STALL_COUNT; i++) o->stalls[i] = t->stalls[i];
+}
+
 size_t gms_device_launch_count(const gms_device *dev)
 {
     return dev ? dev->nlaunches : 0;
@@ -79,6 +95,8 @@ gms_status gms_device_launch_stats(const gms_device *dev, size_t i, gms_launch_s
     out->warp_instructions = r->warp_instructions;
     out->thread_instructions = r->thread_instructions;
     out->printf_bad_strings = r->printf_bad_strings;
+    out->thread_instructions_pred_on = r->thread_instructions_pred_on;
+    timing_to_public(&out->timing, &r->timing);
     gms_counters_from_mem(&out->counters, &r->counters);
     out->seconds = r->seconds;
     out->faulted = r->faulted;
@@ -97,6 +115,8 @@ static void totals(const gms_device *dev, gms_totals *t, mem_counters *counters)
         t->warp_instructions += r->warp_instructions;
         t->thread_instructions += r->thread_instructions;
         t->printf_bad_strings += r->printf_bad_strings;
+        t->thread_instructions_pred_on += r->thread_instructions_pred_on;
+        t->cycles += r->timing.cycles;
         t->seconds += r->seconds;
     }
     if (dev->ms)
@@ -143,6 +163,8 @@ static void module_insns(const gms_device *dev, const gms_module *mod, report_mo
         ri->text = sim_text_line(mod->text, mod->text_len, in->line);
         ri->executions = execs[id];
         ri->counters = counters ? counters[ri->id] : (mem_counters){0};
+        if (mod->stalls)
+            memcpy(ri->stalls, mod->stalls[id], sizeof ri->stalls);
     }
 }
 
@@ -187,6 +209,7 @@ static int build_model(const gms_device *dev, const char *launch_file, report_mo
     m->warp_instructions = t.warp_instructions;
     m->thread_instructions = t.thread_instructions;
     m->printf_bad_strings = t.printf_bad_strings;
+    m->thread_instructions_pred_on = t.thread_instructions_pred_on;
     m->l2_persisting_bytes = t.l2_persisting_bytes;
     m->hints_stripped = t.hints_stripped;
     m->launches = calloc(dev->nlaunches + 1, sizeof *m->launches);
@@ -202,6 +225,9 @@ static int build_model(const gms_device *dev, const char *launch_file, report_mo
         l->warp_instructions = s->warp_instructions;
         l->thread_instructions = s->thread_instructions;
         l->printf_bad_strings = s->printf_bad_strings;
+        l->thread_instructions_pred_on = s->thread_instructions_pred_on;
+        l->timing = s->timing;
+        m->timing |= s->timing.enabled;
         l->counters = s->counters;
         l->seconds = s->seconds;
     }

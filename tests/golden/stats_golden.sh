@@ -1,5 +1,6 @@
 #!/bin/sh
-# Golden-statistics check of one launch file: runs `gpumemsim run LAUNCH --json`, digests the
+# Golden-statistics check of one launch file: runs `gpumemsim run LAUNCH --no-timing --json`
+# (the goldens pin the functional scheduler's counters; docs/timing.md), digests the
 # statistics with stats_digest and compares the digest with GOLDEN (tests/golden/stats/...).
 # With GMS_UPDATE_GOLDEN=1 in the environment it writes GOLDEN instead (review the diff).
 # Usage: stats_golden.sh GPUMEMSIM STATS_DIGEST LAUNCH.json GOLDEN [RUN OPTION...]
@@ -12,7 +13,7 @@ sim=$1 digest=$2 launch=$3 golden=$4
 shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-"$sim" run "$launch" "$@" --quiet --json "$tmp/stats.json" >"$tmp/out" 2>&1
+"$sim" run "$launch" --no-timing "$@" --quiet --json "$tmp/stats.json" >"$tmp/out" 2>&1
 status=$?
 for section in images textures; do
     if [ "$status" -eq 2 ] && grep -F -q "unknown key \"$section\" [LAUNCH-KEY-001]" "$tmp/out"; then

@@ -19,9 +19,9 @@ shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 if [ "$gpu" = "-" ]; then
-    "$sim" run --quiet --json "$tmp/report.json" "$launch" >"$tmp/output" 2>&1
+    "$sim" run --no-timing --quiet --json "$tmp/report.json" "$launch" >"$tmp/output" 2>&1
 else
-    "$sim" run --quiet --gpu "$gpu" --json "$tmp/report.json" "$launch" >"$tmp/output" 2>&1
+    "$sim" run --no-timing --quiet --gpu "$gpu" --json "$tmp/report.json" "$launch" >"$tmp/output" 2>&1
 fi
 status=$?
 if [ "$status" -ne 0 ]; then

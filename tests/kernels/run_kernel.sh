@@ -5,6 +5,8 @@
 #     simulator's standard output (the device printf section; any report around it is ignored);
 #   - every REGEX (extended, case-insensitive) matches somewhere in stdout or stderr.
 # Usage: run_kernel.sh GPUMEMSIM LAUNCH.json [EXPECTED_STDOUT|""] [EXPECTED_EXIT] [REGEX ...]
+# $GMS_RUN_OPTIONS (blank-separated, may be unset) are added to the run's options: the kernel.*
+# tests run with --no-timing, the kernel_timing.* tests with the timing model (tests/kernels.cmake).
 # Exit status: 0 pass, 1 fail, 2 bad usage, 77 skipped: the simulator refused the launch file for
 # its "images" or "textures" section (LAUNCH-KEY-001), which it does not read yet; such tests
 # start running by themselves once it does.
@@ -21,7 +23,8 @@ expected_exit=${4:-0}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-"$sim" run "$launch" >"$tmp/stdout" 2>"$tmp/stderr"
+# shellcheck disable=SC2086 # the options split at blanks
+"$sim" run "$launch" ${GMS_RUN_OPTIONS:-} >"$tmp/stdout" 2>"$tmp/stderr"
 status=$?
 for section in images textures; do
     if [ "$status" -eq 2 ] && grep -F -q "unknown key \"$section\" [LAUNCH-KEY-001]" "$tmp/stderr"; then

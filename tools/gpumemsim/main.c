@@ -50,7 +50,7 @@ enum {
     OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
     OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
     OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS, OPT_STRICT_HAZARDS,
-    OPT_DLOPEN
+    OPT_DLOPEN, OPT_NO_TIMING, OPT_SCHEDULER
 };
 
 /* One row per option: its long name, the argument's placeholder (NULL: a flag), the commands
@@ -84,6 +84,10 @@ static const cli_option options[] = {
      "report misaligned local/shared addresses that SASS aligns down (EXEC-WINDOW-002)"},
     {"strict-hazards", NULL, CMD_RUN, OPT_STRICT_HAZARDS,
      "fault on register hazards of SASS control codes' scoreboards"},
+    {"no-timing", NULL, CMD_RUN, OPT_NO_TIMING,
+     "functional mode: no timing model, no cycles or stall reasons (faster)"},
+    {"scheduler", "gto|lrr", CMD_RUN, OPT_SCHEDULER,
+     "timing model's warp scheduler: greedy-then-oldest (default) or loose round-robin"},
     {"quiet", NULL, CMD_RUN | CMD_EXEC, OPT_QUIET, "print only printf output, faults and failures"},
     {"dlopen", NULL, CMD_EXEC, OPT_DLOPEN,
      "the program opens the CUDA libraries itself (Python with Numba or CuPy): run it although "
@@ -329,6 +333,14 @@ static int parse_run_options(int argc, char **argv, run_args *a)
         case OPT_POISON_DISCARD: a->sim.poison_discard = 1; break;
         case OPT_MISALIGNED_ERRORS: a->sim.misaligned_errors = 1; break;
         case OPT_STRICT_HAZARDS: a->sim.strict_hazards = 1; break;
+        case OPT_NO_TIMING: a->sim.no_timing = 1; break;
+        case OPT_SCHEDULER:
+            if (strcmp(optarg, "gto") && strcmp(optarg, "lrr")) {
+                fprintf(stderr, "gpumemsim: --scheduler takes gto or lrr, not '%s'\n", optarg);
+                return 2;
+            }
+            a->sim.scheduler = strcmp(optarg, "lrr") == 0;
+            break;
         case OPT_TOP:
             if (parse_number("top", optarg, 0, 1000000, &v))
                 return 2;

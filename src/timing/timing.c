@@ -1,0 +1,492 @@
+/* The timing model's core: warp schedulers over the executor's stepping interface
+ * (timing.h; docs/timing.md, "Model", "Scheduling", "Stall reasons"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/timing.h"
+#include "timing/timing_class.h"
+#include "timing/timing_internal.h"
+#include "timing/timing_mem.h"
+
+struct timing_model {
+    gpu_config cfg;
+    timing_mem *mem; /* TEMPORARY: NULL until timing_mem.c lands (timing_issue.c times accesses
+                        from the served levels meanwhile) */
+};
+
+timing_model *timing_create(const gpu_config *cfg)
+{
+    timing_model *tm = calloc(1, sizeof *tm);
+    if (!tm)
+        return NULL;
+    tm->cfg = *cfg;
+    return tm;
+}
+
+void timing_destroy(timing_model *tm)
+{
+    free(tm);
+}
+
+/* ---- the calendar: schedulers keyed by the next cycle they may issue ---- */
+
+static int key_less(const tstate *S, uint32_t a, uint32_t b)
+{
+    uint64_t ka = S->key[a], kb = S->key[b];
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void heap_swap(tstate *S, uint32_t i, uint32_t j)
+{
+    uint32_t a = S->heap[i], b = S->heap[j];
+    S->heap[i] = b;
+    S->heap[j] = a;
+    S->pos[b] = i;
+    S->pos[a] = j;
+}
+
+static void heap_fix(tstate *S, uint32_t i)
+{
+    while (i > 0 && key_less(S, S->heap[i], S->heap[(i - 1) / 2])) {
+        heap_swap(S, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < S->nsched && key_less(S, S->heap[l], S->heap[m]))
+            m = l;
+        if (r < S->nsched && key_less(S, S->heap[r], S->heap[m]))
+            m = r;
+        if (m == i)
+            return;
+        heap_swap(S, i, m);
+        i = m;
+    }
+}
+
+/* Sets scheduler s's next cycle to `key`. */
+void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
+{
+    if (S->key[s] == key)
+        return;
+    S->key[s] = key;
+    heap_fix(S, S->pos[s]);
+}
+
+/* Moves scheduler s's next cycle earlier to `key` when it is later. */
+void timing_sched_wake(tstate *S, uint32_t s, uint64_t key)
+{
+    if (key < S->key[s])
+        timing_sched_key(S, s, key);
+}
+
+/* ---- stall attribution ---- */
+
+void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
+{
+    S->ts->stalls[why] += cycles;
+    if (S->insn_stalls && w->next_id < S->ninsns)
+        S->insn_stalls[w->next_id][why] += cycles;
+}
+
+/* Charges the warp's cycles from w->charged up to t: to its waiting reason until it was
+ * ready, then to NOT_SELECTED. */
+void timing_settle(tstate *S, twarp *w, uint64_t t)
+{
+    if (t <= w->charged)
+        return;
+    uint64_t r = w->ready < w->charged ? w->charged : w->ready > t ? t : w->ready;
+    if (r > w->charged)
+        timing_charge(S, w, (timing_stall)w->why, r - w->charged);
+    if (t > r)
+        timing_charge(S, w, TIMING_STALL_NOT_SELECTED, t - r);
+    w->charged = t;
+}
+
+/* ---- the register scoreboard (PTX; SASS until its control codes drive issue) ---- */
+
+static void operand_ready(const tstate *S, const twarp *w, const ir_operand *o, uint64_t *r,
+                          uint8_t *why)
+{
+    switch (o->kind) {
+    case IR_OPND_REG:
+        if (o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
+            *r = w->reg_ready[o->reg];
+            *why = w->reg_why[o->reg];
+        }
+        return;
+    case IR_OPND_ADDR:
+        if (o->has_reg && o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
+            *r = w->reg_ready[o->reg];
+            *why = w->reg_why[o->reg];
+        }
+        return;
+    case IR_OPND_PRED:
+        if (o->reg < S->npreds && w->pred_ready[o->reg] > *r) {
+            *r = w->pred_ready[o->reg];
+            *why = w->pred_why[o->reg];
+        }
+        return;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            if (o->vregs[e] < S->nregs && w->reg_ready[o->vregs[e]] > *r) {
+                *r = w->reg_ready[o->vregs[e]];
+                *why = w->reg_why[o->vregs[e]];
+            }
+        return;
+    default:
+        return;
+    }
+}
+
+static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint64_t ready,
+                            uint8_t why)
+{
+    switch (o->kind) {
+    case IR_OPND_REG:
+        if (o->reg < S->nregs) {
+            w->reg_ready[o->reg] = ready;
+            w->reg_why[o->reg] = why;
+        }
+        return;
+    case IR_OPND_PRED:
+        if (o->reg < S->npreds) {
+            w->pred_ready[o->reg] = ready;
+            w->pred_why[o->reg] = why;
+        }
+        return;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            if (o->vregs[e] < S->nregs) {
+                w->reg_ready[o->vregs[e]] = ready;
+                w->reg_why[o->vregs[e]] = why;
+            }
+        return;
+    default:
+        return;
+    }
+}
+
+/* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
+ * before that): its source, guard and destination registers ready, a fence's earlier accesses
+ * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
+void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
+{
+    const ir_insn *in = exec_warp_next(w->ew);
+    if (!in) {
+        w->blocked = 1;
+        w->ready = TIMING_NEVER;
+        w->why = TIMING_STALL_BARRIER;
+        return;
+    }
+    w->next_id = in->id;
+    uint64_t r = tmin;
+    if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
+        r = w->pred_ready[in->guard];
+        why = w->pred_why[in->guard];
+    }
+    for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &why);
+    for (unsigned i = 0; i < in->ndst; i++) operand_ready(S, w, &in->dst[i], &r, &why);
+    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
+        r = w->mem_done;
+        why = TIMING_STALL_MEMBAR;
+    }
+    w->next_pipe = timing_core_cost(S, in).pipe;
+    w->ready = r;
+    w->why = why;
+}
+
+/* ---- CTAs ---- */
+
+static void warp_resident(tstate *S, uint32_t sm, uint64_t t, int delta)
+{
+    tsm *m = &S->sms[sm];
+    if (delta > 0 && m->resident++ == 0)
+        m->active_since = t;
+    if (delta < 0 && --m->resident == 0)
+        S->ts->sm_active_cycles += t - m->active_since;
+}
+
+/* Starts the grid's next CTA in slot `slot` of SM `sm` at cycle t. Returns 0 or -1 (the
+ * executor ran out of host memory). */
+static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
+{
+    if (exec_session_start_cta(S->xs, sm, slot))
+        return -1;
+    tcta *c = &S->ctas[sm * S->ctas_per_sm + slot];
+    c->busy = 1;
+    c->warps_left = S->warps_per_cta;
+    for (uint32_t i = 0; i < S->warps_per_cta; i++) {
+        uint32_t j = slot * S->warps_per_cta + i;
+        twarp *w = &S->warps[(size_t)sm * S->warps_per_sm + j];
+        memset(w->reg_ready, 0, S->nregs * sizeof *w->reg_ready);
+        memset(w->pred_ready, 0, S->npreds * sizeof *w->pred_ready);
+        w->ew = exec_session_warp(S->xs, sm, slot, i);
+        w->cta = c;
+        w->start = w->charged = t;
+        w->mem_done = t;
+        w->age = S->next_age++;
+        w->blocked = w->done = 0;
+        w->polls = 0;
+        w->sched = sm * S->nsched_sm + j % S->nsched_sm;
+        warp_resident(S, sm, t, 1);
+        timing_prepare_next(S, w, t, TIMING_STALL_NO_INSTRUCTION);
+        if (w->blocked) { /* a CTA whose warp has no live lane: nothing to run */
+            w->blocked = 0;
+            w->done = 1;
+            w->ready = TIMING_NEVER;
+            c->warps_left--;
+            warp_resident(S, sm, t, -1);
+            continue;
+        }
+        timing_sched_wake(S, w->sched, w->ready);
+    }
+    return 0;
+}
+
+/* A warp finished at cycle `end`: it leaves the SM; its CTA retires with its last warp and the
+ * grid's next CTA takes the slot. Returns 0 or -1 (host memory). */
+int timing_warp_finished(tstate *S, twarp *w, uint64_t end)
+{
+    w->done = 1;
+    w->ready = TIMING_NEVER;
+    S->ts->warp_resident_cycles += end - w->start;
+    tcta *c = w->cta;
+    uint32_t sm = (uint32_t)(c - S->ctas) / S->ctas_per_sm;
+    uint32_t slot = (uint32_t)(c - S->ctas) % S->ctas_per_sm;
+    warp_resident(S, sm, end, -1);
+    if (end > S->end)
+        S->end = end;
+    if (--c->warps_left)
+        return 0;
+    c->busy = 0;
+    exec_session_retire_cta(S->xs, sm, slot);
+    if (S->ctas_started < S->total_ctas) {
+        S->ctas_started++;
+        return cta_start(S, sm, slot, end);
+    }
+    return 0;
+}
+
+/* Records that instruction `in`'s results are ready at cycle `ready`; a reader waits as `why`. */
+void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why)
+{
+    for (unsigned i = 0; i < in->ndst; i++) operand_written(S, w, &in->dst[i], ready, why);
+}
+
+/* ---- setting up a launch ---- */
+
+/* Resident CTAs per SM under the timing model: the executor's limits (threads, CTAs, shared
+ * memory) and the preset's warps and registers per SM (docs/timing.md, "Scheduling"). */
+static uint32_t occupancy(const gpu_config *cfg, const exec_session_shape *sh)
+{
+    uint32_t n = sh->ctas_per_sm;
+    uint32_t warps = sh->warps_per_cta;
+    if (cfg->sm.max_warps_per_sm / warps < n)
+        n = cfg->sm.max_warps_per_sm / warps;
+    /* Registers: the entry function's register slots stand for its 32-bit registers per
+     * thread, rounded up to 8 and at most 255; a warp's share is allocated in units of 256. */
+    uint32_t regs = (sh->regs_per_thread + 7u) & ~7u;
+    if (regs > 255)
+        regs = 255;
+    uint32_t per_warp = (regs * 32u + 255u) & ~255u;
+    uint64_t per_cta = (uint64_t)per_warp * warps;
+    if (per_cta && cfg->sm.registers_per_sm / per_cta < n)
+        n = (uint32_t)(cfg->sm.registers_per_sm / per_cta);
+    return n ? n : 1; /* the executor accepted one CTA; the registers of one always fit */
+}
+
+/* Scoreboard entries every warp needs: the most register slots and predicates of any function
+ * of the module. */
+static void scoreboard_size(const exec_program *p, const ir_module *mod, uint32_t *nregs,
+                            uint32_t *npreds)
+{
+    *nregs = 1;
+    *npreds = 1;
+    for (uint32_t f = 0; f < mod->nfuncs; f++) {
+        uint32_t r = exec_program_register_slots(p, f);
+        if (r > *nregs)
+            *nregs = r;
+        if (mod->funcs[f].npreds > *npreds)
+            *npreds = mod->funcs[f].npreds;
+    }
+}
+
+/* Allocates the state of one launch in one block. Returns 0 or -1. */
+static int state_alloc(tstate *S)
+{
+    size_t nw = (size_t)S->nsm * S->warps_per_sm;
+    size_t per_warp = S->nregs * (sizeof(uint64_t) + 1) + S->npreds * (sizeof(uint64_t) + 1);
+    per_warp = (per_warp + 7) & ~(size_t)7;
+    size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
+                   S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8 + 4 + 4) +
+                   nw * per_warp + 64;
+    uint8_t *b = calloc(1, bytes);
+    if (!b)
+        return -1;
+    S->blocks = b;
+    S->warps = (twarp *)b;
+    b += nw * sizeof(twarp);
+    S->key = (uint64_t *)b;
+    b += S->nsched * sizeof(uint64_t);
+    S->scheds = (tsched *)b;
+    b += S->nsched * sizeof(tsched);
+    S->ctas = (tcta *)b;
+    b += (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta);
+    S->sms = (tsm *)b;
+    b += S->nsm * sizeof(tsm);
+    S->heap = (uint32_t *)b;
+    b += S->nsched * sizeof(uint32_t);
+    S->pos = (uint32_t *)b;
+    b += S->nsched * sizeof(uint32_t);
+    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    for (size_t i = 0; i < nw; i++) {
+        twarp *w = &S->warps[i];
+        w->reg_ready = (uint64_t *)b;
+        w->pred_ready = w->reg_ready + S->nregs;
+        w->reg_why = (uint8_t *)(w->pred_ready + S->npreds);
+        w->pred_why = w->reg_why + S->nregs;
+        w->done = 1;
+        w->ready = TIMING_NEVER;
+        b += per_warp;
+    }
+    for (uint32_t s = 0; s < S->nsched; s++) {
+        S->key[s] = TIMING_NEVER;
+        S->heap[s] = s;
+        S->pos[s] = s;
+        S->scheds[s].last = UINT32_MAX;
+    }
+    return 0;
+}
+
+/* Fills the launch's statistics once it ended. A launch that stopped early (a fault, a
+ * deadlock) still has resident warps: their cycles up to the stop are charged too, so that the
+ * stall reasons always sum to the resident warp-cycles. */
+static void finish_stats(tstate *S)
+{
+    uint64_t stop = S->now + 1;
+    for (size_t i = 0; S->warps && i < (size_t)S->nsm * S->warps_per_sm; i++) {
+        twarp *w = &S->warps[i];
+        if (w->done)
+            continue;
+        if (w->charged < stop)
+            timing_settle(S, w, stop);
+        S->ts->warp_resident_cycles += w->charged - w->start;
+        if (w->charged > S->end)
+            S->end = w->charged;
+        w->done = 1;
+        tcta *c = w->cta;
+        warp_resident(S, (uint32_t)((size_t)(c - S->ctas) / S->ctas_per_sm), w->charged, -1);
+    }
+    timing_stats *ts = S->ts;
+    ts->enabled = 1;
+    ts->cycles = S->end > S->mem_end ? S->end : S->mem_end;
+    ts->max_warps_per_sm = S->cfg->sm.max_warps_per_sm;
+    ts->sm_count = S->nsm;
+    ts->clock_mhz = S->cfg->sm.clock_mhz;
+}
+
+/* 1 when every resident warp is blocked or has polled an open mbarrier phase many times since
+ * the last phase completed: no phase will complete any more (docs/semantics.md, "mbarrier"). */
+static int polling_deadlock(const tstate *S)
+{
+    size_t nw = (size_t)S->nsm * S->warps_per_sm;
+    for (size_t i = 0; i < nw; i++) {
+        const twarp *w = &S->warps[i];
+        if (w->done || w->blocked)
+            continue;
+        if (w->poll_epoch != S->epoch || w->polls < TIMING_POLLS_STUCK)
+            return 0;
+    }
+    return 1;
+}
+
+static int any_busy(const tstate *S)
+{
+    for (size_t i = 0; i < (size_t)S->nsm * S->ctas_per_sm; i++)
+        if (S->ctas[i].busy)
+            return 1;
+    return 0;
+}
+
+/* The event loop: the scheduler with the earliest next cycle runs until none is left.
+ * Returns 0, or -1 when host memory ran out. */
+static int event_loop(tstate *S)
+{
+    for (;;) {
+        uint32_t s = S->heap[0];
+        uint64_t t = S->key[s];
+        if (t == TIMING_NEVER) {
+            if (S->ctas_started < S->total_ctas || any_busy(S))
+                exec_session_deadlock(S->xs);
+            return 0;
+        }
+        if (timing_sched_run(S, s, t))
+            return -1;
+        if (exec_session_stopped(S->xs))
+            return 0;
+        if (S->stuck && polling_deadlock(S)) {
+            exec_session_deadlock(S->xs);
+            return 0;
+        }
+        S->stuck = 0;
+        if ((++S->issued & 4095u) == 0)
+            exec_session_progress(S->xs);
+    }
+}
+
+static int start_grid(tstate *S)
+{
+    for (uint32_t k = 0; k < S->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < S->nsm && S->ctas_started < S->total_ctas; sm++) {
+            S->ctas_started++;
+            if (cta_start(S, sm, k, 0))
+                return -1;
+        }
+    return 0;
+}
+
+int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *ms,
+               const exec_machine *machine, const exec_launch *launch, timing_policy policy,
+               exec_stats *stats, exec_fault *fault, char **printf_out, timing_stats *ts,
+               timing_insn_stalls *insn_stalls)
+{
+    memset(ts, 0, sizeof *ts);
+    tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
+                .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
+    exec_launch el = *launch;
+    el.on_access = timing_on_access;
+    el.access_user = &S;
+    el.clock = &S.now;
+    int rc = exec_session_open(p, ms, machine, &el, stats, fault, &S.xs);
+    if (rc)
+        return rc;
+    exec_session_shape sh;
+    exec_session_shape_of(S.xs, &sh);
+    S.nsm = machine->sm_count;
+    S.nsched_sm = tm->cfg.sm.schedulers ? tm->cfg.sm.schedulers : 1;
+    S.nsched = S.nsm * S.nsched_sm;
+    S.ctas_per_sm = occupancy(&tm->cfg, &sh);
+    S.warps_per_cta = sh.warps_per_cta;
+    S.warps_per_sm = S.ctas_per_sm * S.warps_per_cta;
+    S.total_ctas = sh.total_ctas;
+    scoreboard_size(p, mod, &S.nregs, &S.npreds);
+    int ours = 0;
+    if (state_alloc(&S)) {
+        ours = 1;
+    } else if (start_grid(&S) || event_loop(&S)) {
+        ours = !exec_session_stopped(S.xs);
+    }
+    if (ours) {
+        fault->rule = "TIMING-001";
+        snprintf(fault->message, sizeof fault->message,
+                 "out of host memory for the timing model's state of %u SMs x %u warps",
+                 S.nsm, S.warps_per_sm);
+    }
+    finish_stats(&S);
+    free(S.blocks);
+    rc = exec_session_close(S.xs, printf_out);
+    return ours ? -1 : rc;
+}

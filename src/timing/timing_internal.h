@@ -1,0 +1,106 @@
+/* The timing core's state for one launch, shared by timing.c (calendar, CTAs, stall charging,
+ * the run) and timing_issue.c (choosing and issuing warps). Not part of the interface. */
+#ifndef GMS_TIMING_TIMING_INTERNAL_H
+#define GMS_TIMING_TIMING_INTERNAL_H
+
+#include <stdint.h>
+
+#include "timing/timing.h"
+#include "timing/timing_class.h"
+#include "timing/timing_mem.h"
+
+#define TIMING_NEVER UINT64_MAX
+/* Polls of an open mbarrier phase after which a warp counts as stuck (deadlock detection). */
+enum { TIMING_POLLS_STUCK = 1000 };
+
+typedef struct tcta {
+    uint32_t warps_left;   /* warps not yet done */
+    uint8_t busy;          /* the slot holds a running CTA */
+} tcta;
+
+/* A warp slot of an SM: the warp in it and when it may issue next. */
+typedef struct twarp {
+    exec_warp *ew;
+    tcta *cta;
+    uint64_t ready;        /* earliest cycle of its next issue; TIMING_NEVER while blocked */
+    uint64_t charged;      /* its resident cycles before this one are charged to reasons */
+    uint64_t start;        /* cycle it became resident */
+    uint64_t mem_done;     /* cycle its accesses so far are performed (fences, barriers) */
+    uint64_t age;          /* launch order; smaller is older (GTO) */
+    uint64_t *reg_ready;   /* per register slot: cycle its value is ready */
+    uint8_t *reg_why;      /* per register slot: what a reader waits as (timing_stall) */
+    uint64_t *pred_ready;  /* per predicate */
+    uint8_t *pred_why;
+    uint32_t sched;        /* its scheduler (device-wide index) */
+    uint32_t next_id;      /* static id of its next instruction (per-instruction stalls) */
+    uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
+    uint64_t poll_epoch;   /* S->epoch when polls was last counted */
+    uint8_t why;           /* timing_stall charged to the cycles before `ready` */
+    uint8_t next_pipe;     /* timing_pipe of its next instruction */
+    uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
+    uint8_t done;
+} twarp;
+
+typedef struct tsm {
+    uint32_t resident;     /* resident warps */
+    uint64_t active_since; /* cycle resident became non-zero */
+} tsm;
+
+/* One warp scheduler (sub-partition). */
+typedef struct tsched {
+    uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
+    uint32_t last;         /* slot (within the SM) of the warp it issued last; UINT32_MAX: none */
+} tsched;
+
+typedef struct tstate {
+    const gpu_config *cfg;
+    timing_mem *mem;
+    exec_session *xs;
+    timing_policy policy;
+    timing_stats *ts;
+    timing_insn_stalls *insn_stalls;
+    uint32_t ninsns;
+    uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
+    uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
+    uint32_t total_ctas, ctas_started;
+    uint32_t nregs, npreds;           /* scoreboard entries per warp */
+    twarp *warps;                     /* nsm x warps_per_sm */
+    tcta *ctas;                       /* nsm x ctas_per_sm */
+    tsm *sms;
+    tsched *scheds;                   /* nsched */
+    uint64_t *key;                    /* per scheduler: next cycle it may issue */
+    uint32_t *heap, *pos;             /* the calendar: a binary heap of schedulers by key */
+    uint64_t now;                     /* the cycle being issued (what %clock reads) */
+    uint64_t end;                     /* latest warp end so far */
+    uint64_t mem_end;                 /* latest access performed so far */
+    uint8_t stuck;                    /* a warp just reached TIMING_POLLS_STUCK polls */
+    uint64_t next_age;
+    uint64_t issued;                  /* instructions issued (progress hook) */
+    uint64_t phases, epoch;           /* mbarrier phases seen; bumped when they change */
+    /* the access hook's results for the instruction being issued */
+    uint32_t sm_now;
+    uint32_t naccess;
+    uint64_t acc_accept, acc_ready;
+    uint8_t acc_long;
+    void *blocks;                     /* owned: everything above that was allocated */
+} tstate;
+
+/* timing_issue.c */
+/* The pipe, latency and interval of instruction `in` (timing_class.h). */
+timing_cost timing_core_cost(const tstate *S, const ir_insn *in);
+/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
+ * and sets the scheduler's next cycle. Returns 0, or -1 when host memory ran out. */
+int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
+/* The executor's access hook (exec_access_fn): times one warp-level access. */
+void timing_on_access(const mem_access *a, void *user);
+
+/* timing.c, for timing_issue.c */
+void timing_settle(tstate *S, twarp *w, uint64_t t);
+void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles);
+void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
+void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why);
+void timing_sched_key(tstate *S, uint32_t s, uint64_t key);
+void timing_sched_wake(tstate *S, uint32_t s, uint64_t key);
+int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+
+#endif
