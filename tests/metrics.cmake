@@ -25,19 +25,31 @@ gms_cli_test(metrics_unknown_option 2 "^$"
              "^gpumemsim: error: metrics: unknown option '--json'; `gpumemsim metrics --help` shows the usage \\[CLI-METRICS-002\\]\ngpumemsim: error: metrics: no metric 'x' in the mapping; `gpumemsim metrics` lists them \\[CLI-METRICS-001\\]\n$"
              metrics --json x)
 
-# gms_metrics_run(NAME LAUNCH GPU [LSU_SUM] [NAME=VALUE...]): metrics.run.NAME.
+# gms_metrics_run(NAME LAUNCH GPU [TIMING ON|OFF] [LSU_SUM] [NAME=VALUE...]): metrics.run.NAME.
 function(gms_metrics_run name launch gpu)
   set(checks ${ARGN})
   set(lsu 0)
-  if(checks AND "${ARGV3}" STREQUAL "LSU_SUM")
-    set(lsu 1)
+  set(timing "")
+  list(GET checks 0 first)
+  if(first STREQUAL "TIMING")
+    list(GET checks 1 value)
+    set(timing -DGMS_TIMING=${value})
     list(POP_FRONT checks)
+    list(POP_FRONT checks)
+  endif()
+  list(LENGTH checks n)
+  if(n GREATER 0)
+    list(GET checks 0 first)
+    if(first STREQUAL "LSU_SUM")
+      set(lsu 1)
+      list(POP_FRONT checks)
+    endif()
   endif()
   string(REPLACE ";" "," checks "${checks}") # a -D value cannot carry a list
   add_test(NAME metrics.run.${name}
            COMMAND ${CMAKE_COMMAND} -DGMS_SIM=$<TARGET_FILE:gpumemsim> -DGMS_LAUNCH=${launch}
                    -DGMS_GPU=${gpu} -DGMS_OUT=${CMAKE_CURRENT_BINARY_DIR}/metrics/${name}
-                   -DGMS_LSU_SUM=${lsu} "-DGMS_CHECKS=${checks}"
+                   -DGMS_LSU_SUM=${lsu} ${timing} "-DGMS_CHECKS=${checks}"
                    -P ${CMAKE_SOURCE_DIR}/tests/metrics_check.cmake)
   set_tests_properties(metrics.run.${name} PROPERTIES LABELS "cli;metrics" TIMEOUT 300)
 endfunction()
@@ -48,8 +60,10 @@ endfunction()
 # sector accesses, all misses, 32 bytes each; DRAM reads 4n bytes in the launch (the dirty
 # sectors are written back at the end of the run, outside the launch). Hit rates of zero
 # accesses are null.
-gms_metrics_run(stream_dram ${CMAKE_SOURCE_DIR}/tests/kernels/stream_dram/stream_dram.json h100
-                LSU_SUM
+foreach(timing ON OFF)
+gms_metrics_run(stream_dram.timing_${timing}
+                ${CMAKE_SOURCE_DIR}/tests/kernels/stream_dram/stream_dram.json h100
+                TIMING ${timing} LSU_SUM
                 launch__grid_size=256 launch__block_size=256
                 l1tex__t_requests.sum=4096 l1tex__t_sectors.sum=16384
                 l1tex__t_sectors_lookup_hit.sum=0 l1tex__t_bytes.sum=524288
@@ -66,7 +80,12 @@ gms_metrics_run(stream_dram ${CMAKE_SOURCE_DIR}/tests/kernels/stream_dram/stream
                 lts__t_sectors.sum=16384 lts__t_sectors_lookup_miss.sum=16384
                 lts__t_bytes.sum=524288
                 dram__bytes_read.sum=262144 dram__sectors_read.sum=8192)
+endforeach()
 # local_sort keeps a per-thread window in local memory: its local loads and stores and its global
 # ones add up to every L1 request and sector.
 gms_metrics_run(local_sort ${CMAKE_SOURCE_DIR}/tests/kernels/local_sort/local_sort.json a100
-                LSU_SUM)
+                TIMING ON LSU_SUM)
+# Several launches under the model, and a SASS kernel (its control codes drive the issue): every
+# launch's timing object is consistent with its ncu metrics.
+gms_metrics_run(stale_l1 ${CMAKE_SOURCE_DIR}/tests/kernels/stale_l1/stale_l1.json a100 TIMING ON)
+gms_metrics_run(sass_carry64 ${CMAKE_SOURCE_DIR}/tests/sass/carry64.json - TIMING ON LSU_SUM)

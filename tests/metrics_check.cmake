@@ -1,19 +1,31 @@
 # Driver of the metrics tests (tests/metrics.cmake): runs `gpumemsim run --json` on a launch file
 # and `gpumemsim metrics`, then checks the "ncu" object of every launch of the report against the
 # mapping and against expected values.
-#   cmake -DGMS_SIM=gpumemsim -DGMS_LAUNCH=LAUNCH.json -DGMS_GPU=NAME -DGMS_OUT=DIR
-#         [-DGMS_CHECKS=NAME=VALUE,...] [-DGMS_LSU_SUM=1] -P metrics_check.cmake
+#   cmake -DGMS_SIM=gpumemsim -DGMS_LAUNCH=LAUNCH.json -DGMS_GPU=NAME|- -DGMS_OUT=DIR
+#         [-DGMS_CHECKS=NAME=VALUE,...] [-DGMS_LSU_SUM=1] [-DGMS_TIMING=ON|OFF]
+#         -P metrics_check.cmake
 # - The keys of each launch's "ncu" object must be exactly the metrics `gpumemsim metrics` marks
 #   "always", plus those it marks "timing" when the launch has a "timing" object.
 # - GMS_CHECKS (comma-separated): the value of metric NAME in launch 0 must be VALUE as the JSON
 #   writes it.
+# - With a "timing" object, its stalls must add up to its warp_resident_cycles, and
+#   sm__cycles_elapsed.max, sm__cycles_active.sum and sm__warps_active.sum must be its cycles,
+#   sm_active_cycles and warp_resident_cycles. GMS_TIMING OFF runs with --no-timing and requires
+#   that no launch has one; ON requires that every launch has one.
 # - GMS_LSU_SUM: the global and local load and store sectors (requests) of launch 0 must add up
 #   to l1tex__t_sectors.sum (l1tex__t_requests.sum): a kernel without atomics or texture fetches.
 cmake_minimum_required(VERSION 3.19) # string(JSON)
 get_filename_component(dir ${GMS_LAUNCH} DIRECTORY)
 file(MAKE_DIRECTORY ${GMS_OUT})
 set(report ${GMS_OUT}/report.json)
-execute_process(COMMAND ${GMS_SIM} run --quiet --gpu ${GMS_GPU} --json ${report} ${GMS_LAUNCH}
+set(options "")
+if(DEFINED GMS_TIMING AND NOT GMS_TIMING)
+  set(options --no-timing)
+endif()
+if(NOT GMS_GPU STREQUAL "-") # "-": the launch file's own GPU
+  list(APPEND options --gpu ${GMS_GPU})
+endif()
+execute_process(COMMAND ${GMS_SIM} run ${options} --quiet --json ${report} ${GMS_LAUNCH}
                 WORKING_DIRECTORY ${dir} RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE out)
 if(NOT status EQUAL 0)
@@ -52,8 +64,34 @@ math(EXPR last "${nlaunches} - 1")
 foreach(i RANGE ${last})
   set(expected ${always})
   string(JSON timing_type ERROR_VARIABLE no_timing TYPE "${json}" launches ${i} timing)
+  if(DEFINED GMS_TIMING AND GMS_TIMING AND no_timing)
+    message(FATAL_ERROR "launch ${i} has no timing object")
+  elseif(DEFINED GMS_TIMING AND NOT GMS_TIMING AND NOT no_timing)
+    message(FATAL_ERROR "launch ${i} has a timing object under --no-timing")
+  endif()
   if(NOT no_timing)
     list(APPEND expected ${timed})
+    set(sum 0)
+    string(JSON nreasons LENGTH "${json}" launches ${i} timing stalls)
+    math(EXPR r_last "${nreasons} - 1")
+    foreach(r RANGE ${r_last})
+      string(JSON reason MEMBER "${json}" launches ${i} timing stalls ${r})
+      string(JSON v GET "${json}" launches ${i} timing stalls ${reason})
+      math(EXPR sum "${sum} + ${v}")
+    endforeach()
+    string(JSON resident GET "${json}" launches ${i} timing warp_resident_cycles)
+    if(NOT sum EQUAL resident)
+      message(FATAL_ERROR "launch ${i}: the stalls add up to ${sum}, not ${resident}")
+    endif()
+    foreach(pair sm__cycles_elapsed.max=cycles sm__cycles_active.sum=sm_active_cycles
+                 sm__warps_active.sum=warp_resident_cycles)
+      string(REGEX MATCH "^([^=]+)=(.*)$" ignored ${pair})
+      string(JSON metric GET "${json}" launches ${i} ncu ${CMAKE_MATCH_1})
+      string(JSON counter GET "${json}" launches ${i} timing ${CMAKE_MATCH_2})
+      if(NOT metric EQUAL counter)
+        message(FATAL_ERROR "launch ${i}: ${CMAKE_MATCH_1} is ${metric}, timing.${CMAKE_MATCH_2} ${counter}")
+      endif()
+    endforeach()
   endif()
   string(JSON n LENGTH "${json}" launches ${i} ncu)
   set(keys "")
