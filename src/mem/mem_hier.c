@@ -40,6 +40,28 @@ void hier_count_l1(mem_request *rq, const cache_result *r)
     c->l1.writeback_bytes += r->writeback_bytes;
 }
 
+/* Charges one line of a global or local load or store to the LSU split of the l1 counters: the
+ * sectors and hits the L1 counted for it since `sectors0` and `hits0` (the l1 counters before
+ * the line), and the request itself with its first line (`first`). */
+static void count_lsu_line(mem_request *rq, const line_req *r, int store, int first,
+                           uint64_t sectors0, uint64_t hits0)
+{
+    mem_lsu_counters *u = &rq->counters->lsu;
+    uint64_t sectors = rq->counters->l1.sector_accesses - sectors0;
+    uint64_t hits = rq->counters->l1.sector_hits - hits0;
+    if (r->kind == LINE_KIND_LOCAL) {
+        u->local_store_requests += store && first;
+        u->local_load_requests += !store && first;
+        *(store ? &u->local_store_sectors : &u->local_load_sectors) += sectors;
+        u->local_load_sector_hits += store ? 0 : hits;
+    } else {
+        u->global_store_requests += store && first;
+        u->global_load_requests += !store && first;
+        *(store ? &u->global_store_sectors : &u->global_load_sectors) += sectors;
+        u->global_load_sector_hits += store ? 0 : hits;
+    }
+}
+
 /* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
  * level that served a read (L2, or DRAM for the sectors `l2_hits` does not cover when reading
  * through L2) or that a write reached. Calls for other lines (write-backs of evicted lines,
@@ -725,11 +747,14 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         r->sectors = touched_sectors(ms, r);
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+        uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         mem_status st = store ? store_line(ms, rq, l1, r) : read_line(ms, rq, l1, r, &h1);
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);
         }
+        if (!is_surface(rq->attrs))
+            count_lsu_line(rq, r, store, i == 0, sectors0, hits0);
     }
     rq->line = NULL;
     if (!store)

@@ -139,7 +139,7 @@ static void test_saxpy_values_and_counters(void **state)
 
     char *json = NULL;
     assert_int_equal(gms_device_report(f->dev, GMS_REPORT_JSON, 0, NULL, &json, f->dl), GMS_OK);
-    assert_non_null(strstr(json, "\"schema\": \"gpumemsim-stats/1\""));
+    assert_non_null(strstr(json, "\"schema\": \"gpumemsim-stats/2\""));
     assert_non_null(strstr(json, "\"sector_accesses\": 1536"));
     gms_free(json);
     char *text = NULL;
