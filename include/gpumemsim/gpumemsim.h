@@ -657,6 +657,14 @@ typedef struct gms_counters {
         uint64_t requests, sectors_l1, sectors_l2, sectors_dram; /* texture fetches (tex, tld4),
                                             read through the L1's read-only path: docs/images.md */
     } texture;
+    struct {
+        /* Global and local loads and stores of the l1 counters, split by space and direction
+         * (docs/statistics.md, "L1 by space and direction"); atomics are in neither. */
+        uint64_t global_load_requests, global_load_sectors, global_load_sector_hits;
+        uint64_t global_store_requests, global_store_sectors;
+        uint64_t local_load_requests, local_load_sectors, local_load_sector_hits;
+        uint64_t local_store_requests, local_store_sectors;
+    } lsu;
 } gms_counters;
 
 /* Stall reasons of the timing model (docs/timing.md, "Stall reasons"): every cycle a warp is
@@ -718,7 +726,7 @@ gms_status gms_device_totals(const gms_device *dev, gms_totals *out);
 
 typedef enum gms_report_format {
     GMS_REPORT_TEXT, /* docs/statistics.md, "Text report"; `top` hottest instructions */
-    GMS_REPORT_JSON  /* docs/statistics.md, "JSON report" (schema gpumemsim-stats/1) */
+    GMS_REPORT_JSON  /* docs/statistics.md, "JSON report" (schema gpumemsim-stats/2) */
 } gms_report_format;
 /* The report of every launch so far, as `gpumemsim run` prints or writes it, into *text_out
  * (OUT, gms_free). `launch_file` (borrowed, may be NULL) is the name the report gives the
@@ -728,6 +736,21 @@ typedef enum gms_report_format {
  * GMS_ERR_ARGUMENT, GMS_ERR_STATE (API-STATE-003: no module loaded), GMS_ERR_NOMEM. */
 gms_status gms_device_report(const gms_device *dev, gms_report_format format, size_t top,
                              const char *launch_file, char **text_out, gms_diag_list *dl);
+
+/* ---- Nsight Compute metrics (docs/statistics.md, "Nsight Compute metrics") ---- */
+/* One metric of the mapping that the JSON report's per-launch "ncu" objects follow. Every
+ * string is static: valid for the life of the program. */
+typedef struct gms_metric_info {
+    const char *name;  /* the ncu metric name, e.g. "dram__bytes_read.sum" */
+    const char *unit;  /* "bytes", "sectors", "%", "cycles", ... */
+    const char *how;   /* how gpumemsim computes it from its counters, one line */
+    int needs_timing;  /* 1: only for launches that ran under the timing model */
+} gms_metric_info;
+/* Number of metrics in the mapping. */
+size_t gms_metric_count(void);
+/* Metric i (0-based, in the mapping's order) into *out (OUT). Returns GMS_OK, or
+ * GMS_ERR_ARGUMENT when out is NULL or i >= gms_metric_count(). */
+gms_status gms_metric_get(size_t i, gms_metric_info *out);
 
 /* ---- faults and printf (docs/api.md, "Faults"; docs/faults.md) ---- */
 typedef struct gms_fault {

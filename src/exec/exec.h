@@ -246,8 +246,9 @@ exec_warp_status exec_warp_status_of(const exec_warp *w);
 /* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands
  * name the register slots it reads, for a scoreboard. */
 const ir_insn *exec_warp_next(const exec_warp *w);
-/* The issue controls of the instruction exec_warp_next names (NULL when it names none or the
- * module has no controls). */
+/* The issue controls of the instruction exec_warp_next names, or when that is glue, of the
+ * first instruction after it that is not (whose issue steps the glue too); NULL when it names
+ * none or the module has no controls. */
 const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w);
 /* Makes a YIELD warp READY again. */
 void exec_warp_resume(exec_warp *w);

@@ -579,8 +579,16 @@ const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
 {
     if (w->state != WARP_READY && w->state != WARP_YIELD)
         return NULL;
-    const ir_ctrl *table = w->frames[w->depth - 1].fn->ir->ctrl;
-    return table ? &table[w->pc] : NULL;
+    const ir_func *fn = w->frames[w->depth - 1].fn->ir;
+    if (!fn->ctrl)
+        return NULL;
+    /* Glue has no controls of its own: the instruction it belongs to, the first one that is not
+     * glue from here on (glue before it or after the previous one), is the one the next issue
+     * reaches, and its controls decide when that issue may happen (docs/timing.md). */
+    uint32_t pc = w->pc;
+    while (pc + 1 < fn->ninsns && fn->insns[pc].glue)
+        pc++;
+    return &fn->ctrl[pc];
 }
 
 void exec_warp_resume(exec_warp *w)

@@ -66,6 +66,17 @@ typedef struct mem_texture_counters {
     uint64_t sectors_l1, sectors_l2, sectors_dram; /* their 32-byte sectors by serving level */
 } mem_texture_counters;
 
+/* The L1 requests and sectors of global and local loads and stores (not atomics, surface or
+ * texture accesses), by state space and direction: the part of the l1 counters that Nsight
+ * Compute splits as l1tex__t_*_pipe_lsu_mem_{global,local}_op_{ld,st} (docs/statistics.md). A
+ * line's space is the state space its address resolved to. */
+typedef struct mem_lsu_counters {
+    uint64_t global_load_requests, global_load_sectors, global_load_sector_hits;
+    uint64_t global_store_requests, global_store_sectors;
+    uint64_t local_load_requests, local_load_sectors, local_load_sector_hits;
+    uint64_t local_store_requests, local_store_sectors;
+} mem_lsu_counters;
+
 typedef struct mem_counters {
     mem_l1_counters l1;
     mem_l2_counters l2;
@@ -75,6 +86,7 @@ typedef struct mem_counters {
     mem_icache_counters icache;
     mem_surface_counters surface;
     mem_texture_counters texture;
+    mem_lsu_counters lsu;
 } mem_counters;
 
 /* Every field of mem_counters is a uint64_t counter: they add and subtract as an array. */

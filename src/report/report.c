@@ -3,8 +3,10 @@
  *
  * The text report is for a person: compact, aligned, with thousands separators and binary byte
  * units. It is not a machine interface; programs read the JSON report (report_json.c), whose keys
- * are stable. docs/statistics.md defines every line written here. */
+ * are stable. docs/statistics.md defines every line written here. The timing section and the
+ * lines by stall cycles are in report_text_timing.c. */
 #include "report/report.h"
+#include "report/report_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -175,31 +177,8 @@ int report_hottest(const report_model *m, size_t top_n, size_t *order, size_t *c
 
 /* ---- tables ---------------------------------------------------------------------------------- */
 
-#define TABLE_MAX_COLUMNS 10
-#define CELL_BYTES 128
-#define CELL_MAX_CHARS 100 /* longer text (an instruction) is cut and ends in "..." */
-
-typedef struct table_cells {
-    char text[TABLE_MAX_COLUMNS][CELL_BYTES];
-} table_cells;
-
-/* Fills the cells of row `row`. Called twice per row: once to measure, once to write. */
-typedef void (*table_row_fn)(const report_model *m, const void *rows, size_t row,
-                             table_cells *cells);
-
-typedef struct text_table {
-    size_t ncolumns;
-    const char *const *headers;
-    const char *align; /* one letter per column: 'l' left, 'r' right */
-    const char *indent;
-    size_t first_width; /* minimum width of the first column */
-    size_t nrows;
-    table_row_fn fill;
-    const void *rows; /* passed through to fill */
-} text_table;
-
 /* Copies s into a cell, replacing control characters with spaces so that a row stays one line. */
-static void cell_copy(char *cell, const char *s)
+void report_cell_copy(char *cell, const char *s)
 {
     size_t n = 0;
     if (!s)
@@ -231,7 +210,7 @@ static void table_write_line(const text_table *t, const size_t *width, const cha
     fputc('\n', out);
 }
 
-static void table_write(const report_model *m, const text_table *t, FILE *out)
+void report_table_write(const report_model *m, const text_table *t, FILE *out)
 {
     size_t width[TABLE_MAX_COLUMNS] = {0};
     const char *cell[TABLE_MAX_COLUMNS];
@@ -258,9 +237,6 @@ static void table_write(const report_model *m, const text_table *t, FILE *out)
         table_write_line(t, width, cell, out);
     }
 }
-
-/* Width of the level names ("constant"), so that the lines below the level table line up with it. */
-#define LABEL_WIDTH 8
 
 /* ---- sections -------------------------------------------------------------------------------- */
 
@@ -337,11 +313,6 @@ static void fill_level_row(const report_model *m, const void *rows, size_t row,
     }
 }
 
-static uint64_t saturating_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static void write_levels(const report_model *m, FILE *out)
 {
     static const char *const headers[] = {"level",  "requests", "sectors",   "hits",
@@ -350,7 +321,7 @@ static void write_levels(const report_model *m, FILE *out)
                               .first_width = LABEL_WIDTH, .nrows = 2, .fill = fill_level_row};
     const mem_counters *t = &m->totals;
     char a[32], b[32], c[32], d[32], e[32];
-    table_write(m, &table, out);
+    report_table_write(m, &table, out);
     fprintf(out, "DRAM      read %s   written %s\n",
             report_format_bytes(t->dram.read_bytes, a, sizeof a),
             report_format_bytes(t->dram.write_bytes, b, sizeof b));
@@ -362,14 +333,14 @@ static void write_levels(const report_model *m, FILE *out)
         fprintf(out, "          uniform-address hints %s   unmet %s\n",
                 report_format_count(t->shared.uniform_hinted, a, sizeof a),
                 report_format_count(t->shared.uniform_unmet, b, sizeof b));
-    uint64_t lookups = saturating_add(t->constant.hits, t->constant.misses);
+    uint64_t lookups = report_add_saturating(t->constant.hits, t->constant.misses);
     fprintf(out, "constant  requests %s   extra passes %s   hits %s   misses %s   hit rate %s\n",
             report_format_count(t->constant.requests, a, sizeof a),
             report_format_count(t->constant.serialized, b, sizeof b),
             report_format_count(t->constant.hits, c, sizeof c),
             report_format_count(t->constant.misses, d, sizeof d),
             report_format_rate(t->constant.hits, lookups, e, sizeof e));
-    lookups = saturating_add(t->icache.hits, t->icache.misses);
+    lookups = report_add_saturating(t->icache.hits, t->icache.misses);
     fprintf(out, "icache    fetches %s   hits %s   misses %s   hit rate %s\n",
             report_format_count(t->icache.fetches, a, sizeof a),
             report_format_count(t->icache.hits, b, sizeof b),
@@ -412,7 +383,7 @@ static void fill_launch_row(const report_model *m, const void *rows, size_t row,
     const mem_counters *k = &l->counters;
     char(*t)[CELL_BYTES] = cells->text;
     report_format_count(row + 1, t[0], CELL_BYTES);
-    cell_copy(t[1], l->kernel);
+    report_cell_copy(t[1], l->kernel);
     snprintf(t[2], CELL_BYTES, "(%u,%u,%u)", l->grid[0], l->grid[1], l->grid[2]);
     snprintf(t[3], CELL_BYTES, "(%u,%u,%u)", l->block[0], l->block[1], l->block[2]);
     report_format_count(l->warp_instructions, t[4], CELL_BYTES);
@@ -431,32 +402,52 @@ static void write_launches(const report_model *m, FILE *out)
     const text_table table = {.ncolumns = 10, .headers = headers, .align = "rlllrrrrrr",
                               .indent = "  ", .nrows = m->nlaunches, .fill = fill_launch_row};
     fputs("per launch:\n", out);
-    table_write(m, &table, out);
+    report_table_write(m, &table, out);
 }
 
-static void fill_hottest_row(const report_model *m, const void *rows, size_t row,
-                             table_cells *cells)
+/* The rows of the hottest table: the ranking, and the run's stall cycles with timing on. */
+typedef struct hot_rows {
+    const ranked_insn *ranked;
+    int timing;
+    uint64_t stall_total;
+} hot_rows;
+
+/* "module.ptx:31", and "saxpy.cu:7" or "-": where an instruction is. */
+void report_insn_places(const report_model *m, const report_insn *insn, char *kernel_line,
+                        char *source)
 {
-    const ranked_insn *r = &((const ranked_insn *)rows)[row];
-    const report_insn *insn = &m->insns[r->index];
-    char(*t)[CELL_BYTES] = cells->text;
-    report_format_count(row + 1, t[0], CELL_BYTES);
-    report_format_count(r->misses, t[1], CELL_BYTES);
-    report_format_count(insn->executions, t[2], CELL_BYTES);
     char where[CELL_BYTES];
     const char *module = insn->module ? insn->module : m->module;
     if (module)
         snprintf(where, sizeof where, "%s:%u", base_name(module), insn->ptx_line);
     else
         snprintf(where, sizeof where, "%u", insn->ptx_line);
-    cell_copy(t[3], where);
+    report_cell_copy(kernel_line, where);
     if (insn->source_file) {
         snprintf(where, sizeof where, "%s:%u", base_name(insn->source_file), insn->source_line);
-        cell_copy(t[4], where);
+        report_cell_copy(source, where);
     } else {
-        cell_copy(t[4], "-");
+        report_cell_copy(source, "-");
     }
-    cell_copy(t[5], insn->text);
+}
+
+static void fill_hottest_row(const report_model *m, const void *rows, size_t row,
+                             table_cells *cells)
+{
+    const hot_rows *h = rows;
+    const ranked_insn *r = &h->ranked[row];
+    const report_insn *insn = &m->insns[r->index];
+    char(*t)[CELL_BYTES] = cells->text;
+    size_t c = 0;
+    report_format_count(row + 1, t[c++], CELL_BYTES);
+    report_format_count(r->misses, t[c++], CELL_BYTES);
+    report_format_count(insn->executions, t[c++], CELL_BYTES);
+    if (h->timing) {
+        report_format_share(report_insn_stall_cycles(insn), h->stall_total, t[c++], CELL_BYTES);
+        report_format_top_stall(insn->stalls, t[c++], CELL_BYTES);
+    }
+    report_insn_places(m, insn, t[c], t[c + 1]);
+    report_cell_copy(t[c + 2], insn->text);
 }
 
 static void write_hottest(const report_model *m, const ranked_insn *ranked, size_t nranked,
@@ -464,6 +455,9 @@ static void write_hottest(const report_model *m, const ranked_insn *ranked, size
 {
     static const char *const headers[] = {"#",        "misses", "executions",
                                           "kernel line", "source", "instruction"};
+    static const char *const timing_headers[] = {"#",           "misses", "executions",
+                                                 "stalls",      "top stall", "kernel line",
+                                                 "source",      "instruction"};
     char a[32], b[32];
     if (!nranked) {
         fputs("hottest instructions by L1 + L2 sector misses: none missed\n", out);
@@ -472,9 +466,16 @@ static void write_hottest(const report_model *m, const ranked_insn *ranked, size
     size_t shown = nranked < top_n ? nranked : top_n;
     fprintf(out, "hottest instructions by L1 + L2 sector misses (%s of %s that missed):\n",
             report_format_count(shown, a, sizeof a), report_format_count(nranked, b, sizeof b));
-    const text_table table = {.ncolumns = 6, .headers = headers, .align = "rrrlll", .indent = "  ",
-                              .nrows = shown, .fill = fill_hottest_row, .rows = ranked};
-    table_write(m, &table, out);
+    hot_rows rows = {.ranked = ranked, .timing = m->timing};
+    text_table table = {.ncolumns = 6, .headers = headers, .align = "rrrlll", .indent = "  ",
+                        .nrows = shown, .fill = fill_hottest_row, .rows = &rows};
+    if (m->timing) {
+        rows.stall_total = report_run_stall_cycles(m);
+        table.ncolumns = 8;
+        table.headers = timing_headers;
+        table.align = "rrrrllll";
+    }
+    report_table_write(m, &table, out);
 }
 
 int report_write_text(const report_model *m, size_t top_n, FILE *out)
@@ -493,11 +494,20 @@ int report_write_text(const report_model *m, size_t top_n, FILE *out)
         fputc('\n', out);
         write_launches(m, out);
     }
+    int status = REPORT_OK;
+    if (report_text_has_timing(m)) {
+        fputc('\n', out);
+        report_text_write_timing(m, out);
+    }
     if (top_n) {
         fputc('\n', out);
         write_hottest(m, ranked, nranked, top_n, out);
+        if (m->timing)
+            status = report_text_write_stall_lines(m, top_n, out);
     }
     free(ranked);
+    if (status != REPORT_OK)
+        return status;
     if (fflush(out) != 0 || ferror(out))
         return REPORT_ERR_IO;
     return REPORT_OK;

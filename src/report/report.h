@@ -1,5 +1,7 @@
 /* The report layer: turns the counters of a finished run into a text report that a person reads at
- * a glance and a JSON report with the stable schema "gpumemsim-stats/1".
+ * a glance and a JSON report with the stable schema "gpumemsim-stats/2", including the timing
+ * model's cycles, bandwidths and stall reasons when the run had them, and the counters under
+ * their Nsight Compute metric names (report_ncu.def).
  *
  * It works from plain data (report_model below) that the sim layer fills from the memory system's
  * counters (src/mem/mem_stats.h); it runs nothing and counts nothing itself. docs/statistics.md
@@ -23,7 +25,7 @@
 #include "timing/timing_stats.h"
 
 /* The JSON schema identifier written under the key "schema". */
-#define REPORT_SCHEMA "gpumemsim-stats/1"
+#define REPORT_SCHEMA "gpumemsim-stats/2"
 
 /* Statuses of the report functions. */
 enum {
@@ -81,6 +83,8 @@ typedef struct report_model {
     size_t ninsns;
     uint64_t l2_persisting_bytes; /* L2 set-aside for persisting accesses in effect, bytes */
     int hints_stripped;           /* nonzero: the run ignored every cache hint (baseline run) */
+    uint32_t l1_sector_bytes, l2_sector_bytes; /* the preset's sector sizes, for bytes and
+                                                  bandwidths; 0 is read as 32 */
 } report_model;
 
 /* Writes the text report of `m` to `out` (docs/statistics.md, "Text report"): header, totals per
@@ -131,5 +135,75 @@ int report_hit_rate(uint64_t hits, uint64_t accesses, double *rate);
 char *report_format_count(uint64_t value, char *buf, size_t size);
 char *report_format_bytes(uint64_t bytes, char *buf, size_t size);
 char *report_format_rate(uint64_t hits, uint64_t accesses, char *buf, size_t size);
+
+/* ---- timing figures (docs/statistics.md, "Timing") ---- */
+
+/* One level's achieved bandwidth over a launch (or a run). */
+typedef struct report_bandwidth {
+    uint64_t bytes;         /* bytes the level moved (see report_timing_derive) */
+    double bytes_per_cycle; /* bytes / cycles: the whole GPU per SM clock cycle */
+    double gb_per_s;        /* bytes / seconds_at_clock / 1e9 */
+} report_bandwidth;
+
+/* The figures derived from a timing_stats and the counters of the same launch. Fields that are
+ * undefined (a zero divisor) are NaN; the reports show them as "-" and null. */
+typedef struct report_timing {
+    double ipc;                /* warp_instructions / sm_active_cycles: warp instructions per
+                                  SM per active cycle (ncu
+                                  sm__inst_executed.avg.per_cycle_active) */
+    double achieved_occupancy; /* warp_resident_cycles / (sm_active_cycles * max_warps_per_sm),
+                                  a fraction of the warp slots */
+    double seconds_at_clock;   /* cycles / (clock_mhz * 1e6) */
+    report_bandwidth l1;       /* l1.sector_accesses * L1 sector bytes */
+    report_bandwidth l2;       /* l2.sector_accesses * L2 sector bytes */
+    report_bandwidth dram;     /* dram.read_bytes + dram.write_bytes */
+    report_bandwidth shared;   /* shared.wavefronts * 128 (32 banks of 4 bytes per pass) */
+    uint64_t stall_total;      /* the sum of t->stalls: warp-resident cycles */
+    double stall_shares[TIMING_STALL_COUNT]; /* stalls[r] / stall_total */
+} report_timing;
+
+/* Derives the figures of `t` (a launch's timing_stats, or a sum of several) from the counters
+ * `c` and warp instruction count of the same span, using the sector sizes of `m` (which may be
+ * NULL: 32 bytes). Every field of *out is written. */
+void report_timing_derive(const report_model *m, const timing_stats *t, const mem_counters *c,
+                          uint64_t warp_instructions, report_timing *out);
+
+/* ---- Nsight Compute metrics (docs/statistics.md, "Nsight Compute metrics") ---- */
+
+/* One row of the mapping (report_ncu.def, then one row per stall reason). */
+typedef struct report_ncu_metric {
+    const char *name;  /* the ncu metric name, "dram__bytes_read.sum" */
+    const char *unit;  /* "bytes", "sectors", "%", ... */
+    const char *how;   /* how gpumemsim computes it, one line */
+    int needs_timing;  /* 1: computed only for launches that ran under the timing model */
+} report_ncu_metric;
+
+typedef enum report_ncu_kind {
+    REPORT_NCU_ABSENT = 0, /* not computed for this launch (needs timing; timing was off) */
+    REPORT_NCU_INTEGER,    /* exact count in .count */
+    REPORT_NCU_REAL,       /* ratio in .real */
+    REPORT_NCU_UNDEFINED,  /* a ratio whose divisor is 0 (JSON null) */
+} report_ncu_kind;
+
+typedef struct report_ncu_value {
+    report_ncu_kind kind;
+    uint64_t count;
+    double real;
+} report_ncu_value;
+
+/* Number of metrics in the mapping; metric i (0 <= i < count) is report_ncu_metric_at(i), in
+ * the table's order. report_ncu_metric_at returns NULL for i out of range. The table is static:
+ * the pointers stay valid for the life of the program. */
+size_t report_ncu_count(void);
+const report_ncu_metric *report_ncu_metric_at(size_t i);
+
+/* The index of the metric named `name` (exact match), or (size_t)-1 when there is none. */
+size_t report_ncu_find(const char *name);
+
+/* Computes metric i for launch `l` of model `m` (m gives the sector sizes; it may be NULL) and
+ * returns its kind (also stored in out->kind). Returns REPORT_NCU_ABSENT for i out of range, for
+ * l NULL, and for a timing metric of a launch that ran without timing. */
+report_ncu_kind report_ncu_evaluate(const report_model *m, const report_launch *l, size_t i,
+                                    report_ncu_value *out);
 
 #endif

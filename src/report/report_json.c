@@ -1,4 +1,4 @@
-/* The JSON report: schema "gpumemsim-stats/1", built with jansson and dumped with sorted keys so
+/* The JSON report: schema "gpumemsim-stats/2", built with jansson and dumped with sorted keys so
  * that the same run gives byte-identical text.
  *
  * Keys listed as stable in docs/statistics.md are never removed or renamed; new keys may be added.
@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +60,13 @@ static void put(json_t *obj, const char *key, json_t *value, int *ok)
     } else if (json_object_set_new(obj, key, value) != 0) { /* releases value itself */
         *ok = 0;
     }
+}
+
+/* A derived figure: null where it is undefined (NaN, from a zero divisor); jansson refuses NaN
+ * and infinities. */
+static json_t *json_number(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *json_triple(const uint32_t v[3])
@@ -175,7 +183,90 @@ static void put_levels(json_t *obj, const mem_counters *c, int with_classes, int
     }
 }
 
-static json_t *json_launch(const report_launch *l)
+/* {"<reason>": warp-cycles, ...} over every stall reason of timing_stalls.def. */
+static json_t *json_stalls(const uint64_t stalls[TIMING_STALL_COUNT])
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+    for (size_t r = 0; r < TIMING_STALL_COUNT; r++)
+        put(o, timing_stall_name((timing_stall)r), json_count(stalls[r]), &ok);
+    if (!ok)
+        json_decref(o);
+    return ok ? o : NULL;
+}
+
+static json_t *json_bandwidth(const report_bandwidth *b)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+    put(o, "bytes", json_count(b->bytes), &ok);
+    put(o, "bytes_per_cycle", json_number(b->bytes_per_cycle), &ok);
+    put(o, "gb_per_s", json_number(b->gb_per_s), &ok);
+    if (!ok)
+        json_decref(o);
+    return ok ? o : NULL;
+}
+
+/* The "timing" object of a launch that ran under the timing model. */
+static json_t *json_timing(const report_model *m, const report_launch *l)
+{
+    const timing_stats *t = &l->timing;
+    report_timing d;
+    report_timing_derive(m, t, &l->counters, l->warp_instructions, &d);
+    json_t *o = json_object();
+    int ok = o != NULL;
+    put(o, "cycles", json_count(t->cycles), &ok);
+    put(o, "sm_active_cycles", json_count(t->sm_active_cycles), &ok);
+    put(o, "warp_resident_cycles", json_count(t->warp_resident_cycles), &ok);
+    put(o, "ipc", json_number(d.ipc), &ok);
+    put(o, "achieved_occupancy", json_number(d.achieved_occupancy), &ok);
+    put(o, "clock_mhz", json_number(t->clock_mhz), &ok);
+    put(o, "seconds_at_clock", json_number(d.seconds_at_clock), &ok);
+    json_t *bw = json_object();
+    put(bw, "l1", json_bandwidth(&d.l1), &ok);
+    put(bw, "l2", json_bandwidth(&d.l2), &ok);
+    put(bw, "dram", json_bandwidth(&d.dram), &ok);
+    put(bw, "shared", json_bandwidth(&d.shared), &ok);
+    put(o, "bandwidth", bw, &ok);
+    put(o, "stalls", json_stalls(t->stalls), &ok);
+    json_t *shares = json_object();
+    for (size_t r = 0; r < TIMING_STALL_COUNT; r++)
+        put(shares, timing_stall_name((timing_stall)r), json_number(d.stall_shares[r]), &ok);
+    put(o, "stall_shares", shares, &ok);
+    if (!ok)
+        json_decref(o);
+    return ok ? o : NULL;
+}
+
+/* The "ncu" object: every metric of the mapping this launch has (report_ncu.def). */
+static json_t *json_ncu(const report_model *m, const report_launch *l)
+{
+    json_t *o = json_object();
+    int ok = o != NULL;
+    for (size_t i = 0; i < report_ncu_count(); i++) {
+        report_ncu_value v;
+        json_t *value;
+        switch (report_ncu_evaluate(m, l, i, &v)) {
+        case REPORT_NCU_INTEGER:
+            value = json_count(v.count);
+            break;
+        case REPORT_NCU_REAL:
+            value = json_number(v.real);
+            break;
+        case REPORT_NCU_UNDEFINED:
+            value = json_null();
+            break;
+        default:
+            continue;
+        }
+        put(o, report_ncu_metric_at(i)->name, value, &ok);
+    }
+    if (!ok)
+        json_decref(o);
+    return ok ? o : NULL;
+}
+
+static json_t *json_launch(const report_model *m, const report_launch *l)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -184,8 +275,12 @@ static json_t *json_launch(const report_launch *l)
     put(o, "block", json_triple(l->block), &ok);
     put(o, "warp_instructions", json_count(l->warp_instructions), &ok);
     put(o, "thread_instructions", json_count(l->thread_instructions), &ok);
+    put(o, "thread_instructions_pred_on", json_count(l->thread_instructions_pred_on), &ok);
     put(o, "printf_bad_strings", json_count(l->printf_bad_strings), &ok);
     put_levels(o, &l->counters, 1, &ok);
+    if (l->timing.enabled)
+        put(o, "timing", json_timing(m, l), &ok);
+    put(o, "ncu", json_ncu(m, l), &ok);
     if (!ok)
         json_decref(o);
     return ok ? o : NULL;
@@ -205,7 +300,8 @@ static json_t *json_source(const report_insn *insn)
     return j;
 }
 
-static json_t *json_insn(const report_insn *insn)
+/* with_stalls: the run had the timing model, so each instruction says where its warps waited. */
+static json_t *json_insn(const report_insn *insn, int with_stalls)
 {
     json_t *o = json_object();
     int ok = o != NULL;
@@ -219,6 +315,8 @@ static json_t *json_insn(const report_insn *insn)
     put(o, "executions", json_count(insn->executions), &ok);
     put(o, "misses", json_count(report_insn_misses(insn)), &ok);
     put_levels(o, &insn->counters, 0, &ok);
+    if (with_stalls)
+        put(o, "stalls", json_stalls(insn->stalls), &ok);
     if (!ok)
         json_decref(o);
     return ok ? o : NULL;
@@ -229,7 +327,7 @@ static json_t *json_launches(const report_model *m)
     json_t *a = json_array();
     size_t n = m->launches ? m->nlaunches : 0;
     for (size_t i = 0; a && i < n; i++)
-        if (json_array_append_new(a, json_launch(&m->launches[i])) != 0) {
+        if (json_array_append_new(a, json_launch(m, &m->launches[i])) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -245,7 +343,7 @@ static json_t *json_insns(const report_model *m)
     for (size_t i = 0; a && i < n; i++) {
         if (!m->insns[i].executions)
             continue;
-        if (json_array_append_new(a, json_insn(&m->insns[i])) != 0) {
+        if (json_array_append_new(a, json_insn(&m->insns[i], m->timing)) != 0) {
             json_decref(a);
             return NULL;
         }
@@ -277,6 +375,7 @@ static json_t *json_report(const report_model *m)
     json_t *totals = json_object();
     put(totals, "warp_instructions", json_count(m->warp_instructions), &ok);
     put(totals, "thread_instructions", json_count(m->thread_instructions), &ok);
+    put(totals, "thread_instructions_pred_on", json_count(m->thread_instructions_pred_on), &ok);
     put(totals, "printf_bad_strings", json_count(m->printf_bad_strings), &ok);
     put_levels(totals, &m->totals, 1, &ok);
     put(root, "totals", totals, &ok);

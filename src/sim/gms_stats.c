@@ -51,6 +51,16 @@ void gms_counters_from_mem(gms_counters *o, const mem_counters *c)
     o->texture.sectors_l1 = c->texture.sectors_l1;
     o->texture.sectors_l2 = c->texture.sectors_l2;
     o->texture.sectors_dram = c->texture.sectors_dram;
+    o->lsu.global_load_requests = c->lsu.global_load_requests;
+    o->lsu.global_load_sectors = c->lsu.global_load_sectors;
+    o->lsu.global_load_sector_hits = c->lsu.global_load_sector_hits;
+    o->lsu.global_store_requests = c->lsu.global_store_requests;
+    o->lsu.global_store_sectors = c->lsu.global_store_sectors;
+    o->lsu.local_load_requests = c->lsu.local_load_requests;
+    o->lsu.local_load_sectors = c->lsu.local_load_sectors;
+    o->lsu.local_load_sector_hits = c->lsu.local_load_sector_hits;
+    o->lsu.local_store_requests = c->lsu.local_store_requests;
+    o->lsu.local_store_sectors = c->lsu.local_store_sectors;
 }
 
 _Static_assert((int)GMS_STALL_COUNT == (int)TIMING_STALL_COUNT,
@@ -192,6 +202,8 @@ static int build_model(const gms_device *dev, const char *launch_file, report_mo
     gms_totals t;
     totals(dev, &t, &m->totals);
     m->gpu = dev->gpu.name;
+    m->l1_sector_bytes = dev->gpu.l1.sector_bytes;
+    m->l2_sector_bytes = dev->gpu.l2.sector_bytes;
     m->launch_file = launch_file;
     m->module = dev->modules[0]->path;
     m->warp_instructions = t.warp_instructions;

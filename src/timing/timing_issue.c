@@ -165,6 +165,13 @@ static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
     return 0;
 }
 
+/* 1 when the last instruction of the warp of entry k of scheduler s asked to yield (SASS). */
+static int yielded(tstate *S, uint32_t s, uint32_t k)
+{
+    const twarp *w = warp_at(S, s / S->nsched_sm, k * S->nsched_sm + s % S->nsched_sm);
+    return w->ctrl && w->ctrl->yielded;
+}
+
 /* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
 static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
 {
@@ -179,16 +186,21 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
         }
         return UINT32_MAX;
     }
-    if (q->last != UINT32_MAX && eligible(S, s, q->last, t))
+    /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
+     * other ready warp goes first; with none, the yielding warp goes on at no cost. */
+    uint32_t skip = q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last : UINT32_MAX;
+    if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q->last, t))
         return q->last;
     const uint64_t *age = S->rage + (size_t)s * n;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
     for (uint32_t k = 0; k < n; k++)
-        if (age[k] < best_age && eligible(S, s, k, t)) {
+        if (k != skip && age[k] < best_age && eligible(S, s, k, t)) {
             best = k;
             best_age = age[k];
         }
+    if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, skip, t))
+        return skip;
     return best;
 }
 
@@ -206,7 +218,7 @@ static int run_ahead(tstate *S, uint32_t s, uint32_t k, twarp *w, uint64_t *t)
     for (uint32_t n = 0; n < TIMING_RUN_AHEAD; n++) {
         uint64_t next = *t + 1;
         if (S->rdy[e] != next || !w->next_local || q->pipe_free[S->rpipe[e]] > next ||
-            exec_session_stopped(S->xs))
+            (w->ctrl && w->ctrl->yielded) || exec_session_stopped(S->xs))
             return 0;
         *t = next;
         if (issue(S, s, w, next))

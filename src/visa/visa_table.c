@@ -5,6 +5,7 @@
 
 #include "visa/visa.h"
 #include "visa/visa_internal.h"
+#include "visa/visa_lsc.h"
 
 #define IR_NONE IR_OP_COUNT
 const visa_op_row visa_op_rows[VISA_OP_COUNT] = {
@@ -74,7 +75,7 @@ static void visa_list_ops(frontend_line_fn emit, void *user)
                      ir_opcode_name((ir_opcode)r->ir_op), form_names[r->form]);
         emit(user, line);
     }
-    emit(user, "lsc_*        (the LSC family: docs/visa.md, \"LSC instructions\")");
+    visa_lsc_list_ops(emit, user);
     emit(user, "# types: name bytes");
     for (int i = 0; i < VISA_T_BOOL; i++) {
         snprintf(line, sizeof line, "%-4s %u", visa_types[i].name, visa_types[i].bytes);

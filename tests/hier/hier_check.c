@@ -1,5 +1,5 @@
 /* hier_check: asserts exact counters in a gpumemsim JSON report (docs/statistics.md, schema
- * gpumemsim-stats/1). Test tooling for tests/hier.cmake, not part of the gms library.
+ * gpumemsim-stats/2). Test tooling for tests/hier.cmake, not part of the gms library.
  *
  * Usage: hier_check REPORT.json ARG...
  * ARGs are processed in order:

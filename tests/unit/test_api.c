@@ -139,7 +139,7 @@ static void test_saxpy_values_and_counters(void **state)
 
     char *json = NULL;
     assert_int_equal(gms_device_report(f->dev, GMS_REPORT_JSON, 0, NULL, &json, f->dl), GMS_OK);
-    assert_non_null(strstr(json, "\"schema\": \"gpumemsim-stats/1\""));
+    assert_non_null(strstr(json, "\"schema\": \"gpumemsim-stats/2\""));
     assert_non_null(strstr(json, "\"sector_accesses\": 1536"));
     gms_free(json);
     char *text = NULL;
@@ -159,7 +159,8 @@ static void test_unknown_preset(void **state)
     gms_diag d = find(dl, "SIM-GPU-001");
     assert_int_equal(d.severity, GMS_ERROR);
     assert_string_equal(d.message,
-                        "unknown GPU preset 'h101' (presets: h100, a100, v100, t4, gtx980)");
+                        "unknown GPU preset 'h101' (presets: h100, a100, v100, t4, gtx980, "
+                        "pvc, pvc-2t, acm-g10)");
     gms_diag_list_destroy(dl);
 }
 

@@ -398,14 +398,14 @@ static void assert_levels_present(json_t *obj)
         assert_true(json_is_integer(at(obj, level_keys[k])));
 }
 
-/* Every stable key of gpumemsim-stats/1, for each of the three runs. */
+/* Every stable key of gpumemsim-stats/2, for each of the three runs. */
 static void test_json_stable_keys(void **state)
 {
     (void)state;
     const report_model *models[] = {&single_model, &multi_model, &empty_model};
     for (size_t i = 0; i < 3; i++) {
         json_t *root = parse_report(models[i]);
-        assert_string_equal(json_string_value(at(root, "schema")), "gpumemsim-stats/1");
+        assert_string_equal(json_string_value(at(root, "schema")), "gpumemsim-stats/2");
         assert_non_null(at(root, "gpu"));
         assert_true(json_is_integer(at(root, "totals.warp_instructions")));
         assert_true(json_is_integer(at(root, "totals.thread_instructions")));

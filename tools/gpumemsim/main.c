@@ -13,6 +13,7 @@
 
 #include "exec.h"
 #include "gpumemsim/gpumemsim.h"
+#include "metrics.h"
 #include "gpumemsim/run.h"
 
 #ifndef GMS_VERSION
@@ -39,6 +40,8 @@ static const cli_command commands[] = {
      "list the GPU presets, or print one as JSON (a --config file)"},
     {"exec", CMD_EXEC, "[--] PROGRAM [ARG...]",
      "run a CUDA program built with `nvcc -cudart shared` on the simulated GPU"},
+    {"metrics", 0, "[NAME...]",
+     "list the Nsight Compute metrics of the JSON report and how each is computed"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -668,6 +671,8 @@ int main(int argc, char **argv)
         return cmd_presets(argc - 1, argv + 1);
     if (strcmp(argv[1], "exec") == 0)
         return cmd_exec(argc - 1, argv + 1);
+    if (strcmp(argv[1], "metrics") == 0)
+        return metrics_command(argc - 1, argv + 1);
     fprintf(stderr, "gpumemsim: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return 2;
