@@ -165,6 +165,7 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
 {
+    S->rthr[w->cidx] = 0;
     w->b1 = w->b2 = tmin;
     w->w1 = w->w2 = why;
     const ir_insn *in = exec_warp_next(w->ew);
@@ -347,7 +348,7 @@ static int state_alloc(tstate *S)
     size_t ncompact = (size_t)S->nsched * S->per_sched;
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
-                   ncompact * (8 + 8 + 1) + nw * per_warp + 64;
+                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64;
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
         if (!S->ctrls)
@@ -373,6 +374,8 @@ static int state_alloc(tstate *S)
     S->rage = (uint64_t *)b;
     b += ncompact * sizeof(uint64_t);
     S->rpipe = b;
+    b += ncompact;
+    S->rthr = b;
     b += ncompact;
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;

@@ -90,6 +90,7 @@ typedef struct tstate {
     uint64_t *rdy;                    /* next issue cycle (twarp.rp) */
     uint64_t *rage;                   /* launch order; smaller is older (GTO) */
     uint8_t *rpipe;                   /* timing_pipe of the next instruction */
+    uint8_t *rthr;                    /* 1: waiting as MATH_PIPE_THROTTLE (twarp.why) */
     int oom;                          /* the calendar could not grow */
     uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
     timing_ctrl_warp *ctrls;          /* use_ctrl: one per warp slot */

@@ -125,6 +125,7 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     case EXEC_WARP_MBARRIER:
         w->blocked = 1;
         *w->rp = TIMING_NEVER;
+        S->rthr[w->cidx] = 0;
         w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
         break;
@@ -146,9 +147,27 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     return 0;
 }
 
+/* A ready warp (entry e = k of scheduler s) whose pipe is busy until free_at waits for it
+ * (MATH_PIPE_THROTTLE). */
+static __attribute__((noinline)) void throttle(tstate *S, uint32_t s, uint32_t k, uint64_t t,
+                                               uint64_t free_at)
+{
+    size_t e = (size_t)s * S->per_sched + k;
+    if (!S->rthr[e]) {
+        uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
+        twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+        timing_settle(S, w, t);
+        w->b1 = w->b2 = t;
+        w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
+        S->rthr[e] = 1;
+    } /* else: throttled again: the throttle segment grows, nothing to settle */
+    S->rdy[e] = free_at;
+}
+
 /* 1 when the warp of entry k of scheduler s may issue at cycle t (ready, its pipe free); a
- * ready warp whose pipe is busy is moved to the cycle the pipe frees (MATH_PIPE_THROTTLE). */
-static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
+ * ready warp whose pipe is busy is moved to the cycle the pipe frees. */
+static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s, uint32_t k,
+                                                          uint64_t t)
 {
     size_t e = (size_t)s * S->per_sched + k;
     if (S->rdy[e] > t)
@@ -156,12 +175,7 @@ static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
     uint64_t free_at = S->scheds[s].pipe_free[S->rpipe[e]];
     if (free_at <= t)
         return 1;
-    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
-    twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
-    timing_settle(S, w, t);
-    S->rdy[e] = free_at;
-    w->b1 = w->b2 = t;
-    w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
+    throttle(S, s, k, t, free_at);
     return 0;
 }
 
