@@ -1,6 +1,7 @@
-/* Throughput benchmark: runs launch files through the simulator and reports simulated warp and
- * thread instructions per second of executor time (host time inside the launches, excluding
- * parsing, buffer set-up and output checks). Each file runs `reps` times; the best run counts.
+/* Throughput benchmark: runs launch files through the simulator and reports simulated warp
+ * instructions per second of executor time (host time inside the launches, excluding parsing,
+ * buffer set-up and output checks), in the functional mode (--no-timing) and under the timing
+ * model, side by side. Each file runs `reps` times in each mode; the best run counts.
  *
  * usage: bench_run [-r REPS] LAUNCH.json...   (prints one table row per file) */
 #include <stdio.h>
@@ -8,6 +9,34 @@
 #include <string.h>
 
 #include "gpumemsim/run.h"
+
+/* The fastest of `reps` runs of `path` (timing off or on) into *best seconds and its totals into
+ * *t. Returns 0, or 1 after printing why a run failed. */
+static int best_run(const char *path, int no_timing, int reps, double *best, gms_totals *t)
+{
+    *best = 0;
+    for (int r = 0; r < reps; r++) {
+        gms_diag_list *dl = gms_diag_list_create();
+        gms_run_options opt = {.no_timing = no_timing};
+        gms_run *res = NULL;
+        gms_status st = gms_run_file(path, &opt, &res, dl);
+        gms_fault f;
+        if (st != GMS_OK || gms_device_totals(gms_run_device(res), t) != GMS_OK) {
+            int faulted = res && gms_device_fault(gms_run_device(res), &f) == GMS_OK;
+            gms_diag_list_print(dl, stderr);
+            fprintf(stderr, "%s: run failed (%s)%s%s\n", path, gms_status_name(st),
+                    faulted ? ": " : "", faulted ? f.message : "");
+            gms_run_destroy(res);
+            gms_diag_list_destroy(dl);
+            return 1;
+        }
+        if (*best == 0 || t->seconds < *best)
+            *best = t->seconds;
+        gms_run_destroy(res);
+        gms_diag_list_destroy(dl);
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,41 +49,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_run [-r REPS] LAUNCH.json...\n");
         return 2;
     }
-    printf("%-28s %14s %14s %10s %12s %12s\n", "launch file", "warp insts", "thread insts",
-           "best s", "M warp/s", "M thread/s");
+    printf("%-28s %12s %12s %9s %9s %9s %9s %7s\n", "launch file", "warp insts", "cycles",
+           "off s", "off M/s", "on s", "on M/s", "on/off");
     int status = 0;
     for (int i = first; i < argc; i++) {
-        double best = 0;
-        uint64_t winst = 0, tinst = 0;
-        for (int r = 0; r < reps; r++) {
-            gms_diag_list *dl = gms_diag_list_create();
-            gms_run_options opt = {0};
-            gms_run *res = NULL;
-            gms_status st = gms_run_file(argv[i], &opt, &res, dl);
-            gms_fault f;
-            gms_totals t;
-            if (st != GMS_OK || gms_device_totals(gms_run_device(res), &t) != GMS_OK) {
-                int faulted = res && gms_device_fault(gms_run_device(res), &f) == GMS_OK;
-                gms_diag_list_print(dl, stderr);
-                fprintf(stderr, "%s: run failed (%s)%s%s\n", argv[i], gms_status_name(st),
-                        faulted ? ": " : "", faulted ? f.message : "");
-                status = 1;
-                gms_run_destroy(res);
-                gms_diag_list_destroy(dl);
-                break;
-            }
-            if (best == 0 || t.seconds < best)
-                best = t.seconds;
-            winst = t.warp_instructions;
-            tinst = t.thread_instructions;
-            gms_run_destroy(res);
-            gms_diag_list_destroy(dl);
+        double off, on;
+        gms_totals toff, ton;
+        if (best_run(argv[i], 1, reps, &off, &toff) || best_run(argv[i], 0, reps, &on, &ton)) {
+            status = 1;
+            continue;
         }
         const char *name = strrchr(argv[i], '/');
         name = name ? name + 1 : argv[i];
-        if (best > 0)
-            printf("%-28s %14llu %14llu %10.4f %12.2f %12.2f\n", name, (unsigned long long)winst,
-                   (unsigned long long)tinst, best, winst / best / 1e6, tinst / best / 1e6);
+        if (off > 0 && on > 0)
+            printf("%-28s %12llu %12llu %9.4f %9.2f %9.4f %9.2f %7.2f\n", name,
+                   (unsigned long long)ton.warp_instructions, (unsigned long long)ton.cycles, off,
+                   toff.warp_instructions / off / 1e6, on, ton.warp_instructions / on / 1e6,
+                   on / off);
     }
     return status;
 }

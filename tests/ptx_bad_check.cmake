@@ -1,4 +1,5 @@
-# Driver for one tests/ptx_bad/ or tests/sass_bad/ module (ptx_bad.cmake, sass_bad.cmake).
+# Driver for one tests/ptx_bad/, tests/sass_bad/ or tests/visa_bad/ module (ptx_bad.cmake,
+# sass_bad.cmake, visa.cmake).
 # Inputs: GMS_EXE, GMS_FILE. The module's first line reads `// expect: RULE-ID LINE:COL`; a file of
 # the module's name with .expected for .ptx (or .sass) holds its exact output, where given.
 file(STRINGS ${GMS_FILE} first_line LIMIT_COUNT 1)
@@ -18,7 +19,7 @@ string(FIND "${all}" "[${rule}]" at_rule)
 if(at_position EQUAL -1 OR at_rule EQUAL -1)
   message(FATAL_ERROR "expected ${GMS_FILE}:${position}: ... [${rule}], got:\n${all}")
 endif()
-string(REGEX REPLACE "\\.(ptx|sass)$" ".expected" expected_file ${GMS_FILE})
+string(REGEX REPLACE "\\.(ptx|sass|visaasm)$" ".expected" expected_file ${GMS_FILE})
 if(EXISTS ${expected_file})
   get_filename_component(dir ${GMS_FILE} DIRECTORY)
   string(REPLACE "${dir}/" "" relative "${all}")

@@ -65,10 +65,12 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define TIMING GPU_KEY_NEEDS_TIMING, NULL
 #define REGISTER_LIMIT LATER("occupancy limited by registers")
 #define RESERVATION LATER("a per-CTA shared-memory reservation")
-#define LINE_128 LATER("a line size other than 128 bytes")
+#define LINE_128 LATER("a line size other than the preset's")
 #define CONSTANT_L15 LATER("the L1.5 constant cache")
 #define INSTRUCTION_L0 LATER("the L0 instruction cache")
 #define CRS_CACHE LATER("the call-return-stack cache")
+/* Only Intel LSC tile-scope fences see tiles; until a probe runs one, the preset's value stays */
+#define TILES LATER("a tile count other than the preset's")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -89,6 +91,7 @@ static const config_field config_fields[] = {
     SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
     SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, REGISTER_LIMIT),
     SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
+    SUB(sm, tiles, KIND_U32, 0, 64, TILES),
     /* The timing model uses these two; they become USED (with their probes) once the reports
      * show cycles and GB/s, until then an override keeps the base's values (CONFIG-124). */
     SUB(sm, schedulers, KIND_U32, 0, 64, TIMING),
@@ -444,6 +447,11 @@ static void validate_sm(check_context *cx, const gpu_config *c)
                      "%u must be a multiple of sm.warp_size no larger than "
                      "sm.max_threads_per_sm (%u)",
                      sm->max_threads_per_cta, sm->max_threads_per_sm);
+    /* CONFIG-140: each tile gets the same number of SMs and L2 slices (tile scope, mem_lsc.c) */
+    if (sm->tiles && (sm->count % sm->tiles || c->l2.slices % sm->tiles))
+        config_error(cx, "CONFIG-140", "sm", "tiles",
+                     "%u must divide sm.count (%u) and l2.slices (%u)", sm->tiles, sm->count,
+                     c->l2.slices);
 }
 
 /* CONFIG-110..113, -116, -117: the L2 and its residency controls. */

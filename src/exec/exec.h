@@ -183,6 +183,8 @@ typedef enum exec_warp_status {
 typedef struct exec_step_info {
     const ir_insn *insn;   /* the instruction it issued (NULL: none; the warp was not READY or
                               the launch stopped) */
+    const ir_ctrl *ctrl;   /* its issue controls (SASS control codes), NULL when the module has
+                              none (ir_machine.scoreboards == 0) */
     uint32_t active;       /* lanes of the running group that issued it */
     uint32_t pred_on;      /* of those, the lanes whose guard was true */
     uint8_t counted;       /* 1: a warp instruction (0: glue of the dialect's next one) */
@@ -244,6 +246,9 @@ exec_warp_status exec_warp_status_of(const exec_warp *w);
 /* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands
  * name the register slots it reads, for a scoreboard. */
 const ir_insn *exec_warp_next(const exec_warp *w);
+/* The issue controls of the instruction exec_warp_next names (NULL when it names none or the
+ * module has no controls). */
+const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w);
 /* Makes a YIELD warp READY again. */
 void exec_warp_resume(exec_warp *w);
 

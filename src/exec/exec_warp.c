@@ -490,6 +490,8 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
         rs->prog->insn_counts[in->id]++;
     }
     if (info) {
+        const ir_ctrl *table = w->frames[w->depth - 1].fn->ir->ctrl;
+        info->ctrl = table ? &table[w->pc] : NULL;
         info->insn = in;
         info->active = w->active;
         info->pred_on = mask;
@@ -571,6 +573,14 @@ exec_warp_status exec_warp_status_of(const exec_warp *w)
 const ir_insn *exec_warp_next(const exec_warp *w)
 {
     return w->state == WARP_READY || w->state == WARP_YIELD ? w->code[w->pc].in : NULL;
+}
+
+const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
+{
+    if (w->state != WARP_READY && w->state != WARP_YIELD)
+        return NULL;
+    const ir_ctrl *table = w->frames[w->depth - 1].fn->ir->ctrl;
+    return table ? &table[w->pc] : NULL;
 }
 
 void exec_warp_resume(exec_warp *w)

@@ -11,7 +11,8 @@
 
 struct timing_model {
     gpu_config cfg;
-    timing_mem *mem; /* the memory side (timing_mem.h) */
+    timing_cal cal;  /* the calendar's storage, kept across launches */
+    timing_mem *mem; /* the memory side's calendars */
 };
 
 timing_model *timing_create(const gpu_config *cfg)
@@ -30,46 +31,14 @@ timing_model *timing_create(const gpu_config *cfg)
 
 void timing_destroy(timing_model *tm)
 {
-    if (tm)
-        timing_mem_destroy(tm->mem);
+    if (!tm)
+        return;
+    timing_cal_free(&tm->cal);
+    timing_mem_destroy(tm->mem);
     free(tm);
 }
 
 /* ---- the calendar: schedulers keyed by the next cycle they may issue ---- */
-
-static int key_less(const tstate *S, uint32_t a, uint32_t b)
-{
-    uint64_t ka = S->key[a], kb = S->key[b];
-    return ka < kb || (ka == kb && a < b);
-}
-
-static void heap_swap(tstate *S, uint32_t i, uint32_t j)
-{
-    uint32_t a = S->heap[i], b = S->heap[j];
-    S->heap[i] = b;
-    S->heap[j] = a;
-    S->pos[b] = i;
-    S->pos[a] = j;
-}
-
-static void heap_fix(tstate *S, uint32_t i)
-{
-    while (i > 0 && key_less(S, S->heap[i], S->heap[(i - 1) / 2])) {
-        heap_swap(S, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < S->nsched && key_less(S, S->heap[l], S->heap[m]))
-            m = l;
-        if (r < S->nsched && key_less(S, S->heap[r], S->heap[m]))
-            m = r;
-        if (m == i)
-            return;
-        heap_swap(S, i, m);
-        i = m;
-    }
-}
 
 /* Sets scheduler s's next cycle to `key`. */
 void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
@@ -77,12 +46,17 @@ void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
     if (S->key[s] == key)
         return;
     S->key[s] = key;
-    heap_fix(S, S->pos[s]);
+    if (key != TIMING_NEVER && timing_cal_add(S->cal, s, key))
+        S->oom = 1;
 }
 
-/* Moves scheduler s's next cycle earlier to `key` when it is later. */
+/* Moves scheduler s's next cycle earlier to `key` when it is later, but not before the cycle
+ * after the last one it issued in (it may have run ahead of the calendar: timing_issue.c). */
 void timing_sched_wake(tstate *S, uint32_t s, uint64_t key)
 {
+    uint64_t after = S->scheds[s].after_last;
+    if (key < after)
+        key = after;
     if (key < S->key[s])
         timing_sched_key(S, s, key);
 }
@@ -96,17 +70,29 @@ void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
         S->insn_stalls[w->next_id][why] += cycles;
 }
 
-/* Charges the warp's cycles from w->charged up to t: to its waiting reason until it was
- * ready, then to NOT_SELECTED. */
+/* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
+static void charge_span(tstate *S, twarp *w, uint64_t from, uint64_t to, uint64_t t,
+                        timing_stall why)
+{
+    if (from < w->charged)
+        from = w->charged;
+    if (to > t)
+        to = t;
+    if (to > from)
+        timing_charge(S, w, why, to - from);
+}
+
+/* Charges the warp's cycles from w->charged up to t: to the reasons of its wait segments
+ * (twarp.b1, .b2) until it was ready, then to NOT_SELECTED. */
 void timing_settle(tstate *S, twarp *w, uint64_t t)
 {
     if (t <= w->charged)
         return;
-    uint64_t r = w->ready < w->charged ? w->charged : w->ready > t ? t : w->ready;
-    if (r > w->charged)
-        timing_charge(S, w, (timing_stall)w->why, r - w->charged);
-    if (t > r)
-        timing_charge(S, w, TIMING_STALL_NOT_SELECTED, t - r);
+    uint64_t ready = *w->rp;
+    charge_span(S, w, w->charged, w->b1, t, (timing_stall)w->w1);
+    charge_span(S, w, w->b1, w->b2, t, (timing_stall)w->w2);
+    charge_span(S, w, w->b2, ready, t, (timing_stall)w->why);
+    charge_span(S, w, ready, t, t, TIMING_STALL_NOT_SELECTED);
     w->charged = t;
 }
 
@@ -179,29 +165,59 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
 {
+    w->b1 = w->b2 = tmin;
+    w->w1 = w->w2 = why;
     const ir_insn *in = exec_warp_next(w->ew);
     if (!in) {
         w->blocked = 1;
-        w->ready = TIMING_NEVER;
+        *w->rp = TIMING_NEVER;
         w->why = TIMING_STALL_BARRIER;
         return;
     }
     w->next_id = in->id;
-    uint64_t r = tmin;
-    if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
-        r = w->pred_ready[in->guard];
-        why = w->pred_why[in->guard];
-    }
-    for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &why);
-    for (unsigned i = 0; i < in->ndst; i++) operand_ready(S, w, &in->dst[i], &r, &why);
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    if (in != w->next_in) {
+        w->next_in = in;
+        w->next_cost = timing_cost_of(S->cfg, in);
+        w->next_local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
+                                 info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
+    }
+    uint64_t r = tmin;
+    uint8_t dep = why;
+    const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
+    if (c) { /* SASS: the kernel's control codes say when (timing_ctrl.c) */
+        timing_ctrl_wait e = timing_ctrl_explain(w->ctrl, c, tmin);
+        w->b2 = e.stall_until;
+        w->w2 = TIMING_STALL_WAIT;
+        r = e.issue;
+        if (e.issue > e.stall_until)
+            dep = (uint8_t)e.scoreboard;
+    } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
+        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
+            r = w->pred_ready[in->guard];
+            dep = w->pred_why[in->guard];
+        }
+        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &dep);
+        /* A destination waits only for an earlier variable-latency write of it (a load): two
+         * fixed-latency writes complete in order. (Registers that are never read share one
+         * slot after the executor's allocation, which must not serialise them.) */
+        for (unsigned i = 0; i < in->ndst; i++) {
+            uint64_t rd = r;
+            uint8_t wd = dep;
+            operand_ready(S, w, &in->dst[i], &rd, &wd);
+            if (rd > r && wd != TIMING_STALL_WAIT) {
+                r = rd;
+                dep = wd;
+            }
+        }
+    }
     if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
         r = w->mem_done;
-        why = TIMING_STALL_MEMBAR;
+        dep = TIMING_STALL_MEMBAR;
     }
-    w->next_pipe = timing_core_cost(S, in).pipe;
-    w->ready = r;
-    w->why = why;
+    S->rpipe[w->cidx] = w->next_cost.pipe;
+    *w->rp = r;
+    w->why = dep;
 }
 
 /* ---- CTAs ---- */
@@ -229,11 +245,13 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         twarp *w = &S->warps[(size_t)sm * S->warps_per_sm + j];
         memset(w->reg_ready, 0, S->nregs * sizeof *w->reg_ready);
         memset(w->pred_ready, 0, S->npreds * sizeof *w->pred_ready);
+        if (w->ctrl)
+            memset(w->ctrl, 0, sizeof *w->ctrl);
         w->ew = exec_session_warp(S->xs, sm, slot, i);
         w->cta = c;
         w->start = w->charged = t;
         w->mem_done = t;
-        w->age = S->next_age++;
+        S->rage[w->cidx] = S->next_age++;
         w->blocked = w->done = 0;
         w->polls = 0;
         w->sched = sm * S->nsched_sm + j % S->nsched_sm;
@@ -242,12 +260,12 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         if (w->blocked) { /* a CTA whose warp has no live lane: nothing to run */
             w->blocked = 0;
             w->done = 1;
-            w->ready = TIMING_NEVER;
+            *w->rp = TIMING_NEVER;
             c->warps_left--;
             warp_resident(S, sm, t, -1);
             continue;
         }
-        timing_sched_wake(S, w->sched, w->ready);
+        timing_sched_wake(S, w->sched, *w->rp);
     }
     return 0;
 }
@@ -257,7 +275,7 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end)
 {
     w->done = 1;
-    w->ready = TIMING_NEVER;
+    *w->rp = TIMING_NEVER;
     S->ts->warp_resident_cycles += end - w->start;
     tcta *c = w->cta;
     uint32_t sm = (uint32_t)(c - S->ctas) / S->ctas_per_sm;
@@ -326,9 +344,15 @@ static int state_alloc(tstate *S)
     size_t nw = (size_t)S->nsm * S->warps_per_sm;
     size_t per_warp = S->nregs * (sizeof(uint64_t) + 1) + S->npreds * (sizeof(uint64_t) + 1);
     per_warp = (per_warp + 7) & ~(size_t)7;
+    size_t ncompact = (size_t)S->nsched * S->per_sched;
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
-                   S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8 + 4 + 4) +
-                   nw * per_warp + 64;
+                   S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
+                   ncompact * (8 + 8 + 1) + nw * per_warp + 64;
+    if (S->use_ctrl) {
+        S->ctrls = calloc(nw, sizeof *S->ctrls);
+        if (!S->ctrls)
+            return -1;
+    }
     uint8_t *b = calloc(1, bytes);
     if (!b)
         return -1;
@@ -343,11 +367,15 @@ static int state_alloc(tstate *S)
     b += (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta);
     S->sms = (tsm *)b;
     b += S->nsm * sizeof(tsm);
-    S->heap = (uint32_t *)b;
-    b += S->nsched * sizeof(uint32_t);
-    S->pos = (uint32_t *)b;
-    b += S->nsched * sizeof(uint32_t);
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    S->rdy = (uint64_t *)b;
+    b += ncompact * sizeof(uint64_t);
+    S->rage = (uint64_t *)b;
+    b += ncompact * sizeof(uint64_t);
+    S->rpipe = b;
+    b += ncompact;
+    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {
         twarp *w = &S->warps[i];
         w->reg_ready = (uint64_t *)b;
@@ -355,13 +383,14 @@ static int state_alloc(tstate *S)
         w->reg_why = (uint8_t *)(w->pred_ready + S->npreds);
         w->pred_why = w->reg_why + S->nregs;
         w->done = 1;
-        w->ready = TIMING_NEVER;
+        uint32_t sm = (uint32_t)(i / S->warps_per_sm), j = (uint32_t)(i % S->warps_per_sm);
+        w->cidx = (sm * S->nsched_sm + j % S->nsched_sm) * S->per_sched + j / S->nsched_sm;
+        w->rp = &S->rdy[w->cidx];
+        w->ctrl = S->ctrls ? &S->ctrls[i] : NULL;
         b += per_warp;
     }
     for (uint32_t s = 0; s < S->nsched; s++) {
         S->key[s] = TIMING_NEVER;
-        S->heap[s] = s;
-        S->pos[s] = s;
         S->scheds[s].last = UINT32_MAX;
     }
     return 0;
@@ -422,9 +451,12 @@ static int any_busy(const tstate *S)
 static int event_loop(tstate *S)
 {
     for (;;) {
-        uint32_t s = S->heap[0];
-        uint64_t t = S->key[s];
-        if (t == TIMING_NEVER) {
+        uint32_t s;
+        uint64_t t;
+        int got = timing_cal_next(S->cal, S->key, &s, &t);
+        if (got < 0 || S->oom)
+            return -1;
+        if (!got) {
             if (S->ctas_started < S->total_ctas || any_busy(S))
                 exec_session_deadlock(S->xs);
             return 0;
@@ -462,7 +494,6 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     memset(ts, 0, sizeof *ts);
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
                 .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
-    timing_mem_launch_begin(tm->mem);
     exec_launch el = *launch;
     el.on_access = timing_on_access;
     el.access_user = &S;
@@ -479,11 +510,16 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.warps_per_cta = sh.warps_per_cta;
     S.warps_per_sm = S.ctas_per_sm * S.warps_per_cta;
     S.total_ctas = sh.total_ctas;
+    S.per_sched = (S.warps_per_sm + S.nsched_sm - 1) / S.nsched_sm;
+    S.cal = &tm->cal;
+    timing_cal_reset(S.cal);
+    timing_mem_launch_begin(tm->mem);
+    S.use_ctrl = mod->machine.scoreboards > 0;
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     int ours = 0;
     if (state_alloc(&S)) {
         ours = 1;
-    } else if (start_grid(&S) || event_loop(&S)) {
+    } else if (start_grid(&S) || event_loop(&S) || S.oom) {
         ours = !exec_session_stopped(S.xs);
     }
     if (ours) {
@@ -494,6 +530,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     }
     finish_stats(&S);
     free(S.blocks);
+    free(S.ctrls);
     rc = exec_session_close(S.xs, printf_out);
     return ours ? -1 : rc;
 }

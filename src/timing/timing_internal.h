@@ -6,12 +6,16 @@
 #include <stdint.h>
 
 #include "timing/timing.h"
+#include "timing/timing_cal.h"
 #include "timing/timing_class.h"
+#include "timing/timing_ctrl.h"
 #include "timing/timing_mem.h"
 
 #define TIMING_NEVER UINT64_MAX
 /* Polls of an open mbarrier phase after which a warp counts as stuck (deadlock detection). */
 enum { TIMING_POLLS_STUCK = 1000 };
+/* Instructions a GTO scheduler may issue ahead of the calendar in one turn (timing_issue.c). */
+enum { TIMING_RUN_AHEAD = 4096 };
 
 typedef struct tcta {
     uint32_t warps_left;   /* warps not yet done */
@@ -22,11 +26,12 @@ typedef struct tcta {
 typedef struct twarp {
     exec_warp *ew;
     tcta *cta;
-    uint64_t ready;        /* earliest cycle of its next issue; TIMING_NEVER while blocked */
+    uint64_t *rp;          /* its entry of tstate.rdy: earliest cycle of its next issue;
+                              TIMING_NEVER while blocked or done (or the slot is empty) */
+    uint32_t cidx;         /* index of its entries in tstate.rdy, .rage and .rpipe */
     uint64_t charged;      /* its resident cycles before this one are charged to reasons */
     uint64_t start;        /* cycle it became resident */
     uint64_t mem_done;     /* cycle its accesses so far are performed (fences, barriers) */
-    uint64_t age;          /* launch order; smaller is older (GTO) */
     uint64_t *reg_ready;   /* per register slot: cycle its value is ready */
     uint8_t *reg_why;      /* per register slot: what a reader waits as (timing_stall) */
     uint64_t *pred_ready;  /* per predicate */
@@ -35,8 +40,16 @@ typedef struct twarp {
     uint32_t next_id;      /* static id of its next instruction (per-instruction stalls) */
     uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
     uint64_t poll_epoch;   /* S->epoch when polls was last counted */
-    uint8_t why;           /* timing_stall charged to the cycles before `ready` */
-    uint8_t next_pipe;     /* timing_pipe of its next instruction */
+    /* Why it waits, by segment: [charged, b1) w1, [b1, b2) w2, [b2, ready) why, then
+     * NOT_SELECTED until it issues (timing_settle). */
+    uint64_t b1, b2;
+    uint8_t w1, w2;
+    uint8_t why;
+    timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
+    const ir_insn *next_in;  /* its next instruction, as prepared */
+    timing_cost next_cost;   /* that instruction's cost */
+    uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
+                                branches): the scheduler may run it ahead (timing_issue.c) */
     uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
     uint8_t done;
 } twarp;
@@ -49,7 +62,8 @@ typedef struct tsm {
 /* One warp scheduler (sub-partition). */
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
-    uint32_t last;         /* slot (within the SM) of the warp it issued last; UINT32_MAX: none */
+    uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
+    uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
 } tsched;
 
 typedef struct tstate {
@@ -69,7 +83,16 @@ typedef struct tstate {
     tsm *sms;
     tsched *scheds;                   /* nsched */
     uint64_t *key;                    /* per scheduler: next cycle it may issue */
-    uint32_t *heap, *pos;             /* the calendar: a binary heap of schedulers by key */
+    timing_cal *cal;                  /* the calendar of schedulers by key (the model's) */
+    /* per scheduler, per_sched entries each, for its warps in slot order (slot j of an SM is
+     * scheduler j % nsched_sm's entry j / nsched_sm): compact for the scans of each issue */
+    uint32_t per_sched;
+    uint64_t *rdy;                    /* next issue cycle (twarp.rp) */
+    uint64_t *rage;                   /* launch order; smaller is older (GTO) */
+    uint8_t *rpipe;                   /* timing_pipe of the next instruction */
+    int oom;                          /* the calendar could not grow */
+    uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
+    timing_ctrl_warp *ctrls;          /* use_ctrl: one per warp slot */
     uint64_t now;                     /* the cycle being issued (what %clock reads) */
     uint64_t end;                     /* latest warp end so far */
     uint64_t mem_end;                 /* latest access performed so far */
@@ -80,15 +103,13 @@ typedef struct tstate {
     /* the access hook's results for the instruction being issued */
     uint32_t sm_now;
     uint32_t naccess;
+    uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
     uint64_t acc_accept, acc_ready;
     uint8_t acc_long;
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
-/* timing_issue.c */
-/* The pipe, latency and interval of instruction `in` (timing_class.h). */
-timing_cost timing_core_cost(const tstate *S, const ir_insn *in);
-/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
+/* timing_issue.c *//* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
  * and sets the scheduler's next cycle. Returns 0, or -1 when host memory ran out. */
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
 /* The executor's access hook (exec_access_fn): times one warp-level access. */

@@ -4,46 +4,10 @@
 
 #include "timing/timing_internal.h"
 
-/* ---- TEMPORARY until timing_class.c (pipes) is wired in ----
- * Fixed costs so that the core runs end to end: ALU results after 4 cycles (FP64 8), branches
- * after 1; memory instructions take what timing_mem_access says. Replaced by timing_cost_of. */
-
-timing_cost timing_core_cost(const tstate *S, const ir_insn *in)
-{
-    (void)S;
-    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
-    timing_cost c = {.pipe = TIMING_PIPE_INT, .latency = 4, .interval = 1, .variable = 0};
-    switch (info ? info->family : IR_FAM_ALU) {
-    case IR_FAM_LD: case IR_FAM_ST: case IR_FAM_ATOM: case IR_FAM_CACHE: case IR_FAM_IMAGE:
-    case IR_FAM_TEXTURE: case IR_FAM_ASYNC: case IR_FAM_BULK: case IR_FAM_MBARRIER:
-        c.pipe = TIMING_PIPE_MEM;
-        c.latency = 0;
-        c.variable = 1;
-        return c;
-    case IR_FAM_BRA: case IR_FAM_BRX: case IR_FAM_CALL: case IR_FAM_RET: case IR_FAM_EXIT:
-    case IR_FAM_TRAP: case IR_FAM_NOP: case IR_FAM_BAR: case IR_FAM_BAR_WARP: case IR_FAM_FENCE:
-    case IR_FAM_CRS:
-        c.pipe = TIMING_PIPE_BRANCH;
-        c.latency = 1;
-        return c;
-    default:
-        break;
-    }
-    if (in->type == IR_T_F64) {
-        c.pipe = TIMING_PIPE_FP64;
-        c.latency = 8;
-    } else if (in->type == IR_T_F32 || in->type == IR_T_F16 || in->type == IR_T_F16X2) {
-        c.pipe = TIMING_PIPE_FP32;
-    }
-    return c;
-}
-
-/* ---- end of TEMPORARY ---- */
-
 void timing_on_access(const mem_access *a, void *user)
 {
     tstate *S = user;
-    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->now, a);
+    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->acc_at, a);
     S->naccess++;
     if (r.accept > S->acc_accept)
         S->acc_accept = r.accept;
@@ -70,14 +34,14 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
         v->blocked = 0;
         timing_prepare_next(S, v, v->mem_done > t + 1 ? v->mem_done : t + 1,
                             TIMING_STALL_BARRIER);
-        timing_sched_wake(S, v->sched, v->ready);
+        timing_sched_wake(S, v->sched, *v->rp);
     }
 }
 
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    timing_cost c = timing_core_cost(S, info->insn);
+    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_cost_of(S->cfg, info->insn);
     uint64_t ready;
     uint8_t why;
     if (S->naccess) {
@@ -94,7 +58,14 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
         ready = t + c.latency;
         why = c.variable ? TIMING_STALL_SHORT_SCOREBOARD : TIMING_STALL_WAIT;
     }
-    timing_written(S, w, info->insn, ready, why);
+    if (w->ctrl) {
+        if (info->ctrl) {
+            uint64_t read = t + (c.pipe == TIMING_PIPE_MEM ? c.latency : 1);
+            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
+        }
+    } else {
+        timing_written(S, w, info->insn, ready, why);
+    }
     q->pipe_free[c.pipe] = t + c.interval;
 }
 
@@ -118,6 +89,13 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         S->acc_ready = t;
         S->acc_long = 0;
         exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
+        const ir_insn *in = exec_warp_next(w->ew);
+        S->acc_at = t;
+        if (in) {
+            timing_cost c = in == w->next_in ? w->next_cost : timing_cost_of(S->cfg, in);
+            if (c.pipe == TIMING_PIPE_MEM)
+                S->acc_at = t + c.latency;
+        }
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
@@ -146,7 +124,8 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     case EXEC_WARP_BARRIER:
     case EXEC_WARP_MBARRIER:
         w->blocked = 1;
-        w->ready = TIMING_NEVER;
+        *w->rp = TIMING_NEVER;
+        w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
         break;
     case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
@@ -167,66 +146,91 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     return 0;
 }
 
-/* 1 when warp w may issue at cycle t on scheduler q; a warp whose pipe is busy is moved to the
- * cycle the pipe frees (MATH_PIPE_THROTTLE). */
-static int eligible(tstate *S, tsched *q, twarp *w, uint64_t t)
+/* 1 when the warp of entry k of scheduler s may issue at cycle t (ready, its pipe free); a
+ * ready warp whose pipe is busy is moved to the cycle the pipe frees (MATH_PIPE_THROTTLE). */
+static int eligible(tstate *S, uint32_t s, uint32_t k, uint64_t t)
 {
-    if (w->done || w->blocked || w->ready > t)
+    size_t e = (size_t)s * S->per_sched + k;
+    if (S->rdy[e] > t)
         return 0;
-    uint64_t free_at = q->pipe_free[w->next_pipe];
+    uint64_t free_at = S->scheds[s].pipe_free[S->rpipe[e]];
     if (free_at <= t)
         return 1;
+    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
+    twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
     timing_settle(S, w, t);
-    w->ready = free_at;
+    S->rdy[e] = free_at;
+    w->b1 = w->b2 = t;
     w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
     return 0;
 }
 
-/* The warp slot scheduler s issues from at cycle t, or UINT32_MAX. */
+/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
 static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
 {
     tsched *q = &S->scheds[s];
-    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm, step = S->nsched_sm;
-    uint32_t n = S->warps_per_sm;
+    uint32_t n = S->per_sched;
     if (S->policy == TIMING_LRR) {
-        uint32_t count = (n - sub + step - 1) / step;
-        uint32_t first = q->last == UINT32_MAX ? 0 : (q->last - sub) / step + 1;
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t j = sub + (first + k) % count * step;
-            if (eligible(S, q, warp_at(S, sm, j), t))
-                return j;
+        uint32_t first = q->last == UINT32_MAX ? 0 : q->last + 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t k = (first + i) % n;
+            if (eligible(S, s, k, t))
+                return k;
         }
         return UINT32_MAX;
     }
-    if (q->last != UINT32_MAX && eligible(S, q, warp_at(S, sm, q->last), t))
+    if (q->last != UINT32_MAX && eligible(S, s, q->last, t))
         return q->last;
+    const uint64_t *age = S->rage + (size_t)s * n;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
-    for (uint32_t j = sub; j < n; j += step) {
-        twarp *w = warp_at(S, sm, j);
-        if (w->age < best_age && eligible(S, q, w, t)) {
-            best = j;
-            best_age = w->age;
+    for (uint32_t k = 0; k < n; k++)
+        if (age[k] < best_age && eligible(S, s, k, t)) {
+            best = k;
+            best_age = age[k];
         }
-    }
     return best;
+}
+
+/* Under GTO, a scheduler that issued warp w at cycle *t issues it again at *t + 1 whenever w is
+ * ready then with a free pipe: it is the greedy warp, so the calendar would choose it. When its
+ * next instruction also affects nothing outside the warp (no memory, barrier, exit), the issue
+ * is done now, ahead of the other schedulers' turns at that cycle, with the same outcome: what
+ * they do then cannot change this choice (a warp they wake here still loses to the greedy one;
+ * timing_sched_wake keeps it after the last issue). Saves the calendar round trips of long
+ * ALU runs. Returns 0 or -1 (host memory). */
+static int run_ahead(tstate *S, uint32_t s, uint32_t k, twarp *w, uint64_t *t)
+{
+    size_t e = (size_t)s * S->per_sched + k;
+    const tsched *q = &S->scheds[s];
+    for (uint32_t n = 0; n < TIMING_RUN_AHEAD; n++) {
+        uint64_t next = *t + 1;
+        if (S->rdy[e] != next || !w->next_local || q->pipe_free[S->rpipe[e]] > next ||
+            exec_session_stopped(S->xs))
+            return 0;
+        *t = next;
+        if (issue(S, s, w, next))
+            return -1;
+    }
+    return 0;
 }
 
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
 {
     uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
-    uint32_t j = choose(S, s, t);
-    if (j != UINT32_MAX) {
-        S->scheds[s].last = j;
-        if (issue(S, s, warp_at(S, sm, j), t))
+    uint32_t k = choose(S, s, t);
+    if (k != UINT32_MAX) {
+        S->scheds[s].last = k;
+        twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+        if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
             return -1;
+        S->scheds[s].after_last = t + 1;
     }
     uint64_t next = TIMING_NEVER;
-    for (uint32_t k = sub; k < S->warps_per_sm; k += S->nsched_sm) {
-        const twarp *w = warp_at(S, sm, k);
-        if (!w->done && !w->blocked && w->ready < next)
-            next = w->ready;
-    }
+    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    for (uint32_t i = 0; i < S->per_sched; i++)
+        if (rdy[i] < next)
+            next = rdy[i];
     if (next <= t) /* one instruction per cycle */
         next = t + 1;
     timing_sched_key(S, s, next);

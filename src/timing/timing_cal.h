@@ -1,0 +1,41 @@
+/* The timing core's calendar (docs/timing.md, "Model"): which warp scheduler runs next and at
+ * which cycle. A timing wheel of TIMING_CAL_SLOTS cycles from the current one, each slot a list
+ * of schedulers due then, and beyond the wheel a binary heap; entries whose scheduler was
+ * rescheduled meanwhile are dropped when reached (the scheduler's key, kept by the caller, says
+ * which entry is current). Within one cycle, schedulers run in the order they were put in:
+ * deterministic, and O(1) per event instead of a heap's O(log n). */
+#ifndef GMS_TIMING_TIMING_CAL_H
+#define GMS_TIMING_TIMING_CAL_H
+
+#include <stdint.h>
+
+enum { TIMING_CAL_SLOTS = 4096 }; /* a power of two */
+
+typedef struct timing_cal_far {
+    uint64_t key;
+    uint32_t s;
+} timing_cal_far;
+
+typedef struct timing_cal {
+    uint64_t now;            /* the cycle being served */
+    uint32_t pos;            /* next entry of the current slot */
+    uint64_t count;          /* entries in the wheel, stale ones included */
+    uint32_t *items[TIMING_CAL_SLOTS];
+    uint32_t n[TIMING_CAL_SLOTS], cap[TIMING_CAL_SLOTS];
+    timing_cal_far *far;     /* heap by key of the entries beyond the wheel */
+    uint32_t nfar, capfar;
+} timing_cal;
+
+/* Empties the calendar, starting at cycle 0 (storage kept). */
+void timing_cal_reset(timing_cal *c);
+/* Frees its storage (the struct itself is the caller's). */
+void timing_cal_free(timing_cal *c);
+/* Puts scheduler s in at cycle key (>= c->now; callers never add the current cycle while it is
+ * served). Returns 0, or -1 when host memory ran out. */
+int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key);
+/* The next entry whose key still matches keys[s] (the caller's current key of each
+ * scheduler): *s and *t (OUT). Returns 1; 0 when the calendar is empty; -1 when host memory ran
+ * out. */
+int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t);
+
+#endif

@@ -1,0 +1,224 @@
+/* The timing core (src/timing/timing.c, timing_issue.c, timing_cal.c; docs/timing.md "Model",
+ * "Scheduling", "Stall reasons"): the calendar's order, and launches of small PTX kernels with
+ * exact cycle differences, stall reasons that sum to the resident warp-cycles, determinism, the
+ * two scheduling policies and the functional mode. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/gpu_config.h"
+#include "gpumemsim/gpumemsim.h"
+#include "timing/timing_cal.h"
+
+/* ---- the calendar ---- */
+
+static void test_calendar_order(void **state)
+{
+    (void)state;
+    timing_cal *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    uint64_t keys[4] = {5, 5, 10000, 7};
+    assert_int_equal(timing_cal_add(c, 0, 5), 0);
+    assert_int_equal(timing_cal_add(c, 2, 10000), 0); /* beyond the wheel: the far heap */
+    assert_int_equal(timing_cal_add(c, 1, 5), 0);
+    assert_int_equal(timing_cal_add(c, 3, 3), 0);     /* stale: keys[3] says 7 */
+    assert_int_equal(timing_cal_add(c, 3, 7), 0);
+    uint32_t s;
+    uint64_t t;
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 1);
+    assert_int_equal(s, 0); /* same cycle: in the order they were put in */
+    assert_int_equal(t, 5);
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 1);
+    assert_int_equal(s, 1);
+    assert_int_equal(t, 5);
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 1);
+    assert_int_equal(s, 3);
+    assert_int_equal(t, 7);
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 1);
+    assert_int_equal(s, 2);
+    assert_int_equal(t, 10000);
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 0);
+    /* Reset starts again at cycle 0. */
+    timing_cal_reset(c);
+    keys[0] = 1;
+    assert_int_equal(timing_cal_add(c, 0, 1), 0);
+    assert_int_equal(timing_cal_next(c, keys, &s, &t), 1);
+    assert_int_equal(t, 1);
+    timing_cal_free(c);
+    free(c);
+}
+
+/* ---- launches ---- */
+
+/* A kernel that runs a loop `iters` times whose body is `k` 32-bit adds, each depending on the
+ * one before (`independent` 0) or `k` moves that depend on nothing in flight (1), then the
+ * loop's count, compare and branch. A loop, so that instruction-cache misses happen once and
+ * cancel out of the differences the tests take. */
+static char *chain_ptx(unsigned k, unsigned iters, int independent)
+{
+    size_t cap = 1024 + (size_t)k * 64;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    int len = snprintf(text, cap, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                  ".visible .entry chain()\n{\n.reg .b32 %%r<%u>;\n"
+                                  ".reg .pred %%p<2>;\nmov.u32 %%r1, 1;\nmov.u32 %%r2, %u;\n"
+                                  "LOOP:\n", k + 8, iters);
+    for (unsigned i = 0; i < k; i++)
+        len += snprintf(text + len, cap - (size_t)len,
+                        independent ? "mov.u32 %%r%u, %u;\n" : "add.s32 %%r1, %%r1, %u;\n",
+                        independent ? 3 + i : i + 1, i + 1);
+    snprintf(text + len, cap - (size_t)len, "sub.s32 %%r2, %%r2, 1;\nsetp.ne.s32 %%p1, %%r2, 0;"
+                                            "\n@%%p1 bra LOOP;\nret;\n}\n");
+    return text;
+}
+
+typedef struct run_result {
+    gms_launch_stats s;
+} run_result;
+
+/* Runs chain_ptx(k, iters, independent) on h100 over `ctas` CTAs of `threads` threads with
+ * timing on (policy: GMS_SET_SCHEDULER) or off, into *out. */
+static void launch_chain(unsigned k, unsigned iters, int independent, uint32_t ctas,
+                         uint32_t threads, int timing, int policy, run_result *out)
+{
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_TIMING, (uint64_t)timing, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
+    char *text = chain_ptx(k, iters, independent);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "chain.ptx", text, strlen(text), "ptx", &m, NULL),
+                     GMS_OK);
+    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {threads, 1, 1}};
+    assert_int_equal(gms_module_launch(m, "chain", &c, NULL), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(dev, 0, &out->s), GMS_OK);
+    free(text);
+    gms_device_destroy(dev);
+}
+
+static uint64_t stall_sum(const gms_timing_stats *t)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < GMS_STALL_COUNT; i++) sum += t->stalls[i];
+    return sum;
+}
+
+/* Cycles of one loop iteration of chain_ptx(k, ., independent) for one warp: the difference
+ * between 200 and 100 iterations over 100, which must be exact (and the same from 300). */
+static uint64_t iteration_cycles(unsigned k, int independent)
+{
+    run_result a, b, c;
+    launch_chain(k, 100, independent, 1, 32, 1, 0, &a);
+    launch_chain(k, 200, independent, 1, 32, 1, 0, &b);
+    launch_chain(k, 300, independent, 1, 32, 1, 0, &c);
+    uint64_t d = b.s.timing.cycles - a.s.timing.cycles;
+    assert_int_equal(d % 100, 0);
+    assert_int_equal(c.s.timing.cycles - b.s.timing.cycles, d);
+    assert_int_equal(stall_sum(&c.s.timing), c.s.timing.warp_resident_cycles);
+    /* One warp on one SM: it was resident exactly while the SM was active. */
+    assert_int_equal(c.s.timing.warp_resident_cycles, c.s.timing.sm_active_cycles);
+    return d / 100;
+}
+
+/* Eight more dependent adds in the loop cost eight integer-pipe latencies per iteration. */
+static void test_dependent_chain_cycles(void **state)
+{
+    (void)state;
+    const gpu_config *h100 = gpu_preset_find("h100");
+    assert_non_null(h100);
+    uint64_t lat = h100->pipe.int_latency_cycles;
+    assert_true(lat >= 2);
+    assert_int_equal(iteration_cycles(16, 0) - iteration_cycles(8, 0), 8 * lat);
+    run_result r;
+    launch_chain(8, 10, 0, 1, 32, 1, 0, &r);
+    assert_int_equal(r.s.timing.enabled, 1);
+    assert_int_equal(r.s.timing.sm_count, 132);
+    assert_int_equal(r.s.timing.max_warps_per_sm, 64);
+    assert_true(r.s.timing.clock_mhz == 1980.0);
+    assert_int_equal(r.s.timing.stalls[GMS_STALL_SELECTED], r.s.warp_instructions);
+    assert_true(r.s.timing.stalls[GMS_STALL_WAIT] > 0);
+}
+
+/* Independent moves issue as fast as the integer pipe takes them: eight more cost eight pipe
+ * intervals per iteration (h100: a 16-lane pipe, 2 cycles per warp instruction), not eight
+ * latencies (moves to registers nobody reads share a register slot; they do not wait for each
+ * other). */
+static void test_independent_pipe_interval(void **state)
+{
+    (void)state;
+    const gpu_config *h100 = gpu_preset_find("h100");
+    assert_non_null(h100);
+    assert_int_equal(iteration_cycles(16, 1) - iteration_cycles(8, 1),
+                     8 * h100->pipe.int_interval_cycles);
+}
+
+/* Eight warps share one SM's four schedulers (two each). Under GTO the greedy warp of a
+ * scheduler keeps issuing while the other waits not_selected; under LRR they alternate. Same
+ * instructions; the sum rule holds in both; `selected` counts every instruction. */
+static void test_gto_and_lrr(void **state)
+{
+    (void)state;
+    run_result gto, lrr;
+    launch_chain(16, 50, 1, 1, 256, 1, 0, &gto);
+    launch_chain(16, 50, 1, 1, 256, 1, 1, &lrr);
+    assert_int_equal(gto.s.warp_instructions, lrr.s.warp_instructions);
+    assert_int_equal(stall_sum(&gto.s.timing), gto.s.timing.warp_resident_cycles);
+    assert_int_equal(stall_sum(&lrr.s.timing), lrr.s.timing.warp_resident_cycles);
+    assert_int_equal(gto.s.timing.stalls[GMS_STALL_SELECTED], gto.s.warp_instructions);
+    assert_int_equal(lrr.s.timing.stalls[GMS_STALL_SELECTED], lrr.s.warp_instructions);
+    /* GTO lets one warp of each pair finish first: less residency in total than LRR, whose
+     * warps all finish near the end. */
+    assert_true(gto.s.timing.warp_resident_cycles < lrr.s.timing.warp_resident_cycles);
+    assert_true(gto.s.timing.stalls[GMS_STALL_NOT_SELECTED] > 0);
+    assert_true(lrr.s.timing.stalls[GMS_STALL_NOT_SELECTED] > 0);
+}
+
+/* Same input, same cycles and stall counts; the functional mode gives the same instruction
+ * counts and no timing. */
+static void test_deterministic_and_functional(void **state)
+{
+    (void)state;
+    run_result a, b, f;
+    launch_chain(8, 20, 0, 300, 128, 1, 0, &a);
+    launch_chain(8, 20, 0, 300, 128, 1, 0, &b);
+    launch_chain(8, 20, 0, 300, 128, 0, 0, &f);
+    assert_int_equal(a.s.timing.cycles, b.s.timing.cycles);
+    assert_memory_equal(a.s.timing.stalls, b.s.timing.stalls, sizeof a.s.timing.stalls);
+    assert_int_equal(f.s.timing.enabled, 0);
+    assert_int_equal(f.s.timing.cycles, 0);
+    assert_int_equal(f.s.warp_instructions, a.s.warp_instructions);
+    assert_int_equal(f.s.thread_instructions_pred_on, a.s.thread_instructions_pred_on);
+    assert_int_equal(stall_sum(&a.s.timing), a.s.timing.warp_resident_cycles);
+    /* 300 CTAs of 4 warps on 132 SMs all fit at once (occupancy): every SM was active. */
+    assert_true(a.s.timing.sm_active_cycles >= 132);
+}
+
+/* GMS_SET_SCHEDULER and GMS_SET_TIMING take 0 or 1 only. */
+static void test_settings_checked(void **state)
+{
+    (void)state;
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, 2, NULL), GMS_ERR_ARGUMENT);
+    assert_int_equal(gms_device_set(dev, GMS_SET_TIMING, 2, NULL), GMS_ERR_ARGUMENT);
+    gms_device_destroy(dev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calendar_order),
+        cmocka_unit_test(test_dependent_chain_cycles),
+        cmocka_unit_test(test_independent_pipe_interval),
+        cmocka_unit_test(test_gto_and_lrr),
+        cmocka_unit_test(test_deterministic_and_functional),
+        cmocka_unit_test(test_settings_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
