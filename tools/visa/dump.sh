@@ -12,10 +12,13 @@ cd "$root/tests/visa/ocl"
 names=${*:-$(for d in */; do printf "%s " "${d%/}"; done)}
 for n in $names; do
     for dev in pvc acm-g10; do
+        # Stateless (flat) addresses for every buffer: on Xe-HPG IGC otherwise addresses buffers
+        # through binding-table surfaces (bti), which gpumemsim does not model (VISA-LSC-039).
+        options="-cl-intel-greater-than-4GB-buffer-required"
         tmp=$(mktemp -d)
         # a fresh dump folder per compile: IGC names its files by a hash, not by the kernel
         IGC_ShaderDumpEnable=1 IGC_DumpToCustomDir="$tmp/dump" \
-            ocloc compile -file "$n/$n.cl" -device "$dev" -options "-cl-std=CL2.0" \
+            ocloc compile -file "$n/$n.cl" -device "$dev" -options "-cl-std=CL2.0 $options" \
             -output_no_suffix -out_dir "$tmp/out" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; exit 1; }
         set -- "$tmp"/dump/*.visaasm
         [ "$#" -eq 1 ] || { echo "dump.sh: $n $dev: expected one .visaasm, found $#" >&2; exit 1; }

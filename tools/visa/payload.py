@@ -11,7 +11,9 @@ Patch tokens used (IGC's patch_list.h): 17 DATA_PARAMETER {type, argument, offse
 source offset, ...} with types 1 KERNEL_ARGUMENT, 2 LOCAL_WORK_SIZE, 3 GLOBAL_WORK_SIZE,
 4 NUM_WORK_GROUPS, 5 WORK_DIMENSIONS, 16 GLOBAL_WORK_OFFSET, 28 ENQUEUED_LOCAL_WORK_SIZE (one
 token per dimension, source offsets 0, 4, 8); 30 STATELESS_GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT
-{argument, surface-state offset, offset, size, ...} for pointer arguments."""
+{argument, surface-state offset, offset, size, ...} for pointer arguments; 15
+ALLOCATE_LOCAL_SURFACE {offset, bytes}: the SLM the kernel's __local arrays take, which becomes
+the launch's "shared_bytes"."""
 import json
 import re
 import sys
@@ -53,7 +55,10 @@ def main():
     ptm, visaasm, grf = sys.argv[1], sys.argv[2], int(sys.argv[3])
     end = cross_thread(visaasm, grf)
     items = []
+    slm = 0
     for tok, w in tokens(ptm):
+        if tok == 15 and len(w) >= 2:
+            slm = w[1]
         if tok == 17 and len(w) >= 5:
             kind, arg, off, size, src = w[:5]
             if kind == 1 and off + size <= end:
@@ -71,11 +76,13 @@ def main():
         for k in launch["launches"]:
             if "global_size" in k:
                 k["payload"] = payload
+                if slm:
+                    k["shared_bytes"] = slm
         with open(sys.argv[4], "w") as f:
             json.dump(launch, f, indent=2)
             f.write("\n")
     else:
-        print(json.dumps(payload))
+        print(json.dumps(dict(payload, shared_bytes=slm)))
 
 
 main()
