@@ -88,7 +88,7 @@ gms_cli_test(dialect_unknown_flag 2 "^$"
 
 # The five presets, one per line, in this order, h100 the default.
 gms_cli_test(presets 0
-             "^h100 +[^\n]+\\(default\\)\na100 +[^\n]+\nv100 +[^\n]+\nt4 +[^\n]+\ngtx980 +[^\n]+\n$"
+             "^h100 +[^\n]+\\(default\\)\na100 +[^\n]+\nv100 +[^\n]+\nt4 +[^\n]+\ngtx980 +[^\n]+\npvc +[^\n]+\npvc-2t +[^\n]+\nacm-g10 +[^\n]+\n$"
              "^$" presets)
 gms_cli_test(presets_show_unknown 2 "^$" "unknown preset 'h101'" presets show h101)
 

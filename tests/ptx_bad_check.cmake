@@ -1,4 +1,5 @@
-# Driver for one tests/ptx_bad/ or tests/sass_bad/ module (ptx_bad.cmake, sass_bad.cmake).
+# Driver for one tests/ptx_bad/, tests/sass_bad/ or tests/visa_bad/ module (ptx_bad.cmake,
+# sass_bad.cmake, visa.cmake).
 # Inputs: GMS_EXE, GMS_FILE. The module's first line reads `// expect: RULE-ID LINE:COL`; a file of
 # the module's name with .expected for .ptx (or .sass, .visaasm) holds its exact output, where given.
 file(STRINGS ${GMS_FILE} first_line LIMIT_COUNT 1)

@@ -65,10 +65,12 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define TIMING GPU_KEY_NEEDS_TIMING, NULL
 #define REGISTER_LIMIT LATER("occupancy limited by registers")
 #define RESERVATION LATER("a per-CTA shared-memory reservation")
-#define LINE_128 LATER("a line size other than 128 bytes")
+#define LINE_128 LATER("a line size other than the preset's")
 #define CONSTANT_L15 LATER("the L1.5 constant cache")
 #define INSTRUCTION_L0 LATER("the L0 instruction cache")
 #define CRS_CACHE LATER("the call-return-stack cache")
+/* Only Intel LSC tile-scope fences see tiles; until a probe runs one, the preset's value stays */
+#define TILES LATER("a tile count other than the preset's")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -89,6 +91,7 @@ static const config_field config_fields[] = {
     SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
     SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, REGISTER_LIMIT),
     SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
+    SUB(sm, tiles, KIND_U32, 0, 64, TILES),
     /* The timing model uses these two; they become USED (with their probes) once the reports
      * show cycles and GB/s, until then an override keeps the base's values (CONFIG-124). */
     SUB(sm, schedulers, KIND_U32, 0, 64, TIMING),
@@ -106,9 +109,9 @@ static const config_field config_fields[] = {
     SUB(l1, global_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
     SUB(l1, global_store_allocate, KIND_BOOL, 0, 0, USED),
     SUB(l1, local_store_policy, KIND_WRITE_POLICY, 0, 0, USED),
-    SUB(l1, tags_per_cycle, KIND_U32, 0, 64, TIMING),
-    SUB(l1, sectors_per_cycle, KIND_U32, 0, 4096, TIMING),
-    SUB(l1, mshrs, KIND_U32, 0, 65536, TIMING),
+    SUB(l1, tags_per_cycle, KIND_U32, 0, 64, USED),
+    SUB(l1, sectors_per_cycle, KIND_U32, 0, 4096, USED),
+    SUB(l1, mshrs, KIND_U32, 0, 65536, USED),
     SUB(shared, banks, KIND_U32, P2, 1024, USED),
     SUB(shared, bank_width_bytes, KIND_U32, P2, 64, USED),
     SUB(l2, size_bytes, KIND_U64, 0, GIB(16), USED),
@@ -117,13 +120,13 @@ static const config_field config_fields[] = {
     SUB(l2, ways, KIND_U32, 0, 65536, USED),
     SUB(l2, slices, KIND_U32, 0, 65536, USED),
     SUB(l2, slice_hash, KIND_SLICE_HASH, 0, 0, USED),
-    SUB(l2, partitions, KIND_U32, 0, 64, TIMING),
+    SUB(l2, partitions, KIND_U32, 0, 64, USED),
     SUB(l2, dram_fill_bytes, KIND_U32, P2, 0, USED),
     SUB(l2, replacement, KIND_REPLACEMENT, 0, 0, FIXED),
     SUB(l2, write_policy, KIND_WRITE_POLICY, 0, 0, USED),
     SUB(l2, persisting_max_bytes, KIND_U64, Z, 0, USED),
     SUB(l2, access_policy_max_window_bytes, KIND_U64, Z, GIB(16), USED),
-    SUB(l2, slice_bytes_per_cycle, KIND_U32, 0, 65536, TIMING),
+    SUB(l2, slice_bytes_per_cycle, KIND_U32, 0, 65536, USED),
     SUB(constant, l1_bytes, KIND_U32, 0, MIB(16), USED),
     SUB(constant, l1_line_bytes, KIND_U32, P2, 4096, USED),
     SUB(constant, l1_ways, KIND_U32, 0, 65536, USED),
@@ -139,19 +142,19 @@ static const config_field config_fields[] = {
     SUB(crs, entries_per_warp, KIND_U32, 0, 65536, CRS_CACHE),
     SUB(crs, entry_bytes, KIND_U32, P2, 256, CRS_CACHE),
     SUB(dram, page_bytes, KIND_U32, P2, GIB(1), DESCRIBES),
-    SUB(dram, channels, KIND_U32, 0, 4096, TIMING),
-    SUB(dram, bytes_per_cycle, KIND_U32, 0, 1048576, TIMING),
-    SUB(dram, banks_per_channel, KIND_U32, 0, 1024, TIMING),
-    SUB(dram, row_bytes, KIND_U32, P2, MIB(1), TIMING),
-    SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX, TIMING),
-    SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, dram_row_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(dram, channels, KIND_U32, 0, 4096, USED),
+    SUB(dram, bytes_per_cycle, KIND_U32, 0, 1048576, USED),
+    SUB(dram, banks_per_channel, KIND_U32, 0, 1024, USED),
+    SUB(dram, row_bytes, KIND_U32, P2, MIB(1), USED),
+    SUB(latency, l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, shared_load_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, shared_conflict_step_cycles, KIND_U32, Z, LATENCY_MAX, USED),
+    SUB(latency, l2_near_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, l2_far_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, dram_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, dram_row_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, int_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(pipe, int_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
     SUB(pipe, fp32_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
@@ -444,6 +447,11 @@ static void validate_sm(check_context *cx, const gpu_config *c)
                      "%u must be a multiple of sm.warp_size no larger than "
                      "sm.max_threads_per_sm (%u)",
                      sm->max_threads_per_cta, sm->max_threads_per_sm);
+    /* CONFIG-140: each tile gets the same number of SMs and L2 slices (tile scope, mem_lsc.c) */
+    if (sm->tiles && (sm->count % sm->tiles || c->l2.slices % sm->tiles))
+        config_error(cx, "CONFIG-140", "sm", "tiles",
+                     "%u must divide sm.count (%u) and l2.slices (%u)", sm->tiles, sm->count,
+                     c->l2.slices);
 }
 
 /* CONFIG-110..113, -116, -117: the L2 and its residency controls. */
@@ -462,7 +470,7 @@ static void validate_l2(check_context *cx, const gpu_config *c)
         sets % l2->slices != 0)
         config_error(cx, "CONFIG-111", "l2", "slices", "%u does not divide the %llu L2 sets",
                      l2->slices, (unsigned long long)sets);
-    /* Reported at slices: an override cannot change partitions (CONFIG-124). */
+    /* Reported at slices, the key a file changes more often. */
     if (l2->partitions && l2->slices % l2->partitions != 0)
         config_error(cx, "CONFIG-112", "l2", "slices", "%u is not a multiple of l2.partitions (%u)",
                      l2->slices, l2->partitions);

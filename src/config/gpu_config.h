@@ -2,7 +2,7 @@
  *
  * A gpu_config is plain data. The executor (exec/) reads the SM limits from it and the memory
  * system (mem/) reads cache geometry, write and replacement policies, L2 slicing and residency
- * limits, and the latencies of every level. Five built-in presets exist (presets.c); a user
+ * limits, and the latencies of every level. Eight built-in presets exist (presets.c); a user
  * override file (JSON) starts from one of them and replaces individual keys. This module does not
  * model anything itself: it only describes, checks, reads and writes configurations.
  *
@@ -54,6 +54,9 @@ typedef struct gpu_sm_config {
     uint32_t max_warps_per_sm;    /* resident warps per SM */
     uint32_t registers_per_sm;    /* 32-bit registers per SM */
     uint32_t max_threads_per_cta; /* threads in one CTA */
+    uint32_t tiles;               /* tiles (Intel stacks) the SMs and the L2 slices are split
+                                     over, evenly and in order; 1 for a one-die GPU. Intel LSC
+                                     tile-scope fences reach one tile's L1s and L2 slices */
     uint32_t schedulers;          /* warp schedulers (sub-partitions) per SM, each issuing at
                                      most one warp instruction per cycle (timing model) */
     uint32_t clock_mhz;           /* SM clock in MHz: converts cycles to seconds and bytes per
@@ -213,15 +216,17 @@ typedef enum gpu_key_model {
     GPU_KEY_FIXED,        /* modelled, but only one value exists and a rule rejects the others
                              (sm.warp_size: CONFIG-109; l1/l2.replacement: CONFIG-009) */
     GPU_KEY_NOT_MODELLED, /* not modelled yet: a value other than the base's is CONFIG-123 */
-    GPU_KEY_NEEDS_TIMING  /* only the timing model, not built yet, would use it: CONFIG-124 */
+    GPU_KEY_NEEDS_TIMING  /* only a part of the timing model not built yet would use it:
+                             CONFIG-124 */
 } gpu_key_model;
 
 /* ---- presets (presets.c; values and sources in docs/presets.md) ---- */
 
 /* Returns the built-in preset called `name` (borrowed, exact lower-case match: "h100", "a100",
- * "v100", "t4", "gtx980"), or NULL when there is none or name is NULL. The result is static. */
+ * "v100", "t4", "gtx980", and the Intel Xe "pvc", "pvc-2t", "acm-g10"), or NULL when there is
+ * none or name is NULL. The result is static. */
 const gpu_config *gpu_preset_find(const char *name);
-/* Number of built-in presets (5). */
+/* Number of built-in presets (8). */
 size_t gpu_preset_count(void);
 /* Preset number i in listing order (h100 first), or NULL when i >= gpu_preset_count(). */
 const gpu_config *gpu_preset_at(size_t i);
@@ -263,7 +268,8 @@ const gpu_config *gpu_preset_default(void);
  *              above 4096 bytes, a cache above 16 MiB, l2.size_bytes above 16 GiB)
  *   CONFIG-122 more than 64 sectors per line (l1 or l2)
  *   CONFIG-125 latency.dram_row_hit_cycles is above latency.dram_cycles
- *   CONFIG-126 dram.row_bytes is smaller than the 256-byte channel interleave */
+ *   CONFIG-126 dram.row_bytes is smaller than the 256-byte channel interleave
+ *   CONFIG-140 sm.tiles does not divide sm.count or l2.slices */
 int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
 
 /* Reads the JSON override file at `path` (borrowed) into `out` (OUT, caller storage). The file

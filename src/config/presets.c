@@ -1,4 +1,4 @@
-/* The five built-in GPU presets, as data.
+/* The built-in GPU presets, as data: five NVIDIA GPUs and three Intel Xe ones.
  *
  * Every number carries a comment naming the row of shared/reference/gpu-figures.md it comes from
  * (section number and row title), or "assumption:" with the reason when the figures do not give
@@ -12,8 +12,66 @@
 
 #define KIB(n) ((uint32_t)(n) * 1024u)
 
-/* Every preset spells out every field, even those equal on all five, so each reads as one
- * complete table. Static storage also zeroes the padding, which keeps presets memcmp-comparable. */
+/* Intel Xe presets (§7). An Xe-core is the model's SM: its L1 and its SLM (the model's shared
+ * memory) share one block of storage; the GPU-wide L2 is what LSC cache controls call L3. A vISA
+ * thread is the model's warp (32 lanes at most). §7 gives few numbers: every other one is an
+ * assumption, listed with its reason in docs/presets.md, "Xe presets". Latencies are
+ * placeholders until someone measures them (§7 "PVC and A770 latencies": not extracted). */
+#define XE_SM(n_cores, n_tiles, hw_threads, grf_dwords, mhz)                                      \
+    .count = n_cores, .warp_size = 32, /* assumption: the executor's warp, = SIMD32 */        \
+    .max_threads_per_sm = (hw_threads) * 32, .max_ctas_per_sm = 64, /* assumption */            \
+    /* assumption: 128 GRF registers per thread of grf_dwords 32-bit words each */              \
+    .max_warps_per_sm = hw_threads, .registers_per_sm = (hw_threads) * 128 * (grf_dwords),      \
+    .max_threads_per_cta = 1024, /* assumption: OpenCL's largest work-group on Xe */            \
+    .tiles = n_tiles, .schedulers = (hw_threads) / 8, /* assumption: one per vector engine */     \
+    .clock_mhz = mhz
+/* Things the three share: 64 B lines without sectors, write-back L2 and placeholder latencies. */
+#define XE_CONSTANT {.l1_bytes = KIB(4), .l1_line_bytes = 64, .l1_ways = 4, .l15_bytes = KIB(64), \
+                     .l15_line_bytes = 64, .l15_ways = 8}
+#define XE_INSTRUCTION {.l0_bytes = KIB(16), .l0_line_bytes = 64, .l0_ways = 4,                  \
+                        .l1_bytes = KIB(64), .l1_line_bytes = 64, .l1_ways = 8}
+#define XE_LATENCY {.l1_hit_cycles = 60, .shared_load_cycles = 40,                               \
+                    .shared_conflict_step_cycles = 2, .l2_near_hit_cycles = 300,              \
+                    .l2_far_hit_cycles = 300, .dram_cycles = 700, .dram_row_hit_cycles = 660,    \
+                    .constant_l1_hit_cycles = 60, .constant_l15_hit_cycles = 300}
+/* Timing-model rates: no Xe figure in §7; the h100 preset's per-SM values are reused as
+ * placeholders (assumption), DRAM sized per preset below. */
+#define XE_L1_TIMING .tags_per_cycle = 4, .sectors_per_cycle = 16, .mshrs = 256
+#define XE_PIPE {.int_latency_cycles = 4, .int_interval_cycles = 2, .fp32_latency_cycles = 4,     \
+                 .fp32_interval_cycles = 1, .fp64_latency_cycles = 8, .fp64_interval_cycles = 2, \
+                 .sfu_latency_cycles = 20, .sfu_interval_cycles = 8, .tensor_latency_cycles = 32, \
+                 .tensor_interval_cycles = 4, .branch_latency_cycles = 5,                        \
+                 .branch_interval_cycles = 1, .mem_latency_cycles = 4,                          \
+                 .mem_shared_latency_cycles = 2, .mem_interval_cycles = 4}
+/* DRAM (assumption, §7 gives only PVC's 1.2 TB/s): channels, bytes per cycle, 16 banks of 2 KB */
+#define XE_DRAM(n_channels, bytes_cycle)                                                          \
+    {.page_bytes = 4096, .channels = n_channels, .bytes_per_cycle = bytes_cycle,                \
+     .banks_per_channel = 16, .row_bytes = 2048}
+#define XE_L1_POLICY                                                                              \
+    .line_bytes = 64,   /* §7 "Cache line size": 64 B lines in L1 and L3 */                     \
+    .sector_bytes = 64, /* assumption: Xe caches keep whole lines; no sectors */                \
+    .ways = 8,          /* assumption: unpublished */                                            \
+    .replacement = GPU_REPLACEMENT_LRU, /* assumption: unpublished */                           \
+    .cache_global_loads = true, /* assumption: LSC's default caches loads in L1 */             \
+    .global_store_policy = GPU_WRITE_THROUGH, /* assumption: default stores pass L1 (L1 .wb    \
+                                                 keeps them: the cache controls) */           \
+    .global_store_allocate = false, .local_store_policy = GPU_WRITE_BACK, /* assumption */      \
+    XE_L1_TIMING
+#define XE_L2_POLICY                                                                              \
+    .line_bytes = 64,   /* §7 "Cache line size" */                                              \
+    .sector_bytes = 64, /* assumption: as the L1 */                                             \
+    .ways = 16,         /* assumption: unpublished */                                           \
+    .slice_hash = GPU_SLICE_HASH_XOR_FOLD, .partitions = 1, /* assumption */                    \
+    .dram_fill_bytes = 64, /* assumption: one line */                                           \
+    .replacement = GPU_REPLACEMENT_LRU, .write_policy = GPU_WRITE_BACK, /* assumption */        \
+    .persisting_max_bytes = 0, .access_policy_max_window_bytes = 0, /* CUDA-only controls */    \
+    .slice_bytes_per_cycle = 64 /* assumption: one line per slice per cycle */
+/* SLM carve-outs: §7 gives 0-128 KB per Xe-core; the steps between are an assumption. */
+#define XE_CARVEOUTS {0, KIB(16), KIB(32), KIB(64), KIB(96), KIB(128)}, .shared_carveout_count = 6
+
+/* Every NVIDIA preset spells out every field, even those equal on all five, so each reads as one
+ * complete table (the Xe presets share their unknowns through the macros above). Static storage
+ * also zeroes the padding, which keeps presets memcmp-comparable. */
 static const gpu_config presets[] = {
     /* ---------------------------------------------------------------------------------------- */
     {
@@ -29,6 +87,7 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc9.0 (64 Ki registers) */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit for every cc >= 2.0 */
+            .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
             .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
             .clock_mhz = 1980,           /* §6 "L2 near hit": mt4g ran the H100 SXM at 1980 MHz */
         },
@@ -155,6 +214,7 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc8.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
             .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
             .clock_mhz = 1410,           /* §5 "L1 latency, suites": A100 at 1410 MHz */
         },
@@ -273,6 +333,7 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.0 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
             .schedulers = 4,             /* assumption: four sub-partitions per SM since Volta */
             .clock_mhz = 1380,           /* §3 "L1 latency, benchmark suites": 1380 MHz */
         },
@@ -392,6 +453,7 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 32,     /* assumption: 1024 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc7.5 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
             .schedulers = 4,             /* assumption: four sub-partitions per SM, as Volta */
             .clock_mhz = 1590,           /* assumption: the T4's boost clock; not in the figures */
         },
@@ -513,6 +575,7 @@ static const gpu_config presets[] = {
             .max_warps_per_sm = 64,     /* assumption: 2048 threads / 32 lanes */
             .registers_per_sm = 65536,  /* assumption: CUDA guide cc5.2 */
             .max_threads_per_cta = 1024, /* assumption: CUDA guide limit */
+            .tiles = 1, /* assumption: one die (tiles matter to Intel LSC fences only) */
             .schedulers = 4,             /* §2 "SM resources": 4 schedulers per SM */
             .clock_mhz = 1216,           /* assumption: GTX 980 boost clock; not in the figures */
         },
@@ -619,6 +682,99 @@ static const gpu_config presets[] = {
             .mem_interval_cycles = 4, /* §9 "Shared-memory conflicts": ~128 B/clk/SM shared
                                          bandwidth = one 32-lane 4-byte access per cycle */
         },
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "pvc",
+        .description = "Intel Data Center GPU Max 1100-like (Xe-HPC, Ponte Vecchio): 56 Xe-cores, "
+                       "one tile, 108 MiB L2, 64 B lines",
+        .sm_version = 90, /* assumption: no CUDA capability; lets sm_90 PTX load too */
+        /* §7 "PVC Max 1100 configuration": 56 Xe-cores; assumption: 8 vector engines x 8
+         * threads = 64 hardware threads per Xe-core */
+        .sm = {XE_SM(56, 1, 64, 16, 1550)}, /* 64-byte GRF (assumption); §7: up to 1.55 GHz */
+        .l1 = {
+            .unified_bytes = KIB(512), /* §7 "PVC L1": 512 KB per Xe-core, shared with SLM */
+            .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "PVC SLM": up to 128 KB */
+            .default_shared_carveout_bytes = 0, /* assumption: all L1 when no SLM is used */
+            .max_shared_per_cta_bytes = KIB(128), /* §7 "PVC SLM": 128 KB per work-group */
+            .shared_reserved_per_cta_bytes = 0,   /* assumption: nothing reserved */
+            XE_L1_POLICY,
+        },
+        .shared = {.banks = 16, .bank_width_bytes = 4}, /* assumption: 64 B per clock */
+        .l2 = {
+            .size_bytes = 113246208, /* §7 "PVC Max 1100 configuration": 108 MB enabled (MiB) */
+            .slices = 64,            /* assumption: unpublished; 1728 sets per slice */
+            XE_L2_POLICY,
+        },
+        .constant = XE_CONSTANT,       /* assumption: no Xe figure */
+        .instruction = XE_INSTRUCTION, /* assumption: no Xe figure */
+        .crs = {.entries_per_warp = 16, .entry_bytes = 16}, /* assumption: as for h100 */
+        /* §7 "PVC Max 1100 configuration": 1.2 TB/s HBM2e; at an assumed 1.55 GHz (§7: "up to
+         * 1.55 GHz") ~774 B/clk; 8 channels (assumption) */
+        .dram = XE_DRAM(8, 774),
+        .latency = XE_LATENCY,        /* assumption: placeholders, see the note above */
+        .pipe = XE_PIPE,
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "pvc-2t",
+        .description = "Intel Data Center GPU Max 1550-like (Xe-HPC): two tiles of 64 Xe-cores, "
+                       "each with half of a 288 MiB L2, 64 B lines",
+        .sm_version = 90, /* assumption: as for pvc */
+        /* §7 "PVC Max 1550": two stacks, 128 Xe-cores, each stack with its own L2 */
+        .sm = {XE_SM(128, 2, 64, 16, 1550)}, /* clock: as pvc */
+        .l1 = {
+            .unified_bytes = KIB(512), /* §7 "PVC L1" */
+            .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "PVC SLM" */
+            .default_shared_carveout_bytes = 0,   /* assumption: as for pvc */
+            .max_shared_per_cta_bytes = KIB(128), /* §7 "PVC SLM" */
+            .shared_reserved_per_cta_bytes = 0,   /* assumption */
+            XE_L1_POLICY,
+        },
+        .shared = {.banks = 16, .bank_width_bytes = 4}, /* assumption: as for pvc */
+        .l2 = {
+            /* §7 "PVC total L2, Max 1550": two base tiles x 144 MB physical (the 408 MB
+             * marketing figure is the conflict of §8 item 9); MiB taken */
+            .size_bytes = 301989888,
+            .slices = 128, /* assumption: 64 per tile, 2304 sets per slice */
+            XE_L2_POLICY,
+        },
+        .constant = XE_CONSTANT,
+        .instruction = XE_INSTRUCTION,
+        .crs = {.entries_per_warp = 16, .entry_bytes = 16},
+        .dram = XE_DRAM(16, 1548), /* assumption: two stacks of the pvc preset's HBM */
+        .latency = XE_LATENCY,
+        .pipe = XE_PIPE,
+    },
+    /* ---------------------------------------------------------------------------------------- */
+    {
+        .name = "acm-g10",
+        .description = "Intel Arc A770-like (Xe-HPG, ACM-G10): 32 Xe-cores, 192 KiB L1/SLM "
+                       "each, 16 MiB L2, 64 B lines",
+        .sm_version = 90, /* assumption: as for pvc */
+        /* assumption: 32 Xe-cores (the A770's, not in §7); §7 "Xe-HPG SLM": 16 EUs per
+         * Xe-core, x 8 threads each (assumption) = 128 hardware threads */
+        .sm = {XE_SM(32, 1, 128, 8, 2400)}, /* 32-byte GRF, 2.4 GHz (assumptions) */
+        .l1 = {
+            .unified_bytes = KIB(192), /* §7 "Arc A770 L1 and L2": 192 KB L1/SLM per Xe-core */
+            .shared_carveouts_bytes = XE_CARVEOUTS, /* §7 "Xe-HPG SLM": 128 KB per Xe-core */
+            .default_shared_carveout_bytes = 0,   /* assumption: as for pvc */
+            .max_shared_per_cta_bytes = KIB(64),  /* §7 "Xe-HPG SLM": 64 KB per work-group */
+            .shared_reserved_per_cta_bytes = 0,   /* assumption */
+            XE_L1_POLICY,
+        },
+        .shared = {.banks = 16, .bank_width_bytes = 4}, /* assumption: as for pvc */
+        .l2 = {
+            .size_bytes = 16777216, /* §7 "Arc A770 L1 and L2": 16 MB L2 (MiB) */
+            .slices = 16,           /* assumption: unpublished; 1024 sets per slice */
+            XE_L2_POLICY,
+        },
+        .constant = XE_CONSTANT,
+        .instruction = XE_INSTRUCTION,
+        .crs = {.entries_per_warp = 16, .entry_bytes = 16},
+        .dram = XE_DRAM(8, 240), /* assumption: 560 GB/s GDDR6 at ~2.4 GHz, 8 channels */
+        .latency = XE_LATENCY,
+        .pipe = XE_PIPE,
     },
 };
 

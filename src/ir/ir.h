@@ -287,17 +287,20 @@ typedef enum ir_cache_ctl {
     IR_CC_DEFAULT = 0,      /* "df": the GPU's default policy for the line's kind (MOCS) */
     IR_CC_UNCACHED,         /* "uc": loads neither hit nor fill this level (a resident copy is
                                written back if dirty and dropped first, so the read is fresh);
-                               stores and atomics go past it to the next level, dropping a copy */
-    IR_CC_CACHED,           /* "ca": loads hit in and fill this level */
-    IR_CC_WRITE_BACK,       /* "wb": stores are kept dirty at this level until eviction or a
-                               fence; loads as "ca" */
+                               stores and atomics pass it without allocating: at the L1 a copy
+                               is written back and dropped, at the L2 a copy is updated and the
+                               bytes written through to memory */
+    IR_CC_CACHED,           /* "ca": loads hit in and fill this level; stores as "wb" */
+    IR_CC_WRITE_BACK,       /* "wb": stores are kept dirty at this level (allocating) until
+                               eviction or a fence; loads as "ca" */
     IR_CC_WRITE_THROUGH,    /* "wt": stores update this level's copy when present and are
-                               written to the next level at once; loads as "ca" */
+                               written to the next level at once, without allocating; loads as
+                               "ca" */
     IR_CC_STREAMING,        /* "st": cached, but the line is allocated evict-first (data used
                                once); stores as "wb" with that class */
     IR_CC_READ_INVALIDATE,  /* "ri": read-invalidate (last use): the load reads through this
                                level and the line is invalidated there afterwards (dirty bytes
-                               written back first, so no data is lost) */
+                               written back first, so no data is lost); stores as "uc" */
 } ir_cache_ctl;
 
 /* Eviction classes a memory access asks for its line (docs/cache-model.md, "Allocation hints").

@@ -193,6 +193,24 @@ typedef struct launch_policy_window {
     launch_access_prop miss_prop; /* NORMAL or STREAMING */
 } launch_policy_window;
 
+/* One piece of an ND-range launch's cross-thread data (docs/launch-files.md, "ND-range
+ * launches"): an argument's value or an implicit argument at a byte offset. */
+typedef enum launch_implicit {
+    LAUNCH_IMPLICIT_NONE = 0,         /* the item is args[arg] */
+    LAUNCH_IMPLICIT_GLOBAL_OFFSET,    /* 3 x u32: the global id offset (0, 0, 0) */
+    LAUNCH_IMPLICIT_LOCAL_SIZE,       /* 3 x u32: the work-group size */
+    LAUNCH_IMPLICIT_ENQUEUED_LOCAL_SIZE, /* 3 x u32: the work-group size as enqueued */
+    LAUNCH_IMPLICIT_GLOBAL_SIZE,      /* 3 x u32 */
+    LAUNCH_IMPLICIT_NUM_GROUPS,       /* 3 x u32: work-groups per dimension */
+    LAUNCH_IMPLICIT_WORK_DIM          /* u32: the dimensions of global_size */
+} launch_implicit;
+
+typedef struct launch_payload_item {
+    uint32_t offset;          /* bytes from the start of the cross-thread data */
+    uint32_t arg;             /* IMPLICIT_NONE: index into the launch's args */
+    launch_implicit implicit;
+} launch_payload_item;
+
 typedef struct launch_kernel {
     const char *kernel;     /* the entry's name as in the module (for PTX, the mangled name) */
     uint32_t grid[3];       /* CTAs per dimension; unspecified dimensions are 1 */
@@ -210,6 +228,11 @@ typedef struct launch_kernel {
     unsigned line, col;     /* position of the launch object; 0 if unknown */
     unsigned block_line, block_col;   /* position of "block"'s value; 0 if unknown */
     unsigned shared_line, shared_col; /* position of "shared_bytes"'s value; 0 if absent */
+    int ndrange;            /* given as "global_size"/"local_size" (grid and block derived) */
+    uint32_t global_size[3], work_dim;
+    launch_payload_item *payload; /* ndrange: the cross-thread data's layout */
+    size_t npayload;
+    uint32_t payload_bytes; /* ndrange: bytes of the cross-thread data (the kernel's parameter) */
 } launch_kernel;
 
 /* ---- outputs and expectations (docs/launch-files.md, "Outputs", "Expectations") ---- */

@@ -86,6 +86,14 @@ int launch_parse_init(launch_ctx *c, const launch_path *p, json_t *v, launch_buf
 /* ---- access-policy windows (launch_window.c) ---- */
 /* A launch's "access_policy_window" object `v` at `p` into k (LAUNCH-APW-001..004). */
 void launch_parse_window(launch_ctx *c, const launch_path *p, json_t *v, launch_kernel *k);
+/* The ND-range form of launch `v` at `p` (launch_ndrange.c): "global_size", "local_size" and
+ * "payload" instead of "grid" and "block"; fills k's grid, block and payload
+ * (LAUNCH-NDR-001..007). */
+void launch_parse_ndrange(launch_ctx *c, const launch_path *p, json_t *v, launch_kernel *k);
+/* Checks an ND-range launch's payload items against its arguments, once they are parsed: each
+ * names an argument that exists and is a buffer or scalar (LAUNCH-NDR-004) and fits in the
+ * payload's bytes (LAUNCH-NDR-005). */
+void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kernel *k);
 
 /* ---- images (launch_image.c) ---- */
 /* Parses the top-level "images" and "image_pool_max" into d->buffers (after the buffers). */

@@ -597,7 +597,8 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
 {
     static const char *const keys[] = {"kernel", "grid", "block", "shared_bytes", "args",
                                        "access_policy_window", "reset_persisting",
-                                       "helper_lanes", "cooperative", NULL};
+                                       "helper_lanes", "cooperative", "global_size",
+                                       "local_size", "payload", NULL};
     char field[64];
     launch_path_format(p, field, sizeof field);
     k->field = copy_string(c, field);
@@ -612,12 +613,18 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
     const char *kernel;
     if (get_string(c, p, v, "kernel", 1, &kernel) > 0)
         k->kernel = copy_string(c, kernel);
-    parse_dims(c, p, v, "grid", k->grid);
-    parse_dims(c, p, v, "block", k->block);
+    if (json_object_get(v, "global_size") || json_object_get(v, "payload")) {
+        launch_parse_ndrange(c, p, v, k);
+    } else {
+        parse_dims(c, p, v, "grid", k->grid);
+        parse_dims(c, p, v, "block", k->block);
+    }
     uint64_t shared = 0;
     get_uint(c, p, v, "shared_bytes", 0, 0, UINT32_MAX, &shared);
     k->shared_bytes = (uint32_t)shared;
     parse_args(c, p, v, k);
+    if (k->ndrange)
+        launch_check_payload(c, p, k);
     json_t *window = json_object_get(v, "access_policy_window");
     launch_path wp = launch_path_key(p, "access_policy_window");
     if (window)

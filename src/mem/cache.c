@@ -852,15 +852,21 @@ mem_status cache_set_line_priority(cache *c, uint64_t addr, cache_priority prior
     return MEM_OK;
 }
 
-static mem_status control_all(cache *c, uint32_t kind_filter, line_op op, void *rq,
-                              cache_result *result)
+/* Runs op on every resident line of the selected kinds whose slice is in [first, first + count)
+ * (slice s of a sliced cache owns sets s, s + slices, ...: set_index). */
+static mem_status control_range(cache *c, uint32_t kind_filter, uint32_t first, uint32_t count,
+                                line_op op, void *rq, cache_result *result)
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
     memset(r, 0, sizeof *r);
     mem_status st = MEM_OK;
+    uint32_t slices = c->config.slices > 1 ? c->config.slices : 1;
     for (uint32_t line = 0; line < c->line_count && c->resident_lines != 0; line++) {
         if (c->tags[line] == NO_LINE || !((kind_filter >> c->kinds[line]) & 1))
+            continue;
+        uint32_t slice = (line / c->ways) % slices;
+        if (slice < first || slice - first >= count)
             continue;
         st = line_control(c, line, op, rq, r);
         if (st != MEM_OK)
@@ -868,6 +874,25 @@ static mem_status control_all(cache *c, uint32_t kind_filter, line_op op, void *
     }
     result_add_to_stats(c, r);
     return st;
+}
+
+static mem_status control_all(cache *c, uint32_t kind_filter, line_op op, void *rq,
+                              cache_result *result)
+{
+    return control_range(c, kind_filter, 0, UINT32_MAX, op, rq, result);
+}
+
+mem_status cache_control_slices(cache *c, uint32_t kind_filter, uint32_t first_slice,
+                                uint32_t slice_count, cache_whole_op op, void *request,
+                                cache_result *result)
+{
+    static const line_op ops[] = {[CACHE_WHOLE_WRITEBACK] = LINE_WRITEBACK,
+                                  [CACHE_WHOLE_INVALIDATE] = LINE_INVALIDATE,
+                                  [CACHE_WHOLE_DISCARD] = LINE_DISCARD,
+                                  [CACHE_WHOLE_INVALIDATE_CLEAN] = LINE_INVALIDATE_CLEAN};
+    if ((unsigned)op >= sizeof ops / sizeof ops[0])
+        return MEM_ERR_ARGUMENT;
+    return control_range(c, kind_filter, first_slice, slice_count, ops[op], request, result);
 }
 
 mem_status cache_invalidate_all(cache *c, uint32_t kind_filter, bool writeback_dirty,

@@ -227,6 +227,19 @@ mem_status cache_writeback_all(cache *c, uint32_t kind_filter, void *request,
                                cache_result *result);
 /* Drops the selected lines that hold no dirty byte; dirty lines stay. Never fails. */
 mem_status cache_invalidate_clean_all(cache *c, uint32_t kind_filter, cache_result *result);
+/* The whole-cache operations as values, for cache_control_slices. */
+typedef enum cache_whole_op {
+    CACHE_WHOLE_WRITEBACK = 0,    /* as cache_writeback_all */
+    CACHE_WHOLE_INVALIDATE,       /* as cache_invalidate_all with write-back first */
+    CACHE_WHOLE_DISCARD,          /* as cache_invalidate_all without write-back */
+    CACHE_WHOLE_INVALIDATE_CLEAN, /* as cache_invalidate_clean_all */
+} cache_whole_op;
+/* Runs `op` on the selected lines of slices [first_slice, first_slice + slice_count) only (a
+ * cache that is not sliced is slice 0): the part of a sliced L2 one tile owns. Returns as the
+ * operation does; MEM_ERR_ARGUMENT for an op outside cache_whole_op (nothing changes). */
+mem_status cache_control_slices(cache *c, uint32_t kind_filter, uint32_t first_slice,
+                                uint32_t slice_count, cache_whole_op op, void *request,
+                                cache_result *result);
 /* Writes back every dirty byte (end of a run). Same as cache_writeback_all over every kind. */
 mem_status cache_flush(cache *c, cache_result *result);
 

@@ -96,6 +96,8 @@ int memsys_host_write_synced(memsys *ms, uint64_t addr, const void *src, uint64_
 
 int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f)
 {
+    if (rq->attrs->sfid)
+        return lsc_fence(ms, ctx, rq, f);
     uint8_t effects = rq->attrs->fence;
     if (effects & ~(IR_FENCE_WAIT_WRITES | IR_FENCE_WRITEBACK_L1 | IR_FENCE_INVALIDATE_L1 |
                     IR_FENCE_INVALIDATE_TEX))
@@ -244,10 +246,10 @@ static mem_status data_line(memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *
     hier_set_l2_hints(ms, rq, kind, line, 0);
     if (a->cctl == IR_CCTL_PREFETCH) {
         if (!(a->cctl_levels & IR_LEVEL_L1))
-            return hier_l2_read(ms, rq, line, LINE_BYTES_MAX, NULL, NULL);
+            return hier_l2_read(ms, rq, line, ms->line_bytes, NULL, NULL);
         cache_hints h = {.alloc = CACHE_ALLOC_UNCHANGED, .kind = kind, .request = rq};
         cache_result res;
-        mem_status st = cache_read(l1, line, LINE_BYTES_MAX, NULL, &h, &res);
+        mem_status st = cache_read(l1, line, ms->line_bytes, NULL, &h, &res);
         hier_count_l1(rq, &res);
         return st;
     }
@@ -258,7 +260,7 @@ static mem_status data_line(memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *
         st = line_in_cache(ms, ms->l2, 0, a, line, rq);
         /* --poison-discard: a discarded line's data reads back as 0xFF bytes from now on. */
         if (st == MEM_OK && a->cctl == IR_CCTL_DISCARD && ms->poison_discard)
-            st = dram_fill_pattern(ms->store, line, LINE_BYTES_MAX, 0xFF);
+            st = dram_fill_pattern(ms->store, line, ms->line_bytes, 0xFF);
     }
     return st;
 }
@@ -387,11 +389,11 @@ static int control_lines(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_re
         uint8_t kind = t[l].space == IR_SPACE_LOCAL ? LINE_KIND_LOCAL : LINE_KIND_GLOBAL;
         uint64_t addr = kind == LINE_KIND_LOCAL ? hier_local_backing(ctx, l, t[l].offset)
                                                 : t[l].offset;
-        uint64_t line = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
+        uint64_t line = addr & ~(uint64_t)(ms->line_bytes - 1);
         if (seen_line(done, &ndone, line)) /* the lanes of a warp naming one line act once */
             continue;
         if (data_line(ms, ctx, a, kind, line, rq) != MEM_OK)
-            return mem_fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], LINE_BYTES_MAX, t[l].space,
+            return mem_fail(f, MEM_FAULT_NOMEM, l, acc->addr[l], ms->line_bytes, t[l].space,
                             "the backing store could not grow");
     }
     return 0;

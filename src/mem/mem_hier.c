@@ -1,7 +1,8 @@
 /* The cache hierarchy: per-SM L1 data caches on a sliced L2 on DRAM, all carrying data, and the
  * path of a warp's global and local accesses through them.
  *
- * A warp access is first split into the 128-byte lines it touches (coalescing); each line is then
+ * A warp access is first split into the lines it touches (coalescing; 128 bytes, or the
+ * preset's smaller line); each line is then
  * one L1 request for the sectors it needs. Global loads allocate in L1 unless the access bypasses
  * it (an L1 bypass or volatile read, strong loads at a scope wider than the CTA, or a GPU that
  * does not cache global loads); global stores write through to L2 without allocating; local
@@ -47,7 +48,7 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
                           uint8_t level, int l2_read, uint64_t l2_hits)
 {
     line_req *ln = rq->line;
-    if (!ln || addr - ln->line_addr >= LINE_BYTES_MAX)
+    if (!ln || addr - ln->line_addr >= ms->line_bytes)
         return;
     unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
     uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
@@ -188,6 +189,12 @@ int hier_create(memsys *ms, diag_list *dl)
                  "be equal and at most %d bytes", c->l2.slices, LINE_BYTES_MAX);
         return -1;
     }
+    if (c->tiles > 1 && (c->sm_count % c->tiles || c->l2.slices % c->tiles)) {
+        diag_add(dl, DIAG_ERROR, "MEM-SYS-001", "", 0, 0,
+                 "%u tiles must split the %u SMs and the %u L2 slices evenly", c->tiles,
+                 c->sm_count, c->l2.slices);
+        return -1;
+    }
     cache_config cc;
     cache_next_level to_dram = {ms, dram_fill, dram_writeback};
     cache_config_default(&cc, c->l2.bytes, c->l2.ways);
@@ -247,6 +254,8 @@ void hier_destroy(memsys *ms)
  * for a streaming store, the line's own class (a new line: normal) for the rest. */
 static uint8_t l1_alloc_for(const ir_mem_attrs *a, int store)
 {
+    if (a->l1_ctl == IR_CC_STREAMING) /* Intel LSC streaming at L1 */
+        return CACHE_ALLOC_FIRST;
     switch (a->l1_alloc) {
     case IR_EVICT_FIRST: return CACHE_ALLOC_FIRST;
     case IR_EVICT_LAST: return CACHE_ALLOC_LAST;
@@ -277,6 +286,78 @@ static uint8_t cache_write_mode_of(const ir_mem_attrs *a)
     }
 }
 
+/* ---- Intel LSC per-level cache controls (ir.h ir_cache_ctl; docs/visa.md, "Fences and cache
+ * controls"): l1_ctl for the SM's L1, l2_ctl for the L2. DEFAULT leaves the GPU's policy. ---- */
+
+/* The L2 side: uncached and read-invalidate neither allocate nor keep written bytes (write-
+ * through; a resident copy is updated, and dropped around reads: lsc_uncached_read,
+ * lsc_read_invalidate); streaming allocates evict-first; write-back, cached and streaming keep
+ * stores dirty; write-through writes through. */
+static void lsc_l2_hints(const ir_mem_attrs *a, cache_hints *h)
+{
+    switch (a->l2_ctl) {
+    case IR_CC_UNCACHED: case IR_CC_READ_INVALIDATE:
+        h->alloc = CACHE_ALLOC_NONE;
+        h->write_mode = CACHE_WRITE_THROUGH;
+        break;
+    case IR_CC_STREAMING: h->alloc = CACHE_ALLOC_FIRST; h->write_mode = CACHE_WRITE_BACK; break;
+    case IR_CC_CACHED: case IR_CC_WRITE_BACK: h->write_mode = CACHE_WRITE_BACK; break;
+    case IR_CC_WRITE_THROUGH: h->write_mode = CACHE_WRITE_THROUGH; break;
+    default: break;
+    }
+}
+
+/* A store's L1 side (uncached and read-invalidate go around the L1, store_line): write-back
+ * and cached allocate and keep the bytes dirty, streaming too but evict-first, write-through
+ * updates a resident copy and writes through without allocating. */
+static void lsc_l1_store_hints(const ir_mem_attrs *a, cache_hints *h)
+{
+    switch (a->l1_ctl) {
+    case IR_CC_CACHED: case IR_CC_WRITE_BACK:
+        h->alloc = CACHE_ALLOC_UNCHANGED;
+        h->write_mode = CACHE_WRITE_BACK;
+        break;
+    case IR_CC_STREAMING: h->alloc = CACHE_ALLOC_FIRST; h->write_mode = CACHE_WRITE_BACK; break;
+    case IR_CC_WRITE_THROUGH:
+        h->alloc = CACHE_ALLOC_NONE;
+        h->write_mode = CACHE_WRITE_THROUGH;
+        break;
+    default: break;
+    }
+}
+
+/* Before an uncached read: the level's copy of the line is written back if dirty and dropped, so
+ * that the read returns the newest bytes from the level below and leaves nothing behind. */
+static void lsc_uncached_read(memsys *ms, mem_request *rq, cache *l1, uint64_t line,
+                              const ir_mem_attrs *a)
+{
+    cache_result res;
+    if (a->l1_ctl == IR_CC_UNCACHED) {
+        cache_invalidate_line(l1, line, true, rq, &res);
+        hier_count_l1(rq, &res);
+    }
+    if (a->l2_ctl == IR_CC_UNCACHED) {
+        cache_invalidate_line(ms->l2, line, true, rq, &res);
+        hier_count_l2(rq, &res);
+    }
+}
+
+/* After a read-invalidate (last-use) read: the line is dropped at the level, its dirty bytes
+ * written back first. */
+static void lsc_read_invalidate(memsys *ms, mem_request *rq, cache *l1, uint64_t line,
+                                const ir_mem_attrs *a)
+{
+    cache_result res;
+    if (a->l1_ctl == IR_CC_READ_INVALIDATE) {
+        cache_invalidate_line(l1, line, true, rq, &res);
+        hier_count_l1(rq, &res);
+    }
+    if (a->l2_ctl == IR_CC_READ_INVALIDATE) {
+        cache_invalidate_line(ms->l2, line, true, rq, &res);
+        hier_count_l2(rq, &res);
+    }
+}
+
 /* L2 hints of the request for the line at `line_addr`: a policy descriptor decides per address;
  * otherwise the access's L2 class; otherwise evict-first for a streaming store or a last-use read
  * of global data; otherwise, for global data, the launch's access-policy window. */
@@ -303,8 +384,9 @@ void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_
         evict = policy_window_priority(&ms->window, line_addr);
     h->alloc = alloc_of_evict(evict, fallback);
     h->write_mode = cache_write_mode_of(a);
+    lsc_l2_hints(a, h);
     if (a->fill_bytes > ms->cfg.l2.dram_fill_bytes)
-        h->fill_bytes = a->fill_bytes < LINE_BYTES_MAX ? a->fill_bytes : LINE_BYTES_MAX;
+        h->fill_bytes = a->fill_bytes < ms->line_bytes ? a->fill_bytes : ms->line_bytes;
 }
 
 /* Whether a global load skips the L1 (it still counts as an L1 request whose sectors miss):
@@ -319,6 +401,8 @@ static int global_load_bypasses_l1(const memsys *ms, const ir_mem_attrs *a)
     if ((a->sem == IR_SEM_RELAXED || a->sem == IR_SEM_ACQUIRE || a->sem == IR_SEM_SC) &&
         a->scope != IR_SCOPE_CTA)
         return 1;
+    if (a->l1_ctl != IR_CC_DEFAULT) /* Intel LSC: every control but uncached caches at L1 */
+        return a->l1_ctl == IR_CC_UNCACHED;
     if (!ms->cfg.l1.cache_global_loads && !(a->l1 & (IR_L1_ALLOCATE | IR_L1_READ_ONLY)))
         return 1;
     return 0;
@@ -377,7 +461,7 @@ static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
 static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
                      uint8_t kind, const uint8_t *store_data)
 {
-    uint64_t line_addr = addr & ~(uint64_t)(LINE_BYTES_MAX - 1);
+    uint64_t line_addr = addr & ~(uint64_t)(ms->line_bytes - 1);
     /* Neighbouring lanes usually share a line: try the previous lane's first. */
     int r = ms->nreqs && ms->reqs[ms->last_req].line_addr == line_addr
                 ? (int)ms->last_req
@@ -398,7 +482,7 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
 /* The L1 sectors of a line that hold a requested byte (mask bytes are 0 or 1: eight at once). */
 static uint64_t touched_sectors(const memsys *ms, const line_req *r)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = LINE_BYTES_MAX >> ms->l1_sector_shift;
+    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = ms->line_bytes >> ms->l1_sector_shift;
     uint64_t sectors = 0;
     for (uint32_t s = 0; s < nsect; s++) {
         uint64_t any = 0;
@@ -428,9 +512,16 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
             continue;
         const uint8_t *src = store ? acc->data[l] : NULL;
         if (t[l].space == IR_SPACE_GLOBAL) {
-            /* Aligned accesses of at most 32 bytes never cross a 128-byte line. */
-            if (add_piece(ms, l, 0, t[l].offset, bytes, LINE_KIND_GLOBAL, src))
-                return -1;
+            /* An aligned access of at most 32 bytes never crosses a line; wider ones (Intel LSC:
+             * up to 64 bytes a lane) may cross a 64-byte line and are split there. */
+            for (uint32_t done = 0; done < bytes;) {
+                uint64_t at = t[l].offset + done;
+                uint32_t room = ms->line_bytes - (uint32_t)(at & (ms->line_bytes - 1));
+                uint32_t chunk = bytes - done < room ? bytes - done : room;
+                if (add_piece(ms, l, done, at, chunk, LINE_KIND_GLOBAL, src ? src + done : NULL))
+                    return -1;
+                done += chunk;
+            }
             continue;
         }
         for (uint32_t done = 0; done < bytes;) {
@@ -518,24 +609,26 @@ static int nomem(mem_fault *f, const mem_access *acc)
 static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_req *r,
                              const ir_mem_attrs *a)
 {
+    if (r->kind == LINE_KIND_GLOBAL)
+        lsc_read_invalidate(ms, rq, l1, r->line_addr, a);
     if (r->kind == LINE_KIND_LOCAL && (a->l1 & IR_L1_LAST_USE)) {
         int full = 1;
-        for (uint32_t b = 0; b < LINE_BYTES_MAX && full; b++) full = r->mask[b] != 0;
+        for (uint32_t b = 0; b < ms->line_bytes && full; b++) full = r->mask[b] != 0;
         if (full) {
             cache_result res;
             cache_discard_line(l1, r->line_addr, &res);
             hier_count_l1(rq, &res);
         }
     }
-    if (r->kind == LINE_KIND_GLOBAL && a->fill_bytes > LINE_BYTES_MAX) {
+    if (r->kind == LINE_KIND_GLOBAL && a->fill_bytes > ms->line_bytes) {
         /* Wider fills, not accesses: only what they evict and write back is counted (and the
          * DRAM bytes they read, by the DRAM adapter). */
         uint64_t block = a->fill_bytes, first = r->line_addr & ~(block - 1);
-        for (uint64_t n = first; n < first + block; n += LINE_BYTES_MAX) {
+        for (uint64_t n = first; n < first + block; n += ms->line_bytes) {
             if (n == r->line_addr)
                 continue;
             cache_result res;
-            mem_status st = cache_read(ms->l2, n, LINE_BYTES_MAX, NULL, &rq->l2, &res);
+            mem_status st = cache_read(ms->l2, n, ms->line_bytes, NULL, &rq->l2, &res);
             rq->counters->l2.evictions += res.evictions;
             rq->counters->l2.writeback_bytes += res.writeback_bytes;
             if (st != MEM_OK)
@@ -552,12 +645,14 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     for (uint64_t s = r->sectors; s; s &= s - 1)
         r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1; /* unless a level below takes them */
     if (is_surface(a)) /* to L2, leaving any L1 copy alone */
-        return l2_write_for(ms, rq, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
-    if (r->kind == LINE_KIND_GLOBAL && a->write_mode == IR_WRITE_BYPASS_L1) {
+        return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
+    if (r->kind == LINE_KIND_GLOBAL &&
+        (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
+         a->l1_ctl == IR_CC_READ_INVALIDATE)) {
         /* Cache at L2 only: drop any L1 copy and write to L2. */
         cache_invalidate_line(l1, r->line_addr, true, rq, &res);
         hier_count_l1(rq, &res);
-        return l2_write_for(ms, rq, r->line_addr, LINE_BYTES_MAX, r->data, r->mask);
+        return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     }
     cache_hints h1 = {
         .alloc = r->kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
@@ -567,7 +662,9 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
         .kind = r->kind,
         .request = rq,
     };
-    mem_status st = cache_write_masked(l1, r->line_addr, LINE_BYTES_MAX, r->data, r->mask, &h1,
+    if (r->kind == LINE_KIND_GLOBAL)
+        lsc_l1_store_hints(a, &h1);
+    mem_status st = cache_write_masked(l1, r->line_addr, ms->line_bytes, r->data, r->mask, &h1,
                                        &res);
     hier_count_l1(rq, &res);
     return st;
@@ -586,6 +683,8 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
         cache_invalidate_line(ms->l2, r->line_addr, true, rq, &res);
         hier_count_l2(rq, &res);
     }
+    if (r->kind == LINE_KIND_GLOBAL)
+        lsc_uncached_read(ms, rq, l1, r->line_addr, a);
     mem_status st = load_line(ms, rq, l1, r, bypass, h1);
     return st == MEM_OK ? after_load(ms, rq, l1, r, a) : st;
 }
@@ -650,7 +749,7 @@ static int add_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, ui
 {
     for (uint32_t done = 0; done < bytes;) {
         uint64_t at = addr + done;
-        uint32_t room = LINE_BYTES_MAX - (uint32_t)(at % LINE_BYTES_MAX);
+        uint32_t room = ms->line_bytes - (uint32_t)(at % ms->line_bytes);
         uint32_t chunk = bytes - done < room ? bytes - done : room;
         if (add_piece(ms, lane, slot * 16 + done, at, chunk, LINE_KIND_GLOBAL, NULL))
             return -1;
@@ -717,7 +816,7 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
             continue;
         uint64_t addr = t[l].offset, old = 0, val;
         cache_result res;
-        hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, addr & ~(uint64_t)(LINE_BYTES_MAX - 1),
+        hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, addr & ~(uint64_t)(ms->line_bytes - 1),
                           acc->policy);
         /* Atomics are performed at L2; the SM drops its own stale copy of the line (not for a
          * surface atomic, which never looks at the L1). */

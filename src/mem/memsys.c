@@ -28,6 +28,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
                                  .counters = &ms->unattributed};
     ms->l1_sector_shift = cfg->l1.sector_bytes ? (unsigned)__builtin_ctz(cfg->l1.sector_bytes) : 5;
     ms->l2_sector_shift = cfg->l2.sector_bytes ? (unsigned)__builtin_ctz(cfg->l2.sector_bytes) : 5;
+    ms->line_bytes = cfg->l1.line_bytes ? cfg->l1.line_bytes : LINE_BYTES_MAX;
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;
@@ -433,6 +434,7 @@ static int strip_hints(const mem_access *acc, ir_mem_attrs *plain)
     plain->write_mode = IR_WRITE_DEFAULT;
     plain->fill_bytes = 0;
     plain->has_policy = 0;
+    plain->l1_ctl = plain->l2_ctl = IR_CC_DEFAULT;
     return 1;
 }
 

@@ -23,6 +23,8 @@ typedef struct memsys memsys;
  * sim_memsys_config; docs/presets.md explains each field). Sizes in bytes. */
 typedef struct memsys_config {
     uint32_t sm_count;
+    uint32_t tiles;           /* 0 or 1: one tile; n: the SMs and the L2 slices form n equal,
+                                 consecutive groups (Intel LSC tile scope; mem_lsc.c) */
     struct {
         uint32_t bytes, line_bytes, sector_bytes, ways;
         uint8_t cache_global_loads;        /* plain global loads allocate in L1 */
@@ -133,7 +135,9 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  *   cache control  acc->attrs->cctl on the caches named by attrs->cctl_levels: on every line of
  *                  them (attrs->cctl_all), or on the line of each active lane's address; lanes
  *                  naming one line act on it once. A prefetch never faults (bad lanes do nothing).
- *   fence          the side effects attrs->fence at attrs->scope; no lanes.
+ *   fence          the side effects attrs->fence at attrs->scope; no lanes. An Intel LSC fence
+ *                  (attrs->sfid set) applies attrs->fence_op to the caches attrs->scope covers
+ *                  (mem_lsc.c; docs/visa.md, "Fences and cache controls").
  * Returns 0, or -1 with *fault describing the first faulting lane; in that case no lane's store,
  * atomic or cache control has been performed. Faults: MEM_FAULT_OUT_OF_BOUNDS, _MISALIGNED,
  * _READ_ONLY (a store, atomic or discard of constant or parameter data), _UNSUPPORTED (an

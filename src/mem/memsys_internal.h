@@ -21,7 +21,7 @@ typedef struct lane_target {
     uint64_t offset; /* window offset or global address */
 } lane_target;
 
-/* One 128-byte line touched by a warp access: which bytes, the data, and the level that served
+/* One line (memsys.line_bytes, at most 128 bytes) touched by a warp access: which bytes, the data, and the level that served
  * each of its sectors (L1 sectors: cfg.l1.sector_bytes). */
 typedef struct line_req {
     uint64_t line_addr;
@@ -87,6 +87,8 @@ struct memsys {
     mem_counters unattributed; /* flushes at the end of a run, host-side operations */
     mem_request own_work;      /* the request of work no access caused (charged unattributed) */
     unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */
+    uint32_t line_bytes;       /* the L1 and L2 line size (<= LINE_BYTES_MAX): the unit a warp
+                                  access is split into */
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
@@ -145,6 +147,12 @@ mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t byt
 int control_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                    mem_fault *f);
 int control_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f);
+
+/* mem_lsc.c: an Intel LSC fence (attrs->sfid set) of request rq by the SM of ctx (0, or -1 with
+ * *f); the number of tiles (at least 1) and the tile of SM `sm`. */
+int lsc_fence(memsys *ms, const mem_ctx *ctx, mem_request *rq, mem_fault *f);
+uint32_t lsc_tiles(const memsys *ms);
+uint32_t lsc_tile_of_sm(const memsys *ms, uint32_t sm);
 
 /* mem_shared.c: count the shared-memory banks' and the constant cache's work of the lanes
  * `lanes` into c. */

@@ -165,6 +165,7 @@ int sim_memsys_config(const gpu_config *g, uint32_t shared_per_sm, memsys_config
     }
     memset(c, 0, sizeof *c);
     c->sm_count = g->sm.count;
+    c->tiles = g->sm.tiles;
     c->l1.bytes = gpu_config_l1_data_bytes(g, carveout);
     c->l1.line_bytes = g->l1.line_bytes;
     c->l1.sector_bytes = g->l1.sector_bytes;

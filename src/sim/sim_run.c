@@ -314,6 +314,37 @@ static gms_status tensor_map_bytes(const gms_run *r, const launch_arg *a, uint8_
     return st == GMS_OK ? GMS_OK : GMS_ERR_INPUT;
 }
 
+/* The cross-thread data of an ND-range launch (docs/launch-files.md, "ND-range launches"):
+ * payload_bytes bytes, each item written little-endian at its offset; the buffers' addresses
+ * and the scalars' bits from the launch's arguments, the implicit arguments from its sizes. */
+static void ndrange_payload(const gms_run *r, const launch_kernel *k, uint8_t *out)
+{
+    for (size_t i = 0; i < k->npayload; i++) {
+        const launch_payload_item *it = &k->payload[i];
+        uint32_t v[3] = {0, 0, 0};
+        switch (it->implicit) {
+        case LAUNCH_IMPLICIT_NONE: {
+            const launch_arg *a = &k->args[it->arg];
+            uint64_t bits = a->kind == LAUNCH_ARG_BUFFER ? r->addr[a->buffer] + a->offset : a->bits;
+            size_t n = a->kind == LAUNCH_ARG_BUFFER ? 8 : launch_elem_bytes(a->type);
+            for (size_t b = 0; b < n; b++)
+                out[it->offset + b] = (uint8_t)(bits >> (8 * b));
+            continue;
+        }
+        case LAUNCH_IMPLICIT_GLOBAL_OFFSET: break;
+        case LAUNCH_IMPLICIT_LOCAL_SIZE:
+        case LAUNCH_IMPLICIT_ENQUEUED_LOCAL_SIZE: memcpy(v, k->block, sizeof v); break;
+        case LAUNCH_IMPLICIT_GLOBAL_SIZE: memcpy(v, k->global_size, sizeof v); break;
+        case LAUNCH_IMPLICIT_NUM_GROUPS: memcpy(v, k->grid, sizeof v); break;
+        case LAUNCH_IMPLICIT_WORK_DIM: v[0] = k->work_dim; break;
+        }
+        unsigned words = it->implicit == LAUNCH_IMPLICIT_WORK_DIM ? 1 : 3;
+        for (unsigned w = 0; w < words; w++)
+            for (unsigned b = 0; b < 4; b++)
+                out[it->offset + 4 * w + b] = (uint8_t)(v[w] >> (8 * b));
+    }
+}
+
 /* Runs launch k: its arguments and window in the API's terms, at the launch file's fields. */
 static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *g)
 {
@@ -360,10 +391,28 @@ static gms_status run_launch(gms_run *r, const launch_kernel *k, gms_diag_list *
     }
     c.args = args;
     c.nargs = k->nargs;
+    uint8_t *payload = NULL;
+    if (k->ndrange) {
+        /* the kernel's one parameter is its cross-thread data */
+        payload = calloc(k->payload_bytes ? k->payload_bytes : 1, 1);
+        if (!payload) {
+            free(args);
+            free(maps);
+            return GMS_ERR_NOMEM;
+        }
+        ndrange_payload(r, k, payload);
+        memset(args, 0, sizeof *args);
+        args[0].origin = (gms_origin){L->path, k->line, k->col, k->field};
+        args[0].type = GMS_BYTES;
+        args[0].bytes = payload;
+        args[0].nbytes = k->payload_bytes;
+        c.nargs = 1;
+    }
     if (st == GMS_OK && k->reset_persisting)
         st = gms_device_reset_persisting(r->dev, g);
     if (st == GMS_OK)
         st = gms_module_launch(r->module, k->kernel, &c, g);
+    free(payload);
     free(args);
     free(maps);
     return st;

@@ -138,6 +138,9 @@ bool visa_parse_insn(visa_parser *p)
         return false;
     }
     const visa_op_row *row = &visa_op_rows[op];
+    if (op == VISA_OP_SVM_ATOMIC)
+        return h.exec.present ? visa_lower_svm_atomic(p, &h)
+                              : (visa_expected(p, "the execution size of svm_atomic"), false);
     if (row->ir_op >= IR_OP_COUNT) {
         visa_error(p, mn->line, mn->col, row->rule, "'%s' is not executed by gpumemsim",
                    row->mnemonic);

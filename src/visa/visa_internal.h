@@ -176,6 +176,8 @@ typedef struct visa_parser {
     dynarray slots;       /* visa_slot (visa_lower.c): storage -> IR register */
     dynarray prologue;    /* ir_insn: the payload prologue placed before the body */
     dynarray params;      /* ir_param: the cross-thread .inputs */
+    dynarray post_glue;   /* uint32_t: body indices of glue that finishes the instruction before
+                             it (a bit-field insert) rather than preparing the next one */
     uint32_t nregs;       /* IR registers of the function (reg_types.count) */
     uint32_t laneid_reg;  /* the register that holds %laneid; UINT32_MAX until needed */
     uint32_t range_pred[8][6]; /* pred + 1 for lanes [4i, 4i + 2^j); 0 until needed */
@@ -222,9 +224,18 @@ bool visa_lower_src(visa_parser *p, const visa_insn_head *h, const visa_operand 
 bool visa_lower_dst(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
                     ir_operand *out);
 /* The register that holds elements [elem, elem + lanes) of variable `var`, lane L of the thread
- * holding element elem + (L - ex->lane_offset): what LSC data and address operands use (an LSC
- * vector of k elements per lane uses elem, elem + size, ...). False after a diagnostic. */
+ * holding element elem + (L - ex->lane_offset): what LSC data and address operands use. An LSC
+ * vector of k components per lane is laid out component after component, each starting on a GRF
+ * boundary: component j at element j * roundup(ex->size * size, grf_bytes) / size. False after a
+ * diagnostic (VISA-UNSUP-005 when those elements are held by other lanes, VISA-UNSUP-006 when
+ * they are part of a wider register slot). */
 bool visa_lane_reg(visa_parser *p, int32_t var, uint32_t elem, const visa_exec *ex,
                    uint32_t line, uint32_t col, ir_operand *out);
+
+/* A memory access of execution size 1 happens once per thread, not once per lane (the IR runs
+ * every active lane): emits glue computing a predicate that holds in the thread's lowest active
+ * lane only (activemask & lanemask_lt == 0) and returns it in *pred, for the access's guard.
+ * False after out of memory or for a predicated head (VISA-UNSUP-006). (visa_svm.c) */
+bool visa_elect_lane(visa_parser *p, const visa_insn_head *h, uint32_t *pred);
 
 #endif

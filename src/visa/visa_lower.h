@@ -17,6 +17,9 @@ bool visa_parse_insn(visa_parser *p);
  * (ops[0] the destination or flag, then the sources; a GOTO's label in ops[0]). */
 bool visa_lower_insn(visa_parser *p, const visa_insn_head *h, int op, visa_operand *ops,
                      int nops);
+/* svm_atomic (visa_svm.c): parses its raw operands and lowers it to an IR atom or red on global
+ * memory; false after a diagnostic. */
+bool visa_lower_svm_atomic(visa_parser *p, const visa_insn_head *h);
 /* Resolves labels, places the payload prologue and appends the IR function to the module. */
 void visa_end_function(visa_parser *p);
 /* Moves the functions into the module and fills its ir_machine; false when out of memory. */

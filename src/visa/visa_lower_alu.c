@@ -126,6 +126,12 @@ bool visa_glue_insert(visa_parser *p, const visa_insn_head *h, uint32_t reg, uin
     in->src[1] = reg_opnd(reg);
     in->src[2] = (ir_operand){.kind = IR_OPND_IMM, .imm = pl->shift};
     in->src[3] = (ir_operand){.kind = IR_OPND_IMM, .imm = pl->bits};
+    uint32_t *post = dynarray_push(&p->post_glue);
+    if (!post) {
+        fe_cursor_oom(&p->cur, "VISA-LIMIT-001");
+        return false;
+    }
+    *post = (uint32_t)p->insns.count - 1;
     return true;
 }
 
@@ -272,10 +278,16 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
     const visa_op_row *row = &visa_op_rows[op];
     uint8_t dt = visa_types[ops[0].type].ir_type;
     uint8_t t = op_type(op, dt);
-    ir_operand src[3];
-    for (int i = 1; i < n; i++)
-        if (!visa_lower_src(p, h, &ops[i], op == VISA_OP_SEL ? dt : t, &src[i - 1]))
+    bool logic = op == VISA_OP_AND || op == VISA_OP_OR || op == VISA_OP_XOR ||
+                 op == VISA_OP_NOT || op == VISA_OP_BFN || op == VISA_OP_SHL ||
+                 op == VISA_OP_SHR || op == VISA_OP_ASR;
+    for (int i = 0; logic && i < n; i++)
+        if (is_float(visa_types[ops[i].type].ir_type)) {
+            visa_error(p, ops[i].line, ops[i].col_pos, "VISA-SEM-001",
+                       "operands of logic and shift instructions must be integers (operand %d is "
+                       "%s)", i, visa_types[ops[i].type].name);
             return false;
+        }
     if (h->sat && !is_float(dt)) {
         visa_error(p, h->line, h->col, "VISA-UNSUP-006", ".sat on an integer type is not executed");
         return false;
@@ -284,6 +296,10 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
         visa_error(p, h->line, h->col, "VISA-SEM-001", "sel needs a predicate");
         return false;
     }
+    ir_operand src[3];
+    for (int i = 1; i < n; i++)
+        if (!visa_lower_src(p, h, &ops[i], op == VISA_OP_SEL ? dt : t, &src[i - 1]))
+            return false;
     if (op == VISA_OP_ADD3) { /* s0 + s1 into a temporary, then + s2 */
         if (!unary_glue(p, h, IR_MOV, t, &src[0]))
             return false;
@@ -351,8 +367,131 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
     return !fix || visa_glue_insert(p, h, pl.reg, d.reg, &pl);
 }
 
+static bool mark_post_glue(visa_parser *p)
+{
+    uint32_t *post = dynarray_push(&p->post_glue);
+    if (!post) {
+        fe_cursor_oom(&p->cur, "VISA-LIMIT-001");
+        return false;
+    }
+    *post = (uint32_t)p->insns.count - 1;
+    return true;
+}
+
+/* Element index of a destination region's first element. */
+static uint32_t first_elem(const visa_parser *p, const visa_operand *o)
+{
+    return o->row * p->grf_bytes / visa_types[o->type].bytes + o->col;
+}
+
+/* addc (exec) dst carry s0 s1: dst = low 32 bits of s0 + s1, carry = its carry out (0 or 1).
+ * The IR's add with the carry flag, then an add of the flag into the carry register (glue). */
+static bool lower_addc(visa_parser *p, const visa_insn_head *h, visa_operand *ops)
+{
+    for (int i = 0; i < 4; i++)
+        if (ops[i].kind == VISA_O_REG && ops[i].type != VISA_T_UD) {
+            visa_error(p, ops[i].line, ops[i].col_pos, "VISA-SEM-001",
+                       "addc takes ud operands only");
+            return false;
+        }
+    ir_operand a, b, d, carry;
+    if (!visa_lower_src(p, h, &ops[2], IR_T_U32, &a) || !visa_lower_src(p, h, &ops[3], IR_T_U32, &b) ||
+        !visa_lower_dst(p, h, &ops[0], &d) || !visa_lower_dst(p, h, &ops[1], &carry))
+        return false;
+    ir_insn *in = visa_emit(p, IR_ADD, h);
+    if (!in)
+        return false;
+    in->type = IR_T_U32;
+    in->mods = IR_MOD_CC;
+    in->flag_out = IR_FLAG_CARRY;
+    in->ndst = 1, in->nsrc = 2;
+    in->dst[0] = d;
+    in->src[0] = a;
+    in->src[1] = b;
+    ir_insn *c = visa_glue(p, h, IR_ADD, true);
+    if (!c)
+        return false;
+    c->type = IR_T_U32;
+    c->mods = IR_MOD_CARRY_IN;
+    c->flag_in = IR_FLAG_CARRY;
+    c->ndst = 1, c->nsrc = 2;
+    c->dst[0] = carry;
+    c->src[0] = (ir_operand){.kind = IR_OPND_IMM, .imm = 0};
+    c->src[1] = (ir_operand){.kind = IR_OPND_IMM, .imm = 0};
+    return mark_post_glue(p);
+}
+
+/* madw (exec) dst s0 s1 s2: the 64-bit s0 * s1 + s2; its low dwords go to the destination's
+ * first exec-size elements, its high dwords to the elements from the next GRF boundary on. */
+static bool lower_madw(visa_parser *p, const visa_insn_head *h, visa_operand *ops)
+{
+    uint8_t dt = ops[0].type;
+    if (dt != VISA_T_UD && dt != VISA_T_D) {
+        visa_error(p, ops[0].line, ops[0].col_pos, "VISA-SEM-001", "madw writes d or ud");
+        return false;
+    }
+    uint8_t t = dt == VISA_T_UD ? IR_T_U32 : IR_T_S32, wide = dt == VISA_T_UD ? IR_T_U64 : IR_T_S64;
+    ir_operand a, b, c, lo, hi;
+    if (!visa_lower_src(p, h, &ops[1], t, &a) || !visa_lower_src(p, h, &ops[2], t, &b) ||
+        !visa_lower_src(p, h, &ops[3], t, &c) || !visa_convert(p, h, &c, t, wide))
+        return false;
+    uint32_t e0 = first_elem(p, &ops[0]);
+    uint32_t row_elems = p->grf_bytes / 4;
+    uint32_t hi_elem = e0 + (h->exec.size + row_elems - 1) / row_elems * row_elems;
+    if (!visa_lane_reg(p, ops[0].var, e0, &h->exec, ops[0].line, ops[0].col_pos, &lo) ||
+        !visa_lane_reg(p, ops[0].var, hi_elem, &h->exec, ops[0].line, ops[0].col_pos, &hi))
+        return false;
+    uint32_t prod = visa_new_reg(p, wide);
+    ir_insn *m = visa_glue(p, h, IR_MUL, false);
+    if (!m)
+        return false;
+    m->type = t;
+    m->mods = IR_MOD_WIDE;
+    m->ndst = 1, m->nsrc = 2;
+    m->dst[0] = reg_opnd(prod);
+    m->src[0] = a;
+    m->src[1] = b;
+    ir_insn *ad = visa_glue(p, h, IR_ADD, false);
+    if (!ad)
+        return false;
+    ad->type = wide;
+    ad->ndst = 1, ad->nsrc = 2;
+    ad->dst[0] = reg_opnd(prod);
+    ad->src[0] = reg_opnd(prod);
+    ad->src[1] = c;
+    ir_insn *in = visa_emit(p, IR_CVT, h);
+    if (!in)
+        return false;
+    in->type = IR_T_U32;
+    in->type2 = IR_T_U64;
+    in->ndst = in->nsrc = 1;
+    in->dst[0] = lo;
+    in->src[0] = reg_opnd(prod);
+    ir_insn *sh = visa_glue(p, h, IR_SHR, true);
+    if (!sh || !mark_post_glue(p))
+        return false;
+    sh->type = IR_T_U64;
+    sh->ndst = 1, sh->nsrc = 2;
+    sh->dst[0] = reg_opnd(prod);
+    sh->src[0] = reg_opnd(prod);
+    sh->src[1] = (ir_operand){.kind = IR_OPND_IMM, .imm = 32};
+    ir_insn *mh = visa_glue(p, h, IR_CVT, true);
+    if (!mh)
+        return false;
+    mh->type = IR_T_U32;
+    mh->type2 = IR_T_U64;
+    mh->ndst = mh->nsrc = 1;
+    mh->dst[0] = hi;
+    mh->src[0] = reg_opnd(prod);
+    return mark_post_glue(p);
+}
+
 bool visa_lower_insn(visa_parser *p, const visa_insn_head *h, int op, visa_operand *ops, int n)
 {
+    if (op == VISA_OP_ADDC && n == 4)
+        return lower_addc(p, h, ops);
+    if (op == VISA_OP_MADW && n == 4)
+        return lower_madw(p, h, ops);
     switch (op) {
     case VISA_OP_GOTO: case VISA_OP_JMP: case VISA_OP_RET: case VISA_OP_BARRIER:
         return lower_control(p, h, op, ops);

@@ -12,6 +12,7 @@ typedef struct visa_slot {
     uint8_t lane;   /* 1: per-lane storage */
     uint8_t pred;   /* 1: a P variable's IR predicate */
     uint32_t reg;
+    int64_t lo, hi; /* per-lane: the bytes of the root its accesses have covered */
 } visa_slot;
 
 /* An access to `lanes` elements of `var` (type `type`) from element `elem`, lane L reading

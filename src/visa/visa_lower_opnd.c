@@ -30,13 +30,27 @@ uint32_t visa_new_reg(visa_parser *p, uint8_t type)
     return p->nregs++;
 }
 
-/* The register of storage (root, anchor, per-lane), created on first use. */
-static uint32_t slot_reg(visa_parser *p, int32_t root, int32_t anchor, bool lane, uint8_t irt)
+/* The register of storage (root, anchor, per-lane), created on first use; an access covers
+ * bytes [lo, hi) of the root. Two per-lane registers of one root may not cover the same bytes:
+ * that data would have to move between lanes. Returns UINT32_MAX for such an overlap. */
+static uint32_t slot_reg(visa_parser *p, int32_t root, int32_t anchor, bool lane, uint8_t irt,
+                         int64_t lo, int64_t hi)
 {
     visa_slot *s = p->slots.data;
-    for (size_t i = 0; i < p->slots.count; i++)
-        if (s[i].root == root && s[i].anchor == anchor && s[i].lane == lane)
-            return s[i].reg;
+    visa_slot *own = NULL;
+    for (size_t i = 0; i < p->slots.count; i++) {
+        if (s[i].root != root || s[i].lane != lane || s[i].pred)
+            continue;
+        if (s[i].anchor == anchor)
+            own = &s[i];
+        else if (lane && lo < s[i].hi && s[i].lo < hi)
+            return UINT32_MAX;
+    }
+    if (own) {
+        own->lo = lo < own->lo ? lo : own->lo;
+        own->hi = hi > own->hi ? hi : own->hi;
+        return own->reg;
+    }
     visa_slot *n = dynarray_push(&p->slots);
     if (!n) {
         fe_cursor_oom(&p->cur, "VISA-LIMIT-001");
@@ -45,6 +59,8 @@ static uint32_t slot_reg(visa_parser *p, int32_t root, int32_t anchor, bool lane
     n->root = root;
     n->anchor = anchor;
     n->lane = lane;
+    n->lo = lo;
+    n->hi = hi;
     n->reg = visa_new_reg(p, irt);
     return n->reg;
 }
@@ -114,7 +130,16 @@ bool visa_locate(visa_parser *p, const visa_access *a, visa_place *out)
     int64_t x = lane ? first - (int64_t)a->lane_offset * S : first;
     int64_t sub = ((x % S) + S) % S;
     int64_t anchor = x - sub;
-    out->reg = slot_reg(p, v->root, (int32_t)anchor, lane, bits_type(S));
+    out->reg = slot_reg(p, v->root, (int32_t)anchor, lane, bits_type(S),
+                        anchor + (int64_t)a->lane_offset * S,
+                        anchor + (int64_t)(a->lane_offset + a->lanes) * S);
+    if (out->reg == UINT32_MAX) {
+        visa_error(p, a->line, a->col, "VISA-UNSUP-005",
+                   "region of '%.*s' moves data between lanes (lanes %u..%u read or write "
+                   "elements that other lanes hold)",
+                   (int)v->len, v->name, a->lane_offset, a->lane_offset + a->lanes - 1);
+        return false;
+    }
     out->shift = (uint8_t)(sub * 8);
     out->bits = (uint8_t)(size * 8);
     out->slot_bits = (uint8_t)(S * 8);

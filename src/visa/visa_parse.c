@@ -423,6 +423,7 @@ static bool parser_init(visa_parser *p, const char *path, diag_list *dl)
     dynarray_init(&p->slots, sizeof(visa_slot));
     dynarray_init(&p->prologue, sizeof(ir_insn));
     dynarray_init(&p->params, sizeof(ir_param));
+    dynarray_init(&p->post_glue, sizeof(uint32_t));
     fe_labels_init(&p->labels);
     p->m = calloc(1, sizeof *p->m);
     if (!p->m)

@@ -6,9 +6,10 @@
  *   - bytes [grf, grf + PerThreadInputSize) hold the local ids: three components x, y, z, each
  *     SimdSize 16-bit lanes padded to whole GRFs (IGC's per-thread payload); an .input there gets
  *     the local ids of the lanes it covers;
- *   - from grf + PerThreadInputSize on, the cross-thread data: each .input there is a kernel
- *     parameter at its offset from that point, which the launch fills as IGC's runtime would
- *     (docs/launch-files.md, "ND-range launches"). */
+ *   - from grf + PerThreadInputSize on, the cross-thread data: the kernel's one parameter,
+ *     `cross_thread_data`, up to the end of its last .input; each .input there is loaded from
+ *     its offset, and the launch fills the bytes as IGC's runtime would (docs/launch-files.md,
+ *     "ND-range launches"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,24 +116,37 @@ static void local_id_input(visa_parser *p, int32_t vi)
     in->src[0] = (ir_operand){.kind = IR_OPND_SREG, .reg = IR_SREG_TID_X + comp};
 }
 
-/* A cross-thread .input: a kernel parameter, loaded into its uniform slots. */
-static void cross_thread_input(visa_parser *p, int32_t vi, uint32_t ct_start)
+/* The kernel's one parameter: the cross-thread data, `bytes` long (the end of its last .input),
+ * which the launch builds as IGC's runtime lays it out (docs/launch-files.md, "ND-range
+ * launches"). */
+static bool cross_thread_param(visa_parser *p, uint32_t ct_start)
 {
-    visa_var *v = visa_var_at(p, vi);
+    uint32_t end = 0;
+    for (size_t i = 0; i < p->vars.count; i++) {
+        const visa_var *v = visa_var_at(p, (int32_t)i);
+        if (v->is_input && v->input_offset >= ct_start && v->input_offset + v->input_size - ct_start > end)
+            end = v->input_offset + v->input_size - ct_start;
+    }
+    if (!end)
+        return true;
     ir_param *pa = dynarray_push(&p->params);
     if (!pa) {
         fe_cursor_oom(&p->cur, "VISA-LIMIT-001");
-        return;
+        return false;
     }
-    uint32_t index = (uint32_t)p->params.count - 1;
-    pa->name = arena_strndup(&p->m->arena, v->name, v->len);
+    pa->name = "cross_thread_data";
     pa->type = IR_T_B8;
     pa->align = 1;
-    pa->size_bytes = v->input_size;
-    pa->offset = v->input_offset - ct_start;
-    pa->line = v->line;
-    pa->col = v->col;
-    v = visa_var_at(p, vi);
+    pa->size_bytes = end;
+    pa->line = p->func_line;
+    pa->col = p->func_col;
+    return true;
+}
+
+/* A cross-thread .input: its bytes of the parameter, loaded into its uniform slots. */
+static void cross_thread_input(visa_parser *p, int32_t vi, uint32_t ct_start)
+{
+    const visa_var *v = visa_var_at(p, vi);
     unsigned S = visa_var_at(p, v->root)->slot_bytes;
     for (uint32_t off = 0; off < v->input_size; off += S) {
         visa_access a = {.var = vi, .type = v->type, .elem = off / visa_types[v->type].bytes,
@@ -148,8 +162,8 @@ static void cross_thread_input(visa_parser *p, int32_t vi, uint32_t ct_start)
             return;
         in->ndst = in->nsrc = 1;
         in->dst[0] = (ir_operand){.kind = IR_OPND_REG, .reg = pl.reg};
-        in->src[0] = (ir_operand){.kind = IR_OPND_ADDR, .sym = IR_SYM_PARAM_BASE + index,
-                                  .imm = off};
+        in->src[0] = (ir_operand){.kind = IR_OPND_ADDR, .sym = IR_SYM_PARAM_BASE,
+                                  .imm = v->input_offset - ct_start + off};
         in->mem.space = IR_SPACE_PARAM;
         in->mem.elem_bytes = (uint8_t)bytes;
         in->mem.vec = 1;
@@ -165,6 +179,8 @@ void visa_begin_function(visa_parser *p, const fe_token *dir)
     settle_storage(p);
     r0_prologue(p);
     uint32_t ct_start = p->grf_bytes + p->per_thread_input_bytes;
+    if (!cross_thread_param(p, ct_start))
+        return;
     for (size_t i = 0; i < p->vars.count && !p->cur.oom; i++) {
         visa_var *v = visa_var_at(p, (int32_t)i);
         if (!v->is_input)
@@ -190,6 +206,35 @@ static void patch_label(void *user, const fe_label_ref *ref, uint32_t target)
 {
     patch_ctx *c = user;
     c->insns[ref->insn + c->shift].src[ref->slot].imm = target + c->shift;
+}
+
+/* Static ids: one per vISA instruction. Glue takes the id of the instruction it serves: the
+ * next non-glue one, or the one before for a finishing insert (post_glue) and for glue at the
+ * end. */
+static void assign_ids(visa_parser *p, ir_insn *insns, uint32_t n, uint32_t npro)
+{
+    const uint32_t *post = p->post_glue.data;
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!insns[i].glue)
+            insns[i].id = p->insn_ids++;
+    uint32_t next = UINT32_MAX;
+    for (uint32_t i = n; i-- > 0;) {
+        if (!insns[i].glue)
+            next = insns[i].id;
+        else
+            insns[i].id = next;
+    }
+    uint32_t prev = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        while (k < p->post_glue.count && post[k] + npro < i)
+            k++;
+        bool finishing = k < p->post_glue.count && post[k] + npro == i;
+        if (!insns[i].glue)
+            prev = insns[i].id;
+        else if ((finishing || insns[i].id == UINT32_MAX) && prev != UINT32_MAX)
+            insns[i].id = prev;
+    }
 }
 
 static bool name_slots(visa_parser *p, ir_func *fn)
@@ -241,8 +286,7 @@ static bool build_function(visa_parser *p)
     patch_ctx c = {fn->insns, (uint32_t)npro};
     fe_label_resolver r = {patch_label, NULL, &c};
     fe_labels_resolve(&p->labels, &p->cur, "VISA-SEM-004", &r);
-    for (uint32_t i = 0; i < fn->ninsns; i++)
-        fn->insns[i].id = p->insn_ids++;
+    assign_ids(p, fn->insns, fn->ninsns, (uint32_t)npro);
     if (p->params.count) {
         fn->params = arena_alloc(a, p->params.count * sizeof *fn->params);
         if (!fn->params)
@@ -290,4 +334,5 @@ void visa_lower_fini(visa_parser *p)
     dynarray_free(&p->slots);
     dynarray_free(&p->prologue);
     dynarray_free(&p->params);
+    dynarray_free(&p->post_glue);
 }

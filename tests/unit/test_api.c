@@ -159,7 +159,8 @@ static void test_unknown_preset(void **state)
     gms_diag d = find(dl, "SIM-GPU-001");
     assert_int_equal(d.severity, GMS_ERROR);
     assert_string_equal(d.message,
-                        "unknown GPU preset 'h101' (presets: h100, a100, v100, t4, gtx980)");
+                        "unknown GPU preset 'h101' (presets: h100, a100, v100, t4, gtx980, "
+                        "pvc, pvc-2t, acm-g10)");
     gms_diag_list_destroy(dl);
 }
 

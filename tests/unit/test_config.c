@@ -45,13 +45,14 @@ static int load_text(const char *text, gpu_config *out, diag_list *dl)
 static void test_preset_lookup(void **state)
 {
     (void)state;
-    static const char *const names[] = {"h100", "a100", "v100", "t4", "gtx980"};
-    assert_int_equal(gpu_preset_count(), 5);
+    static const char *const names[] = {"h100", "a100", "v100", "t4", "gtx980",
+                                        "pvc", "pvc-2t", "acm-g10"};
+    assert_int_equal(gpu_preset_count(), 8);
     for (size_t i = 0; i < 5; i++) {
         assert_string_equal(gpu_preset_at(i)->name, names[i]);
         assert_ptr_equal(gpu_preset_find(names[i]), gpu_preset_at(i));
     }
-    assert_null(gpu_preset_at(5));
+    assert_null(gpu_preset_at(8));
     assert_null(gpu_preset_find("h200"));
     assert_null(gpu_preset_find("H100"));
     assert_null(gpu_preset_find(NULL));
@@ -112,8 +113,33 @@ static void test_preset_key_numbers(void **state)
     assert_int_equal(gtx980->latency.shared_conflict_step_cycles, 2);
     assert_int_equal(gpu_config_l1_data_bytes(gtx980, 98304), 24576);
 
-    for (size_t i = 0; i < gpu_preset_count(); i++) {
+    /* The Xe presets (§7 of the figures): Xe-cores, SLM limits, L2 sizes, 64-byte lines, tiles */
+    const gpu_config *pvc = gpu_preset_find("pvc"), *pvc2 = gpu_preset_find("pvc-2t");
+    const gpu_config *acm = gpu_preset_find("acm-g10");
+    assert_int_equal(pvc->sm.count, 56);
+    assert_int_equal(pvc->sm.tiles, 1);
+    assert_int_equal(pvc->l1.unified_bytes, 512 * 1024);
+    assert_int_equal(pvc->l1.max_shared_per_cta_bytes, 128 * 1024);
+    assert_int_equal(pvc->l2.size_bytes, 108u << 20);
+    assert_int_equal(pvc2->sm.count, 128);
+    assert_int_equal(pvc2->sm.tiles, 2);
+    assert_int_equal(pvc2->l2.size_bytes, 288u << 20);
+    assert_int_equal(acm->l1.unified_bytes, 192 * 1024);
+    assert_int_equal(acm->l1.max_shared_per_cta_bytes, 64 * 1024);
+    assert_int_equal(acm->l2.size_bytes, 16u << 20);
+    for (size_t i = 5; i < gpu_preset_count(); i++) {
         const gpu_config *c = gpu_preset_at(i);
+        assert_int_equal(c->l1.line_bytes, 64);
+        assert_int_equal(c->l1.sector_bytes, 64);
+        assert_int_equal(c->l2.line_bytes, 64);
+        assert_int_equal(c->l2.sector_bytes, 64);
+        assert_int_equal(c->l1.shared_carveouts_bytes[c->l1.shared_carveout_count - 1],
+                         128 * 1024);
+    }
+
+    for (size_t i = 0; i < 5; i++) { /* the NVIDIA presets */
+        const gpu_config *c = gpu_preset_at(i);
+        assert_int_equal(c->sm.tiles, 1);
         assert_int_equal(c->l1.line_bytes, 128);
         assert_int_equal(c->l1.sector_bytes, 32);
         assert_int_equal(c->l2.line_bytes, 128);
@@ -293,7 +319,8 @@ static const bad_override bad_overrides[] = {
     {"CONFIG-004_top_level_not_object.json", "CONFIG-004", "the top level must be an object", 0,
      0},
     {"CONFIG-005_unknown_base.json", "CONFIG-005",
-     "base: no preset \"h200\" (presets: h100, a100, v100, t4, gtx980)", 2, 3},
+     "base: no preset \"h200\" (presets: h100, a100, v100, t4, gtx980, pvc, pvc-2t, "
+     "acm-g10)", 2, 3},
     {"CONFIG-006_unknown_key.json", "CONFIG-006", "l2.sise_bytes: unknown key", 4, 5},
     {"CONFIG-007_wrong_type.json", "CONFIG-007", "l2.ways: expected an integer", 4, 5},
     {"CONFIG-008_negative_count.json", "CONFIG-008", "sm.count: -1 is out of range 0..4294967295",
@@ -358,9 +385,12 @@ static const bad_override bad_overrides[] = {
      "constant.l15_bytes: 65536 differs from t4's value (47104); the L1.5 constant cache is not "
      "modelled yet",
      4, 5},
-    {"CONFIG-124_latency_needs_timing.json", "CONFIG-124",
-     "latency.dram_cycles: 1 differs from a100's value (570); the timing model is not built yet",
-     4, 5},
+    {"CONFIG-116_far_below_near.json", "CONFIG-116",
+     "latency.l2_far_hit_cycles: 200 is below latency.l2_near_hit_cycles (211)", 4, 5},
+    {"CONFIG-125_row_hit_slower.json", "CONFIG-125",
+     "latency.dram_row_hit_cycles: 600 is above latency.dram_cycles (570)", 4, 5},
+    {"CONFIG-126_row_below_interleave.json", "CONFIG-126",
+     "dram.row_bytes: 128 is smaller than the 256-byte channel interleave", 4, 5},
 };
 
 static void test_bad_overrides(void **state)
@@ -502,6 +532,7 @@ static void empty_carveout_list(gpu_config *c) { c->l1.shared_carveout_count = 0
 static void too_long_carveout_list(gpu_config *c) { c->l1.shared_carveout_count = 17; }
 static void partitions_do_not_divide_slices(gpu_config *c) { c->l2.partitions = 3; }
 static void cta_not_whole_warps(gpu_config *c) { c->sm.max_threads_per_cta = 1000; }
+static void tiles_uneven(gpu_config *c) { c->sm.tiles = 3; }
 static void far_hit_below_near_hit(gpu_config *c) { c->latency.l2_far_hit_cycles = 200; }
 static void row_hit_above_row_miss(gpu_config *c) { c->latency.dram_row_hit_cycles = 651; }
 static void row_below_interleave(gpu_config *c) { c->dram.row_bytes = 128; }
@@ -549,6 +580,7 @@ static const geometry_case geometry_cases[] = {
      row_hit_above_row_miss},
     {"CONFIG-126", "dram.row_bytes: 128 is smaller than the 256-byte channel interleave",
      row_below_interleave},
+    {"CONFIG-140", "sm.tiles: 3 must divide sm.count (132) and l2.slices (80)", tiles_uneven},
 };
 
 static void test_validate_rejects_geometry(void **state)

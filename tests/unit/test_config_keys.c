@@ -59,6 +59,12 @@ typedef struct key_probe {
     "\"base\": \"a100\", \"sm\": {\"count\": 1}, \"l1\": {\"cache_global_loads\": false}, "      \
     "\"l2\": {\"size_bytes\": 65536, \"slices\": 2"
 
+/* Launch files of the timing probes. */
+#define CHASE "kernels/pointer_chase/pointer_chase.json"
+#define SMEM "kernels/smem_banks/smem_banks.json"
+#define STREAM "kernels/stream_dram/stream_dram.json"
+#define STRIDED "kernels/strided_access/strided_access.json"
+
 static const key_probe probes[] = {
     /* SM limits: where CTAs run and how many are resident (instruction cache per SM; L1
      * sharing and the order of accesses). */
@@ -148,6 +154,50 @@ static const key_probe probes[] = {
      H100 ", \"instruction\": {\"l1_bytes\": 1024, \"l1_ways\": 4}", PROBE_DIFFERS, NULL},
     {"instruction.l1_line_bytes", NULL, SWEEP_L1, H100,
      H100 ", \"instruction\": {\"l1_line_bytes\": 256}", PROBE_DIFFERS, NULL},
+    /* The timing model's memory keys (docs/timing.md, "Memory"): they change the cycles. The
+     * pointer chase's last chain (256 KiB) leaves the L1 and is read from the L2, where the
+     * chasing SM's partition holds no copy of the lines the building CTAs wrote (far hits); its
+     * first chain fits the L1. */
+    {"latency.l1_hit_cycles", NULL, CHASE, H100, H100 ", \"latency\": {\"l1_hit_cycles\": 50}",
+     PROBE_DIFFERS, NULL},
+    {"latency.l2_near_hit_cycles", NULL, CHASE, H100 ", \"l2\": {\"partitions\": 1}",
+     H100 ", \"l2\": {\"partitions\": 1}, \"latency\": {\"l2_near_hit_cycles\": 300}",
+     PROBE_DIFFERS, NULL},
+    {"latency.l2_far_hit_cycles", NULL, CHASE, H100,
+     H100 ", \"latency\": {\"l2_far_hit_cycles\": 600}", PROBE_DIFFERS, NULL},
+    {"l2.partitions", NULL, CHASE, H100, H100 ", \"l2\": {\"partitions\": 1}", PROBE_DIFFERS,
+     NULL},
+    {"latency.shared_load_cycles", NULL, SMEM, H100,
+     H100 ", \"latency\": {\"shared_load_cycles\": 60}", PROBE_DIFFERS, NULL},
+    {"latency.shared_conflict_step_cycles", NULL, SMEM, H100,
+     H100 ", \"latency\": {\"shared_conflict_step_cycles\": 5}", PROBE_DIFFERS, NULL},
+    /* Parameters are read through the constant cache: a miss, then hits. */
+    {"latency.constant_l1_hit_cycles", NULL, STREAM, H100,
+     H100 ", \"latency\": {\"constant_l1_hit_cycles\": 60}", PROBE_DIFFERS, NULL},
+    {"latency.constant_l15_hit_cycles", NULL, STREAM, H100,
+     H100 ", \"latency\": {\"constant_l15_hit_cycles\": 300}", PROBE_DIFFERS, NULL},
+    /* Streaming from DRAM: rows, channels, bandwidths, MSHRs. */
+    {"latency.dram_cycles", NULL, STREAM, H100, H100 ", \"latency\": {\"dram_cycles\": 900}",
+     PROBE_DIFFERS, NULL},
+    {"latency.dram_row_hit_cycles", NULL, STREAM, H100,
+     H100 ", \"latency\": {\"dram_row_hit_cycles\": 300}", PROBE_DIFFERS, NULL},
+    {"dram.channels", NULL, STREAM, H100, H100 ", \"dram\": {\"channels\": 1}", PROBE_DIFFERS,
+     NULL},
+    {"dram.bytes_per_cycle", NULL, STREAM, H100, H100 ", \"dram\": {\"bytes_per_cycle\": 16}",
+     PROBE_DIFFERS, NULL},
+    /* saxpy reads x and y in turn: with one bank their rows close each other. */
+    {"dram.banks_per_channel", NULL, "kernels/saxpy_cs/saxpy_cs.json", H100,
+     H100 ", \"dram\": {\"banks_per_channel\": 1}", PROBE_DIFFERS, NULL},
+    {"dram.row_bytes", NULL, STREAM, H100, H100 ", \"dram\": {\"row_bytes\": 256}",
+     PROBE_DIFFERS, NULL},
+    {"l2.slice_bytes_per_cycle", NULL, STREAM, H100,
+     H100 ", \"l2\": {\"slice_bytes_per_cycle\": 1}", PROBE_DIFFERS, NULL},
+    {"l1.mshrs", NULL, STREAM, H100, H100 ", \"l1\": {\"mshrs\": 1}", PROBE_DIFFERS, NULL},
+    /* Strides of 2 to 32 words: several lines per warp load. */
+    {"l1.tags_per_cycle", NULL, STRIDED, H100, H100 ", \"l1\": {\"tags_per_cycle\": 1}",
+     PROBE_DIFFERS, NULL},
+    {"l1.sectors_per_cycle", NULL, STRIDED, H100, H100 ", \"l1\": {\"sectors_per_cycle\": 1}",
+     PROBE_DIFFERS, NULL},
     /* Descriptive keys change no statistic. */
     {"name", "description", SWEEP_L1, H100,
      H100 ", \"name\": \"renamed\", \"description\": \"another text\"", PROBE_SAME, NULL},
@@ -230,6 +280,7 @@ typedef struct probe_run {
     gms_run *run;
     gms_diag_list *dl;
     char *json;   /* the JSON report: every counter of every instruction; NULL when none */
+    uint64_t cycles; /* the timing model's cycles over all launches (gms_totals.cycles) */
 } probe_run;
 
 /* Runs `launch` (under tests/) with the override "{members}". The caller frees with
@@ -245,13 +296,18 @@ static void run_with(const char *launch, const char *members, probe_run *out)
     assert_non_null(out->dl);
     out->run = NULL;
     out->json = NULL;
+    out->cycles = 0;
     out->status = gms_run_file(launch_path, &opt, &out->run, out->dl);
     unlink(path);
     assert_non_null(out->run);
     gms_device *dev = gms_run_device(out->run);
-    if (dev && out->status == GMS_OK)
+    if (dev && out->status == GMS_OK) {
         assert_int_equal(gms_device_report(dev, GMS_REPORT_JSON, 0, "probe", &out->json, NULL),
                          GMS_OK);
+        gms_totals t;
+        assert_int_equal(gms_device_totals(dev, &t), GMS_OK);
+        out->cycles = t.cycles;
+    }
 }
 
 static void probe_run_fini(probe_run *r)
@@ -261,11 +317,12 @@ static void probe_run_fini(probe_run *r)
     gms_diag_list_destroy(r->dl);
 }
 
-/* Whether two runs of one launch file counted, executed and ended alike: the same status and
- * the same JSON report (every launch, total and per-instruction counter). */
+/* Whether two runs of one launch file counted, executed, took and ended alike: the same
+ * status, the same timing-model cycles and the same JSON report (every launch, total and
+ * per-instruction counter). */
 static bool runs_equal(const probe_run *a, const probe_run *b)
 {
-    if (a->status != b->status)
+    if (a->status != b->status || a->cycles != b->cycles)
         return false;
     if (!a->json || !b->json)
         return a->json == b->json;
@@ -422,7 +479,7 @@ static void test_every_key_of_every_preset(void **state)
                 keys++;
             }
         }
-        assert_int_equal(keys, 86); /* docs/presets.md lists as many */
+        assert_int_equal(keys, 87); /* docs/presets.md lists as many */
         json_decref(root);
         free(text);
     }
@@ -512,7 +569,9 @@ static void test_key_model_lookup(void **state)
     assert_int_equal(gpu_config_key_model("name", &model), 0);
     assert_int_equal(model, GPU_KEY_DESCRIPTIVE);
     assert_int_equal(gpu_config_key_model("latency.dram_cycles", &model), 0);
-    assert_int_equal(model, GPU_KEY_NEEDS_TIMING);
+    assert_int_equal(model, GPU_KEY_MODELLED);
+    assert_int_equal(gpu_config_key_model("dram.row_bytes", &model), 0);
+    assert_int_equal(model, GPU_KEY_MODELLED);
     assert_int_equal(gpu_config_key_model("crs.entry_bytes", &model), 0);
     assert_int_equal(model, GPU_KEY_NOT_MODELLED);
     static const char *const unknown[] = {"base", "l2", "l2.", "l2.sise_bytes", "l2slices",
@@ -522,8 +581,9 @@ static void test_key_model_lookup(void **state)
 }
 
 /* The override that showed the problem (issue 8, item 4): write-through L2, modulo slices, one
- * partition and one-cycle DRAM gave the statistics of h100. Now the two keys the simulator does
- * not use are refused where they stand; the two it does use are accepted. */
+ * partition and one-cycle DRAM gave the statistics of h100. With the timing model every one of
+ * these keys is used; the one-cycle DRAM is refused only because its open-row latency would be
+ * slower (CONFIG-125), and accepted with it. */
 static void test_issue_example(void **state)
 {
     (void)state;
@@ -536,33 +596,36 @@ static void test_issue_example(void **state)
     diag_list dl;
     diag_list_init(&dl);
     assert_int_equal(gpu_config_parse_override(text, strlen(text), "x.json", &c, &dl), -1);
-    assert_int_equal(dl.count, 2);
-    assert_string_equal(dl.items[0].rule, "CONFIG-124");
-    assert_string_equal(dl.items[0].message, "l2.partitions: 1 differs from h100's value (2); "
-                                             "the timing model is not built yet");
-    assert_int_equal(dl.items[0].line, 3);
-    assert_int_equal(dl.items[0].col, 34);
-    assert_string_equal(dl.items[1].rule, "CONFIG-124");
-    assert_string_equal(dl.items[1].message, "latency.dram_cycles: 1 differs from h100's value "
-                                             "(650); the timing model is not built yet");
-    assert_int_equal(dl.items[1].line, 4);
-    assert_int_equal(dl.items[1].col, 15);
+    assert_int_equal(dl.count, 1);
+    assert_string_equal(dl.items[0].rule, "CONFIG-125");
+    assert_string_equal(dl.items[0].message, "latency.dram_row_hit_cycles: 610 is above "
+                                             "latency.dram_cycles (1)");
+    diag_list_fini(&dl);
+    static const char fixed[] = "{\"l2\": {\"partitions\": 1}, \"latency\": {\"dram_cycles\": 1, "
+                                "\"dram_row_hit_cycles\": 1}}";
+    diag_list_init(&dl);
+    assert_int_equal(gpu_config_parse_override(fixed, strlen(fixed), "x.json", &c, &dl), 0);
+    assert_int_equal(dl.count, 0);
+    assert_int_equal(c.l2.partitions, 1);
+    assert_int_equal(c.latency.dram_cycles, 1);
     diag_list_fini(&dl);
 }
 
-/* A file without "base" is compared with the default preset, whatever its name says. */
+/* A file without "base" is compared with the default preset, whatever its name says: t4's own
+ * L1.5 constant size differs from h100's. */
 static void test_no_base_compares_with_default(void **state)
 {
     (void)state;
-    static const char text[] = "{\"name\": \"a100\", \"latency\": {\"dram_cycles\": 570}}";
+    static const char text[] = "{\"name\": \"t4\", \"constant\": {\"l15_bytes\": 47104}}";
     gpu_config c;
     diag_list dl;
     diag_list_init(&dl);
     assert_int_equal(gpu_config_parse_override(text, strlen(text), "x.json", &c, &dl), -1);
     assert_int_equal(dl.count, 1);
-    assert_string_equal(dl.items[0].rule, "CONFIG-124");
-    assert_string_equal(dl.items[0].message, "latency.dram_cycles: 570 differs from h100's value "
-                                             "(650); the timing model is not built yet");
+    assert_string_equal(dl.items[0].rule, "CONFIG-123");
+    assert_string_equal(dl.items[0].message, "constant.l15_bytes: 47104 differs from h100's value "
+                                             "(65536); the L1.5 constant cache is not modelled "
+                                             "yet");
     diag_list_fini(&dl);
 }
 
