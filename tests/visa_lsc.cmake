@@ -38,8 +38,7 @@ set_tests_properties(diff.genx.lsc PROPERTIES LABELS diff SKIP_RETURN_CODE 77 TI
 # The LSC instructions run (tests/visa/lsc_run/): one SIMD16 thread's x3 vector loads, a
 # write-through store, iadd/iinc/icas atomics (the winner and the old values), SLM stores and
 # loads across lanes around an SLM fence, a transposed block load and store, and an evicting
-# fence; every word of the buffer is compared with lsc_ops.expected.bin. The values are the
-# same on any preset; h100 until the Xe presets exist.
+# fence; every word of the buffer is compared with lsc_ops.expected.bin. Runs on the pvc preset.
 add_test(NAME kernels.visa.lsc_ops
          COMMAND $<TARGET_FILE:gpumemsim> run --quiet lsc_ops.json
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/tests/visa/lsc_run)

@@ -98,6 +98,19 @@ static bool read_insn(visa_parser *p, const visa_insn_head *h, visa_lsc_msg *in)
 
 /* ---- lowering ---- */
 
+/* The LSC enumerations map onto the IR's by a fixed offset (visa_lsc.h and ir.h). */
+_Static_assert((int)VISA_LSC_CACHE_RI == (int)IR_CC_READ_INVALIDATE &&
+                   (int)VISA_LSC_CACHE_DF == (int)IR_CC_DEFAULT,
+               "LSC cache controls are the IR's ir_cache_ctl values");
+_Static_assert((int)VISA_LSC_SFID_SLM + 1 == (int)IR_SFID_SLM &&
+                   (int)VISA_LSC_SFID_UGM + 1 == (int)IR_SFID_UGM &&
+                   (int)VISA_LSC_SFID_UGML + 1 == (int)IR_SFID_UGML &&
+                   (int)VISA_LSC_SFID_TGM + 1 == (int)IR_SFID_TGM,
+               "LSC SFIDs are the IR's ir_sfid values less one");
+_Static_assert((int)VISA_LSC_FENCE_NONE + 1 == (int)IR_FENCE_OP_NONE &&
+                   (int)VISA_LSC_FENCE_FLUSHL3 + 1 == (int)IR_FENCE_OP_FLUSHL3,
+               "LSC fence operations are the IR's ir_fence_op values less one");
+
 static const uint8_t scopes[] = {IR_SCOPE_CTA, IR_SCOPE_SM, IR_SCOPE_TILE, IR_SCOPE_GPU,
                                  IR_SCOPE_GPUS, IR_SCOPE_SYS, IR_SCOPE_SYSACQ};
 
