@@ -89,13 +89,10 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         S->acc_ready = t;
         S->acc_long = 0;
         exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
-        const ir_insn *in = exec_warp_next(w->ew);
+        /* The memory side's latencies are issue to use (what a pointer chase measures), the
+         * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
+         * the access is timed from issue (docs/timing.md, "Memory", "Latencies"). */
         S->acc_at = t;
-        if (in) {
-            timing_cost c = in == w->next_in ? w->next_cost : timing_cost_of(S->cfg, in);
-            if (c.pipe == TIMING_PIPE_MEM)
-                S->acc_at = t + c.latency;
-        }
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
