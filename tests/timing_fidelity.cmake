@@ -24,7 +24,7 @@ list(REMOVE_DUPLICATES fidelity_launches)
 option(GMS_FIDELITY_SLOW "Register the slow timing-validation cases (far L2, DRAM) with ctest" OFF)
 set(fidelity_slow_launches
     chase/a100_l2far_34m.json chase/h100_l2far_40m.json
-    chase/v100_dram_12m.json chase/a100_dram_64m.json chase/h100_dram_80m.json
+    chase/a100_dram_64m.json chase/h100_dram_80m.json
     triad/a100_dram.json triad/h100_dram.json)
 if(NOT GMS_FIDELITY_SLOW)
   list(REMOVE_ITEM fidelity_launches ${fidelity_slow_launches})
