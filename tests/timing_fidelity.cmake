@@ -13,6 +13,11 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${GMS_FIDELITY_CA
 file(STRINGS ${GMS_FIDELITY_CASES} fidelity_lines REGEX "^[^#]")
 set(fidelity_launches "")
 foreach(line ${fidelity_lines})
+  # A case line's free text may hold a ';', which splits it into list items: only the item that
+  # starts the line (name, launch file, ...) names a launch file.
+  if(NOT line MATCHES "^[^ ]+ +[^ ]+\\.json ")
+    continue()
+  endif()
   string(REGEX REPLACE "^[^ ]+ +([^ ]+) .*$" "\\1" launch "${line}")
   list(APPEND fidelity_launches ${launch})
 endforeach()
