@@ -52,8 +52,8 @@ static int bad_kind(enum cudaMemcpyKind kind, const void *other, int to_symbol)
 static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, size_t offset,
                              enum cudaMemcpyKind kind)
 {
-    const rt_var *v;
-    gms_module *m;
+    const rt_var *v = NULL;
+    gms_module *m = NULL;
     cudaError_t e = lookup(symbol, &v, &m);
     if (e)
         return e;
@@ -81,8 +81,8 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t count, 
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    const rt_var *v;
-    gms_module *m;
+    const rt_var *v = NULL;
+    gms_module *m = NULL;
     cudaError_t e = lookup(symbol, &v, &m);
     if (e)
         return e;
@@ -131,8 +131,8 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
-    const rt_var *v;
-    gms_module *m;
+    const rt_var *v = NULL;
+    gms_module *m = NULL;
     cudaError_t e = lookup(symbol, &v, &m);
     if (e)
         return e;

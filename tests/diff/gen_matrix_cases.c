@@ -59,9 +59,13 @@ static unsigned fragment(char *out, size_t size, unsigned shape, char frag, cons
         regs = 8;
     gen_data_operand(out, size, bits == 64 ? "%fd" : "%q", first, regs);
     if (regs == 1) { /* always braces for matrix operands */
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "{%s}", out);
-        snprintf(out, size, "%s", tmp);
+        size_t n = strlen(out);
+        if (n + 3 <= size) { /* wrap in place: "{" out "}" */
+            memmove(out + 1, out, n);
+            out[0] = '{';
+            out[n + 1] = '}';
+            out[n + 2] = '\0';
+        }
     }
     return regs;
 }
