@@ -70,8 +70,6 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define CRS_CACHE LATER("the call-return-stack cache")
 /* The core charges a branch only its pipe's interval (docs/timing.md, "Pipes") */
 #define BRANCH_LATENCY LATER("a taken branch's latency")
-/* Only Intel LSC tile-scope fences see tiles; until a probe runs one, the preset's value stays */
-#define TILES LATER("a tile count other than the preset's")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -92,7 +90,7 @@ static const config_field config_fields[] = {
     SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
     SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, USED), /* timing: occupancy */
     SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
-    SUB(sm, tiles, KIND_U32, 0, 64, TILES),
+    SUB(sm, tiles, KIND_U32, 0, 64, USED), /* Intel LSC tile-scope fences */
     /* The timing model's schedulers per SM and the clock its cycles are converted at. */
     SUB(sm, schedulers, KIND_U32, 0, 64, USED),
     SUB(sm, clock_mhz, KIND_U32, 0, 100000, USED),

@@ -218,6 +218,10 @@ static const key_probe probes[] = {
     /* 16 Ki registers per SM hold fewer of the sweep's CTAs at once. */
     {"sm.registers_per_sm", NULL, "config_keys/sweep_grid.json", H100 ", \"sm\": {\"count\": 1}",
      H100 ", \"sm\": {\"count\": 1, \"registers_per_sm\": 16384}", PROBE_DIFFERS, NULL},
+    /* 128 work-groups, one per Xe-core, each ending with a tile-scope evict: the tile count
+     * decides which SMs' L1s and which L2 slices each evict reaches. */
+    {"sm.tiles", NULL, "config_keys/lsc_tile_fence.json", "\"base\": \"pvc-2t\"",
+     "\"base\": \"pvc-2t\", \"sm\": {\"tiles\": 1}", PROBE_DIFFERS, NULL},
     PIPE_PROBE("int_latency_cycles", CHASE, 40),
     PIPE_PROBE("int_interval_cycles", CHASE, 16),
     PIPE_PROBE("fp32_latency_cycles", SAXPY, 40),
