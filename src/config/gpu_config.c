@@ -55,22 +55,21 @@ typedef struct config_field {
 enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 
 /* The last column: what the simulator does with the key (gpu_key_model). The keys marked LATER
- * and TIMING are the not-yet list: they are validated and printed like every other key, but an
- * override may not change them (CONFIG-123, CONFIG-124) until the part that would use them
- * exists. Moving a key to USED needs its probe in tests/unit/test_config_keys.c. */
+ * are the not-yet list: they are validated and printed like every other key, but an override
+ * may not change them (CONFIG-123) until the part that would use them exists. Moving a key to
+ * USED needs its probe in tests/unit/test_config_keys.c. (CONFIG-124, the timing model's own
+ * not-yet group, is retired: every key it held is modelled.) */
 #define USED GPU_KEY_MODELLED, NULL
 #define DESCRIBES GPU_KEY_DESCRIPTIVE, NULL
 #define FIXED GPU_KEY_FIXED, NULL
 #define LATER(what) GPU_KEY_NOT_MODELLED, what
-#define TIMING GPU_KEY_NEEDS_TIMING, NULL
-#define REGISTER_LIMIT LATER("occupancy limited by registers")
 #define RESERVATION LATER("a per-CTA shared-memory reservation")
 #define LINE_128 LATER("a line size other than the preset's")
 #define CONSTANT_L15 LATER("the L1.5 constant cache")
 #define INSTRUCTION_L0 LATER("the L0 instruction cache")
 #define CRS_CACHE LATER("the call-return-stack cache")
-/* Only Intel LSC tile-scope fences see tiles; until a probe runs one, the preset's value stays */
-#define TILES LATER("a tile count other than the preset's")
+/* The core charges a branch only its pipe's interval (docs/timing.md, "Pipes") */
+#define BRANCH_LATENCY LATER("a taken branch's latency")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -89,13 +88,12 @@ static const config_field config_fields[] = {
     SUB(sm, max_threads_per_sm, KIND_U32, 0, 65536, USED),
     SUB(sm, max_ctas_per_sm, KIND_U32, 0, 1024, USED),
     SUB(sm, max_warps_per_sm, KIND_U32, 0, 2048, USED),
-    SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, REGISTER_LIMIT),
+    SUB(sm, registers_per_sm, KIND_U32, 0, 16777216, USED), /* timing: occupancy */
     SUB(sm, max_threads_per_cta, KIND_U32, 0, 65536, USED),
-    SUB(sm, tiles, KIND_U32, 0, 64, TILES),
-    /* The timing model uses these two; they become USED (with their probes) once the reports
-     * show cycles and GB/s, until then an override keeps the base's values (CONFIG-124). */
-    SUB(sm, schedulers, KIND_U32, 0, 64, TIMING),
-    SUB(sm, clock_mhz, KIND_U32, 0, 100000, TIMING),
+    SUB(sm, tiles, KIND_U32, 0, 64, USED), /* Intel LSC tile-scope fences */
+    /* The timing model's schedulers per SM and the clock its cycles are converted at. */
+    SUB(sm, schedulers, KIND_U32, 0, 64, USED),
+    SUB(sm, clock_mhz, KIND_U32, 0, 100000, USED),
     SUB(l1, unified_bytes, KIND_U32, 0, MIB(16), USED),
     SUB(l1, shared_carveouts_bytes, KIND_CARVEOUTS, 0, 0, USED),
     SUB(l1, default_shared_carveout_bytes, KIND_U32, Z, 0, USED),
@@ -155,21 +153,21 @@ static const config_field config_fields[] = {
     SUB(latency, dram_row_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(latency, constant_l1_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(latency, constant_l15_hit_cycles, KIND_U32, 0, LATENCY_MAX, USED),
-    SUB(pipe, int_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, int_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, fp32_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, fp32_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, fp64_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, fp64_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, sfu_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, sfu_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, tensor_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, tensor_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, branch_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, mem_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, mem_shared_latency_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
-    SUB(pipe, mem_interval_cycles, KIND_U32, 0, LATENCY_MAX, TIMING),
+    SUB(pipe, int_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, int_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, fp32_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, fp32_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, fp64_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, fp64_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, sfu_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, sfu_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, tensor_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, tensor_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, BRANCH_LATENCY),
+    SUB(pipe, branch_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, mem_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, mem_shared_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
+    SUB(pipe, mem_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
 };
 
 #define FIELD_COUNT (sizeof config_fields / sizeof config_fields[0])
@@ -531,11 +529,11 @@ int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl)
     return validate_with(&cx, c);
 }
 
-/* ---- keys that are not modelled yet (CONFIG-123, CONFIG-124) ---- */
+/* ---- keys that are not modelled yet (CONFIG-123) ---- */
 
 static bool is_not_yet(const config_field *f)
 {
-    return f->model == GPU_KEY_NOT_MODELLED || f->model == GPU_KEY_NEEDS_TIMING;
+    return f->model == GPU_KEY_NOT_MODELLED;
 }
 
 /* How many not-yet keys of `c` differ from `preset`. They are all numbers (the table has no
@@ -570,8 +568,9 @@ static const gpu_config *closest_preset(const gpu_config *c)
     return best;
 }
 
-/* CONFIG-123/124: a key the simulator does not model yet must keep the value of the preset the
- * override starts from, so that no setting is accepted and then silently ignored. */
+/* CONFIG-123: a key the simulator does not model yet must keep the value of the preset the
+ * override starts from, so that no setting is accepted and then silently ignored. (CONFIG-124,
+ * the same for keys only the timing model would read, is retired: the model reads them all.) */
 static void check_not_yet_keys(check_context *cx, const gpu_config *c, const gpu_config *base)
 {
     for (size_t i = 0; i < FIELD_COUNT; i++) {
@@ -579,15 +578,10 @@ static void check_not_yet_keys(check_context *cx, const gpu_config *c, const gpu
         uint64_t value = field_number(c, f), expected = field_number(base, f);
         if (!is_not_yet(f) || value == expected)
             continue;
-        if (f->model == GPU_KEY_NEEDS_TIMING)
-            config_error(cx, "CONFIG-124", f->section, f->key,
-                         "%llu differs from %s's value (%llu); the timing model is not built yet",
-                         (unsigned long long)value, base->name, (unsigned long long)expected);
-        else
-            config_error(cx, "CONFIG-123", f->section, f->key,
-                         "%llu differs from %s's value (%llu); %s is not modelled yet",
-                         (unsigned long long)value, base->name, (unsigned long long)expected,
-                         f->missing);
+        config_error(cx, "CONFIG-123", f->section, f->key,
+                     "%llu differs from %s's value (%llu); %s is not modelled yet",
+                     (unsigned long long)value, base->name, (unsigned long long)expected,
+                     f->missing);
     }
 }
 

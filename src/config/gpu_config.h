@@ -207,7 +207,7 @@ typedef struct gpu_config {
 
 /* What the simulator does with a key today (docs/presets.md, "Which keys are modelled"). A key
  * that is not modelled yet may only hold its base preset's value: the override loader rejects
- * any other value (CONFIG-123, CONFIG-124) instead of accepting a setting that changes nothing. */
+ * any other value (CONFIG-123) instead of accepting a setting that changes nothing. */
 typedef enum gpu_key_model {
     GPU_KEY_MODELLED,     /* changing it changes what a kernel run counts, computes or accepts */
     GPU_KEY_DESCRIPTIVE,  /* names the GPU or sizes the simulator's own storage; changes no
@@ -215,9 +215,8 @@ typedef enum gpu_key_model {
                              dram.page_bytes) */
     GPU_KEY_FIXED,        /* modelled, but only one value exists and a rule rejects the others
                              (sm.warp_size: CONFIG-109; l1/l2.replacement: CONFIG-009) */
-    GPU_KEY_NOT_MODELLED, /* not modelled yet: a value other than the base's is CONFIG-123 */
-    GPU_KEY_NEEDS_TIMING  /* only a part of the timing model not built yet would use it:
-                             CONFIG-124 */
+    GPU_KEY_NOT_MODELLED  /* not modelled yet: a value other than the base's is CONFIG-123
+                             (CONFIG-124, the timing model's not-yet group, is retired) */
 } gpu_key_model;
 
 /* ---- presets (presets.c; values and sources in docs/presets.md) ---- */
@@ -292,10 +291,8 @@ int gpu_config_validate(const gpu_config *c, const char *file, diag_list *dl);
  *   CONFIG-012 out of memory while parsing
  *   CONFIG-013 more than 100 errors: the remaining keys were not checked
  *   CONFIG-123 a key that is not modelled yet (GPU_KEY_NOT_MODELLED) differs from the base
- *   CONFIG-124 a key that only the timing model would use (GPU_KEY_NEEDS_TIMING) differs from
- *              the base
  *   and every CONFIG-1xx rule of gpu_config_validate (checked only when the rules above held).
- * CONFIG-123/124 compare with the base preset ("base", or the default preset without it). */
+ * CONFIG-123 compares with the base preset ("base", or the default preset without it). */
 int gpu_config_load_override(const char *path, gpu_config *out, diag_list *dl);
 
 /* The same as gpu_config_load_override for override text already in memory: `text` (borrowed,
@@ -307,7 +304,7 @@ int gpu_config_parse_override(const char *text, size_t length, const char *file,
 
 /* Prints `c` (borrowed) as pretty-printed JSON (two-space indent, keys sorted), with every key
  * the override file takes, so the text loads back into an identical struct. "base" names the
- * preset whose not-modelled keys (GPU_KEY_NOT_MODELLED, GPU_KEY_NEEDS_TIMING) `c` shares: the
+ * preset whose not-modelled keys (GPU_KEY_NOT_MODELLED) `c` shares: the
  * preset of c's name when it matches, else the one with the fewest differences; a `c` that
  * matches none (only possible for structs built in code) prints but does not load back.
  * Returns a malloc'd NUL-terminated string the caller frees, or NULL when out of memory or when

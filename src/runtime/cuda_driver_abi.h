@@ -21,6 +21,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef int CUdevice_attribute; /* CU_DEVICE_ATTRIBUTE_*: cuda_driver.c, attribute_value */
 typedef int CUfunction_attribute;
 typedef int CUjit_option;
@@ -120,6 +121,16 @@ CUDRV_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, C
 CUDRV_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,
                                          int value);
 CUDRV_EXPORT CUresult cuStreamSynchronize(CUstream hStream);
+/* Events (cuda_driver_event.c): the timing model's cycles at the preset's clock. */
+CUDRV_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned Flags);
+CUDRV_EXPORT CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
+CUDRV_EXPORT CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
+CUDRV_EXPORT CUresult cuEventSynchronize(CUevent hEvent);
+CUDRV_EXPORT CUresult cuEventQuery(CUevent hEvent);
+CUDRV_EXPORT CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+CUDRV_EXPORT CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+CUDRV_EXPORT CUresult cuEventDestroy(CUevent hEvent);
+CUDRV_EXPORT CUresult cuEventDestroy_v2(CUevent hEvent);
 CUDRV_EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr);
 CUDRV_EXPORT CUresult cuGetErrorName(CUresult error, const char **pStr);
 CUDRV_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

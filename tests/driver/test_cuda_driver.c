@@ -21,7 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpumemsim/gpumemsim.h"
 #include "runtime/cuda_driver_abi.h"
+#include "runtime/rt_state.h"
 
 /* axpb: x[i] = fma(a, x[i], b) for i < n, and one atomic increment of `hits` per element;
  * poke: stores 1 at the address it is given (a fault when that is not device memory). */
@@ -146,7 +148,7 @@ static void test_entry_table(void **state)
     dup2(saved, 2);
     close(null);
     close(saved);
-    assert_int_equal(implemented, 47);
+    assert_int_equal(implemented, 56);
 }
 
 static void test_before_init_and_errors(void **state)
@@ -509,6 +511,61 @@ static void test_fault_is_sticky(void **state)
     assert_int_equal(cuMemAlloc_v2(&p, 4), CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
+/* The device's timing-model cycles so far (gms_totals.cycles). */
+static uint64_t device_cycles(void)
+{
+    gms_totals t;
+    assert_int_equal(gms_device_totals(rt_device(), &t), GMS_OK);
+    return t.cycles;
+}
+
+/* Events around a launch: the elapsed time is the launch's cycles at the preset's clock (h100:
+ * 1980 MHz), and the checks of bad handles, unrecorded events and NULL outputs. */
+static void test_events(void **state)
+{
+    (void)state;
+    CUevent start, end, unrecorded;
+    assert_int_equal(cuEventCreate(&start, 0), CUDA_SUCCESS);
+    assert_int_equal(cuEventCreate(&end, 0), CUDA_SUCCESS);
+    assert_int_equal(cuEventCreate(&unrecorded, 0), CUDA_SUCCESS);
+    assert_int_equal(cuEventCreate(NULL, 0), CUDA_ERROR_INVALID_VALUE);
+    float ms = -1.0f;
+    assert_int_equal(cuEventElapsedTime(&ms, start, end), CUDA_ERROR_NOT_READY);
+
+    assert_int_equal(cuEventRecord(start, NULL), CUDA_SUCCESS);
+    uint64_t before = device_cycles();
+    float a = 1.0f, b = 0.5f;
+    unsigned n = N;
+    void *params[] = {&x, &a, &b, &n};
+    assert_int_equal(cuLaunchKernel(axpb, (N + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, params,
+                                    NULL), CUDA_SUCCESS);
+    assert_int_equal(cuEventRecord(end, NULL), CUDA_SUCCESS);
+    assert_int_equal(cuEventSynchronize(end), CUDA_SUCCESS);
+    assert_int_equal(cuEventQuery(end), CUDA_SUCCESS);
+    uint64_t cycles = device_cycles() - before;
+    assert_true(cycles > 0); /* timing is on by default */
+    gms_device_info info;
+    assert_int_equal(gms_device_info_get(rt_device(), &info), GMS_OK);
+    assert_int_equal(info.clock_mhz, 1980);
+    assert_int_equal(cuEventElapsedTime(&ms, start, end), CUDA_SUCCESS);
+    assert_true(ms == (float)((double)cycles / 1980.0 / 1000.0));
+    float ms2 = -1.0f;
+    assert_int_equal(cuEventElapsedTime_v2(&ms2, start, end), CUDA_SUCCESS);
+    assert_true(ms2 == ms);
+    assert_int_equal(cuEventElapsedTime(&ms2, end, start), CUDA_SUCCESS);
+    assert_true(ms2 == -ms);
+
+    assert_int_equal(cuEventElapsedTime(NULL, start, end), CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(cuEventElapsedTime(&ms, start, unrecorded), CUDA_ERROR_NOT_READY);
+    assert_int_equal(cuEventElapsedTime(&ms, start, NULL), CUDA_ERROR_INVALID_HANDLE);
+    assert_int_equal(cuEventRecord(NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+    assert_int_equal(cuEventSynchronize(NULL), CUDA_ERROR_INVALID_HANDLE);
+    assert_int_equal(cuEventDestroy(unrecorded), CUDA_SUCCESS);
+    assert_int_equal(cuEventDestroy_v2(start), CUDA_SUCCESS);
+    assert_int_equal(cuEventDestroy(end), CUDA_SUCCESS);
+    assert_int_equal(cuEventDestroy(NULL), CUDA_ERROR_INVALID_HANDLE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -521,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_const_and_later_module),
         cmocka_unit_test(test_extra_and_memset),
         cmocka_unit_test(test_function_attributes),
+        cmocka_unit_test(test_events),
         cmocka_unit_test(test_fault_is_sticky),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,8 +90,24 @@ int main(void)
     CHECK(cuModuleGetGlobal(&dtotal, &total_bytes, mod, "total"));
     float a = 2.0f;
     void *args[] = {&dx, &dy, &a, (void *)&n};
+    CUevent start, stop;
+    CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+    CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+    CHECK(cuEventRecord(start, NULL));
     CHECK(cuLaunchKernel(saxpy, n / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+    CHECK(cuEventRecord(stop, NULL));
+    CHECK(cuEventSynchronize(stop));
     CHECK(cuCtxSynchronize());
+    // the launch's simulated cycles at h100's clock: a few microseconds, never zero
+    float ms = -1.0f, back_ms = 1.0f;
+    CHECK(cuEventElapsedTime(&ms, start, stop));
+    CHECK(cuEventElapsedTime(&back_ms, stop, start));
+    if (!(ms > 0.0f && ms < 1.0f) || back_ms != -ms) {
+        fprintf(stderr, "driver_ptx: elapsed %g ms (backwards %g ms)\n", ms, back_ms);
+        return 1;
+    }
+    CHECK(cuEventDestroy(start));
+    CHECK(cuEventDestroy(stop));
 
     float *out = (float *)malloc(n * sizeof(float)), total = 0.0f;
     CHECK(cuMemcpyDtoH(out, dy, n * sizeof(float)));

@@ -391,6 +391,8 @@ static const bad_override bad_overrides[] = {
      "latency.dram_row_hit_cycles: 600 is above latency.dram_cycles (570)", 4, 5},
     {"CONFIG-126_row_below_interleave.json", "CONFIG-126",
      "dram.row_bytes: 128 is smaller than the 256-byte channel interleave", 4, 5},
+    {"CONFIG-140_tiles_uneven.json", "CONFIG-140",
+     "sm.tiles: 3 must divide sm.count (128) and l2.slices (128)", 4, 5},
 };
 
 static void test_bad_overrides(void **state)

@@ -8,7 +8,8 @@
  *   - a descriptive key needs a probe whose runs give identical statistics;
  *   - a fixed key needs a row giving another value and the rule that refuses it;
  *   - a key on the not-yet list must refuse any value other than the preset's with CONFIG-123
- *     or CONFIG-124 at the key's line and column, and accept the preset's own value.
+ *     at the key's line and column, and accept the preset's own value (CONFIG-124, the timing
+ *     model's not-yet group, is retired).
  * A key added to the table without one of these fails here. The probes run once each (on the
  * preset they name): whether a key is read does not depend on the preset. Launch files live in
  * tests/config_keys/ (capacity sweeps around the h100 L1 and a cut-down L2) and tests/kernels/,
@@ -64,6 +65,15 @@ typedef struct key_probe {
 #define SMEM "kernels/smem_banks/smem_banks.json"
 #define STREAM "kernels/stream_dram/stream_dram.json"
 #define STRIDED "kernels/strided_access/strided_access.json"
+#define SAXPY "kernels/saxpy_cs/saxpy_cs.json"
+#define HORNER "kernels/f64_horner/f64_horner.json"
+#define SHFL "kernels/reduce_shfl/reduce_shfl.json"
+#define MMA "kernels/mma_sync/mma_sync.json"
+#define LOOPS "kernels/divergent_loops/divergent_loops.json"
+/* A pipe key set to `value` on h100, run on `launch`. */
+#define PIPE_PROBE(key, launch, value)                                                           \
+    {"pipe." key, NULL, launch, H100,                                                            \
+     H100 ", \"pipe\": {\"" key "\": " #value "}", PROBE_DIFFERS, NULL}
 
 static const key_probe probes[] = {
     /* SM limits: where CTAs run and how many are resident (instruction cache per SM; L1
@@ -198,6 +208,34 @@ static const key_probe probes[] = {
      PROBE_DIFFERS, NULL},
     {"l1.sectors_per_cycle", NULL, STRIDED, H100, H100 ", \"l1\": {\"sectors_per_cycle\": 1}",
      PROBE_DIFFERS, NULL},
+    /* The timing core (docs/timing.md, "Scheduling", "Pipes"): each probe's kernel issues from
+     * the pipe it names; the changed run's cycles differ. */
+    {"sm.schedulers", NULL, SAXPY, H100, H100 ", \"sm\": {\"schedulers\": 1}", PROBE_DIFFERS,
+     NULL},
+    /* The cycles stay; the seconds and GB/s at the clock change. */
+    {"sm.clock_mhz", NULL, SAXPY, H100, H100 ", \"sm\": {\"clock_mhz\": 1000}", PROBE_DIFFERS,
+     NULL},
+    /* 16 Ki registers per SM hold fewer of the sweep's CTAs at once. */
+    {"sm.registers_per_sm", NULL, "config_keys/sweep_grid.json", H100 ", \"sm\": {\"count\": 1}",
+     H100 ", \"sm\": {\"count\": 1, \"registers_per_sm\": 16384}", PROBE_DIFFERS, NULL},
+    /* 128 work-groups, one per Xe-core, each ending with a tile-scope evict: the tile count
+     * decides which SMs' L1s and which L2 slices each evict reaches. */
+    {"sm.tiles", NULL, "config_keys/lsc_tile_fence.json", "\"base\": \"pvc-2t\"",
+     "\"base\": \"pvc-2t\", \"sm\": {\"tiles\": 1}", PROBE_DIFFERS, NULL},
+    PIPE_PROBE("int_latency_cycles", CHASE, 40),
+    PIPE_PROBE("int_interval_cycles", CHASE, 16),
+    PIPE_PROBE("fp32_latency_cycles", SAXPY, 40),
+    PIPE_PROBE("fp32_interval_cycles", SAXPY, 16),
+    PIPE_PROBE("fp64_latency_cycles", HORNER, 80),
+    PIPE_PROBE("fp64_interval_cycles", HORNER, 64),
+    PIPE_PROBE("sfu_latency_cycles", SHFL, 80),
+    PIPE_PROBE("sfu_interval_cycles", SHFL, 64),
+    PIPE_PROBE("tensor_latency_cycles", MMA, 200),
+    PIPE_PROBE("tensor_interval_cycles", MMA, 128),
+    PIPE_PROBE("branch_interval_cycles", LOOPS, 32),
+    PIPE_PROBE("mem_latency_cycles", CHASE, 100),
+    PIPE_PROBE("mem_shared_latency_cycles", SMEM, 100),
+    PIPE_PROBE("mem_interval_cycles", STRIDED, 32),
     /* Descriptive keys change no statistic. */
     {"name", "description", SWEEP_L1, H100,
      H100 ", \"name\": \"renamed\", \"description\": \"another text\"", PROBE_SAME, NULL},
@@ -362,7 +400,7 @@ static const key_probe *find_probe(const char *key)
 
 /* A not-yet key: any other value is refused at the key, the preset's own value is accepted. */
 static void check_not_yet_key(const gpu_config *preset, const char *section, const char *key,
-                              json_t *value, gpu_key_model model)
+                              json_t *value)
 {
     assert_true(json_is_integer(value)); /* the not-yet keys are all numbers */
     json_int_t v = json_integer_value(value), changed = v ? v * 2 : 1;
@@ -384,8 +422,7 @@ static void check_not_yet_key(const gpu_config *preset, const char *section, con
             diag_list_print(&dl, stderr);
         assert_int_equal(status, -1);
         assert_int_equal(dl.count, 1);
-        assert_string_equal(dl.items[0].rule,
-                            model == GPU_KEY_NEEDS_TIMING ? "CONFIG-124" : "CONFIG-123");
+        assert_string_equal(dl.items[0].rule, "CONFIG-123");
         assert_int_equal(dl.items[0].line, 4);
         assert_int_equal(dl.items[0].col, 5);
         snprintf(message, sizeof message, "%s.%s: %lld differs from %s's value (%lld); ", section,
@@ -442,11 +479,10 @@ static void check_key(const gpu_config *preset, const char *section, const char 
         check_fixed_key(preset, section, key, path);
         break;
     case GPU_KEY_NOT_MODELLED:
-    case GPU_KEY_NEEDS_TIMING:
         if (p)
             fail_msg("%s: on the not-yet list, but a probe claims an effect", path);
         assert_non_null(section); /* every not-yet key lives in a section */
-        check_not_yet_key(preset, section, key, value, model);
+        check_not_yet_key(preset, section, key, value);
         break;
     }
 }
