@@ -47,14 +47,14 @@ foreach(launch ${GMS_VISA_RUN})
 endforeach()
 # - run.visa.ocl.NAME.DEVICE: the OpenCL C kernels IGC compiled (tests/visa/ocl/), run with
 #   their launch files against the outputs of the C reference (tests/visa/ocl_run.sh).
-#   `atomics` and `counter` use cross-lane regions (IGC's aggregation of atomics on one address),
+#   `counter` uses cross-lane destination regions (IGC's aggregation of atomics on one address),
 #   which are rejected: check.visa.crosslane.NAME.DEVICE asserts exactly that (docs/visa.md,
 #   "Execution model"). `int64` runs its two-lane no-mask move of a uniform 64-bit seed.
 # - run.visa.reference: the C reference rebuilds every committed .expected.bin identically.
 file(GLOB GMS_VISA_OCL_RUN CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/visa/ocl/*/*.json)
 foreach(launch ${GMS_VISA_OCL_RUN})
   get_filename_component(name ${launch} NAME_WLE)
-  if(name MATCHES "^(atomics|counter)\\.")
+  if(name MATCHES "^(counter)\\.")
     string(REGEX REPLACE "\\.json$" ".visaasm" module ${launch})
     add_test(NAME check.visa.crosslane.${name} COMMAND $<TARGET_FILE:gpumemsim> check ${module})
     set_tests_properties(check.visa.crosslane.${name} PROPERTIES LABELS kernels

@@ -32,6 +32,8 @@ typedef struct visa_place {
 } visa_place;
 
 uint32_t visa_new_reg(visa_parser *p, uint8_t type);
+/* The register holding %laneid (u32), loaded once in the prologue. */
+uint32_t visa_laneid(visa_parser *p);
 uint32_t visa_pred_reg(visa_parser *p, int32_t var);
 bool visa_locate(visa_parser *p, const visa_access *a, visa_place *out);
 bool visa_lower_dst_place(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
