@@ -129,6 +129,7 @@ static ir_insn *emit_guarded(visa_parser *p, const visa_insn_head *h, uint16_t o
     if (!in)
         return NULL;
     in->glue = glue;
+    in->nomask = h->exec.nomask && h->exec.size > 1;
     if (guard != UINT32_MAX) {
         in->has_guard = 1;
         in->guard = guard;
@@ -153,8 +154,10 @@ ir_insn *visa_glue(visa_parser *p, const visa_insn_head *h, uint16_t op, bool gu
     if (guarded)
         return emit_guarded(p, h, op, false, true);
     ir_insn *in = push_insn(p, &p->insns, op, h->line, h->col);
-    if (in)
+    if (in) {
         in->glue = 1;
+        in->nomask = h->exec.nomask && h->exec.size > 1;
+    }
     return in;
 }
 

@@ -316,8 +316,12 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
     }
     ir_operand d;
     visa_place pl;
-    bool fix;
-    if (!dst_begin(p, h, &ops[0], t, &d, &pl, &fix))
+    bool fix = false;
+    uint32_t hold = 0, c0 = 0;
+    bool cross = visa_crosslane_dst(p, h, &ops[0], &hold, &c0) && ir_bytes(t) == 4;
+    if (cross)
+        d = reg_opnd(visa_new_reg(p, t));
+    else if (!dst_begin(p, h, &ops[0], t, &d, &pl, &fix))
         return false;
     uint16_t irop = row->ir_op;
     if (op == VISA_OP_MAD && is_float(t))
@@ -364,6 +368,8 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
         in->nsrc = 4;
         in->src[3] = (ir_operand){.kind = IR_OPND_IMM, .imm = lut};
     }
+    if (cross)
+        return visa_crosslane_scatter(p, h, &ops[0], hold, c0, d.reg);
     return !fix || visa_glue_insert(p, h, pl.reg, d.reg, &pl);
 }
 

@@ -287,6 +287,98 @@ static int crosslane_src(visa_parser *p, const visa_insn_head *h, const visa_ope
     return 1;
 }
 
+bool visa_crosslane_dst(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                        uint32_t *hold_reg, uint32_t *c0)
+{
+    const visa_var *v = visa_var_at(p, o->var);
+    const visa_var *root = visa_var_at(p, v->root);
+    unsigned size = visa_types[o->type].bytes, n = h->exec.size, m = h->exec.lane_offset;
+    if (o->kind != VISA_O_REG || root->mode != 2 || size != 4 || root->slot_bytes != 4 ||
+        !h->exec.nomask || h->pred.present || n < 2 || !pow2(o->hstride))
+        return false;
+    int64_t base = (int64_t)v->root_offset + ((int64_t)o->row * p->grf_bytes) +
+                   (int64_t)o->col * size;
+    const visa_slot *s = p->slots.data;
+    for (size_t k = 0; k < p->slots.count; k++) {
+        if (s[k].root != v->root || !s[k].lane || s[k].pred)
+            continue;
+        bool all = true, own = true;
+        for (uint32_t i = 0; i < n && all; i++) {
+            int64_t x = base + (int64_t)i * o->hstride * size;
+            all = x >= s[k].lo && x + size <= s[k].hi && (x - s[k].anchor) % 4 == 0;
+            own = own && (x - s[k].anchor) / 4 == (int64_t)(m + i);
+        }
+        if (all && !own) {
+            *hold_reg = s[k].reg;
+            *c0 = (uint32_t)((base - s[k].anchor) / 4);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* setp `cmp` of a u32 register against an immediate into a new predicate (glue). */
+static uint32_t glue_setp(visa_parser *p, const visa_insn_head *h, uint8_t cmp, uint32_t r,
+                          int64_t imm)
+{
+    uint32_t q = p->npreds++;
+    ir_insn *in = visa_glue(p, h, IR_SETP, false);
+    if (!in)
+        return UINT32_MAX;
+    in->type = IR_T_U32;
+    in->cmp = cmp;
+    in->ndst = 1, in->nsrc = 2;
+    in->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = q};
+    in->src[0] = reg_of(r);
+    in->src[1] = imm_opnd(imm);
+    return q;
+}
+
+bool visa_crosslane_scatter(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                            uint32_t hold_reg, uint32_t c0, uint32_t tmp)
+{
+    uint32_t hs = o->hstride, n = h->exec.size;
+    uint32_t e = glue2(p, h, IR_SUB, reg_of(visa_laneid(p)), imm_opnd(c0));
+    uint32_t i = glue2(p, h, IR_SHR, reg_of(e), imm_opnd(log2u(hs)));
+    uint32_t src = glue2(p, h, IR_ADD, reg_of(i), imm_opnd(h->exec.lane_offset));
+    uint32_t valid = glue_setp(p, h, IR_CMP_LT, e, (int64_t)n * hs);
+    if (hs > 1) {
+        uint32_t r = glue2(p, h, IR_AND, reg_of(e), imm_opnd(hs - 1));
+        uint32_t z = glue_setp(p, h, IR_CMP_EQ, r, 0), q = p->npreds++;
+        ir_insn *a = visa_glue(p, h, IR_AND, false);
+        if (!a)
+            return false;
+        a->type = IR_T_PRED;
+        a->ndst = 1, a->nsrc = 2;
+        a->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = q};
+        a->src[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = valid};
+        a->src[1] = (ir_operand){.kind = IR_OPND_PRED, .reg = z};
+        valid = q;
+    }
+    uint32_t t = visa_new_reg(p, IR_T_B32);
+    ir_insn *sh = visa_glue(p, h, IR_SHFL, false);
+    if (!sh)
+        return false;
+    sh->sub = IR_SHFL_IDX;
+    sh->type = IR_T_B32;
+    sh->ndst = 1, sh->nsrc = 4;
+    sh->dst[0] = reg_of(t);
+    sh->src[0] = reg_of(tmp);
+    sh->src[1] = reg_of(src);
+    sh->src[2] = imm_opnd(0x1f);
+    sh->src[3] = imm_opnd(0xffffffff);
+    ir_insn *mv = visa_glue(p, h, IR_MOV, false);
+    if (!mv)
+        return false;
+    mv->type = IR_T_B32;
+    mv->ndst = mv->nsrc = 1;
+    mv->dst[0] = reg_of(hold_reg);
+    mv->src[0] = reg_of(t);
+    mv->has_guard = 1;
+    mv->guard = valid;
+    return !p->cur.oom;
+}
+
 bool visa_lower_src(visa_parser *p, const visa_insn_head *h, const visa_operand *o, uint8_t want,
                     ir_operand *out)
 {
