@@ -34,7 +34,8 @@ foreach(module ${GMS_VISA_GOOD} ${GMS_VISA_OCL})
                        TIMEOUT 60)
 endforeach()
 # - run.visa.NAME: each launch file under tests/visa/run/ runs and meets its expectations (the
-#   ND-range form, narrow warps, the thread payload, svm_atomic, madw, addc, cmp and sel).
+#   ND-range form, narrow warps, the thread payload, svm_atomic, madw, addc, cmp and sel;
+#   crosslane: shuffled source and destination regions and _NM lanes across a divergent branch).
 file(GLOB GMS_VISA_RUN CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/visa/run/*/*.json)
 foreach(launch ${GMS_VISA_RUN})
   get_filename_component(name ${launch} NAME_WE)
