@@ -1,7 +1,8 @@
 # gpumemsim: the commands of the README.
 #   make demo    builds the simulator (only) and runs the bundled example kernel, printing its report
 #   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest without the
-#                ptxas differential and the tests of the test tools (labels diff, tools), then
+#                ptxas differential, the tests of the test tools and the timing-validation cases
+#                (labels diff, tools, fidelity), then
 #                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
 #                one-line summary (tools/test-report.sh)
 #   make bench   release build, then the throughput benchmarks of bench/ (see bench/README.md)
@@ -83,12 +84,14 @@ test-dev: build
 	@mkdir -p $(TEST_REPORT)
 	@ctest --test-dir build/dev --output-on-failure -j$(JOBS) --output-junit $(TEST_REPORT)/dev.xml
 
-# The ptxas differential (label diff) compares verdicts, which a sanitizer build cannot change, and
-# the tests of the test tools (labels diff, tools) run no sanitized code: they run in test-dev only.
+# The ptxas differential (label diff) compares verdicts, which a sanitizer build cannot change, the
+# tests of the test tools (labels diff, tools) run no sanitized code, and the timing-validation
+# cases (label fidelity) check cycle figures that a sanitizer build cannot change either, at ten
+# times the cost: they run in test-dev only.
 test-asan: build-asan
-	@echo "== ASan + UBSan build: ctest (without labels diff, tools) =="
+	@echo "== ASan + UBSan build: ctest (without labels diff, tools, fidelity) =="
 	@mkdir -p $(TEST_REPORT)
-	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools)$$' \
+	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools|fidelity)$$' \
 	    --output-junit $(TEST_REPORT)/asan.xml
 
 # Builds the fuzz preset (clang, ASan+UBSan, libFuzzer) and runs the fuzz-smoke tests; both are

@@ -27,8 +27,9 @@ typedef struct timing_cost {
     uint8_t pipe;       /* timing_pipe */
     uint32_t latency;   /* cycles from issue until a dependent instruction may issue (ALU
                            pipes; BRANCH: until the warp's next instruction may issue; MEM: the
-                           cycles until the instruction has read its source registers and the
-                           access reaches the memory pipeline, when its read scoreboard clears) */
+                           cycles until the instruction has read its source registers, when
+                           its read scoreboard clears; the access's own latency counts from
+                           issue and includes these cycles) */
     uint32_t interval;  /* cycles the pipe of one scheduler is busy per warp instruction
                            (32 lanes / lanes per cycle of the pipe) */
     uint8_t variable;   /* 1: variable latency (SFU, FP64 on parts with a low-rate FP64 unit,

@@ -89,13 +89,10 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         S->acc_ready = t;
         S->acc_long = 0;
         exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
-        const ir_insn *in = exec_warp_next(w->ew);
+        /* The memory side's latencies are issue to use (what a pointer chase measures), the
+         * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
+         * the access is timed from issue (docs/timing.md, "Memory", "Latencies"). */
         S->acc_at = t;
-        if (in) {
-            timing_cost c = in == w->next_in ? w->next_cost : timing_cost_of(S->cfg, in);
-            if (c.pipe == TIMING_PIPE_MEM)
-                S->acc_at = t + c.latency;
-        }
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
@@ -179,7 +176,9 @@ static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s,
     return 0;
 }
 
-/* 1 when the last instruction of the warp of entry k of scheduler s asked to yield (SASS). */
+/* 1 when the last instruction of the warp of entry k of scheduler s asked to yield (SASS).
+ * Reads the warp's slot, a host-cache miss when it is not the one issued: callers test
+ * S->use_ctrl first, so PTX launches (no control codes, never a yield) skip it. */
 static int yielded(tstate *S, uint32_t s, uint32_t k)
 {
     const twarp *w = warp_at(S, s / S->nsched_sm, k * S->nsched_sm + s % S->nsched_sm);
@@ -202,7 +201,8 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
     }
     /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
      * other ready warp goes first; with none, the yielding warp goes on at no cost. */
-    uint32_t skip = q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last : UINT32_MAX;
+    uint32_t skip = S->use_ctrl && q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last
+                                                                                  : UINT32_MAX;
     if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q->last, t))
         return q->last;
     const uint64_t *age = S->rage + (size_t)s * n;
@@ -252,12 +252,14 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
             return -1;
         S->scheds[s].after_last = t + 1;
     }
+    /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
+     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
     uint64_t next = TIMING_NEVER;
     const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
-    for (uint32_t i = 0; i < S->per_sched; i++)
+    for (uint32_t i = 0; i < S->per_sched && next > t + 1; i++)
         if (rdy[i] < next)
             next = rdy[i];
-    if (next <= t) /* one instruction per cycle */
+    if (next <= t)
         next = t + 1;
     timing_sched_key(S, s, next);
     return 0;

@@ -8,7 +8,8 @@
 // lane its own bank), for any n from 1 to 32.
 //
 // smem_bandwidth: every warp of one CTA reads 32 consecutive words (one conflict-free wavefront
-// of 128 bytes), 16 loads per loop trip: the SM's shared-memory bandwidth in bytes per cycle.
+// of 128 bytes), 16 independent loads per loop trip issued ahead of the adds that consume them
+// (as ptxas schedules such a loop): the SM's shared-memory bandwidth in bytes per cycle.
 // Outputs are 1 (chase) and 0 (bandwidth) for every thread when every load read the right word.
 
 extern "C" __global__ void smem_conflict_chase(unsigned int n, unsigned int steps,
@@ -39,12 +40,13 @@ extern "C" __global__ void smem_bandwidth(unsigned int trips, float *out)
     unsigned int p = (unsigned int)__cvta_generic_to_shared(&words[t]);
     float acc = 0.0f;
     for (unsigned int i = 0; i < trips; i++) {
+        float v[16];
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
-            float v;
-            asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(p));
-            acc += v;
-        }
+        for (int u = 0; u < 16; u++)
+            asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[u]) : "r"(p));
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            acc += v[u];
     }
     // 0 when every load returned the warp's own words: acc is 16 * trips * (t % 32), exactly.
     out[blockIdx.x * blockDim.x + t] = acc - (float)(16 * trips) * (float)(t % 32);
