@@ -34,7 +34,8 @@ foreach(module ${GMS_VISA_GOOD} ${GMS_VISA_OCL})
                        TIMEOUT 60)
 endforeach()
 # - run.visa.NAME: each launch file under tests/visa/run/ runs and meets its expectations (the
-#   ND-range form, narrow warps, the thread payload, svm_atomic, madw, addc, cmp and sel).
+#   ND-range form, narrow warps, the thread payload, svm_atomic, madw, addc, cmp and sel;
+#   crosslane: shuffled source and destination regions and _NM lanes across a divergent branch).
 file(GLOB GMS_VISA_RUN CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/visa/run/*/*.json)
 foreach(launch ${GMS_VISA_RUN})
   get_filename_component(name ${launch} NAME_WE)
@@ -47,23 +48,16 @@ foreach(launch ${GMS_VISA_RUN})
 endforeach()
 # - run.visa.ocl.NAME.DEVICE: the OpenCL C kernels IGC compiled (tests/visa/ocl/), run with
 #   their launch files against the outputs of the C reference (tests/visa/ocl_run.sh).
-#   `atomics` and `counter` use cross-lane regions (IGC's aggregation of atomics on one address),
-#   `int64` a two-lane no-mask move of a uniform 64-bit seed, which are rejected:
-#   check.visa.crosslane.NAME.DEVICE asserts exactly that (docs/visa.md, "Execution model").
+#   `atomics` and `counter` exercise cross-lane regions and no-mask lanes (IGC's aggregation of
+#   atomics on one address), `int64` a two-lane no-mask move of a uniform 64-bit seed
+#   (docs/visa.md, "Execution model").
 # - run.visa.reference: the C reference rebuilds every committed .expected.bin identically.
 file(GLOB GMS_VISA_OCL_RUN CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/visa/ocl/*/*.json)
 foreach(launch ${GMS_VISA_OCL_RUN})
   get_filename_component(name ${launch} NAME_WLE)
-  if(name MATCHES "^(atomics|counter|int64)\\.")
-    string(REGEX REPLACE "\\.json$" ".visaasm" module ${launch})
-    add_test(NAME check.visa.crosslane.${name} COMMAND $<TARGET_FILE:gpumemsim> check ${module})
-    set_tests_properties(check.visa.crosslane.${name} PROPERTIES LABELS kernels
-                         PASS_REGULAR_EXPRESSION "moves data between lanes[^\n]*VISA-UNSUP-005")
-  else()
-    add_test(NAME run.visa.ocl.${name}
-             COMMAND sh ${CMAKE_SOURCE_DIR}/tests/visa/ocl_run.sh $<TARGET_FILE:gpumemsim> ${launch})
-    set_tests_properties(run.visa.ocl.${name} PROPERTIES LABELS kernels TIMEOUT 120)
-  endif()
+  add_test(NAME run.visa.ocl.${name}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/visa/ocl_run.sh $<TARGET_FILE:gpumemsim> ${launch})
+  set_tests_properties(run.visa.ocl.${name} PROPERTIES LABELS kernels TIMEOUT 120)
 endforeach()
 add_executable(visa_reference ${CMAKE_SOURCE_DIR}/tests/visa/ocl/reference.c)
 add_test(NAME run.visa.reference

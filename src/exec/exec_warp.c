@@ -464,7 +464,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
         rs->budget--;
     }
     const ir_insn *in = x->in;
-    uint32_t mask = w->active;
+    uint32_t mask = in->nomask ? w->live : w->active;
     if (in->has_guard) {
         uint32_t g = w->preds[in->guard];
         mask &= in->guard_neg ? ~g : g;

@@ -570,6 +570,10 @@ typedef struct ir_insn {
                             register pair): it has the id of that instruction, which is not glue
                             and is next to it in the same run, and it is neither counted as a
                             warp instruction nor fetched on its own */
+    uint8_t nomask;      /* 1: runs in every live lane of the warp (lanes that exist and have not
+                            exited), whichever side of a divergent branch they wait on (vISA's
+                            _NM execution mask; docs/visa.md, "Execution model"); the guard
+                            still applies */
     ir_operand dst[2];   /* dst[1]: second result (setp p|q, shfl d|p, atom with no result: NONE) */
     ir_operand src[4];
     ir_mem_attrs mem;    /* memory ops, fences, cvta (space) */

@@ -31,7 +31,7 @@ static ir_insn *push_insn(visa_parser *p, dynarray *to, uint16_t op, uint32_t li
     return in;
 }
 
-static uint32_t laneid(visa_parser *p)
+uint32_t visa_laneid(visa_parser *p)
 {
     if (p->laneid_reg != UINT32_MAX)
         return p->laneid_reg;
@@ -60,7 +60,7 @@ static uint32_t range_pred(visa_parser *p, const visa_exec *ex)
     uint32_t *slot = &p->range_pred[ex->lane_offset / 4][j];
     if (*slot)
         return *slot - 1;
-    uint32_t lid = laneid(p), t = visa_new_reg(p, IR_T_U32), q = p->npreds++;
+    uint32_t lid = visa_laneid(p), t = visa_new_reg(p, IR_T_U32), q = p->npreds++;
     ir_insn *sub = push_insn(p, &p->prologue, IR_SUB, p->func_line, p->func_col);
     if (!sub)
         return UINT32_MAX;
@@ -129,6 +129,7 @@ static ir_insn *emit_guarded(visa_parser *p, const visa_insn_head *h, uint16_t o
     if (!in)
         return NULL;
     in->glue = glue;
+    in->nomask = h->exec.nomask && h->exec.size > 1;
     if (guard != UINT32_MAX) {
         in->has_guard = 1;
         in->guard = guard;
@@ -153,8 +154,10 @@ ir_insn *visa_glue(visa_parser *p, const visa_insn_head *h, uint16_t op, bool gu
     if (guarded)
         return emit_guarded(p, h, op, false, true);
     ir_insn *in = push_insn(p, &p->insns, op, h->line, h->col);
-    if (in)
+    if (in) {
         in->glue = 1;
+        in->nomask = h->exec.nomask && h->exec.size > 1;
+    }
     return in;
 }
 

@@ -316,8 +316,12 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
     }
     ir_operand d;
     visa_place pl;
-    bool fix;
-    if (!dst_begin(p, h, &ops[0], t, &d, &pl, &fix))
+    bool fix = false;
+    uint32_t hold = 0, c0 = 0;
+    bool cross = visa_crosslane_dst(p, h, &ops[0], &hold, &c0) && ir_bytes(t) == 4;
+    if (cross)
+        d = reg_opnd(visa_new_reg(p, t));
+    else if (!dst_begin(p, h, &ops[0], t, &d, &pl, &fix))
         return false;
     uint16_t irop = row->ir_op;
     if (op == VISA_OP_MAD && is_float(t))
@@ -364,6 +368,8 @@ static bool lower_value(visa_parser *p, const visa_insn_head *h, int op, visa_op
         in->nsrc = 4;
         in->src[3] = (ir_operand){.kind = IR_OPND_IMM, .imm = lut};
     }
+    if (cross)
+        return visa_crosslane_scatter(p, h, &ops[0], hold, c0, d.reg);
     return !fix || visa_glue_insert(p, h, pl.reg, d.reg, &pl);
 }
 
@@ -486,8 +492,77 @@ static bool lower_madw(visa_parser *p, const visa_insn_head *h, visa_operand *op
     return mark_post_glue(p);
 }
 
+/* Whether `o` is a register whose storage owner is lowered as uniform slots (mode 1). */
+static bool uniform_root(const visa_parser *p, const visa_operand *o)
+{
+    return o->kind == VISA_O_REG && visa_var_at(p, visa_var_at(p, o->var)->root)->mode == 1;
+}
+
+/* Whether a no-mask instruction of several lanes works only on uniform data: its destination's
+ * root is uniform (or not yet accessed) and every register source's root is uniform, with at
+ * least one register source (docs/visa.md, "Execution model": uniform no-mask moves). */
+static bool uniform_nomask(const visa_parser *p, const visa_insn_head *h, const visa_operand *ops,
+                           int n)
+{
+    if (!h->exec.nomask || h->exec.size < 2 || h->pred.present || n < 2 ||
+        ops[0].kind != VISA_O_REG)
+        return false;
+    uint8_t dmode = visa_var_at(p, visa_var_at(p, ops[0].var)->root)->mode;
+    if (dmode == 2)
+        return false;
+    bool any = false;
+    for (int i = 1; i < n; i++) {
+        if (ops[i].kind == VISA_O_REG && !uniform_root(p, &ops[i]))
+            return false;
+        any |= ops[i].kind == VISA_O_REG;
+    }
+    return any || dmode == 1;
+}
+
+/* Operand `o` narrowed to the one element lane `lane` of its region touches. */
+static visa_operand lane_element(const visa_parser *p, const visa_operand *o, uint32_t lane)
+{
+    visa_operand e = *o;
+    if (o->kind != VISA_O_REG)
+        return e;
+    unsigned size = visa_types[o->type].bytes;
+    uint32_t per_row = p->grf_bytes / size;
+    uint32_t elem = o->row * per_row + o->col;
+    if (o->is_dst)
+        elem += lane * o->hstride;
+    else
+        elem += (o->width ? lane / o->width : 0) * o->vstride +
+                (o->width ? lane % o->width : 0) * o->hstride;
+    e.row = elem / per_row;
+    e.col = elem % per_row;
+    e.vstride = 0;
+    e.width = 1;
+    e.hstride = o->is_dst ? 1 : 0;
+    return e;
+}
+
+/* A no-mask instruction of n lanes on uniform data, carried out as n one-element instructions:
+ * element k of the destination region gets the result from element k of each source region. */
+static bool lower_uniform_lanes(visa_parser *p, const visa_insn_head *h, int op,
+                                const visa_operand *ops, int n)
+{
+    visa_insn_head one = *h;
+    one.exec.size = 1;
+    one.exec.lane_offset = 0;
+    for (uint32_t lane = 0; lane < h->exec.size; lane++) {
+        visa_operand e[8];
+        for (int i = 0; i < n && i < 8; i++)
+            e[i] = lane_element(p, &ops[i], lane);
+        if (!visa_lower_insn(p, &one, op, e, n))
+            return false;
+    }
+    return true;
+}
+
 bool visa_lower_insn(visa_parser *p, const visa_insn_head *h, int op, visa_operand *ops, int n)
 {
+    if (n <= 8 && op != VISA_OP_CMP && uniform_nomask(p, h, ops, n))
+        return lower_uniform_lanes(p, h, op, ops, n);
     if (op == VISA_OP_ADDC && n == 4)
         return lower_addc(p, h, ops);
     if (op == VISA_OP_MADW && n == 4)

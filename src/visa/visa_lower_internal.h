@@ -32,6 +32,17 @@ typedef struct visa_place {
 } visa_place;
 
 uint32_t visa_new_reg(visa_parser *p, uint8_t type);
+/* Whether destination region `o` of a no-mask, unpredicated instruction writes 32-bit elements
+ * of one per-lane register that other lanes hold (docs/visa.md, "Cross-lane regions"): then
+ * *hold_reg is that register and *c0 the lane holding the region's first element. */
+bool visa_crosslane_dst(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                        uint32_t *hold_reg, uint32_t *c0);
+/* Moves the result lanes [m, m + n) of `tmp` into the lanes of `hold_reg` that destination
+ * region `o` names (shfl.sync.idx, then a move guarded by those lanes). False after OOM. */
+bool visa_crosslane_scatter(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                            uint32_t hold_reg, uint32_t c0, uint32_t tmp);
+/* The register holding %laneid (u32), loaded once in the prologue. */
+uint32_t visa_laneid(visa_parser *p);
 uint32_t visa_pred_reg(visa_parser *p, int32_t var);
 bool visa_locate(visa_parser *p, const visa_access *a, visa_place *out);
 bool visa_lower_dst_place(visa_parser *p, const visa_insn_head *h, const visa_operand *o,

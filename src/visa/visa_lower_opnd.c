@@ -182,6 +182,203 @@ static bool region_access(visa_parser *p, const visa_exec *ex, const visa_operan
     return true;
 }
 
+static bool pow2(uint32_t x) { return x && !(x & (x - 1)); }
+static uint8_t log2u(uint32_t x) { return (uint8_t)__builtin_ctz(x); }
+
+/* t = a OP b into a new u32 temporary (glue, every active lane). */
+static uint32_t glue2(visa_parser *p, const visa_insn_head *h, uint16_t op, ir_operand a,
+                      ir_operand b)
+{
+    uint32_t t = visa_new_reg(p, IR_T_U32);
+    ir_insn *in = visa_glue(p, h, op, false);
+    if (!in)
+        return UINT32_MAX;
+    in->type = IR_T_U32;
+    in->ndst = 1, in->nsrc = 2;
+    in->dst[0] = (ir_operand){.kind = IR_OPND_REG, .reg = t};
+    in->src[0] = a;
+    in->src[1] = b;
+    return t;
+}
+
+static ir_operand imm_opnd(int64_t v) { return (ir_operand){.kind = IR_OPND_IMM, .imm = v}; }
+static ir_operand reg_of(uint32_t r) { return (ir_operand){.kind = IR_OPND_REG, .reg = r}; }
+
+/* The lane that holds element i of a cross-lane region, as a per-lane u32 operand: for lane
+ * L = m + i, c0 + ((i >> log2 w) << log2 v) + ((i & (w-1)) << log2 h) (docs/visa.md,
+ * "Cross-lane regions"). */
+static bool holder_lane(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                        uint32_t c0, ir_operand *idx)
+{
+    if (h->exec.size == 1) {
+        *idx = imm_opnd(c0);
+        return true;
+    }
+    uint32_t i = glue2(p, h, IR_SUB, reg_of(visa_laneid(p)), imm_opnd(h->exec.lane_offset));
+    ir_operand acc = imm_opnd(c0);
+    uint32_t w = o->width;
+    if (w < h->exec.size && o->vstride) {
+        uint32_t q = glue2(p, h, IR_SHR, reg_of(i), imm_opnd(log2u(w)));
+        q = glue2(p, h, IR_SHL, reg_of(q), imm_opnd(log2u(o->vstride)));
+        acc = reg_of(glue2(p, h, IR_ADD, acc, reg_of(q)));
+    }
+    if (o->hstride) {
+        uint32_t r = w < h->exec.size ? glue2(p, h, IR_AND, reg_of(i), imm_opnd(w - 1)) : i;
+        r = glue2(p, h, IR_SHL, reg_of(r), imm_opnd(log2u(o->hstride)));
+        acc = reg_of(glue2(p, h, IR_ADD, acc, reg_of(r)));
+    }
+    *idx = acc;
+    return !p->cur.oom;
+}
+
+/* A source region of a per-lane 32-bit variable whose lanes read elements other lanes hold
+ * (a broadcast <0;1,0>, a stride of several elements, or another lane range of the variable):
+ * read with the IR's shfl.sync.idx from the lane that holds each element, when all of them lie
+ * in one per-lane register. Returns 0 when the region is not of that kind (the ordinary path
+ * applies), 1 when lowered into *out, -1 after a diagnostic. */
+static int crosslane_src(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                         ir_operand *out)
+{
+    const visa_var *v = visa_var_at(p, o->var);
+    const visa_var *root = visa_var_at(p, v->root);
+    unsigned size = visa_types[o->type].bytes, n = h->exec.size, m = h->exec.lane_offset;
+    if (o->kind != VISA_O_REG || root->mode != 2 || size != 4 || root->slot_bytes != 4 ||
+        o->neg || o->abs)
+        return 0;
+    uint32_t w = o->width ? o->width : 1;
+    if (n > 1 && (!pow2(w) || (o->vstride && !pow2(o->vstride)) ||
+                  (o->hstride && !pow2(o->hstride))))
+        return 0;
+    int64_t base = (int64_t)v->root_offset + ((int64_t)o->row * p->grf_bytes) +
+                   (int64_t)o->col * size;
+    const visa_slot *s = p->slots.data, *hold = NULL;
+    bool own = true;
+    for (size_t k = 0; k < p->slots.count && !hold; k++) {
+        if (s[k].root != v->root || !s[k].lane || s[k].pred)
+            continue;
+        bool all = true;
+        own = true;
+        for (uint32_t i = 0; i < n && all; i++) {
+            int64_t x = base + (int64_t)(n == 1 ? 0 : (i / w) * o->vstride + (i % w) * o->hstride) * size;
+            all = x >= s[k].lo && x + size <= s[k].hi && (x - s[k].anchor) % 4 == 0;
+            own = own && n > 1 && (x - s[k].anchor) / 4 == (int64_t)(m + i);
+        }
+        if (all)
+            hold = &s[k];
+    }
+    if (!hold || own)
+        return 0;
+    ir_operand idx;
+    if (!holder_lane(p, h, o, (uint32_t)((base - hold->anchor) / 4), &idx))
+        return -1;
+    uint32_t t = visa_new_reg(p, IR_T_B32);
+    ir_insn *in = visa_glue(p, h, IR_SHFL, false);
+    if (!in)
+        return -1;
+    in->sub = IR_SHFL_IDX;
+    in->type = IR_T_B32;
+    in->ndst = 1, in->nsrc = 4;
+    in->dst[0] = reg_of(t);
+    in->src[0] = reg_of(hold->reg);
+    in->src[1] = idx;
+    in->src[2] = imm_opnd(0x1f);
+    in->src[3] = imm_opnd(0xffffffff);
+    *out = reg_of(t);
+    return 1;
+}
+
+bool visa_crosslane_dst(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                        uint32_t *hold_reg, uint32_t *c0)
+{
+    const visa_var *v = visa_var_at(p, o->var);
+    const visa_var *root = visa_var_at(p, v->root);
+    unsigned size = visa_types[o->type].bytes, n = h->exec.size, m = h->exec.lane_offset;
+    if (o->kind != VISA_O_REG || root->mode != 2 || size != 4 || root->slot_bytes != 4 ||
+        !h->exec.nomask || h->pred.present || n < 2 || !pow2(o->hstride))
+        return false;
+    int64_t base = (int64_t)v->root_offset + ((int64_t)o->row * p->grf_bytes) +
+                   (int64_t)o->col * size;
+    const visa_slot *s = p->slots.data;
+    for (size_t k = 0; k < p->slots.count; k++) {
+        if (s[k].root != v->root || !s[k].lane || s[k].pred)
+            continue;
+        bool all = true, own = true;
+        for (uint32_t i = 0; i < n && all; i++) {
+            int64_t x = base + (int64_t)i * o->hstride * size;
+            all = x >= s[k].lo && x + size <= s[k].hi && (x - s[k].anchor) % 4 == 0;
+            own = own && (x - s[k].anchor) / 4 == (int64_t)(m + i);
+        }
+        if (all && !own) {
+            *hold_reg = s[k].reg;
+            *c0 = (uint32_t)((base - s[k].anchor) / 4);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* setp `cmp` of a u32 register against an immediate into a new predicate (glue). */
+static uint32_t glue_setp(visa_parser *p, const visa_insn_head *h, uint8_t cmp, uint32_t r,
+                          int64_t imm)
+{
+    uint32_t q = p->npreds++;
+    ir_insn *in = visa_glue(p, h, IR_SETP, false);
+    if (!in)
+        return UINT32_MAX;
+    in->type = IR_T_U32;
+    in->cmp = cmp;
+    in->ndst = 1, in->nsrc = 2;
+    in->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = q};
+    in->src[0] = reg_of(r);
+    in->src[1] = imm_opnd(imm);
+    return q;
+}
+
+bool visa_crosslane_scatter(visa_parser *p, const visa_insn_head *h, const visa_operand *o,
+                            uint32_t hold_reg, uint32_t c0, uint32_t tmp)
+{
+    uint32_t hs = o->hstride, n = h->exec.size;
+    uint32_t e = glue2(p, h, IR_SUB, reg_of(visa_laneid(p)), imm_opnd(c0));
+    uint32_t i = glue2(p, h, IR_SHR, reg_of(e), imm_opnd(log2u(hs)));
+    uint32_t src = glue2(p, h, IR_ADD, reg_of(i), imm_opnd(h->exec.lane_offset));
+    uint32_t valid = glue_setp(p, h, IR_CMP_LT, e, (int64_t)n * hs);
+    if (hs > 1) {
+        uint32_t r = glue2(p, h, IR_AND, reg_of(e), imm_opnd(hs - 1));
+        uint32_t z = glue_setp(p, h, IR_CMP_EQ, r, 0), q = p->npreds++;
+        ir_insn *a = visa_glue(p, h, IR_AND, false);
+        if (!a)
+            return false;
+        a->type = IR_T_PRED;
+        a->ndst = 1, a->nsrc = 2;
+        a->dst[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = q};
+        a->src[0] = (ir_operand){.kind = IR_OPND_PRED, .reg = valid};
+        a->src[1] = (ir_operand){.kind = IR_OPND_PRED, .reg = z};
+        valid = q;
+    }
+    uint32_t t = visa_new_reg(p, IR_T_B32);
+    ir_insn *sh = visa_glue(p, h, IR_SHFL, false);
+    if (!sh)
+        return false;
+    sh->sub = IR_SHFL_IDX;
+    sh->type = IR_T_B32;
+    sh->ndst = 1, sh->nsrc = 4;
+    sh->dst[0] = reg_of(t);
+    sh->src[0] = reg_of(tmp);
+    sh->src[1] = reg_of(src);
+    sh->src[2] = imm_opnd(0x1f);
+    sh->src[3] = imm_opnd(0xffffffff);
+    ir_insn *mv = visa_glue(p, h, IR_MOV, false);
+    if (!mv)
+        return false;
+    mv->type = IR_T_B32;
+    mv->ndst = mv->nsrc = 1;
+    mv->dst[0] = reg_of(hold_reg);
+    mv->src[0] = reg_of(t);
+    mv->has_guard = 1;
+    mv->guard = valid;
+    return !p->cur.oom;
+}
+
 bool visa_lower_src(visa_parser *p, const visa_insn_head *h, const visa_operand *o, uint8_t want,
                     ir_operand *out)
 {
@@ -195,6 +392,11 @@ bool visa_lower_src(visa_parser *p, const visa_insn_head *h, const visa_operand 
         visa_error(p, o->line, o->col_pos, "VISA-SEM-001", "expected a register or immediate source");
         return false;
     }
+    int cross = crosslane_src(p, h, o, out);
+    if (cross < 0)
+        return false;
+    if (cross > 0)
+        return visa_convert(p, h, out, visa_types[o->type].ir_type, want);
     visa_access a;
     visa_place pl;
     if (!region_access(p, &h->exec, o, &a) || !visa_locate(p, &a, &pl))

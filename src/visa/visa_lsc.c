@@ -198,6 +198,24 @@ static bool lane_reg(visa_parser *p, const visa_insn_head *h, uint32_t var, uint
     return true;
 }
 
+/* An SLM address keeps its low 28 bits: IGC tags local pointers with bit 28 (0x10000000) and
+ * passes them to SLM messages as they are; SLM is at most 128 KiB, so the offset is in the low
+ * bits (docs/visa.md, "Addresses"; an assumption about how the hardware treats the tag). */
+static bool slm_offset(visa_parser *p, const visa_insn_head *h, ir_operand *r)
+{
+    uint32_t t = visa_new_reg(p, IR_T_U32);
+    ir_insn *g = visa_glue(p, h, IR_AND, false);
+    if (!g)
+        return false;
+    g->type = IR_T_B32;
+    g->ndst = 1, g->nsrc = 2;
+    g->dst[0] = (ir_operand){.kind = IR_OPND_REG, .reg = t};
+    g->src[0] = *r;
+    g->src[1] = (ir_operand){.kind = IR_OPND_IMM, .imm = 0x0fffffff};
+    r->reg = t;
+    return true;
+}
+
 /* The address operand of lane accesses: the address variable's per-lane register, plus the
  * immediate offset and `extra` bytes. */
 static bool address(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg *in,
@@ -213,6 +231,8 @@ static bool address(visa_parser *p, const visa_insn_head *h, const visa_lsc_msg 
         return false;
     ir_operand r;
     if (!lane_reg(p, h, in->addr_var.id, 0, false, in->at_addr, &r))
+        return false;
+    if (in->sfid == VISA_LSC_SFID_SLM && !slm_offset(p, h, &r))
         return false;
     *out = (ir_operand){.kind = IR_OPND_ADDR, .has_reg = 1, .reg = r.reg, .sym = IR_SYM_NONE,
                         .imm = in->offset + extra};

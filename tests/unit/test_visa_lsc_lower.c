@@ -158,10 +158,15 @@ static void test_atomics(void **state)
     assert_int_equal(inc->dst[0].kind, IR_OPND_REG); /* %null: a scratch register */
     unsigned glue = 0;
     const ir_insn *sub = nth(m, 2, &glue);
-    assert_int_equal(glue, 1);
-    assert_int_equal((sub - 1)->op, IR_NEG);
+    assert_int_equal(glue, 2); /* the SLM address's bit-28 tag dropped, the source negated */
+    const ir_insn *tag = (sub - 1)->op == IR_AND ? sub - 1 : sub - 2;
+    const ir_insn *neg = (sub - 1)->op == IR_AND ? sub - 2 : sub - 1;
+    assert_int_equal(tag->op, IR_AND);
+    assert_int_equal(tag->src[1].imm, 0x0fffffff);
+    assert_int_equal(sub->src[0].reg, tag->dst[0].reg);
+    assert_int_equal(neg->op, IR_NEG);
     assert_int_equal(sub->sub, IR_ATOM_ADD);
-    assert_int_equal(sub->src[1].reg, (sub - 1)->dst[0].reg);
+    assert_int_equal(sub->src[1].reg, neg->dst[0].reg);
     assert_int_equal(sub->mem.space, IR_SPACE_SHARED);
     const ir_insn *smax = nth(m, 3, NULL);
     assert_int_equal(smax->sub, IR_ATOM_MAX);
