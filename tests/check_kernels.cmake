@@ -14,3 +14,21 @@ foreach(ptx_file ${GMS_SHIPPED_PTX})
   set_tests_properties(check.${ptx_name} PROPERTIES LABELS check TIMEOUT 60
                        FAIL_REGULAR_EXPRESSION ".")
 endforeach()
+
+# The same for every vISA module the project ships as a kernel that runs (IGC's dumps, the fence
+# kernels, hand-written run kernels, probes): the failing modules of tests/visa_bad/ and
+# tests/visa/lsc_bad/ and the warning case of tests/visa/lsc_warn/ are tested by their rules.
+file(GLOB_RECURSE GMS_SHIPPED_VISA CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/tests/visa/ocl/*.visaasm
+     ${CMAKE_SOURCE_DIR}/tests/visa/fence/*.visaasm
+     ${CMAKE_SOURCE_DIR}/tests/visa/run/*.visaasm
+     ${CMAKE_SOURCE_DIR}/tests/visa/good/*.visaasm
+     ${CMAKE_SOURCE_DIR}/tests/visa/lsc_run/*.visaasm
+     ${CMAKE_SOURCE_DIR}/tests/config_keys/*.visaasm)
+list(SORT GMS_SHIPPED_VISA)
+foreach(visa_file ${GMS_SHIPPED_VISA})
+  file(RELATIVE_PATH visa_name ${CMAKE_SOURCE_DIR} ${visa_file})
+  add_test(NAME check.${visa_name} COMMAND gpumemsim check ${visa_file})
+  set_tests_properties(check.${visa_name} PROPERTIES LABELS check TIMEOUT 60
+                       FAIL_REGULAR_EXPRESSION ".")
+endforeach()
