@@ -1,0 +1,14 @@
+/* Work-group sum of 64 floats whose scratch is a __local argument (dynamic SLM). */
+__kernel void local_reduce(__global const float *in, __global float *out, __local float *scratch)
+{
+    int lid = get_local_id(0);
+    scratch[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 32; s > 0; s >>= 1) {
+        if (lid < s)
+            scratch[lid] += scratch[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[get_group_id(0)] = scratch[0];
+}
