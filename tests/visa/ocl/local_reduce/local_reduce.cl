@@ -1,8 +1,11 @@
-/* Work-group sum of 64 floats whose scratch is a __local argument (dynamic SLM). */
+/* Work-group sum of 64 floats whose scratch is a __local argument (dynamic SLM), beside a static
+ * __local array: the argument's region must start after the array's, or the sums go wrong. */
 __kernel void local_reduce(__global const float *in, __global float *out, __local float *scratch)
 {
+    __local float twice[64];
     int lid = get_local_id(0);
     scratch[lid] = in[get_global_id(0)];
+    twice[lid] = 2.0f * in[get_global_id(0)];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = 32; s > 0; s >>= 1) {
         if (lid < s)
@@ -10,5 +13,5 @@ __kernel void local_reduce(__global const float *in, __global float *out, __loca
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0)
-        out[get_group_id(0)] = scratch[0];
+        out[get_group_id(0)] = scratch[0] + twice[63];
 }
