@@ -99,9 +99,10 @@ void launch_parse_ndrange(launch_ctx *c, const launch_path *p, json_t *v, launch
  * it a u32 scalar; its value is set by launch_layout_local. */
 void launch_parse_local_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
 /* Places k's __local arguments in SLM as Intel's runtime does (docs/visa.md, "Local-memory
- * arguments"): in argument order from k->shared_bytes (the kernel's static SLM), each at the
- * next multiple of its alignment; each argument's value becomes its offset, and k->shared_bytes
- * grows to the end of the last one. LAUNCH-NDR-008 when k is not an ND-range launch;
+ * arguments"): in argument order after k->shared_bytes (the kernel's static SLM), each at the
+ * next multiple of its alignment counted from the static SLM's end; each argument's value
+ * becomes that relative offset (IGC's code adds the static size), and k->shared_bytes grows by
+ * the end of the last one. LAUNCH-NDR-008 when k is not an ND-range launch;
  * LAUNCH-NDR-007 when the total passes 4 GiB. */
 void launch_layout_local(launch_ctx *c, const launch_path *p, launch_kernel *k);
 void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kernel *k);

@@ -171,7 +171,7 @@ void launch_parse_local_arg(launch_ctx *c, const launch_path *p, json_t *v, laun
 
 void launch_layout_local(launch_ctx *c, const launch_path *p, launch_kernel *k)
 {
-    uint64_t end = k->shared_bytes;
+    uint64_t end = 0; /* relative to the end of the static SLM: IGC adds its size itself */
     for (size_t i = 0; i < k->nargs; i++) {
         launch_arg *a = &k->args[i];
         if (!a->local_bytes)
@@ -184,13 +184,13 @@ void launch_layout_local(launch_ctx *c, const launch_path *p, launch_kernel *k)
         end = (end + a->local_align - 1) / a->local_align * a->local_align;
         a->bits = end;
         end += a->local_bytes;
-        if (end > UINT32_MAX) {
+        if (k->shared_bytes + end > UINT32_MAX) {
             launch_error(c, "LAUNCH-NDR-007", p, 0, "the __local arguments end at SLM byte %"
-                         PRIu64 ", past 4 GiB", end);
+                         PRIu64 ", past 4 GiB", k->shared_bytes + end);
             return;
         }
     }
-    k->shared_bytes = (uint32_t)end;
+    k->shared_bytes += (uint32_t)end;
 }
 
 void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kernel *k)
