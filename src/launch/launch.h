@@ -171,6 +171,10 @@ typedef struct launch_arg {
     launch_elem type; /* SCALAR */
     uint64_t bits;    /* SCALAR: the value's bit pattern in the low launch_elem_bytes(type) bytes,
                          upper bits zero */
+    uint32_t local_bytes; /* nonzero: an OpenCL __local argument of that many SLM bytes per
+                             work-group (ND-range launches); it is then a u32 SCALAR whose bits
+                             are its region's offset after the static SLM (docs/visa.md, "Local-memory arguments") */
+    uint32_t local_align; /* its region's alignment in bytes, a power of two */
     const char *field; /* e.g. "launches[0].args[2]", for the sim's diagnostics */
     unsigned line, col; /* position of the argument object in the launch file; 0 if unknown */
 } launch_arg;

@@ -93,6 +93,18 @@ void launch_parse_ndrange(launch_ctx *c, const launch_path *p, json_t *v, launch
 /* Checks an ND-range launch's payload items against its arguments, once they are parsed: each
  * names an argument that exists and is a buffer or scalar (LAUNCH-NDR-004) and fits in the
  * payload's bytes (LAUNCH-NDR-005). */
+/* Parses {"local": BYTES, "align": A} at `p` (launch_ndrange.c): an OpenCL __local argument
+ * (clSetKernelArg with a size and no value). BYTES is 1..65536 and A a power of two 1..4096
+ * (default 1); anything else is LAUNCH-NDR-007. Fills a's local_bytes and local_align and makes
+ * it a u32 scalar; its value is set by launch_layout_local. */
+void launch_parse_local_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a);
+/* Places k's __local arguments in SLM as Intel's runtime does (docs/visa.md, "Local-memory
+ * arguments"): in argument order after k->shared_bytes (the kernel's static SLM), each at the
+ * next multiple of its alignment counted from the static SLM's end; each argument's value
+ * becomes that relative offset (IGC's code adds the static size), and k->shared_bytes grows by
+ * the end of the last one. LAUNCH-NDR-008 when k is not an ND-range launch;
+ * LAUNCH-NDR-007 when the total passes 4 GiB. */
+void launch_layout_local(launch_ctx *c, const launch_path *p, launch_kernel *k);
 void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kernel *k);
 
 /* ---- images (launch_image.c) ---- */

@@ -143,6 +143,56 @@ void launch_parse_ndrange(launch_ctx *c, const launch_path *p, json_t *v, launch
     parse_payload(c, p, v, k);
 }
 
+void launch_parse_local_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg *a)
+{
+    static const char *const keys[] = {"local", "align", NULL};
+    launch_check_keys(c, p, v, keys);
+    a->kind = LAUNCH_ARG_SCALAR;
+    a->type = LAUNCH_U32;
+    uint64_t bytes = 0, align = 1;
+    if (launch_get_uint(c, p, v, "local", 1, 0, UINT64_MAX, &bytes) < 0 ||
+        launch_get_uint(c, p, v, "align", 0, 0, UINT64_MAX, &align) < 0)
+        return;
+    launch_path lp = launch_path_key(p, "local");
+    if (bytes < 1 || bytes > 65536) {
+        launch_error(c, "LAUNCH-NDR-007", &lp, 0, "a __local argument's size is %" PRIu64
+                     " bytes; expected 1..65536", bytes);
+        return;
+    }
+    if (align < 1 || align > 4096 || (align & (align - 1))) {
+        launch_path al = launch_path_key(p, "align");
+        launch_error(c, "LAUNCH-NDR-007", &al, 0, "a __local argument's alignment is %" PRIu64
+                     "; expected a power of two in 1..4096", align);
+        return;
+    }
+    a->local_bytes = (uint32_t)bytes;
+    a->local_align = (uint32_t)align;
+}
+
+void launch_layout_local(launch_ctx *c, const launch_path *p, launch_kernel *k)
+{
+    uint64_t end = 0; /* relative to the end of the static SLM: IGC adds its size itself */
+    for (size_t i = 0; i < k->nargs; i++) {
+        launch_arg *a = &k->args[i];
+        if (!a->local_bytes)
+            continue;
+        if (!k->ndrange) {
+            launch_error(c, "LAUNCH-NDR-008", p, 0, "argument %zu is a __local argument, which "
+                         "only an ND-range launch (\"global_size\") takes", i);
+            return;
+        }
+        end = (end + a->local_align - 1) / a->local_align * a->local_align;
+        a->bits = end;
+        end += a->local_bytes;
+        if (k->shared_bytes + end > UINT32_MAX) {
+            launch_error(c, "LAUNCH-NDR-007", p, 0, "the __local arguments end at SLM byte %"
+                         PRIu64 ", past 4 GiB", k->shared_bytes + end);
+            return;
+        }
+    }
+    k->shared_bytes += (uint32_t)end;
+}
+
 void launch_check_payload(launch_ctx *c, const launch_path *p, const launch_kernel *k)
 {
     launch_path pp = launch_path_key(p, "payload");

@@ -542,6 +542,10 @@ static void parse_arg(launch_ctx *c, const launch_path *p, json_t *v, launch_arg
         launch_parse_tensor_map_arg(c, p, v, a);
         return;
     }
+    if (json_object_get(v, "local")) {
+        launch_parse_local_arg(c, p, v, a);
+        return;
+    }
     if (json_object_size(v) != 1) {
         launch_error(c, "LAUNCH-ARG-001", p, 0, "an argument has exactly one key: a type name "
                      "(\"u32\": 7) or \"buffer\" (found %zu keys)", json_object_size(v));
@@ -623,6 +627,7 @@ static void parse_launch(launch_ctx *c, const launch_path *p, json_t *v, launch_
     get_uint(c, p, v, "shared_bytes", 0, 0, UINT32_MAX, &shared);
     k->shared_bytes = (uint32_t)shared;
     parse_args(c, p, v, k);
+    launch_layout_local(c, p, k);
     if (k->ndrange)
         launch_check_payload(c, p, k);
     json_t *window = json_object_get(v, "access_policy_window");

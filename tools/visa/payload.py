@@ -13,7 +13,9 @@ source offset, ...} with types 1 KERNEL_ARGUMENT, 2 LOCAL_WORK_SIZE, 3 GLOBAL_WO
 token per dimension, source offsets 0, 4, 8); 30 STATELESS_GLOBAL_MEMORY_OBJECT_KERNEL_ARGUMENT
 {argument, surface-state offset, offset, size, ...} for pointer arguments; 15
 ALLOCATE_LOCAL_SURFACE {offset, bytes}: the SLM the kernel's __local arrays take, which becomes
-the launch's "shared_bytes"."""
+the launch's "shared_bytes"; 17 DATA_PARAMETER type 8 SUM_OF_LOCAL_MEMORY_OBJECT_ARGUMENT_SIZES
+for a __local pointer argument {8, argument, offset, size, alignment, ...}: its SLM offset, written
+as the argument's value (the launch file's {"local": BYTES, "align": A} gives A from this token)."""
 import json
 import re
 import sys
@@ -61,7 +63,7 @@ def main():
             slm = w[1]
         if tok == 17 and len(w) >= 5:
             kind, arg, off, size, src = w[:5]
-            if kind == 1 and off + size <= end:
+            if kind in (1, 8) and off + 4 <= end:
                 items.append({"offset": off, "arg": arg})
             elif kind in IMPLICIT and src == 0 and off + (4 if kind == 5 else 12) <= end:
                 items.append({"offset": off, "value": IMPLICIT[kind]})

@@ -119,6 +119,19 @@ static int int64(void)
     return save("int64", "out", out, sizeof out);
 }
 
+/* local_reduce: in = iota(0, 1) as f32, 256 work-items in work-groups of 64, the scratch and
+ * `twice` 256-byte __local arguments after the static 256-byte array `first` (all ones); each
+ * work-group's sum plus twice its last input plus one (exact in f32: all below 2^24). */
+static int local_reduce(void)
+{
+    float out[4] = {0};
+    for (int i = 0; i < 256; i++)
+        out[i / 64] += (float)i;
+    for (int g = 0; g < 4; g++)
+        out[g] += 2.0f * (float)(64 * g + 63) + 1.0f;
+    return save("local_reduce", "out", out, sizeof out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -127,5 +140,5 @@ int main(int argc, char **argv)
     }
     out_dir = argv[1];
     return vadd() | saxpy() | slm_reduce() | atomics() | counter() | stencil2d() | fence_flag() |
-           int64();
+           int64() | local_reduce();
 }
