@@ -55,9 +55,9 @@ static int lookup(unsigned group, const part *p)
 static int parse_fence(const part *parts, size_t n, visa_lsc_msg *out,
                        visa_lsc_report_fn report, void *user)
 {
-    static const char *const what[] = {"SFID (ugm, ugml, tgm, slm)",
-                                       "fence operation (none, evict, invalidate, discard, "
-                                       "clean, flushl3)",
+    static const char fence_ops[] =
+        "fence operation (none, evict, invalidate, discard, clean, flushl3)";
+    static const char *const what[] = {"SFID (ugm, ugml, tgm, slm)", fence_ops,
                                        "scope (group, local, tile, gpu, gpus, sysrel, sysacq)"};
     static const char *const rule[] = {"VISA-LSC-003", "VISA-LSC-007", "VISA-LSC-008"};
     static const unsigned group[] = {VISA_LSC_GROUP_SFID, VISA_LSC_GROUP_FENCE_OP,
