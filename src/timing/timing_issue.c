@@ -102,6 +102,12 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
             tmin = S->acc_accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
         }
+        if (info.taken && !w->ctrl && t + S->cfg->pipe.branch_latency_cycles > tmin) {
+            /* PTX and vISA: a taken branch's target issues pipe.branch_latency_cycles after
+             * it (SASS: the branch's stall count says; docs/timing.md, "Pipes"). */
+            tmin = t + S->cfg->pipe.branch_latency_cycles;
+            why = TIMING_STALL_WAIT;
+        }
         if (info.fetch_miss && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
             tmin = t + S->cfg->latency.l2_near_hit_cycles;
             why = TIMING_STALL_NO_INSTRUCTION;
