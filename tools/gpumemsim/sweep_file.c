@@ -358,10 +358,14 @@ static json_t *read_plots(const sweep_source *s, const json_t *root, const json_
         else if (repeated)
             snprintf(why, sizeof why, "plots[%zu]: output '%s' has the name of an earlier "
                      "plot's (they would share their .dat and .gp files)", i, output);
-        else if (!swept)
-            snprintf(why, sizeof why, "plots[%zu]: x '%s' is not a swept column", i, x);
-        else
+        else if (!swept) {
+            char *list = json_dumps(columns, JSON_COMPACT);
+            snprintf(why, sizeof why, "plots[%zu]: x '%s' is not a swept column (they are %s)",
+                     i, x, list ? list : "?");
+            free(list);
+        } else {
             continue;
+        }
         return fail(s, "plots", "CLI-SWEEP-009", why);
     }
     return json_incref(v);
