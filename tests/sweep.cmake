@@ -9,7 +9,7 @@
 # tool is missing (GNU parallel, gnuplot, Slurm, or root for slurmd) is skipped with the reason;
 # `make deps` installs them (Makefile, OPTIONAL_PACKAGES).
 set(GMS_SWEEP_WORK ${CMAKE_BINARY_DIR}/sweep-tests)
-foreach(case local parallel slurm plot plot_without_gnuplot incomplete)
+foreach(case local parallel slurm plot plot_without_gnuplot incomplete default_dir)
   add_test(NAME sweep.${case}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sweep/sweep_test.sh ${case}
                    $<TARGET_FILE:gpumemsim> ${GMS_SWEEP_WORK}
@@ -70,5 +70,8 @@ gms_cli_test(sweep_merge_not_a_sweep 2 "^$"
 gms_cli_test(sweep_merge_with_file 2 "^$"
              "^gpumemsim sweep: --merge DIR takes no sweep file, --dir or --emit\n$"
              sweep --merge . ../grid.json)
+gms_cli_test(sweep_jobs_with_emit 2 "^$"
+             "^gpumemsim sweep: -j sets the local pool's size; --emit, --merge and --job run no pool\n$"
+             sweep -j 2 --emit parallel ../grid.json)
 gms_cli_test(sweep_listed_in_usage 0 "\n  sweep SWEEP\\.json \\| --merge DIR [^\n]*run a grid" "^$" --help)
 unset(GMS_CLI_DIR)

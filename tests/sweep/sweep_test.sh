@@ -86,6 +86,7 @@ case_parallel() {
 
 case_slurm() {
     here=$(pwd)
+    command -v bash >/dev/null 2>&1 || skip "bash is not installed (slurm_cluster.sh needs it)"
     conf=$(bash slurm_cluster.sh start "$work/cluster")
     status=$?
     [ $status = 77 ] && exit 77
@@ -112,7 +113,7 @@ case_slurm() {
 # plot.json without gnuplot: the data and the script are written, the image is not, a warning
 # says how to draw it, and the exit status is 0.
 case_plot_without_gnuplot() {
-    dir=$work/no_gnuplot
+    dir=$work/plot_without_gnuplot
     err=$(PATH=/nonexistent "$gpumemsim" sweep plot.json --dir "$dir" -j 2 --quiet 2>&1)
     [ $? = 0 ] || fail "sweep exited with $? ($err)"
     abs=$(cd "$dir" && pwd -P)
@@ -167,10 +168,23 @@ case_incomplete() {
     expect_text stderr "$err" "$dir: error: run 2: the sweep has runs 0 to 1 [CLI-SWEEP-012]"
 }
 
+# Without --dir the folder is the sweep file's name with .sweep, in the current folder.
+case_default_dir() {
+    here=$(pwd)
+    mkdir -p "$work/default_dir" && cd "$work/default_dir" || fail "cannot enter $work/default_dir"
+    "$gpumemsim" sweep "$here/failing.json" --quiet 2>/dev/null
+    [ $? = 1 ] || fail "the sweep of failing.json must exit 1"
+    expect_text table "$(cat failing.sweep/table.csv)" "run,launch_file,gpu,exit_status,launch,kernel,warp_instructions
+0000,wrong_expect.json,h100,1,0,_Z5saxpyifPKfPf,2560
+0001,saxpy_twice.json,h100,0,0,_Z5saxpyifPKfPf,40960
+0001,saxpy_twice.json,h100,0,1,_Z5saxpyifPKfPf,40960"
+}
+
 mkdir -p "$work" || fail "cannot create $work"
 rm -rf "${work:?}/${case_name:?}"
 case "$case_name" in
-local | parallel | slurm | plot | plot_without_gnuplot | incomplete) "case_$case_name" ;;
+local | parallel | slurm | plot | plot_without_gnuplot | incomplete | default_dir)
+    "case_$case_name" ;;
 *) fail "unknown case $case_name" ;;
 esac
 echo "PASS: $case_name"

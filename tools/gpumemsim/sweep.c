@@ -180,6 +180,8 @@ static int check_operands(int argc, char **argv, sweep_args *a)
         problem = "--job DIR needs the run's INDEX after it";
     else if (a->merge && (a->emit || a->dir || operands))
         problem = "--merge DIR takes no sweep file, --dir or --emit";
+    else if (a->jobs && (a->emit || a->merge || a->job))
+        problem = "-j sets the local pool's size; --emit, --merge and --job run no pool";
     else if (!a->job && !a->merge && operands != 1)
         problem = "expected exactly one sweep file";
     if (problem) {

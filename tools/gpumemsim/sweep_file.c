@@ -196,7 +196,8 @@ static json_t *read_gpus(const sweep_source *s, const json_t *root)
 /* Whether `key` is a dotted configuration path: non-empty segments of letters, digits and '_'. */
 static int is_config_path(const char *key)
 {
-    if (!*key || *key == '.' || key[strlen(key) - 1] == '.' || strstr(key, ".."))
+    if (!*key || strlen(key) > 200 || *key == '.' || key[strlen(key) - 1] == '.' ||
+        strstr(key, ".."))
         return 0;
     for (const char *p = key; *p; p++)
         if (!(*p == '.' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
