@@ -133,10 +133,10 @@ enum { OPT_DIR = 256, OPT_EMIT, OPT_MERGE, OPT_JOB, OPT_QUIET, OPT_HELP };
 static int parse_options(int argc, char **argv, sweep_args *a)
 {
     static const struct option table[] = {
-        {"dir", required_argument, NULL, OPT_DIR},     {"jobs", required_argument, NULL, 'j'},
-        {"emit", required_argument, NULL, OPT_EMIT},   {"merge", required_argument, NULL, OPT_MERGE},
-        {"job", required_argument, NULL, OPT_JOB},     {"quiet", no_argument, NULL, OPT_QUIET},
-        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0}};
+        {"dir", required_argument, NULL, OPT_DIR},   {"jobs", required_argument, NULL, 'j'},
+        {"emit", required_argument, NULL, OPT_EMIT}, {"merge", required_argument, NULL, OPT_MERGE},
+        {"job", required_argument, NULL, OPT_JOB},   {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},       {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "j:", table, NULL)) != -1) {
         char *end = NULL;

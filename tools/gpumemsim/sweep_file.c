@@ -93,6 +93,13 @@ static void *fail(const sweep_source *s, const char *key, const char *rule, cons
     return NULL;
 }
 
+/* As fail, for callers that return a status: returns -1. */
+static int refuse(const sweep_source *s, const char *key, const char *rule, const char *message)
+{
+    fail(s, key, rule, message);
+    return -1;
+}
+
 /* Whether `v` is a non-empty array of non-empty strings. */
 static int is_string_list(const json_t *v)
 {
@@ -172,7 +179,8 @@ static json_t *read_gpus(const sweep_source *s, const json_t *root)
     if (!v)
         return json_null();
     if (!is_string_list(v))
-        return fail(s, "gpus", "CLI-SWEEP-004", "\"gpus\" must be a non-empty array of preset names");
+        return fail(s, "gpus", "CLI-SWEEP-004",
+                    "\"gpus\" must be a non-empty array of preset names");
     size_t i;
     json_t *e;
     json_array_foreach(v, i, e) {
@@ -278,29 +286,28 @@ static int read_flags(const sweep_source *s, const json_t *root, json_t **flags,
     *options = NULL;
     if (v) {
         if (!json_is_array(v) || json_array_size(v) == 0)
-            return fail(s, "flags", "CLI-SWEEP-004", "\"flags\" must be a non-empty array of "
-                        "flag lists such as [[], [\"--strip-hints\"]]"), -1;
+            return refuse(s, "flags", "CLI-SWEEP-004", "\"flags\" must be a non-empty array of "
+                          "flag lists such as [[], [\"--strip-hints\"]]");
         size_t i;
         json_t *set;
         json_array_foreach(v, i, set) {
             if (!json_is_array(set) || (json_array_size(set) && !is_string_list(set)))
-                return fail(s, "flags", "CLI-SWEEP-004", "\"flags\" must be a non-empty array "
-                            "of flag lists such as [[], [\"--strip-hints\"]]"), -1;
+                return refuse(s, "flags", "CLI-SWEEP-004", "\"flags\" must be a non-empty array "
+                              "of flag lists such as [[], [\"--strip-hints\"]]");
             if (check_flag_list(set, why, sizeof why))
-                return fail(s, "flags", "CLI-SWEEP-008", why), -1;
+                return refuse(s, "flags", "CLI-SWEEP-008", why);
             for (size_t j = 0; j < i; j++)
                 if (json_equal(set, json_array_get(v, j))) {
                     snprintf(why, sizeof why, "flags[%zu] repeats an earlier flag list", i);
-                    return fail(s, "flags", "CLI-SWEEP-004", why), -1;
+                    return refuse(s, "flags", "CLI-SWEEP-004", why);
                 }
         }
     }
     json_t *o = json_object_get(root, "options");
     if (o && !(json_is_array(o) && (json_array_size(o) == 0 || is_string_list(o))))
-        return fail(s, "options", "CLI-SWEEP-004", "\"options\" must be an array of run flags"),
-               -1;
+        return refuse(s, "options", "CLI-SWEEP-004", "\"options\" must be an array of run flags");
     if (o && check_flag_list(o, why, sizeof why))
-        return fail(s, "options", "CLI-SWEEP-008", why), -1;
+        return refuse(s, "options", "CLI-SWEEP-008", why);
     *flags = v ? json_incref(v) : json_null();
     *options = o ? json_incref(o) : json_array();
     return 0;
@@ -410,7 +417,7 @@ static int grid_size(const sweep_source *s, sweep_grid *g)
     g->sizes[g->naxes++] = json_is_null(g->gpus) ? 1 : json_array_size(g->gpus);
     g->nparameters = json_object_size(g->parameters);
     if (g->nparameters > 60)
-        return fail(s, "parameters", "CLI-SWEEP-007", "at most 60 parameters"), -1;
+        return refuse(s, "parameters", "CLI-SWEEP-007", "at most 60 parameters");
     const char *key;
     json_t *values;
     json_object_foreach(g->parameters, key, values) g->sizes[g->naxes++] = json_array_size(values);
@@ -420,7 +427,7 @@ static int grid_size(const sweep_source *s, sweep_grid *g)
         if (g->total > MAX_RUNS / g->sizes[a]) {
             char why[128];
             snprintf(why, sizeof why, "the grid has more than %d runs", MAX_RUNS);
-            return fail(s, NULL, "CLI-SWEEP-004", why), -1;
+            return refuse(s, NULL, "CLI-SWEEP-004", why);
         }
         g->total *= g->sizes[a];
     }
@@ -599,11 +606,11 @@ static int read_parts(const sweep_source *s, const json_t *root, sweep_grid *g, 
 {
     json_t *v = json_object_get(root, "description");
     if (v && !json_is_string(v))
-        return fail(s, "description", "CLI-SWEEP-004", "\"description\" must be a string"), -1;
+        return refuse(s, "description", "CLI-SWEEP-004", "\"description\" must be a string");
     v = json_object_get(root, "columns");
     if (v && !is_string_list(v))
-        return fail(s, "columns", "CLI-SWEEP-004", "\"columns\" must be a non-empty array of "
-                    "column names or prefixes ending in '.'"), -1;
+        return refuse(s, "columns", "CLI-SWEEP-004", "\"columns\" must be a non-empty array of "
+                      "column names or prefixes ending in '.'");
     json_object_set_new(manifest, "counters", v ? json_incref(v) : json_null());
     g->given_launches = json_object_get(root, "launch_files");
     if (!(g->launches = read_launch_files(s, root)) || !(g->gpus = read_gpus(s, root)) ||

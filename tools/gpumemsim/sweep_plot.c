@@ -100,7 +100,8 @@ static size_t write_data(FILE *f, const json_t *rows, const char *x, const char 
             size_t l;
             json_t *done;
             int taken = 0;
-            json_array_foreach(labels, l, done) taken |= strcmp(json_string_value(done), other) == 0;
+            json_array_foreach(labels, l, done) taken |=
+                strcmp(json_string_value(done), other) == 0;
             if (taken || (n && strcmp(label, other)))
                 continue;
             if (!n)
