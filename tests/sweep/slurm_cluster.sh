@@ -59,6 +59,7 @@ start() {
     done
     [ "$(id -u)" = 0 ] || skip "slurmd must run as root to start jobs as their user; run the test as root"
     PATH=$PATH:/usr/sbin
+    stop # daemons of an earlier start that was killed before it could stop them
     rm -rf "$work"
     mkdir -p "$work/munge" "$work/run" "$work/log" "$work/state" "$work/spool" ||
         skip "cannot create $work"
@@ -70,6 +71,9 @@ start() {
         --pid-file="$work/run/munged.pid" --log-file="$work/log/munged.log" \
         --seed-file="$work/munge/munge.seed" >/dev/null 2>&1 || skip "munged does not start"
     host=$(hostname -s)
+    # At most the machine's cores (slurmd drains a node that claims more than it has), at most 2.
+    cpus=$(nproc 2>/dev/null || echo 1)
+    [ "$cpus" -gt 2 ] && cpus=2
     ctld_port=$(free_port 26817)
     slurmd_port=$(free_port $((ctld_port + 1)))
     cat >"$work/slurm.conf" <<EOF
@@ -100,7 +104,7 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
-NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=100 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=100 State=UNKNOWN
 PartitionName=sweep Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF=$work/slurm.conf
