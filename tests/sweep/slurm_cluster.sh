@@ -11,19 +11,23 @@ set -u
 command=$1
 work=$2
 
+# The pid of daemon $1 that `start` started, if it still runs: the pid file's process, and only
+# when it is that daemon (a stale pid file may name a reused pid) and not a zombie.
+daemon_pid() {
+    pid=$(cat "$work/run/$1.pid" 2>/dev/null) || return 1
+    [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$1" ] &&
+        ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null && echo "$pid"
+}
+
 stop() {
     for name in slurmd slurmctld munged; do
-        if [ -f "$work/run/$name.pid" ]; then
-            pid=$(cat "$work/run/$name.pid")
-            [ -n "$pid" ] && kill "$pid" 2>/dev/null
-        fi
+        pid=$(daemon_pid "$name") && kill "$pid" 2>/dev/null
     done
     # Wait for them to go, so that the next start finds its ports free.
     for _ in 1 2 3 4 5 6 7 8 9 10; do
         alive=0
         for name in slurmd slurmctld munged; do
-            [ -f "$work/run/$name.pid" ] && kill -0 "$(cat "$work/run/$name.pid")" 2>/dev/null &&
-                alive=1
+            daemon_pid "$name" >/dev/null && alive=1
         done
         [ "$alive" = 0 ] && break
         sleep 0.5
