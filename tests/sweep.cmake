@@ -73,5 +73,5 @@ gms_cli_test(sweep_merge_with_file 2 "^$"
 gms_cli_test(sweep_jobs_with_emit 2 "^$"
              "^gpumemsim sweep: -j sets the local pool's size; --emit, --merge and --job run no pool\n$"
              sweep -j 2 --emit parallel ../grid.json)
-gms_cli_test(sweep_listed_in_usage 0 "\n  sweep SWEEP\\.json \\| --merge DIR [^\n]*run a grid" "^$" --help)
+gms_cli_test(sweep_listed_in_usage 0 "\n  sweep SWEEP\\.json +run a grid of launch files" "^$" --help)
 unset(GMS_CLI_DIR)

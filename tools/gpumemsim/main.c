@@ -43,9 +43,9 @@ static const cli_command commands[] = {
      "run a CUDA program built with `nvcc -cudart shared` on the simulated GPU"},
     {"metrics", 0, "[NAME...]",
      "list the Nsight Compute metrics of the JSON report and how each is computed"},
-    {"sweep", 0, "SWEEP.json | --merge DIR",
-     "run a grid of launch files, presets, configurations and flags; merge the statistics "
-     "into one table (`gpumemsim sweep --help`)"},
+    {"sweep", 0, "SWEEP.json",
+     "run a grid of launch files, presets, configurations and flags and merge their "
+     "statistics into one table; also on GNU parallel or Slurm (`gpumemsim sweep --help`)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
