@@ -90,6 +90,45 @@ F32_FNS4(f32_add, FOP_ADD)
 F32_FNS4(f32_sub, FOP_SUB)
 F32_FNS4(f32_mul, FOP_MUL)
 F32_FNS4(f32_fma, FOP_FMA)
+
+/* fma on x86-64 hosts whose CPU has the FMA extension: the same lane loops compiled for it, so
+ * that fmaf becomes the fused instruction inline instead of a libm call per lane. Both compute
+ * x * y + z rounded once in the host's current rounding mode (IEEE 754 fusedMultiplyAdd), so the
+ * bits are the same; NaN results are canonicalised after either. Chosen once per instruction
+ * when the module is prepared (alu_host_fma). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
+#define ALU_FMA_VARIANTS 1
+#define F32_FMA_HW(name, ftz, sat)                                                           \
+    __attribute__((target("fma"))) static void name##_rn_hw(const ir_insn *in,                 \
+                                                            const alu_args *a)                \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f32_lanes(a, FOP_FMA, ftz, sat);                                                      \
+    }                                                                                         \
+    __attribute__((target("fma"))) static void name##_dir_hw(const ir_insn *in,                \
+                                                             const alu_args *a)               \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f32_lanes(a, FOP_FMA, ftz, sat);                                                      \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+F32_FMA_HW(f32_fma, 0, 0)
+F32_FMA_HW(f32_fma_ftz, 1, 0)
+F32_FMA_HW(f32_fma_sat, 0, 1)
+F32_FMA_HW(f32_fma_ftz_sat, 1, 1)
+
+#define F32_HW_ROW(name)                                                                      \
+    {{{name##_rn_hw, name##_dir_hw}, {name##_sat_rn_hw, name##_sat_dir_hw}},                  \
+     {{name##_ftz_rn_hw, name##_ftz_dir_hw}, {name##_ftz_sat_rn_hw, name##_ftz_sat_dir_hw}}}
+/* [ftz][sat][directed] */
+static const alu_fn f32_fma_hw_table[2][2][2] = F32_HW_ROW(f32_fma);
+
+/* 1 when the host CPU executes the FMA extension's instructions. */
+static int alu_host_fma(void)
+{
+    return __builtin_cpu_supports("fma") != 0;
+}
+#endif
 F32_FNS(f32_div, FOP_DIV, 0, 0)
 F32_FNS(f32_div_ftz, FOP_DIV, 1, 0)
 
@@ -131,6 +170,21 @@ F64_FNS(f64_sub, FOP_SUB, 0)
 F64_FNS(f64_mul, FOP_MUL, 0)
 F64_FNS(f64_fma, FOP_FMA, 0)
 F64_FNS(f64_div, FOP_DIV, 0)
+
+#ifdef ALU_FMA_VARIANTS
+__attribute__((target("fma"))) static void f64_fma_rn_hw(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    f64_lanes(a, FOP_FMA, 0);
+}
+
+__attribute__((target("fma"))) static void f64_fma_dir_hw(const ir_insn *in, const alu_args *a)
+{
+    fesetround(alu_fe_mode(in->rnd));
+    f64_lanes(a, FOP_FMA, 0);
+    fesetround(FE_TONEAREST);
+}
+#endif
 
 static const alu_fn f64_table[5][2] = {
     {f64_add_rn, f64_add_dir}, {f64_sub_rn, f64_sub_dir}, {f64_mul_rn, f64_mul_dir},
@@ -215,6 +269,10 @@ static alu_fn f32_lookup(const ir_insn *in)
         return f32_div_lookup(in, ftz);
     if (in->mods & (IR_MOD_APPROX | IR_MOD_FULL))
         return NULL;
+#ifdef ALU_FMA_VARIANTS
+    if (op == FOP_FMA && alu_host_fma())
+        return f32_fma_hw_table[ftz][sat][alu_rnd_is_directed(in->rnd)];
+#endif
     return f32_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
 }
 
@@ -232,6 +290,10 @@ static alu_fn f64_lookup(const ir_insn *in)
         (in->mods & (IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_APPROX | IR_MOD_FULL | IR_MOD_CC |
                      IR_MOD_CARRY_IN | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE)))
         return NULL;
+#ifdef ALU_FMA_VARIANTS
+    if (op == FOP_FMA && alu_host_fma())
+        return alu_rnd_is_directed(in->rnd) ? f64_fma_dir_hw : f64_fma_rn_hw;
+#endif
     return f64_table[op][alu_rnd_is_directed(in->rnd)];
 }
 
