@@ -484,9 +484,9 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (counted) {
         st->warp_instructions++;
         st->thread_instructions +=
-            w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
+            w->active == FULL_MASK ? LANES : exec_lane_count(w->active);
         st->thread_instructions_pred_on +=
-            mask == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(mask);
+            mask == FULL_MASK ? LANES : exec_lane_count(mask);
         rs->prog->insn_counts[in->id]++;
     }
     if (info) {

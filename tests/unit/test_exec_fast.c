@@ -413,6 +413,24 @@ static void test_ld_scalar_is_chosen(void **state)
     ir_module_destroy(b.m);
 }
 
+/* exec_lane_count, the instruction loop's count of active lanes, on every single-lane mask,
+ * their complements and a sweep of others, against the compiler's popcount. */
+static void test_lane_count(void **state)
+{
+    (void)state;
+    assert_int_equal(exec_lane_count(0), 0);
+    assert_int_equal(exec_lane_count(FULL_MASK), 32);
+    for (unsigned l = 0; l < 32; l++) {
+        assert_int_equal(exec_lane_count(1u << l), 1);
+        assert_int_equal(exec_lane_count(~(1u << l)), 31);
+    }
+    uint32_t m = 0x2545F491u;
+    for (int i = 0; i < 100000; i++) {
+        m ^= m << 13, m ^= m >> 17, m ^= m << 5;
+        assert_int_equal(exec_lane_count(m), __builtin_popcount(m));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_const_load_fault_falls_back),
         cmocka_unit_test(test_ld_scalar_values),
         cmocka_unit_test(test_ld_scalar_is_chosen),
+        cmocka_unit_test(test_lane_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
