@@ -67,6 +67,51 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* h_alu for the common shape (alu_plain): every source a register or an immediate (or absent),
+ * no carry flag read or written, one register destination and no second one. The same steps
+ * without the operand-kind dispatch of warp_src, the flags and the second destination. */
+static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint64_t out[LANES];
+    alu_args a;
+    for (int i = 0; i < 4; i++)
+        a.src[i] = in->src[i].kind == IR_OPND_REG ? w->regs + (size_t)in->src[i].reg * LANES
+                                                  : x->imm[i];
+    a.dst2 = NULL;
+    a.carry_in = NULL;
+    a.carry_out = NULL;
+    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
+    if (mask == FULL_MASK && (x->aux & ALU_AUX_DIRECT)) {
+        a.dst = r;
+        x->alu(in, &a);
+        return;
+    }
+    a.dst = out;
+    x->alu(in, &a);
+    if (mask == FULL_MASK) {
+        memcpy(r, out, sizeof out);
+    } else {
+        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? out[l] : r[l];
+    }
+}
+
+/* 1 when h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
+ * operands, dst[0] a register, no dst[1]. */
+static int alu_plain(const ir_insn *in)
+{
+    if (in->flag_in || in->flag_out || in->dst[0].kind != IR_OPND_REG ||
+        in->dst[0].reg == IR_REG_SINK || in->dst[1].kind != IR_OPND_NONE)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if (in->src[i].kind != IR_OPND_NONE && in->src[i].kind != IR_OPND_REG &&
+            in->src[i].kind != IR_OPND_IMM)
+            return 0;
+    return 1;
+}
+
 /* Bit l set when lane l of a compares true with lane l of b: less (op 1), equal (2) or greater
  * (4) on the low 32 bits, each XORed with `bias` (0x80000000 orders them as signed). */
 #if defined(__SSE2__)
@@ -280,8 +325,11 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
             x->fn = h_setp_int;
-        else if (x->alu)
+        else if (x->alu) {
             x->aux = alu_aux(in);
+            if (alu_plain(in))
+                x->fn = h_alu_plain;
+        }
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;
         if (family_handlers[family].mem_aux)

@@ -431,6 +431,44 @@ static void test_lane_count(void **state)
     }
 }
 
+/* h_alu_plain (exec_decode.c) is taken for ALU instructions whose sources are registers and
+ * immediates, without flags, into one register; h_alu keeps a special-register source, a
+ * carry, a predicate source and a predicate destination. (test_alu_guarded_off_and_direct_writes
+ * pins the values of both, with every lane, half the lanes and none.) */
+static void test_alu_plain_is_chosen(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t r = irb_reg(&b, IR_T_U32, "%r0"), s = irb_reg(&b, IR_T_U32, "%r1");
+    uint32_t p = irb_pred(&b, "%p0");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(r), irb_sreg(IR_SREG_TID_X), NONE, NONE);     /* 0 */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(r), irb_imm(3), NONE);               /* 1 */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(s), irb_r(r), irb_r(s), irb_imm(1))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(s), irb_imm(9), NONE, NONE);                   /* 3 */
+    ir_insn *cc = irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(r), irb_imm(1), NONE); /* 4 */
+    cc->mods = IR_MOD_CC;
+    cc->flag_out = 1;
+    irb_alu(&b, IR_SELP, IR_T_U32, irb_r(s), irb_r(r), irb_imm(1), irb_p(p));          /* 5 */
+    setp(&b, IR_CMP_LT, IR_T_U64, p, UINT32_MAX, irb_r(r), irb_imm(3), -1, UINT32_MAX); /* 6 */
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    diag_list dl;
+    diag_list_init(&dl);
+    exec_program *prog = exec_program_create(b.m, &dl);
+    assert_non_null(prog);
+    const exec_xinsn *code = prog->funcs[0].code;
+    assert_true(code[1].fn != code[0].fn);
+    assert_ptr_equal(code[2].fn, code[1].fn);
+    assert_ptr_equal(code[3].fn, code[1].fn);
+    for (int i = 4; i <= 6; i++)
+        assert_ptr_equal(code[i].fn, code[0].fn);
+    exec_program_destroy(prog);
+    diag_list_fini(&dl);
+    ir_module_destroy(b.m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_ld_scalar_values),
         cmocka_unit_test(test_ld_scalar_is_chosen),
         cmocka_unit_test(test_lane_count),
+        cmocka_unit_test(test_alu_plain_is_chosen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
