@@ -469,6 +469,58 @@ static void test_alu_plain_is_chosen(void **state)
     ir_module_destroy(b.m);
 }
 
+/* %tid.x/y/z (exec_warp.c tid_lanes, the first lane by division and the others by counting on)
+ * in blocks whose rows and planes end inside a warp: every thread stores
+ * tid.x | tid.y << 8 | tid.z << 16 at its linear index. */
+static void run_tid_case(uint32_t bx, uint32_t by, uint32_t bz)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t ty = irb_reg(&b, IR_T_U32, "%r1"), tz = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t lin = irb_reg(&b, IR_T_U32, "%r3"), v = irb_reg(&b, IR_T_U32, "%r4");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(ty), irb_sreg(IR_SREG_TID_Y), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(tz), irb_sreg(IR_SREG_TID_Z), NONE, NONE);
+    /* lin = (tz * by + ty) * bx + tx */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(lin), irb_r(tz), irb_imm(by), irb_r(ty))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(lin), irb_r(lin), irb_imm(bx), irb_r(r_tid))->mods =
+        IR_MOD_LO;
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(ty), irb_r(ty), irb_imm(8), NONE);
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(tz), irb_r(tz), irb_imm(16), NONE);
+    irb_alu(&b, IR_OR, IR_T_B32, irb_r(v), irb_r(r_tid), irb_r(ty), NONE);
+    irb_alu(&b, IR_OR, IR_T_B32, irb_r(v), irb_r(v), irb_r(tz), NONE);
+    store_at_tid(&b, rd_out, lin, v);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx x;
+    exec_test_begin(&x, b.m, o);
+    exec_launch L = exec_test_launch_of(&x, bx);
+    L.block[1] = by;
+    L.block[2] = bz;
+    exec_test_launch(&x, b.m, o, &L);
+    exec_test_end(&x);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < bx * by * bz; t++)
+        assert_int_equal(o->out[t], t % bx | (t / bx % by) << 8 | (t / (bx * by)) << 16);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_tid_lanes(void **state)
+{
+    (void)state;
+    run_tid_case(3, 5, 7);
+    run_tid_case(1, 1, 64);
+    run_tid_case(5, 1, 40);
+    run_tid_case(33, 2, 3);
+    run_tid_case(16, 16, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_ld_scalar_is_chosen),
         cmocka_unit_test(test_lane_count),
         cmocka_unit_test(test_alu_plain_is_chosen),
+        cmocka_unit_test(test_tid_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
