@@ -83,8 +83,10 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
 }
 
 /* All per-line arrays live in one block. A large cache (an L2 of tens of MiB) gets it from an
- * anonymous mapping advised to use huge pages: lines are touched sparsely all over it, and on
- * virtual machines each 4 KiB first-touch fault is expensive. */
+ * anonymous mapping advised against huge pages: a run touches its lines sparsely (data in fill
+ * order, way 0 of each set first), and a 2 MiB page zeroed by the kernel for each line first
+ * written made a 1 Mi-element saxpy commit every byte of the h100 L2 and spend most of its time
+ * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
 static void storage_sizes(const cache_config *k, size_t sizes[11])
@@ -125,8 +127,8 @@ static mem_status allocate_storage(cache *c)
     } else if (total >= (size_t)4 << 20) {
         void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, total, MADV_HUGEPAGE);
+#ifdef MADV_NOHUGEPAGE
+            madvise(p, total, MADV_NOHUGEPAGE);
 #endif
             block = p;
             c->storage_mapped = 1;
