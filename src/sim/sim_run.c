@@ -440,6 +440,20 @@ static gms_status run_launches(gms_run *r, const gms_run_options *opt, gms_diag_
     return st;
 }
 
+/* True when buffer b is written to an output file or compared with an expectation: only those
+ * are copied back from device memory (a copy of every buffer doubled the peak memory of a large
+ * run that checks nothing; bench/README.md, "Memory"). */
+static int buffer_is_read_back(const launch_desc *L, size_t b)
+{
+    for (size_t i = 0; i < L->noutputs; i++)
+        if (L->outputs[i].buffer == b)
+            return 1;
+    for (size_t e = 0; e < L->nexpects; e++)
+        if (L->expects[e].buffer == b)
+            return 1;
+    return 0;
+}
+
 /* After the last launch: final write-back, expectations, then every output (the launch file's
  * and the JSON report at json_path, NULL: none) all-or-nothing. */
 static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, diag_list *dl)
@@ -451,6 +465,8 @@ static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, di
         st = GMS_ERR_NOMEM;
     for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
         const launch_buffer *buf = &L->buffers[b];
+        if (!buffer_is_read_back(L, b))
+            continue;
         data[b] = malloc(buf->bytes);
         st = !data[b]     ? GMS_ERR_NOMEM
              : buf->image ? gms_image_read(r->dev, r->addr[b], data[b], buf->bytes, g)
