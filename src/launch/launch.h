@@ -326,6 +326,31 @@ long launch_find_buffer(const launch_desc *d, const char *name);
  * count * element-size bytes, LAUNCH-IO-001 for a bad buffer index. */
 int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl);
 
+/* The initial contents of one buffer, produced a chunk at a time (so that a run never holds a
+ * second copy of a large buffer): launch_init_begin, then launch_init_next for consecutive chunks
+ * that together cover buffers[i].bytes bytes, then launch_init_end. The bytes are those
+ * launch_init_buffer writes. Caller storage; `file` is open between begin and end. */
+typedef struct launch_init_stream {
+    const launch_desc *desc; /* borrowed */
+    size_t buffer;
+    uint64_t done_bytes;     /* bytes produced so far */
+    void *file;              /* FILE * of an init file, owned; NULL for generated contents */
+    char field[128];         /* "buffers.x.init.file", for diagnostics */
+} launch_init_stream;
+
+/* Starts buffer `buffer_index`'s contents. Returns 0, or -1 with LAUNCH-IO-001 (bad index) or
+ * LAUNCH-FILE-001 (its init file cannot be opened); nothing needs ending then. */
+int launch_init_begin(const launch_desc *d, size_t buffer_index, launch_init_stream *s,
+                      diag_list *dl);
+/* Writes the next `bytes` bytes of the contents into dst (caller storage). `bytes` is a multiple
+ * of the element size, and at most what remains. Returns 0, or -1 with LAUNCH-FILE-001 (read
+ * error) or LAUNCH-FILE-002 (the init file is shorter than count x element size); the caller
+ * still calls launch_init_end. */
+int launch_init_next(launch_init_stream *s, uint8_t *dst, uint64_t bytes, diag_list *dl);
+/* Ends the contents and releases the stream. When every byte was produced, checks that an init
+ * file has no more bytes: returns -1 with LAUNCH-FILE-002 if it has; otherwise 0. */
+int launch_init_end(launch_init_stream *s, diag_list *dl);
+
 /* Writes every output all-or-nothing (docs/launch-files.md, "Outputs"): buffer_data[i] holds
  * buffers[i].bytes bytes for each buffer i (borrowed; entries of buffers without an output may be
  * NULL). Each file is written to a temporary file in its folder, and only when all of them were

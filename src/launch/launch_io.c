@@ -59,53 +59,96 @@ static FILE *open_data_file(const launch_desc *d, const char *field, const char 
     return f;
 }
 
-/* Reads exactly `bytes` bytes of `path` into dst. `field` names the launch-file field. */
-static int read_exact(const launch_desc *d, const char *field, const char *path, uint8_t *dst,
-                      uint64_t bytes, diag_list *dl)
+/* LAUNCH-FILE-002: the init file's size differs from count x element size. */
+static int size_error(const launch_init_stream *s, int extra, diag_list *dl)
 {
-    FILE *f = open_data_file(d, field, path, dl);
-    if (!f)
-        return -1;
-    uint64_t got = 0;
-    while (got < bytes) {
-        size_t want = bytes - got > CHUNK_BYTES ? CHUNK_BYTES : (size_t)(bytes - got);
-        size_t n = fread(dst + got, 1, want, f);
-        got += n;
-        if (n < want)
-            break;
-    }
-    int extra = got == bytes && fgetc(f) != EOF;
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", d->path, 0, 0, "%s: cannot read \"%s\"",
-                 field, path);
-        return -1;
-    }
-    if (got != bytes || extra) {
-        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-002", d->path, 0, 0,
-                 "%s: \"%s\" has %s bytes than the %" PRIu64 " expected (count x element size)",
-                 field, path, extra ? "more" : "fewer", bytes);
-        return -1;
-    }
-    return 0;
+    const launch_buffer *b = &s->desc->buffers[s->buffer];
+    diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-002", s->desc->path, 0, 0,
+             "%s: \"%s\" has %s bytes than the %" PRIu64 " expected (count x element size)",
+             s->field, b->init.path, extra ? "more" : "fewer", b->bytes);
+    return -1;
 }
 
-int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl)
+int launch_init_begin(const launch_desc *d, size_t buffer_index, launch_init_stream *s,
+                      diag_list *dl)
 {
+    memset(s, 0, sizeof *s);
     if (buffer_index >= d->nbuffers) {
         diag_add(dl, DIAG_ERROR, "LAUNCH-IO-001", d->path, 0, 0,
                  "buffer index %zu is out of range (%zu buffers)", buffer_index, d->nbuffers);
         return -1;
     }
+    s->desc = d;
+    s->buffer = buffer_index;
     const launch_buffer *b = &d->buffers[buffer_index];
-    if (b->init.kind == LAUNCH_INIT_FILE) {
-        char field[128];
-        snprintf(field, sizeof field, "buffers.%s.init.file", b->name);
-        return read_exact(d, field, b->init.path, dst, b->bytes, dl);
+    if (b->init.kind != LAUNCH_INIT_FILE)
+        return 0;
+    snprintf(s->field, sizeof s->field, "buffers.%s.init.file", b->name);
+    s->file = open_data_file(d, s->field, b->init.path, dl);
+    return s->file ? 0 : -1;
+}
+
+int launch_init_next(launch_init_stream *s, uint8_t *dst, uint64_t bytes, diag_list *dl)
+{
+    const launch_buffer *b = &s->desc->buffers[s->buffer];
+    if (!s->file) {
+        size_t elem = launch_elem_bytes(b->type);
+        if (b->init.kind == LAUNCH_INIT_ZERO || elem == 0)
+            memset(dst, 0, (size_t)bytes);
+        else
+            launch_generate_range(b, s->done_bytes / elem, bytes / elem, dst);
+        s->done_bytes += bytes;
+        return 0;
     }
-    launch_generate(b, dst);
-    return 0;
+    uint64_t got = 0;
+    while (got < bytes) {
+        size_t want = bytes - got > CHUNK_BYTES ? CHUNK_BYTES : (size_t)(bytes - got);
+        size_t n = fread(dst + got, 1, want, s->file);
+        got += n;
+        if (n < want)
+            break;
+    }
+    s->done_bytes += got;
+    if (ferror((FILE *)s->file)) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", s->desc->path, 0, 0,
+                 "%s: cannot read \"%s\"", s->field, b->init.path);
+        return -1;
+    }
+    return got == bytes ? 0 : size_error(s, 0, dl);
+}
+
+int launch_init_end(launch_init_stream *s, diag_list *dl)
+{
+    if (!s->file)
+        return 0;
+    const launch_buffer *b = &s->desc->buffers[s->buffer];
+    int extra = 0, failed = 0;
+    if (s->done_bytes == b->bytes) { /* a short file was reported by launch_init_next */
+        extra = fgetc(s->file) != EOF;
+        failed = ferror((FILE *)s->file);
+    }
+    fclose(s->file);
+    s->file = NULL;
+    if (failed) {
+        diag_add(dl, DIAG_ERROR, "LAUNCH-FILE-001", s->desc->path, 0, 0,
+                 "%s: cannot read \"%s\"", s->field, b->init.path);
+        return -1;
+    }
+    return extra ? size_error(s, 1, dl) : 0;
+}
+
+int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl)
+{
+    launch_init_stream s;
+    if (launch_init_begin(d, buffer_index, &s, dl) != 0)
+        return -1;
+    const launch_buffer *b = &d->buffers[buffer_index];
+    if (!s.file) {
+        launch_generate(b, dst);
+        return 0;
+    }
+    int rc = launch_init_next(&s, dst, b->bytes, dl);
+    return launch_init_end(&s, dl) != 0 || rc != 0 ? -1 : 0;
 }
 
 /* ---- outputs ---- */

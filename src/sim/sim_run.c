@@ -181,6 +181,44 @@ static gms_status upload(gms_run *r, size_t b, const uint8_t *data, gms_diag_lis
                       : gms_device_write(r->dev, r->addr[b], data, buf->bytes, g);
 }
 
+enum { UPLOAD_CHUNK_BYTES = 1 << 20 }; /* a multiple of every element size */
+
+/* Writes buffer b's initial contents to device memory a chunk at a time: a large buffer is
+ * never held twice (generated on the host, then in device memory). Images are written whole
+ * (their texels are reordered on the way in). */
+static gms_status upload_buffer(gms_run *r, size_t b, gms_diag_list *g, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    const launch_buffer *buf = &L->buffers[b];
+    size_t chunk = buf->image || buf->bytes < UPLOAD_CHUNK_BYTES ? (size_t)buf->bytes
+                                                                  : UPLOAD_CHUNK_BYTES;
+    uint8_t *data = malloc(chunk ? chunk : 1);
+    if (!data) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                 "cannot allocate buffer %s (%llu bytes)", buf->name,
+                 (unsigned long long)buf->bytes);
+        return GMS_ERR_NOMEM;
+    }
+    gms_status st = GMS_OK;
+    if (buf->image) {
+        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT : upload(r, b, data, g);
+    } else {
+        launch_init_stream s;
+        if (launch_init_begin(L, b, &s, dl))
+            st = GMS_ERR_INPUT;
+        for (uint64_t off = 0; st == GMS_OK && off < buf->bytes; off += chunk) {
+            uint64_t n = buf->bytes - off < chunk ? buf->bytes - off : chunk;
+            st = launch_init_next(&s, data, n, dl)
+                     ? GMS_ERR_INPUT
+                     : gms_device_write(r->dev, r->addr[b] + off, data, n, g);
+        }
+        if (s.desc && launch_init_end(&s, dl) && st == GMS_OK)
+            st = GMS_ERR_INPUT;
+    }
+    free(data);
+    return st;
+}
+
 /* Allocates every buffer and image and writes its initial contents. */
 static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
 {
@@ -193,20 +231,8 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
         gms_status st = buf->image ? create_image(r, b, g)
                                    : gms_device_alloc(r->dev, buf->bytes, &r->addr[b], g);
         /* Device memory never written reads as zero: nothing to copy, nothing to page in. */
-        if (st != GMS_OK || buf->init.kind == LAUNCH_INIT_ZERO) {
-            if (st != GMS_OK)
-                return st;
-            continue;
-        }
-        uint8_t *data = malloc(buf->bytes);
-        if (!data) {
-            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
-                     "cannot allocate buffer %s (%llu bytes)", buf->name,
-                     (unsigned long long)buf->bytes);
-            return GMS_ERR_NOMEM;
-        }
-        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT : upload(r, b, data, g);
-        free(data);
+        if (st == GMS_OK && buf->init.kind != LAUNCH_INIT_ZERO)
+            st = upload_buffer(r, b, g, dl);
         if (st != GMS_OK)
             return st;
     }

@@ -521,6 +521,87 @@ static void test_file_init(void **state)
     diag_list_fini(&dl);
 }
 
+/* ---- streamed initial contents ---- */
+
+/* Buffer x's contents produced in chunks of `chunk_elems` elements equal the whole-buffer form. */
+static void check_stream_matches(const char *json, uint64_t chunk_elems)
+{
+    diag_list dl;
+    launch_desc *d = load(json, &dl);
+    assert_non_null(d);
+    const launch_buffer *b = &d->buffers[0];
+    size_t elem = launch_elem_bytes(b->type);
+    uint8_t *whole = malloc(b->bytes), *parts = malloc(b->bytes);
+    assert_non_null(whole);
+    assert_non_null(parts);
+    assert_int_equal(launch_init_buffer(d, 0, whole, &dl), 0);
+    memset(parts, 0xA5, b->bytes);
+    launch_init_stream s;
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    for (uint64_t off = 0; off < b->bytes; off += chunk_elems * elem) {
+        uint64_t n = b->bytes - off < chunk_elems * elem ? b->bytes - off : chunk_elems * elem;
+        assert_int_equal(launch_init_next(&s, parts + off, n, &dl), 0);
+    }
+    assert_int_equal(launch_init_end(&s, &dl), 0);
+    assert_int_equal(dl.count, 0);
+    assert_memory_equal(parts, whole, b->bytes);
+    free(whole);
+    free(parts);
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
+static void test_init_stream(void **state)
+{
+    (void)state;
+    /* Element 6 of seed 1's f32 sequence starts the second chunk: it continues the draws. */
+    check_stream_matches(BUF("{\"type\":\"f32\",\"count\":1000,\"init\":{\"random\":{\"seed\":1,"
+                             "\"min\":-2,\"max\":3}}}"), 6);
+    check_stream_matches(BUF("{\"type\":\"u16\",\"count\":999,\"init\":{\"random\":{\"seed\":7,"
+                             "\"min\":3,\"max\":900}}}"), 64);
+    check_stream_matches(BUF("{\"type\":\"f64\",\"count\":100,\"init\":{\"iota\":{\"start\":0.25,"
+                             "\"step\":0.1}}}"), 7);
+    check_stream_matches(BUF("{\"type\":\"i8\",\"count\":300,\"init\":{\"fill\":-3}}"), 256);
+    check_stream_matches(BUF("{\"type\":\"u32\",\"count\":10}"), 3);
+    uint8_t data[600];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7);
+    write_file("st.bin", data, sizeof data);
+    check_stream_matches(BUF("{\"type\":\"u16\",\"count\":300,\"init\":{\"file\":\"st.bin\"}}"),
+                         100);
+
+    /* The file changed after loading: shorter is reported by the chunk that runs out, longer by
+     * the end; each once. */
+    diag_list dl;
+    launch_desc *d = load(BUF("{\"type\":\"u16\",\"count\":300,\"init\":{\"file\":\"st.bin\"}}"),
+                          &dl);
+    assert_non_null(d);
+    write_file("st.bin", data, 599);
+    uint8_t out[600];
+    launch_init_stream s;
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out, 400, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out + 400, 200, &dl), -1);
+    assert_int_equal(launch_init_end(&s, &dl), 0);
+    assert_int_equal(dl.count, 1);
+    assert_string_equal(dl.items[0].rule, "LAUNCH-FILE-002");
+    assert_non_null(strstr(dl.items[0].message, "has fewer bytes than the 600 expected"));
+    write_file("st.bin", data, sizeof data); /* whole again, then one byte more */
+    FILE *f = fopen(d->buffers[0].init.path, "ab");
+    assert_non_null(f);
+    fputc(1, f);
+    fclose(f);
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out, 600, &dl), 0);
+    assert_memory_equal(out, data, 600);
+    assert_int_equal(launch_init_end(&s, &dl), -1);
+    assert_int_equal(dl.count, 2);
+    assert_non_null(strstr(dl.items[1].message, "has more bytes than the 600 expected"));
+    assert_int_equal(launch_init_begin(d, 1, &s, &dl), -1);
+    assert_string_equal(dl.items[2].rule, "LAUNCH-IO-001");
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
 /* ---- arguments ---- */
 
 #define ARGS(list) "{\"module\":\"m\",\"buffers\":{\"b\":{\"type\":\"u32\",\"count\":4}}," \
@@ -1214,6 +1295,7 @@ int main(void)
         cmocka_unit_test(test_expect_exact_and_fill),
         cmocka_unit_test(test_expect_integer_rtol),
         cmocka_unit_test(test_launch_bad_files),
+        cmocka_unit_test(test_init_stream),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove_tree(scratch);
