@@ -467,8 +467,7 @@ static gms_status run_launches(gms_run *r, const gms_run_options *opt, gms_diag_
 }
 
 /* True when buffer b is written to an output file or compared with an expectation: only those
- * are copied back from device memory (a copy of every buffer doubled the peak memory of a large
- * run that checks nothing; bench/README.md, "Memory"). */
+ * are read back from device memory (bench/README.md, "Memory"). */
 static int buffer_is_read_back(const launch_desc *L, size_t b)
 {
     for (size_t i = 0; i < L->noutputs; i++)
@@ -480,30 +479,58 @@ static int buffer_is_read_back(const launch_desc *L, size_t b)
     return 0;
 }
 
+/* The buffers as outputs and expectations read them: a linear buffer straight from device memory
+ * a chunk at a time (never a whole second copy), an image from its texels read back whole. */
+typedef struct read_back_ctx {
+    gms_run *r;
+    uint8_t **images; /* images[b]: the texels of image b, or NULL */
+    gms_diag_list *g;
+} read_back_ctx;
+
+static int read_back(void *ctx, size_t b, uint64_t offset, uint64_t bytes, uint8_t *out)
+{
+    read_back_ctx *c = ctx;
+    if (c->images[b]) {
+        memcpy(out, c->images[b] + offset, (size_t)bytes);
+        return 0;
+    }
+    return gms_device_read(c->r->dev, c->r->addr[b] + offset, out, bytes, c->g) == GMS_OK ? 0 : -1;
+}
+
+/* Reads back every image an output or an expectation needs into images[] (calloc'd by the
+ * caller, one entry per buffer). */
+static gms_status read_back_images(gms_run *r, uint8_t **images, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    gms_status st = GMS_OK;
+    for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
+        const launch_buffer *buf = &L->buffers[b];
+        if (!buf->image || !buffer_is_read_back(L, b))
+            continue;
+        images[b] = malloc(buf->bytes);
+        st = images[b] ? gms_image_read(r->dev, r->addr[b], images[b], buf->bytes, g)
+                       : GMS_ERR_NOMEM;
+    }
+    return st;
+}
+
 /* After the last launch: final write-back, expectations, then every output (the launch file's
  * and the JSON report at json_path, NULL: none) all-or-nothing. */
 static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, diag_list *dl)
 {
     const launch_desc *L = r->launch;
     gms_status st = gms_device_flush(r->dev, g);
-    uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
-    if (!data && st == GMS_OK)
+    uint8_t **images = calloc(L->nbuffers + 1, sizeof *images);
+    if (!images && st == GMS_OK)
         st = GMS_ERR_NOMEM;
-    for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
-        const launch_buffer *buf = &L->buffers[b];
-        if (!buffer_is_read_back(L, b))
-            continue;
-        data[b] = malloc(buf->bytes);
-        st = !data[b]     ? GMS_ERR_NOMEM
-             : buf->image ? gms_image_read(r->dev, r->addr[b], data[b], buf->bytes, g)
-                          : gms_device_read(r->dev, r->addr[b], data[b], buf->bytes, g);
-    }
+    if (st == GMS_OK)
+        st = read_back_images(r, images, g);
+    read_back_ctx ctx = {r, images, g};
+    launch_buffer_reader reader = {read_back, &ctx};
     int failed = 0;
     if (st == GMS_OK && L->nexpects) {
         r->expects = calloc(L->nexpects, sizeof *r->expects);
-        failed = r->expects ? launch_check_expectations(L, (const uint8_t *const *)data,
-                                                        r->expects, dl)
-                            : -1;
+        failed = r->expects ? launch_check_expectations_from(L, &reader, r->expects, dl) : -1;
         if (failed < 0)
             st = r->expects ? GMS_ERR_IO : GMS_ERR_NOMEM;
         else
@@ -512,11 +539,11 @@ static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, di
     char *json = NULL;
     if (st == GMS_OK && json_path)
         st = gms_device_report(r->dev, GMS_REPORT_JSON, 0, L->path, &json, g);
-    if (st == GMS_OK && sim_outputs_write(L, (const uint8_t *const *)data, json_path, json, dl))
+    if (st == GMS_OK && sim_outputs_write(L, &reader, json_path, json, dl))
         st = GMS_ERR_IO;
     gms_free(json);
-    for (size_t b = 0; data && b < L->nbuffers; b++) free(data[b]);
-    free(data);
+    for (size_t b = 0; images && b < L->nbuffers; b++) free(images[b]);
+    free(images);
     if (st == GMS_ERR_NOMEM)
         diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
                  "out of memory reading back the buffers");
