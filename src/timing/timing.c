@@ -160,6 +160,20 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
     }
 }
 
+/* Fills S->insns' entry of instruction `in` (borrowed); an instruction outside the module's
+ * ids is worked out into `scratch`. Returns a pointer to the one filled. Never fails. */
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch)
+{
+    tinsn *ti = in->id < S->ninsns ? &S->insns[in->id] : scratch;
+    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    ti->cost = timing_cost_of(S->cfg, in);
+    ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
+                         info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
+    ti->fence = info && info->family == IR_FAM_FENCE;
+    ti->known = 1;
+    return ti;
+}
+
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
@@ -176,12 +190,13 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         return;
     }
     w->next_id = in->id;
-    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     if (in != w->next_in) {
+        tinsn scratch;
+        const tinsn *ti = timing_insn(S, in, &scratch);
         w->next_in = in;
-        w->next_cost = timing_cost_of(S->cfg, in);
-        w->next_local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
-                                 info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
+        w->next_cost = ti->cost;
+        w->next_local = ti->local;
+        w->next_fence = ti->fence;
     }
     uint64_t r = tmin;
     uint8_t dep = why;
@@ -212,7 +227,7 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
             }
         }
     }
-    if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
+    if (w->next_fence && w->mem_done > r) {
         r = w->mem_done;
         dep = TIMING_STALL_MEMBAR;
     }
@@ -348,7 +363,8 @@ static int state_alloc(tstate *S)
     size_t ncompact = (size_t)S->nsched * S->per_sched;
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
-                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64;
+                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64 +
+                   (size_t)S->ninsns * sizeof(tinsn);
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
         if (!S->ctrls)
@@ -377,6 +393,9 @@ static int state_alloc(tstate *S)
     b += ncompact;
     S->rthr = b;
     b += ncompact;
+    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    S->insns = (tinsn *)b;
+    b += (size_t)S->ninsns * sizeof(tinsn);
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {

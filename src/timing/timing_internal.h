@@ -17,6 +17,15 @@ enum { TIMING_POLLS_STUCK = 1000 };
 /* Instructions a GTO scheduler may issue ahead of the calendar in one turn (timing_issue.c). */
 enum { TIMING_RUN_AHEAD = 4096 };
 
+/* What the scheduler needs of one static instruction, worked out once per launch on first use
+ * (tstate.insns, by ir_insn.id): its cost and whether it is warp-local or a fence. */
+typedef struct tinsn {
+    timing_cost cost;
+    uint8_t local;         /* twarp.next_local */
+    uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
+    uint8_t known;         /* 1: filled */
+} tinsn;
+
 typedef struct tcta {
     uint32_t warps_left;   /* warps not yet done */
     uint8_t busy;          /* the slot holds a running CTA */
@@ -48,6 +57,7 @@ typedef struct twarp {
     timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
     const ir_insn *next_in;  /* its next instruction, as prepared */
     timing_cost next_cost;   /* that instruction's cost */
+    uint8_t next_fence;      /* 1: it is a fence */
     uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
                                 branches): the scheduler may run it ahead (timing_issue.c) */
     uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
@@ -74,6 +84,7 @@ typedef struct tstate {
     timing_stats *ts;
     timing_insn_stalls *insn_stalls;
     uint32_t ninsns;
+    tinsn *insns;                     /* ninsns: per static instruction, filled on first use */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
@@ -120,6 +131,16 @@ void timing_on_access(const mem_access *a, void *user);
 void timing_settle(tstate *S, twarp *w, uint64_t t);
 void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles);
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
+
+/* What the scheduler needs of instruction `in` (borrowed): S->insns' entry once filled, else
+ * timing_insn_fill's. Never fails. */
+static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scratch)
+{
+    if (in->id < S->ninsns && S->insns[in->id].known)
+        return &S->insns[in->id];
+    return timing_insn_fill(S, in, scratch);
+}
 void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why);
 void timing_sched_key(tstate *S, uint32_t s, uint64_t key);
 void timing_sched_wake(tstate *S, uint32_t s, uint64_t key);

@@ -41,7 +41,9 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_cost_of(S->cfg, info->insn);
+    tinsn scratch;
+    timing_cost c =
+        info->insn == w->next_in ? w->next_cost : timing_insn(S, info->insn, &scratch)->cost;
     uint64_t ready;
     uint8_t why;
     if (S->naccess) {
