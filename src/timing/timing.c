@@ -160,17 +160,18 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
     }
 }
 
-/* Fills S->insns' entry of instruction `in` (borrowed); an instruction outside the module's
- * ids is worked out into `scratch`. Returns a pointer to the one filled. Never fails. */
+/* Fills S->insns' entry of instruction `in` (borrowed) when the entry is free; an instruction
+ * outside the module's ids, or glue whose id's entry another instruction holds, is worked out
+ * into `scratch`. Returns a pointer to the one filled. Never fails. */
 const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch)
 {
-    tinsn *ti = in->id < S->ninsns ? &S->insns[in->id] : scratch;
+    tinsn *ti = in->id < S->ninsns && !S->insns[in->id].in ? &S->insns[in->id] : scratch;
+    ti->in = in;
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     ti->cost = timing_cost_of(S->cfg, in);
     ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
                          info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
     ti->fence = info && info->family == IR_FAM_FENCE;
-    ti->known = 1;
     return ti;
 }
 

@@ -18,12 +18,13 @@ enum { TIMING_POLLS_STUCK = 1000 };
 enum { TIMING_RUN_AHEAD = 4096 };
 
 /* What the scheduler needs of one static instruction, worked out once per launch on first use
- * (tstate.insns, by ir_insn.id): its cost and whether it is warp-local or a fence. */
+ * (tstate.insns, by ir_insn.id): its cost and whether it is warp-local or a fence. Glue shares
+ * the id of the instruction it serves: an entry holds the first of them to ask (`in`). */
 typedef struct tinsn {
+    const ir_insn *in;     /* the instruction it describes; NULL: not filled yet */
     timing_cost cost;
     uint8_t local;         /* twarp.next_local */
     uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
-    uint8_t known;         /* 1: filled */
 } tinsn;
 
 typedef struct tcta {
@@ -137,7 +138,7 @@ const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
  * timing_insn_fill's. Never fails. */
 static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scratch)
 {
-    if (in->id < S->ninsns && S->insns[in->id].known)
+    if (in->id < S->ninsns && S->insns[in->id].in == in)
         return &S->insns[in->id];
     return timing_insn_fill(S, in, scratch);
 }
