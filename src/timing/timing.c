@@ -272,6 +272,8 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         w->blocked = w->done = 0;
         w->polls = 0;
         w->sched = sm * S->nsched_sm + j % S->nsched_sm;
+        if (S->scheds[w->sched].used <= j / S->nsched_sm)
+            S->scheds[w->sched].used = j / S->nsched_sm + 1;
         warp_resident(S, sm, t, 1);
         timing_prepare_next(S, w, t, TIMING_STALL_NO_INSTRUCTION);
         if (w->blocked) { /* a CTA whose warp has no live lane: nothing to run */
