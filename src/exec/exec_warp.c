@@ -1,6 +1,7 @@
 /* The SIMT core: the per-warp instruction loop, operand access, lane groups and reconvergence,
  * call frames and faults. Instruction semantics live in the other exec_*.c files and alu*.c. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -589,6 +590,14 @@ const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
     while (pc + 1 < fn->ninsns && fn->insns[pc].glue)
         pc++;
     return &fn->ctrl[pc];
+}
+
+void exec_warp_prefetch(const exec_warp *w)
+{
+    if (!w)
+        return;
+    const char *p = (const char *)w;
+    for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
 }
 
 void exec_warp_resume(exec_warp *w)
