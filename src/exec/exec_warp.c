@@ -491,7 +491,10 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
         rs->prog->insn_counts[in->id]++;
     }
     if (info) {
-        const ir_ctrl *table = w->frames[w->depth - 1].fn->ir->ctrl;
+        /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
+        const ir_ctrl *table = rs->prog->module->machine.scoreboards
+                                   ? w->frames[w->depth - 1].fn->ir->ctrl
+                                   : NULL;
         info->ctrl = table ? &table[w->pc] : NULL;
         info->insn = in;
         info->active = w->active;
