@@ -503,8 +503,12 @@ static void prefetch_ahead(tstate *S)
     }
     if (s1 != UINT32_MAX) {
         const twarp *w = greedy_warp(S, s1);
-        if (w && !w->done)
+        if (w && !w->done) {
             exec_warp_prefetch(w->ew);
+            const char *sb = (const char *)w->reg_ready;
+            for (uint32_t off = 0; off < S->nregs * sizeof(uint64_t) && off < 512; off += 64)
+                __builtin_prefetch(sb + off);
+        }
     }
 }
 
