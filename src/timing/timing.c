@@ -471,16 +471,6 @@ static int any_busy(const tstate *S)
     return 0;
 }
 
-/* The warp scheduler s issued from last (its likely next), or NULL. */
-static twarp *greedy_warp(tstate *S, uint32_t s)
-{
-    uint32_t k = S->scheds[s].last;
-    if (k == UINT32_MAX)
-        return NULL;
-    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
-    return &S->warps[(size_t)sm * S->warps_per_sm + k * S->nsched_sm + sub];
-}
-
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
  * that finds an address was prefetched one event earlier: the scheduler's state two events
  * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
@@ -494,7 +484,7 @@ static void prefetch_ahead(tstate *S)
     if (s2 != UINT32_MAX) {
         __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
         __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
-        const twarp *w = greedy_warp(S, s2);
+        const twarp *w = S->scheds[s2].last_w;
         if (w) {
             __builtin_prefetch(w);
             __builtin_prefetch((const char *)w + 64);
@@ -502,7 +492,7 @@ static void prefetch_ahead(tstate *S)
         }
     }
     if (s1 != UINT32_MAX) {
-        const twarp *w = greedy_warp(S, s1);
+        const twarp *w = S->scheds[s1].last_w;
         if (w && !w->done) {
             exec_warp_prefetch(w->ew);
             const char *sb = (const char *)w->reg_ready;

@@ -74,6 +74,7 @@ typedef struct tsm {
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
     uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
+    const struct twarp *last_w; /* that warp's slot (NULL: none), for the host-cache prefetches */
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
     uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
                               are never ready (the scans stop there) */

@@ -302,6 +302,7 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
     if (k != UINT32_MAX) {
         S->scheds[s].last = k;
         twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+        S->scheds[s].last_w = w;
         if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
             return -1;
         S->scheds[s].after_last = t + 1;
