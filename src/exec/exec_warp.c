@@ -558,6 +558,7 @@ void exec_step(exec_warp *w, exec_step_info *info)
         const exec_program *p = rs->prog;
         const exec_insn_layout *k = &p->layout;
         uint32_t wakes = w->cta->wakes;
+        const exec_xinsn *x = &w->code[w->pc];
         if (rs->strict_hazards)
             step_one(w, 1, 1, info);
         else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
@@ -565,6 +566,7 @@ void exec_step(exec_warp *w, exec_step_info *info)
         else
             step_one(w, 1, 0, info);
         info->woke = w->cta->wakes != wakes;
+        info->taken = x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1;
     }
     info->status = w->state;
 }
