@@ -45,3 +45,24 @@ foreach(check ${GMS_GOLDEN_HINT_CHECKS})
                      ${words})
   endforeach()
 endforeach()
+# The timing model's statistics (cycles, stall reasons per instruction, bandwidths) of a few
+# launch files under both schedulers, so that a change meant only to speed the model up is
+# checked to the cycle: PTX kernels, SASS twins (whose glue shares an instruction id) and vISA
+# kernels. A deliberate change of the model re-pins them as above.
+set(GMS_GOLDEN_TIMING_LAUNCHES
+    tests/kernels/saxpy_cs/saxpy_cs.json
+    tests/kernels/stencil2d/stencil2d.json
+    tests/kernels/matmul_tiled/matmul_tiled.json
+    bench/kernels/small/twin_transpose_256_sass.json
+    bench/kernels/small/twin_reduce_64k_sass.json
+    tests/visa/ocl/counter/counter.pvc.json
+    tests/visa/ocl/local_reduce/local_reduce.acm-g10.json)
+foreach(launch ${GMS_GOLDEN_TIMING_LAUNCHES})
+  get_filename_component(name ${launch} NAME)
+  string(REGEX REPLACE "\\.json$" "" name ${name})
+  foreach(policy gto lrr)
+    gms_stats_golden(timing ${name}.${policy} ${CMAKE_SOURCE_DIR}/${launch} --timing
+                     --scheduler ${policy})
+    set_property(TEST golden.timing.${name}.${policy} APPEND PROPERTY LABELS timing)
+  endforeach()
+endforeach()

@@ -257,6 +257,9 @@ const ir_insn *exec_warp_next(const exec_warp *w);
 const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w);
 /* Makes a YIELD warp READY again. */
 void exec_warp_resume(exec_warp *w);
+/* A hint, for a caller that knows which warp it will step soon: asks the host CPU to bring
+ * what exec_step reads first of warp `w` (NULL: nothing) into its caches. Changes nothing. */
+void exec_warp_prefetch(const exec_warp *w);
 
 /* 1 when the module of `p` declares malloc or free as system calls (IR_SYSCALL_MALLOC/FREE), so
  * its launches need a device heap (exec_launch.heap_base); 0 otherwise. */

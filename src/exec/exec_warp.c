@@ -1,6 +1,7 @@
 /* The SIMT core: the per-warp instruction loop, operand access, lane groups and reconvergence,
  * call frames and faults. Instruction semantics live in the other exec_*.c files and alu*.c. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,7 +504,10 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
         rs->prog->insn_counts[in->id]++;
     }
     if (info) {
-        const ir_ctrl *table = w->frames[w->depth - 1].fn->ir->ctrl;
+        /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
+        const ir_ctrl *table = rs->prog->module->machine.scoreboards
+                                   ? w->frames[w->depth - 1].fn->ir->ctrl
+                                   : NULL;
         info->ctrl = table ? &table[w->pc] : NULL;
         info->insn = in;
         info->active = w->active;
@@ -604,6 +608,14 @@ const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
     while (pc + 1 < fn->ninsns && fn->insns[pc].glue)
         pc++;
     return &fn->ctrl[pc];
+}
+
+void exec_warp_prefetch(const exec_warp *w)
+{
+    if (!w)
+        return;
+    const char *p = (const char *)w;
+    for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
 }
 
 void exec_warp_resume(exec_warp *w)

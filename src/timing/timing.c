@@ -160,6 +160,21 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
     }
 }
 
+/* Fills S->insns' entry of instruction `in` (borrowed) when the entry is free; an instruction
+ * outside the module's ids, or glue whose id's entry another instruction holds, is worked out
+ * into `scratch`. Returns a pointer to the one filled. Never fails. */
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch)
+{
+    tinsn *ti = in->id < S->ninsns && !S->insns[in->id].in ? &S->insns[in->id] : scratch;
+    ti->in = in;
+    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    ti->cost = timing_cost_of(S->cfg, in);
+    ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
+                         info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
+    ti->fence = info && info->family == IR_FAM_FENCE;
+    return ti;
+}
+
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
@@ -176,12 +191,13 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         return;
     }
     w->next_id = in->id;
-    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     if (in != w->next_in) {
+        tinsn scratch;
+        const tinsn *ti = timing_insn(S, in, &scratch);
         w->next_in = in;
-        w->next_cost = timing_cost_of(S->cfg, in);
-        w->next_local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
-                                 info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
+        w->next_cost = ti->cost;
+        w->next_local = ti->local;
+        w->next_fence = ti->fence;
     }
     uint64_t r = tmin;
     uint8_t dep = why;
@@ -212,7 +228,7 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
             }
         }
     }
-    if (info && info->family == IR_FAM_FENCE && w->mem_done > r) {
+    if (w->next_fence && w->mem_done > r) {
         r = w->mem_done;
         dep = TIMING_STALL_MEMBAR;
     }
@@ -256,6 +272,8 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         w->blocked = w->done = 0;
         w->polls = 0;
         w->sched = sm * S->nsched_sm + j % S->nsched_sm;
+        if (S->scheds[w->sched].used <= j / S->nsched_sm)
+            S->scheds[w->sched].used = j / S->nsched_sm + 1;
         warp_resident(S, sm, t, 1);
         timing_prepare_next(S, w, t, TIMING_STALL_NO_INSTRUCTION);
         if (w->blocked) { /* a CTA whose warp has no live lane: nothing to run */
@@ -348,7 +366,8 @@ static int state_alloc(tstate *S)
     size_t ncompact = (size_t)S->nsched * S->per_sched;
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
-                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64;
+                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64 +
+                   (size_t)S->ninsns * sizeof(tinsn);
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
         if (!S->ctrls)
@@ -377,6 +396,9 @@ static int state_alloc(tstate *S)
     b += ncompact;
     S->rthr = b;
     b += ncompact;
+    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    S->insns = (tinsn *)b;
+    b += (size_t)S->ninsns * sizeof(tinsn);
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {
@@ -449,6 +471,37 @@ static int any_busy(const tstate *S)
     return 0;
 }
 
+/* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
+ * that finds an address was prefetched one event earlier: the scheduler's state two events
+ * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
+ * next event. Changes nothing the model computes. */
+static void prefetch_ahead(tstate *S)
+{
+    uint32_t s1 = timing_cal_peek(S->cal, 0), s2 = timing_cal_peek(S->cal, 1),
+             s3 = timing_cal_peek(S->cal, 2);
+    if (s3 != UINT32_MAX)
+        __builtin_prefetch(&S->scheds[s3]);
+    if (s2 != UINT32_MAX) {
+        __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
+        __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
+        const twarp *w = S->scheds[s2].last_w;
+        if (w) {
+            __builtin_prefetch(w);
+            __builtin_prefetch((const char *)w + 64);
+            __builtin_prefetch((const char *)w + 128);
+        }
+    }
+    if (s1 != UINT32_MAX) {
+        const twarp *w = S->scheds[s1].last_w;
+        if (w && !w->done) {
+            exec_warp_prefetch(w->ew);
+            const char *sb = (const char *)w->reg_ready;
+            for (uint32_t off = 0; off < S->nregs * sizeof(uint64_t) && off < 512; off += 64)
+                __builtin_prefetch(sb + off);
+        }
+    }
+}
+
 /* The event loop: the scheduler with the earliest next cycle runs until none is left.
  * Returns 0, or -1 when host memory ran out. */
 static int event_loop(tstate *S)
@@ -464,6 +517,7 @@ static int event_loop(tstate *S)
                 exec_session_deadlock(S->xs);
             return 0;
         }
+        prefetch_ahead(S);
         if (timing_sched_run(S, s, t))
             return -1;
         if (exec_session_stopped(S->xs))

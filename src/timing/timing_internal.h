@@ -18,6 +18,16 @@ enum { TIMING_POLLS_STUCK = 1000 };
 /* Instructions a GTO scheduler may issue ahead of the calendar in one turn (timing_issue.c). */
 enum { TIMING_RUN_AHEAD = 4096 };
 
+/* What the scheduler needs of one static instruction, worked out once per launch on first use
+ * (tstate.insns, by ir_insn.id): its cost and whether it is warp-local or a fence. Glue shares
+ * the id of the instruction it serves: an entry holds the first of them to ask (`in`). */
+typedef struct tinsn {
+    const ir_insn *in;     /* the instruction it describes; NULL: not filled yet */
+    timing_cost cost;
+    uint8_t local;         /* twarp.next_local */
+    uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
+} tinsn;
+
 typedef struct tcta {
     uint32_t warps_left;   /* warps not yet done */
     uint8_t busy;          /* the slot holds a running CTA */
@@ -49,6 +59,7 @@ typedef struct twarp {
     timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
     const ir_insn *next_in;  /* its next instruction, as prepared */
     timing_cost next_cost;   /* that instruction's cost */
+    uint8_t next_fence;      /* 1: it is a fence */
     uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
                                 branches): the scheduler may run it ahead (timing_issue.c) */
     uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
@@ -64,7 +75,10 @@ typedef struct tsm {
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
     uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
+    const struct twarp *last_w; /* that warp's slot (NULL: none), for the host-cache prefetches */
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
+    uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
+                              are never ready (the scans stop there) */
 } tsched;
 
 typedef struct tstate {
@@ -76,6 +90,7 @@ typedef struct tstate {
     timing_stats *ts;
     timing_insn_stalls *insn_stalls;
     uint32_t ninsns;
+    tinsn *insns;                     /* ninsns: per static instruction, filled on first use */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
@@ -122,6 +137,16 @@ void timing_on_access(const mem_access *a, void *user);
 void timing_settle(tstate *S, twarp *w, uint64_t t);
 void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles);
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
+
+/* What the scheduler needs of instruction `in` (borrowed): S->insns' entry once filled, else
+ * timing_insn_fill's. Never fails. */
+static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scratch)
+{
+    if (in->id < S->ninsns && S->insns[in->id].in == in)
+        return &S->insns[in->id];
+    return timing_insn_fill(S, in, scratch);
+}
 void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why);
 void timing_sched_key(tstate *S, uint32_t s, uint64_t key);
 void timing_sched_wake(tstate *S, uint32_t s, uint64_t key);

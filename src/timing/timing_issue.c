@@ -41,7 +41,9 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    timing_cost c = info->insn == w->next_in ? w->next_cost : timing_cost_of(S->cfg, info->insn);
+    tinsn scratch;
+    timing_cost c =
+        info->insn == w->next_in ? w->next_cost : timing_insn(S, info->insn, &scratch)->cost;
     uint64_t ready;
     uint8_t why;
     if (S->naccess) {
@@ -211,13 +213,22 @@ static int yielded(tstate *S, uint32_t s, uint32_t k)
     return w->ctrl && w->ctrl->yielded;
 }
 
-/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
-static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
+/* The entries of scheduler s, among its first n (n <= 64), whose warp is ready by cycle t, as
+ * a bit mask. Entries whose pipe is busy are in it: eligible() tells them apart. */
+static uint64_t ready_mask(const tstate *S, uint32_t s, uint32_t n, uint64_t t)
 {
-    tsched *q = &S->scheds[s];
-    uint32_t n = S->per_sched;
-    if (S->policy == TIMING_LRR) {
-        uint32_t first = q->last == UINT32_MAX ? 0 : q->last + 1;
+    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(rdy[k] <= t) << k;
+    return m;
+}
+
+/* Loose round-robin: the first eligible entry after the last one issued, in entry order. */
+static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
+{
+    const tsched *q = &S->scheds[s];
+    uint32_t n = q->used, first = q->last == UINT32_MAX ? 0 : q->last + 1;
+    if (n > 64) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t k = (first + i) % n;
             if (eligible(S, s, k, t))
@@ -225,20 +236,63 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
         }
         return UINT32_MAX;
     }
+    /* Only ready entries can be eligible or throttled: the same entries in the same order. */
+    uint64_t ready = ready_mask(S, s, n, t);
+    uint64_t low = first < 64 ? ready & ((UINT64_C(1) << first) - 1) : ready;
+    for (uint64_t m = ready & ~low; m; m &= m - 1)
+        if (eligible(S, s, (uint32_t)__builtin_ctzll(m), t))
+            return (uint32_t)__builtin_ctzll(m);
+    for (uint64_t m = low; m; m &= m - 1)
+        if (eligible(S, s, (uint32_t)__builtin_ctzll(m), t))
+            return (uint32_t)__builtin_ctzll(m);
+    return UINT32_MAX;
+}
+
+/* Greedy-then-oldest over entries 0 .. n-1 except `skip`: the oldest eligible one. An entry is
+ * tested (and, ready with its pipe busy, throttled) only when it is older than the best found
+ * so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
+static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
+{
+    uint32_t n = S->scheds[s].used;
+    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint32_t best = UINT32_MAX;
+    uint64_t best_age = UINT64_MAX;
+    if (n > 64) {
+        for (uint32_t k = 0; k < n; k++)
+            if (k != skip && age[k] < best_age && eligible(S, s, k, t)) {
+                best = k;
+                best_age = age[k];
+            }
+        return best;
+    }
+    /* Entries not ready are never eligible and never throttled: visiting only the ready ones,
+     * in the same order, gives the same choice and the same charges. */
+    uint64_t ready = ready_mask(S, s, n, t);
+    if (skip < 64)
+        ready &= ~(UINT64_C(1) << skip);
+    for (; ready; ready &= ready - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(ready);
+        if (age[k] < best_age && eligible(S, s, k, t)) {
+            best = k;
+            best_age = age[k];
+        }
+    }
+    return best;
+}
+
+/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
+static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
+{
+    tsched *q = &S->scheds[s];
+    if (S->policy == TIMING_LRR)
+        return choose_lrr(S, s, t);
     /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
      * other ready warp goes first; with none, the yielding warp goes on at no cost. */
     uint32_t skip = S->use_ctrl && q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last
                                                                                   : UINT32_MAX;
     if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q->last, t))
         return q->last;
-    const uint64_t *age = S->rage + (size_t)s * n;
-    uint32_t best = UINT32_MAX;
-    uint64_t best_age = UINT64_MAX;
-    for (uint32_t k = 0; k < n; k++)
-        if (k != skip && age[k] < best_age && eligible(S, s, k, t)) {
-            best = k;
-            best_age = age[k];
-        }
+    uint32_t best = oldest(S, s, skip, t);
     if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, skip, t))
         return skip;
     return best;
@@ -274,6 +328,7 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
     if (k != UINT32_MAX) {
         S->scheds[s].last = k;
         twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+        S->scheds[s].last_w = w;
         if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
             return -1;
         S->scheds[s].after_last = t + 1;
@@ -282,7 +337,7 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
      * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
     uint64_t next = TIMING_NEVER;
     const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
-    for (uint32_t i = 0; i < S->per_sched && next > t + 1; i++)
+    for (uint32_t i = 0; i < S->scheds[s].used && next > t + 1; i++)
         if (rdy[i] < next)
             next = rdy[i];
     if (next <= t)

@@ -404,7 +404,11 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
     }
     if (n == 0)
         return 0;
-    qsort(words, n, sizeof words[0], cmp_u64);
+    /* Lanes in order reading consecutive words (the common case) are already in order. */
+    uint32_t sorted = 1;
+    for (uint32_t i = 1; i < n && sorted; i++) sorted = words[i - 1] <= words[i];
+    if (!sorted)
+        qsort(words, n, sizeof words[0], cmp_u64);
     uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i && words[i] == words[i - 1])
