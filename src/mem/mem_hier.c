@@ -437,7 +437,7 @@ uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset)
     return ctx->local_backing + (offset / 4) * 128 + lane * 4 + offset % 4;
 }
 
-static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
+static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
 {
     uint32_t h = (uint32_t)((line_addr >> 7) * 0x9E3779B1u) >> 23; /* 512 buckets */
     while (ms->req_hash[h] >= 0) {
@@ -451,7 +451,10 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
-    memset(r->mask, 0, sizeof r->mask);
+    r->sectors = 0;
+    memset(r->byte_bits, 0, sizeof r->byte_bits);
+    if (store)
+        memset(r->mask, 0, sizeof r->mask);
     ms->req_hash[h] = (int16_t)i;
     ms->req_slots[i] = (uint16_t)h;
     return i;
@@ -479,7 +482,15 @@ static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
     }
 }
 
-/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line). */
+/* Mask of `count` bits from bit `first` (first + count <= 64). */
+static uint64_t bit_span(unsigned first, unsigned count)
+{
+    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
+}
+
+/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line): the
+ * piece, the line's touched bytes and L1 sectors, and for a store (store_data) its byte mask
+ * and data. */
 static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
                      uint8_t kind, const uint8_t *store_data)
 {
@@ -487,7 +498,7 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
     /* Neighbouring lanes usually share a line: try the previous lane's first. */
     int r = ms->nreqs && ms->reqs[ms->last_req].line_addr == line_addr
                 ? (int)ms->last_req
-                : find_req(ms, line_addr, kind);
+                : find_req(ms, line_addr, kind, store_data != NULL);
     ms->last_req = (uint32_t)(r < 0 ? 0 : r);
     if (r < 0 || ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
         return -1;
@@ -495,31 +506,34 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
     ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)r, (uint8_t)lane, (uint8_t)lane_off,
                                              (uint8_t)off, (uint8_t)len};
     line_req *q = &ms->reqs[r];
-    lane_copy(q->mask + off, NULL, len);
-    if (store_data)
+    unsigned s0 = off >> ms->l1_sector_shift, s1 = (off + len - 1) >> ms->l1_sector_shift;
+    q->sectors |= bit_span(s0, s1 - s0 + 1);
+    if ((off & 63) + len <= 64) { /* within one word: every lane of at most 16 bytes */
+        q->byte_bits[off >> 6] |= ((UINT64_C(2) << (len - 1)) - 1) << (off & 63);
+    } else {
+        for (uint32_t at = off, left = len; left;) {
+            uint32_t bit = at & 63, n = 64 - bit < left ? 64 - bit : left;
+            q->byte_bits[at >> 6] |= bit_span(bit, n);
+            at += n;
+            left -= n;
+        }
+    }
+    if (store_data) {
+        lane_copy(q->mask + off, NULL, len);
         lane_copy(q->data + off, store_data, len);
+    }
     return 0;
 }
 
-/* The L1 sectors of a line that hold a requested byte (mask bytes are 0 or 1: eight at once). */
-static uint64_t touched_sectors(const memsys *ms, const line_req *r)
+/* Whether the access touches every byte of the line. */
+static int whole_line(const memsys *ms, const line_req *r)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = ms->line_bytes >> ms->l1_sector_shift;
-    uint64_t sectors = 0;
-    for (uint32_t s = 0; s < nsect; s++) {
-        uint64_t any = 0;
-        if (sector >= 8) {
-            for (uint32_t b = 0; b < sector; b += 8) {
-                uint64_t w;
-                memcpy(&w, r->mask + s * sector + b, 8);
-                any |= w;
-            }
-        } else {
-            for (uint32_t b = 0; b < sector; b++) any |= r->mask[s * sector + b];
-        }
-        sectors |= (uint64_t)(any != 0) << s;
+    for (uint32_t b = 0; b < ms->line_bytes; b += 64) {
+        uint32_t n = ms->line_bytes - b < 64 ? ms->line_bytes - b : 64;
+        if ((r->byte_bits[b >> 6] & bit_span(0, n)) != bit_span(0, n))
+            return 0;
     }
-    return sectors;
+    return 1;
 }
 
 static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
@@ -634,9 +648,7 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_read_invalidate(ms, rq, l1, r->line_addr, a);
     if (r->kind == LINE_KIND_LOCAL && (a->l1 & IR_L1_LAST_USE)) {
-        int full = 1;
-        for (uint32_t b = 0; b < ms->line_bytes && full; b++) full = r->mask[b] != 0;
-        if (full) {
+        if (whole_line(ms, r)) {
             cache_result res;
             cache_discard_line(l1, r->line_addr, &res);
             hier_count_l1(rq, &res);
@@ -744,7 +756,6 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        r->sectors = touched_sectors(ms, r);
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
@@ -802,7 +813,6 @@ int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        r->sectors = touched_sectors(ms, r);
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, 0);
         if (read_line(ms, rq, l1, r, &h1) != MEM_OK) {
