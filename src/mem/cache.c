@@ -521,6 +521,32 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
+bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
+                    uint32_t *runs)
+{
+    uint64_t line_number = line_addr >> c->line_shift;
+    uint32_t line = find_line(c, set_index(c, line_number), line_number);
+    if (sectors == 0 || line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ||
+        alloc > CACHE_ALLOC_NONE)
+        return false;
+    /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
+     * hint (the second time changes nothing); every sector hits. */
+    uint32_t n = popcount64(sectors & ~(sectors << 1)), k = popcount64(sectors);
+    c->clock += n - 1;
+    touch(c, line);
+    apply_alloc_hint(c, line, (cache_alloc)alloc);
+    c->stats.reads += n;
+    c->stats.read_sector_hits += k;
+    c->stats.sector_accesses += k;
+    c->stats.sector_hits += k;
+    if (c->config.line_bytes == 128)
+        memcpy(out, line_data(c, line), 128);
+    else
+        memcpy(out, line_data(c, line), c->config.line_bytes);
+    *runs = n;
+    return true;
+}
+
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
                       cache_result *result)
 {

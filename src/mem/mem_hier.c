@@ -744,6 +744,39 @@ static void report_levels(memsys *ms, mem_access *acc)
     acc->levels |= (uint8_t)levels;
 }
 
+/* Which kinds of line (bit LINE_KIND_*) a load with attributes `a` reads exactly as
+ * read_line would when every requested sector hits in L1 (read_line's only work is then
+ * load_line's L1 reads): not a surface access, no L1 bypass, no LSC cache control, no
+ * wider fill, and for local lines no last-use discard. */
+static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
+{
+    if (is_surface(a))
+        return 0;
+    uint32_t kinds = 0;
+    if (!global_load_bypasses_l1(ms, a) && a->l1_ctl == IR_CC_DEFAULT &&
+        a->l2_ctl == IR_CC_DEFAULT && a->fill_bytes <= ms->line_bytes)
+        kinds |= 1u << LINE_KIND_GLOBAL;
+    if (!(a->l1 & IR_L1_LAST_USE))
+        kinds |= 1u << LINE_KIND_LOCAL;
+    return kinds;
+}
+
+/* A load's line whose requested sectors all hit in L1 (cache_read_hit): the data, counts and
+ * served levels as load_line's L1 reads give them. Returns 0 when the line must go the long
+ * way (nothing changed). */
+static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc)
+{
+    uint32_t runs;
+    if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
+        return 0;
+    uint64_t k = 0;
+    for (uint64_t s = r->sectors; s; s &= s - 1, k++)
+        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
+    rq->counters->l1.sector_accesses += k;
+    rq->counters->l1.sector_hits += k;
+    return 1;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, mem_fault *f)
 {
@@ -754,8 +787,17 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
+    uint32_t hit_kinds = store ? 0 : l1_hit_kinds(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
+        if (((hit_kinds >> r->kind) & 1) && r->sectors) {
+            uint64_t sectors0 = rq->counters->l1.sector_accesses;
+            uint64_t hits0 = rq->counters->l1.sector_hits;
+            if (read_line_hit(rq, l1, r, h1.alloc)) {
+                count_lsu_line(rq, r, 0, i == 0, sectors0, hits0);
+                continue;
+            }
+        }
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
