@@ -491,8 +491,9 @@ static uint64_t bit_span(unsigned first, unsigned count)
 /* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line): the
  * piece, the line's touched bytes and L1 sectors, and for a store (store_data) its byte mask
  * and data. */
-static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
-                     uint8_t kind, const uint8_t *store_data)
+static inline __attribute__((always_inline)) int
+add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len, uint8_t kind,
+          const uint8_t *store_data)
 {
     uint64_t line_addr = addr & ~(uint64_t)(ms->line_bytes - 1);
     /* Neighbouring lanes usually share a line: try the previous lane's first. */
@@ -543,13 +544,17 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     for (uint32_t i = 0; i < ms->nreqs; i++) ms->req_hash[ms->req_slots[i]] = -1;
     ms->nreqs = 0;
     ms->npieces = 0;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((lanes >> l) & 1u))
-            continue;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
         const uint8_t *src = store ? acc->data[l] : NULL;
         if (t[l].space == IR_SPACE_GLOBAL) {
             /* An aligned access of at most 32 bytes never crosses a line; wider ones (Intel LSC:
              * up to 64 bytes a lane) may cross a 64-byte line and are split there. */
+            if ((t[l].offset & (ms->line_bytes - 1)) + bytes <= ms->line_bytes) {
+                if (add_piece(ms, l, 0, t[l].offset, bytes, LINE_KIND_GLOBAL, src))
+                    return -1;
+                continue;
+            }
             for (uint32_t done = 0; done < bytes;) {
                 uint64_t at = t[l].offset + done;
                 uint32_t room = ms->line_bytes - (uint32_t)(at & (ms->line_bytes - 1));
