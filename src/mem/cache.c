@@ -373,8 +373,15 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                      c->scratch);
         if (st != MEM_OK)
             return st;
-        for (unsigned s = first; s < first + count; s++)
-            merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
+        uint64_t *valid = valid_bits(c, line);
+        if (!bits_apply(valid, first * sector_bytes, run_bytes, BITS_ANY)) {
+            /* Nothing of the run was valid (a plain miss): one copy, one bit range. */
+            memcpy(line_data(c, line) + first * sector_bytes, c->scratch, run_bytes);
+            bits_apply(valid, first * sector_bytes, run_bytes, BITS_SET);
+        } else {
+            for (unsigned s = first; s < first + count; s++)
+                merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
+        }
         c->valid_sectors[line] |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
