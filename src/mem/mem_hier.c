@@ -709,10 +709,18 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     return st;
 }
 
-static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1)
+/* Whether the global lines of a load with attributes `a` go around the L1. */
+static int global_lines_bypass(const memsys *ms, const ir_mem_attrs *a)
+{
+    return is_surface(a) || global_load_bypasses_l1(ms, a);
+}
+
+/* Reads one line of a load; `global_bypass`: global_lines_bypass of the load's attributes. */
+static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1,
+                            int global_bypass)
 {
     const ir_mem_attrs *a = rq->attrs;
-    int bypass = r->kind == LINE_KIND_GLOBAL && (is_surface(a) || global_load_bypasses_l1(ms, a));
+    int bypass = r->kind == LINE_KIND_GLOBAL && global_bypass;
     if (bypass && (a->l1 & IR_L1_INVALIDATE)) {
         /* A volatile read: drop the L1 copy and refetch the line from memory (the L2 copy is
          * written back and dropped too). */
@@ -793,6 +801,12 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     uint32_t hit_kinds = store ? 0 : l1_hit_kinds(ms, rq->attrs);
+    /* The L2 hints depend on the line's address only through a policy descriptor or an
+     * access-policy window; otherwise they are set again only when the line kind changes
+     * (nothing else writes them: hier_l2_read and l2_write_for only set their request). */
+    int l2_hints_per_line = rq->attrs->has_policy || ms->window.bytes;
+    int l2_hints_kind = -1;
+    int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         if (((hit_kinds >> r->kind) & 1) && r->sectors) {
@@ -804,9 +818,13 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             }
         }
         rq->line = r;
-        hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+        if (l2_hints_per_line || r->kind != l2_hints_kind) {
+            hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+            l2_hints_kind = r->kind;
+        }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
-        mem_status st = store ? store_line(ms, rq, l1, r) : read_line(ms, rq, l1, r, &h1);
+        mem_status st = store ? store_line(ms, rq, l1, r)
+                              : read_line(ms, rq, l1, r, &h1, global_bypass);
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);
@@ -858,11 +876,12 @@ int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request
     rq->counters->l1.requests++;
     tc->requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
+    int bypass = global_lines_bypass(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, 0);
-        if (read_line(ms, rq, l1, r, &h1) != MEM_OK) {
+        if (read_line(ms, rq, l1, r, &h1, bypass) != MEM_OK) {
             rq->line = NULL;
             goto nomem;
         }
