@@ -775,9 +775,10 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 }
 
 /* A load's line whose requested sectors all hit in L1 (cache_read_hit): the data, counts and
- * served levels as load_line's L1 reads give them. Returns 0 when the line must go the long
- * way (nothing changed). */
-static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc)
+ * served levels as load_line's L1 reads give them, and the line's LSU counts as
+ * count_lsu_line gives them (`first`: the request's first line). Returns 0 when the line must
+ * go the long way (nothing changed). */
+static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc, int first)
 {
     uint32_t runs;
     if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
@@ -787,6 +788,16 @@ static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc)
         r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
+    mem_lsu_counters *u = &rq->counters->lsu;
+    if (r->kind == LINE_KIND_LOCAL) {
+        u->local_load_requests += (uint64_t)first;
+        u->local_load_sectors += k;
+        u->local_load_sector_hits += k;
+    } else {
+        u->global_load_requests += (uint64_t)first;
+        u->global_load_sectors += k;
+        u->global_load_sector_hits += k;
+    }
     return 1;
 }
 
@@ -809,14 +820,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if (((hit_kinds >> r->kind) & 1) && r->sectors) {
-            uint64_t sectors0 = rq->counters->l1.sector_accesses;
-            uint64_t hits0 = rq->counters->l1.sector_hits;
-            if (read_line_hit(rq, l1, r, h1.alloc)) {
-                count_lsu_line(rq, r, 0, i == 0, sectors0, hits0);
-                continue;
-            }
-        }
+        if (((hit_kinds >> r->kind) & 1) && r->sectors &&
+            read_line_hit(rq, l1, r, h1.alloc, i == 0))
+            continue;
         rq->line = r;
         if (l2_hints_per_line || r->kind != l2_hints_kind) {
             hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
