@@ -9,10 +9,13 @@
 #   make bench-fidelity   release build, then the timing-validation sweeps of bench/fidelity/
 #                (model vs published hardware figures; docs/timing.md, "Validation")
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
-# they print the apt-get line to run. clang is optional: without it the fuzz part is skipped.
+# they print the apt-get line to run. clang is optional: without it the fuzz part is skipped;
+# so are parallel, gnuplot-nox and slurm-wlm: without them the sweep tests that need them skip.
 
 REQUIRED_PACKAGES := gcc make cmake pkg-config libjansson-dev libcmocka-dev libzstd-dev liblz4-dev
-OPTIONAL_PACKAGES := clang
+# Optional: clang (fuzzing); GNU parallel, gnuplot and Slurm (the `gpumemsim sweep` tests run
+# their sweeps through parallel and a one-node Slurm cluster and draw plots; docs/sweeps.md).
+OPTIONAL_PACKAGES := clang parallel gnuplot-nox slurm-wlm
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Seconds each fuzzer runs in the fuzz-smoke tests.
 FUZZ_SECONDS ?= 20

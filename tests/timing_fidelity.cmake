@@ -44,10 +44,9 @@ foreach(launch ${fidelity_launches})
   set_tests_properties(fidelity.${test_name} PROPERTIES LABELS fidelity TIMEOUT 900)
 endforeach()
 # Open findings (docs/timing.md, "Validation"): a case the model misses is not loosened; its test
-# is disabled, so ctest lists it as "Not Run (Disabled)" until the model is fixed. Finding 5: under
-# the default greedy-then-oldest scheduler the gtx980's conflict-free shared bandwidth is 111.6
-# B/cycle, 12.8 % below the published 128 (LRR reaches 128).
-set_tests_properties(fidelity.smem.bandwidth_gtx980 PROPERTIES DISABLED TRUE)
+# is disabled (set_tests_properties(... DISABLED TRUE)), so ctest lists it as "Not Run
+# (Disabled)" until the model is fixed. None is open: finding 5 (gtx980 shared bandwidth under
+# GTO) was fixed by the SM-wide memory-issue resource.
 
 # The figure tool itself (label tools: it runs no simulation): a synthetic report with known
 # cycles, each figure kind, a figure outside its tolerance (exit 1) and a report without timing

@@ -179,10 +179,17 @@ void file_group_init(file_group *g)
     memset(g, 0, sizeof *g);
 }
 
-/* Writes all of data to fd, gives it mode 0644 and syncs it. Returns 0 or an errno value. */
-static int write_temp(int fd, const void *data, size_t bytes)
+/* Where a temporary file's bytes come from: `data`, or `source` a chunk at a time. */
+typedef struct temp_contents {
+    const void *data;
+    file_source_fn source;
+    void *ctx;
+    uint64_t bytes;
+} temp_contents;
+
+/* Writes all of p to fd. Returns 0 or an errno value. */
+static int write_all(int fd, const char *p, size_t bytes)
 {
-    const char *p = data;
     while (bytes) {
         ssize_t n = write(fd, p, bytes);
         if (n < 0 && errno == EINTR)
@@ -192,14 +199,40 @@ static int write_temp(int fd, const void *data, size_t bytes)
         p += n;
         bytes -= (size_t)n;
     }
+    return 0;
+}
+
+enum { SOURCE_CHUNK_BYTES = 1 << 20 };
+
+/* Writes the contents to fd, gives it mode 0644 and syncs it. Returns 0 or an errno value. */
+static int write_temp(int fd, const temp_contents *c)
+{
+    int err = 0;
+    if (!c->source) {
+        err = write_all(fd, c->data, (size_t)c->bytes);
+    } else {
+        size_t size = c->bytes < SOURCE_CHUNK_BYTES ? (size_t)c->bytes : SOURCE_CHUNK_BYTES;
+        char *chunk = malloc(size ? size : 1);
+        if (!chunk)
+            return ENOMEM;
+        for (uint64_t off = 0; !err && off < c->bytes; off += size) {
+            size_t n = c->bytes - off < size ? (size_t)(c->bytes - off) : size;
+            err = c->source(c->ctx, off, n, chunk);
+            if (!err)
+                err = write_all(fd, chunk, n);
+        }
+        free(chunk);
+    }
+    if (err)
+        return err;
     /* mkstemp creates 0600; outputs are ordinary data files. */
     if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
         return errno;
     return 0;
 }
 
-int file_group_add(file_group *g, const char *path, const void *data, size_t bytes,
-                   file_error *e)
+static int group_add(file_group *g, const char *path, const temp_contents *contents,
+                     file_error *e)
 {
     if (g->count == g->capacity) {
         size_t cap = g->capacity ? g->capacity * 2 : 8;
@@ -230,7 +263,7 @@ int file_group_add(file_group *g, const char *path, const void *data, size_t byt
         free(temp);
         return fail(e, FILE_ERR_OPEN, err);
     }
-    int err = write_temp(fd, data, bytes);
+    int err = write_temp(fd, contents);
     if (close(fd) != 0 && !err)
         err = errno;
     if (err) {
@@ -241,6 +274,20 @@ int file_group_add(file_group *g, const char *path, const void *data, size_t byt
     }
     g->items[g->count++] = (file_group_item){target, temp};
     return 0;
+}
+
+int file_group_add(file_group *g, const char *path, const void *data, size_t bytes,
+                   file_error *e)
+{
+    temp_contents c = {data, NULL, NULL, bytes};
+    return group_add(g, path, &c, e);
+}
+
+int file_group_add_from(file_group *g, const char *path, uint64_t bytes, file_source_fn source,
+                        void *ctx, file_error *e)
+{
+    temp_contents c = {NULL, source, ctx, bytes};
+    return group_add(g, path, &c, e);
 }
 
 int file_group_commit(file_group *g, size_t *failed, file_error *e)

@@ -75,6 +75,14 @@ void file_group_init(file_group *g);
  * the temporary file cannot be created, FILE_ERR_WRITE, FILE_ERR_NOMEM) and nothing recorded. */
 int file_group_add(file_group *g, const char *path, const void *data, size_t bytes,
                    file_error *e);
+/* Produces bytes [offset, offset + bytes) of a file's contents into out (caller storage).
+ * Returns 0, or an errno value (EIO when there is none better) that fails the write. */
+typedef int (*file_source_fn)(void *ctx, uint64_t offset, size_t bytes, void *out);
+/* As file_group_add, for contents of `bytes` bytes that `source` produces in consecutive chunks
+ * of at most 1 MiB (so that a large output is never held whole). A source error is reported as
+ * FILE_ERR_WRITE with its errno value (ENOMEM when the chunk cannot be allocated). */
+int file_group_add_from(file_group *g, const char *path, uint64_t bytes, file_source_fn source,
+                        void *ctx, file_error *e);
 /* Renames every temporary file over its target, in the order added. Returns 0, or -1 with *e
  * (FILE_ERR_WRITE) and *failed (the index of the item whose rename failed; may be NULL); the
  * targets before it have then been replaced, the rest are left as they were and their temporary

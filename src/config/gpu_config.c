@@ -68,8 +68,6 @@ enum { Z = FIELD_MAY_BE_ZERO, P2 = FIELD_POWER_OF_TWO };
 #define CONSTANT_L15 LATER("the L1.5 constant cache")
 #define INSTRUCTION_L0 LATER("the L0 instruction cache")
 #define CRS_CACHE LATER("the call-return-stack cache")
-/* The core charges a branch only its pipe's interval (docs/timing.md, "Pipes") */
-#define BRANCH_LATENCY LATER("a taken branch's latency")
 
 /* Upper limits keep every derived quantity (set counts, per-SM arrays, sector masks) small
  * enough for the memory system and the executor to allocate and index without overflow. They are
@@ -163,7 +161,7 @@ static const config_field config_fields[] = {
     SUB(pipe, sfu_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, tensor_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, tensor_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
-    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, BRANCH_LATENCY),
+    SUB(pipe, branch_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, branch_interval_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, mem_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),
     SUB(pipe, mem_shared_latency_cycles, KIND_U32, 0, LATENCY_MAX, USED),

@@ -118,6 +118,42 @@ static void shl_imm(const ir_insn *in, const alu_args *a)
 SHIFT_FN(shr_u16, 1, 16, 0) SHIFT_FN(shr_u32, 1, 32, 0) SHIFT_FN(shr_u64, 1, 64, 0)
 SHIFT_FN(shr_s16, 1, 16, 1) SHIFT_FN(shr_s32, 1, 32, 1) SHIFT_FN(shr_s64, 1, 64, 1)
 
+/* shr by an immediate count, as shl_imm: shift_right's result for one count in every lane,
+ * without its per-lane tests. A count of at least the width shifts by width - 1 and fills with
+ * the sign (.s) or gives 0 (.u); `fill` is the high bits a negative value shifts in. */
+ALU_INLINE void shr_imm_lanes(const ir_insn *in, const alu_args *a, int arith)
+{
+    const uint64_t *s0 = a->src[0];
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    uint64_t n = (uint64_t)in->src[1].imm & 0xFFFFFFFFu, mask = alu_width_mask(bits);
+    if (n >= bits) {
+        if (!arith) {
+            ALU_FOR_LANES(l) a->dst[l] = 0;
+            return;
+        }
+        n = bits - 1;
+    }
+    uint64_t fill = mask & ~(mask >> n);
+    if (!arith) {
+        ALU_FOR_LANES(l) a->dst[l] = (s0[l] & mask) >> n;
+        return;
+    }
+    ALU_FOR_LANES(l) {
+        uint64_t x = s0[l] & mask, neg = 0 - ((x >> (bits - 1)) & 1u);
+        a->dst[l] = (x >> n) | (neg & fill);
+    }
+}
+
+static void shr_u_imm(const ir_insn *in, const alu_args *a)
+{
+    shr_imm_lanes(in, a, 0);
+}
+
+static void shr_s_imm(const ir_insn *in, const alu_args *a)
+{
+    shr_imm_lanes(in, a, 1);
+}
+
 /* shf.l / shf.r: funnel shift of the 64-bit value {b (high), a (low)} by c; .clamp limits c to
  * 32, .wrap takes it modulo 32. shf.r.s32 shifts in copies of b's sign bit. */
 ALU_INLINE void shf_lanes(const alu_args *a, int left, int clamp, int arith)
@@ -415,7 +451,10 @@ static alu_fn shift_lookup(const ir_insn *in, int wi)
         return NULL;
     if (in->op == IR_SHL)
         return in->src[1].kind == IR_OPND_IMM ? shl_imm : shl[wi - 1];
-    return ir_type_is_signed((ir_type)in->type) ? shr_s[wi - 1] : shr_u[wi - 1];
+    int arith = ir_type_is_signed((ir_type)in->type);
+    if (in->src[1].kind == IR_OPND_IMM)
+        return arith ? shr_s_imm : shr_u_imm;
+    return arith ? shr_s[wi - 1] : shr_u[wi - 1];
 }
 
 static alu_fn shf_lookup(const ir_insn *in)

@@ -9,6 +9,10 @@
  * comparisons (alu_cmp.c), half formats (alu_half.c). */
 #include "exec/alu_internal.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 enum float_op { FOP_ADD, FOP_SUB, FOP_MUL, FOP_FMA, FOP_DIV, FOP_DIV_APPROX };
 
 /* div.approx computes a * (1/b) with a flushing reciprocal: for 2^126 < |b| < 2^128 the
@@ -90,6 +94,86 @@ F32_FNS4(f32_add, FOP_ADD)
 F32_FNS4(f32_sub, FOP_SUB)
 F32_FNS4(f32_mul, FOP_MUL)
 F32_FNS4(f32_fma, FOP_FMA)
+
+/* f32 fma on x86-64 hosts whose CPU has the FMA extension: four lanes per fused instruction
+ * (vfmadd on SSE registers) instead of a libm fmaf call per lane, and f64 fma with fma inline.
+ * Both compute x * y + z rounded once in the host's current rounding mode (IEEE 754
+ * fusedMultiplyAdd), so the bits are the same; .ftz, .sat and NaN canonicalisation follow
+ * alu_f32_operand and alu_f32_result exactly. Chosen once per instruction when the module is
+ * prepared (alu_host_fma). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
+#define ALU_FMA_VARIANTS 1
+#define ALU_TARGET_FMA __attribute__((target("fma")))
+
+/* .ftz of four f32 lanes' bits: a zero exponent keeps only the sign (alu_f32_flush). */
+ALU_TARGET_FMA static inline __attribute__((always_inline)) __m128i f32x4_flush(__m128i u)
+{
+    const __m128i exp = _mm_set1_epi32(0x7F800000), sign = _mm_set1_epi32((int)0x80000000u);
+    __m128i denormal = _mm_cmpeq_epi32(_mm_and_si128(u, exp), _mm_setzero_si128());
+    return _mm_andnot_si128(_mm_andnot_si128(sign, denormal), u);
+}
+
+/* The f32 operands of lanes l .. l + 3 (the low halves of four 64-bit lanes), .ftz applied. */
+ALU_TARGET_FMA static inline __attribute__((always_inline)) __m128 f32x4_load(const uint64_t *v,
+                                                                              int ftz)
+{
+    __m128 lo = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)v));
+    __m128 hi = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + 2)));
+    __m128i u = _mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm_castsi128_ps(ftz ? f32x4_flush(u) : u);
+}
+
+/* f32_lanes for fma, four lanes at a time: the fused multiply-add, then alu_f32_result's steps
+ * in its order (.sat as max(r, 0) and min(r, 1), which give +0 for NaN and -0 as the C
+ * comparisons do; .ftz of the bits; NaN to the canonical NaN), zero-extended into 64-bit lanes. */
+ALU_TARGET_FMA static inline __attribute__((always_inline)) void f32_fma_x4(const alu_args *a,
+                                                                            int ftz, int sat)
+{
+    const __m128i cnan = _mm_set1_epi32((int)ALU_F32_NAN), zero = _mm_setzero_si128();
+    for (unsigned l = 0; l < ALU_LANES; l += 4) {
+        __m128 r = _mm_fmadd_ps(f32x4_load(a->src[0] + l, ftz), f32x4_load(a->src[1] + l, ftz),
+                                f32x4_load(a->src[2] + l, ftz));
+        if (sat)
+            r = _mm_min_ps(_mm_max_ps(r, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+        __m128i u = _mm_castps_si128(r);
+        if (ftz)
+            u = f32x4_flush(u);
+        __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(r, r));
+        u = _mm_or_si128(_mm_and_si128(nan, cnan), _mm_andnot_si128(nan, u));
+        _mm_storeu_si128((__m128i *)(void *)(a->dst + l), _mm_unpacklo_epi32(u, zero));
+        _mm_storeu_si128((__m128i *)(void *)(a->dst + l + 2), _mm_unpackhi_epi32(u, zero));
+    }
+}
+
+#define F32_FMA_HW(name, ftz, sat)                                                           \
+    ALU_TARGET_FMA static void name##_rn_hw(const ir_insn *in, const alu_args *a)             \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f32_fma_x4(a, ftz, sat);                                                              \
+    }                                                                                         \
+    ALU_TARGET_FMA static void name##_dir_hw(const ir_insn *in, const alu_args *a)            \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f32_fma_x4(a, ftz, sat);                                                              \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+F32_FMA_HW(f32_fma, 0, 0)
+F32_FMA_HW(f32_fma_ftz, 1, 0)
+F32_FMA_HW(f32_fma_sat, 0, 1)
+F32_FMA_HW(f32_fma_ftz_sat, 1, 1)
+
+#define F32_HW_ROW(name)                                                                      \
+    {{{name##_rn_hw, name##_dir_hw}, {name##_sat_rn_hw, name##_sat_dir_hw}},                  \
+     {{name##_ftz_rn_hw, name##_ftz_dir_hw}, {name##_ftz_sat_rn_hw, name##_ftz_sat_dir_hw}}}
+/* [ftz][sat][directed] */
+static const alu_fn f32_fma_hw_table[2][2][2] = F32_HW_ROW(f32_fma);
+
+/* 1 when the host CPU executes the FMA extension's instructions. */
+static int alu_host_fma(void)
+{
+    return __builtin_cpu_supports("fma") != 0;
+}
+#endif
 F32_FNS(f32_div, FOP_DIV, 0, 0)
 F32_FNS(f32_div_ftz, FOP_DIV, 1, 0)
 
@@ -131,6 +215,21 @@ F64_FNS(f64_sub, FOP_SUB, 0)
 F64_FNS(f64_mul, FOP_MUL, 0)
 F64_FNS(f64_fma, FOP_FMA, 0)
 F64_FNS(f64_div, FOP_DIV, 0)
+
+#ifdef ALU_FMA_VARIANTS
+__attribute__((target("fma"))) static void f64_fma_rn_hw(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    f64_lanes(a, FOP_FMA, 0);
+}
+
+__attribute__((target("fma"))) static void f64_fma_dir_hw(const ir_insn *in, const alu_args *a)
+{
+    fesetround(alu_fe_mode(in->rnd));
+    f64_lanes(a, FOP_FMA, 0);
+    fesetround(FE_TONEAREST);
+}
+#endif
 
 static const alu_fn f64_table[5][2] = {
     {f64_add_rn, f64_add_dir}, {f64_sub_rn, f64_sub_dir}, {f64_mul_rn, f64_mul_dir},
@@ -215,6 +314,10 @@ static alu_fn f32_lookup(const ir_insn *in)
         return f32_div_lookup(in, ftz);
     if (in->mods & (IR_MOD_APPROX | IR_MOD_FULL))
         return NULL;
+#ifdef ALU_FMA_VARIANTS
+    if (op == FOP_FMA && alu_host_fma())
+        return f32_fma_hw_table[ftz][sat][alu_rnd_is_directed(in->rnd)];
+#endif
     return f32_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
 }
 
@@ -232,6 +335,10 @@ static alu_fn f64_lookup(const ir_insn *in)
         (in->mods & (IR_MOD_FTZ | IR_MOD_SAT | IR_MOD_APPROX | IR_MOD_FULL | IR_MOD_CC |
                      IR_MOD_CARRY_IN | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE)))
         return NULL;
+#ifdef ALU_FMA_VARIANTS
+    if (op == FOP_FMA && alu_host_fma())
+        return alu_rnd_is_directed(in->rnd) ? f64_fma_dir_hw : f64_fma_rn_hw;
+#endif
     return f64_table[op][alu_rnd_is_directed(in->rnd)];
 }
 

@@ -194,6 +194,11 @@ typedef struct exec_step_info {
     uint8_t woke;          /* 1: during the step a barrier of the warp's CTA completed or an
                               mbarrier phase woke a sleeper, so other warps of the CTA may be
                               READY again */
+    uint8_t taken;         /* 1: it was a control-flow instruction (branch, call, return) after
+                              which the warp, still READY, goes on elsewhere than at the next
+                              instruction of its function: a taken branch (docs/timing.md,
+                              "Pipes"); 0 for a branch that fell through, or whose running lanes
+                              are the ones that fell through after a divergence */
 } exec_step_info;
 
 /* Launch shape of an open session. */

@@ -233,9 +233,11 @@ static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, con
 }
 
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
- * program for its later launches),
- * advised to use huge pages: a launch touches all of it, and one fault per 2 MiB instead of one
- * per 4 KiB page is most of the cost of starting thousands of warps. `nslots` CTA slots of
+ * program for its later launches). When the grid fills at least half of the CTA slots the launch
+ * touches most of it, and the mapping is advised to use huge pages (one fault per 2 MiB instead
+ * of one per 4 KiB page is most of the cost of starting thousands of warps); otherwise against
+ * them: a grid of a CTA or two per SM touches a few warps' registers in each SM's part, and
+ * 2 MiB pages would commit (and zero) the whole arena (matmul_256: 256 CTAs in 1,056 slots). `nslots` CTA slots of
  * `nwarps` warps exist, of which `resident` are used (fewer when the grid is small). Returns 0, or
  * -1 with EXEC-NOMEM-003 when the mapping fails or the resident warps' register files alone
  * would not fit in the host's physical memory (the mapping may succeed, but touching it would
@@ -272,8 +274,9 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
             register_oom(rs, nwarps, nslots, "");
             return -1;
         }
-#ifdef MADV_HUGEPAGE
-        madvise(m, rs->reg_arena_bytes, MADV_HUGEPAGE);
+#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
+        madvise(m, rs->reg_arena_bytes,
+                (uint64_t)resident * 2 >= nslots ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #endif
         p->reg_arena = m;
         p->reg_arena_bytes = rs->reg_arena_bytes;

@@ -285,6 +285,40 @@ static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
     }
 }
 
+/* The 4-byte (zero-extended) or 8-byte element at byte `at` of each lane in `mask` of acc's
+ * data into register lanes r: every lane straight when all are active, else lane by lane of the
+ * mask (a lane outside it keeps its value). */
+static void unpack_u32(uint64_t *r, const mem_access *acc, unsigned at, uint32_t mask)
+{
+    uint32_t v;
+    if (mask == FULL_MASK) {
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < LANES; l++) {
+            memcpy(&v, acc->data[l] + at, 4);
+            r[l] = v;
+        }
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        memcpy(&v, acc->data[l] + at, 4);
+        r[l] = v;
+    }
+}
+
+static void unpack_u64(uint64_t *r, const mem_access *acc, unsigned at, uint32_t mask)
+{
+    if (mask == FULL_MASK) {
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < LANES; l++) memcpy(&r[l], acc->data[l] + at, 8);
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        memcpy(&r[l], acc->data[l] + at, 8);
+    }
+}
+
 /* Writes loaded element bytes of every lane into the destination register(s). */
 static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc)
 {
@@ -297,19 +331,11 @@ static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
             continue;
         uint64_t *r = w->regs + (size_t)reg * LANES;
         if (eb == 4 && !x->dst_signed) {
-            for (unsigned l = 0; l < LANES; l++) {
-                uint32_t v;
-                memcpy(&v, acc->data[l] + e * 4, 4);
-                r[l] = ((mask >> l) & 1u) ? v : r[l];
-            }
+            unpack_u32(r, acc, e * 4, mask);
             continue;
         }
         if (eb == 8) {
-            for (unsigned l = 0; l < LANES; l++) {
-                uint64_t v;
-                memcpy(&v, acc->data[l] + e * 8, 8);
-                r[l] = ((mask >> l) & 1u) ? v : r[l];
-            }
+            unpack_u64(r, acc, e * 8, mask);
             continue;
         }
         for (unsigned l = 0; l < LANES; l++) {
@@ -385,6 +411,26 @@ static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
     }
 }
+
+/* ld of one 4-byte element zero-extended, or one 8-byte element, into a register, without a
+ * cache policy operand, a fence or MEM_AUX_SAME (exec_ld_handler): exec_h_ld's steps with the
+ * unpacking decided at decode. */
+static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
+        return;
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+
 exec_handler exec_ld_handler(const exec_xinsn *x)
 {
     const ir_insn *in = x->in;
@@ -394,6 +440,10 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         !in->mem.fence && !in->mem.uniform && in->mem.vec <= 1 && eb && eb <= 8 &&
         !(eb & (eb - 1)) && d->kind == IR_OPND_REG && d->reg != IR_REG_SINK)
         return h_ld_const_same;
+    if (!(x->aux & MEM_AUX_SAME) && !in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
+        ((eb == 4 && !x->dst_signed) || eb == 8) && d->kind == IR_OPND_REG &&
+        d->reg != IR_REG_SINK)
+        return h_ld_scalar;
     return exec_h_ld;
 }
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */

@@ -54,6 +54,25 @@ void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *f
 
 /* ---- operands ---- */
 
+/* Component `axis` (0 x, 1 y, 2 z) of the thread index of the 32 lanes whose linear thread
+ * indices start at `base`, in a block of dimensions bd: the first lane's by division, the
+ * others by counting on with carries (lane l's value is (base + l) % bd[0],
+ * ((base + l) / bd[0]) % bd[1] or (base + l) / (bd[0] * bd[1]), without 32 divisions). */
+static void tid_lanes(uint32_t base, const uint32_t *bd, uint32_t axis, uint64_t *out)
+{
+    uint32_t x = base % bd[0], y = (base / bd[0]) % bd[1], z = base / (bd[0] * bd[1]);
+    for (unsigned l = 0; l < LANES; l++) {
+        out[l] = axis == 0 ? x : axis == 1 ? y : z;
+        if (++x == bd[0]) {
+            x = 0;
+            if (++y == bd[1]) {
+                y = 0;
+                z++;
+            }
+        }
+    }
+}
+
 static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
 {
     const exec_run_state *rs = w->run;
@@ -62,14 +81,8 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     uint32_t base = w->warp_in_cta * w->run->warp_lanes;
     uint64_t v = 0;
     switch (id) {
-    case IR_SREG_TID_X:
-        for (unsigned l = 0; l < LANES; l++) out[l] = (base + l) % bd[0];
-        return;
-    case IR_SREG_TID_Y:
-        for (unsigned l = 0; l < LANES; l++) out[l] = ((base + l) / bd[0]) % bd[1];
-        return;
-    case IR_SREG_TID_Z:
-        for (unsigned l = 0; l < LANES; l++) out[l] = (base + l) / (bd[0] * bd[1]);
+    case IR_SREG_TID_X: case IR_SREG_TID_Y: case IR_SREG_TID_Z:
+        tid_lanes(base, bd, id - IR_SREG_TID_X, out);
         return;
     case IR_SREG_LANEID:
         for (unsigned l = 0; l < LANES; l++) out[l] = l;
@@ -484,9 +497,9 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (counted) {
         st->warp_instructions++;
         st->thread_instructions +=
-            w->active == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(w->active);
+            w->active == FULL_MASK ? LANES : exec_lane_count(w->active);
         st->thread_instructions_pred_on +=
-            mask == FULL_MASK ? LANES : (uint32_t)__builtin_popcount(mask);
+            mask == FULL_MASK ? LANES : exec_lane_count(mask);
         rs->prog->insn_counts[in->id]++;
     }
     if (info) {
@@ -554,6 +567,7 @@ void exec_step(exec_warp *w, exec_step_info *info)
         const exec_program *p = rs->prog;
         const exec_insn_layout *k = &p->layout;
         uint32_t wakes = w->cta->wakes;
+        const exec_xinsn *x = &w->code[w->pc];
         if (rs->strict_hazards)
             step_one(w, 1, 1, info);
         else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
@@ -561,6 +575,7 @@ void exec_step(exec_warp *w, exec_step_info *info)
         else
             step_one(w, 1, 0, info);
         info->woke = w->cta->wakes != wakes;
+        info->taken = x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1;
     }
     info->status = w->state;
 }

@@ -326,6 +326,40 @@ long launch_find_buffer(const launch_desc *d, const char *name);
  * count * element-size bytes, LAUNCH-IO-001 for a bad buffer index. */
 int launch_init_buffer(const launch_desc *d, size_t buffer_index, uint8_t *dst, diag_list *dl);
 
+/* The initial contents of one buffer, produced a chunk at a time (so that a run never holds a
+ * second copy of a large buffer): launch_init_begin, then launch_init_next for consecutive chunks
+ * that together cover buffers[i].bytes bytes, then launch_init_end. The bytes are those
+ * launch_init_buffer writes. Caller storage; `file` is open between begin and end. */
+typedef struct launch_init_stream {
+    const launch_desc *desc; /* borrowed */
+    size_t buffer;
+    uint64_t done_bytes;     /* bytes produced so far */
+    void *file;              /* FILE * of an init file, owned; NULL for generated contents */
+    char field[128];         /* "buffers.x.init.file", for diagnostics */
+} launch_init_stream;
+
+/* Starts buffer `buffer_index`'s contents. Returns 0, or -1 with LAUNCH-IO-001 (bad index) or
+ * LAUNCH-FILE-001 (its init file cannot be opened); nothing needs ending then. */
+int launch_init_begin(const launch_desc *d, size_t buffer_index, launch_init_stream *s,
+                      diag_list *dl);
+/* Writes the next `bytes` bytes of the contents into dst (caller storage). `bytes` is a multiple
+ * of the element size, and at most what remains. Returns 0, or -1 with LAUNCH-FILE-001 (read
+ * error) or LAUNCH-FILE-002 (the init file is shorter than count x element size); the caller
+ * still calls launch_init_end. */
+int launch_init_next(launch_init_stream *s, uint8_t *dst, uint64_t bytes, diag_list *dl);
+/* Ends the contents and releases the stream. When every byte was produced, checks that an init
+ * file has no more bytes: returns -1 with LAUNCH-FILE-002 if it has; otherwise 0. */
+int launch_init_end(launch_init_stream *s, diag_list *dl);
+
+/* A run's buffers, read back a chunk at a time (so that outputs and expectations never need a
+ * second whole copy of a large buffer). `read` copies bytes [offset, offset + bytes) of buffer
+ * `buffer` (an index into launch_desc.buffers) into out (caller storage) and returns 0, or -1
+ * when it cannot (after reporting why through its own means). */
+typedef struct launch_buffer_reader {
+    int (*read)(void *ctx, size_t buffer, uint64_t offset, uint64_t bytes, uint8_t *out);
+    void *ctx;
+} launch_buffer_reader;
+
 /* Writes every output all-or-nothing (docs/launch-files.md, "Outputs"): buffer_data[i] holds
  * buffers[i].bytes bytes for each buffer i (borrowed; entries of buffers without an output may be
  * NULL). Each file is written to a temporary file in its folder, and only when all of them were
@@ -339,6 +373,11 @@ int launch_write_outputs(const launch_desc *d, const uint8_t *const *buffer_data
  * added. */
 int launch_stage_outputs(const launch_desc *d, const uint8_t *const *buffer_data, file_group *g,
                          diag_list *dl);
+/* As launch_stage_outputs, with every buffer's contents from `reader` (borrowed), read in chunks
+ * of at most 1 MiB while each temporary file is written; a failed read fails that output with
+ * LAUNCH-IO-002 ("Input/output error"). */
+int launch_stage_outputs_from(const launch_desc *d, const launch_buffer_reader *reader,
+                              file_group *g, diag_list *dl);
 
 /* ---- checking expectations ---- */
 enum { LAUNCH_MISMATCHES_SHOWN = 10 };
@@ -366,5 +405,9 @@ typedef struct launch_expect_result {
  * when an expectation file cannot be read (LAUNCH-FILE-001) or changed size (LAUNCH-FILE-002). */
 int launch_check_expectations(const launch_desc *d, const uint8_t *const *buffer_data,
                               launch_expect_result *results, diag_list *dl);
+/* As launch_check_expectations, with every buffer's contents from `reader` (borrowed), compared
+ * 64 KiB at a time; also returns -1 with LAUNCH-IO-001 when the reader fails. */
+int launch_check_expectations_from(const launch_desc *d, const launch_buffer_reader *reader,
+                                   launch_expect_result *results, diag_list *dl);
 
 #endif

@@ -142,9 +142,13 @@ uint64_t launch_load_bits(const uint8_t *src, size_t bytes);
 void launch_int_range(launch_elem t, uint64_t *lo, uint64_t *span);
 /* Compares two 64-bit values of integer type t: <0, 0, >0. */
 int launch_int_compare(launch_elem t, uint64_t a, uint64_t b);
+#define LAUNCH_RANDOM_STEP UINT64_C(0x9E3779B97F4A7C15) /* SplitMix64's increment per draw */
 /* One step of the SplitMix64 generator of docs/launch-files.md, "Random". */
 uint64_t launch_random_next(uint64_t *state);
 /* Fills `count` elements of buffer `b` at dst for the fill, iota and random forms. */
 void launch_generate(const launch_buffer *b, uint8_t *dst);
+/* Elements [first, first + count) of a generated (fill, iota, random) buffer's contents into dst
+ * (count x element-size bytes), the same bytes launch_generate writes there. */
+void launch_generate_range(const launch_buffer *b, uint64_t first, uint64_t count, uint8_t *dst);
 
 #endif

@@ -336,21 +336,24 @@ int launch_parse_number(launch_ctx *c, const launch_path *p, json_t *v, launch_e
 
 uint64_t launch_random_next(uint64_t *state)
 {
-    *state += 0x9E3779B97F4A7C15u;
+    *state += LAUNCH_RANDOM_STEP;
     uint64_t z = *state;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
     return z ^ (z >> 31);
 }
 
-static void generate_random(const launch_buffer *b, uint8_t *dst)
+/* The generators write elements [first, first + count) of the buffer to dst (element `first` at
+ * dst[0]), so that a large buffer can be produced and uploaded a chunk at a time. Element i of
+ * a random buffer is the i-th draw after the seed, so a range starts at state seed + first steps. */
+static void generate_random(const launch_buffer *b, uint64_t first, uint64_t count, uint8_t *dst)
 {
     size_t bytes = launch_elem_bytes(b->type);
-    uint64_t state = b->init.random_seed;
+    uint64_t state = b->init.random_seed + first * LAUNCH_RANDOM_STEP;
     const launch_init *in = &b->init;
     if (launch_elem_is_float(b->type)) {
         double lo = in->random_min.real, width = in->random_max.real - lo;
-        for (uint64_t i = 0; i < b->count; i++) {
+        for (uint64_t i = 0; i < count; i++) {
             double u = (double)(launch_random_next(&state) >> 11) * 0x1.0p-53;
             /* Two statements, so that no compiler fuses them into one fused multiply-add: the
              * definition rounds the product and the sum separately. */
@@ -361,18 +364,18 @@ static void generate_random(const launch_buffer *b, uint8_t *dst)
         return;
     }
     uint64_t lo = in->random_min.integer, range = in->random_max.integer - lo + 1;
-    for (uint64_t i = 0; i < b->count; i++) {
+    for (uint64_t i = 0; i < count; i++) {
         uint64_t x = launch_random_next(&state);
         launch_store_bits(dst + i * bytes, bytes, lo + (range == 0 ? x : x % range));
     }
 }
 
-static void generate_iota(const launch_buffer *b, uint8_t *dst)
+static void generate_iota(const launch_buffer *b, uint64_t first, uint64_t count, uint8_t *dst)
 {
     size_t bytes = launch_elem_bytes(b->type);
     const launch_init *in = &b->init;
-    for (uint64_t i = 0; i < b->count; i++) {
-        uint64_t bits;
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t i = first + k, bits;
         if (launch_elem_is_float(b->type)) {
             double offset = (double)i * in->iota_step.real; /* kept apart: no fused multiply-add */
             launch_number n = {0, in->iota_start.real + offset};
@@ -381,26 +384,34 @@ static void generate_iota(const launch_buffer *b, uint8_t *dst)
             /* Unsigned wrap-around is the two's-complement sum; validation kept it in range. */
             bits = in->iota_start.integer + i * in->iota_step.integer;
         }
-        launch_store_bits(dst + i * bytes, bytes, bits);
+        launch_store_bits(dst + k * bytes, bytes, bits);
+    }
+}
+
+void launch_generate_range(const launch_buffer *b, uint64_t first, uint64_t count, uint8_t *dst)
+{
+    size_t bytes = launch_elem_bytes(b->type);
+    switch (b->init.kind) {
+    case LAUNCH_INIT_FILL:
+        for (uint64_t i = 0; i < count; i++)
+            launch_store_bits(dst + i * bytes, bytes, b->init.fill_bits);
+        break;
+    case LAUNCH_INIT_IOTA:
+        generate_iota(b, first, count, dst);
+        break;
+    case LAUNCH_INIT_RANDOM:
+        generate_random(b, first, count, dst);
+        break;
+    default:
+        memset(dst, 0, count * bytes);
+        break;
     }
 }
 
 void launch_generate(const launch_buffer *b, uint8_t *dst)
 {
-    size_t bytes = launch_elem_bytes(b->type);
-    switch (b->init.kind) {
-    case LAUNCH_INIT_FILL:
-        for (uint64_t i = 0; i < b->count; i++)
-            launch_store_bits(dst + i * bytes, bytes, b->init.fill_bits);
-        break;
-    case LAUNCH_INIT_IOTA:
-        generate_iota(b, dst);
-        break;
-    case LAUNCH_INIT_RANDOM:
-        generate_random(b, dst);
-        break;
-    default:
+    if (b->init.kind == LAUNCH_INIT_ZERO)
         memset(dst, 0, b->bytes);
-        break;
-    }
+    else
+        launch_generate_range(b, 0, b->count, dst);
 }

@@ -65,12 +65,13 @@ static int bit_test(const uint64_t *words, uint32_t bit)
     return (int)((words[bit >> 6] >> (bit & 63)) & 1);
 }
 
-/* Line data and byte masks are laid out way-major (way 0 of every set, then way 1, ...) while
- * tags stay set-major for lookups: replacement fills way 0 of each set first, so the memory a run
- * touches, and the host pages it faults in, grow with its footprint, not with the cache size. */
+/* Line data and byte masks live in data slots handed out in the order lines are first filled,
+ * while tags stay set-major for lookups: the memory a run touches, and the host pages it faults
+ * in, grow with the lines it uses, not with the cache size or how its lines spread over the sets.
+ * Only resident lines (allocate_line gave them a slot) reach here. */
 static size_t data_slot(const cache *c, uint32_t line)
 {
-    return (size_t)(line % c->ways) * c->sets + line / c->ways;
+    return (size_t)c->data_slots[line] - 1;
 }
 
 static uint64_t *valid_bits(const cache *c, uint32_t line)
@@ -332,6 +333,8 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     c->kinds[line] = kind;
     c->priorities[line] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
+    if (c->data_slots[line] == 0)
+        c->data_slots[line] = ++c->slots_used;
     memset(valid_bits(c, line), 0, 2 * c->bitmap_words * sizeof(uint64_t));
     c->resident_lines++;
     touch(c, line);

@@ -23,9 +23,12 @@ struct cache {
     uint64_t *stamps;        /* recency: larger is more recent */
     uint8_t *priorities;     /* cache_priority */
     uint8_t *kinds;
-    uint64_t *byte_masks;    /* per line: bitmap_words of valid bits (all ones over valid
+    uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */
-    uint8_t *data;           /* line_bytes per line */
+    uint8_t *data;           /* line_bytes per data slot */
+    uint32_t *data_slots;    /* per line: 1 + its slot in data and byte_masks; 0 until the line
+                                is first allocated (slots are handed out in fill order) */
+    uint32_t slots_used;
     uint32_t *last_prev, *last_next; /* LAST list, least recent at last_head */
     uint32_t last_head, last_tail;
     uint64_t last_count;

@@ -82,19 +82,26 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
     return st;
 }
 
-/* All per-line arrays live in one block. A large cache (an L2 of tens of MiB) gets it from an
- * anonymous mapping advised to use huge pages: lines are touched sparsely all over it, and on
- * virtual machines each 4 KiB first-touch fault is expensive. */
+/* All per-line arrays live in one block. Line data and byte masks are indexed by a data slot that
+ * a line receives when it is first filled (cache.c, data_slot), so the pages a run writes grow
+ * with the lines it uses, however they spread over the sets. A large cache (an L2 of tens of MiB) gets it from an
+ * anonymous mapping advised against huge pages: a run touches its lines sparsely (data in fill
+ * order, way 0 of each set first), and a 2 MiB page zeroed by the kernel for each line first
+ * written made a 1 Mi-element saxpy commit every byte of the h100 L2 and spend most of its time
+ * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-static void storage_sizes(const cache_config *k, size_t sizes[11])
+enum { STORAGE_ARRAYS = 12 };
+
+static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
     size_t lines = k->size_bytes / k->line_bytes;
     size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
-    size_t list[11] = {lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
-                       lines * sizeof(uint64_t), lines, lines, words * sizeof(uint64_t),
-                       lines * k->line_bytes, lines * sizeof(uint32_t), lines * sizeof(uint32_t),
-                       2 * (size_t)k->line_bytes};
+    size_t list[STORAGE_ARRAYS] = {
+        lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
+        lines * sizeof(uint64_t), lines,           lines, words * sizeof(uint64_t),
+        lines * k->line_bytes,    lines * sizeof(uint32_t), lines * sizeof(uint32_t),
+        2 * (size_t)k->line_bytes, lines * sizeof(uint32_t)};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -105,19 +112,19 @@ size_t cache_storage_bytes(const cache_config *config)
         k.line_bytes = 128;
     if (!k.ways || k.size_bytes < k.line_bytes)
         return 0;
-    size_t sizes[11], total = 0;
+    size_t sizes[STORAGE_ARRAYS], total = 0;
     storage_sizes(&k, sizes);
-    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    for (int i = 0; i < STORAGE_ARRAYS; i++) total += align64(sizes[i]);
     return total;
 }
 
 static mem_status allocate_storage(cache *c)
 {
     size_t lines = c->line_count;
-    size_t sizes[11];
+    size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&c->config, sizes);
     size_t total = 0;
-    for (int i = 0; i < 11; i++) total += align64(sizes[i]);
+    for (int i = 0; i < STORAGE_ARRAYS; i++) total += align64(sizes[i]);
     uint8_t *block = NULL;
     if (c->config.storage && c->config.storage_bytes >= total) {
         block = c->config.storage; /* lent by the caller, zero-filled */
@@ -125,8 +132,8 @@ static mem_status allocate_storage(cache *c)
     } else if (total >= (size_t)4 << 20) {
         void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, total, MADV_HUGEPAGE);
+#ifdef MADV_NOHUGEPAGE
+            madvise(p, total, MADV_NOHUGEPAGE);
 #endif
             block = p;
             c->storage_mapped = 1;
@@ -138,11 +145,12 @@ static mem_status allocate_storage(cache *c)
         return MEM_ERR_NOMEM;
     c->storage = block;
     c->storage_bytes = total;
-    void **ptrs[11] = {(void **)&c->tags, (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
-                       (void **)&c->stamps, (void **)&c->priorities, (void **)&c->kinds,
-                       (void **)&c->byte_masks, (void **)&c->data, (void **)&c->last_prev,
-                       (void **)&c->last_next, (void **)&c->scratch};
-    for (int i = 0; i < 11; i++) {
+    void **ptrs[STORAGE_ARRAYS] = {
+        (void **)&c->tags,       (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
+        (void **)&c->stamps,     (void **)&c->priorities,    (void **)&c->kinds,
+        (void **)&c->byte_masks, (void **)&c->data,          (void **)&c->last_prev,
+        (void **)&c->last_next,  (void **)&c->scratch,       (void **)&c->data_slots};
+    for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);
     }

@@ -167,8 +167,9 @@ static mem_status tags_only_write(void *ctx, void *request, uint64_t addr, uint3
 
 /* ---- creation ---- */
 
-/* n caches of one configuration, their arrays carved from one huge-page mapping (per-SM caches
- * of a 132-SM GPU would otherwise take thousands of separate first-touch faults). */
+/* n caches of one configuration, their arrays carved from one mapping. It is advised against
+ * huge pages: each SM's cache touches only the part of its arrays its lines use, and a 2 MiB page
+ * spans several SMs' caches, so huge pages committed (and zeroed) all of them. */
 static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
                            const cache_next_level *next, diag_list *dl)
 {
@@ -180,8 +181,8 @@ static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
         size_t total = each * n;
         void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-            madvise(p, total, MADV_HUGEPAGE);
+#ifdef MADV_NOHUGEPAGE
+            madvise(p, total, MADV_NOHUGEPAGE);
 #endif
             block = p;
             ms->mappings[ms->nmappings] = p;

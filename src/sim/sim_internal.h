@@ -20,12 +20,12 @@
 int sim_outputs_check(const launch_desc *L, const char *config_path, const char *json_path,
                       diag_list *dl);
 
-/* Writes the launch file's outputs from buffer_data (as launch_write_outputs takes it) and, when
+/* Writes the launch file's outputs from `reader` (launch_stage_outputs_from) and, when
  * json_path is not NULL, json_text (NUL-terminated) to json_path, all or nothing: each goes to a
  * temporary file in its folder first, and the targets are replaced only when every one was
  * written. Returns 0, or -1 with LAUNCH-IO-002 (a launch-file output) or SIM-OUT-004 (the JSON
  * report, or a rename that failed). */
-int sim_outputs_write(const launch_desc *L, const uint8_t *const *buffer_data,
+int sim_outputs_write(const launch_desc *L, const launch_buffer_reader *reader,
                       const char *json_path, const char *json_text, diag_list *dl);
 
 #endif

@@ -182,12 +182,12 @@ int sim_outputs_check(const launch_desc *L, const char *config_path, const char 
     return rc;
 }
 
-int sim_outputs_write(const launch_desc *L, const uint8_t *const *buffer_data,
+int sim_outputs_write(const launch_desc *L, const launch_buffer_reader *reader,
                       const char *json_path, const char *json_text, diag_list *dl)
 {
     file_group g;
     file_group_init(&g);
-    int rc = launch_stage_outputs(L, buffer_data, &g, dl);
+    int rc = launch_stage_outputs_from(L, reader, &g, dl);
     file_error e;
     char why[160];
     if (json_path && file_group_add(&g, json_path, json_text, strlen(json_text), &e) != 0) {

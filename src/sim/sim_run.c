@@ -181,6 +181,44 @@ static gms_status upload(gms_run *r, size_t b, const uint8_t *data, gms_diag_lis
                       : gms_device_write(r->dev, r->addr[b], data, buf->bytes, g);
 }
 
+enum { UPLOAD_CHUNK_BYTES = 1 << 20 }; /* a multiple of every element size */
+
+/* Writes buffer b's initial contents to device memory a chunk at a time: a large buffer is
+ * never held twice (generated on the host, then in device memory). Images are written whole
+ * (their texels are reordered on the way in). */
+static gms_status upload_buffer(gms_run *r, size_t b, gms_diag_list *g, diag_list *dl)
+{
+    const launch_desc *L = r->launch;
+    const launch_buffer *buf = &L->buffers[b];
+    size_t chunk = buf->image || buf->bytes < UPLOAD_CHUNK_BYTES ? (size_t)buf->bytes
+                                                                  : UPLOAD_CHUNK_BYTES;
+    uint8_t *data = malloc(chunk ? chunk : 1);
+    if (!data) {
+        diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
+                 "cannot allocate buffer %s (%llu bytes)", buf->name,
+                 (unsigned long long)buf->bytes);
+        return GMS_ERR_NOMEM;
+    }
+    gms_status st = GMS_OK;
+    if (buf->image) {
+        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT : upload(r, b, data, g);
+    } else {
+        launch_init_stream s;
+        if (launch_init_begin(L, b, &s, dl))
+            st = GMS_ERR_INPUT;
+        for (uint64_t off = 0; st == GMS_OK && off < buf->bytes; off += chunk) {
+            uint64_t n = buf->bytes - off < chunk ? buf->bytes - off : chunk;
+            st = launch_init_next(&s, data, n, dl)
+                     ? GMS_ERR_INPUT
+                     : gms_device_write(r->dev, r->addr[b] + off, data, n, g);
+        }
+        if (s.desc && launch_init_end(&s, dl) && st == GMS_OK)
+            st = GMS_ERR_INPUT;
+    }
+    free(data);
+    return st;
+}
+
 /* Allocates every buffer and image and writes its initial contents. */
 static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
 {
@@ -193,20 +231,8 @@ static gms_status setup_buffers(gms_run *r, gms_diag_list *g, diag_list *dl)
         gms_status st = buf->image ? create_image(r, b, g)
                                    : gms_device_alloc(r->dev, buf->bytes, &r->addr[b], g);
         /* Device memory never written reads as zero: nothing to copy, nothing to page in. */
-        if (st != GMS_OK || buf->init.kind == LAUNCH_INIT_ZERO) {
-            if (st != GMS_OK)
-                return st;
-            continue;
-        }
-        uint8_t *data = malloc(buf->bytes);
-        if (!data) {
-            diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
-                     "cannot allocate buffer %s (%llu bytes)", buf->name,
-                     (unsigned long long)buf->bytes);
-            return GMS_ERR_NOMEM;
-        }
-        st = launch_init_buffer(L, b, data, dl) ? GMS_ERR_INPUT : upload(r, b, data, g);
-        free(data);
+        if (st == GMS_OK && buf->init.kind != LAUNCH_INIT_ZERO)
+            st = upload_buffer(r, b, g, dl);
         if (st != GMS_OK)
             return st;
     }
@@ -440,28 +466,71 @@ static gms_status run_launches(gms_run *r, const gms_run_options *opt, gms_diag_
     return st;
 }
 
+/* True when buffer b is written to an output file or compared with an expectation: only those
+ * are read back from device memory (bench/README.md, "Memory"). */
+static int buffer_is_read_back(const launch_desc *L, size_t b)
+{
+    for (size_t i = 0; i < L->noutputs; i++)
+        if (L->outputs[i].buffer == b)
+            return 1;
+    for (size_t e = 0; e < L->nexpects; e++)
+        if (L->expects[e].buffer == b)
+            return 1;
+    return 0;
+}
+
+/* The buffers as outputs and expectations read them: a linear buffer straight from device memory
+ * a chunk at a time (never a whole second copy), an image from its texels read back whole. */
+typedef struct read_back_ctx {
+    gms_run *r;
+    uint8_t **images; /* images[b]: the texels of image b, or NULL */
+    gms_diag_list *g;
+} read_back_ctx;
+
+static int read_back(void *ctx, size_t b, uint64_t offset, uint64_t bytes, uint8_t *out)
+{
+    read_back_ctx *c = ctx;
+    if (c->images[b]) {
+        memcpy(out, c->images[b] + offset, (size_t)bytes);
+        return 0;
+    }
+    return gms_device_read(c->r->dev, c->r->addr[b] + offset, out, bytes, c->g) == GMS_OK ? 0 : -1;
+}
+
+/* Reads back every image an output or an expectation needs into images[] (calloc'd by the
+ * caller, one entry per buffer). */
+static gms_status read_back_images(gms_run *r, uint8_t **images, gms_diag_list *g)
+{
+    const launch_desc *L = r->launch;
+    gms_status st = GMS_OK;
+    for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
+        const launch_buffer *buf = &L->buffers[b];
+        if (!buf->image || !buffer_is_read_back(L, b))
+            continue;
+        images[b] = malloc(buf->bytes);
+        st = images[b] ? gms_image_read(r->dev, r->addr[b], images[b], buf->bytes, g)
+                       : GMS_ERR_NOMEM;
+    }
+    return st;
+}
+
 /* After the last launch: final write-back, expectations, then every output (the launch file's
  * and the JSON report at json_path, NULL: none) all-or-nothing. */
 static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, diag_list *dl)
 {
     const launch_desc *L = r->launch;
     gms_status st = gms_device_flush(r->dev, g);
-    uint8_t **data = calloc(L->nbuffers + 1, sizeof *data);
-    if (!data && st == GMS_OK)
+    uint8_t **images = calloc(L->nbuffers + 1, sizeof *images);
+    if (!images && st == GMS_OK)
         st = GMS_ERR_NOMEM;
-    for (size_t b = 0; st == GMS_OK && b < L->nbuffers; b++) {
-        const launch_buffer *buf = &L->buffers[b];
-        data[b] = malloc(buf->bytes);
-        st = !data[b]     ? GMS_ERR_NOMEM
-             : buf->image ? gms_image_read(r->dev, r->addr[b], data[b], buf->bytes, g)
-                          : gms_device_read(r->dev, r->addr[b], data[b], buf->bytes, g);
-    }
+    if (st == GMS_OK)
+        st = read_back_images(r, images, g);
+    read_back_ctx ctx = {r, images, g};
+    launch_buffer_reader reader = {read_back, &ctx};
     int failed = 0;
     if (st == GMS_OK && L->nexpects) {
         r->expects = calloc(L->nexpects, sizeof *r->expects);
-        failed = r->expects ? launch_check_expectations(L, (const uint8_t *const *)data,
-                                                        r->expects, dl)
-                            : -1;
+        failed = r->expects ? launch_check_expectations_from(L, &reader, r->expects, dl) : -1;
         if (failed < 0)
             st = r->expects ? GMS_ERR_IO : GMS_ERR_NOMEM;
         else
@@ -470,11 +539,11 @@ static gms_status finish(gms_run *r, const char *json_path, gms_diag_list *g, di
     char *json = NULL;
     if (st == GMS_OK && json_path)
         st = gms_device_report(r->dev, GMS_REPORT_JSON, 0, L->path, &json, g);
-    if (st == GMS_OK && sim_outputs_write(L, (const uint8_t *const *)data, json_path, json, dl))
+    if (st == GMS_OK && sim_outputs_write(L, &reader, json_path, json, dl))
         st = GMS_ERR_IO;
     gms_free(json);
-    for (size_t b = 0; data && b < L->nbuffers; b++) free(data[b]);
-    free(data);
+    for (size_t b = 0; images && b < L->nbuffers; b++) free(images[b]);
+    free(images);
     if (st == GMS_ERR_NOMEM)
         diag_add(dl, DIAG_ERROR, "SIM-NOMEM-001", L->path, 0, 0,
                  "out of memory reading back the buffers");

@@ -520,7 +520,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.use_ctrl = mod->machine.scoreboards > 0;
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     int ours = 0;
-    if (state_alloc(&S)) {
+    if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {
         ours = 1;
     } else if (start_grid(&S) || event_loop(&S) || S.oom) {
         ours = !exec_session_stopped(S.xs);
@@ -534,6 +534,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     finish_stats(&S);
     free(S.blocks);
     free(S.ctrls);
+    timing_mio_fini(&S.mio);
     rc = exec_session_close(S.xs, printf_out);
     return ours ? -1 : rc;
 }

@@ -31,7 +31,9 @@ typedef struct timing_cost {
                            its read scoreboard clears; the access's own latency counts from
                            issue and includes these cycles) */
     uint32_t interval;  /* cycles the pipe of one scheduler is busy per warp instruction
-                           (32 lanes / lanes per cycle of the pipe) */
+                           (32 lanes / lanes per cycle of the pipe); MEM: ticks of 1/schedulers
+                           cycle the instruction holds the SM's memory-issue resource
+                           (timing_pipe.h), not the scheduler's pipe */
     uint8_t variable;   /* 1: variable latency (SFU, FP64 on parts with a low-rate FP64 unit,
                            MEM): a dependent waits as SHORT_SCOREBOARD (MEM: per
                            timing_mem_reply), else WAIT */

@@ -10,6 +10,7 @@
 #include "timing/timing_class.h"
 #include "timing/timing_ctrl.h"
 #include "timing/timing_mem.h"
+#include "timing/timing_pipe.h"
 
 #define TIMING_NEVER UINT64_MAX
 /* Polls of an open mbarrier phase after which a warp counts as stuck (deadlock detection). */
@@ -69,6 +70,7 @@ typedef struct tsched {
 typedef struct tstate {
     const gpu_config *cfg;
     timing_mem *mem;
+    timing_mio mio;                   /* the SMs' memory-issue resource (timing_pipe.h) */
     exec_session *xs;
     timing_policy policy;
     timing_stats *ts;

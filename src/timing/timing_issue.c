@@ -52,7 +52,7 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
         if (ready > S->mem_end)
             S->mem_end = ready;
     } else if (c.pipe == TIMING_PIPE_MEM) { /* a constant or parameter load served at once */
-        ready = t + S->cfg->latency.constant_l1_hit_cycles;
+        ready = S->acc_at + S->cfg->latency.constant_l1_hit_cycles;
         why = TIMING_STALL_SHORT_SCOREBOARD;
     } else {
         ready = t + c.latency;
@@ -60,13 +60,31 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
     }
     if (w->ctrl) {
         if (info->ctrl) {
-            uint64_t read = t + (c.pipe == TIMING_PIPE_MEM ? c.latency : 1);
+            uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->acc_at + c.latency : t + 1;
             timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
         }
     } else {
         timing_written(S, w, info->insn, ready, why);
     }
-    q->pipe_free[c.pipe] = t + c.interval;
+    /* A memory instruction waits for the SM's memory-issue resource (S->acc_at, timing_pipe.h);
+     * its scheduler hands over the next one only after the SM took this one. */
+    if (c.pipe == TIMING_PIPE_MEM)
+        q->pipe_free[c.pipe] = S->acc_at > t ? S->acc_at : t + 1;
+    else
+        q->pipe_free[c.pipe] = t + c.interval;
+}
+
+/* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
+ * resource: its accesses reach the memory side (S->acc_at) when the SM takes it, and the warp
+ * may not issue again before that (S->acc_accept, a memory throttle). */
+static void mem_issue(tstate *S, twarp *w)
+{
+    const ir_insn *in = exec_warp_next(w->ew);
+    if (!in)
+        return;
+    uint8_t pipe = in == w->next_in ? w->next_cost.pipe : (uint8_t)timing_pipe_of(in);
+    if (pipe == TIMING_PIPE_MEM)
+        S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
 }
 
 /* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
@@ -91,8 +109,10 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
         /* The memory side's latencies are issue to use (what a pointer chase measures), the
          * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
-         * the access is timed from issue (docs/timing.md, "Memory", "Latencies"). */
+         * the access is timed from issue, or from the cycle the SM's memory-issue resource
+         * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
         S->acc_at = t;
+        mem_issue(S, w);
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
@@ -101,6 +121,12 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
         if (S->acc_accept > tmin) {
             tmin = S->acc_accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
+        }
+        if (info.taken && !w->ctrl && t + S->cfg->pipe.branch_latency_cycles > tmin) {
+            /* PTX and vISA: a taken branch's target issues pipe.branch_latency_cycles after
+             * it (SASS: the branch's stall count says; docs/timing.md, "Pipes"). */
+            tmin = t + S->cfg->pipe.branch_latency_cycles;
+            why = TIMING_STALL_WAIT;
         }
         if (info.fetch_miss && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
             tmin = t + S->cfg->latency.l2_near_hit_cycles;

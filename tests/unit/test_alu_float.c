@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -291,6 +292,116 @@ static void test_lookup_rejects(void **state)
     assert_null(alu_lookup(&in));
 }
 
+/* ---- fma against libm, bit for bit ----
+ * On a host with the FMA extension the executor runs fma with the fused instruction inline
+ * (alu_float.c, ALU_FMA_VARIANTS); these sweeps hold it to libm's fmaf/fma (called through
+ * volatile pointers, so that the compiler cannot replace them) with the operand flushing, .sat,
+ * result flushing and NaN canonicalisation of docs/semantics.md, in every rounding mode. */
+static float (*volatile libm_fmaf)(float, float, float) = fmaf;
+static double (*volatile libm_fma)(double, double, double) = fma;
+
+static uint64_t sweep_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t sweep_next(void)
+{
+    sweep_state ^= sweep_state << 13;
+    sweep_state ^= sweep_state >> 7;
+    sweep_state ^= sweep_state << 17;
+    return sweep_state;
+}
+
+/* An f32 pattern: mostly exponents near 127 (products that cancel against the addend or land
+ * between subnormals), some anywhere (overflow, subnormals), some special. */
+static uint32_t sweep_f32(void)
+{
+    static const uint32_t special[] = {0, NEG_ZERO, INF, NEG_INF, QNAN, SNAN, NEG_QNAN, 1,
+                                       0x807FFFFFu, 0x00800000u, 0x7F7FFFFFu, ONE};
+    uint64_t r = sweep_next();
+    switch (r & 7u) {
+    case 0: return special[(r >> 8) % (sizeof special / sizeof special[0])];
+    case 1: case 2: return (uint32_t)(r >> 32);
+    case 3: return (uint32_t)(r >> 32) & 0x80FFFFFFu; /* subnormal or tiny */
+    default: return ((uint32_t)(r >> 32) & 0x807FFFFFu) | (uint32_t)(110 + (r >> 8) % 34) << 23;
+    }
+}
+
+static uint32_t flush32(uint32_t u)
+{
+    return (u & 0x7F800000u) == 0 ? u & 0x80000000u : u;
+}
+
+static uint64_t want_fma32(uint32_t a, uint32_t b, uint32_t c, int ftz, int sat, int mode)
+{
+    float x, y, z;
+    a = ftz ? flush32(a) : a;
+    b = ftz ? flush32(b) : b;
+    c = ftz ? flush32(c) : c;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    memcpy(&z, &c, 4);
+    fesetround(mode);
+    float r = libm_fmaf(x, y, z);
+    fesetround(FE_TONEAREST);
+    if (sat) {
+        r = r > 0.0f ? r : 0.0f;
+        r = r < 1.0f ? r : 1.0f;
+    }
+    uint32_t u;
+    memcpy(&u, &r, 4);
+    u = ftz ? flush32(u) : u;
+    return isnan(r) ? CNAN : u;
+}
+
+static void test_fma_matches_libm(void **state)
+{
+    (void)state;
+    static const struct { ir_round rnd; int mode; } modes[] = {
+        {IR_RND_RN, FE_TONEAREST}, {IR_RND_RZ, FE_TOWARDZERO}, {IR_RND_RM, FE_DOWNWARD},
+        {IR_RND_RP, FE_UPWARD}};
+    uint64_t src[3][ALU_LANES], dst[ALU_LANES];
+    for (int round = 0; round < 256; round++) {
+        for (int l = 0; l < ALU_LANES; l++)
+            for (int i = 0; i < 3; i++) src[i][l] = sweep_f32();
+        for (unsigned m = 0; m < 4; m++) {
+            for (unsigned v = 0; v < 4; v++) {
+                int ftz = v & 1, sat = v >> 1;
+                ir_insn in = make(round & 1 ? IR_MAD : IR_FMA, IR_T_F32,
+                                  (ftz ? IR_MOD_FTZ : 0) | (sat ? IR_MOD_SAT : 0), modes[m].rnd);
+                alu_fn fn = alu_lookup(&in);
+                assert_non_null(fn);
+                alu_args args = {{src[0], src[1], src[2], NULL}, dst, NULL, NULL, NULL};
+                fn(&in, &args);
+                for (int l = 0; l < ALU_LANES; l++)
+                    assert_int_equal(dst[l], want_fma32((uint32_t)src[0][l], (uint32_t)src[1][l],
+                                                        (uint32_t)src[2][l], ftz, sat,
+                                                        modes[m].mode));
+            }
+            /* f64: the same patterns widened into the high word, low word random */
+            uint64_t d[3][ALU_LANES];
+            for (int l = 0; l < ALU_LANES; l++)
+                for (int i = 0; i < 3; i++) d[i][l] = src[i][l] << 32 | (sweep_next() >> 32);
+            ir_insn in = make(IR_FMA, IR_T_F64, 0, modes[m].rnd);
+            alu_fn fn = alu_lookup(&in);
+            assert_non_null(fn);
+            alu_args args = {{d[0], d[1], d[2], NULL}, dst, NULL, NULL, NULL};
+            fn(&in, &args);
+            for (int l = 0; l < ALU_LANES; l++) {
+                double x, y, z;
+                memcpy(&x, &d[0][l], 8);
+                memcpy(&y, &d[1][l], 8);
+                memcpy(&z, &d[2][l], 8);
+                fesetround(modes[m].mode);
+                double r = libm_fma(x, y, z);
+                fesetround(FE_TONEAREST);
+                uint64_t want;
+                memcpy(&want, &r, 8);
+                assert_int_equal(dst[l], isnan(r) ? D_CNAN : want);
+            }
+        }
+    }
+    assert_int_equal(fegetround(), FE_TONEAREST);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_f64),              cmocka_unit_test(test_sign_ops),
         cmocka_unit_test(test_rcp_sqrt),         cmocka_unit_test(test_approx_specials),
         cmocka_unit_test(test_approx_sweep),     cmocka_unit_test(test_lookup_rejects),
+        cmocka_unit_test(test_fma_matches_libm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

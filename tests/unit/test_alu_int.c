@@ -342,6 +342,52 @@ static void test_shifts(void **state)
           {0x89ABCDEF, 0x81234567, 99, 0, 0x81234567});
 }
 
+/* shl and shr by an immediate count (alu_bits.c shl_imm, shr_u_imm, shr_s_imm) give, in every
+ * lane, what the register-count forms give for the same count: every width, signed and
+ * unsigned, counts from 0 past the width and with bits above the low 32 (the count is a u32). */
+static void test_shift_immediates_match_registers(void **state)
+{
+    (void)state;
+    static const ir_type types[] = {IR_T_B16, IR_T_U16, IR_T_S16, IR_T_B32, IR_T_U32,
+                                    IR_T_S32, IR_T_B64, IR_T_U64, IR_T_S64};
+    static const uint64_t counts[] = {0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200,
+                                      0xFFFFFFFFu, UINT64_C(0x100000004)};
+    uint64_t v[ALU_LANES], cnt[ALU_LANES], want[ALU_LANES], got[ALU_LANES];
+    uint64_t x = UINT64_C(0x9E3779B97F4A7C15);
+    for (int l = 0; l < ALU_LANES; l++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[l] = l < 4 ? (uint64_t[]){0, ONES64, I64_MIN | I32_MIN | 0x8000u, 0x7FFF7FFF7FFF}[l] : x;
+    }
+    for (unsigned t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (int op = 0; op < 2; op++)
+            for (unsigned c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                ir_insn in = make(op ? IR_SHR : IR_SHL, types[t], 0);
+                in.nsrc = 2;
+                in.src[0].kind = IR_OPND_REG;
+                in.src[1].kind = IR_OPND_REG;
+                for (int l = 0; l < ALU_LANES; l++) cnt[l] = counts[c] & 0xFFFFFFFFu;
+                alu_args a = {{v, cnt, NULL, NULL}, want, NULL, NULL, NULL};
+                alu_fn by_reg = alu_lookup(&in);
+                assert_non_null(by_reg);
+                by_reg(&in, &a);
+                in.src[1].kind = IR_OPND_IMM;
+                in.src[1].imm = (int64_t)counts[c];
+                alu_fn by_imm = alu_lookup(&in);
+                assert_non_null(by_imm);
+                assert_true(by_imm != by_reg);
+                a.dst = got;
+                by_imm(&in, &a);
+                for (int l = 0; l < ALU_LANES; l++) {
+                    if (got[l] != want[l])
+                        print_error("%s.%s by %#llx lane %d: %#llx, want %#llx\n",
+                                    op ? "shr" : "shl", ir_type_name(types[t]),
+                                    (unsigned long long)counts[c], l,
+                                    (unsigned long long)got[l], (unsigned long long)want[l]);
+                    assert_int_equal(got[l], want[l]);
+                }
+            }
+}
+
 static void test_bit_fields(void **state)
 {
     (void)state;
@@ -500,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_prmt_lop3_dp),    cmocka_unit_test(test_logic),
         cmocka_unit_test(test_lookup_rejects),  cmocka_unit_test(test_mov),
         cmocka_unit_test(test_flags_select_the_carry),
+        cmocka_unit_test(test_shift_immediates_match_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,7 @@ static const key_probe probes[] = {
     PIPE_PROBE("tensor_latency_cycles", MMA, 200),
     PIPE_PROBE("tensor_interval_cycles", MMA, 128),
     PIPE_PROBE("branch_interval_cycles", LOOPS, 32),
+    PIPE_PROBE("branch_latency_cycles", LOOPS, 40), /* PTX: a taken branch's next issue */
     PIPE_PROBE("mem_latency_cycles", "sass/hazards_clean.json", 100), /* SASS read scoreboards */
     PIPE_PROBE("mem_shared_latency_cycles", "config_keys/sts_read_sb.json", 100), /* STS &rd */
     PIPE_PROBE("mem_interval_cycles", STRIDED, 32),

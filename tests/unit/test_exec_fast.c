@@ -291,6 +291,236 @@ static void test_const_load_fault_falls_back(void **state)
                        "the data of its constant bank");
 }
 
+/* h_ld_scalar (exec_mem.c), the lean handler of ld of one u32/b32/f32 or 64-bit element into a
+ * register: with every lane active, and guarded to the odd lanes (the even lanes keep the old
+ * value), against values C computes. Each thread stores the 64-bit V(t) at out + 8t, then:
+ *   a = 7; @odd ld.u32 a, [+4] (high word);   c = ld.u32 [+0] (low word, every lane)
+ *   d = 5; @odd ld.u64 d, [+0];               e = ld.u64 [+0] (every lane)
+ * and stores a + (c << 8) at word 128 + t, d's halves mixed with e's at word 192 + t. */
+static uint64_t v64(uint32_t t) { return (uint64_t)(t + 0x100u) << 32 | (t * 0x10001u + 0x55u); }
+
+static void test_ld_scalar_values(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t off = irb_reg(&b, IR_T_U64, "%rd1"), at = irb_reg(&b, IR_T_U64, "%rd2");
+    uint32_t v = irb_reg(&b, IR_T_U64, "%rd3"), hi = irb_reg(&b, IR_T_U64, "%rd4");
+    uint32_t d = irb_reg(&b, IR_T_U64, "%rd5"), e = irb_reg(&b, IR_T_U64, "%rd6");
+    uint32_t a = irb_reg(&b, IR_T_U32, "%r1"), c = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r3"), y = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t odd = irb_pred(&b, "%p0");
+    /* v = (tid + 0x100) << 32 | (tid * 0x10001 + 0x55) */
+    irb_alu(&b, IR_MUL, IR_T_U32, irb_r(off), irb_r(r_tid), irb_imm(8), NONE)->mods = IR_MOD_WIDE;
+    irb_alu(&b, IR_ADD, IR_T_S64, irb_r(at), irb_r(rd_out), irb_r(off), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(x), irb_r(r_tid), irb_imm(0x100), NONE);
+    irb_alu(&b, IR_CVT, IR_T_U64, irb_r(hi), irb_r(x), NONE, NONE)->type2 = IR_T_U32;
+    irb_alu(&b, IR_SHL, IR_T_B64, irb_r(hi), irb_r(hi), irb_imm(32), NONE);
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(x), irb_r(r_tid), irb_imm(0x10001), irb_imm(0x55))->mods =
+        IR_MOD_LO;
+    irb_alu(&b, IR_CVT, IR_T_U64, irb_r(v), irb_r(x), NONE, NONE)->type2 = IR_T_U32;
+    irb_alu(&b, IR_OR, IR_T_B64, irb_r(v), irb_r(v), irb_r(hi), NONE);
+    irb_st(&b, IR_SPACE_GLOBAL, IR_T_U64, irb_addr_reg(at, 0), irb_r(v));
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(1), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, odd, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(a), irb_imm(7), NONE, NONE);
+    irb_guard(irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_r(a), irb_addr_reg(at, 4)), odd, 0);
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_r(c), irb_addr_reg(at, 0));
+    irb_alu(&b, IR_MOV, IR_T_U64, irb_r(d), irb_imm(5), NONE, NONE);
+    irb_guard(irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U64, irb_r(d), irb_addr_reg(at, 0)), odd, 0);
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U64, irb_r(e), irb_addr_reg(at, 0));
+    /* word 128 + t: a + (c << 8); word 192 + t: lo(d) ^ hi(d) * 3 ^ lo(e) * 5 ^ hi(e) * 7 */
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(y), irb_r(c), irb_imm(8), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(y), irb_r(y), irb_r(a), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(x), irb_r(r_tid), irb_imm(128), NONE);
+    store_at_tid(&b, rd_out, x, y);
+    irb_alu(&b, IR_CVT, IR_T_U32, irb_r(y), irb_r(d), NONE, NONE)->type2 = IR_T_U64;
+    irb_alu(&b, IR_SHR, IR_T_U64, irb_r(hi), irb_r(d), irb_imm(32), NONE);
+    irb_alu(&b, IR_CVT, IR_T_U32, irb_r(x), irb_r(hi), NONE, NONE)->type2 = IR_T_U64;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(x), irb_r(x), irb_imm(3), irb_imm(0))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(y), irb_r(y), irb_r(x), NONE);
+    irb_alu(&b, IR_CVT, IR_T_U32, irb_r(x), irb_r(e), NONE, NONE)->type2 = IR_T_U64;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(x), irb_r(x), irb_imm(5), irb_imm(0))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(y), irb_r(y), irb_r(x), NONE);
+    irb_alu(&b, IR_SHR, IR_T_U64, irb_r(hi), irb_r(e), irb_imm(32), NONE);
+    irb_alu(&b, IR_CVT, IR_T_U32, irb_r(x), irb_r(hi), NONE, NONE)->type2 = IR_T_U64;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(x), irb_r(x), irb_imm(7), irb_imm(0))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(y), irb_r(y), irb_r(x), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(x), irb_r(r_tid), irb_imm(192), NONE);
+    store_at_tid(&b, rd_out, x, y);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < BLOCK; t++) {
+        uint64_t w = v64(t), dv = (t & 1) ? w : 5;
+        uint32_t av = (t & 1) ? (uint32_t)(w >> 32) : 7;
+        assert_int_equal(o->out[2 * t], (uint32_t)w);
+        assert_int_equal(o->out[2 * t + 1], (uint32_t)(w >> 32));
+        assert_int_equal(o->out[128 + t], av + ((uint32_t)w << 8));
+        assert_int_equal(o->out[192 + t], (uint32_t)dv ^ (uint32_t)(dv >> 32) * 3u ^
+                                              (uint32_t)w * 5u ^ (uint32_t)(w >> 32) * 7u);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+/* The lean handler is taken for ld of u32, f32 and u64 into a register, and not for a
+ * sign-extending s32 load into a 64-bit register, a u16, a v2 or a load with a cache policy. */
+static void test_ld_scalar_is_chosen(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd = irb_reg(&b, IR_T_U64, "%rd0"), r = irb_reg(&b, IR_T_U32, "%r0");
+    uint32_t r2 = irb_reg(&b, IR_T_U32, "%r1");
+    uint32_t f = irb_reg(&b, IR_T_F32, "%f0"), h = irb_reg(&b, IR_T_U16, "%h0");
+    uint32_t wide = irb_reg(&b, IR_T_S64, "%rd1"), pol = irb_reg(&b, IR_T_U64, "%rd2");
+    irb_alu(&b, IR_MOV, IR_T_U64, irb_r(rd), irb_imm(0), NONE, NONE);
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_r(r), irb_addr_reg(rd, 0));
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_F32, irb_r(f), irb_addr_reg(rd, 0));
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U64, irb_r(wide), irb_addr_reg(rd, 0));
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_S32, irb_r(wide), irb_addr_reg(rd, 0));
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U16, irb_r(h), irb_addr_reg(rd, 0));
+    ir_operand two = irb_opnd(IR_OPND_VEC);
+    two.count = 2;
+    two.vregs[0] = r;
+    two.vregs[1] = r2;
+    ir_insn *v2 = irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, two, irb_addr_reg(rd, 0));
+    v2->mem.vec = 2;
+    ir_insn *p = irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_r(r), irb_addr_reg(rd, 0));
+    p->mem.has_policy = 1;
+    irb_src(p, 1, irb_r(pol));
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    diag_list dl;
+    diag_list_init(&dl);
+    exec_program *prog = exec_program_create(b.m, &dl);
+    assert_non_null(prog);
+    const exec_xinsn *code = prog->funcs[0].code;
+    assert_true(code[1].fn != exec_h_ld);
+    assert_ptr_equal(code[2].fn, code[1].fn);
+    assert_ptr_equal(code[3].fn, code[1].fn);
+    for (int i = 4; i <= 7; i++)
+        assert_ptr_equal(code[i].fn, exec_h_ld);
+    exec_program_destroy(prog);
+    diag_list_fini(&dl);
+    ir_module_destroy(b.m);
+}
+
+/* exec_lane_count, the instruction loop's count of active lanes, on every single-lane mask,
+ * their complements and a sweep of others, against the compiler's popcount. */
+static void test_lane_count(void **state)
+{
+    (void)state;
+    assert_int_equal(exec_lane_count(0), 0);
+    assert_int_equal(exec_lane_count(FULL_MASK), 32);
+    for (unsigned l = 0; l < 32; l++) {
+        assert_int_equal(exec_lane_count(1u << l), 1);
+        assert_int_equal(exec_lane_count(~(1u << l)), 31);
+    }
+    uint32_t m = 0x2545F491u;
+    for (int i = 0; i < 100000; i++) {
+        m ^= m << 13, m ^= m >> 17, m ^= m << 5;
+        assert_int_equal(exec_lane_count(m), __builtin_popcount(m));
+    }
+}
+
+/* h_alu_plain (exec_decode.c) is taken for ALU instructions whose sources are registers and
+ * immediates, without flags, into one register; h_alu keeps a special-register source, a
+ * carry, a predicate source and a predicate destination. (test_alu_guarded_off_and_direct_writes
+ * pins the values of both, with every lane, half the lanes and none.) */
+static void test_alu_plain_is_chosen(void **state)
+{
+    (void)state;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t r = irb_reg(&b, IR_T_U32, "%r0"), s = irb_reg(&b, IR_T_U32, "%r1");
+    uint32_t p = irb_pred(&b, "%p0");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(r), irb_sreg(IR_SREG_TID_X), NONE, NONE);     /* 0 */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(r), irb_imm(3), NONE);               /* 1 */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(s), irb_r(r), irb_r(s), irb_imm(1))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(s), irb_imm(9), NONE, NONE);                   /* 3 */
+    ir_insn *cc = irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_r(r), irb_imm(1), NONE); /* 4 */
+    cc->mods = IR_MOD_CC;
+    cc->flag_out = 1;
+    irb_alu(&b, IR_SELP, IR_T_U32, irb_r(s), irb_r(r), irb_imm(1), irb_p(p));          /* 5 */
+    setp(&b, IR_CMP_LT, IR_T_U64, p, UINT32_MAX, irb_r(r), irb_imm(3), -1, UINT32_MAX); /* 6 */
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    diag_list dl;
+    diag_list_init(&dl);
+    exec_program *prog = exec_program_create(b.m, &dl);
+    assert_non_null(prog);
+    const exec_xinsn *code = prog->funcs[0].code;
+    assert_true(code[1].fn != code[0].fn);
+    assert_ptr_equal(code[2].fn, code[1].fn);
+    assert_ptr_equal(code[3].fn, code[1].fn);
+    for (int i = 4; i <= 6; i++)
+        assert_ptr_equal(code[i].fn, code[0].fn);
+    exec_program_destroy(prog);
+    diag_list_fini(&dl);
+    ir_module_destroy(b.m);
+}
+
+/* %tid.x/y/z (exec_warp.c tid_lanes, the first lane by division and the others by counting on)
+ * in blocks whose rows and planes end inside a warp: every thread stores
+ * tid.x | tid.y << 8 | tid.z << 16 at its linear index. */
+static void run_tid_case(uint32_t bx, uint32_t by, uint32_t bz)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t ty = irb_reg(&b, IR_T_U32, "%r1"), tz = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t lin = irb_reg(&b, IR_T_U32, "%r3"), v = irb_reg(&b, IR_T_U32, "%r4");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(ty), irb_sreg(IR_SREG_TID_Y), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(tz), irb_sreg(IR_SREG_TID_Z), NONE, NONE);
+    /* lin = (tz * by + ty) * bx + tx */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(lin), irb_r(tz), irb_imm(by), irb_r(ty))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(lin), irb_r(lin), irb_imm(bx), irb_r(r_tid))->mods =
+        IR_MOD_LO;
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(ty), irb_r(ty), irb_imm(8), NONE);
+    irb_alu(&b, IR_SHL, IR_T_B32, irb_r(tz), irb_r(tz), irb_imm(16), NONE);
+    irb_alu(&b, IR_OR, IR_T_B32, irb_r(v), irb_r(r_tid), irb_r(ty), NONE);
+    irb_alu(&b, IR_OR, IR_T_B32, irb_r(v), irb_r(v), irb_r(tz), NONE);
+    store_at_tid(&b, rd_out, lin, v);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx x;
+    exec_test_begin(&x, b.m, o);
+    exec_launch L = exec_test_launch_of(&x, bx);
+    L.block[1] = by;
+    L.block[2] = bz;
+    exec_test_launch(&x, b.m, o, &L);
+    exec_test_end(&x);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < bx * by * bz; t++)
+        assert_int_equal(o->out[t], t % bx | (t / bx % by) << 8 | (t / (bx * by)) << 16);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_tid_lanes(void **state)
+{
+    (void)state;
+    run_tid_case(3, 5, 7);
+    run_tid_case(1, 1, 64);
+    run_tid_case(5, 1, 40);
+    run_tid_case(33, 2, 3);
+    run_tid_case(16, 16, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +528,11 @@ int main(void)
         cmocka_unit_test(test_setp_int_is_chosen),
         cmocka_unit_test(test_alu_guarded_off_and_direct_writes),
         cmocka_unit_test(test_const_load_fault_falls_back),
+        cmocka_unit_test(test_ld_scalar_values),
+        cmocka_unit_test(test_ld_scalar_is_chosen),
+        cmocka_unit_test(test_lane_count),
+        cmocka_unit_test(test_alu_plain_is_chosen),
+        cmocka_unit_test(test_tid_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -521,6 +521,185 @@ static void test_file_init(void **state)
     diag_list_fini(&dl);
 }
 
+/* ---- streamed initial contents ---- */
+
+/* Buffer x's contents produced in chunks of `chunk_elems` elements equal the whole-buffer form. */
+static void check_stream_matches(const char *json, uint64_t chunk_elems)
+{
+    diag_list dl;
+    launch_desc *d = load(json, &dl);
+    assert_non_null(d);
+    const launch_buffer *b = &d->buffers[0];
+    size_t elem = launch_elem_bytes(b->type);
+    uint8_t *whole = malloc(b->bytes), *parts = malloc(b->bytes);
+    assert_non_null(whole);
+    assert_non_null(parts);
+    assert_int_equal(launch_init_buffer(d, 0, whole, &dl), 0);
+    memset(parts, 0xA5, b->bytes);
+    launch_init_stream s;
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    for (uint64_t off = 0; off < b->bytes; off += chunk_elems * elem) {
+        uint64_t n = b->bytes - off < chunk_elems * elem ? b->bytes - off : chunk_elems * elem;
+        assert_int_equal(launch_init_next(&s, parts + off, n, &dl), 0);
+    }
+    assert_int_equal(launch_init_end(&s, &dl), 0);
+    assert_int_equal(dl.count, 0);
+    assert_memory_equal(parts, whole, b->bytes);
+    free(whole);
+    free(parts);
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
+static void test_init_stream(void **state)
+{
+    (void)state;
+    /* Element 6 of seed 1's f32 sequence starts the second chunk: it continues the draws. */
+    check_stream_matches(BUF("{\"type\":\"f32\",\"count\":1000,\"init\":{\"random\":{\"seed\":1,"
+                             "\"min\":-2,\"max\":3}}}"), 6);
+    check_stream_matches(BUF("{\"type\":\"u16\",\"count\":999,\"init\":{\"random\":{\"seed\":7,"
+                             "\"min\":3,\"max\":900}}}"), 64);
+    check_stream_matches(BUF("{\"type\":\"f64\",\"count\":100,\"init\":{\"iota\":{\"start\":0.25,"
+                             "\"step\":0.1}}}"), 7);
+    check_stream_matches(BUF("{\"type\":\"i8\",\"count\":300,\"init\":{\"fill\":-3}}"), 256);
+    check_stream_matches(BUF("{\"type\":\"u32\",\"count\":10}"), 3);
+    uint8_t data[600];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7);
+    write_file("st.bin", data, sizeof data);
+    check_stream_matches(BUF("{\"type\":\"u16\",\"count\":300,\"init\":{\"file\":\"st.bin\"}}"),
+                         100);
+
+    /* The file changed after loading: shorter is reported by the chunk that runs out, longer by
+     * the end; each once. */
+    diag_list dl;
+    launch_desc *d = load(BUF("{\"type\":\"u16\",\"count\":300,\"init\":{\"file\":\"st.bin\"}}"),
+                          &dl);
+    assert_non_null(d);
+    write_file("st.bin", data, 599);
+    uint8_t out[600];
+    launch_init_stream s;
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out, 400, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out + 400, 200, &dl), -1);
+    assert_int_equal(launch_init_end(&s, &dl), 0);
+    assert_int_equal(dl.count, 1);
+    assert_string_equal(dl.items[0].rule, "LAUNCH-FILE-002");
+    assert_non_null(strstr(dl.items[0].message, "has fewer bytes than the 600 expected"));
+    write_file("st.bin", data, sizeof data); /* whole again, then one byte more */
+    FILE *f = fopen(d->buffers[0].init.path, "ab");
+    assert_non_null(f);
+    fputc(1, f);
+    fclose(f);
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    assert_int_equal(launch_init_next(&s, out, 600, &dl), 0);
+    assert_memory_equal(out, data, 600);
+    assert_int_equal(launch_init_end(&s, &dl), -1);
+    assert_int_equal(dl.count, 2);
+    assert_non_null(strstr(dl.items[1].message, "has more bytes than the 600 expected"));
+    assert_int_equal(launch_init_begin(d, 1, &s, &dl), -1);
+    assert_string_equal(dl.items[2].rule, "LAUNCH-IO-001");
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
+/* ---- outputs and expectations from a reader ---- */
+
+enum { BIG_COUNT = 786432 }; /* 3 MiB of u32: several chunks of either size */
+
+/* A reader that computes buffer 0's element i as i * 3 (element 20000 and the last are 1), and
+ * records the largest chunk asked for and how many reads were made. */
+typedef struct counting_reader {
+    uint64_t largest, reads;
+    int fail_at; /* fail the n-th read (1-based); 0: never */
+} counting_reader;
+
+static uint32_t big_element(uint64_t i)
+{
+    return i == 20000 || i == BIG_COUNT - 1 ? 1u : (uint32_t)(i * 3);
+}
+
+static int computed_read(void *ctx, size_t buffer, uint64_t offset, uint64_t bytes,
+                         uint8_t *out)
+{
+    counting_reader *c = ctx;
+    assert_int_equal(buffer, 0);
+    assert_int_equal(offset % 4, 0);
+    c->reads++;
+    if (bytes > c->largest)
+        c->largest = bytes;
+    if (c->fail_at && c->reads == (uint64_t)c->fail_at)
+        return -1;
+    for (uint64_t k = 0; k < bytes / 4; k++) {
+        uint32_t v = big_element(offset / 4 + k);
+        memcpy(out + 4 * k, &v, 4);
+    }
+    return 0;
+}
+
+static void test_outputs_and_expectations_from_reader(void **state)
+{
+    (void)state;
+    uint32_t *want = malloc((size_t)BIG_COUNT * 4);
+    assert_non_null(want);
+    for (uint64_t i = 0; i < BIG_COUNT; i++) want[i] = i * 3;
+    write_file("big.expected", want, (size_t)BIG_COUNT * 4);
+    diag_list dl;
+    launch_desc *d = load(HEAD "\"buffers\":{\"a\":{\"type\":\"u32\",\"count\":786432}},"
+                          "\"outputs\":{\"a\":\"big.out\"},"
+                          "\"expect\":{\"a\":{\"file\":\"big.expected\"}}}", &dl);
+    assert_non_null(d);
+    counting_reader c = {0, 0, 0};
+    launch_buffer_reader reader = {computed_read, &c};
+    launch_expect_result r[1];
+    /* The two wrong elements are found with their indices, across chunks. */
+    assert_int_equal(launch_check_expectations_from(d, &reader, r, &dl), 1);
+    assert_int_equal(r[0].mismatches, 2);
+    assert_int_equal(r[0].first[0].index, 20000);
+    assert_string_equal(r[0].first[0].got, "1");
+    assert_string_equal(r[0].first[0].expected, "60000");
+    assert_int_equal(r[0].first[1].index, BIG_COUNT - 1);
+    assert_int_equal(c.largest, 64 * 1024);
+    assert_int_equal(c.reads, BIG_COUNT * 4 / (64 * 1024));
+    /* The output file holds the reader's bytes, written 1 MiB at a time. */
+    c = (counting_reader){0, 0, 0};
+    file_group g;
+    file_group_init(&g);
+    assert_int_equal(launch_stage_outputs_from(d, &reader, &g, &dl), 0);
+    size_t failed;
+    file_error fe;
+    assert_int_equal(file_group_commit(&g, &failed, &fe), 0);
+    file_group_fini(&g);
+    assert_int_equal(c.largest, 1024 * 1024);
+    assert_int_equal(c.reads, 3);
+    char path[512];
+    scratch_path(path, sizeof path, "big.out");
+    size_t len;
+    char *back = file_read_all(path, UINT64_MAX, &len, &fe);
+    assert_non_null(back);
+    assert_int_equal(len, (size_t)BIG_COUNT * 4);
+    want[20000] = want[BIG_COUNT - 1] = 1;
+    assert_memory_equal(back, want, len);
+    free(back);
+    /* A failed read: the expectation reports LAUNCH-IO-001, the output LAUNCH-IO-002 and is not
+     * staged. */
+    c = (counting_reader){0, 0, 5};
+    assert_int_equal(launch_check_expectations_from(d, &reader, r, &dl), -1);
+    assert_int_equal(dl.count, 1);
+    assert_string_equal(dl.items[0].rule, "LAUNCH-IO-001");
+    assert_string_equal(dl.items[0].message, "expect.a: cannot read the buffer back");
+    c = (counting_reader){0, 0, 2};
+    file_group_init(&g);
+    assert_int_equal(launch_stage_outputs_from(d, &reader, &g, &dl), -1);
+    assert_int_equal(g.count, 0);
+    file_group_fini(&g);
+    assert_int_equal(dl.count, 2);
+    assert_string_equal(dl.items[1].rule, "LAUNCH-IO-002");
+    assert_non_null(strstr(dl.items[1].message, "outputs.a: cannot write"));
+    free(want);
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
 /* ---- arguments ---- */
 
 #define ARGS(list) "{\"module\":\"m\",\"buffers\":{\"b\":{\"type\":\"u32\",\"count\":4}}," \
@@ -1214,6 +1393,8 @@ int main(void)
         cmocka_unit_test(test_expect_exact_and_fill),
         cmocka_unit_test(test_expect_integer_rtol),
         cmocka_unit_test(test_launch_bad_files),
+        cmocka_unit_test(test_init_stream),
+        cmocka_unit_test(test_outputs_and_expectations_from_reader),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove_tree(scratch);

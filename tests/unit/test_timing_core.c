@@ -199,6 +199,55 @@ static void test_deterministic_and_functional(void **state)
     assert_true(a.s.timing.sm_active_cycles >= 132);
 }
 
+/* One warp runs `iters` trips of a loop of two independent moves, a guarded branch that never
+ * jumps (its guard is false: it falls through) and the back edge, a branch taken on every trip
+ * but the last, on h100 with pipe.branch_latency_cycles = `branch_latency`. Returns the cycles. */
+static uint64_t branch_loop_cycles(unsigned iters, unsigned branch_latency)
+{
+    char text[1024], config[128];
+    snprintf(text, sizeof text,
+             ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry loop()\n{\n"
+             ".reg .b32 %%r<8>;\n.reg .pred %%p<3>;\nmov.u32 %%r2, %u;\n"
+             "setp.eq.s32 %%p2, %%r2, 0;\nLOOP:\nmov.u32 %%r3, 3;\nmov.u32 %%r4, 4;\n"
+             "@%%p2 bra OUT;\nsub.s32 %%r2, %%r2, 1;\nsetp.ne.s32 %%p1, %%r2, 0;\n"
+             "@%%p1 bra LOOP;\nOUT:\nret;\n}\n",
+             iters);
+    snprintf(config, sizeof config, "{\"base\": \"h100\", \"pipe\": {\"branch_latency_cycles\": %u}}",
+             branch_latency);
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create_from_config("b.json", config, strlen(config), &dev, NULL),
+                     GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "loop.ptx", text, strlen(text), "ptx", &m, NULL),
+                     GMS_OK);
+    gms_launch_config c = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    assert_int_equal(gms_module_launch(m, "loop", &c, NULL), GMS_OK);
+    gms_launch_stats s;
+    assert_int_equal(gms_device_launch_stats(dev, 0, &s), GMS_OK);
+    assert_int_equal(stall_sum(&s.timing), s.timing.warp_resident_cycles);
+    gms_device_destroy(dev);
+    return s.timing.cycles;
+}
+
+/* A taken branch holds its warp's next instruction until pipe.branch_latency_cycles after it;
+ * a branch that falls through costs one issue. 200 trips take 199 taken back edges and 100
+ * trips 99 (the last trip falls out of the loop), and each trip has a branch that falls
+ * through: 20 cycles more latency cost exactly 100 x 20 cycles more, and h100's 5 against a
+ * latency of 1 (no wait) exactly 100 x 4, so the branches that fell through cost nothing. */
+static void test_taken_branch_latency(void **state)
+{
+    (void)state;
+    uint64_t trip5 = branch_loop_cycles(200, 5) - branch_loop_cycles(100, 5);
+    uint64_t trip25 = branch_loop_cycles(200, 25) - branch_loop_cycles(100, 25);
+    uint64_t trip1 = branch_loop_cycles(200, 1) - branch_loop_cycles(100, 1);
+    assert_int_equal(trip25 - trip5, 100 * 20);
+    assert_int_equal(trip5 - trip1, 100 * 4);
+    /* The h100 preset's own value is 5: a device made from the preset alone times the same. */
+    const gpu_config *h100 = gpu_preset_find("h100");
+    assert_non_null(h100);
+    assert_int_equal(h100->pipe.branch_latency_cycles, 5);
+}
+
 /* GMS_SET_SCHEDULER and GMS_SET_TIMING take 0 or 1 only. */
 static void test_settings_checked(void **state)
 {
@@ -217,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_dependent_chain_cycles),
         cmocka_unit_test(test_independent_pipe_interval),
         cmocka_unit_test(test_gto_and_lrr),
+        cmocka_unit_test(test_taken_branch_latency),
         cmocka_unit_test(test_deterministic_and_functional),
         cmocka_unit_test(test_settings_checked),
     };

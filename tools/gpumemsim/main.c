@@ -15,6 +15,7 @@
 #include "gpumemsim/gpumemsim.h"
 #include "metrics.h"
 #include "gpumemsim/run.h"
+#include "sweep.h"
 
 #ifndef GMS_VERSION
 #define GMS_VERSION "unknown"
@@ -42,6 +43,9 @@ static const cli_command commands[] = {
      "run a CUDA program built with `nvcc -cudart shared` on the simulated GPU"},
     {"metrics", 0, "[NAME...]",
      "list the Nsight Compute metrics of the JSON report and how each is computed"},
+    {"sweep", 0, "SWEEP.json",
+     "run a grid of launch files, presets, configurations and flags and merge their "
+     "statistics into one table; also on GNU parallel or Slurm (`gpumemsim sweep --help`)"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -673,6 +677,8 @@ int main(int argc, char **argv)
         return cmd_exec(argc - 1, argv + 1);
     if (strcmp(argv[1], "metrics") == 0)
         return metrics_command(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return sweep_command(argc - 1, argv + 1);
     fprintf(stderr, "gpumemsim: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return 2;
