@@ -343,12 +343,23 @@ static inline void lane_move(void *dst, const void *src, uint32_t bytes)
     }
 }
 
-/* Shared, const and param data live outside the cache hierarchy. */
+/* Shared, const and param data live outside the cache hierarchy (`lanes`; `shared`: those of
+ * them in the shared space). */
 static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                        uint32_t lanes)
+                        uint32_t lanes, uint32_t shared)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     int store = acc->op == MEM_OP_STORE;
+    if (lanes == shared && bytes == 4) { /* the common shared-memory word access */
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            if (store)
+                memcpy(ctx->shared + t[l].offset, acc->data[l], 4);
+            else
+                memcpy(acc->data[l], ctx->shared + t[l].offset, 4);
+        }
+        return;
+    }
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         uint8_t *p = t[l].space == IR_SPACE_SHARED ? ctx->shared + t[l].offset
@@ -570,7 +581,7 @@ resolved:
         return cached_part(ms, ctx, acc, attrs, t, cached, fault);
     }
     if (direct | shared)
-        move_direct(ms, ctx, acc, t, direct | shared);
+        move_direct(ms, ctx, acc, t, direct | shared, shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */
