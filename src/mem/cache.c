@@ -10,6 +10,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/bits.h"
 #include "mem/cache_internal.h"
@@ -25,8 +28,14 @@ static uint64_t bit_range(unsigned first, unsigned count)
 
 static unsigned popcount64(uint64_t v)
 {
-    /* No sector or one (most lookups) without the library call a build without POPCNT makes. */
-    return (v & (v - 1)) ? (unsigned)__builtin_popcountll(v) : (unsigned)(v != 0);
+    /* No sector or one (most lookups) at once; more by the SWAR sum, as a build without POPCNT
+     * makes __builtin_popcountll a library call. */
+    if (!(v & (v - 1)))
+        return (unsigned)(v != 0);
+    v -= (v >> 1) & UINT64_C(0x5555555555555555);
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    v = (v + (v >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 /* Bitmap operations over [start, start + count) of a line's byte bitmap. */
@@ -367,8 +376,15 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                      c->scratch);
         if (st != MEM_OK)
             return st;
-        for (unsigned s = first; s < first + count; s++)
-            merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
+        uint64_t *valid = valid_bits(c, line);
+        if (!bits_apply(valid, first * sector_bytes, run_bytes, BITS_ANY)) {
+            /* Nothing of the run was valid (a plain miss): one copy, one bit range. */
+            memcpy(line_data(c, line) + first * sector_bytes, c->scratch, run_bytes);
+            bits_apply(valid, first * sector_bytes, run_bytes, BITS_SET);
+        } else {
+            for (unsigned s = first; s < first + count; s++)
+                merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
+        }
         c->valid_sectors[line] |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
@@ -515,6 +531,32 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
+bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
+                    uint32_t *runs)
+{
+    uint64_t line_number = line_addr >> c->line_shift;
+    uint32_t line = find_line(c, set_index(c, line_number), line_number);
+    if (sectors == 0 || line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ||
+        alloc > CACHE_ALLOC_NONE)
+        return false;
+    /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
+     * hint (the second time changes nothing); every sector hits. */
+    uint32_t n = popcount64(sectors & ~(sectors << 1)), k = popcount64(sectors);
+    c->clock += n - 1;
+    touch(c, line);
+    apply_alloc_hint(c, line, (cache_alloc)alloc);
+    c->stats.reads += n;
+    c->stats.read_sector_hits += k;
+    c->stats.sector_accesses += k;
+    c->stats.sector_hits += k;
+    if (c->config.line_bytes == 128)
+        memcpy(out, line_data(c, line), 128);
+    else
+        memcpy(out, line_data(c, line), c->config.line_bytes);
+    *runs = n;
+    return true;
+}
+
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
                       cache_result *result)
 {
@@ -543,6 +585,17 @@ typedef struct store_bits {
     uint32_t count; /* stored bytes */
 } store_bits;
 
+/* Bit k of the result: mask byte k of the eight at p is non-zero. Each byte's top bit is set
+ * when any of its bits is (no carry crosses a byte), then a multiply gathers the eight top bits
+ * into the result's top byte (every partial product lands on its own bit, so none carries). */
+static uint64_t nonzero_bytes8(const uint8_t *p)
+{
+    uint64_t v, low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    memcpy(&v, p, 8);
+    uint64_t top = (((v & low7) + low7) | v) & ~low7;
+    return ((top >> 7) * UINT64_C(0x0102040810204080)) >> 56;
+}
+
 static void mask_to_bits(const uint8_t *mask, uint32_t bytes, store_bits *b)
 {
     uint32_t words = (bytes + 63) / 64;
@@ -550,26 +603,26 @@ static void mask_to_bits(const uint8_t *mask, uint32_t bytes, store_bits *b)
     b->count = 0;
     uint32_t i = 0;
     if (mask == NULL) {
-        for (; i < bytes; i++) b->w[i >> 6] |= UINT64_C(1) << (i & 63);
+        for (; i + 64 <= bytes; i += 64) b->w[i >> 6] = UINT64_MAX;
+        if (i < bytes)
+            b->w[i >> 6] = bit_range(0, bytes - i);
         b->count = bytes;
         return;
     }
-    for (; i + 8 <= bytes; i += 8) {
-        uint64_t v;
-        memcpy(&v, mask + i, 8);
-        if (v == 0)
-            continue;
-        for (unsigned k = 0; k < 8; k++)
-            if (mask[i + k])
-                b->w[(i + k) >> 6] |= UINT64_C(1) << ((i + k) & 63);
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= bytes; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(mask + i));
+        uint64_t zeros = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+        b->w[i >> 6] |= (~zeros & 0xFFFF) << (i & 63);
     }
+#endif
+    for (; i + 8 <= bytes; i += 8) b->w[i >> 6] |= nonzero_bytes8(mask + i) << (i & 63);
     for (; i < bytes; i++)
         if (mask[i])
             b->w[i >> 6] |= UINT64_C(1) << (i & 63);
     for (uint32_t w = 0; w < words; w++) b->count += popcount64(b->w[w]);
 }
-
-static int store_bit(const store_bits *b, uint32_t i) { return (int)((b->w[i >> 6] >> (i & 63)) & 1); }
 
 /* Whether any of bits [from, from + count) is set. */
 static int any_store_bit(const store_bits *b, uint32_t from, uint32_t count)
@@ -613,16 +666,21 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
         bits_apply(valid, offset, bytes, BITS_SET);
         bits_apply(dirt, offset, bytes, dirty ? BITS_SET : BITS_CLEAR);
     } else {
-        for (uint32_t i = 0; i < bytes; i++) {
-            if (!store_bit(b, i))
-                continue;
-            dst[i] = data[i];
-            uint32_t bit = offset + i;
-            valid[bit >> 6] |= UINT64_C(1) << (bit & 63);
-            if (dirty)
-                dirt[bit >> 6] |= UINT64_C(1) << (bit & 63);
-            else
-                dirt[bit >> 6] &= ~(UINT64_C(1) << (bit & 63));
+        /* Run by run of stored bytes (a scattered store has a few short runs per line). */
+        for (uint32_t k = 0; k < (bytes + 63) / 64; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned s = (unsigned)__builtin_ctzll(w);
+                uint64_t rest = ~(w >> s); /* zero only when bits s..63 are all set */
+                unsigned n = rest == 0 ? 64 - s : (unsigned)__builtin_ctzll(rest);
+                uint32_t i = k * 64 + s;
+                if (n == 4)
+                    memcpy(dst + i, data + i, 4);
+                else
+                    memcpy(dst + i, data + i, n);
+                bits_apply(valid, offset + i, n, BITS_SET);
+                bits_apply(dirt, offset + i, n, dirty ? BITS_SET : BITS_CLEAR);
+                w &= ~bit_range(s, n);
+            }
         }
     }
     uint32_t sector_bytes = c->config.sector_bytes;

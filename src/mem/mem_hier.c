@@ -438,7 +438,7 @@ uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset)
     return ctx->local_backing + (offset / 4) * 128 + lane * 4 + offset % 4;
 }
 
-static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
+static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
 {
     uint32_t h = (uint32_t)((line_addr >> 7) * 0x9E3779B1u) >> 23; /* 512 buckets */
     while (ms->req_hash[h] >= 0) {
@@ -452,7 +452,10 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
-    memset(r->mask, 0, sizeof r->mask);
+    r->sectors = 0;
+    memset(r->byte_bits, 0, sizeof r->byte_bits);
+    if (store)
+        memset(r->mask, 0, sizeof r->mask);
     ms->req_hash[h] = (int16_t)i;
     ms->req_slots[i] = (uint16_t)h;
     return i;
@@ -480,15 +483,24 @@ static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
     }
 }
 
-/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line). */
-static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len,
-                     uint8_t kind, const uint8_t *store_data)
+/* Mask of `count` bits from bit `first` (first + count <= 64). */
+static uint64_t bit_span(unsigned first, unsigned count)
+{
+    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
+}
+
+/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line): the
+ * piece, the line's touched bytes and L1 sectors, and for a store (store_data) its byte mask
+ * and data. */
+static inline __attribute__((always_inline)) int
+add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len, uint8_t kind,
+          const uint8_t *store_data)
 {
     uint64_t line_addr = addr & ~(uint64_t)(ms->line_bytes - 1);
     /* Neighbouring lanes usually share a line: try the previous lane's first. */
     int r = ms->nreqs && ms->reqs[ms->last_req].line_addr == line_addr
                 ? (int)ms->last_req
-                : find_req(ms, line_addr, kind);
+                : find_req(ms, line_addr, kind, store_data != NULL);
     ms->last_req = (uint32_t)(r < 0 ? 0 : r);
     if (r < 0 || ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
         return -1;
@@ -496,31 +508,34 @@ static int add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr
     ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)r, (uint8_t)lane, (uint8_t)lane_off,
                                              (uint8_t)off, (uint8_t)len};
     line_req *q = &ms->reqs[r];
-    lane_copy(q->mask + off, NULL, len);
-    if (store_data)
+    unsigned s0 = off >> ms->l1_sector_shift, s1 = (off + len - 1) >> ms->l1_sector_shift;
+    q->sectors |= bit_span(s0, s1 - s0 + 1);
+    if ((off & 63) + len <= 64) { /* within one word: every lane of at most 16 bytes */
+        q->byte_bits[off >> 6] |= ((UINT64_C(2) << (len - 1)) - 1) << (off & 63);
+    } else {
+        for (uint32_t at = off, left = len; left;) {
+            uint32_t bit = at & 63, n = 64 - bit < left ? 64 - bit : left;
+            q->byte_bits[at >> 6] |= bit_span(bit, n);
+            at += n;
+            left -= n;
+        }
+    }
+    if (store_data) {
+        lane_copy(q->mask + off, NULL, len);
         lane_copy(q->data + off, store_data, len);
+    }
     return 0;
 }
 
-/* The L1 sectors of a line that hold a requested byte (mask bytes are 0 or 1: eight at once). */
-static uint64_t touched_sectors(const memsys *ms, const line_req *r)
+/* Whether the access touches every byte of the line. */
+static int whole_line(const memsys *ms, const line_req *r)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes, nsect = ms->line_bytes >> ms->l1_sector_shift;
-    uint64_t sectors = 0;
-    for (uint32_t s = 0; s < nsect; s++) {
-        uint64_t any = 0;
-        if (sector >= 8) {
-            for (uint32_t b = 0; b < sector; b += 8) {
-                uint64_t w;
-                memcpy(&w, r->mask + s * sector + b, 8);
-                any |= w;
-            }
-        } else {
-            for (uint32_t b = 0; b < sector; b++) any |= r->mask[s * sector + b];
-        }
-        sectors |= (uint64_t)(any != 0) << s;
+    for (uint32_t b = 0; b < ms->line_bytes; b += 64) {
+        uint32_t n = ms->line_bytes - b < 64 ? ms->line_bytes - b : 64;
+        if ((r->byte_bits[b >> 6] & bit_span(0, n)) != bit_span(0, n))
+            return 0;
     }
-    return sectors;
+    return 1;
 }
 
 static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
@@ -530,13 +545,17 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     for (uint32_t i = 0; i < ms->nreqs; i++) ms->req_hash[ms->req_slots[i]] = -1;
     ms->nreqs = 0;
     ms->npieces = 0;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((lanes >> l) & 1u))
-            continue;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
         const uint8_t *src = store ? acc->data[l] : NULL;
         if (t[l].space == IR_SPACE_GLOBAL) {
             /* An aligned access of at most 32 bytes never crosses a line; wider ones (Intel LSC:
              * up to 64 bytes a lane) may cross a 64-byte line and are split there. */
+            if ((t[l].offset & (ms->line_bytes - 1)) + bytes <= ms->line_bytes) {
+                if (add_piece(ms, l, 0, t[l].offset, bytes, LINE_KIND_GLOBAL, src))
+                    return -1;
+                continue;
+            }
             for (uint32_t done = 0; done < bytes;) {
                 uint64_t at = t[l].offset + done;
                 uint32_t room = ms->line_bytes - (uint32_t)(at & (ms->line_bytes - 1));
@@ -635,9 +654,7 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_read_invalidate(ms, rq, l1, r->line_addr, a);
     if (r->kind == LINE_KIND_LOCAL && (a->l1 & IR_L1_LAST_USE)) {
-        int full = 1;
-        for (uint32_t b = 0; b < ms->line_bytes && full; b++) full = r->mask[b] != 0;
-        if (full) {
+        if (whole_line(ms, r)) {
             cache_result res;
             cache_discard_line(l1, r->line_addr, &res);
             hier_count_l1(rq, &res);
@@ -693,10 +710,18 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     return st;
 }
 
-static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1)
+/* Whether the global lines of a load with attributes `a` go around the L1. */
+static int global_lines_bypass(const memsys *ms, const ir_mem_attrs *a)
+{
+    return is_surface(a) || global_load_bypasses_l1(ms, a);
+}
+
+/* Reads one line of a load; `global_bypass`: global_lines_bypass of the load's attributes. */
+static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, cache_hints *h1,
+                            int global_bypass)
 {
     const ir_mem_attrs *a = rq->attrs;
-    int bypass = r->kind == LINE_KIND_GLOBAL && (is_surface(a) || global_load_bypasses_l1(ms, a));
+    int bypass = r->kind == LINE_KIND_GLOBAL && global_bypass;
     if (bypass && (a->l1 & IR_L1_INVALIDATE)) {
         /* A volatile read: drop the L1 copy and refetch the line from memory (the L2 copy is
          * written back and dropped too). */
@@ -733,6 +758,50 @@ static void report_levels(memsys *ms, mem_access *acc)
     acc->levels |= (uint8_t)levels;
 }
 
+/* Which kinds of line (bit LINE_KIND_*) a load with attributes `a` reads exactly as
+ * read_line would when every requested sector hits in L1 (read_line's only work is then
+ * load_line's L1 reads): not a surface access, no L1 bypass, no LSC cache control, no
+ * wider fill, and for local lines no last-use discard. */
+static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
+{
+    if (is_surface(a))
+        return 0;
+    uint32_t kinds = 0;
+    if (!global_load_bypasses_l1(ms, a) && a->l1_ctl == IR_CC_DEFAULT &&
+        a->l2_ctl == IR_CC_DEFAULT && a->fill_bytes <= ms->line_bytes)
+        kinds |= 1u << LINE_KIND_GLOBAL;
+    if (!(a->l1 & IR_L1_LAST_USE))
+        kinds |= 1u << LINE_KIND_LOCAL;
+    return kinds;
+}
+
+/* A load's line whose requested sectors all hit in L1 (cache_read_hit): the data, counts and
+ * served levels as load_line's L1 reads give them, and the line's LSU counts as
+ * count_lsu_line gives them (`first`: the request's first line). Returns 0 when the line must
+ * go the long way (nothing changed). */
+static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc, int first)
+{
+    uint32_t runs;
+    if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
+        return 0;
+    uint64_t k = 0;
+    for (uint64_t s = r->sectors; s; s &= s - 1, k++)
+        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
+    rq->counters->l1.sector_accesses += k;
+    rq->counters->l1.sector_hits += k;
+    mem_lsu_counters *u = &rq->counters->lsu;
+    if (r->kind == LINE_KIND_LOCAL) {
+        u->local_load_requests += (uint64_t)first;
+        u->local_load_sectors += k;
+        u->local_load_sector_hits += k;
+    } else {
+        u->global_load_requests += (uint64_t)first;
+        u->global_load_sectors += k;
+        u->global_load_sector_hits += k;
+    }
+    return 1;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, mem_fault *f)
 {
@@ -743,13 +812,26 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
+    uint32_t hit_kinds = store ? 0 : l1_hit_kinds(ms, rq->attrs);
+    /* The L2 hints depend on the line's address only through a policy descriptor or an
+     * access-policy window; otherwise they are set again only when the line kind changes
+     * (nothing else writes them: hier_l2_read and l2_write_for only set their request). */
+    int l2_hints_per_line = rq->attrs->has_policy || ms->window.bytes;
+    int l2_hints_kind = -1;
+    int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        r->sectors = touched_sectors(ms, r);
+        if (((hit_kinds >> r->kind) & 1) && r->sectors &&
+            read_line_hit(rq, l1, r, h1.alloc, i == 0))
+            continue;
         rq->line = r;
-        hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+        if (l2_hints_per_line || r->kind != l2_hints_kind) {
+            hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+            l2_hints_kind = r->kind;
+        }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
-        mem_status st = store ? store_line(ms, rq, l1, r) : read_line(ms, rq, l1, r, &h1);
+        mem_status st = store ? store_line(ms, rq, l1, r)
+                              : read_line(ms, rq, l1, r, &h1, global_bypass);
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);
@@ -801,12 +883,12 @@ int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request
     rq->counters->l1.requests++;
     tc->requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
+    int bypass = global_lines_bypass(ms, rq->attrs);
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        r->sectors = touched_sectors(ms, r);
         rq->line = r;
         hier_set_l2_hints(ms, rq, r->kind, r->line_addr, 0);
-        if (read_line(ms, rq, l1, r, &h1) != MEM_OK) {
+        if (read_line(ms, rq, l1, r, &h1, bypass) != MEM_OK) {
             rq->line = NULL;
             goto nomem;
         }

@@ -331,29 +331,44 @@ int mem_check_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t lan
     return window_lane(ctx, acc, lane, t, f);
 }
 
-/* Shared, const and param data live outside the cache hierarchy. */
+/* Copies one lane's bytes: the common sizes as fixed-size copies the compiler inlines (a
+ * library call per lane would cost more than the copy). */
+static inline void lane_move(void *dst, const void *src, uint32_t bytes)
+{
+    switch (bytes) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, bytes); break;
+    }
+}
+
+/* Shared, const and param data live outside the cache hierarchy (`lanes`; `shared`: those of
+ * them in the shared space). */
 static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
-                        uint32_t lanes)
+                        uint32_t lanes, uint32_t shared)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    if (bytes == 4 && acc->op == MEM_OP_LOAD) { /* the common shared-memory load */
-        for (uint32_t l = 0; l < MEM_LANES; l++) {
-            if (((lanes >> l) & 1u) && t[l].space == IR_SPACE_SHARED) {
+    int store = acc->op == MEM_OP_STORE;
+    if (lanes == shared && bytes == 4) { /* the common shared-memory word access */
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            if (store)
+                memcpy(ctx->shared + t[l].offset, acc->data[l], 4);
+            else
                 memcpy(acc->data[l], ctx->shared + t[l].offset, 4);
-                lanes &= ~(1u << l);
-            }
         }
+        return;
     }
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        if (!((lanes >> l) & 1u))
-            continue;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
         uint8_t *p = t[l].space == IR_SPACE_SHARED ? ctx->shared + t[l].offset
                      : t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
                                                     : (uint8_t *)ms->params + t[l].offset;
-        if (acc->op == MEM_OP_STORE)
-            memcpy(p, acc->data[l], bytes);
+        if (store)
+            lane_move(p, acc->data[l], bytes);
         else
-            memcpy(acc->data[l], p, bytes);
+            lane_move(acc->data[l], p, bytes);
     }
 }
 
@@ -566,7 +581,7 @@ resolved:
         return cached_part(ms, ctx, acc, attrs, t, cached, fault);
     }
     if (direct | shared)
-        move_direct(ms, ctx, acc, t, direct | shared);
+        move_direct(ms, ctx, acc, t, direct | shared, shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */

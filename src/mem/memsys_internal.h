@@ -25,10 +25,11 @@ typedef struct lane_target {
  * each of its sectors (L1 sectors: cfg.l1.sector_bytes). */
 typedef struct line_req {
     uint64_t line_addr;
-    uint8_t mask[LINE_BYTES_MAX];
+    uint8_t mask[LINE_BYTES_MAX]; /* stores only: 1 for each byte stored (loads leave it as is) */
     uint8_t data[LINE_BYTES_MAX];
+    uint64_t byte_bits[LINE_BYTES_MAX / 64]; /* bit b: the access touches byte b */
     uint8_t kind;          /* LINE_KIND_* */
-    uint64_t sectors;      /* bit s: the access touches sector s */
+    uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint16_t l2_slice;     /* the line's L2 slice, once a level below L1 was recorded */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;

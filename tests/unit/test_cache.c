@@ -735,6 +735,68 @@ static void test_next_level_error_propagates(void **state)
     teardown(&f);
 }
 
+/* ---- the hit path of a warp's line (cache_read_hit) ---- */
+
+/* cache_read_hit does what one cache_read per run of consecutive sectors does when they all
+ * hit: same data, statistics, class and recency (the same victim next), and refuses (changing
+ * nothing) an absent line or one with a requested sector not valid. */
+static void test_read_hit_matches_reads_by_run(void **state)
+{
+    (void)state;
+    fixture a, b;
+    setup_default(&a);
+    setup_default(&b);
+    uint8_t line[128];
+    for (uint32_t i = 0; i < 128; i++) line[i] = (uint8_t)(i * 7 + 1);
+    fixture *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(dram_write(both[k]->spy.d, BASE, 128, line, NULL), MEM_OK);
+        for (int i = 0; i < 4; i++) { /* a full set: line 0 is the least recent */
+            uint8_t buf[128];
+            assert_int_equal(cache_read(both[k]->c, BASE + (uint64_t)i * SET_STRIDE, 128, buf,
+                                        NULL, NULL), MEM_OK);
+        }
+    }
+    cache_hints last = {.alloc = CACHE_ALLOC_LAST};
+    uint8_t want[128] = {0}, got[128] = {0};
+    assert_int_equal(cache_read(a.c, BASE, 64, want, &last, NULL), MEM_OK);       /* sectors 0-1 */
+    assert_int_equal(cache_read(a.c, BASE + 96, 32, want + 96, &last, NULL), MEM_OK); /* 3 */
+    uint32_t runs = 0;
+    assert_true(cache_read_hit(b.c, BASE, 0xBu, CACHE_ALLOC_LAST, got, &runs));
+    assert_int_equal(runs, 2);
+    assert_memory_equal(got, want, 64);
+    assert_memory_equal(got + 96, want + 96, 32);
+    const cache_stats *sa = cache_get_stats(a.c), *sb = cache_get_stats(b.c);
+    assert_int_equal(sb->reads, sa->reads);
+    assert_int_equal(sb->read_sector_hits, sa->read_sector_hits);
+    assert_int_equal(sb->read_sector_misses, sa->read_sector_misses);
+    assert_int_equal(sb->sector_accesses, sa->sector_accesses);
+    assert_int_equal(sb->sector_hits, sa->sector_hits);
+    assert_int_equal(sb->lines_by_priority[CACHE_PRIORITY_LAST], 1);
+    assert_int_equal(sa->lines_by_priority[CACHE_PRIORITY_LAST], 1);
+    /* Line 0 is now the most recent in both: a new line in the set evicts line 1. */
+    for (int k = 0; k < 2; k++) {
+        read4(both[k], BASE + 4 * SET_STRIDE, NULL, NULL);
+        assert_true(present(both[k], BASE));
+        assert_false(present(both[k], BASE + SET_STRIDE));
+    }
+    /* Refusals: an absent line; a line whose requested sector is not valid. */
+    uint64_t reads = sb->reads;
+    assert_false(cache_read_hit(b.c, BASE + SET_STRIDE, 1u, CACHE_ALLOC_UNCHANGED, got, &runs));
+    assert_int_equal(sb->reads, reads);
+    read4(&b, BASE + 5 * SET_STRIDE, NULL, NULL); /* sector 0 only */
+    reads = sb->reads;
+    assert_false(cache_read_hit(b.c, BASE + 5 * SET_STRIDE, 3u, CACHE_ALLOC_UNCHANGED, got,
+                                &runs));
+    assert_int_equal(sb->reads, reads);
+    assert_true(cache_read_hit(b.c, BASE + 5 * SET_STRIDE, 1u, CACHE_ALLOC_UNCHANGED, got,
+                               &runs));
+    assert_int_equal(runs, 1);
+    assert_int_equal(sb->reads, reads + 1);
+    teardown(&a);
+    teardown(&b);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -855,6 +917,7 @@ int main(void)
         cmocka_unit_test(test_next_level_error_propagates),
         cmocka_unit_test(test_request_reaches_next_level),
         cmocka_unit_test(test_invalidate_clean_lines),
+        cmocka_unit_test(test_read_hit_matches_reads_by_run),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),
