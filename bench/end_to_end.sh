@@ -3,23 +3,28 @@
 # launch file, first-touch memory, the launches, the report and the outputs — as a user meets it.
 # bench/run.sh measures inside the launches only; this measures the process from outside.
 #
-# Usage: bench/end_to_end.sh [-n RUNS] [-g GPUMEMSIM] [LAUNCH.json ...]
+# Usage: bench/end_to_end.sh [-n RUNS] [-g GPUMEMSIM] [-x ARG]... [LAUNCH.json ...]
 #   -n RUNS       runs per launch file (default 5); the median CPU time is reported
 #   -g GPUMEMSIM  the binary to time (default build/release/gpumemsim; `make bench` builds it)
+#   -x ARG        one more argument for `gpumemsim run`, e.g. -x --no-timing (repeatable)
 #   LAUNCH.json   default: every bench/kernels/*.json
 # For each launch file it prints the warp instructions of one run (from the JSON report), the
 # median user+system seconds over the runs and the median wall seconds, and warp instructions per
 # CPU second. CPU time is bash's own accounting of the finished child (TIMEFORMAT %U %S), so it
 # needs no external tool. Exit status: 0, 1 when a run failed, 2 bad usage.
+# `time` must be bash's keyword (TIMEFORMAT): under `sh` (dash) it would time nothing.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 cd "$(dirname "$0")/.."
 runs=5
 sim=build/release/gpumemsim
-while getopts "n:g:" opt; do
+extra=()
+while getopts "n:g:x:" opt; do
     case $opt in
     n) runs=$OPTARG ;;
     g) sim=$OPTARG ;;
-    *) echo "usage: $0 [-n RUNS] [-g GPUMEMSIM] [LAUNCH.json ...]" >&2; exit 2 ;;
+    x) extra+=("$OPTARG") ;;
+    *) echo "usage: $0 [-n RUNS] [-g GPUMEMSIM] [-x ARG]... [LAUNCH.json ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -38,7 +43,7 @@ for launch in "$@"; do
     for i in $(seq "$runs"); do
         start=$(date +%s.%N)
         TIMEFORMAT='%U %S'
-        { time "$sim" run "$launch" --quiet --json "$tmp/stats.json" >/dev/null 2>"$tmp/err"; } 2>"$tmp/time" ||
+        { time "$sim" run "$launch" "${extra[@]}" --quiet --json "$tmp/stats.json" >/dev/null 2>"$tmp/err"; } 2>"$tmp/time" ||
             { cat "$tmp/err" >&2; echo "end_to_end: $launch failed" >&2; status=1; continue 2; }
         end=$(date +%s.%N)
         awk '{ print $1 + $2 }' "$tmp/time" >>"$tmp/cpu"
