@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "exec/alu.h"
 #include "exec/exec.h"
 #include "mem/mem.h"
@@ -484,15 +485,10 @@ static inline uint32_t exec_lanes_to_mask(const uint64_t *v)
     return m;
 }
 
-/* Set bits of a lane mask (0..32), inline: without -mpopcnt __builtin_popcount is a libgcc
- * call, and the instruction loop counts the active lanes of every partial-mask instruction. */
-static inline uint32_t exec_lane_count(uint32_t m)
-{
-    m = m - ((m >> 1) & 0x55555555u);
-    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-    m = (m + (m >> 4)) & 0x0F0F0F0Fu;
-    return (m * 0x01010101u) >> 24;
-}
+/* Set bits of a lane mask (0..32), inline (base/bits.h): without -mpopcnt __builtin_popcount is
+ * a libgcc call, and the instruction loop counts the active lanes of every partial-mask
+ * instruction. */
+static inline uint32_t exec_lane_count(uint32_t m) { return bits_popcount32(m); }
 
 /* 32 lanes of source operand i: registers and immediates inline, the rest computed into tmp. */
 static inline const uint64_t *warp_src(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)

@@ -28,14 +28,8 @@ static uint64_t bit_range(unsigned first, unsigned count)
 
 static unsigned popcount64(uint64_t v)
 {
-    /* No sector or one (most lookups) at once; more by the SWAR sum, as a build without POPCNT
-     * makes __builtin_popcountll a library call. */
-    if (!(v & (v - 1)))
-        return (unsigned)(v != 0);
-    v -= (v >> 1) & UINT64_C(0x5555555555555555);
-    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
-    v = (v + (v >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-    return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
+    /* No sector or one (most lookups) at once, more by the shared SWAR count. */
+    return (v & (v - 1)) ? bits_popcount64(v) : (unsigned)(v != 0);
 }
 
 /* Bitmap operations over [start, start + count) of a line's byte bitmap. */
