@@ -84,7 +84,8 @@ static void mem_issue(tstate *S, twarp *w)
     const ir_insn *in = exec_warp_next(w->ew);
     if (!in)
         return;
-    uint8_t pipe = in == w->next_in ? w->next_cost.pipe : (uint8_t)timing_pipe_of(in);
+    tinsn scratch;
+    uint8_t pipe = in == w->next_in ? w->next_cost.pipe : timing_insn(S, in, &scratch)->cost.pipe;
     if (pipe == TIMING_PIPE_MEM)
         S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
 }
@@ -213,14 +214,33 @@ static int yielded(tstate *S, uint32_t s, uint32_t k)
     return w->ctrl && w->ctrl->yielded;
 }
 
-/* The entries of scheduler s, among its first n (n <= 64), whose warp is ready by cycle t, as
- * a bit mask. Entries whose pipe is busy are in it: eligible() tells them apart. */
-static uint64_t ready_mask(const tstate *S, uint32_t s, uint32_t n, uint64_t t)
+/* The entries base .. min(base + 64, end) - 1 of scheduler s whose warp is ready by cycle t, as
+ * a bit mask (bit i: entry base + i). Entries whose pipe is busy are in it: eligible() tells
+ * them apart. Only ready entries can be eligible or throttled, so the scans below, which visit
+ * the ready entries in entry order, choose and charge exactly as a scan of every entry would. */
+static uint64_t ready_word(const tstate *S, uint32_t s, uint32_t base, uint32_t end, uint64_t t)
 {
-    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched + base;
+    uint32_t n = end - base < 64 ? end - base : 64;
     uint64_t m = 0;
     for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(rdy[k] <= t) << k;
     return m;
+}
+
+/* The first eligible entry of scheduler s among lo .. hi - 1, in entry order, or UINT32_MAX. */
+static uint32_t first_eligible(tstate *S, uint32_t s, uint32_t lo, uint32_t hi, uint64_t t)
+{
+    for (uint32_t base = lo & ~63u; base < hi; base += 64) {
+        uint64_t m = ready_word(S, s, base, hi, t);
+        if (base < lo)
+            m &= ~((UINT64_C(1) << (lo - base)) - 1);
+        for (; m; m &= m - 1) {
+            uint32_t k = base + (uint32_t)__builtin_ctzll(m);
+            if (eligible(S, s, k, t))
+                return k;
+        }
+    }
+    return UINT32_MAX;
 }
 
 /* Loose round-robin: the first eligible entry after the last one issued, in entry order. */
@@ -228,53 +248,29 @@ static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
 {
     const tsched *q = &S->scheds[s];
     uint32_t n = q->used, first = q->last == UINT32_MAX ? 0 : q->last + 1;
-    if (n > 64) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t k = (first + i) % n;
-            if (eligible(S, s, k, t))
-                return k;
-        }
-        return UINT32_MAX;
-    }
-    /* Only ready entries can be eligible or throttled: the same entries in the same order. */
-    uint64_t ready = ready_mask(S, s, n, t);
-    uint64_t low = first < 64 ? ready & ((UINT64_C(1) << first) - 1) : ready;
-    for (uint64_t m = ready & ~low; m; m &= m - 1)
-        if (eligible(S, s, (uint32_t)__builtin_ctzll(m), t))
-            return (uint32_t)__builtin_ctzll(m);
-    for (uint64_t m = low; m; m &= m - 1)
-        if (eligible(S, s, (uint32_t)__builtin_ctzll(m), t))
-            return (uint32_t)__builtin_ctzll(m);
-    return UINT32_MAX;
+    uint32_t k = first_eligible(S, s, first, n, t);
+    return k != UINT32_MAX ? k : first_eligible(S, s, 0, first < n ? first : n, t);
 }
 
-/* Greedy-then-oldest over entries 0 .. n-1 except `skip`: the oldest eligible one. An entry is
- * tested (and, ready with its pipe busy, throttled) only when it is older than the best found
- * so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
+/* Greedy-then-oldest over the scheduler's entries except `skip`: the oldest eligible one. An
+ * entry is tested (and, ready with its pipe busy, throttled) only when it is older than the best
+ * found so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
 static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
 {
     uint32_t n = S->scheds[s].used;
     const uint64_t *age = S->rage + (size_t)s * S->per_sched;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
-    if (n > 64) {
-        for (uint32_t k = 0; k < n; k++)
-            if (k != skip && age[k] < best_age && eligible(S, s, k, t)) {
+    for (uint32_t base = 0; base < n; base += 64) {
+        uint64_t m = ready_word(S, s, base, n, t);
+        if (skip >= base && skip - base < 64)
+            m &= ~(UINT64_C(1) << (skip - base));
+        for (; m; m &= m - 1) {
+            uint32_t k = base + (uint32_t)__builtin_ctzll(m);
+            if (age[k] < best_age && eligible(S, s, k, t)) {
                 best = k;
                 best_age = age[k];
             }
-        return best;
-    }
-    /* Entries not ready are never eligible and never throttled: visiting only the ready ones,
-     * in the same order, gives the same choice and the same charges. */
-    uint64_t ready = ready_mask(S, s, n, t);
-    if (skip < 64)
-        ready &= ~(UINT64_C(1) << skip);
-    for (; ready; ready &= ready - 1) {
-        uint32_t k = (uint32_t)__builtin_ctzll(ready);
-        if (age[k] < best_age && eligible(S, s, k, t)) {
-            best = k;
-            best_age = age[k];
         }
     }
     return best;
