@@ -21,6 +21,7 @@ DTYPES = {
     "u32": numpy.uint32, "s32": numpy.int32, "u64": numpy.uint64, "s64": numpy.int64,
     "f16": numpy.float16, "f32": numpy.float32, "f64": numpy.float64,
     "b8": numpy.uint8, "b16": numpy.uint16, "b32": numpy.uint32, "b64": numpy.uint64,
+    "i8": numpy.int8, "i16": numpy.int16, "i32": numpy.int32, "i64": numpy.int64,
 }
 
 
