@@ -750,13 +750,30 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
     }
 }
 
+/* The store bits of a whole-line store whose caller has them as bits already. */
+static void line_bits_to_store_bits(const cache *c, const uint64_t *bits, store_bits *b)
+{
+    b->first = 0;
+    b->last = c->bitmap_words - 1;
+    b->count = 0;
+    for (uint32_t k = 0; k < c->bitmap_words; k++) {
+        b->w[k] = bits[k];
+        b->count += bits_popcount64(bits[k]);
+    }
+}
+
+/* A store within one line; `bits` (may be NULL) are the mask's bits of a whole-line store. */
 static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                               const uint8_t *mask, const cache_hints *h, cache_result *r)
+                               const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
+                               cache_result *r)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
     store_bits sb;
-    mask_to_bits(mask, offset, bytes, &sb);
+    if (bits != NULL)
+        line_bits_to_store_bits(c, bits, &sb);
+    else
+        mask_to_bits(mask, offset, bytes, &sb);
     uint64_t sectors = sectors_of_bits(c, &sb);
     if (sectors == 0)
         return MEM_OK; /* an all-zero mask stores nothing */
@@ -793,9 +810,10 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
     return MEM_OK;
 }
 
-mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
-                              const uint8_t *byte_mask, const cache_hints *hints,
-                              cache_result *result)
+/* cache_write_masked, and cache_write_line_bits with its bits. */
+static mem_status write_counted(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                                const uint8_t *byte_mask, const uint64_t *bits,
+                                const cache_hints *hints, cache_result *result)
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
@@ -803,12 +821,31 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
     const cache_hints *h = hints != NULL ? hints : &no_hints;
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
-    mem_status st = write_access(c, addr, bytes, data, byte_mask, h, r);
+    mem_status st = write_access(c, addr, bytes, data, byte_mask, bits, h, r);
     c->stats.writes++;
     c->stats.write_sector_hits += r->sector_hits;
     c->stats.write_sector_misses += r->sector_misses;
     result_add_to_stats(c, r);
     return st;
+}
+
+mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                              const uint8_t *byte_mask, const cache_hints *hints,
+                              cache_result *result)
+{
+    return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
+}
+
+mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
+                                 const uint8_t *byte_mask, const uint64_t *bits,
+                                 const cache_hints *hints, cache_result *result)
+{
+    if (addr & (c->config.line_bytes - 1)) {
+        if (result != NULL)
+            memset(result, 0, sizeof *result);
+        return MEM_ERR_ARGUMENT;
+    }
+    return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
 }
 
 mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,

@@ -194,6 +194,15 @@ mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data
 mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
                               const uint8_t *byte_mask, const cache_hints *hints,
                               cache_result *result);
+/* As cache_write_masked for a store of one whole line at `addr` (line-aligned; line_bytes
+ * bytes) whose caller already holds the mask as bits: bit b of bits[b / 64] (borrowed, one word
+ * per 64 bytes of the line) is set exactly when byte_mask[b] is nonzero (every bit when
+ * byte_mask is NULL). Same effects, counts and next-level calls as cache_write_masked; it only
+ * skips turning the byte mask into bits (a coalesced warp store's line, docs/cache-model.md
+ * "Writes"). Returns as cache_write_masked; MEM_ERR_ARGUMENT also for an unaligned `addr`. */
+mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
+                                 const uint8_t *byte_mask, const uint64_t *bits,
+                                 const cache_hints *hints, cache_result *result);
 
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
