@@ -115,6 +115,8 @@ static uint32_t slice_of_line(const cache *c, uint64_t line_number)
 
 static uint32_t set_index(const cache *c, uint64_t line_number)
 {
+    if (c->plain_index) /* an L1: one test on the lookups of every access */
+        return (uint32_t)(line_number % c->sets);
     if (c->sets == 1)
         return 0;
     uint32_t slice = 0, slices = 1, sets = c->sets;
@@ -569,10 +571,15 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     c->stats.read_sector_hits += k;
     c->stats.sector_accesses += k;
     c->stats.sector_hits += k;
-    if (c->config.line_bytes == 128)
-        memcpy(out, line_data(c, line), 128);
-    else
-        memcpy(out, line_data(c, line), c->config.line_bytes);
+    const uint8_t *data = line_data(c, line);
+    if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
+        uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
+        memcpy(out + at, data + at, 32);
+    } else if (c->config.line_bytes == 128) {
+        memcpy(out, data, 128);
+    } else {
+        memcpy(out, data, c->config.line_bytes);
+    }
     *runs = n;
     return true;
 }
