@@ -2,10 +2,14 @@
 """Puts Nsight Compute's measurements (bench/hw/run_ncu.sh) next to gpumemsim's values of the same
 metrics (each launch's `ncu` object in `gpumemsim run --json`), launch by launch.
 
-    python3 bench/hw/compare.py [-g GPUMEMSIM] [--gpu PRESET] [--summary] NCU_DIR LAUNCH.json ...
+    python3 bench/hw/compare.py [-g GPUMEMSIM] [--gpu PRESET] [--summary] [--no-timing]
+                                [--check-exact METRIC,...] NCU_DIR LAUNCH.json ...
 
 Prints one Markdown table per launch: metric, measured, modelled, and modelled / measured; with
 --summary, one table with a row per launch and the main counters as "measured / modelled".
+--check-exact prints nothing but the launches where one of the listed metrics differs, and exits
+with status 1 if any does (tests/hw.cmake keeps the agreements of docs/hardware.md this way);
+--no-timing runs gpumemsim in the functional mode (counts only, faster).
 gpumemsim runs each file with the timing model on (cycles and occupancy need it) and, with
 --gpu, on that preset instead of the file's."""
 import argparse
@@ -31,12 +35,14 @@ def measured(path):
     return [launches[k] for k in sorted(launches)]
 
 
-def modelled(gpumemsim, launch_file, preset):
+def modelled(gpumemsim, launch_file, preset, timing=True):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         cmd = [gpumemsim, "run", os.path.basename(launch_file), "--quiet", "--json", out]
         if preset:
             cmd += ["--gpu", preset]
+        if not timing:
+            cmd.append("--no-timing")
         subprocess.run(cmd, cwd=os.path.dirname(os.path.abspath(launch_file)),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         if not os.path.exists(out):
@@ -77,11 +83,15 @@ def main():
     ap.add_argument("-g", default="build/release/gpumemsim")
     ap.add_argument("--gpu", default=None)
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--check-exact", default="")
     ap.add_argument("ncu_dir")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     gpumemsim = os.path.abspath(a.g)
-    if a.summary:
+    exact = [m for m in a.check_exact.split(",") if m]
+    failed = False
+    if a.summary and not exact:
         print("| launch | " + " | ".join(label for label, _ in SUMMARY) + " |")
         print("|---" * (len(SUMMARY) + 1) + "|")
     for f in a.files:
@@ -89,11 +99,24 @@ def main():
         csv_path = os.path.join(a.ncu_dir, name + ".csv")
         if not os.path.exists(csv_path):
             print(f"{name}: no measurement", file=sys.stderr)
+            failed = True
             continue
         hw = measured(csv_path)
-        model = modelled(gpumemsim, f, a.gpu)
+        model = modelled(gpumemsim, f, a.gpu, not a.no_timing)
         if model is None:
             print(f"{name}: gpumemsim wrote no report", file=sys.stderr)
+            failed = True
+            continue
+        if exact:
+            if len(hw) != len(model):
+                print(f"{name}: {len(hw)} launches measured, {len(model)} modelled")
+                failed = True
+            for i, (h, m) in enumerate(zip(hw, model)):
+                for metric in exact:
+                    if h.get(metric) != m.get(metric):
+                        print(f"{name} launch {i + 1}: {metric} measured {number(h.get(metric))}"
+                              f" modelled {number(m.get(metric))}")
+                        failed = True
             continue
         for i, (h, m) in enumerate(zip(hw, model)):
             if a.summary:
@@ -107,7 +130,8 @@ def main():
                 mv = m.get(metric)
                 ratio = "-" if mv is None or value == 0 else f"{mv / value:.2f}"
                 print(f"| `{metric}` | {number(value)} | {number(mv)} | {ratio} |")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
