@@ -611,25 +611,49 @@ static void gather_lanes(uint8_t *dst, const uint8_t (*lane_data)[MEM_MAX_LANE_B
     }
 }
 
-/* The common coalesced access: active lanes l0..l1 with no gap, all global, lane l at
- * base + (l - l0) x bytes, aligned to a power-of-two size of at most a line. Its line requests
- * are built a line at a time, in the order the per-lane path would make them (ascending), with
- * the same bytes, sectors, mask and data. Returns 0 when the access is not of this shape
- * (nothing changed), 1 when done, -1 when the scratch is full. */
-static int coalesce_run(memsys *ms, const mem_access *acc, const lane_target *t, uint32_t lanes,
-                        int store)
+/* The stride of an access whose active lanes are all global, lane l at base + (l - l0) x
+ * stride (l0 the lowest active lane, base its offset aligned to the access's power-of-two size
+ * of at most a line), with stride 0 or a multiple of the size; UINT64_MAX when the access is
+ * not of this shape. */
+static uint64_t lane_stride(const memsys *ms, const lane_target *t, uint32_t lanes,
+                            uint32_t bytes)
+{
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes);
+    uint64_t base = t[l0].offset, stride = 0;
+    if ((bytes & (bytes - 1)) || bytes > ms->line_bytes || (base & (bytes - 1)))
+        return UINT64_MAX;
+    if (lanes & (lanes - 1)) {
+        uint32_t l = (uint32_t)__builtin_ctz(lanes & (lanes - 1));
+        uint64_t d = t[l].offset - base;
+        if (t[l].offset < base || d % (l - l0))
+            return UINT64_MAX;
+        stride = d / (l - l0);
+    }
+    if (stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES) /* no lane wraps around */
+        return UINT64_MAX;
+    uint32_t run = lanes >> l0;
+    if (!(run & (run + 1))) { /* no inactive lane between: a plain loop */
+        uint32_t n = (uint32_t)__builtin_popcount(run), bad = 0;
+#pragma GCC unroll 8
+        for (uint32_t i = 0; i < n; i++)
+            bad |= (t[l0 + i].space != IR_SPACE_GLOBAL) | (t[l0 + i].offset != base + i * stride);
+        return bad ? UINT64_MAX : stride;
+    }
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (t[l].space != IR_SPACE_GLOBAL || t[l].offset != base + (l - l0) * stride)
+            return UINT64_MAX;
+    }
+    return stride;
+}
+
+/* lane_stride's contiguous case with no inactive lane between: lanes l0..l1 at base + i x
+ * bytes, one line request after the other with a range of lanes each. */
+static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uint64_t base,
+                          int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), run = lanes >> l0;
-    if ((run & (run + 1)) || (bytes & (bytes - 1)) || bytes > ms->line_bytes)
-        return 0;
-    uint32_t n = (uint32_t)__builtin_popcount(run);
-    uint64_t base = t[l0].offset;
-    if (base & (bytes - 1))
-        return 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (t[l0 + i].space != IR_SPACE_GLOBAL || t[l0 + i].offset != base + (uint64_t)i * bytes)
-            return 0;
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = (uint32_t)__builtin_popcount(lanes);
     uint64_t end = base + (uint64_t)n * bytes, line_mask = ms->line_bytes - 1;
     for (uint64_t at = base; at < end;) {
         uint64_t line_addr = at & ~line_mask;
@@ -639,19 +663,59 @@ static int coalesce_run(memsys *ms, const mem_access *acc, const lane_target *t,
             return -1;
         line_req *q = &ms->reqs[r];
         uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
-        uint32_t first = (uint32_t)((at - base) / bytes), count = len / bytes;
+        uint32_t first = l0 + (uint32_t)((at - base) / bytes), count = len / bytes;
         mark_bytes(ms, q, off, len);
         if (store) {
             memset(q->mask + off, 1, len);
-            gather_lanes(q->data + off, acc->data + l0 + first, count, bytes);
+            gather_lanes(q->data + off, acc->data + first, count, bytes);
         } else {
-            for (uint32_t i = 0; i < count; i++)
-                ms->lane_src[l0 + first + i] = q->data + off + i * bytes;
+            for (uint32_t i = 0; i < count; i++) ms->lane_src[first + i] = q->data + off + i * bytes;
         }
         at = stop;
     }
     ms->last_req = ms->nreqs - 1;
+    return 0;
+}
+
+/* Accesses of lane_stride's shape: their line requests in the order, and with the bytes,
+ * sectors, mask and data, the per-lane path would give them, without a look-up (the lanes go
+ * up through memory: a new line is the next request; stride 0: one line for all). Returns 0
+ * when the access is not of this shape (nothing changed), 1 when done, -1 when the scratch is
+ * full. */
+static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target *t,
+                            uint32_t lanes, int store)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    uint64_t stride = lane_stride(ms, t, lanes, bytes);
+    if (stride == UINT64_MAX)
+        return 0;
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), run = lanes >> l0;
     ms->whole_lanes = store ? 0 : lanes;
+    if (stride == bytes && !(run & (run + 1)))
+        return coalesce_block(ms, acc, lanes, t[l0].offset, store) ? -1 : 1;
+    uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
+    line_req *q = NULL;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t at = t[l].offset;
+        if ((at & ~line_mask) != line_addr) {
+            line_addr = at & ~line_mask;
+            int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
+            if (r < 0)
+                return -1;
+            q = &ms->reqs[r];
+        }
+        uint32_t off = (uint32_t)(at & line_mask);
+        if (store) {
+            lane_copy(q->mask + off, NULL, bytes);
+            lane_copy(q->data + off, acc->data[l], bytes);
+        } else {
+            ms->lane_src[l] = q->data + off;
+        }
+        if (stride || m == lanes)
+            mark_bytes(ms, q, off, bytes);
+    }
+    ms->last_req = ms->nreqs - 1;
     return 1;
 }
 
@@ -691,9 +755,9 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     ms->nreqs = ms->nhashed = 0;
     ms->npieces = 0;
     ms->whole_lanes = 0;
-    int run = lanes ? coalesce_run(ms, acc, t, lanes, store) : 0;
-    if (run)
-        return run < 0 ? -1 : 0;
+    int strided = lanes ? coalesce_strided(ms, acc, t, lanes, store) : 0;
+    if (strided)
+        return strided < 0 ? -1 : 0;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         const uint8_t *src = store ? acc->data[l] : NULL;
@@ -721,6 +785,11 @@ static void copy_out(const memsys *ms, mem_access *acc)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     uint32_t m = ms->whole_lanes;
+    if (m == UINT32_MAX && bytes == 4) { /* a full warp of words */
+#pragma GCC unroll 8
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], ms->lane_src[l], 4);
+        m = 0;
+    }
     switch (bytes) {
     case 4: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 4); break;
     case 8: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 8); break;
