@@ -8,6 +8,7 @@
 #include "timing/timing_class.h"
 #include "timing/timing_internal.h"
 #include "timing/timing_mem.h"
+#include "timing/timing_scan.h"
 
 struct timing_model {
     gpu_config cfg;
@@ -572,6 +573,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     timing_cal_reset(S.cal);
     timing_mem_launch_begin(tm->mem);
     S.use_ctrl = mod->machine.scoreboards > 0;
+    S.scan_avx2 = (uint8_t)timing_scan_has_avx2();
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     int ours = 0;
     if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {

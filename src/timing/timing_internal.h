@@ -110,6 +110,7 @@ typedef struct tstate {
     uint8_t *rthr;                    /* 1: waiting as MATH_PIPE_THROTTLE (twarp.why) */
     int oom;                          /* the calendar could not grow */
     uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
+    uint8_t scan_avx2;                /* timing_scan.h: its AVX2 versions run here */
     timing_ctrl_warp *ctrls;          /* use_ctrl: one per warp slot */
     uint64_t now;                     /* the cycle being issued (what %clock reads) */
     uint64_t end;                     /* latest warp end so far */
