@@ -3,6 +3,8 @@
 # file with ncu (bench/hw/README.md) and writes DIR/<name>.csv per file, DIR/gpu.txt (the GPU,
 # driver and ncu versions) and DIR/<name>.err when a file could not be measured.
 #   bench/hw/run_ncu.sh DIR LAUNCH.json ...
+# NCU_ARGS adds options to ncu (e.g. NCU_ARGS="--cache-control none" keeps the caches warm between
+# the launches of a file, as gpumemsim does).
 set -u
 dir=$1
 shift
@@ -15,7 +17,8 @@ for f in "$@"; do
     name=$(basename "$f" .json)
     # Default cache control (caches flushed before each kernel, as gpumemsim starts them empty)
     # and clock control (base clocks), one pass per metric group.
-    if ! ncu --csv --metrics "$metrics" python3 "$here/launch_cupy.py" "$f" \
+    # shellcheck disable=SC2086
+    if ! ncu ${NCU_ARGS:-} --csv --metrics "$metrics" python3 "$here/launch_cupy.py" "$f" \
         >"$dir/$name.csv" 2>"$dir/$name.err"; then
         echo "run_ncu: $name failed (see $name.err)"
         continue
