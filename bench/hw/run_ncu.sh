@@ -10,7 +10,9 @@ dir=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
-metrics=$(tr -s ' \n' ',' <"$here/metrics.txt" | sed 's/^,//; s/,$//')
+# NCU_METRICS replaces the list of metrics.txt (comma-separated); one metric is one replay pass,
+# so that a kernel's later passes do not run on caches its earlier passes warmed.
+metrics=${NCU_METRICS:-$(tr -s ' \n' ',' <"$here/metrics.txt" | sed 's/^,//; s/,$//')}
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv;
   ncu --version | tail -1; } >"$dir/gpu.txt" 2>&1
 for f in "$@"; do
