@@ -115,7 +115,13 @@ static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint3
 {
     cache_result r;
     rq->l2.request = rq;
-    mem_status s = cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
+    const line_req *ln = rq->line;
+    /* The request's own line (a store's write-through or a surface store) comes with the
+     * coalescer's bits of its stored bytes, which are the mask's nonzero bytes. */
+    mem_status s = ln && byte_mask == ln->mask && addr == ln->line_addr && bytes == ms->line_bytes
+                       ? cache_write_line_bits(ms->l2, addr, data, byte_mask, ln->byte_bits,
+                                               &rq->l2, &r)
+                       : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
     hier_count_l2(rq, &r);
     record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
                   0);
@@ -963,8 +969,8 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     };
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_l1_store_hints(a, &h1);
-    mem_status st = cache_write_masked(l1, r->line_addr, ms->line_bytes, r->data, r->mask, &h1,
-                                       &res);
+    mem_status st = cache_write_line_bits(l1, r->line_addr, r->data, r->mask, r->byte_bits, &h1,
+                                          &res);
     hier_count_l1(rq, &res);
     return st;
 }
