@@ -328,12 +328,44 @@ static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
     }
 }
 
+#ifdef EXEC_AVX2_VARIANTS
+#include <immintrin.h>
+/* unpack_u32 with every lane active on AVX2 hosts: the 4-byte elements of eight lanes (their
+ * data MEM_MAX_LANE_BYTES apart) in one gather, zero-extended into two registers of four 64-bit
+ * lanes. The same values; each gather reads exactly the elements' bytes. */
+__attribute__((target("avx2"))) static void unpack_u32_all_avx2(uint64_t *r,
+                                                                const mem_access *acc,
+                                                                unsigned at)
+{
+    const int stride = MEM_MAX_LANE_BYTES;
+    const __m256i index = _mm256_setr_epi32(0, stride, 2 * stride, 3 * stride, 4 * stride,
+                                            5 * stride, 6 * stride, 7 * stride);
+    for (unsigned l = 0; l < LANES; l += 8) {
+        __m256i v = _mm256_i32gather_epi32((const int *)(const void *)(acc->data[l] + at), index,
+                                           1);
+        _mm256_storeu_si256((__m256i *)(void *)(r + l),
+                            _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+        _mm256_storeu_si256((__m256i *)(void *)(r + l + 4),
+                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+    }
+}
+#endif
+
 /* The 4-byte (zero-extended) or 8-byte element at byte `at` of each lane in `mask` of acc's
- * data into register lanes r: every lane straight when all are active, else lane by lane of the
- * mask (a lane outside it keeps its value). */
-static void unpack_u32(uint64_t *r, const mem_access *acc, unsigned at, uint32_t mask)
+ * data into register lanes r: every lane straight when all are active (on AVX2 hosts, `avx2`
+ * set: 4-byte elements by gathers), else lane by lane of the mask (a lane outside it keeps its
+ * value). */
+static void unpack_u32(uint64_t *r, const mem_access *acc, unsigned at, uint32_t mask, int avx2)
 {
     uint32_t v;
+#ifdef EXEC_AVX2_VARIANTS
+    if (avx2 && mask == FULL_MASK) {
+        unpack_u32_all_avx2(r, acc, at);
+        return;
+    }
+#else
+    (void)avx2;
+#endif
     if (mask == FULL_MASK) {
 #pragma GCC unroll 8
         for (unsigned l = 0; l < LANES; l++) {
@@ -374,7 +406,7 @@ static void unpack_load(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
             continue;
         uint64_t *r = w->regs + (size_t)reg * LANES;
         if (eb == 4 && !x->dst_signed) {
-            unpack_u32(r, acc, e * 4, mask);
+            unpack_u32(r, acc, e * 4, mask, w->run->prog->host_avx2);
             continue;
         }
         if (eb == 8) {
@@ -469,7 +501,7 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         return;
     uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
     if (acc->elem_bytes == 4)
-        unpack_u32(r, acc, 0, mask);
+        unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
     else
         unpack_u64(r, acc, 0, mask);
 }

@@ -300,6 +300,8 @@ static void test_const_load_fault_falls_back(void **state)
  * and stores a + (c << 8) at word 128 + t, d's halves mixed with e's at word 192 + t. */
 static uint64_t v64(uint32_t t) { return (uint64_t)(t + 0x100u) << 32 | (t * 0x10001u + 0x55u); }
 
+static void check_ld_scalar_values(const exec_test_out *o);
+
 static void test_ld_scalar_values(void **state)
 {
     (void)state;
@@ -354,7 +356,25 @@ static void test_ld_scalar_values(void **state)
     store_at_tid(&b, rd_out, x, y);
     irb_op(&b, IR_RET, IR_T_NONE);
     irb_finish(&b);
-    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    /* Once as the host runs it (the AVX2 unpacking where the CPU has AVX2), once without. */
+    for (int avx2 = exec_host_avx2(); avx2 >= 0; avx2--) {
+        exec_test_out *o = calloc(1, sizeof *o);
+        assert_non_null(o);
+        exec_test_ctx ctx;
+        exec_test_begin(&ctx, b.m, o);
+        ctx.p->host_avx2 = (uint8_t)avx2;
+        exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+        exec_test_launch(&ctx, b.m, o, &L);
+        exec_test_end(&ctx);
+        check_ld_scalar_values(o);
+        free(o);
+    }
+    ir_module_destroy(b.m);
+}
+
+/* test_ld_scalar_values' expected words. */
+static void check_ld_scalar_values(const exec_test_out *o)
+{
     exec_test_show_fault(o);
     assert_int_equal(o->rc, 0);
     for (uint32_t t = 0; t < BLOCK; t++) {
@@ -366,8 +386,6 @@ static void test_ld_scalar_values(void **state)
         assert_int_equal(o->out[192 + t], (uint32_t)dv ^ (uint32_t)(dv >> 32) * 3u ^
                                               (uint32_t)w * 5u ^ (uint32_t)(w >> 32) * 7u);
     }
-    free(o);
-    ir_module_destroy(b.m);
 }
 
 /* The lean handler is taken for ld of u32, f32 and u64 into a register, and not for a
