@@ -115,6 +115,8 @@ static uint32_t slice_of_line(const cache *c, uint64_t line_number)
 
 static uint32_t set_index(const cache *c, uint64_t line_number)
 {
+    if (c->plain_index) /* an L1: one test on the lookups of every access */
+        return (uint32_t)(line_number % c->sets);
     if (c->sets == 1)
         return 0;
     uint32_t slice = 0, slices = 1, sets = c->sets;
@@ -227,9 +229,7 @@ static void set_class(cache *c, uint32_t line, cache_priority priority)
         set_class_plain(c, line, priority);
 }
 
-/* Applies an access's allocation hint to the class of a line it touched. A new line starts
- * NORMAL, so UNCHANGED and NONE leave it NORMAL. */
-static void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
+static void apply_class_hint(cache *c, uint32_t line, cache_alloc alloc)
 {
     switch (alloc) {
     case CACHE_ALLOC_NORMAL: set_class(c, line, CACHE_PRIORITY_NORMAL); break;
@@ -240,14 +240,28 @@ static void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
     }
 }
 
+/* Applies an access's allocation hint to the class of a line it touched. A new line starts
+ * NORMAL, so UNCHANGED and NONE leave it NORMAL. Inline: those two, the common hints, cost one
+ * test on the access paths. */
+static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
+{
+    if (alloc != CACHE_ALLOC_UNCHANGED && alloc != CACHE_ALLOC_NONE)
+        apply_class_hint(c, line, alloc);
+}
+
+/* Moves a LAST line that was touched to the most recent end of the LAST list. */
+static void touch_last(cache *c, uint32_t line)
+{
+    last_unlink(c, line);
+    last_link_sorted(c, line);
+}
+
 /* Marks a line most recently used. */
-static void touch(cache *c, uint32_t line)
+static inline void touch(cache *c, uint32_t line)
 {
     c->stamps[line] = ++c->clock;
-    if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line) {
-        last_unlink(c, line);
-        last_link_sorted(c, line);
-    }
+    if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
+        touch_last(c, line);
 }
 
 /* ---- write-back, drop, allocation ---- */
@@ -329,7 +343,8 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
     if (c->data_slots[line] == 0)
         c->data_slots[line] = ++c->slots_used;
-    memset(valid_bits(c, line), 0, 2 * c->bitmap_words * sizeof(uint64_t));
+    uint64_t *bits = valid_bits(c, line);
+    for (uint32_t k = 0; k < 2 * c->bitmap_words; k++) bits[k] = 0;
     c->resident_lines++;
     touch(c, line);
     *out = line;
@@ -360,22 +375,27 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                 cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
+    uint64_t *valid = valid_bits(c, line);
+    uint8_t *data = line_data(c, line);
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
         uint32_t run_bytes = count * sector_bytes;
-        mem_status st = c->next.read(c->next.ctx, rq,
-                                     line_address(c, line) + first * sector_bytes, run_bytes,
-                                     c->scratch);
-        if (st != MEM_OK)
-            return st;
-        uint64_t *valid = valid_bits(c, line);
+        uint64_t addr = line_address(c, line) + first * sector_bytes;
         if (!bits_apply(valid, first * sector_bytes, run_bytes, BITS_ANY)) {
-            /* Nothing of the run was valid (a plain miss): one copy, one bit range. */
-            memcpy(line_data(c, line) + first * sector_bytes, c->scratch, run_bytes);
+            /* Nothing of the run was valid (a plain miss): the next level writes straight into
+             * the line (bytes that are not valid are never read, so a failed read leaves
+             * nothing visible), and one bit range marks them. */
+            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes,
+                                         data + first * sector_bytes);
+            if (st != MEM_OK)
+                return st;
             bits_apply(valid, first * sector_bytes, run_bytes, BITS_SET);
         } else {
+            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes, c->scratch);
+            if (st != MEM_OK)
+                return st;
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
@@ -391,6 +411,8 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
 static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint32_t fill_bytes)
 {
     uint32_t block = fill_bytes >> c->sector_shift;
+    if (block == 1)
+        return missing & ~c->valid_sectors[line];
     uint64_t all = bit_range(0, c->sectors_per_line);
     if (block >= c->sectors_per_line)
         return all & ~c->valid_sectors[line];
@@ -528,14 +550,20 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
                     uint32_t *runs)
 {
+    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
+        return false;
     uint64_t line_number = line_addr >> c->line_shift;
     uint32_t line = find_line(c, set_index(c, line_number), line_number);
-    if (sectors == 0 || line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ||
-        alloc > CACHE_ALLOC_NONE)
+    if (line == NO_INDEX || (sectors & ~c->valid_sectors[line]))
         return false;
     /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
-     * hint (the second time changes nothing); every sector hits. */
-    uint32_t n = popcount64(sectors & ~(sectors << 1)), k = popcount64(sectors);
+     * hint (the second time changes nothing); every sector hits. One sector (a scattered
+     * access's line) is one run without counting. */
+    uint32_t n = 1, k = 1;
+    if (sectors & (sectors - 1)) {
+        n = popcount64(sectors & ~(sectors << 1));
+        k = popcount64(sectors);
+    }
     c->clock += n - 1;
     touch(c, line);
     apply_alloc_hint(c, line, (cache_alloc)alloc);
@@ -543,10 +571,15 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     c->stats.read_sector_hits += k;
     c->stats.sector_accesses += k;
     c->stats.sector_hits += k;
-    if (c->config.line_bytes == 128)
-        memcpy(out, line_data(c, line), 128);
-    else
-        memcpy(out, line_data(c, line), c->config.line_bytes);
+    const uint8_t *data = line_data(c, line);
+    if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
+        uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
+        memcpy(out + at, data + at, 32);
+    } else if (c->config.line_bytes == 128) {
+        memcpy(out, data, 128);
+    } else {
+        memcpy(out, data, c->config.line_bytes);
+    }
     *runs = n;
     return true;
 }
@@ -570,13 +603,15 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
 
 /* ---- writes ---- */
 
-/* Sectors holding at least one byte the masked store writes. */
-/* A store's byte mask as bits (bit i: byte i of the access is stored), computed once per
- * write; NULL masks mean every byte. Checks 8 mask bytes at a time. */
+/* A store's byte mask as bits of the line (bit i: byte i of the line is stored), computed once
+ * per write; a NULL mask means every byte of the access. Only words [first, last], the ones the
+ * access spans, are meaningful (the others are not even cleared), so that the per-line work
+ * below is a few word operations rather than per-byte or per-run bitmap walks. */
 enum { MASK_WORDS = 4096 / 64 };
 typedef struct store_bits {
     uint64_t w[MASK_WORDS];
-    uint32_t count; /* stored bytes */
+    uint32_t count;       /* stored bytes */
+    uint32_t first, last; /* words of the line the access spans */
 } store_bits;
 
 /* Bit k of the result: mask byte k of the eight at p is non-zero. Each byte's top bit is set
@@ -590,115 +625,163 @@ static uint64_t nonzero_bytes8(const uint8_t *p)
     return ((top >> 7) * UINT64_C(0x0102040810204080)) >> 56;
 }
 
-static void mask_to_bits(const uint8_t *mask, uint32_t bytes, store_bits *b)
+/* The nonzero bytes of mask[0, bytes) as bits w[0 .. (bytes + 63) / 64) (bit i: byte i). */
+static void mask_bits(const uint8_t *mask, uint32_t bytes, uint64_t *w)
 {
-    uint32_t words = (bytes + 63) / 64;
-    memset(b->w, 0, words * sizeof b->w[0]);
-    b->count = 0;
+    for (uint32_t k = 0; k < (bytes + 63) / 64; k++) w[k] = 0;
     uint32_t i = 0;
-    if (mask == NULL) {
-        for (; i + 64 <= bytes; i += 64) b->w[i >> 6] = UINT64_MAX;
-        if (i < bytes)
-            b->w[i >> 6] = bit_range(0, bytes - i);
-        b->count = bytes;
-        return;
-    }
 #ifdef __SSE2__
     const __m128i zero = _mm_setzero_si128();
     for (; i + 16 <= bytes; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(mask + i));
         uint64_t zeros = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
-        b->w[i >> 6] |= (~zeros & 0xFFFF) << (i & 63);
+        w[i >> 6] |= (~zeros & 0xFFFF) << (i & 63);
     }
 #endif
-    for (; i + 8 <= bytes; i += 8) b->w[i >> 6] |= nonzero_bytes8(mask + i) << (i & 63);
+    for (; i + 8 <= bytes; i += 8) w[i >> 6] |= nonzero_bytes8(mask + i) << (i & 63);
     for (; i < bytes; i++)
         if (mask[i])
-            b->w[i >> 6] |= UINT64_C(1) << (i & 63);
-    for (uint32_t w = 0; w < words; w++) b->count += popcount64(b->w[w]);
+            w[i >> 6] |= UINT64_C(1) << (i & 63);
 }
 
-/* Whether any of bits [from, from + count) is set. */
-static int any_store_bit(const store_bits *b, uint32_t from, uint32_t count)
+/* The store bits of [offset, offset + bytes) of a line under `mask` (may be NULL). */
+static void mask_to_bits(const uint8_t *mask, uint32_t offset, uint32_t bytes, store_bits *b)
 {
-    while (count > 0) {
-        uint32_t bit = from & 63, n = 64 - bit < count ? 64 - bit : count;
-        if (b->w[from >> 6] & bit_range(bit, n))
-            return 1;
-        from += n;
-        count -= n;
+    b->first = offset >> 6;
+    b->last = (offset + bytes - 1) >> 6;
+    uint64_t *w = &b->w[b->first];
+    unsigned shift = offset & 63;
+    if (mask == NULL) {
+        for (uint32_t k = b->first; k <= b->last; k++) b->w[k] = UINT64_MAX;
+        b->w[b->first] &= UINT64_MAX << shift;
+        b->w[b->last] &= UINT64_MAX >> (63 - ((offset + bytes - 1) & 63));
+        b->count = bytes;
+        return;
     }
-    return 0;
+    if (shift == 0) {
+        mask_bits(mask, bytes, w);
+    } else {
+        uint64_t rel[MASK_WORDS];
+        uint32_t words = b->last - b->first + 1;
+        mask_bits(mask, bytes, rel);
+        for (uint32_t k = 0; k < words; k++) w[k] = 0;
+        for (uint32_t k = 0; k < (bytes + 63) / 64; k++) {
+            w[k] |= rel[k] << shift;
+            if (k + 1 < words)
+                w[k + 1] |= rel[k] >> (64 - shift);
+        }
+    }
+    b->count = 0;
+    for (uint32_t k = b->first; k <= b->last; k++) b->count += bits_popcount64(b->w[k]);
 }
 
 /* Sectors of the line that receive a stored byte. */
-static uint64_t sectors_of_bits(const cache *c, uint32_t offset, uint32_t bytes,
-                                const store_bits *b)
+static uint64_t sectors_of_bits(const cache *c, const store_bits *b)
 {
-    uint32_t sector_bytes = c->config.sector_bytes;
-    uint32_t first = offset >> c->sector_shift, last = (offset + bytes - 1) >> c->sector_shift;
+    unsigned shift = c->sector_shift;
     uint64_t sectors = 0;
-    for (uint32_t s = first; s <= last; s++) {
-        uint32_t lo = s * sector_bytes > offset ? s * sector_bytes - offset : 0;
-        uint32_t hi = (s + 1) * sector_bytes - offset;
-        if (hi > bytes)
-            hi = bytes;
-        if (b->count == bytes || any_store_bit(b, lo, hi - lo))
-            sectors |= UINT64_C(1) << s;
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        uint64_t w = b->w[k];
+        if (w == 0)
+            continue;
+        if (shift >= 6) { /* sectors of 64 bytes or more: the word lies in one sector */
+            sectors |= UINT64_C(1) << ((k << 6) >> shift);
+            continue;
+        }
+        uint64_t sector_mask = (UINT64_C(1) << (1u << shift)) - 1;
+        while (w != 0) {
+            unsigned in_word = (unsigned)__builtin_ctzll(w) >> shift;
+            sectors |= UINT64_C(1) << (((k << 6) >> shift) + in_word);
+            w &= ~(sector_mask << (in_word << shift));
+        }
     }
     return sectors;
+}
+
+/* Whether any (BITS_ANY) or every (BITS_ALL) bit of sector s is set in a line's byte bitmap. */
+static int sector_bits(const cache *c, uint64_t *words, unsigned s, bits_op op)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    if (sector_bytes > 64)
+        return bits_apply(words, s * sector_bytes, sector_bytes, op);
+    uint32_t first = s * sector_bytes;
+    uint64_t m = bit_range(first & 63, sector_bytes);
+    uint64_t w = words[first >> 6] & m;
+    return op == BITS_ALL ? w == m : w != 0;
 }
 
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
 {
-    uint8_t *dst = line_data(c, line) + offset;
+    uint8_t *ld = line_data(c, line);
     uint64_t *valid = valid_bits(c, line), *dirt = dirty_bits(c, line);
     if (b->count == bytes) {
-        memcpy(dst, data, bytes);
-        bits_apply(valid, offset, bytes, BITS_SET);
-        bits_apply(dirt, offset, bytes, dirty ? BITS_SET : BITS_CLEAR);
+        if (bytes == 128)
+            memcpy(ld + offset, data, 128);
+        else
+            memcpy(ld + offset, data, bytes);
     } else {
         /* Run by run of stored bytes (a scattered store has a few short runs per line). */
-        for (uint32_t k = 0; k < (bytes + 63) / 64; k++) {
+        for (uint32_t k = b->first; k <= b->last; k++) {
             for (uint64_t w = b->w[k]; w != 0;) {
                 unsigned s = (unsigned)__builtin_ctzll(w);
                 uint64_t rest = ~(w >> s); /* zero only when bits s..63 are all set */
                 unsigned n = rest == 0 ? 64 - s : (unsigned)__builtin_ctzll(rest);
                 uint32_t i = k * 64 + s;
                 if (n == 4)
-                    memcpy(dst + i, data + i, 4);
+                    memcpy(ld + i, data + (i - offset), 4);
                 else
-                    memcpy(dst + i, data + i, n);
-                bits_apply(valid, offset + i, n, BITS_SET);
-                bits_apply(dirt, offset + i, n, dirty ? BITS_SET : BITS_CLEAR);
+                    memcpy(ld + i, data + (i - offset), n);
                 w &= ~bit_range(s, n);
             }
         }
     }
-    uint32_t sector_bytes = c->config.sector_bytes;
-    for (uint64_t m = sectors; m != 0; m &= m - 1) {
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        valid[k] |= b->w[k];
+        dirt[k] = dirty ? dirt[k] | b->w[k] : dirt[k] & ~b->w[k];
+    }
+    for (uint64_t m = sectors & ~c->valid_sectors[line]; m != 0; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
-        uint64_t bit = UINT64_C(1) << s;
-        if (!(c->valid_sectors[line] & bit) &&
-            bits_apply(valid, s * sector_bytes, sector_bytes, BITS_ALL))
-            c->valid_sectors[line] |= bit;
-        if (dirty)
-            c->dirty_sectors[line] |= bit;
-        else if (!bits_apply(dirt, s * sector_bytes, sector_bytes, BITS_ANY))
-            c->dirty_sectors[line] &= ~bit;
+        if (sector_bits(c, valid, s, BITS_ALL))
+            c->valid_sectors[line] |= UINT64_C(1) << s;
+    }
+    if (dirty) {
+        c->dirty_sectors[line] |= sectors;
+        return;
+    }
+    for (uint64_t m = sectors & c->dirty_sectors[line]; m != 0; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        if (!sector_bits(c, dirt, s, BITS_ANY))
+            c->dirty_sectors[line] &= ~(UINT64_C(1) << s);
     }
 }
 
+/* The store bits of a whole-line store whose caller has them as bits already. */
+static void line_bits_to_store_bits(const cache *c, const uint64_t *bits, store_bits *b)
+{
+    b->first = 0;
+    b->last = c->bitmap_words - 1;
+    b->count = 0;
+    for (uint32_t k = 0; k < c->bitmap_words; k++) {
+        b->w[k] = bits[k];
+        b->count += bits_popcount64(bits[k]);
+    }
+}
+
+/* A store within one line; `bits` (may be NULL) are the mask's bits of a whole-line store. */
 static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                               const uint8_t *mask, const cache_hints *h, cache_result *r)
+                               const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
+                               cache_result *r)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
     store_bits sb;
-    mask_to_bits(mask, bytes, &sb);
-    uint64_t sectors = sectors_of_bits(c, offset, bytes, &sb);
+    if (bits != NULL)
+        line_bits_to_store_bits(c, bits, &sb);
+    else
+        mask_to_bits(mask, offset, bytes, &sb);
+    uint64_t sectors = sectors_of_bits(c, &sb);
     if (sectors == 0)
         return MEM_OK; /* an all-zero mask stores nothing */
     int through = h->write_mode == CACHE_WRITE_THROUGH ||
@@ -734,9 +817,10 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
     return MEM_OK;
 }
 
-mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
-                              const uint8_t *byte_mask, const cache_hints *hints,
-                              cache_result *result)
+/* cache_write_masked, and cache_write_line_bits with its bits. */
+static mem_status write_counted(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                                const uint8_t *byte_mask, const uint64_t *bits,
+                                const cache_hints *hints, cache_result *result)
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
@@ -744,12 +828,31 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
     const cache_hints *h = hints != NULL ? hints : &no_hints;
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
-    mem_status st = write_access(c, addr, bytes, data, byte_mask, h, r);
+    mem_status st = write_access(c, addr, bytes, data, byte_mask, bits, h, r);
     c->stats.writes++;
     c->stats.write_sector_hits += r->sector_hits;
     c->stats.write_sector_misses += r->sector_misses;
     result_add_to_stats(c, r);
     return st;
+}
+
+mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                              const uint8_t *byte_mask, const cache_hints *hints,
+                              cache_result *result)
+{
+    return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
+}
+
+mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
+                                 const uint8_t *byte_mask, const uint64_t *bits,
+                                 const cache_hints *hints, cache_result *result)
+{
+    if (addr & (c->config.line_bytes - 1)) {
+        if (result != NULL)
+            memset(result, 0, sizeof *result);
+        return MEM_ERR_ARGUMENT;
+    }
+    return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
 }
 
 mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,

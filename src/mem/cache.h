@@ -180,8 +180,8 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
  * `line_addr` (line-aligned) is present and every sector of `sectors` (bit s: sector s; not 0)
  * is valid, does exactly what cache_read with hints {alloc, no fill size} would do for each run
  * of consecutive sectors of `sectors` in turn (all hits: recency, class, statistics), copies
- * the whole line into `out` (OUT, line_bytes), stores the number of runs in *runs (OUT) and
- * returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
+ * the requested sectors into `out` (OUT, line_bytes; each sector at its offset in the line, the
+ * other bytes unspecified), stores the number of runs in *runs (OUT) and returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
                     uint32_t *runs);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
@@ -194,6 +194,15 @@ mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data
 mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
                               const uint8_t *byte_mask, const cache_hints *hints,
                               cache_result *result);
+/* As cache_write_masked for a store of one whole line at `addr` (line-aligned; line_bytes
+ * bytes) whose caller already holds the mask as bits: bit b of bits[b / 64] (borrowed, one word
+ * per 64 bytes of the line) is set exactly when byte_mask[b] is nonzero (every bit when
+ * byte_mask is NULL). Same effects, counts and next-level calls as cache_write_masked; it only
+ * skips turning the byte mask into bits (a coalesced warp store's line, docs/cache-model.md
+ * "Writes"). Returns as cache_write_masked; MEM_ERR_ARGUMENT also for an unaligned `addr`. */
+mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
+                                 const uint8_t *byte_mask, const uint64_t *bits,
+                                 const cache_hints *hints, cache_result *result);
 
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);

@@ -17,6 +17,7 @@ struct cache {
     uint32_t sets, ways, line_count;
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
+    int plain_index;         /* not sliced, modulo index: the set is line number mod sets */
     uint64_t *tags;          /* TAG_OF(line number), or NO_LINE */
     uint64_t *valid_sectors; /* bit s: sector s fully valid */
     uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */

@@ -181,6 +181,7 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->sectors_per_line = k.line_bytes / k.sector_bytes;
     c->bitmap_words = (k.line_bytes + 63) / 64;
     c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
+    c->plain_index = k.slices <= 1 && k.index_function == CACHE_INDEX_MODULO;
     c->last_head = c->last_tail = NO_INDEX;
     if (allocate_storage(c) != MEM_OK) {
         cache_destroy(c);
