@@ -1,4 +1,4 @@
-/* Scans of a warp scheduler's ready cycles (docs/timing.md, "Scheduling"): which of its entries
+/* Scans of a warp scheduler's ready cycles (docs/timing.md, "Model"): which of its entries
  * are ready by a cycle, and the earliest of them. Each event of the timing model asks both, over
  * the scheduler's 16 or so entries, so they have an AVX2 version, chosen once per launch after a
  * CPU check (timing_scan_has_avx2), beside a plain one; both give the same answers.
