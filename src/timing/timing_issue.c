@@ -174,20 +174,26 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     return 0;
 }
 
+/* The warp of entry k of scheduler s starts waiting as MATH_PIPE_THROTTLE at cycle t. */
+static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint32_t k,
+                                                     uint64_t t)
+{
+    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
+    twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+    timing_settle(S, w, t);
+    w->b1 = w->b2 = t;
+    w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
+    S->rthr[(size_t)s * S->per_sched + k] = 1;
+}
+
 /* A ready warp (entry e = k of scheduler s) whose pipe is busy until free_at waits for it
  * (MATH_PIPE_THROTTLE). */
-static __attribute__((noinline)) void throttle(tstate *S, uint32_t s, uint32_t k, uint64_t t,
-                                               uint64_t free_at)
+static inline void throttle(tstate *S, uint32_t s, uint32_t k, uint64_t t, uint64_t free_at)
 {
     size_t e = (size_t)s * S->per_sched + k;
-    if (!S->rthr[e]) {
-        uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
-        twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
-        timing_settle(S, w, t);
-        w->b1 = w->b2 = t;
-        w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
-        S->rthr[e] = 1;
-    } /* else: throttled again: the throttle segment grows, nothing to settle */
+    if (!S->rthr[e])
+        throttle_start(S, s, k, t);
+    /* else: throttled again: the throttle segment grows, nothing to settle */
     S->rdy[e] = free_at;
 }
 

@@ -52,6 +52,7 @@ struct timing_mem {
     uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
     uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
+    uint32_t word_shift;    /* log2(bank_width) when block_shift is set */
     gpu_latency_config lat;
     /* state */
     sm_state *sm;
@@ -98,9 +99,11 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->dram_fill_bytes = cfg->l2.dram_fill_bytes ? cfg->l2.dram_fill_bytes : tm->sector_bytes;
     tm->lat = cfg->latency;
     uint32_t block = tm->banks * tm->bank_width;
-    tm->block_shift = 0;
-    if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1)))
+    tm->block_shift = tm->word_shift = 0;
+    if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1))) {
         while ((UINT32_C(1) << tm->block_shift) < block) tm->block_shift++;
+        while ((UINT32_C(1) << tm->word_shift) < tm->bank_width) tm->word_shift++;
+    }
 }
 
 /* The near-partition directories: one partition's share of the L2, in lines. */
@@ -407,6 +410,33 @@ static int one_block(const timing_mem *tm, const mem_access *a, uint32_t lanes)
     return (diff >> tm->block_shift) == 0;
 }
 
+/* data_wavefronts of global lanes `lanes` (not empty) reading one word each whose addresses
+ * ascend with the lane (the common layouts): each distinct word counted on its bank as it
+ * comes. 0 when the lanes do not ascend or are not plain global addresses (the caller then
+ * gathers and sorts the words). */
+static uint32_t ascending_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes)
+{
+    uint64_t a0 = a->addr[__builtin_ctz(lanes)];
+    if (!tm->block_shift ||
+        (a->space != IR_SPACE_GLOBAL && (a->space != IR_SPACE_GENERIC || a0 < MEM_GLOBAL_BASE)))
+        return 0;
+    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
+    uint64_t prev = a0 >> tm->word_shift;
+    per_bank[prev & (tm->banks - 1)] = most = 1;
+    for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] >> tm->word_shift;
+        if (w == prev)
+            continue;
+        if (w < prev)
+            return 0;
+        prev = w;
+        uint32_t b = (uint32_t)(w & (tm->banks - 1));
+        if (++per_bank[b] > most)
+            most = per_bank[b];
+    }
+    return most;
+}
+
 /* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
  * deliver (lanes reading one word share it), as for shared memory. */
 static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
@@ -417,6 +447,9 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
     uint32_t lanes = a->active & ~a->window_lanes;
     if (bytes <= tm->bank_width && lanes && one_block(tm, a, lanes))
         return 1;
+    uint32_t asc = bytes <= tm->bank_width && lanes ? ascending_wavefronts(tm, a, lanes) : 0;
+    if (asc)
+        return asc;
     if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
         return 1;
     for (uint32_t m = lanes; m; m &= m - 1) {

@@ -1,4 +1,4 @@
-/* Scans of a warp scheduler's ready cycles (docs/timing.md, "Scheduling"): which of its entries
+/* Scans of a warp scheduler's ready cycles (docs/timing.md, "Model"): which of its entries
  * are ready by a cycle, and the earliest of them. Each event of the timing model asks both, over
  * the scheduler's 16 or so entries, so they have an AVX2 version, chosen once per launch after a
  * CPU check (timing_scan_has_avx2), beside a plain one; both give the same answers.
@@ -22,16 +22,20 @@ uint64_t timing_scan_ready_avx2(const uint64_t *ready, uint32_t n, uint64_t t);
 uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough);
 uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n, uint64_t enough);
 
+/* Entries from which the AVX2 versions are used: fewer are faster plain. */
+enum { TIMING_SCAN_AVX2_FROM = 8 };
+
 static inline uint64_t timing_scan_ready(int avx2, const uint64_t *ready, uint32_t n, uint64_t t)
 {
-    return avx2 ? timing_scan_ready_avx2(ready, n, t) : timing_scan_ready_plain(ready, n, t);
+    return avx2 && n >= TIMING_SCAN_AVX2_FROM ? timing_scan_ready_avx2(ready, n, t)
+                                               : timing_scan_ready_plain(ready, n, t);
 }
 
 static inline uint64_t timing_scan_min(int avx2, const uint64_t *ready, uint32_t n,
                                        uint64_t enough)
 {
-    return avx2 ? timing_scan_min_avx2(ready, n, enough)
-                : timing_scan_min_plain(ready, n, enough);
+    return avx2 && n >= TIMING_SCAN_AVX2_FROM ? timing_scan_min_avx2(ready, n, enough)
+                                               : timing_scan_min_plain(ready, n, enough);
 }
 
 #endif

@@ -178,6 +178,14 @@ static void test_bank_wavefronts_of_lane_layouts(void **state)
     addr[31] = G + 128;
     assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
     assert_int_equal(lanes_cycles(addr, 0x7fffffffu), 8);
+    /* Two words 512 bytes apart, each read by 16 lanes: one bank, two wavefronts (8 slots:
+     * 16 cycles), whether the lanes ascend or not; three such words: 3 wavefronts. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + (l < 16 ? 0 : 512);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + (l < 16 ? 512 : 0);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 512 * (l % 3);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 24);
 }
 
 static void test_fractional_pipeline_slots(void **state)
