@@ -309,19 +309,23 @@ static void drop_line(cache *c, uint32_t line)
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->ways;
-    uint32_t best[3] = {NO_INDEX, NO_INDEX, NO_INDEX};
+    const uint64_t *tags = &c->tags[base], *stamps = &c->stamps[base];
+    const uint8_t *priorities = &c->priorities[base];
+    /* One pass: the lowest class seen so far, and its least recent line (stamps are unique). */
+    uint32_t best = 0;
+    unsigned best_class = CACHE_PRIORITY_LAST + 1;
+    uint64_t best_stamp = 0;
     for (uint32_t w = 0; w < c->ways; w++) {
-        uint32_t line = base + w;
-        if (c->tags[line] == NO_LINE)
-            return line;
-        uint8_t p = c->priorities[line];
-        if (best[p] == NO_INDEX || c->stamps[line] < c->stamps[best[p]])
-            best[p] = line;
+        if (tags[w] == NO_LINE)
+            return base + w;
+        unsigned p = priorities[w];
+        if (p < best_class || (p == best_class && stamps[w] < best_stamp)) {
+            best = w;
+            best_class = p;
+            best_stamp = stamps[w];
+        }
     }
-    for (int p = 0; p < 3; p++)
-        if (best[p] != NO_INDEX)
-            return best[p];
-    return base; /* unreachable: a full set has a best line */
+    return base + best;
 }
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
