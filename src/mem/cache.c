@@ -335,7 +335,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     uint32_t line = choose_victim(c, set);
     if (c->tags[line] != NO_LINE) {
         int was_dirty = c->dirty_sectors[line] != 0;
-        mem_status st = writeback_line(c, line, rq, r);
+        mem_status st = was_dirty ? writeback_line(c, line, rq, r) : MEM_OK;
         if (st != MEM_OK)
             return st;
         drop_line(c, line);
