@@ -9,6 +9,7 @@ CC=${CC:-cc}
 cd "$here"
 if [ -x "$NVCC" ]; then
     "$NVCC" -ptx -arch=sm_90 -O3 -lineinfo saxpy.cu -o saxpy.ptx
+    "$here/../../tools/ptx_relative_paths.sh" saxpy.ptx
 else
     echo "gen.sh: $NVCC not found; keeping the committed saxpy.ptx" >&2
 fi

@@ -23,10 +23,29 @@ static void mov_16(const ir_insn *in, const alu_args *a) { (void)in; mov_lanes(a
 static void mov_32(const ir_insn *in, const alu_args *a) { (void)in; mov_lanes(a, 0xFFFFFFFFu); }
 static void mov_64(const ir_insn *in, const alu_args *a) { (void)in; mov_lanes(a, ~UINT64_C(0)); }
 
+#ifdef ALU_AVX2_VARIANTS
+ALU_TARGET_AVX2 static void mov_32_avx2(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    mov_lanes(a, 0xFFFFFFFFu);
+}
+
+ALU_TARGET_AVX2 static void mov_64_avx2(const ir_insn *in, const alu_args *a)
+{
+    (void)in;
+    mov_lanes(a, ~UINT64_C(0));
+}
+#endif
+
 static alu_fn mov_lookup(const ir_insn *in)
 {
     if (in->dst[0].kind == IR_OPND_VEC || in->src[0].kind == IR_OPND_VEC)
         return NULL; /* the executor's job, see above */
+#ifdef ALU_AVX2_VARIANTS
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    if ((bits == 32 || bits == 64) && alu_host_avx2())
+        return bits == 32 ? mov_32_avx2 : mov_64_avx2;
+#endif
     switch (ir_type_bits((ir_type)in->type)) {
     case 1: return mov_pred;
     case 8: return mov_8;

@@ -44,6 +44,21 @@ LOGIC_WIDTH_FNS(16, 0xFFFFu)
 LOGIC_WIDTH_FNS(32, 0xFFFFFFFFu)
 LOGIC_WIDTH_FNS(64, ~UINT64_C(0))
 
+#ifdef ALU_AVX2_VARIANTS
+#define LOGIC_FN_AVX2(name, op, mask)                                                         \
+    ALU_TARGET_AVX2 static void name##_avx2(const ir_insn *in, const alu_args *a)             \
+    {                                                                                         \
+        (void)in;                                                                             \
+        logic_lanes(a, op, mask);                                                             \
+    }
+LOGIC_FN_AVX2(and_32, LOG_AND, 0xFFFFFFFFu) LOGIC_FN_AVX2(or_32, LOG_OR, 0xFFFFFFFFu)
+LOGIC_FN_AVX2(xor_32, LOG_XOR, 0xFFFFFFFFu) LOGIC_FN_AVX2(and_64, LOG_AND, ~UINT64_C(0))
+LOGIC_FN_AVX2(or_64, LOG_OR, ~UINT64_C(0)) LOGIC_FN_AVX2(xor_64, LOG_XOR, ~UINT64_C(0))
+/* [64-bit][and or xor] */
+static const alu_fn logic_avx2[2][3] = {{and_32_avx2, or_32_avx2, xor_32_avx2},
+                                        {and_64_avx2, or_64_avx2, xor_64_avx2}};
+#endif
+
 #define LOGIC_ROW(w) {and_##w, or_##w, xor_##w, not_##w, cnot_##w}
 static const alu_fn logic_table[4][5] = {LOGIC_ROW(pred), LOGIC_ROW(16), LOGIC_ROW(32),
                                          LOGIC_ROW(64)};
@@ -104,7 +119,7 @@ ALU_INLINE void shift_lanes(const alu_args *a, int right, unsigned bits, int ari
 SHIFT_FN(shl_16, 0, 16, 0) SHIFT_FN(shl_32, 0, 32, 0) SHIFT_FN(shl_64, 0, 64, 0)
 
 /* shl by an immediate count: one count for every lane, so the lane loop is a plain shift. */
-static void shl_imm(const ir_insn *in, const alu_args *a)
+ALU_INLINE void shl_imm_lanes(const ir_insn *in, const alu_args *a)
 {
     const uint64_t *s0 = a->src[0];
     unsigned bits = ir_type_bits((ir_type)in->type);
@@ -114,6 +129,11 @@ static void shl_imm(const ir_insn *in, const alu_args *a)
         return;
     }
     ALU_FOR_LANES(l) a->dst[l] = (s0[l] << n) & mask;
+}
+
+static void shl_imm(const ir_insn *in, const alu_args *a)
+{
+    shl_imm_lanes(in, a);
 }
 SHIFT_FN(shr_u16, 1, 16, 0) SHIFT_FN(shr_u32, 1, 32, 0) SHIFT_FN(shr_u64, 1, 64, 0)
 SHIFT_FN(shr_s16, 1, 16, 1) SHIFT_FN(shr_s32, 1, 32, 1) SHIFT_FN(shr_s64, 1, 64, 1)
@@ -153,6 +173,23 @@ static void shr_s_imm(const ir_insn *in, const alu_args *a)
 {
     shr_imm_lanes(in, a, 1);
 }
+
+#ifdef ALU_AVX2_VARIANTS
+ALU_TARGET_AVX2 static void shl_imm_avx2(const ir_insn *in, const alu_args *a)
+{
+    shl_imm_lanes(in, a);
+}
+
+ALU_TARGET_AVX2 static void shr_u_imm_avx2(const ir_insn *in, const alu_args *a)
+{
+    shr_imm_lanes(in, a, 0);
+}
+
+ALU_TARGET_AVX2 static void shr_s_imm_avx2(const ir_insn *in, const alu_args *a)
+{
+    shr_imm_lanes(in, a, 1);
+}
+#endif
 
 /* shf.l / shf.r: funnel shift of the 64-bit value {b (high), a (low)} by c; .clamp limits c to
  * 32, .wrap takes it modulo 32. shf.r.s32 shifts in copies of b's sign bit. */
@@ -449,9 +486,13 @@ static alu_fn shift_lookup(const ir_insn *in, int wi)
     static const alu_fn shr_s[3] = {shr_s16, shr_s32, shr_s64};
     if (wi < 1)
         return NULL;
+    int arith = ir_type_is_signed((ir_type)in->type);
+#ifdef ALU_AVX2_VARIANTS
+    if (in->src[1].kind == IR_OPND_IMM && alu_host_avx2())
+        return in->op == IR_SHL ? shl_imm_avx2 : arith ? shr_s_imm_avx2 : shr_u_imm_avx2;
+#endif
     if (in->op == IR_SHL)
         return in->src[1].kind == IR_OPND_IMM ? shl_imm : shl[wi - 1];
-    int arith = ir_type_is_signed((ir_type)in->type);
     if (in->src[1].kind == IR_OPND_IMM)
         return arith ? shr_s_imm : shr_u_imm;
     return arith ? shr_s[wi - 1] : shr_u[wi - 1];
@@ -532,6 +573,10 @@ alu_fn alu_bits_lookup(const ir_insn *in)
                  : in->op == IR_NOT ? LOG_NOT : LOG_CNOT;
         if (wi < 0 || (op == LOG_CNOT && wi == 0))
             return NULL;
+#ifdef ALU_AVX2_VARIANTS
+        if (wi >= 2 && op <= LOG_XOR && alu_host_avx2())
+            return logic_avx2[wi == 3][op];
+#endif
         return logic_table[wi][op];
     }
     case IR_LOP3: return in->type == IR_T_B32 ? lop3_b32 : NULL;

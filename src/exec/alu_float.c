@@ -95,6 +95,39 @@ F32_FNS4(f32_sub, FOP_SUB)
 F32_FNS4(f32_mul, FOP_MUL)
 F32_FNS4(f32_fma, FOP_FMA)
 
+/* f32 add, sub and mul compiled a second time for hosts whose CPU has AVX2 (alu_internal.h
+ * ALU_AVX2_VARIANTS): the same loop, eight lanes per instruction instead of four. Each lane is
+ * the one IEEE operation rounded in the host's current mode, so the bits are the same. */
+#ifdef ALU_AVX2_VARIANTS
+#define F32_FNS_AVX2(name, op, ftz, sat)                                                      \
+    ALU_TARGET_AVX2 static void name##_rn_avx2(const ir_insn *in, const alu_args *a)          \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f32_lanes(a, op, ftz, sat);                                                           \
+    }                                                                                         \
+    ALU_TARGET_AVX2 static void name##_dir_avx2(const ir_insn *in, const alu_args *a)         \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f32_lanes(a, op, ftz, sat);                                                           \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+#define F32_FNS4_AVX2(name, op)                                                               \
+    F32_FNS_AVX2(name, op, 0, 0)                                                              \
+    F32_FNS_AVX2(name##_ftz, op, 1, 0)                                                        \
+    F32_FNS_AVX2(name##_sat, op, 0, 1)                                                        \
+    F32_FNS_AVX2(name##_ftz_sat, op, 1, 1)
+F32_FNS4_AVX2(f32_add, FOP_ADD)
+F32_FNS4_AVX2(f32_sub, FOP_SUB)
+F32_FNS4_AVX2(f32_mul, FOP_MUL)
+#define F32_AVX2_ROW(name)                                                                    \
+    {{{name##_rn_avx2, name##_dir_avx2}, {name##_sat_rn_avx2, name##_sat_dir_avx2}},          \
+     {{name##_ftz_rn_avx2, name##_ftz_dir_avx2},                                              \
+      {name##_ftz_sat_rn_avx2, name##_ftz_sat_dir_avx2}}}
+/* [add sub mul][ftz][sat][directed] */
+static const alu_fn f32_avx2_table[3][2][2][2] = {F32_AVX2_ROW(f32_add), F32_AVX2_ROW(f32_sub),
+                                                  F32_AVX2_ROW(f32_mul)};
+#endif
+
 /* f32 fma on x86-64 hosts whose CPU has the FMA extension: four lanes per fused instruction
  * (vfmadd on SSE registers) instead of a libm fmaf call per lane, and f64 fma with fma inline.
  * Both compute x * y + z rounded once in the host's current rounding mode (IEEE 754
@@ -317,6 +350,10 @@ static alu_fn f32_lookup(const ir_insn *in)
 #ifdef ALU_FMA_VARIANTS
     if (op == FOP_FMA && alu_host_fma())
         return f32_fma_hw_table[ftz][sat][alu_rnd_is_directed(in->rnd)];
+#endif
+#ifdef ALU_AVX2_VARIANTS
+    if (op <= FOP_MUL && alu_host_avx2())
+        return f32_avx2_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
 #endif
     return f32_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
 }

@@ -107,6 +107,19 @@ static void add_x2(const ir_insn *in, const alu_args *a)
 }
 
 static const alu_fn addsub_plain[2][3] = {{add16, add32, add64}, {sub16, sub32, sub64}};
+
+#ifdef ALU_AVX2_VARIANTS
+#define ADDSUB_FN_AVX2(name, sub, bits)                                                       \
+    ALU_TARGET_AVX2 static void name##_avx2(const ir_insn *in, const alu_args *a)             \
+    {                                                                                         \
+        (void)in;                                                                             \
+        addsub_lanes(a, sub, bits, 0, 0);                                                     \
+    }
+ADDSUB_FN_AVX2(add32, 0, 32) ADDSUB_FN_AVX2(add64, 0, 64)
+ADDSUB_FN_AVX2(sub32, 1, 32) ADDSUB_FN_AVX2(sub64, 1, 64)
+/* [sub][64-bit] */
+static const alu_fn addsub_avx2[2][2] = {{add32_avx2, add64_avx2}, {sub32_avx2, sub64_avx2}};
+#endif
 static const alu_fn addsub_carry[2][2][2][2] = {
     {{{NULL, add32_cc}, {add32_c, add32_c_cc}}, {{NULL, add64_cc}, {add64_c, add64_c_cc}}},
     {{{NULL, sub32_cc}, {sub32_c, sub32_c_cc}}, {{NULL, sub64_cc}, {sub64_c, sub64_c_cc}}},
@@ -206,6 +219,49 @@ static const alu_fn mul_table[6][2][3] = {MUL_ROW(u16), MUL_ROW(u32), MUL_ROW(u6
      {{NULL, mad_hi_cc_##t}, {madc_hi_##t, madc_hi_cc_##t}}}
 static const alu_fn madc_table[4][2][2][2] = {MADC_ROW(u32), MADC_ROW(s32), MADC_ROW(u64),
                                               MADC_ROW(s64)};
+
+#ifdef ALU_AVX2_VARIANTS
+#include <immintrin.h>
+/* mul and mad .lo and .wide of 32-bit types, four lanes at a time: vpmuludq multiplies the low
+ * 32 bits of each 64-bit lane into 64 bits (vpmuldq sign-extends them first), which is
+ * mul_part's .wide product; .lo keeps its low 32 bits, which do not depend on the sign; mad adds
+ * the 64-bit c lane before .lo's mask, as mul_lanes does. */
+ALU_TARGET_AVX2 static inline __attribute__((always_inline)) void mul32_x4(const alu_args *a,
+                                                                           int sgn, int wide,
+                                                                           int mad)
+{
+    const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFF);
+    for (unsigned l = 0; l < ALU_LANES; l += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a->src[0] + l));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(a->src[1] + l));
+        __m256i p = wide && sgn ? _mm256_mul_epi32(x, y) : _mm256_mul_epu32(x, y);
+        if (mad)
+            p = _mm256_add_epi64(
+                p, _mm256_loadu_si256((const __m256i *)(const void *)(a->src[2] + l)));
+        if (!wide)
+            p = _mm256_and_si256(p, lo32);
+        _mm256_storeu_si256((__m256i *)(void *)(a->dst + l), p);
+    }
+}
+
+#define MUL32_FN_AVX2(name, sgn, wide, mad)                                                   \
+    ALU_TARGET_AVX2 static void name(const ir_insn *in, const alu_args *a)                    \
+    {                                                                                         \
+        (void)in;                                                                             \
+        mul32_x4(a, sgn, wide, mad);                                                          \
+    }
+MUL32_FN_AVX2(mul_lo_32_avx2, 0, 0, 0)
+MUL32_FN_AVX2(mad_lo_32_avx2, 0, 0, 1)
+MUL32_FN_AVX2(mul_wide_u32_avx2, 0, 1, 0)
+MUL32_FN_AVX2(mad_wide_u32_avx2, 0, 1, 1)
+MUL32_FN_AVX2(mul_wide_s32_avx2, 1, 1, 0)
+MUL32_FN_AVX2(mad_wide_s32_avx2, 1, 1, 1)
+/* [signed][mad][wide] */
+static const alu_fn mul32_avx2[2][2][2] = {
+    {{mul_lo_32_avx2, mul_wide_u32_avx2}, {mad_lo_32_avx2, mad_wide_u32_avx2}},
+    {{mul_lo_32_avx2, mul_wide_s32_avx2}, {mad_lo_32_avx2, mad_wide_s32_avx2}},
+};
+#endif
 
 /* ---- mul24 / mad24: 24-bit operands, 48-bit product ---- */
 
@@ -379,6 +435,10 @@ static alu_fn addsub_lookup(const ir_insn *in, int ti)
         return (ti == 4 && !cin && !cc) ? (sub ? sub_sat_s32 : add_sat_s32) : NULL;
     if (cin || cc)
         return bits == 16 ? NULL : addsub_carry[sub][bits == 64][cin][cc];
+#ifdef ALU_AVX2_VARIANTS
+    if (ti % 3 != 0 && alu_host_avx2())
+        return addsub_avx2[sub][ti % 3 == 2];
+#endif
     return addsub_plain[sub][ti % 3];
 }
 
@@ -400,6 +460,10 @@ static alu_fn mul_lookup(const ir_insn *in, int ti)
             return NULL;
         return madc_table[madc_index[ti]][part == PART_HI][cin][cc];
     }
+#ifdef ALU_AVX2_VARIANTS
+    if ((ti == 1 || ti == 4) && part != PART_HI && alu_host_avx2())
+        return mul32_avx2[ti == 4][mad][part == PART_WIDE];
+#endif
     return mul_table[ti][mad][part];
 }
 

@@ -20,6 +20,23 @@
 
 #define ALU_FOR_LANES(l) for (int l = 0; l < ALU_LANES; l++)
 
+/* Second builds of the most frequent lane functions (integer add, sub, 32-bit mul and mad .lo
+ * and .wide, and, or, xor, shifts by an immediate, mov; f32 add, sub and mul) for x86-64 hosts
+ * whose CPU has AVX2: twice the lanes per operation (four 64-bit lanes, eight f32 values per
+ * 256-bit register). Each is the same C loop compiled for AVX2, or AVX2 intrinsics where the
+ * loop would multiply in 64 bits; integer operations, or one IEEE float operation per lane in
+ * the host's rounding mode, so the same bits. The lookups choose them once per instruction when
+ * the module is prepared, as the FMA builds of alu_float.c (alu_host_avx2: 1 when the host CPU
+ * runs AVX2). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define ALU_AVX2_VARIANTS 1
+#define ALU_TARGET_AVX2 __attribute__((target("avx2")))
+static inline int alu_host_avx2(void)
+{
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#endif
+
 /* Canonical NaN of each format: positive sign, exponent and fraction all ones (the pattern NVIDIA
  * GPUs produce for f32; the project uses the same shape for every width, docs/semantics.md). */
 #define ALU_F16_NAN 0x7FFFu

@@ -859,6 +859,7 @@ exec_program *exec_program_create(const ir_module *m, diag_list *dl)
         return NULL;
     }
     p->module = m;
+    p->host_avx2 = (uint8_t)exec_host_avx2();
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
     p->insn_counts = calloc(m->ninsns_total + 1, sizeof *p->insn_counts);
     if (check_machine(m, dl) + check_const_vars(m, dl) + check_param_bank(m, dl)) {

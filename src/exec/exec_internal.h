@@ -120,6 +120,8 @@ struct exec_program {
     memsys *globals_ms;       /* the memsys they live in */
     uint8_t *reg_arena;       /* register files lent to launches (mmap), reused across them */
     size_t reg_arena_bytes;
+    uint8_t host_avx2;        /* exec_host_avx2() when the program was prepared: lane_addresses
+                                 takes its AVX2 loop (exec_mem.c) */
 };
 
 /* The program's image of a const-window offset (bank << MEM_CONST_BANK_SHIFT + offset in the
@@ -331,6 +333,14 @@ int warp_frame_push(exec_warp *w, const exec_func *fn);
  * the memory handlers (whether the address is 32-bit arithmetic, or its base a register pair);
  * 0 for every other case. */
 uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_insn *in);
+/* exec_mem_decode_aux's flags: EXEC_MEM_AUX_ADDR32, the address is [reg32 + imm] taken modulo
+ * 2^32; EXEC_MEM_AUX_PAIR, its base is a register pair (vregs[0] low, vregs[1] high);
+ * EXEC_MEM_AUX_SAME, no register in the address (every lane reads the same bytes). */
+enum { EXEC_MEM_AUX_ADDR32 = 1u, EXEC_MEM_AUX_PAIR = 2u, EXEC_MEM_AUX_SAME = 4u };
+/* 1 when the host CPU runs AVX2 and this build has exec_mem.c's AVX2 address loop (x86-64, GCC
+ * or Clang, not already built for AVX2); exec_program_create keeps it in
+ * exec_program.host_avx2. No errors. */
+int exec_host_avx2(void);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* The handler of ld instruction x once exec_mem_decode_aux has set x->aux: a lean one for a
  * const-space load whose lanes all read one address, exec_h_ld otherwise. */

@@ -29,7 +29,11 @@ static const char *space_name(uint8_t s)
  * pointers below an array, `sub.s32 %r3, %r1, 64; ld.shared.u32 %r4, [%r3+68]`), and in every
  * space on a machine of 32-bit registers (SASS without .E); MEM_AUX_PAIR, its base is the 64-bit
  * value of a register pair (ADDR count 2: vregs[0] the low half, vregs[1] the high; SASS .E). */
-enum { MEM_AUX_ADDR32 = 1u, MEM_AUX_PAIR = 2u, MEM_AUX_SAME = 4u };
+enum {
+    MEM_AUX_ADDR32 = EXEC_MEM_AUX_ADDR32,
+    MEM_AUX_PAIR = EXEC_MEM_AUX_PAIR,
+    MEM_AUX_SAME = EXEC_MEM_AUX_SAME
+};
 
 /* MEM_AUX_SAME: a load whose address has no register, so that every lane reads the same bytes
  * (a parameter by name, a SASS `c[b][o]` operand's glue load): in the const and param spaces
@@ -59,6 +63,41 @@ uint32_t exec_mem_decode_aux(const ir_machine *k, const ir_func *fn, const ir_in
     return reg32 ? MEM_AUX_ADDR32 : 0;
 }
 
+/* The register part of lane_addresses: lane l's address is (lo[l] + base) & keep, or, with a
+ * register pair (hi not NULL), (hi[l] << 32 | the low 32 bits of lo[l]) + base. */
+static inline __attribute__((always_inline)) void reg_addresses(const uint64_t *lo,
+                                                                const uint64_t *hi, uint64_t base,
+                                                                uint64_t keep, uint64_t *addr)
+{
+    if (hi) {
+        for (unsigned l = 0; l < LANES; l++) addr[l] = ((hi[l] << 32) | (uint32_t)lo[l]) + base;
+        return;
+    }
+    for (unsigned l = 0; l < LANES; l++) addr[l] = (lo[l] + base) & keep;
+}
+
+/* reg_addresses on x86-64 hosts whose CPU has AVX2: the same integer operations four lanes at a
+ * time (256-bit registers) instead of two, so the same addresses. A second build of the loop,
+ * taken when the program was prepared on such a CPU (exec_program.host_avx2, exec_host_avx2). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define EXEC_AVX2_VARIANTS 1
+__attribute__((target("avx2"))) static void reg_addresses_avx2(const uint64_t *lo,
+                                                               const uint64_t *hi, uint64_t base,
+                                                               uint64_t keep, uint64_t *addr)
+{
+    reg_addresses(lo, hi, base, keep, addr);
+}
+#endif
+
+int exec_host_avx2(void)
+{
+#ifdef EXEC_AVX2_VARIANTS
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
 /* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
  * `written` when the base is a register. `aux`: exec_mem_decode_aux's flags (MEM_AUX_ADDR32:
  * each lane's register + offset is taken modulo 2^32; MEM_AUX_PAIR: the base is a register
@@ -80,14 +119,18 @@ static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space writt
             sp = written;
         }
     }
-    if (o->has_reg && (aux & MEM_AUX_PAIR)) {
-        const uint64_t *lo = w->regs + (size_t)o->vregs[0] * LANES;
-        const uint64_t *hi = w->regs + (size_t)o->vregs[1] * LANES;
-        for (unsigned l = 0; l < LANES; l++) addr[l] = ((hi[l] << 32) | (uint32_t)lo[l]) + base;
-    } else if (o->has_reg) {
-        const uint64_t *r = w->regs + (size_t)o->reg * LANES;
+    if (o->has_reg) {
+        int pair = (aux & MEM_AUX_PAIR) != 0;
+        const uint64_t *lo = w->regs + (size_t)(pair ? o->vregs[0] : o->reg) * LANES;
+        const uint64_t *hi = pair ? w->regs + (size_t)o->vregs[1] * LANES : NULL;
         uint64_t keep = (aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
-        for (unsigned l = 0; l < LANES; l++) addr[l] = (r[l] + base) & keep;
+#ifdef EXEC_AVX2_VARIANTS
+        if (w->run->prog->host_avx2) {
+            reg_addresses_avx2(lo, hi, base, keep, addr);
+            return sp;
+        }
+#endif
+        reg_addresses(lo, hi, base, keep, addr);
     } else {
         for (unsigned l = 0; l < LANES; l++) addr[l] = base;
     }

@@ -62,6 +62,15 @@ void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *f
 static void tid_lanes(uint32_t base, const uint32_t *bd, uint32_t axis, uint64_t *out)
 {
     uint32_t x = base % bd[0], y = (base / bd[0]) % bd[1], z = base / (bd[0] * bd[1]);
+    if (bd[0] - x >= LANES) { /* the warp lies inside one row (blocks of x >= 32): no carry */
+        if (axis == 0) {
+            for (unsigned l = 0; l < LANES; l++) out[l] = x + l;
+        } else {
+            uint64_t v = axis == 1 ? y : z;
+            for (unsigned l = 0; l < LANES; l++) out[l] = v;
+        }
+        return;
+    }
     for (unsigned l = 0; l < LANES; l++) {
         out[l] = axis == 0 ? x : axis == 1 ? y : z;
         if (++x == bd[0]) {
@@ -533,10 +542,62 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
             return;
 }
 
-/* Separate functions, so that the compiler keeps one loop per layout. */
+/* The instruction-budget fault of step_one, for run_16's turns. */
+static void budget_fault(exec_warp *w)
+{
+    warp_fault(w, &w->code[w->pc], (uint32_t)__builtin_ctz(w->active | 0x80000000u),
+               "EXEC-LIMIT-001",
+               "instruction limit of %llu warp instructions reached (runaway kernel?); "
+               "raise it with \"max_instructions\" in the launch file or --max-instructions N",
+               (unsigned long long)w->run->launch->max_warp_instructions);
+}
+
+/* Separate functions, so that the compiler keeps one loop per layout. run_16, the functional
+ * loop of 16-byte layouts without glue (every instruction counted), is step_one's steps with
+ * what a turn does not change kept in locals: the budget is taken once for the turn (the turn
+ * stops where the budget runs out, and the warp faults there if it could go on, as step_one's
+ * check would at that instruction), and the two lane counts are summed in locals and added to
+ * the statistics when the turn ends (nothing reads them during a launch). warp_instructions is
+ * counted in memory at every instruction: %clock reads it in functional mode. */
 static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
 {
-    run_loop(w, quantum, 0, 0);
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
+    uint64_t *counts = rs->prog->insn_counts;
+    memsys *ms = rs->ms;
+    uint32_t n = rs->budget < quantum ? (uint32_t)rs->budget : quantum, done = 0;
+    uint64_t threads = 0, pred_on = 0;
+    while (done < n && w->state == WARP_READY) {
+        const exec_xinsn *x = &w->code[w->pc];
+        const ir_insn *in = x->in;
+        uint32_t active = w->active;
+        uint32_t mask = in->nomask ? w->live : active;
+        if (in->has_guard) {
+            uint32_t g = w->preds[in->guard];
+            mask &= in->guard_neg ? ~g : g;
+        }
+        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
+        if (fetch_line != w->fetch_line) {
+            w->fetch_line = fetch_line;
+            memsys_ifetch(ms, w->cta->sm, fetch_line << 7, in->id);
+        }
+        done++;
+        st->warp_instructions++;
+        threads += active == FULL_MASK ? LANES : exec_lane_count(active);
+        pred_on += mask == FULL_MASK ? LANES : exec_lane_count(mask);
+        counts[in->id]++;
+        x->fn(w, x, mask);
+        if (!x->is_ctrl) {
+            w->pc++;
+            if (w->pc >= w->next_wait_pc)
+                reconverge(w);
+        }
+    }
+    rs->budget -= done;
+    st->thread_instructions += threads;
+    st->thread_instructions_pred_on += pred_on;
+    if (done == n && n < quantum && w->state == WARP_READY)
+        budget_fault(w);
 }
 
 static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)

@@ -343,30 +343,59 @@ uint64_t launch_random_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* launch_store_bits for the generators' inner loops: one store of the element's width on a
+ * little-endian host (the byte order launch_store_bits writes), byte by byte elsewhere. */
+static inline void store_elem(uint8_t *dst, size_t bytes, uint64_t bits)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    switch (bytes) {
+    case 1: *dst = (uint8_t)bits; return;
+    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); return; }
+    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); return; }
+    case 8: memcpy(dst, &bits, 8); return;
+    default: break;
+    }
+#endif
+    launch_store_bits(dst, bytes, bits);
+}
+
+/* The real value of a float random draw: lo + u x width for u = the top 53 bits of the draw over
+ * 2^53. Two statements, so that no compiler fuses them into one fused multiply-add: the
+ * definition rounds the product and the sum separately. */
+static inline double random_real(uint64_t *state, double lo, double width)
+{
+    double u = (double)(launch_random_next(state) >> 11) * 0x1.0p-53;
+    double scaled = u * width;
+    return lo + scaled;
+}
+
 /* The generators write elements [first, first + count) of the buffer to dst (element `first` at
  * dst[0]), so that a large buffer can be produced and uploaded a chunk at a time. Element i of
- * a random buffer is the i-th draw after the seed, so a range starts at state seed + first steps. */
+ * a random buffer is the i-th draw after the seed, so a range starts at state seed + first steps.
+ * f32, the common case, has its own loop (the same values as launch_encode's). */
 static void generate_random(const launch_buffer *b, uint64_t first, uint64_t count, uint8_t *dst)
 {
     size_t bytes = launch_elem_bytes(b->type);
     uint64_t state = b->init.random_seed + first * LAUNCH_RANDOM_STEP;
     const launch_init *in = &b->init;
+    if (b->type == LAUNCH_F32) {
+        double lo = in->random_min.real, width = in->random_max.real - lo;
+        for (uint64_t i = 0; i < count; i++)
+            store_elem(dst + i * 4, 4, f32_bits((float)random_real(&state, lo, width)));
+        return;
+    }
     if (launch_elem_is_float(b->type)) {
         double lo = in->random_min.real, width = in->random_max.real - lo;
         for (uint64_t i = 0; i < count; i++) {
-            double u = (double)(launch_random_next(&state) >> 11) * 0x1.0p-53;
-            /* Two statements, so that no compiler fuses them into one fused multiply-add: the
-             * definition rounds the product and the sum separately. */
-            double scaled = u * width;
-            launch_number n = {0, lo + scaled};
-            launch_store_bits(dst + i * bytes, bytes, launch_encode(b->type, n));
+            launch_number n = {0, random_real(&state, lo, width)};
+            store_elem(dst + i * bytes, bytes, launch_encode(b->type, n));
         }
         return;
     }
     uint64_t lo = in->random_min.integer, range = in->random_max.integer - lo + 1;
     for (uint64_t i = 0; i < count; i++) {
         uint64_t x = launch_random_next(&state);
-        launch_store_bits(dst + i * bytes, bytes, lo + (range == 0 ? x : x % range));
+        store_elem(dst + i * bytes, bytes, lo + (range == 0 ? x : x % range));
     }
 }
 
@@ -384,7 +413,7 @@ static void generate_iota(const launch_buffer *b, uint64_t first, uint64_t count
             /* Unsigned wrap-around is the two's-complement sum; validation kept it in range. */
             bits = in->iota_start.integer + i * in->iota_step.integer;
         }
-        launch_store_bits(dst + k * bytes, bytes, bits);
+        store_elem(dst + k * bytes, bytes, bits);
     }
 }
 
@@ -394,7 +423,7 @@ void launch_generate_range(const launch_buffer *b, uint64_t first, uint64_t coun
     switch (b->init.kind) {
     case LAUNCH_INIT_FILL:
         for (uint64_t i = 0; i < count; i++)
-            launch_store_bits(dst + i * bytes, bytes, b->init.fill_bits);
+            store_elem(dst + i * bytes, bytes, b->init.fill_bits);
         break;
     case LAUNCH_INIT_IOTA:
         generate_iota(b, first, count, dst);

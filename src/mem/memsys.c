@@ -343,6 +343,30 @@ static inline void lane_move(void *dst, const void *src, uint32_t bytes)
     }
 }
 
+/* The shared-memory words of lanes `lanes` (4 bytes each): a full warp in a plain loop the
+ * compiler unrolls, the others lane by lane. */
+static void move_shared_words(uint8_t *shared, mem_access *acc, const lane_target *t,
+                              uint32_t lanes, int store)
+{
+    if (lanes == UINT32_MAX && store) {
+#pragma GCC unroll 8
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + t[l].offset, acc->data[l], 4);
+        return;
+    }
+    if (lanes == UINT32_MAX) {
+#pragma GCC unroll 8
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], shared + t[l].offset, 4);
+        return;
+    }
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (store)
+            memcpy(shared + t[l].offset, acc->data[l], 4);
+        else
+            memcpy(acc->data[l], shared + t[l].offset, 4);
+    }
+}
+
 /* Shared, const and param data live outside the cache hierarchy (`lanes`; `shared`: those of
  * them in the shared space). */
 static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const lane_target *t,
@@ -351,13 +375,7 @@ static void move_direct(memsys *ms, const mem_ctx *ctx, mem_access *acc, const l
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     int store = acc->op == MEM_OP_STORE;
     if (lanes == shared && bytes == 4) { /* the common shared-memory word access */
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctz(m);
-            if (store)
-                memcpy(ctx->shared + t[l].offset, acc->data[l], 4);
-            else
-                memcpy(acc->data[l], ctx->shared + t[l].offset, 4);
-        }
+        move_shared_words(ctx->shared, acc, t, lanes, store);
         return;
     }
     for (uint32_t m = lanes; m; m &= m - 1) {
@@ -406,15 +424,27 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
         (bytes & (bytes - 1)) || !acc->active)
         return 0;
     uint64_t lo = UINT64_MAX, hi = 0, any = 0;
-    for (uint32_t l = 0; l < MEM_LANES; l++) {
-        uint64_t a = acc->addr[l];
-        t[l].space = sp;
-        t[l].offset = a;
-        if (!((acc->active >> l) & 1u))
-            continue;
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-        any |= a;
+    if (acc->active == UINT32_MAX) { /* a full warp: no mask test per lane */
+#pragma GCC unroll 8
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint64_t a = acc->addr[l];
+            t[l].space = sp;
+            t[l].offset = a;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            any |= a;
+        }
+    } else {
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            t[l].space = sp;
+            t[l].offset = acc->addr[l];
+        }
+        for (uint32_t m = acc->active; m; m &= m - 1) {
+            uint64_t a = acc->addr[__builtin_ctz(m)];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            any |= a;
+        }
     }
     if (any & (bytes - 1))
         return 0;

@@ -99,10 +99,18 @@ struct memsys {
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
     uint32_t last_req;        /* request the previous piece went to */
+    uint32_t nhashed;         /* reqs[0 .. nhashed) are in req_hash; the rest were added in
+                                 ascending line order and are found without it */
+    uint64_t max_line;        /* the highest line address of reqs[0 .. nreqs) */
     int16_t req_hash[512];    /* -1 when empty; emptied slot by slot after each access */
     uint16_t req_slots[LINE_SCRATCH]; /* hash slot of each line request */
     lane_piece pieces[LINE_SCRATCH * 2];
     uint32_t npieces;
+    /* Lanes of a global or local load whose bytes lie in one line (most lanes): their bytes are
+     * the access's elem_bytes * vec at lane_src[lane], in a line request's data; the lanes
+     * split over several pieces are in pieces[] instead. */
+    uint32_t whole_lanes;
+    const uint8_t *lane_src[MEM_LANES];
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
     uint32_t last_wavefronts, last_const_lookups, last_const_misses, last_const_addresses;

@@ -1,8 +1,8 @@
 /* Internal interfaces of the PTX front-end: the parser state shared by ptx_parse.c (the module
  * and its directives), ptx_func.c (functions, bodies and labels), ptx_decl.c (declarations and
  * initialisers), ptx_insn.c (instruction words and modifiers), ptx_operand.c (operand syntax),
- * ptx_lower.c (operand shapes into IR) and ptx_table.c (the hashed views of ptx_ops.def). The
- * token cursor, error recovery, scopes and labels are the shared ones of src/frontend/; the
+ * ptx_lower.c and ptx_lower_opnd.c (instruction forms and operands into IR) and ptx_table.c
+ * (the hashed views of ptx_ops.def). The token cursor, error recovery, scopes and labels are the shared ones of src/frontend/; the
  * ptx_* helpers below only bind them to the PTX parser and its rule ids. Not a public header:
  * only src/ptx/ includes it. */
 #ifndef GMS_PTX_PTX_INTERNAL_H
@@ -409,7 +409,7 @@ typedef struct ptx_insn_ctx {
 bool ptx_check_insn(ptx_parser *p, ptx_insn_ctx *c);
 /* Lowers the parsed operands into c->insn by the row's form; reports operand errors. */
 void ptx_lower(ptx_parser *p, ptx_insn_ctx *c);
-/* Operand lowering shared with ptx_surf.c, ptx_tex.c and ptx_image.c (ptx_lower.c), with PTX's
+/* Operand lowering shared with ptx_surf.c, ptx_tex.c and ptx_image.c (ptx_lower_opnd.c), with PTX's
  * register rules: a register of type `t` (a wider integer register too when `wide`); a source
  * register or immediate of type `t` (wider registers allowed); a destination register; a vector
  * of `count` elements. Each reports PTX-OPND-*, PTX-TYPE-002 or PTX-SYM-* and returns false on
@@ -477,9 +477,9 @@ void ptx_lower_matrix(ptx_parser *p, ptx_insn_ctx *c);
  * rules as ptxas 13 enforces them (after the common checks), and their operands. */
 bool ptx_check_async(ptx_parser *p, ptx_insn_ctx *c);
 void ptx_lower_async(ptx_parser *p, ptx_insn_ctx *c);
-/* Operand lowering for ptx_async.c and ptx_bulk.c (ptx_lower.c): an address operand [base+offset] as if the
- * instruction were written in state space `space` (a variable base must live there, PTX-MEM-002);
- * a predicate source, `!p` allowed. Each reports and returns false on error. */
+/* Operand lowering for ptx_async.c and ptx_bulk.c (ptx_lower_opnd.c): an address operand
+ * [base+offset] as if the instruction were written in state space `space` (a variable base must
+ * live there, PTX-MEM-002); a predicate source, `!p` allowed. Each reports and returns false on error. */
 bool ptx_lower_addr_in(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_space space,
                        ir_operand *out);
 bool ptx_lower_pred_src(ptx_parser *p, ptx_insn_ctx *c, const ptx_popnd *o, ir_operand *out);

@@ -1,28 +1,18 @@
 /* PTX lexer (see ptx_lex.h). One pass over the bytes, no regular expressions, no allocation per
  * token beyond the growing token array. Columns count bytes from 1. */
 #include "ptx/ptx_lex.h"
-#include "frontend/fe_text.h"
+#include "frontend/fe_lex.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct lexer {
-    const char *path;
-    const char *text;
-    size_t len, pos;
-    uint32_t line, line_start;
-    ptx_token_list *out;
-    diag_list *dl;
-    int oom;
-} lexer;
+static const fe_lex_rules rules = {"PTX-LEX-003", "PTX-LEX-002", "PTX-LIMIT-002"};
 
-static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_ident_start(int c) { return is_alpha(c) || c == '_' || c == '$' || c == '%'; }
-static int is_ident_char(int c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '$'; }
+static int is_ident_start(int c) { return fe_is_alpha(c) || c == '_' || c == '$' || c == '%'; }
+static int is_ident_char(int c) { return fe_is_alpha(c) || fe_is_digit(c) || c == '_' || c == '$'; }
 static int hex_value(int c)
 {
-    if (is_digit(c))
+    if (fe_is_digit(c))
         return c - '0';
     if (c >= 'a' && c <= 'f')
         return c - 'a' + 10;
@@ -31,48 +21,22 @@ static int hex_value(int c)
     return -1;
 }
 
-static int peek(const lexer *lx, size_t ahead)
-{
-    return lx->pos + ahead < lx->len ? (unsigned char)lx->text[lx->pos + ahead] : -1;
-}
-
-static ptx_token *push(lexer *lx, ptx_tok_kind kind, size_t start, uint32_t line, uint32_t col)
-{
-    ptx_token *t = fe_token_list_push(lx->out, (uint8_t)kind, lx->text, start, lx->pos, line, col);
-    if (!t)
-        lx->oom = 1;
-    return t;
-}
-
-static void lex_error(lexer *lx, const char *rule, uint32_t line, uint32_t col, const char *msg,
+static void lex_error(fe_lexer *lx, const char *rule, uint32_t line, uint32_t col, const char *msg,
                       const char *text, size_t n)
 {
     diag_add(lx->dl, DIAG_ERROR, rule, lx->path, line, col, "%s '%.*s'", msg, (int)(n > 40 ? 40 : n),
              text);
 }
 
-/* Skips blanks and comments; reports an unterminated block comment. */
-static void skip_space(lexer *lx)
-{
-    fe_text_pos p = {lx->pos, lx->line, lx->line_start};
-    uint32_t line = 0, col = 0;
-    int unclosed = fe_skip_blanks(lx->text, lx->len, &p, &line, &col);
-    lx->pos = p.pos;
-    lx->line = p.line;
-    lx->line_start = p.line_start;
-    if (unclosed)
-        diag_add(lx->dl, DIAG_ERROR, "PTX-LEX-003", lx->path, line, col, "unterminated block comment");
-}
-
 /* Accumulates digits of `base` into *value; returns digits read, sets *overflow. */
-static size_t read_digits(lexer *lx, unsigned base, uint64_t *value, int *overflow)
+static size_t read_digits(fe_lexer *lx, unsigned base, uint64_t *value, int *overflow)
 {
     size_t n = 0;
     for (;;) {
-        int c = peek(lx, 0);
+        int c = fe_lex_peek(lx, 0);
         int v = hex_value(c);
         if (v < 0 || (unsigned)v >= base) {
-            if (base < 10 && is_digit(c))
+            if (base < 10 && fe_is_digit(c))
                 *overflow = 2; /* digit not valid in this base */
             else
                 break;
@@ -88,23 +52,23 @@ static size_t read_digits(lexer *lx, unsigned base, uint64_t *value, int *overfl
     return n;
 }
 
-static void lex_float_decimal(lexer *lx, size_t start, uint32_t line, uint32_t col)
+static void lex_float_decimal(fe_lexer *lx, size_t start, uint32_t line, uint32_t col)
 {
-    while (is_digit(peek(lx, 0)) || peek(lx, 0) == '.')
+    while (fe_is_digit(fe_lex_peek(lx, 0)) || fe_lex_peek(lx, 0) == '.')
         lx->pos++;
-    if (peek(lx, 0) == 'e' || peek(lx, 0) == 'E') {
+    if (fe_lex_peek(lx, 0) == 'e' || fe_lex_peek(lx, 0) == 'E') {
         lx->pos++;
-        if (peek(lx, 0) == '+' || peek(lx, 0) == '-')
+        if (fe_lex_peek(lx, 0) == '+' || fe_lex_peek(lx, 0) == '-')
             lx->pos++;
-        while (is_digit(peek(lx, 0)))
+        while (fe_is_digit(fe_lex_peek(lx, 0)))
             lx->pos++;
     }
     char buf[64];
     size_t n = lx->pos - start;
-    int bad = n >= sizeof buf || is_ident_char(peek(lx, 0));
-    while (is_ident_char(peek(lx, 0)))
+    int bad = n >= sizeof buf || is_ident_char(fe_lex_peek(lx, 0));
+    while (is_ident_char(fe_lex_peek(lx, 0)))
         lx->pos++;
-    ptx_token *t = push(lx, PTX_TOK_FLOAT, start, line, col);
+    ptx_token *t = fe_lex_push(lx, PTX_TOK_FLOAT, start, line, col);
     if (!t)
         return;
     if (!bad) {
@@ -119,16 +83,17 @@ static void lex_float_decimal(lexer *lx, size_t start, uint32_t line, uint32_t c
 }
 
 /* 0fXXXXXXXX and 0dXXXXXXXXXXXXXXXX: IEEE bits written in hex. */
-static void lex_float_bits(lexer *lx, size_t start, uint32_t line, uint32_t col, int is_double)
+static void lex_float_bits(fe_lexer *lx, size_t start, uint32_t line, uint32_t col, int is_double)
 {
     lx->pos += 2;
     uint64_t value = 0;
     int overflow = 0;
     size_t n = read_digits(lx, 16, &value, &overflow);
-    int bad = n != (is_double ? 16u : 8u) || is_ident_char(peek(lx, 0));
-    while (is_ident_char(peek(lx, 0)))
+    int bad = n != (is_double ? 16u : 8u) || is_ident_char(fe_lex_peek(lx, 0));
+    while (is_ident_char(fe_lex_peek(lx, 0)))
         lx->pos++;
-    ptx_token *t = push(lx, is_double ? PTX_TOK_F64BITS : PTX_TOK_F32BITS, start, line, col);
+    uint8_t kind = is_double ? PTX_TOK_F64BITS : PTX_TOK_F32BITS;
+    ptx_token *t = fe_lex_push(lx, kind, start, line, col);
     if (!t)
         return;
     t->ivalue = value;
@@ -136,33 +101,33 @@ static void lex_float_bits(lexer *lx, size_t start, uint32_t line, uint32_t col,
         lex_error(lx, "PTX-LEX-002", line, col, "malformed float literal", t->text, t->len);
 }
 
-static void lex_number(lexer *lx, uint32_t line, uint32_t col)
+static void lex_number(fe_lexer *lx, uint32_t line, uint32_t col)
 {
     size_t start = lx->pos;
-    int c1 = peek(lx, 1);
-    if (peek(lx, 0) == '0' && (c1 == 'f' || c1 == 'F' || c1 == 'd' || c1 == 'D')) {
+    int c1 = fe_lex_peek(lx, 1);
+    if (fe_lex_peek(lx, 0) == '0' && (c1 == 'f' || c1 == 'F' || c1 == 'd' || c1 == 'D')) {
         lex_float_bits(lx, start, line, col, c1 == 'd' || c1 == 'D');
         return;
     }
     size_t p = lx->pos;
-    while (p < lx->len && is_digit((unsigned char)lx->text[p]))
+    while (p < lx->len && fe_is_digit((unsigned char)lx->text[p]))
         p++;
-    if (peek(lx, 0) != '0' || (c1 != 'x' && c1 != 'X' && c1 != 'b' && c1 != 'B')) {
+    if (fe_lex_peek(lx, 0) != '0' || (c1 != 'x' && c1 != 'X' && c1 != 'b' && c1 != 'B')) {
         int nx = p < lx->len ? (unsigned char)lx->text[p] : -1;
         int nx2 = p + 1 < lx->len ? (unsigned char)lx->text[p + 1] : -1;
-        if ((nx == '.' && is_digit(nx2)) || nx == 'e' || nx == 'E') {
+        if ((nx == '.' && fe_is_digit(nx2)) || nx == 'e' || nx == 'E') {
             lex_float_decimal(lx, start, line, col);
             return;
         }
     }
     unsigned base = 10;
-    if (peek(lx, 0) == '0' && (c1 == 'x' || c1 == 'X')) {
+    if (fe_lex_peek(lx, 0) == '0' && (c1 == 'x' || c1 == 'X')) {
         base = 16;
         lx->pos += 2;
-    } else if (peek(lx, 0) == '0' && (c1 == 'b' || c1 == 'B')) {
+    } else if (fe_lex_peek(lx, 0) == '0' && (c1 == 'b' || c1 == 'B')) {
         base = 2;
         lx->pos += 2;
-    } else if (peek(lx, 0) == '0' && is_digit(c1)) {
+    } else if (fe_lex_peek(lx, 0) == '0' && fe_is_digit(c1)) {
         base = 8;
         lx->pos++;
     }
@@ -170,14 +135,14 @@ static void lex_number(lexer *lx, uint32_t line, uint32_t col)
     int overflow = 0;
     size_t n = read_digits(lx, base, &value, &overflow);
     int is_unsigned = 0;
-    if (peek(lx, 0) == 'U') {
+    if (fe_lex_peek(lx, 0) == 'U') {
         is_unsigned = 1;
         lx->pos++;
     }
-    int bad = (n == 0 && base != 10) || overflow == 2 || is_ident_char(peek(lx, 0));
-    while (is_ident_char(peek(lx, 0)))
+    int bad = (n == 0 && base != 10) || overflow == 2 || is_ident_char(fe_lex_peek(lx, 0));
+    while (is_ident_char(fe_lex_peek(lx, 0)))
         lx->pos++;
-    ptx_token *t = push(lx, PTX_TOK_INT, start, line, col);
+    ptx_token *t = fe_lex_push(lx, PTX_TOK_INT, start, line, col);
     if (!t)
         return;
     t->ivalue = value;
@@ -190,29 +155,29 @@ static void lex_number(lexer *lx, uint32_t line, uint32_t col)
                   t->len);
 }
 
-static void lex_string(lexer *lx, uint32_t line, uint32_t col)
+static void lex_string(fe_lexer *lx, uint32_t line, uint32_t col)
 {
     size_t start = lx->pos++;
     for (;;) {
-        int c = peek(lx, 0);
+        int c = fe_lex_peek(lx, 0);
         if (c < 0 || c == '\n') {
             diag_add(lx->dl, DIAG_ERROR, "PTX-LEX-004", lx->path, line, col,
                      "unterminated string literal");
-            push(lx, PTX_TOK_STRING, start, line, col);
+            fe_lex_push(lx, PTX_TOK_STRING, start, line, col);
             return;
         }
         lx->pos++;
-        if (c == '\\' && peek(lx, 0) >= 0 && peek(lx, 0) != '\n')
+        if (c == '\\' && fe_lex_peek(lx, 0) >= 0 && fe_lex_peek(lx, 0) != '\n')
             lx->pos++;
         else if (c == '"')
             break;
     }
-    push(lx, PTX_TOK_STRING, start, line, col);
+    fe_lex_push(lx, PTX_TOK_STRING, start, line, col);
 }
 
 /* A '.' that directly follows a word (no space) starts a modifier even before a digit: the
  * geometries .1d, .2d, .3d of the surface instructions. */
-static bool follows_word(const lexer *lx, size_t start)
+static bool follows_word(const fe_lexer *lx, size_t start)
 {
     if (lx->out->count == 0)
         return false;
@@ -220,29 +185,30 @@ static bool follows_word(const lexer *lx, size_t start)
     return (t->kind == PTX_TOK_IDENT || t->kind == PTX_TOK_DOTNAME) && t->offset + t->len == start;
 }
 
-static void lex_one(lexer *lx)
+static void lex_one(fe_lexer *lx)
 {
-    int c = peek(lx, 0);
+    int c = fe_lex_peek(lx, 0);
     size_t start = lx->pos;
-    uint32_t line = lx->line, col = (uint32_t)(lx->pos - lx->line_start + 1);
-    if (is_ident_start(c) && (c != '%' || is_ident_char(peek(lx, 1)))) {
+    uint32_t line = lx->line, col = fe_lex_col(lx);
+    if (is_ident_start(c) && (c != '%' || is_ident_char(fe_lex_peek(lx, 1)))) {
         lx->pos++;
-        while (is_ident_char(peek(lx, 0)))
+        while (is_ident_char(fe_lex_peek(lx, 0)))
             lx->pos++;
-        push(lx, PTX_TOK_IDENT, start, line, col);
-    } else if (c == '.' && ((is_ident_start(peek(lx, 1)) && peek(lx, 1) != '%') ||
-                            (is_digit(peek(lx, 1)) && follows_word(lx, start)))) {
+        fe_lex_push(lx, PTX_TOK_IDENT, start, line, col);
+    } else if (c == '.' && ((is_ident_start(fe_lex_peek(lx, 1)) && fe_lex_peek(lx, 1) != '%') ||
+                            (fe_is_digit(fe_lex_peek(lx, 1)) && follows_word(lx, start)))) {
         lx->pos++;
         for (;;) {
-            if (is_ident_char(peek(lx, 0)))
+            if (is_ident_char(fe_lex_peek(lx, 0)))
                 lx->pos++;
-            else if (peek(lx, 0) == ':' && peek(lx, 1) == ':' && is_ident_char(peek(lx, 2)))
+            else if (fe_lex_peek(lx, 0) == ':' && fe_lex_peek(lx, 1) == ':' &&
+                     is_ident_char(fe_lex_peek(lx, 2)))
                 lx->pos += 2;
             else
                 break;
         }
-        push(lx, PTX_TOK_DOTNAME, start, line, col);
-    } else if (is_digit(c) || (c == '.' && is_digit(peek(lx, 1)))) {
+        fe_lex_push(lx, PTX_TOK_DOTNAME, start, line, col);
+    } else if (fe_is_digit(c) || (c == '.' && fe_is_digit(fe_lex_peek(lx, 1)))) {
         if (c == '.')
             lex_float_decimal(lx, start, line, col);
         else
@@ -251,7 +217,7 @@ static void lex_one(lexer *lx)
         lex_string(lx, line, col);
     } else if (c > 0 && strchr(",;:{}[]()<>+-*/~!@|=&^%?", c)) {
         lx->pos++;
-        ptx_token *t = push(lx, PTX_TOK_PUNCT, start, line, col);
+        ptx_token *t = fe_lex_push(lx, PTX_TOK_PUNCT, start, line, col);
         if (t)
             t->punct = (char)c;
     } else {
@@ -270,26 +236,14 @@ static void lex_one(lexer *lx)
 
 int ptx_lex(const char *path, const char *text, size_t len, ptx_token_list *out, diag_list *dl)
 {
-    lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl};
-    out->items = NULL;
-    out->count = 0;
-    out->capacity = 0;
     if (len > UINT32_MAX / 2) {
+        out->items = NULL;
+        out->count = 0;
+        out->capacity = 0;
         diag_add(dl, DIAG_ERROR, "PTX-LIMIT-002", path, 0, 0, "module text is too large");
         return -1;
     }
-    for (;;) {
-        skip_space(&lx);
-        if (lx.pos >= lx.len || lx.oom)
-            break;
-        lex_one(&lx);
-    }
-    if (!lx.oom)
-        push(&lx, PTX_TOK_EOF, lx.pos, lx.line, (uint32_t)(lx.pos - lx.line_start + 1));
-    if (lx.oom) {
-        diag_add(dl, DIAG_ERROR, "PTX-LIMIT-002", path, lx.line, 0, "out of memory while lexing");
-        ptx_tokens_free(out);
-        return -1;
-    }
-    return 0;
+    fe_lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl,
+                   .rules = rules};
+    return fe_lex_run(&lx, lex_one, "out of memory while lexing");
 }

@@ -8,6 +8,7 @@
 #include "timing/timing_class.h"
 #include "timing/timing_internal.h"
 #include "timing/timing_mem.h"
+#include "timing/timing_scan.h"
 
 struct timing_model {
     gpu_config cfg;
@@ -38,37 +39,7 @@ void timing_destroy(timing_model *tm)
     free(tm);
 }
 
-/* ---- the calendar: schedulers keyed by the next cycle they may issue ---- */
-
-/* Sets scheduler s's next cycle to `key`. */
-void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
-{
-    if (S->key[s] == key)
-        return;
-    S->key[s] = key;
-    if (key != TIMING_NEVER && timing_cal_add(S->cal, s, key))
-        S->oom = 1;
-}
-
-/* Moves scheduler s's next cycle earlier to `key` when it is later, but not before the cycle
- * after the last one it issued in (it may have run ahead of the calendar: timing_issue.c). */
-void timing_sched_wake(tstate *S, uint32_t s, uint64_t key)
-{
-    uint64_t after = S->scheds[s].after_last;
-    if (key < after)
-        key = after;
-    if (key < S->key[s])
-        timing_sched_key(S, s, key);
-}
-
 /* ---- stall attribution ---- */
-
-void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
-{
-    S->ts->stalls[why] += cycles;
-    if (S->insn_stalls && w->next_id < S->ninsns)
-        S->insn_stalls[w->next_id][why] += cycles;
-}
 
 /* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
 static void charge_span(tstate *S, twarp *w, uint64_t from, uint64_t to, uint64_t t,
@@ -572,6 +543,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     timing_cal_reset(S.cal);
     timing_mem_launch_begin(tm->mem);
     S.use_ctrl = mod->machine.scoreboards > 0;
+    S.scan_avx2 = (uint8_t)timing_scan_has_avx2();
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     int ours = 0;
     if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {

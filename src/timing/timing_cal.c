@@ -85,12 +85,12 @@ static timing_cal_far far_pop(timing_cal *c)
     return top;
 }
 
-int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key)
+int timing_cal_add_slow(timing_cal *c, uint32_t s, uint64_t key)
 {
     return key - c->now < TIMING_CAL_SLOTS ? wheel_add(c, s, key) : far_add(c, s, key);
 }
 
-int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
+int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
 {
     for (;;) {
         uint32_t b = (uint32_t)(c->now & MASK);

@@ -37,12 +37,37 @@ static inline uint32_t timing_cal_peek(const timing_cal *c, uint32_t i)
 }
 /* Frees its storage (the struct itself is the caller's). */
 void timing_cal_free(timing_cal *c);
+/* timing_cal_add when the entry does not fit the wheel's slot as it is: grows the slot or puts
+ * the entry beyond the wheel. */
+int timing_cal_add_slow(timing_cal *c, uint32_t s, uint64_t key);
 /* Puts scheduler s in at cycle key (>= c->now; callers never add the current cycle while it is
  * served). Returns 0, or -1 when host memory ran out. */
-int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key);
+static inline int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key)
+{
+    uint32_t b = (uint32_t)(key & (TIMING_CAL_SLOTS - 1));
+    if (key - c->now >= TIMING_CAL_SLOTS || c->n[b] == c->cap[b])
+        return timing_cal_add_slow(c, s, key);
+    c->items[b][c->n[b]++] = s;
+    c->count++;
+    return 0;
+}
 /* The next entry whose key still matches keys[s] (the caller's current key of each
  * scheduler): *s and *t (OUT). Returns 1; 0 when the calendar is empty; -1 when host memory ran
  * out. */
-int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t);
+int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t);
+static inline int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
+{
+    uint32_t b = (uint32_t)(c->now & (TIMING_CAL_SLOTS - 1));
+    while (c->pos < c->n[b]) { /* the current cycle's entries first; then the next cycles */
+        uint32_t e = c->items[b][c->pos++];
+        c->count--;
+        if (keys[e] == c->now) {
+            *s = e;
+            *t = c->now;
+            return 1;
+        }
+    }
+    return timing_cal_next_slow(c, keys, s, t);
+}
 
 #endif

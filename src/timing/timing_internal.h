@@ -110,6 +110,7 @@ typedef struct tstate {
     uint8_t *rthr;                    /* 1: waiting as MATH_PIPE_THROTTLE (twarp.why) */
     int oom;                          /* the calendar could not grow */
     uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
+    uint8_t scan_avx2;                /* timing_scan.h: its AVX2 versions run here */
     timing_ctrl_warp *ctrls;          /* use_ctrl: one per warp slot */
     uint64_t now;                     /* the cycle being issued (what %clock reads) */
     uint64_t end;                     /* latest warp end so far */
@@ -135,7 +136,6 @@ void timing_on_access(const mem_access *a, void *user);
 
 /* timing.c, for timing_issue.c */
 void timing_settle(tstate *S, twarp *w, uint64_t t);
-void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles);
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
 const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
 
@@ -148,8 +148,35 @@ static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scra
     return timing_insn_fill(S, in, scratch);
 }
 void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why);
-void timing_sched_key(tstate *S, uint32_t s, uint64_t key);
-void timing_sched_wake(tstate *S, uint32_t s, uint64_t key);
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+
+/* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */
+static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
+{
+    S->ts->stalls[why] += cycles;
+    if (S->insn_stalls && w->next_id < S->ninsns)
+        S->insn_stalls[w->next_id][why] += cycles;
+}
+
+/* Sets scheduler s's next cycle to `key`. */
+static inline void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
+{
+    if (S->key[s] == key)
+        return;
+    S->key[s] = key;
+    if (key != TIMING_NEVER && timing_cal_add(S->cal, s, key))
+        S->oom = 1;
+}
+
+/* Moves scheduler s's next cycle earlier to `key` when it is later, but not before the cycle
+ * after the last one it issued in (it may have run ahead of the calendar: timing_issue.c). */
+static inline void timing_sched_wake(tstate *S, uint32_t s, uint64_t key)
+{
+    uint64_t after = S->scheds[s].after_last;
+    if (key < after)
+        key = after;
+    if (key < S->key[s])
+        timing_sched_key(S, s, key);
+}
 
 #endif

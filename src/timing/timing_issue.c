@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "timing/timing_internal.h"
+#include "timing/timing_scan.h"
 
 void timing_on_access(const mem_access *a, void *user)
 {
@@ -221,10 +222,7 @@ static int yielded(tstate *S, uint32_t s, uint32_t k)
 static uint64_t ready_word(const tstate *S, uint32_t s, uint32_t base, uint32_t end, uint64_t t)
 {
     const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched + base;
-    uint32_t n = end - base < 64 ? end - base : 64;
-    uint64_t m = 0;
-    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(rdy[k] <= t) << k;
-    return m;
+    return timing_scan_ready(S->scan_avx2, rdy, end - base < 64 ? end - base : 64, t);
 }
 
 /* The first eligible entry of scheduler s among lo .. hi - 1, in entry order, or UINT32_MAX. */
@@ -331,11 +329,8 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
      * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
-    uint64_t next = TIMING_NEVER;
-    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
-    for (uint32_t i = 0; i < S->scheds[s].used && next > t + 1; i++)
-        if (rdy[i] < next)
-            next = rdy[i];
+    uint64_t next =
+        timing_scan_min(S->scan_avx2, S->rdy + (size_t)s * S->per_sched, S->scheds[s].used, t + 1);
     if (next <= t)
         next = t + 1;
     timing_sched_key(S, s, next);

@@ -51,6 +51,7 @@ struct timing_mem {
     uint32_t sm_count, partitions, slices, channels, dram_banks, row_bytes;
     uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
+    uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
     gpu_latency_config lat;
     /* state */
     sm_state *sm;
@@ -96,6 +97,10 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->l2_line_bytes = cfg->l2.line_bytes ? cfg->l2.line_bytes : 128;
     tm->dram_fill_bytes = cfg->l2.dram_fill_bytes ? cfg->l2.dram_fill_bytes : tm->sector_bytes;
     tm->lat = cfg->latency;
+    uint32_t block = tm->banks * tm->bank_width;
+    tm->block_shift = 0;
+    if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1)))
+        while ((UINT32_C(1) << tm->block_shift) < block) tm->block_shift++;
 }
 
 /* The near-partition directories: one partition's share of the L2, in lines. */
@@ -384,6 +389,24 @@ static int one_word_conflict_free(const timing_mem *tm, const mem_access *a, uin
     return 1;
 }
 
+/* Whether the global lanes `lanes` (not empty) all address one aligned block of banks x
+ * bank_width bytes: their words are then distinct banks or the same word, one wavefront (what
+ * one_word_conflict_free finds, without a bank per lane). 0 when it cannot tell cheaply. */
+static int one_block(const timing_mem *tm, const mem_access *a, uint32_t lanes)
+{
+    uint64_t a0 = a->addr[__builtin_ctz(lanes)], diff = 0;
+    if (!tm->block_shift ||
+        (a->space != IR_SPACE_GLOBAL &&
+         (a->space != IR_SPACE_GENERIC || (a0 >= MEM_SHARED_WINDOW && a0 < MEM_GLOBAL_BASE))))
+        return 0;
+    if (lanes == UINT32_MAX) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) diff |= a->addr[l] ^ a0;
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1) diff |= a->addr[__builtin_ctz(m)] ^ a0;
+    }
+    return (diff >> tm->block_shift) == 0;
+}
+
 /* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
  * deliver (lanes reading one word share it), as for shared memory. */
 static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
@@ -392,6 +415,8 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
     uint32_t n = 0, bytes = a->op == MEM_OP_ATOMIC ? a->elem_bytes
                                                      : (uint32_t)a->elem_bytes * a->vec;
     uint32_t lanes = a->active & ~a->window_lanes;
+    if (bytes <= tm->bank_width && lanes && one_block(tm, a, lanes))
+        return 1;
     if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
         return 1;
     for (uint32_t m = lanes; m; m &= m - 1) {

@@ -10,130 +10,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe_text.h"
+#include "frontend/fe_lex.h"
 #include "visa/visa.h"
 #include "visa/visa_internal.h"
 
-typedef struct lexer {
-    const char *path;
-    const char *text;
-    size_t len, pos;
-    uint32_t line, line_start;
-    fe_token_list *out;
-    diag_list *dl;
-    int oom;
-} lexer;
+static const fe_lex_rules rules = {"VISA-LEX-003", "VISA-LEX-002", "VISA-LIMIT-001"};
 
-static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-static int is_word(int c) { return is_alpha(c) || is_digit(c) || c == '_'; }
-static int is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static int is_word(int c) { return fe_is_alpha(c) || fe_is_digit(c) || c == '_'; }
 
-static int peek(const lexer *lx, size_t ahead)
-{
-    return lx->pos + ahead < lx->len ? (unsigned char)lx->text[lx->pos + ahead] : -1;
-}
-
-static fe_token *push(lexer *lx, uint8_t kind, size_t start, uint32_t line, uint32_t col)
-{
-    fe_token *t = fe_token_list_push(lx->out, kind, lx->text, start, lx->pos, line, col);
-    if (!t)
-        lx->oom = 1;
-    return t;
-}
-
-static void skip_space(lexer *lx)
-{
-    fe_text_pos p = {lx->pos, lx->line, lx->line_start};
-    uint32_t line = 0, col = 0;
-    int unclosed = fe_skip_blanks(lx->text, lx->len, &p, &line, &col);
-    lx->pos = p.pos;
-    lx->line = p.line;
-    lx->line_start = p.line_start;
-    if (unclosed)
-        diag_add(lx->dl, DIAG_ERROR, "VISA-LEX-003", lx->path, line, col,
-                 "unterminated block comment");
-}
-
-static void lex_number(lexer *lx, uint32_t line, uint32_t col)
+static void lex_number(fe_lexer *lx, uint32_t line, uint32_t col)
 {
     size_t start = lx->pos;
-    uint64_t value = 0;
-    int overflow = 0;
-    size_t digits = 0;
-    if (peek(lx, 0) == '0' && (peek(lx, 1) == 'x' || peek(lx, 1) == 'X')) {
-        lx->pos += 2;
-        for (int c; is_hex(c = peek(lx, 0)); lx->pos++, digits++) {
-            unsigned v = (unsigned)(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
-            overflow |= value >> 60 != 0;
-            value = value << 4 | v;
-        }
-    } else {
-        for (int c; is_digit(c = peek(lx, 0)); lx->pos++, digits++) {
-            unsigned v = (unsigned)(c - '0');
-            overflow |= value > (UINT64_MAX - v) / 10;
-            value = value * 10 + v;
-        }
-        if (peek(lx, 0) == '.' && is_digit(peek(lx, 1))) {
+    uint64_t value;
+    int overflow;
+    size_t digits = fe_lex_uint(lx, &value, &overflow);
+    int hex = lx->pos - start != digits; /* a 0x prefix was read */
+    if (!hex && fe_lex_peek(lx, 0) == '.' && fe_is_digit(fe_lex_peek(lx, 1))) {
+        lx->pos++;
+        while (fe_is_digit(fe_lex_peek(lx, 0)))
             lx->pos++;
-            while (is_digit(peek(lx, 0)))
-                lx->pos++;
-            fe_token *f = push(lx, FE_TOK_FLOAT, start, line, col);
-            if (f)
-                f->fvalue = strtod(lx->text + start, NULL);
-            return;
-        }
+        fe_token *f = fe_lex_push(lx, FE_TOK_FLOAT, start, line, col);
+        if (f)
+            f->fvalue = strtod(lx->text + start, NULL);
+        return;
     }
     /* A number glued to letters (`32x`) is malformed; `:` after it (an immediate's type) is not. */
-    int bad = digits == 0 || is_word(peek(lx, 0)) || overflow;
-    while (is_word(peek(lx, 0)))
+    int bad = digits == 0 || is_word(fe_lex_peek(lx, 0)) || overflow;
+    while (is_word(fe_lex_peek(lx, 0)))
         lx->pos++;
-    fe_token *t = push(lx, FE_TOK_INT, start, line, col);
-    if (!t)
-        return;
-    t->ivalue = value;
-    t->overflow = (uint8_t)overflow;
-    if (bad)
-        diag_add(lx->dl, DIAG_ERROR, "VISA-LEX-002", lx->path, line, col,
-                 "malformed number '%.*s'", (int)(t->len > 40 ? 40 : t->len), t->text);
+    fe_lex_push_int(lx, start, line, col, value, overflow, bad);
 }
 
-static void lex_string(lexer *lx, uint32_t line, uint32_t col)
+static void lex_string(fe_lexer *lx, uint32_t line, uint32_t col)
 {
     size_t start = lx->pos++;
-    while (peek(lx, 0) != '"' && peek(lx, 0) != '\n' && peek(lx, 0) != -1)
+    while (fe_lex_peek(lx, 0) != '"' && fe_lex_peek(lx, 0) != '\n' && fe_lex_peek(lx, 0) != -1)
         lx->pos++;
-    if (peek(lx, 0) != '"') {
+    if (fe_lex_peek(lx, 0) != '"') {
         diag_add(lx->dl, DIAG_ERROR, "VISA-LEX-003", lx->path, line, col,
                  "unterminated string");
         return;
     }
     lx->pos++;
-    push(lx, FE_TOK_STRING, start, line, col);
+    fe_lex_push(lx, FE_TOK_STRING, start, line, col);
 }
 
-static void lex_token(lexer *lx)
+static void lex_token(fe_lexer *lx)
 {
-    uint32_t line = lx->line, col = (uint32_t)(lx->pos - lx->line_start + 1);
+    uint32_t line = lx->line, col = fe_lex_col(lx);
     size_t start = lx->pos;
-    int c = peek(lx, 0);
-    if (is_alpha(c) || c == '_' || (c == '%' && is_word(peek(lx, 1)))) {
+    int c = fe_lex_peek(lx, 0);
+    if (fe_is_alpha(c) || c == '_' || (c == '%' && is_word(fe_lex_peek(lx, 1)))) {
         lx->pos++;
-        while (is_word(peek(lx, 0)))
+        while (is_word(fe_lex_peek(lx, 0)))
             lx->pos++;
-        push(lx, FE_TOK_IDENT, start, line, col);
-    } else if (c == '.' && is_word(peek(lx, 1))) {
+        fe_lex_push(lx, FE_TOK_IDENT, start, line, col);
+    } else if (c == '.' && is_word(fe_lex_peek(lx, 1))) {
         lx->pos++;
-        while (is_word(peek(lx, 0)))
+        while (is_word(fe_lex_peek(lx, 0)))
             lx->pos++;
-        push(lx, FE_TOK_DOTNAME, start, line, col);
-    } else if (is_digit(c)) {
+        fe_lex_push(lx, FE_TOK_DOTNAME, start, line, col);
+    } else if (fe_is_digit(c)) {
         lex_number(lx, line, col);
     } else if (c == '"') {
         lex_string(lx, line, col);
     } else if (c >= 0 && c != 0 && strchr("(),;:<>[]{}+-*!=|~", c)) {
         lx->pos++;
-        fe_token *t = push(lx, FE_TOK_PUNCT, start, line, col);
+        fe_token *t = fe_lex_push(lx, FE_TOK_PUNCT, start, line, col);
         if (t)
             t->punct = (char)c;
     } else {
@@ -145,23 +88,7 @@ static void lex_token(lexer *lx)
 
 int visa_lex(const char *path, const char *text, size_t len, fe_token_list *out, diag_list *dl)
 {
-    lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl};
-    out->items = NULL;
-    out->count = 0;
-    out->capacity = 0;
-    for (;;) {
-        skip_space(&lx);
-        if (lx.pos >= lx.len || lx.oom)
-            break;
-        lex_token(&lx);
-    }
-    uint32_t col = (uint32_t)(lx.pos - lx.line_start + 1);
-    if (!lx.oom)
-        push(&lx, FE_TOK_EOF, lx.pos, lx.line, col);
-    if (lx.oom) {
-        diag_add(dl, DIAG_ERROR, "VISA-LIMIT-001", path, lx.line, 0, "out of memory");
-        fe_token_list_free(out);
-        return -1;
-    }
-    return 0;
+    fe_lexer lx = {.path = path, .text = text, .len = len, .line = 1, .out = out, .dl = dl,
+                   .rules = rules};
+    return fe_lex_run(&lx, lex_token, "out of memory");
 }

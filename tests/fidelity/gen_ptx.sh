@@ -26,6 +26,7 @@ for name in "$@"; do
                 "$NVCC" -ptx -arch="$arch" -O3 -lineinfo "$name.cu" -o "$name.$arch.ptx" ;;
             esac
         done
+        "$here/../../tools/ptx_relative_paths.sh" "$name".*.ptx
         echo "gen_ptx: $name"
     )
 done

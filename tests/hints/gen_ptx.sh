@@ -13,5 +13,6 @@ for src in *.cu; do
     *) arch=sm_80 ;;
     esac
     "$NVCC" -ptx -arch=$arch -O3 -lineinfo "$src" -o "$name.ptx"
+    ../../tools/ptx_relative_paths.sh "$name.ptx"
     echo "gen_ptx: $name ($arch)"
 done

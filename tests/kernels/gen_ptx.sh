@@ -23,6 +23,7 @@ for name in "$@"; do
         for arch in $archs; do
             # shellcheck disable=SC2086
             "$NVCC" -ptx -arch=$arch -O3 -lineinfo $extra "$name.cu" -o "$name.$arch.ptx"
+            "$here/../../tools/ptx_relative_paths.sh" "$name.$arch.ptx"
         done
         if [ -f "$name.json" ] && [ "${archs#*sm_90}" != "$archs" ]; then
             sed -e 's/\.sm_80\.ptx"/.sm_90.ptx"/' -e 's/\.out\.bin"/.sm_90.out.bin"/' "$name.json" > "$name.sm_90.json"

@@ -13,5 +13,6 @@ if [ $# -eq 0 ]; then
 fi
 for name in "$@"; do
     (cd "$name" && "$NVCC" -ptx -arch=sm_80 -O3 -lineinfo "$name.cu" -o "$name.sm_80.ptx")
+    "$here/../../tools/ptx_relative_paths.sh" "$name/$name.sm_80.ptx"
     echo "gen_ptx: $name"
 done

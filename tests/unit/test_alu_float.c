@@ -402,6 +402,68 @@ static void test_fma_matches_libm(void **state)
     assert_int_equal(fegetround(), FE_TONEAREST);
 }
 
+/* ---- f32 add, sub and mul against one C operation per lane ----
+ * On hosts with AVX2 the executor runs their AVX2 builds (alu_float.c, ALU_AVX2_VARIANTS); the
+ * sweep holds whichever build the lookup picks to one float operation per lane, called through
+ * volatile pointers in the rounding mode, with the operand flushing, .sat, result flushing and
+ * NaN canonicalisation of docs/semantics.md. */
+static float f32_add_c(float x, float y) { return x + y; }
+static float f32_sub_c(float x, float y) { return x - y; }
+static float f32_mul_c(float x, float y) { return x * y; }
+static float (*volatile f32_ops_c[3])(float, float) = {f32_add_c, f32_sub_c, f32_mul_c};
+
+static uint64_t want_arith32(int op, uint32_t a, uint32_t b, int ftz, int sat, int mode)
+{
+    float x, y;
+    a = ftz ? flush32(a) : a;
+    b = ftz ? flush32(b) : b;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    fesetround(mode);
+    float r = f32_ops_c[op](x, y);
+    fesetround(FE_TONEAREST);
+    if (sat) {
+        r = r > 0.0f ? r : 0.0f;
+        r = r < 1.0f ? r : 1.0f;
+    }
+    uint32_t u;
+    memcpy(&u, &r, 4);
+    u = ftz ? flush32(u) : u;
+    return isnan(r) ? CNAN : u;
+}
+
+static void test_f32_arith_matches_scalar(void **state)
+{
+    (void)state;
+    static const struct { ir_round rnd; int mode; } modes[] = {
+        {IR_RND_RN, FE_TONEAREST}, {IR_RND_RZ, FE_TOWARDZERO}, {IR_RND_RM, FE_DOWNWARD},
+        {IR_RND_RP, FE_UPWARD}};
+    static const ir_opcode ops[3] = {IR_ADD, IR_SUB, IR_MUL};
+    uint64_t src[2][ALU_LANES], dst[ALU_LANES];
+    for (int round = 0; round < 128; round++) {
+        for (int l = 0; l < ALU_LANES; l++)
+            for (int i = 0; i < 2; i++) /* high words set: only the low 32 bits are the f32 */
+                src[i][l] = sweep_f32() | (uint64_t)(l & 1) << 40;
+        for (int op = 0; op < 3; op++)
+            for (unsigned m = 0; m < 4; m++)
+                for (unsigned v = 0; v < 4; v++) {
+                    int ftz = v & 1, sat = v >> 1;
+                    ir_insn in = make(ops[op], IR_T_F32,
+                                      (ftz ? IR_MOD_FTZ : 0) | (sat ? IR_MOD_SAT : 0),
+                                      modes[m].rnd);
+                    alu_fn fn = alu_lookup(&in);
+                    assert_non_null(fn);
+                    alu_args args = {{src[0], src[1], NULL, NULL}, dst, NULL, NULL, NULL};
+                    fn(&in, &args);
+                    for (int l = 0; l < ALU_LANES; l++)
+                        assert_int_equal(dst[l], want_arith32(op, (uint32_t)src[0][l],
+                                                              (uint32_t)src[1][l], ftz, sat,
+                                                              modes[m].mode));
+                }
+    }
+    assert_int_equal(fegetround(), FE_TONEAREST);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_rcp_sqrt),         cmocka_unit_test(test_approx_specials),
         cmocka_unit_test(test_approx_sweep),     cmocka_unit_test(test_lookup_rejects),
         cmocka_unit_test(test_fma_matches_libm),
+        cmocka_unit_test(test_f32_arith_matches_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -534,6 +534,88 @@ static void test_mov(void **state)
     CHECK(IR_MOV, IR_T_PRED, 0, {1, 0, 0, 0, 1}, {2, 0, 0, 0, 0});
 }
 
+/* The lane functions that have AVX2 builds (alu_internal.h ALU_AVX2_VARIANTS: add, sub, mul and
+ * mad .lo and .wide of 32-bit types, and, or, xor, shl and shr by an immediate, mov), which
+ * alu_lookup chooses on hosts with AVX2, against each operation's formula on 32 lanes of random
+ * 64-bit values: the bits above a 32-bit operand's width are set in most lanes and must not
+ * reach the result (except mad .wide's 64-bit c). */
+static void test_simd_builds_match_formulas(void **state)
+{
+    (void)state;
+    enum { ADD32, ADD64, SUB32, SUB64, MULLO_U, MULLO_S, MADLO_S, WIDE_U, WIDE_S, MADW_U, MADW_S,
+           AND32, OR64, XOR32, SHL32, SHRU32, SHRS32, SHRS64, MOV32, MOV64, NOPS };
+    static const struct {
+        ir_opcode op;
+        ir_type type;
+        uint32_t mods;
+    } ops[NOPS] = {
+        [ADD32] = {IR_ADD, IR_T_U32, 0},      [ADD64] = {IR_ADD, IR_T_S64, 0},
+        [SUB32] = {IR_SUB, IR_T_S32, 0},      [SUB64] = {IR_SUB, IR_T_U64, 0},
+        [MULLO_U] = {IR_MUL, IR_T_U32, IR_MOD_LO}, [MULLO_S] = {IR_MUL, IR_T_S32, IR_MOD_LO},
+        [MADLO_S] = {IR_MAD, IR_T_S32, IR_MOD_LO}, [WIDE_U] = {IR_MUL, IR_T_U32, IR_MOD_WIDE},
+        [WIDE_S] = {IR_MUL, IR_T_S32, IR_MOD_WIDE}, [MADW_U] = {IR_MAD, IR_T_U32, IR_MOD_WIDE},
+        [MADW_S] = {IR_MAD, IR_T_S32, IR_MOD_WIDE}, [AND32] = {IR_AND, IR_T_B32, 0},
+        [OR64] = {IR_OR, IR_T_B64, 0},        [XOR32] = {IR_XOR, IR_T_B32, 0},
+        [SHL32] = {IR_SHL, IR_T_B32, 0},      [SHRU32] = {IR_SHR, IR_T_U32, 0},
+        [SHRS32] = {IR_SHR, IR_T_S32, 0},     [SHRS64] = {IR_SHR, IR_T_S64, 0},
+        [MOV32] = {IR_MOV, IR_T_B32, 0},      [MOV64] = {IR_MOV, IR_T_U64, 0},
+    };
+    uint64_t src[3][ALU_LANES], dst[ALU_LANES];
+    uint64_t x = UINT64_C(0x2545F4914F6CDD1D);
+    for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < ALU_LANES; l++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                src[i][l] = l % 4 == 0 ? x & 0xFFFFFFFFu : x; /* some lanes clean */
+            }
+        const int64_t count = round % 3 == 0 ? 31 : round % 3 == 1 ? 7 : 1;
+        for (int k = 0; k < NOPS; k++) {
+            ir_insn in = make(ops[k].op, ops[k].type, ops[k].mods);
+            if (k >= SHL32 && k <= SHRS64) {
+                in.nsrc = 2;
+                in.src[1].kind = IR_OPND_IMM;
+                in.src[1].imm = k == SHRS64 ? count + 32 : count;
+            }
+            alu_fn fn = alu_lookup(&in);
+            assert_non_null(fn);
+            alu_args a = {{src[0], src[1], src[2], NULL}, dst, NULL, NULL, NULL};
+            fn(&in, &a);
+            for (int l = 0; l < ALU_LANES; l++) {
+                uint64_t p = src[0][l], q = src[1][l], c = src[2][l], w;
+                uint64_t p32 = p & 0xFFFFFFFFu, q32 = q & 0xFFFFFFFFu;
+                int64_t ps = (int32_t)(uint32_t)p, qs = (int32_t)(uint32_t)q;
+                switch (k) {
+                case ADD32: w = (p + q) & 0xFFFFFFFFu; break;
+                case ADD64: w = p + q; break;
+                case SUB32: w = (p - q) & 0xFFFFFFFFu; break;
+                case SUB64: w = p - q; break;
+                case MULLO_U: case MULLO_S: w = (p32 * q32) & 0xFFFFFFFFu; break;
+                case MADLO_S: w = (p32 * q32 + c) & 0xFFFFFFFFu; break;
+                case WIDE_U: w = p32 * q32; break;
+                case WIDE_S: w = (uint64_t)(ps * qs); break;
+                case MADW_U: w = p32 * q32 + c; break;
+                case MADW_S: w = (uint64_t)(ps * qs) + c; break;
+                case AND32: w = p & q & 0xFFFFFFFFu; break;
+                case OR64: w = p | q; break;
+                case XOR32: w = (p ^ q) & 0xFFFFFFFFu; break;
+                case SHL32: w = (p << count) & 0xFFFFFFFFu; break;
+                case SHRU32: w = p32 >> count; break;
+                case SHRS32: w = (uint64_t)(ps >> count) & 0xFFFFFFFFu; break;
+                case SHRS64: w = (uint64_t)((int64_t)p >> (count + 32)); break;
+                case MOV32: w = p32; break;
+                default: w = p; break;
+                }
+                if (dst[l] != w)
+                    print_error("op %d lane %d: a=%#llx b=%#llx c=%#llx got %#llx want %#llx\n",
+                                k, l, (unsigned long long)p, (unsigned long long)q,
+                                (unsigned long long)c, (unsigned long long)dst[l],
+                                (unsigned long long)w);
+                assert_int_equal(dst[l], w);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_lookup_rejects),  cmocka_unit_test(test_mov),
         cmocka_unit_test(test_flags_select_the_carry),
         cmocka_unit_test(test_shift_immediates_match_registers),
+        cmocka_unit_test(test_simd_builds_match_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

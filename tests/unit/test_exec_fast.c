@@ -8,7 +8,8 @@
  *                 flag); with every lane active the lane function writes the destination
  *                 register itself only when no source reads it;
  *   h_ld_const_same  a const load at an immediate address that memsys_const_load refuses
- *                 falls back to exec_h_ld, which reports the fault as before.
+ *                 falls back to exec_h_ld, which reports the fault as before;
+ *   lane_addresses  the AVX2 build of the register loop gives the scalar build's addresses.
  * (Every lane function today reads lane l's sources before it writes lane l, so writing in
  * place a register that is also a source would give the same values; the test still pins them.) */
 #include <setjmp.h>
@@ -470,7 +471,8 @@ static void test_alu_plain_is_chosen(void **state)
 }
 
 /* %tid.x/y/z (exec_warp.c tid_lanes, the first lane by division and the others by counting on)
- * in blocks whose rows and planes end inside a warp: every thread stores
+ * in blocks whose rows and planes end inside a warp, and in blocks whose warps each lie inside
+ * one row (counted on without carries): every thread stores
  * tid.x | tid.y << 8 | tid.z << 16 at its linear index. */
 static void run_tid_case(uint32_t bx, uint32_t by, uint32_t bz)
 {
@@ -519,6 +521,44 @@ static void test_tid_lanes(void **state)
     run_tid_case(5, 1, 40);
     run_tid_case(33, 2, 3);
     run_tid_case(16, 16, 1);
+    run_tid_case(64, 2, 1); /* every warp inside one row: tid_lanes without carries */
+    run_tid_case(48, 2, 2); /* warps inside a row and warps across rows */
+}
+
+/* exec_mem_addresses' register loops (exec_mem.c reg_addresses, and its AVX2 build on hosts
+ * that have AVX2): [reg + imm] in 64 bits, [reg32 + imm] modulo 2^32 (EXEC_MEM_AUX_ADDR32) and
+ * a register pair's [hi:lo + imm] (EXEC_MEM_AUX_PAIR), every lane against its formula, with the
+ * program's host_avx2 off and, when the host has AVX2, on. */
+static void test_lane_addresses(void **state)
+{
+    (void)state;
+    static uint64_t regs[2 * LANES];
+    for (unsigned l = 0; l < LANES; l++) {
+        regs[l] = 0xFFFFFFF0ull + l * 0x10000001ull;            /* crosses 2^32 */
+        regs[LANES + l] = 0x55ABCD0000ull + l * 3; /* a pair's high words, upper bits set */
+    }
+    static exec_program prog;
+    static exec_run_state rs;
+    static exec_warp w;
+    rs.prog = &prog;
+    w.run = &rs;
+    w.regs = regs;
+    ir_operand one = irb_addr_reg(0, -24), pair = irb_addr_reg(0, 40);
+    pair.count = 2;
+    pair.vregs[0] = 0;
+    pair.vregs[1] = 1;
+    for (int avx2 = 0; avx2 <= exec_host_avx2(); avx2++) {
+        prog.host_avx2 = (uint8_t)avx2;
+        uint64_t addr[LANES];
+        assert_int_equal(exec_mem_addresses(&w, &one, IR_SPACE_GLOBAL, 0, addr), IR_SPACE_GLOBAL);
+        for (unsigned l = 0; l < LANES; l++) assert_true(addr[l] == regs[l] - 24);
+        assert_int_equal(exec_mem_addresses(&w, &one, IR_SPACE_SHARED, EXEC_MEM_AUX_ADDR32, addr),
+                         IR_SPACE_SHARED);
+        for (unsigned l = 0; l < LANES; l++) assert_true(addr[l] == (uint32_t)(regs[l] - 24));
+        exec_mem_addresses(&w, &pair, IR_SPACE_GLOBAL, EXEC_MEM_AUX_PAIR, addr);
+        for (unsigned l = 0; l < LANES; l++)
+            assert_true(addr[l] == (regs[LANES + l] << 32 | (uint32_t)regs[l]) + 40);
+    }
 }
 
 int main(void)
@@ -533,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_lane_count),
         cmocka_unit_test(test_alu_plain_is_chosen),
         cmocka_unit_test(test_tid_lanes),
+        cmocka_unit_test(test_lane_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,32 @@ static void test_no_progress_hook(void **state)
     gms_run_destroy(r);
 }
 
+/* Functional mode with a limit that is no multiple of the quantum (256): the executor's turns
+ * take the budget once each (exec_warp.c run_16), and the warp that meets the limit in the
+ * middle of its turn stops after exactly the limit's instructions, the 1000th, with every lane
+ * of both warps (64 threads) counted in each. */
+static void test_limit_inside_a_turn(void **state)
+{
+    (void)state;
+    for (uint64_t limit = 999; limit <= 1000; limit++) {
+        gms_run_options opt = {.max_instructions = limit, .no_timing = 1};
+        gms_run *r = NULL;
+        gms_status st =
+            gms_run_file(GMS_SOURCE_DIR "/tests/kernels/runaway/runaway.json", &opt, &r, NULL);
+        assert_non_null(r);
+        assert_int_equal(st, GMS_ERR_FAULT);
+        gms_fault f;
+        assert_int_equal(gms_device_fault(gms_run_device(r), &f), GMS_OK);
+        assert_string_equal(f.rule, "EXEC-LIMIT-001");
+        gms_totals t;
+        assert_int_equal(gms_device_totals(gms_run_device(r), &t), GMS_OK);
+        assert_int_equal(t.warp_instructions, limit);
+        assert_int_equal(t.thread_instructions, limit * 32);
+        assert_int_equal(t.thread_instructions_pred_on, limit * 32);
+        gms_run_destroy(r);
+    }
+}
+
 /* A launch that breaks .maxntid is found before the first launch (which is fine) runs. */
 static void test_launch_checked_before_running(void **state)
 {
@@ -103,6 +129,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_reports),
         cmocka_unit_test(test_no_progress_hook),
+        cmocka_unit_test(test_limit_inside_a_turn),
         cmocka_unit_test(test_launch_checked_before_running),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "memsys_test.h"
@@ -74,10 +75,12 @@ static void serve(mem_access *a, uint64_t addr, mem_level level, uint16_t slice)
     a->levels |= (uint8_t)(1u << level);
 }
 
-/* Every sector the lanes of `a` touch, served at `level` from `slice`. */
+/* Every sector the active lanes of `a` touch, served at `level` from `slice`. */
 static void serve_lanes(mem_access *a, mem_level level, uint16_t slice)
 {
     for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((a->active >> l) & 1u))
+            continue;
         uint64_t sector = a->addr[l] & ~UINT64_C(31);
         int seen = 0;
         for (uint32_t i = 0; i < a->nserved; i++) seen |= a->served[i].addr == sector;
@@ -137,6 +140,44 @@ static void test_strided_throughput(void **state)
     assert_int_equal(strided_cycles(9), 24);
     assert_int_equal(strided_cycles(17), 40);
     assert_int_equal(strided_cycles(33), 70);
+}
+
+/* The cycle the ninth of 9 warp loads of 4-byte lanes at `addr` (all L1 hits), issued at
+ * cycle 0, is accepted: 8 times the slots one holds the pipeline, in cycles of 4 slots. */
+static uint64_t lanes_cycles(const uint64_t *addr, uint32_t active)
+{
+    timing_mem *tm = tiny();
+    mem_access a;
+    global_load(&a, G, 4);
+    a.active = active;
+    memcpy(a.addr, addr, sizeof a.addr);
+    serve_lanes(&a, MEM_LEVEL_L1, 0);
+    for (int i = 0; i < 8; i++) timing_mem_access(tm, 0, 0, &a);
+    uint64_t ninth = timing_mem_access(tm, 0, 0, &a).accept;
+    timing_mem_destroy(tm);
+    return ninth;
+}
+
+static void test_bank_wavefronts_of_lane_layouts(void **state)
+{
+    (void)state;
+    uint64_t addr[MEM_LANES];
+    /* One aligned 128-byte block in any lane order, words shared or not: one wavefront, one
+     * tag (4 slots: 8 loads, 8 cycles). */
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 * (31 - l);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 8);
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 64 + 4 * (l % 4);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 8);
+    /* 32 consecutive words across two blocks: still one wavefront, but two tags (5 slots:
+     * 40 slots, 10 cycles). */
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 + 4 * l;
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 10);
+    /* Lane 31 in the next block on lane 0's bank: two wavefronts (8 slots: 16 cycles); with
+     * lane 31 inactive, one block again. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 * l;
+    addr[31] = G + 128;
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
+    assert_int_equal(lanes_cycles(addr, 0x7fffffffu), 8);
 }
 
 static void test_fractional_pipeline_slots(void **state)
@@ -504,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_l1_hit_and_pipeline),
         cmocka_unit_test(test_strided_throughput),
         cmocka_unit_test(test_fractional_pipeline_slots),
+        cmocka_unit_test(test_bank_wavefronts_of_lane_layouts),
         cmocka_unit_test(test_shared_conflicts),
         cmocka_unit_test(test_l2_near_far_and_slices),
         cmocka_unit_test(test_near_copy_capacity),

@@ -1,0 +1,86 @@
+/* Scans of a warp scheduler's ready cycles (timing_scan.h). */
+#include "timing/timing_scan.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_X86 1
+#else
+#define HAVE_X86 0
+#endif
+
+int timing_scan_has_avx2(void)
+{
+#if HAVE_X86
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
+uint64_t timing_scan_ready_plain(const uint64_t *ready, uint32_t n, uint64_t t)
+{
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(ready[k] <= t) << k;
+    return m;
+}
+
+uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough)
+{
+    uint64_t least = UINT64_MAX;
+    for (uint32_t k = 0; k < n && least > enough; k++)
+        if (ready[k] < least)
+            least = ready[k];
+    return least;
+}
+
+#if HAVE_X86
+/* AVX2 compares 64-bit lanes as signed: flipping the top bit of both sides orders unsigned
+ * values the same way. */
+#define SIGN ((long long)INT64_MIN)
+
+__attribute__((target("avx2"))) uint64_t timing_scan_ready_avx2(const uint64_t *ready,
+                                                                  uint32_t n, uint64_t t)
+{
+    const __m256i sign = _mm256_set1_epi64x(SIGN);
+    const __m256i tv = _mm256_set1_epi64x((long long)(t ^ (uint64_t)INT64_MIN));
+    uint64_t late = 0; /* bit k: ready[k] > t */
+    uint32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        __m256i r = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(ready + k)), sign);
+        late |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(r, tv))) << k;
+    }
+    uint64_t m = n == 64 ? ~late : ~late & ((UINT64_C(1) << k) - 1);
+    for (; k < n; k++) m |= (uint64_t)(ready[k] <= t) << k;
+    return m;
+}
+
+__attribute__((target("avx2"))) uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n,
+                                                                uint64_t enough)
+{
+    (void)enough;
+    const __m256i sign = _mm256_set1_epi64x(SIGN);
+    __m256i least = _mm256_set1_epi64x(-1 ^ SIGN); /* UINT64_MAX, flipped */
+    uint32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        __m256i r = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(ready + k)), sign);
+        least = _mm256_blendv_epi8(least, r, _mm256_cmpgt_epi64(least, r));
+    }
+    __m256i other = _mm256_permute4x64_epi64(least, 0x4e); /* the other 128-bit half */
+    least = _mm256_blendv_epi8(least, other, _mm256_cmpgt_epi64(least, other));
+    other = _mm256_shuffle_epi32(least, 0x4e); /* the other 64-bit lane of each half */
+    least = _mm256_blendv_epi8(least, other, _mm256_cmpgt_epi64(least, other));
+    uint64_t m = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(least)) ^ (uint64_t)SIGN;
+    for (; k < n; k++) m = ready[k] < m ? ready[k] : m;
+    return m;
+}
+#else
+uint64_t timing_scan_ready_avx2(const uint64_t *ready, uint32_t n, uint64_t t)
+{
+    return timing_scan_ready_plain(ready, n, t);
+}
+
+uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n, uint64_t enough)
+{
+    return timing_scan_min_plain(ready, n, enough);
+}
+#endif

@@ -1,0 +1,37 @@
+/* Scans of a warp scheduler's ready cycles (docs/timing.md, "Scheduling"): which of its entries
+ * are ready by a cycle, and the earliest of them. Each event of the timing model asks both, over
+ * the scheduler's 16 or so entries, so they have an AVX2 version, chosen once per launch after a
+ * CPU check (timing_scan_has_avx2), beside a plain one; both give the same answers.
+ *
+ * Owner: timing_scan.c. Caller: timing_issue.c. */
+#ifndef GMS_TIMING_TIMING_SCAN_H
+#define GMS_TIMING_TIMING_SCAN_H
+
+#include <stdint.h>
+
+/* 1 when this CPU runs the AVX2 versions. */
+int timing_scan_has_avx2(void);
+
+/* A bit mask of the entries of ready[0 .. n) (n <= 64; cycles) that are <= t: bit k for
+ * ready[k]. */
+uint64_t timing_scan_ready_plain(const uint64_t *ready, uint32_t n, uint64_t t);
+uint64_t timing_scan_ready_avx2(const uint64_t *ready, uint32_t n, uint64_t t);
+
+/* The least of ready[0 .. n) (cycles), UINT64_MAX when n is 0; when that is <= `enough`, any
+ * entry <= `enough` may be returned instead (the plain version stops at the first). */
+uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough);
+uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n, uint64_t enough);
+
+static inline uint64_t timing_scan_ready(int avx2, const uint64_t *ready, uint32_t n, uint64_t t)
+{
+    return avx2 ? timing_scan_ready_avx2(ready, n, t) : timing_scan_ready_plain(ready, n, t);
+}
+
+static inline uint64_t timing_scan_min(int avx2, const uint64_t *ready, uint32_t n,
+                                       uint64_t enough)
+{
+    return avx2 ? timing_scan_min_avx2(ready, n, enough)
+                : timing_scan_min_plain(ready, n, enough);
+}
+
+#endif

@@ -1,0 +1,293 @@
+/* Unit tests of the coalescer (src/mem/mem_hier.c): however a warp access is split into line
+ * requests (a contiguous block built a line at a time, lanes at a fixed stride found without a
+ * look-up, or the general per-lane path with its hash built only when a lane goes back to an
+ * earlier line), the result must be the one the definition gives:
+ *   - the lines are taken in the order the lanes (lowest first) first touch them, and within a
+ *     line its touched 32-byte sectors in ascending order: that is the order of acc->served;
+ *   - acc->l1_tags is the number of distinct lines;
+ *   - a load returns every active lane's bytes; a store leaves the bytes of the highest lane
+ *     that wrote them.
+ * Each test builds its expected served list from the addresses alone (expect_served below) and
+ * compares it entry by entry, so a wrong request order, a missed or duplicated line or sector
+ * fails. Counters and data are checked against the buffer's known contents. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "config/gpu_config.h"
+#include "mem/memsys.h"
+#include "memsys_test.h"
+#include "sim/sim.h"
+
+enum { INSNS = 16, BUFFER_BYTES = 64 * 1024, LOCAL_BYTES = 256 };
+
+typedef struct fixture {
+    memsys_config cfg;
+    memsys *ms;
+    diag_list dl;
+    uint64_t buf; /* 64 KiB; word i holds 3 * i + 1 */
+    ir_mem_attrs attrs;
+    mem_access acc;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture fx;
+    memset(&fx, 0, sizeof fx);
+    memsys_test_small_h100(&fx.cfg);
+    diag_list_init(&fx.dl);
+    fx.ms = memsys_create(&fx.cfg, &fx.dl);
+    assert_non_null(fx.ms);
+    assert_int_equal(memsys_set_insn_count(fx.ms, INSNS), 0);
+    assert_int_equal(memsys_alloc(fx.ms, BUFFER_BYTES, 256, &fx.buf), 0);
+    static uint32_t words[BUFFER_BYTES / 4];
+    for (uint32_t i = 0; i < BUFFER_BYTES / 4; i++) words[i] = 3 * i + 1;
+    assert_int_equal(memsys_host_write(fx.ms, fx.buf, words, BUFFER_BYTES), 0);
+    *state = &fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    memsys_destroy(fx->ms);
+    diag_list_fini(&fx->dl);
+    return 0;
+}
+
+static mem_access *begin(fixture *fx, mem_op op, ir_space space, uint32_t elem_bytes,
+                         uint32_t vec, uint32_t active)
+{
+    return memsys_test_access(&fx->acc, &fx->attrs, op, space, elem_bytes, vec, active, 1);
+}
+
+static void perform(fixture *fx)
+{
+    mem_ctx c = {.sm = 0, .local_backing = MEM_LOCAL_BACKING_BASE, .local_bytes = LOCAL_BYTES};
+    mem_fault f;
+    assert_int_equal(memsys_access(fx->ms, &c, &fx->acc, &f), 0);
+}
+
+/* The backing address of lane l's byte at access address a (global: itself; local window
+ * offset: word-interleaved per lane, as the local backing is). */
+static uint64_t backing(const mem_access *a, uint32_t l, uint64_t addr)
+{
+    if (a->space != IR_SPACE_LOCAL)
+        return addr;
+    return MEM_LOCAL_BACKING_BASE + (addr / 4) * 128 + l * 4 + addr % 4;
+}
+
+/* The served list the definition gives for access *a (before it ran): lines in first-touch
+ * order, their touched sectors ascending. Compares it with a's results and returns the number
+ * of lines. */
+static uint32_t expect_served(const mem_access *a)
+{
+    uint64_t lines[2 * MEM_LANES * 16], sectors[2 * MEM_LANES * 16];
+    uint32_t nlines = 0, bytes = (uint32_t)a->elem_bytes * a->vec;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((a->active >> l) & 1u))
+            continue;
+        for (uint32_t b = 0; b < bytes; b++) {
+            uint64_t at = backing(a, l, a->addr[l] + b), line = at & ~(uint64_t)127;
+            uint32_t k = 0;
+            while (k < nlines && lines[k] != line) k++;
+            if (k == nlines) {
+                lines[nlines] = line;
+                sectors[nlines++] = 0;
+            }
+            sectors[k] |= 1ull << ((at & 127) >> 5);
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nlines; k++)
+        for (uint32_t s = 0; s < 4; s++)
+            if ((sectors[k] >> s) & 1) {
+                assert_true(n < a->nserved);
+                assert_int_equal(a->served[n].addr, lines[k] + 32 * s);
+                n++;
+            }
+    assert_int_equal(a->nserved, n);
+    assert_int_equal(a->l1_tags, nlines);
+    return nlines;
+}
+
+/* Runs the access in fx->acc and checks its served list; returns the number of lines. */
+static uint32_t run_checked(fixture *fx)
+{
+    mem_access before = fx->acc;
+    perform(fx);
+    before.nserved = fx->acc.nserved;
+    memcpy(before.served, fx->acc.served, sizeof before.served);
+    before.l1_tags = fx->acc.l1_tags;
+    return expect_served(&before);
+}
+
+/* The buffer's current word at byte offset `off` (through the hierarchy). */
+static uint32_t word_at(fixture *fx, uint64_t off)
+{
+    uint32_t v = 0;
+    mem_ctx c = {.sm = 0};
+    assert_int_equal(memsys_peek(fx->ms, &c, 0, fx->buf + off, &v, 4), 0);
+    return v;
+}
+
+static uint32_t lane_word(const mem_access *a, uint32_t lane, uint32_t element)
+{
+    uint32_t v;
+    memcpy(&v, a->data[lane] + 4 * element, 4);
+    return v;
+}
+
+/* Loads of `elem` x `vec` bytes per lane, lanes `active`, lane l at base + l * stride bytes
+ * (stride may be negative); checks the served list and every lane's data. */
+static uint32_t load_strided(fixture *fx, uint32_t elem, uint32_t vec, uint32_t active,
+                             uint64_t base_off, int64_t stride)
+{
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, elem, vec, active);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        a->addr[l] = fx->buf + base_off + (uint64_t)((int64_t)l * stride);
+    uint32_t lines = run_checked(fx);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!((active >> l) & 1u))
+            continue;
+        uint64_t off = base_off + (uint64_t)((int64_t)l * stride);
+        for (uint32_t e = 0; e < elem * vec / 4; e++)
+            assert_int_equal(lane_word(a, l, e), 3 * (off / 4 + e) + 1);
+    }
+    return lines;
+}
+
+static void test_contiguous_blocks(void **state)
+{
+    fixture *fx = *state;
+    /* A full warp of words: one line; of 8 and 16 bytes: 2 and 4 lines. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 0, 4), 1);
+    assert_int_equal(load_strided(fx, 8, 1, 0xFFFFFFFFu, 1024, 8), 2);
+    assert_int_equal(load_strided(fx, 4, 4, 0xFFFFFFFFu, 2048, 16), 4);
+    /* Not line-aligned: 128 bytes from byte 96 on span 2 lines (sector 3 of the first, sectors
+     * 0..2 of the second). */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 96, 4), 2);
+    /* A run of lanes 3..20 with no gap, lane 3 at byte 112 of a line: 4 lanes in it, 14 in the
+     * next. */
+    assert_int_equal(load_strided(fx, 4, 1, 0x001FFFF8u, 4096 + 100, 4), 2);
+    /* One active lane. */
+    assert_int_equal(load_strided(fx, 8, 1, 1u << 17, 8192, 8), 1);
+}
+
+static void test_fixed_strides(void **state)
+{
+    fixture *fx = *state;
+    /* Gaps between active lanes: unit stride, but not one block. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xF0F0F0F1u, 0, 4), 1);
+    /* 32-byte structures (one field a lane): 8 lines, 4 sectors each. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 12, 32), 8);
+    /* Every lane its own line (a column walk). */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 4, 2048), 32);
+    /* All lanes one word, and all lanes one 16-byte vector. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 200, 0), 1);
+    assert_int_equal(load_strided(fx, 4, 4, 0x0000FF00u, 480, 0), 1);
+    /* A stride that is not a multiple of the size: 8 bytes at 24 x l. */
+    assert_int_equal(load_strided(fx, 8, 1, 0xFFFFFFFFu, 0, 24), 6);
+}
+
+static void test_lanes_going_back(void **state)
+{
+    fixture *fx = *state;
+    /* Descending addresses: every line found by look-up, in descending order. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 31 * 256, -256), 32);
+    /* Up through 8 lines, then back over the same lines in another order, then above them:
+     * the lines already seen must be found (no line twice), the new ones added after. */
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < 8; l++) a->addr[l] = fx->buf + 128 * l + 4 * l;
+    for (uint32_t l = 8; l < 24; l++) a->addr[l] = fx->buf + 128 * ((l * 5) % 8) + 64;
+    for (uint32_t l = 24; l < 32; l++) a->addr[l] = fx->buf + 128 * (l - 16) + 8;
+    assert_int_equal(run_checked(fx), 16);
+    for (uint32_t l = 0; l < 32; l++)
+        assert_int_equal(lane_word(&fx->acc, l, 0), 3 * ((fx->acc.addr[l] - fx->buf) / 4) + 1);
+    /* The same lines again, ascending (no look-up), then a warp going back again: a look-up
+     * table left over from the first access must not answer for this one. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 0, 64), 16);
+    a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < 32; l++) a->addr[l] = fx->buf + 128 * ((l * 7) % 16) + 4 * (l % 8);
+    assert_int_equal(run_checked(fx), 16);
+}
+
+static void test_local_lanes(void **state)
+{
+    fixture *fx = *state;
+    /* The same local offset in every lane is one backing line; 8 bytes a lane, two lines whose
+     * lanes alternate between them; lane l at offset 4 * l, one line per lane. */
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu);
+    memsys_test_strided(a, 8, 0);
+    assert_int_equal(run_checked(fx), 1);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 8, 1, 0xFFFFFFFFu), 16, 0);
+    assert_int_equal(run_checked(fx), 2);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, 0xFFFFFFFFu), 0, 4);
+    assert_int_equal(run_checked(fx), 32);
+}
+
+static void test_stores_keep_the_last_lane(void **state)
+{
+    fixture *fx = *state;
+    /* A contiguous store: every lane's word lands. */
+    mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    memsys_test_strided(a, fx->buf + 96, 4);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint32_t v = 1000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(run_checked(fx), 2);
+    for (uint32_t l = 0; l < MEM_LANES; l++) assert_int_equal(word_at(fx, 96 + 4 * l), 1000 + l);
+    assert_int_equal(word_at(fx, 92), 3 * 23 + 1);  /* the words around are untouched */
+    assert_int_equal(word_at(fx, 224), 3 * 56 + 1);
+
+    /* All lanes store to one word (stride 0): the highest active lane's value stays. */
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0x7FFFFFFEu);
+    memsys_test_strided(a, fx->buf + 4000, 0);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint32_t v = 2000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(run_checked(fx), 1);
+    assert_int_equal(word_at(fx, 4000), 2000 + 30);
+    assert_int_equal(word_at(fx, 4004), 3 * 1001 + 1);
+
+    /* Lanes 0 and 31 store to the same word with the others in between going elsewhere (the
+     * per-lane path): lane 31 wins. A 32-byte-stride store writes each lane's word. */
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        a->addr[l] = fx->buf + 8192 + 256 * ((l * 3) % 31);
+        uint32_t v = 3000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(a->addr[0], a->addr[31]);
+    assert_int_equal(run_checked(fx), 31);
+    assert_int_equal(word_at(fx, 8192), 3000 + 31);
+    assert_int_equal(word_at(fx, 8192 + 256 * 3), 3000 + 1);
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    memsys_test_strided(a, fx->buf + 16384 + 8, 32);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint32_t v = 4000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(run_checked(fx), 8);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        assert_int_equal(word_at(fx, 16384 + 8 + 32 * l), 4000 + l);
+        assert_int_equal(word_at(fx, 16384 + 12 + 32 * l), 3 * (4096 + 3 + 8 * l) + 1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_contiguous_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fixed_strides, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lanes_going_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_local_lanes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stores_keep_the_last_lane, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

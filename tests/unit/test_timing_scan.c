@@ -1,0 +1,74 @@
+/* The scheduler's ready-cycle scans (src/timing/timing_scan.c): exact masks and minima for
+ * known entries, and the AVX2 versions (where this CPU has AVX2) equal to the plain ones on
+ * every length from 0 to 64 with cycles near the boundaries, TIMING_NEVER (UINT64_MAX) and
+ * values above 2^63 included. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "timing/timing_scan.h"
+
+#define NEVER UINT64_MAX
+
+static void test_known_entries(void **state)
+{
+    (void)state;
+    const uint64_t r[6] = {5, NEVER, 9, 10, 0, UINT64_C(1) << 63};
+    assert_int_equal(timing_scan_ready_plain(r, 6, 9), 0x15); /* entries 0, 2, 4 */
+    assert_int_equal(timing_scan_ready_plain(r, 6, 0), 0x10);
+    assert_int_equal(timing_scan_ready_plain(r, 3, 100), 0x5);
+    assert_int_equal(timing_scan_ready_plain(r, 0, 100), 0);
+    assert_true(timing_scan_min_plain(r, 6, 0) == 0);
+    assert_true(timing_scan_min_plain(r, 4, 0) == 5);
+    assert_true(timing_scan_min_plain(r + 1, 1, 0) == NEVER);
+    assert_true(timing_scan_min_plain(r, 0, 0) == NEVER);
+    /* The plain scan may stop at an entry <= enough: 5 is enough, the 0 behind it unread. */
+    assert_true(timing_scan_min_plain(r, 6, 5) == 5);
+    if (!timing_scan_has_avx2())
+        return;
+    assert_int_equal(timing_scan_ready_avx2(r, 6, 9), 0x15);
+    assert_int_equal(timing_scan_ready_avx2(r, 6, 0), 0x10);
+    assert_true(timing_scan_min_avx2(r, 6, 0) == 0);
+    assert_true(timing_scan_min_avx2(r, 4, 0) == 5);
+    assert_true(timing_scan_min_avx2(r + 1, 1, 0) == NEVER);
+    assert_true(timing_scan_min_avx2(r, 0, 0) == NEVER);
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_avx2_matches_plain(void **state)
+{
+    (void)state;
+    if (!timing_scan_has_avx2()) {
+        print_message("no AVX2 on this CPU: only the plain scans are checked\n");
+        return;
+    }
+    const uint64_t pick[] = {0, 1, 99, 100, 101, NEVER, NEVER - 1, UINT64_C(1) << 63,
+                             (UINT64_C(1) << 63) - 1};
+    uint64_t x = 0x9e3779b97f4a7c15u, r[64];
+    for (int round = 0; round < 2000; round++) {
+        uint32_t n = (uint32_t)(next_random(&x) % 65);
+        for (uint32_t k = 0; k < n; k++) r[k] = pick[next_random(&x) % 9];
+        uint64_t t = pick[next_random(&x) % 9];
+        assert_int_equal(timing_scan_ready_avx2(r, n, t), timing_scan_ready_plain(r, n, t));
+        assert_true(timing_scan_min_avx2(r, n, 0) == timing_scan_min_plain(r, n, 0));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_entries),
+        cmocka_unit_test(test_avx2_matches_plain),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
