@@ -108,8 +108,9 @@ static uint32_t slice_of_line(const cache *c, uint64_t line_number)
 {
     if (c->config.slice_modulo)
         return (uint32_t)(line_number % c->config.slices);
-    uint64_t n = c->config.slices, group = line_number / n, fold = 0;
-    for (uint64_t g = group; g; g >>= 16) fold ^= g & 0xFFFF;
+    uint64_t n = c->config.slices, group = line_number / n;
+    /* The xor of the group number's 16-bit chunks (zero chunks add nothing). */
+    uint64_t fold = (group ^ (group >> 16) ^ (group >> 32) ^ (group >> 48)) & 0xFFFF;
     return (uint32_t)((line_number + fold) % n);
 }
 
@@ -308,19 +309,23 @@ static void drop_line(cache *c, uint32_t line)
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->ways;
-    uint32_t best[3] = {NO_INDEX, NO_INDEX, NO_INDEX};
+    const uint64_t *tags = &c->tags[base], *stamps = &c->stamps[base];
+    const uint8_t *priorities = &c->priorities[base];
+    /* One pass: the lowest class seen so far, and its least recent line (stamps are unique). */
+    uint32_t best = 0;
+    unsigned best_class = CACHE_PRIORITY_LAST + 1;
+    uint64_t best_stamp = 0;
     for (uint32_t w = 0; w < c->ways; w++) {
-        uint32_t line = base + w;
-        if (c->tags[line] == NO_LINE)
-            return line;
-        uint8_t p = c->priorities[line];
-        if (best[p] == NO_INDEX || c->stamps[line] < c->stamps[best[p]])
-            best[p] = line;
+        if (tags[w] == NO_LINE)
+            return base + w;
+        unsigned p = priorities[w];
+        if (p < best_class || (p == best_class && stamps[w] < best_stamp)) {
+            best = w;
+            best_class = p;
+            best_stamp = stamps[w];
+        }
     }
-    for (int p = 0; p < 3; p++)
-        if (best[p] != NO_INDEX)
-            return best[p];
-    return base; /* unreachable: a full set has a best line */
+    return base + best;
 }
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
@@ -330,7 +335,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     uint32_t line = choose_victim(c, set);
     if (c->tags[line] != NO_LINE) {
         int was_dirty = c->dirty_sectors[line] != 0;
-        mem_status st = writeback_line(c, line, rq, r);
+        mem_status st = was_dirty ? writeback_line(c, line, rq, r) : MEM_OK;
         if (st != MEM_OK)
             return st;
         drop_line(c, line);
@@ -344,7 +349,11 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     if (c->data_slots[line] == 0)
         c->data_slots[line] = ++c->slots_used;
     uint64_t *bits = valid_bits(c, line);
-    for (uint32_t k = 0; k < 2 * c->bitmap_words; k++) bits[k] = 0;
+    if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
+        bits[0] = bits[1] = bits[2] = bits[3] = 0;
+    } else {
+        memset(bits, 0, 2 * c->bitmap_words * sizeof(uint64_t));
+    }
     c->resident_lines++;
     touch(c, line);
     *out = line;
@@ -480,11 +489,16 @@ static uint64_t sectors_of_range(const cache *c, uint32_t offset, uint32_t bytes
     return bit_range(first, last - first + 1);
 }
 
-static void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
+static inline void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
 {
     r->hit_sectors = requested & valid;
-    r->sector_accesses = popcount64(requested);
-    r->sector_hits = popcount64(r->hit_sectors);
+    if (!(requested & (requested - 1))) { /* one sector (or none) */
+        r->sector_accesses = requested != 0;
+        r->sector_hits = r->hit_sectors != 0;
+    } else {
+        r->sector_accesses = popcount64(requested);
+        r->sector_hits = popcount64(r->hit_sectors);
+    }
     r->sector_misses = r->sector_accesses - r->sector_hits;
 }
 

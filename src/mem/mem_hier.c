@@ -79,7 +79,9 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
         if (!((ln->sectors >> s) & 1))
             continue;
         uint8_t lv = level;
-        if (l2_read) {
+        if (l2_read && s1 == s2) { /* equal sectors: the L2 sector of the same number */
+            lv = (l2_hits >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        } else if (l2_read) {
             uint32_t first2 = (s << s1) >> s2, last2 = (((s + 1) << s1) - 1) >> s2;
             uint64_t need = (last2 - first2 >= 63 ? UINT64_MAX
                                                   : ((UINT64_C(1) << (last2 - first2 + 1)) - 1))
