@@ -497,9 +497,22 @@ static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
     return i;
 }
 
+/* One of the last four requests req_of returned whose line is `line_addr`, or -1. */
+static inline int recent_req(const memsys *ms, uint64_t line_addr)
+{
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t i = ms->recent[k];
+        if (i < ms->nreqs && ms->reqs[i].line_addr == line_addr)
+            return (int)i;
+    }
+    return -1;
+}
+
 /* The request of line `line_addr`, in the order the lines were first touched: the previous
  * piece's line; a line above every line so far is new without a look-up (lanes usually go up
- * through memory); the hash only for a line at or below them. -1 when the scratch is full. */
+ * through memory); one of the last four lines (a local access: each lane's 4-byte pieces lie
+ * on lines 128 bytes apart, the same lines for every lane); the hash only for the others.
+ * -1 when the scratch is full. */
 static inline int req_of(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
 {
     int r;
@@ -510,10 +523,11 @@ static inline int req_of(memsys *ms, uint64_t line_addr, uint8_t kind, int store
         return (int)ms->last_req;
     } else if (line_addr > ms->max_line) {
         r = new_req(ms, line_addr, kind, store);
-    } else {
+    } else if ((r = recent_req(ms, line_addr)) < 0) {
         r = find_req(ms, line_addr, kind, store);
     }
     ms->last_req = (uint32_t)(r < 0 ? 0 : r);
+    ms->recent[ms->recent_at++ & 3] = ms->last_req;
     return r;
 }
 

@@ -100,6 +100,10 @@ struct memsys {
     line_req reqs[LINE_SCRATCH];
     uint32_t nreqs;
     uint32_t last_req;        /* request the previous piece went to */
+    uint32_t recent[4];       /* the last requests req_of found or made, most recent at
+                                 recent_at - 1 (mod 4): a local access's lanes each touch the
+                                 same few lines one after the other */
+    uint32_t recent_at;
     uint32_t nhashed;         /* reqs[0 .. nhashed) are in req_hash; the rest were added in
                                  ascending line order and are found without it */
     uint64_t max_line;        /* the highest line address of reqs[0 .. nreqs) */
