@@ -585,6 +585,9 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     c->stats.read_sector_hits += k;
     c->stats.sector_accesses += k;
     c->stats.sector_hits += k;
+    *runs = n;
+    if (!out) /* a tags-only probe (the instruction cache's fetch) */
+        return true;
     const uint8_t *data = line_data(c, line);
     if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
         uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
@@ -594,7 +597,6 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     } else {
         memcpy(out, data, c->config.line_bytes);
     }
-    *runs = n;
     return true;
 }
 

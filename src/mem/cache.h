@@ -181,7 +181,8 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
  * is valid, does exactly what cache_read with hints {alloc, no fill size} would do for each run
  * of consecutive sectors of `sectors` in turn (all hits: recency, class, statistics), copies
  * the requested sectors into `out` (OUT, line_bytes; each sector at its offset in the line, the
- * other bytes unspecified), stores the number of runs in *runs (OUT) and returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
+ * other bytes unspecified; NULL: no data, as for a tags-only cache), stores the number of runs
+ * in *runs (OUT) and returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
                     uint32_t *runs);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").

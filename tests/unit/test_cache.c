@@ -797,6 +797,40 @@ static void test_read_hit_matches_reads_by_run(void **state)
     teardown(&b);
 }
 
+/* Without a data buffer (the instruction cache's fetch: a tags-only probe of one byte),
+ * cache_read_hit does what a one-byte cache_read without hints does on a hit: the same
+ * statistics and recency, and it writes no data. */
+static void test_read_hit_probe_matches_one_byte_read(void **state)
+{
+    (void)state;
+    fixture a, b;
+    setup_default(&a);
+    setup_default(&b);
+    fixture *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 4; i++) /* a full set: line 0 is the least recent */
+            read4(both[k], BASE + (uint64_t)i * SET_STRIDE, NULL, NULL);
+    cache_result r;
+    assert_int_equal(cache_read(a.c, BASE + 2, 1, NULL, NULL, &r), MEM_OK);
+    assert_int_equal(r.sector_hits, 1);
+    uint32_t runs = 0;
+    assert_true(cache_read_hit(b.c, BASE, 1u, CACHE_ALLOC_UNCHANGED, NULL, &runs));
+    assert_int_equal(runs, 1);
+    const cache_stats *sa = cache_get_stats(a.c), *sb = cache_get_stats(b.c);
+    assert_int_equal(sb->reads, sa->reads);
+    assert_int_equal(sb->read_sector_hits, sa->read_sector_hits);
+    assert_int_equal(sb->sector_accesses, sa->sector_accesses);
+    assert_int_equal(sb->sector_hits, sa->sector_hits);
+    /* Line 0 is now the most recent in both: a new line in the set evicts line 1. */
+    for (int k = 0; k < 2; k++) {
+        read4(both[k], BASE + 4 * SET_STRIDE, NULL, NULL);
+        assert_true(present(both[k], BASE));
+        assert_false(present(both[k], BASE + SET_STRIDE));
+    }
+    teardown(&a);
+    teardown(&b);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -918,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_request_reaches_next_level),
         cmocka_unit_test(test_invalidate_clean_lines),
         cmocka_unit_test(test_read_hit_matches_reads_by_run),
+        cmocka_unit_test(test_read_hit_probe_matches_one_byte_read),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),
