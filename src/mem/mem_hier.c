@@ -1,9 +1,9 @@
 /* The cache hierarchy: per-SM L1 data caches on a sliced L2 on DRAM, all carrying data, and the
  * path of a warp's global and local accesses through them.
  *
- * A warp access is first split into the lines it touches (coalescing; 128 bytes, or the
- * preset's smaller line); each line is then
- * one L1 request for the sectors it needs. Global loads allocate in L1 unless the access bypasses
+ * A warp access is first split into the lines it touches (coalescing, mem_coalesce.c; 128
+ * bytes, or the preset's smaller line); each line is then one L1 request for the sectors it
+ * needs. Global loads allocate in L1 unless the access bypasses
  * it (an L1 bypass or volatile read, strong loads at a scope wider than the CTA, or a GPU that
  * does not cache global loads); global stores write through to L2 without allocating; local
  * lines are written back. Atomics are performed at L2. Surface accesses (image ops, whose
@@ -440,427 +440,6 @@ static int global_load_bypasses_l1(const memsys *ms, const ir_mem_attrs *a)
     return 0;
 }
 
-/* ---- coalescing ---- */
-
-uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset)
-{
-    return ctx->local_backing + (offset / 4) * 128 + lane * 4 + offset % 4;
-}
-
-/* A new line request for `line_addr` (reqs[nreqs], not yet in the hash), or -1 when the scratch
- * is full. */
-static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
-{
-    if (ms->nreqs == LINE_SCRATCH)
-        return -1;
-    if (!ms->nreqs || line_addr > ms->max_line)
-        ms->max_line = line_addr;
-    int i = (int)ms->nreqs++;
-    line_req *r = &ms->reqs[i];
-    r->line_addr = line_addr;
-    r->kind = kind;
-    r->all_l1 = 0;
-    r->sectors = 0;
-    memset(r->byte_bits, 0, sizeof r->byte_bits);
-    if (store)
-        memset(r->mask, 0, sizeof r->mask);
-    return i;
-}
-
-/* The hash slot where line `line_addr` is, or the empty slot where it would go. */
-static uint32_t req_slot(const memsys *ms, uint64_t line_addr)
-{
-    uint32_t h = (uint32_t)((line_addr >> 7) * 0x9E3779B1u) >> 23; /* 512 buckets */
-    while (ms->req_hash[h] >= 0 && ms->reqs[ms->req_hash[h]].line_addr != line_addr)
-        h = (h + 1) & 511;
-    return h;
-}
-
-/* The request of a line that may already have one: the requests not yet in the hash are put
- * there first, then the line is looked up, and added when it is new. */
-static int find_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
-{
-    for (; ms->nhashed < ms->nreqs; ms->nhashed++) {
-        uint32_t h = req_slot(ms, ms->reqs[ms->nhashed].line_addr);
-        ms->req_hash[h] = (int16_t)ms->nhashed;
-        ms->req_slots[ms->nhashed] = (uint16_t)h;
-    }
-    uint32_t h = req_slot(ms, line_addr);
-    if (ms->req_hash[h] >= 0)
-        return ms->req_hash[h];
-    int i = new_req(ms, line_addr, kind, store);
-    if (i < 0)
-        return -1;
-    ms->req_hash[h] = (int16_t)i;
-    ms->req_slots[i] = (uint16_t)h;
-    ms->nhashed = ms->nreqs;
-    return i;
-}
-
-/* One of the last four requests req_of returned whose line is `line_addr`, or -1. */
-static inline int recent_req(const memsys *ms, uint64_t line_addr)
-{
-    for (uint32_t k = 0; k < 4; k++) {
-        uint32_t i = ms->recent[k];
-        if (i < ms->nreqs && ms->reqs[i].line_addr == line_addr)
-            return (int)i;
-    }
-    return -1;
-}
-
-/* The request of line `line_addr`, in the order the lines were first touched: the previous
- * piece's line; a line above every line so far is new without a look-up (lanes usually go up
- * through memory); one of the last four lines (a local access: each lane's 4-byte pieces lie
- * on lines 128 bytes apart, the same lines for every lane); the hash only for the others.
- * -1 when the scratch is full. */
-static inline int req_of(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
-{
-    int r;
-    if (!ms->nreqs) {
-        ms->nhashed = 0;
-        r = new_req(ms, line_addr, kind, store);
-    } else if (ms->reqs[ms->last_req].line_addr == line_addr) {
-        return (int)ms->last_req;
-    } else if (line_addr > ms->max_line) {
-        r = new_req(ms, line_addr, kind, store);
-    } else if ((r = recent_req(ms, line_addr)) < 0) {
-        r = find_req(ms, line_addr, kind, store);
-    }
-    ms->last_req = (uint32_t)(r < 0 ? 0 : r);
-    ms->recent[ms->recent_at++ & 3] = ms->last_req;
-    return r;
-}
-
-/* Copies a lane's bytes (1..MEM_MAX_LANE_BYTES): the common sizes as fixed-size copies the
- * compiler inlines, as a library call per lane would cost more than the copy. `src` NULL: sets
- * the bytes to 1. */
-static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
-{
-    _Static_assert(MEM_MAX_LANE_BYTES == 64, "ones[] lists one 1 per byte of a lane");
-    static const uint8_t ones[MEM_MAX_LANE_BYTES] = {
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    };
-    if (!src)
-        src = ones;
-    switch (len) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, len); break;
-    }
-}
-
-/* Mask of `count` bits from bit `first` (first + count <= 64). */
-static uint64_t bit_span(unsigned first, unsigned count)
-{
-    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
-}
-
-/* Marks line bytes [off, off+len) of request q touched: its L1 sectors and its byte bits. */
-static inline void mark_bytes(const memsys *ms, line_req *q, uint32_t off, uint32_t len)
-{
-    unsigned s0 = off >> ms->l1_sector_shift, s1 = (off + len - 1) >> ms->l1_sector_shift;
-    q->sectors |= bit_span(s0, s1 - s0 + 1);
-    if ((off & 63) + len <= 64) { /* within one word: every lane of at most 16 bytes */
-        q->byte_bits[off >> 6] |= ((UINT64_C(2) << (len - 1)) - 1) << (off & 63);
-    } else {
-        for (uint32_t at = off, left = len; left;) {
-            uint32_t bit = at & 63, n = 64 - bit < left ? 64 - bit : left;
-            q->byte_bits[at >> 6] |= bit_span(bit, n);
-            at += n;
-            left -= n;
-        }
-    }
-}
-
-/* Adds `len` bytes at backing address `addr` (within one line) to their line request: its
- * touched bytes and L1 sectors, and for a store (store_data) its byte mask and data. Returns
- * where the bytes are in the request's data, or NULL when the scratch is full. */
-static inline __attribute__((always_inline)) uint8_t *
-touch_line(memsys *ms, uint64_t addr, uint32_t len, uint8_t kind, const uint8_t *store_data)
-{
-    uint64_t line_addr = addr & ~(uint64_t)(ms->line_bytes - 1);
-    int r = req_of(ms, line_addr, kind, store_data != NULL);
-    if (r < 0)
-        return NULL;
-    uint32_t off = (uint32_t)(addr - line_addr);
-    line_req *q = &ms->reqs[r];
-    mark_bytes(ms, q, off, len);
-    if (store_data) {
-        lane_copy(q->mask + off, NULL, len);
-        lane_copy(q->data + off, store_data, len);
-    }
-    return q->data + off;
-}
-
-/* Adds lane bytes [lane_off, lane_off+len) at backing address `addr` (within one line) as a
- * piece of lane `lane` (touch_line). */
-static inline __attribute__((always_inline)) int
-add_piece(memsys *ms, uint32_t lane, uint32_t lane_off, uint64_t addr, uint32_t len, uint8_t kind,
-          const uint8_t *store_data)
-{
-    if (ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
-        return -1;
-    const uint8_t *at = touch_line(ms, addr, len, kind, store_data);
-    if (!at)
-        return -1;
-    uint32_t off = (uint32_t)(at - ms->reqs[ms->last_req].data);
-    ms->pieces[ms->npieces++] = (lane_piece){(uint16_t)ms->last_req, (uint8_t)lane,
-                                             (uint8_t)lane_off, (uint8_t)off, (uint8_t)len};
-    return 0;
-}
-
-/* Whether the access touches every byte of the line. */
-static int whole_line(const memsys *ms, const line_req *r)
-{
-    for (uint32_t b = 0; b < ms->line_bytes; b += 64) {
-        uint32_t n = ms->line_bytes - b < 64 ? ms->line_bytes - b : 64;
-        if ((r->byte_bits[b >> 6] & bit_span(0, n)) != bit_span(0, n))
-            return 0;
-    }
-    return 1;
-}
-
-/* Copies `n` lanes' bytes (`bytes` each) from lane_data to dst, one after another. */
-static void gather_lanes(uint8_t *dst, const uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], uint32_t n,
-                         uint32_t bytes)
-{
-    switch (bytes) {
-    case 4: for (uint32_t i = 0; i < n; i++) memcpy(dst + 4 * i, lane_data[i], 4); break;
-    case 8: for (uint32_t i = 0; i < n; i++) memcpy(dst + 8 * i, lane_data[i], 8); break;
-    default: for (uint32_t i = 0; i < n; i++) memcpy(dst + bytes * i, lane_data[i], bytes); break;
-    }
-}
-
-/* The stride of an access whose active lanes are all global, lane l at base + (l - l0) x
- * stride (l0 the lowest active lane, base its offset aligned to the access's power-of-two size
- * of at most a line), with stride 0 or a multiple of the size; UINT64_MAX when the access is
- * not of this shape. */
-static uint64_t lane_stride(const memsys *ms, const lane_target *t, uint32_t lanes,
-                            uint32_t bytes)
-{
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes);
-    uint64_t base = t[l0].offset, stride = 0;
-    if ((bytes & (bytes - 1)) || bytes > ms->line_bytes || (base & (bytes - 1)))
-        return UINT64_MAX;
-    if (lanes & (lanes - 1)) {
-        uint32_t l = (uint32_t)__builtin_ctz(lanes & (lanes - 1));
-        uint64_t d = t[l].offset - base;
-        if (t[l].offset < base || d % (l - l0))
-            return UINT64_MAX;
-        stride = d / (l - l0);
-    }
-    if (stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES) /* no lane wraps around */
-        return UINT64_MAX;
-    uint32_t run = lanes >> l0;
-    if (!(run & (run + 1))) { /* no inactive lane between: a plain loop */
-        uint32_t n = bits_popcount32(run), bad = 0;
-#pragma GCC unroll 8
-        for (uint32_t i = 0; i < n; i++)
-            bad |= (t[l0 + i].space != IR_SPACE_GLOBAL) | (t[l0 + i].offset != base + i * stride);
-        return bad ? UINT64_MAX : stride;
-    }
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        if (t[l].space != IR_SPACE_GLOBAL || t[l].offset != base + (l - l0) * stride)
-            return UINT64_MAX;
-    }
-    return stride;
-}
-
-/* lane_stride's contiguous case with no inactive lane between: lanes l0..l1 at base + i x
- * bytes, one line request after the other with a range of lanes each. */
-static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uint64_t base,
-                          int store)
-{
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = bits_popcount32(lanes);
-    uint64_t end = base + (uint64_t)n * bytes, line_mask = ms->line_bytes - 1;
-    for (uint64_t at = base; at < end;) {
-        uint64_t line_addr = at & ~line_mask;
-        uint64_t stop = end - line_addr < ms->line_bytes ? end : line_addr + ms->line_bytes;
-        int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
-        if (r < 0)
-            return -1;
-        line_req *q = &ms->reqs[r];
-        uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
-        uint32_t first = l0 + (uint32_t)((at - base) / bytes), count = len / bytes;
-        mark_bytes(ms, q, off, len);
-        if (store) {
-            memset(q->mask + off, 1, len);
-            gather_lanes(q->data + off, acc->data + first, count, bytes);
-        }
-        at = stop;
-    }
-    ms->last_req = ms->nreqs - 1;
-    if (!store) {
-        ms->block_l0 = l0;
-        ms->block_lanes = n;
-        ms->block_base = base;
-    }
-    return 0;
-}
-
-/* Accesses of lane_stride's shape: their line requests in the order, and with the bytes,
- * sectors, mask and data, the per-lane path would give them, without a look-up (the lanes go
- * up through memory: a new line is the next request; stride 0: one line for all). Returns 0
- * when the access is not of this shape (nothing changed), 1 when done, -1 when the scratch is
- * full. */
-static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target *t,
-                            uint32_t lanes, int store)
-{
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint64_t stride = ms->known_stride != UINT64_MAX ? ms->known_stride
-                                                     : lane_stride(ms, t, lanes, bytes);
-    ms->known_stride = UINT64_MAX;
-    if (stride == UINT64_MAX)
-        return 0;
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), run = lanes >> l0;
-    if (stride == bytes && !(run & (run + 1)))
-        return coalesce_block(ms, acc, lanes, t[l0].offset, store) ? -1 : 1;
-    ms->whole_lanes = store ? 0 : lanes;
-    uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
-    line_req *q = NULL;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        uint64_t at = t[l].offset;
-        if ((at & ~line_mask) != line_addr) {
-            line_addr = at & ~line_mask;
-            int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
-            if (r < 0)
-                return -1;
-            q = &ms->reqs[r];
-        }
-        uint32_t off = (uint32_t)(at & line_mask);
-        if (store) {
-            lane_copy(q->mask + off, NULL, bytes);
-            lane_copy(q->data + off, acc->data[l], bytes);
-        } else {
-            ms->lane_src[l] = q->data + off;
-        }
-        if (stride || m == lanes)
-            mark_bytes(ms, q, off, bytes);
-    }
-    ms->last_req = ms->nreqs - 1;
-    return 1;
-}
-
-/* A global lane's bytes (t[l].offset on): one piece when they lie in one line, as an aligned
- * access of at most 32 bytes always does; wider ones (Intel LSC: up to 64 bytes a lane) may
- * cross a 64-byte line and are split there. */
-static int coalesce_global_lane(memsys *ms, const lane_target *t, uint32_t l, uint32_t bytes,
-                                const uint8_t *src)
-{
-    if ((t[l].offset & (ms->line_bytes - 1)) + bytes <= ms->line_bytes) {
-        const uint8_t *at = touch_line(ms, t[l].offset, bytes, LINE_KIND_GLOBAL, src);
-        if (!at)
-            return -1;
-        ms->lane_src[l] = at;
-        ms->whole_lanes |= 1u << l;
-        return 0;
-    }
-    for (uint32_t done = 0; done < bytes;) {
-        uint64_t at = t[l].offset + done;
-        uint32_t room = ms->line_bytes - (uint32_t)(at & (ms->line_bytes - 1));
-        uint32_t chunk = bytes - done < room ? bytes - done : room;
-        if (add_piece(ms, l, done, at, chunk, LINE_KIND_GLOBAL, src ? src + done : NULL))
-            return -1;
-        done += chunk;
-    }
-    return 0;
-}
-
-/* Splits the lanes `lanes` of the access into line requests (reqs, in the order the lanes
- * first touch them) and records where each lane's bytes are (lane_src, pieces). Returns -1
- * when the scratch is full. */
-static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
-                    uint32_t lanes, int store)
-{
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    for (uint32_t i = 0; i < ms->nhashed; i++) ms->req_hash[ms->req_slots[i]] = -1;
-    ms->nreqs = ms->nhashed = 0;
-    ms->npieces = 0;
-    ms->whole_lanes = ms->block_lanes = 0;
-    int strided = lanes ? coalesce_strided(ms, acc, t, lanes, store) : 0;
-    if (strided)
-        return strided < 0 ? -1 : 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        const uint8_t *src = store ? acc->data[l] : NULL;
-        if (t[l].space == IR_SPACE_GLOBAL) {
-            if (coalesce_global_lane(ms, t, l, bytes, src))
-                return -1;
-            continue;
-        }
-        for (uint32_t done = 0; done < bytes;) {
-            uint64_t off = t[l].offset + done;
-            uint32_t chunk = 4 - (uint32_t)(off % 4);
-            if (chunk > bytes - done)
-                chunk = bytes - done;
-            if (add_piece(ms, l, done, hier_local_backing(ctx, l, off), chunk, LINE_KIND_LOCAL,
-                          src ? src + done : NULL))
-                return -1;
-            done += chunk;
-        }
-    }
-    return 0;
-}
-
-/* Copies `n` lanes' bytes (`bytes` each) from src, one after another, to lane_data. */
-static void scatter_lanes(uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], const uint8_t *src,
-                          uint32_t n, uint32_t bytes)
-{
-    switch (bytes) {
-    case 4: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 4 * i, 4); break;
-    case 8: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 8 * i, 8); break;
-    case 16: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 16 * i, 16); break;
-    default: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + bytes * i, bytes); break;
-    }
-}
-
-/* A contiguous load's data (block_*), from its line requests, a line at a time. */
-static void copy_out_block(const memsys *ms, mem_access *acc, uint32_t bytes)
-{
-    uint32_t l = ms->block_l0, left = ms->block_lanes;
-    uint32_t off = (uint32_t)(ms->block_base & (ms->line_bytes - 1));
-    for (uint32_t i = 0; i < ms->nreqs && left; i++, off = 0) {
-        uint32_t n = (ms->line_bytes - off) / bytes;
-        n = n < left ? n : left;
-        scatter_lanes(acc->data + l, ms->reqs[i].data + off, n, bytes);
-        l += n;
-        left -= n;
-    }
-}
-
-/* A load's data, from the line requests into its lanes (block_*, lane_src, pieces). */
-static void copy_out(const memsys *ms, mem_access *acc)
-{
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint32_t m = ms->whole_lanes;
-    if (ms->block_lanes)
-        copy_out_block(ms, acc, bytes);
-    if (m == UINT32_MAX && bytes == 4) { /* a full warp of words */
-#pragma GCC unroll 8
-        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], ms->lane_src[l], 4);
-        m = 0;
-    }
-    switch (bytes) {
-    case 4: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 4); break;
-    case 8: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 8); break;
-    default:
-        for (; m; m &= m - 1)
-            memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], bytes);
-        break;
-    }
-    for (uint32_t p = 0; p < ms->npieces; p++) {
-        const lane_piece *pc = &ms->pieces[p];
-        lane_copy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off, pc->len);
-    }
-}
-
 /* ---- loads and stores ---- */
 
 /* Whether the access is a surface access (an image op's: docs/images.md). */
@@ -935,7 +514,7 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_read_invalidate(ms, rq, l1, r->line_addr, a);
     if (r->kind == LINE_KIND_LOCAL && (a->l1 & IR_L1_LAST_USE)) {
-        if (whole_line(ms, r)) {
+        if (coalesce_whole_line(ms, r)) {
             cache_result res;
             cache_discard_line(l1, r->line_addr, &res);
             hier_count_l1(rq, &res);
@@ -1095,7 +674,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
                       const lane_target *t, uint32_t lanes, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
-    if (coalesce(ms, ctx, acc, t, lanes, store))
+    if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
     if (!is_surface(rq->attrs))
@@ -1130,36 +709,20 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     }
     rq->line = NULL;
     if (!store)
-        copy_out(ms, acc);
+        coalesce_copy_out(ms, acc);
     report_levels(ms, acc);
     if (is_surface(rq->attrs))
         count_surface(rq, acc);
     return 0;
 }
 
-/* Adds lane `lane`'s texel `slot` (bytes at `addr`) to the line requests, split at lines. */
-static int add_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint32_t bytes)
-{
-    for (uint32_t done = 0; done < bytes;) {
-        uint64_t at = addr + done;
-        uint32_t room = ms->line_bytes - (uint32_t)(at % ms->line_bytes);
-        uint32_t chunk = bytes - done < room ? bytes - done : room;
-        if (add_piece(ms, lane, slot * 16 + done, at, chunk, LINE_KIND_GLOBAL, NULL))
-            return -1;
-        done += chunk;
-    }
-    return 0;
-}
-
 int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
                  mem_fault *f)
 {
-    for (uint32_t i = 0; i < ms->nreqs; i++) ms->req_hash[ms->req_slots[i]] = -1;
-    ms->nreqs = 0;
-    ms->npieces = 0;
+    coalesce_begin(ms);
     for (uint32_t l = 0; l < MEM_LANES; l++)
         for (uint32_t k = 0; k < MEM_TEX_MAX_FETCH; k++)
-            if (((ta->slots[l] >> k) & 1u) && add_texel(ms, l, k, ta->addr[l][k], ta->texel_bytes))
+            if (((ta->slots[l] >> k) & 1u) && coalesce_texel(ms, l, k, ta->addr[l][k], ta->texel_bytes))
                 goto nomem;
     if (!ms->nreqs)
         return 0;

@@ -143,6 +143,27 @@ int mem_check_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t lan
 mem_request mem_request_for(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
                             const ir_mem_attrs *attrs);
 
+/* mem_coalesce.c: a warp access's line requests (memsys.reqs) and its lanes' bytes in them. */
+/* The backing address of byte `offset` of lane `lane`'s local window: local memory is
+ * interleaved in 4-byte words, lane by lane, from ctx->local_backing. */
+uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset);
+/* Empties the line requests and pieces before an access. Never fails. */
+void coalesce_begin(memsys *ms);
+/* Splits the active lanes `lanes` of `acc` (resolved into t[]) into line requests, in the
+ * order the lanes first touch their lines, with each line's touched bytes and L1 sectors and,
+ * for a store, its byte mask and data; records where each lane's bytes are for
+ * coalesce_copy_out. Returns 0, or -1 when a scratch array (LINE_SCRATCH lines) is full. */
+int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
+                    uint32_t lanes, int store);
+/* A load's data, from the line requests' data into acc->data's lanes. */
+void coalesce_copy_out(const memsys *ms, mem_access *acc);
+/* Whether the access touches every byte of line request `r`. */
+int coalesce_whole_line(const memsys *ms, const line_req *r);
+/* Adds lane `lane`'s texel `slot` (`bytes` at global `addr`) to the line requests, split at
+ * lines (a texture fetch's piece at lane offset slot x 16). Returns 0, or -1 when the scratch is
+ * full. */
+int coalesce_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint32_t bytes);
+
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
@@ -153,7 +174,6 @@ int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request
                  mem_fault *f);
 int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                 const lane_target *t, uint32_t lanes, mem_fault *f);
-uint64_t hier_local_backing(const mem_ctx *ctx, uint32_t lane, uint64_t offset);
 int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint32_t bytes);
 /* L2 hints of request rq for the line at `line_addr` of kind `kind` (into rq->l2). */
 void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_addr,
