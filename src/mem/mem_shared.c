@@ -42,6 +42,24 @@ static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t,
     return wavefronts;
 }
 
+/* A sufficient test for conflict_free with power-of-two banks and width: every active lane's
+ * offset lies in one aligned block of banks * width bytes (1 << block_shift), so the words asked
+ * for are at most `banks` consecutive words and no two distinct ones share a bank. Covers the
+ * common cases (one word for all lanes, a warp's contiguous words, rows of a tile) with one xor
+ * and one or per lane. */
+static int one_bank_window(const lane_target *t, uint32_t lanes, unsigned block_shift)
+{
+    uint64_t first = t[__builtin_ctz(lanes)].offset, diff = 0;
+    if (lanes == UINT32_MAX) {
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            diff |= t[l].offset ^ first;
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1)
+            diff |= t[__builtin_ctz(m)].offset ^ first;
+    }
+    return (diff >> block_shift) == 0;
+}
+
 /* Whether single-word lanes are conflict-free: no bank is asked for two different words. */
 static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, uint32_t width)
 {
@@ -49,6 +67,8 @@ static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, u
     uint64_t used = 0;
     int pow2 = !(banks & (banks - 1)) && !(width & (width - 1));
     unsigned width_shift = (unsigned)__builtin_ctz(width);
+    if (pow2 && lanes && one_bank_window(t, lanes, width_shift + (unsigned)__builtin_ctz(banks)))
+        return 1;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((lanes >> l) & 1u))
             continue;
