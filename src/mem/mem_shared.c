@@ -75,10 +75,28 @@ static uint32_t lane_words(const lane_target *t, uint32_t lanes, unsigned width_
     return n;
 }
 
+/* conflict_free over n words already computed (power-of-two banks): 1 if no bank is asked for
+ * two different words, else 0. */
+static uint32_t words_conflict_free(const uint64_t *w, uint32_t n, uint32_t banks)
+{
+    uint64_t first_word[MAX_BANKS], used = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = (uint32_t)(w[i] & (banks - 1));
+        if (!((used >> b) & 1u)) {
+            used |= 1ull << b;
+            first_word[b] = w[i];
+        } else if (first_word[b] != w[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Wavefronts of a one-phase broadcast request of single words (power-of-two banks and width,
  * lanes not empty) when its words span fewer than 64: as bits of one mask relative to the lowest
  * word, bits j and j + banks share a bank, so the answer is the most set bits in one column of
- * the mask cut into rows of `banks` bits (phase_wavefronts' count). 0 when the span is wider. */
+ * the mask cut into rows of `banks` bits (phase_wavefronts' count). When the span is wider: 1 if
+ * conflict-free, else 0 (phase_wavefronts must count). */
 static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
                                   uint32_t banks)
 {
@@ -91,7 +109,7 @@ static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned
     if (hi - lo < banks)
         return 1;
     if (hi - lo >= 64)
-        return 0;
+        return words_conflict_free(w, n, banks);
     for (uint32_t i = 0; i < n; i++)
         bits |= 1ull << (w[i] - lo);
     /* ge[k]: the columns with at least k + 1 rows' bits set (banks < 64 here). */
@@ -155,9 +173,9 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
                 wavefronts = 1;
             else
                 wavefronts = window_wavefronts(t, lanes, width_shift, banks);
-        }
-        if (!wavefronts && conflict_free(t, lanes, banks, width))
+        } else if (conflict_free(t, lanes, banks, width)) {
             wavefronts = 1;
+        }
         if (wavefronts) {
             c->shared.wavefronts += wavefronts;
             c->shared.bank_conflicts += wavefronts - 1;
