@@ -42,6 +42,91 @@ static __attribute__((noinline)) uint32_t phase_wavefronts(const lane_target *t,
     return wavefronts;
 }
 
+/* A sufficient test for conflict_free with power-of-two banks and width: every active lane's
+ * offset lies in one aligned block of banks * width bytes (1 << block_shift), so the words asked
+ * for are at most `banks` consecutive words and no two distinct ones share a bank. Covers the
+ * common cases (one word for all lanes, a warp's contiguous words, rows of a tile) with one xor
+ * and one or per lane. */
+static int one_bank_window(const lane_target *t, uint32_t lanes, unsigned block_shift)
+{
+    uint64_t first = t[__builtin_ctz(lanes)].offset, diff = 0;
+    if (lanes == UINT32_MAX) {
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            diff |= t[l].offset ^ first;
+    } else {
+        for (uint32_t m = lanes; m; m &= m - 1)
+            diff |= t[__builtin_ctz(m)].offset ^ first;
+    }
+    return (diff >> block_shift) == 0;
+}
+
+/* The words (offset >> width_shift) of the active lanes into w, lowest lane first; their count. */
+static uint32_t lane_words(const lane_target *t, uint32_t lanes, unsigned width_shift,
+                           uint64_t w[MEM_LANES])
+{
+    uint32_t n = 0;
+    if (lanes == UINT32_MAX) {
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            w[l] = t[l].offset >> width_shift;
+        return MEM_LANES;
+    }
+    for (uint32_t m = lanes; m; m &= m - 1)
+        w[n++] = t[__builtin_ctz(m)].offset >> width_shift;
+    return n;
+}
+
+/* conflict_free over n words already computed (power-of-two banks): 1 if no bank is asked for
+ * two different words, else 0. */
+static uint32_t words_conflict_free(const uint64_t *w, uint32_t n, uint32_t banks)
+{
+    uint64_t first_word[MAX_BANKS], used = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = (uint32_t)(w[i] & (banks - 1));
+        if (!((used >> b) & 1u)) {
+            used |= 1ull << b;
+            first_word[b] = w[i];
+        } else if (first_word[b] != w[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Wavefronts of a one-phase broadcast request of single words (power-of-two banks and width,
+ * lanes not empty) when its words span fewer than 64: as bits of one mask relative to the lowest
+ * word, bits j and j + banks share a bank, so the answer is the most set bits in one column of
+ * the mask cut into rows of `banks` bits (phase_wavefronts' count). When the span is wider: 1 if
+ * conflict-free, else 0 (phase_wavefronts must count). */
+static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
+                                  uint32_t banks)
+{
+    uint64_t w[MEM_LANES], lo = UINT64_MAX, hi = 0, bits = 0;
+    uint32_t n = lane_words(t, lanes, width_shift, w);
+    for (uint32_t i = 0; i < n; i++) {
+        lo = w[i] < lo ? w[i] : lo;
+        hi = w[i] > hi ? w[i] : hi;
+    }
+    if (hi - lo < banks)
+        return 1;
+    if (hi - lo >= 64)
+        return words_conflict_free(w, n, banks);
+    for (uint32_t i = 0; i < n; i++)
+        bits |= 1ull << (w[i] - lo);
+    /* ge[k]: the columns with at least k + 1 rows' bits set (banks < 64 here). */
+    uint64_t ge[64], column = (1ull << banks) - 1;
+    uint32_t rows = (uint32_t)((hi - lo) / banks) + 1, deepest = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t x = (bits >> (r * banks)) & column;
+        ge[r] = 0;
+        for (uint32_t k = r; k >= 1; k--)
+            ge[k] |= ge[k - 1] & x;
+        ge[0] |= x;
+    }
+    while (deepest < rows && ge[deepest])
+        deepest++;
+    return deepest;
+}
+
 /* Whether single-word lanes are conflict-free: no bank is asked for two different words. */
 static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, uint32_t width)
 {
@@ -80,10 +165,23 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
     /* Reads of one word by several lanes are a broadcast; atomic updates of one word are not:
      * each lane's read-modify-write needs its own pass. */
     int broadcast = acc->op != MEM_OP_ATOMIC;
-    if (broadcast && bytes <= width && conflict_free(t, lanes, banks, width)) {
-        c->shared.wavefronts++;
-        ms->last_wavefronts = 1;
-        return;
+    if (broadcast && bytes <= width) {
+        uint32_t wavefronts = 0;
+        if (lanes && !(banks & (banks - 1)) && !(width & (width - 1))) {
+            unsigned width_shift = (unsigned)__builtin_ctz(width);
+            if (one_bank_window(t, lanes, width_shift + (unsigned)__builtin_ctz(banks)))
+                wavefronts = 1;
+            else
+                wavefronts = window_wavefronts(t, lanes, width_shift, banks);
+        } else if (conflict_free(t, lanes, banks, width)) {
+            wavefronts = 1;
+        }
+        if (wavefronts) {
+            c->shared.wavefronts += wavefronts;
+            c->shared.bank_conflicts += wavefronts - 1;
+            ms->last_wavefronts = wavefronts;
+            return;
+        }
     }
     uint32_t total = 0;
     for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {

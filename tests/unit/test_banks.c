@@ -166,6 +166,81 @@ static void test_two_words_per_bank(void **state)
     assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off), 1, 4, 3);
 }
 
+/* The model's count for one phase of single-word broadcast reads: the most distinct words any
+ * bank is asked for, by brute force over the active lanes (0 when none is active). */
+static uint32_t reference_wavefronts(const uint64_t *offsets, uint32_t active, uint32_t banks)
+{
+    uint32_t most = 0;
+    for (uint32_t b = 0; b < banks; b++) {
+        uint64_t words[MEM_LANES];
+        uint32_t n = 0;
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint64_t w = offsets[l] / 4;
+            if (!((active >> l) & 1u) || w % banks != b)
+                continue;
+            uint32_t k = 0;
+            while (k < n && words[k] != w) k++;
+            if (k == n)
+                words[n++] = w;
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+static void test_word_windows(void **state)
+{
+    fixture *fx = *state;
+    uint64_t off[MEM_LANES];
+    /* Words 5..36: a contiguous run not aligned to 32 words, one word per bank: 1 wavefront. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) off[l] = 4 * (5 + l);
+    assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off), 1, 1, 0);
+    /* Two rows of an 18-word-wide tile: words 19..34 and 37..52; banks 19 and 20 are asked for
+     * words 19 and 51, 20 and 52: 2 wavefronts. */
+    for (uint32_t l = 0; l < MEM_LANES; l++) off[l] = 4 * (19 + 18 * (l / 16) + l % 16);
+    assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, 0xFFFFFFFFu, off), 1, 2, 1);
+    /* Lanes 3 and 30 only, words 100 and 163 (span 63, banks 4 and 3): 1 wavefront. */
+    off[3] = 4 * 100;
+    off[30] = 4 * 163;
+    assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, (1u << 3) | (1u << 30), off), 1, 1, 0);
+}
+
+/* Random reads of nearby words (spans below and above 64 words), random active lanes, with 32
+ * banks and with 8 (up to eight 8-bank rows in a 64-word span): the counts equal the brute-force
+ * model's. */
+static void test_word_windows_random(void **state)
+{
+    fixture *fx = *state;
+    memsys *h100 = fx->ms;
+    memsys_config cfg;
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
+    cfg.sm_count = 1;
+    cfg.shared.banks = 8;
+    memsys *eight = memsys_create(&cfg, &fx->dl);
+    assert_non_null(eight);
+    uint64_t seed = 12345;
+    for (uint32_t round = 0; round < 400; round++) {
+        uint32_t banks = round % 2 ? 8 : 32;
+        fx->ms = banks == 8 ? eight : h100;
+        fx->next_insn = 0;
+        assert_int_equal(memsys_set_insn_count(fx->ms, INSNS), 0);
+        uint64_t off[MEM_LANES], base = round % 7, span = 8 + round % 80;
+        uint32_t active = round % 3 ? 0xFFFFFFFFu : 0;
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            off[l] = 4 * (base + (seed >> 33) % span);
+            if (!(round % 3) && ((seed >> 20) & 1u))
+                active |= 1u << l;
+        }
+        if (!active)
+            active = 1;
+        uint32_t expect = reference_wavefronts(off, active, banks);
+        assert_shared(access_shared(fx, MEM_OP_LOAD, 4, 1, active, off), 1, expect, expect - 1);
+    }
+    fx->ms = h100;
+    memsys_destroy(eight);
+}
+
 static void test_eight_byte_accesses(void **state)
 {
     fixture *fx = *state;
@@ -364,6 +439,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_word_strides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_words_per_bank, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_word_windows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_word_windows_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eight_byte_accesses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sixteen_byte_accesses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_partial_warps, setup, teardown),
