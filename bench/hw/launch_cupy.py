@@ -47,6 +47,8 @@ def make_buffer(name, spec):
         else:
             host = rng.integers(int(lo), int(hi), count, endpoint=True).astype(dtype)
         return cupy.asarray(host)
+    if "fill" in init:
+        return cupy.full(count, init["fill"], dtype=dtype)
     if "iota" in init:
         r = init["iota"]
         host = (numpy.arange(count) * r.get("step", 1) + r.get("start", 0)).astype(dtype)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/bits.h"
 #include "mem/memsys_internal.h"
 
 /* ---- counters and served levels ---- */
@@ -456,6 +457,7 @@ static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
+    r->all_l1 = 0;
     r->sectors = 0;
     memset(r->byte_bits, 0, sizeof r->byte_bits);
     if (store)
@@ -639,7 +641,7 @@ static uint64_t lane_stride(const memsys *ms, const lane_target *t, uint32_t lan
         return UINT64_MAX;
     uint32_t run = lanes >> l0;
     if (!(run & (run + 1))) { /* no inactive lane between: a plain loop */
-        uint32_t n = (uint32_t)__builtin_popcount(run), bad = 0;
+        uint32_t n = bits_popcount32(run), bad = 0;
 #pragma GCC unroll 8
         for (uint32_t i = 0; i < n; i++)
             bad |= (t[l0 + i].space != IR_SPACE_GLOBAL) | (t[l0 + i].offset != base + i * stride);
@@ -659,7 +661,7 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
                           int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = (uint32_t)__builtin_popcount(lanes);
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = bits_popcount32(lanes);
     uint64_t end = base + (uint64_t)n * bytes, line_mask = ms->line_bytes - 1;
     for (uint64_t at = base; at < end;) {
         uint64_t line_addr = at & ~line_mask;
@@ -674,12 +676,15 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
         if (store) {
             memset(q->mask + off, 1, len);
             gather_lanes(q->data + off, acc->data + first, count, bytes);
-        } else {
-            for (uint32_t i = 0; i < count; i++) ms->lane_src[first + i] = q->data + off + i * bytes;
         }
         at = stop;
     }
     ms->last_req = ms->nreqs - 1;
+    if (!store) {
+        ms->block_l0 = l0;
+        ms->block_lanes = n;
+        ms->block_base = base;
+    }
     return 0;
 }
 
@@ -692,13 +697,15 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
                             uint32_t lanes, int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint64_t stride = lane_stride(ms, t, lanes, bytes);
+    uint64_t stride = ms->known_stride != UINT64_MAX ? ms->known_stride
+                                                     : lane_stride(ms, t, lanes, bytes);
+    ms->known_stride = UINT64_MAX;
     if (stride == UINT64_MAX)
         return 0;
     uint32_t l0 = (uint32_t)__builtin_ctz(lanes), run = lanes >> l0;
-    ms->whole_lanes = store ? 0 : lanes;
     if (stride == bytes && !(run & (run + 1)))
         return coalesce_block(ms, acc, lanes, t[l0].offset, store) ? -1 : 1;
+    ms->whole_lanes = store ? 0 : lanes;
     uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
     line_req *q = NULL;
     for (uint32_t m = lanes; m; m &= m - 1) {
@@ -760,7 +767,7 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     for (uint32_t i = 0; i < ms->nhashed; i++) ms->req_hash[ms->req_slots[i]] = -1;
     ms->nreqs = ms->nhashed = 0;
     ms->npieces = 0;
-    ms->whole_lanes = 0;
+    ms->whole_lanes = ms->block_lanes = 0;
     int strided = lanes ? coalesce_strided(ms, acc, t, lanes, store) : 0;
     if (strided)
         return strided < 0 ? -1 : 0;
@@ -786,11 +793,39 @@ static int coalesce(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     return 0;
 }
 
-/* A load's data, from the line requests into its lanes (lane_src, pieces). */
+/* Copies `n` lanes' bytes (`bytes` each) from src, one after another, to lane_data. */
+static void scatter_lanes(uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], const uint8_t *src,
+                          uint32_t n, uint32_t bytes)
+{
+    switch (bytes) {
+    case 4: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 4 * i, 4); break;
+    case 8: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 8 * i, 8); break;
+    case 16: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 16 * i, 16); break;
+    default: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + bytes * i, bytes); break;
+    }
+}
+
+/* A contiguous load's data (block_*), from its line requests, a line at a time. */
+static void copy_out_block(const memsys *ms, mem_access *acc, uint32_t bytes)
+{
+    uint32_t l = ms->block_l0, left = ms->block_lanes;
+    uint32_t off = (uint32_t)(ms->block_base & (ms->line_bytes - 1));
+    for (uint32_t i = 0; i < ms->nreqs && left; i++, off = 0) {
+        uint32_t n = (ms->line_bytes - off) / bytes;
+        n = n < left ? n : left;
+        scatter_lanes(acc->data + l, ms->reqs[i].data + off, n, bytes);
+        l += n;
+        left -= n;
+    }
+}
+
+/* A load's data, from the line requests into its lanes (block_*, lane_src, pieces). */
 static void copy_out(const memsys *ms, mem_access *acc)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     uint32_t m = ms->whole_lanes;
+    if (ms->block_lanes)
+        copy_out_block(ms, acc, bytes);
     if (m == UINT32_MAX && bytes == 4) { /* a full warp of words */
 #pragma GCC unroll 8
         for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], ms->lane_src[l], 4);
@@ -974,6 +1009,15 @@ static void report_levels(memsys *ms, mem_access *acc)
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         const line_req *r = &ms->reqs[i];
         int32_t slice = -1;
+        if (r->all_l1) { /* read_line_hit's lines: no level below, no slice */
+            for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
+                acc->served[acc->nserved++] =
+                    (mem_served){r->line_addr + (unsigned)__builtin_ctzll(s) * sector,
+                                 MEM_LEVEL_L1, 0};
+                levels |= 1u << MEM_LEVEL_L1;
+            }
+            continue;
+        }
         for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
             mem_served *e = &acc->served[acc->nserved++];
@@ -1014,9 +1058,8 @@ static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc,
     uint32_t runs;
     if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
         return 0;
-    uint64_t k = 0;
-    for (uint64_t s = r->sectors; s; s &= s - 1, k++)
-        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
+    uint64_t k = bits_popcount64(r->sectors);
+    r->all_l1 = 1; /* report_levels: every sector L1, level[] not written */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
     mem_lsu_counters *u = &rq->counters->lsu;

@@ -411,29 +411,54 @@ static int shared_atomics(const mem_ctx *ctx, mem_access *acc, const lane_target
     return 0;
 }
 
+/* resolve_uniform_space's scan of a full warp: each lane's target (space sp, its address),
+ * the lowest and highest address and the OR of all; with `with_stride`, also whether any lane
+ * is off base + l x stride (non-zero then) for base lane 0's address. */
+static inline __attribute__((always_inline)) uint64_t
+scan_full_warp(const mem_access *acc, lane_target *t, ir_space sp, uint64_t *lo, uint64_t *hi,
+               uint64_t *any, uint64_t stride, int with_stride)
+{
+    uint64_t low = UINT64_MAX, high = 0, all = 0, off = 0, base = acc->addr[0];
+#pragma GCC unroll 8
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t a = acc->addr[l];
+        t[l].space = sp;
+        t[l].offset = a;
+        low = a < low ? a : low;
+        high = a > high ? a : high;
+        all |= a;
+        if (with_stride)
+            off |= a ^ (base + l * stride);
+    }
+    *lo = low, *hi = high, *any = all;
+    return off;
+}
+
 /* The common case: an explicit global, shared or local access whose lanes are all aligned and
  * inside one allocation or window, checked with one bounds test on the lowest and highest
  * address. Returns 0 when the per-lane path must decide (generic addresses, or a fault to
  * report precisely). */
 static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
-                                 lane_target *t, uint32_t *cached, uint32_t *shared)
+                                 lane_target *t, uint32_t *cached, uint32_t *shared,
+                                 uint64_t *known_stride)
 {
     ir_space sp = (ir_space)acc->space;
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     if ((sp != IR_SPACE_GLOBAL && sp != IR_SPACE_SHARED && sp != IR_SPACE_LOCAL) || !bytes ||
         (bytes & (bytes - 1)) || !acc->active)
         return 0;
-    uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+    uint64_t lo = UINT64_MAX, hi = 0, any = 0, off_stride = 1;
     if (acc->active == UINT32_MAX) { /* a full warp: no mask test per lane */
-#pragma GCC unroll 8
-        for (uint32_t l = 0; l < MEM_LANES; l++) {
-            uint64_t a = acc->addr[l];
-            t[l].space = sp;
-            t[l].offset = a;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            any |= a;
-        }
+        uint64_t base = acc->addr[0], stride = acc->addr[1] - base;
+        if (sp == IR_SPACE_GLOBAL)
+            off_stride = scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 1);
+        else
+            scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 0);
+        if (!off_stride)
+            off_stride = stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES ||
+                         bytes > ms->line_bytes;
+        if (!off_stride)
+            *known_stride = stride;
     } else {
         for (uint32_t l = 0; l < MEM_LANES; l++) {
             t[l].space = sp;
@@ -453,8 +478,11 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
         if (i < 0 || hi + bytes - ms->allocs[i].base > ms->allocs[i].bytes)
             return 0;
         *cached = acc->active;
+        if (off_stride)
+            *known_stride = UINT64_MAX;
         return 1;
     }
+    *known_stride = UINT64_MAX;
     uint64_t limit = sp == IR_SPACE_SHARED ? ctx->shared_bytes : ctx->local_bytes;
     if (hi >= limit || limit - hi < bytes)
         return 0;
@@ -576,8 +604,10 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         acc->active && !(acc->active & (acc->active - 1)))
         return direct_one_lane(ms, ctx, acc, counters, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
-    if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared))
+    ms->known_stride = UINT64_MAX;
+    if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared, &ms->known_stride))
         goto resolved;
+    ms->known_stride = UINT64_MAX;
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         if (!((acc->active >> l) & 1u))
             continue;

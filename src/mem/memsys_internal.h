@@ -29,6 +29,7 @@ typedef struct line_req {
     uint8_t data[LINE_BYTES_MAX];
     uint64_t byte_bits[LINE_BYTES_MAX / 64]; /* bit b: the access touches byte b */
     uint8_t kind;          /* LINE_KIND_* */
+    uint8_t all_l1;        /* every touched sector hit in L1 (level[] then not written) */
     uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint16_t l2_slice;     /* the line's L2 slice, once a level below L1 was recorded */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
@@ -111,6 +112,14 @@ struct memsys {
      * split over several pieces are in pieces[] instead. */
     uint32_t whole_lanes;
     const uint8_t *lane_src[MEM_LANES];
+    /* A contiguous load (coalesce_block): lanes block_l0 .. block_l0 + block_lanes - 1 read
+     * the bytes from block_base on, in reqs[0 ..) one after the other; block_lanes 0: none. */
+    uint32_t block_l0, block_lanes;
+    uint64_t block_base;
+    /* Set by memsys_access for the access in progress: the stride lane_stride would find when
+     * the bounds scan already saw a full warp of aligned global lanes at one stride (it then
+     * needs no scan of its own); UINT64_MAX: not known. */
+    uint64_t known_stride;
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
     uint32_t last_wavefronts, last_const_lookups, last_const_misses, last_const_addresses;
