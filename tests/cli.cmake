@@ -278,13 +278,13 @@ gms_cli_test(run_grid_sync_too_large 1 "^$"
 # The faults of cp.async (docs/faults.md, "Asynchronous copies"): a source size above the copy
 # size, a destination not aligned to the copy size, and more pending copies than a warp holds.
 gms_cli_test(cp_async_big_source 1 ""
-             "faulted \\(launch 1 of 1\\)\n  cp.async source size 12 is larger than its copy size 8 \\[EXEC-ASYNC-001\\]\n  by thread \\(0,0,0\\) in block \\(0,0,0\\)\n  at cp_async_faults.ptx:16: "
+             "faulted \\(launch 1 of 1\\)\n  cp.async source size 12 is larger than its copy size 8 \\[EXEC-ASYNC-001\\]\n  by thread \\(0,0,0\\) in block \\(0,0,0\\)\n  at cp_async_faults.ptx:16:2: "
              run cp_async_fault_big_source.json)
 gms_cli_test(cp_async_misaligned 1 ""
-             "  cp.async destination 0x8 of 16 bytes is not aligned to its size in the 512-byte shared memory of the CTA \\[EXEC-ASYNC-002\\]\n.*at cp_async_faults.ptx:28: "
+             "  cp.async destination 0x8 of 16 bytes is not aligned to its size in the 512-byte shared memory of the CTA \\[EXEC-ASYNC-002\\]\n.*at cp_async_faults.ptx:28:2: "
              run cp_async_fault_misaligned.json)
 gms_cli_test(cp_async_never_waits 1 ""
-             "  more than 1024 cp.async instructions of one warp are pending: .* \\[EXEC-ASYNC-003\\]\n.*at cp_async_faults.ptx:44: "
+             "  more than 1024 cp.async instructions of one warp are pending: .* \\[EXEC-ASYNC-003\\]\n.*at cp_async_faults.ptx:44:2: "
              run cp_async_fault_never_waits.json)
 
 # `gpumemsim exec` (docs/cuda-runtime.md, "gpumemsim exec"), without nvcc: a stand-in

@@ -146,12 +146,12 @@ foreach(gpu ${GMS_HIER_PRESETS})
 
   # L1: one CTA of one warp (one SM, one strictly ordered stream of requests); lane l of
   # iteration k reads line 32k + l, so each warp request touches 32 lines, one sector each, and
-  # pass 2 makes lines / 32 requests. L1 sets = capacity / (128 * 4 ways); a contiguous footprint
-  # of n lines puts n / sets lines in every set.
-  #  - half the L1 (capacity / 256 lines, 2 per set in 4 ways): pass 1 misses everything, at L1,
-  #    at L2 and in DRAM (one 64-byte fill per line); pass 2 hits every sector in L1 and sends
-  #    nothing to L2.
-  #  - twice the L1 (capacity / 64 lines, 8 per set): LRU in the same order evicts every line
+  # pass 2 makes lines / 32 requests. L1 sets = capacity / (128 * ways), 16 ways on h100 and 4 on
+  # the others; a contiguous footprint of n lines puts n / sets lines in every set.
+  #  - half the L1 (capacity / 256 lines, half the ways of every set): pass 1 misses everything,
+  #    at L1, at L2 and in DRAM (one 64-byte fill per line); pass 2 hits every sector in L1 and
+  #    sends nothing to L2.
+  #  - twice the L1 (capacity / 64 lines, twice the ways): LRU in the same order evicts every line
   #    before its reuse, so pass 2 has no L1 hit; the L2 holds the whole footprint, so every one
   #    of its sectors hits there and DRAM reads nothing.
   # gtx980 does not cache plain global loads in L1, so its steps use ld.global.ca (__ldca), and a

@@ -762,6 +762,8 @@ typedef struct gms_fault {
     uint32_t line;           /* the instruction's line in the module; 0 when unknown */
     const char *source_file; /* from .loc; NULL when unknown */
     uint32_t source_line;
+    uint32_t column;         /* the instruction's column on `line` (1-based, in bytes); 0 when
+                                unknown */
 } gms_fault;
 /* The fault of the latest launch into *out (OUT). Returns GMS_OK when it faulted,
  * GMS_ERR_NOT_FOUND when it did not (or nothing ran), GMS_ERR_ARGUMENT. */

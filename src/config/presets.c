@@ -105,7 +105,10 @@ static const gpu_config presets[] = {
             .shared_reserved_per_cta_bytes = KIB(1),
             .line_bytes = 128,  /* §1 "L1 line / sector" and §9 "L1" */
             .sector_bytes = 32, /* §1 "L1 line / sector" and §9 "L1" */
-            .ways = 4, /* assumption: unpublished; 4 divides the line count of every carve-out */
+            /* measured (docs/hardware.md): with 16 ways an H100's L1 hit count on
+             * matvec_cols_4k (lines 16 KiB apart) is matched to 2 sectors in 15.2 M and its
+             * cycles to 2 %, where 4 or 8 ways thrash; 16 divides every carve-out's lines */
+            .ways = 16,
             .replacement = GPU_REPLACEMENT_LRU, /* assumption: §3 says "not LRU", policy unknown */
             .cache_global_loads = true, /* assumption: L1 caches global loads since Volta; §2 names
                                            only the Maxwell exception */

@@ -112,7 +112,8 @@ typedef struct exec_fault {
     char message[512];          /* e.g. "invalid global read of size 4 at 0x7f0000001000" */
     uint32_t insn_id;           /* static instruction id (ir_module_insn_by_id) */
     uint32_t ctaid[3], tid[3];  /* first faulting thread */
-    uint32_t ptx_line;          /* line of the instruction in the kernel text */
+    uint32_t ptx_line, ptx_col; /* line and column (1-based, bytes) of the instruction in the
+                                   kernel text */
     uint32_t loc_file, loc_line;/* source line from .loc, 0 when unknown */
 } exec_fault;
 

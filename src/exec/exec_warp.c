@@ -35,6 +35,7 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
     if (x) {
         f->insn_id = x->in->id;
         f->ptx_line = x->in->line;
+        f->ptx_col = x->in->col;
         f->loc_file = x->in->loc_file;
         f->loc_line = x->in->loc_line;
     }

@@ -280,6 +280,10 @@ static void write_header(const report_model *m, FILE *out)
         fprintf(out, "printf bad strings: %s (%%s arguments with a NULL, unreadable or "
                      "unterminated pointer)\n",
                 report_format_count(m->printf_bad_strings, a, sizeof a));
+    if (m->window_errors)
+        fprintf(out, "window errors: %s (lanes whose local or shared access left its window or "
+                     "was misaligned; the first are listed as EXEC-WINDOW diagnostics)\n",
+                report_format_count(m->window_errors, a, sizeof a));
     if (m->hints_stripped)
         fputs("cache hints stripped: every memory instruction ran with default cache behaviour\n",
               out);

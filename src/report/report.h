@@ -60,6 +60,7 @@ typedef struct report_launch {
     uint64_t printf_bad_strings; /* device printf %s arguments with a NULL, unreadable or
                                     unterminated pointer */
     uint64_t thread_instructions_pred_on; /* active lanes whose guard predicate was true */
+    uint64_t window_errors;     /* lanes with a window error (docs/faults.md, "Window errors") */
     timing_stats timing;        /* timing model (timing.enabled 0: functional mode) */
     mem_counters counters;      /* this launch only */
     double seconds;             /* host time; not reported (see the file comment) */
@@ -77,6 +78,7 @@ typedef struct report_model {
     uint64_t warp_instructions, thread_instructions; /* over all launches */
     uint64_t printf_bad_strings;                     /* over all launches */
     uint64_t thread_instructions_pred_on;            /* over all launches */
+    uint64_t window_errors;                          /* over all launches */
     int timing;              /* 1: the launches ran under the timing model */
     mem_counters totals;                             /* over all launches */
     report_insn *insns;      /* ninsns entries; those with executions == 0 are left out */

@@ -277,6 +277,7 @@ static json_t *json_launch(const report_model *m, const report_launch *l)
     put(o, "thread_instructions", json_count(l->thread_instructions), &ok);
     put(o, "thread_instructions_pred_on", json_count(l->thread_instructions_pred_on), &ok);
     put(o, "printf_bad_strings", json_count(l->printf_bad_strings), &ok);
+    put(o, "window_errors", json_count(l->window_errors), &ok);
     put_levels(o, &l->counters, 1, &ok);
     if (l->timing.enabled)
         put(o, "timing", json_timing(m, l), &ok);
@@ -377,6 +378,7 @@ static json_t *json_report(const report_model *m)
     put(totals, "thread_instructions", json_count(m->thread_instructions), &ok);
     put(totals, "thread_instructions_pred_on", json_count(m->thread_instructions_pred_on), &ok);
     put(totals, "printf_bad_strings", json_count(m->printf_bad_strings), &ok);
+    put(totals, "window_errors", json_count(m->window_errors), &ok);
     put_levels(totals, &m->totals, 1, &ok);
     put(root, "totals", totals, &ok);
 

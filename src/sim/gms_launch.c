@@ -591,6 +591,7 @@ gms_status gms_device_fault(const gms_device *dev, gms_fault *out)
     memcpy(out->ctaid, f->ctaid, sizeof out->ctaid);
     memcpy(out->tid, f->tid, sizeof out->tid);
     out->line = f->ptx_line;
+    out->column = f->ptx_line ? f->ptx_col : 0;
     out->source_file = NULL;
     out->source_line = 0;
     if (f->loc_line && f->loc_file < ir->nfiles && ir->files[f->loc_file]) {

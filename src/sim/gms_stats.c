@@ -226,6 +226,8 @@ static int build_model(const gms_device *dev, const char *launch_file, report_mo
         l->thread_instructions = s->thread_instructions;
         l->printf_bad_strings = s->printf_bad_strings;
         l->thread_instructions_pred_on = s->thread_instructions_pred_on;
+        l->window_errors = s->window_errors;
+        m->window_errors += s->window_errors;
         l->timing = s->timing;
         m->timing |= s->timing.enabled;
         l->counters = s->counters;

@@ -95,9 +95,10 @@ static const key_probe probes[] = {
      PROBE_DIFFERS, NULL},
     {"l1.default_shared_carveout_bytes", NULL, SWEEP_L1, H100,
      H100 ", \"l1\": {\"default_shared_carveout_bytes\": 32768}", PROBE_DIFFERS, NULL},
-    /* 17,000 bytes of shared memory: 32 KiB is the smallest listed carve-out, or 17 KiB. */
+    /* 17,000 bytes of shared memory: 32 KiB is the smallest listed carve-out, or 18 KiB (the
+     * h100's 16-way L1 needs carve-outs in steps of 2 KiB). */
     {"l1.shared_carveouts_bytes", NULL, "config_keys/sweep_l1_shared.json", H100,
-     H100 ", \"l1\": {\"shared_carveouts_bytes\": [0, 8192, 16384, 17408, 65536, 102400, "
+     H100 ", \"l1\": {\"shared_carveouts_bytes\": [0, 8192, 16384, 18432, 65536, 102400, "
           "135168, 167936, 200704, 233472]}",
      PROBE_DIFFERS, NULL},
     {"l1.max_shared_per_cta_bytes", NULL, "config_keys/sweep_l1_shared.json", H100,

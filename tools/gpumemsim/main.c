@@ -230,7 +230,8 @@ static void print_fault(const gms_run *r)
     if (f.line) {
         char *line = NULL;
         gms_module_line(m, f.line, &line);
-        fprintf(stderr, "  at %s:%u: %s\n", gms_module_path(m), f.line, line ? line : "");
+        fprintf(stderr, "  at %s:%u:%u: %s\n", gms_module_path(m), f.line, f.column,
+                line ? line : "");
         gms_free(line);
     }
     if (f.source_file)
