@@ -70,19 +70,21 @@ ALU_INLINE void f64_lanes(const alu_args *a, enum float_op op, int sat)
     }
 }
 
-/* One .rn function and one directed-rounding function per combination. */
-#define F32_FNS(name, op, ftz, sat)                                                           \
-    static void name##_rn(const ir_insn *in, const alu_args *a)                               \
+/* One .rn function and one directed-rounding function per combination: name_rn and name_dir,
+ * with `attr` before each (a target attribute) and `suffix` after their names. */
+#define F32_FNS_AS(name, op, ftz, sat, attr, suffix)                                          \
+    attr static void name##_rn##suffix(const ir_insn *in, const alu_args *a)                  \
     {                                                                                         \
         (void)in;                                                                             \
         f32_lanes(a, op, ftz, sat);                                                           \
     }                                                                                         \
-    static void name##_dir(const ir_insn *in, const alu_args *a)                              \
+    attr static void name##_dir##suffix(const ir_insn *in, const alu_args *a)                 \
     {                                                                                         \
         fesetround(alu_fe_mode(in->rnd));                                                     \
         f32_lanes(a, op, ftz, sat);                                                           \
         fesetround(FE_TONEAREST);                                                             \
     }
+#define F32_FNS(name, op, ftz, sat) F32_FNS_AS(name, op, ftz, sat, , )
 
 #define F32_FNS4(name, op)                                                                    \
     F32_FNS(name, op, 0, 0)                                                                   \
@@ -99,18 +101,7 @@ F32_FNS4(f32_fma, FOP_FMA)
  * ALU_AVX2_VARIANTS): the same loop, eight lanes per instruction instead of four. Each lane is
  * the one IEEE operation rounded in the host's current mode, so the bits are the same. */
 #ifdef ALU_AVX2_VARIANTS
-#define F32_FNS_AVX2(name, op, ftz, sat)                                                      \
-    ALU_TARGET_AVX2 static void name##_rn_avx2(const ir_insn *in, const alu_args *a)          \
-    {                                                                                         \
-        (void)in;                                                                             \
-        f32_lanes(a, op, ftz, sat);                                                           \
-    }                                                                                         \
-    ALU_TARGET_AVX2 static void name##_dir_avx2(const ir_insn *in, const alu_args *a)         \
-    {                                                                                         \
-        fesetround(alu_fe_mode(in->rnd));                                                     \
-        f32_lanes(a, op, ftz, sat);                                                           \
-        fesetround(FE_TONEAREST);                                                             \
-    }
+#define F32_FNS_AVX2(name, op, ftz, sat) F32_FNS_AS(name, op, ftz, sat, ALU_TARGET_AVX2, _avx2)
 #define F32_FNS4_AVX2(name, op)                                                               \
     F32_FNS_AVX2(name, op, 0, 0)                                                              \
     F32_FNS_AVX2(name##_ftz, op, 1, 0)                                                        \
@@ -204,7 +195,7 @@ static const alu_fn f32_fma_hw_table[2][2][2] = F32_HW_ROW(f32_fma);
 /* 1 when the host CPU executes the FMA extension's instructions. */
 static int alu_host_fma(void)
 {
-    return __builtin_cpu_supports("fma") != 0;
+    return cpu_has_fma();
 }
 #endif
 F32_FNS(f32_div, FOP_DIV, 0, 0)

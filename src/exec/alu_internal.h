@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "exec/alu.h"
 
 /* Kernels are small static functions with constant flag arguments; forcing them inline lets each
@@ -33,7 +34,7 @@
 #define ALU_TARGET_AVX2 __attribute__((target("avx2")))
 static inline int alu_host_avx2(void)
 {
-    return __builtin_cpu_supports("avx2") != 0;
+    return cpu_has_avx2();
 }
 #endif
 

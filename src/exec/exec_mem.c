@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "exec/exec_internal.h"
 #include "mem/mem_policy.h"
 #include "mem/memsys.h"
@@ -92,7 +93,7 @@ __attribute__((target("avx2"))) static void reg_addresses_avx2(const uint64_t *l
 int exec_host_avx2(void)
 {
 #ifdef EXEC_AVX2_VARIANTS
-    return __builtin_cpu_supports("avx2") != 0;
+    return cpu_has_avx2();
 #else
     return 0;
 #endif

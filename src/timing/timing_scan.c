@@ -1,6 +1,8 @@
 /* Scans of a warp scheduler's ready cycles (timing_scan.h). */
 #include "timing/timing_scan.h"
 
+#include "base/cpu.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define HAVE_X86 1
@@ -11,7 +13,7 @@
 int timing_scan_has_avx2(void)
 {
 #if HAVE_X86
-    return __builtin_cpu_supports("avx2") != 0;
+    return cpu_has_avx2();
 #else
     return 0;
 #endif
