@@ -330,6 +330,27 @@ static uint32_t flush32(uint32_t u)
     return (u & 0x7F800000u) == 0 ? u & 0x80000000u : u;
 }
 
+/* The four IEEE rounding modes: the IR's and the host's names. */
+static const struct {
+    ir_round rnd;
+    int mode;
+} round_modes[] = {{IR_RND_RN, FE_TONEAREST}, {IR_RND_RZ, FE_TOWARDZERO},
+                   {IR_RND_RM, FE_DOWNWARD}, {IR_RND_RP, FE_UPWARD}};
+
+/* The bits a lane's f32 result `r` ends as: clamped to [0, 1] with .sat (NaN to 0), flushed
+ * with .ftz, NaN canonical (docs/semantics.md). */
+static uint64_t f32_result_bits(float r, int ftz, int sat)
+{
+    if (sat) {
+        r = r > 0.0f ? r : 0.0f;
+        r = r < 1.0f ? r : 1.0f;
+    }
+    uint32_t u;
+    memcpy(&u, &r, 4);
+    u = ftz ? flush32(u) : u;
+    return isnan(r) ? CNAN : u;
+}
+
 static uint64_t want_fma32(uint32_t a, uint32_t b, uint32_t c, int ftz, int sat, int mode)
 {
     float x, y, z;
@@ -342,22 +363,12 @@ static uint64_t want_fma32(uint32_t a, uint32_t b, uint32_t c, int ftz, int sat,
     fesetround(mode);
     float r = libm_fmaf(x, y, z);
     fesetround(FE_TONEAREST);
-    if (sat) {
-        r = r > 0.0f ? r : 0.0f;
-        r = r < 1.0f ? r : 1.0f;
-    }
-    uint32_t u;
-    memcpy(&u, &r, 4);
-    u = ftz ? flush32(u) : u;
-    return isnan(r) ? CNAN : u;
+    return f32_result_bits(r, ftz, sat);
 }
 
 static void test_fma_matches_libm(void **state)
 {
     (void)state;
-    static const struct { ir_round rnd; int mode; } modes[] = {
-        {IR_RND_RN, FE_TONEAREST}, {IR_RND_RZ, FE_TOWARDZERO}, {IR_RND_RM, FE_DOWNWARD},
-        {IR_RND_RP, FE_UPWARD}};
     uint64_t src[3][ALU_LANES], dst[ALU_LANES];
     for (int round = 0; round < 256; round++) {
         for (int l = 0; l < ALU_LANES; l++)
@@ -366,7 +377,8 @@ static void test_fma_matches_libm(void **state)
             for (unsigned v = 0; v < 4; v++) {
                 int ftz = v & 1, sat = v >> 1;
                 ir_insn in = make(round & 1 ? IR_MAD : IR_FMA, IR_T_F32,
-                                  (ftz ? IR_MOD_FTZ : 0) | (sat ? IR_MOD_SAT : 0), modes[m].rnd);
+                                  (ftz ? IR_MOD_FTZ : 0) | (sat ? IR_MOD_SAT : 0),
+                                  round_modes[m].rnd);
                 alu_fn fn = alu_lookup(&in);
                 assert_non_null(fn);
                 alu_args args = {{src[0], src[1], src[2], NULL}, dst, NULL, NULL, NULL};
@@ -374,13 +386,13 @@ static void test_fma_matches_libm(void **state)
                 for (int l = 0; l < ALU_LANES; l++)
                     assert_int_equal(dst[l], want_fma32((uint32_t)src[0][l], (uint32_t)src[1][l],
                                                         (uint32_t)src[2][l], ftz, sat,
-                                                        modes[m].mode));
+                                                        round_modes[m].mode));
             }
             /* f64: the same patterns widened into the high word, low word random */
             uint64_t d[3][ALU_LANES];
             for (int l = 0; l < ALU_LANES; l++)
                 for (int i = 0; i < 3; i++) d[i][l] = src[i][l] << 32 | (sweep_next() >> 32);
-            ir_insn in = make(IR_FMA, IR_T_F64, 0, modes[m].rnd);
+            ir_insn in = make(IR_FMA, IR_T_F64, 0, round_modes[m].rnd);
             alu_fn fn = alu_lookup(&in);
             assert_non_null(fn);
             alu_args args = {{d[0], d[1], d[2], NULL}, dst, NULL, NULL, NULL};
@@ -390,7 +402,7 @@ static void test_fma_matches_libm(void **state)
                 memcpy(&x, &d[0][l], 8);
                 memcpy(&y, &d[1][l], 8);
                 memcpy(&z, &d[2][l], 8);
-                fesetround(modes[m].mode);
+                fesetround(round_modes[m].mode);
                 double r = libm_fma(x, y, z);
                 fesetround(FE_TONEAREST);
                 uint64_t want;
@@ -422,22 +434,12 @@ static uint64_t want_arith32(int op, uint32_t a, uint32_t b, int ftz, int sat, i
     fesetround(mode);
     float r = f32_ops_c[op](x, y);
     fesetround(FE_TONEAREST);
-    if (sat) {
-        r = r > 0.0f ? r : 0.0f;
-        r = r < 1.0f ? r : 1.0f;
-    }
-    uint32_t u;
-    memcpy(&u, &r, 4);
-    u = ftz ? flush32(u) : u;
-    return isnan(r) ? CNAN : u;
+    return f32_result_bits(r, ftz, sat);
 }
 
 static void test_f32_arith_matches_scalar(void **state)
 {
     (void)state;
-    static const struct { ir_round rnd; int mode; } modes[] = {
-        {IR_RND_RN, FE_TONEAREST}, {IR_RND_RZ, FE_TOWARDZERO}, {IR_RND_RM, FE_DOWNWARD},
-        {IR_RND_RP, FE_UPWARD}};
     static const ir_opcode ops[3] = {IR_ADD, IR_SUB, IR_MUL};
     uint64_t src[2][ALU_LANES], dst[ALU_LANES];
     for (int round = 0; round < 128; round++) {
@@ -450,7 +452,7 @@ static void test_f32_arith_matches_scalar(void **state)
                     int ftz = v & 1, sat = v >> 1;
                     ir_insn in = make(ops[op], IR_T_F32,
                                       (ftz ? IR_MOD_FTZ : 0) | (sat ? IR_MOD_SAT : 0),
-                                      modes[m].rnd);
+                                      round_modes[m].rnd);
                     alu_fn fn = alu_lookup(&in);
                     assert_non_null(fn);
                     alu_args args = {{src[0], src[1], NULL, NULL}, dst, NULL, NULL, NULL};
@@ -458,7 +460,7 @@ static void test_f32_arith_matches_scalar(void **state)
                     for (int l = 0; l < ALU_LANES; l++)
                         assert_int_equal(dst[l], want_arith32(op, (uint32_t)src[0][l],
                                                               (uint32_t)src[1][l], ftz, sat,
-                                                              modes[m].mode));
+                                                              round_modes[m].mode));
                 }
     }
     assert_int_equal(fegetround(), FE_TONEAREST);
