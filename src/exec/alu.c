@@ -43,7 +43,7 @@ static alu_fn mov_lookup(const ir_insn *in)
         return NULL; /* the executor's job, see above */
 #ifdef ALU_AVX2_VARIANTS
     unsigned bits = ir_type_bits((ir_type)in->type);
-    if ((bits == 32 || bits == 64) && alu_host_avx2())
+    if ((bits == 32 || bits == 64) && cpu_has_avx2())
         return bits == 32 ? mov_32_avx2 : mov_64_avx2;
 #endif
     switch (ir_type_bits((ir_type)in->type)) {

@@ -488,7 +488,7 @@ static alu_fn shift_lookup(const ir_insn *in, int wi)
         return NULL;
     int arith = ir_type_is_signed((ir_type)in->type);
 #ifdef ALU_AVX2_VARIANTS
-    if (in->src[1].kind == IR_OPND_IMM && alu_host_avx2())
+    if (in->src[1].kind == IR_OPND_IMM && cpu_has_avx2())
         return in->op == IR_SHL ? shl_imm_avx2 : arith ? shr_s_imm_avx2 : shr_u_imm_avx2;
 #endif
     if (in->op == IR_SHL)
@@ -574,7 +574,7 @@ alu_fn alu_bits_lookup(const ir_insn *in)
         if (wi < 0 || (op == LOG_CNOT && wi == 0))
             return NULL;
 #ifdef ALU_AVX2_VARIANTS
-        if (wi >= 2 && op <= LOG_XOR && alu_host_avx2())
+        if (wi >= 2 && op <= LOG_XOR && cpu_has_avx2())
             return logic_avx2[wi == 3][op];
 #endif
         return logic_table[wi][op];

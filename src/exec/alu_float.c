@@ -86,11 +86,13 @@ ALU_INLINE void f64_lanes(const alu_args *a, enum float_op op, int sat)
     }
 #define F32_FNS(name, op, ftz, sat) F32_FNS_AS(name, op, ftz, sat, , )
 
-#define F32_FNS4(name, op)                                                                    \
-    F32_FNS(name, op, 0, 0)                                                                   \
-    F32_FNS(name##_ftz, op, 1, 0)                                                             \
-    F32_FNS(name##_sat, op, 0, 1)                                                             \
-    F32_FNS(name##_ftz_sat, op, 1, 1)
+/* The four .ftz/.sat combinations of F32_FNS_AS. */
+#define F32_FNS4_AS(name, op, attr, suffix)                                                   \
+    F32_FNS_AS(name, op, 0, 0, attr, suffix)                                                  \
+    F32_FNS_AS(name##_ftz, op, 1, 0, attr, suffix)                                            \
+    F32_FNS_AS(name##_sat, op, 0, 1, attr, suffix)                                            \
+    F32_FNS_AS(name##_ftz_sat, op, 1, 1, attr, suffix)
+#define F32_FNS4(name, op) F32_FNS4_AS(name, op, , )
 
 F32_FNS4(f32_add, FOP_ADD)
 F32_FNS4(f32_sub, FOP_SUB)
@@ -101,12 +103,7 @@ F32_FNS4(f32_fma, FOP_FMA)
  * ALU_AVX2_VARIANTS): the same loop, eight lanes per instruction instead of four. Each lane is
  * the one IEEE operation rounded in the host's current mode, so the bits are the same. */
 #ifdef ALU_AVX2_VARIANTS
-#define F32_FNS_AVX2(name, op, ftz, sat) F32_FNS_AS(name, op, ftz, sat, ALU_TARGET_AVX2, _avx2)
-#define F32_FNS4_AVX2(name, op)                                                               \
-    F32_FNS_AVX2(name, op, 0, 0)                                                              \
-    F32_FNS_AVX2(name##_ftz, op, 1, 0)                                                        \
-    F32_FNS_AVX2(name##_sat, op, 0, 1)                                                        \
-    F32_FNS_AVX2(name##_ftz_sat, op, 1, 1)
+#define F32_FNS4_AVX2(name, op) F32_FNS4_AS(name, op, ALU_TARGET_AVX2, _avx2)
 F32_FNS4_AVX2(f32_add, FOP_ADD)
 F32_FNS4_AVX2(f32_sub, FOP_SUB)
 F32_FNS4_AVX2(f32_mul, FOP_MUL)
@@ -124,7 +121,7 @@ static const alu_fn f32_avx2_table[3][2][2][2] = {F32_AVX2_ROW(f32_add), F32_AVX
  * Both compute x * y + z rounded once in the host's current rounding mode (IEEE 754
  * fusedMultiplyAdd), so the bits are the same; .ftz, .sat and NaN canonicalisation follow
  * alu_f32_operand and alu_f32_result exactly. Chosen once per instruction when the module is
- * prepared (alu_host_fma). */
+ * prepared (cpu_has_fma, base/cpu.h). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
 #define ALU_FMA_VARIANTS 1
 #define ALU_TARGET_FMA __attribute__((target("fma")))
@@ -192,11 +189,6 @@ F32_FMA_HW(f32_fma_ftz_sat, 1, 1)
 /* [ftz][sat][directed] */
 static const alu_fn f32_fma_hw_table[2][2][2] = F32_HW_ROW(f32_fma);
 
-/* 1 when the host CPU executes the FMA extension's instructions. */
-static int alu_host_fma(void)
-{
-    return cpu_has_fma();
-}
 #endif
 F32_FNS(f32_div, FOP_DIV, 0, 0)
 F32_FNS(f32_div_ftz, FOP_DIV, 1, 0)
@@ -339,11 +331,11 @@ static alu_fn f32_lookup(const ir_insn *in)
     if (in->mods & (IR_MOD_APPROX | IR_MOD_FULL))
         return NULL;
 #ifdef ALU_FMA_VARIANTS
-    if (op == FOP_FMA && alu_host_fma())
+    if (op == FOP_FMA && cpu_has_fma())
         return f32_fma_hw_table[ftz][sat][alu_rnd_is_directed(in->rnd)];
 #endif
 #ifdef ALU_AVX2_VARIANTS
-    if (op <= FOP_MUL && alu_host_avx2())
+    if (op <= FOP_MUL && cpu_has_avx2())
         return f32_avx2_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
 #endif
     return f32_table[op][ftz][sat][alu_rnd_is_directed(in->rnd)];
@@ -364,7 +356,7 @@ static alu_fn f64_lookup(const ir_insn *in)
                      IR_MOD_CARRY_IN | IR_MOD_HI | IR_MOD_LO | IR_MOD_WIDE)))
         return NULL;
 #ifdef ALU_FMA_VARIANTS
-    if (op == FOP_FMA && alu_host_fma())
+    if (op == FOP_FMA && cpu_has_fma())
         return alu_rnd_is_directed(in->rnd) ? f64_fma_dir_hw : f64_fma_rn_hw;
 #endif
     return f64_table[op][alu_rnd_is_directed(in->rnd)];

@@ -436,7 +436,7 @@ static alu_fn addsub_lookup(const ir_insn *in, int ti)
     if (cin || cc)
         return bits == 16 ? NULL : addsub_carry[sub][bits == 64][cin][cc];
 #ifdef ALU_AVX2_VARIANTS
-    if (ti % 3 != 0 && alu_host_avx2())
+    if (ti % 3 != 0 && cpu_has_avx2())
         return addsub_avx2[sub][ti % 3 == 2];
 #endif
     return addsub_plain[sub][ti % 3];
@@ -461,7 +461,7 @@ static alu_fn mul_lookup(const ir_insn *in, int ti)
         return madc_table[madc_index[ti]][part == PART_HI][cin][cc];
     }
 #ifdef ALU_AVX2_VARIANTS
-    if ((ti == 1 || ti == 4) && part != PART_HI && alu_host_avx2())
+    if ((ti == 1 || ti == 4) && part != PART_HI && cpu_has_avx2())
         return mul32_avx2[ti == 4][mad][part == PART_WIDE];
 #endif
     return mul_table[ti][mad][part];

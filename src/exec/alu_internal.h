@@ -27,15 +27,10 @@
  * 256-bit register). Each is the same C loop compiled for AVX2, or AVX2 intrinsics where the
  * loop would multiply in 64 bits; integer operations, or one IEEE float operation per lane in
  * the host's rounding mode, so the same bits. The lookups choose them once per instruction when
- * the module is prepared, as the FMA builds of alu_float.c (alu_host_avx2: 1 when the host CPU
- * runs AVX2). */
+ * the module is prepared, as the FMA builds of alu_float.c (cpu_has_avx2, base/cpu.h). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
 #define ALU_AVX2_VARIANTS 1
 #define ALU_TARGET_AVX2 __attribute__((target("avx2")))
-static inline int alu_host_avx2(void)
-{
-    return cpu_has_avx2();
-}
 #endif
 
 /* Canonical NaN of each format: positive sign, exponent and fraction all ones (the pattern NVIDIA
