@@ -44,6 +44,9 @@ typedef struct exec_machine {
     uint32_t max_shared_per_cta;
     uint32_t shared_reserved_per_cta; /* bytes the system reserves per CTA (%reserved_smem_*) */
     uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
+    uint32_t host_threads;      /* exec_run: host threads that simulate the SMs (0 is 1); the
+                                   results do not depend on it (docs/architecture.md, "SMs on
+                                   several host threads") */
 } exec_machine;
 
 /* How far a running launch has got, for a progress display. */

@@ -226,7 +226,12 @@ static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *ac
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
-    if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0) {
+    exec_run_state *rs = w->run;
+    /* On a host thread beside others only shared-space loads and stores get here
+     * (exec_xinsn.serial). */
+    int rc = rs->tally ? memsys_shared_access(rs->ms, rs->tally, &w->mctx, acc, &fault)
+                       : memsys_access(rs->ms, &w->mctx, acc, &fault);
+    if (rc == 0) {
         const exec_launch *L = w->run->launch;
         if (L->on_access)
             L->on_access(acc, L->access_user);

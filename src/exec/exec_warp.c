@@ -511,7 +511,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
             w->active == FULL_MASK ? LANES : exec_lane_count(w->active);
         st->thread_instructions_pred_on +=
             mask == FULL_MASK ? LANES : exec_lane_count(mask);
-        rs->prog->insn_counts[in->id]++;
+        rs->insn_counts[in->id]++;
     }
     if (info) {
         /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
@@ -553,31 +553,54 @@ static void budget_fault(exec_warp *w)
                (unsigned long long)w->run->launch->max_warp_instructions);
 }
 
+/* While SMs run on several host threads (exec_window.c), whether warp w must stop before its
+ * next instruction x, whose instruction line is `fetch_line`: x is serial, or the line misses
+ * the SM's instruction cache. A hit is counted in the thread's tally and the line noted as
+ * fetched, so that the step does not fetch it again. */
+static inline __attribute__((always_inline)) int must_park(exec_warp *w, const exec_xinsn *x,
+                                                           uint64_t fetch_line)
+{
+    if (x->serial)
+        return 1;
+    if (fetch_line != w->fetch_line) {
+        exec_run_state *rs = w->run;
+        if (!memsys_ifetch_cached(rs->ms, rs->tally, w->cta->sm, fetch_line << 7, x->in->id))
+            return 1;
+        w->fetch_line = fetch_line;
+    }
+    return 0;
+}
+
 /* Separate functions, so that the compiler keeps one loop per layout. run_16, the functional
  * loop of 16-byte layouts without glue (every instruction counted), is step_one's steps with
  * what a turn does not change kept in locals: the budget is taken once for the turn (the turn
  * stops where the budget runs out, and the warp faults there if it could go on, as step_one's
  * check would at that instruction), and the two lane counts are summed in locals and added to
  * the statistics when the turn ends (nothing reads them during a launch). warp_instructions is
- * counted in memory at every instruction: %clock reads it in functional mode. */
-static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
+ * counted in memory at every instruction: %clock reads it in functional mode. With `parallel`
+ * (a constant: turn_16 is made twice) the turn also stops where must_park says. Returns the
+ * instructions executed. */
+static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint32_t quantum,
+                                                              int parallel)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
-    uint64_t *counts = rs->prog->insn_counts;
+    uint64_t *counts = rs->insn_counts;
     memsys *ms = rs->ms;
     uint32_t n = rs->budget < quantum ? (uint32_t)rs->budget : quantum, done = 0;
     uint64_t threads = 0, pred_on = 0;
     while (done < n && w->state == WARP_READY) {
         const exec_xinsn *x = &w->code[w->pc];
         const ir_insn *in = x->in;
+        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
+        if (parallel && must_park(w, x, fetch_line))
+            break;
         uint32_t active = w->active;
         uint32_t mask = in->nomask ? w->live : active;
         if (in->has_guard) {
             uint32_t g = w->preds[in->guard];
             mask &= in->guard_neg ? ~g : g;
         }
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
         if (fetch_line != w->fetch_line) {
             w->fetch_line = fetch_line;
             memsys_ifetch(ms, w->cta->sm, fetch_line << 7, in->id);
@@ -599,6 +622,33 @@ static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
     st->thread_instructions_pred_on += pred_on;
     if (done == n && n < quantum && w->state == WARP_READY)
         budget_fault(w);
+    return done;
+}
+
+static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
+{
+    turn_16(w, quantum, 0);
+}
+
+static __attribute__((noinline)) uint32_t run_16_parallel(exec_warp *w, uint32_t quantum)
+{
+    return turn_16(w, quantum, 1);
+}
+
+/* The parallel turn of the other layouts: step_one's steps, each after must_park. */
+static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uint32_t quantum,
+                                                               int hazards)
+{
+    uint32_t done = 0;
+    while (done < quantum && w->state == WARP_READY) {
+        const exec_xinsn *x = &w->code[w->pc];
+        if (must_park(w, x, (w->code_base + w->fetch_offsets[w->pc]) >> 7))
+            break;
+        done++;
+        if (hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL))
+            break;
+    }
+    return done;
 }
 
 static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)
@@ -609,6 +659,15 @@ static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum
 static __attribute__((noinline)) void run_hazards(exec_warp *w, uint32_t quantum)
 {
     run_loop(w, quantum, 1, 1);
+}
+
+uint32_t warp_run_parallel(exec_warp *w, uint32_t quantum)
+{
+    const exec_program *p = w->run->prog;
+    const exec_insn_layout *k = &p->layout;
+    if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue && !w->run->strict_hazards)
+        return run_16_parallel(w, quantum);
+    return run_general_parallel(w, quantum, w->run->strict_hazards);
 }
 
 void warp_run(exec_warp *w, uint32_t quantum)

@@ -94,6 +94,40 @@ void memsys_set_const_owner(memsys *ms, const void *owner) { ms->const_owner = o
 const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->insn_all; }
 const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
 
+struct memsys_tally {
+    uint32_t ninsns;
+    mem_counters unattributed;
+    mem_counters per_insn[]; /* ninsns */
+};
+
+memsys_tally *memsys_tally_create(const memsys *ms)
+{
+    memsys_tally *t = calloc(1, sizeof *t + (size_t)ms->ninsns * sizeof t->per_insn[0]);
+    if (t)
+        t->ninsns = ms->ninsns;
+    return t;
+}
+
+void memsys_tally_merge(memsys *ms, memsys_tally *t)
+{
+    uint32_t n = t->ninsns < ms->ninsns ? t->ninsns : ms->ninsns;
+    static const mem_counters zero;
+    for (uint32_t i = 0; i < n; i++)
+        if (memcmp(&t->per_insn[i], &zero, sizeof zero)) {
+            mem_counters_add(&ms->per_insn[i], &t->per_insn[i]);
+            memset(&t->per_insn[i], 0, sizeof t->per_insn[i]);
+        }
+    mem_counters_add(&ms->unattributed, &t->unattributed);
+    memset(&t->unattributed, 0, sizeof t->unattributed);
+}
+
+void memsys_tally_destroy(memsys_tally *t) { free(t); }
+
+mem_counters *memsys_tally_counters(memsys_tally *t, uint32_t insn_id)
+{
+    return insn_id < t->ninsns ? &t->per_insn[insn_id] : &t->unattributed;
+}
+
 void memsys_total_counters(const memsys *ms, mem_counters *out)
 {
     memset(out, 0, sizeof *out);
@@ -624,8 +658,7 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
     }
 resolved:
     if (shared) {
-        shared_count(ms, counters, acc, t, shared);
-        acc->shared_wavefronts = (uint16_t)ms->last_wavefronts;
+        acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
         acc->levels |= 1u << MEM_LEVEL_SHARED;
     }
     if (constant) {
@@ -646,6 +679,37 @@ resolved:
         return 0;
     /* Only the cached spaces need the whole request. */
     return cached_part(ms, ctx, acc, attrs, t, cached, fault);
+}
+
+int memsys_shared_access(memsys *ms, memsys_tally *tally, const mem_ctx *ctx, mem_access *acc,
+                         mem_fault *fault)
+{
+    lane_target t[MEM_LANES];
+    memset(fault, 0, sizeof *fault);
+    acc->levels = 0;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->shared_wavefronts = acc->l1_tags = 0;
+    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    mem_counters *counters = memsys_tally_counters(tally, acc->insn_id);
+    if (acc->attrs->uniform)
+        uniform_count(counters, acc);
+    uint32_t shared = 0;
+    for (uint32_t m = acc->active; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        int checked = mem_check_lane(ms, ctx, acc, l, &t[l], fault);
+        if (checked < 0)
+            return -1;
+        if (!checked)
+            shared |= 1u << l;
+    }
+    if (shared) {
+        acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
+        acc->levels |= 1u << MEM_LEVEL_SHARED;
+        move_direct(ms, ctx, acc, t, shared, shared);
+    }
+    return 0;
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

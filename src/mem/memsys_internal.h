@@ -126,10 +126,12 @@ struct memsys {
     uint64_t known_stride;
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
-    uint32_t last_wavefronts, last_const_lookups, last_const_misses, last_const_addresses;
+    uint32_t last_const_lookups, last_const_misses, last_const_addresses;
 };
 
 /* memsys.c: fills *f for lane `lane` and returns -1. */
+/* The counters of `t` that work charged to insn_id goes to (memsys.c). */
+mem_counters *memsys_tally_counters(memsys_tally *t, uint32_t insn_id);
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
              ir_space space, const char *what);
 /* memsys.c: resolves and checks lane `lane` of `acc` into *t: 0 when it goes on (under
@@ -197,9 +199,9 @@ uint32_t lsc_tiles(const memsys *ms);
 uint32_t lsc_tile_of_sm(const memsys *ms, uint32_t sm);
 
 /* mem_shared.c: count the shared-memory banks' and the constant cache's work of the lanes
- * `lanes` into c. */
-void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
-                  uint32_t lanes);
+ * `lanes` into c; shared_count returns the access's wavefronts. */
+uint32_t shared_count(const memsys *ms, mem_counters *c, const mem_access *acc,
+                      const lane_target *t, uint32_t lanes);
 void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
                     const lane_target *t, uint32_t lanes);
 /* Counts an access that carries the uniform-address hint (ir_mem_attrs.uniform) into c, and
