@@ -351,11 +351,16 @@ static uint8_t insn_is_serial(const ir_machine *k, const ir_insn *in)
 {
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     ir_family family = info ? (ir_family)info->family : IR_FAM_COUNT;
-    /* Plain shared-memory loads and stores touch only the CTA's shared memory and the tally
-     * (memsys_shared_access), unless their lanes can have window errors (IR_WINDOW_ZERO, which
-     * the launch's statistics record) or they fence. */
-    if ((family == IR_FAM_LD || family == IR_FAM_ST) && in->mem.space == IR_SPACE_SHARED &&
-        !in->mem.fence && !in->mem.has_policy && k->window_errors != IR_WINDOW_ZERO)
+    /* Loads (those that would reach the L2 park at run time: memsys_load_if_local) and
+     * shared-memory stores touch only the SM's caches and shared memory, unless they fence or
+     * their lanes can have window errors (local and shared lanes under IR_WINDOW_ZERO, which the
+     * launch's statistics record). */
+    ir_space sp = (ir_space)in->mem.space;
+    int window_lanes = k->window_errors == IR_WINDOW_ZERO &&
+                       (sp == IR_SPACE_SHARED || sp == IR_SPACE_LOCAL || sp == IR_SPACE_GENERIC);
+    if (!in->mem.fence && !window_lanes &&
+        (family == IR_FAM_LD ||
+         (family == IR_FAM_ST && sp == IR_SPACE_SHARED)))
         return 0;
     switch (family) {
     case IR_FAM_ALU: case IR_FAM_MOV: case IR_FAM_BRA: case IR_FAM_BRX: case IR_FAM_RET:
@@ -573,6 +578,10 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
         choose_handler(x, m, fn, in);
         x->serial = insn_is_serial(&m->machine, in);
+        x->may_park = !x->serial && in->mem.space != IR_SPACE_SHARED &&
+                      in->mem.space != IR_SPACE_CONST && in->mem.space != IR_SPACE_PARAM &&
+                      ir_op_info_of((ir_opcode)in->op) &&
+                      ir_op_info_of((ir_opcode)in->op)->family == IR_FAM_LD;
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);

@@ -50,6 +50,7 @@ struct exec_xinsn {
                                  SM's instruction cache, the device heap, printf, the launch's
                                  clock): with SMs on several host threads it runs only while no
                                  other thread does (exec_window.c) */
+    uint8_t may_park;         /* a load that is not serial but parks when it would reach the L2 */
     uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
 };
 
@@ -217,6 +218,8 @@ struct exec_warp {
     exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
     uint32_t turn_left;       /* windowed scheduling (exec_window.c): instructions left of the
                                  warp's turn in the current round */
+    uint8_t parked;           /* set by a load in a parallel phase that needs the L2: it did
+                                 nothing, and the warp stops before it (exec_window.c) */
 };
 
 typedef struct exec_barrier {
@@ -273,9 +276,9 @@ struct exec_run_state {
     exec_fault *fault;
     uint64_t *insn_counts;    /* per static id: where executions are counted (the program's, or
                                  a host thread's own, exec_window.c) */
-    memsys_tally *tally;      /* NULL, or the host thread's memory counters: set in a thread's
-                                 copy of the state while SMs run in parallel, when a serial
-                                 instruction or an instruction-cache miss parks the warp */
+    memsys_tally *tally;      /* NULL, or in a host thread's copy of the state (SMs in parallel,
+                                 exec_window.c) the thread's memory counters; `ms` is then its
+                                 view (memsys_tally_view) */
     uint64_t clock_now;       /* windowed scheduling: what %clock reads (warp instructions issued
                                  when the current serial phase began) */
     uint64_t budget;          /* remaining warp instructions before the runaway limit */
@@ -322,8 +325,8 @@ int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 /* exec_warp.c: the SIMT core */
 void warp_run(exec_warp *w, uint32_t quantum);
 /* Runs warp w for at most `quantum` instructions on a host thread that shares the launch with
- * others (w->run is the thread's copy of the state, with its tally set): stops before an
- * instruction marked serial and before one whose instruction-cache line misses, leaving the
+ * others (w->run is the thread's copy of the state, with its tally and memory view): stops
+ * before an instruction marked serial and before a load that would reach the L2, leaving the
  * warp ready at it (parked). Returns the instructions executed. */
 uint32_t warp_run_parallel(exec_warp *w, uint32_t quantum);
 

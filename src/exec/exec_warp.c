@@ -527,6 +527,8 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (hazards && exec_hazard_issue(w, x, mask))
         return 1;
     x->fn(w, x, mask);
+    if (w->parked) /* a parallel phase's load that needs the L2 did nothing */
+        return 1;
     if (!x->is_ctrl) {
         w->pc++;
         if (w->pc >= w->next_wait_pc)
@@ -553,24 +555,6 @@ static void budget_fault(exec_warp *w)
                (unsigned long long)w->run->launch->max_warp_instructions);
 }
 
-/* While SMs run on several host threads (exec_window.c), whether warp w must stop before its
- * next instruction x, whose instruction line is `fetch_line`: x is serial, or the line misses
- * the SM's instruction cache. A hit is counted in the thread's tally and the line noted as
- * fetched, so that the step does not fetch it again. */
-static inline __attribute__((always_inline)) int must_park(exec_warp *w, const exec_xinsn *x,
-                                                           uint64_t fetch_line)
-{
-    if (x->serial)
-        return 1;
-    if (fetch_line != w->fetch_line) {
-        exec_run_state *rs = w->run;
-        if (!memsys_ifetch_cached(rs->ms, rs->tally, w->cta->sm, fetch_line << 7, x->in->id))
-            return 1;
-        w->fetch_line = fetch_line;
-    }
-    return 0;
-}
-
 /* Separate functions, so that the compiler keeps one loop per layout. run_16, the functional
  * loop of 16-byte layouts without glue (every instruction counted), is step_one's steps with
  * what a turn does not change kept in locals: the budget is taken once for the turn (the turn
@@ -592,9 +576,9 @@ static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint
     while (done < n && w->state == WARP_READY) {
         const exec_xinsn *x = &w->code[w->pc];
         const ir_insn *in = x->in;
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
-        if (parallel && must_park(w, x, fetch_line))
+        if (parallel && x->serial)
             break;
+        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
         uint32_t active = w->active;
         uint32_t mask = in->nomask ? w->live : active;
         if (in->has_guard) {
@@ -611,6 +595,15 @@ static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint
         pred_on += mask == FULL_MASK ? LANES : exec_lane_count(mask);
         counts[in->id]++;
         x->fn(w, x, mask);
+        if (parallel && w->parked) { /* the load needs the L2: it never happened */
+            w->parked = 0;
+            done--;
+            st->warp_instructions--;
+            threads -= active == FULL_MASK ? LANES : exec_lane_count(active);
+            pred_on -= mask == FULL_MASK ? LANES : exec_lane_count(mask);
+            counts[in->id]--;
+            break;
+        }
         if (!x->is_ctrl) {
             w->pc++;
             if (w->pc >= w->next_wait_pc)
@@ -635,17 +628,34 @@ static __attribute__((noinline)) uint32_t run_16_parallel(exec_warp *w, uint32_t
     return turn_16(w, quantum, 1);
 }
 
-/* The parallel turn of the other layouts: step_one's steps, each after must_park. */
+/* The parallel turn of the other layouts: step_one's steps up to a serial instruction. A load
+ * that parks (exec_warp.parked) is taken back: its counts are restored and it runs again in the
+ * serial phase. */
 static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uint32_t quantum,
                                                                int hazards)
 {
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
     uint32_t done = 0;
     while (done < quantum && w->state == WARP_READY) {
         const exec_xinsn *x = &w->code[w->pc];
-        if (must_park(w, x, (w->code_base + w->fetch_offsets[w->pc]) >> 7))
+        /* Under --strict-hazards a load that might park runs serially: its issue would apply
+         * the scoreboards twice. */
+        if (x->serial || (hazards && x->may_park))
             break;
+        exec_stats before = *st;
+        uint64_t count = rs->insn_counts[x->in->id];
+        int stop = hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL);
+        if (w->parked) {
+            w->parked = 0;
+            st->warp_instructions = before.warp_instructions;
+            st->thread_instructions = before.thread_instructions;
+            st->thread_instructions_pred_on = before.thread_instructions_pred_on;
+            rs->insn_counts[x->in->id] = count;
+            break;
+        }
         done++;
-        if (hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL))
+        if (stop)
             break;
     }
     return done;

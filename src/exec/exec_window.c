@@ -299,6 +299,8 @@ static int worker_init(window *win, worker *wk)
     wk->rs.clock = &rs->clock_now;
     wk->rs.insn_counts = calloc(rs->prog->module->ninsns_total + 1, sizeof(uint64_t));
     wk->rs.tally = memsys_tally_create(rs->ms);
+    if (wk->rs.tally)
+        wk->rs.ms = memsys_tally_view(wk->rs.tally);
     return wk->rs.insn_counts && wk->rs.tally ? 0 : -1;
 }
 

@@ -64,22 +64,6 @@ int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
     return res.sector_misses != 0;
 }
 
-int memsys_ifetch_cached(memsys *ms, memsys_tally *t, uint32_t sm, uint64_t addr,
-                         uint32_t insn_id)
-{
-    cache *ic = ms->icache[sm];
-    const cache_config *cfg = cache_get_config(ic);
-    uint64_t line = addr & ~(uint64_t)(cfg->line_bytes - 1);
-    uint64_t sector = UINT64_C(1) << ((addr - line) / cfg->sector_bytes);
-    uint32_t runs;
-    if (!cache_read_hit(ic, line, sector, CACHE_ALLOC_UNCHANGED, NULL, &runs))
-        return 0;
-    mem_counters *c = memsys_tally_counters(t, insn_id);
-    c->icache.fetches++;
-    c->icache.hits++;
-    return 1;
-}
-
 int memsys_finish(memsys *ms)
 {
     mem_request *rq = &ms->own_work;

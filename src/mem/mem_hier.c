@@ -670,13 +670,29 @@ static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc,
     return 1;
 }
 
+/* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
+ * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
+ * the SM. Changes nothing. */
+static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds)
+{
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        const line_req *r = &ms->reqs[i];
+        if (!((hit_kinds >> r->kind) & 1) || !r->sectors ||
+            (cache_lookup_sectors(l1, r->line_addr) & r->sectors) != r->sectors)
+            return 0;
+    }
+    return 1;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
-                      const lane_target *t, uint32_t lanes, mem_fault *f)
+                      const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
     if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
+    if (local_only && (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs))))
+        return 1;
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};

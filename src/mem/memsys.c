@@ -94,39 +94,44 @@ void memsys_set_const_owner(memsys *ms, const void *owner) { ms->const_owner = o
 const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->insn_all; }
 const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
 
+/* A tally is a copy of the memory system taken at its creation: the same caches, store and
+ * tables (shared, by pointer), but its own access scratch, allocation look-up hint and
+ * counters. Only the paths that touch the caches of one SM may run through it. */
 struct memsys_tally {
-    uint32_t ninsns;
-    mem_counters unattributed;
-    mem_counters per_insn[]; /* ninsns */
+    memsys view;
+    mem_counters per_insn[]; /* view.ninsns */
 };
 
 memsys_tally *memsys_tally_create(const memsys *ms)
 {
     memsys_tally *t = calloc(1, sizeof *t + (size_t)ms->ninsns * sizeof t->per_insn[0]);
-    if (t)
-        t->ninsns = ms->ninsns;
+    if (!t)
+        return NULL;
+    t->view = *ms;
+    t->view.insn_all = t->view.per_insn = t->per_insn;
+    t->view.insn_total = ms->ninsns;
+    t->view.insn_base = 0;
+    memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
+    t->view.own_work.counters = &t->view.unattributed;
     return t;
 }
 
+memsys *memsys_tally_view(memsys_tally *t) { return &t->view; }
+
 void memsys_tally_merge(memsys *ms, memsys_tally *t)
 {
-    uint32_t n = t->ninsns < ms->ninsns ? t->ninsns : ms->ninsns;
+    uint32_t n = t->view.ninsns < ms->ninsns ? t->view.ninsns : ms->ninsns;
     static const mem_counters zero;
     for (uint32_t i = 0; i < n; i++)
         if (memcmp(&t->per_insn[i], &zero, sizeof zero)) {
             mem_counters_add(&ms->per_insn[i], &t->per_insn[i]);
             memset(&t->per_insn[i], 0, sizeof t->per_insn[i]);
         }
-    mem_counters_add(&ms->unattributed, &t->unattributed);
-    memset(&t->unattributed, 0, sizeof t->unattributed);
+    mem_counters_add(&ms->unattributed, &t->view.unattributed);
+    memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
 }
 
 void memsys_tally_destroy(memsys_tally *t) { free(t); }
-
-mem_counters *memsys_tally_counters(memsys_tally *t, uint32_t insn_id)
-{
-    return insn_id < t->ninsns ? &t->per_insn[insn_id] : &t->unattributed;
-}
 
 void memsys_total_counters(const memsys *ms, mem_counters *out)
 {
@@ -557,13 +562,15 @@ static void const_results(const memsys *ms, mem_access *acc)
 /* The part of an access that goes through the L1 and below (hier_atomic or hier_global_local),
  * with its L1 tags and the DRAM traffic it caused as results. */
 static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
-                       const lane_target *t, uint32_t cached, mem_fault *fault)
+                       const lane_target *t, uint32_t cached, int local_only, mem_fault *fault)
 {
     mem_request rq = mem_request_for(ms, ctx, acc, attrs);
     uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
     int atomic = acc->op == MEM_OP_ATOMIC;
     int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
-                    : hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
+                    : hier_global_local(ms, ctx, acc, &rq, t, cached, local_only, fault);
+    if (st == 1)
+        return 1;
     acc->l1_tags = (uint16_t)(atomic ? (uint32_t)__builtin_popcount(cached) : ms->nreqs);
     acc->dram_read_bytes = (uint32_t)(rq.counters->dram.read_bytes - read0);
     acc->dram_write_bytes = (uint32_t)(rq.counters->dram.write_bytes - write0);
@@ -608,9 +615,14 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
     memcpy(out, ms->const_bank[bank] + in_bank, bytes);
     return 0;
 }
-int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+/* memsys_access, and with `local_only` memsys_load_if_local: a load that may need more than
+ * the SM returns 1 before it counts or changes anything. */
+static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, int local_only,
+                  mem_fault *fault)
 {
     lane_target t[MEM_LANES];
+    if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
+        return 1;
     memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
@@ -657,6 +669,8 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         }
     }
 resolved:
+    if (local_only && cached && (shared | constant))
+        return 1; /* a load of several kinds of space: it may reach the L2 */
     if (shared) {
         acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
         acc->levels |= 1u << MEM_LEVEL_SHARED;
@@ -671,45 +685,24 @@ resolved:
             return -1;
         if (!cached)
             return 0;
-        return cached_part(ms, ctx, acc, attrs, t, cached, fault);
+        return cached_part(ms, ctx, acc, attrs, t, cached, 0, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared, shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */
-    return cached_part(ms, ctx, acc, attrs, t, cached, fault);
+    return cached_part(ms, ctx, acc, attrs, t, cached, local_only, fault);
 }
 
-int memsys_shared_access(memsys *ms, memsys_tally *tally, const mem_ctx *ctx, mem_access *acc,
-                         mem_fault *fault)
+int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
-    lane_target t[MEM_LANES];
-    memset(fault, 0, sizeof *fault);
-    acc->levels = 0;
-    acc->nserved = 0;
-    acc->window_lanes = acc->misaligned_lanes = 0;
-    acc->shared_wavefronts = acc->l1_tags = 0;
-    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
-    acc->dram_read_bytes = acc->dram_write_bytes = 0;
-    mem_counters *counters = memsys_tally_counters(tally, acc->insn_id);
-    if (acc->attrs->uniform)
-        uniform_count(counters, acc);
-    uint32_t shared = 0;
-    for (uint32_t m = acc->active; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        int checked = mem_check_lane(ms, ctx, acc, l, &t[l], fault);
-        if (checked < 0)
-            return -1;
-        if (!checked)
-            shared |= 1u << l;
-    }
-    if (shared) {
-        acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
-        acc->levels |= 1u << MEM_LEVEL_SHARED;
-        move_direct(ms, ctx, acc, t, shared, shared);
-    }
-    return 0;
+    return access(ms, ctx, acc, 0, fault);
+}
+
+int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    return access(ms, ctx, acc, 1, fault);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

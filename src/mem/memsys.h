@@ -97,24 +97,27 @@ void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
  * Returns 1 when it missed in the SM's instruction cache, 0 on a hit (for the timing model's
  * instruction-fetch stall). */
 int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
-/* Counters kept apart from the memory system's own, for work done on another host thread (SMs
- * simulated in parallel; docs/architecture.md, "SMs on several host threads"): one mem_counters
- * per instruction of the current selection (memsys_select_insns) plus the unattributed ones.
- * Only the functions below that take a tally write to it. */
-/* Creates a zeroed tally sized for the instructions selected now. Returns NULL when out of
- * memory. */
+/* A view of the memory system for another host thread (SMs simulated in parallel;
+ * docs/architecture.md, "SMs on several host threads"): memsys_tally_view is a memory system
+ * that shares this one's caches, backing store, allocations and banks as they are when the tally
+ * is created, but has its own access scratch and its own counters (one mem_counters per
+ * instruction of the current selection, memsys_select_insns, plus the unattributed ones). While
+ * other threads use other views, a view may only be used for work that stays inside one SM:
+ * shared-memory and constant accesses, instruction fetches (the instruction cache keeps tags
+ * only), memsys_load_if_local. */
+/* Creates a tally with zeroed counters. Returns NULL when out of memory. */
 memsys_tally *memsys_tally_create(const memsys *ms);
-/* Adds the tally's counters to the memory system's (the instructions selected now; the tally
- * must have been created under the same selection) and zeroes the tally. No errors. */
+memsys *memsys_tally_view(memsys_tally *t);
+/* Adds the tally's counters to ms's (the instructions selected now; the tally must have been
+ * created from ms under the same selection) and zeroes them. No errors. */
 void memsys_tally_merge(memsys *ms, memsys_tally *t);
 void memsys_tally_destroy(memsys_tally *t);
-/* The hit half of memsys_ifetch, safe to run for SM `sm` while other host threads work on other
- * SMs: when the line at `addr` is in SM `sm`'s instruction cache, updates its recency, counts
- * the fetch and the hit in `t` (for insn_id) and returns 1; otherwise changes nothing and
- * returns 0 (the caller makes the fetch with memsys_ifetch, which reaches the L2, later, when
- * no other thread runs). No errors. */
-int memsys_ifetch_cached(memsys *ms, memsys_tally *t, uint32_t sm, uint64_t addr,
-                         uint32_t insn_id);
+/* memsys_access for a load that the SM of ctx can serve alone: when every lane is in the shared,
+ * const or param space or in a global or local line whose requested sectors are all valid in the
+ * SM's L1 (and the load may hit there), performs it as memsys_access would and returns 0, or -1
+ * with *fault. Otherwise (it would reach the L2) returns 1 having changed nothing; the caller
+ * makes it later with memsys_access. Faults as memsys_access. */
+int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 /* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.
  * Host reads after this see every write. Returns 0, or -1 when the backing store failed. */
 int memsys_finish(memsys *ms);
@@ -163,13 +166,6 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  * unmodelled space or atomic, a cache the model does not have, e.g. the call-return stack's,
  * or an address outside the hierarchies the operation names), _NOMEM. */
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
-
-/* memsys_access for a load or store whose lanes all address the shared space (acc->space is
- * IR_SPACE_SHARED), safe to run for the SM of ctx while other host threads work on other SMs:
- * it reads and writes only ctx's shared memory and counts in `tally` (memsys_tally_create)
- * instead of the memory system's counters. Results, faults and counts are memsys_access's. */
-int memsys_shared_access(memsys *ms, memsys_tally *tally, const mem_ctx *ctx, mem_access *acc,
-                         mem_fault *fault);
 
 /* A load of `bytes` (a power of two up to MEM_MAX_LANE_BYTES) at const-window offset `offset`
  * (mem.h: bank << MEM_CONST_BANK_SHIFT plus the byte offset in the bank) that every lane of a

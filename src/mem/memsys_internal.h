@@ -130,8 +130,6 @@ struct memsys {
 };
 
 /* memsys.c: fills *f for lane `lane` and returns -1. */
-/* The counters of `t` that work charged to insn_id goes to (memsys.c). */
-mem_counters *memsys_tally_counters(memsys_tally *t, uint32_t insn_id);
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
              ir_space space, const char *what);
 /* memsys.c: resolves and checks lane `lane` of `acc` into *t: 0 when it goes on (under
@@ -169,8 +167,11 @@ int coalesce_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
+/* A load or store of global or local lanes `lanes` through the SM's L1 (memsys_access). With
+ * `local_only`, a store, or a load some of whose lines would need more than the L1 (a miss, a
+ * kind that may not hit), returns 1 having changed nothing but the coalescer's scratch. */
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
-                      const lane_target *t, uint32_t lanes, mem_fault *f);
+                      const lane_target *t, uint32_t lanes, int local_only, mem_fault *f);
 /* mem_hier.c: memsys_texture_read's path through the L1 and below (rq built by the caller). */
 int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
                  mem_fault *f);
