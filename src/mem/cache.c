@@ -140,12 +140,39 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
     return (uint32_t)(h % sets) * slices + slice;
 }
 
+/* The ways of tag prints[0 .. n) (n <= 16) equal to `print`, as bits. The array is padded so
+ * that 16 bytes can be read from any line on. */
+static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t print)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)prints);
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)print)));
+    return n >= 16 ? m : m & ((1u << n) - 1);
+#else
+    uint32_t m = 0;
+    for (uint32_t w = 0; w < n; w++) m |= (uint32_t)(prints[w] == print) << w;
+    return m;
+#endif
+}
+
+/* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
+ * that a small footprint fills holds one line, there), then the ways whose tag print matches,
+ * 16 at a time, with their full tags. */
 static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
 {
-    const uint64_t *tags = &c->tags[(size_t)set * c->ways];
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == TAG_OF(line_number))
-            return set * c->ways + w;
+    uint64_t tag = TAG_OF(line_number);
+    uint32_t base = set * c->ways;
+    if (c->tags[base] == tag)
+        return base;
+    uint8_t print = TAG_PRINT(tag);
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += 16) {
+        uint32_t n = c->ways - w0 < 16 ? c->ways - w0 : 16;
+        for (uint32_t m = print_matches(&c->tag_prints[base + w0], n, print); m; m &= m - 1) {
+            uint32_t line = base + w0 + (uint32_t)__builtin_ctz(m);
+            if (c->tags[line] == tag)
+                return line;
+        }
+    }
     return NO_INDEX;
 }
 
@@ -300,6 +327,7 @@ static void drop_line(cache *c, uint32_t line)
         last_unlink(c, line);
     c->stats.lines_by_priority[c->priorities[line]]--;
     c->tags[line] = NO_LINE;
+    c->tag_prints[line] = TAG_PRINT(NO_LINE);
     c->valid_sectors[line] = 0;
     c->dirty_sectors[line] = 0;
     c->resident_lines--;
@@ -343,6 +371,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
     c->tags[line] = TAG_OF(line_number);
+    c->tag_prints[line] = TAG_PRINT(TAG_OF(line_number));
     c->kinds[line] = kind;
     c->priorities[line] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/cache_internal.h" /* TAG_OF, TAG_PRINT: lines of equal tag prints */
 #include "mem/dram.h"
 
 #define BASE UINT64_C(0x7f0000000000)
@@ -929,6 +930,45 @@ static void test_xor_fold_index(void **state)
     teardown(&f);
 }
 
+/* A lookup compares one-byte tag prints first (16 ways at a time), then the full tags: lines
+ * whose prints are all equal must still each be found, with their own data, in sets of fewer
+ * than 16 ways, of 16, and of more (two groups); an absent line of the same print misses, and
+ * so does a line dropped from its way. */
+static void test_lookup_with_equal_tag_prints(void **state)
+{
+    (void)state;
+    static const uint32_t ways[] = {5, 16, 24};
+    for (size_t k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+        fixture f;
+        cache_config config;
+        cache_config_default(&config, (uint64_t)ways[k] * 128, ways[k]); /* one set */
+        setup_with(&f, &config);
+        uint64_t lines[25];
+        uint32_t found = 0;
+        uint8_t print = TAG_PRINT(TAG_OF(UINT64_C(3)));
+        for (uint64_t n = 3; found <= ways[k]; n++)
+            if (TAG_PRINT(TAG_OF(n)) == print)
+                lines[found++] = n;
+        for (uint32_t i = 0; i <= ways[k]; i++)
+            fill_dram(&f, lines[i] * 128, 128, (uint8_t)(i + 1));
+        for (uint32_t i = 0; i < ways[k]; i++) read4(&f, lines[i] * 128, NULL, NULL);
+        for (uint32_t i = ways[k]; i-- > 0;) {
+            uint32_t v;
+            cache_result r = read4(&f, lines[i] * 128 + 4, NULL, &v);
+            assert_int_equal(r.sector_hits, 1);
+            assert_int_equal(v, 0x01010101u * (i + 1));
+        }
+        assert_false(present(&f, lines[ways[k]] * 128));
+        cache_result r;
+        assert_int_equal(cache_invalidate_line(f.c, lines[ways[k] / 2] * 128, true, NULL, &r),
+                         MEM_OK);
+        assert_false(present(&f, lines[ways[k] / 2] * 128));
+        assert_true(present(&f, lines[ways[k] - 1] * 128));
+        assert_int_equal(cache_get_stats(f.c)->evictions, 0);
+        teardown(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,6 +996,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),
+        cmocka_unit_test(test_lookup_with_equal_tag_prints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
