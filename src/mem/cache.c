@@ -590,15 +590,11 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
-bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
-                    uint32_t *runs)
+/* cache_read_hit once its line is known to hold every sector of `sectors`: the number of
+ * sectors, and of runs in *runs. */
+static inline uint32_t read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint8_t alloc,
+                                     uint8_t *out, uint32_t *runs)
 {
-    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
-        return false;
-    uint64_t line_number = line_addr >> c->line_shift;
-    uint32_t line = find_line(c, set_index(c, line_number), line_number);
-    if (line == NO_INDEX || (sectors & ~c->valid_sectors[line]))
-        return false;
     /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
      * hint (the second time changes nothing); every sector hits. One sector (a scattered
      * access's line) is one run without counting. */
@@ -616,7 +612,7 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     c->stats.sector_hits += k;
     *runs = n;
     if (!out) /* a tags-only probe (the instruction cache's fetch) */
-        return true;
+        return k;
     const uint8_t *data = line_data(c, line);
     if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
         uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
@@ -626,7 +622,49 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     } else {
         memcpy(out, data, c->config.line_bytes);
     }
+    return k;
+}
+
+/* The line holding every sector of `sectors` at line_addr, or NO_INDEX. */
+static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sectors)
+{
+    uint64_t line_number = line_addr >> c->line_shift;
+    uint32_t line = find_line(c, set_index(c, line_number), line_number);
+    return line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ? NO_INDEX : line;
+}
+
+bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
+                    uint32_t *runs)
+{
+    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
+        return false;
+    uint32_t line = hit_line(c, line_addr, sectors);
+    if (line == NO_INDEX)
+        return false;
+    read_hit_line(c, line, sectors, alloc, out, runs);
     return true;
+}
+
+uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
+                         const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
+                         uint64_t *sector_count)
+{
+    uint32_t i = 0;
+    uint64_t total = 0;
+    if (alloc <= CACHE_ALLOC_NONE) {
+        for (; i < n; i++) {
+            size_t at = i * stride;
+            uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+            uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+            uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
+            if (line == NO_INDEX)
+                break;
+            uint32_t runs;
+            total += read_hit_line(c, line, s, alloc, out ? out + at : NULL, &runs);
+        }
+    }
+    *sector_count = total;
+    return i;
 }
 
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,

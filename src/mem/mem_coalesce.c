@@ -284,8 +284,8 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
 
 /* lane_stride's accesses at a stride of a multiple of the line (a column walk, an array of
  * large structures): each active lane is a line of its own, in ascending order, and its bytes
- * sit at the same offset in every line, so every request gets the same sectors and byte bits, worked
- * out once. The requests come out as coalesce_strided's per-lane loop makes them. */
+ * sit at the same offset in every line, so every request gets the same sectors and byte bits,
+ * worked out once. The requests come out as coalesce_strided's per-lane loop makes them. */
 static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_target *t,
                              uint32_t lanes, uint32_t bytes, int store)
 {
