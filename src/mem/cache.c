@@ -158,7 +158,8 @@ static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t 
 /* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
  * that a small footprint fills holds one line, there), then the ways whose tag print matches,
  * 16 at a time, with their full tags. */
-static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
+static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
+                                                              uint64_t line_number)
 {
     uint64_t tag = TAG_OF(line_number);
     uint32_t base = set * c->ways;
