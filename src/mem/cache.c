@@ -764,6 +764,14 @@ static uint64_t sectors_of_bits(const cache *c, const store_bits *b)
 {
     unsigned shift = c->sector_shift;
     uint64_t sectors = 0;
+    if (shift == 5) { /* 32-byte sectors: two per word, tested by halves */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            uint64_t w = b->w[k];
+            sectors |= (uint64_t)((uint32_t)w != 0) << (2 * k) |
+                       (uint64_t)((w >> 32) != 0) << (2 * k + 1);
+        }
+        return sectors;
+    }
     for (uint32_t k = b->first; k <= b->last; k++) {
         uint64_t w = b->w[k];
         if (w == 0)
@@ -794,6 +802,22 @@ static int sector_bits(const cache *c, uint64_t *words, unsigned s, bits_op op)
     return op == BITS_ALL ? w == m : w != 0;
 }
 
+/* Line bytes under store bits `bits` (8 bits, byte i: bit i) take data's bytes, in one blend of
+ * eight bytes. The byte mask: the bits copied into every byte by a multiply (no carries), bit
+ * i kept in byte i, each nonzero byte's top bit set as nonzero_bytes8 does, spread to 0xFF. */
+static inline void blend8(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint64_t x = (bits * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    uint64_t top = (((x & low7) + low7) | x) & ~low7;
+    uint64_t mask = (top >> 7) * 0xFF;
+    uint64_t old, new_bytes;
+    memcpy(&old, ld, 8);
+    memcpy(&new_bytes, data, 8);
+    old = (old & ~mask) | (new_bytes & mask);
+    memcpy(ld, &old, 8);
+}
+
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
@@ -805,6 +829,17 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
             memcpy(ld + offset, data, 128);
         else
             memcpy(ld + offset, data, bytes);
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
+        /* A whole-line store (a warp's line, data for every byte): eight bytes at a time where
+         * any is stored, reading and writing only inside the line and the data. */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 3;
+                uint32_t i = k * 64 + chunk * 8;
+                blend8(ld + i, data + i, (w >> (chunk * 8)) & 0xFF);
+                w &= ~(UINT64_C(0xFF) << (chunk * 8));
+            }
+        }
     } else {
         /* Run by run of stored bytes (a scattered store has a few short runs per line). */
         for (uint32_t k = b->first; k <= b->last; k++) {
