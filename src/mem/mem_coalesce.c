@@ -343,6 +343,10 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
     }
     ms->whole_lanes = store ? 0 : lanes;
     uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
+    /* A lane's bytes are aligned to their power-of-two size (at most 64): when that is no more
+     * than a sector, they lie in one sector and one 64-bit word of the byte bits. */
+    int one_sector = bytes <= (1u << ms->l1_sector_shift);
+    uint64_t lane_bits = bit_span(0, bytes);
     line_req *q = NULL;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -361,8 +365,14 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
         } else {
             ms->lane_src[l] = q->data + off;
         }
-        if (stride || m == lanes)
+        if (!stride && m != lanes)
+            continue;
+        if (one_sector) {
+            q->sectors |= UINT64_C(1) << (off >> ms->l1_sector_shift);
+            q->byte_bits[off >> 6] |= lane_bits << (off & 63);
+        } else {
             mark_bytes(ms, q, off, bytes);
+        }
     }
     ms->last_req = ms->nreqs - 1;
     return 1;
