@@ -343,6 +343,20 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
     }
     ms->whole_lanes = store ? 0 : lanes;
     uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
+    if (!stride) { /* a broadcast: one line request, the same bytes for every lane */
+        uint64_t at = t[l0].offset;
+        line_req *q = &ms->reqs[new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store)];
+        uint32_t off = (uint32_t)(at & line_mask);
+        if (store) { /* the highest lane's bytes stay, as if each lane stored in turn */
+            lane_copy(q->mask + off, NULL, bytes);
+            lane_copy(q->data + off, acc->data[31 - __builtin_clz(lanes)], bytes);
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) ms->lane_src[__builtin_ctz(m)] = q->data + off;
+        }
+        mark_bytes(ms, q, off, bytes);
+        ms->last_req = 0;
+        return 1;
+    }
     /* A lane's bytes are aligned to their power-of-two size (at most 64): when that is no more
      * than a sector, they lie in one sector and one 64-bit word of the byte bits. */
     int one_sector = bytes <= (1u << ms->l1_sector_shift);
