@@ -140,12 +140,40 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
     return (uint32_t)(h % sets) * slices + slice;
 }
 
-static uint32_t find_line(const cache *c, uint32_t set, uint64_t line_number)
+/* The ways of tag prints[0 .. n) (n <= 16) equal to `print`, as bits. The array is padded so
+ * that 16 bytes can be read from any line on. */
+static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t print)
 {
-    const uint64_t *tags = &c->tags[(size_t)set * c->ways];
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == TAG_OF(line_number))
-            return set * c->ways + w;
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)prints);
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)print)));
+    return n >= 16 ? m : m & ((1u << n) - 1);
+#else
+    uint32_t m = 0;
+    for (uint32_t w = 0; w < n; w++) m |= (uint32_t)(prints[w] == print) << w;
+    return m;
+#endif
+}
+
+/* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
+ * that a small footprint fills holds one line, there), then the ways whose tag print matches,
+ * 16 at a time, with their full tags. */
+static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
+                                                              uint64_t line_number)
+{
+    uint64_t tag = TAG_OF(line_number);
+    uint32_t base = set * c->ways;
+    if (c->tags[base] == tag)
+        return base;
+    uint8_t print = TAG_PRINT(tag);
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += 16) {
+        uint32_t n = c->ways - w0 < 16 ? c->ways - w0 : 16;
+        for (uint32_t m = print_matches(&c->tag_prints[base + w0], n, print); m; m &= m - 1) {
+            uint32_t line = base + w0 + (uint32_t)__builtin_ctz(m);
+            if (c->tags[line] == tag)
+                return line;
+        }
+    }
     return NO_INDEX;
 }
 
@@ -300,6 +328,7 @@ static void drop_line(cache *c, uint32_t line)
         last_unlink(c, line);
     c->stats.lines_by_priority[c->priorities[line]]--;
     c->tags[line] = NO_LINE;
+    c->tag_prints[line] = TAG_PRINT(NO_LINE);
     c->valid_sectors[line] = 0;
     c->dirty_sectors[line] = 0;
     c->resident_lines--;
@@ -343,6 +372,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
     c->tags[line] = TAG_OF(line_number);
+    c->tag_prints[line] = TAG_PRINT(TAG_OF(line_number));
     c->kinds[line] = kind;
     c->priorities[line] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
@@ -561,15 +591,11 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
-bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
-                    uint32_t *runs)
+/* cache_read_hit once its line is known to hold every sector of `sectors`: the number of
+ * sectors, and of runs in *runs. */
+static inline uint32_t read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint8_t alloc,
+                                     uint8_t *out, uint32_t *runs)
 {
-    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
-        return false;
-    uint64_t line_number = line_addr >> c->line_shift;
-    uint32_t line = find_line(c, set_index(c, line_number), line_number);
-    if (line == NO_INDEX || (sectors & ~c->valid_sectors[line]))
-        return false;
     /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
      * hint (the second time changes nothing); every sector hits. One sector (a scattered
      * access's line) is one run without counting. */
@@ -587,7 +613,7 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     c->stats.sector_hits += k;
     *runs = n;
     if (!out) /* a tags-only probe (the instruction cache's fetch) */
-        return true;
+        return k;
     const uint8_t *data = line_data(c, line);
     if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
         uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
@@ -597,7 +623,49 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     } else {
         memcpy(out, data, c->config.line_bytes);
     }
+    return k;
+}
+
+/* The line holding every sector of `sectors` at line_addr, or NO_INDEX. */
+static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sectors)
+{
+    uint64_t line_number = line_addr >> c->line_shift;
+    uint32_t line = find_line(c, set_index(c, line_number), line_number);
+    return line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ? NO_INDEX : line;
+}
+
+bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
+                    uint32_t *runs)
+{
+    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
+        return false;
+    uint32_t line = hit_line(c, line_addr, sectors);
+    if (line == NO_INDEX)
+        return false;
+    read_hit_line(c, line, sectors, alloc, out, runs);
     return true;
+}
+
+uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
+                         const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
+                         uint64_t *sector_count)
+{
+    uint32_t i = 0;
+    uint64_t total = 0;
+    if (alloc <= CACHE_ALLOC_NONE) {
+        for (; i < n; i++) {
+            size_t at = i * stride;
+            uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+            uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+            uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
+            if (line == NO_INDEX)
+                break;
+            uint32_t runs;
+            total += read_hit_line(c, line, s, alloc, out ? out + at : NULL, &runs);
+        }
+    }
+    *sector_count = total;
+    return i;
 }
 
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
@@ -696,6 +764,14 @@ static uint64_t sectors_of_bits(const cache *c, const store_bits *b)
 {
     unsigned shift = c->sector_shift;
     uint64_t sectors = 0;
+    if (shift == 5) { /* 32-byte sectors: two per word, tested by halves */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            uint64_t w = b->w[k];
+            sectors |= (uint64_t)((uint32_t)w != 0) << (2 * k) |
+                       (uint64_t)((w >> 32) != 0) << (2 * k + 1);
+        }
+        return sectors;
+    }
     for (uint32_t k = b->first; k <= b->last; k++) {
         uint64_t w = b->w[k];
         if (w == 0)
@@ -726,6 +802,22 @@ static int sector_bits(const cache *c, uint64_t *words, unsigned s, bits_op op)
     return op == BITS_ALL ? w == m : w != 0;
 }
 
+/* Line bytes under store bits `bits` (8 bits, byte i: bit i) take data's bytes, in one blend of
+ * eight bytes. The byte mask: the bits copied into every byte by a multiply (no carries), bit
+ * i kept in byte i, each nonzero byte's top bit set as nonzero_bytes8 does, spread to 0xFF. */
+static inline void blend8(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint64_t x = (bits * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    uint64_t top = (((x & low7) + low7) | x) & ~low7;
+    uint64_t mask = (top >> 7) * 0xFF;
+    uint64_t old, new_bytes;
+    memcpy(&old, ld, 8);
+    memcpy(&new_bytes, data, 8);
+    old = (old & ~mask) | (new_bytes & mask);
+    memcpy(ld, &old, 8);
+}
+
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
@@ -737,6 +829,17 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
             memcpy(ld + offset, data, 128);
         else
             memcpy(ld + offset, data, bytes);
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
+        /* A whole-line store (a warp's line, data for every byte): eight bytes at a time where
+         * any is stored, reading and writing only inside the line and the data. */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 3;
+                uint32_t i = k * 64 + chunk * 8;
+                blend8(ld + i, data + i, (w >> (chunk * 8)) & 0xFF);
+                w &= ~(UINT64_C(0xFF) << (chunk * 8));
+            }
+        }
     } else {
         /* Run by run of stored bytes (a scattered store has a few short runs per line). */
         for (uint32_t k = b->first; k <= b->last; k++) {

@@ -10,6 +10,9 @@
 #define NO_LINE 0
 #define TAG_OF(line_number) ((line_number) + 1)
 #define NO_INDEX UINT32_MAX  /* end of the LAST list / way not found */
+/* One byte of a tag (NO_LINE: 0, as zero-filled storage has it): the top byte of a
+ * multiplicative hash, since the low bits of the line numbers in one set are often equal. */
+#define TAG_PRINT(tag) ((uint8_t)(((tag) * UINT64_C(0x9E3779B97F4A7C15)) >> 56))
 
 struct cache {
     cache_config config; /* with defaults applied */
@@ -19,6 +22,8 @@ struct cache {
     unsigned line_shift, sector_shift, fold_bits;
     int plain_index;         /* not sliced, modulo index: the set is line number mod sets */
     uint64_t *tags;          /* TAG_OF(line number), or NO_LINE */
+    uint8_t *tag_prints;     /* per line: TAG_PRINT of its tag, so that a lookup compares one
+                                byte per way (16 ways at once) before the full tags */
     uint64_t *valid_sectors; /* bit s: sector s fully valid */
     uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */
     uint64_t *stamps;        /* recency: larger is more recent */

@@ -91,7 +91,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 12 };
+enum { STORAGE_ARRAYS = 13 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
@@ -101,7 +101,8 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
         lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
         lines * sizeof(uint64_t), lines,           lines, words * sizeof(uint64_t),
         lines * k->line_bytes,    lines * sizeof(uint32_t), lines * sizeof(uint32_t),
-        2 * (size_t)k->line_bytes, lines * sizeof(uint32_t)};
+        2 * (size_t)k->line_bytes, lines * sizeof(uint32_t),
+        lines + 16 /* tag prints, read 16 at a time (cache.c, find_line) */};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -149,7 +150,8 @@ static mem_status allocate_storage(cache *c)
         (void **)&c->tags,       (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
         (void **)&c->stamps,     (void **)&c->priorities,    (void **)&c->kinds,
         (void **)&c->byte_masks, (void **)&c->data,          (void **)&c->last_prev,
-        (void **)&c->last_next,  (void **)&c->scratch,       (void **)&c->data_slots};
+        (void **)&c->last_next,  (void **)&c->scratch,       (void **)&c->data_slots,
+        (void **)&c->tag_prints};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);

@@ -282,6 +282,43 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
     return 0;
 }
 
+/* lane_stride's accesses at a stride of a multiple of the line (a column walk, an array of
+ * large structures): each active lane is a line of its own, in ascending order, and its bytes
+ * sit at the same offset in every line, so every request gets the same sectors and byte bits,
+ * worked out once. The requests come out as coalesce_strided's per-lane loop makes them. */
+static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_target *t,
+                             uint32_t lanes, uint32_t bytes, int store)
+{
+    uint64_t line_mask = ms->line_bytes - 1;
+    uint32_t off = (uint32_t)(t[__builtin_ctz(lanes)].offset & line_mask);
+    _Static_assert((int)LINE_SCRATCH >= (int)MEM_LANES, "a request per lane fits the scratch");
+    line_req proto; /* only its sectors and byte bits are used */
+    proto.sectors = 0;
+    memset(proto.byte_bits, 0, sizeof proto.byte_bits);
+    mark_bytes(ms, &proto, off, bytes);
+    uint32_t i = 0;
+    for (uint32_t m = lanes; m; m &= m - 1, i++) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        line_req *q = &ms->reqs[i];
+        q->line_addr = t[l].offset & ~line_mask;
+        q->kind = LINE_KIND_GLOBAL;
+        q->all_l1 = 0;
+        q->sectors = proto.sectors;
+        memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
+        if (store) {
+            memset(q->mask, 0, sizeof q->mask);
+            lane_copy(q->mask + off, NULL, bytes);
+            lane_copy(q->data + off, acc->data[l], bytes);
+        } else {
+            ms->lane_src[l] = q->data + off;
+        }
+    }
+    ms->nreqs = i;
+    ms->max_line = ms->reqs[i - 1].line_addr;
+    ms->last_req = i - 1;
+    ms->whole_lanes = store ? 0 : lanes;
+}
+
 /* Accesses of lane_stride's shape: their line requests in the order, and with the bytes,
  * sectors, mask and data, the per-lane path would give them, without a look-up (the lanes go
  * up through memory: a new line is the next request; stride 0: one line for all). Returns 0
@@ -299,8 +336,31 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
     uint32_t l0 = (uint32_t)__builtin_ctz(lanes), run = lanes >> l0;
     if (stride == bytes && !(run & (run + 1)))
         return coalesce_block(ms, acc, lanes, t[l0].offset, store) ? -1 : 1;
+    /* A multiple of the line: at most MEM_LANES requests, which the scratch has room for. */
+    if (stride >= ms->line_bytes && !(stride & (ms->line_bytes - 1))) {
+        coalesce_columns(ms, acc, t, lanes, bytes, store);
+        return 1;
+    }
     ms->whole_lanes = store ? 0 : lanes;
     uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
+    if (!stride) { /* a broadcast: one line request, the same bytes for every lane */
+        uint64_t at = t[l0].offset;
+        line_req *q = &ms->reqs[new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store)];
+        uint32_t off = (uint32_t)(at & line_mask);
+        if (store) { /* the highest lane's bytes stay, as if each lane stored in turn */
+            lane_copy(q->mask + off, NULL, bytes);
+            lane_copy(q->data + off, acc->data[31 - __builtin_clz(lanes)], bytes);
+        } else {
+            for (uint32_t m = lanes; m; m &= m - 1) ms->lane_src[__builtin_ctz(m)] = q->data + off;
+        }
+        mark_bytes(ms, q, off, bytes);
+        ms->last_req = 0;
+        return 1;
+    }
+    /* A lane's bytes are aligned to their power-of-two size (at most 64): when that is no more
+     * than a sector, they lie in one sector and one 64-bit word of the byte bits. */
+    int one_sector = bytes <= (1u << ms->l1_sector_shift);
+    uint64_t lane_bits = bit_span(0, bytes);
     line_req *q = NULL;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -319,8 +379,14 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
         } else {
             ms->lane_src[l] = q->data + off;
         }
-        if (stride || m == lanes)
+        if (!stride && m != lanes)
+            continue;
+        if (one_sector) {
+            q->sectors |= UINT64_C(1) << (off >> ms->l1_sector_shift);
+            q->byte_bits[off >> 6] |= lane_bits << (off & 63);
+        } else {
             mark_bytes(ms, q, off, bytes);
+        }
     }
     ms->last_req = ms->nreqs - 1;
     return 1;

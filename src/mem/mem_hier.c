@@ -644,30 +644,35 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
     return kinds;
 }
 
-/* A load's line whose requested sectors all hit in L1 (cache_read_hit): the data, counts and
- * served levels as load_line's L1 reads give them, and the line's LSU counts as
- * count_lsu_line gives them (`first`: the request's first line). Returns 0 when the line must
- * go the long way (nothing changed). */
-static int read_line_hit(mem_request *rq, cache *l1, line_req *r, uint8_t alloc, int first)
+/* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
+ * (cache_read_hits), one after the other until one does not: the data, counts and served
+ * levels as load_line's L1 reads give them, and the lines' LSU counts as count_lsu_line gives
+ * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
+ * changed). */
+static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
+                               uint8_t alloc)
 {
-    uint32_t runs;
-    if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
+    line_req *r = &ms->reqs[i];
+    uint64_t k;
+    uint32_t n = cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data, sizeof *r,
+                                 alloc, &k);
+    if (!n)
         return 0;
-    uint64_t k = bits_popcount64(r->sectors);
-    r->all_l1 = 1; /* report_levels: every sector L1, level[] not written */
+    for (uint32_t j = 0; j < n; j++)
+        r[j].all_l1 = 1; /* report_levels: every sector L1, level[] not written */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
     mem_lsu_counters *u = &rq->counters->lsu;
     if (r->kind == LINE_KIND_LOCAL) {
-        u->local_load_requests += (uint64_t)first;
+        u->local_load_requests += (uint64_t)(i == 0);
         u->local_load_sectors += k;
         u->local_load_sector_hits += k;
     } else {
-        u->global_load_requests += (uint64_t)first;
+        u->global_load_requests += (uint64_t)(i == 0);
         u->global_load_sectors += k;
         u->global_load_sector_hits += k;
     }
-    return 1;
+    return n;
 }
 
 /* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
@@ -703,11 +708,21 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int l2_hints_per_line = rq->attrs->has_policy || ms->window.bytes;
     int l2_hints_kind = -1;
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
+    uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if (((hit_kinds >> r->kind) & 1) && r->sectors &&
-            read_line_hit(rq, l1, r, h1.alloc, i == 0))
-            continue;
+        if ((hit_kinds >> r->kind) & 1) {
+            if (kind_end <= i)
+                for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
+                    kind_end++;
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc);
+            if (i + hits == kind_end) {
+                i = kind_end - 1;
+                continue;
+            }
+            i += hits;
+            r = &ms->reqs[i];
+        }
         rq->line = r;
         if (l2_hints_per_line || r->kind != l2_hints_kind) {
             hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);

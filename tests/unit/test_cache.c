@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/cache_internal.h" /* TAG_OF, TAG_PRINT: lines of equal tag prints */
 #include "mem/dram.h"
 
 #define BASE UINT64_C(0x7f0000000000)
@@ -929,6 +930,116 @@ static void test_xor_fold_index(void **state)
     teardown(&f);
 }
 
+/* cache_read_hits over records of 48 bytes (line address, sectors, then 32 bytes of data a
+ * record, as a caller's line requests hold them): the lines that hit, one after the other, get
+ * what cache_read_hit gives each (data, statistics); the first that would be refused stops the
+ * batch and is left unchanged, and so is every line after it. */
+static void test_read_hits_stop_at_the_first_refusal(void **state)
+{
+    (void)state;
+    fixture a, b;
+    setup_default(&a);
+    setup_default(&b);
+    typedef struct record {
+        uint64_t line_addr, sectors;
+        uint8_t data[128];
+    } record;
+    /* Lines 0..3 of set 0 with sector 1 valid; line 4 of another set with sector 0 only. */
+    fixture *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        fill_dram(both[k], BASE, 8 * SET_STRIDE, 0);
+        for (uint32_t i = 0; i < 4; i++) {
+            fill_dram(both[k], BASE + i * SET_STRIDE + 32, 32, (uint8_t)(0x10 + i));
+            read4(both[k], BASE + i * SET_STRIDE + 32, NULL, NULL);
+        }
+        read4(both[k], BASE + 128, NULL, NULL);
+    }
+    record recs[6] = {
+        {BASE + 2 * SET_STRIDE, 2u, {0}}, {BASE, 2u, {0}}, {BASE + 3 * SET_STRIDE, 2u, {0}},
+        {BASE + 128, 3u, {0}}, /* sector 1 not valid: refused */
+        {BASE + SET_STRIDE, 2u, {0}}, {BASE + 5 * SET_STRIDE, 1u, {0}}};
+    uint64_t sectors = 99;
+    assert_int_equal(cache_read_hits(b.c, 6, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                     3);
+    assert_int_equal(sectors, 3);
+    uint32_t runs;
+    uint8_t want[128];
+    for (int i = 0; i < 3; i++) {
+        assert_true(cache_read_hit(a.c, recs[i].line_addr, recs[i].sectors, CACHE_ALLOC_UNCHANGED,
+                                   want, &runs));
+        assert_memory_equal(recs[i].data + 32, want + 32, 32);
+        assert_int_equal(recs[i].data[32], 0x10 + (recs[i].line_addr - BASE) / SET_STRIDE);
+    }
+    const cache_stats *sa = cache_get_stats(a.c), *sb = cache_get_stats(b.c);
+    assert_int_equal(sb->reads, sa->reads);
+    assert_int_equal(sb->sector_hits, sa->sector_hits);
+    assert_int_equal(sb->sector_accesses, sa->sector_accesses);
+    /* Same recency in both: a new line in set 0 evicts line 1 (the least recent) in each. */
+    for (int k = 0; k < 2; k++) {
+        read4(both[k], BASE + 6 * SET_STRIDE, NULL, NULL);
+        assert_false(present(both[k], BASE + SET_STRIDE));
+        assert_true(present(both[k], BASE));
+    }
+    /* From the refused line on: nothing; a record with no sector is refused too; an
+     * allocation hint outside the hit path's is refused before any line. */
+    uint64_t reads = sb->reads;
+    assert_int_equal(cache_read_hits(b.c, 3, &recs[3].line_addr, &recs[3].sectors, recs[3].data,
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                     0);
+    assert_int_equal(sectors, 0);
+    recs[2].sectors = 0;
+    assert_int_equal(cache_read_hits(b.c, 2, &recs[1].line_addr, &recs[1].sectors, recs[1].data,
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                     1);
+    assert_int_equal(sb->reads, reads + 1);
+    assert_int_equal(cache_read_hits(b.c, 1, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
+                                     sizeof(record), CACHE_ALLOC_NONE + 1, &sectors),
+                     0);
+    assert_int_equal(sb->reads, reads + 1);
+    teardown(&a);
+    teardown(&b);
+}
+
+/* A lookup compares one-byte tag prints first (16 ways at a time), then the full tags: lines
+ * whose prints are all equal must still each be found, with their own data, in sets of fewer
+ * than 16 ways, of 16, and of more (two groups); an absent line of the same print misses, and
+ * so does a line dropped from its way. */
+static void test_lookup_with_equal_tag_prints(void **state)
+{
+    (void)state;
+    static const uint32_t ways[] = {5, 16, 24};
+    for (size_t k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+        fixture f;
+        cache_config config;
+        cache_config_default(&config, (uint64_t)ways[k] * 128, ways[k]); /* one set */
+        setup_with(&f, &config);
+        uint64_t lines[25];
+        uint32_t found = 0;
+        uint8_t print = TAG_PRINT(TAG_OF(UINT64_C(3)));
+        for (uint64_t n = 3; found <= ways[k]; n++)
+            if (TAG_PRINT(TAG_OF(n)) == print)
+                lines[found++] = n;
+        for (uint32_t i = 0; i <= ways[k]; i++)
+            fill_dram(&f, lines[i] * 128, 128, (uint8_t)(i + 1));
+        for (uint32_t i = 0; i < ways[k]; i++) read4(&f, lines[i] * 128, NULL, NULL);
+        for (uint32_t i = ways[k]; i-- > 0;) {
+            uint32_t v;
+            cache_result r = read4(&f, lines[i] * 128 + 4, NULL, &v);
+            assert_int_equal(r.sector_hits, 1);
+            assert_int_equal(v, 0x01010101u * (i + 1));
+        }
+        assert_false(present(&f, lines[ways[k]] * 128));
+        cache_result r;
+        assert_int_equal(cache_invalidate_line(f.c, lines[ways[k] / 2] * 128, true, NULL, &r),
+                         MEM_OK);
+        assert_false(present(&f, lines[ways[k] / 2] * 128));
+        assert_true(present(&f, lines[ways[k] - 1] * 128));
+        assert_int_equal(cache_get_stats(f.c)->evictions, 0);
+        teardown(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,6 +1067,8 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),
+        cmocka_unit_test(test_lookup_with_equal_tag_prints),
+        cmocka_unit_test(test_read_hits_stop_at_the_first_refusal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,6 +191,15 @@ static void test_fixed_strides(void **state)
     assert_int_equal(load_strided(fx, 4, 4, 0x0000FF00u, 480, 0), 1);
     /* A stride that is not a multiple of the size: 8 bytes at 24 x l. */
     assert_int_equal(load_strided(fx, 8, 1, 0xFFFFFFFFu, 0, 24), 6);
+    /* Strides of a line and more (each lane a line of its own): exactly a line, with gaps
+     * between the active lanes, and 16-byte vectors in the second half of a sector. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 124, 128), 32);
+    assert_int_equal(load_strided(fx, 4, 1, 0xA5A5A5A4u, 8, 1920), 15);
+    assert_int_equal(load_strided(fx, 4, 4, 0x8000FFFEu, 48, 640), 16);
+    /* Lanes a line apart or more, but not a multiple of the line: each lane its own line, at
+     * another offset in each. */
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 0, 132), 32);
+    assert_int_equal(load_strided(fx, 1, 1, 0xFFFFFFFFu, 3, 129), 32);
 }
 
 static void test_lanes_going_back(void **state)
@@ -277,6 +286,21 @@ static void test_stores_keep_the_last_lane(void **state)
     for (uint32_t l = 0; l < MEM_LANES; l++) {
         assert_int_equal(word_at(fx, 16384 + 8 + 32 * l), 4000 + l);
         assert_int_equal(word_at(fx, 16384 + 12 + 32 * l), 3 * (4096 + 3 + 8 * l) + 1);
+    }
+    /* A column store (every lane its own line, some lanes inactive): each active lane's word
+     * lands, the inactive lanes' words and the words beside keep their values. */
+    a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFF0FFFu);
+    memsys_test_strided(a, fx->buf + 32768 + 4, 1024);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint32_t v = 5000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(run_checked(fx), 28);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t off = 32768 + 4 + 1024 * l;
+        assert_int_equal(word_at(fx, off), l >= 12 && l < 16 ? 3 * (off / 4) + 1 : 5000 + l);
+        assert_int_equal(word_at(fx, off + 4), 3 * (off / 4 + 1) + 1);
+        assert_int_equal(word_at(fx, off - 4), 3 * (off / 4 - 1) + 1);
     }
 }
 
