@@ -10,7 +10,9 @@
  *
  * Scheduling is deterministic: CTAs are dispatched in linear order to SMs round-robin up to the
  * occupancy limit; resident warps run in a fixed order, each for a quantum of instructions or
- * until it blocks at a barrier. */
+ * until it blocks at a barrier. exec_run runs those turns in phases so that the SMs can be
+ * simulated on several host threads with the same results (exec_machine.host_threads;
+ * exec_window.c, docs/architecture.md "SMs on several host threads"). */
 #ifndef GMS_EXEC_EXEC_H
 #define GMS_EXEC_EXEC_H
 
