@@ -615,6 +615,20 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
     memcpy(out, ms->const_bank[bank] + in_bank, bytes);
     return 0;
 }
+/* memsys_load_if_local's early answer: the lowest active lane is a global lane whose sector
+ * is not in the SM's L1, so the load reaches the L2 (a lane that would fault is left to the
+ * full check). Looks at one lane, before the warp's lanes are resolved and coalesced. */
+static int first_lane_misses_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                                const ir_mem_attrs *attrs)
+{
+    uint32_t l = (uint32_t)__builtin_ctz(acc->active);
+    ir_space sp = (ir_space)acc->space;
+    uint64_t at = acc->addr[l];
+    if (sp == IR_SPACE_GENERIC)
+        sp = memsys_resolve_generic(at, &at);
+    return sp == IR_SPACE_GLOBAL && !hier_global_lane_in_l1(ms, ctx, attrs, at);
+}
+
 /* memsys_access, and with `local_only` memsys_load_if_local: a load that may need more than
  * the SM returns 1 before it counts or changes anything. */
 static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, int local_only,
@@ -642,6 +656,8 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, int local_onl
         return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
                                        : control_access(ms, ctx, acc, &rq, fault);
     }
+    if (local_only && acc->active && first_lane_misses_l1(ms, ctx, acc, attrs))
+        return 1;
     mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
@@ -669,8 +685,15 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, int local_onl
         }
     }
 resolved:
-    if (local_only && cached && (shared | constant))
-        return 1; /* a load of several kinds of space: it may reach the L2 */
+    if (local_only && cached) {
+        /* A load of several kinds of space may reach the L2; so does one whose first global
+         * lane's sector is not in the L1 (found without coalescing the warp). */
+        uint32_t l0 = (uint32_t)__builtin_ctz(cached);
+        if ((shared | constant) ||
+            (t[l0].space == IR_SPACE_GLOBAL &&
+             !hier_global_lane_in_l1(ms, ctx, attrs, t[l0].offset)))
+            return 1;
+    }
     if (shared) {
         acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
         acc->levels |= 1u << MEM_LEVEL_SHARED;

@@ -167,6 +167,11 @@ int coalesce_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
+/* Whether a load with attributes `attrs` may hit a global line in L1 and the sector of global
+ * address `addr` is valid in ctx's SM's L1: when not, a load of that lane needs the L2
+ * (memsys_load_if_local's early answer, before it coalesces). Changes nothing. */
+int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *attrs,
+                           uint64_t addr);
 /* A load or store of global or local lanes `lanes` through the SM's L1 (memsys_access). With
  * `local_only`, a store, or a load some of whose lines would need more than the L1 (a miss, a
  * kind that may not hit), returns 1 having changed nothing but the coalescer's scratch. */
