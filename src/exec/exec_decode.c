@@ -343,8 +343,9 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
 
 /* exec_xinsn.serial for `in` of a module for machine k: everything but the families whose
  * handlers change only the warp, its CTA and the SM's own state (ALU, moves, branches and
- * returns, exit, CTA and warp barriers, warp-wide operations, plain shared-memory loads and
- * stores), and any of those that reads the launch's clock. Other memory instructions, calls
+ * returns, exit, CTA and warp barriers, warp-wide operations, address conversions, cache
+ * policy descriptors, loads and shared-memory stores), and any of those that reads the
+ * launch's clock. Other memory instructions, calls
  * (system calls reach printf and the device heap), the call-return stack (its backing store is
  * local memory) and the rest are serial (exec_window.c). */
 static uint8_t insn_is_serial(const ir_machine *k, const ir_insn *in)
@@ -366,6 +367,7 @@ static uint8_t insn_is_serial(const ir_machine *k, const ir_insn *in)
     case IR_FAM_ALU: case IR_FAM_MOV: case IR_FAM_BRA: case IR_FAM_BRX: case IR_FAM_RET:
     case IR_FAM_EXIT: case IR_FAM_NOP: case IR_FAM_BAR: case IR_FAM_BAR_WARP: case IR_FAM_SHFL:
     case IR_FAM_VOTE: case IR_FAM_MATCH: case IR_FAM_REDUX: case IR_FAM_ACTIVEMASK:
+    case IR_FAM_CVTA: case IR_FAM_POLICY:
         break;
     default:
         return 1;
