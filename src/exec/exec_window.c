@@ -46,6 +46,7 @@ struct window {
     gate gate;                /* parallel phases: opened by the calling thread */
     unsigned phases;          /* parallel phases opened so far */
     atomic_uint next_sm;      /* the parallel phase's next SM to take */
+    memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
 };
 
@@ -68,6 +69,7 @@ static void run_sm(worker *wk, uint32_t sm)
             if (!w->turn_left || w->state != WARP_READY)
                 continue;
             w->run = &wk->rs;
+            w->mctx.store_log = wk->win->logs[sm];
             uint32_t done = warp_run_parallel(w, w->turn_left);
             w->run = rs;
             wk->ran++;
@@ -111,6 +113,20 @@ static void run_parallel(window *win)
     parallel_phase(&win->workers[0]);
     if (win->nworkers > 1)
         gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
+}
+
+/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made. Returns
+ * 1 (the launch stops, out of memory) when one failed. */
+static int apply_logs(window *win)
+{
+    exec_run_state *rs = win->rs;
+    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++)
+        if (memsys_store_log_apply(rs->ms, win->logs[sm])) {
+            exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the L2 writes of "
+                     "the stores of SM %u", sm);
+            return 1;
+        }
+    return 0;
 }
 
 /* After a parallel phase: the lowest (SM, slot, warp) fault becomes the launch's, and a host
@@ -271,7 +287,7 @@ static uint32_t round_of_turns(window *win, uint64_t start)
     for (uint32_t t = 0; t < win->nworkers; t++) win->workers[t].ran = 0;
     for (;;) {
         run_parallel(win);
-        if (gather_faults(win))
+        if (apply_logs(win) || gather_faults(win))
             return UINT32_MAX;
         int st = serial_phase(win);
         if (st == 1)
@@ -364,6 +380,14 @@ static void run_rounds(window *win)
     }
 }
 
+static void free_logs(window *win)
+{
+    if (win->logs)
+        for (uint32_t sm = 0; sm < win->rs->machine->sm_count; sm++)
+            memsys_store_log_destroy(win->logs[sm]);
+    free(win->logs);
+}
+
 void exec_window_run(exec_run_state *rs, uint32_t threads)
 {
     uint32_t nsm = rs->machine->sm_count;
@@ -373,12 +397,15 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
         threads = 1;
     window win = {.rs = rs, .nworkers = 1};
     win.workers = calloc(threads, sizeof *win.workers);
-    int ok = win.workers != NULL;
+    win.logs = calloc(nsm, sizeof *win.logs);
+    int ok = win.workers != NULL && win.logs != NULL;
+    for (uint32_t sm = 0; ok && sm < nsm; sm++) ok = (win.logs[sm] = memsys_store_log_create()) != NULL;
     for (uint32_t t = 0; ok && t < threads; t++) ok = worker_init(&win, &win.workers[t]) == 0;
     if (!ok) {
         if (win.workers)
             for (uint32_t t = 0; t < threads; t++) worker_fini(&win, &win.workers[t]);
         free(win.workers);
+        free_logs(&win);
         exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the per-thread "
                  "counters of %u host threads", threads);
         return;
@@ -400,4 +427,5 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     stop_threads(&win);
     for (uint32_t t = 0; t < running; t++) worker_fini(&win, &win.workers[t]);
     free(win.workers);
+    free_logs(&win);
 }

@@ -559,12 +559,19 @@ static void const_results(const memsys *ms, mem_access *acc)
     acc->const_addresses = (uint8_t)ms->last_const_addresses;
 }
 
+/* How access() treats the part beyond the SM (memsys_access, memsys_load_if_local,
+ * memsys_store_deferred). */
+typedef enum access_mode { ACCESS_PLAIN, ACCESS_LOAD_IF_LOCAL, ACCESS_STORE_DEFERRED } access_mode;
+
 /* The part of an access that goes through the L1 and below (hier_atomic or hier_global_local),
  * with its L1 tags and the DRAM traffic it caused as results. */
 static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
-                       const lane_target *t, uint32_t cached, int local_only, mem_fault *fault)
+                       const lane_target *t, uint32_t cached, int mode, mem_fault *fault)
 {
     mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    int local_only = mode == ACCESS_LOAD_IF_LOCAL;
+    if (mode == ACCESS_STORE_DEFERRED)
+        rq.log = ctx->store_log;
     uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
     int atomic = acc->op == MEM_OP_ATOMIC;
     int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
@@ -629,12 +636,14 @@ static int first_lane_misses_l1(const memsys *ms, const mem_ctx *ctx, const mem_
     return sp == IR_SPACE_GLOBAL && !hier_global_lane_in_l1(ms, ctx, attrs, at);
 }
 
-/* memsys_access, and with `local_only` memsys_load_if_local: a load that may need more than
- * the SM returns 1 before it counts or changes anything. */
-static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, int local_only,
+/* memsys_access (ACCESS_PLAIN); memsys_load_if_local (ACCESS_LOAD_IF_LOCAL: a load that may
+ * need more than the SM returns 1 before it counts or changes anything); memsys_store_deferred
+ * (ACCESS_STORE_DEFERRED: a store's writes to the L2 go to ctx->store_log). */
+static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode mode,
                   mem_fault *fault)
 {
     lane_target t[MEM_LANES];
+    int local_only = mode == ACCESS_LOAD_IF_LOCAL;
     if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
         return 1;
     memset(fault, 0, sizeof *fault);
@@ -708,24 +717,48 @@ resolved:
             return -1;
         if (!cached)
             return 0;
-        return cached_part(ms, ctx, acc, attrs, t, cached, 0, fault);
+        return cached_part(ms, ctx, acc, attrs, t, cached, ACCESS_PLAIN, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared, shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */
-    return cached_part(ms, ctx, acc, attrs, t, cached, local_only, fault);
+    return cached_part(ms, ctx, acc, attrs, t, cached, mode, fault);
 }
 
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
-    return access(ms, ctx, acc, 0, fault);
+    return access(ms, ctx, acc, ACCESS_PLAIN, fault);
 }
 
 int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
 {
-    return access(ms, ctx, acc, 1, fault);
+    return access(ms, ctx, acc, ACCESS_LOAD_IF_LOCAL, fault);
+}
+
+int memsys_store_deferred(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    if (acc->op != MEM_OP_STORE || !ctx->store_log)
+        return access(ms, ctx, acc, ACCESS_PLAIN, fault);
+    return access(ms, ctx, acc, ACCESS_STORE_DEFERRED, fault);
+}
+
+memsys_store_log *memsys_store_log_create(void)
+{
+    return calloc(1, sizeof(memsys_store_log));
+}
+
+void memsys_store_log_destroy(memsys_store_log *log)
+{
+    if (log)
+        free(log->entries);
+    free(log);
+}
+
+int memsys_store_log_apply(memsys *ms, memsys_store_log *log)
+{
+    return hier_apply_store_log(ms, log);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

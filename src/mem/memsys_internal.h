@@ -47,6 +47,8 @@ enum { LINE_KIND_GLOBAL = 0, LINE_KIND_LOCAL = 1, LINE_KIND_GLOBAL_READ_ONLY = 2
  * (cache_hints.request) down to DRAM, and every level charges its work to `counters`. */
 typedef struct mem_request {
     const ir_mem_attrs *attrs; /* the access's attributes; NULL for the memory system's own work */
+    struct memsys_store_log *log; /* NULL, or where its writes to the L2 go instead
+                                     (memsys_store_deferred) */
     uint32_t insn_id;          /* the instruction charged */
     uint32_t sm;               /* the issuing SM */
     uint64_t time;             /* reserved for the timing model: cycle the request was issued */
@@ -167,6 +169,26 @@ int coalesce_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
+/* mem_hier.c: a write to the L2 that a deferred store's request logged (memsys_store_deferred):
+ * the request's attributes, instruction, SM, counters and L2 hints, and the bytes. */
+typedef struct logged_store {
+    const ir_mem_attrs *attrs;
+    uint32_t insn_id, sm, bytes;
+    uint8_t has_mask;
+    mem_counters *counters;
+    cache_hints l2;
+    uint64_t addr;
+    uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
+} logged_store;
+struct memsys_store_log {
+    logged_store *entries;
+    uint32_t count, cap;
+    int failed;       /* an entry could not be added (host memory) */
+};
+
+/* Writes the log's entries to the L2 in order, as their stores would have, and empties it.
+ * Returns 0, or -1 when a write or an earlier addition to the log failed (host memory). */
+int hier_apply_store_log(memsys *ms, memsys_store_log *log);
 /* Whether a load with attributes `attrs` may hit a global line in L1 and the sector of global
  * address `addr` is valid in ctx's SM's L1: when not, a load of that lane needs the L2
  * (memsys_load_if_local's early answer, before it coalesces). Changes nothing. */
