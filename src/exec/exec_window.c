@@ -390,9 +390,12 @@ static void free_logs(window *win)
 
 void exec_window_run(exec_run_state *rs, uint32_t threads)
 {
+    /* More threads than SMs with work would only wait. */
     uint32_t nsm = rs->machine->sm_count;
     if (threads > nsm)
         threads = nsm;
+    if (threads > rs->total_ctas)
+        threads = rs->total_ctas;
     if (threads < 1)
         threads = 1;
     window win = {.rs = rs, .nworkers = 1};
