@@ -69,7 +69,9 @@ static void run_sm(worker *wk, uint32_t sm)
             if (!w->turn_left || w->state != WARP_READY)
                 continue;
             w->run = &wk->rs;
-            w->mctx.store_log = wk->win->logs[sm];
+            /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase:
+             * its stores may write the L2 at once, in the order the logs would. */
+            w->mctx.store_log = wk->win->nworkers > 1 ? wk->win->logs[sm] : NULL;
             uint32_t done = warp_run_parallel(w, w->turn_left);
             w->run = rs;
             wk->ran++;
