@@ -668,6 +668,32 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
     return i;
 }
 
+uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
+                             const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
+                             uint64_t *sector_count)
+{
+    uint32_t lines[CACHE_HITS_ALL_MAX];
+    *sector_count = 0;
+    if (alloc > CACHE_ALLOC_NONE || n > CACHE_HITS_ALL_MAX)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = i * stride;
+        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+        if ((lines[i] = s ? hit_line(c, addr, s) : NO_INDEX) == NO_INDEX)
+            return 0;
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = i * stride;
+        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+        uint32_t runs;
+        total += read_hit_line(c, lines[i], s, alloc, out ? out + at : NULL, &runs);
+    }
+    *sector_count = total;
+    return n;
+}
+
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
                       cache_result *result)
 {

@@ -193,6 +193,14 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
                          uint64_t *sector_count);
+/* cache_read_hits for all n lines or none (n <= CACHE_HITS_ALL_MAX): when every line hits, does
+ * what cache_read_hits does and returns n; otherwise changes nothing and returns 0 (*sector_count
+ * 0). One look-up per line (a caller that must not touch the next level unless it can serve the
+ * whole request). */
+enum { CACHE_HITS_ALL_MAX = 256 };
+uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
+                             const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
+                             uint64_t *sector_count);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
  * Returns as cache_read. */
 mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,

@@ -700,12 +700,14 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
  * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
-                               uint8_t alloc)
+                               uint8_t alloc, int all)
 {
     line_req *r = &ms->reqs[i];
     uint64_t k;
-    uint32_t n = cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data, sizeof *r,
-                                 alloc, &k);
+    uint32_t n = all ? cache_read_hits_all(l1, end - i, &r->line_addr, &r->sectors, r->data,
+                                           sizeof *r, alloc, &k)
+                     : cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data,
+                                       sizeof *r, alloc, &k);
     if (!n)
         return 0;
     for (uint32_t j = 0; j < n; j++)
@@ -735,18 +737,23 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
     return (cache_lookup_sectors(ms->l1[ctx->sm], line) & sector) != 0;
 }
 
-/* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
- * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
- * the SM. Changes nothing. */
-static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds)
+/* hier_global_local's local_only load: when every line of the coalesced load in ms's scratch is
+ * of one kind that may hit and hits in L1, performs it as hier_global_local would (one run of
+ * hits) and returns 0; otherwise returns 1 having changed nothing. */
+static int load_in_l1(memsys *ms, mem_access *acc, mem_request *rq, cache *l1)
 {
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
-        const line_req *r = &ms->reqs[i];
-        if (!((hit_kinds >> r->kind) & 1) || !r->sectors ||
-            (cache_lookup_sectors(l1, r->line_addr) & r->sectors) != r->sectors)
-            return 0;
-    }
-    return 1;
+    uint32_t n = ms->nreqs;
+    if (!n || !((l1_hit_kinds(ms, rq->attrs) >> ms->reqs[0].kind) & 1))
+        return 1;
+    for (uint32_t i = 1; i < n; i++)
+        if (ms->reqs[i].kind != ms->reqs[0].kind)
+            return 1;
+    if (read_lines_hit(ms, rq, l1, 0, n, l1_alloc_for(rq->attrs, 0), 1) != n)
+        return 1;
+    rq->counters->l1.requests++;
+    coalesce_copy_out(ms, acc);
+    report_levels(ms, acc);
+    return 0;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
@@ -756,8 +763,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
-    if (local_only && (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs))))
-        return 1;
+    if (local_only)
+        return store ? 1 : load_in_l1(ms, acc, rq, l1);
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
@@ -775,7 +782,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, 0);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;
