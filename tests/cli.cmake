@@ -33,7 +33,7 @@ gms_cli_test(presets_help 0 "^usage: gpumemsim presets \\[show NAME\\] \\[option
              presets --help)
 # The usage is generated from the option table: every option of `run` is in it.
 gms_cli_test(help_lists_every_option 0
-             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --no-timing [^\n]*\n      --scheduler gto\\|lrr [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
+             "\n      --gpu NAME [^\n]*\n      --config FILE.json [^\n]*\n      --max-instructions N [^\n]*\n      --quantum N [^\n]*\n      --threads N [^\n]*\n      --json FILE [^\n]*\n      --top N [^\n]*\n      --strip-hints [^\n]*\n      --poison-discard [^\n]*\n      --misaligned-errors [^\n]*\n      --strict-hazards [^\n]*\n      --no-timing [^\n]*\n      --scheduler gto\\|lrr [^\n]*\n      --quiet [^\n]*\n      --progress [^\n]*\n  check "
              "^$" --help)
 # --strict-hazards checks the scoreboards of SASS control codes; PTX has none, so a PTX kernel
 # runs as it does without the flag.
@@ -44,6 +44,15 @@ gms_cli_test(strict_hazards_without_scoreboards 0
 gms_cli_test(scheduler_unknown 2 "^$" "^gpumemsim: --scheduler takes gto or lrr, not 'fifo'\n$"
              run --scheduler fifo good.json)
 gms_cli_test(scheduler_lrr 0 "expectation y: 4096 elements match" "" run --scheduler lrr good.json)
+# SMs on several host threads: the functional mode takes any number from 1 to 1024; a timed
+# launch runs on one thread, so asking it for more is refused at the launch (SIM-THREADS-001).
+gms_cli_test(threads_functional 0 "warp instructions: 2,560 .*expectation y: 4096 elements match" ""
+             run --no-timing --threads 4 good.json)
+gms_cli_test(threads_timed_refused 2 ""
+             "good.json:[0-9]+:[0-9]+: error: 2 host threads were asked for a timed launch; the timing model simulates the SMs on one thread: run in the functional mode \\(--no-timing\\) or with one thread \\[SIM-THREADS-001\\]"
+             run --threads 2 good.json)
+gms_cli_test(threads_timed_one 0 "expectation y: 4096 elements match" "" run --threads 1 good.json)
+gms_cli_test(threads_zero 2 "^$" "threads" run --no-timing --threads 0 good.json)
 gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)
 # Numbers on the command line are whole decimal numbers in range; nothing else is taken.
 gms_cli_test(top_negative 2 "^$" "^gpumemsim: --top needs a whole number from 0 to 1000000, not '-1'\n$"

@@ -193,6 +193,11 @@ typedef enum gms_setting {
     GMS_SET_SCHEDULER,        /* the timing model's warp scheduling policy: 0 greedy-then-oldest
                                  (GTO, the default), 1 loose round-robin (LRR) (docs/timing.md,
                                  "Scheduling") */
+    GMS_SET_THREADS,          /* host threads that simulate the SMs of functional launches, 0 to
+                                 1024; 0 (the default): as many as the host has CPUs online.
+                                 Results do not depend on it (docs/architecture.md, "SMs on
+                                 several host threads"). Timed launches run on one thread: one
+                                 with more set explicitly is refused (SIM-THREADS-001) */
     GMS_SETTING_COUNT
 } gms_setting;
 /* Changes a setting for the launches that follow. Returns GMS_OK; GMS_ERR_ARGUMENT for an

@@ -33,6 +33,8 @@ typedef struct gms_run_options {
                                   (GMS_SET_STRICT_HAZARDS) */
     int no_timing;             /* 1: functional mode, no timing model (GMS_SET_TIMING 0) */
     int scheduler;             /* timing model's warp scheduler: 0 GTO, 1 LRR (GMS_SET_SCHEDULER) */
+    uint32_t threads;          /* host threads for functional launches (GMS_SET_THREADS); 0: one
+                                  per CPU online */
     gms_progress_fn progress;  /* NULL: none; gms_progress.launch and .nlaunches count the
                                   launches of the launch file */
     void *progress_user;       /* borrowed, passed to progress */

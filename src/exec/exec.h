@@ -10,7 +10,9 @@
  *
  * Scheduling is deterministic: CTAs are dispatched in linear order to SMs round-robin up to the
  * occupancy limit; resident warps run in a fixed order, each for a quantum of instructions or
- * until it blocks at a barrier. */
+ * until it blocks at a barrier. exec_run runs those turns in phases so that the SMs can be
+ * simulated on several host threads with the same results (exec_machine.host_threads;
+ * exec_window.c, docs/architecture.md "SMs on several host threads"). */
 #ifndef GMS_EXEC_EXEC_H
 #define GMS_EXEC_EXEC_H
 
@@ -44,6 +46,9 @@ typedef struct exec_machine {
     uint32_t max_shared_per_cta;
     uint32_t shared_reserved_per_cta; /* bytes the system reserves per CTA (%reserved_smem_*) */
     uint32_t quantum;           /* warp instructions a warp runs before the next warp's turn */
+    uint32_t host_threads;      /* exec_run: host threads that simulate the SMs (0 is 1); the
+                                   results do not depend on it (docs/architecture.md, "SMs on
+                                   several host threads") */
 } exec_machine;
 
 /* How far a running launch has got, for a progress display. */

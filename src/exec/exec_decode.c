@@ -341,6 +341,42 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
     }
 }
 
+/* exec_xinsn.serial for `in` of a module for machine k: everything but the families whose
+ * handlers change only the warp, its CTA and the SM's own state (ALU, moves, branches and
+ * returns, exit, CTA and warp barriers, warp-wide operations, address conversions, cache
+ * policy descriptors, loads and stores), and any of those that reads the launch's clock. Other memory instructions, calls
+ * (system calls reach printf and the device heap), the call-return stack (its backing store is
+ * local memory) and the rest are serial (exec_window.c). */
+static uint8_t insn_is_serial(const ir_machine *k, const ir_insn *in)
+{
+    const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
+    ir_family family = info ? (ir_family)info->family : IR_FAM_COUNT;
+    /* Loads (those that would reach the L2 park at run time: memsys_load_if_local) and stores
+     * (their writes to the L2 wait in the SM's log: memsys_store_deferred) touch only the SM's
+     * caches and shared memory, unless they fence or their lanes can have window errors (local
+     * and shared lanes under IR_WINDOW_ZERO, which the launch's statistics record). */
+    ir_space sp = (ir_space)in->mem.space;
+    int window_lanes = k->window_errors == IR_WINDOW_ZERO &&
+                       (sp == IR_SPACE_SHARED || sp == IR_SPACE_LOCAL || sp == IR_SPACE_GENERIC);
+    if (!in->mem.fence && !window_lanes &&
+        (family == IR_FAM_LD || family == IR_FAM_ST))
+        return 0;
+    switch (family) {
+    case IR_FAM_ALU: case IR_FAM_MOV: case IR_FAM_BRA: case IR_FAM_BRX: case IR_FAM_RET:
+    case IR_FAM_EXIT: case IR_FAM_NOP: case IR_FAM_BAR: case IR_FAM_BAR_WARP: case IR_FAM_SHFL:
+    case IR_FAM_VOTE: case IR_FAM_MATCH: case IR_FAM_REDUX: case IR_FAM_ACTIVEMASK:
+    case IR_FAM_CVTA: case IR_FAM_POLICY:
+        break;
+    default:
+        return 1;
+    }
+    for (int s = 0; s < 4; s++)
+        if (in->src[s].kind == IR_OPND_SREG && in->src[s].reg >= IR_SREG_CLOCK &&
+            in->src[s].reg <= IR_SREG_GLOBALTIMER_HI)
+            return 1;
+    return 0;
+}
+
 /* Width in bits of the source operands of an ALU instruction, for truncating immediates. */
 static unsigned source_bits(const ir_insn *in, int i)
 {
@@ -541,6 +577,11 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         x->glue = in->glue;
         errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
         choose_handler(x, m, fn, in);
+        x->serial = insn_is_serial(&m->machine, in);
+        x->may_park = !x->serial && in->mem.space != IR_SPACE_SHARED &&
+                      in->mem.space != IR_SPACE_CONST && in->mem.space != IR_SPACE_PARAM &&
+                      ir_op_info_of((ir_opcode)in->op) &&
+                      ir_op_info_of((ir_opcode)in->op)->family == IR_FAM_LD;
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);

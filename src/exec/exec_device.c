@@ -465,7 +465,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
 
 /* Starts the grid's next CTA in slot index `idx` (sm * ctas_per_sm + k). Returns 0 or -1 when
  * out of memory (rs->oom set). */
-static int start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
+int exec_start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
 {
     uint32_t idx = sm * rs->ctas_per_sm + k;
     exec_cta *c = cta_init(rs, rs->slots[idx], rs->next_cta++, sm, k, rs->shared_bytes);
@@ -477,41 +477,6 @@ static int start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
     rs->slot_busy[idx] = 1;
     rs->resident++;
     return 0;
-}
-
-/* Runs every resident warp for one quantum; retires finished CTAs and dispatches new ones.
- * Returns the number of warps that ran. */
-static uint32_t schedule_round(exec_run_state *rs)
-{
-    uint32_t ran = 0, nsm = rs->machine->sm_count;
-    for (uint32_t k = 0; k < rs->ctas_per_sm; k++) {
-        for (uint32_t sm = 0; sm < nsm; sm++) {
-            uint32_t idx = sm * rs->ctas_per_sm + k;
-            uint8_t *busy = &rs->slot_busy[idx];
-            if (!*busy && rs->next_cta < rs->total_ctas && start_cta(rs, sm, k))
-                return 0;
-            exec_cta *cta = rs->slots[idx];
-            if (!*busy)
-                continue;
-            for (uint32_t i = 0; i < cta->nwarps && !rs->faulted; i++) {
-                if (cta->warps[i].state == WARP_YIELD) /* its round is over: ready again */
-                    cta->warps[i].state = WARP_READY;
-                if (cta->warps[i].state == WARP_READY) {
-                    warp_run(&cta->warps[i], rs->machine->quantum);
-                    ran++;
-                    rs->mbar_polls += cta->warps[i].state == WARP_YIELD;
-                }
-            }
-            if (rs->faulted || rs->oom)
-                return ran;
-            if (cta->warps_done == cta->nwarps) {
-                *busy = 0;
-                rs->resident--;
-                ran++;
-            }
-        }
-    }
-    return ran;
 }
 
 /* The CTA's shared bytes once the system's reserved region is added: it follows the kernel's
@@ -656,6 +621,7 @@ int exec_session_open(exec_program *p, memsys *ms, const exec_machine *machine,
     rs->warp_lanes = lanes && lanes < LANES ? lanes : LANES;
     rs->budget = launch->max_warp_instructions ? launch->max_warp_instructions : UINT64_MAX;
     rs->reported = stats->warp_instructions;
+    rs->insn_counts = p->insn_counts;
     stats->insn_executions = p->insn_counts;
     if (bind_module(p, ms, fault)) {
         free(rs);
@@ -683,7 +649,7 @@ void exec_session_shape_of(const exec_session *s, exec_session_shape *out)
 
 int exec_session_start_cta(exec_session *s, uint32_t sm, uint32_t slot)
 {
-    return start_cta(s, sm, slot);
+    return exec_start_cta(s, sm, slot);
 }
 
 exec_warp *exec_session_warp(exec_session *s, uint32_t sm, uint32_t slot, uint32_t i)
@@ -713,6 +679,11 @@ uint64_t exec_session_mbar_phases(const exec_session *s)
 void exec_session_deadlock(exec_session *s)
 {
     report_deadlock(s, s->slots, s->nslots);
+}
+
+void exec_report_deadlock(exec_run_state *rs)
+{
+    report_deadlock(rs, rs->slots, rs->nslots);
 }
 
 void exec_session_progress(exec_session *s)
@@ -745,26 +716,7 @@ int exec_run(exec_program *p, memsys *ms, const exec_machine *machine, const exe
     int rc = exec_session_open(p, ms, machine, launch, stats, fault, &rs);
     if (rc)
         return rc;
-    uint32_t polling_rounds = 0; /* in a row, in which every warp that ran only polled */
-    for (;;) {
-        uint64_t phases = rs->mbar_phases;
-        rs->mbar_polls = 0;
-        uint32_t ran = schedule_round(rs);
-        if (rs->faulted || rs->oom)
-            break;
-        exec_session_progress(rs);
-        if (!rs->resident && rs->next_cta >= rs->total_ctas)
-            break;
-        /* Rounds in which every warp that ran ended its turn polling an mbarrier phase that
-         * stayed open change nothing any warp waits for: after EXEC_MBAR_POLLING_ROUNDS of them
-         * in a row, no phase will ever complete (docs/semantics.md, "mbarrier"). */
-        polling_rounds = ran && ran == rs->mbar_polls && rs->mbar_phases == phases
-                             ? polling_rounds + 1 : 0;
-        if (!ran || polling_rounds == EXEC_MBAR_POLLING_ROUNDS) {
-            report_deadlock(rs, rs->slots, rs->nslots);
-            break;
-        }
-    }
+    exec_window_run(rs, machine->host_threads ? machine->host_threads : 1);
     return exec_session_close(rs, printf_out);
 }
 

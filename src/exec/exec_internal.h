@@ -46,6 +46,11 @@ struct exec_xinsn {
     uint8_t dst_bits;         /* declared width of dst[0]'s register (loads extend to it) */
     uint8_t dst_signed;       /* loads: sign-extend to dst_bits */
     uint8_t glue;             /* ir_insn.glue: not counted, fetched at its instruction's address */
+    uint8_t serial;           /* it may touch what other SMs share (the memory system beyond the
+                                 SM's instruction cache, the device heap, printf, the launch's
+                                 clock): with SMs on several host threads it runs only while no
+                                 other thread does (exec_window.c) */
+    uint8_t may_park;         /* a load that is not serial but parks when it would reach the L2 */
     uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
 };
 
@@ -211,6 +216,10 @@ struct exec_warp {
     exec_async *async;        /* owned: cp.async copies not yet landed; NULL until the warp
                                  first issues one */
     exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
+    uint32_t turn_left;       /* windowed scheduling (exec_window.c): instructions left of the
+                                 warp's turn in the current round */
+    uint8_t parked;           /* set by a load in a parallel phase that needs the L2: it did
+                                 nothing, and the warp stops before it (exec_window.c) */
 };
 
 typedef struct exec_barrier {
@@ -265,6 +274,13 @@ struct exec_run_state {
     uint32_t warps_per_sm_slots;
     exec_stats *stats;
     exec_fault *fault;
+    uint64_t *insn_counts;    /* per static id: where executions are counted (the program's, or
+                                 a host thread's own, exec_window.c) */
+    memsys_tally *tally;      /* NULL, or in a host thread's copy of the state (SMs in parallel,
+                                 exec_window.c) the thread's memory counters; `ms` is then its
+                                 view (memsys_tally_view) */
+    uint64_t clock_now;       /* windowed scheduling: what %clock reads (warp instructions issued
+                                 when the current serial phase began) */
     uint64_t budget;          /* remaining warp instructions before the runaway limit */
     int faulted, oom;
     printf_record *printfs;
@@ -308,6 +324,20 @@ int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 
 /* exec_warp.c: the SIMT core */
 void warp_run(exec_warp *w, uint32_t quantum);
+/* Runs warp w for at most `quantum` instructions on a host thread that shares the launch with
+ * others (w->run is the thread's copy of the state, with its tally and memory view): stops
+ * before an instruction marked serial and before a load that would reach the L2, leaving the
+ * warp ready at it (parked). Returns the instructions executed. */
+uint32_t warp_run_parallel(exec_warp *w, uint32_t quantum);
+
+/* exec_window.c: the functional scheduler, SMs on one or several host threads */
+/* Runs the session's launch to its end (every CTA done, a fault, a deadlock or no memory) with
+ * `threads` host threads (1 or more; docs/architecture.md, "SMs on several host threads").
+ * Results do not depend on `threads`. */
+void exec_window_run(exec_run_state *rs, uint32_t threads);
+/* exec_device.c, for exec_window.c */
+int exec_start_cta(exec_run_state *rs, uint32_t sm, uint32_t k);
+void exec_report_deadlock(exec_run_state *rs);
 void warp_set_pc(exec_warp *w, uint32_t pc);
 void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask);
 void warp_retire_lanes(exec_warp *w, uint32_t mask);

@@ -226,7 +226,18 @@ static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *ac
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
-    if (memsys_access(w->run->ms, &w->mctx, acc, &fault) == 0) {
+    exec_run_state *rs = w->run;
+    /* On a host thread beside others (rs->tally set) only loads and stores get here
+     * (exec_xinsn.serial): a load that would reach the L2 parks the warp instead, and a store's
+     * writes to the L2 wait in its SM's log (exec_window.c). */
+    int rc = !rs->tally                  ? memsys_access(rs->ms, &w->mctx, acc, &fault)
+             : acc->op == MEM_OP_LOAD   ? memsys_load_if_local(rs->ms, &w->mctx, acc, &fault)
+                                        : memsys_store_deferred(rs->ms, &w->mctx, acc, &fault);
+    if (rc == 1) {
+        w->parked = 1;
+        return -2;
+    }
+    if (rc == 0) {
         const exec_launch *L = w->run->launch;
         if (L->on_access)
             L->on_access(acc, L->access_user);

@@ -511,7 +511,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
             w->active == FULL_MASK ? LANES : exec_lane_count(w->active);
         st->thread_instructions_pred_on +=
             mask == FULL_MASK ? LANES : exec_lane_count(mask);
-        rs->prog->insn_counts[in->id]++;
+        rs->insn_counts[in->id]++;
     }
     if (info) {
         /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
@@ -527,6 +527,8 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (hazards && exec_hazard_issue(w, x, mask))
         return 1;
     x->fn(w, x, mask);
+    if (w->parked) /* a parallel phase's load that needs the L2 did nothing */
+        return 1;
     if (!x->is_ctrl) {
         w->pc++;
         if (w->pc >= w->next_wait_pc)
@@ -559,25 +561,30 @@ static void budget_fault(exec_warp *w)
  * stops where the budget runs out, and the warp faults there if it could go on, as step_one's
  * check would at that instruction), and the two lane counts are summed in locals and added to
  * the statistics when the turn ends (nothing reads them during a launch). warp_instructions is
- * counted in memory at every instruction: %clock reads it in functional mode. */
-static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
+ * counted in memory at every instruction: %clock reads it in functional mode. With `parallel`
+ * (a constant: turn_16 is made twice) the turn also stops where must_park says. Returns the
+ * instructions executed. */
+static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint32_t quantum,
+                                                              int parallel)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
-    uint64_t *counts = rs->prog->insn_counts;
+    uint64_t *counts = rs->insn_counts;
     memsys *ms = rs->ms;
     uint32_t n = rs->budget < quantum ? (uint32_t)rs->budget : quantum, done = 0;
     uint64_t threads = 0, pred_on = 0;
     while (done < n && w->state == WARP_READY) {
         const exec_xinsn *x = &w->code[w->pc];
         const ir_insn *in = x->in;
+        if (parallel && x->serial)
+            break;
+        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
         uint32_t active = w->active;
         uint32_t mask = in->nomask ? w->live : active;
         if (in->has_guard) {
             uint32_t g = w->preds[in->guard];
             mask &= in->guard_neg ? ~g : g;
         }
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
         if (fetch_line != w->fetch_line) {
             w->fetch_line = fetch_line;
             memsys_ifetch(ms, w->cta->sm, fetch_line << 7, in->id);
@@ -588,6 +595,15 @@ static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
         pred_on += mask == FULL_MASK ? LANES : exec_lane_count(mask);
         counts[in->id]++;
         x->fn(w, x, mask);
+        if (parallel && w->parked) { /* the load needs the L2: it never happened */
+            w->parked = 0;
+            done--;
+            st->warp_instructions--;
+            threads -= active == FULL_MASK ? LANES : exec_lane_count(active);
+            pred_on -= mask == FULL_MASK ? LANES : exec_lane_count(mask);
+            counts[in->id]--;
+            break;
+        }
         if (!x->is_ctrl) {
             w->pc++;
             if (w->pc >= w->next_wait_pc)
@@ -599,6 +615,50 @@ static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
     st->thread_instructions_pred_on += pred_on;
     if (done == n && n < quantum && w->state == WARP_READY)
         budget_fault(w);
+    return done;
+}
+
+static __attribute__((noinline)) void run_16(exec_warp *w, uint32_t quantum)
+{
+    turn_16(w, quantum, 0);
+}
+
+static __attribute__((noinline)) uint32_t run_16_parallel(exec_warp *w, uint32_t quantum)
+{
+    return turn_16(w, quantum, 1);
+}
+
+/* The parallel turn of the other layouts: step_one's steps up to a serial instruction. A load
+ * that parks (exec_warp.parked) is taken back: its counts are restored and it runs again in the
+ * serial phase. */
+static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uint32_t quantum,
+                                                               int hazards)
+{
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
+    uint32_t done = 0;
+    while (done < quantum && w->state == WARP_READY) {
+        const exec_xinsn *x = &w->code[w->pc];
+        /* Under --strict-hazards a load that might park runs serially: its issue would apply
+         * the scoreboards twice. */
+        if (x->serial || (hazards && x->may_park))
+            break;
+        exec_stats before = *st;
+        uint64_t count = rs->insn_counts[x->in->id];
+        int stop = hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL);
+        if (w->parked) {
+            w->parked = 0;
+            st->warp_instructions = before.warp_instructions;
+            st->thread_instructions = before.thread_instructions;
+            st->thread_instructions_pred_on = before.thread_instructions_pred_on;
+            rs->insn_counts[x->in->id] = count;
+            break;
+        }
+        done++;
+        if (stop)
+            break;
+    }
+    return done;
 }
 
 static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum)
@@ -609,6 +669,15 @@ static __attribute__((noinline)) void run_general(exec_warp *w, uint32_t quantum
 static __attribute__((noinline)) void run_hazards(exec_warp *w, uint32_t quantum)
 {
     run_loop(w, quantum, 1, 1);
+}
+
+uint32_t warp_run_parallel(exec_warp *w, uint32_t quantum)
+{
+    const exec_program *p = w->run->prog;
+    const exec_insn_layout *k = &p->layout;
+    if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue && !w->run->strict_hazards)
+        return run_16_parallel(w, quantum);
+    return run_general_parallel(w, quantum, w->run->strict_hazards);
 }
 
 void warp_run(exec_warp *w, uint32_t quantum)

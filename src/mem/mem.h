@@ -89,6 +89,7 @@ typedef struct mem_ctx {
     uint32_t shared_bytes;   /* its size (static + dynamic) */
     uint64_t local_backing;  /* backing address of the warp slot's local memory */
     uint32_t local_bytes;    /* per-thread local window size */
+    struct memsys_store_log *store_log; /* memsys_store_deferred's log for the SM; NULL else */
 } mem_ctx;
 
 /* Atomic arithmetic, supplied by the executor (exec/alu.h alu_atom_apply) so that the memory

@@ -345,10 +345,10 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
     uint64_t line_mask = ms->line_bytes - 1, line_addr = UINT64_MAX;
     if (!stride) { /* a broadcast: one line request, the same bytes for every lane */
         uint64_t at = t[l0].offset;
-        int r = new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store);
-        if (r < 0) /* not with an empty scratch, but new_req's contract allows it */
+        int i = new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store);
+        if (i < 0)
             return -1;
-        line_req *q = &ms->reqs[r];
+        line_req *q = &ms->reqs[i];
         uint32_t off = (uint32_t)(at & line_mask);
         if (store) { /* the highest lane's bytes stay, as if each lane stored in turn */
             lane_copy(q->mask + off, NULL, bytes);

@@ -112,9 +112,41 @@ mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t byt
     return s;
 }
 
+/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred). */
+static mem_status log_l2_write(mem_request *rq, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                               const uint8_t *byte_mask)
+{
+    memsys_store_log *log = rq->log;
+    if (log->count == log->cap) {
+        uint32_t cap = log->cap ? log->cap * 2 : 64;
+        logged_store *e = realloc(log->entries, cap * sizeof *e);
+        if (!e) {
+            log->failed = 1;
+            return MEM_ERR_NOMEM;
+        }
+        log->entries = e;
+        log->cap = cap;
+    }
+    logged_store *e = &log->entries[log->count++];
+    e->attrs = rq->attrs;
+    e->insn_id = rq->insn_id;
+    e->sm = rq->sm;
+    e->counters = rq->counters;
+    e->l2 = rq->l2;
+    e->addr = addr;
+    e->bytes = bytes;
+    memcpy(e->data, data, bytes);
+    e->has_mask = byte_mask != NULL;
+    if (byte_mask)
+        memcpy(e->mask, byte_mask, bytes);
+    return MEM_OK;
+}
+
 static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
                                const uint8_t *data, const uint8_t *byte_mask)
 {
+    if (rq->log)
+        return log_l2_write(rq, addr, bytes, data, byte_mask);
     cache_result r;
     rq->l2.request = rq;
     const line_req *ln = rq->line;
@@ -128,6 +160,24 @@ static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint3
     record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
                   0);
     return s;
+}
+
+int hier_apply_store_log(memsys *ms, memsys_store_log *log)
+{
+    mem_status worst = MEM_OK;
+    for (uint32_t i = 0; i < log->count; i++) {
+        const logged_store *e = &log->entries[i];
+        mem_request rq = {.attrs = e->attrs, .insn_id = e->insn_id, .sm = e->sm,
+                          .counters = e->counters, .l2 = e->l2};
+        mem_status st = l2_write_for(ms, &rq, e->addr, e->bytes, e->data,
+                                     e->has_mask ? e->mask : NULL);
+        if (st != MEM_OK)
+            worst = st;
+    }
+    log->count = 0;
+    int failed = log->failed;
+    log->failed = 0;
+    return worst == MEM_OK && !failed ? 0 : -1;
 }
 
 static mem_status l2_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
@@ -675,13 +725,39 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
     return n;
 }
 
+int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *attrs,
+                           uint64_t addr)
+{
+    if (!((l1_hit_kinds(ms, attrs) >> LINE_KIND_GLOBAL) & 1))
+        return 0;
+    uint64_t line = addr & ~(uint64_t)(ms->line_bytes - 1);
+    uint64_t sector = UINT64_C(1) << ((addr - line) >> ms->l1_sector_shift);
+    return (cache_lookup_sectors(ms->l1[ctx->sm], line) & sector) != 0;
+}
+
+/* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
+ * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
+ * the SM. Changes nothing. */
+static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds)
+{
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        const line_req *r = &ms->reqs[i];
+        if (!((hit_kinds >> r->kind) & 1) || !r->sectors ||
+            (cache_lookup_sectors(l1, r->line_addr) & r->sectors) != r->sectors)
+            return 0;
+    }
+    return 1;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
-                      const lane_target *t, uint32_t lanes, mem_fault *f)
+                      const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
     if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
+    if (local_only && (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs))))
+        return 1;
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};

@@ -149,13 +149,12 @@ static int conflict_free(const lane_target *t, uint32_t lanes, uint32_t banks, u
     return 1;
 }
 
-void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
-                  uint32_t lanes)
+uint32_t shared_count(const memsys *ms, mem_counters *c, const mem_access *acc,
+                      const lane_target *t, uint32_t lanes)
 {
     uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
-    ms->last_wavefronts = 0;
     if (banks == 0 || banks > MAX_BANKS || width == 0)
-        return;
+        return 0;
     uint32_t bytes = acc->op == MEM_OP_ATOMIC ? acc->elem_bytes
                                                : (uint32_t)acc->elem_bytes * acc->vec;
     uint32_t per_phase = bytes <= width ? MEM_LANES : (banks * width) / bytes;
@@ -179,8 +178,7 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
         if (wavefronts) {
             c->shared.wavefronts += wavefronts;
             c->shared.bank_conflicts += wavefronts - 1;
-            ms->last_wavefronts = wavefronts;
-            return;
+            return wavefronts;
         }
     }
     uint32_t total = 0;
@@ -193,7 +191,7 @@ void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane
             total += wavefronts;
         }
     }
-    ms->last_wavefronts = total;
+    return total;
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

@@ -94,6 +94,45 @@ void memsys_set_const_owner(memsys *ms, const void *owner) { ms->const_owner = o
 const mem_counters *memsys_insn_counters(const memsys *ms) { return ms->insn_all; }
 const mem_counters *memsys_unattributed_counters(const memsys *ms) { return &ms->unattributed; }
 
+/* A tally is a copy of the memory system taken at its creation: the same caches, store and
+ * tables (shared, by pointer), but its own access scratch, allocation look-up hint and
+ * counters. Only the paths that touch the caches of one SM may run through it. */
+struct memsys_tally {
+    memsys view;
+    mem_counters per_insn[]; /* view.ninsns */
+};
+
+memsys_tally *memsys_tally_create(const memsys *ms)
+{
+    memsys_tally *t = calloc(1, sizeof *t + (size_t)ms->ninsns * sizeof t->per_insn[0]);
+    if (!t)
+        return NULL;
+    t->view = *ms;
+    t->view.insn_all = t->view.per_insn = t->per_insn;
+    t->view.insn_total = ms->ninsns;
+    t->view.insn_base = 0;
+    memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
+    t->view.own_work.counters = &t->view.unattributed;
+    return t;
+}
+
+memsys *memsys_tally_view(memsys_tally *t) { return &t->view; }
+
+void memsys_tally_merge(memsys *ms, memsys_tally *t)
+{
+    uint32_t n = t->view.ninsns < ms->ninsns ? t->view.ninsns : ms->ninsns;
+    static const mem_counters zero;
+    for (uint32_t i = 0; i < n; i++)
+        if (memcmp(&t->per_insn[i], &zero, sizeof zero)) {
+            mem_counters_add(&ms->per_insn[i], &t->per_insn[i]);
+            memset(&t->per_insn[i], 0, sizeof t->per_insn[i]);
+        }
+    mem_counters_add(&ms->unattributed, &t->view.unattributed);
+    memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
+}
+
+void memsys_tally_destroy(memsys_tally *t) { free(t); }
+
 void memsys_total_counters(const memsys *ms, mem_counters *out)
 {
     memset(out, 0, sizeof *out);
@@ -520,16 +559,25 @@ static void const_results(const memsys *ms, mem_access *acc)
     acc->const_addresses = (uint8_t)ms->last_const_addresses;
 }
 
+/* How access() treats the part beyond the SM (memsys_access, memsys_load_if_local,
+ * memsys_store_deferred). */
+typedef enum access_mode { ACCESS_PLAIN, ACCESS_LOAD_IF_LOCAL, ACCESS_STORE_DEFERRED } access_mode;
+
 /* The part of an access that goes through the L1 and below (hier_atomic or hier_global_local),
  * with its L1 tags and the DRAM traffic it caused as results. */
 static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
-                       const lane_target *t, uint32_t cached, mem_fault *fault)
+                       const lane_target *t, uint32_t cached, int mode, mem_fault *fault)
 {
     mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    int local_only = mode == ACCESS_LOAD_IF_LOCAL;
+    if (mode == ACCESS_STORE_DEFERRED)
+        rq.log = ctx->store_log;
     uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
     int atomic = acc->op == MEM_OP_ATOMIC;
     int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
-                    : hier_global_local(ms, ctx, acc, &rq, t, cached, fault);
+                    : hier_global_local(ms, ctx, acc, &rq, t, cached, local_only, fault);
+    if (st == 1)
+        return 1;
     acc->l1_tags = (uint16_t)(atomic ? (uint32_t)__builtin_popcount(cached) : ms->nreqs);
     acc->dram_read_bytes = (uint32_t)(rq.counters->dram.read_bytes - read0);
     acc->dram_write_bytes = (uint32_t)(rq.counters->dram.write_bytes - write0);
@@ -574,9 +622,30 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
     memcpy(out, ms->const_bank[bank] + in_bank, bytes);
     return 0;
 }
-int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+/* memsys_load_if_local's early answer: the lowest active lane is a global lane whose sector
+ * is not in the SM's L1, so the load reaches the L2 (a lane that would fault is left to the
+ * full check). Looks at one lane, before the warp's lanes are resolved and coalesced. */
+static int first_lane_misses_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                                const ir_mem_attrs *attrs)
+{
+    uint32_t l = (uint32_t)__builtin_ctz(acc->active);
+    ir_space sp = (ir_space)acc->space;
+    uint64_t at = acc->addr[l];
+    if (sp == IR_SPACE_GENERIC)
+        sp = memsys_resolve_generic(at, &at);
+    return sp == IR_SPACE_GLOBAL && !hier_global_lane_in_l1(ms, ctx, attrs, at);
+}
+
+/* memsys_access (ACCESS_PLAIN); memsys_load_if_local (ACCESS_LOAD_IF_LOCAL: a load that may
+ * need more than the SM returns 1 before it counts or changes anything); memsys_store_deferred
+ * (ACCESS_STORE_DEFERRED: a store's writes to the L2 go to ctx->store_log). */
+static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode mode,
+                  mem_fault *fault)
 {
     lane_target t[MEM_LANES];
+    int local_only = mode == ACCESS_LOAD_IF_LOCAL;
+    if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
+        return 1;
     memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
@@ -596,6 +665,8 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
                                        : control_access(ms, ctx, acc, &rq, fault);
     }
+    if (local_only && acc->active && first_lane_misses_l1(ms, ctx, acc, attrs))
+        return 1;
     mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
@@ -623,9 +694,17 @@ int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fa
         }
     }
 resolved:
+    if (local_only && cached) {
+        /* A load of several kinds of space may reach the L2; so does one whose first global
+         * lane's sector is not in the L1 (found without coalescing the warp). */
+        uint32_t l0 = (uint32_t)__builtin_ctz(cached);
+        if ((shared | constant) ||
+            (t[l0].space == IR_SPACE_GLOBAL &&
+             !hier_global_lane_in_l1(ms, ctx, attrs, t[l0].offset)))
+            return 1;
+    }
     if (shared) {
-        shared_count(ms, counters, acc, t, shared);
-        acc->shared_wavefronts = (uint16_t)ms->last_wavefronts;
+        acc->shared_wavefronts = (uint16_t)shared_count(ms, counters, acc, t, shared);
         acc->levels |= 1u << MEM_LEVEL_SHARED;
     }
     if (constant) {
@@ -638,14 +717,48 @@ resolved:
             return -1;
         if (!cached)
             return 0;
-        return cached_part(ms, ctx, acc, attrs, t, cached, fault);
+        return cached_part(ms, ctx, acc, attrs, t, cached, ACCESS_PLAIN, fault);
     }
     if (direct | shared)
         move_direct(ms, ctx, acc, t, direct | shared, shared);
     if (!cached)
         return 0;
     /* Only the cached spaces need the whole request. */
-    return cached_part(ms, ctx, acc, attrs, t, cached, fault);
+    return cached_part(ms, ctx, acc, attrs, t, cached, mode, fault);
+}
+
+int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    return access(ms, ctx, acc, ACCESS_PLAIN, fault);
+}
+
+int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    return access(ms, ctx, acc, ACCESS_LOAD_IF_LOCAL, fault);
+}
+
+int memsys_store_deferred(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    if (acc->op != MEM_OP_STORE || !ctx->store_log)
+        return access(ms, ctx, acc, ACCESS_PLAIN, fault);
+    return access(ms, ctx, acc, ACCESS_STORE_DEFERRED, fault);
+}
+
+memsys_store_log *memsys_store_log_create(void)
+{
+    return calloc(1, sizeof(memsys_store_log));
+}
+
+void memsys_store_log_destroy(memsys_store_log *log)
+{
+    if (log)
+        free(log->entries);
+    free(log);
+}
+
+int memsys_store_log_apply(memsys *ms, memsys_store_log *log)
+{
+    return hier_apply_store_log(ms, log);
 }
 
 int memsys_peek(memsys *ms, const mem_ctx *ctx, uint32_t lane, uint64_t generic, void *out,

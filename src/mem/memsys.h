@@ -18,6 +18,8 @@
 #include "mem/mem_texture.h"
 
 typedef struct memsys memsys;
+typedef struct memsys_tally memsys_tally; /* counters kept apart (memsys_tally_create) */
+typedef struct memsys_store_log memsys_store_log; /* deferred L2 writes (memsys_store_deferred) */
 
 /* Geometry and policies of the modelled hierarchy (filled from a GPU preset by the sim layer,
  * sim_memsys_config; docs/presets.md explains each field). Sizes in bytes. */
@@ -96,6 +98,40 @@ void memsys_set_persisting_bytes(memsys *ms, uint64_t bytes);
  * Returns 1 when it missed in the SM's instruction cache, 0 on a hit (for the timing model's
  * instruction-fetch stall). */
 int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id);
+/* A view of the memory system for another host thread (SMs simulated in parallel;
+ * docs/architecture.md, "SMs on several host threads"): memsys_tally_view is a memory system
+ * that shares this one's caches, backing store, allocations and banks as they are when the tally
+ * is created, but has its own access scratch and its own counters (one mem_counters per
+ * instruction of the current selection, memsys_select_insns, plus the unattributed ones). While
+ * other threads use other views, a view may only be used for work that stays inside one SM:
+ * shared-memory and constant accesses, instruction fetches (the instruction cache keeps tags
+ * only), memsys_load_if_local, memsys_store_deferred. */
+/* Creates a tally with zeroed counters. Returns NULL when out of memory. */
+memsys_tally *memsys_tally_create(const memsys *ms);
+memsys *memsys_tally_view(memsys_tally *t);
+/* Adds the tally's counters to ms's (the instructions selected now; the tally must have been
+ * created from ms under the same selection) and zeroes them. No errors. */
+void memsys_tally_merge(memsys *ms, memsys_tally *t);
+void memsys_tally_destroy(memsys_tally *t);
+/* memsys_access for a load that the SM of ctx can serve alone: when every lane is in the shared,
+ * const or param space or in a global or local line whose requested sectors are all valid in the
+ * SM's L1 (and the load may hit there), performs it as memsys_access would and returns 0, or -1
+ * with *fault. Otherwise (it would reach the L2) returns 1 having changed nothing; the caller
+ * makes it later with memsys_access. Faults as memsys_access. */
+int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+/* memsys_access for a store by the SM of ctx while other threads work on other SMs: what it does
+ * to the SM's L1 and shared memory happens now; every write it makes to the L2 (a write-through,
+ * a write that bypasses the L1, the write-back of a line it evicts) is appended to
+ * ctx->store_log instead, with its counters and hints, for memsys_store_log_apply. Without a
+ * log (or for another operation) it is memsys_access. Faults as memsys_access (before anything
+ * is logged). A log that could not grow makes the apply fail. */
+int memsys_store_deferred(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+/* An empty log (NULL when out of memory), its destruction, and its application: each logged
+ * write goes to ms's L2 in order, counted where the store is counted, as if made then; the log
+ * is emptied. Returns 0, or -1 when host memory ran out (the log or the backing store). */
+memsys_store_log *memsys_store_log_create(void);
+void memsys_store_log_destroy(memsys_store_log *log);
+int memsys_store_log_apply(memsys *ms, memsys_store_log *log);
 /* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.
  * Host reads after this see every write. Returns 0, or -1 when the backing store failed. */
 int memsys_finish(memsys *ms);

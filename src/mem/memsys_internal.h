@@ -47,6 +47,8 @@ enum { LINE_KIND_GLOBAL = 0, LINE_KIND_LOCAL = 1, LINE_KIND_GLOBAL_READ_ONLY = 2
  * (cache_hints.request) down to DRAM, and every level charges its work to `counters`. */
 typedef struct mem_request {
     const ir_mem_attrs *attrs; /* the access's attributes; NULL for the memory system's own work */
+    struct memsys_store_log *log; /* NULL, or where its writes to the L2 go instead
+                                     (memsys_store_deferred) */
     uint32_t insn_id;          /* the instruction charged */
     uint32_t sm;               /* the issuing SM */
     uint64_t time;             /* reserved for the timing model: cycle the request was issued */
@@ -126,7 +128,7 @@ struct memsys {
     uint64_t known_stride;
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
-    uint32_t last_wavefronts, last_const_lookups, last_const_misses, last_const_addresses;
+    uint32_t last_const_lookups, last_const_misses, last_const_addresses;
 };
 
 /* memsys.c: fills *f for lane `lane` and returns -1. */
@@ -167,8 +169,36 @@ int coalesce_texel(memsys *ms, uint32_t lane, uint32_t slot, uint64_t addr, uint
 /* mem_hier.c */
 int hier_create(memsys *ms, diag_list *dl);
 void hier_destroy(memsys *ms);
+/* mem_hier.c: a write to the L2 that a deferred store's request logged (memsys_store_deferred):
+ * the request's attributes, instruction, SM, counters and L2 hints, and the bytes. */
+typedef struct logged_store {
+    const ir_mem_attrs *attrs;
+    uint32_t insn_id, sm, bytes;
+    uint8_t has_mask;
+    mem_counters *counters;
+    cache_hints l2;
+    uint64_t addr;
+    uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
+} logged_store;
+struct memsys_store_log {
+    logged_store *entries;
+    uint32_t count, cap;
+    int failed;       /* an entry could not be added (host memory) */
+};
+
+/* Writes the log's entries to the L2 in order, as their stores would have, and empties it.
+ * Returns 0, or -1 when a write or an earlier addition to the log failed (host memory). */
+int hier_apply_store_log(memsys *ms, memsys_store_log *log);
+/* Whether a load with attributes `attrs` may hit a global line in L1 and the sector of global
+ * address `addr` is valid in ctx's SM's L1: when not, a load of that lane needs the L2
+ * (memsys_load_if_local's early answer, before it coalesces). Changes nothing. */
+int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *attrs,
+                           uint64_t addr);
+/* A load or store of global or local lanes `lanes` through the SM's L1 (memsys_access). With
+ * `local_only`, a store, or a load some of whose lines would need more than the L1 (a miss, a
+ * kind that may not hit), returns 1 having changed nothing but the coalescer's scratch. */
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
-                      const lane_target *t, uint32_t lanes, mem_fault *f);
+                      const lane_target *t, uint32_t lanes, int local_only, mem_fault *f);
 /* mem_hier.c: memsys_texture_read's path through the L1 and below (rq built by the caller). */
 int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
                  mem_fault *f);
@@ -197,9 +227,9 @@ uint32_t lsc_tiles(const memsys *ms);
 uint32_t lsc_tile_of_sm(const memsys *ms, uint32_t sm);
 
 /* mem_shared.c: count the shared-memory banks' and the constant cache's work of the lanes
- * `lanes` into c. */
-void shared_count(memsys *ms, mem_counters *c, const mem_access *acc, const lane_target *t,
-                  uint32_t lanes);
+ * `lanes` into c; shared_count returns the access's wavefronts. */
+uint32_t shared_count(const memsys *ms, mem_counters *c, const mem_access *acc,
+                      const lane_target *t, uint32_t lanes);
 void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_access *acc,
                     const lane_target *t, uint32_t lanes);
 /* Counts an access that carries the uniform-address hint (ir_mem_attrs.uniform) into c, and

@@ -221,7 +221,7 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         "GMS_SET_MAX_INSTRUCTIONS", "GMS_SET_QUANTUM", "GMS_SET_STRIP_HINTS",
         "GMS_SET_POISON_DISCARD", "GMS_SET_SHARED_PER_CTA", "GMS_SET_MISALIGNED_ERRORS",
         "GMS_SET_STRICT_HAZARDS", "GMS_SET_IMAGE_POOL_MAX", "GMS_SET_HEAP_BYTES",
-        "GMS_SET_SYNCED_WRITES", "GMS_SET_TIMING", "GMS_SET_SCHEDULER"};
+        "GMS_SET_SYNCED_WRITES", "GMS_SET_TIMING", "GMS_SET_SCHEDULER", "GMS_SET_THREADS"};
     if ((unsigned)what >= GMS_SETTING_COUNT)
         return gms_bad_argument(dl, "gms_device_set", "unknown setting");
     if (before_memory(what) && dev->ms) {
@@ -235,6 +235,12 @@ static gms_status apply_setting(gms_device *dev, gms_setting what, uint64_t valu
         if (value == 0)
             return gms_bad_argument(dl, "gms_device_set", "GMS_SET_MAX_INSTRUCTIONS must be >= 1");
         dev->max_instructions = value;
+        return GMS_OK;
+    case GMS_SET_THREADS:
+        if (value > SIM_MAX_THREADS)
+            return gms_bad_argument(dl, "gms_device_set",
+                                    "GMS_SET_THREADS must be from 0 to 1024");
+        dev->threads = (uint32_t)value;
         return GMS_OK;
     case GMS_SET_QUANTUM:
         if (value == 0 || value > UINT32_MAX)

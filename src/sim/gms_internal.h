@@ -38,6 +38,9 @@ typedef struct gms_launch_record {
     uint64_t window_errors; /* exec_stats.window_errors */
 } gms_launch_record;
 
+/* GMS_SET_THREADS's largest value. */
+enum { SIM_MAX_THREADS = 1024 };
+
 struct gms_device {
     gpu_config gpu;
     memsys *ms;           /* NULL until the first operation that needs memory */
@@ -55,6 +58,7 @@ struct gms_device {
     int synced_writes;   /* GMS_SET_SYNCED_WRITES */
     int timing;          /* GMS_SET_TIMING */
     int scheduler;       /* GMS_SET_SCHEDULER: timing_policy */
+    uint32_t threads;    /* GMS_SET_THREADS: 0 is one per CPU online */
     timing_model *tm;    /* owned; created by the first timed launch */
     uint32_t shared_per_cta;
     int has_persisting;

@@ -150,6 +150,8 @@ static gms_status configure(gms_run *r, const gms_run_options *opt, gms_diag_lis
         st = gms_device_set(r->dev, GMS_SET_TIMING, !opt->no_timing, g);
     if (st == GMS_OK)
         st = gms_device_set(r->dev, GMS_SET_SCHEDULER, opt->scheduler == 1, g);
+    if (st == GMS_OK)
+        st = gms_device_set(r->dev, GMS_SET_THREADS, opt->threads, g);
     if (st == GMS_OK && L->has_image_pool_max)
         st = gms_device_set(r->dev, GMS_SET_IMAGE_POOL_MAX, L->image_pool_max, g);
     if (st == GMS_OK && L->has_heap_bytes)

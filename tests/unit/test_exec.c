@@ -26,6 +26,9 @@ typedef struct run_out {
 
 /* Runs kernel `name` of `ptx` with one u64 parameter pointing at a 4 KiB zeroed buffer (plus
  * an optional second u32 parameter); copies the buffer back into o->out. */
+/* exec_machine.host_threads of the next run_kernel calls (0: one thread). */
+static uint32_t host_threads;
+
 static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_t block,
                        uint32_t extra, uint64_t max_insns, run_out *o)
 {
@@ -53,7 +56,7 @@ static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_
     assert_true(fi >= 0);
     exec_machine mach = {.sm_count = 4, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
                          .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 7};
+                         .quantum = 7, .host_threads = host_threads};
     exec_launch L = {.entry = fi, .grid = {grid, 1, 1}, .block = {block, 1, 1},
                      .params = params, .params_bytes = (uint32_t)m->funcs[fi].params_bytes,
                      .max_warp_instructions = max_insns};
@@ -288,6 +291,34 @@ static void test_out_of_bounds_store_faults(void **state)
     free(o);
 }
 
+/* Warp 1 of every CTA loads shared memory far outside its 128 bytes, so that every SM faults in
+ * the same parallel phase (exec_window.c): the launch's fault is the lowest (SM, slot, warp),
+ * CTA 0's thread 32, on one host thread or several. */
+static const char shared_oob_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+    ".shared .align 4 .b8 buf[128];\n"
+    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra $D;\nmov.u32 %r2, 65536;\n"
+    "ld.shared.u32 %r3, [%r2];\n$D:\nret;\n}\n";
+
+static void test_fault_order_does_not_depend_on_threads(void **state)
+{
+    (void)state;
+    static const uint32_t counts[] = {1, 2, 3, 4};
+    for (unsigned i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        host_threads = counts[i];
+        run_out *o = calloc(1, sizeof *o);
+        run_kernel(shared_oob_ptx, "k", 8, 64, 0, 0, o);
+        assert_int_equal(o->rc, 1);
+        assert_string_equal(o->fault.rule, "EXEC-MEM-001");
+        assert_non_null(strstr(o->fault.message, "invalid shared read of size 4 at address 0x10000"));
+        assert_int_equal(o->fault.ctaid[0], 0);
+        assert_int_equal(o->fault.tid[0], 32);
+        free(o->printf_text);
+        free(o);
+    }
+    host_threads = 0;
+}
+
 static const char spin_ptx[] = HEADER
     ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .b32 %r<2>;\n"
     "mov.u32 %r1, 0;\n$L:\nadd.s32 %r1, %r1, 1;\nbra.uni $L;\n}\n";
@@ -331,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_printf_order),
         cmocka_unit_test(test_out_of_bounds_store_faults),
         cmocka_unit_test(test_runaway_limit),
+        cmocka_unit_test(test_fault_order_does_not_depend_on_threads),
         cmocka_unit_test(test_barrier_deadlock_detected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -145,6 +145,7 @@ typedef struct run_opts {
     uint32_t grid, block, dyn_shared, x;
     uint64_t max_insns;
     const uint32_t *init; /* BUF_WORDS words, or NULL */
+    uint32_t threads;     /* exec_machine.host_threads */
 } run_opts;
 
 typedef struct run_out {
@@ -196,7 +197,7 @@ static void run(const ir_module *m, const run_opts *ro, run_out *o)
     memcpy(params + 16, &ro->x, 4);
     exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
                          .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 7};
+                         .quantum = 7, .host_threads = ro->threads};
     exec_launch L = {.entry = 0, .grid = {ro->grid ? ro->grid : 1, 1, 1},
                      .block = {ro->block ? ro->block : 32, 1, 1}, .params = params,
                      .params_bytes = 20, .dynamic_shared_bytes = ro->dyn_shared,
@@ -338,19 +339,29 @@ static void test_glue_is_neither_counted_nor_fetched_alone(void **state)
     (void)state;
     ir_module *m = glue_kernel();
     run_out *o = calloc(1, sizeof *o);
-    run_opts ro = {.block = 32, .x = 1000, .max_insns = GLUE_SASS};
-    run(m, &ro, o);
-    assert_int_equal(o->rc, 0);
-    assert_int_equal(o->words[0], 14 * 1000 + 13);
-    assert_int_equal(o->stats.warp_instructions, GLUE_SASS);
-    assert_int_equal(o->stats.thread_instructions, GLUE_SASS * 32);
-    for (unsigned id = 0; id < GLUE_SASS; id++) {
-        assert_int_equal(o->counts[id], 1);
-        /* 8-byte instructions behind a control word per 3: 12 SASS instructions per 128-byte
-         * line, so the lines start at SASS instructions 0, 12 and 24, glue or not before them */
-        assert_int_equal(o->mc[id].icache.fetches, id % 12 == 0);
+    /* With the limit met exactly, the round runs serially (exec_window.c serial_round); without
+     * one, in phases, on one and on two host threads: the same counts every way. */
+    static const struct { uint64_t limit; uint32_t threads; } ways[] = {
+        {GLUE_SASS, 1}, {0, 1}, {0, 2}};
+    run_opts ro = {.block = 32, .x = 1000};
+    for (unsigned way = 0; way < sizeof ways / sizeof ways[0]; way++) {
+        ro.max_insns = ways[way].limit;
+        ro.threads = ways[way].threads;
+        run(m, &ro, o);
+        assert_int_equal(o->rc, 0);
+        assert_int_equal(o->words[0], 14 * 1000 + 13);
+        assert_int_equal(o->stats.warp_instructions, GLUE_SASS);
+        assert_int_equal(o->stats.thread_instructions, GLUE_SASS * 32);
+        for (unsigned id = 0; id < GLUE_SASS; id++) {
+            assert_int_equal(o->counts[id], 1);
+            /* 8-byte instructions behind a control word per 3: 12 SASS instructions per
+             * 128-byte line, so the lines start at SASS instructions 0, 12 and 24, glue or not
+             * before them */
+            assert_int_equal(o->mc[id].icache.fetches, id % 12 == 0);
+        }
     }
     /* the instruction budget counts SASS instructions only */
+    ro.threads = 1;
     ro.max_insns = GLUE_SASS - 1;
     run(m, &ro, o);
     assert_int_equal(o->rc, 1);

@@ -51,7 +51,7 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* Option ids: getopt_long returns them. */
 enum {
-    OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_JSON, OPT_TOP,
+    OPT_GPU = 256, OPT_CONFIG, OPT_MAX_INSTRUCTIONS, OPT_QUANTUM, OPT_THREADS, OPT_JSON, OPT_TOP,
     OPT_STRIP_HINTS, OPT_POISON_DISCARD, OPT_QUIET, OPT_PROGRESS, OPT_LIST_OPS, OPT_HELP,
     OPT_DIALECT, OPT_LIST_RULES, OPT_DUMP_IR, OPT_MISALIGNED_ERRORS, OPT_STRICT_HAZARDS,
     OPT_DLOPEN, OPT_NO_TIMING, OPT_SCHEDULER
@@ -76,6 +76,9 @@ static const cli_option options[] = {
      "runaway limit: warp instructions per launch (default 2000000000)"},
     {"quantum", "N", CMD_RUN, OPT_QUANTUM,
      "warp instructions a warp runs per turn (default 256)"},
+    {"threads", "N", CMD_RUN, OPT_THREADS,
+     "host threads simulating the SMs in the functional mode (default: one per CPU; the "
+     "results do not depend on it; timed launches use one)"},
     {"json", "FILE", CMD_RUN | CMD_EXEC, OPT_JSON,
      "also write the statistics as JSON (docs/statistics.md)"},
     {"top", "N", CMD_RUN | CMD_EXEC, OPT_TOP,
@@ -360,6 +363,11 @@ static int parse_run_options(int argc, char **argv, run_args *a)
             if (parse_number("quantum", optarg, 1, UINT32_MAX, &v))
                 return 2;
             a->sim.quantum = (uint32_t)v;
+            break;
+        case OPT_THREADS:
+            if (parse_number("threads", optarg, 1, 1024, &v))
+                return 2;
+            a->sim.threads = (uint32_t)v;
             break;
         case OPT_HELP: print_command_usage(stdout, find_command(CMD_RUN)); return 1;
         default: print_command_usage(stderr, find_command(CMD_RUN)); return 2;

@@ -1,0 +1,80 @@
+/* base/gate.h: spin, then sleep on the word that must change. */
+#define _GNU_SOURCE
+#include "base/gate.h"
+
+#include <limits.h>
+#include <sched.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+enum { SPINS = 4000 };
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void sleep_while(atomic_uint *word, unsigned value)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+#else
+    (void)word;
+    (void)value;
+    sched_yield();
+#endif
+}
+
+static void wake(atomic_uint *word)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
+}
+
+/* Waits while *word == value. */
+static void wait_change(atomic_uint *word, unsigned value)
+{
+    for (int i = 0; i < SPINS; i++) {
+        if (atomic_load_explicit(word, memory_order_acquire) != value)
+            return;
+        relax();
+    }
+    while (atomic_load_explicit(word, memory_order_acquire) == value) sleep_while(word, value);
+}
+
+void gate_open(gate *g)
+{
+    atomic_fetch_add_explicit(&g->phase, 1, memory_order_release);
+    wake(&g->phase);
+}
+
+unsigned gate_wait_open(gate *g, unsigned seen)
+{
+    wait_change(&g->phase, seen);
+    return atomic_load_explicit(&g->phase, memory_order_acquire);
+}
+
+void gate_report(gate *g, unsigned helpers)
+{
+    unsigned now = atomic_fetch_add_explicit(&g->done, 1, memory_order_acq_rel) + 1;
+    if (now % helpers == 0)
+        wake(&g->done);
+}
+
+void gate_wait_done(gate *g, unsigned target)
+{
+    for (;;) {
+        unsigned now = atomic_load_explicit(&g->done, memory_order_acquire);
+        if (now == target)
+            return;
+        wait_change(&g->done, now);
+    }
+}

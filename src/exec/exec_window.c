@@ -1,0 +1,434 @@
+/* The functional scheduler: rounds of turns, each round cut into phases so that the SMs can be
+ * simulated on several host threads with results that do not depend on how many
+ * (docs/architecture.md, "SMs on several host threads").
+ *
+ * A round: the free resident slots take the grid's next CTAs (slot order: k, then SM), every
+ * live warp gets a turn of `quantum` instructions, and CTAs whose warps are all done retire. The
+ * turns run in phases:
+ *   parallel  every SM (each on whichever thread takes it) runs its warps in slot and warp order,
+ *             each until its turn is used, it stops (barrier, exit, fault), or it parks before
+ *             an instruction marked serial or one whose instruction line misses the SM's
+ *             instruction cache. Only the SM's own state changes: its warps, CTAs, instruction
+ *             cache and a per-thread copy of the counters.
+ *   serial    one thread runs the next instruction of every parked warp in the fixed order of
+ *             slot k, SM, warp, with the launch's own state: the memory system, printf and the
+ *             device heap see the same sequence whatever the number of threads.
+ * The phases alternate until no warp of the round is parked. Faults in a parallel phase are
+ * ordered by (SM, slot, warp): the lowest is the launch's fault. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/gate.h"
+#include "exec/exec_internal.h"
+#include "exec/exec_mbarrier.h"
+
+typedef struct window window;
+
+/* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
+ * thread's own statistics, fault, instruction counts and memory tally. */
+typedef struct worker {
+    exec_run_state rs;
+    exec_stats stats;
+    exec_fault fault;
+    uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's first fault;
+                                 UINT64_MAX: none */
+    uint32_t ran;             /* warps that took a turn in the current round */
+    window *win;
+    pthread_t thread;
+} worker;
+
+struct window {
+    exec_run_state *rs;       /* the launch's own state */
+    worker *workers;
+    uint32_t nworkers;        /* workers[0] is the calling thread's; the others have threads */
+    gate gate;                /* parallel phases: opened by the calling thread */
+    unsigned phases;          /* parallel phases opened so far */
+    atomic_uint next_sm;      /* the parallel phase's next SM to take */
+    memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
+    atomic_int quit;          /* set before the last phase is opened: the threads return */
+};
+
+static uint64_t fault_key(uint32_t sm, uint32_t k, uint32_t warp)
+{
+    return (uint64_t)sm << 40 | (uint64_t)k << 20 | warp;
+}
+
+/* The parallel phase's work for SM `sm` on worker wk. */
+static void run_sm(worker *wk, uint32_t sm)
+{
+    exec_run_state *rs = wk->win->rs;
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++) {
+        uint32_t idx = sm * rs->ctas_per_sm + k;
+        if (!rs->slot_busy[idx])
+            continue;
+        exec_cta *cta = rs->slots[idx];
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            exec_warp *w = &cta->warps[i];
+            if (!w->turn_left || w->state != WARP_READY)
+                continue;
+            w->run = &wk->rs;
+            w->mctx.store_log = wk->win->logs[sm];
+            uint32_t done = warp_run_parallel(w, w->turn_left);
+            w->run = rs;
+            wk->ran++;
+            w->turn_left = w->state == WARP_READY ? w->turn_left - done : 0;
+            if (wk->rs.faulted && wk->fault_key == UINT64_MAX)
+                wk->fault_key = fault_key(sm, k, i);
+        }
+    }
+}
+
+static void parallel_phase(worker *wk)
+{
+    window *win = wk->win;
+    uint32_t nsm = win->rs->machine->sm_count, sm;
+    while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
+        run_sm(wk, sm);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    window *win = wk->win;
+    unsigned seen = 0;
+    for (;;) {
+        seen = gate_wait_open(&win->gate, seen);
+        if (atomic_load_explicit(&win->quit, memory_order_relaxed))
+            return NULL;
+        parallel_phase(wk);
+        gate_report(&win->gate, win->nworkers - 1);
+    }
+}
+
+/* Runs one parallel phase on every worker and waits for all of them. */
+static void run_parallel(window *win)
+{
+    atomic_store_explicit(&win->next_sm, 0, memory_order_relaxed);
+    if (win->nworkers > 1) {
+        gate_open(&win->gate);
+        win->phases++;
+    }
+    parallel_phase(&win->workers[0]);
+    if (win->nworkers > 1)
+        gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
+}
+
+/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made. Returns
+ * 1 (the launch stops, out of memory) when one failed. */
+static int apply_logs(window *win)
+{
+    exec_run_state *rs = win->rs;
+    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++)
+        if (memsys_store_log_apply(rs->ms, win->logs[sm])) {
+            exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the L2 writes of "
+                     "the stores of SM %u", sm);
+            return 1;
+        }
+    return 0;
+}
+
+/* After a parallel phase: the lowest (SM, slot, warp) fault becomes the launch's, and a host
+ * allocation failure on any thread stops the launch. Returns 1 when the launch must stop. */
+static int gather_faults(window *win)
+{
+    exec_run_state *rs = win->rs;
+    worker *first = NULL;
+    for (uint32_t t = 0; t < win->nworkers; t++) {
+        worker *wk = &win->workers[t];
+        if (wk->rs.faulted && (!first || wk->fault_key < first->fault_key))
+            first = wk;
+        if (wk->rs.oom) {
+            rs->oom = 1;
+            if (!rs->fault->rule && wk->fault.rule)
+                *rs->fault = wk->fault;
+        }
+    }
+    if (first && !rs->oom) {
+        *rs->fault = first->fault;
+        rs->faulted = 1;
+    }
+    return rs->faulted || rs->oom;
+}
+
+static uint64_t issued(const window *win)
+{
+    uint64_t n = win->rs->stats->warp_instructions;
+    for (uint32_t t = 0; t < win->nworkers; t++) n += win->workers[t].stats.warp_instructions;
+    return n;
+}
+
+/* The serial phase: the next instruction of every parked warp, in slot, SM and warp order.
+ * Returns 1 when the launch must stop, 0 when no warp was parked, 2 when some ran. */
+static int serial_phase(window *win)
+{
+    exec_run_state *rs = win->rs;
+    uint32_t nsm = rs->machine->sm_count;
+    int any = 0;
+    rs->clock_now = issued(win);
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (!rs->slot_busy[idx])
+                continue;
+            exec_cta *cta = rs->slots[idx];
+            for (uint32_t i = 0; i < cta->nwarps; i++) {
+                exec_warp *w = &cta->warps[i];
+                if (!w->turn_left || w->state != WARP_READY)
+                    continue;
+                any = 2;
+                warp_run(w, 1);
+                w->turn_left = w->state == WARP_READY ? w->turn_left - 1 : 0;
+                rs->mbar_polls += w->state == WARP_YIELD;
+                if (rs->faulted || rs->oom)
+                    return 1;
+            }
+        }
+    return any;
+}
+
+/* Adds the workers' statistics of the round to the launch's. */
+static void gather_stats(window *win)
+{
+    exec_stats *st = win->rs->stats;
+    for (uint32_t t = 0; t < win->nworkers; t++) {
+        exec_stats *ws = &win->workers[t].stats;
+        st->warp_instructions += ws->warp_instructions;
+        st->thread_instructions += ws->thread_instructions;
+        st->thread_instructions_pred_on += ws->thread_instructions_pred_on;
+        ws->warp_instructions = ws->thread_instructions = ws->thread_instructions_pred_on = 0;
+    }
+}
+
+/* Starts CTAs in free slots and gives every live warp a turn; *turns (OUT) counts them.
+ * Returns -1 when out of memory. */
+static int begin_round(exec_run_state *rs, uint32_t *turns)
+{
+    *turns = 0;
+    uint32_t nsm = rs->machine->sm_count, quantum = rs->machine->quantum;
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas && exec_start_cta(rs, sm, k))
+                return -1;
+            if (!rs->slot_busy[idx])
+                continue;
+            exec_cta *cta = rs->slots[idx];
+            for (uint32_t i = 0; i < cta->nwarps; i++) {
+                exec_warp *w = &cta->warps[i];
+                if (w->state == WARP_YIELD) /* its round is over: ready again */
+                    w->state = WARP_READY;
+                w->turn_left = w->state == WARP_DONE || w->state == WARP_FAULTED ? 0 : quantum;
+                *turns += w->turn_left != 0;
+            }
+        }
+    return 0;
+}
+
+/* Retires the CTAs whose warps are all done. Returns how many. */
+static uint32_t end_round(exec_run_state *rs)
+{
+    uint32_t retired = 0;
+    for (uint32_t idx = 0; idx < rs->nslots; idx++)
+        if (rs->slot_busy[idx] && rs->slots[idx]->warps_done == rs->slots[idx]->nwarps) {
+            rs->slot_busy[idx] = 0;
+            rs->resident--;
+            retired++;
+        }
+    return retired;
+}
+
+/* A round that could reach the runaway limit runs as the serial scheduler always did: each warp
+ * its whole turn in slot, SM and warp order, with the instructions left under the limit as the
+ * budget, so that the warp that meets it faults at exactly that instruction (EXEC-LIMIT-001).
+ * Returns what round_of_turns does. */
+static uint32_t serial_round(window *win, uint64_t left)
+{
+    exec_run_state *rs = win->rs;
+    uint32_t nsm = rs->machine->sm_count, ran = 0;
+    rs->budget = left;
+    rs->clock_now = issued(win);
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (!rs->slot_busy[idx])
+                continue;
+            exec_cta *cta = rs->slots[idx];
+            for (uint32_t i = 0; i < cta->nwarps; i++) {
+                exec_warp *w = &cta->warps[i];
+                if (!w->turn_left || w->state != WARP_READY)
+                    continue;
+                warp_run(w, w->turn_left);
+                w->turn_left = 0;
+                ran++;
+                rs->mbar_polls += w->state == WARP_YIELD;
+                if (rs->faulted || rs->oom)
+                    return UINT32_MAX;
+            }
+        }
+    rs->budget = UINT64_MAX;
+    return ran + end_round(rs);
+}
+
+/* One round. Returns the warps that took a turn plus the CTAs retired (0: nothing could run),
+ * or UINT32_MAX when the launch must stop. */
+static uint32_t round_of_turns(window *win, uint64_t start)
+{
+    exec_run_state *rs = win->rs;
+    uint32_t turns;
+    if (begin_round(rs, &turns))
+        return UINT32_MAX;
+    uint64_t limit = rs->launch->max_warp_instructions;
+    uint64_t used = rs->stats->warp_instructions - start;
+    if (limit && used + (uint64_t)turns * rs->machine->quantum > limit)
+        return serial_round(win, limit > used ? limit - used : 0);
+    uint32_t ran = 0;
+    for (uint32_t t = 0; t < win->nworkers; t++) win->workers[t].ran = 0;
+    for (;;) {
+        run_parallel(win);
+        if (apply_logs(win) || gather_faults(win))
+            return UINT32_MAX;
+        int st = serial_phase(win);
+        if (st == 1)
+            return UINT32_MAX;
+        if (!st)
+            break;
+    }
+    for (uint32_t t = 0; t < win->nworkers; t++) ran += win->workers[t].ran;
+    gather_stats(win);
+    return ran + end_round(rs);
+}
+
+static int worker_init(window *win, worker *wk)
+{
+    exec_run_state *rs = win->rs;
+    wk->win = win;
+    wk->rs = *rs;
+    memset(&wk->stats, 0, sizeof wk->stats);
+    memset(&wk->fault, 0, sizeof wk->fault);
+    wk->fault_key = UINT64_MAX;
+    wk->rs.stats = &wk->stats;
+    wk->rs.fault = &wk->fault;
+    wk->rs.faulted = wk->rs.oom = 0;
+    wk->rs.budget = UINT64_MAX;
+    wk->rs.clock = &rs->clock_now;
+    wk->rs.insn_counts = calloc(rs->prog->module->ninsns_total + 1, sizeof(uint64_t));
+    wk->rs.tally = memsys_tally_create(rs->ms);
+    if (wk->rs.tally)
+        wk->rs.ms = memsys_tally_view(wk->rs.tally);
+    return wk->rs.insn_counts && wk->rs.tally ? 0 : -1;
+}
+
+/* Adds a worker's instruction counts and memory counters to the launch's and frees them. */
+static void worker_fini(window *win, worker *wk)
+{
+    exec_run_state *rs = win->rs;
+    if (wk->rs.insn_counts)
+        for (uint32_t i = 0; i <= rs->prog->module->ninsns_total; i++)
+            rs->insn_counts[i] += wk->rs.insn_counts[i];
+    if (wk->rs.tally)
+        memsys_tally_merge(rs->ms, wk->rs.tally);
+    free(wk->rs.insn_counts);
+    memsys_tally_destroy(wk->rs.tally);
+}
+
+/* Starts workers 1..n-1; returns how many workers run (fewer when a thread could not start:
+ * the results are the same). */
+static uint32_t start_threads(window *win, uint32_t n)
+{
+    uint32_t t = 1;
+    for (; t < n; t++)
+        if (pthread_create(&win->workers[t].thread, NULL, worker_main, &win->workers[t]))
+            break;
+    return t;
+}
+
+static void stop_threads(window *win)
+{
+    if (win->nworkers < 2)
+        return;
+    atomic_store_explicit(&win->quit, 1, memory_order_relaxed);
+    gate_open(&win->gate);
+    for (uint32_t t = 1; t < win->nworkers; t++) pthread_join(win->workers[t].thread, NULL);
+}
+
+/* The rounds until the launch ends. */
+static void run_rounds(window *win)
+{
+    exec_run_state *rs = win->rs;
+    uint64_t start = rs->stats->warp_instructions;
+    uint32_t polling_rounds = 0; /* in a row, in which every warp that ran only polled */
+    for (;;) {
+        uint64_t phases = rs->mbar_phases;
+        rs->mbar_polls = 0;
+        uint32_t ran = round_of_turns(win, start);
+        if (ran == UINT32_MAX)
+            return;
+        exec_session_progress(rs);
+        if (!rs->resident && rs->next_cta >= rs->total_ctas)
+            return;
+        /* Rounds in which every warp that ran ended its turn polling an mbarrier phase that
+         * stayed open change nothing any warp waits for: after EXEC_MBAR_POLLING_ROUNDS of them
+         * in a row, no phase will ever complete (docs/semantics.md, "mbarrier"). */
+        polling_rounds = ran && ran == rs->mbar_polls && rs->mbar_phases == phases
+                             ? polling_rounds + 1 : 0;
+        if (!ran || polling_rounds == EXEC_MBAR_POLLING_ROUNDS) {
+            exec_report_deadlock(rs);
+            return;
+        }
+    }
+}
+
+static void free_logs(window *win)
+{
+    if (win->logs)
+        for (uint32_t sm = 0; sm < win->rs->machine->sm_count; sm++)
+            memsys_store_log_destroy(win->logs[sm]);
+    free(win->logs);
+}
+
+void exec_window_run(exec_run_state *rs, uint32_t threads)
+{
+    /* More threads than SMs with work would only wait. */
+    uint32_t nsm = rs->machine->sm_count;
+    if (threads > nsm)
+        threads = nsm;
+    if (threads > rs->total_ctas)
+        threads = rs->total_ctas;
+    if (threads < 1)
+        threads = 1;
+    window win = {.rs = rs, .nworkers = 1};
+    win.workers = calloc(threads, sizeof *win.workers);
+    win.logs = calloc(nsm, sizeof *win.logs);
+    int ok = win.workers != NULL && win.logs != NULL;
+    for (uint32_t sm = 0; ok && sm < nsm; sm++) ok = (win.logs[sm] = memsys_store_log_create()) != NULL;
+    for (uint32_t t = 0; ok && t < threads; t++) ok = worker_init(&win, &win.workers[t]) == 0;
+    if (!ok) {
+        if (win.workers)
+            for (uint32_t t = 0; t < threads; t++) worker_fini(&win, &win.workers[t]);
+        free(win.workers);
+        free_logs(&win);
+        exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the per-thread "
+                 "counters of %u host threads", threads);
+        return;
+    }
+    rs->budget = UINT64_MAX; /* taken by serial_round only */
+    rs->clock = rs->launch->clock ? rs->launch->clock : &rs->clock_now;
+    win.nworkers = threads; /* read by the threads: set before they start */
+    uint32_t running = start_threads(&win, threads);
+    if (running < threads) {
+        /* The threads that started count on nworkers helpers: let them go and run alone. */
+        win.nworkers = running;
+        stop_threads(&win);
+        win.nworkers = 1;
+        running = 1;
+    }
+    for (uint32_t t = running; t < threads; t++) worker_fini(&win, &win.workers[t]);
+    win.nworkers = running;
+    run_rounds(&win);
+    stop_threads(&win);
+    for (uint32_t t = 0; t < running; t++) worker_fini(&win, &win.workers[t]);
+    free(win.workers);
+    free_logs(&win);
+}
