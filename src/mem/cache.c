@@ -591,10 +591,25 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
-/* cache_read_hit once its line is known to hold every sector of `sectors`: the number of
- * sectors, and of runs in *runs. */
-static inline uint32_t read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint8_t alloc,
-                                     uint8_t *out, uint32_t *runs)
+/* The requested sectors (`k` of them) of a line that holds them, into `out` at their offsets. */
+static inline void copy_hit_sectors(const cache *c, uint32_t line, uint64_t sectors, uint32_t k,
+                                    uint8_t *out)
+{
+    const uint8_t *data = line_data(c, line);
+    if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
+        uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
+        memcpy(out + at, data + at, 32);
+    } else if (c->config.line_bytes == 128) {
+        memcpy(out, data, 128);
+    } else {
+        memcpy(out, data, c->config.line_bytes);
+    }
+}
+
+/* cache_read_hit once its line is known to hold every sector of `sectors` (the number of runs
+ * in *runs). */
+static inline void read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint8_t alloc,
+                                 uint8_t *out, uint32_t *runs)
 {
     /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
      * hint (the second time changes nothing); every sector hits. One sector (a scattered
@@ -612,18 +627,8 @@ static inline uint32_t read_hit_line(cache *c, uint32_t line, uint64_t sectors, 
     c->stats.sector_accesses += k;
     c->stats.sector_hits += k;
     *runs = n;
-    if (!out) /* a tags-only probe (the instruction cache's fetch) */
-        return k;
-    const uint8_t *data = line_data(c, line);
-    if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
-        uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
-        memcpy(out + at, data + at, 32);
-    } else if (c->config.line_bytes == 128) {
-        memcpy(out, data, 128);
-    } else {
-        memcpy(out, data, c->config.line_bytes);
-    }
-    return k;
+    if (out) /* NULL: a tags-only probe (the instruction cache's fetch) */
+        copy_hit_sectors(c, line, sectors, k, out);
 }
 
 /* The line holding every sector of `sectors` at line_addr, or NO_INDEX. */
@@ -646,26 +651,68 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     return true;
 }
 
+/* The hits of lines[0 .. n), line k holding every sector of the sectors entry k x `stride` bytes
+ * on (cache_read_hits' records): recency, hints, statistics and data, with the clock and the
+ * statistics in locals (the stamps stored between would make the compiler reload them) and one
+ * run per line when the lines have one sector each: a scattered access. What touch_last and the
+ * class hints do reads neither the clock nor these statistics. Returns the sectors. */
+static inline uint64_t take_hits(cache *c, uint32_t n, const uint32_t *lines,
+                                 const uint64_t *sectors, uint8_t *out, size_t stride,
+                                 uint8_t alloc)
+{
+    uint64_t total = 0, reads = 0, clock = c->clock;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t at = i * stride;
+        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+        uint32_t line = lines[i];
+        uint32_t runs = 1, k = 1;
+        if (s & (s - 1)) {
+            runs = popcount64(s & ~(s << 1));
+            k = popcount64(s);
+        }
+        clock += runs;
+        c->stamps[line] = clock;
+        if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            touch_last(c, line);
+        apply_alloc_hint(c, line, (cache_alloc)alloc);
+        reads += runs;
+        total += k;
+        if (out)
+            copy_hit_sectors(c, line, s, k, out + at);
+    }
+    c->clock = clock;
+    c->stats.reads += reads;
+    c->stats.read_sector_hits += total;
+    c->stats.sector_accesses += total;
+    c->stats.sector_hits += total;
+    return total;
+}
+
+/* The lines of the records that hit, from the first on, into lines[] (at most
+ * CACHE_HITS_ALL_MAX); returns how many (the first that does not hit ends them). */
+static inline uint32_t find_hits(const cache *c, uint32_t n, const uint64_t *line_addrs,
+                                 const uint64_t *sectors, size_t stride, uint32_t *lines)
+{
+    uint32_t i = 0;
+    for (; i < n && i < CACHE_HITS_ALL_MAX; i++) {
+        size_t at = i * stride;
+        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+        if ((lines[i] = s ? hit_line(c, addr, s) : NO_INDEX) == NO_INDEX)
+            break;
+    }
+    return i;
+}
+
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
                          uint64_t *sector_count)
 {
-    uint32_t i = 0;
-    uint64_t total = 0;
-    if (alloc <= CACHE_ALLOC_NONE) {
-        for (; i < n; i++) {
-            size_t at = i * stride;
-            uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-            uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-            uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
-            if (line == NO_INDEX)
-                break;
-            uint32_t runs;
-            total += read_hit_line(c, line, s, alloc, out ? out + at : NULL, &runs);
-        }
-    }
-    *sector_count = total;
-    return i;
+    uint32_t lines[CACHE_HITS_ALL_MAX];
+    uint32_t hits = alloc <= CACHE_ALLOC_NONE
+                        ? find_hits(c, n, line_addrs, sectors, stride, lines) : 0;
+    *sector_count = take_hits(c, hits, lines, sectors, out, stride, alloc);
+    return hits;
 }
 
 uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
@@ -674,23 +721,10 @@ uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
 {
     uint32_t lines[CACHE_HITS_ALL_MAX];
     *sector_count = 0;
-    if (alloc > CACHE_ALLOC_NONE || n > CACHE_HITS_ALL_MAX)
+    if (alloc > CACHE_ALLOC_NONE || n > CACHE_HITS_ALL_MAX ||
+        find_hits(c, n, line_addrs, sectors, stride, lines) != n)
         return 0;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = i * stride;
-        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-        if ((lines[i] = s ? hit_line(c, addr, s) : NO_INDEX) == NO_INDEX)
-            return 0;
-    }
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = i * stride;
-        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-        uint32_t runs;
-        total += read_hit_line(c, lines[i], s, alloc, out ? out + at : NULL, &runs);
-    }
-    *sector_count = total;
+    *sector_count = take_hits(c, n, lines, sectors, out, stride, alloc);
     return n;
 }
 

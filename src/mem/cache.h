@@ -188,8 +188,9 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
  * a call per line cost more than the hit itself). Line k's address, sectors and output buffer
  * are at line_addrs, sectors and out advanced by k x `stride` bytes (fields of the caller's
- * records), k < n. Stops at the first line that cache_read_hit would refuse, changing nothing
- * for it. Returns how many lines hit, and their sectors in all in *sector_count (OUT). */
+ * records), k < n (at most CACHE_HITS_ALL_MAX lines a call). Stops at the first line that
+ * cache_read_hit would refuse, changing nothing for it. Returns how many lines hit, and their
+ * sectors in all in *sector_count (OUT). */
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
                          uint64_t *sector_count);
