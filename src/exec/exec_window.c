@@ -7,12 +7,14 @@
  * turns run in phases:
  *   parallel  every SM (each on whichever thread takes it) runs its warps in slot and warp order,
  *             each until its turn is used, it stops (barrier, exit, fault), or it parks before
- *             an instruction marked serial or one whose instruction line misses the SM's
- *             instruction cache. Only the SM's own state changes: its warps, CTAs, instruction
- *             cache and a per-thread copy of the counters.
- *   serial    one thread runs the next instruction of every parked warp in the fixed order of
- *             slot k, SM, warp, with the launch's own state: the memory system, printf and the
- *             device heap see the same sequence whatever the number of threads.
+ *             an instruction marked serial (exec_xinsn.serial) or a load that would reach the
+ *             L2. Only the SM's own state changes: its warps, CTAs, shared memory, L1, constant
+ *             and instruction caches, and the thread's copies of the counters; the L2 writes
+ *             of its stores wait in the SM's log.
+ *   serial    one thread applies the logs SM by SM, then runs the next instruction of every
+ *             parked warp in the fixed order of slot k, SM, warp, with the launch's own state:
+ *             the L2, DRAM, printf and the device heap see the same sequence whatever the
+ *             number of threads.
  * The phases alternate until no warp of the round is parked. Faults in a parallel phase are
  * ordered by (SM, slot, warp): the lowest is the launch's fault. */
 #include <pthread.h>
@@ -27,7 +29,7 @@
 typedef struct window window;
 
 /* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
- * thread's own statistics, fault, instruction counts and memory tally. */
+ * thread's own statistics, fault, instruction counts and memory tally (whose view is rs.ms). */
 typedef struct worker {
     exec_run_state rs;
     exec_stats stats;
