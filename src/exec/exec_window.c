@@ -163,13 +163,14 @@ static uint64_t issued(const window *win)
     return n;
 }
 
-/* The serial phase: the next instruction of every parked warp, in slot, SM and warp order.
- * Returns 1 when the launch must stop, 0 when no warp was parked, 2 when some ran. */
-static int serial_phase(window *win)
+/* Runs, on the calling thread and in slot, SM and warp order, every warp that has some of its
+ * turn left and is ready: `whole` its whole turn, else one instruction. *ran (OUT) counts them.
+ * Returns 1 when the launch must stop (fault, no memory), else 0. */
+static int run_in_order(window *win, int whole, uint32_t *ran)
 {
     exec_run_state *rs = win->rs;
     uint32_t nsm = rs->machine->sm_count;
-    int any = 0;
+    *ran = 0;
     rs->clock_now = issued(win);
     for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
         for (uint32_t sm = 0; sm < nsm; sm++) {
@@ -181,15 +182,15 @@ static int serial_phase(window *win)
                 exec_warp *w = &cta->warps[i];
                 if (!w->turn_left || w->state != WARP_READY)
                     continue;
-                any = 2;
-                warp_run(w, 1);
-                w->turn_left = w->state == WARP_READY ? w->turn_left - 1 : 0;
+                (*ran)++;
+                warp_run(w, whole ? w->turn_left : 1);
+                w->turn_left = w->state == WARP_READY && !whole ? w->turn_left - 1 : 0;
                 rs->mbar_polls += w->state == WARP_YIELD;
                 if (rs->faulted || rs->oom)
                     return 1;
             }
         }
-    return any;
+    return 0;
 }
 
 /* Adds the workers' statistics of the round to the launch's. */
@@ -250,27 +251,10 @@ static uint32_t end_round(exec_run_state *rs)
 static uint32_t serial_round(window *win, uint64_t left)
 {
     exec_run_state *rs = win->rs;
-    uint32_t nsm = rs->machine->sm_count, ran = 0;
+    uint32_t ran;
     rs->budget = left;
-    rs->clock_now = issued(win);
-    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
-        for (uint32_t sm = 0; sm < nsm; sm++) {
-            uint32_t idx = sm * rs->ctas_per_sm + k;
-            if (!rs->slot_busy[idx])
-                continue;
-            exec_cta *cta = rs->slots[idx];
-            for (uint32_t i = 0; i < cta->nwarps; i++) {
-                exec_warp *w = &cta->warps[i];
-                if (!w->turn_left || w->state != WARP_READY)
-                    continue;
-                warp_run(w, w->turn_left);
-                w->turn_left = 0;
-                ran++;
-                rs->mbar_polls += w->state == WARP_YIELD;
-                if (rs->faulted || rs->oom)
-                    return UINT32_MAX;
-            }
-        }
+    if (run_in_order(win, 1, &ran))
+        return UINT32_MAX;
     rs->budget = UINT64_MAX;
     return ran + end_round(rs);
 }
@@ -293,10 +277,10 @@ static uint32_t round_of_turns(window *win, uint64_t start)
         run_parallel(win);
         if (apply_logs(win) || gather_faults(win))
             return UINT32_MAX;
-        int st = serial_phase(win);
-        if (st == 1)
+        uint32_t parked;
+        if (run_in_order(win, 0, &parked))
             return UINT32_MAX;
-        if (!st)
+        if (!parked)
             break;
     }
     for (uint32_t t = 0; t < win->nworkers; t++) ran += win->workers[t].ran;

@@ -86,11 +86,9 @@ static gms_diag find(const gms_diag_list *dl, const char *rule)
     return d;
 }
 
-/* y = 2x + y on 4096 elements: every value exact (small integers), and the counters of the
- * launch those of the launch file examples/saxpy/saxpy.json (same buffers, same grid). */
-static void test_saxpy_values_and_counters(void **state)
+/* x[i] = i and y[i] = 3i into the fixture's buffers. */
+static void write_inputs(fixture *f)
 {
-    fixture *f = *state;
     static float x[N], y[N];
     for (int i = 0; i < N; i++) {
         x[i] = (float)i;
@@ -98,6 +96,15 @@ static void test_saxpy_values_and_counters(void **state)
     }
     assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
     assert_int_equal(gms_device_write(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+}
+
+/* y = 2x + y on 4096 elements: every value exact (small integers), and the counters of the
+ * launch those of the launch file examples/saxpy/saxpy.json (same buffers, same grid). */
+static void test_saxpy_values_and_counters(void **state)
+{
+    fixture *f = *state;
+    static float y[N];
+    write_inputs(f);
     gms_arg args[4];
     gms_launch_config c = saxpy_launch(f, N, args, 4);
     assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
@@ -156,13 +163,8 @@ static void test_saxpy_values_and_counters(void **state)
 static void test_threads(void **state)
 {
     fixture *f = *state;
-    static float x[N], y[N];
-    for (int i = 0; i < N; i++) {
-        x[i] = (float)i;
-        y[i] = (float)(3 * i);
-    }
-    assert_int_equal(gms_device_write(f->dev, f->x, x, sizeof x, f->dl), GMS_OK);
-    assert_int_equal(gms_device_write(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
+    static float y[N];
+    write_inputs(f);
     assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, 1025, f->dl), GMS_ERR_ARGUMENT);
     assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, 2, f->dl), GMS_OK);
     gms_arg args[4];
