@@ -651,9 +651,25 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     return true;
 }
 
+uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+                          const uint64_t *sectors, size_t stride, uint32_t *lines)
+{
+    uint32_t i = 0;
+    for (; i < n; i++) {
+        size_t at = i * stride;
+        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+        uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
+        if (line == NO_INDEX)
+            break;
+        lines[i] = line;
+    }
+    return i;
+}
+
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                         uint64_t *sector_count)
+                         const uint32_t *lines, uint64_t *sector_count)
 {
     /* read_hit_line for each line, with the clock and the statistics in locals (the stamps
      * stored between would make the compiler reload them) and one run per line when the lines
@@ -666,7 +682,7 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
             size_t at = i * stride;
             uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
             uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-            uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
+            uint32_t line = lines ? lines[i] : s ? hit_line(c, addr, s) : NO_INDEX;
             if (line == NO_INDEX)
                 break;
             uint32_t runs = 1, k = 1;
@@ -1008,7 +1024,7 @@ mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data
 
 /* ---- lookup ---- */
 
-static uint32_t lookup_line(const cache *c, uint64_t addr)
+static inline uint32_t lookup_line(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
     return find_line(c, set_index(c, line_number), line_number);

@@ -700,12 +700,12 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
  * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
-                               uint8_t alloc)
+                               uint8_t alloc, const uint32_t *held)
 {
     line_req *r = &ms->reqs[i];
     uint64_t k;
     uint32_t n = cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data, sizeof *r,
-                                 alloc, &k);
+                                 alloc, held ? held + i : NULL, &k);
     if (!n)
         return 0;
     for (uint32_t j = 0; j < n; j++)
@@ -737,16 +737,15 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
 
 /* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
  * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
- * the SM. Changes nothing. */
-static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds)
+ * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
+ * hits that follow need no second look-up. */
+static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held)
 {
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
-        const line_req *r = &ms->reqs[i];
-        if (!((hit_kinds >> r->kind) & 1) || !r->sectors ||
-            (cache_lookup_sectors(l1, r->line_addr) & r->sectors) != r->sectors)
+    for (uint32_t i = 0; i < ms->nreqs; i++)
+        if (!((hit_kinds >> ms->reqs[i].kind) & 1))
             return 0;
-    }
-    return 1;
+    return cache_lines_held(l1, ms->nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
+                            sizeof ms->reqs[0], held) == ms->nreqs;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
@@ -756,8 +755,13 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
-    if (local_only && (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs))))
-        return 1;
+    uint32_t held_lines[LINE_SCRATCH];
+    const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
+    if (local_only) {
+        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines))
+            return 1;
+        held = held_lines;
+    }
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
@@ -775,7 +779,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;
