@@ -112,9 +112,22 @@ mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t byt
     return s;
 }
 
-/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred). */
-static mem_status log_l2_write(mem_request *rq, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                               const uint8_t *byte_mask)
+/* The coalescer's bits of the stored bytes when the write is the request's own line with its
+ * mask (a store's write-through or a surface store: the bits are the mask's nonzero bytes);
+ * NULL otherwise. */
+static const uint64_t *own_line_bits(const memsys *ms, const mem_request *rq, uint64_t addr,
+                                     uint32_t bytes, const uint8_t *byte_mask)
+{
+    const line_req *ln = rq->line;
+    return ln && byte_mask == ln->mask && addr == ln->line_addr && bytes == ms->line_bytes
+               ? ln->byte_bits
+               : NULL;
+}
+
+/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
+ * own_line_bits has them, so that applying it needs no mask conversion. */
+static mem_status log_l2_write(const memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                               const uint8_t *data, const uint8_t *byte_mask)
 {
     memsys_store_log *log = rq->log;
     if (log->count == log->cap) {
@@ -135,31 +148,45 @@ static mem_status log_l2_write(mem_request *rq, uint64_t addr, uint32_t bytes, c
     e->l2 = rq->l2;
     e->addr = addr;
     e->bytes = bytes;
-    memcpy(e->data, data, bytes);
+    const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
+    e->has_bits = bits != NULL;
+    if (bits)
+        memcpy(e->bits, bits, sizeof e->bits);
     e->has_mask = byte_mask != NULL;
-    if (byte_mask)
-        memcpy(e->mask, byte_mask, bytes);
+    if (bytes == LINE_BYTES_MAX) { /* fixed-size copies: no library call */
+        memcpy(e->data, data, LINE_BYTES_MAX);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
+    } else {
+        memcpy(e->data, data, bytes);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, bytes);
+    }
     return MEM_OK;
+}
+
+/* A write of rq to the L2; `bits`: own_line_bits of it, or NULL. */
+static mem_status l2_write_bits(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                                const uint8_t *data, const uint8_t *byte_mask,
+                                const uint64_t *bits)
+{
+    cache_result r;
+    rq->l2.request = rq;
+    mem_status s = bits ? cache_write_line_bits(ms->l2, addr, data, byte_mask, bits, &rq->l2, &r)
+                        : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
+    hier_count_l2(rq, &r);
+    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
+                  0);
+    return s;
 }
 
 static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
                                const uint8_t *data, const uint8_t *byte_mask)
 {
     if (rq->log)
-        return log_l2_write(rq, addr, bytes, data, byte_mask);
-    cache_result r;
-    rq->l2.request = rq;
-    const line_req *ln = rq->line;
-    /* The request's own line (a store's write-through or a surface store) comes with the
-     * coalescer's bits of its stored bytes, which are the mask's nonzero bytes. */
-    mem_status s = ln && byte_mask == ln->mask && addr == ln->line_addr && bytes == ms->line_bytes
-                       ? cache_write_line_bits(ms->l2, addr, data, byte_mask, ln->byte_bits,
-                                               &rq->l2, &r)
-                       : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
-    hier_count_l2(rq, &r);
-    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
-                  0);
-    return s;
+        return log_l2_write(ms, rq, addr, bytes, data, byte_mask);
+    return l2_write_bits(ms, rq, addr, bytes, data, byte_mask,
+                         own_line_bits(ms, rq, addr, bytes, byte_mask));
 }
 
 int hier_apply_store_log(memsys *ms, memsys_store_log *log)
@@ -169,8 +196,8 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
         const logged_store *e = &log->entries[i];
         mem_request rq = {.attrs = e->attrs, .insn_id = e->insn_id, .sm = e->sm,
                           .counters = e->counters, .l2 = e->l2};
-        mem_status st = l2_write_for(ms, &rq, e->addr, e->bytes, e->data,
-                                     e->has_mask ? e->mask : NULL);
+        mem_status st = l2_write_bits(ms, &rq, e->addr, e->bytes, e->data,
+                                      e->has_mask ? e->mask : NULL, e->has_bits ? e->bits : NULL);
         if (st != MEM_OK)
             worst = st;
     }
