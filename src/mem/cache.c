@@ -651,81 +651,63 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     return true;
 }
 
-/* The hits of lines[0 .. n), line k holding every sector of the sectors entry k x `stride` bytes
- * on (cache_read_hits' records): recency, hints, statistics and data, with the clock and the
- * statistics in locals (the stamps stored between would make the compiler reload them) and one
- * run per line when the lines have one sector each: a scattered access. What touch_last and the
- * class hints do reads neither the clock nor these statistics. Returns the sectors. */
-static inline uint64_t take_hits(cache *c, uint32_t n, const uint32_t *lines,
-                                 const uint64_t *sectors, uint8_t *out, size_t stride,
-                                 uint8_t alloc)
-{
-    uint64_t total = 0, reads = 0, clock = c->clock;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t at = i * stride;
-        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-        uint32_t line = lines[i];
-        uint32_t runs = 1, k = 1;
-        if (s & (s - 1)) {
-            runs = popcount64(s & ~(s << 1));
-            k = popcount64(s);
-        }
-        clock += runs;
-        c->stamps[line] = clock;
-        if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
-            touch_last(c, line);
-        apply_alloc_hint(c, line, (cache_alloc)alloc);
-        reads += runs;
-        total += k;
-        if (out)
-            copy_hit_sectors(c, line, s, k, out + at);
-    }
-    c->clock = clock;
-    c->stats.reads += reads;
-    c->stats.read_sector_hits += total;
-    c->stats.sector_accesses += total;
-    c->stats.sector_hits += total;
-    return total;
-}
-
-/* The lines of the records that hit, from the first on, into lines[] (at most
- * CACHE_HITS_ALL_MAX); returns how many (the first that does not hit ends them). */
-static inline uint32_t find_hits(const cache *c, uint32_t n, const uint64_t *line_addrs,
-                                 const uint64_t *sectors, size_t stride, uint32_t *lines)
+uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+                          const uint64_t *sectors, size_t stride, uint32_t *lines)
 {
     uint32_t i = 0;
-    for (; i < n && i < CACHE_HITS_ALL_MAX; i++) {
+    for (; i < n; i++) {
         size_t at = i * stride;
         uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
         uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-        if ((lines[i] = s ? hit_line(c, addr, s) : NO_INDEX) == NO_INDEX)
+        uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
+        if (line == NO_INDEX)
             break;
+        lines[i] = line;
     }
     return i;
 }
 
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                         uint64_t *sector_count)
+                         const uint32_t *lines, uint64_t *sector_count)
 {
-    uint32_t lines[CACHE_HITS_ALL_MAX];
-    uint32_t hits = alloc <= CACHE_ALLOC_NONE
-                        ? find_hits(c, n, line_addrs, sectors, stride, lines) : 0;
-    *sector_count = take_hits(c, hits, lines, sectors, out, stride, alloc);
-    return hits;
-}
-
-uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
-                             const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                             uint64_t *sector_count)
-{
-    uint32_t lines[CACHE_HITS_ALL_MAX];
-    *sector_count = 0;
-    if (alloc > CACHE_ALLOC_NONE || n > CACHE_HITS_ALL_MAX ||
-        find_hits(c, n, line_addrs, sectors, stride, lines) != n)
-        return 0;
-    *sector_count = take_hits(c, n, lines, sectors, out, stride, alloc);
-    return n;
+    /* read_hit_line for each line, with the clock and the statistics in locals (the stamps
+     * stored between would make the compiler reload them) and one run per line when the lines
+     * have one sector each: a scattered access. What touch_last and the class hints do reads
+     * neither the clock nor these statistics. */
+    uint32_t i = 0;
+    uint64_t total = 0, reads = 0, clock = c->clock;
+    if (alloc <= CACHE_ALLOC_NONE) {
+        for (; i < n; i++) {
+            size_t at = i * stride;
+            uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
+            uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+            uint32_t line = lines ? lines[i] : s ? hit_line(c, addr, s) : NO_INDEX;
+            if (line == NO_INDEX)
+                break;
+            uint32_t runs = 1, k = 1;
+            if (s & (s - 1)) {
+                runs = popcount64(s & ~(s << 1));
+                k = popcount64(s);
+            }
+            clock += runs;
+            c->stamps[line] = clock;
+            if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
+                touch_last(c, line);
+            apply_alloc_hint(c, line, (cache_alloc)alloc);
+            reads += runs;
+            total += k;
+            if (out)
+                copy_hit_sectors(c, line, s, k, out + at);
+        }
+    }
+    c->clock = clock;
+    c->stats.reads += reads;
+    c->stats.read_sector_hits += total;
+    c->stats.sector_accesses += total;
+    c->stats.sector_hits += total;
+    *sector_count = total;
+    return i;
 }
 
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
@@ -1042,7 +1024,7 @@ mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data
 
 /* ---- lookup ---- */
 
-static uint32_t lookup_line(const cache *c, uint64_t addr)
+static inline uint32_t lookup_line(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
     return find_line(c, set_index(c, line_number), line_number);

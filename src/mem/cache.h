@@ -188,20 +188,18 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
  * a call per line cost more than the hit itself). Line k's address, sectors and output buffer
  * are at line_addrs, sectors and out advanced by k x `stride` bytes (fields of the caller's
- * records), k < n (at most CACHE_HITS_ALL_MAX lines a call). Stops at the first line that
- * cache_read_hit would refuse, changing nothing for it. Returns how many lines hit, and their
- * sectors in all in *sector_count (OUT). */
+ * records), k < n. Stops at the first line that cache_read_hit would refuse, changing nothing
+ * for it. `lines` (may be NULL): the lines' slots as cache_lines_held found them, when nothing
+ * has changed the cache since; then no line is looked up again. Returns how many lines hit,
+ * and their sectors in all in *sector_count (OUT). */
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                         uint64_t *sector_count);
-/* cache_read_hits for all n lines or none (n <= CACHE_HITS_ALL_MAX): when every line hits, does
- * what cache_read_hits does and returns n; otherwise changes nothing and returns 0 (*sector_count
- * 0). One look-up per line (a caller that must not touch the next level unless it can serve the
- * whole request). */
-enum { CACHE_HITS_ALL_MAX = 256 };
-uint32_t cache_read_hits_all(cache *c, uint32_t n, const uint64_t *line_addrs,
-                             const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                             uint64_t *sector_count);
+                         const uint32_t *lines, uint64_t *sector_count);
+/* How many of the lines given as to cache_read_hits, from the first, are present with every
+ * sector of their `sectors` (not 0) valid; stores each such line's slot in lines[k] (OUT, at
+ * least n entries) for cache_read_hits. Changes nothing. */
+uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+                          const uint64_t *sectors, size_t stride, uint32_t *lines);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
  * Returns as cache_read. */
 mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,

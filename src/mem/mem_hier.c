@@ -112,9 +112,22 @@ mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t byt
     return s;
 }
 
-/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred). */
-static mem_status log_l2_write(mem_request *rq, uint64_t addr, uint32_t bytes, const uint8_t *data,
-                               const uint8_t *byte_mask)
+/* The coalescer's bits of the stored bytes when the write is the request's own line with its
+ * mask (a store's write-through or a surface store: the bits are the mask's nonzero bytes);
+ * NULL otherwise. */
+static const uint64_t *own_line_bits(const memsys *ms, const mem_request *rq, uint64_t addr,
+                                     uint32_t bytes, const uint8_t *byte_mask)
+{
+    const line_req *ln = rq->line;
+    return ln && byte_mask == ln->mask && addr == ln->line_addr && bytes == ms->line_bytes
+               ? ln->byte_bits
+               : NULL;
+}
+
+/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
+ * own_line_bits has them, so that applying it needs no mask conversion. */
+static mem_status log_l2_write(const memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                               const uint8_t *data, const uint8_t *byte_mask)
 {
     memsys_store_log *log = rq->log;
     if (log->count == log->cap) {
@@ -135,31 +148,45 @@ static mem_status log_l2_write(mem_request *rq, uint64_t addr, uint32_t bytes, c
     e->l2 = rq->l2;
     e->addr = addr;
     e->bytes = bytes;
-    memcpy(e->data, data, bytes);
+    const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
+    e->has_bits = bits != NULL;
+    if (bits)
+        memcpy(e->bits, bits, sizeof e->bits);
     e->has_mask = byte_mask != NULL;
-    if (byte_mask)
-        memcpy(e->mask, byte_mask, bytes);
+    if (bytes == LINE_BYTES_MAX) { /* fixed-size copies: no library call */
+        memcpy(e->data, data, LINE_BYTES_MAX);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
+    } else {
+        memcpy(e->data, data, bytes);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, bytes);
+    }
     return MEM_OK;
+}
+
+/* A write of rq to the L2; `bits`: own_line_bits of it, or NULL. */
+static mem_status l2_write_bits(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                                const uint8_t *data, const uint8_t *byte_mask,
+                                const uint64_t *bits)
+{
+    cache_result r;
+    rq->l2.request = rq;
+    mem_status s = bits ? cache_write_line_bits(ms->l2, addr, data, byte_mask, bits, &rq->l2, &r)
+                        : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
+    hier_count_l2(rq, &r);
+    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
+                  0);
+    return s;
 }
 
 static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
                                const uint8_t *data, const uint8_t *byte_mask)
 {
     if (rq->log)
-        return log_l2_write(rq, addr, bytes, data, byte_mask);
-    cache_result r;
-    rq->l2.request = rq;
-    const line_req *ln = rq->line;
-    /* The request's own line (a store's write-through or a surface store) comes with the
-     * coalescer's bits of its stored bytes, which are the mask's nonzero bytes. */
-    mem_status s = ln && byte_mask == ln->mask && addr == ln->line_addr && bytes == ms->line_bytes
-                       ? cache_write_line_bits(ms->l2, addr, data, byte_mask, ln->byte_bits,
-                                               &rq->l2, &r)
-                       : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
-    hier_count_l2(rq, &r);
-    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
-                  0);
-    return s;
+        return log_l2_write(ms, rq, addr, bytes, data, byte_mask);
+    return l2_write_bits(ms, rq, addr, bytes, data, byte_mask,
+                         own_line_bits(ms, rq, addr, bytes, byte_mask));
 }
 
 int hier_apply_store_log(memsys *ms, memsys_store_log *log)
@@ -169,8 +196,8 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
         const logged_store *e = &log->entries[i];
         mem_request rq = {.attrs = e->attrs, .insn_id = e->insn_id, .sm = e->sm,
                           .counters = e->counters, .l2 = e->l2};
-        mem_status st = l2_write_for(ms, &rq, e->addr, e->bytes, e->data,
-                                     e->has_mask ? e->mask : NULL);
+        mem_status st = l2_write_bits(ms, &rq, e->addr, e->bytes, e->data,
+                                      e->has_mask ? e->mask : NULL, e->has_bits ? e->bits : NULL);
         if (st != MEM_OK)
             worst = st;
     }
@@ -700,14 +727,12 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
  * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
-                               uint8_t alloc, int all)
+                               uint8_t alloc, const uint32_t *held)
 {
     line_req *r = &ms->reqs[i];
     uint64_t k;
-    uint32_t n = all ? cache_read_hits_all(l1, end - i, &r->line_addr, &r->sectors, r->data,
-                                           sizeof *r, alloc, &k)
-                     : cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data,
-                                       sizeof *r, alloc, &k);
+    uint32_t n = cache_read_hits(l1, end - i, &r->line_addr, &r->sectors, r->data, sizeof *r,
+                                 alloc, held ? held + i : NULL, &k);
     if (!n)
         return 0;
     for (uint32_t j = 0; j < n; j++)
@@ -737,23 +762,17 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
     return (cache_lookup_sectors(ms->l1[ctx->sm], line) & sector) != 0;
 }
 
-/* hier_global_local's local_only load: when every line of the coalesced load in ms's scratch is
- * of one kind that may hit and hits in L1, performs it as hier_global_local would (one run of
- * hits) and returns 0; otherwise returns 1 having changed nothing. */
-static int load_in_l1(memsys *ms, mem_access *acc, mem_request *rq, cache *l1)
+/* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
+ * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
+ * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
+ * hits that follow need no second look-up. */
+static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held)
 {
-    uint32_t n = ms->nreqs;
-    if (!n || !((l1_hit_kinds(ms, rq->attrs) >> ms->reqs[0].kind) & 1))
-        return 1;
-    for (uint32_t i = 1; i < n; i++)
-        if (ms->reqs[i].kind != ms->reqs[0].kind)
-            return 1;
-    if (read_lines_hit(ms, rq, l1, 0, n, l1_alloc_for(rq->attrs, 0), 1) != n)
-        return 1;
-    rq->counters->l1.requests++;
-    coalesce_copy_out(ms, acc);
-    report_levels(ms, acc);
-    return 0;
+    for (uint32_t i = 0; i < ms->nreqs; i++)
+        if (!((hit_kinds >> ms->reqs[i].kind) & 1))
+            return 0;
+    return cache_lines_held(l1, ms->nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
+                            sizeof ms->reqs[0], held) == ms->nreqs;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
@@ -763,8 +782,13 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (coalesce_access(ms, ctx, acc, t, lanes, store))
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
-    if (local_only)
-        return store ? 1 : load_in_l1(ms, acc, rq, l1);
+    uint32_t held_lines[LINE_SCRATCH];
+    const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
+    if (local_only) {
+        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines))
+            return 1;
+        held = held_lines;
+    }
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
@@ -782,7 +806,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, 0);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;

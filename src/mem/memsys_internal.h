@@ -179,6 +179,8 @@ typedef struct logged_store {
     cache_hints l2;
     uint64_t addr;
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
+    uint8_t has_bits; /* a whole line with the coalescer's bits of its mask (l2_write_for) */
+    uint64_t bits[LINE_BYTES_MAX / 64];
 } logged_store;
 struct memsys_store_log {
     logged_store *entries;

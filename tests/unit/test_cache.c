@@ -960,7 +960,7 @@ static void test_read_hits_stop_at_the_first_refusal(void **state)
         {BASE + SET_STRIDE, 2u, {0}}, {BASE + 5 * SET_STRIDE, 1u, {0}}};
     uint64_t sectors = 99;
     assert_int_equal(cache_read_hits(b.c, 6, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
-                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, NULL, &sectors),
                      3);
     assert_int_equal(sectors, 3);
     uint32_t runs;
@@ -985,18 +985,76 @@ static void test_read_hits_stop_at_the_first_refusal(void **state)
      * allocation hint outside the hit path's is refused before any line. */
     uint64_t reads = sb->reads;
     assert_int_equal(cache_read_hits(b.c, 3, &recs[3].line_addr, &recs[3].sectors, recs[3].data,
-                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, NULL, &sectors),
                      0);
     assert_int_equal(sectors, 0);
     recs[2].sectors = 0;
     assert_int_equal(cache_read_hits(b.c, 2, &recs[1].line_addr, &recs[1].sectors, recs[1].data,
-                                     sizeof(record), CACHE_ALLOC_UNCHANGED, &sectors),
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, NULL, &sectors),
                      1);
     assert_int_equal(sb->reads, reads + 1);
     assert_int_equal(cache_read_hits(b.c, 1, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
-                                     sizeof(record), CACHE_ALLOC_NONE + 1, &sectors),
+                                     sizeof(record), CACHE_ALLOC_NONE + 1, NULL, &sectors),
                      0);
     assert_int_equal(sb->reads, reads + 1);
+    teardown(&a);
+    teardown(&b);
+}
+
+/* cache_lines_held finds the leading lines that hold their sectors, changing nothing (the
+ * recency order stays), and cache_read_hits given their slots does exactly what it does when
+ * it looks the lines up itself (data, statistics, recency), on two equal caches. */
+static void test_lines_held_then_read_without_lookups(void **state)
+{
+    (void)state;
+    fixture a, b;
+    setup_default(&a);
+    setup_default(&b);
+    typedef struct record {
+        uint64_t line_addr, sectors;
+        uint8_t data[128];
+    } record;
+    fixture *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t i = 0; i < 4; i++) {
+            fill_dram(both[k], BASE + i * SET_STRIDE, 128, (uint8_t)(0x20 + i));
+            read4(both[k], BASE + i * SET_STRIDE + 64, NULL, NULL); /* sector 2 */
+        }
+    }
+    record recs[5] = {{BASE + 3 * SET_STRIDE, 4u, {0}}, {BASE + SET_STRIDE, 4u, {0}},
+                      {BASE, 4u, {0}}, {BASE + 2 * SET_STRIDE, 5u, {0}}, /* sector 0 invalid */
+                      {BASE + 2 * SET_STRIDE, 4u, {0}}};
+    uint32_t lines[5] = {0};
+    uint64_t reads = cache_get_stats(b.c)->reads;
+    assert_int_equal(cache_lines_held(b.c, 5, &recs[0].line_addr, &recs[0].sectors, sizeof(record),
+                                      lines),
+                     3);
+    assert_int_equal(cache_get_stats(b.c)->reads, reads);
+    assert_int_equal(cache_lines_held(b.c, 2, &recs[3].line_addr, &recs[3].sectors, sizeof(record),
+                                      lines + 3),
+                     0);
+    record copy[3];
+    memcpy(copy, recs, sizeof copy);
+    uint64_t sa = 0, sb = 0;
+    assert_int_equal(cache_read_hits(a.c, 3, &copy[0].line_addr, &copy[0].sectors, copy[0].data,
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, NULL, &sa),
+                     3);
+    assert_int_equal(cache_read_hits(b.c, 3, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
+                                     sizeof(record), CACHE_ALLOC_UNCHANGED, lines, &sb),
+                     3);
+    assert_int_equal(sb, 3);
+    assert_int_equal(sa, sb);
+    for (int i = 0; i < 3; i++) {
+        assert_memory_equal(recs[i].data + 64, copy[i].data + 64, 32);
+        assert_int_equal(recs[i].data[64], 0x20 + (recs[i].line_addr - BASE) / SET_STRIDE);
+    }
+    assert_memory_equal(cache_get_stats(a.c), cache_get_stats(b.c), sizeof(cache_stats));
+    /* The same recency in both: line 2 was not read, so a new line in set 0 evicts it. */
+    for (int k = 0; k < 2; k++) {
+        read4(both[k], BASE + 5 * SET_STRIDE, NULL, NULL);
+        assert_false(present(both[k], BASE + 2 * SET_STRIDE));
+        assert_true(present(both[k], BASE));
+    }
     teardown(&a);
     teardown(&b);
 }
@@ -1069,6 +1127,7 @@ int main(void)
         cmocka_unit_test(test_xor_fold_index),
         cmocka_unit_test(test_lookup_with_equal_tag_prints),
         cmocka_unit_test(test_read_hits_stop_at_the_first_refusal),
+        cmocka_unit_test(test_lines_held_then_read_without_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* Unit tests of what the memory system offers SMs simulated on several host threads
  * (docs/architecture.md, "SMs on several host threads"): tallies and their views,
- * memsys_load_if_local, memsys_store_deferred with its log, cache_read_hits_all. Exact counts on
+ * memsys_load_if_local, memsys_store_deferred with its log. Exact counts on
  * the small h100 geometry of memsys_test.h. */
 #include <setjmp.h>
 #include <stdarg.h>
