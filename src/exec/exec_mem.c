@@ -230,6 +230,10 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     /* On a host thread beside others (rs->tally set) only loads and stores get here
      * (exec_xinsn.serial): a load that would reach the L2 parks the warp instead, and a store's
      * writes to the L2 wait in its SM's log (exec_window.c). */
+    if (rs->tally && acc->op == MEM_OP_STORE && memsys_store_log_full(w->mctx.store_log)) {
+        w->parked = 1; /* the SM's log is full: the store waits for the serial phase */
+        return -2;
+    }
     int rc = !rs->tally                  ? memsys_access(rs->ms, &w->mctx, acc, &fault)
              : acc->op == MEM_OP_LOAD   ? memsys_load_if_local(rs->ms, &w->mctx, acc, &fault)
                                         : memsys_store_deferred(rs->ms, &w->mctx, acc, &fault);

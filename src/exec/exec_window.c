@@ -71,9 +71,7 @@ static void run_sm(worker *wk, uint32_t sm)
             if (!w->turn_left || w->state != WARP_READY)
                 continue;
             w->run = &wk->rs;
-            /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase:
-             * its stores may write the L2 at once, in the order the logs would. */
-            w->mctx.store_log = wk->win->nworkers > 1 ? wk->win->logs[sm] : NULL;
+            w->mctx.store_log = wk->win->logs[sm];
             uint32_t done = warp_run_parallel(w, w->turn_left);
             w->run = rs;
             wk->ran++;
@@ -390,7 +388,10 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     win.workers = calloc(threads, sizeof *win.workers);
     win.logs = calloc(nsm, sizeof *win.logs);
     int ok = win.workers != NULL && win.logs != NULL;
-    for (uint32_t sm = 0; ok && sm < nsm; sm++) ok = (win.logs[sm] = memsys_store_log_create()) != NULL;
+    /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase: its
+     * stores may write the L2 at once, in the order the logs would (immediate logs). */
+    for (uint32_t sm = 0; ok && sm < nsm; sm++)
+        ok = (win.logs[sm] = memsys_store_log_create(threads == 1)) != NULL;
     for (uint32_t t = 0; ok && t < threads; t++) ok = worker_init(&win, &win.workers[t]) == 0;
     if (!ok) {
         if (win.workers)

@@ -183,8 +183,11 @@ static mem_status l2_write_bits(memsys *ms, mem_request *rq, uint64_t addr, uint
 static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
                                const uint8_t *data, const uint8_t *byte_mask)
 {
-    if (rq->log)
-        return log_l2_write(ms, rq, addr, bytes, data, byte_mask);
+    if (rq->log) {
+        rq->log->writes++;
+        if (!rq->log->immediate)
+            return log_l2_write(ms, rq, addr, bytes, data, byte_mask);
+    }
     return l2_write_bits(ms, rq, addr, bytes, data, byte_mask,
                          own_line_bits(ms, rq, addr, bytes, byte_mask));
 }
@@ -202,6 +205,7 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
             worst = st;
     }
     log->count = 0;
+    log->writes = 0;
     int failed = log->failed;
     log->failed = 0;
     return worst == MEM_OK && !failed ? 0 : -1;

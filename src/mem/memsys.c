@@ -744,9 +744,17 @@ int memsys_store_deferred(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_f
     return access(ms, ctx, acc, ACCESS_STORE_DEFERRED, fault);
 }
 
-memsys_store_log *memsys_store_log_create(void)
+memsys_store_log *memsys_store_log_create(int immediate)
 {
-    return calloc(1, sizeof(memsys_store_log));
+    memsys_store_log *log = calloc(1, sizeof *log);
+    if (log)
+        log->immediate = immediate != 0;
+    return log;
+}
+
+int memsys_store_log_full(const memsys_store_log *log)
+{
+    return log->writes >= MEMSYS_STORE_LOG_WRITES;
 }
 
 void memsys_store_log_destroy(memsys_store_log *log)

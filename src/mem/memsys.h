@@ -128,8 +128,15 @@ int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fa
 int memsys_store_deferred(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 /* An empty log (NULL when out of memory), its destruction, and its application: each logged
  * write goes to ms's L2 in order, counted where the store is counted, as if made then; the log
- * is emptied. Returns 0, or -1 when host memory ran out (the log or the backing store). */
-memsys_store_log *memsys_store_log_create(void);
+ * is emptied. Returns 0, or -1 when host memory ran out (the log or the backing store). An
+ * `immediate` log keeps nothing: the stores write the L2 at once (for one host thread, which
+ * runs the SMs in order, so that the order is the same), and only count their writes.
+ * memsys_store_log_full: the stores have made MEMSYS_STORE_LOG_WRITES writes or more since the
+ * last apply (logged or not, so that a caller parking stores on it decides the same way with or
+ * without a real log); it bounds a log's memory. */
+enum { MEMSYS_STORE_LOG_WRITES = 256 };
+memsys_store_log *memsys_store_log_create(int immediate);
+int memsys_store_log_full(const memsys_store_log *log);
 void memsys_store_log_destroy(memsys_store_log *log);
 int memsys_store_log_apply(memsys *ms, memsys_store_log *log);
 /* End of a run: writes every dirty line back (L1 to L2 to DRAM), counted as unattributed.

@@ -185,6 +185,8 @@ typedef struct logged_store {
 struct memsys_store_log {
     logged_store *entries;
     uint32_t count, cap;
+    uint32_t writes;  /* L2 writes of the stores since the last apply, logged or made at once */
+    uint8_t immediate;/* make the writes at once, only counting them (one host thread) */
     int failed;       /* an entry could not be added (host memory) */
 };
 

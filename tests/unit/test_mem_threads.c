@@ -106,7 +106,7 @@ static void test_store_deferred(void **state)
 {
     fixture *f = *state;
     memsys_tally *t = memsys_tally_create(f->ms);
-    memsys_store_log *log = memsys_store_log_create();
+    memsys_store_log *log = memsys_store_log_create(0);
     assert_non_null(t);
     assert_non_null(log);
     memsys *view = memsys_tally_view(t);
@@ -122,6 +122,7 @@ static void test_store_deferred(void **state)
         memcpy(a.data[l], &v, 4);
     }
     assert_int_equal(memsys_store_deferred(view, &ctx, &a, &fault), 0);
+    assert_false(memsys_store_log_full(log));
     memsys_tally_merge(f->ms, t);
     mem_counters total;
     memsys_total_counters(f->ms, &total);
@@ -141,6 +142,18 @@ static void test_store_deferred(void **state)
     uint32_t v;
     memcpy(&v, a.data[7], 4);
     assert_int_equal(v, 1007);
+    /* An immediate log (one host thread): the write reaches the L2 at once. */
+    memsys_store_log *now = memsys_store_log_create(1);
+    assert_non_null(now);
+    ctx.store_log = now;
+    memsys_test_access(&a, &attrs, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, UINT32_MAX, STORE_ID);
+    memsys_test_strided(&a, f->buf + 4096, 4);
+    assert_int_equal(memsys_store_deferred(view, &ctx, &a, &fault), 0);
+    memsys_tally_merge(f->ms, t);
+    memsys_total_counters(f->ms, &total);
+    assert_int_equal(memsys_insn_counters(f->ms)[STORE_ID].l2.sector_accesses, 8);
+    assert_int_equal(memsys_store_log_apply(f->ms, now), 0);
+    memsys_store_log_destroy(now);
     memsys_store_log_destroy(log);
     memsys_tally_destroy(t);
 }
