@@ -10,7 +10,7 @@
 #include <unistd.h>
 #endif
 
-enum { SPINS = 4000 };
+enum { SPINS = 100 };
 
 static inline void relax(void)
 {
