@@ -578,10 +578,10 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         errors += check_flags(m, in, dl) + fold_const_bank(m, fn, &ef->insns[i], dl);
         choose_handler(x, m, fn, in);
         x->serial = insn_is_serial(&m->machine, in);
-        x->may_park = !x->serial && in->mem.space != IR_SPACE_SHARED &&
-                      in->mem.space != IR_SPACE_CONST && in->mem.space != IR_SPACE_PARAM &&
-                      ir_op_info_of((ir_opcode)in->op) &&
-                      ir_op_info_of((ir_opcode)in->op)->family == IR_FAM_LD;
+        /* Loads may reach the L2 and stores may find their SM's log full (exec_mem.c). */
+        const ir_op_info *oi = ir_op_info_of((ir_opcode)in->op);
+        x->may_park = !x->serial && oi &&
+                      (oi->family == IR_FAM_LD || oi->family == IR_FAM_ST);
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);

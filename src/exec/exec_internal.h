@@ -50,7 +50,8 @@ struct exec_xinsn {
                                  SM's instruction cache, the device heap, printf, the launch's
                                  clock): with SMs on several host threads it runs only while no
                                  other thread does (exec_window.c) */
-    uint8_t may_park;         /* a load that is not serial but parks when it would reach the L2 */
+    uint8_t may_park;         /* a load or store that is not serial but may park at run time: a
+                                 load that would reach the L2, a store whose SM's log is full */
     uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
 };
 

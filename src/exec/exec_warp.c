@@ -595,7 +595,7 @@ static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint
         pred_on += mask == FULL_MASK ? LANES : exec_lane_count(mask);
         counts[in->id]++;
         x->fn(w, x, mask);
-        if (parallel && w->parked) { /* the load needs the L2: it never happened */
+        if (parallel && x->may_park && w->parked) { /* it never happened */
             w->parked = 0;
             done--;
             st->warp_instructions--;
