@@ -422,12 +422,65 @@ static int coalesce_global_lane(memsys *ms, const lane_target *t, uint32_t l, ui
 
 /* Splits the lanes into line requests and records where each lane's bytes are (lane_src,
  * pieces); memsys_internal.h. */
+/* A full warp of global lanes in two contiguous runs, lanes 0..s-1 from one address and lanes
+ * s..31 from another, the second run's lines all above the first's (a 2D tile's two rows:
+ * matmul's 16x16 loads): coalesce_block for the first run, then the second run's lines one after
+ * the other, its lanes reading through lane_src. The requests, bytes and data are the per-lane
+ * loop's. Returns 0 when the access is not of this shape (nothing changed), 1 when done, -1 when
+ * the scratch is full. */
+static int coalesce_two_runs(memsys *ms, const mem_access *acc, const lane_target *t, int store)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec, s = 1;
+    uint64_t base = t[0].offset, line_mask = ms->line_bytes - 1;
+    if ((bytes & (bytes - 1)) || bytes > ms->line_bytes || (base & (bytes - 1)))
+        return 0;
+    while (s < MEM_LANES && t[s].offset == base + (uint64_t)s * bytes) s++;
+    if (s == MEM_LANES)
+        return 0;
+    uint64_t base2 = t[s].offset, end = base + (uint64_t)s * bytes;
+    uint32_t bad = (base2 & (bytes - 1)) != 0 ||
+                   (base2 & ~line_mask) <= ((end - 1) & ~line_mask) ||
+                   base2 > UINT64_MAX - (uint64_t)MEM_LANES * bytes;
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        bad |= t[l].space != IR_SPACE_GLOBAL;
+    for (uint32_t l = s; l < MEM_LANES; l++)
+        bad |= t[l].offset != base2 + (uint64_t)(l - s) * bytes;
+    if (bad)
+        return 0;
+    if (coalesce_block(ms, acc, (1u << s) - 1, base, store))
+        return -1;
+    uint64_t end2 = base2 + (uint64_t)(MEM_LANES - s) * bytes;
+    for (uint64_t at = base2; at < end2;) {
+        uint64_t line_addr = at & ~line_mask;
+        uint64_t stop = end2 - line_addr < ms->line_bytes ? end2 : line_addr + ms->line_bytes;
+        int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
+        if (r < 0)
+            return -1;
+        line_req *q = &ms->reqs[r];
+        uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
+        uint32_t first = s + (uint32_t)((at - base2) / bytes), count = len / bytes;
+        mark_bytes(ms, q, off, len);
+        if (store) {
+            memset(q->mask + off, 1, len);
+            gather_lanes(q->data + off, acc->data + first, count, bytes);
+        } else {
+            for (uint32_t i = 0; i < count; i++) ms->lane_src[first + i] = q->data + off + i * bytes;
+            ms->whole_lanes |= (count == 32 ? UINT32_MAX : ((1u << count) - 1)) << first;
+        }
+        at = stop;
+    }
+    ms->last_req = ms->nreqs - 1;
+    return 1;
+}
+
 int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
                     uint32_t lanes, int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     coalesce_begin(ms);
     int strided = lanes ? coalesce_strided(ms, acc, t, lanes, store) : 0;
+    if (!strided && lanes == UINT32_MAX)
+        strided = coalesce_two_runs(ms, acc, t, store);
     if (strided)
         return strided < 0 ? -1 : 0;
     for (uint32_t m = lanes; m; m &= m - 1) {

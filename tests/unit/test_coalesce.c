@@ -1,6 +1,6 @@
 /* Unit tests of the coalescer (src/mem/mem_hier.c): however a warp access is split into line
  * requests (a contiguous block built a line at a time, lanes at a fixed stride found without a
- * look-up, or the general per-lane path with its hash built only when a lane goes back to an
+ * look-up, a full warp in two contiguous runs, or the general per-lane path with its hash built only when a lane goes back to an
  * earlier line), the result must be the one the definition gives:
  *   - the lines are taken in the order the lanes (lowest first) first touch them, and within a
  *     line its touched 32-byte sectors in ascending order: that is the order of acc->served;
@@ -238,6 +238,47 @@ static void test_local_lanes(void **state)
     assert_int_equal(run_checked(fx), 32);
 }
 
+/* A full warp in two contiguous runs (coalesce_two_runs), lanes 0..s-1 from `first` and lanes
+ * s..31 from `second` (byte offsets): checks the served list and every lane's word. */
+static uint32_t load_two_runs(fixture *fx, uint32_t s, uint64_t first, uint64_t second)
+{
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        a->addr[l] = fx->buf + (l < s ? first + 4 * l : second + 4 * (l - s));
+    uint32_t lines = run_checked(fx);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t off = l < s ? first + 4 * l : second + 4 * (l - s);
+        assert_int_equal(lane_word(a, l, 0), 3 * (off / 4) + 1);
+    }
+    return lines;
+}
+
+/* Two rows of a tile (two contiguous runs): 16 + 16 lanes a line apart and far apart, a
+ * second run that starts inside a line and spans two, an uneven split; runs that share a line
+ * or go back to a lower line take the per-lane path with the same result. A store in two runs
+ * writes every lane's word. */
+static void test_two_runs(void **state)
+{
+    fixture *fx = *state;
+    assert_int_equal(load_two_runs(fx, 16, 0, 128), 2);
+    assert_int_equal(load_two_runs(fx, 16, 1024, 5120), 2);
+    assert_int_equal(load_two_runs(fx, 16, 2048, 2048 + 256 + 96), 3);
+    assert_int_equal(load_two_runs(fx, 5, 4096 + 112, 4096 + 1024), 3);
+    assert_int_equal(load_two_runs(fx, 16, 8192, 8192 + 64), 1);  /* one line: per lane */
+    assert_int_equal(load_two_runs(fx, 16, 8192 + 512, 8192), 2); /* going back: per lane */
+    mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        a->addr[l] = fx->buf + (l < 16 ? 12288 + 4 * l : 12288 + 1024 + 4 * (l - 16));
+        uint32_t v = 6000 + l;
+        memcpy(a->data[l], &v, 4);
+    }
+    assert_int_equal(run_checked(fx), 2);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        assert_int_equal(word_at(fx, l < 16 ? 12288 + 4 * l : 12288 + 1024 + 4 * (l - 16)),
+                         6000 + l);
+    assert_int_equal(word_at(fx, 12288 + 64), 3 * (3072 + 16) + 1);
+}
+
 static void test_stores_keep_the_last_lane(void **state)
 {
     fixture *fx = *state;
@@ -312,6 +353,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lanes_going_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_lanes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stores_keep_the_last_lane, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_runs, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
