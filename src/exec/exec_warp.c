@@ -643,14 +643,15 @@ static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uin
          * the scoreboards twice. */
         if (x->serial || (hazards && x->may_park))
             break;
-        exec_stats before = *st;
-        uint64_t count = rs->insn_counts[x->in->id];
+        /* What step_one counts, to take back if the instruction parks. */
+        uint64_t warps = st->warp_instructions, threads = st->thread_instructions;
+        uint64_t pred_on = st->thread_instructions_pred_on, count = rs->insn_counts[x->in->id];
         int stop = hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL);
-        if (w->parked) {
+        if (x->may_park && w->parked) {
             w->parked = 0;
-            st->warp_instructions = before.warp_instructions;
-            st->thread_instructions = before.thread_instructions;
-            st->thread_instructions_pred_on = before.thread_instructions_pred_on;
+            st->warp_instructions = warps;
+            st->thread_instructions = threads;
+            st->thread_instructions_pred_on = pred_on;
             rs->insn_counts[x->in->id] = count;
             break;
         }

@@ -249,13 +249,14 @@ static uint64_t lane_stride(const memsys *ms, const lane_target *t, uint32_t lan
     return stride;
 }
 
-/* lane_stride's contiguous case with no inactive lane between: lanes l0..l1 at base + i x
- * bytes, one line request after the other with a range of lanes each. */
-static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uint64_t base,
-                          int store)
+/* The line requests of n lanes from lane l0 on whose bytes lie one after another from `base`,
+ * one request per line in ascending order. A store gathers their bytes; a load's lanes read
+ * through lane_src when `via_lane_src` (else the caller describes the block, block_*).
+ * Returns 0, or -1 when the scratch is full. */
+static int contiguous_lines(memsys *ms, const mem_access *acc, uint32_t l0, uint32_t n,
+                            uint64_t base, int store, int via_lane_src)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = bits_popcount32(lanes);
     uint64_t end = base + (uint64_t)n * bytes, line_mask = ms->line_bytes - 1;
     for (uint64_t at = base; at < end;) {
         uint64_t line_addr = at & ~line_mask;
@@ -270,10 +271,24 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
         if (store) {
             memset(q->mask + off, 1, len);
             gather_lanes(q->data + off, acc->data + first, count, bytes);
+        } else if (via_lane_src) {
+            for (uint32_t i = 0; i < count; i++) ms->lane_src[first + i] = q->data + off + i * bytes;
+            ms->whole_lanes |= (count == 32 ? UINT32_MAX : ((1u << count) - 1)) << first;
         }
         at = stop;
     }
     ms->last_req = ms->nreqs - 1;
+    return 0;
+}
+
+/* lane_stride's contiguous case with no inactive lane between: lanes l0..l1 at base + i x
+ * bytes, one line request after the other with a range of lanes each. */
+static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uint64_t base,
+                          int store)
+{
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = bits_popcount32(lanes);
+    if (contiguous_lines(ms, acc, l0, n, base, store, 0))
+        return -1;
     if (!store) {
         ms->block_l0 = l0;
         ms->block_lanes = n;
@@ -447,29 +462,9 @@ static int coalesce_two_runs(memsys *ms, const mem_access *acc, const lane_targe
         bad |= t[l].offset != base2 + (uint64_t)(l - s) * bytes;
     if (bad)
         return 0;
-    if (coalesce_block(ms, acc, (1u << s) - 1, base, store))
+    if (coalesce_block(ms, acc, (1u << s) - 1, base, store) ||
+        contiguous_lines(ms, acc, s, MEM_LANES - s, base2, store, 1))
         return -1;
-    uint64_t end2 = base2 + (uint64_t)(MEM_LANES - s) * bytes;
-    for (uint64_t at = base2; at < end2;) {
-        uint64_t line_addr = at & ~line_mask;
-        uint64_t stop = end2 - line_addr < ms->line_bytes ? end2 : line_addr + ms->line_bytes;
-        int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
-        if (r < 0)
-            return -1;
-        line_req *q = &ms->reqs[r];
-        uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
-        uint32_t first = s + (uint32_t)((at - base2) / bytes), count = len / bytes;
-        mark_bytes(ms, q, off, len);
-        if (store) {
-            memset(q->mask + off, 1, len);
-            gather_lanes(q->data + off, acc->data + first, count, bytes);
-        } else {
-            for (uint32_t i = 0; i < count; i++) ms->lane_src[first + i] = q->data + off + i * bytes;
-            ms->whole_lanes |= (count == 32 ? UINT32_MAX : ((1u << count) - 1)) << first;
-        }
-        at = stop;
-    }
-    ms->last_req = ms->nreqs - 1;
     return 1;
 }
 
