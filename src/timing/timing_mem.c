@@ -44,6 +44,7 @@ typedef struct sm_state {
     uint64_t *mshr;      /* min-heap of the release cycles of the MSHRs in use */
     uint32_t nmshr;
     inflight *lines;     /* direct-mapped: lines in flight to the L2, for merging */
+    uint8_t lines_used;  /* 1: an entry of `lines` was written since they were last cleared */
 } sm_state;
 
 struct timing_mem {
@@ -62,6 +63,7 @@ struct timing_mem {
     uint64_t *open_row;     /* per channel and bank: row + 1, 0 when none is open */
     uint32_t wb_channel;    /* next channel a write-back is charged to */
     inflight *l2_pending;   /* lines a DRAM fill is bringing into the L2 */
+    uint8_t pending_used;   /* 1: an entry of l2_pending was written since it was cleared */
     uint64_t near_sets;
     uint32_t near_ways;
     uint64_t *near_tag;     /* per partition, sets x ways: line + 1, 0 empty */
@@ -174,11 +176,17 @@ void timing_mem_launch_begin(timing_mem *tm)
         sm_state *st = &tm->sm[s];
         st->pipe_free = st->const_free = 0;
         st->nmshr = 0;
-        memset(st->lines, 0, slots * sizeof *st->lines);
+        /* Only SMs that sent a line below the L1 have entries to clear (the table is 16 KiB
+         * per SM on the presets: clearing every SM's was most of a small launch's set-up). */
+        if (st->lines_used)
+            memset(st->lines, 0, slots * sizeof *st->lines);
+        st->lines_used = 0;
     }
     memset(tm->slice_free, 0, tm->slices * sizeof *tm->slice_free);
     memset(tm->chan_free, 0, tm->channels * sizeof *tm->chan_free);
-    memset(tm->l2_pending, 0, L2_PENDING * sizeof *tm->l2_pending);
+    if (tm->pending_used)
+        memset(tm->l2_pending, 0, L2_PENDING * sizeof *tm->l2_pending);
+    tm->pending_used = 0;
     /* The open rows and the near-partition copies are the state of the DRAM and of the L2's
      * contents, which outlive a launch like the L2 itself. */
     tm->wb_channel = 0;
@@ -523,8 +531,10 @@ static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
     }
     if (tm->partitions > 1)
         near_touch(tm, sm_partition(tm, w->sm), e->addr);
-    if (p->line != line + 1 || p->ready < w->fill_ready)
+    if (p->line != line + 1 || p->ready < w->fill_ready) {
         *p = (inflight){line + 1, w->fill_ready};
+        tm->pending_used = 1;
+    }
     return w->fill_ready;
 }
 
@@ -600,8 +610,10 @@ static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_acce
             line_ready = max64(line_ready, f->ready);
         if (below && !in_flight)
             heap_push(st, tm->mshrs, line_ready);
-        if (below)
+        if (below) {
             *f = (inflight){line + 1, line_ready};
+            st->lines_used = 1;
+        }
         ready = max64(ready, line_ready);
     }
     return ready;
