@@ -19,22 +19,6 @@ int timing_scan_has_avx2(void)
 #endif
 }
 
-uint64_t timing_scan_ready_plain(const uint64_t *ready, uint32_t n, uint64_t t)
-{
-    uint64_t m = 0;
-    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(ready[k] <= t) << k;
-    return m;
-}
-
-uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough)
-{
-    uint64_t least = UINT64_MAX;
-    for (uint32_t k = 0; k < n && least > enough; k++)
-        if (ready[k] < least)
-            least = ready[k];
-    return least;
-}
-
 #if HAVE_X86
 /* AVX2 compares 64-bit lanes as signed: flipping the top bit of both sides orders unsigned
  * values the same way. */

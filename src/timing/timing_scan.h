@@ -13,13 +13,26 @@
 int timing_scan_has_avx2(void);
 
 /* A bit mask of the entries of ready[0 .. n) (n <= 64; cycles) that are <= t: bit k for
- * ready[k]. */
-uint64_t timing_scan_ready_plain(const uint64_t *ready, uint32_t n, uint64_t t);
+ * ready[k]. The plain versions are inline: they serve the schedulers with few entries, where a
+ * call cost as much as the loop. */
+static inline uint64_t timing_scan_ready_plain(const uint64_t *ready, uint32_t n, uint64_t t)
+{
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(ready[k] <= t) << k;
+    return m;
+}
 uint64_t timing_scan_ready_avx2(const uint64_t *ready, uint32_t n, uint64_t t);
 
 /* The least of ready[0 .. n) (cycles), UINT64_MAX when n is 0; when that is <= `enough`, any
  * entry <= `enough` may be returned instead (the plain version stops at the first). */
-uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough);
+static inline uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, uint64_t enough)
+{
+    uint64_t least = UINT64_MAX;
+    for (uint32_t k = 0; k < n && least > enough; k++)
+        if (ready[k] < least)
+            least = ready[k];
+    return least;
+}
 uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n, uint64_t enough);
 
 /* Entries from which the AVX2 versions are used: fewer are faster plain. */
