@@ -79,6 +79,7 @@ typedef struct tsched {
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
     uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
                               are never ready (the scans stop there) */
+    uint32_t sm;           /* the SM it belongs to */
 } tsched;
 
 typedef struct tstate {
@@ -108,6 +109,7 @@ typedef struct tstate {
     uint64_t *rage;                   /* launch order; smaller is older (GTO) */
     uint8_t *rpipe;                   /* timing_pipe of the next instruction */
     uint8_t *rthr;                    /* 1: waiting as MATH_PIPE_THROTTLE (twarp.why) */
+    twarp **rw;                       /* the warp slot of each entry (NULL: none) */
     int oom;                          /* the calendar could not grow */
     uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
     uint8_t scan_avx2;                /* timing_scan.h: its AVX2 versions run here */

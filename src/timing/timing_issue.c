@@ -79,14 +79,21 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
 
 /* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
  * resource: its accesses reach the memory side (S->acc_at) when the SM takes it, and the warp
- * may not issue again before that (S->acc_accept, a memory throttle). */
-static void mem_issue(tstate *S, twarp *w)
+ * may not issue again before that (S->acc_accept, a memory throttle). `first`: the first step
+ * of the issue, whose instruction is the one timing_prepare_next prepared (only the warp's own
+ * steps move its pc, and every step is followed by a prepare or leaves the warp not ready). */
+static void mem_issue(tstate *S, twarp *w, int first)
 {
-    const ir_insn *in = exec_warp_next(w->ew);
-    if (!in)
-        return;
-    tinsn scratch;
-    uint8_t pipe = in == w->next_in ? w->next_cost.pipe : timing_insn(S, in, &scratch)->cost.pipe;
+    uint8_t pipe;
+    if (first) {
+        pipe = w->next_cost.pipe;
+    } else {
+        const ir_insn *in = exec_warp_next(w->ew);
+        if (!in)
+            return;
+        tinsn scratch;
+        pipe = in == w->next_in ? w->next_cost.pipe : timing_insn(S, in, &scratch)->cost.pipe;
+    }
     if (pipe == TIMING_PIPE_MEM)
         S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
 }
@@ -100,11 +107,11 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
     timing_charge(S, w, TIMING_STALL_SELECTED, 1);
     w->charged = t + 1;
     S->now = t;
-    S->sm_now = s / S->nsched_sm;
+    S->sm_now = q->sm;
     uint64_t tmin = t + 1;
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
-    int woke = 0;
+    int woke = 0, first = 1;
     do {
         S->naccess = 0;
         S->acc_accept = t;
@@ -116,7 +123,8 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
          * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
         S->acc_at = t;
-        mem_issue(S, w);
+        mem_issue(S, w, first);
+        first = 0;
         exec_step(w->ew, &info);
         if (!info.insn)
             break;
@@ -178,8 +186,7 @@ static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
 static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint32_t k,
                                                      uint64_t t)
 {
-    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
-    twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
+    twarp *w = S->rw[(size_t)s * S->per_sched + k];
     timing_settle(S, w, t);
     w->b1 = w->b2 = t;
     w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
@@ -217,7 +224,7 @@ static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s,
  * S->use_ctrl first, so PTX launches (no control codes, never a yield) skip it. */
 static int yielded(tstate *S, uint32_t s, uint32_t k)
 {
-    const twarp *w = warp_at(S, s / S->nsched_sm, k * S->nsched_sm + s % S->nsched_sm);
+    const twarp *w = S->rw[(size_t)s * S->per_sched + k];
     return w->ctrl && w->ctrl->yielded;
 }
 
@@ -323,20 +330,24 @@ static int run_ahead(tstate *S, uint32_t s, uint32_t k, twarp *w, uint64_t *t)
 
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
 {
-    uint32_t sm = s / S->nsched_sm, sub = s % S->nsched_sm;
     uint32_t k = choose(S, s, t);
+    tsched *q = &S->scheds[s];
+    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
     if (k != UINT32_MAX) {
-        S->scheds[s].last = k;
-        twarp *w = warp_at(S, sm, k * S->nsched_sm + sub);
-        S->scheds[s].last_w = w;
+        q->last = k;
+        twarp *w = S->rw[(size_t)s * S->per_sched + k];
+        q->last_w = w;
         if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
             return -1;
-        S->scheds[s].after_last = t + 1;
+        q->after_last = t + 1;
+        if (rdy[k] <= t + 1) { /* the warp it issued goes on at t + 1: no scan needed */
+            timing_sched_key(S, s, t + 1);
+            return 0;
+        }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
      * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
-    uint64_t next =
-        timing_scan_min(S->scan_avx2, S->rdy + (size_t)s * S->per_sched, S->scheds[s].used, t + 1);
+    uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
     if (next <= t)
         next = t + 1;
     timing_sched_key(S, s, next);
