@@ -452,11 +452,14 @@ static int any_busy(const tstate *S)
  * next event. Changes nothing the model computes. */
 static void prefetch_ahead(tstate *S)
 {
-    uint32_t s1 = timing_cal_peek(S->cal, 0), s2 = timing_cal_peek(S->cal, 1),
-             s3 = timing_cal_peek(S->cal, 2);
-    if (s3 != UINT32_MAX)
-        __builtin_prefetch(&S->scheds[s3]);
-    if (s2 != UINT32_MAX) {
+    uint32_t n;
+    const uint32_t *due = timing_cal_due(S->cal, &n);
+    if (n == 0)
+        return;
+    if (n > 2)
+        __builtin_prefetch(&S->scheds[due[2]]);
+    if (n > 1) {
+        uint32_t s2 = due[1];
         __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
         __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
         const twarp *w = S->scheds[s2].last_w;
@@ -466,14 +469,11 @@ static void prefetch_ahead(tstate *S)
             __builtin_prefetch((const char *)w + 128);
         }
     }
-    if (s1 != UINT32_MAX) {
-        const twarp *w = S->scheds[s1].last_w;
-        if (w && !w->done) {
-            exec_warp_prefetch(w->ew);
-            const char *sb = (const char *)w->reg_ready;
-            for (uint32_t off = 0; off < S->nregs * sizeof(uint64_t) && off < 512; off += 64)
-                __builtin_prefetch(sb + off);
-        }
+    const twarp *w = S->scheds[due[0]].last_w;
+    if (w && !w->done) {
+        exec_warp_prefetch(w->ew);
+        const char *sb = (const char *)w->reg_ready;
+        for (uint32_t off = 0; off < S->sb_prefetch; off += 64) __builtin_prefetch(sb + off);
     }
 }
 
@@ -549,6 +549,8 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.use_ctrl = mod->machine.scoreboards > 0;
     S.scan_avx2 = (uint8_t)timing_scan_has_avx2();
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
+    S.sb_prefetch = S.nregs * (uint32_t)sizeof(uint64_t) < 512 ? S.nregs * (uint32_t)sizeof(uint64_t)
+                                                                : 512;
     int ours = 0;
     if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {
         ours = 1;

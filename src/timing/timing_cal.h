@@ -28,12 +28,14 @@ typedef struct timing_cal {
 
 /* Empties the calendar, starting at cycle 0 (storage kept). */
 void timing_cal_reset(timing_cal *c);
-/* The scheduler of the i-th entry after the one timing_cal_next returned last, when it is due
- * in the same cycle; UINT32_MAX otherwise. It may be stale. For prefetching only. */
-static inline uint32_t timing_cal_peek(const timing_cal *c, uint32_t i)
+/* The schedulers of the entries after the one timing_cal_next returned last that are due in
+ * the same cycle, in order: *n (OUT) of them (0: none). They may be stale. For prefetching
+ * only. */
+static inline const uint32_t *timing_cal_due(const timing_cal *c, uint32_t *n)
 {
     uint32_t b = (uint32_t)(c->now & (TIMING_CAL_SLOTS - 1));
-    return c->pos + i < c->n[b] ? c->items[b][c->pos + i] : UINT32_MAX;
+    *n = c->n[b] - c->pos;
+    return *n ? c->items[b] + c->pos : NULL;
 }
 /* Frees its storage (the struct itself is the caller's). */
 void timing_cal_free(timing_cal *c);

@@ -96,6 +96,7 @@ typedef struct tstate {
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
     uint32_t nregs, npreds;           /* scoreboard entries per warp */
+    uint32_t sb_prefetch;             /* bytes of a warp's reg_ready the event loop prefetches */
     twarp *warps;                     /* nsm x warps_per_sm */
     tcta *ctas;                       /* nsm x ctas_per_sm */
     tsm *sms;
