@@ -100,7 +100,8 @@ static void mem_issue(tstate *S, twarp *w, int first)
 
 /* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
  * -1 (host memory). */
-static int issue(tstate *S, uint32_t s, twarp *w, uint64_t t)
+static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
+                                                      uint64_t t)
 {
     tsched *q = &S->scheds[s];
     timing_settle(S, w, t);
@@ -305,27 +306,19 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
     return best;
 }
 
-/* Under GTO, a scheduler that issued warp w at cycle *t issues it again at *t + 1 whenever w is
- * ready then with a free pipe: it is the greedy warp, so the calendar would choose it. When its
- * next instruction also affects nothing outside the warp (no memory, barrier, exit), the issue
- * is done now, ahead of the other schedulers' turns at that cycle, with the same outcome: what
- * they do then cannot change this choice (a warp they wake here still loses to the greedy one;
- * timing_sched_wake keeps it after the last issue). Saves the calendar round trips of long
- * ALU runs. Returns 0 or -1 (host memory). */
-static int run_ahead(tstate *S, uint32_t s, uint32_t k, twarp *w, uint64_t *t)
+/* Under GTO, a scheduler that issued warp w (entry k) at cycle t issues it again at t + 1
+ * whenever w is ready then with a free pipe: it is the greedy warp, so the calendar would choose
+ * it. When its next instruction also affects nothing outside the warp (no memory, barrier,
+ * exit), the issue is done now, ahead of the other schedulers' turns at that cycle, with the
+ * same outcome: what they do then cannot change this choice (a warp they wake here still loses
+ * to the greedy one; timing_sched_wake keeps it after the last issue). Saves the calendar round
+ * trips of long ALU runs. 1 when scheduler s runs w ahead at t + 1. */
+static inline int runs_ahead(tstate *S, uint32_t s, uint32_t k, const twarp *w, uint64_t t)
 {
-    size_t e = (size_t)s * S->per_sched + k;
-    const tsched *q = &S->scheds[s];
-    for (uint32_t n = 0; n < TIMING_RUN_AHEAD; n++) {
-        uint64_t next = *t + 1;
-        if (S->rdy[e] != next || !w->next_local || q->pipe_free[S->rpipe[e]] > next ||
-            (w->ctrl && w->ctrl->yielded) || exec_session_stopped(S->xs))
-            return 0;
-        *t = next;
-        if (issue(S, s, w, next))
-            return -1;
-    }
-    return 0;
+    uint64_t next = t + 1;
+    return S->policy == TIMING_GTO && *w->rp == next && w->next_local &&
+           S->scheds[s].pipe_free[S->rpipe[(size_t)s * S->per_sched + k]] <= next &&
+           !(w->ctrl && w->ctrl->yielded) && !exec_session_stopped(S->xs);
 }
 
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
@@ -337,8 +330,13 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
         q->last = k;
         twarp *w = S->rw[(size_t)s * S->per_sched + k];
         q->last_w = w;
-        if (issue(S, s, w, t) || (S->policy == TIMING_GTO && run_ahead(S, s, k, w, &t)))
-            return -1;
+        for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
+            if (issue(S, s, w, t))
+                return -1;
+            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, s, k, w, t))
+                break;
+            t++;
+        }
         q->after_last = t + 1;
         if (rdy[k] <= t + 1) { /* the warp it issued goes on at t + 1: no scan needed */
             timing_sched_key(S, s, t + 1);
