@@ -39,34 +39,6 @@ void timing_destroy(timing_model *tm)
     free(tm);
 }
 
-/* ---- stall attribution ---- */
-
-/* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
-static void charge_span(tstate *S, twarp *w, uint64_t from, uint64_t to, uint64_t t,
-                        timing_stall why)
-{
-    if (from < w->charged)
-        from = w->charged;
-    if (to > t)
-        to = t;
-    if (to > from)
-        timing_charge(S, w, why, to - from);
-}
-
-/* Charges the warp's cycles from w->charged up to t: to the reasons of its wait segments
- * (twarp.b1, .b2) until it was ready, then to NOT_SELECTED. */
-void timing_settle(tstate *S, twarp *w, uint64_t t)
-{
-    if (t <= w->charged)
-        return;
-    uint64_t ready = *w->rp;
-    charge_span(S, w, w->charged, w->b1, t, (timing_stall)w->w1);
-    charge_span(S, w, w->b1, w->b2, t, (timing_stall)w->w2);
-    charge_span(S, w, w->b2, ready, t, (timing_stall)w->why);
-    charge_span(S, w, ready, t, t, TIMING_STALL_NOT_SELECTED);
-    w->charged = t;
-}
-
 /* ---- the register scoreboard (PTX; SASS until its control codes drive issue) ---- */
 
 static void operand_ready(const tstate *S, const twarp *w, const ir_operand *o, uint64_t *r,

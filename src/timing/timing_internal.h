@@ -138,7 +138,6 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
 void timing_on_access(const mem_access *a, void *user);
 
 /* timing.c, for timing_issue.c */
-void timing_settle(tstate *S, twarp *w, uint64_t t);
 void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
 const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
 
@@ -159,6 +158,33 @@ static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t
     S->ts->stalls[why] += cycles;
     if (S->insn_stalls && w->next_id < S->ninsns)
         S->insn_stalls[w->next_id][why] += cycles;
+}
+
+/* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
+static inline void timing_charge_span(tstate *S, twarp *w, uint64_t from, uint64_t to,
+                                      uint64_t t, timing_stall why)
+{
+    if (from < w->charged)
+        from = w->charged;
+    if (to > t)
+        to = t;
+    if (to > from)
+        timing_charge(S, w, why, to - from);
+}
+
+/* Charges the warp's cycles from w->charged up to t: to the reasons of its wait segments
+ * (twarp.b1, .b2) until it was ready, then to NOT_SELECTED (docs/timing.md, "Stall
+ * reasons"). */
+static inline void timing_settle(tstate *S, twarp *w, uint64_t t)
+{
+    if (t <= w->charged)
+        return;
+    uint64_t ready = *w->rp;
+    timing_charge_span(S, w, w->charged, w->b1, t, (timing_stall)w->w1);
+    timing_charge_span(S, w, w->b1, w->b2, t, (timing_stall)w->w2);
+    timing_charge_span(S, w, w->b2, ready, t, (timing_stall)w->why);
+    timing_charge_span(S, w, ready, t, t, TIMING_STALL_NOT_SELECTED);
+    w->charged = t;
 }
 
 /* Sets scheduler s's next cycle to `key`. */
