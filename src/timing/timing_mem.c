@@ -289,6 +289,12 @@ static int near_touch(timing_mem *tm, uint32_t part, uint64_t addr)
             sectors[w] |= bit;
             return had;
         }
+        /* Ways fill in order and never empty (an empty way's stamp, 0, is the least, and the
+         * first least is the victim): the first empty way ends the set and is the victim. */
+        if (!tag[w]) {
+            victim = w;
+            break;
+        }
         if (stamp[w] < stamp[victim])
             victim = w;
     }
