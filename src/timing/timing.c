@@ -212,7 +212,7 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         w->start = w->charged = t;
         w->mem_done = t;
         S->rage[w->cidx] = S->next_age++;
-        w->blocked = w->done = 0;
+        w->blocked = w->done = w->yielding = 0;
         w->polls = 0;
         w->sched = sm * S->nsched_sm + j % S->nsched_sm;
         if (S->scheds[w->sched].used <= j / S->nsched_sm)

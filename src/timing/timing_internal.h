@@ -63,6 +63,7 @@ typedef struct twarp {
     uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
                                 branches): the scheduler may run it ahead (timing_issue.c) */
     uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
+    uint8_t yielding;      /* its last step left it YIELD in the executor (an mbarrier poll) */
     uint8_t done;
 } twarp;
 
@@ -121,7 +122,8 @@ typedef struct tstate {
     uint8_t stuck;                    /* a warp just reached TIMING_POLLS_STUCK polls */
     uint64_t next_age;
     uint64_t issued;                  /* instructions issued (progress hook) */
-    uint64_t phases, epoch;           /* mbarrier phases seen; bumped when they change */
+    uint64_t phases, epoch;           /* mbarrier phases seen at the last yield; epoch bumped
+                                         when they changed (timing_issue.c) */
     /* the access hook's results for the instruction being issued */
     uint32_t sm_now;
     uint32_t naccess;

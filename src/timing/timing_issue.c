@@ -118,7 +118,10 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         S->acc_accept = t;
         S->acc_ready = t;
         S->acc_long = 0;
-        exec_warp_resume(w->ew); /* a warp that polled an open mbarrier phase goes on polling */
+        if (w->yielding) { /* a warp that polled an open mbarrier phase goes on polling */
+            exec_warp_resume(w->ew);
+            w->yielding = 0;
+        }
         /* The memory side's latencies are issue to use (what a pointer chase measures), the
          * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
@@ -146,11 +149,6 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             why = TIMING_STALL_NO_INSTRUCTION;
         }
     } while (!info.counted && info.status == EXEC_WARP_READY);
-    uint64_t phases = exec_session_mbar_phases(S->xs);
-    if (phases != S->phases) {
-        S->phases = phases;
-        S->epoch++;
-    }
     switch (info.status) {
     case EXEC_WARP_DONE:
     case EXEC_WARP_FAULTED:
@@ -165,7 +163,16 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
         break;
-    case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
+    case EXEC_WARP_YIELD: { /* stays YIELD in the executor until it issues again */
+        /* The epoch moves when mbarrier phases completed since the last yield of any warp:
+         * only yields compare it (here and in polling_deadlock, right after), and the count of
+         * phases only grows, so this says what a look after every issue would. */
+        uint64_t phases = exec_session_mbar_phases(S->xs);
+        if (phases != S->phases) {
+            S->phases = phases;
+            S->epoch++;
+        }
+        w->yielding = 1;
         if (w->poll_epoch != S->epoch) {
             w->poll_epoch = S->epoch;
             w->polls = 0;
@@ -174,6 +181,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             S->stuck = 1;
         timing_prepare_next(S, w, tmin, why);
         break;
+    }
     default:
         timing_prepare_next(S, w, tmin, why);
         break;
