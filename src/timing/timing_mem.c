@@ -694,6 +694,17 @@ timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, co
         return r;
     }
     int piped = a->shared_wavefronts || a->l1_tags || a->nserved;
+    if (piped && !a->l1_tags && !a->nserved && !a->const_lookups && !a->const_addresses) {
+        /* Shared memory only (the common case of tiled kernels): pipe_part's shared part. */
+        sm_state *st = &tm->sm[sm];
+        uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
+        uint64_t start = max64(now * T, st->pipe_free);
+        st->pipe_free = start + (slots > T ? slots : T);
+        r.accept = start / T;
+        r.ready = r.accept + tm->lat.shared_load_cycles +
+                  (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
+        return r;
+    }
     if (a->const_lookups || a->const_addresses) {
         r = constant_part(tm, &tm->sm[sm], now, a);
         if (!piped)
