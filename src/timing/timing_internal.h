@@ -133,14 +133,17 @@ typedef struct tstate {
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
-/* timing_issue.c *//* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
+/* timing_issue.c */
+/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
  * and sets the scheduler's next cycle. Returns 0, or -1 when host memory ran out. */
 int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
 /* The executor's access hook (exec_access_fn): times one warp-level access. */
 void timing_on_access(const mem_access *a, void *user);
+/* Sets when warp w's next instruction may issue, no earlier than cycle `tmin` (charged to
+ * `why` before that): its register scoreboard or control codes, a fence's accesses. */
+void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
 
 /* timing.c, for timing_issue.c */
-void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
 const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
 
 /* What the scheduler needs of instruction `in` (borrowed): S->insns' entry once filled, else
@@ -151,7 +154,6 @@ static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scra
         return &S->insns[in->id];
     return timing_insn_fill(S, in, scratch);
 }
-void timing_written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why);
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
 
 /* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */

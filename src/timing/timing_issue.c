@@ -1,5 +1,7 @@
-/* The timing core's schedulers: choosing a warp, issuing its instruction through the executor
- * and timing what it did (timing.h; docs/timing.md, "Scheduling"). */
+/* The timing core's schedulers: choosing a warp, issuing its instruction through the executor,
+ * timing what it did and, from the register scoreboard, when the warp's next instruction may
+ * issue (timing.h; docs/timing.md, "Scheduling"). The scoreboard is here, beside the issue,
+ * so that the compiler can inline it there. */
 #include <string.h>
 
 #include "timing/timing_internal.h"
@@ -22,6 +24,140 @@ static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
 {
     return &S->warps[(size_t)sm * S->warps_per_sm + j];
 }
+
+/* ---- the register scoreboard (PTX; SASS until its control codes drive issue) ---- */
+
+static void operand_ready(const tstate *S, const twarp *w, const ir_operand *o, uint64_t *r,
+                          uint8_t *why)
+{
+    switch (o->kind) {
+    case IR_OPND_REG:
+        if (o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
+            *r = w->reg_ready[o->reg];
+            *why = w->reg_why[o->reg];
+        }
+        return;
+    case IR_OPND_ADDR:
+        if (o->has_reg && o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
+            *r = w->reg_ready[o->reg];
+            *why = w->reg_why[o->reg];
+        }
+        return;
+    case IR_OPND_PRED:
+        if (o->reg < S->npreds && w->pred_ready[o->reg] > *r) {
+            *r = w->pred_ready[o->reg];
+            *why = w->pred_why[o->reg];
+        }
+        return;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            if (o->vregs[e] < S->nregs && w->reg_ready[o->vregs[e]] > *r) {
+                *r = w->reg_ready[o->vregs[e]];
+                *why = w->reg_why[o->vregs[e]];
+            }
+        return;
+    default:
+        return;
+    }
+}
+
+static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint64_t ready,
+                            uint8_t why)
+{
+    switch (o->kind) {
+    case IR_OPND_REG:
+        if (o->reg < S->nregs) {
+            w->reg_ready[o->reg] = ready;
+            w->reg_why[o->reg] = why;
+        }
+        return;
+    case IR_OPND_PRED:
+        if (o->reg < S->npreds) {
+            w->pred_ready[o->reg] = ready;
+            w->pred_why[o->reg] = why;
+        }
+        return;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            if (o->vregs[e] < S->nregs) {
+                w->reg_ready[o->vregs[e]] = ready;
+                w->reg_why[o->vregs[e]] = why;
+            }
+        return;
+    default:
+        return;
+    }
+}
+
+/* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
+ * before that): its source, guard and destination registers ready, a fence's earlier accesses
+ * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
+void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
+{
+    S->rthr[w->cidx] = 0;
+    w->b1 = w->b2 = tmin;
+    w->w1 = w->w2 = why;
+    const ir_insn *in = exec_warp_next(w->ew);
+    if (!in) {
+        w->blocked = 1;
+        *w->rp = TIMING_NEVER;
+        w->why = TIMING_STALL_BARRIER;
+        return;
+    }
+    w->next_id = in->id;
+    if (in != w->next_in) {
+        tinsn scratch;
+        const tinsn *ti = timing_insn(S, in, &scratch);
+        w->next_in = in;
+        w->next_cost = ti->cost;
+        w->next_local = ti->local;
+        w->next_fence = ti->fence;
+    }
+    uint64_t r = tmin;
+    uint8_t dep = why;
+    const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
+    if (c) { /* SASS: the kernel's control codes say when (timing_ctrl.c) */
+        timing_ctrl_wait e = timing_ctrl_explain(w->ctrl, c, tmin);
+        w->b2 = e.stall_until;
+        w->w2 = TIMING_STALL_WAIT;
+        r = e.issue;
+        if (e.issue > e.stall_until)
+            dep = (uint8_t)e.scoreboard;
+    } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
+        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
+            r = w->pred_ready[in->guard];
+            dep = w->pred_why[in->guard];
+        }
+        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &dep);
+        /* A destination waits only for an earlier variable-latency write of it (a load): two
+         * fixed-latency writes complete in order. (Registers that are never read share one
+         * slot after the executor's allocation, which must not serialise them.) */
+        for (unsigned i = 0; i < in->ndst; i++) {
+            uint64_t rd = r;
+            uint8_t wd = dep;
+            operand_ready(S, w, &in->dst[i], &rd, &wd);
+            if (rd > r && wd != TIMING_STALL_WAIT) {
+                r = rd;
+                dep = wd;
+            }
+        }
+    }
+    if (w->next_fence && w->mem_done > r) {
+        r = w->mem_done;
+        dep = TIMING_STALL_MEMBAR;
+    }
+    S->rpipe[w->cidx] = w->next_cost.pipe;
+    *w->rp = r;
+    w->why = dep;
+}
+
+/* Records that instruction `in`'s results are ready at cycle `ready`; a reader waits as `why`. */
+static inline void written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why)
+{
+    for (unsigned i = 0; i < in->ndst; i++) operand_written(S, w, &in->dst[i], ready, why);
+}
+
+/* ---- issuing ---- */
 
 /* Warps of the CTA of `w` that a barrier or mbarrier released: ready again. */
 static void wake_cta(tstate *S, const twarp *w, uint64_t t)
@@ -67,7 +203,7 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
             timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
         }
     } else {
-        timing_written(S, w, info->insn, ready, why);
+        written(S, w, info->insn, ready, why);
     }
     /* A memory instruction waits for the SM's memory-issue resource (S->acc_at, timing_pipe.h);
      * its scheduler hands over the next one only after the SM took this one. */
@@ -149,11 +285,13 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             why = TIMING_STALL_NO_INSTRUCTION;
         }
     } while (!info.counted && info.status == EXEC_WARP_READY);
+    int prepare = 1;
     switch (info.status) {
     case EXEC_WARP_DONE:
     case EXEC_WARP_FAULTED:
         if (timing_warp_finished(S, w, t + 1))
             return -1;
+        prepare = 0;
         break;
     case EXEC_WARP_BARRIER:
     case EXEC_WARP_MBARRIER:
@@ -162,6 +300,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         S->rthr[w->cidx] = 0;
         w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
+        prepare = 0;
         break;
     case EXEC_WARP_YIELD: { /* stays YIELD in the executor until it issues again */
         /* The epoch moves when mbarrier phases completed since the last yield of any warp:
@@ -179,13 +318,13 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         }
         if (++w->polls >= TIMING_POLLS_STUCK)
             S->stuck = 1;
-        timing_prepare_next(S, w, tmin, why);
         break;
     }
     default:
-        timing_prepare_next(S, w, tmin, why);
         break;
     }
+    if (prepare)
+        timing_prepare_next(S, w, tmin, why);
     if (woke)
         wake_cta(S, w, t);
     return 0;
