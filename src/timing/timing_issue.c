@@ -420,6 +420,17 @@ static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
     const uint64_t *age = S->rage + (size_t)s * S->per_sched;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
+    if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
+        /* Few entries (or no AVX2): one pass in entry order, each entry's ready cycle read as
+         * it comes (a throttle moves only the entry it tests), the same visits as the mask. */
+        const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+        for (uint32_t k = 0; k < n; k++)
+            if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, k, t)) {
+                best = k;
+                best_age = age[k];
+            }
+        return best;
+    }
     for (uint32_t base = 0; base < n; base += 64) {
         uint64_t m = ready_word(S, s, base, n, t);
         if (skip >= base && skip - base < 64)
