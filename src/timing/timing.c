@@ -367,7 +367,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
 {
     memset(ts, 0, sizeof *ts);
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
-                .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
+                .stalls = ts->stalls, .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
     exec_launch el = *launch;
     el.on_access = timing_on_access;
     el.access_user = &S;

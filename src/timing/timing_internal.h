@@ -49,6 +49,7 @@ typedef struct twarp {
     uint8_t *pred_why;
     uint32_t sched;        /* its scheduler (device-wide index) */
     uint32_t next_id;      /* static id of its next instruction (per-instruction stalls) */
+    uint64_t *next_stalls; /* tstate.insn_stalls' row of next_id; NULL when there is none */
     uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
     uint64_t poll_epoch;   /* S->epoch when polls was last counted */
     /* Why it waits, by segment: [charged, b1) w1, [b1, b2) w2, [b2, ready) why, then
@@ -90,6 +91,7 @@ typedef struct tstate {
     exec_session *xs;
     timing_policy policy;
     timing_stats *ts;
+    uint64_t *stalls;                 /* ts->stalls */
     timing_insn_stalls *insn_stalls;
     uint32_t ninsns;
     tinsn *insns;                     /* ninsns: per static instruction, filled on first use */
@@ -159,9 +161,9 @@ int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
 /* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */
 static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
 {
-    S->ts->stalls[why] += cycles;
-    if (S->insn_stalls && w->next_id < S->ninsns)
-        S->insn_stalls[w->next_id][why] += cycles;
+    S->stalls[why] += cycles;
+    if (w->next_stalls)
+        w->next_stalls[why] += cycles;
 }
 
 /* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */

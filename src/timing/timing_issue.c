@@ -105,6 +105,7 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         return;
     }
     w->next_id = in->id;
+    w->next_stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : NULL;
     if (in != w->next_in) {
         tinsn scratch;
         const tinsn *ti = timing_insn(S, in, &scratch);
