@@ -53,6 +53,7 @@ const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch)
     ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
                          info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
     ti->fence = info && info->family == IR_FAM_FENCE;
+    ti->stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : NULL;
     return ti;
 }
 

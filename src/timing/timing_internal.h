@@ -26,6 +26,7 @@ typedef struct tinsn {
     timing_cost cost;
     uint8_t local;         /* twarp.next_local */
     uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
+    uint64_t *stalls;      /* its row of tstate.insn_stalls (by ir_insn.id); NULL: none */
 } tinsn;
 
 typedef struct tcta {

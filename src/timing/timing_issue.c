@@ -104,11 +104,11 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         w->why = TIMING_STALL_BARRIER;
         return;
     }
-    w->next_id = in->id;
-    w->next_stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : NULL;
-    if (in != w->next_in) {
+    if (in != w->next_in) { /* what follows depends on `in` only */
         tinsn scratch;
         const tinsn *ti = timing_insn(S, in, &scratch);
+        w->next_id = in->id;
+        w->next_stalls = ti->stalls;
         w->next_in = in;
         w->next_cost = ti->cost;
         w->next_local = ti->local;
