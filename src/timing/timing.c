@@ -180,7 +180,7 @@ static int state_alloc(tstate *S)
     size_t ncompact = (size_t)S->nsched * S->per_sched;
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
-                   ncompact * (8 + 8 + 1 + 1 + sizeof(twarp *)) + nw * per_warp + 64 +
+                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64 +
                    (size_t)S->ninsns * sizeof(tinsn);
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
@@ -206,8 +206,6 @@ static int state_alloc(tstate *S)
     b += ncompact * sizeof(uint64_t);
     S->rage = (uint64_t *)b;
     b += ncompact * sizeof(uint64_t);
-    S->rw = (twarp **)b;
-    b += ncompact * sizeof(twarp *);
     S->rpipe = b;
     b += ncompact;
     S->rthr = b;
@@ -227,7 +225,6 @@ static int state_alloc(tstate *S)
         uint32_t sm = (uint32_t)(i / S->warps_per_sm), j = (uint32_t)(i % S->warps_per_sm);
         w->cidx = (sm * S->nsched_sm + j % S->nsched_sm) * S->per_sched + j / S->nsched_sm;
         w->rp = &S->rdy[w->cidx];
-        S->rw[w->cidx] = w;
         w->ctrl = S->ctrls ? &S->ctrls[i] : NULL;
         b += per_warp;
     }
@@ -235,6 +232,8 @@ static int state_alloc(tstate *S)
         S->key[s] = TIMING_NEVER;
         S->scheds[s].last = UINT32_MAX;
         S->scheds[s].sm = s / S->nsched_sm;
+        S->scheds[s].slot0 = &S->warps[(size_t)(s / S->nsched_sm) * S->warps_per_sm +
+                                       s % S->nsched_sm];
     }
     return 0;
 }

@@ -83,6 +83,8 @@ typedef struct tsched {
     uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
                               are never ready (the scans stop there) */
     uint32_t sm;           /* the SM it belongs to */
+    struct twarp *slot0;   /* the warp slot of its entry 0; entry k's is slot0 + k x
+                              tstate.nsched_sm (timing_entry_warp) */
 } tsched;
 
 typedef struct tstate {
@@ -114,7 +116,6 @@ typedef struct tstate {
     uint64_t *rage;                   /* launch order; smaller is older (GTO) */
     uint8_t *rpipe;                   /* timing_pipe of the next instruction */
     uint8_t *rthr;                    /* 1: waiting as MATH_PIPE_THROTTLE (twarp.why) */
-    twarp **rw;                       /* the warp slot of each entry (NULL: none) */
     int oom;                          /* the calendar could not grow */
     uint8_t use_ctrl;                 /* the module's machine has scoreboards (SASS) */
     uint8_t scan_avx2;                /* timing_scan.h: its AVX2 versions run here */
@@ -158,6 +159,13 @@ static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scra
     return timing_insn_fill(S, in, scratch);
 }
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+
+/* The warp slot of entry k of scheduler s (slot j of an SM is scheduler j % nsched_sm's entry
+ * j / nsched_sm). */
+static inline twarp *timing_entry_warp(const tstate *S, uint32_t s, uint32_t k)
+{
+    return S->scheds[s].slot0 + (size_t)k * S->nsched_sm;
+}
 
 /* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */
 static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)

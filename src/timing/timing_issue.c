@@ -335,7 +335,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
 static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint32_t k,
                                                      uint64_t t)
 {
-    twarp *w = S->rw[(size_t)s * S->per_sched + k];
+    twarp *w = timing_entry_warp(S, s, k);
     timing_settle(S, w, t);
     w->b1 = w->b2 = t;
     w->why = TIMING_STALL_MATH_PIPE_THROTTLE;
@@ -373,7 +373,7 @@ static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s,
  * S->use_ctrl first, so PTX launches (no control codes, never a yield) skip it. */
 static int yielded(tstate *S, uint32_t s, uint32_t k)
 {
-    const twarp *w = S->rw[(size_t)s * S->per_sched + k];
+    const twarp *w = timing_entry_warp(S, s, k);
     return w->ctrl && w->ctrl->yielded;
 }
 
@@ -487,7 +487,7 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
     const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
     if (k != UINT32_MAX) {
         q->last = k;
-        twarp *w = S->rw[(size_t)s * S->per_sched + k];
+        twarp *w = timing_entry_warp(S, s, k);
         q->last_w = w;
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t))
