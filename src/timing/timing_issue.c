@@ -235,6 +235,26 @@ static void mem_issue(tstate *S, twarp *w, int first)
         S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
 }
 
+/* Warp w's step left it polling an open mbarrier phase (YIELD): counts the poll for the
+ * deadlock test. The epoch moves when mbarrier phases completed since the last yield of any
+ * warp: only yields compare it (here and in polling_deadlock, right after), and the count of
+ * phases only grows, so this says what a look after every issue would. */
+static void count_poll(tstate *S, twarp *w)
+{
+    uint64_t phases = exec_session_mbar_phases(S->xs);
+    if (phases != S->phases) {
+        S->phases = phases;
+        S->epoch++;
+    }
+    w->yielding = 1;
+    if (w->poll_epoch != S->epoch) {
+        w->poll_epoch = S->epoch;
+        w->polls = 0;
+    }
+    if (++w->polls >= TIMING_POLLS_STUCK)
+        S->stuck = 1;
+}
+
 /* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
  * -1 (host memory). */
 static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
@@ -303,24 +323,9 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         w->why = TIMING_STALL_BARRIER;
         prepare = 0;
         break;
-    case EXEC_WARP_YIELD: { /* stays YIELD in the executor until it issues again */
-        /* The epoch moves when mbarrier phases completed since the last yield of any warp:
-         * only yields compare it (here and in polling_deadlock, right after), and the count of
-         * phases only grows, so this says what a look after every issue would. */
-        uint64_t phases = exec_session_mbar_phases(S->xs);
-        if (phases != S->phases) {
-            S->phases = phases;
-            S->epoch++;
-        }
-        w->yielding = 1;
-        if (w->poll_epoch != S->epoch) {
-            w->poll_epoch = S->epoch;
-            w->polls = 0;
-        }
-        if (++w->polls >= TIMING_POLLS_STUCK)
-            S->stuck = 1;
+    case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
+        count_poll(S, w);
         break;
-    }
     default:
         break;
     }
