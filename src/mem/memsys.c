@@ -584,22 +584,66 @@ static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir
     return st;
 }
 
-/* A load by one lane from the const or param space: what the general path below does for it
- * (check, constant-cache count, copy), without its loops over all lanes. exec_h_ld sends the
- * loads whose lanes all read one address this way (its lowest active lane only). */
-static int direct_one_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc,
-                           mem_counters *counters, mem_fault *fault)
+/* constant_count for one lane (`t`, charged to c): one request, one address, one line. A line
+ * the SM's constant cache holds takes cache_read_hit, which does what cache_read does for a hit
+ * (recency, statistics) without its general path; when the configured line is not the cache's
+ * one sector (no constant line size given: the cache's own default geometry) every look-up
+ * takes cache_read, as constant_count does. */
+static void count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm, const lane_target *t)
 {
-    lane_target t[MEM_LANES];
+    uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
+    uint64_t line = constant_address(t) / line_bytes * line_bytes;
+    uint32_t runs, misses = 0;
+    c->constant.requests++;
+    if (ms->cfg.constant.line_bytes &&
+        cache_read_hit(ms->constant[sm], line, 1, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
+        c->constant.hits++;
+    } else {
+        cache_result r;
+        cache_read(ms->constant[sm], line, 1, NULL, NULL, &r);
+        c->constant.hits += r.sector_hits;
+        c->constant.misses += r.sector_misses;
+        misses = r.sector_misses;
+    }
+    ms->last_const_lookups = 1;
+    ms->last_const_misses = misses;
+    ms->last_const_addresses = 1;
+}
+
+/* memsys_load_lane, also access()'s path for such a load: what the general path of access()
+ * does for it (check, constant-cache count, copy, the results), without its loops over all
+ * lanes and its clearing of results it then sets (of the fault, only its kind). A lane that is
+ * misaligned or outside its bank's data or the parameters takes mem_check_lane, which reports
+ * it as access() does. */
+int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                       : &ms->unattributed;
+    if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
+        uniform_count(counters, acc);
     uint32_t l = (uint32_t)__builtin_ctz(acc->active);
-    if (mem_check_lane(ms, ctx, acc, l, &t[l], fault) < 0)
-        return -1;
-    constant_count(ms, counters, ctx, acc, t, acc->active);
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    lane_target t = {(ir_space)acc->space, acc->addr[l]};
+    uint64_t limit = ms->params_bytes, bank = t.offset >> MEM_CONST_BANK_SHIFT;
+    if (t.space == IR_SPACE_CONST)
+        limit = bank < MEM_CONST_BANKS ? (bank << MEM_CONST_BANK_SHIFT) + ms->const_bytes[bank] : 0;
+    fault->kind = MEM_FAULT_NONE;
+    if (!bytes || (bytes & (bytes - 1)) || (t.offset & (bytes - 1)) || t.offset >= limit ||
+        limit - t.offset < bytes) {
+        memset(fault, 0, sizeof *fault);
+        if (mem_check_lane(ms, ctx, acc, l, &t, fault) < 0)
+            return -1;
+    }
+    acc->levels = 1u << MEM_LEVEL_CONSTANT;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->shared_wavefronts = acc->l1_tags = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    count_constant_lane(ms, counters, ctx->sm, &t);
     const_results(ms, acc);
-    acc->levels |= 1u << MEM_LEVEL_CONSTANT;
-    const uint8_t *p = t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
-                                                    : (const uint8_t *)ms->params + t[l].offset;
-    memcpy(acc->data[l], p, (uint32_t)acc->elem_bytes * acc->vec);
+    const uint8_t *p = t.space == IR_SPACE_CONST ? const_byte(ms, t.offset)
+                                                 : (const uint8_t *)ms->params + t.offset;
+    lane_move(acc->data[l], p, bytes);
     return 0;
 }
 
@@ -646,6 +690,9 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
     int local_only = mode == ACCESS_LOAD_IF_LOCAL;
     if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
         return 1;
+    if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
+        acc->active && !(acc->active & (acc->active - 1)))
+        return memsys_load_lane(ms, ctx, acc, fault);
     memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
@@ -671,9 +718,6 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
         uniform_count(counters, acc);
-    if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
-        acc->active && !(acc->active & (acc->active - 1)))
-        return direct_one_lane(ms, ctx, acc, counters, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     ms->known_stride = UINT64_MAX;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared, &ms->known_stride))

@@ -188,6 +188,14 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  * or an address outside the hierarchies the operation names), _NOMEM. */
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 
+/* memsys_access for a load (acc->op MEM_OP_LOAD) from the const or param space (acc->space) by
+ * exactly one lane (acc->active), the lowest active lane of a load whose lanes all read one
+ * address: the same data, counters, results and faults, without the general path's work per
+ * lane. Reads only acc->addr of that lane. Never needs more than the SM: a tally's view may
+ * take it in a parallel phase (except a load with the uniform hint, which memsys_load_if_local
+ * parks). Returns 0, or -1 with *fault as memsys_access. */
+int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+
 /* A load of `bytes` (a power of two up to MEM_MAX_LANE_BYTES) at const-window offset `offset`
  * (mem.h: bank << MEM_CONST_BANK_SHIFT plus the byte offset in the bank) that every lane of a
  * warp of ctx's SM makes at once, charged to instruction insn_id: what memsys_access does for
