@@ -125,6 +125,25 @@ static inline ir_space address_base(exec_warp *w, const ir_operand *o, ir_space 
     return sp;
 }
 
+/* Lane `lane`'s address as lane_addresses computes it, alone, into *addr; returns the space. */
+static inline ir_space lane_address(exec_warp *w, const ir_operand *o, ir_space written,
+                                    uint32_t aux, unsigned lane, uint64_t *addr)
+{
+    uint64_t base;
+    ir_space sp = address_base(w, o, written, &base);
+    if (!o->has_reg) {
+        *addr = base;
+    } else if (aux & MEM_AUX_PAIR) {
+        uint64_t lo = w->regs[(size_t)o->vregs[0] * LANES + lane];
+        uint64_t hi = w->regs[(size_t)o->vregs[1] * LANES + lane];
+        *addr = ((hi << 32) | (uint32_t)lo) + base;
+    } else {
+        uint64_t keep = (aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
+        *addr = (w->regs[(size_t)o->reg * LANES + lane] + base) & keep;
+    }
+    return sp;
+}
+
 static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
                                uint64_t *addr)
 {
@@ -579,15 +598,43 @@ static void h_ld_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its
+ * lowest active lane alone makes memsys_load_if_local park it (memsys_load_parks); then the
+ * warp parks (as do_access parks it) and the load runs again in the serial phase. Fills only
+ * what memsys_load_parks reads; after 0 the caller prepares the whole access and makes it.
+ * Worth asking only for a global or generic load: the others never park for their first lane. */
+static int load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc)
+{
+    const ir_insn *in = x->in;
+    unsigned lead = (unsigned)__builtin_ctz(mask);
+    ir_space sp = lane_address(w, &in->src[0], (ir_space)in->mem.space, x->aux, lead,
+                               &acc->addr[lead]);
+    if (sp == IR_SPACE_NONE) /* the frame's parameters: no memory access */
+        return 0;
+    acc->op = MEM_OP_LOAD;
+    acc->space = (uint8_t)sp;
+    acc->active = mask;
+    acc->insn_id = in->id;
+    acc->attrs = &in->mem;
+    if (!memsys_load_parks(w->run->ms, &w->mctx, acc))
+        return 0;
+    w->parked = 1;
+    return 1;
+}
+
 /* ld of one 4-byte element zero-extended, or one 8-byte element, into a register, without a
  * cache policy operand, a fence or MEM_AUX_SAME (exec_ld_handler): exec_h_ld's steps with the
- * unpacking decided at decode. */
-static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * unpacking decided at decode. `may_park`: a global or generic load, which in a parallel phase
+ * asks load_parks first (decided at decode too, so that the other spaces' loads pay nothing). */
+static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const exec_xinsn *x,
+                                                            uint32_t mask, int may_park)
 {
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
     ir_space sp;
+    if (may_park && w->run->tally && load_parks(w, x, mask, acc))
+        return;
     prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
@@ -596,6 +643,16 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
     else
         unpack_u64(r, acc, 0, mask);
+}
+
+static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    ld_scalar(w, x, mask, 0);
+}
+
+static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    ld_scalar(w, x, mask, 1);
 }
 
 exec_handler exec_ld_handler(const exec_xinsn *x)
@@ -612,7 +669,9 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
     if (!(x->aux & MEM_AUX_SAME) && !in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
         ((eb == 4 && !x->dst_signed) || eb == 8) && d->kind == IR_OPND_REG &&
         d->reg != IR_REG_SINK)
-        return h_ld_scalar;
+        return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
+                   ? h_ld_scalar_global
+                   : h_ld_scalar;
     return exec_h_ld;
 }
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */

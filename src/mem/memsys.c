@@ -113,6 +113,7 @@ memsys_tally *memsys_tally_create(const memsys *ms)
     t->view.insn_base = 0;
     memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
     t->view.own_work.counters = &t->view.unattributed;
+    t->view.lead_acc = NULL;
     return t;
 }
 
@@ -666,18 +667,65 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
     memcpy(out, ms->const_bank[bank] + in_bank, bytes);
     return 0;
 }
-/* memsys_load_if_local's early answer: the lowest active lane is a global lane whose sector
- * is not in the SM's L1, so the load reaches the L2 (a lane that would fault is left to the
- * full check). Looks at one lane, before the warp's lanes are resolved and coalesced. */
-static int first_lane_misses_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
-                                const ir_mem_attrs *attrs)
+/* memsys_load_if_local's early answer from the lowest active lane alone, before the warp's
+ * lanes are resolved and coalesced: 1 when it is a global lane whose sector is not in the SM's
+ * L1, so that the load reaches the L2 (a lane that would fault is left to the full check); 0
+ * when it is a global lane whose sector is there; -1 for a lane of another space. */
+static int lead_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                           const ir_mem_attrs *attrs)
 {
     uint32_t l = (uint32_t)__builtin_ctz(acc->active);
     ir_space sp = (ir_space)acc->space;
     uint64_t at = acc->addr[l];
     if (sp == IR_SPACE_GENERIC)
         sp = memsys_resolve_generic(at, &at);
-    return sp == IR_SPACE_GLOBAL && !hier_global_lane_in_l1(ms, ctx, attrs, at);
+    if (sp != IR_SPACE_GLOBAL)
+        return -1;
+    return hier_global_lane_in_l1(ms, ctx, attrs, at) ? 0 : 1;
+}
+
+/* The attributes a load goes by: its own, or under --strip-hints their copy in *plain. */
+static const ir_mem_attrs *load_attrs(const memsys *ms, const mem_access *acc,
+                                      ir_mem_attrs *plain)
+{
+    if (!ms->strip_hints)
+        return acc->attrs;
+    strip_hints(acc, plain); /* never 0 for a load */
+    return plain;
+}
+
+int memsys_load_parks(memsys *ms, const mem_ctx *ctx, const mem_access *acc)
+{
+    ms->lead_acc = NULL;
+    if (acc->op != MEM_OP_LOAD || acc->attrs->uniform)
+        return 1;
+    if (!acc->active)
+        return 0;
+    ir_mem_attrs plain;
+    int lead = lead_lane_in_l1(ms, ctx, acc, load_attrs(ms, acc, &plain));
+    if (lead == 1)
+        return 1;
+    if (lead == 0) { /* the memsys_load_if_local that follows need not look it up again */
+        ms->lead_acc = acc;
+        ms->lead_addr = acc->addr[__builtin_ctz(acc->active)];
+        ms->lead_insn = acc->insn_id;
+        ms->lead_sm = ctx->sm;
+        ms->lead_space = acc->space;
+    }
+    return 0;
+}
+
+/* Whether memsys_load_parks just found the lowest active lane of `acc` (same access, address,
+ * instruction, SM and space) a global lane held in the L1. Forgets it: it holds for one
+ * access only. */
+static int lead_known_in_l1(memsys *ms, const mem_ctx *ctx, const mem_access *acc)
+{
+    int known = ms->lead_acc == acc && acc->active &&
+                ms->lead_addr == acc->addr[__builtin_ctz(acc->active)] &&
+                ms->lead_insn == acc->insn_id && ms->lead_sm == ctx->sm &&
+                ms->lead_space == acc->space;
+    ms->lead_acc = NULL;
+    return known;
 }
 
 /* memsys_access (ACCESS_PLAIN); memsys_load_if_local (ACCESS_LOAD_IF_LOCAL: a load that may
@@ -688,6 +736,7 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
 {
     lane_target t[MEM_LANES];
     int local_only = mode == ACCESS_LOAD_IF_LOCAL;
+    int lead_in_l1 = lead_known_in_l1(ms, ctx, acc);
     if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
         return 1;
     if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
@@ -712,8 +761,12 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
         return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
                                        : control_access(ms, ctx, acc, &rq, fault);
     }
-    if (local_only && acc->active && first_lane_misses_l1(ms, ctx, acc, attrs))
-        return 1;
+    if (local_only && acc->active && !lead_in_l1) {
+        int lead = lead_lane_in_l1(ms, ctx, acc, attrs);
+        if (lead == 1)
+            return 1;
+        lead_in_l1 = lead == 0;
+    }
     mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
@@ -744,6 +797,7 @@ resolved:
         uint32_t l0 = (uint32_t)__builtin_ctz(cached);
         if ((shared | constant) ||
             (t[l0].space == IR_SPACE_GLOBAL &&
+             !(lead_in_l1 && (cached & 1u << __builtin_ctz(acc->active))) &&
              !hier_global_lane_in_l1(ms, ctx, attrs, t[l0].offset)))
             return 1;
     }

@@ -119,6 +119,14 @@ void memsys_tally_destroy(memsys_tally *t);
  * with *fault. Otherwise (it would reach the L2) returns 1 having changed nothing; the caller
  * makes it later with memsys_access. Faults as memsys_access. */
 int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+/* memsys_load_if_local's first step, for a load whose lanes' addresses are not all computed
+ * yet: whether it returns 1 because of its lowest active lane alone (acc->attrs->uniform, or a
+ * global lane whose sector is not valid in the L1 of ctx's SM). Reads acc->op, space, active,
+ * insn_id, attrs and the lowest active lane's addr only. Returns 1 (the load would park;
+ * nothing changed) or 0. After 0 the caller makes the load next, with memsys_load_if_local on
+ * the same acc (the lowest lane's address unchanged, the others filled in), and that call does
+ * not look the lane up in the L1 again. No errors. */
+int memsys_load_parks(memsys *ms, const mem_ctx *ctx, const mem_access *acc);
 /* memsys_access for a store by the SM of ctx while other threads work on other SMs: what it does
  * to the SM's L1 and shared memory happens now; every write it makes to the L2 (a write-through,
  * a write that bypasses the L1, the write-back of a line it evicts) is appended to
