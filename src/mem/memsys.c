@@ -4,10 +4,12 @@
  * the counters. */
 #include "mem/memsys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "mem/memsys_internal.h"
 
 enum { ALLOC_GAP = 64 * 1024 };
@@ -29,6 +31,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     ms->l1_sector_shift = cfg->l1.sector_bytes ? (unsigned)__builtin_ctz(cfg->l1.sector_bytes) : 5;
     ms->l2_sector_shift = cfg->l2.sector_bytes ? (unsigned)__builtin_ctz(cfg->l2.sector_bytes) : 5;
     ms->line_bytes = cfg->l1.line_bytes ? cfg->l1.line_bytes : LINE_BYTES_MAX;
+    ms->host_avx2 = (uint8_t)cpu_has_avx2();
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;
@@ -474,6 +477,92 @@ scan_full_warp(const mem_access *acc, lane_target *t, ir_space sp, uint64_t *lo,
     return off;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define MEMSYS_AVX2 1
+#include <immintrin.h>
+/* scan_full_warp on hosts with AVX2 (memsys.host_avx2), four lanes at a time: the same targets,
+ * bounds, OR and stride test. Unsigned order is signed order once the top bit is flipped; each
+ * lane_target's first eight bytes (its space, then padding) and its address are stored as two
+ * 64-bit halves of one 128-bit store. With `with_stride`, a warp found at its stride without
+ * wrapping around has its bounds at lanes 0 and 31, so the loop leaves them out and a second
+ * pass finds them only for the other warps. */
+__attribute__((target("avx2"))) static uint64_t
+scan_full_warp_avx2(const mem_access *acc, lane_target *t, ir_space sp, uint64_t *lo,
+                    uint64_t *hi, uint64_t *any, uint64_t stride, int with_stride)
+{
+    _Static_assert(sizeof(lane_target) == 16 && offsetof(lane_target, offset) == 8,
+                   "lane_target is a space in eight bytes and an address");
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i space = _mm256_set1_epi64x((long long)sp);
+    uint64_t base = acc->addr[0];
+    __m256i low = _mm256_set1_epi64x(INT64_MAX), high = flip; /* UINT64_MAX and 0, flipped */
+    __m256i all = _mm256_setzero_si256(), off = all;
+    __m256i expect = _mm256_setr_epi64x((long long)base, (long long)(base + stride),
+                                        (long long)(base + 2 * stride),
+                                        (long long)(base + 3 * stride));
+    const __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[l]);
+        all = _mm256_or_si256(all, a);
+        if (with_stride) {
+            off = _mm256_or_si256(off, _mm256_xor_si256(a, expect));
+            expect = _mm256_add_epi64(expect, step);
+        } else {
+            __m256i f = _mm256_xor_si256(a, flip);
+            low = _mm256_blendv_epi8(low, f, _mm256_cmpgt_epi64(low, f));
+            high = _mm256_blendv_epi8(high, f, _mm256_cmpgt_epi64(f, high));
+        }
+        __m256i even = _mm256_unpacklo_epi64(space, a), odd = _mm256_unpackhi_epi64(space, a);
+        _mm256_storeu_si256((__m256i *)(void *)&t[l], _mm256_permute2x128_si256(even, odd, 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)&t[l + 2],
+                            _mm256_permute2x128_si256(even, odd, 0x31));
+    }
+    uint64_t o[4], x[4] = {0, 0, 0, 0};
+    _mm256_storeu_si256((__m256i *)(void *)o, all);
+    *any = o[0] | o[1] | o[2] | o[3];
+    if (with_stride) {
+        _mm256_storeu_si256((__m256i *)(void *)x, off);
+        if (!(x[0] | x[1] | x[2] | x[3]) && stride <= (UINT64_MAX - base) / MEM_LANES) {
+            *lo = base, *hi = base + (MEM_LANES - 1) * stride;
+            return 0;
+        }
+        for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+            __m256i f = _mm256_xor_si256(
+                _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[l]), flip);
+            low = _mm256_blendv_epi8(low, f, _mm256_cmpgt_epi64(low, f));
+            high = _mm256_blendv_epi8(high, f, _mm256_cmpgt_epi64(f, high));
+        }
+    }
+    uint64_t v[4], w[4];
+    _mm256_storeu_si256((__m256i *)(void *)v, low);
+    _mm256_storeu_si256((__m256i *)(void *)w, high);
+    uint64_t lmin = UINT64_MAX, lmax = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t a = v[k] ^ (uint64_t)INT64_MIN, b = w[k] ^ (uint64_t)INT64_MIN;
+        lmin = a < lmin ? a : lmin;
+        lmax = b > lmax ? b : lmax;
+    }
+    *lo = lmin, *hi = lmax;
+    return x[0] | x[1] | x[2] | x[3];
+}
+#endif
+
+/* scan_full_warp, by the AVX2 build where the host has it. */
+static inline uint64_t scan_warp(const memsys *ms, const mem_access *acc, lane_target *t,
+                                 ir_space sp, uint64_t *lo, uint64_t *hi, uint64_t *any,
+                                 uint64_t stride, int with_stride)
+{
+#ifdef MEMSYS_AVX2
+    if (ms->host_avx2)
+        return scan_full_warp_avx2(acc, t, sp, lo, hi, any, stride, with_stride);
+#else
+    (void)ms;
+#endif
+    if (with_stride)
+        return scan_full_warp(acc, t, sp, lo, hi, any, stride, 1);
+    return scan_full_warp(acc, t, sp, lo, hi, any, stride, 0);
+}
+
 /* The common case: an explicit global, shared or local access whose lanes are all aligned and
  * inside one allocation or window, checked with one bounds test on the lowest and highest
  * address. Returns 0 when the per-lane path must decide (generic addresses, or a fault to
@@ -491,9 +580,9 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
     if (acc->active == UINT32_MAX) { /* a full warp: no mask test per lane */
         uint64_t base = acc->addr[0], stride = acc->addr[1] - base;
         if (sp == IR_SPACE_GLOBAL)
-            off_stride = scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 1);
+            off_stride = scan_warp(ms, acc, t, sp, &lo, &hi, &any, stride, 1);
         else
-            scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 0);
+            scan_warp(ms, acc, t, sp, &lo, &hi, &any, stride, 0);
         if (!off_stride)
             off_stride = stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES ||
                          bytes > ms->line_bytes;
@@ -593,7 +682,7 @@ static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir
 static void count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm, const lane_target *t)
 {
     uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
-    uint64_t line = constant_address(t) / line_bytes * line_bytes;
+    uint64_t line = constant_address(t) & ~(line_bytes - 1); /* a power of two (cache_create) */
     uint32_t runs, misses = 0;
     c->constant.requests++;
     if (ms->cfg.constant.line_bytes &&

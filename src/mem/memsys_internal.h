@@ -93,6 +93,7 @@ struct memsys {
     unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */
     uint32_t line_bytes;       /* the L1 and L2 line size (<= LINE_BYTES_MAX): the unit a warp
                                   access is split into */
+    uint8_t host_avx2;         /* the host executes AVX2: scan_full_warp's AVX2 build */
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
