@@ -371,14 +371,6 @@ static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
     const ir_operand *d = &x->in->dst[0];
     if (d->kind != IR_OPND_VEC && d->kind != IR_OPND_REG)
         return;
-    if (d->kind == IR_OPND_REG && acc->vec == 1 && mask == FULL_MASK) { /* a parameter */
-        if (d->reg == IR_REG_SINK)
-            return;
-        uint64_t v = load_element(x, acc->data[lead], 0, acc->elem_bytes);
-        uint64_t *r = w->regs + (size_t)d->reg * LANES;
-        for (unsigned l = 0; l < LANES; l++) r[l] = v;
-        return;
-    }
     for (unsigned e = 0; e < acc->vec; e++) {
         uint32_t reg = d->kind == IR_OPND_VEC ? d->vregs[e] : d->reg;
         if (reg == IR_REG_SINK)
@@ -599,11 +591,18 @@ static void h_ld_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         if (L->on_access)
             L->on_access(acc, L->access_user);
     }
-    if (rc == 0) {
+    if (rc)
+        return;
+    const ir_operand *d = &in->dst[0];
+    if (d->kind == IR_OPND_REG && vec == 1 && mask == FULL_MASK && d->reg != IR_REG_SINK) {
+        uint64_t v = load_element(x, acc->data[lead], 0, acc->elem_bytes); /* a parameter */
+        uint64_t *r = w->regs + (size_t)d->reg * LANES;
+        for (unsigned l = 0; l < LANES; l++) r[l] = v;
+    } else {
         unpack_same(w, x, mask, acc, lead);
-        if (in->mem.fence)
-            fence_access(w, x, mask);
     }
+    if (in->mem.fence)
+        fence_access(w, x, mask);
 }
 
 /* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its

@@ -584,7 +584,7 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
         else
             scan_warp(ms, acc, t, sp, &lo, &hi, &any, stride, 0);
         if (!off_stride)
-            off_stride = stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES ||
+            off_stride = (stride & (bytes - 1)) || stride > (UINT64_MAX - base) / MEM_LANES ||
                          bytes > ms->line_bytes;
         if (!off_stride)
             *known_stride = stride;
@@ -674,30 +674,29 @@ static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir
     return st;
 }
 
-/* constant_count for one lane (`t`, charged to c): one request, one address, one line. A line
- * the SM's constant cache holds takes cache_read_hit, which does what cache_read does for a hit
- * (recency, statistics) without its general path; when the configured line is not the cache's
- * one sector (no constant line size given: the cache's own default geometry) every look-up
- * takes cache_read, as constant_count does. */
-static void count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm, const lane_target *t)
+/* constant_count for one lane (`t`, charged to c): one request, one address, one line; returns
+ * whether the line missed (constant_count's last_const_misses; its last_const_lookups and
+ * last_const_addresses are 1). A line the SM's constant cache holds takes cache_read_hit, which
+ * does what cache_read does for a hit (recency, statistics) without its general path; when the
+ * configured line is not the cache's one sector (no constant line size given: the cache's own
+ * default geometry) every look-up takes cache_read, as constant_count does. */
+static uint32_t count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm,
+                                    const lane_target *t)
 {
-    uint64_t line_bytes = ms->cfg.constant.line_bytes ? ms->cfg.constant.line_bytes : 64;
-    uint64_t line = constant_address(t) & ~(line_bytes - 1); /* a power of two (cache_create) */
-    uint32_t runs, misses = 0;
+    uint64_t line_bytes = ms->cfg.constant.line_bytes;
+    uint32_t runs;
     c->constant.requests++;
-    if (ms->cfg.constant.line_bytes &&
-        cache_read_hit(ms->constant[sm], line, 1, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
+    if (line_bytes && cache_read_hit(ms->constant[sm], constant_address(t) & ~(line_bytes - 1),
+                                     1, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
         c->constant.hits++;
-    } else {
-        cache_result r;
-        cache_read(ms->constant[sm], line, 1, NULL, NULL, &r);
-        c->constant.hits += r.sector_hits;
-        c->constant.misses += r.sector_misses;
-        misses = r.sector_misses;
+        return 0;
     }
-    ms->last_const_lookups = 1;
-    ms->last_const_misses = misses;
-    ms->last_const_addresses = 1;
+    line_bytes = line_bytes ? line_bytes : 64; /* a power of two (cache_create) */
+    cache_result r;
+    cache_read(ms->constant[sm], constant_address(t) & ~(line_bytes - 1), 1, NULL, NULL, &r);
+    c->constant.hits += r.sector_hits;
+    c->constant.misses += r.sector_misses;
+    return r.sector_misses;
 }
 
 /* memsys_load_lane, also access()'s path for such a load: what the general path of access()
@@ -729,8 +728,8 @@ int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault 
     acc->window_lanes = acc->misaligned_lanes = 0;
     acc->shared_wavefronts = acc->l1_tags = 0;
     acc->dram_read_bytes = acc->dram_write_bytes = 0;
-    count_constant_lane(ms, counters, ctx->sm, &t);
-    const_results(ms, acc);
+    acc->const_misses = (uint8_t)count_constant_lane(ms, counters, ctx->sm, &t);
+    acc->const_lookups = acc->const_addresses = 1;
     const uint8_t *p = t.space == IR_SPACE_CONST ? const_byte(ms, t.offset)
                                                  : (const uint8_t *)ms->params + t.offset;
     lane_move(acc->data[l], p, bytes);
@@ -831,7 +830,10 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
     if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
         acc->active && !(acc->active & (acc->active - 1)))
         return memsys_load_lane(ms, ctx, acc, fault);
-    memset(fault, 0, sizeof *fault);
+    if (acc->op == MEM_OP_LOAD || acc->op == MEM_OP_STORE)
+        fault->kind = MEM_FAULT_NONE; /* each of their faults fills it whole (mem_fail) */
+    else
+        memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
     acc->window_lanes = acc->misaligned_lanes = 0;
