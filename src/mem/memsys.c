@@ -658,10 +658,15 @@ typedef enum access_mode { ACCESS_PLAIN, ACCESS_LOAD_IF_LOCAL, ACCESS_STORE_DEFE
 static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
                        const lane_target *t, uint32_t cached, int mode, mem_fault *fault)
 {
-    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    mem_request rq = { /* mem_request_for's, built in place */
+        .attrs = attrs,
+        .log = mode == ACCESS_STORE_DEFERRED ? ctx->store_log : NULL,
+        .insn_id = acc->insn_id,
+        .sm = ctx->sm,
+        .time = acc->time,
+        .counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed,
+    };
     int local_only = mode == ACCESS_LOAD_IF_LOCAL;
-    if (mode == ACCESS_STORE_DEFERRED)
-        rq.log = ctx->store_log;
     uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
     int atomic = acc->op == MEM_OP_ATOMIC;
     int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
