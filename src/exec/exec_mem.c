@@ -99,10 +99,6 @@ int exec_host_avx2(void)
 #endif
 }
 
-/* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
- * `written` when the base is a register. `aux`: exec_mem_decode_aux's flags (MEM_AUX_ADDR32:
- * each lane's register + offset is taken modulo 2^32; MEM_AUX_PAIR: the base is a register
- * pair). */
 /* The part of an ADDR operand's address without its register (offset and variable) into *base,
  * and the space lane_addresses returns. */
 static inline ir_space address_base(exec_warp *w, const ir_operand *o, ir_space written,
@@ -144,6 +140,10 @@ static inline ir_space lane_address(exec_warp *w, const ir_operand *o, ir_space 
     return sp;
 }
 
+/* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
+ * `written` when the base is a register. `aux`: exec_mem_decode_aux's flags (MEM_AUX_ADDR32:
+ * each lane's register + offset is taken modulo 2^32; MEM_AUX_PAIR: the base is a register
+ * pair). */
 static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
                                uint64_t *addr)
 {
