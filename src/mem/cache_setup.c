@@ -23,6 +23,23 @@ void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t wa
     config->fill_bytes = 32;
 }
 
+/* Line slots per set: a set of 16 ways or fewer fits in one line_group, one of more ways starts
+ * its own (cache_internal.h). */
+static uint32_t set_stride_of(uint32_t ways)
+{
+    if (ways >= GROUP_LINES || GROUP_LINES % ways)
+        return (ways + GROUP_LINES - 1) & ~(uint32_t)(GROUP_LINES - 1);
+    return ways;
+}
+
+/* Line slots of the geometry (sets * set_stride), or 0 when they would not fit NO_INDEX. */
+static uint64_t slot_count_of(const cache_config *k)
+{
+    uint64_t sets = k->size_bytes / k->line_bytes / k->ways;
+    uint64_t slots = sets * set_stride_of(k->ways);
+    return slots >= UINT32_MAX ? 0 : slots;
+}
+
 /* Applies defaults and checks the geometry; adds one diagnostic per problem found. */
 static mem_status config_check(cache_config *k, const cache_next_level *next, diag_list *dl)
 {
@@ -48,7 +65,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
     }
     uint64_t set_bytes = (uint64_t)k->line_bytes * k->ways;
     if (k->ways == 0 || k->size_bytes == 0 || k->size_bytes % set_bytes != 0 ||
-        k->size_bytes / k->line_bytes >= UINT32_MAX) {
+        k->size_bytes / k->line_bytes >= UINT32_MAX || slot_count_of(k) == 0) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-003", "", 0, 0,
                  "cache size %llu bytes is not a nonzero multiple of %u ways of %u-byte lines "
                  "(or holds 2^32 lines or more)", (unsigned long long)k->size_bytes,
@@ -91,18 +108,17 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 13 };
+enum { STORAGE_ARRAYS = 6 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
-    size_t lines = k->size_bytes / k->line_bytes;
+    size_t lines = k->size_bytes / k->line_bytes, slots = (size_t)slot_count_of(k);
+    size_t groups = (slots + GROUP_LINES - 1) / GROUP_LINES;
     size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
     size_t list[STORAGE_ARRAYS] = {
-        lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
-        lines * sizeof(uint64_t), lines,           lines, words * sizeof(uint64_t),
-        lines * k->line_bytes,    lines * sizeof(uint32_t), lines * sizeof(uint32_t),
-        2 * (size_t)k->line_bytes, lines * sizeof(uint32_t),
-        lines + 16 /* tag prints, read 16 at a time (cache.c, find_line) */};
+        (groups ? groups : 1) * sizeof(line_group), words * sizeof(uint64_t),
+        lines * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
+        2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -121,7 +137,6 @@ size_t cache_storage_bytes(const cache_config *config)
 
 static mem_status allocate_storage(cache *c)
 {
-    size_t lines = c->line_count;
     size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&c->config, sizes);
     size_t total = 0;
@@ -146,17 +161,13 @@ static mem_status allocate_storage(cache *c)
         return MEM_ERR_NOMEM;
     c->storage = block;
     c->storage_bytes = total;
-    void **ptrs[STORAGE_ARRAYS] = {
-        (void **)&c->tags,       (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
-        (void **)&c->stamps,     (void **)&c->priorities,    (void **)&c->kinds,
-        (void **)&c->byte_masks, (void **)&c->data,          (void **)&c->last_prev,
-        (void **)&c->last_next,  (void **)&c->scratch,       (void **)&c->data_slots,
-        (void **)&c->tag_prints};
+    void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
+                                   (void **)&c->data,      (void **)&c->last_prev,
+                                   (void **)&c->last_next, (void **)&c->scratch};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);
     }
-    (void)lines;
     return MEM_OK;
 }
 
@@ -178,6 +189,8 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->ways = k.ways;
     c->line_count = (uint32_t)(k.size_bytes / k.line_bytes);
     c->sets = c->line_count / k.ways;
+    c->set_stride = set_stride_of(k.ways);
+    c->slot_count = c->sets * c->set_stride;
     c->line_shift = bits_log2_floor(k.line_bytes);
     c->sector_shift = bits_log2_floor(k.sector_bytes);
     c->sectors_per_line = k.line_bytes / k.sector_bytes;
