@@ -51,6 +51,15 @@ static inline __attribute__((always_inline)) int bits_apply(uint64_t *words, uin
         }
         return op == BITS_ALL;
     }
+    if ((start & 63) + count <= 64) { /* within one word (a sector of 64 bytes or less) */
+        uint64_t m = bit_range(start & 63, count), *w = &words[start >> 6];
+        switch (op) {
+        case BITS_SET: *w |= m; return 0;
+        case BITS_CLEAR: *w &= ~m; return 0;
+        case BITS_ANY: return (*w & m) != 0;
+        case BITS_ALL: return (*w & m) == m;
+        }
+    }
     while (count > 0) {
         uint32_t bit = start & 63;
         uint32_t n = 64 - bit < count ? 64 - bit : count;
@@ -115,34 +124,62 @@ static void result_add_to_stats(cache *c, const cache_result *r)
 
 /* ---- set index and lookup ---- */
 
-/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
- * group number so that large power-of-two strides still spread over the slices (or, with
- * slice_modulo, not rotated: such strides then all land in one slice). */
-static uint32_t slice_of_line(const cache *c, uint64_t line_number)
+/* n mod d and n / d, with multiplies when `recip` is d's fast_reciprocal (cache_setup.c: then
+ * exact for the numerators the cache gives them), else with a divide. */
+static inline uint32_t mod_by(uint64_t n, uint32_t d, uint64_t recip)
 {
-    if (c->config.slice_modulo)
-        return (uint32_t)(line_number % c->config.slices);
-    uint64_t n = c->config.slices, group = line_number / n;
-    /* The xor of the group number's 16-bit chunks (zero chunks add nothing). */
-    uint64_t fold = (group ^ (group >> 16) ^ (group >> 32) ^ (group >> 48)) & 0xFFFF;
-    return (uint32_t)((line_number + fold) % n);
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint32_t)(((unsigned __int128)(recip * n) * d) >> 64);
+#endif
+    return (uint32_t)(n % d);
 }
 
-static uint32_t set_index(const cache *c, uint64_t line_number)
+static inline uint64_t div_by(uint64_t n, uint32_t d, uint64_t recip)
 {
-    if (c->plain_index) /* an L1: one test on the lookups of every access */
-        return (uint32_t)(line_number % c->sets);
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint64_t)(((unsigned __int128)recip * n) >> 64);
+#endif
+    return n / d;
+}
+
+/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
+ * group number so that large power-of-two strides still spread over the slices (or, with
+ * slice_modulo, not rotated: such strides then all land in one slice). *group (OUT): the group
+ * number, line number / slices. */
+static uint32_t slice_and_group(const cache *c, uint64_t line_number, uint64_t *group)
+{
+    uint32_t n = c->config.slices;
+    uint64_t g = div_by(line_number, n, c->recip_slices);
+    *group = g;
+    uint32_t in_group = (uint32_t)(line_number - g * n);
+    if (c->config.slice_modulo)
+        return in_group;
+    /* The xor of the group number's 16-bit chunks (zero chunks add nothing); (line number +
+     * fold) mod n, from the line's place in its group. */
+    uint32_t fold = (uint32_t)((g ^ (g >> 16) ^ (g >> 32) ^ (g >> 48)) & 0xFFFF);
+    return mod_by(in_group + fold, n, c->recip_slices);
+}
+
+static uint32_t slice_of_line(const cache *c, uint64_t line_number)
+{
+    uint64_t group;
+    return slice_and_group(c, line_number, &group);
+}
+
+/* set_index of a cache without plain_index. */
+static uint32_t set_index_general(const cache *c, uint64_t line_number)
+{
     if (c->sets == 1)
         return 0;
-    uint32_t slice = 0, slices = 1, sets = c->sets;
+    uint32_t slice = 0, slices = 1;
     if (c->config.slices > 1) {
         /* A sliced cache: the slice takes a line of every aligned group of `slices` lines, and
          * indexes its own sets by the group number. Slice s owns sets s, s + slices, ... so a
          * contiguous footprint occupies contiguous sets (and host memory). */
         slices = c->config.slices;
-        sets = c->sets / slices;
-        slice = slice_of_line(c, line_number);
-        line_number /= slices;
+        slice = slice_and_group(c, line_number, &line_number);
     }
     uint64_t h = line_number;
     if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
@@ -151,7 +188,14 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
         for (uint64_t x = line_number; x != 0; x >>= c->fold_bits)
             h ^= x & chunk_mask;
     }
-    return (uint32_t)(h % sets) * slices + slice;
+    return mod_by(h, c->slice_sets, c->recip_slice_sets) * slices + slice;
+}
+
+static inline uint32_t set_index(const cache *c, uint64_t line_number)
+{
+    if (c->plain_index) /* an L1: one test on the lookups of every access */
+        return mod_by(line_number, c->sets, c->recip_sets);
+    return set_index_general(c, line_number);
 }
 
 /* The ways of tag prints[0 .. n) (n <= 16) equal to `print`, as bits. The array is padded so
@@ -453,31 +497,33 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                 cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
-    uint64_t *valid = valid_bits(c, line);
-    uint8_t *data = line_data(c, line);
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
+    uint8_t *data = &c->data[slot << c->line_shift];
+    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
-        uint32_t run_bytes = count * sector_bytes;
-        uint64_t addr = line_address(c, line) + first * sector_bytes;
-        if (!bits_apply(valid, first * sector_bytes, run_bytes, BITS_ANY)) {
+        uint32_t run_bytes = count * sector_bytes, at = first * sector_bytes;
+        if (!bits_apply(valid, at, run_bytes, BITS_ANY)) {
             /* Nothing of the run was valid (a plain miss): the next level writes straight into
              * the line (bytes that are not valid are never read, so a failed read leaves
              * nothing visible), and one bit range marks them. */
-            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes,
-                                         data + first * sector_bytes);
+            mem_status st = c->next.read(c->next.ctx, rq, line_addr + at, run_bytes, data + at);
             if (st != MEM_OK)
                 return st;
-            bits_apply(valid, first * sector_bytes, run_bytes, BITS_SET);
+            bits_apply(valid, at, run_bytes, BITS_SET);
         } else {
-            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes, c->scratch);
+            mem_status st = c->next.read(c->next.ctx, rq, line_addr + at, run_bytes, c->scratch);
             if (st != MEM_OK)
                 return st;
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
-        LINE_FIELD(c, line, valid_sectors) |= bit_range(first, count);
+        g->valid_sectors[w] |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -717,7 +763,34 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
      * neither the clock nor these statistics. */
     uint32_t i = 0;
     uint64_t total = 0, reads = 0, clock = c->clock;
-    if (alloc <= CACHE_ALLOC_NONE) {
+    if (lines && out && (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)) {
+        /* The slots are known and the hint changes no class: a loop with its bases in
+         * registers (a scattered load's lines, one sector each). */
+        line_group *groups = c->groups;
+        const uint8_t *data = c->data, *sp = (const uint8_t *)sectors;
+        unsigned line_shift = c->line_shift;
+        for (; i < n; i++, sp += stride, out += stride) {
+            uint64_t s;
+            memcpy(&s, sp, sizeof s);
+            uint32_t line = lines[i];
+            if (line == NO_INDEX)
+                break;
+            line_group *g = &groups[line >> GROUP_SHIFT];
+            uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
+            if (s & (s - 1)) {
+                runs = popcount64(s & ~(s << 1));
+                k = popcount64(s);
+            }
+            clock += runs;
+            g->stamps[w] = clock;
+            if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+                touch_last(c, line);
+            reads += runs;
+            total += k;
+            copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k,
+                             out);
+        }
+    } else if (alloc <= CACHE_ALLOC_NONE) {
         for (; i < n; i++) {
             size_t at = i * stride;
             uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);

@@ -47,6 +47,12 @@ struct cache {
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
     int plain_index;         /* not sliced, modulo index: the set is line number mod sets */
+    uint32_t slice_sets;     /* sets per slice (sets when not sliced) */
+    /* Reciprocals for the set index without a divide instruction (cache.c, set_index), or 0
+     * where a numerator could be too wide for them to be exact (fast_reciprocal): */
+    uint64_t recip_sets;       /* of sets, for line numbers (plain_index) */
+    uint64_t recip_slices;     /* of config.slices, for line numbers */
+    uint64_t recip_slice_sets; /* of slice_sets, for group numbers (line number / slices) */
     line_group *groups;      /* slot_count / GROUP_LINES blocks (at least one) */
     uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */

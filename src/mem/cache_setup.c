@@ -40,6 +40,21 @@ static uint64_t slot_count_of(const cache_config *k)
     return slots >= UINT32_MAX ? 0 : slots;
 }
 
+/* ceil(2^64 / d), with which n / d and n mod d take multiplies for every n below 2^n_bits
+ * (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019: exact when
+ * n_bits + ceil(log2 d) <= 64); 0 when that does not hold, d < 2, or there is no 128-bit
+ * product (cache.c, set_index, then divides). */
+static uint64_t fast_reciprocal(uint32_t d, unsigned n_bits)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned log2_ceil = bits_log2_floor(d) + (bits_is_power_of_two(d) ? 0 : 1);
+    if (d >= 2 && n_bits + log2_ceil <= 64)
+        return UINT64_MAX / d + 1;
+#endif
+    (void)d, (void)n_bits;
+    return 0;
+}
+
 /* Applies defaults and checks the geometry; adds one diagnostic per problem found. */
 static mem_status config_check(cache_config *k, const cache_next_level *next, diag_list *dl)
 {
@@ -197,6 +212,14 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->bitmap_words = (k.line_bytes + 63) / 64;
     c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
     c->plain_index = k.slices <= 1 && k.index_function == CACHE_INDEX_MODULO;
+    c->slice_sets = k.slices > 1 ? c->sets / k.slices : c->sets;
+    unsigned number_bits = 64 - c->line_shift; /* of a line number */
+    c->recip_sets = fast_reciprocal(c->sets, number_bits);
+    if (k.slices > 1) {
+        c->recip_slices = fast_reciprocal(k.slices, number_bits);
+        /* a group number is a line number divided by slices >= 2 */
+        c->recip_slice_sets = fast_reciprocal(c->slice_sets, number_bits - 1);
+    }
     c->last_head = c->last_tail = NO_INDEX;
     if (allocate_storage(c) != MEM_OK) {
         cache_destroy(c);
