@@ -30,8 +30,19 @@ static uint64_t bit_range(unsigned first, unsigned count)
 
 static unsigned popcount64(uint64_t v)
 {
-    /* No sector or one (most lookups) at once, more by the shared SWAR count. */
-    return (v & (v - 1)) ? bits_popcount64(v) : (unsigned)(v != 0);
+    /* Sector masks of a line of four sectors or fewer (128-byte lines) from a table of 16
+     * four-bit counts; more by the shared SWAR count. */
+    if (v < 16)
+        return (unsigned)(UINT64_C(0x4332322132212110) >> (v * 4)) & 15;
+    return bits_popcount64(v);
+}
+
+/* Bits of a store's byte-mask word: none and all (whole runs of a warp's store) at once. */
+static unsigned word_popcount(uint64_t w)
+{
+    if (w == 0 || w == UINT64_MAX)
+        return w ? 64 : 0;
+    return bits_popcount64(w);
 }
 
 /* Bitmap operations over [start, start + count) of a line's byte bitmap. */
@@ -914,7 +925,7 @@ static void mask_to_bits(const uint8_t *mask, uint32_t offset, uint32_t bytes, s
         }
     }
     b->count = 0;
-    for (uint32_t k = b->first; k <= b->last; k++) b->count += bits_popcount64(b->w[k]);
+    for (uint32_t k = b->first; k <= b->last; k++) b->count += word_popcount(b->w[k]);
 }
 
 /* Sectors of the line that receive a stored byte. */
@@ -1042,7 +1053,7 @@ static void line_bits_to_store_bits(const cache *c, const uint64_t *bits, store_
     b->count = 0;
     for (uint32_t k = 0; k < c->bitmap_words; k++) {
         b->w[k] = bits[k];
-        b->count += bits_popcount64(bits[k]);
+        b->count += word_popcount(bits[k]);
     }
 }
 
