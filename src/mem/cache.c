@@ -987,6 +987,26 @@ static inline void blend8(uint8_t *ld, const uint8_t *data, uint64_t bits)
     memcpy(ld, &old, 8);
 }
 
+/* blend8 for 16 bytes under 16 bits, with SSE2: each half's bits copied into its eight bytes by
+ * a multiply, byte i kept where bit i of its half is set (a compare with the byte's own bit). */
+static inline void blend16(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+#ifdef __SSE2__
+    const uint64_t spread = UINT64_C(0x0101010101010101);
+    const __m128i own = _mm_set1_epi64x((long long)UINT64_C(0x8040201008040201));
+    __m128i b = _mm_set_epi64x((long long)(((bits >> 8) & 0xFF) * spread),
+                               (long long)((bits & 0xFF) * spread));
+    __m128i m = _mm_cmpeq_epi8(_mm_and_si128(b, own), own);
+    __m128i old = _mm_loadu_si128((const __m128i *)(const void *)ld);
+    __m128i new_bytes = _mm_loadu_si128((const __m128i *)(const void *)data);
+    _mm_storeu_si128((__m128i *)(void *)ld,
+                     _mm_or_si128(_mm_and_si128(m, new_bytes), _mm_andnot_si128(m, old)));
+#else
+    blend8(ld, data, bits & 0xFF);
+    blend8(ld + 8, data + 8, (bits >> 8) & 0xFF);
+#endif
+}
+
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
@@ -998,9 +1018,19 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
             memcpy(ld + offset, data, 128);
         else
             memcpy(ld + offset, data, bytes);
-    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
-        /* A whole-line store (a warp's line, data for every byte): eight bytes at a time where
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 16 == 0) {
+        /* A whole-line store (a warp's line, data for every byte): 16 bytes at a time where
          * any is stored, reading and writing only inside the line and the data. */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 4;
+                uint32_t i = k * 64 + chunk * 16;
+                blend16(ld + i, data + i, (w >> (chunk * 16)) & 0xFFFF);
+                w &= ~(UINT64_C(0xFFFF) << (chunk * 16));
+            }
+        }
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
+        /* The same for 8-byte lines, eight bytes at a time. */
         for (uint32_t k = b->first; k <= b->last; k++) {
             for (uint64_t w = b->w[k]; w != 0;) {
                 unsigned chunk = (unsigned)__builtin_ctzll(w) >> 3;
