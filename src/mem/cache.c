@@ -1187,6 +1187,15 @@ static inline uint32_t lookup_line(const cache *c, uint64_t addr)
     return find_line(c, set_index(c, line_number), line_number);
 }
 
+void cache_prefetch_set(const cache *c, uint64_t addr)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t base = set_index(c, line_number) * c->set_stride;
+    const line_group *g = &c->groups[base >> GROUP_SHIFT];
+    __builtin_prefetch(g->prints);
+    __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+}
+
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)
 {
     uint32_t line = lookup_line(c, addr);

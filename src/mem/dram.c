@@ -256,6 +256,16 @@ mem_status dram_poke(dram *d, uint64_t addr, size_t bytes, const void *data)
     return store_bytes(d, addr, bytes, data, NULL);
 }
 
+void dram_prefetch(const dram *d, uint64_t addr)
+{
+    const dram_page *p = page_find(d, addr >> d->page_shift);
+    if (p != NULL && p->data != NULL) {
+        const uint8_t *at = p->data + (addr & (d->page_bytes - 1) & ~(uint64_t)127);
+        __builtin_prefetch(at);
+        __builtin_prefetch(at + 64);
+    }
+}
+
 mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out)
 {
     uint64_t offset = addr & (d->page_bytes - 1);
