@@ -233,6 +233,22 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
                                                               const line_group **gp, uint32_t *wp)
 {
     uint64_t tag = TAG_OF(line_number);
+    if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a block */
+        const line_group *g = &c->groups[set];
+        *gp = g;
+        if (g->tags[0] == tag) {
+            *wp = 0;
+            return set * GROUP_LINES;
+        }
+        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag)); m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctz(m);
+            if (g->tags[w] == tag) {
+                *wp = w;
+                return set * GROUP_LINES + w;
+            }
+        }
+        return NO_INDEX;
+    }
     uint32_t base = set * c->set_stride;
     const line_group *g = &c->groups[base >> GROUP_SHIFT];
     uint32_t at = base & (GROUP_LINES - 1);
@@ -431,6 +447,20 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     uint32_t best = base;
     unsigned best_class = CACHE_PRIORITY_LAST + 1;
     uint64_t best_stamp = 0;
+    if (c->ways == GROUP_LINES) { /* the set is a block */
+        const line_group *g = &c->groups[set];
+        for (uint32_t w = 0; w < GROUP_LINES; w++) {
+            if (g->tags[w] == NO_LINE)
+                return base + w;
+            unsigned p = g->priorities[w];
+            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+                best = base + w;
+                best_class = p;
+                best_stamp = g->stamps[w];
+            }
+        }
+        return best;
+    }
     for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES) {
         const line_group *g = &c->groups[(base + w0) >> GROUP_SHIFT];
         uint32_t at = (base + w0) & (GROUP_LINES - 1);
