@@ -400,6 +400,24 @@ static inline void touch(cache *c, uint32_t line)
 
 /* ---- write-back, drop, allocation ---- */
 
+/* out[i] = bit first + i of `words` (0 or 1), i < count: eight at a time from a byte-aligned
+ * bit, each bit copied into every byte by a multiply and kept in its own byte (as blend8). */
+static void bits_to_bytes(const uint64_t *words, uint32_t first, uint32_t count, uint8_t *out)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint32_t i = 0;
+    if ((first & 7) == 0) {
+        for (; i + 8 <= count; i += 8) {
+            uint64_t b = (words[(first + i) >> 6] >> ((first + i) & 63)) & 0xFF;
+            uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+            uint64_t v = ((((x & low7) + low7) | x) & ~low7) >> 7;
+            memcpy(out + i, &v, sizeof v);
+        }
+    }
+    for (; i < count; i++)
+        out[i] = (uint8_t)bit_test(words, first + i);
+}
+
 /* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it.
  * `rq` is the request on whose behalf (cache_hints.request). */
 static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result *r)
@@ -412,8 +430,7 @@ static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result
         const uint8_t *mask = NULL;
         if (!bits_apply(dirty, first, sector_bytes, BITS_ALL)) {
             uint8_t *bytes = c->scratch + c->config.line_bytes;
-            for (uint32_t i = 0; i < sector_bytes; i++)
-                bytes[i] = (uint8_t)bit_test(dirty, first + i);
+            bits_to_bytes(dirty, first, sector_bytes, bytes);
             mask = bytes;
         }
         mem_status st = c->next.write(c->next.ctx, rq, line_address(c, line) + first,

@@ -134,10 +134,40 @@ static uint64_t chunk_bytes(const dram *d, uint64_t addr, uint64_t remaining)
 
 static int mask_all_zero(const uint8_t *mask, size_t bytes)
 {
-    for (size_t i = 0; i < bytes; i++)
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) { /* eight mask bytes at a time */
+        uint64_t v;
+        memcpy(&v, mask + i, sizeof v);
+        if (v != 0)
+            return 0;
+    }
+    for (; i < bytes; i++)
         if (mask[i] != 0)
             return 0;
     return 1;
+}
+
+/* dst[i] = src[i] where mask[i] is nonzero, i < n: eight bytes at a time, each nonzero mask
+ * byte's top bit set (no carry crosses a byte) and spread to 0xFF, the bytes blended under it
+ * (the others are written back unchanged). */
+static void copy_masked(uint8_t *dst, const uint8_t *src, const uint8_t *mask, uint64_t n)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t m, from, to;
+        memcpy(&m, mask + i, sizeof m);
+        if (m == 0)
+            continue;
+        m = (((((m & low7) + low7) | m) & ~low7) >> 7) * 0xFF;
+        memcpy(&from, src + i, sizeof from);
+        memcpy(&to, dst + i, sizeof to);
+        to = (to & ~m) | (from & m);
+        memcpy(dst + i, &to, sizeof to);
+    }
+    for (; i < n; i++)
+        if (mask[i] != 0)
+            dst[i] = src[i];
 }
 
 mem_status dram_create(const dram_config *config, diag_list *dl, dram **out)
@@ -233,13 +263,10 @@ static mem_status store_bytes(dram *d, uint64_t addr, size_t bytes, const void *
         dram_page *p = page_find(d, addr >> d->page_shift);
         if (p != NULL && p->data != NULL) {
             uint8_t *dst = p->data + (addr & (d->page_bytes - 1));
-            if (mask == NULL) {
+            if (mask == NULL)
                 memcpy(dst, src, (size_t)n);
-            } else {
-                for (uint64_t i = 0; i < n; i++)
-                    if (mask[i] != 0)
-                        dst[i] = src[i];
-            }
+            else
+                copy_masked(dst, src, mask, n);
         }
         /* A page without data here had an all-zero mask chunk: nothing to store. */
         if (mask != NULL)

@@ -253,6 +253,30 @@ static void test_read_after_page_changes(void **state)
     dram_destroy(d);
 }
 
+/* A masked write longer than a word, across two pages: exactly the bytes whose mask byte is
+ * nonzero (any nonzero value) change, whole zero words of the mask included. */
+static void test_masked_write_long(void **state)
+{
+    (void)state;
+    dram *d = make_dram(4096, 0);
+    enum { N = 45 };
+    const uint64_t at = 4096 - 21;
+    uint8_t old[N], neu[N], mask[N], back[N];
+    for (int i = 0; i < N; i++) {
+        old[i] = (uint8_t)(100 + i);
+        neu[i] = (uint8_t)(200 - i);
+        mask[i] = (uint8_t)(i % 3 == 0 ? 0 : i % 3 == 1 ? 0x80 : i); /* 0, 0x80 or i */
+    }
+    for (int i = 8; i < 16; i++) mask[i] = 0; /* a whole zero word */
+    mask[44] = 0x01;
+    assert_int_equal(dram_poke(d, at, N, old), MEM_OK);
+    assert_int_equal(dram_write(d, at, N, neu, mask), MEM_OK);
+    assert_int_equal(dram_peek(d, at, N, back), MEM_OK);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(back[i], mask[i] ? neu[i] : old[i]);
+    dram_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_limit_gives_nomem_without_partial_write),
         cmocka_unit_test(test_bad_page_size),
         cmocka_unit_test(test_read_after_page_changes),
+        cmocka_unit_test(test_masked_write_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
