@@ -811,6 +811,40 @@ uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs
     return i;
 }
 
+/* cache_read_hits' loop when the slots are known (`lines`) and the hint changes no class,
+ * with its bases in registers (a scattered load's lines, one sector each): adds to *clock,
+ * *reads and *total as that loop does; returns how many lines it read. */
+static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, uint8_t *out,
+                                       size_t stride, const uint32_t *lines, uint64_t *clock,
+                                       uint64_t *reads, uint64_t *total)
+{
+    line_group *groups = c->groups;
+    const uint8_t *data = c->data;
+    unsigned line_shift = c->line_shift;
+    uint32_t i = 0;
+    for (; i < n; i++, sp += stride, out += stride) {
+        uint64_t s;
+        memcpy(&s, sp, sizeof s);
+        uint32_t line = lines[i];
+        if (line == NO_INDEX)
+            break;
+        line_group *g = &groups[line >> GROUP_SHIFT];
+        uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
+        if (s & (s - 1)) {
+            runs = popcount64(s & ~(s << 1));
+            k = popcount64(s);
+        }
+        *clock += runs;
+        g->stamps[w] = *clock;
+        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            touch_last(c, line);
+        *reads += runs;
+        *total += k;
+        copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k, out);
+    }
+    return i;
+}
+
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
                          const uint32_t *lines, uint64_t *sector_count)
@@ -822,32 +856,8 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
     uint32_t i = 0;
     uint64_t total = 0, reads = 0, clock = c->clock;
     if (lines && out && (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)) {
-        /* The slots are known and the hint changes no class: a loop with its bases in
-         * registers (a scattered load's lines, one sector each). */
-        line_group *groups = c->groups;
-        const uint8_t *data = c->data, *sp = (const uint8_t *)sectors;
-        unsigned line_shift = c->line_shift;
-        for (; i < n; i++, sp += stride, out += stride) {
-            uint64_t s;
-            memcpy(&s, sp, sizeof s);
-            uint32_t line = lines[i];
-            if (line == NO_INDEX)
-                break;
-            line_group *g = &groups[line >> GROUP_SHIFT];
-            uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
-            if (s & (s - 1)) {
-                runs = popcount64(s & ~(s << 1));
-                k = popcount64(s);
-            }
-            clock += runs;
-            g->stamps[w] = clock;
-            if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
-                touch_last(c, line);
-            reads += runs;
-            total += k;
-            copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k,
-                             out);
-        }
+        i = read_held_lines(c, n, (const uint8_t *)sectors, out, stride, lines, &clock, &reads,
+                            &total);
     } else if (alloc <= CACHE_ALLOC_NONE) {
         for (; i < n; i++) {
             size_t at = i * stride;
