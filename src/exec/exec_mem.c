@@ -99,6 +99,47 @@ int exec_host_avx2(void)
 #endif
 }
 
+/* The part of an ADDR operand's address without its register (offset and variable) into *base,
+ * and the space lane_addresses returns. */
+static inline ir_space address_base(exec_warp *w, const ir_operand *o, ir_space written,
+                                    uint64_t *base)
+{
+    ir_space sp = written;
+    *base = (uint64_t)o->imm;
+    if (o->sym != IR_SYM_NONE && o->kind == IR_OPND_ADDR) {
+        ir_space sym_space;
+        *base += warp_symbol_address(w, o->sym, &sym_space);
+        sp = sym_space;
+        /* A generic access to a variable names its window address. */
+        if (written == IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE && sym_space != IR_SPACE_GLOBAL) {
+            *base += mem_window_base(sym_space);
+            sp = IR_SPACE_GENERIC;
+        } else if (written != IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE) {
+            sp = written;
+        }
+    }
+    return sp;
+}
+
+/* Lane `lane`'s address as lane_addresses computes it, alone, into *addr; returns the space. */
+static inline ir_space lane_address(exec_warp *w, const ir_operand *o, ir_space written,
+                                    uint32_t aux, unsigned lane, uint64_t *addr)
+{
+    uint64_t base;
+    ir_space sp = address_base(w, o, written, &base);
+    if (!o->has_reg) {
+        *addr = base;
+    } else if (aux & MEM_AUX_PAIR) {
+        uint64_t lo = w->regs[(size_t)o->vregs[0] * LANES + lane];
+        uint64_t hi = w->regs[(size_t)o->vregs[1] * LANES + lane];
+        *addr = ((hi << 32) | (uint32_t)lo) + base;
+    } else {
+        uint64_t keep = (aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
+        *addr = (w->regs[(size_t)o->reg * LANES + lane] + base) & keep;
+    }
+    return sp;
+}
+
 /* Per-lane addresses of an ADDR operand; returns the space the symbol (if any) lives in, or
  * `written` when the base is a register. `aux`: exec_mem_decode_aux's flags (MEM_AUX_ADDR32:
  * each lane's register + offset is taken modulo 2^32; MEM_AUX_PAIR: the base is a register
@@ -106,20 +147,8 @@ int exec_host_avx2(void)
 static ir_space lane_addresses(exec_warp *w, const ir_operand *o, ir_space written, uint32_t aux,
                                uint64_t *addr)
 {
-    ir_space sp = written;
-    uint64_t base = (uint64_t)o->imm;
-    if (o->sym != IR_SYM_NONE && o->kind == IR_OPND_ADDR) {
-        ir_space sym_space;
-        base += warp_symbol_address(w, o->sym, &sym_space);
-        sp = sym_space;
-        /* A generic access to a variable names its window address. */
-        if (written == IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE && sym_space != IR_SPACE_GLOBAL) {
-            base += mem_window_base(sym_space);
-            sp = IR_SPACE_GENERIC;
-        } else if (written != IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE) {
-            sp = written;
-        }
-    }
+    uint64_t base;
+    ir_space sp = address_base(w, o, written, &base);
     if (o->has_reg) {
         int pair = (aux & MEM_AUX_PAIR) != 0;
         const uint64_t *lo = w->regs + (size_t)(pair ? o->vregs[0] : o->reg) * LANES;
@@ -223,6 +252,15 @@ static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *ac
     e->tid[2] = t / (b[0] * b[1]);
 }
 
+/* The warp's fault for a memory access that failed with *fault (EXEC-MEM-001). */
+static void access_fault(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
+                         const mem_fault *fault)
+{
+    warp_fault(w, x, fault->lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
+               space_name(fault->space), access_name(acc), fault->bytes,
+               (unsigned long long)fault->address, fault->what);
+}
+
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
@@ -256,9 +294,7 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
             window_error(w, x, acc, misaligned, 1);
         return 0;
     }
-    warp_fault(w, x, fault.lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
-               space_name(fault.space), access_name(acc), fault.bytes,
-               (unsigned long long)fault.address, fault.what);
+    access_fault(w, x, acc, &fault);
     return -1;
 }
 
@@ -305,11 +341,16 @@ static uint64_t policy_operand(exec_warp *w, const exec_xinsn *x, int i, uint32_
 
 /* Element e (eb bytes) of a lane's loaded bytes `p`, extended as the destination register
  * wants (x->dst_signed, x->dst_bits): unpack_load's rule for one lane. */
-static uint64_t load_element(const exec_xinsn *x, const uint8_t *p, unsigned e, unsigned eb)
+static inline uint64_t load_element(const exec_xinsn *x, const uint8_t *p, unsigned e,
+                                    unsigned eb)
 {
     unsigned bits = x->dst_bits ? x->dst_bits : 64;
     uint64_t v = 0;
-    memcpy(&v, p + e * eb, eb < 8 ? eb : 8);
+    switch (eb) { /* fixed sizes the compiler inlines (a copy of variable size is a call) */
+    case 4: memcpy(&v, p + e * 4, 4); break;
+    case 8: memcpy(&v, p + e * 8, 8); break;
+    default: memcpy(&v, p + e * eb, eb < 8 ? eb : 8); break;
+    }
     if (eb == 4 && !x->dst_signed)
         return v;
     if (eb == 8)
@@ -503,15 +544,104 @@ static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* ld with MEM_AUX_SAME that h_ld_const_same does not take (a parameter by name, a variable of
+ * the const space): exec_h_ld's steps for the one lane it hands the memory system, without the
+ * other lanes' addresses, which neither the memory system nor the access's readers look at (only
+ * active lanes are), and through memsys_load_lane, do_access's memsys_access for such a load
+ * (which never parks and never has window errors) without its general path. Another space (a
+ * generic or global variable) or a lane size that is not modelled takes exec_h_ld; a load with
+ * the uniform hint (which memsys_load_if_local parks) takes do_access. */
+static void h_ld_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint64_t base;
+    ir_space sp = address_base(w, &in->src[0], (ir_space)in->mem.space, &base);
+    unsigned vec = in->mem.vec ? in->mem.vec : 1;
+    if ((sp != IR_SPACE_CONST && sp != IR_SPACE_PARAM) ||
+        in->mem.elem_bytes * vec > MEM_MAX_LANE_BYTES) {
+        exec_h_ld(w, x, mask);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    unsigned lead = (unsigned)__builtin_ctz(mask);
+    acc->op = MEM_OP_LOAD;
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = (uint8_t)vec;
+    acc->active = 1u << lead;
+    acc->insn_id = in->id;
+    acc->time = 0;
+    acc->attrs = &in->mem;
+    acc->policy = 0;
+    acc->window_errors = w->run->prog->module->machine.window_errors;
+    acc->space = (uint8_t)sp;
+    acc->addr[lead] = base;
+    int rc;
+    if (in->mem.uniform) {
+        rc = do_access(w, x, acc);
+    } else {
+        mem_fault fault;
+        rc = memsys_load_lane(w->run->ms, &w->mctx, acc, &fault);
+        if (rc) {
+            access_fault(w, x, acc, &fault);
+            return;
+        }
+        const exec_launch *L = w->run->launch;
+        if (L->on_access)
+            L->on_access(acc, L->access_user);
+    }
+    if (rc)
+        return;
+    const ir_operand *d = &in->dst[0];
+    if (d->kind == IR_OPND_REG && vec == 1 && mask == FULL_MASK && d->reg != IR_REG_SINK) {
+        uint64_t v = load_element(x, acc->data[lead], 0, acc->elem_bytes); /* a parameter */
+        uint64_t *r = w->regs + (size_t)d->reg * LANES;
+        for (unsigned l = 0; l < LANES; l++) r[l] = v;
+    } else {
+        unpack_same(w, x, mask, acc, lead);
+    }
+    if (in->mem.fence)
+        fence_access(w, x, mask);
+}
+
+/* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its
+ * lowest active lane alone makes memsys_load_if_local park it (memsys_load_parks); then the
+ * warp parks (as do_access parks it) and the load runs again in the serial phase. Fills only
+ * what memsys_load_parks reads; after 0 the caller prepares the whole access and makes it.
+ * Worth asking only for a global or generic load: the others never park for their first lane. */
+static int load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc)
+{
+    const ir_insn *in = x->in;
+    unsigned lead = (unsigned)__builtin_ctz(mask);
+    ir_space sp = lane_address(w, &in->src[0], (ir_space)in->mem.space, x->aux, lead,
+                               &acc->addr[lead]);
+    if (sp == IR_SPACE_NONE) /* the frame's parameters: no memory access */
+        return 0;
+    acc->op = MEM_OP_LOAD;
+    acc->space = (uint8_t)sp;
+    acc->active = mask;
+    acc->insn_id = in->id;
+    acc->attrs = &in->mem;
+    if (!memsys_load_parks(w->run->ms, &w->mctx, acc))
+        return 0;
+    w->parked = 1;
+    return 1;
+}
+
 /* ld of one 4-byte element zero-extended, or one 8-byte element, into a register, without a
  * cache policy operand, a fence or MEM_AUX_SAME (exec_ld_handler): exec_h_ld's steps with the
- * unpacking decided at decode. */
-static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * unpacking decided at decode. `may_park`: a global or generic load, which in a parallel phase
+ * asks load_parks first (decided at decode too, so that the other spaces' loads pay nothing). */
+static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const exec_xinsn *x,
+                                                            uint32_t mask, int may_park)
 {
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
     ir_space sp;
+    if (may_park && w->run->tally && load_parks(w, x, mask, acc))
+        return;
     prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
@@ -520,6 +650,16 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
     else
         unpack_u64(r, acc, 0, mask);
+}
+
+static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    ld_scalar(w, x, mask, 0);
+}
+
+static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    ld_scalar(w, x, mask, 1);
 }
 
 exec_handler exec_ld_handler(const exec_xinsn *x)
@@ -531,10 +671,14 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         !in->mem.fence && !in->mem.uniform && in->mem.vec <= 1 && eb && eb <= 8 &&
         !(eb & (eb - 1)) && d->kind == IR_OPND_REG && d->reg != IR_REG_SINK)
         return h_ld_const_same;
+    if (x->aux & MEM_AUX_SAME)
+        return h_ld_same;
     if (!(x->aux & MEM_AUX_SAME) && !in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
         ((eb == 4 && !x->dst_signed) || eb == 8) && d->kind == IR_OPND_REG &&
         d->reg != IR_REG_SINK)
-        return h_ld_scalar;
+        return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
+                   ? h_ld_scalar_global
+                   : h_ld_scalar;
     return exec_h_ld;
 }
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */

@@ -468,12 +468,133 @@ static int coalesce_two_runs(memsys *ms, const mem_access *acc, const lane_targe
     return 1;
 }
 
+/* The rows of a warp's local backing that coalesce_local_words finds without req_of. */
+enum { LOCAL_ROWS = 64 };
+static const uint8_t local_ones[4] = {1, 1, 1, 1};
+
+/* coalesce_local_words when every lane has the same offset (a spill or its reload): rows
+ * row0 .. row0 + words - 1, one request each in that order, every one with the same sectors and
+ * byte bits (4 bytes of each active lane), worked out once. */
+static int local_rows_uniform(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                              uint32_t lanes, uint32_t row0, uint32_t words, int store)
+{
+    uint64_t nibbles[2] = {0, 0}, sectors = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        nibbles[l >> 4] |= UINT64_C(0xF) << (4 * (l & 15));
+        sectors |= UINT64_C(1) << ((4 * l) >> ms->l1_sector_shift);
+    }
+    for (uint32_t j = 0; j < words; j++) {
+        int r = new_req(ms, ctx->local_backing + (uint64_t)(row0 + j) * 128, LINE_KIND_LOCAL,
+                        store);
+        if (r < 0)
+            return -1;
+        line_req *q = &ms->reqs[r];
+        q->sectors = sectors;
+        q->byte_bits[0] = nibbles[0];
+        q->byte_bits[1] = nibbles[1];
+        if (store) {
+            if (lanes == UINT32_MAX)
+                memset(q->mask, 1, 128);
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                if (lanes != UINT32_MAX)
+                    memcpy(q->mask + 4 * l, local_ones, 4);
+                memcpy(q->data + 4 * l, acc->data[l] + 4 * j, 4);
+            }
+        } else if (words == 1) {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                ms->lane_src[l] = q->data + 4 * l;
+            }
+            ms->whole_lanes = lanes;
+        } else {
+            if (ms->npieces + (uint32_t)__builtin_popcount(lanes) >
+                sizeof ms->pieces / sizeof ms->pieces[0])
+                return -1;
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                ms->pieces[ms->npieces++] =
+                    (lane_piece){(uint16_t)r, (uint8_t)l, (uint8_t)(4 * j), (uint8_t)(4 * l), 4};
+            }
+        }
+    }
+    ms->last_req = ms->nreqs - 1;
+    return 1;
+}
+/* Local lanes whose bytes are whole words (hier_local_backing puts word w of lane l at byte 4l
+ * of the 128-byte row w of the warp's local backing): when the L1 line is that row and every
+ * lane's words lie in the first LOCAL_ROWS rows, each of a lane's words is 4 bytes of the
+ * request of its row, found by the row number instead of req_of's look-ups. The requests come
+ * in the order, and with the bytes, sectors, mask and data, the per-lane loop of
+ * coalesce_access gives them (lane by lane, a lane's words in ascending order); a load's lanes
+ * read through lane_src when they have one word, through pieces otherwise. Register spills and
+ * local arrays indexed per lane take this path. Returns 0 when the access is not of this shape
+ * (nothing changed), 1 when done, -1 when the scratch is full. */
+static int coalesce_local_words(memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                                const lane_target *t, uint32_t lanes, int store)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec, words = bytes / 4;
+    if (ms->line_bytes != 128 || (ctx->local_backing & 127) || (bytes & 3) || !words ||
+        words > LOCAL_ROWS)
+        return 0;
+    uint64_t first = t[__builtin_ctz(lanes)].offset;
+    uint32_t bad = 0, same = 1;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        const lane_target *lt = &t[__builtin_ctz(m)];
+        bad |= (lt->space != IR_SPACE_LOCAL) | ((lt->offset & 3) != 0) |
+               (lt->offset / 4 > LOCAL_ROWS - words);
+        same &= lt->offset == first;
+    }
+    if (bad)
+        return 0;
+    if (same)
+        return local_rows_uniform(ms, ctx, acc, lanes, (uint32_t)(first / 4), words, store);
+    int16_t req_of_row[LOCAL_ROWS];
+    memset(req_of_row, -1, sizeof req_of_row);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m), row = (uint32_t)(t[l].offset / 4), off = 4 * l;
+        for (uint32_t j = 0; j < words; j++, row++) {
+            int r = req_of_row[row];
+            if (r < 0) {
+                r = new_req(ms, ctx->local_backing + (uint64_t)row * 128, LINE_KIND_LOCAL, store);
+                if (r < 0)
+                    return -1;
+                req_of_row[row] = (int16_t)r;
+            }
+            line_req *q = &ms->reqs[r];
+            q->sectors |= UINT64_C(1) << (off >> ms->l1_sector_shift);
+            q->byte_bits[off >> 6] |= UINT64_C(0xF) << (off & 63);
+            if (store) {
+                memcpy(q->mask + off, local_ones, 4);
+                memcpy(q->data + off, acc->data[l] + 4 * j, 4);
+            } else if (words == 1) {
+                ms->lane_src[l] = q->data + off;
+                ms->whole_lanes |= 1u << l;
+            } else {
+                if (ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
+                    return -1;
+                ms->pieces[ms->npieces++] =
+                    (lane_piece){(uint16_t)r, (uint8_t)l, (uint8_t)(4 * j), (uint8_t)off, 4};
+            }
+        }
+    }
+    ms->last_req = ms->nreqs - 1;
+    return 1;
+}
+
 int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
                     uint32_t lanes, int store)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     coalesce_begin(ms);
-    int strided = lanes ? coalesce_strided(ms, acc, t, lanes, store) : 0;
+    int strided = 0;
+    if (lanes && t[__builtin_ctz(lanes)].space == IR_SPACE_LOCAL) {
+        ms->known_stride = UINT64_MAX; /* found for global lanes only */
+        strided = coalesce_local_words(ms, ctx, acc, t, lanes, store);
+    } else if (lanes) {
+        strided = coalesce_strided(ms, acc, t, lanes, store);
+    }
     if (!strided && lanes == UINT32_MAX)
         strided = coalesce_two_runs(ms, acc, t, store);
     if (strided)

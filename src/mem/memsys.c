@@ -4,10 +4,12 @@
  * the counters. */
 #include "mem/memsys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "mem/memsys_internal.h"
 
 enum { ALLOC_GAP = 64 * 1024 };
@@ -29,6 +31,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     ms->l1_sector_shift = cfg->l1.sector_bytes ? (unsigned)__builtin_ctz(cfg->l1.sector_bytes) : 5;
     ms->l2_sector_shift = cfg->l2.sector_bytes ? (unsigned)__builtin_ctz(cfg->l2.sector_bytes) : 5;
     ms->line_bytes = cfg->l1.line_bytes ? cfg->l1.line_bytes : LINE_BYTES_MAX;
+    ms->host_avx2 = (uint8_t)cpu_has_avx2();
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;
@@ -113,6 +116,7 @@ memsys_tally *memsys_tally_create(const memsys *ms)
     t->view.insn_base = 0;
     memset(&t->view.unattributed, 0, sizeof t->view.unattributed);
     t->view.own_work.counters = &t->view.unattributed;
+    t->view.lead_acc = NULL;
     return t;
 }
 
@@ -473,6 +477,92 @@ scan_full_warp(const mem_access *acc, lane_target *t, ir_space sp, uint64_t *lo,
     return off;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define MEMSYS_AVX2 1
+#include <immintrin.h>
+/* scan_full_warp on hosts with AVX2 (memsys.host_avx2), four lanes at a time: the same targets,
+ * bounds, OR and stride test. Unsigned order is signed order once the top bit is flipped; each
+ * lane_target's first eight bytes (its space, then padding) and its address are stored as two
+ * 64-bit halves of one 128-bit store. With `with_stride`, a warp found at its stride without
+ * wrapping around has its bounds at lanes 0 and 31, so the loop leaves them out and a second
+ * pass finds them only for the other warps. */
+__attribute__((target("avx2"))) static uint64_t
+scan_full_warp_avx2(const mem_access *acc, lane_target *t, ir_space sp, uint64_t *lo,
+                    uint64_t *hi, uint64_t *any, uint64_t stride, int with_stride)
+{
+    _Static_assert(sizeof(lane_target) == 16 && offsetof(lane_target, offset) == 8,
+                   "lane_target is a space in eight bytes and an address");
+    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i space = _mm256_set1_epi64x((long long)sp);
+    uint64_t base = acc->addr[0];
+    __m256i low = _mm256_set1_epi64x(INT64_MAX), high = flip; /* UINT64_MAX and 0, flipped */
+    __m256i all = _mm256_setzero_si256(), off = all;
+    __m256i expect = _mm256_setr_epi64x((long long)base, (long long)(base + stride),
+                                        (long long)(base + 2 * stride),
+                                        (long long)(base + 3 * stride));
+    const __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[l]);
+        all = _mm256_or_si256(all, a);
+        if (with_stride) {
+            off = _mm256_or_si256(off, _mm256_xor_si256(a, expect));
+            expect = _mm256_add_epi64(expect, step);
+        } else {
+            __m256i f = _mm256_xor_si256(a, flip);
+            low = _mm256_blendv_epi8(low, f, _mm256_cmpgt_epi64(low, f));
+            high = _mm256_blendv_epi8(high, f, _mm256_cmpgt_epi64(f, high));
+        }
+        __m256i even = _mm256_unpacklo_epi64(space, a), odd = _mm256_unpackhi_epi64(space, a);
+        _mm256_storeu_si256((__m256i *)(void *)&t[l], _mm256_permute2x128_si256(even, odd, 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)&t[l + 2],
+                            _mm256_permute2x128_si256(even, odd, 0x31));
+    }
+    uint64_t o[4], x[4] = {0, 0, 0, 0};
+    _mm256_storeu_si256((__m256i *)(void *)o, all);
+    *any = o[0] | o[1] | o[2] | o[3];
+    if (with_stride) {
+        _mm256_storeu_si256((__m256i *)(void *)x, off);
+        if (!(x[0] | x[1] | x[2] | x[3]) && stride <= (UINT64_MAX - base) / MEM_LANES) {
+            *lo = base, *hi = base + (MEM_LANES - 1) * stride;
+            return 0;
+        }
+        for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+            __m256i f = _mm256_xor_si256(
+                _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[l]), flip);
+            low = _mm256_blendv_epi8(low, f, _mm256_cmpgt_epi64(low, f));
+            high = _mm256_blendv_epi8(high, f, _mm256_cmpgt_epi64(f, high));
+        }
+    }
+    uint64_t v[4], w[4];
+    _mm256_storeu_si256((__m256i *)(void *)v, low);
+    _mm256_storeu_si256((__m256i *)(void *)w, high);
+    uint64_t lmin = UINT64_MAX, lmax = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t a = v[k] ^ (uint64_t)INT64_MIN, b = w[k] ^ (uint64_t)INT64_MIN;
+        lmin = a < lmin ? a : lmin;
+        lmax = b > lmax ? b : lmax;
+    }
+    *lo = lmin, *hi = lmax;
+    return x[0] | x[1] | x[2] | x[3];
+}
+#endif
+
+/* scan_full_warp, by the AVX2 build where the host has it. */
+static inline uint64_t scan_warp(const memsys *ms, const mem_access *acc, lane_target *t,
+                                 ir_space sp, uint64_t *lo, uint64_t *hi, uint64_t *any,
+                                 uint64_t stride, int with_stride)
+{
+#ifdef MEMSYS_AVX2
+    if (ms->host_avx2)
+        return scan_full_warp_avx2(acc, t, sp, lo, hi, any, stride, with_stride);
+#else
+    (void)ms;
+#endif
+    if (with_stride)
+        return scan_full_warp(acc, t, sp, lo, hi, any, stride, 1);
+    return scan_full_warp(acc, t, sp, lo, hi, any, stride, 0);
+}
+
 /* The common case: an explicit global, shared or local access whose lanes are all aligned and
  * inside one allocation or window, checked with one bounds test on the lowest and highest
  * address. Returns 0 when the per-lane path must decide (generic addresses, or a fault to
@@ -490,11 +580,11 @@ static int resolve_uniform_space(memsys *ms, const mem_ctx *ctx, const mem_acces
     if (acc->active == UINT32_MAX) { /* a full warp: no mask test per lane */
         uint64_t base = acc->addr[0], stride = acc->addr[1] - base;
         if (sp == IR_SPACE_GLOBAL)
-            off_stride = scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 1);
+            off_stride = scan_warp(ms, acc, t, sp, &lo, &hi, &any, stride, 1);
         else
-            scan_full_warp(acc, t, sp, &lo, &hi, &any, stride, 0);
+            scan_warp(ms, acc, t, sp, &lo, &hi, &any, stride, 0);
         if (!off_stride)
-            off_stride = stride % bytes || stride > (UINT64_MAX - base) / MEM_LANES ||
+            off_stride = (stride & (bytes - 1)) || stride > (UINT64_MAX - base) / MEM_LANES ||
                          bytes > ms->line_bytes;
         if (!off_stride)
             *known_stride = stride;
@@ -568,10 +658,15 @@ typedef enum access_mode { ACCESS_PLAIN, ACCESS_LOAD_IF_LOCAL, ACCESS_STORE_DEFE
 static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir_mem_attrs *attrs,
                        const lane_target *t, uint32_t cached, int mode, mem_fault *fault)
 {
-    mem_request rq = mem_request_for(ms, ctx, acc, attrs);
+    mem_request rq = { /* mem_request_for's, built in place */
+        .attrs = attrs,
+        .log = mode == ACCESS_STORE_DEFERRED ? ctx->store_log : NULL,
+        .insn_id = acc->insn_id,
+        .sm = ctx->sm,
+        .time = acc->time,
+        .counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id] : &ms->unattributed,
+    };
     int local_only = mode == ACCESS_LOAD_IF_LOCAL;
-    if (mode == ACCESS_STORE_DEFERRED)
-        rq.log = ctx->store_log;
     uint64_t read0 = rq.counters->dram.read_bytes, write0 = rq.counters->dram.write_bytes;
     int atomic = acc->op == MEM_OP_ATOMIC;
     int st = atomic ? hier_atomic(ms, ctx, acc, &rq, t, cached, fault)
@@ -584,22 +679,65 @@ static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir
     return st;
 }
 
-/* A load by one lane from the const or param space: what the general path below does for it
- * (check, constant-cache count, copy), without its loops over all lanes. exec_h_ld sends the
- * loads whose lanes all read one address this way (its lowest active lane only). */
-static int direct_one_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc,
-                           mem_counters *counters, mem_fault *fault)
+/* constant_count for one lane (`t`, charged to c): one request, one address, one line; returns
+ * whether the line missed (constant_count's last_const_misses; its last_const_lookups and
+ * last_const_addresses are 1). A line the SM's constant cache holds takes cache_read_hit, which
+ * does what cache_read does for a hit (recency, statistics) without its general path; when the
+ * configured line is not the cache's one sector (no constant line size given: the cache's own
+ * default geometry) every look-up takes cache_read, as constant_count does. */
+static uint32_t count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm,
+                                    const lane_target *t)
 {
-    lane_target t[MEM_LANES];
+    uint64_t line_bytes = ms->cfg.constant.line_bytes;
+    uint32_t runs;
+    c->constant.requests++;
+    if (line_bytes && cache_read_hit(ms->constant[sm], constant_address(t) & ~(line_bytes - 1),
+                                     1, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
+        c->constant.hits++;
+        return 0;
+    }
+    line_bytes = line_bytes ? line_bytes : 64; /* a power of two (cache_create) */
+    cache_result r;
+    cache_read(ms->constant[sm], constant_address(t) & ~(line_bytes - 1), 1, NULL, NULL, &r);
+    c->constant.hits += r.sector_hits;
+    c->constant.misses += r.sector_misses;
+    return r.sector_misses;
+}
+
+/* memsys_load_lane, also access()'s path for such a load: what the general path of access()
+ * does for it (check, constant-cache count, copy, the results), without its loops over all
+ * lanes and its clearing of results it then sets (of the fault, only its kind). A lane that is
+ * misaligned or outside its bank's data or the parameters takes mem_check_lane, which reports
+ * it as access() does. */
+int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault)
+{
+    mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                       : &ms->unattributed;
+    if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
+        uniform_count(counters, acc);
     uint32_t l = (uint32_t)__builtin_ctz(acc->active);
-    if (mem_check_lane(ms, ctx, acc, l, &t[l], fault) < 0)
-        return -1;
-    constant_count(ms, counters, ctx, acc, t, acc->active);
-    const_results(ms, acc);
-    acc->levels |= 1u << MEM_LEVEL_CONSTANT;
-    const uint8_t *p = t[l].space == IR_SPACE_CONST ? const_byte(ms, t[l].offset)
-                                                    : (const uint8_t *)ms->params + t[l].offset;
-    memcpy(acc->data[l], p, (uint32_t)acc->elem_bytes * acc->vec);
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    lane_target t = {(ir_space)acc->space, acc->addr[l]};
+    uint64_t limit = ms->params_bytes, bank = t.offset >> MEM_CONST_BANK_SHIFT;
+    if (t.space == IR_SPACE_CONST)
+        limit = bank < MEM_CONST_BANKS ? (bank << MEM_CONST_BANK_SHIFT) + ms->const_bytes[bank] : 0;
+    fault->kind = MEM_FAULT_NONE;
+    if (!bytes || (bytes & (bytes - 1)) || (t.offset & (bytes - 1)) || t.offset >= limit ||
+        limit - t.offset < bytes) {
+        memset(fault, 0, sizeof *fault);
+        if (mem_check_lane(ms, ctx, acc, l, &t, fault) < 0)
+            return -1;
+    }
+    acc->levels = 1u << MEM_LEVEL_CONSTANT;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->shared_wavefronts = acc->l1_tags = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    acc->const_misses = (uint8_t)count_constant_lane(ms, counters, ctx->sm, &t);
+    acc->const_lookups = acc->const_addresses = 1;
+    const uint8_t *p = t.space == IR_SPACE_CONST ? const_byte(ms, t.offset)
+                                                 : (const uint8_t *)ms->params + t.offset;
+    lane_move(acc->data[l], p, bytes);
     return 0;
 }
 
@@ -622,18 +760,65 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
     memcpy(out, ms->const_bank[bank] + in_bank, bytes);
     return 0;
 }
-/* memsys_load_if_local's early answer: the lowest active lane is a global lane whose sector
- * is not in the SM's L1, so the load reaches the L2 (a lane that would fault is left to the
- * full check). Looks at one lane, before the warp's lanes are resolved and coalesced. */
-static int first_lane_misses_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
-                                const ir_mem_attrs *attrs)
+/* memsys_load_if_local's early answer from the lowest active lane alone, before the warp's
+ * lanes are resolved and coalesced: 1 when it is a global lane whose sector is not in the SM's
+ * L1, so that the load reaches the L2 (a lane that would fault is left to the full check); 0
+ * when it is a global lane whose sector is there; -1 for a lane of another space. */
+static int lead_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const mem_access *acc,
+                           const ir_mem_attrs *attrs)
 {
     uint32_t l = (uint32_t)__builtin_ctz(acc->active);
     ir_space sp = (ir_space)acc->space;
     uint64_t at = acc->addr[l];
     if (sp == IR_SPACE_GENERIC)
         sp = memsys_resolve_generic(at, &at);
-    return sp == IR_SPACE_GLOBAL && !hier_global_lane_in_l1(ms, ctx, attrs, at);
+    if (sp != IR_SPACE_GLOBAL)
+        return -1;
+    return hier_global_lane_in_l1(ms, ctx, attrs, at) ? 0 : 1;
+}
+
+/* The attributes a load goes by: its own, or under --strip-hints their copy in *plain. */
+static const ir_mem_attrs *load_attrs(const memsys *ms, const mem_access *acc,
+                                      ir_mem_attrs *plain)
+{
+    if (!ms->strip_hints)
+        return acc->attrs;
+    strip_hints(acc, plain); /* never 0 for a load */
+    return plain;
+}
+
+int memsys_load_parks(memsys *ms, const mem_ctx *ctx, const mem_access *acc)
+{
+    ms->lead_acc = NULL;
+    if (acc->op != MEM_OP_LOAD || acc->attrs->uniform)
+        return 1;
+    if (!acc->active)
+        return 0;
+    ir_mem_attrs plain;
+    int lead = lead_lane_in_l1(ms, ctx, acc, load_attrs(ms, acc, &plain));
+    if (lead == 1)
+        return 1;
+    if (lead == 0) { /* the memsys_load_if_local that follows need not look it up again */
+        ms->lead_acc = acc;
+        ms->lead_addr = acc->addr[__builtin_ctz(acc->active)];
+        ms->lead_insn = acc->insn_id;
+        ms->lead_sm = ctx->sm;
+        ms->lead_space = acc->space;
+    }
+    return 0;
+}
+
+/* Whether memsys_load_parks just found the lowest active lane of `acc` (same access, address,
+ * instruction, SM and space) a global lane held in the L1. Forgets it: it holds for one
+ * access only. */
+static int lead_known_in_l1(memsys *ms, const mem_ctx *ctx, const mem_access *acc)
+{
+    int known = ms->lead_acc == acc && acc->active &&
+                ms->lead_addr == acc->addr[__builtin_ctz(acc->active)] &&
+                ms->lead_insn == acc->insn_id && ms->lead_sm == ctx->sm &&
+                ms->lead_space == acc->space;
+    ms->lead_acc = NULL;
+    return known;
 }
 
 /* memsys_access (ACCESS_PLAIN); memsys_load_if_local (ACCESS_LOAD_IF_LOCAL: a load that may
@@ -644,9 +829,16 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
 {
     lane_target t[MEM_LANES];
     int local_only = mode == ACCESS_LOAD_IF_LOCAL;
+    int lead_in_l1 = lead_known_in_l1(ms, ctx, acc);
     if (local_only && (acc->op != MEM_OP_LOAD || acc->attrs->uniform))
         return 1;
-    memset(fault, 0, sizeof *fault);
+    if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
+        acc->active && !(acc->active & (acc->active - 1)))
+        return memsys_load_lane(ms, ctx, acc, fault);
+    if (acc->op == MEM_OP_LOAD || acc->op == MEM_OP_STORE)
+        fault->kind = MEM_FAULT_NONE; /* each of their faults fills it whole (mem_fail) */
+    else
+        memset(fault, 0, sizeof *fault);
     acc->levels = 0;
     acc->nserved = 0;
     acc->window_lanes = acc->misaligned_lanes = 0;
@@ -665,15 +857,16 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
         return acc->op == MEM_OP_FENCE ? control_fence(ms, ctx, &rq, fault)
                                        : control_access(ms, ctx, acc, &rq, fault);
     }
-    if (local_only && acc->active && first_lane_misses_l1(ms, ctx, acc, attrs))
-        return 1;
+    if (local_only && acc->active && !lead_in_l1) {
+        int lead = lead_lane_in_l1(ms, ctx, acc, attrs);
+        if (lead == 1)
+            return 1;
+        lead_in_l1 = lead == 0;
+    }
     mem_counters *counters = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                        : &ms->unattributed;
     if (acc->attrs->uniform) /* a hint with no effect on data: only checked and counted */
         uniform_count(counters, acc);
-    if (acc->op == MEM_OP_LOAD && (acc->space == IR_SPACE_CONST || acc->space == IR_SPACE_PARAM) &&
-        acc->active && !(acc->active & (acc->active - 1)))
-        return direct_one_lane(ms, ctx, acc, counters, fault);
     uint32_t cached = 0, direct = 0, shared = 0, constant = 0;
     ms->known_stride = UINT64_MAX;
     if (resolve_uniform_space(ms, ctx, acc, t, &cached, &shared, &ms->known_stride))
@@ -700,6 +893,7 @@ resolved:
         uint32_t l0 = (uint32_t)__builtin_ctz(cached);
         if ((shared | constant) ||
             (t[l0].space == IR_SPACE_GLOBAL &&
+             !(lead_in_l1 && (cached & 1u << __builtin_ctz(acc->active))) &&
              !hier_global_lane_in_l1(ms, ctx, attrs, t[l0].offset)))
             return 1;
     }

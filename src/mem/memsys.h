@@ -119,6 +119,14 @@ void memsys_tally_destroy(memsys_tally *t);
  * with *fault. Otherwise (it would reach the L2) returns 1 having changed nothing; the caller
  * makes it later with memsys_access. Faults as memsys_access. */
 int memsys_load_if_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+/* memsys_load_if_local's first step, for a load whose lanes' addresses are not all computed
+ * yet: whether it returns 1 because of its lowest active lane alone (acc->attrs->uniform, or a
+ * global lane whose sector is not valid in the L1 of ctx's SM). Reads acc->op, space, active,
+ * insn_id, attrs and the lowest active lane's addr only. Returns 1 (the load would park;
+ * nothing changed) or 0. After 0 the caller makes the load next, with memsys_load_if_local on
+ * the same acc (the lowest lane's address unchanged, the others filled in), and that call does
+ * not look the lane up in the L1 again. No errors. */
+int memsys_load_parks(memsys *ms, const mem_ctx *ctx, const mem_access *acc);
 /* memsys_access for a store by the SM of ctx while other threads work on other SMs: what it does
  * to the SM's L1 and shared memory happens now; every write it makes to the L2 (a write-through,
  * a write that bypasses the L1, the write-back of a line it evicts) is appended to
@@ -187,6 +195,14 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  * unmodelled space or atomic, a cache the model does not have, e.g. the call-return stack's,
  * or an address outside the hierarchies the operation names), _NOMEM. */
 int memsys_access(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
+
+/* memsys_access for a load (acc->op MEM_OP_LOAD) from the const or param space (acc->space) by
+ * exactly one lane (acc->active), the lowest active lane of a load whose lanes all read one
+ * address: the same data, counters, results and faults, without the general path's work per
+ * lane. Reads only acc->addr of that lane. Never needs more than the SM: a tally's view may
+ * take it in a parallel phase (except a load with the uniform hint, which memsys_load_if_local
+ * parks). Returns 0, or -1 with *fault as memsys_access. */
+int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault *fault);
 
 /* A load of `bytes` (a power of two up to MEM_MAX_LANE_BYTES) at const-window offset `offset`
  * (mem.h: bank << MEM_CONST_BANK_SHIFT plus the byte offset in the bank) that every lane of a

@@ -93,6 +93,7 @@ struct memsys {
     unsigned l1_sector_shift, l2_sector_shift; /* log2 of the sector sizes */
     uint32_t line_bytes;       /* the L1 and L2 line size (<= LINE_BYTES_MAX): the unit a warp
                                   access is split into */
+    uint8_t host_avx2;         /* the host executes AVX2: scan_full_warp's AVX2 build */
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
@@ -126,6 +127,13 @@ struct memsys {
      * the bounds scan already saw a full warp of aligned global lanes at one stride (it then
      * needs no scan of its own); UINT64_MAX: not known. */
     uint64_t known_stride;
+    /* memsys_load_parks's last answer 0 for a global lowest active lane held in the L1: the
+     * access, that lane's address, its instruction, SM and space (acc->space); lead_acc NULL:
+     * none. The next access forgets it (access(), lead_known_in_l1). */
+    const mem_access *lead_acc;
+    uint64_t lead_addr;
+    uint32_t lead_insn, lead_sm;
+    uint8_t lead_space;
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
     uint32_t last_const_lookups, last_const_misses, last_const_addresses;

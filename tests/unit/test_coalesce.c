@@ -22,7 +22,7 @@
 #include "memsys_test.h"
 #include "sim/sim.h"
 
-enum { INSNS = 16, BUFFER_BYTES = 64 * 1024, LOCAL_BYTES = 256 };
+enum { INSNS = 16, BUFFER_BYTES = 64 * 1024, LOCAL_BYTES = 1024 };
 
 typedef struct fixture {
     memsys_config cfg;
@@ -238,6 +238,59 @@ static void test_local_lanes(void **state)
     assert_int_equal(run_checked(fx), 32);
 }
 
+/* Local accesses of whole words (coalesce_local_words: each of a lane's words is 4 bytes of
+ * the line of its row) and the per-lane path beside them (offsets from row 64 on, halfwords):
+ * the same served lists (first-touch order) and data. A spill-like v4 store and reload at one
+ * offset with some lanes off, then a reload of single words at per-lane offsets (a local array
+ * indexed by the data), some lanes sharing a row. */
+static void local_round_trip(fixture *fx, uint64_t base, uint32_t active)
+{
+    mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_LOCAL, 4, 4, active);
+    memsys_test_strided(a, base, 0);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        for (uint32_t e = 0; e < 4; e++) {
+            uint32_t v = 100000 * (e + 1) + l;
+            memcpy(a->data[l] + 4 * e, &v, 4);
+        }
+    assert_int_equal(run_checked(fx), 4);
+    a = begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 4, active);
+    memsys_test_strided(a, base, 0);
+    assert_int_equal(run_checked(fx), 4);
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        for (uint32_t e = 0; e < 4 && ((active >> l) & 1u); e++)
+            assert_int_equal(lane_word(a, l, e), 100000 * (e + 1) + l);
+    a = begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 4, 1, active);
+    uint32_t rows = 0; /* bit r: some active lane reads row r of the four */
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        a->addr[l] = base + 4 * ((l * 5 + 3) % 4);
+        rows |= ((active >> l) & 1u) << ((l * 5 + 3) % 4);
+    }
+    assert_int_equal(run_checked(fx), __builtin_popcount(rows));
+    for (uint32_t l = 0; l < MEM_LANES; l++)
+        if ((active >> l) & 1u)
+            assert_int_equal(lane_word(a, l, 0), 100000 * ((l * 5 + 3) % 4 + 1) + l);
+}
+
+static void test_local_words(void **state)
+{
+    fixture *fx = *state;
+    local_round_trip(fx, 16, 0xFFFFFFFFu);
+    local_round_trip(fx, 64, 0x0F0F00F1u);
+    local_round_trip(fx, 240, 0x80000001u);  /* rows 60..63: the last the word path takes */
+    local_round_trip(fx, 256, 0xFFFFFFFFu);  /* rows 64..67: the per-lane path */
+    local_round_trip(fx, 1008, 0xFFFF0000u); /* the window's last rows: the per-lane path */
+    /* Halfwords: per lane; lanes 2k and 2k+1 read the two halves of one word. */
+    mem_access *a = begin(fx, MEM_OP_LOAD, IR_SPACE_LOCAL, 2, 1, 0xFFFFFFFFu);
+    for (uint32_t l = 0; l < MEM_LANES; l++) a->addr[l] = 16 + 2 * (l % 2);
+    assert_int_equal(run_checked(fx), 1);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint16_t h;
+        memcpy(&h, a->data[l], 2);
+        uint32_t w = 100000 + l;
+        assert_int_equal(h, (uint16_t)(l % 2 ? w >> 16 : w));
+    }
+}
+
 /* A full warp in two contiguous runs (coalesce_two_runs), lanes 0..s-1 from `first` and lanes
  * s..31 from `second` (byte offsets): checks the served list and every lane's word. */
 static uint32_t load_two_runs(fixture *fx, uint32_t s, uint64_t first, uint64_t second)
@@ -352,6 +405,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fixed_strides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes_going_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_lanes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_local_words, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stores_keep_the_last_lane, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_runs, setup, teardown),
     };

@@ -501,6 +501,29 @@ static void test_constant_bank_3(void **state)
     ir_module_destroy(m);
 }
 
+/* A load by name whose lanes all read one address (h_ld_same, memsys_load_lane) faults as the
+ * general path does, at its own instruction, and the parameter load before it went through. */
+static void test_constant_by_name_fault(void **state)
+{
+    (void)state;
+    ir_module *m = parse(const_ptx);
+    ir_func *fn = func(m, "k");
+    ir_insn *by_name = nth_insn(fn, IR_LD, 1); /* ld.const.u32 %r1, [cdata+4] */
+    by_name->src[0].imm = 64;                  /* cdata (at 8) + 64: past bank 0's 24 bytes */
+    run_out o;
+    run(m, 1, NULL, &o);
+    assert_int_equal(o.rc, 1);
+    assert_string_equal(o.fault.rule, "EXEC-MEM-001");
+    assert_string_equal(o.fault.message, "invalid const read of size 4 at address 0x48: "
+                                         "address is outside the window's allocated size");
+    assert_int_equal(o.fault.ptx_line, by_name->line);
+    const mem_counters *c = memsys_insn_counters(o.ms);
+    assert_int_equal(c[nth_insn(fn, IR_LD, 0)->id].constant.requests, 1); /* ld.param */
+    assert_int_equal(c[by_name->id].constant.requests, 0);
+    run_close(&o);
+    ir_module_destroy(m);
+}
+
 static void test_constant_bank_faults(void **state)
 {
     (void)state;
@@ -618,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_fetch_addresses_follow_the_layout),
         cmocka_unit_test(test_constant_bank_3),
         cmocka_unit_test(test_constant_bank_faults),
+        cmocka_unit_test(test_constant_by_name_fault),
         cmocka_unit_test(test_64_bytes_per_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
