@@ -1,10 +1,12 @@
 /* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
  *
- * Storage is struct-of-arrays indexed by line = set * ways + way: the tags of a set are
- * contiguous, so a lookup reads `ways` consecutive 64-bit words and nothing else. Line data and the
- * per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a 64-bit stamp
- * from one clock per cache; LAST lines are also kept on a doubly linked list in stamp order, so the
- * persisting limit finds the least recently used LAST line of the whole cache in O(1). */
+ * A line slot is set * set_stride + way. The metadata of 16 consecutive slots (tag prints, tags,
+ * sector bits, stamps, classes, kinds, data slots) is one line_group block, so the lookups, hits,
+ * victim choices and fills of a set touch one block of host memory (cache_internal.h). Line data
+ * and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
+ * 64-bit stamp from one clock per cache; LAST lines are also kept on a doubly linked list in
+ * stamp order, so the persisting limit finds the least recently used LAST line of the whole cache
+ * in O(1). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 
@@ -28,15 +30,47 @@ static uint64_t bit_range(unsigned first, unsigned count)
 
 static unsigned popcount64(uint64_t v)
 {
-    /* No sector or one (most lookups) at once, more by the shared SWAR count. */
-    return (v & (v - 1)) ? bits_popcount64(v) : (unsigned)(v != 0);
+    /* Sector masks of a line of four sectors or fewer (128-byte lines) from a table of 16
+     * four-bit counts; more by the shared SWAR count. */
+    if (v < 16)
+        return (unsigned)(UINT64_C(0x4332322132212110) >> (v * 4)) & 15;
+    return bits_popcount64(v);
+}
+
+/* Bits of a store's byte-mask word: none and all (whole runs of a warp's store) at once. */
+static unsigned word_popcount(uint64_t w)
+{
+    if (w == 0 || w == UINT64_MAX)
+        return w ? 64 : 0;
+    return bits_popcount64(w);
 }
 
 /* Bitmap operations over [start, start + count) of a line's byte bitmap. */
 typedef enum { BITS_SET, BITS_CLEAR, BITS_ANY, BITS_ALL } bits_op;
 
-static int bits_apply(uint64_t *words, uint32_t start, uint32_t count, bits_op op)
+static inline __attribute__((always_inline)) int bits_apply(uint64_t *words, uint32_t start,
+                                                             uint32_t count, bits_op op)
 {
+    if (((start | count) & 63) == 0) { /* whole words (a run of sectors of a 128-byte line) */
+        for (uint32_t k = start >> 6; k < (start + count) >> 6; k++) {
+            switch (op) {
+            case BITS_SET: words[k] = UINT64_MAX; break;
+            case BITS_CLEAR: words[k] = 0; break;
+            case BITS_ANY: if (words[k]) return 1; break;
+            case BITS_ALL: if (words[k] != UINT64_MAX) return 0; break;
+            }
+        }
+        return op == BITS_ALL;
+    }
+    if ((start & 63) + count <= 64) { /* within one word (a sector of 64 bytes or less) */
+        uint64_t m = bit_range(start & 63, count), *w = &words[start >> 6];
+        switch (op) {
+        case BITS_SET: *w |= m; return 0;
+        case BITS_CLEAR: *w &= ~m; return 0;
+        case BITS_ANY: return (*w & m) != 0;
+        case BITS_ALL: return (*w & m) == m;
+        }
+    }
     while (count > 0) {
         uint32_t bit = start & 63;
         uint32_t n = 64 - bit < count ? 64 - bit : count;
@@ -65,7 +99,7 @@ static int bit_test(const uint64_t *words, uint32_t bit)
  * Only resident lines (allocate_line gave them a slot) reach here. */
 static size_t data_slot(const cache *c, uint32_t line)
 {
-    return (size_t)c->data_slots[line] - 1;
+    return (size_t)LINE_FIELD(c, line, data_slots) - 1;
 }
 
 static uint64_t *valid_bits(const cache *c, uint32_t line)
@@ -85,7 +119,7 @@ static uint8_t *line_data(const cache *c, uint32_t line)
 
 static uint64_t line_address(const cache *c, uint32_t line)
 {
-    return (c->tags[line] - 1) << c->line_shift;
+    return (LINE_FIELD(c, line, tags) - 1) << c->line_shift;
 }
 
 static void result_add_to_stats(cache *c, const cache_result *r)
@@ -101,34 +135,62 @@ static void result_add_to_stats(cache *c, const cache_result *r)
 
 /* ---- set index and lookup ---- */
 
-/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
- * group number so that large power-of-two strides still spread over the slices (or, with
- * slice_modulo, not rotated: such strides then all land in one slice). */
-static uint32_t slice_of_line(const cache *c, uint64_t line_number)
+/* n mod d and n / d, with multiplies when `recip` is d's fast_reciprocal (cache_setup.c: then
+ * exact for the numerators the cache gives them), else with a divide. */
+static inline uint32_t mod_by(uint64_t n, uint32_t d, uint64_t recip)
 {
-    if (c->config.slice_modulo)
-        return (uint32_t)(line_number % c->config.slices);
-    uint64_t n = c->config.slices, group = line_number / n;
-    /* The xor of the group number's 16-bit chunks (zero chunks add nothing). */
-    uint64_t fold = (group ^ (group >> 16) ^ (group >> 32) ^ (group >> 48)) & 0xFFFF;
-    return (uint32_t)((line_number + fold) % n);
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint32_t)(((unsigned __int128)(recip * n) * d) >> 64);
+#endif
+    return (uint32_t)(n % d);
 }
 
-static uint32_t set_index(const cache *c, uint64_t line_number)
+static inline uint64_t div_by(uint64_t n, uint32_t d, uint64_t recip)
 {
-    if (c->plain_index) /* an L1: one test on the lookups of every access */
-        return (uint32_t)(line_number % c->sets);
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint64_t)(((unsigned __int128)recip * n) >> 64);
+#endif
+    return n / d;
+}
+
+/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
+ * group number so that large power-of-two strides still spread over the slices (or, with
+ * slice_modulo, not rotated: such strides then all land in one slice). *group (OUT): the group
+ * number, line number / slices. */
+static uint32_t slice_and_group(const cache *c, uint64_t line_number, uint64_t *group)
+{
+    uint32_t n = c->config.slices;
+    uint64_t g = div_by(line_number, n, c->recip_slices);
+    *group = g;
+    uint32_t in_group = (uint32_t)(line_number - g * n);
+    if (c->config.slice_modulo)
+        return in_group;
+    /* The xor of the group number's 16-bit chunks (zero chunks add nothing); (line number +
+     * fold) mod n, from the line's place in its group. */
+    uint32_t fold = (uint32_t)((g ^ (g >> 16) ^ (g >> 32) ^ (g >> 48)) & 0xFFFF);
+    return mod_by(in_group + fold, n, c->recip_slices);
+}
+
+static uint32_t slice_of_line(const cache *c, uint64_t line_number)
+{
+    uint64_t group;
+    return slice_and_group(c, line_number, &group);
+}
+
+/* set_index of a cache without plain_index. */
+static uint32_t set_index_general(const cache *c, uint64_t line_number)
+{
     if (c->sets == 1)
         return 0;
-    uint32_t slice = 0, slices = 1, sets = c->sets;
+    uint32_t slice = 0, slices = 1;
     if (c->config.slices > 1) {
         /* A sliced cache: the slice takes a line of every aligned group of `slices` lines, and
          * indexes its own sets by the group number. Slice s owns sets s, s + slices, ... so a
          * contiguous footprint occupies contiguous sets (and host memory). */
         slices = c->config.slices;
-        sets = c->sets / slices;
-        slice = slice_of_line(c, line_number);
-        line_number /= slices;
+        slice = slice_and_group(c, line_number, &line_number);
     }
     uint64_t h = line_number;
     if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
@@ -137,7 +199,14 @@ static uint32_t set_index(const cache *c, uint64_t line_number)
         for (uint64_t x = line_number; x != 0; x >>= c->fold_bits)
             h ^= x & chunk_mask;
     }
-    return (uint32_t)(h % sets) * slices + slice;
+    return mod_by(h, c->slice_sets, c->recip_slice_sets) * slices + slice;
+}
+
+static inline uint32_t set_index(const cache *c, uint64_t line_number)
+{
+    if (c->plain_index) /* an L1: one test on the lookups of every access */
+        return mod_by(line_number, c->sets, c->recip_sets);
+    return set_index_general(c, line_number);
 }
 
 /* The ways of tag prints[0 .. n) (n <= 16) equal to `print`, as bits. The array is padded so
@@ -157,24 +226,58 @@ static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t 
 
 /* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
  * that a small footprint fills holds one line, there), then the ways whose tag print matches,
- * 16 at a time, with their full tags. */
-static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
-                                                              uint64_t line_number)
+ * 16 at a time (a block's prints: a set's slots never cross a block within 16 of its ways),
+ * with their full tags. */
+static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, uint32_t set,
+                                                              uint64_t line_number,
+                                                              const line_group **gp, uint32_t *wp)
 {
     uint64_t tag = TAG_OF(line_number);
-    uint32_t base = set * c->ways;
-    if (c->tags[base] == tag)
+    if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a block */
+        const line_group *g = &c->groups[set];
+        *gp = g;
+        if (g->tags[0] == tag) {
+            *wp = 0;
+            return set * GROUP_LINES;
+        }
+        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag)); m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctz(m);
+            if (g->tags[w] == tag) {
+                *wp = w;
+                return set * GROUP_LINES + w;
+            }
+        }
+        return NO_INDEX;
+    }
+    uint32_t base = set * c->set_stride;
+    const line_group *g = &c->groups[base >> GROUP_SHIFT];
+    uint32_t at = base & (GROUP_LINES - 1);
+    if (g->tags[at] == tag) {
+        *gp = g;
+        *wp = at;
         return base;
+    }
     uint8_t print = TAG_PRINT(tag);
-    for (uint32_t w0 = 0; w0 < c->ways; w0 += 16) {
-        uint32_t n = c->ways - w0 < 16 ? c->ways - w0 : 16;
-        for (uint32_t m = print_matches(&c->tag_prints[base + w0], n, print); m; m &= m - 1) {
-            uint32_t line = base + w0 + (uint32_t)__builtin_ctz(m);
-            if (c->tags[line] == tag)
-                return line;
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES, g++) {
+        uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
+        for (uint32_t m = print_matches(&g->prints[at], n, print); m; m &= m - 1) {
+            uint32_t w = at + (uint32_t)__builtin_ctz(m);
+            if (g->tags[w] == tag) {
+                *gp = g;
+                *wp = w;
+                return base + w0 + w - at;
+            }
         }
     }
     return NO_INDEX;
+}
+
+static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
+                                                              uint64_t line_number)
+{
+    const line_group *g;
+    uint32_t w;
+    return find_slot(c, set, line_number, &g, &w);
 }
 
 /* ---- priority classes and the LAST list ---- */
@@ -198,7 +301,7 @@ static void last_unlink(cache *c, uint32_t line)
 static void last_link_sorted(cache *c, uint32_t line)
 {
     uint32_t after = c->last_tail;
-    while (after != NO_INDEX && c->stamps[after] > c->stamps[line])
+    while (after != NO_INDEX && LINE_FIELD(c, after, stamps) > LINE_FIELD(c, line, stamps))
         after = c->last_prev[after];
     uint32_t before = after == NO_INDEX ? c->last_head : c->last_next[after];
     c->last_prev[line] = after;
@@ -219,14 +322,14 @@ static void last_link_sorted(cache *c, uint32_t line)
 /* Moves a resident line to FIRST or NORMAL. */
 static void set_class_plain(cache *c, uint32_t line, cache_priority priority)
 {
-    cache_priority old = (cache_priority)c->priorities[line];
+    cache_priority old = (cache_priority)LINE_FIELD(c, line, priorities);
     if (old == priority)
         return;
     if (old == CACHE_PRIORITY_LAST)
         last_unlink(c, line);
     c->stats.lines_by_priority[old]--;
     c->stats.lines_by_priority[priority]++;
-    c->priorities[line] = (uint8_t)priority;
+    LINE_FIELD(c, line, priorities) = (uint8_t)priority;
 }
 
 /* Makes a line LAST. At the persisting limit the least recently used LAST line of the whole
@@ -234,7 +337,7 @@ static void set_class_plain(cache *c, uint32_t line, cache_priority priority)
  * part of a persisting footprint stays persisting (gpu-figures §10, hitRatio 1.0). */
 static void grant_last(cache *c, uint32_t line)
 {
-    if (c->priorities[line] == CACHE_PRIORITY_LAST)
+    if (LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_LAST)
         return;
     if (c->config.persisting_limit_lines == 0) {
         set_class_plain(c, line, CACHE_PRIORITY_NORMAL);
@@ -244,9 +347,9 @@ static void grant_last(cache *c, uint32_t line)
         set_class_plain(c, c->last_head, CACHE_PRIORITY_NORMAL);
         c->stats.last_demotions++;
     }
-    c->stats.lines_by_priority[c->priorities[line]]--;
+    c->stats.lines_by_priority[LINE_FIELD(c, line, priorities)]--;
     c->stats.lines_by_priority[CACHE_PRIORITY_LAST]++;
-    c->priorities[line] = CACHE_PRIORITY_LAST;
+    LINE_FIELD(c, line, priorities) = CACHE_PRIORITY_LAST;
     last_link_sorted(c, line);
 }
 
@@ -288,12 +391,32 @@ static void touch_last(cache *c, uint32_t line)
 /* Marks a line most recently used. */
 static inline void touch(cache *c, uint32_t line)
 {
-    c->stamps[line] = ++c->clock;
-    if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    g->stamps[w] = ++c->clock;
+    if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
         touch_last(c, line);
 }
 
 /* ---- write-back, drop, allocation ---- */
+
+/* out[i] = bit first + i of `words` (0 or 1), i < count: eight at a time from a byte-aligned
+ * bit, each bit copied into every byte by a multiply and kept in its own byte (as blend8). */
+static void bits_to_bytes(const uint64_t *words, uint32_t first, uint32_t count, uint8_t *out)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint32_t i = 0;
+    if ((first & 7) == 0) {
+        for (; i + 8 <= count; i += 8) {
+            uint64_t b = (words[(first + i) >> 6] >> ((first + i) & 63)) & 0xFF;
+            uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+            uint64_t v = ((((x & low7) + low7) | x) & ~low7) >> 7;
+            memcpy(out + i, &v, sizeof v);
+        }
+    }
+    for (; i < count; i++)
+        out[i] = (uint8_t)bit_test(words, first + i);
+}
 
 /* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it.
  * `rq` is the request on whose behalf (cache_hints.request). */
@@ -301,14 +424,13 @@ static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result
 {
     uint32_t sector_bytes = c->config.sector_bytes;
     uint64_t *dirty = dirty_bits(c, line);
-    while (c->dirty_sectors[line] != 0) {
-        unsigned s = (unsigned)__builtin_ctzll(c->dirty_sectors[line]);
+    while (LINE_FIELD(c, line, dirty_sectors) != 0) {
+        unsigned s = (unsigned)__builtin_ctzll(LINE_FIELD(c, line, dirty_sectors));
         uint32_t first = s * sector_bytes;
         const uint8_t *mask = NULL;
         if (!bits_apply(dirty, first, sector_bytes, BITS_ALL)) {
             uint8_t *bytes = c->scratch + c->config.line_bytes;
-            for (uint32_t i = 0; i < sector_bytes; i++)
-                bytes[i] = (uint8_t)bit_test(dirty, first + i);
+            bits_to_bytes(dirty, first, sector_bytes, bytes);
             mask = bytes;
         }
         mem_status st = c->next.write(c->next.ctx, rq, line_address(c, line) + first,
@@ -316,7 +438,7 @@ static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result
         if (st != MEM_OK)
             return st;
         bits_apply(dirty, first, sector_bytes, BITS_CLEAR);
-        c->dirty_sectors[line] &= ~(UINT64_C(1) << s);
+        LINE_FIELD(c, line, dirty_sectors) &= ~(UINT64_C(1) << s);
         r->writeback_bytes += sector_bytes;
     }
     return MEM_OK;
@@ -324,37 +446,54 @@ static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result
 
 static void drop_line(cache *c, uint32_t line)
 {
-    if (c->priorities[line] == CACHE_PRIORITY_LAST)
+    if (LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_LAST)
         last_unlink(c, line);
-    c->stats.lines_by_priority[c->priorities[line]]--;
-    c->tags[line] = NO_LINE;
-    c->tag_prints[line] = TAG_PRINT(NO_LINE);
-    c->valid_sectors[line] = 0;
-    c->dirty_sectors[line] = 0;
+    c->stats.lines_by_priority[LINE_FIELD(c, line, priorities)]--;
+    LINE_FIELD(c, line, tags) = NO_LINE;
+    LINE_FIELD(c, line, prints) = TAG_PRINT(NO_LINE);
+    LINE_FIELD(c, line, valid_sectors) = 0;
+    LINE_FIELD(c, line, dirty_sectors) = 0;
     c->resident_lines--;
 }
 
 /* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST. */
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
-    uint32_t base = set * c->ways;
-    const uint64_t *tags = &c->tags[base], *stamps = &c->stamps[base];
-    const uint8_t *priorities = &c->priorities[base];
+    uint32_t base = set * c->set_stride;
     /* One pass: the lowest class seen so far, and its least recent line (stamps are unique). */
-    uint32_t best = 0;
+    uint32_t best = base;
     unsigned best_class = CACHE_PRIORITY_LAST + 1;
     uint64_t best_stamp = 0;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (tags[w] == NO_LINE)
-            return base + w;
-        unsigned p = priorities[w];
-        if (p < best_class || (p == best_class && stamps[w] < best_stamp)) {
-            best = w;
-            best_class = p;
-            best_stamp = stamps[w];
+    if (c->ways == GROUP_LINES) { /* the set is a block */
+        const line_group *g = &c->groups[set];
+        for (uint32_t w = 0; w < GROUP_LINES; w++) {
+            if (g->tags[w] == NO_LINE)
+                return base + w;
+            unsigned p = g->priorities[w];
+            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+                best = base + w;
+                best_class = p;
+                best_stamp = g->stamps[w];
+            }
+        }
+        return best;
+    }
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES) {
+        const line_group *g = &c->groups[(base + w0) >> GROUP_SHIFT];
+        uint32_t at = (base + w0) & (GROUP_LINES - 1);
+        uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
+        for (uint32_t w = at; w < at + n; w++) {
+            if (g->tags[w] == NO_LINE)
+                return base + w0 + w - at;
+            unsigned p = g->priorities[w];
+            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+                best = base + w0 + w - at;
+                best_class = p;
+                best_stamp = g->stamps[w];
+            }
         }
     }
-    return base + best;
+    return best;
 }
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
@@ -362,8 +501,8 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
                                 void *rq, cache_result *r, uint32_t *out)
 {
     uint32_t line = choose_victim(c, set);
-    if (c->tags[line] != NO_LINE) {
-        int was_dirty = c->dirty_sectors[line] != 0;
+    if (LINE_FIELD(c, line, tags) != NO_LINE) {
+        int was_dirty = LINE_FIELD(c, line, dirty_sectors) != 0;
         mem_status st = was_dirty ? writeback_line(c, line, rq, r) : MEM_OK;
         if (st != MEM_OK)
             return st;
@@ -371,14 +510,16 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
         r->evictions++;
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
-    c->tags[line] = TAG_OF(line_number);
-    c->tag_prints[line] = TAG_PRINT(TAG_OF(line_number));
-    c->kinds[line] = kind;
-    c->priorities[line] = CACHE_PRIORITY_NORMAL;
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    g->tags[w] = TAG_OF(line_number);
+    g->prints[w] = TAG_PRINT(TAG_OF(line_number));
+    g->kinds[w] = kind;
+    g->priorities[w] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
-    if (c->data_slots[line] == 0)
-        c->data_slots[line] = ++c->slots_used;
-    uint64_t *bits = valid_bits(c, line);
+    if (g->data_slots[w] == 0)
+        g->data_slots[w] = ++c->slots_used;
+    uint64_t *bits = &c->byte_masks[(size_t)(g->data_slots[w] - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
         bits[0] = bits[1] = bits[2] = bits[3] = 0;
     } else {
@@ -414,31 +555,33 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                 cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
-    uint64_t *valid = valid_bits(c, line);
-    uint8_t *data = line_data(c, line);
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
+    uint8_t *data = &c->data[slot << c->line_shift];
+    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
-        uint32_t run_bytes = count * sector_bytes;
-        uint64_t addr = line_address(c, line) + first * sector_bytes;
-        if (!bits_apply(valid, first * sector_bytes, run_bytes, BITS_ANY)) {
+        uint32_t run_bytes = count * sector_bytes, at = first * sector_bytes;
+        if (!bits_apply(valid, at, run_bytes, BITS_ANY)) {
             /* Nothing of the run was valid (a plain miss): the next level writes straight into
              * the line (bytes that are not valid are never read, so a failed read leaves
              * nothing visible), and one bit range marks them. */
-            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes,
-                                         data + first * sector_bytes);
+            mem_status st = c->next.read(c->next.ctx, rq, line_addr + at, run_bytes, data + at);
             if (st != MEM_OK)
                 return st;
-            bits_apply(valid, first * sector_bytes, run_bytes, BITS_SET);
+            bits_apply(valid, at, run_bytes, BITS_SET);
         } else {
-            mem_status st = c->next.read(c->next.ctx, rq, addr, run_bytes, c->scratch);
+            mem_status st = c->next.read(c->next.ctx, rq, line_addr + at, run_bytes, c->scratch);
             if (st != MEM_OK)
                 return st;
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
-        c->valid_sectors[line] |= bit_range(first, count);
+        g->valid_sectors[w] |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -451,17 +594,17 @@ static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint3
 {
     uint32_t block = fill_bytes >> c->sector_shift;
     if (block == 1)
-        return missing & ~c->valid_sectors[line];
+        return missing & ~LINE_FIELD(c, line, valid_sectors);
     uint64_t all = bit_range(0, c->sectors_per_line);
     if (block >= c->sectors_per_line)
-        return all & ~c->valid_sectors[line];
+        return all & ~LINE_FIELD(c, line, valid_sectors);
     uint64_t mask = 0;
     for (unsigned first = 0; first < c->sectors_per_line; first += block) {
         uint64_t block_mask = bit_range(first, block);
         if (missing & block_mask)
             mask |= block_mask;
     }
-    return mask & ~c->valid_sectors[line];
+    return mask & ~LINE_FIELD(c, line, valid_sectors);
 }
 
 /* A fill block larger than a line also fills the other lines of the aligned block, in address
@@ -483,7 +626,7 @@ static mem_status fill_neighbours(cache *c, uint64_t line_number, const cache_hi
                 return st;
             apply_alloc_hint(c, line, (cache_alloc)h->alloc);
         }
-        uint64_t missing = bit_range(0, c->sectors_per_line) & ~c->valid_sectors[line];
+        uint64_t missing = bit_range(0, c->sectors_per_line) & ~LINE_FIELD(c, line, valid_sectors);
         mem_status st = fetch_sectors(c, line, missing, h->request, r);
         if (st != MEM_OK)
             return st;
@@ -561,7 +704,7 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     mem_status st;
     if (line != NO_INDEX) {
         r->line_hit = true;
-        count_sectors(r, requested, c->valid_sectors[line]);
+        count_sectors(r, requested, LINE_FIELD(c, line, valid_sectors));
         touch(c, line);
     } else {
         count_sectors(r, requested, 0);
@@ -580,8 +723,8 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     uint32_t fill_bytes = c->config.fill_bytes;
     if (h->fill_bytes > fill_bytes)
         fill_bytes = h->fill_bytes;
-    st = fetch_sectors(c, line, fill_mask(c, line, requested & ~c->valid_sectors[line], fill_bytes),
-                       h->request, r);
+    uint64_t missing = requested & ~LINE_FIELD(c, line, valid_sectors);
+    st = fetch_sectors(c, line, fill_mask(c, line, missing, fill_bytes), h->request, r);
     if (st != MEM_OK)
         return st;
     if (out != NULL)
@@ -592,10 +735,9 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
 }
 
 /* The requested sectors (`k` of them) of a line that holds them, into `out` at their offsets. */
-static inline void copy_hit_sectors(const cache *c, uint32_t line, uint64_t sectors, uint32_t k,
-                                    uint8_t *out)
+static inline void copy_hit_sectors(const cache *c, const uint8_t *data, uint64_t sectors,
+                                    uint32_t k, uint8_t *out)
 {
-    const uint8_t *data = line_data(c, line);
     if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
         uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
         memcpy(out + at, data + at, 32);
@@ -628,15 +770,17 @@ static inline void read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint
     c->stats.sector_hits += k;
     *runs = n;
     if (out) /* NULL: a tags-only probe (the instruction cache's fetch) */
-        copy_hit_sectors(c, line, sectors, k, out);
+        copy_hit_sectors(c, line_data(c, line), sectors, k, out);
 }
 
 /* The line holding every sector of `sectors` at line_addr, or NO_INDEX. */
 static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sectors)
 {
     uint64_t line_number = line_addr >> c->line_shift;
-    uint32_t line = find_line(c, set_index(c, line_number), line_number);
-    return line == NO_INDEX || (sectors & ~c->valid_sectors[line]) ? NO_INDEX : line;
+    const line_group *g;
+    uint32_t w;
+    uint32_t line = find_slot(c, set_index(c, line_number), line_number, &g, &w);
+    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
 }
 
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
@@ -667,6 +811,40 @@ uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs
     return i;
 }
 
+/* cache_read_hits' loop when the slots are known (`lines`) and the hint changes no class,
+ * with its bases in registers (a scattered load's lines, one sector each): adds to *clock,
+ * *reads and *total as that loop does; returns how many lines it read. */
+static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, uint8_t *out,
+                                       size_t stride, const uint32_t *lines, uint64_t *clock,
+                                       uint64_t *reads, uint64_t *total)
+{
+    line_group *groups = c->groups;
+    const uint8_t *data = c->data;
+    unsigned line_shift = c->line_shift;
+    uint32_t i = 0;
+    for (; i < n; i++, sp += stride, out += stride) {
+        uint64_t s;
+        memcpy(&s, sp, sizeof s);
+        uint32_t line = lines[i];
+        if (line == NO_INDEX)
+            break;
+        line_group *g = &groups[line >> GROUP_SHIFT];
+        uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
+        if (s & (s - 1)) {
+            runs = popcount64(s & ~(s << 1));
+            k = popcount64(s);
+        }
+        *clock += runs;
+        g->stamps[w] = *clock;
+        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            touch_last(c, line);
+        *reads += runs;
+        *total += k;
+        copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k, out);
+    }
+    return i;
+}
+
 uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
                          const uint32_t *lines, uint64_t *sector_count)
@@ -677,7 +855,10 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
      * neither the clock nor these statistics. */
     uint32_t i = 0;
     uint64_t total = 0, reads = 0, clock = c->clock;
-    if (alloc <= CACHE_ALLOC_NONE) {
+    if (lines && out && (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)) {
+        i = read_held_lines(c, n, (const uint8_t *)sectors, out, stride, lines, &clock, &reads,
+                            &total);
+    } else if (alloc <= CACHE_ALLOC_NONE) {
         for (; i < n; i++) {
             size_t at = i * stride;
             uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
@@ -691,14 +872,17 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                 k = popcount64(s);
             }
             clock += runs;
-            c->stamps[line] = clock;
-            if (c->priorities[line] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            line_group *g = &c->groups[line >> GROUP_SHIFT];
+            uint32_t w = line & (GROUP_LINES - 1);
+            g->stamps[w] = clock;
+            if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
                 touch_last(c, line);
             apply_alloc_hint(c, line, (cache_alloc)alloc);
             reads += runs;
             total += k;
             if (out)
-                copy_hit_sectors(c, line, s, k, out + at);
+                copy_hit_sectors(c, &c->data[(size_t)(g->data_slots[w] - 1) << c->line_shift], s,
+                                 k, out + at);
         }
     }
     c->clock = clock;
@@ -798,7 +982,7 @@ static void mask_to_bits(const uint8_t *mask, uint32_t offset, uint32_t bytes, s
         }
     }
     b->count = 0;
-    for (uint32_t k = b->first; k <= b->last; k++) b->count += bits_popcount64(b->w[k]);
+    for (uint32_t k = b->first; k <= b->last; k++) b->count += word_popcount(b->w[k]);
 }
 
 /* Sectors of the line that receive a stored byte. */
@@ -860,6 +1044,26 @@ static inline void blend8(uint8_t *ld, const uint8_t *data, uint64_t bits)
     memcpy(ld, &old, 8);
 }
 
+/* blend8 for 16 bytes under 16 bits, with SSE2: each half's bits copied into its eight bytes by
+ * a multiply, byte i kept where bit i of its half is set (a compare with the byte's own bit). */
+static inline void blend16(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+#ifdef __SSE2__
+    const uint64_t spread = UINT64_C(0x0101010101010101);
+    const __m128i own = _mm_set1_epi64x((long long)UINT64_C(0x8040201008040201));
+    __m128i b = _mm_set_epi64x((long long)(((bits >> 8) & 0xFF) * spread),
+                               (long long)((bits & 0xFF) * spread));
+    __m128i m = _mm_cmpeq_epi8(_mm_and_si128(b, own), own);
+    __m128i old = _mm_loadu_si128((const __m128i *)(const void *)ld);
+    __m128i new_bytes = _mm_loadu_si128((const __m128i *)(const void *)data);
+    _mm_storeu_si128((__m128i *)(void *)ld,
+                     _mm_or_si128(_mm_and_si128(m, new_bytes), _mm_andnot_si128(m, old)));
+#else
+    blend8(ld, data, bits & 0xFF);
+    blend8(ld + 8, data + 8, (bits >> 8) & 0xFF);
+#endif
+}
+
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
@@ -871,9 +1075,19 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
             memcpy(ld + offset, data, 128);
         else
             memcpy(ld + offset, data, bytes);
-    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
-        /* A whole-line store (a warp's line, data for every byte): eight bytes at a time where
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 16 == 0) {
+        /* A whole-line store (a warp's line, data for every byte): 16 bytes at a time where
          * any is stored, reading and writing only inside the line and the data. */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 4;
+                uint32_t i = k * 64 + chunk * 16;
+                blend16(ld + i, data + i, (w >> (chunk * 16)) & 0xFFFF);
+                w &= ~(UINT64_C(0xFFFF) << (chunk * 16));
+            }
+        }
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
+        /* The same for 8-byte lines, eight bytes at a time. */
         for (uint32_t k = b->first; k <= b->last; k++) {
             for (uint64_t w = b->w[k]; w != 0;) {
                 unsigned chunk = (unsigned)__builtin_ctzll(w) >> 3;
@@ -902,19 +1116,19 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
         valid[k] |= b->w[k];
         dirt[k] = dirty ? dirt[k] | b->w[k] : dirt[k] & ~b->w[k];
     }
-    for (uint64_t m = sectors & ~c->valid_sectors[line]; m != 0; m &= m - 1) {
+    for (uint64_t m = sectors & ~LINE_FIELD(c, line, valid_sectors); m != 0; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
         if (sector_bits(c, valid, s, BITS_ALL))
-            c->valid_sectors[line] |= UINT64_C(1) << s;
+            LINE_FIELD(c, line, valid_sectors) |= UINT64_C(1) << s;
     }
     if (dirty) {
-        c->dirty_sectors[line] |= sectors;
+        LINE_FIELD(c, line, dirty_sectors) |= sectors;
         return;
     }
-    for (uint64_t m = sectors & c->dirty_sectors[line]; m != 0; m &= m - 1) {
+    for (uint64_t m = sectors & LINE_FIELD(c, line, dirty_sectors); m != 0; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
         if (!sector_bits(c, dirt, s, BITS_ANY))
-            c->dirty_sectors[line] &= ~(UINT64_C(1) << s);
+            LINE_FIELD(c, line, dirty_sectors) &= ~(UINT64_C(1) << s);
     }
 }
 
@@ -926,7 +1140,7 @@ static void line_bits_to_store_bits(const cache *c, const uint64_t *bits, store_
     b->count = 0;
     for (uint32_t k = 0; k < c->bitmap_words; k++) {
         b->w[k] = bits[k];
-        b->count += bits_popcount64(bits[k]);
+        b->count += word_popcount(bits[k]);
     }
 }
 
@@ -953,7 +1167,7 @@ static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const ui
     mem_status st;
     if (line != NO_INDEX) {
         r->line_hit = true;
-        count_sectors(r, sectors, c->valid_sectors[line]);
+        count_sectors(r, sectors, LINE_FIELD(c, line, valid_sectors));
         touch(c, line);
     } else {
         count_sectors(r, sectors, 0);
@@ -1030,10 +1244,19 @@ static inline uint32_t lookup_line(const cache *c, uint64_t addr)
     return find_line(c, set_index(c, line_number), line_number);
 }
 
+void cache_prefetch_set(const cache *c, uint64_t addr)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t base = set_index(c, line_number) * c->set_stride;
+    const line_group *g = &c->groups[base >> GROUP_SHIFT];
+    __builtin_prefetch(g->prints);
+    __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+}
+
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)
 {
     uint32_t line = lookup_line(c, addr);
-    return line == NO_INDEX ? 0 : c->valid_sectors[line];
+    return line == NO_INDEX ? 0 : LINE_FIELD(c, line, valid_sectors);
 }
 
 bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
@@ -1043,25 +1266,26 @@ bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
     if (line == NO_INDEX)
         return false;
     info->present = true;
-    info->valid_sectors = c->valid_sectors[line];
-    info->dirty_sectors = c->dirty_sectors[line];
+    info->valid_sectors = LINE_FIELD(c, line, valid_sectors);
+    info->dirty_sectors = LINE_FIELD(c, line, dirty_sectors);
     uint32_t sector_bytes = c->config.sector_bytes;
     for (unsigned s = 0; s < c->sectors_per_line; s++)
         if (!(info->valid_sectors >> s & 1) &&
             bits_apply(valid_bits(c, line), s * sector_bytes, sector_bytes, BITS_ANY))
             info->partial_sectors |= UINT64_C(1) << s;
-    info->priority = c->priorities[line];
-    info->kind = c->kinds[line];
-    info->set = line / c->ways;
-    info->way = line % c->ways;
+    info->priority = LINE_FIELD(c, line, priorities);
+    info->kind = LINE_FIELD(c, line, kinds);
+    info->set = line / c->set_stride;
+    info->way = line % c->set_stride;
     return true;
 }
 
 uint64_t cache_demote_last(cache *c)
 {
     uint64_t n = 0;
-    for (uint32_t line = 0; line < c->line_count; line++) {
-        if (c->tags[line] != NO_LINE && c->priorities[line] == CACHE_PRIORITY_LAST) {
+    for (uint32_t line = 0; line < c->slot_count; line++) {
+        if (LINE_FIELD(c, line, tags) != NO_LINE &&
+            LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_LAST) {
             set_class(c, line, CACHE_PRIORITY_NORMAL);
             n++;
         }
@@ -1116,7 +1340,7 @@ static mem_status line_control(cache *c, uint32_t line, line_op op, void *rq, ca
     switch (op) {
     case LINE_WRITEBACK: return writeback_line(c, line, rq, r);
     case LINE_INVALIDATE_CLEAN:
-        if (c->dirty_sectors[line] != 0)
+        if (LINE_FIELD(c, line, dirty_sectors) != 0)
             return MEM_OK;
         return invalidate_one(c, line, false, rq, r);
     default: return invalidate_one(c, line, op == LINE_INVALIDATE, rq, r);
@@ -1181,10 +1405,11 @@ static mem_status control_range(cache *c, uint32_t kind_filter, uint32_t first, 
     memset(r, 0, sizeof *r);
     mem_status st = MEM_OK;
     uint32_t slices = c->config.slices > 1 ? c->config.slices : 1;
-    for (uint32_t line = 0; line < c->line_count && c->resident_lines != 0; line++) {
-        if (c->tags[line] == NO_LINE || !((kind_filter >> c->kinds[line]) & 1))
+    for (uint32_t line = 0; line < c->slot_count && c->resident_lines != 0; line++) {
+        if (LINE_FIELD(c, line, tags) == NO_LINE ||
+            !((kind_filter >> LINE_FIELD(c, line, kinds)) & 1))
             continue;
-        uint32_t slice = (line / c->ways) % slices;
+        uint32_t slice = (line / c->set_stride) % slices;
         if (slice < first || slice - first >= count)
             continue;
         st = line_control(c, line, op, rq, r);

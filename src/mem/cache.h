@@ -220,6 +220,11 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result);
 
+/* A hint without effect on the cache: brings the host memory that a lookup of the line holding
+ * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's
+ * caches, so that the lookups of a warp's lines can overlap their host-cache misses. Never
+ * fails. A host-speed aid only: no section of docs/cache-model.md models it. */
+void cache_prefetch_set(const cache *c, uint64_t addr);
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */

@@ -14,26 +14,49 @@
  * multiplicative hash, since the low bits of the line numbers in one set are often equal. */
 #define TAG_PRINT(tag) ((uint8_t)(((tag) * UINT64_C(0x9E3779B97F4A7C15)) >> 56))
 
+/* The per-line metadata of 16 consecutive line slots, in one 640-byte block: a lookup, a hit,
+ * a victim choice and a fill of a set touch one block (10 host cache lines, usually 2 to 4 of
+ * them) instead of one line in each of eight arrays spread over the cache's storage. A set's
+ * slots start a block (16 ways), share one (1, 2, 4 or 8 ways), or fill several (ways rounded
+ * up to a multiple of 16, the unused slots staying empty): set_stride. */
+enum { GROUP_LINES = 16, GROUP_SHIFT = 4 };
+typedef struct line_group {
+    uint8_t prints[GROUP_LINES];     /* TAG_PRINT of each tag, so that a lookup compares one byte
+                                        per way (16 ways at once) before the full tags */
+    uint8_t priorities[GROUP_LINES]; /* cache_priority */
+    uint8_t kinds[GROUP_LINES];
+    uint8_t pad[GROUP_LINES];
+    uint64_t tags[GROUP_LINES];          /* TAG_OF(line number), or NO_LINE */
+    uint64_t valid_sectors[GROUP_LINES]; /* bit s: sector s fully valid */
+    uint64_t stamps[GROUP_LINES];        /* recency: larger is more recent */
+    uint64_t dirty_sectors[GROUP_LINES]; /* bit s: sector s holds a dirty byte */
+    uint32_t data_slots[GROUP_LINES];    /* 1 + the line's slot in data and byte_masks; 0 until
+                                            the line is first allocated (in fill order) */
+} line_group;
+
+/* A field of line slot `line` (set * set_stride + way), as an lvalue. */
+#define LINE_FIELD(c, line, field) \
+    ((c)->groups[(line) >> GROUP_SHIFT].field[(line) & (GROUP_LINES - 1)])
+
 struct cache {
     cache_config config; /* with defaults applied */
     cache_next_level next;
     uint32_t sets, ways, line_count;
+    uint32_t set_stride;     /* line slots per set: ways, or ways rounded up as line_group says */
+    uint32_t slot_count;     /* sets * set_stride */
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
     int plain_index;         /* not sliced, modulo index: the set is line number mod sets */
-    uint64_t *tags;          /* TAG_OF(line number), or NO_LINE */
-    uint8_t *tag_prints;     /* per line: TAG_PRINT of its tag, so that a lookup compares one
-                                byte per way (16 ways at once) before the full tags */
-    uint64_t *valid_sectors; /* bit s: sector s fully valid */
-    uint64_t *dirty_sectors; /* bit s: sector s holds a dirty byte */
-    uint64_t *stamps;        /* recency: larger is more recent */
-    uint8_t *priorities;     /* cache_priority */
-    uint8_t *kinds;
+    uint32_t slice_sets;     /* sets per slice (sets when not sliced) */
+    /* Reciprocals for the set index without a divide instruction (cache.c, set_index), or 0
+     * where a numerator could be too wide for them to be exact (fast_reciprocal): */
+    uint64_t recip_sets;       /* of sets, for line numbers (plain_index) */
+    uint64_t recip_slices;     /* of config.slices, for line numbers */
+    uint64_t recip_slice_sets; /* of slice_sets, for group numbers (line number / slices) */
+    line_group *groups;      /* slot_count / GROUP_LINES blocks (at least one) */
     uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */
-    uint32_t *data_slots;    /* per line: 1 + its slot in data and byte_masks; 0 until the line
-                                is first allocated (slots are handed out in fill order) */
     uint32_t slots_used;
     uint32_t *last_prev, *last_next; /* LAST list, least recent at last_head */
     uint32_t last_head, last_tail;

@@ -23,6 +23,38 @@ void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t wa
     config->fill_bytes = 32;
 }
 
+/* Line slots per set: a set of 16 ways or fewer fits in one line_group, one of more ways starts
+ * its own (cache_internal.h). */
+static uint32_t set_stride_of(uint32_t ways)
+{
+    if (ways >= GROUP_LINES || GROUP_LINES % ways)
+        return (ways + GROUP_LINES - 1) & ~(uint32_t)(GROUP_LINES - 1);
+    return ways;
+}
+
+/* Line slots of the geometry (sets * set_stride), or 0 when they would not fit NO_INDEX. */
+static uint64_t slot_count_of(const cache_config *k)
+{
+    uint64_t sets = k->size_bytes / k->line_bytes / k->ways;
+    uint64_t slots = sets * set_stride_of(k->ways);
+    return slots >= UINT32_MAX ? 0 : slots;
+}
+
+/* ceil(2^64 / d), with which n / d and n mod d take multiplies for every n below 2^n_bits
+ * (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019: exact when
+ * n_bits + ceil(log2 d) <= 64); 0 when that does not hold, d < 2, or there is no 128-bit
+ * product (cache.c, set_index, then divides). */
+static uint64_t fast_reciprocal(uint32_t d, unsigned n_bits)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned log2_ceil = bits_log2_floor(d) + (bits_is_power_of_two(d) ? 0 : 1);
+    if (d >= 2 && n_bits + log2_ceil <= 64)
+        return UINT64_MAX / d + 1;
+#endif
+    (void)d, (void)n_bits;
+    return 0;
+}
+
 /* Applies defaults and checks the geometry; adds one diagnostic per problem found. */
 static mem_status config_check(cache_config *k, const cache_next_level *next, diag_list *dl)
 {
@@ -48,7 +80,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
     }
     uint64_t set_bytes = (uint64_t)k->line_bytes * k->ways;
     if (k->ways == 0 || k->size_bytes == 0 || k->size_bytes % set_bytes != 0 ||
-        k->size_bytes / k->line_bytes >= UINT32_MAX) {
+        k->size_bytes / k->line_bytes >= UINT32_MAX || slot_count_of(k) == 0) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-003", "", 0, 0,
                  "cache size %llu bytes is not a nonzero multiple of %u ways of %u-byte lines "
                  "(or holds 2^32 lines or more)", (unsigned long long)k->size_bytes,
@@ -91,18 +123,17 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 13 };
+enum { STORAGE_ARRAYS = 6 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
-    size_t lines = k->size_bytes / k->line_bytes;
+    size_t lines = k->size_bytes / k->line_bytes, slots = (size_t)slot_count_of(k);
+    size_t groups = (slots + GROUP_LINES - 1) / GROUP_LINES;
     size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
     size_t list[STORAGE_ARRAYS] = {
-        lines * sizeof(uint64_t), lines * sizeof(uint64_t), lines * sizeof(uint64_t),
-        lines * sizeof(uint64_t), lines,           lines, words * sizeof(uint64_t),
-        lines * k->line_bytes,    lines * sizeof(uint32_t), lines * sizeof(uint32_t),
-        2 * (size_t)k->line_bytes, lines * sizeof(uint32_t),
-        lines + 16 /* tag prints, read 16 at a time (cache.c, find_line) */};
+        (groups ? groups : 1) * sizeof(line_group), words * sizeof(uint64_t),
+        lines * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
+        2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -121,7 +152,6 @@ size_t cache_storage_bytes(const cache_config *config)
 
 static mem_status allocate_storage(cache *c)
 {
-    size_t lines = c->line_count;
     size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&c->config, sizes);
     size_t total = 0;
@@ -146,17 +176,13 @@ static mem_status allocate_storage(cache *c)
         return MEM_ERR_NOMEM;
     c->storage = block;
     c->storage_bytes = total;
-    void **ptrs[STORAGE_ARRAYS] = {
-        (void **)&c->tags,       (void **)&c->valid_sectors, (void **)&c->dirty_sectors,
-        (void **)&c->stamps,     (void **)&c->priorities,    (void **)&c->kinds,
-        (void **)&c->byte_masks, (void **)&c->data,          (void **)&c->last_prev,
-        (void **)&c->last_next,  (void **)&c->scratch,       (void **)&c->data_slots,
-        (void **)&c->tag_prints};
+    void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
+                                   (void **)&c->data,      (void **)&c->last_prev,
+                                   (void **)&c->last_next, (void **)&c->scratch};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);
     }
-    (void)lines;
     return MEM_OK;
 }
 
@@ -178,12 +204,22 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->ways = k.ways;
     c->line_count = (uint32_t)(k.size_bytes / k.line_bytes);
     c->sets = c->line_count / k.ways;
+    c->set_stride = set_stride_of(k.ways);
+    c->slot_count = c->sets * c->set_stride;
     c->line_shift = bits_log2_floor(k.line_bytes);
     c->sector_shift = bits_log2_floor(k.sector_bytes);
     c->sectors_per_line = k.line_bytes / k.sector_bytes;
     c->bitmap_words = (k.line_bytes + 63) / 64;
     c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
     c->plain_index = k.slices <= 1 && k.index_function == CACHE_INDEX_MODULO;
+    c->slice_sets = k.slices > 1 ? c->sets / k.slices : c->sets;
+    unsigned number_bits = 64 - c->line_shift; /* of a line number */
+    c->recip_sets = fast_reciprocal(c->sets, number_bits);
+    if (k.slices > 1) {
+        c->recip_slices = fast_reciprocal(k.slices, number_bits);
+        /* a group number is a line number divided by slices >= 2 */
+        c->recip_slice_sets = fast_reciprocal(c->slice_sets, number_bits - 1);
+    }
     c->last_head = c->last_tail = NO_INDEX;
     if (allocate_storage(c) != MEM_OK) {
         cache_destroy(c);

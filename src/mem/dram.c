@@ -25,6 +25,8 @@ struct dram {
     uint32_t page_bytes;
     unsigned page_shift;
     uint64_t limit_bytes;
+    dram_page *recent; /* the slot dram_read found last (a cache's fills walk a page in turns),
+                          or NULL; table_grow moves the slots and clears it */
     dram_stats stats;
 };
 
@@ -69,6 +71,7 @@ static mem_status table_grow(dram *d)
     free(d->slots);
     d->slots = slots;
     d->slot_count = new_count;
+    d->recent = NULL;
     return MEM_OK;
 }
 
@@ -131,10 +134,40 @@ static uint64_t chunk_bytes(const dram *d, uint64_t addr, uint64_t remaining)
 
 static int mask_all_zero(const uint8_t *mask, size_t bytes)
 {
-    for (size_t i = 0; i < bytes; i++)
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) { /* eight mask bytes at a time */
+        uint64_t v;
+        memcpy(&v, mask + i, sizeof v);
+        if (v != 0)
+            return 0;
+    }
+    for (; i < bytes; i++)
         if (mask[i] != 0)
             return 0;
     return 1;
+}
+
+/* dst[i] = src[i] where mask[i] is nonzero, i < n: eight bytes at a time, each nonzero mask
+ * byte's top bit set (no carry crosses a byte) and spread to 0xFF, the bytes blended under it
+ * (the others are written back unchanged). */
+static void copy_masked(uint8_t *dst, const uint8_t *src, const uint8_t *mask, uint64_t n)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t m, from, to;
+        memcpy(&m, mask + i, sizeof m);
+        if (m == 0)
+            continue;
+        m = (((((m & low7) + low7) | m) & ~low7) >> 7) * 0xFF;
+        memcpy(&from, src + i, sizeof from);
+        memcpy(&to, dst + i, sizeof to);
+        to = (to & ~m) | (from & m);
+        memcpy(dst + i, &to, sizeof to);
+    }
+    for (; i < n; i++)
+        if (mask[i] != 0)
+            dst[i] = src[i];
 }
 
 mem_status dram_create(const dram_config *config, diag_list *dl, dram **out)
@@ -230,13 +263,10 @@ static mem_status store_bytes(dram *d, uint64_t addr, size_t bytes, const void *
         dram_page *p = page_find(d, addr >> d->page_shift);
         if (p != NULL && p->data != NULL) {
             uint8_t *dst = p->data + (addr & (d->page_bytes - 1));
-            if (mask == NULL) {
+            if (mask == NULL)
                 memcpy(dst, src, (size_t)n);
-            } else {
-                for (uint64_t i = 0; i < n; i++)
-                    if (mask[i] != 0)
-                        dst[i] = src[i];
-            }
+            else
+                copy_masked(dst, src, mask, n);
         }
         /* A page without data here had an all-zero mask chunk: nothing to store. */
         if (mask != NULL)
@@ -253,8 +283,36 @@ mem_status dram_poke(dram *d, uint64_t addr, size_t bytes, const void *data)
     return store_bytes(d, addr, bytes, data, NULL);
 }
 
+void dram_prefetch(const dram *d, uint64_t addr)
+{
+    const dram_page *p = page_find(d, addr >> d->page_shift);
+    if (p != NULL && p->data != NULL) {
+        const uint8_t *at = p->data + (addr & (d->page_bytes - 1) & ~(uint64_t)127);
+        __builtin_prefetch(at);
+        __builtin_prefetch(at + 64);
+    }
+}
+
 mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out)
 {
+    uint64_t offset = addr & (d->page_bytes - 1);
+    if (bytes != 0 && offset + bytes <= d->page_bytes) {
+        /* Within one page (every cache fill): the page of the last read first. */
+        uint64_t page_number = addr >> d->page_shift;
+        dram_page *p = d->recent;
+        if (p == NULL || p->key != page_number + 1) {
+            p = page_find(d, page_number);
+            if (p != NULL)
+                d->recent = p;
+        }
+        if (p != NULL && p->data != NULL)
+            memcpy(out, p->data + offset, bytes);
+        else
+            memset(out, p != NULL ? p->fill : 0, bytes);
+        d->stats.reads++;
+        d->stats.read_bytes += bytes;
+        return MEM_OK;
+    }
     mem_status st = dram_peek(d, addr, bytes, out);
     if (st == MEM_OK) {
         d->stats.reads++;

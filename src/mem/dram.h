@@ -61,6 +61,10 @@ mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out);
  * allocated (malloc failure or the configured limit). */
 mem_status dram_write(dram *d, uint64_t addr, size_t bytes, const void *data,
                       const uint8_t *byte_mask);
+/* A hint without effect on the store or its counters: brings the stored bytes of the aligned
+ * 128 bytes holding byte address `addr` towards the host's caches, for a dram_read that will
+ * probably follow. Nothing for a page without data. Never fails. A host-speed aid only. */
+void dram_prefetch(const dram *d, uint64_t addr);
 /* As dram_read and dram_write (unmasked), without counting traffic: for loading kernel inputs and
  * reading results. Same return values. */
 mem_status dram_peek(const dram *d, uint64_t addr, size_t bytes, void *out);

@@ -779,6 +779,23 @@ static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, ui
                             sizeof ms->reqs[0], held) == ms->nreqs;
 }
 
+/* Host prefetches for lines reqs[from ..) of a load that has gone past the L1, when they lie
+ * a host page or more apart on average (a scattered access; the host's own prefetchers follow
+ * lines in a row): their L2 sets and their bytes in the backing store, so that the host-cache
+ * misses of their lookups and fills overlap instead of following one another. */
+static void prefetch_lines(const memsys *ms, uint32_t from)
+{
+    uint32_t last = ms->nreqs - 1;
+    uint64_t first_addr = ms->reqs[from].line_addr, last_addr = ms->reqs[last].line_addr;
+    uint64_t span = last_addr > first_addr ? last_addr - first_addr : first_addr - last_addr;
+    if (last <= from || span / (last - from) < 4096)
+        return;
+    for (uint32_t j = from; j <= last; j++) {
+        cache_prefetch_set(ms->l2, ms->reqs[j].line_addr);
+        dram_prefetch(ms->store, ms->reqs[j].line_addr);
+    }
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
@@ -804,6 +821,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int l2_hints_kind = -1;
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
+    int prefetched = 0;    /* prefetch_lines done */
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         if ((hit_kinds >> r->kind) & 1) {
@@ -817,6 +835,10 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             }
             i += hits;
             r = &ms->reqs[i];
+        }
+        if (!prefetched && !store && ms->nreqs - i > 1) {
+            prefetch_lines(ms, i + 1);
+            prefetched = 1;
         }
         rq->line = r;
         if (l2_hints_per_line || r->kind != l2_hints_kind) {

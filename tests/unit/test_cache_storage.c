@@ -64,7 +64,7 @@ static uint32_t line_of(const cache *c, uint64_t addr)
     cache_line_info info;
     if (!cache_lookup(c, addr, &info))
         return NO_INDEX;
-    return info.set * c->ways + info.way;
+    return info.set * c->set_stride + info.way;
 }
 
 /* Lines filled in sets 5, 2, 5, 7 take slots 1..4 in that order; slot k's data holds the line's
@@ -84,7 +84,7 @@ static void test_slots_in_fill_order(void **state)
     for (int i = 0; i < 4; i++) {
         uint32_t line = line_of(f.c, addrs[i]);
         assert_int_not_equal(line, NO_INDEX);
-        assert_int_equal(f.c->data_slots[line], i + 1);
+        assert_int_equal(LINE_FIELD(f.c, line, data_slots), i + 1);
         /* The default fill is one 32-byte sector: the first sector of the slot holds the line's
          * bytes, the rest of the slot is still untouched. */
         for (int b = 0; b < 32; b++)
@@ -111,18 +111,18 @@ static void test_slot_reused_after_eviction(void **state)
     }
     assert_int_equal(f.c->slots_used, WAYS);
     uint32_t victim = line_of(f.c, BASE); /* least recently used */
-    uint32_t slot = f.c->data_slots[victim];
+    uint32_t slot = LINE_FIELD(f.c, victim, data_slots);
     uint64_t fresh = BASE + WAYS * SET_STRIDE;
     assert_int_equal(dram_fill_pattern(f.d, fresh, LINE, 0x77), MEM_OK);
     assert_int_equal(read_word(&f, fresh), 0x77777777u);
     assert_int_equal(line_of(f.c, BASE), NO_INDEX);
     assert_int_equal(line_of(f.c, fresh), victim);
-    assert_int_equal(f.c->data_slots[victim], slot);
+    assert_int_equal(LINE_FIELD(f.c, victim, data_slots), slot);
     assert_int_equal(f.c->slots_used, WAYS);
     assert_int_equal(f.c->data[(size_t)(slot - 1) * LINE], 0x77);
     /* A line in another set takes the next slot. */
     assert_int_equal(read_word(&f, BASE + 3 * LINE), 0);
-    assert_int_equal(f.c->data_slots[line_of(f.c, BASE + 3 * LINE)], WAYS + 1);
+    assert_int_equal(LINE_FIELD(f.c, line_of(f.c, BASE + 3 * LINE), data_slots), WAYS + 1);
     teardown(&f);
 }
 

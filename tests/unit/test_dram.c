@@ -212,6 +212,71 @@ static void test_bad_page_size(void **state)
     dram_destroy(NULL);
 }
 
+/* dram_read remembers the page it read last: reads of that page after the page changed
+ * (written, poisoned whole, released, the table grown under it) see the change. */
+static void test_read_after_page_changes(void **state)
+{
+    (void)state;
+    dram *d = make_dram(4096, 0);
+    const uint64_t a = UINT64_C(0x7f0000000000);
+    uint8_t buf[32], data[32];
+    memset(data, 0x11, sizeof data);
+    assert_int_equal(dram_read(d, a + 64, 32, buf), MEM_OK); /* absent: zeros */
+    assert_int_equal(buf[0], 0);
+    assert_int_equal(dram_write(d, a + 64, 32, data, NULL), MEM_OK);
+    assert_int_equal(dram_read(d, a + 64, 32, buf), MEM_OK);
+    assert_int_equal(buf[31], 0x11);
+    assert_int_equal(dram_fill_pattern(d, a, 4096, 0x5a), MEM_OK); /* released, poisoned */
+    assert_int_equal(dram_read(d, a + 64, 32, buf), MEM_OK);
+    assert_int_equal(buf[0], 0x5a);
+    assert_int_equal(buf[31], 0x5a);
+    memset(data, 0x22, sizeof data);
+    assert_int_equal(dram_write(d, a + 96, 32, data, NULL), MEM_OK); /* data again */
+    assert_int_equal(dram_read(d, a + 80, 32, buf), MEM_OK);
+    assert_int_equal(buf[0], 0x5a);
+    assert_int_equal(buf[16], 0x22);
+    for (uint64_t p = 1; p <= 200; p++) { /* the table grows and moves its slots */
+        uint8_t v = (uint8_t)p;
+        assert_int_equal(dram_write(d, a + p * 4096, 1, &v, NULL), MEM_OK);
+        assert_int_equal(dram_read(d, a + p * 4096, 1, buf), MEM_OK);
+        assert_int_equal(buf[0], v);
+    }
+    assert_int_equal(dram_read(d, a + 96, 32, buf), MEM_OK);
+    assert_int_equal(buf[0], 0x22);
+    assert_int_equal(dram_read(d, a + 7 * 4096, 1, buf), MEM_OK);
+    assert_int_equal(buf[0], 7);
+    assert_int_equal(dram_read(d, a + 4096 - 16, 32, buf), MEM_OK); /* across two pages */
+    assert_int_equal(buf[0], 0x5a);
+    assert_int_equal(buf[16], 1);
+    assert_int_equal(buf[17], 0);
+    assert_int_equal(dram_get_stats(d)->reads, 207);
+    dram_destroy(d);
+}
+
+/* A masked write longer than a word, across two pages: exactly the bytes whose mask byte is
+ * nonzero (any nonzero value) change, whole zero words of the mask included. */
+static void test_masked_write_long(void **state)
+{
+    (void)state;
+    dram *d = make_dram(4096, 0);
+    enum { N = 45 };
+    const uint64_t at = 4096 - 21;
+    uint8_t old[N], neu[N], mask[N], back[N];
+    for (int i = 0; i < N; i++) {
+        old[i] = (uint8_t)(100 + i);
+        neu[i] = (uint8_t)(200 - i);
+        mask[i] = (uint8_t)(i % 3 == 0 ? 0 : i % 3 == 1 ? 0x80 : i); /* 0, 0x80 or i */
+    }
+    for (int i = 8; i < 16; i++) mask[i] = 0; /* a whole zero word */
+    mask[44] = 0x01;
+    assert_int_equal(dram_poke(d, at, N, old), MEM_OK);
+    assert_int_equal(dram_write(d, at, N, neu, mask), MEM_OK);
+    assert_int_equal(dram_peek(d, at, N, back), MEM_OK);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(back[i], mask[i] ? neu[i] : old[i]);
+    dram_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +289,8 @@ int main(void)
         cmocka_unit_test(test_wrap_is_rejected),
         cmocka_unit_test(test_limit_gives_nomem_without_partial_write),
         cmocka_unit_test(test_bad_page_size),
+        cmocka_unit_test(test_read_after_page_changes),
+        cmocka_unit_test(test_masked_write_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
