@@ -373,8 +373,11 @@ enum { EXEC_MEM_AUX_ADDR32 = 1u, EXEC_MEM_AUX_PAIR = 2u, EXEC_MEM_AUX_SAME = 4u 
  * exec_program.host_avx2. No errors. */
 int exec_host_avx2(void);
 void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
-/* The handler of ld instruction x once exec_mem_decode_aux has set x->aux: a lean one for a
- * const-space load whose lanes all read one address, exec_h_ld otherwise. */
+/* The handler of ld instruction x once exec_mem_decode_aux has set x->aux (exec_mem.c): for
+ * loads whose lanes all read one address, h_ld_const_same (const space, one register) or
+ * h_ld_same (one lane's access for the warp); for a 4-byte zero-extended or 8-byte load into
+ * one register without a policy or fence, h_ld_scalar_global (global or generic: it may park
+ * in a parallel phase after looking at its lowest lane) or h_ld_scalar; exec_h_ld otherwise. */
 exec_handler exec_ld_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
