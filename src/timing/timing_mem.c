@@ -379,10 +379,29 @@ static int64_t lane_word(const timing_mem *tm, const mem_access *a, uint32_t lan
     return (int64_t)(((o / 4) * 128 + lane * 4 + o % 4) / tm->bank_width);
 }
 
-static int cmp_u64(const void *x, const void *y)
+/* The most distinct words any one bank must deliver, for words[0 .. n) in any order (n <=
+ * MAX_WORDS): each word counts for its bank the first time it is seen, found in a hash set
+ * (slots hold word + 1; 0 is empty). */
+static uint32_t most_words_per_bank(const timing_mem *tm, const uint64_t *words, uint32_t n)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    uint64_t seen[2 * MAX_WORDS];
+    unsigned bits = 6;
+    while ((1u << bits) < 2 * n) bits++;
+    uint32_t mask = (1u << bits) - 1;
+    memset(seen, 0, ((size_t)mask + 1) * sizeof seen[0]);
+    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t key = words[i] + 1;
+        uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
+        while (seen[h] && seen[h] != key) h = (h + 1) & mask;
+        if (seen[h])
+            continue;
+        seen[h] = key;
+        uint32_t b = (uint32_t)(words[i] % tm->banks);
+        if (++per_bank[b] > most)
+            most = per_bank[b];
+    }
+    return most;
 }
 
 /* Whether lanes that read one word each (no wider than a bank) never ask a bank for two
@@ -476,11 +495,13 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
     }
     if (n == 0)
         return 0;
-    /* Lanes in order reading consecutive words (the common case) are already in order. */
+    /* Lanes in order reading consecutive words (the common case) are already in order, and a
+     * repeated word is the one before it; others (a local access's words go lane by lane
+     * through the rows) take the hash set. */
     uint32_t sorted = 1;
     for (uint32_t i = 1; i < n && sorted; i++) sorted = words[i - 1] <= words[i];
     if (!sorted)
-        qsort(words, n, sizeof words[0], cmp_u64);
+        return most_words_per_bank(tm, words, n);
     uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i && words[i] == words[i - 1])
