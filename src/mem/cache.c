@@ -1064,6 +1064,27 @@ static inline void blend16(uint8_t *ld, const uint8_t *data, uint64_t bits)
 #endif
 }
 
+/* A whole-line store (a warp's line, data for every byte) under its store bits b: `chunk`
+ * (16 or 8, a constant where inlined) bytes at a time where any is stored, reading and writing
+ * only inside the line and the data. */
+static inline __attribute__((always_inline)) void
+blend_whole_line(uint8_t *ld, const uint8_t *data, const store_bits *b, unsigned chunk)
+{
+    const uint64_t chunk_bits = chunk == 16 ? 0xFFFF : 0xFF;
+    const unsigned chunk_shift = chunk == 16 ? 4 : 3;
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        for (uint64_t w = b->w[k]; w != 0;) {
+            unsigned at = ((unsigned)__builtin_ctzll(w) >> chunk_shift) << chunk_shift;
+            uint32_t i = k * 64 + at;
+            if (chunk == 16)
+                blend16(ld + i, data + i, (w >> at) & chunk_bits);
+            else
+                blend8(ld + i, data + i, (w >> at) & chunk_bits);
+            w &= ~(chunk_bits << at);
+        }
+    }
+}
+
 /* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
 static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
                             const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
@@ -1076,26 +1097,9 @@ static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t b
         else
             memcpy(ld + offset, data, bytes);
     } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 16 == 0) {
-        /* A whole-line store (a warp's line, data for every byte): 16 bytes at a time where
-         * any is stored, reading and writing only inside the line and the data. */
-        for (uint32_t k = b->first; k <= b->last; k++) {
-            for (uint64_t w = b->w[k]; w != 0;) {
-                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 4;
-                uint32_t i = k * 64 + chunk * 16;
-                blend16(ld + i, data + i, (w >> (chunk * 16)) & 0xFFFF);
-                w &= ~(UINT64_C(0xFFFF) << (chunk * 16));
-            }
-        }
+        blend_whole_line(ld, data, b, 16);
     } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
-        /* The same for 8-byte lines, eight bytes at a time. */
-        for (uint32_t k = b->first; k <= b->last; k++) {
-            for (uint64_t w = b->w[k]; w != 0;) {
-                unsigned chunk = (unsigned)__builtin_ctzll(w) >> 3;
-                uint32_t i = k * 64 + chunk * 8;
-                blend8(ld + i, data + i, (w >> (chunk * 8)) & 0xFF);
-                w &= ~(UINT64_C(0xFF) << (chunk * 8));
-            }
-        }
+        blend_whole_line(ld, data, b, 8); /* 8-byte lines */
     } else {
         /* Run by run of stored bytes (a scattered store has a few short runs per line). */
         for (uint32_t k = b->first; k <= b->last; k++) {

@@ -472,6 +472,29 @@ static int coalesce_two_runs(memsys *ms, const mem_access *acc, const lane_targe
 enum { LOCAL_ROWS = 64 };
 static const uint8_t local_ones[4] = {1, 1, 1, 1};
 
+/* Word j of lane l at byte 4l of request r (coalesce_local_words): a store's mask and data; a
+ * load's lane_src when the lane has one word (`words`), else a piece. Returns 0, or -1 when
+ * the pieces are full. */
+static inline int local_word(memsys *ms, const mem_access *acc, int r, uint32_t l, uint32_t j,
+                             uint32_t words, int store)
+{
+    line_req *q = &ms->reqs[r];
+    uint32_t off = 4 * l;
+    if (store) {
+        memcpy(q->mask + off, local_ones, 4);
+        memcpy(q->data + off, acc->data[l] + 4 * j, 4);
+    } else if (words == 1) {
+        ms->lane_src[l] = q->data + off;
+        ms->whole_lanes |= 1u << l;
+    } else {
+        if (ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
+            return -1;
+        ms->pieces[ms->npieces++] =
+            (lane_piece){(uint16_t)r, (uint8_t)l, (uint8_t)(4 * j), (uint8_t)off, 4};
+    }
+    return 0;
+}
+
 /* coalesce_local_words when every lane has the same offset (a spill or its reload): rows
  * row0 .. row0 + words - 1, one request each in that order, every one with the same sectors and
  * byte bits (4 bytes of each active lane), worked out once. */
@@ -493,35 +516,14 @@ static int local_rows_uniform(memsys *ms, const mem_ctx *ctx, const mem_access *
         q->sectors = sectors;
         q->byte_bits[0] = nibbles[0];
         q->byte_bits[1] = nibbles[1];
-        if (store) {
-            if (lanes == UINT32_MAX)
-                memset(q->mask, 1, 128);
-            for (uint32_t m = lanes; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                if (lanes != UINT32_MAX)
-                    memcpy(q->mask + 4 * l, local_ones, 4);
-                memcpy(q->data + 4 * l, acc->data[l] + 4 * j, 4);
-            }
-        } else if (words == 1) {
-            for (uint32_t m = lanes; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                ms->lane_src[l] = q->data + 4 * l;
-            }
-            ms->whole_lanes = lanes;
-        } else {
-            if (ms->npieces + (uint32_t)__builtin_popcount(lanes) >
-                sizeof ms->pieces / sizeof ms->pieces[0])
+        for (uint32_t m = lanes; m; m &= m - 1)
+            if (local_word(ms, acc, r, (uint32_t)__builtin_ctz(m), j, words, store))
                 return -1;
-            for (uint32_t m = lanes; m; m &= m - 1) {
-                uint32_t l = (uint32_t)__builtin_ctz(m);
-                ms->pieces[ms->npieces++] =
-                    (lane_piece){(uint16_t)r, (uint8_t)l, (uint8_t)(4 * j), (uint8_t)(4 * l), 4};
-            }
-        }
     }
     ms->last_req = ms->nreqs - 1;
     return 1;
 }
+
 /* Local lanes whose bytes are whole words (hier_local_backing puts word w of lane l at byte 4l
  * of the 128-byte row w of the warp's local backing): when the L1 line is that row and every
  * lane's words lie in the first LOCAL_ROWS rows, each of a lane's words is 4 bytes of the
@@ -565,18 +567,8 @@ static int coalesce_local_words(memsys *ms, const mem_ctx *ctx, const mem_access
             line_req *q = &ms->reqs[r];
             q->sectors |= UINT64_C(1) << (off >> ms->l1_sector_shift);
             q->byte_bits[off >> 6] |= UINT64_C(0xF) << (off & 63);
-            if (store) {
-                memcpy(q->mask + off, local_ones, 4);
-                memcpy(q->data + off, acc->data[l] + 4 * j, 4);
-            } else if (words == 1) {
-                ms->lane_src[l] = q->data + off;
-                ms->whole_lanes |= 1u << l;
-            } else {
-                if (ms->npieces == sizeof ms->pieces / sizeof ms->pieces[0])
-                    return -1;
-                ms->pieces[ms->npieces++] =
-                    (lane_piece){(uint16_t)r, (uint8_t)l, (uint8_t)(4 * j), (uint8_t)off, 4};
-            }
+            if (local_word(ms, acc, r, l, j, words, store))
+                return -1;
         }
     }
     ms->last_req = ms->nreqs - 1;

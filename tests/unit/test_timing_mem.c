@@ -142,14 +142,14 @@ static void test_strided_throughput(void **state)
     assert_int_equal(strided_cycles(33), 70);
 }
 
-/* The cycle the ninth of 9 warp loads of 4-byte lanes at `addr` (all L1 hits), issued at
- * cycle 0, is accepted: 8 times the slots one holds the pipeline, in cycles of 4 slots. */
-static uint64_t lanes_cycles(const uint64_t *addr, uint32_t active)
+/* The cycle the ninth of 9 warp loads of `vec` 4-byte elements a lane at `addr`, lanes
+ * `active` (all L1 hits), issued at cycle 0, is accepted: 8 times the slots one holds the
+ * pipeline, in cycles of 4 slots. */
+static uint64_t lanes_cycles(const uint64_t *addr, uint32_t active, uint32_t vec)
 {
     timing_mem *tm = tiny();
     mem_access a;
-    global_load(&a, G, 4);
-    a.active = active;
+    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, vec, active, 0);
     memcpy(a.addr, addr, sizeof a.addr);
     serve_lanes(&a, MEM_LEVEL_L1, 0);
     for (int i = 0; i < 8; i++) timing_mem_access(tm, 0, 0, &a);
@@ -165,41 +165,27 @@ static void test_bank_wavefronts_of_lane_layouts(void **state)
     /* One aligned 128-byte block in any lane order, words shared or not: one wavefront, one
      * tag (4 slots: 8 loads, 8 cycles). */
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 * (31 - l);
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 8);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 8);
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 64 + 4 * (l % 4);
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 8);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 8);
     /* 32 consecutive words across two blocks: still one wavefront, but two tags (5 slots:
      * 40 slots, 10 cycles). */
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 + 4 * l;
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 10);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 10);
     /* Lane 31 in the next block on lane 0's bank: two wavefronts (8 slots: 16 cycles); with
      * lane 31 inactive, one block again. */
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 4 * l;
     addr[31] = G + 128;
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
-    assert_int_equal(lanes_cycles(addr, 0x7fffffffu), 8);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 16);
+    assert_int_equal(lanes_cycles(addr, 0x7fffffffu, 1), 8);
     /* Two words 512 bytes apart, each read by 16 lanes: one bank, two wavefronts (8 slots:
      * 16 cycles), whether the lanes ascend or not; three such words: 3 wavefronts. */
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + (l < 16 ? 0 : 512);
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 16);
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + (l < 16 ? 512 : 0);
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 16);
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 16);
     for (uint32_t l = 0; l < MEM_LANES; l++) addr[l] = G + 512 * (l % 3);
-    assert_int_equal(lanes_cycles(addr, 0xffffffffu), 24);
-}
-
-/* The cycle the ninth of 9 warp loads of 16-byte lanes at `addr` (all L1 hits) is accepted. */
-static uint64_t vec4_cycles(const uint64_t *addr)
-{
-    timing_mem *tm = tiny();
-    mem_access a;
-    memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 4, 0xffffffffu, 0);
-    memcpy(a.addr, addr, sizeof a.addr);
-    serve_lanes(&a, MEM_LEVEL_L1, 0);
-    for (int i = 0; i < 8; i++) timing_mem_access(tm, 0, 0, &a);
-    uint64_t ninth = timing_mem_access(tm, 0, 0, &a).accept;
-    timing_mem_destroy(tm);
-    return ninth;
+    assert_int_equal(lanes_cycles(addr, 0xffffffffu, 1), 24);
 }
 
 /* Lanes wider than a bank: their words are counted in order when they come in order, and
@@ -217,10 +203,10 @@ static void test_wide_lanes_in_any_order(void **state)
             uint32_t per_line = 128 / stride; /* shuffled within each line */
             mixed[l] = G + stride * (l / per_line * per_line + (l * 3) % per_line);
         }
-        uint64_t cycles = vec4_cycles(up);
+        uint64_t cycles = lanes_cycles(up, 0xffffffffu, 4);
         assert_true(cycles > 8); /* more than one wavefront per load */
-        assert_int_equal(vec4_cycles(down), cycles);
-        assert_int_equal(vec4_cycles(mixed), cycles);
+        assert_int_equal(lanes_cycles(down, 0xffffffffu, 4), cycles);
+        assert_int_equal(lanes_cycles(mixed, 0xffffffffu, 4), cycles);
     }
 }
 
