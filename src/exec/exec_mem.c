@@ -8,6 +8,7 @@
 #include "base/cpu.h"
 #include "exec/exec_internal.h"
 #include "mem/mem_policy.h"
+#include "mem/mem_shared.h"
 #include "mem/memsys.h"
 
 static const char *space_name(uint8_t s)
@@ -657,6 +658,44 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     ld_scalar(w, x, mask, 0);
 }
 
+/* A full warp's shared-memory access that mem_shared_warp takes (a load: into out[] when not
+ * NULL, see there), with do_access's report to the launch's on_access; 1 when it does not take
+ * it (nothing done: the caller goes on with do_access). A store waits instead when the SM's log
+ * is full, as do_access makes it (it then takes do_access too). */
+static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out)
+{
+    exec_run_state *rs = w->run;
+    if (acc->op == MEM_OP_STORE && rs->tally && memsys_store_log_full(w->mctx.store_log))
+        return 1;
+    if (mem_shared_warp(rs->ms, &w->mctx, acc, out))
+        return 1;
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
+/* ld_scalar of the shared space: a full warp through shared_warp straight into the destination
+ * register (the access's addresses are computed before it is written), the rest as ld_scalar. */
+static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (mask != FULL_MASK) {
+        ld_scalar(w, x, mask, 0);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (sp == IR_SPACE_SHARED && !shared_warp(w, acc, r))
+        return;
+    if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
+        return;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     ld_scalar(w, x, mask, 1);
@@ -678,7 +717,8 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         d->reg != IR_REG_SINK)
         return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
                    ? h_ld_scalar_global
-                   : h_ld_scalar;
+               : in->mem.space == IR_SPACE_SHARED ? h_ld_scalar_shared
+                                                   : h_ld_scalar;
     return exec_h_ld;
 }
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */

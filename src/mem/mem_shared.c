@@ -11,6 +11,7 @@
  * warp access; lanes reading the same address share one lookup, distinct addresses serialise. */
 #include <string.h>
 
+#include "mem/mem_shared.h"
 #include "mem/memsys_internal.h"
 
 enum { MAX_BANKS = 64 };
@@ -92,16 +93,14 @@ static uint32_t words_conflict_free(const uint64_t *w, uint32_t n, uint32_t bank
     return 1;
 }
 
-/* Wavefronts of a one-phase broadcast request of single words (power-of-two banks and width,
- * lanes not empty) when its words span fewer than 64: as bits of one mask relative to the lowest
+/* Wavefronts of a one-phase broadcast request of single words, from its n > 0 words w (offsets
+ * >> log2 of the bank width; power-of-two banks and width) when they span fewer than 64: as bits of one mask relative to the lowest
  * word, bits j and j + banks share a bank, so the answer is the most set bits in one column of
  * the mask cut into rows of `banks` bits (phase_wavefronts' count). When the span is wider: 1 if
  * conflict-free, else 0 (phase_wavefronts must count). */
-static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
-                                  uint32_t banks)
+static uint32_t words_wavefronts(const uint64_t *w, uint32_t n, uint32_t banks)
 {
-    uint64_t w[MEM_LANES], lo = UINT64_MAX, hi = 0, bits = 0;
-    uint32_t n = lane_words(t, lanes, width_shift, w);
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
     for (uint32_t i = 0; i < n; i++) {
         lo = w[i] < lo ? w[i] : lo;
         hi = w[i] > hi ? w[i] : hi;
@@ -125,6 +124,15 @@ static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned
     while (deepest < rows && ge[deepest])
         deepest++;
     return deepest;
+}
+
+/* words_wavefronts of the words of the active lanes `lanes` (not empty). */
+static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
+                                  uint32_t banks)
+{
+    uint64_t w[MEM_LANES];
+    uint32_t n = lane_words(t, lanes, width_shift, w);
+    return words_wavefronts(w, n, banks);
 }
 
 /* Whether single-word lanes are conflict-free: no bank is asked for two different words. */
@@ -192,6 +200,205 @@ uint32_t shared_count(const memsys *ms, mem_counters *c, const mem_access *acc,
         }
     }
     return total;
+}
+
+/* ---- a full warp's shared-memory load or store (mem_shared.h) ---- */
+
+void mem_shared_setup(memsys *ms)
+{
+    uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
+    ms->shared_direct = banks && banks <= MAX_BANKS && !(banks & (banks - 1)) && width &&
+                        !(width & (width - 1));
+    ms->shared_width_shift = ms->shared_direct ? (uint8_t)__builtin_ctz(width) : 0;
+    ms->shared_block_shift =
+        ms->shared_direct ? (uint8_t)(__builtin_ctz(width) + __builtin_ctz(banks)) : 0;
+}
+
+/* Where a full warp's offsets a[0..31] of `bytes`-byte lanes lie: SPAN_REFUSED, some lane is
+ * misaligned or not wholly below `limit` (the window's allocated bytes); SPAN_BLOCK, all in
+ * one aligned block of 1 << block_shift bytes (banks x width: every phase one wavefront);
+ * SPAN_WIDE, the others. */
+enum { SPAN_REFUSED, SPAN_BLOCK, SPAN_WIDE };
+
+static int span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit, unsigned block_shift)
+{
+    uint64_t any = 0, low = UINT64_MAX, high = 0;
+#pragma GCC unroll 8
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        any |= a[l];
+        low = a[l] < low ? a[l] : low;
+        high = a[l] > high ? a[l] : high;
+    }
+    if ((any & (bytes - 1)) || high >= limit || limit - high < bytes)
+        return SPAN_REFUSED;
+    return low >> block_shift == high >> block_shift ? SPAN_BLOCK : SPAN_WIDE;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define SHARED_AVX2 1
+#include <immintrin.h>
+
+/* span_plain four lanes at a time on hosts with AVX2 (memsys.host_avx2). The lowest and
+ * highest offsets come from unsigned 32-bit minima and maxima of the halves, exact once the
+ * OR of all has shown every upper half zero (offsets of 2^32 and more are refused: no window
+ * is that large). */
+__attribute__((target("avx2"))) static int span_avx2(const uint64_t *a, uint32_t bytes,
+                                                     uint32_t limit, unsigned block_shift)
+{
+    __m256i any = _mm256_loadu_si256((const __m256i *)(const void *)a), low = any, high = any;
+    for (uint32_t l = 4; l < MEM_LANES; l += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        any = _mm256_or_si256(any, v);
+        low = _mm256_min_epu32(low, v);
+        high = _mm256_max_epu32(high, v);
+    }
+    if (!_mm256_testz_si256(any, _mm256_set1_epi64x((long long)(0xFFFFFFFF00000000ull |
+                                                                (bytes - 1)))))
+        return SPAN_REFUSED;
+    __m128i lo = _mm_min_epu32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
+    __m128i hi = _mm_max_epu32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
+    uint32_t lo32 = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu32(lo, _mm_unpackhi_epi64(lo, lo)));
+    uint32_t hi32 = (uint32_t)_mm_cvtsi128_si32(_mm_max_epu32(hi, _mm_unpackhi_epi64(hi, hi)));
+    if (hi32 >= limit || limit - hi32 < bytes)
+        return SPAN_REFUSED;
+    return lo32 >> block_shift == hi32 >> block_shift ? SPAN_BLOCK : SPAN_WIDE;
+}
+
+/* The loaded elements of a full warp into out[], four lanes per gather: 4 bytes zero-extended
+ * (bytes 4) or 8 bytes. Each gather reads exactly the lanes' bytes. */
+__attribute__((target("avx2"))) static void gather_avx2(const uint8_t *shared, const uint64_t *a,
+                                                        uint32_t bytes, uint64_t *out)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        __m256i v = bytes == 4
+                        ? _mm256_cvtepu32_epi64(
+                              _mm256_i64gather_epi32((const int *)(const void *)shared, at, 1))
+                        : _mm256_i64gather_epi64((const long long *)(const void *)shared, at, 1);
+        _mm256_storeu_si256((__m256i *)(void *)&out[l], v);
+    }
+}
+#endif
+
+/* Lanes per phase of `bytes`-byte lanes (shared_count's). */
+static uint32_t lanes_per_phase(const memsys *ms, uint32_t bytes)
+{
+    uint32_t width = 1u << ms->shared_width_shift, block = 1u << ms->shared_block_shift;
+    uint32_t per_phase = bytes <= width ? MEM_LANES : block / bytes;
+    return per_phase ? per_phase : 1;
+}
+
+/* Wavefronts of a full warp (SPAN_WIDE) of `bytes`-byte lanes at offsets a[] by the short cuts
+ * that need no per-bank lists: single words counted by words_wavefronts, or wider lanes whose
+ * every phase lies in one aligned block (one wavefront each). 0 when only phase_wavefronts can
+ * tell. */
+static uint32_t wide_wavefronts(const memsys *ms, const uint64_t *a, uint32_t bytes)
+{
+    unsigned block_shift = ms->shared_block_shift, width_shift = ms->shared_width_shift;
+    uint32_t per_phase = lanes_per_phase(ms, bytes);
+    if (per_phase == MEM_LANES) {
+        uint64_t w[MEM_LANES];
+        for (uint32_t l = 0; l < MEM_LANES; l++) w[l] = a[l] >> width_shift;
+        return words_wavefronts(w, MEM_LANES, ms->cfg.shared.banks);
+    }
+    for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
+        uint64_t d = 0;
+        for (uint32_t l = first; l < first + per_phase && l < MEM_LANES; l++) d |= a[l] ^ a[first];
+        if (d >> block_shift)
+            return 0;
+    }
+    return (MEM_LANES + per_phase - 1) / per_phase;
+}
+
+/* shared_count of a full warp the direct path took, whose offsets lie as `span` says. */
+static uint32_t count_full_warp(const memsys *ms, mem_counters *c, const mem_access *acc,
+                                int span, uint32_t bytes)
+{
+    uint32_t per_phase = lanes_per_phase(ms, bytes);
+    uint32_t phases = (MEM_LANES + per_phase - 1) / per_phase;
+    uint32_t wavefronts = span == SPAN_BLOCK ? phases : wide_wavefronts(ms, acc->addr, bytes);
+    if (!wavefronts) { /* the exact count over per-bank lists */
+        lane_target t[MEM_LANES];
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            t[l] = (lane_target){IR_SPACE_SHARED, acc->addr[l]};
+        return shared_count(ms, c, acc, t, UINT32_MAX);
+    }
+    c->shared.requests++;
+    c->shared.wavefronts += wavefronts;
+    c->shared.bank_conflicts += wavefronts - phases;
+    return wavefronts;
+}
+
+/* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
+ * or 8-byte ones) or, out NULL, into acc->data; a store from acc->data, lane by lane in lane
+ * order so that the highest of several lanes on one address writes last (as access() does). */
+static void move_full_warp(const memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t bytes,
+                           uint64_t *out)
+{
+    const uint64_t *a = acc->addr;
+    uint8_t *shared = ctx->shared;
+    if (acc->op == MEM_OP_STORE) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], acc->data[l], bytes);
+        return;
+    }
+    if (!out) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], shared + a[l], bytes);
+        return;
+    }
+#ifdef SHARED_AVX2
+    if (ms->host_avx2) {
+        gather_avx2(shared, a, bytes, out);
+        return;
+    }
+#else
+    (void)ms;
+#endif
+    if (bytes == 4) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint32_t v;
+            memcpy(&v, shared + a[l], 4);
+            out[l] = v;
+        }
+    } else {
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(&out[l], shared + a[l], 8);
+    }
+}
+
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    /* bit b of 0x10110: b is 4, 8 or 16 */
+    if (acc->op > MEM_OP_STORE || acc->space != IR_SPACE_SHARED || acc->active != UINT32_MAX ||
+        !ms->shared_direct || acc->attrs->uniform || bytes > 16 || !((0x10110u >> bytes) & 1u) ||
+        (out && (acc->op != MEM_OP_LOAD || acc->vec != 1 || bytes > 8)))
+        return 1;
+#ifdef SHARED_AVX2
+    int span = ms->host_avx2
+                   ? span_avx2(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift)
+                   : span_plain(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift);
+#else
+    int span = span_plain(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift);
+#endif
+    if (span == SPAN_REFUSED) /* access() reports its misaligned or out-of-window lanes */
+        return 1;
+    mem_counters *c = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                : &ms->unattributed;
+    ms->lead_acc = NULL; /* as access() forgets memsys_load_parks's answer */
+    acc->levels = 1u << MEM_LEVEL_SHARED;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->l1_tags = 0;
+    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    if (span == SPAN_BLOCK && bytes <= 1u << ms->shared_width_shift) { /* one wavefront */
+        c->shared.requests++;
+        c->shared.wavefronts++;
+        acc->shared_wavefronts = 1;
+    } else {
+        acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, span, bytes);
+    }
+    move_full_warp(ms, ctx, acc, bytes, out);
+    return 0;
 }
 
 /* Kernel parameters live in their own region of the constant address space. */
