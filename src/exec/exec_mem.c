@@ -299,6 +299,22 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     return -1;
 }
 
+/* A full warp's shared-memory access that mem_shared_warp takes (a load: into out[] when not
+ * NULL, see there), with do_access's report to the launch's on_access; 1 when it does not take
+ * it (nothing done: the caller goes on with do_access). A store waits instead when the SM's log
+ * is full, as do_access makes it (it then takes do_access too). */
+static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out)
+{
+    exec_run_state *rs = w->run;
+    if (acc->op == MEM_OP_STORE && rs->tally && memsys_store_log_full(w->mctx.store_log))
+        return 1;
+    if (mem_shared_warp(rs->ms, &w->mctx, acc, out))
+        return 1;
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
 /* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
  * fence an acquire performs after its access. Its own access record keeps the access's results
  * (served levels) intact. */
@@ -511,7 +527,9 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         }
         return;
     }
-    int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);
+    int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0)
+             : sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL) ? 0
+                                                                                     : do_access(w, x, acc);
     if (rc == 0) {
         unpack_load(w, x, mask, acc);
         /* An acquire's side effects, e.g. no stale L1 hits after it at GPU scope. */
@@ -658,22 +676,6 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     ld_scalar(w, x, mask, 0);
 }
 
-/* A full warp's shared-memory access that mem_shared_warp takes (a load: into out[] when not
- * NULL, see there), with do_access's report to the launch's on_access; 1 when it does not take
- * it (nothing done: the caller goes on with do_access). A store waits instead when the SM's log
- * is full, as do_access makes it (it then takes do_access too). */
-static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out)
-{
-    exec_run_state *rs = w->run;
-    if (acc->op == MEM_OP_STORE && rs->tally && memsys_store_log_full(w->mctx.store_log))
-        return 1;
-    if (mem_shared_warp(rs->ms, &w->mctx, acc, out))
-        return 1;
-    if (rs->launch->on_access)
-        rs->launch->on_access(acc, rs->launch->access_user);
-    return 0;
-}
-
 /* ld_scalar of the shared space: a full warp through shared_warp straight into the destination
  * register (the access's addresses are computed before it is written), the rest as ld_scalar. */
 static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
@@ -781,7 +783,7 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     pack_store(w, x, mask, acc, 1);
     if (sp == IR_SPACE_NONE)
         frame_param_access(w, x, mask, acc, 1);
-    else
+    else if (sp != IR_SPACE_SHARED || mask != FULL_MASK || shared_warp(w, acc, NULL))
         do_access(w, x, acc);
 }
 

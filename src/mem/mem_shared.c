@@ -93,11 +93,32 @@ static uint32_t words_conflict_free(const uint64_t *w, uint32_t n, uint32_t bank
     return 1;
 }
 
+/* The wavefronts of single words given as bits of one mask relative to the lowest word (bit j:
+ * word lo + j is asked for), whose highest is `span` < 64 words above the lowest, on `banks`
+ * banks (a power of two, fewer than 64): bits j and j + banks share a bank, so the answer is the
+ * most set bits in one column of the mask cut into rows of `banks` bits (phase_wavefronts'
+ * count for a broadcast phase). */
+static uint32_t column_depth(uint64_t bits, uint64_t span, uint32_t banks)
+{
+    /* ge[k]: the columns with at least k + 1 rows' bits set. */
+    uint64_t ge[64], column = (1ull << banks) - 1;
+    uint32_t rows = (uint32_t)(span / banks) + 1, deepest = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        uint64_t x = (bits >> (r * banks)) & column;
+        ge[r] = 0;
+        for (uint32_t k = r; k >= 1; k--)
+            ge[k] |= ge[k - 1] & x;
+        ge[0] |= x;
+    }
+    while (deepest < rows && ge[deepest])
+        deepest++;
+    return deepest;
+}
+
 /* Wavefronts of a one-phase broadcast request of single words, from its n > 0 words w (offsets
- * >> log2 of the bank width; power-of-two banks and width) when they span fewer than 64: as bits of one mask relative to the lowest
- * word, bits j and j + banks share a bank, so the answer is the most set bits in one column of
- * the mask cut into rows of `banks` bits (phase_wavefronts' count). When the span is wider: 1 if
- * conflict-free, else 0 (phase_wavefronts must count). */
+ * >> log2 of the bank width; power-of-two banks and width): 1 when they lie within `banks`
+ * words; column_depth when they span fewer than 64; when wider, 1 if conflict-free, else 0
+ * (phase_wavefronts must count). */
 static uint32_t words_wavefronts(const uint64_t *w, uint32_t n, uint32_t banks)
 {
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
@@ -111,19 +132,7 @@ static uint32_t words_wavefronts(const uint64_t *w, uint32_t n, uint32_t banks)
         return words_conflict_free(w, n, banks);
     for (uint32_t i = 0; i < n; i++)
         bits |= 1ull << (w[i] - lo);
-    /* ge[k]: the columns with at least k + 1 rows' bits set (banks < 64 here). */
-    uint64_t ge[64], column = (1ull << banks) - 1;
-    uint32_t rows = (uint32_t)((hi - lo) / banks) + 1, deepest = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-        uint64_t x = (bits >> (r * banks)) & column;
-        ge[r] = 0;
-        for (uint32_t k = r; k >= 1; k--)
-            ge[k] |= ge[k - 1] & x;
-        ge[0] |= x;
-    }
-    while (deepest < rows && ge[deepest])
-        deepest++;
-    return deepest;
+    return column_depth(bits, hi - lo, banks);
 }
 
 /* words_wavefronts of the words of the active lanes `lanes` (not empty). */
@@ -214,13 +223,15 @@ void mem_shared_setup(memsys *ms)
         ms->shared_direct ? (uint8_t)(__builtin_ctz(width) + __builtin_ctz(banks)) : 0;
 }
 
-/* Where a full warp's offsets a[0..31] of `bytes`-byte lanes lie: SPAN_REFUSED, some lane is
- * misaligned or not wholly below `limit` (the window's allocated bytes); SPAN_BLOCK, all in
- * one aligned block of 1 << block_shift bytes (banks x width: every phase one wavefront);
- * SPAN_WIDE, the others. */
-enum { SPAN_REFUSED, SPAN_BLOCK, SPAN_WIDE };
+/* Where a full warp's offsets a[0..31] of `bytes`-byte lanes lie: `ok` 0 when some lane is
+ * misaligned or not wholly below `limit` (the window's allocated bytes); else the lowest and
+ * the highest. */
+typedef struct warp_span {
+    int ok;
+    uint32_t low, high;
+} warp_span;
 
-static int span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit, unsigned block_shift)
+static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
 {
     uint64_t any = 0, low = UINT64_MAX, high = 0;
 #pragma GCC unroll 8
@@ -229,9 +240,9 @@ static int span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit, unsigne
         low = a[l] < low ? a[l] : low;
         high = a[l] > high ? a[l] : high;
     }
-    if ((any & (bytes - 1)) || high >= limit || limit - high < bytes)
-        return SPAN_REFUSED;
-    return low >> block_shift == high >> block_shift ? SPAN_BLOCK : SPAN_WIDE;
+    warp_span s = {!(any & (bytes - 1)) && high < limit && limit - high >= bytes, (uint32_t)low,
+                   (uint32_t)high};
+    return s;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
@@ -242,9 +253,10 @@ static int span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit, unsigne
  * highest offsets come from unsigned 32-bit minima and maxima of the halves, exact once the
  * OR of all has shown every upper half zero (offsets of 2^32 and more are refused: no window
  * is that large). */
-__attribute__((target("avx2"))) static int span_avx2(const uint64_t *a, uint32_t bytes,
-                                                     uint32_t limit, unsigned block_shift)
+__attribute__((target("avx2"))) static warp_span span_avx2(const uint64_t *a, uint32_t bytes,
+                                                           uint32_t limit)
 {
+    warp_span s = {0, 0, 0};
     __m256i any = _mm256_loadu_si256((const __m256i *)(const void *)a), low = any, high = any;
     for (uint32_t l = 4; l < MEM_LANES; l += 4) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
@@ -254,14 +266,13 @@ __attribute__((target("avx2"))) static int span_avx2(const uint64_t *a, uint32_t
     }
     if (!_mm256_testz_si256(any, _mm256_set1_epi64x((long long)(0xFFFFFFFF00000000ull |
                                                                 (bytes - 1)))))
-        return SPAN_REFUSED;
+        return s;
     __m128i lo = _mm_min_epu32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
     __m128i hi = _mm_max_epu32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
-    uint32_t lo32 = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu32(lo, _mm_unpackhi_epi64(lo, lo)));
-    uint32_t hi32 = (uint32_t)_mm_cvtsi128_si32(_mm_max_epu32(hi, _mm_unpackhi_epi64(hi, hi)));
-    if (hi32 >= limit || limit - hi32 < bytes)
-        return SPAN_REFUSED;
-    return lo32 >> block_shift == hi32 >> block_shift ? SPAN_BLOCK : SPAN_WIDE;
+    s.low = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu32(lo, _mm_unpackhi_epi64(lo, lo)));
+    s.high = (uint32_t)_mm_cvtsi128_si32(_mm_max_epu32(hi, _mm_unpackhi_epi64(hi, hi)));
+    s.ok = s.high < limit && limit - s.high >= bytes;
+    return s;
 }
 
 /* The loaded elements of a full warp into out[], four lanes per gather: 4 bytes zero-extended
@@ -288,19 +299,78 @@ static uint32_t lanes_per_phase(const memsys *ms, uint32_t bytes)
     return per_phase ? per_phase : 1;
 }
 
-/* Wavefronts of a full warp (SPAN_WIDE) of `bytes`-byte lanes at offsets a[] by the short cuts
- * that need no per-bank lists: single words counted by words_wavefronts, or wider lanes whose
- * every phase lies in one aligned block (one wavefront each). 0 when only phase_wavefronts can
- * tell. */
-static uint32_t wide_wavefronts(const memsys *ms, const uint64_t *a, uint32_t bytes)
+/* The words of a full warp's offsets a[] (>> width_shift) as bits relative to word `lo`, all
+ * fewer than 64 above it (column_depth's mask). */
+static uint64_t word_bits_plain(const uint64_t *a, unsigned width_shift, uint64_t lo)
 {
-    unsigned block_shift = ms->shared_block_shift, width_shift = ms->shared_width_shift;
-    uint32_t per_phase = lanes_per_phase(ms, bytes);
-    if (per_phase == MEM_LANES) {
-        uint64_t w[MEM_LANES];
-        for (uint32_t l = 0; l < MEM_LANES; l++) w[l] = a[l] >> width_shift;
-        return words_wavefronts(w, MEM_LANES, ms->cfg.shared.banks);
+    uint64_t bits = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) bits |= 1ull << ((a[l] >> width_shift) - lo);
+    return bits;
+}
+
+#ifdef SHARED_AVX2
+/* word_bits_plain four lanes at a time (AVX2 hosts). */
+__attribute__((target("avx2"))) static uint64_t word_bits_avx2(const uint64_t *a,
+                                                               unsigned width_shift, uint64_t lo)
+{
+    const __m256i one = _mm256_set1_epi64x(1), base = _mm256_set1_epi64x((long long)lo);
+    const __m128i shift = _mm_cvtsi32_si128((int)width_shift);
+    __m256i bits = _mm256_setzero_si256();
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i w = _mm256_srl_epi64(_mm256_loadu_si256((const __m256i *)(const void *)&a[l]),
+                                     shift);
+        bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_sub_epi64(w, base)));
     }
+    __m128i b = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(b, _mm_unpackhi_epi64(b, b)));
+}
+#endif
+
+/* Wavefronts of a full warp of single words (lanes of at most the bank width) at offsets a[],
+ * lowest `low`, highest `high`, whose words span `banks` or more. Under 64 words: column_depth.
+ * Wider, at one stride of s words (not 0; s a multiple of the width), lane l's bank is
+ * (w0 + l s) mod banks: the banks repeat every P = banks / 2^t lanes, t the trailing zero bits of
+ * s mod banks (all of log2 banks when it is 0), and the words all differ, so each bank used must
+ * deliver 32 / P of them (one wavefront when P >= 32). Other patterns: words_wavefronts, 0 when
+ * it cannot tell. */
+static uint32_t spread_words_wavefronts(const memsys *ms, const uint64_t *a, uint32_t low,
+                                        uint32_t high)
+{
+    uint32_t banks = ms->cfg.shared.banks;
+    unsigned width_shift = ms->shared_width_shift;
+    uint64_t lo = low >> width_shift, span = (high >> width_shift) - lo;
+    if (span < 64) {
+#ifdef SHARED_AVX2
+        uint64_t bits = ms->host_avx2 ? word_bits_avx2(a, width_shift, lo)
+                                      : word_bits_plain(a, width_shift, lo);
+#else
+        uint64_t bits = word_bits_plain(a, width_shift, lo);
+#endif
+        return column_depth(bits, span, banks);
+    }
+    /* At one stride the lowest and highest lanes are the ends: high - low = 31 |s|. */
+    uint64_t stride = a[1] - a[0], size = stride >> 63 ? -stride : stride;
+    if (size * (MEM_LANES - 1) == (uint64_t)(high - low) &&
+        !(stride & ((1u << width_shift) - 1))) {
+        uint64_t off = 0;
+        for (uint32_t l = 2; l < MEM_LANES; l++) off |= a[l] ^ (a[0] + l * stride);
+        if (!off) {
+            uint64_t s = (stride >> width_shift) & (banks - 1);
+            uint32_t period = s ? banks >> __builtin_ctzll(s) : 1;
+            return period >= MEM_LANES ? 1 : MEM_LANES / period;
+        }
+    }
+    uint64_t w[MEM_LANES];
+    for (uint32_t l = 0; l < MEM_LANES; l++) w[l] = a[l] >> width_shift;
+    return words_wavefronts(w, MEM_LANES, banks);
+}
+
+/* Wavefronts of a full warp of lanes wider than the bank width whose offsets span more than
+ * one block of banks x width bytes: one per phase when each phase lies in one block, else 0
+ * (only phase_wavefronts can tell). */
+static uint32_t wide_lanes_wavefronts(const memsys *ms, const uint64_t *a, uint32_t per_phase)
+{
+    unsigned block_shift = ms->shared_block_shift;
     for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
         uint64_t d = 0;
         for (uint32_t l = first; l < first + per_phase && l < MEM_LANES; l++) d |= a[l] ^ a[first];
@@ -310,13 +380,18 @@ static uint32_t wide_wavefronts(const memsys *ms, const uint64_t *a, uint32_t by
     return (MEM_LANES + per_phase - 1) / per_phase;
 }
 
-/* shared_count of a full warp the direct path took, whose offsets lie as `span` says. */
+/* shared_count of a full warp the direct path took, whose offsets lie as *s says. */
 static uint32_t count_full_warp(const memsys *ms, mem_counters *c, const mem_access *acc,
-                                int span, uint32_t bytes)
+                                const warp_span *s, uint32_t bytes)
 {
     uint32_t per_phase = lanes_per_phase(ms, bytes);
-    uint32_t phases = (MEM_LANES + per_phase - 1) / per_phase;
-    uint32_t wavefronts = span == SPAN_BLOCK ? phases : wide_wavefronts(ms, acc->addr, bytes);
+    uint32_t phases = (MEM_LANES + per_phase - 1) / per_phase, wavefronts;
+    if (per_phase == MEM_LANES)
+        wavefronts = spread_words_wavefronts(ms, acc->addr, s->low, s->high);
+    else if (s->low >> ms->shared_block_shift == s->high >> ms->shared_block_shift)
+        wavefronts = phases;
+    else
+        wavefronts = wide_lanes_wavefronts(ms, acc->addr, per_phase);
     if (!wavefronts) { /* the exact count over per-bank lists */
         lane_target t[MEM_LANES];
         for (uint32_t l = 0; l < MEM_LANES; l++)
@@ -329,20 +404,35 @@ static uint32_t count_full_warp(const memsys *ms, mem_counters *c, const mem_acc
     return wavefronts;
 }
 
+/* The lanes' pieces between shared memory and acc->data (`store`: into shared memory, lane by
+ * lane in lane order, so that the highest of several lanes on one address writes last, as
+ * access() does), with the size fixed so that each copy is a move or two. */
+static inline __attribute__((always_inline)) void move_pieces(uint8_t *shared,
+                                                              mem_access *acc, uint32_t bytes,
+                                                              int store)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (store)
+            memcpy(shared + acc->addr[l], acc->data[l], bytes);
+        else
+            memcpy(acc->data[l], shared + acc->addr[l], bytes);
+    }
+}
+
 /* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
- * or 8-byte ones) or, out NULL, into acc->data; a store from acc->data, lane by lane in lane
- * order so that the highest of several lanes on one address writes last (as access() does). */
+ * or 8-byte ones) or, out NULL, into acc->data; a store from acc->data. */
 static void move_full_warp(const memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t bytes,
                            uint64_t *out)
 {
     const uint64_t *a = acc->addr;
     uint8_t *shared = ctx->shared;
-    if (acc->op == MEM_OP_STORE) {
-        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], acc->data[l], bytes);
-        return;
-    }
-    if (!out) {
-        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], shared + a[l], bytes);
+    int store = acc->op == MEM_OP_STORE;
+    if (store || !out) {
+        switch (bytes) {
+        case 4: move_pieces(shared, acc, 4, store); break;
+        case 8: move_pieces(shared, acc, 8, store); break;
+        default: move_pieces(shared, acc, 16, store); break;
+        }
         return;
     }
 #ifdef SHARED_AVX2
@@ -373,13 +463,12 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
         (out && (acc->op != MEM_OP_LOAD || acc->vec != 1 || bytes > 8)))
         return 1;
 #ifdef SHARED_AVX2
-    int span = ms->host_avx2
-                   ? span_avx2(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift)
-                   : span_plain(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift);
+    warp_span s = ms->host_avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
+                                : span_plain(acc->addr, bytes, ctx->shared_bytes);
 #else
-    int span = span_plain(acc->addr, bytes, ctx->shared_bytes, ms->shared_block_shift);
+    warp_span s = span_plain(acc->addr, bytes, ctx->shared_bytes);
 #endif
-    if (span == SPAN_REFUSED) /* access() reports its misaligned or out-of-window lanes */
+    if (!s.ok) /* access() reports its misaligned or out-of-window lanes */
         return 1;
     mem_counters *c = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                 : &ms->unattributed;
@@ -390,12 +479,15 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
     acc->l1_tags = 0;
     acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
     acc->dram_read_bytes = acc->dram_write_bytes = 0;
-    if (span == SPAN_BLOCK && bytes <= 1u << ms->shared_width_shift) { /* one wavefront */
+    unsigned width_shift = ms->shared_width_shift;
+    if (bytes <= 1u << width_shift &&
+        (s.high >> width_shift) - (s.low >> width_shift) < ms->cfg.shared.banks) {
+        /* fewer words apart than there are banks: no bank is asked for two */
         c->shared.requests++;
         c->shared.wavefronts++;
         acc->shared_wavefronts = 1;
     } else {
-        acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, span, bytes);
+        acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, &s, bytes);
     }
     move_full_warp(ms, ctx, acc, bytes, out);
     return 0;

@@ -81,6 +81,8 @@ typedef enum pattern {
     TWO_ROWS,  /* lanes 0-15 at base, 16-31 at base + stride (a tile row each, broadcast) */
     SCATTERED, /* base + ((7 l) mod 32) * stride */
     ODD_LANE,  /* base + l * the lane's bytes, lane 9 at `stride` instead */
+    RUNS,      /* base + (l mod 16) * 4 + (l / 16) * stride: two runs of 16 words (a stencil) */
+    SHUFFLED,  /* as STRIDED for lanes 0, 1 and 31, lanes 2-30 among themselves in another order */
 } pattern;
 
 typedef struct shape {
@@ -97,6 +99,8 @@ static uint64_t lane_offset(const shape *s, uint32_t l)
     case STRIDED: return s->base + l * s->stride;
     case TWO_ROWS: return s->base + (l < 16 ? 0 : s->stride);
     case SCATTERED: return s->base + (7u * l % MEM_LANES) * s->stride;
+    case RUNS: return s->base + (l % 16) * 4 + (l / 16) * s->stride;
+    case SHUFFLED: return s->base + (l < 2 || l == 31 ? l : (l - 2) * 7 % 29 + 2) * s->stride;
     default: return l == 9 ? s->stride : s->base + l * bytes;
     }
 }
@@ -210,6 +214,15 @@ static void test_patterns_match_general_path(void **state)
         {{MEM_OP_LOAD, 4, 1, SCATTERED, 256, 4}, 1},   /* a permutation of one block */
         {{MEM_OP_LOAD, 4, 1, SCATTERED, 0, 128}, 32},
         {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, -4ull}, 1}, /* descending */
+        {{MEM_OP_LOAD, 4, 1, RUNS, 76, 72}, 2},        /* words 19-34 and 37-52 */
+        {{MEM_OP_LOAD, 4, 1, RUNS, 4, 72}, 2},         /* words 1-16 and 19-34 */
+        {{MEM_OP_LOAD, 4, 1, RUNS, 0, 64}, 1},         /* words 0-31 */
+        {{MEM_OP_LOAD, 4, 1, RUNS, 64, 256}, 2},       /* 16 banks twice */
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, -132ull}, 1}, /* a padded column upwards */
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 3968, -128ull}, 32},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 24}, 2},      /* stride 6 words: banks repeat every 16 lanes */
+        {{MEM_OP_LOAD, 4, 1, SHUFFLED, 0, 132}, 1},
+        {{MEM_OP_LOAD, 4, 1, SHUFFLED, 8, 128}, 32},
         {{MEM_OP_LOAD, 8, 1, STRIDED, 0, 8}, 2},       /* two phases of 16 lanes */
         {{MEM_OP_LOAD, 8, 1, STRIDED, 8, 0}, 2},
         {{MEM_OP_LOAD, 8, 1, STRIDED, 0, 16}, 4},      /* lanes l, l + 8 share banks */
@@ -233,8 +246,8 @@ static void test_patterns_match_general_path(void **state)
         assert_int_equal(wavefronts(fx), cases[i].wavefronts);
         assert_int_equal(c->shared.requests, (i + 1) * runs);
     }
-    assert_int_equal(c->shared.wavefronts, 172 * runs);
-    assert_int_equal(c->shared.bank_conflicts, (172 - 48) * runs); /* the cases: 48 phases */
+    assert_int_equal(c->shared.wavefronts, 247 * runs);
+    assert_int_equal(c->shared.bank_conflicts, (247 - 57) * runs); /* the cases: 57 phases */
 }
 
 static void test_store_lane_order(void **state)
