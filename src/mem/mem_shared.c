@@ -253,8 +253,8 @@ static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
  * highest offsets come from unsigned 32-bit minima and maxima of the halves, exact once the
  * OR of all has shown every upper half zero (offsets of 2^32 and more are refused: no window
  * is that large). */
-__attribute__((target("avx2"))) static warp_span span_avx2(const uint64_t *a, uint32_t bytes,
-                                                           uint32_t limit)
+__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *a,
+                                                                  uint32_t bytes, uint32_t limit)
 {
     warp_span s = {0, 0, 0};
     __m256i any = _mm256_loadu_si256((const __m256i *)(const void *)a), low = any, high = any;
@@ -277,8 +277,9 @@ __attribute__((target("avx2"))) static warp_span span_avx2(const uint64_t *a, ui
 
 /* The loaded elements of a full warp into out[], four lanes per gather: 4 bytes zero-extended
  * (bytes 4) or 8 bytes. Each gather reads exactly the lanes' bytes. */
-__attribute__((target("avx2"))) static void gather_avx2(const uint8_t *shared, const uint64_t *a,
-                                                        uint32_t bytes, uint64_t *out)
+__attribute__((target("avx2"))) static inline void gather_avx2(const uint8_t *shared,
+                                                               const uint64_t *a, uint32_t bytes,
+                                                               uint64_t *out)
 {
     for (uint32_t l = 0; l < MEM_LANES; l += 4) {
         __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
@@ -420,9 +421,10 @@ static inline __attribute__((always_inline)) void move_pieces(uint8_t *shared,
 }
 
 /* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
- * or 8-byte ones) or, out NULL, into acc->data; a store from acc->data. */
-static void move_full_warp(const memsys *ms, const mem_ctx *ctx, mem_access *acc, uint32_t bytes,
-                           uint64_t *out)
+ * or 8-byte ones; by gathers on AVX2 hosts, `avx2`) or, out NULL, into acc->data; a store from
+ * acc->data. */
+static inline __attribute__((always_inline)) void
+move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *out, int avx2)
 {
     const uint64_t *a = acc->addr;
     uint8_t *shared = ctx->shared;
@@ -436,12 +438,12 @@ static void move_full_warp(const memsys *ms, const mem_ctx *ctx, mem_access *acc
         return;
     }
 #ifdef SHARED_AVX2
-    if (ms->host_avx2) {
+    if (avx2) {
         gather_avx2(shared, a, bytes, out);
         return;
     }
 #else
-    (void)ms;
+    (void)avx2;
 #endif
     if (bytes == 4) {
         for (uint32_t l = 0; l < MEM_LANES; l++) {
@@ -454,7 +456,10 @@ static void move_full_warp(const memsys *ms, const mem_ctx *ctx, mem_access *acc
     }
 }
 
-int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
+/* mem_shared_warp, built once with the AVX2 scan and gathers (`avx2`, for hosts that have
+ * them) and once without, so that neither pays a call for them. */
+static inline __attribute__((always_inline)) int
+shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, int avx2)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     /* bit b of 0x10110: b is 4, 8 or 16 */
@@ -463,8 +468,8 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
         (out && (acc->op != MEM_OP_LOAD || acc->vec != 1 || bytes > 8)))
         return 1;
 #ifdef SHARED_AVX2
-    warp_span s = ms->host_avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
-                                : span_plain(acc->addr, bytes, ctx->shared_bytes);
+    warp_span s = avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
+                       : span_plain(acc->addr, bytes, ctx->shared_bytes);
 #else
     warp_span s = span_plain(acc->addr, bytes, ctx->shared_bytes);
 #endif
@@ -489,8 +494,25 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
     } else {
         acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, &s, bytes);
     }
-    move_full_warp(ms, ctx, acc, bytes, out);
+    move_full_warp(ctx, acc, bytes, out, avx2);
     return 0;
+}
+
+#ifdef SHARED_AVX2
+__attribute__((target("avx2"))) static int shared_warp_avx2(memsys *ms, const mem_ctx *ctx,
+                                                            mem_access *acc, uint64_t *out)
+{
+    return shared_warp(ms, ctx, acc, out, 1);
+}
+#endif
+
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
+{
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_warp_avx2(ms, ctx, acc, out);
+#endif
+    return shared_warp(ms, ctx, acc, out, 0);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */
