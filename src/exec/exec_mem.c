@@ -527,9 +527,13 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         }
         return;
     }
-    int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0)
-             : sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL) ? 0
-                                                                                     : do_access(w, x, acc);
+    int rc;
+    if (sp == IR_SPACE_NONE)
+        rc = frame_param_access(w, x, mask, acc, 0);
+    else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL))
+        rc = 0;
+    else
+        rc = do_access(w, x, acc);
     if (rc == 0) {
         unpack_load(w, x, mask, acc);
         /* An acquire's side effects, e.g. no stale L1 hits after it at GPU scope. */
