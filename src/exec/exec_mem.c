@@ -299,16 +299,16 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     return -1;
 }
 
-/* A full warp's shared-memory access that mem_shared_warp takes (a load: into out[] when not
- * NULL, see there), with do_access's report to the launch's on_access; 1 when it does not take
- * it (nothing done: the caller goes on with do_access). A store waits instead when the SM's log
- * is full, as do_access makes it (it then takes do_access too). */
-static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out)
+/* A full warp's shared-memory access that mem_shared_warp takes (a load into out[], a store
+ * from in[] when not NULL, see there), with do_access's report to the launch's on_access; 1
+ * when it does not take it (nothing done: the caller goes on with do_access). A store waits
+ * instead when the SM's log is full, as do_access makes it (it then takes do_access too). */
+static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint64_t *in)
 {
     exec_run_state *rs = w->run;
     if (acc->op == MEM_OP_STORE && rs->tally && memsys_store_log_full(w->mctx.store_log))
         return 1;
-    if (mem_shared_warp(rs->ms, &w->mctx, acc, out))
+    if (mem_shared_warp(rs->ms, &w->mctx, acc, out, in))
         return 1;
     if (rs->launch->on_access)
         rs->launch->on_access(acc, rs->launch->access_user);
@@ -530,7 +530,7 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     int rc;
     if (sp == IR_SPACE_NONE)
         rc = frame_param_access(w, x, mask, acc, 0);
-    else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL))
+    else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL, NULL))
         rc = 0;
     else
         rc = do_access(w, x, acc);
@@ -692,7 +692,7 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     ir_space sp;
     prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
     uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
-    if (sp == IR_SPACE_SHARED && !shared_warp(w, acc, r))
+    if (sp == IR_SPACE_SHARED && !shared_warp(w, acc, r, NULL))
         return;
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
@@ -784,10 +784,23 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
                    x->in->mem.elem_bytes * acc->vec);
         return;
     }
+    if (sp == IR_SPACE_SHARED && mask == FULL_MASK) {
+        /* One 4- or 8-byte element a lane straight from its register or immediate (pack_store's
+         * bytes); the other shapes packed first. */
+        const ir_operand *v = &x->in->src[1];
+        uint64_t tmp[LANES];
+        if (acc->vec == 1 && (acc->elem_bytes == 4 || acc->elem_bytes == 8) &&
+            v->kind != IR_OPND_VEC && !shared_warp(w, acc, NULL, warp_src(w, x, 1, tmp)))
+            return;
+        pack_store(w, x, mask, acc, 1);
+        if (shared_warp(w, acc, NULL, NULL))
+            do_access(w, x, acc);
+        return;
+    }
     pack_store(w, x, mask, acc, 1);
     if (sp == IR_SPACE_NONE)
         frame_param_access(w, x, mask, acc, 1);
-    else if (sp != IR_SPACE_SHARED || mask != FULL_MASK || shared_warp(w, acc, NULL))
+    else
         do_access(w, x, acc);
 }
 

@@ -422,13 +422,26 @@ static inline __attribute__((always_inline)) void move_pieces(uint8_t *shared,
 
 /* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
  * or 8-byte ones; by gathers on AVX2 hosts, `avx2`) or, out NULL, into acc->data; a store from
- * acc->data. */
+ * in[] (the low 4 bytes of each value, or all 8) or, in NULL, from acc->data, lane by lane in
+ * lane order. */
 static inline __attribute__((always_inline)) void
-move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *out, int avx2)
+move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *out,
+               const uint64_t *in, int avx2)
 {
     const uint64_t *a = acc->addr;
     uint8_t *shared = ctx->shared;
     int store = acc->op == MEM_OP_STORE;
+    if (store && in) {
+        if (bytes == 4) {
+            for (uint32_t l = 0; l < MEM_LANES; l++) {
+                uint32_t v = (uint32_t)in[l];
+                memcpy(shared + a[l], &v, 4);
+            }
+        } else {
+            for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], &in[l], 8);
+        }
+        return;
+    }
     if (store || !out) {
         switch (bytes) {
         case 4: move_pieces(shared, acc, 4, store); break;
@@ -457,16 +470,23 @@ move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *ou
 }
 
 /* mem_shared_warp, built once with the AVX2 scan and gathers (`avx2`, for hosts that have
- * them) and once without, so that neither pays a call for them. */
+ * them) and once without, so that neither pays a call for them; mem_shared_warp only chooses
+ * (each build a function of its own, so that the choice is a jump). */
 static inline __attribute__((always_inline)) int
-shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, int avx2)
+shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, const uint64_t *in,
+            int avx2)
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    /* bit b of 0x10110: b is 4, 8 or 16 */
     if (acc->op > MEM_OP_STORE || acc->space != IR_SPACE_SHARED || acc->active != UINT32_MAX ||
-        !ms->shared_direct || acc->attrs->uniform || bytes > 16 || !((0x10110u >> bytes) & 1u) ||
-        (out && (acc->op != MEM_OP_LOAD || acc->vec != 1 || bytes > 8)))
+        !ms->shared_direct || acc->attrs->uniform)
         return 1;
+    if (out || in) { /* one of them, the load's or the store's, of one 4- or 8-byte element */
+        if ((out ? in || acc->op != MEM_OP_LOAD : acc->op != MEM_OP_STORE) || acc->vec != 1 ||
+            (bytes != 4 && bytes != 8))
+            return 1;
+    } else if (bytes > 16 || !((0x10110u >> bytes) & 1u)) { /* bit b: b is 4, 8 or 16 */
+        return 1;
+    }
 #ifdef SHARED_AVX2
     warp_span s = avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
                        : span_plain(acc->addr, bytes, ctx->shared_bytes);
@@ -494,25 +514,34 @@ shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, int 
     } else {
         acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, &s, bytes);
     }
-    move_full_warp(ctx, acc, bytes, out, avx2);
+    move_full_warp(ctx, acc, bytes, out, in, avx2);
     return 0;
 }
 
 #ifdef SHARED_AVX2
 __attribute__((target("avx2"))) static int shared_warp_avx2(memsys *ms, const mem_ctx *ctx,
-                                                            mem_access *acc, uint64_t *out)
+                                                            mem_access *acc, uint64_t *out,
+                                                            const uint64_t *in)
 {
-    return shared_warp(ms, ctx, acc, out, 1);
+    return shared_warp(ms, ctx, acc, out, in, 1);
 }
 #endif
 
-int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
+static __attribute__((noinline)) int shared_warp_plain(memsys *ms, const mem_ctx *ctx,
+                                                       mem_access *acc, uint64_t *out,
+                                                       const uint64_t *in)
+{
+    return shared_warp(ms, ctx, acc, out, in, 0);
+}
+
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in)
 {
 #ifdef SHARED_AVX2
     if (ms->host_avx2)
-        return shared_warp_avx2(ms, ctx, acc, out);
+        return shared_warp_avx2(ms, ctx, acc, out, in);
 #endif
-    return shared_warp(ms, ctx, acc, out, 0);
+    return shared_warp_plain(ms, ctx, acc, out, in);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

@@ -20,12 +20,16 @@
  * with power-of-two banks and bank width in ms's configuration. Then returns 0 having done what
  * memsys_access does: the instruction's shared counters (one request, its wavefronts and bank
  * conflicts), acc's results (levels MEM_LEVEL_SHARED, shared_wavefronts, the others 0), and the
- * data: a store writes acc->data's bytes lane by lane in lane order; a load fills acc->data, or,
- * with `out` (a load of one 4- or 8-byte element per lane: acc->vec 1), out[l] for lane l
- * (4 bytes zero-extended to 64 bits, or the 8 bytes) and leaves acc->data as it was.
- * Otherwise returns 1 having changed nothing: the caller makes the access with memsys_access,
- * which reports faults and window errors (a misaligned or out-of-window lane always returns 1).
+ * data. `out` and `in` are NULL, or, for an access of one 4- or 8-byte element per lane
+ * (acc->vec 1), 32 values, lane l's at [l]: a load fills out[] (4 bytes zero-extended to 64
+ * bits, or the 8 bytes) instead of acc->data; a store takes its bytes from in[] (each value's
+ * low 4 bytes, or its 8) instead of from acc->data; either leaves acc->data as it was. A store
+ * writes lane by lane in lane order (the highest of several lanes on one address last).
+ * Otherwise (also when out is given for a store, in for a load, or either for another shape)
+ * returns 1 having changed nothing: the caller makes the access with memsys_access, which
+ * reports faults and window errors (a misaligned or out-of-window lane always returns 1).
  * No errors of its own. */
-int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out);
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in);
 
 #endif

@@ -3,8 +3,8 @@
  * way: twin 0 makes every access with memsys_access; twin 1 with mem_shared_warp and, when it
  * declines (returns 1), with memsys_access, as the executor does. Both must give the same
  * return, fault, results, loaded data, shared-memory bytes and counters, with the scans' plain
- * build and (where the host has it) their AVX2 build. Also checked: which accesses the direct
- * path takes, the wavefronts of the patterns its short cuts cover (docs/statistics.md, "Shared
+ * build and (where the host has it) their AVX2 build, with the lanes' values in mem_access.data
+ * or in 64-bit register arrays. Also checked: which accesses the direct path takes, the wavefronts of the patterns its short cuts cover (docs/statistics.md, "Shared
  * memory"), and that a declined access changed nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -120,11 +120,29 @@ static mem_access *describe(fixture *fx, int k, const shape *s, uint32_t active)
     return a;
 }
 
-/* The access on twin 1: mem_shared_warp (into out[] when `use_out`), else memsys_access. */
-static void twin1_access(fixture *fx, int use_out)
+/* Where twin 1's access keeps its lanes' values: in acc->data, in out[] (a load's), or in in[]
+ * (a store's: each value's low bytes are acc->data's, the others junk, and acc->data is
+ * overwritten with other bytes so that a store that read it would differ). */
+enum { IN_DATA, INTO_OUT, FROM_IN };
+
+/* The access on twin 1: mem_shared_warp, else memsys_access (with acc->data as it was). */
+static void twin1_access(fixture *fx, int lanes)
 {
     twin *w = &fx->t[1];
-    w->direct = mem_shared_warp(w->ms, &w->ctx, &w->acc, use_out ? w->out : NULL) == 0;
+    uint64_t in[MEM_LANES];
+    uint8_t data[MEM_LANES][MEM_MAX_LANE_BYTES];
+    memcpy(data, w->acc.data, sizeof data);
+    if (lanes == FROM_IN) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            in[l] = 0xDEADBEEF00000000ull | l;
+            memcpy(&in[l], w->acc.data[l], w->acc.elem_bytes < 8 ? w->acc.elem_bytes : 8);
+        }
+        memset(w->acc.data, 0xEE, sizeof w->acc.data);
+    }
+    w->direct = mem_shared_warp(w->ms, &w->ctx, &w->acc, lanes == INTO_OUT ? w->out : NULL,
+                                lanes == FROM_IN ? in : NULL) == 0;
+    if (!w->direct)
+        memcpy(w->acc.data, data, sizeof data);
     w->rc = w->direct ? 0 : memsys_access(w->ms, &w->ctx, &w->acc, &w->fault);
     if (w->direct)
         w->fault.kind = MEM_FAULT_NONE;
@@ -132,7 +150,7 @@ static void twin1_access(fixture *fx, int use_out)
 
 /* The two twins agree: return, fault, results, data (twin 1's out[] when it filled it),
  * shared memory and every counter. */
-static void same_outcome(const fixture *fx, int used_out)
+static void same_outcome(const fixture *fx, int lanes)
 {
     const twin *a = &fx->t[0], *b = &fx->t[1];
     assert_int_equal(a->rc, b->rc);
@@ -156,7 +174,7 @@ static void same_outcome(const fixture *fx, int used_out)
         for (uint32_t l = 0; l < MEM_LANES; l++) {
             if (!((x->active >> l) & 1u))
                 continue;
-            if (used_out && b->direct) {
+            if (lanes == INTO_OUT && b->direct) {
                 uint64_t v = 0;
                 memcpy(&v, x->data[l], bytes);
                 assert_int_equal(b->out[l], v);
@@ -174,7 +192,7 @@ static void same_outcome(const fixture *fx, int used_out)
 
 /* Shape s on both twins (plain scans, then AVX2 ones where the host has them); returns whether
  * the direct path took it (the same both times). */
-static int run(fixture *fx, const shape *s, uint32_t active, int use_out)
+static int run(fixture *fx, const shape *s, uint32_t active, int lanes)
 {
     int taken = -1;
     for (int avx2 = 0; avx2 <= cpu_has_avx2(); avx2++) {
@@ -182,8 +200,8 @@ static int run(fixture *fx, const shape *s, uint32_t active, int use_out)
         describe(fx, 0, s, active);
         fx->t[0].rc = memsys_access(fx->t[0].ms, &fx->t[0].ctx, &fx->t[0].acc, &fx->t[0].fault);
         describe(fx, 1, s, active);
-        twin1_access(fx, use_out);
-        same_outcome(fx, use_out);
+        twin1_access(fx, lanes);
+        same_outcome(fx, lanes);
         if (taken >= 0)
             assert_int_equal(taken, fx->t[1].direct);
         taken = fx->t[1].direct;
@@ -242,7 +260,7 @@ static void test_patterns_match_general_path(void **state)
     uint32_t runs = 1 + (uint32_t)cpu_has_avx2(); /* run() makes each access once per build */
     const mem_counters *c = &memsys_insn_counters(fx->t[1].ms)[3];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        assert_true(run(fx, &cases[i].s, UINT32_MAX, 0));
+        assert_true(run(fx, &cases[i].s, UINT32_MAX, IN_DATA));
         assert_int_equal(wavefronts(fx), cases[i].wavefronts);
         assert_int_equal(c->shared.requests, (i + 1) * runs);
     }
@@ -254,7 +272,7 @@ static void test_store_lane_order(void **state)
 {
     fixture *fx = *state;
     shape s = {MEM_OP_STORE, 4, 1, STRIDED, 40, 0};
-    assert_true(run(fx, &s, UINT32_MAX, 0));
+    assert_true(run(fx, &s, UINT32_MAX, IN_DATA));
     uint8_t want[4] = {32, 33, 34, 35}; /* lane 31's bytes: the last lane writes last */
     assert_memory_equal(fx->t[1].shared + 40, want, 4);
     assert_int_equal(fx->t[1].shared[44], (uint8_t)(44 * 7 + 1));
@@ -270,18 +288,45 @@ static void test_load_into_registers(void **state)
         {MEM_OP_LOAD, 8, 1, STRIDED, 0, 8},     {MEM_OP_LOAD, 8, 1, STRIDED, 8, 128},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        assert_true(run(fx, &shapes[i], UINT32_MAX, 1));
+        assert_true(run(fx, &shapes[i], UINT32_MAX, INTO_OUT));
     uint64_t want = 0;
     memcpy(&want, fx->t[1].shared + 8 + 5 * 128, 8);
     assert_int_equal(fx->t[1].out[5], want);
     assert_int_equal(fx->t[1].acc.data[5][0], 6); /* describe()'s bytes, not the loaded ones */
     /* Shapes out[] cannot hold go through acc->data or the general path. */
     shape wide = {MEM_OP_LOAD, 4, 2, STRIDED, 0, 8};
-    assert_false(run(fx, &wide, UINT32_MAX, 1));
+    assert_false(run(fx, &wide, UINT32_MAX, INTO_OUT));
     shape b128 = {MEM_OP_LOAD, 16, 1, STRIDED, 0, 16};
-    assert_false(run(fx, &b128, UINT32_MAX, 1));
+    assert_false(run(fx, &b128, UINT32_MAX, INTO_OUT));
     shape store = {MEM_OP_STORE, 4, 1, STRIDED, 0, 4};
-    assert_false(run(fx, &store, UINT32_MAX, 1));
+    assert_false(run(fx, &store, UINT32_MAX, INTO_OUT));
+}
+
+/* Stores from in[]: the low 4 bytes of each value, or all 8, in lane order; acc->data unread. */
+static void test_store_from_registers(void **state)
+{
+    fixture *fx = *state;
+    static const shape shapes[] = {
+        {MEM_OP_STORE, 4, 1, STRIDED, 0, 4},    {MEM_OP_STORE, 4, 1, STRIDED, 4220, 0},
+        {MEM_OP_STORE, 4, 1, STRIDED, 4, 132},  {MEM_OP_STORE, 4, 1, SCATTERED, 0, 128},
+        {MEM_OP_STORE, 8, 1, STRIDED, 0, 8},    {MEM_OP_STORE, 8, 1, STRIDED, 8, 128},
+        {MEM_OP_STORE, 8, 1, STRIDED, 2048, 0},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        assert_true(run(fx, &shapes[i], UINT32_MAX, FROM_IN));
+    uint8_t want[8] = {32, 33, 34, 35, 36, 37, 38, 39}; /* lane 31's bytes */
+    assert_memory_equal(fx->t[1].shared + 2048, want, 8);
+    shape s = {MEM_OP_STORE, 4, 1, STRIDED, 0, 4};
+    assert_true(run(fx, &s, UINT32_MAX, FROM_IN));
+    uint8_t word[4] = {6, 7, 8, 9}; /* lane 5's low bytes, not the value's junk */
+    assert_memory_equal(fx->t[1].shared + 20, word, 4);
+    /* Shapes in[] cannot hold, and loads, go through acc->data or the general path. */
+    shape pair = {MEM_OP_STORE, 4, 2, STRIDED, 0, 8};
+    assert_false(run(fx, &pair, UINT32_MAX, FROM_IN));
+    shape b128 = {MEM_OP_STORE, 16, 1, STRIDED, 0, 16};
+    assert_false(run(fx, &b128, UINT32_MAX, FROM_IN));
+    shape load = {MEM_OP_LOAD, 4, 1, STRIDED, 0, 4};
+    assert_false(run(fx, &load, UINT32_MAX, FROM_IN));
 }
 
 /* mem_shared_warp on twin 1 returns 1 and leaves the access, the counters and shared memory as
@@ -295,7 +340,10 @@ static void declined_unchanged(fixture *fx)
     memcpy(shared, w->shared, sizeof shared);
     memcpy(counters, memsys_insn_counters(w->ms), sizeof counters);
     w->out[0] = 0x5A5A;
-    assert_int_equal(mem_shared_warp(w->ms, &w->ctx, &w->acc, w->out), 1);
+    assert_int_equal(mem_shared_warp(w->ms, &w->ctx, &w->acc, w->out, NULL), 1);
+    uint64_t in[MEM_LANES] = {0};
+    assert_int_equal(mem_shared_warp(w->ms, &w->ctx, &w->acc, NULL, in), 1);
+    assert_int_equal(mem_shared_warp(w->ms, &w->ctx, &w->acc, NULL, NULL), 1);
     assert_memory_equal(&before, &w->acc, sizeof before);
     assert_memory_equal(shared, w->shared, sizeof shared);
     assert_memory_equal(counters, memsys_insn_counters(w->ms), sizeof counters);
@@ -322,7 +370,7 @@ static void test_declines_what_general_path_must_do(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         describe(fx, 1, &cases[i].s, cases[i].active);
         declined_unchanged(fx);
-        assert_false(run(fx, &cases[i].s, cases[i].active, 0));
+        assert_false(run(fx, &cases[i].s, cases[i].active, IN_DATA));
         assert_int_equal(fx->t[1].rc, cases[i].fault);
     }
     /* The uniform hint (counted by the general path), an atomic, another space. */
@@ -349,14 +397,14 @@ static void test_window_errors_take_general_path(void **state)
         for (int k = 0; k < 2; k++) {
             describe(fx, k, &s, UINT32_MAX)->window_errors = IR_WINDOW_ZERO;
             if (k) {
-                twin1_access(fx, 0);
+                twin1_access(fx, IN_DATA);
                 taken &= fx->t[1].direct;
             } else {
                 fx->t[0].rc = memsys_access(fx->t[0].ms, &fx->t[0].ctx, &fx->t[0].acc,
                                             &fx->t[0].fault);
             }
         }
-        same_outcome(fx, 0);
+        same_outcome(fx, IN_DATA);
     }
     assert_false(taken);
     assert_int_equal(fx->t[1].rc, 0);
@@ -368,7 +416,7 @@ static void test_other_banks_take_general_path(void **state)
 {
     fixture *fx = *state;
     shape s = {MEM_OP_LOAD, 4, 1, STRIDED, 0, 4};
-    assert_false(run(fx, &s, UINT32_MAX, 0));
+    assert_false(run(fx, &s, UINT32_MAX, IN_DATA));
     assert_int_equal(fx->t[1].rc, 0);
     assert_int_equal(wavefronts(fx), 2); /* 32 words on 24 banks */
 }
@@ -379,6 +427,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_patterns_match_general_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_lane_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_into_registers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_store_from_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_declines_what_general_path_must_do, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_window_errors_take_general_path, setup, teardown),
