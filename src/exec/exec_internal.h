@@ -377,7 +377,8 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
  * loads whose lanes all read one address, h_ld_const_same (const space, one register) or
  * h_ld_same (one lane's access for the warp); for a 4-byte zero-extended or 8-byte load into
  * one register without a policy or fence, h_ld_scalar_global (global or generic: it may park
- * in a parallel phase after looking at its lowest lane) or h_ld_scalar; exec_h_ld otherwise. */
+ * in a parallel phase after looking at its lowest lane), h_ld_scalar_shared (a full warp through
+ * mem_shared_warp into the register) or h_ld_scalar; exec_h_ld otherwise. */
 exec_handler exec_ld_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);

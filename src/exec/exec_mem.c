@@ -8,6 +8,7 @@
 #include "base/cpu.h"
 #include "exec/exec_internal.h"
 #include "mem/mem_policy.h"
+#include "mem/mem_shared.h"
 #include "mem/memsys.h"
 
 static const char *space_name(uint8_t s)
@@ -298,6 +299,22 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
     return -1;
 }
 
+/* A full warp's shared-memory access that mem_shared_warp takes (a load into out[], a store
+ * from in[] when not NULL, see there), with do_access's report to the launch's on_access; 1
+ * when it does not take it (nothing done: the caller goes on with do_access). A store waits
+ * instead when the SM's log is full, as do_access makes it (it then takes do_access too). */
+static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint64_t *in)
+{
+    exec_run_state *rs = w->run;
+    if (acc->op == MEM_OP_STORE && rs->tally && memsys_store_log_full(w->mctx.store_log))
+        return 1;
+    if (mem_shared_warp(rs->ms, &w->mctx, acc, out, in))
+        return 1;
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
 /* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
  * fence an acquire performs after its access. Its own access record keeps the access's results
  * (served levels) intact. */
@@ -510,7 +527,13 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         }
         return;
     }
-    int rc = sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc);
+    int rc;
+    if (sp == IR_SPACE_NONE)
+        rc = frame_param_access(w, x, mask, acc, 0);
+    else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL, NULL))
+        rc = 0;
+    else
+        rc = do_access(w, x, acc);
     if (rc == 0) {
         unpack_load(w, x, mask, acc);
         /* An acquire's side effects, e.g. no stale L1 hits after it at GPU scope. */
@@ -657,6 +680,28 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     ld_scalar(w, x, mask, 0);
 }
 
+/* ld_scalar of the shared space: a full warp through shared_warp straight into the destination
+ * register (the access's addresses are computed before it is written), the rest as ld_scalar. */
+static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (mask != FULL_MASK) {
+        ld_scalar(w, x, mask, 0);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    ir_space sp;
+    prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (sp == IR_SPACE_SHARED && !shared_warp(w, acc, r, NULL))
+        return;
+    if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
+        return;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     ld_scalar(w, x, mask, 1);
@@ -678,7 +723,8 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         d->reg != IR_REG_SINK)
         return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
                    ? h_ld_scalar_global
-                   : h_ld_scalar;
+               : in->mem.space == IR_SPACE_SHARED ? h_ld_scalar_shared
+                                                   : h_ld_scalar;
     return exec_h_ld;
 }
 /* Gathers the value operand (scalar, immediate or vector) into element bytes per lane. */
@@ -736,6 +782,19 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
         warp_fault(w, x, 0, "EXEC-UNSUP-002", "access of %u bytes per lane is not modelled",
                    x->in->mem.elem_bytes * acc->vec);
+        return;
+    }
+    if (sp == IR_SPACE_SHARED && mask == FULL_MASK) {
+        /* One 4- or 8-byte element a lane straight from its register or immediate (pack_store's
+         * bytes); the other shapes packed first. */
+        const ir_operand *v = &x->in->src[1];
+        uint64_t tmp[LANES];
+        if (acc->vec == 1 && (acc->elem_bytes == 4 || acc->elem_bytes == 8) &&
+            v->kind != IR_OPND_VEC && !shared_warp(w, acc, NULL, warp_src(w, x, 1, tmp)))
+            return;
+        pack_store(w, x, mask, acc, 1);
+        if (shared_warp(w, acc, NULL, NULL))
+            do_access(w, x, acc);
         return;
     }
     pack_store(w, x, mask, acc, 1);

@@ -11,6 +11,7 @@
  * warp access; lanes reading the same address share one lookup, distinct addresses serialise. */
 #include <string.h>
 
+#include "mem/mem_shared.h"
 #include "mem/memsys_internal.h"
 
 enum { MAX_BANKS = 64 };
@@ -92,29 +93,16 @@ static uint32_t words_conflict_free(const uint64_t *w, uint32_t n, uint32_t bank
     return 1;
 }
 
-/* Wavefronts of a one-phase broadcast request of single words (power-of-two banks and width,
- * lanes not empty) when its words span fewer than 64: as bits of one mask relative to the lowest
- * word, bits j and j + banks share a bank, so the answer is the most set bits in one column of
- * the mask cut into rows of `banks` bits (phase_wavefronts' count). When the span is wider: 1 if
- * conflict-free, else 0 (phase_wavefronts must count). */
-static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
-                                  uint32_t banks)
+/* The wavefronts of single words given as bits of one mask relative to the lowest word (bit j:
+ * word lo + j is asked for), whose highest is `span` < 64 words above the lowest, on `banks`
+ * banks (a power of two, fewer than 64): bits j and j + banks share a bank, so the answer is the
+ * most set bits in one column of the mask cut into rows of `banks` bits (phase_wavefronts'
+ * count for a broadcast phase). */
+static uint32_t column_depth(uint64_t bits, uint64_t span, uint32_t banks)
 {
-    uint64_t w[MEM_LANES], lo = UINT64_MAX, hi = 0, bits = 0;
-    uint32_t n = lane_words(t, lanes, width_shift, w);
-    for (uint32_t i = 0; i < n; i++) {
-        lo = w[i] < lo ? w[i] : lo;
-        hi = w[i] > hi ? w[i] : hi;
-    }
-    if (hi - lo < banks)
-        return 1;
-    if (hi - lo >= 64)
-        return words_conflict_free(w, n, banks);
-    for (uint32_t i = 0; i < n; i++)
-        bits |= 1ull << (w[i] - lo);
-    /* ge[k]: the columns with at least k + 1 rows' bits set (banks < 64 here). */
+    /* ge[k]: the columns with at least k + 1 rows' bits set. */
     uint64_t ge[64], column = (1ull << banks) - 1;
-    uint32_t rows = (uint32_t)((hi - lo) / banks) + 1, deepest = 0;
+    uint32_t rows = (uint32_t)(span / banks) + 1, deepest = 0;
     for (uint32_t r = 0; r < rows; r++) {
         uint64_t x = (bits >> (r * banks)) & column;
         ge[r] = 0;
@@ -125,6 +113,35 @@ static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned
     while (deepest < rows && ge[deepest])
         deepest++;
     return deepest;
+}
+
+/* Wavefronts of a one-phase broadcast request of single words, from its n > 0 words w (offsets
+ * >> log2 of the bank width; power-of-two banks and width): 1 when they lie within `banks`
+ * words; column_depth when they span fewer than 64; when wider, 1 if conflict-free, else 0
+ * (phase_wavefronts must count). */
+static uint32_t words_wavefronts(const uint64_t *w, uint32_t n, uint32_t banks)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lo = w[i] < lo ? w[i] : lo;
+        hi = w[i] > hi ? w[i] : hi;
+    }
+    if (hi - lo < banks)
+        return 1;
+    if (hi - lo >= 64)
+        return words_conflict_free(w, n, banks);
+    for (uint32_t i = 0; i < n; i++)
+        bits |= 1ull << (w[i] - lo);
+    return column_depth(bits, hi - lo, banks);
+}
+
+/* words_wavefronts of the words of the active lanes `lanes` (not empty). */
+static uint32_t window_wavefronts(const lane_target *t, uint32_t lanes, unsigned width_shift,
+                                  uint32_t banks)
+{
+    uint64_t w[MEM_LANES];
+    uint32_t n = lane_words(t, lanes, width_shift, w);
+    return words_wavefronts(w, n, banks);
 }
 
 /* Whether single-word lanes are conflict-free: no bank is asked for two different words. */
@@ -192,6 +209,339 @@ uint32_t shared_count(const memsys *ms, mem_counters *c, const mem_access *acc,
         }
     }
     return total;
+}
+
+/* ---- a full warp's shared-memory load or store (mem_shared.h) ---- */
+
+void mem_shared_setup(memsys *ms)
+{
+    uint32_t banks = ms->cfg.shared.banks, width = ms->cfg.shared.bank_width_bytes;
+    ms->shared_direct = banks && banks <= MAX_BANKS && !(banks & (banks - 1)) && width &&
+                        !(width & (width - 1));
+    ms->shared_width_shift = ms->shared_direct ? (uint8_t)__builtin_ctz(width) : 0;
+    ms->shared_block_shift =
+        ms->shared_direct ? (uint8_t)(__builtin_ctz(width) + __builtin_ctz(banks)) : 0;
+}
+
+/* Where a full warp's offsets a[0..31] of `bytes`-byte lanes lie: `ok` 0 when some lane is
+ * misaligned or not wholly below `limit` (the window's allocated bytes); else the lowest and
+ * the highest. */
+typedef struct warp_span {
+    int ok;
+    uint32_t low, high;
+} warp_span;
+
+static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
+{
+    uint64_t any = 0, low = UINT64_MAX, high = 0;
+#pragma GCC unroll 8
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        any |= a[l];
+        low = a[l] < low ? a[l] : low;
+        high = a[l] > high ? a[l] : high;
+    }
+    warp_span s = {!(any & (bytes - 1)) && high < limit && limit - high >= bytes, (uint32_t)low,
+                   (uint32_t)high};
+    return s;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define SHARED_AVX2 1
+#include <immintrin.h>
+
+/* span_plain four lanes at a time on hosts with AVX2 (memsys.host_avx2). The lowest and
+ * highest offsets come from unsigned 32-bit minima and maxima of the halves, exact once the
+ * OR of all has shown every upper half zero (offsets of 2^32 and more are refused: no window
+ * is that large). */
+__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *a,
+                                                                  uint32_t bytes, uint32_t limit)
+{
+    warp_span s = {0, 0, 0};
+    __m256i any = _mm256_loadu_si256((const __m256i *)(const void *)a), low = any, high = any;
+    for (uint32_t l = 4; l < MEM_LANES; l += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        any = _mm256_or_si256(any, v);
+        low = _mm256_min_epu32(low, v);
+        high = _mm256_max_epu32(high, v);
+    }
+    if (!_mm256_testz_si256(any, _mm256_set1_epi64x((long long)(0xFFFFFFFF00000000ull |
+                                                                (bytes - 1)))))
+        return s;
+    __m128i lo = _mm_min_epu32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
+    __m128i hi = _mm_max_epu32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
+    s.low = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu32(lo, _mm_unpackhi_epi64(lo, lo)));
+    s.high = (uint32_t)_mm_cvtsi128_si32(_mm_max_epu32(hi, _mm_unpackhi_epi64(hi, hi)));
+    s.ok = s.high < limit && limit - s.high >= bytes;
+    return s;
+}
+
+/* The loaded elements of a full warp into out[], four lanes per gather: 4 bytes zero-extended
+ * (bytes 4) or 8 bytes. Each gather reads exactly the lanes' bytes. */
+__attribute__((target("avx2"))) static inline void gather_avx2(const uint8_t *shared,
+                                                               const uint64_t *a, uint32_t bytes,
+                                                               uint64_t *out)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        __m256i v = bytes == 4
+                        ? _mm256_cvtepu32_epi64(
+                              _mm256_i64gather_epi32((const int *)(const void *)shared, at, 1))
+                        : _mm256_i64gather_epi64((const long long *)(const void *)shared, at, 1);
+        _mm256_storeu_si256((__m256i *)(void *)&out[l], v);
+    }
+}
+#endif
+
+/* Lanes per phase of `bytes`-byte lanes (shared_count's). */
+static uint32_t lanes_per_phase(const memsys *ms, uint32_t bytes)
+{
+    uint32_t width = 1u << ms->shared_width_shift, block = 1u << ms->shared_block_shift;
+    uint32_t per_phase = bytes <= width ? MEM_LANES : block / bytes;
+    return per_phase ? per_phase : 1;
+}
+
+/* The words of a full warp's offsets a[] (>> width_shift) as bits relative to word `lo`, all
+ * fewer than 64 above it (column_depth's mask). */
+static uint64_t word_bits_plain(const uint64_t *a, unsigned width_shift, uint64_t lo)
+{
+    uint64_t bits = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) bits |= 1ull << ((a[l] >> width_shift) - lo);
+    return bits;
+}
+
+#ifdef SHARED_AVX2
+/* word_bits_plain four lanes at a time (AVX2 hosts). */
+__attribute__((target("avx2"))) static uint64_t word_bits_avx2(const uint64_t *a,
+                                                               unsigned width_shift, uint64_t lo)
+{
+    const __m256i one = _mm256_set1_epi64x(1), base = _mm256_set1_epi64x((long long)lo);
+    const __m128i shift = _mm_cvtsi32_si128((int)width_shift);
+    __m256i bits = _mm256_setzero_si256();
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i w = _mm256_srl_epi64(_mm256_loadu_si256((const __m256i *)(const void *)&a[l]),
+                                     shift);
+        bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_sub_epi64(w, base)));
+    }
+    __m128i b = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(b, _mm_unpackhi_epi64(b, b)));
+}
+#endif
+
+/* Wavefronts of a full warp of single words (lanes of at most the bank width) at offsets a[],
+ * lowest `low`, highest `high`, whose words span `banks` or more. Under 64 words: column_depth.
+ * Wider, at one stride of s words (not 0; s a multiple of the width), lane l's bank is
+ * (w0 + l s) mod banks: the banks repeat every P = banks / 2^t lanes, t the trailing zero bits of
+ * s mod banks (all of log2 banks when it is 0), and the words all differ, so each bank used must
+ * deliver 32 / P of them (one wavefront when P >= 32). Other patterns: words_wavefronts, 0 when
+ * it cannot tell. */
+static uint32_t spread_words_wavefronts(const memsys *ms, const uint64_t *a, uint32_t low,
+                                        uint32_t high)
+{
+    uint32_t banks = ms->cfg.shared.banks;
+    unsigned width_shift = ms->shared_width_shift;
+    uint64_t lo = low >> width_shift, span = (high >> width_shift) - lo;
+    if (span < 64) {
+#ifdef SHARED_AVX2
+        uint64_t bits = ms->host_avx2 ? word_bits_avx2(a, width_shift, lo)
+                                      : word_bits_plain(a, width_shift, lo);
+#else
+        uint64_t bits = word_bits_plain(a, width_shift, lo);
+#endif
+        return column_depth(bits, span, banks);
+    }
+    /* At one stride the lowest and highest lanes are the ends: high - low = 31 |s|. */
+    uint64_t stride = a[1] - a[0], size = stride >> 63 ? -stride : stride;
+    if (size * (MEM_LANES - 1) == (uint64_t)(high - low) &&
+        !(stride & ((1u << width_shift) - 1))) {
+        uint64_t off = 0;
+        for (uint32_t l = 2; l < MEM_LANES; l++) off |= a[l] ^ (a[0] + l * stride);
+        if (!off) {
+            uint64_t s = (stride >> width_shift) & (banks - 1);
+            uint32_t period = s ? banks >> __builtin_ctzll(s) : 1;
+            return period >= MEM_LANES ? 1 : MEM_LANES / period;
+        }
+    }
+    uint64_t w[MEM_LANES];
+    for (uint32_t l = 0; l < MEM_LANES; l++) w[l] = a[l] >> width_shift;
+    return words_wavefronts(w, MEM_LANES, banks);
+}
+
+/* Wavefronts of a full warp of lanes wider than the bank width whose offsets span more than
+ * one block of banks x width bytes: one per phase when each phase lies in one block, else 0
+ * (only phase_wavefronts can tell). */
+static uint32_t wide_lanes_wavefronts(const memsys *ms, const uint64_t *a, uint32_t per_phase)
+{
+    unsigned block_shift = ms->shared_block_shift;
+    for (uint32_t first = 0; first < MEM_LANES; first += per_phase) {
+        uint64_t d = 0;
+        for (uint32_t l = first; l < first + per_phase && l < MEM_LANES; l++) d |= a[l] ^ a[first];
+        if (d >> block_shift)
+            return 0;
+    }
+    return (MEM_LANES + per_phase - 1) / per_phase;
+}
+
+/* shared_count of a full warp the direct path took, whose offsets lie as *s says. */
+static uint32_t count_full_warp(const memsys *ms, mem_counters *c, const mem_access *acc,
+                                const warp_span *s, uint32_t bytes)
+{
+    uint32_t per_phase = lanes_per_phase(ms, bytes);
+    uint32_t phases = (MEM_LANES + per_phase - 1) / per_phase, wavefronts;
+    if (per_phase == MEM_LANES)
+        wavefronts = spread_words_wavefronts(ms, acc->addr, s->low, s->high);
+    else if (s->low >> ms->shared_block_shift == s->high >> ms->shared_block_shift)
+        wavefronts = phases;
+    else
+        wavefronts = wide_lanes_wavefronts(ms, acc->addr, per_phase);
+    if (!wavefronts) { /* the exact count over per-bank lists */
+        lane_target t[MEM_LANES];
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            t[l] = (lane_target){IR_SPACE_SHARED, acc->addr[l]};
+        return shared_count(ms, c, acc, t, UINT32_MAX);
+    }
+    c->shared.requests++;
+    c->shared.wavefronts += wavefronts;
+    c->shared.bank_conflicts += wavefronts - phases;
+    return wavefronts;
+}
+
+/* The lanes' pieces between shared memory and acc->data (`store`: into shared memory, lane by
+ * lane in lane order, so that the highest of several lanes on one address writes last, as
+ * access() does), with the size fixed so that each copy is a move or two. */
+static inline __attribute__((always_inline)) void move_pieces(uint8_t *shared,
+                                                              mem_access *acc, uint32_t bytes,
+                                                              int store)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (store)
+            memcpy(shared + acc->addr[l], acc->data[l], bytes);
+        else
+            memcpy(acc->data[l], shared + acc->addr[l], bytes);
+    }
+}
+
+/* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
+ * or 8-byte ones; by gathers on AVX2 hosts, `avx2`) or, out NULL, into acc->data; a store from
+ * in[] (the low 4 bytes of each value, or all 8) or, in NULL, from acc->data, lane by lane in
+ * lane order. */
+static inline __attribute__((always_inline)) void
+move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *out,
+               const uint64_t *in, int avx2)
+{
+    const uint64_t *a = acc->addr;
+    uint8_t *shared = ctx->shared;
+    int store = acc->op == MEM_OP_STORE;
+    if (store && in) {
+        if (bytes == 4) {
+            for (uint32_t l = 0; l < MEM_LANES; l++) {
+                uint32_t v = (uint32_t)in[l];
+                memcpy(shared + a[l], &v, 4);
+            }
+        } else {
+            for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], &in[l], 8);
+        }
+        return;
+    }
+    if (store || !out) {
+        switch (bytes) {
+        case 4: move_pieces(shared, acc, 4, store); break;
+        case 8: move_pieces(shared, acc, 8, store); break;
+        default: move_pieces(shared, acc, 16, store); break;
+        }
+        return;
+    }
+#ifdef SHARED_AVX2
+    if (avx2) {
+        gather_avx2(shared, a, bytes, out);
+        return;
+    }
+#else
+    (void)avx2;
+#endif
+    if (bytes == 4) {
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint32_t v;
+            memcpy(&v, shared + a[l], 4);
+            out[l] = v;
+        }
+    } else {
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(&out[l], shared + a[l], 8);
+    }
+}
+
+/* mem_shared_warp, built once with the AVX2 scan and gathers (`avx2`, for hosts that have
+ * them) and once without, so that neither pays a call for them; mem_shared_warp only chooses
+ * (each build a function of its own, so that the choice is a jump). */
+static inline __attribute__((always_inline)) int
+shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, const uint64_t *in,
+            int avx2)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if (acc->op > MEM_OP_STORE || acc->space != IR_SPACE_SHARED || acc->active != UINT32_MAX ||
+        !ms->shared_direct || acc->attrs->uniform)
+        return 1;
+    if (out || in) { /* one of them, the load's or the store's, of one 4- or 8-byte element */
+        if ((out ? in || acc->op != MEM_OP_LOAD : acc->op != MEM_OP_STORE) || acc->vec != 1 ||
+            (bytes != 4 && bytes != 8))
+            return 1;
+    } else if (bytes > 16 || !((0x10110u >> bytes) & 1u)) { /* bit b: b is 4, 8 or 16 */
+        return 1;
+    }
+#ifdef SHARED_AVX2
+    warp_span s = avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
+                       : span_plain(acc->addr, bytes, ctx->shared_bytes);
+#else
+    warp_span s = span_plain(acc->addr, bytes, ctx->shared_bytes);
+#endif
+    if (!s.ok) /* access() reports its misaligned or out-of-window lanes */
+        return 1;
+    mem_counters *c = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
+                                                : &ms->unattributed;
+    ms->lead_acc = NULL; /* as access() forgets memsys_load_parks's answer */
+    acc->levels = 1u << MEM_LEVEL_SHARED;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->l1_tags = 0;
+    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    unsigned width_shift = ms->shared_width_shift;
+    if (bytes <= 1u << width_shift &&
+        (s.high >> width_shift) - (s.low >> width_shift) < ms->cfg.shared.banks) {
+        /* fewer words apart than there are banks: no bank is asked for two */
+        c->shared.requests++;
+        c->shared.wavefronts++;
+        acc->shared_wavefronts = 1;
+    } else {
+        acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, &s, bytes);
+    }
+    move_full_warp(ctx, acc, bytes, out, in, avx2);
+    return 0;
+}
+
+#ifdef SHARED_AVX2
+__attribute__((target("avx2"))) static int shared_warp_avx2(memsys *ms, const mem_ctx *ctx,
+                                                            mem_access *acc, uint64_t *out,
+                                                            const uint64_t *in)
+{
+    return shared_warp(ms, ctx, acc, out, in, 1);
+}
+#endif
+
+static __attribute__((noinline)) int shared_warp_plain(memsys *ms, const mem_ctx *ctx,
+                                                       mem_access *acc, uint64_t *out,
+                                                       const uint64_t *in)
+{
+    return shared_warp(ms, ctx, acc, out, in, 0);
+}
+
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in)
+{
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_warp_avx2(ms, ctx, acc, out, in);
+#endif
+    return shared_warp_plain(ms, ctx, acc, out, in);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

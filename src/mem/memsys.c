@@ -32,6 +32,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     ms->l2_sector_shift = cfg->l2.sector_bytes ? (unsigned)__builtin_ctz(cfg->l2.sector_bytes) : 5;
     ms->line_bytes = cfg->l1.line_bytes ? cfg->l1.line_bytes : LINE_BYTES_MAX;
     ms->host_avx2 = (uint8_t)cpu_has_avx2();
+    mem_shared_setup(ms);
     if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;

@@ -94,6 +94,9 @@ struct memsys {
     uint32_t line_bytes;       /* the L1 and L2 line size (<= LINE_BYTES_MAX): the unit a warp
                                   access is split into */
     uint8_t host_avx2;         /* the host executes AVX2: scan_full_warp's AVX2 build */
+    /* From cfg.shared, for mem_shared_warp (mem_shared_setup): whether the banks and their
+     * width are powers of two (banks at most 64), then log2 of the width and of banks x width */
+    uint8_t shared_direct, shared_width_shift, shared_block_shift;
     uint64_t persisting_lines; /* set-aside in lines */
     int strip_hints, poison_discard;
     policy_window window;     /* bytes 0: none */
@@ -248,6 +251,8 @@ void constant_count(memsys *ms, mem_counters *c, const mem_ctx *ctx, const mem_a
  * whether its active lanes' addresses met it: all one address, or each lane t's the same as
  * lane t^1's where both are active (docs/statistics.md, "Shared memory"). */
 void uniform_count(mem_counters *c, const mem_access *acc);
+/* Sets memsys.shared_direct and the shifts beside it from ms->cfg.shared (memsys_create). */
+void mem_shared_setup(memsys *ms);
 /* The constant-cache address of a constant or parameter lane. */
 uint64_t constant_address(const lane_target *t);
 

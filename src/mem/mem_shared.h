@@ -1,0 +1,35 @@
+/* The direct path of the commonest shared-memory access: a load or store by all 32 lanes of a
+ * warp, each of one aligned 4-, 8- or 16-byte piece inside the CTA's shared memory (tiles of
+ * matrix products, stencils and transposes). It does what memsys_access does for such an
+ * access (docs/statistics.md, "Shared memory": requests, wavefronts, bank conflicts; the
+ * results the timing model reads; the data) without access()'s general steps: one pass over
+ * the addresses for alignment and bounds, the wavefronts from short cuts for the usual
+ * patterns (one aligned block of banks x width bytes per phase, or single words a few rows of
+ * banks apart) and the exact per-bank count otherwise, and the words moved directly. */
+#ifndef GMS_MEM_MEM_SHARED_H
+#define GMS_MEM_MEM_SHARED_H
+
+#include <stdint.h>
+
+#include "mem/memsys.h"
+
+/* memsys_access (and memsys_load_if_local, memsys_store_deferred: neither parks or logs such an
+ * access) for `acc` when it is a load or store (acc->op) in IR_SPACE_SHARED of every lane
+ * (acc->active all 32) of elem_bytes x vec = 4, 8 or 16 bytes, without the uniform hint, whose
+ * lanes' window offsets acc->addr are all aligned to that size and inside ctx->shared_bytes,
+ * with power-of-two banks and bank width in ms's configuration. Then returns 0 having done what
+ * memsys_access does: the instruction's shared counters (one request, its wavefronts and bank
+ * conflicts), acc's results (levels MEM_LEVEL_SHARED, shared_wavefronts, the others 0), and the
+ * data. `out` and `in` are NULL, or, for an access of one 4- or 8-byte element per lane
+ * (acc->vec 1), 32 values, lane l's at [l]: a load fills out[] (4 bytes zero-extended to 64
+ * bits, or the 8 bytes) instead of acc->data; a store takes its bytes from in[] (each value's
+ * low 4 bytes, or its 8) instead of from acc->data; either leaves acc->data as it was. A store
+ * writes lane by lane in lane order (the highest of several lanes on one address last).
+ * Otherwise (also when out is given for a store, in for a load, or either for another shape)
+ * returns 1 having changed nothing: the caller makes the access with memsys_access, which
+ * reports faults and window errors (a misaligned or out-of-window lane always returns 1).
+ * No errors of its own. */
+int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in);
+
+#endif
