@@ -894,6 +894,15 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
     return i;
 }
 
+/* read_access's statistics of one read (cache_read's tail). */
+static inline void count_read(cache *c, const cache_result *r)
+{
+    c->stats.reads++;
+    c->stats.read_sector_hits += r->sector_hits;
+    c->stats.read_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+}
+
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
                       cache_result *result)
 {
@@ -904,10 +913,54 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
     mem_status st = read_access(c, addr, bytes, out, h, r);
-    c->stats.reads++;
-    c->stats.read_sector_hits += r->sector_hits;
-    c->stats.read_sector_misses += r->sector_misses;
-    result_add_to_stats(c, r);
+    count_read(c, r);
+    return st;
+}
+
+mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
+                                const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
+                                cache_result *r, cache_result *below_r, bool *taken)
+{
+    *taken = false;
+    unsigned first = sectors ? (unsigned)__builtin_ctzll(sectors) : 0;
+    uint64_t run = sectors >> first;
+    /* One run of sectors, fills of one sector, an allocating hint, lines of one size. */
+    if (sectors == 0 || (run & (run + 1)) != 0 || h->fill_bytes != 0 ||
+        h->alloc >= CACHE_ALLOC_NONE || h->kind >= CACHE_KIND_COUNT ||
+        c->config.fill_bytes != c->config.sector_bytes ||
+        c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
+        return MEM_OK;
+    uint64_t line_number = line_addr >> c->line_shift;
+    uint32_t set = set_index(c, line_number);
+    if (find_line(c, set, line_number) != NO_INDEX)
+        return MEM_OK;
+    *taken = true;
+    memset(r, 0, sizeof *r);
+    count_sectors(r, sectors, 0);
+    uint32_t line;
+    mem_status st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
+    if (st != MEM_OK) {
+        count_read(c, r);
+        return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    /* fetch_sectors' one run of a new line: the level below reads straight into it. */
+    uint32_t at = first << c->sector_shift, run_bytes = (uint32_t)popcount64(sectors)
+                                                        << c->sector_shift;
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint8_t *data = &c->data[slot << c->line_shift];
+    memset(below_r, 0, sizeof *below_r);
+    st = read_access(below, line_addr + at, run_bytes, data + at, below_hints, below_r);
+    count_read(below, below_r);
+    if (st == MEM_OK) {
+        bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
+        g->valid_sectors[w] |= sectors;
+        r->fill_bytes += run_bytes;
+        memcpy(out + at, data + at, run_bytes);
+    }
+    count_read(c, r);
     return st;
 }
 

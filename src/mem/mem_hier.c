@@ -678,6 +678,33 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
     return st == MEM_OK ? after_load(ms, rq, l1, r, a) : st;
 }
 
+/* read_line for a line of a kind that l1_hit_kinds allows (so neither bypass nor LSC control
+ * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads an
+ * absent line through the L1 and the L2 in one call, and the L2's read is counted and its
+ * levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
+ * read_line. */
+static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
+                                   cache_hints *h1, int global_bypass)
+{
+    h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
+                   ? LINE_KIND_GLOBAL_READ_ONLY
+                   : r->kind;
+    rq->l2.request = rq;
+    cache_result res, res2;
+    bool taken;
+    mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
+                                         r->data, &res, &res2, &taken);
+    if (!taken)
+        return read_line(ms, rq, l1, r, h1, global_bypass);
+    hier_count_l2(rq, &res2);
+    unsigned first = (unsigned)__builtin_ctzll(r->sectors);
+    record_levels(ms, rq, r->line_addr + ((uint64_t)first << ms->l1_sector_shift),
+                  (uint32_t)__builtin_popcountll(r->sectors) << ms->l1_sector_shift,
+                  MEM_LEVEL_L2, 1, res2.hit_sectors);
+    hier_count_l1(rq, &res);
+    return st;
+}
+
 /* The access's results: every touched sector with the level that served it. */
 static void report_levels(memsys *ms, mem_access *acc)
 {
@@ -846,8 +873,11 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             l2_hints_kind = r->kind;
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
-        mem_status st = store ? store_line(ms, rq, l1, r)
-                              : read_line(ms, rq, l1, r, &h1, global_bypass);
+        mem_status st = store                       ? store_line(ms, rq, l1, r)
+                        : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
+                                                                           global_bypass)
+                                                       : read_line(ms, rq, l1, r, &h1,
+                                                                   global_bypass);
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);
