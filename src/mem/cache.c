@@ -1275,6 +1275,54 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
     return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
 }
 
+/* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
+ * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
+static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const cache_hints *h, cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint64_t sectors = bit_range(0, c->sectors_per_line);
+    int through = h->write_mode == CACHE_WRITE_THROUGH ||
+                  (h->write_mode == CACHE_WRITE_DEFAULT &&
+                   ((c->config.write_through_kinds >> h->kind) & 1));
+    uint32_t set = set_index(c, line_number);
+    uint32_t line = find_line(c, set, line_number);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        count_sectors(r, sectors, LINE_FIELD(c, line, valid_sectors));
+        touch(c, line);
+    } else {
+        count_sectors(r, sectors, 0);
+        if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
+            st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+            if (st == MEM_OK)
+                r->write_through_bytes += 128;
+            return st;
+        }
+        st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
+        if (st != MEM_OK)
+            return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    if (through) {
+        st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+        if (st != MEM_OK)
+            return st;
+        r->write_through_bytes += 128;
+    }
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 4];
+    memcpy(&c->data[slot << 7], data, 128);
+    valid[0] = valid[1] = UINT64_MAX;
+    valid[2] = valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
+    g->valid_sectors[w] = sectors;
+    g->dirty_sectors[w] = through ? 0 : sectors;
+    return MEM_OK;
+}
+
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result)
@@ -1283,6 +1331,17 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
         if (result != NULL)
             memset(result, 0, sizeof *result);
         return MEM_ERR_ARGUMENT;
+    }
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (c->config.line_bytes == 128 && (bits[0] & bits[1]) == UINT64_MAX && result != NULL &&
+        hints_valid(c, h)) { /* every byte of a 128-byte line: a warp's full store */
+        memset(result, 0, sizeof *result);
+        mem_status st = write_whole_line(c, addr, data, byte_mask, h, result);
+        c->stats.writes++;
+        c->stats.write_sector_hits += result->sector_hits;
+        c->stats.write_sector_misses += result->sector_misses;
+        result_add_to_stats(c, result);
+        return st;
     }
     return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
 }

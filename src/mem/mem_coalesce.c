@@ -206,6 +206,11 @@ int coalesce_whole_line(const memsys *ms, const line_req *r)
 static void gather_lanes(uint8_t *dst, const uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], uint32_t n,
                          uint32_t bytes)
 {
+    if (n == MEM_LANES && bytes == 4) { /* a full warp of words: unrolled, no loop counter */
+#pragma GCC unroll 32
+        for (uint32_t i = 0; i < MEM_LANES; i++) memcpy(dst + 4 * i, lane_data[i], 4);
+        return;
+    }
     switch (bytes) {
     case 4: for (uint32_t i = 0; i < n; i++) memcpy(dst + 4 * i, lane_data[i], 4); break;
     case 8: for (uint32_t i = 0; i < n; i++) memcpy(dst + 8 * i, lane_data[i], 8); break;
@@ -617,6 +622,11 @@ int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
 static void scatter_lanes(uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], const uint8_t *src,
                           uint32_t n, uint32_t bytes)
 {
+    if (n == MEM_LANES && bytes == 4) { /* a full warp of words: unrolled, no loop counter */
+#pragma GCC unroll 32
+        for (uint32_t i = 0; i < MEM_LANES; i++) memcpy(lane_data[i], src + 4 * i, 4);
+        return;
+    }
     switch (bytes) {
     case 4: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 4 * i, 4); break;
     case 8: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 8 * i, 8); break;
