@@ -377,6 +377,8 @@ static void apply_class_hint(cache *c, uint32_t line, cache_alloc alloc)
  * test on the access paths. */
 static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
 {
+    if (alloc == CACHE_ALLOC_NORMAL && LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_NORMAL)
+        return; /* an access-policy window's usual hint on a NORMAL line: nothing changes */
     if (alloc != CACHE_ALLOC_UNCHANGED && alloc != CACHE_ALLOC_NONE)
         apply_class_hint(c, line, alloc);
 }
@@ -418,10 +420,45 @@ static void bits_to_bytes(const uint64_t *words, uint32_t first, uint32_t count,
         out[i] = (uint8_t)bit_test(words, first + i);
 }
 
+/* writeback_line for a next level that takes runs (writeback_runs): each run of consecutive
+ * dirty sectors in one call, unmasked when every byte of the run is dirty (a line a warp's
+ * stores filled), with the run's byte mask otherwise. Same bytes, data and counts as sector
+ * by sector. */
+static mem_status writeback_runs(cache *c, uint32_t line, void *rq, cache_result *r)
+{
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    uint64_t *dirty = dirty_bits(c, line);
+    const uint8_t *data = line_data(c, line);
+    uint64_t line_addr = line_address(c, line);
+    while (g->dirty_sectors[w] != 0) {
+        uint64_t mask_sectors = g->dirty_sectors[w];
+        unsigned first = (unsigned)__builtin_ctzll(mask_sectors);
+        uint64_t rest = ~(mask_sectors >> first);
+        unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
+        uint32_t at = first << c->sector_shift, run_bytes = count << c->sector_shift;
+        const uint8_t *mask = NULL;
+        if (!bits_apply(dirty, at, run_bytes, BITS_ALL)) {
+            uint8_t *bytes = c->scratch + c->config.line_bytes; /* line_bytes long */
+            bits_to_bytes(dirty, at, run_bytes, bytes);
+            mask = bytes;
+        }
+        mem_status st = c->next.write(c->next.ctx, rq, line_addr + at, run_bytes, data + at, mask);
+        if (st != MEM_OK)
+            return st;
+        bits_apply(dirty, at, run_bytes, BITS_CLEAR);
+        g->dirty_sectors[w] &= ~bit_range(first, count);
+        r->writeback_bytes += run_bytes;
+    }
+    return MEM_OK;
+}
+
 /* Writes every dirty sector of a line to the next level (only its dirty bytes) and cleans it.
  * `rq` is the request on whose behalf (cache_hints.request). */
 static mem_status writeback_line(cache *c, uint32_t line, void *rq, cache_result *r)
 {
+    if (c->next.writeback_runs)
+        return writeback_runs(c, line, rq, r);
     uint32_t sector_bytes = c->config.sector_bytes;
     uint64_t *dirty = dirty_bits(c, line);
     while (LINE_FIELD(c, line, dirty_sectors) != 0) {
@@ -512,6 +549,7 @@ static mem_status allocate_line(cache *c, uint32_t set, uint64_t line_number, ui
     }
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
+    c->used_groups[line >> (GROUP_SHIFT + 6)] |= UINT64_C(1) << ((line >> GROUP_SHIFT) & 63);
     g->tags[w] = TAG_OF(line_number);
     g->prints[w] = TAG_PRINT(TAG_OF(line_number));
     g->kinds[w] = kind;
@@ -917,6 +955,63 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     return st;
 }
 
+/* read_access of a run within one line for cache_read_line_miss's level below, with the two
+ * common cases inline: every requested sector valid (a copy), and an absent line that
+ * allocates and fills no wider than a line (the runs of its fill blocks read from the next
+ * level straight into the new line); anything else takes read_access. */
+static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out,
+                           const cache_hints *h, cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
+    uint64_t requested = sectors_of_range(c, offset, bytes);
+    uint32_t set = set_index(c, line_number);
+    const line_group *found;
+    uint32_t w;
+    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    uint32_t fill_bytes = c->config.fill_bytes > h->fill_bytes ? c->config.fill_bytes
+                                                               : h->fill_bytes;
+    if (line != NO_INDEX) {
+        if (requested & ~found->valid_sectors[w])
+            return read_access(c, addr, bytes, out, h, r);
+        r->line_hit = true;
+        count_sectors(r, requested, requested);
+        touch(c, line);
+        apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+        memcpy(out, &c->data[((size_t)found->data_slots[w] - 1) << c->line_shift] + offset,
+               bytes);
+        return MEM_OK;
+    }
+    if (h->alloc == CACHE_ALLOC_NONE || fill_bytes > c->config.line_bytes)
+        return read_access(c, addr, bytes, out, h, r);
+    count_sectors(r, requested, 0);
+    mem_status st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
+    if (st != MEM_OK)
+        return st;
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
+    uint8_t *data = &c->data[slot << c->line_shift];
+    uint64_t line_addr = addr - offset;
+    for (uint64_t mask = fill_mask(c, line, requested, fill_bytes); mask != 0;) {
+        unsigned first = (unsigned)__builtin_ctzll(mask);
+        uint64_t rest = ~(mask >> first); /* zero only when all 64 sectors are requested */
+        unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
+        uint32_t run_bytes = count << c->sector_shift, at = first << c->sector_shift;
+        st = c->next.read(c->next.ctx, h->request, line_addr + at, run_bytes, data + at);
+        if (st != MEM_OK)
+            return st;
+        bits_apply(valid, at, run_bytes, BITS_SET);
+        g->valid_sectors[w] |= bit_range(first, count);
+        r->fill_bytes += run_bytes;
+        mask &= ~bit_range(first, count);
+    }
+    memcpy(out, data + offset, bytes);
+    return MEM_OK;
+}
+
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
                                 cache_result *r, cache_result *below_r, bool *taken)
@@ -952,7 +1047,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     size_t slot = (size_t)g->data_slots[w] - 1;
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
-    st = read_access(below, line_addr + at, run_bytes, data + at, below_hints, below_r);
+    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r);
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
@@ -1521,16 +1616,27 @@ static mem_status control_range(cache *c, uint32_t kind_filter, uint32_t first, 
     memset(r, 0, sizeof *r);
     mem_status st = MEM_OK;
     uint32_t slices = c->config.slices > 1 ? c->config.slices : 1;
-    for (uint32_t line = 0; line < c->slot_count && c->resident_lines != 0; line++) {
-        if (LINE_FIELD(c, line, tags) == NO_LINE ||
-            !((kind_filter >> LINE_FIELD(c, line, kinds)) & 1))
-            continue;
-        uint32_t slice = (line / c->set_stride) % slices;
-        if (slice < first || slice - first >= count)
-            continue;
-        st = line_control(c, line, op, rq, r);
-        if (st != MEM_OK)
-            break;
+    /* The blocks that ever held a line, in slot order; a write-back passes clean lines by. */
+    uint32_t groups = (c->slot_count + GROUP_LINES - 1) >> GROUP_SHIFT;
+    for (uint32_t k = 0; k < (groups + 63) / 64 && st == MEM_OK; k++) {
+        for (uint64_t used = c->used_groups[k]; used && c->resident_lines != 0; used &= used - 1) {
+            uint32_t base = (k * 64 + (uint32_t)__builtin_ctzll(used)) << GROUP_SHIFT;
+            const line_group *g = &c->groups[base >> GROUP_SHIFT];
+            for (uint32_t w = 0; w < GROUP_LINES && base + w < c->slot_count; w++) {
+                uint32_t line = base + w;
+                if (g->tags[w] == NO_LINE || !((kind_filter >> g->kinds[w]) & 1) ||
+                    (op == LINE_WRITEBACK && g->dirty_sectors[w] == 0))
+                    continue;
+                uint32_t slice = (line / c->set_stride) % slices;
+                if (slice < first || slice - first >= count)
+                    continue;
+                st = line_control(c, line, op, rq, r);
+                if (st != MEM_OK || c->resident_lines == 0)
+                    break;
+            }
+            if (st != MEM_OK)
+                break;
+        }
     }
     result_add_to_stats(c, r);
     return st;

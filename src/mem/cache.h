@@ -83,6 +83,10 @@ typedef struct cache_next_level {
     mem_status (*read)(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out);
     mem_status (*write)(void *ctx, void *request, uint64_t addr, uint32_t bytes,
                         const uint8_t *data, const uint8_t *byte_mask);
+    /* true: a write-back may hand over a run of consecutive dirty sectors in one write call
+     * (the level below counts a call's bytes, not its calls: DRAM); false: one call per dirty
+     * sector (a cache below counts each call as a write access) */
+    bool writeback_runs;
 } cache_next_level;
 
 typedef struct cache_config {

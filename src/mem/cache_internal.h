@@ -65,6 +65,8 @@ struct cache {
     uint64_t resident_lines;
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
+    uint64_t *used_groups;   /* bit b: a line was ever allocated in line_group b, so that the
+                                whole-cache operations visit only those blocks */
     cache_stats stats;
     uint8_t *storage;        /* one block holding every per-line array above */
     size_t storage_bytes;

@@ -309,7 +309,7 @@ int hier_create(memsys *ms, diag_list *dl)
         return -1;
     }
     cache_config cc;
-    cache_next_level to_dram = {ms, dram_fill, dram_writeback};
+    cache_next_level to_dram = {ms, dram_fill, dram_writeback, true};
     cache_config_default(&cc, c->l2.bytes, c->l2.ways);
     cc.line_bytes = c->l2.line_bytes;
     cc.sector_bytes = c->l2.sector_bytes;
@@ -320,7 +320,7 @@ int hier_create(memsys *ms, diag_list *dl)
         cc.write_through_kinds = 1u << LINE_KIND_GLOBAL | 1u << LINE_KIND_LOCAL;
     if (cache_create(&cc, &to_dram, dl, &ms->l2) != MEM_OK)
         ms->l2 = NULL;
-    cache_next_level to_l2 = {ms, l2_read, l2_write};
+    cache_next_level to_l2 = {ms, l2_read, l2_write, false};
     cache_config_default(&cc, c->l1.bytes, c->l1.ways);
     cc.line_bytes = c->l1.line_bytes;
     cc.sector_bytes = c->l1.sector_bytes;
@@ -332,7 +332,7 @@ int hier_create(memsys *ms, diag_list *dl)
     if (!c->l1.local_write_back)
         cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
     ms->l1 = ms->l2 ? cache_array(ms, c->sm_count, &cc, &to_l2, dl) : NULL;
-    cache_next_level tags = {ms, tags_only_read, tags_only_write};
+    cache_next_level tags = {ms, tags_only_read, tags_only_write, false};
     cache_config_default(&cc, c->constant.bytes, c->constant.ways);
     cc.line_bytes = c->constant.line_bytes;
     cc.sector_bytes = c->constant.line_bytes;
@@ -697,10 +697,17 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
     hier_count_l2(rq, &res2);
-    unsigned first = (unsigned)__builtin_ctzll(r->sectors);
-    record_levels(ms, rq, r->line_addr + ((uint64_t)first << ms->l1_sector_shift),
-                  (uint32_t)__builtin_popcountll(r->sectors) << ms->l1_sector_shift,
-                  MEM_LEVEL_L2, 1, res2.hit_sectors);
+    if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal-sector case */
+        for (uint64_t m = r->sectors; m; m &= m - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        }
+    } else {
+        unsigned first = (unsigned)__builtin_ctzll(r->sectors);
+        unsigned count = (unsigned)__builtin_ctzll(~(r->sectors >> first)); /* one run */
+        record_levels(ms, rq, r->line_addr + ((uint64_t)first << ms->l1_sector_shift),
+                      count << ms->l1_sector_shift, MEM_LEVEL_L2, 1, res2.hit_sectors);
+    }
     hier_count_l1(rq, &res);
     return st;
 }

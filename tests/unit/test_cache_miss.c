@@ -63,7 +63,7 @@ static void setup(hier *h)
     cache_config c2;
     cache_config_default(&c2, 8192, 4);
     c2.fill_bytes = 64;
-    cache_next_level to_dram = {h, spy_read, spy_write};
+    cache_next_level to_dram = {h, spy_read, spy_write, false};
     assert_int_equal(cache_create(&c2, &to_dram, &h->dl, &h->l2), MEM_OK);
     cache_config c1;
     cache_config_default(&c1, 4096, 4);
