@@ -636,6 +636,11 @@ static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint3
     uint64_t all = bit_range(0, c->sectors_per_line);
     if (block >= c->sectors_per_line)
         return all & ~LINE_FIELD(c, line, valid_sectors);
+    if (block == 2) { /* 64-byte DRAM fills of 32-byte sectors: each sector pulls its pair */
+        uint64_t even = missing & UINT64_C(0x5555555555555555);
+        uint64_t odd = missing & UINT64_C(0xAAAAAAAAAAAAAAAA);
+        return (missing | even << 1 | odd >> 1) & all & ~LINE_FIELD(c, line, valid_sectors);
+    }
     uint64_t mask = 0;
     for (unsigned first = 0; first < c->sectors_per_line; first += block) {
         uint64_t block_mask = bit_range(first, block);
@@ -955,10 +960,61 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     return st;
 }
 
-/* read_access of a run within one line for cache_read_line_miss's level below, with the two
- * common cases inline: every requested sector valid (a copy), and an absent line that
- * allocates and fills no wider than a line (the runs of its fill blocks read from the next
- * level straight into the new line); anything else takes read_access. */
+/* Whether any byte of the runs of sectors `mask` is valid in the byte bitmap `valid` (a partly
+ * valid sector, which a fill must merge: fetch_sectors' slow case). */
+static int runs_hold_bytes(const cache *c, uint64_t *valid, uint64_t mask)
+{
+    while (mask != 0) {
+        unsigned first = (unsigned)__builtin_ctzll(mask);
+        uint64_t rest = ~(mask >> first); /* zero only when all 64 sectors are requested */
+        unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
+        if (bits_apply(valid, first << c->sector_shift, count << c->sector_shift, BITS_ANY))
+            return 1;
+        mask &= ~bit_range(first, count);
+    }
+    return 0;
+}
+
+/* fetch_sectors for runs of `mask` that hold no valid byte (runs_hold_bytes false), of the
+ * line in way w of block g: each run read from the next level straight into the line. */
+static inline __attribute__((always_inline)) mem_status
+fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
+                             cache_result *r)
+{
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
+    uint8_t *data = &c->data[slot << c->line_shift];
+    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
+    while (mask != 0) {
+        unsigned first = (unsigned)__builtin_ctzll(mask);
+        uint64_t rest = ~(mask >> first);
+        unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
+        uint32_t run_bytes = count << c->sector_shift, at = first << c->sector_shift;
+        mem_status st = c->next.read(c->next.ctx, rq, line_addr + at, run_bytes, data + at);
+        if (st != MEM_OK)
+            return st;
+        bits_apply(valid, at, run_bytes, BITS_SET);
+        g->valid_sectors[w] |= bit_range(first, count);
+        r->fill_bytes += run_bytes;
+        mask &= ~bit_range(first, count);
+    }
+    return MEM_OK;
+}
+
+/* Copies `bytes` at `offset` of a line's data to out (a whole line without a library call). */
+static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, uint32_t bytes)
+{
+    if (bytes == 128)
+        memcpy(out, data + offset, 128);
+    else
+        memcpy(out, data + offset, bytes);
+}
+
+/* read_access of a run within one line for cache_read_line_miss's level below, without its
+ * second look-up and fetch_sectors' general loop: a hit is a copy; a miss (the line absent
+ * and allocated, or present without the requested sectors) reads its fill blocks from the next
+ * level straight into the line. A fill wider than a line, a bypass, or a fill that would merge
+ * into partly valid sectors takes read_access (nothing was changed before). */
 static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out,
                            const cache_hints *h, cache_result *r)
 {
@@ -972,14 +1028,27 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     uint32_t fill_bytes = c->config.fill_bytes > h->fill_bytes ? c->config.fill_bytes
                                                                : h->fill_bytes;
     if (line != NO_INDEX) {
-        if (requested & ~found->valid_sectors[w])
-            return read_access(c, addr, bytes, out, h, r);
+        uint64_t valid = found->valid_sectors[w];
+        size_t slot = (size_t)found->data_slots[w] - 1;
+        uint8_t *data = &c->data[slot << c->line_shift];
+        uint64_t fill = 0;
+        if (requested & ~valid) {
+            if (fill_bytes > c->config.line_bytes)
+                return read_access(c, addr, bytes, out, h, r);
+            fill = fill_mask(c, line, requested & ~valid, fill_bytes);
+            if (runs_hold_bytes(c, &c->byte_masks[slot * 2 * c->bitmap_words], fill))
+                return read_access(c, addr, bytes, out, h, r);
+        }
         r->line_hit = true;
-        count_sectors(r, requested, requested);
+        count_sectors(r, requested, valid);
         touch(c, line);
         apply_alloc_hint(c, line, (cache_alloc)h->alloc);
-        memcpy(out, &c->data[((size_t)found->data_slots[w] - 1) << c->line_shift] + offset,
-               bytes);
+        if (fill) {
+            mem_status st = fetch_runs(c, &c->groups[line >> GROUP_SHIFT], w, fill, h->request, r);
+            if (st != MEM_OK)
+                return st;
+        }
+        copy_out(out, data, offset, bytes);
         return MEM_OK;
     }
     if (h->alloc == CACHE_ALLOC_NONE || fill_bytes > c->config.line_bytes)
@@ -991,25 +1060,18 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
-    uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
-    uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = addr - offset;
-    for (uint64_t mask = fill_mask(c, line, requested, fill_bytes); mask != 0;) {
-        unsigned first = (unsigned)__builtin_ctzll(mask);
-        uint64_t rest = ~(mask >> first); /* zero only when all 64 sectors are requested */
-        unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
-        uint32_t run_bytes = count << c->sector_shift, at = first << c->sector_shift;
-        st = c->next.read(c->next.ctx, h->request, line_addr + at, run_bytes, data + at);
-        if (st != MEM_OK)
-            return st;
-        bits_apply(valid, at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= bit_range(first, count);
-        r->fill_bytes += run_bytes;
-        mask &= ~bit_range(first, count);
-    }
-    memcpy(out, data + offset, bytes);
+    st = fetch_runs(c, g, w, fill_mask(c, line, requested, fill_bytes), h->request, r);
+    if (st != MEM_OK)
+        return st;
+    copy_out(out, &c->data[((size_t)g->data_slots[w] - 1) << c->line_shift], offset, bytes);
     return MEM_OK;
+}
+
+/* Whether mask is one run of consecutive set bits (not zero). */
+static inline int one_run(uint64_t mask)
+{
+    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
+    return mask != 0 && (run & (run + 1)) == 0;
 }
 
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
@@ -1017,33 +1079,46 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
                                 cache_result *r, cache_result *below_r, bool *taken)
 {
     *taken = false;
-    unsigned first = sectors ? (unsigned)__builtin_ctzll(sectors) : 0;
-    uint64_t run = sectors >> first;
     /* One run of sectors, fills of one sector, an allocating hint, lines of one size. */
-    if (sectors == 0 || (run & (run + 1)) != 0 || h->fill_bytes != 0 ||
-        h->alloc >= CACHE_ALLOC_NONE || h->kind >= CACHE_KIND_COUNT ||
-        c->config.fill_bytes != c->config.sector_bytes ||
+    if (!one_run(sectors) || h->fill_bytes != 0 || h->alloc >= CACHE_ALLOC_NONE ||
+        h->kind >= CACHE_KIND_COUNT || c->config.fill_bytes != c->config.sector_bytes ||
         c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
         return MEM_OK;
     uint64_t line_number = line_addr >> c->line_shift;
     uint32_t set = set_index(c, line_number);
-    if (find_line(c, set, line_number) != NO_INDEX)
-        return MEM_OK;
+    const line_group *found;
+    uint32_t w;
+    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    uint64_t valid = 0, missing = sectors;
+    if (line != NO_INDEX) {
+        /* Present: its missing sectors must be one run holding no valid byte (no merge). */
+        valid = found->valid_sectors[w];
+        missing = sectors & ~valid;
+        if (!one_run(missing) ||
+            runs_hold_bytes(c,
+                            &c->byte_masks[((size_t)found->data_slots[w] - 1) * 2 *
+                                           c->bitmap_words],
+                            missing))
+            return MEM_OK;
+    }
     *taken = true;
     memset(r, 0, sizeof *r);
-    count_sectors(r, sectors, 0);
-    uint32_t line;
-    mem_status st = allocate_line(c, set, line_number, h->kind, h->request, r, &line);
-    if (st != MEM_OK) {
+    count_sectors(r, sectors, valid);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        touch(c, line);
+    } else if ((st = allocate_line(c, set, line_number, h->kind, h->request, r, &line)) !=
+               MEM_OK) {
         count_read(c, r);
         return st;
     }
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
-    /* fetch_sectors' one run of a new line: the level below reads straight into it. */
-    uint32_t at = first << c->sector_shift, run_bytes = (uint32_t)popcount64(sectors)
-                                                        << c->sector_shift;
+    /* fetch_sectors' one run: the level below reads straight into the line. */
+    uint32_t at = (uint32_t)__builtin_ctzll(missing) << c->sector_shift;
+    uint32_t run_bytes = (uint32_t)popcount64(missing) << c->sector_shift;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
+    w = line & (GROUP_LINES - 1);
     size_t slot = (size_t)g->data_slots[w] - 1;
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
@@ -1051,9 +1126,10 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= sectors;
+        g->valid_sectors[w] |= missing;
         r->fill_bytes += run_bytes;
-        memcpy(out + at, data + at, run_bytes);
+        uint32_t from = (uint32_t)__builtin_ctzll(sectors) << c->sector_shift;
+        copy_out(out + from, data, from, (uint32_t)popcount64(sectors) << c->sector_shift);
     }
     count_read(c, r);
     return st;

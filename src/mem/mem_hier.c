@@ -679,9 +679,9 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
 }
 
 /* read_line for a line of a kind that l1_hit_kinds allows (so neither bypass nor LSC control
- * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads an
- * absent line through the L1 and the L2 in one call, and the L2's read is counted and its
- * levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
+ * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads the
+ * line's missing run through the L1 and the L2 in one call, and the L2's read is counted and
+ * its levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
  * read_line. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
                                    cache_hints *h1, int global_bypass)
@@ -697,17 +697,22 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
     hier_count_l2(rq, &res2);
+    /* The L2 read was the L1's missing run: its sectors by the L2's hits, as record_levels
+     * does; then the L1's hits, as load_line does. */
+    uint64_t missing = r->sectors & ~res.hit_sectors;
     if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal-sector case */
-        for (uint64_t m = r->sectors; m; m &= m - 1) {
+        for (uint64_t m = missing; m; m &= m - 1) {
             unsigned s = (unsigned)__builtin_ctzll(m);
             r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
         }
     } else {
-        unsigned first = (unsigned)__builtin_ctzll(r->sectors);
-        unsigned count = (unsigned)__builtin_ctzll(~(r->sectors >> first)); /* one run */
+        unsigned first = (unsigned)__builtin_ctzll(missing);
+        unsigned count = (unsigned)__builtin_ctzll(~(missing >> first)); /* one run */
         record_levels(ms, rq, r->line_addr + ((uint64_t)first << ms->l1_sector_shift),
                       count << ms->l1_sector_shift, MEM_LEVEL_L2, 1, res2.hit_sectors);
     }
+    for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
+        r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
     hier_count_l1(rq, &res);
     return st;
 }
@@ -728,16 +733,19 @@ static void report_levels(memsys *ms, mem_access *acc)
             }
             continue;
         }
-        for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
+        uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
+        for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
-            mem_served *e = &acc->served[acc->nserved++];
-            e->addr = r->line_addr + k * sector;
-            e->level = r->level[k];
-            levels |= 1u << e->level;
-            if (e->level != MEM_LEVEL_L1 && slice < 0)
+            mem_served *e = &acc->served[n++];
+            uint8_t lv = r->level[k];
+            if (lv != MEM_LEVEL_L1 && slice < 0)
                 slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+            e->addr = r->line_addr + k * sector;
+            e->level = lv;
             e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
+            levels |= 1u << lv;
         }
+        acc->nserved = n;
     }
     acc->levels |= (uint8_t)levels;
 }

@@ -134,6 +134,11 @@ static void test_miss_matches_read(void **state)
     assert_int_equal(b.count, 1); /* the L2's fill: one run of the whole line */
     read_both(&a, &b, BASE + 128, 0x2u, &first);
     read_both(&a, &b, BASE + 256, 0x6u, &last);
+    /* Present lines without the requested sectors: the missing run only is read below (the L2
+     * hits where its 64-byte fill brought the pair in), the valid ones hit. */
+    read_both(&a, &b, BASE + 128, 0xCu, &normal);
+    read_both(&a, &b, BASE + 128, 0x7u, &first);
+    read_both(&a, &b, BASE + 256, 0xEu, &last);
     /* Evict BASE from the L1 (four more lines in its L1 set, none in its L2 set), then miss on
      * it again: an L2 hit. */
     for (uint64_t k = 1; k <= 7; k += 2)
@@ -178,8 +183,8 @@ static void test_dirty_victims(void **state)
     teardown(&b);
 }
 
-/* What the miss path refuses, changing nothing: a resident line (even with the requested
- * sectors missing), two runs, no allocation, a wider fill, a bad hint for the level below. */
+/* What the miss path refuses, changing nothing: a resident line whose missing sectors are not
+ * one run or hold valid bytes, two runs, no allocation, a wider fill, a bad hint below. */
 static void test_refusals_change_nothing(void **state)
 {
     (void)state;
@@ -193,13 +198,19 @@ static void test_refusals_change_nothing(void **state)
     cache_result untouched = r;
     cache_hints plain = {0}, none = {.alloc = CACHE_ALLOC_NONE}, wide = {.fill_bytes = 128};
     cache_hints bad = {.alloc = 9};
-    assert_int_equal(cache_read(b.l1, BASE + 32, 4, buf, NULL, NULL), MEM_OK);
-    assert_int_equal(cache_read(a.l1, BASE + 32, 4, buf, NULL, NULL), MEM_OK);
+    uint32_t v = 7;
+    hier *both[2] = {&a, &b};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(cache_read(both[k]->l1, BASE + 32, 4, buf, NULL, NULL), MEM_OK);
+        /* sector 2 partly valid: a fill of it would merge */
+        assert_int_equal(cache_write(both[k]->l1, BASE + 64, 4, &v, NULL, NULL), MEM_OK);
+    }
     struct {
         uint64_t line, sectors;
         const cache_hints *h, *below;
     } cases[] = {
-        {BASE, 0x1u, &plain, &plain},         /* resident, sector 0 missing */
+        {BASE, 0x7u, &plain, &plain},         /* resident, sector 2 partly valid */
+        {BASE, 0xDu, &plain, &plain},         /* resident, sectors 0 and 2-3 missing */
         {BASE + 128, 0x5u, &plain, &plain},   /* two runs */
         {BASE + 128, 0x1u, &none, &plain},    /* no allocation */
         {BASE + 128, 0x1u, &wide, &plain},    /* a wider fill */
