@@ -508,9 +508,20 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 {
     if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
         return false;
-    uint32_t line = hit_line(c, line_addr, sectors);
-    if (line == NO_INDEX)
+    /* The line of the last hit first (an SM's instruction fetches and uniform constant loads
+     * come back to one line many times): its slot still holds it exactly when its tag is
+     * unchanged, as a line has one slot at most. */
+    uint64_t tag = TAG_OF(line_addr >> c->line_shift);
+    uint32_t line = c->memo_line;
+    if (tag != c->memo_tag || LINE_FIELD(c, line, tags) != tag) {
+        line = hit_line(c, line_addr, sectors);
+        if (line == NO_INDEX)
+            return false;
+        c->memo_tag = tag;
+        c->memo_line = line;
+    } else if (sectors & ~LINE_FIELD(c, line, valid_sectors)) {
         return false;
+    }
     read_hit_line(c, line, sectors, alloc, out, runs);
     return true;
 }

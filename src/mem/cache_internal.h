@@ -65,6 +65,8 @@ struct cache {
     uint64_t last_count;
     uint64_t clock;
     uint64_t resident_lines;
+    uint64_t memo_tag;       /* cache_read_hit: the tag of its last hit (0: none) and its slot */
+    uint32_t memo_line;
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
     uint64_t *used_groups;   /* bit b: a line was ever allocated in line_group b, so that the

@@ -232,12 +232,41 @@ static void test_refusals_change_nothing(void **state)
     teardown(&b);
 }
 
+/* cache_read_hit's memo of its last hit never outlives the line: after the line is evicted
+ * (its slot taken by another line), invalidated, or asked for a sector it lacks, the hit is
+ * refused; a line back in another slot is found again. */
+static void test_hit_memo_follows_the_line(void **state)
+{
+    (void)state;
+    hier h;
+    setup(&h);
+    uint8_t buf[128];
+    uint32_t runs;
+    assert_int_equal(cache_read(h.l1, BASE, 32, buf, NULL, NULL), MEM_OK); /* sector 0 */
+    assert_true(cache_read_hit(h.l1, BASE, 0x1u, CACHE_ALLOC_UNCHANGED, buf, &runs));
+    assert_false(cache_read_hit(h.l1, BASE, 0x2u, CACHE_ALLOC_UNCHANGED, buf, &runs));
+    /* Four more lines in the set: BASE's slot goes to the least recent of them... */
+    for (uint64_t k = 1; k <= 4; k++)
+        assert_int_equal(cache_read(h.l1, BASE + k * L1_SETS_STRIDE, 32, buf, NULL, NULL),
+                         MEM_OK);
+    assert_false(cache_read_hit(h.l1, BASE, 0x1u, CACHE_ALLOC_UNCHANGED, buf, &runs));
+    /* ...back in (another slot), found again; then invalidated. */
+    assert_int_equal(cache_read(h.l1, BASE, 32, buf, NULL, NULL), MEM_OK);
+    assert_true(cache_read_hit(h.l1, BASE, 0x1u, CACHE_ALLOC_UNCHANGED, buf, &runs));
+    assert_int_equal(cache_invalidate_line(h.l1, BASE, false, NULL, NULL), MEM_OK);
+    assert_false(cache_read_hit(h.l1, BASE, 0x1u, CACHE_ALLOC_UNCHANGED, buf, &runs));
+    const cache_stats *st = cache_get_stats(h.l1);
+    assert_int_equal(st->read_sector_hits, 2);
+    teardown(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_miss_matches_read),
         cmocka_unit_test(test_dirty_victims),
         cmocka_unit_test(test_refusals_change_nothing),
+        cmocka_unit_test(test_hit_memo_follows_the_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
