@@ -83,6 +83,10 @@ typedef struct cache_next_level {
     mem_status (*read)(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out);
     mem_status (*write)(void *ctx, void *request, uint64_t addr, uint32_t bytes,
                         const uint8_t *data, const uint8_t *byte_mask);
+    /* true: a write-back may hand over a run of consecutive dirty sectors in one write call
+     * (the level below counts a call's bytes, not its calls: DRAM); false: one call per dirty
+     * sector (a cache below counts each call as a write access) */
+    bool writeback_runs;
 } cache_next_level;
 
 typedef struct cache_config {
@@ -185,6 +189,22 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
  * in *runs (OUT) and returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
                     uint32_t *runs);
+/* The miss path of a warp's line through two levels (docs/cache-model.md, "Reads and fills",
+ * "The miss path of a warp's line"): when the line at `line_addr` (line-aligned) is absent from
+ * `c`, `sectors` (bit s: sector s) is one run of consecutive sectors, `h` (borrowed) allocates
+ * (alloc below CACHE_ALLOC_NONE) with no fill size, c fills one sector at a time, and `below`
+ * has c's line size and accepts `below_hints` (borrowed): does exactly what cache_read of the run
+ * with hints `h` would do when c's next level is `below` read with `below_hints` (the victim,
+ * written back through c's next level as usual, then the read of the run from `below` straight
+ * into the new line, then the line's valid bits), copies the run into `out` (OUT, line_bytes;
+ * the run at its offset in the line, the other bytes untouched), fills *r (OUT) as cache_read's
+ * result and *below_r (OUT) as below's cache_read result (the caller counts below's read as its
+ * next-level adapter would), sets *taken and returns MEM_OK or the first error (as cache_read).
+ * Otherwise changes nothing, leaves *r and *below_r alone, clears *taken and returns MEM_OK
+ * (the caller takes cache_read). */
+mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
+                                const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
+                                cache_result *r, cache_result *below_r, bool *taken);
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
  * a call per line cost more than the hit itself). Line k's address, sectors and output buffer
  * are at line_addrs, sectors and out advanced by k x `stride` bytes (fields of the caller's

@@ -1,5 +1,7 @@
-/* Private to the cache module (cache.c: lookups, reads, writes, control; cache_setup.c:
- * creation, storage, statistics and the next-level adapters): the cache's storage layout. */
+/* Private to the cache module (cache.c: lookups, reads, fills, allocation; cache_write.c: the
+ * store path; cache_control.c: line and whole-cache operations; cache_setup.c: creation,
+ * storage, statistics and the next-level adapters): the cache's storage layout. The helpers
+ * the access files share are in cache_ops.h. */
 #ifndef GMS_MEM_CACHE_INTERNAL_H
 #define GMS_MEM_CACHE_INTERNAL_H
 
@@ -63,8 +65,12 @@ struct cache {
     uint64_t last_count;
     uint64_t clock;
     uint64_t resident_lines;
+    uint64_t memo_tag;       /* cache_read_hit: the tag of its last hit (0: none) and its slot */
+    uint32_t memo_line;
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
+    uint64_t *used_groups;   /* bit b: a line was ever allocated in line_group b, so that the
+                                whole-cache operations visit only those blocks */
     cache_stats stats;
     uint8_t *storage;        /* one block holding every per-line array above */
     size_t storage_bytes;

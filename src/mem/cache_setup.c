@@ -123,7 +123,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 6 };
+enum { STORAGE_ARRAYS = 7 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
@@ -133,7 +133,7 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
     size_t list[STORAGE_ARRAYS] = {
         (groups ? groups : 1) * sizeof(line_group), words * sizeof(uint64_t),
         lines * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
-        2 * (size_t)k->line_bytes};
+        2 * (size_t)k->line_bytes, ((groups ? groups : 1) + 63) / 64 * sizeof(uint64_t)};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -178,7 +178,8 @@ static mem_status allocate_storage(cache *c)
     c->storage_bytes = total;
     void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
                                    (void **)&c->data,      (void **)&c->last_prev,
-                                   (void **)&c->last_next, (void **)&c->scratch};
+                                   (void **)&c->last_next, (void **)&c->scratch,
+                                   (void **)&c->used_groups};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);
@@ -262,7 +263,7 @@ static mem_status dram_level_write(void *ctx, void *request, uint64_t addr, uint
 
 cache_next_level cache_next_level_dram(dram *d)
 {
-    cache_next_level level = {d, dram_level_read, dram_level_write};
+    cache_next_level level = {d, dram_level_read, dram_level_write, true};
     return level;
 }
 
@@ -312,6 +313,6 @@ static mem_status cache_level_write(void *ctx, void *request, uint64_t addr, uin
 
 cache_next_level cache_next_level_cache(cache *below)
 {
-    cache_next_level level = {below, cache_level_read, cache_level_write};
+    cache_next_level level = {below, cache_level_read, cache_level_write, false};
     return level;
 }

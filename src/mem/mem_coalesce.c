@@ -26,7 +26,7 @@ void coalesce_begin(memsys *ms)
 }
 
 /* A new line request for `line_addr` (reqs[nreqs], not yet in the hash), or -1 when the scratch
- * is full. */
+ * is full. `store`: clear its byte mask (a store whose bytes do not cover the whole line). */
 static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
 {
     if (ms->nreqs == LINE_SCRATCH)
@@ -144,6 +144,8 @@ static inline void mark_bytes(const memsys *ms, line_req *q, uint32_t off, uint3
     q->sectors |= bit_span(s0, s1 - s0 + 1);
     if ((off & 63) + len <= 64) { /* within one word: every lane of at most 16 bytes */
         q->byte_bits[off >> 6] |= ((UINT64_C(2) << (len - 1)) - 1) << (off & 63);
+    } else if (((off | len) & 63) == 0) { /* whole words (a warp's block of whole lines) */
+        for (uint32_t k = off >> 6; k < (off + len) >> 6; k++) q->byte_bits[k] = UINT64_MAX;
     } else {
         for (uint32_t at = off, left = len; left;) {
             uint32_t bit = at & 63, n = 64 - bit < left ? 64 - bit : left;
@@ -206,6 +208,11 @@ int coalesce_whole_line(const memsys *ms, const line_req *r)
 static void gather_lanes(uint8_t *dst, const uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], uint32_t n,
                          uint32_t bytes)
 {
+    if (n == MEM_LANES && bytes == 4) { /* a full warp of words: unrolled, no loop counter */
+#pragma GCC unroll 32
+        for (uint32_t i = 0; i < MEM_LANES; i++) memcpy(dst + 4 * i, lane_data[i], 4);
+        return;
+    }
     switch (bytes) {
     case 4: for (uint32_t i = 0; i < n; i++) memcpy(dst + 4 * i, lane_data[i], 4); break;
     case 8: for (uint32_t i = 0; i < n; i++) memcpy(dst + 8 * i, lane_data[i], 8); break;
@@ -261,11 +268,12 @@ static int contiguous_lines(memsys *ms, const mem_access *acc, uint32_t l0, uint
     for (uint64_t at = base; at < end;) {
         uint64_t line_addr = at & ~line_mask;
         uint64_t stop = end - line_addr < ms->line_bytes ? end : line_addr + ms->line_bytes;
-        int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store);
+        uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
+        /* A store's mask is cleared first unless the lanes cover all of it (a whole line). */
+        int r = new_req(ms, line_addr, LINE_KIND_GLOBAL, store && len != LINE_BYTES_MAX);
         if (r < 0)
             return -1;
         line_req *q = &ms->reqs[r];
-        uint32_t off = (uint32_t)(at - line_addr), len = (uint32_t)(stop - at);
         uint32_t first = l0 + (uint32_t)((at - base) / bytes), count = len / bytes;
         mark_bytes(ms, q, off, len);
         if (store) {
@@ -617,6 +625,11 @@ int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
 static void scatter_lanes(uint8_t (*lane_data)[MEM_MAX_LANE_BYTES], const uint8_t *src,
                           uint32_t n, uint32_t bytes)
 {
+    if (n == MEM_LANES && bytes == 4) { /* a full warp of words: unrolled, no loop counter */
+#pragma GCC unroll 32
+        for (uint32_t i = 0; i < MEM_LANES; i++) memcpy(lane_data[i], src + 4 * i, 4);
+        return;
+    }
     switch (bytes) {
     case 4: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 4 * i, 4); break;
     case 8: for (uint32_t i = 0; i < n; i++) memcpy(lane_data[i], src + 8 * i, 8); break;

@@ -309,7 +309,7 @@ int hier_create(memsys *ms, diag_list *dl)
         return -1;
     }
     cache_config cc;
-    cache_next_level to_dram = {ms, dram_fill, dram_writeback};
+    cache_next_level to_dram = {ms, dram_fill, dram_writeback, true};
     cache_config_default(&cc, c->l2.bytes, c->l2.ways);
     cc.line_bytes = c->l2.line_bytes;
     cc.sector_bytes = c->l2.sector_bytes;
@@ -320,7 +320,7 @@ int hier_create(memsys *ms, diag_list *dl)
         cc.write_through_kinds = 1u << LINE_KIND_GLOBAL | 1u << LINE_KIND_LOCAL;
     if (cache_create(&cc, &to_dram, dl, &ms->l2) != MEM_OK)
         ms->l2 = NULL;
-    cache_next_level to_l2 = {ms, l2_read, l2_write};
+    cache_next_level to_l2 = {ms, l2_read, l2_write, false};
     cache_config_default(&cc, c->l1.bytes, c->l1.ways);
     cc.line_bytes = c->l1.line_bytes;
     cc.sector_bytes = c->l1.sector_bytes;
@@ -332,7 +332,7 @@ int hier_create(memsys *ms, diag_list *dl)
     if (!c->l1.local_write_back)
         cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
     ms->l1 = ms->l2 ? cache_array(ms, c->sm_count, &cc, &to_l2, dl) : NULL;
-    cache_next_level tags = {ms, tags_only_read, tags_only_write};
+    cache_next_level tags = {ms, tags_only_read, tags_only_write, false};
     cache_config_default(&cc, c->constant.bytes, c->constant.ways);
     cc.line_bytes = c->constant.line_bytes;
     cc.sector_bytes = c->constant.line_bytes;
@@ -678,6 +678,45 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
     return st == MEM_OK ? after_load(ms, rq, l1, r, a) : st;
 }
 
+/* read_line for a line of a kind that l1_hit_kinds allows (so neither bypass nor LSC control
+ * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads the
+ * line's missing run through the L1 and the L2 in one call, and the L2's read is counted and
+ * its levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
+ * read_line. */
+static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
+                                   cache_hints *h1, int global_bypass)
+{
+    h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
+                   ? LINE_KIND_GLOBAL_READ_ONLY
+                   : r->kind;
+    rq->l2.request = rq;
+    cache_result res, res2;
+    bool taken;
+    mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
+                                         r->data, &res, &res2, &taken);
+    if (!taken)
+        return read_line(ms, rq, l1, r, h1, global_bypass);
+    hier_count_l2(rq, &res2);
+    /* The L2 read was the L1's missing run: its sectors by the L2's hits, as record_levels
+     * does; then the L1's hits, as load_line does. */
+    uint64_t missing = r->sectors & ~res.hit_sectors;
+    if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal-sector case */
+        for (uint64_t m = missing; m; m &= m - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(m);
+            r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        }
+    } else {
+        unsigned first = (unsigned)__builtin_ctzll(missing);
+        unsigned count = (unsigned)__builtin_ctzll(~(missing >> first)); /* one run */
+        record_levels(ms, rq, r->line_addr + ((uint64_t)first << ms->l1_sector_shift),
+                      count << ms->l1_sector_shift, MEM_LEVEL_L2, 1, res2.hit_sectors);
+    }
+    for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
+        r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
+    hier_count_l1(rq, &res);
+    return st;
+}
+
 /* The access's results: every touched sector with the level that served it. */
 static void report_levels(memsys *ms, mem_access *acc)
 {
@@ -694,16 +733,19 @@ static void report_levels(memsys *ms, mem_access *acc)
             }
             continue;
         }
-        for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
+        uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
+        for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
-            mem_served *e = &acc->served[acc->nserved++];
-            e->addr = r->line_addr + k * sector;
-            e->level = r->level[k];
-            levels |= 1u << e->level;
-            if (e->level != MEM_LEVEL_L1 && slice < 0)
+            mem_served *e = &acc->served[n++];
+            uint8_t lv = r->level[k];
+            if (lv != MEM_LEVEL_L1 && slice < 0)
                 slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+            e->addr = r->line_addr + k * sector;
+            e->level = lv;
             e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
+            levels |= 1u << lv;
         }
+        acc->nserved = n;
     }
     acc->levels |= (uint8_t)levels;
 }
@@ -846,8 +888,11 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             l2_hints_kind = r->kind;
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
-        mem_status st = store ? store_line(ms, rq, l1, r)
-                              : read_line(ms, rq, l1, r, &h1, global_bypass);
+        mem_status st = store                       ? store_line(ms, rq, l1, r)
+                        : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
+                                                                           global_bypass)
+                                                       : read_line(ms, rq, l1, r, &h1,
+                                                                   global_bypass);
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);

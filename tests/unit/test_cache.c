@@ -78,7 +78,7 @@ static void setup_with(fixture *f, const cache_config *config)
     memset(f, 0, sizeof *f);
     diag_list_init(&f->dl);
     assert_int_equal(dram_create(NULL, &f->dl, &f->spy.d), MEM_OK);
-    cache_next_level next = {&f->spy, spy_read, spy_write};
+    cache_next_level next = {&f->spy, spy_read, spy_write, false};
     assert_int_equal(cache_create(config, &next, &f->dl, &f->c), MEM_OK);
     assert_int_equal(f->dl.count, 0);
 }

@@ -69,7 +69,7 @@ static void setup(fixture *f, uint32_t sector_bytes)
     cache_config_default(&config, 4096, 4);
     config.sector_bytes = sector_bytes;
     config.fill_bytes = sector_bytes;
-    cache_next_level next = {&f->spy, spy_read, spy_write_call};
+    cache_next_level next = {&f->spy, spy_read, spy_write_call, false};
     assert_int_equal(cache_create(&config, &next, &f->dl, &f->c), MEM_OK);
 }
 

@@ -1,0 +1,366 @@
+/* Private to the cache module's two access files (cache.c: reads, fills, allocation;
+ * cache_write.c: the store path; cache_control.c: line and whole-cache operations): the small helpers both inline (bit ranges, byte bitmaps, the
+ * set index and the look-up, recency, hint and range checks, sector counts) and the few
+ * functions of cache.c the store path calls. Nothing here is part of the cache's interface
+ * (cache.h). */
+#ifndef GMS_MEM_CACHE_OPS_H
+#define GMS_MEM_CACHE_OPS_H
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "base/bits.h"
+#include "mem/cache_internal.h"
+
+/* cache.c: a resident line's class from an allocation hint (FIRST, NORMAL or LAST). */
+void cache_apply_class_hint(cache *c, uint32_t line, cache_alloc alloc);
+/* cache.c: a LAST line that was touched moves to the most recent end of the LAST list. */
+void cache_touch_last(cache *c, uint32_t line);
+/* cache.c: makes room in `set` (the victim written back through the next level on behalf of
+ * `rq` when dirty, counted in *r) and installs `line_number` as a NORMAL, empty, most recent
+ * line of kind `kind`; its slot in *out. Returns MEM_OK or the write-back's error. */
+mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
+                               void *rq, cache_result *r, uint32_t *out);
+
+/* cache.c: writes every dirty sector of a resident line to the next level (only its dirty
+ * bytes; runs of sectors when the next level takes them) on behalf of `rq`, counting the bytes
+ * in r->writeback_bytes, and cleans it. Returns MEM_OK or the next level's error. */
+mem_status cache_writeback_dirty(cache *c, uint32_t line, void *rq, cache_result *r);
+/* cache.c: empties a resident line slot (no write-back). */
+void cache_drop_line(cache *c, uint32_t line);
+/* cache.c: sets a resident line's class (LAST within the persisting limit). */
+void cache_set_class(cache *c, uint32_t line, cache_priority priority);
+
+/* ---- small helpers ---- */
+
+/* Mask of `count` bits starting at bit `first` (count <= 64 - first). */
+static inline uint64_t bit_range(unsigned first, unsigned count)
+{
+    uint64_t bits = count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1;
+    return bits << first;
+}
+
+static inline unsigned popcount64(uint64_t v)
+{
+    /* Sector masks of a line of four sectors or fewer (128-byte lines) from a table of 16
+     * four-bit counts; more by the shared SWAR count. */
+    if (v < 16)
+        return (unsigned)(UINT64_C(0x4332322132212110) >> (v * 4)) & 15;
+    return bits_popcount64(v);
+}
+
+/* Bits of a store's byte-mask word: none and all (whole runs of a warp's store) at once. */
+static inline unsigned word_popcount(uint64_t w)
+{
+    if (w == 0 || w == UINT64_MAX)
+        return w ? 64 : 0;
+    return bits_popcount64(w);
+}
+
+/* Bitmap operations over [start, start + count) of a line's byte bitmap. */
+typedef enum { BITS_SET, BITS_CLEAR, BITS_ANY, BITS_ALL } bits_op;
+
+static inline __attribute__((always_inline)) int bits_apply(uint64_t *words, uint32_t start,
+                                                             uint32_t count, bits_op op)
+{
+    if (((start | count) & 63) == 0) { /* whole words (a run of sectors of a 128-byte line) */
+        for (uint32_t k = start >> 6; k < (start + count) >> 6; k++) {
+            switch (op) {
+            case BITS_SET: words[k] = UINT64_MAX; break;
+            case BITS_CLEAR: words[k] = 0; break;
+            case BITS_ANY: if (words[k]) return 1; break;
+            case BITS_ALL: if (words[k] != UINT64_MAX) return 0; break;
+            }
+        }
+        return op == BITS_ALL;
+    }
+    if ((start & 63) + count <= 64) { /* within one word (a sector of 64 bytes or less) */
+        uint64_t m = bit_range(start & 63, count), *w = &words[start >> 6];
+        switch (op) {
+        case BITS_SET: *w |= m; return 0;
+        case BITS_CLEAR: *w &= ~m; return 0;
+        case BITS_ANY: return (*w & m) != 0;
+        case BITS_ALL: return (*w & m) == m;
+        }
+    }
+    while (count > 0) {
+        uint32_t bit = start & 63;
+        uint32_t n = 64 - bit < count ? 64 - bit : count;
+        uint64_t m = bit_range(bit, n);
+        uint64_t *w = &words[start >> 6];
+        switch (op) {
+        case BITS_SET: *w |= m; break;
+        case BITS_CLEAR: *w &= ~m; break;
+        case BITS_ANY: if (*w & m) return 1; break;
+        case BITS_ALL: if ((*w & m) != m) return 0; break;
+        }
+        start += n;
+        count -= n;
+    }
+    return op == BITS_ALL;
+}
+
+static inline int bit_test(const uint64_t *words, uint32_t bit)
+{
+    return (int)((words[bit >> 6] >> (bit & 63)) & 1);
+}
+
+/* Line data and byte masks live in data slots handed out in the order lines are first filled,
+ * while tags stay set-major for lookups: the memory a run touches, and the host pages it faults
+ * in, grow with the lines it uses, not with the cache size or how its lines spread over the sets.
+ * Only resident lines (allocate_line gave them a slot) reach here. */
+static inline size_t data_slot(const cache *c, uint32_t line)
+{
+    return (size_t)LINE_FIELD(c, line, data_slots) - 1;
+}
+
+static inline uint64_t *valid_bits(const cache *c, uint32_t line)
+{
+    return &c->byte_masks[data_slot(c, line) * 2 * c->bitmap_words];
+}
+
+static inline uint64_t *dirty_bits(const cache *c, uint32_t line)
+{
+    return valid_bits(c, line) + c->bitmap_words;
+}
+
+static inline uint8_t *line_data(const cache *c, uint32_t line)
+{
+    return &c->data[data_slot(c, line) << c->line_shift];
+}
+
+static inline uint64_t line_address(const cache *c, uint32_t line)
+{
+    return (LINE_FIELD(c, line, tags) - 1) << c->line_shift;
+}
+
+static inline void result_add_to_stats(cache *c, const cache_result *r)
+{
+    c->stats.sector_accesses += r->sector_accesses;
+    c->stats.sector_hits += r->sector_hits;
+    c->stats.sector_misses += r->sector_misses;
+    c->stats.evictions += r->evictions;
+    c->stats.writeback_bytes += r->writeback_bytes;
+    c->stats.fill_bytes += r->fill_bytes;
+    c->stats.write_through_bytes += r->write_through_bytes;
+}
+
+/* ---- set index and lookup ---- */
+
+/* n mod d and n / d, with multiplies when `recip` is d's fast_reciprocal (cache_setup.c: then
+ * exact for the numerators the cache gives them), else with a divide. */
+static inline uint32_t mod_by(uint64_t n, uint32_t d, uint64_t recip)
+{
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint32_t)(((unsigned __int128)(recip * n) * d) >> 64);
+#endif
+    return (uint32_t)(n % d);
+}
+
+static inline uint64_t div_by(uint64_t n, uint32_t d, uint64_t recip)
+{
+#ifdef __SIZEOF_INT128__
+    if (recip)
+        return (uint64_t)(((unsigned __int128)recip * n) >> 64);
+#endif
+    return n / d;
+}
+
+/* Slice of a line: round-robin within aligned groups of `slices` lines, rotated by a fold of the
+ * group number so that large power-of-two strides still spread over the slices (or, with
+ * slice_modulo, not rotated: such strides then all land in one slice). *group (OUT): the group
+ * number, line number / slices. */
+static inline uint32_t slice_and_group(const cache *c, uint64_t line_number, uint64_t *group)
+{
+    uint32_t n = c->config.slices;
+    uint64_t g = div_by(line_number, n, c->recip_slices);
+    *group = g;
+    uint32_t in_group = (uint32_t)(line_number - g * n);
+    if (c->config.slice_modulo)
+        return in_group;
+    /* The xor of the group number's 16-bit chunks (zero chunks add nothing); (line number +
+     * fold) mod n, from the line's place in its group. */
+    uint32_t fold = (uint32_t)((g ^ (g >> 16) ^ (g >> 32) ^ (g >> 48)) & 0xFFFF);
+    return mod_by(in_group + fold, n, c->recip_slices);
+}
+
+static inline uint32_t slice_of_line(const cache *c, uint64_t line_number)
+{
+    uint64_t group;
+    return slice_and_group(c, line_number, &group);
+}
+
+/* set_index of a cache without plain_index. */
+static inline uint32_t set_index_general(const cache *c, uint64_t line_number)
+{
+    if (c->sets == 1)
+        return 0;
+    uint32_t slice = 0, slices = 1;
+    if (c->config.slices > 1) {
+        /* A sliced cache: the slice takes a line of every aligned group of `slices` lines, and
+         * indexes its own sets by the group number. Slice s owns sets s, s + slices, ... so a
+         * contiguous footprint occupies contiguous sets (and host memory). */
+        slices = c->config.slices;
+        slice = slice_and_group(c, line_number, &line_number);
+    }
+    uint64_t h = line_number;
+    if (c->config.index_function == CACHE_INDEX_XOR_FOLD) {
+        uint64_t chunk_mask = (UINT64_C(1) << c->fold_bits) - 1;
+        h = 0;
+        for (uint64_t x = line_number; x != 0; x >>= c->fold_bits)
+            h ^= x & chunk_mask;
+    }
+    return mod_by(h, c->slice_sets, c->recip_slice_sets) * slices + slice;
+}
+
+static inline uint32_t set_index(const cache *c, uint64_t line_number)
+{
+    if (c->plain_index) /* an L1: one test on the lookups of every access */
+        return mod_by(line_number, c->sets, c->recip_sets);
+    return set_index_general(c, line_number);
+}
+
+/* The ways of tag prints[0 .. n) (n <= 16) equal to `print`, as bits. The array is padded so
+ * that 16 bytes can be read from any line on. */
+static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t print)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)prints);
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)print)));
+    return n >= 16 ? m : m & ((1u << n) - 1);
+#else
+    uint32_t m = 0;
+    for (uint32_t w = 0; w < n; w++) m |= (uint32_t)(prints[w] == print) << w;
+    return m;
+#endif
+}
+
+/* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
+ * that a small footprint fills holds one line, there), then the ways whose tag print matches,
+ * 16 at a time (a block's prints: a set's slots never cross a block within 16 of its ways),
+ * with their full tags. */
+static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, uint32_t set,
+                                                              uint64_t line_number,
+                                                              const line_group **gp, uint32_t *wp)
+{
+    uint64_t tag = TAG_OF(line_number);
+    if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a block */
+        const line_group *g = &c->groups[set];
+        *gp = g;
+        if (g->tags[0] == tag) {
+            *wp = 0;
+            return set * GROUP_LINES;
+        }
+        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag)); m; m &= m - 1) {
+            uint32_t w = (uint32_t)__builtin_ctz(m);
+            if (g->tags[w] == tag) {
+                *wp = w;
+                return set * GROUP_LINES + w;
+            }
+        }
+        return NO_INDEX;
+    }
+    uint32_t base = set * c->set_stride;
+    const line_group *g = &c->groups[base >> GROUP_SHIFT];
+    uint32_t at = base & (GROUP_LINES - 1);
+    if (g->tags[at] == tag) {
+        *gp = g;
+        *wp = at;
+        return base;
+    }
+    uint8_t print = TAG_PRINT(tag);
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES, g++) {
+        uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
+        for (uint32_t m = print_matches(&g->prints[at], n, print); m; m &= m - 1) {
+            uint32_t w = at + (uint32_t)__builtin_ctz(m);
+            if (g->tags[w] == tag) {
+                *gp = g;
+                *wp = w;
+                return base + w0 + w - at;
+            }
+        }
+    }
+    return NO_INDEX;
+}
+
+static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
+                                                              uint64_t line_number)
+{
+    const line_group *g;
+    uint32_t w;
+    return find_slot(c, set, line_number, &g, &w);
+}
+
+/* Applies an access's allocation hint to the class of a line it touched. A new line starts
+ * NORMAL, so UNCHANGED and NONE leave it NORMAL. Inline: those two, the common hints, cost one
+ * test on the access paths. */
+static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
+{
+    if (alloc == CACHE_ALLOC_NORMAL && LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_NORMAL)
+        return; /* an access-policy window's usual hint on a NORMAL line: nothing changes */
+    if (alloc != CACHE_ALLOC_UNCHANGED && alloc != CACHE_ALLOC_NONE)
+        cache_apply_class_hint(c, line, alloc);
+}
+
+/* Marks a line most recently used. */
+static inline void touch(cache *c, uint32_t line)
+{
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    g->stamps[w] = ++c->clock;
+    if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+        cache_touch_last(c, line);
+}
+
+/* The slot of the line holding byte address `addr`, or NO_INDEX. */
+static inline uint32_t lookup_line(const cache *c, uint64_t addr)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    return find_line(c, set_index(c, line_number), line_number);
+}
+
+/* ---- access validation ---- */
+
+static const cache_hints no_hints;
+
+static inline int hints_valid(const cache *c, const cache_hints *h)
+{
+    if (h->alloc > CACHE_ALLOC_NONE || h->write_mode > CACHE_WRITE_THROUGH ||
+        h->kind >= CACHE_KIND_COUNT)
+        return 0;
+    return h->fill_bytes == 0 ||
+           (bits_is_power_of_two(h->fill_bytes) && h->fill_bytes >= c->config.sector_bytes &&
+            h->fill_bytes <= CACHE_MAX_FILL_BYTES);
+}
+
+static inline int range_valid(const cache *c, uint64_t addr, uint32_t bytes)
+{
+    uint64_t offset = addr & (c->config.line_bytes - 1);
+    return bytes != 0 && bytes <= c->config.line_bytes - offset;
+}
+
+/* Sectors of the line touched by [offset, offset + bytes). */
+static inline uint64_t sectors_of_range(const cache *c, uint32_t offset, uint32_t bytes)
+{
+    unsigned first = offset >> c->sector_shift;
+    unsigned last = (offset + bytes - 1) >> c->sector_shift;
+    return bit_range(first, last - first + 1);
+}
+
+static inline void count_sectors(cache_result *r, uint64_t requested, uint64_t valid)
+{
+    r->hit_sectors = requested & valid;
+    if (!(requested & (requested - 1))) { /* one sector (or none) */
+        r->sector_accesses = requested != 0;
+        r->sector_hits = r->hit_sectors != 0;
+    } else {
+        r->sector_accesses = popcount64(requested);
+        r->sector_hits = popcount64(r->hit_sectors);
+    }
+    r->sector_misses = r->sector_accesses - r->sector_hits;
+}
+
+#endif

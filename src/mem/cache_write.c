@@ -1,0 +1,396 @@
+/* The store path of one cache level (cache.h: cache_write, cache_write_masked,
+ * cache_write_line_bits; docs/cache-model.md, "Writes"): a store's byte mask as bits of the
+ * line, the sectors it touches, the blend of its bytes into a resident line, write-through and
+ * write-allocate. The look-up, allocation and statistics it shares with the reads come from
+ * cache_ops.h and cache.c. */
+#include "mem/cache.h"
+
+#include <string.h>
+
+#include "mem/cache_ops.h"
+
+/* A store's byte mask as bits of the line (bit i: byte i of the line is stored), computed once
+ * per write; a NULL mask means every byte of the access. Only words [first, last], the ones the
+ * access spans, are meaningful (the others are not even cleared), so that the per-line work
+ * below is a few word operations rather than per-byte or per-run bitmap walks. */
+enum { MASK_WORDS = 4096 / 64 };
+typedef struct store_bits {
+    uint64_t w[MASK_WORDS];
+    uint32_t count;       /* stored bytes */
+    uint32_t first, last; /* words of the line the access spans */
+} store_bits;
+
+/* Bit k of the result: mask byte k of the eight at p is non-zero. Each byte's top bit is set
+ * when any of its bits is (no carry crosses a byte), then a multiply gathers the eight top bits
+ * into the result's top byte (every partial product lands on its own bit, so none carries). */
+static uint64_t nonzero_bytes8(const uint8_t *p)
+{
+    uint64_t v, low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    memcpy(&v, p, 8);
+    uint64_t top = (((v & low7) + low7) | v) & ~low7;
+    return ((top >> 7) * UINT64_C(0x0102040810204080)) >> 56;
+}
+
+/* The nonzero bytes of mask[0, bytes) as bits w[0 .. (bytes + 63) / 64) (bit i: byte i). */
+static void mask_bits(const uint8_t *mask, uint32_t bytes, uint64_t *w)
+{
+    for (uint32_t k = 0; k < (bytes + 63) / 64; k++) w[k] = 0;
+    uint32_t i = 0;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 16 <= bytes; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(mask + i));
+        uint64_t zeros = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+        w[i >> 6] |= (~zeros & 0xFFFF) << (i & 63);
+    }
+#endif
+    for (; i + 8 <= bytes; i += 8) w[i >> 6] |= nonzero_bytes8(mask + i) << (i & 63);
+    for (; i < bytes; i++)
+        if (mask[i])
+            w[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* The store bits of [offset, offset + bytes) of a line under `mask` (may be NULL). */
+static void mask_to_bits(const uint8_t *mask, uint32_t offset, uint32_t bytes, store_bits *b)
+{
+    b->first = offset >> 6;
+    b->last = (offset + bytes - 1) >> 6;
+    uint64_t *w = &b->w[b->first];
+    unsigned shift = offset & 63;
+    if (mask == NULL) {
+        for (uint32_t k = b->first; k <= b->last; k++) b->w[k] = UINT64_MAX;
+        b->w[b->first] &= UINT64_MAX << shift;
+        b->w[b->last] &= UINT64_MAX >> (63 - ((offset + bytes - 1) & 63));
+        b->count = bytes;
+        return;
+    }
+    if (shift == 0) {
+        mask_bits(mask, bytes, w);
+    } else {
+        uint64_t rel[MASK_WORDS];
+        uint32_t words = b->last - b->first + 1;
+        mask_bits(mask, bytes, rel);
+        for (uint32_t k = 0; k < words; k++) w[k] = 0;
+        for (uint32_t k = 0; k < (bytes + 63) / 64; k++) {
+            w[k] |= rel[k] << shift;
+            if (k + 1 < words)
+                w[k + 1] |= rel[k] >> (64 - shift);
+        }
+    }
+    b->count = 0;
+    for (uint32_t k = b->first; k <= b->last; k++) b->count += word_popcount(b->w[k]);
+}
+
+/* Sectors of the line that receive a stored byte. */
+static uint64_t sectors_of_bits(const cache *c, const store_bits *b)
+{
+    unsigned shift = c->sector_shift;
+    uint64_t sectors = 0;
+    if (shift == 5) { /* 32-byte sectors: two per word, tested by halves */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            uint64_t w = b->w[k];
+            sectors |= (uint64_t)((uint32_t)w != 0) << (2 * k) |
+                       (uint64_t)((w >> 32) != 0) << (2 * k + 1);
+        }
+        return sectors;
+    }
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        uint64_t w = b->w[k];
+        if (w == 0)
+            continue;
+        if (shift >= 6) { /* sectors of 64 bytes or more: the word lies in one sector */
+            sectors |= UINT64_C(1) << ((k << 6) >> shift);
+            continue;
+        }
+        uint64_t sector_mask = (UINT64_C(1) << (1u << shift)) - 1;
+        while (w != 0) {
+            unsigned in_word = (unsigned)__builtin_ctzll(w) >> shift;
+            sectors |= UINT64_C(1) << (((k << 6) >> shift) + in_word);
+            w &= ~(sector_mask << (in_word << shift));
+        }
+    }
+    return sectors;
+}
+
+/* Whether any (BITS_ANY) or every (BITS_ALL) bit of sector s is set in a line's byte bitmap. */
+static int sector_bits(const cache *c, uint64_t *words, unsigned s, bits_op op)
+{
+    uint32_t sector_bytes = c->config.sector_bytes;
+    if (sector_bytes > 64)
+        return bits_apply(words, s * sector_bytes, sector_bytes, op);
+    uint32_t first = s * sector_bytes;
+    uint64_t m = bit_range(first & 63, sector_bytes);
+    uint64_t w = words[first >> 6] & m;
+    return op == BITS_ALL ? w == m : w != 0;
+}
+
+/* Line bytes under store bits `bits` (8 bits, byte i: bit i) take data's bytes, in one blend of
+ * eight bytes. The byte mask: the bits copied into every byte by a multiply (no carries), bit
+ * i kept in byte i, each nonzero byte's top bit set as nonzero_bytes8 does, spread to 0xFF. */
+static inline void blend8(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    uint64_t x = (bits * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    uint64_t top = (((x & low7) + low7) | x) & ~low7;
+    uint64_t mask = (top >> 7) * 0xFF;
+    uint64_t old, new_bytes;
+    memcpy(&old, ld, 8);
+    memcpy(&new_bytes, data, 8);
+    old = (old & ~mask) | (new_bytes & mask);
+    memcpy(ld, &old, 8);
+}
+
+/* blend8 for 16 bytes under 16 bits, with SSE2: each half's bits copied into its eight bytes by
+ * a multiply, byte i kept where bit i of its half is set (a compare with the byte's own bit). */
+static inline void blend16(uint8_t *ld, const uint8_t *data, uint64_t bits)
+{
+#ifdef __SSE2__
+    const uint64_t spread = UINT64_C(0x0101010101010101);
+    const __m128i own = _mm_set1_epi64x((long long)UINT64_C(0x8040201008040201));
+    __m128i b = _mm_set_epi64x((long long)(((bits >> 8) & 0xFF) * spread),
+                               (long long)((bits & 0xFF) * spread));
+    __m128i m = _mm_cmpeq_epi8(_mm_and_si128(b, own), own);
+    __m128i old = _mm_loadu_si128((const __m128i *)(const void *)ld);
+    __m128i new_bytes = _mm_loadu_si128((const __m128i *)(const void *)data);
+    _mm_storeu_si128((__m128i *)(void *)ld,
+                     _mm_or_si128(_mm_and_si128(m, new_bytes), _mm_andnot_si128(m, old)));
+#else
+    blend8(ld, data, bits & 0xFF);
+    blend8(ld + 8, data + 8, (bits >> 8) & 0xFF);
+#endif
+}
+
+/* A whole-line store (a warp's line, data for every byte) under its store bits b: `chunk`
+ * (16 or 8, a constant where inlined) bytes at a time where any is stored, reading and writing
+ * only inside the line and the data. */
+static inline __attribute__((always_inline)) void
+blend_whole_line(uint8_t *ld, const uint8_t *data, const store_bits *b, unsigned chunk)
+{
+    const uint64_t chunk_bits = chunk == 16 ? 0xFFFF : 0xFF;
+    const unsigned chunk_shift = chunk == 16 ? 4 : 3;
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        for (uint64_t w = b->w[k]; w != 0;) {
+            unsigned at = ((unsigned)__builtin_ctzll(w) >> chunk_shift) << chunk_shift;
+            uint32_t i = k * 64 + at;
+            if (chunk == 16)
+                blend16(ld + i, data + i, (w >> at) & chunk_bits);
+            else
+                blend8(ld + i, data + i, (w >> at) & chunk_bits);
+            w &= ~(chunk_bits << at);
+        }
+    }
+}
+
+/* Stores into a resident line; the stored bytes become valid, and dirty unless written through. */
+static void store_into_line(cache *c, uint32_t line, uint32_t offset, uint32_t bytes,
+                            const uint8_t *data, const store_bits *b, uint64_t sectors, int dirty)
+{
+    uint8_t *ld = line_data(c, line);
+    uint64_t *valid = valid_bits(c, line), *dirt = dirty_bits(c, line);
+    if (b->count == bytes) {
+        if (bytes == 128)
+            memcpy(ld + offset, data, 128);
+        else
+            memcpy(ld + offset, data, bytes);
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 16 == 0) {
+        blend_whole_line(ld, data, b, 16);
+    } else if (offset == 0 && bytes == c->config.line_bytes && bytes % 8 == 0) {
+        blend_whole_line(ld, data, b, 8); /* 8-byte lines */
+    } else {
+        /* Run by run of stored bytes (a scattered store has a few short runs per line). */
+        for (uint32_t k = b->first; k <= b->last; k++) {
+            for (uint64_t w = b->w[k]; w != 0;) {
+                unsigned s = (unsigned)__builtin_ctzll(w);
+                uint64_t rest = ~(w >> s); /* zero only when bits s..63 are all set */
+                unsigned n = rest == 0 ? 64 - s : (unsigned)__builtin_ctzll(rest);
+                uint32_t i = k * 64 + s;
+                if (n == 4)
+                    memcpy(ld + i, data + (i - offset), 4);
+                else
+                    memcpy(ld + i, data + (i - offset), n);
+                w &= ~bit_range(s, n);
+            }
+        }
+    }
+    for (uint32_t k = b->first; k <= b->last; k++) {
+        valid[k] |= b->w[k];
+        dirt[k] = dirty ? dirt[k] | b->w[k] : dirt[k] & ~b->w[k];
+    }
+    for (uint64_t m = sectors & ~LINE_FIELD(c, line, valid_sectors); m != 0; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        if (sector_bits(c, valid, s, BITS_ALL))
+            LINE_FIELD(c, line, valid_sectors) |= UINT64_C(1) << s;
+    }
+    if (dirty) {
+        LINE_FIELD(c, line, dirty_sectors) |= sectors;
+        return;
+    }
+    for (uint64_t m = sectors & LINE_FIELD(c, line, dirty_sectors); m != 0; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        if (!sector_bits(c, dirt, s, BITS_ANY))
+            LINE_FIELD(c, line, dirty_sectors) &= ~(UINT64_C(1) << s);
+    }
+}
+
+/* The store bits of a whole-line store whose caller has them as bits already. */
+static void line_bits_to_store_bits(const cache *c, const uint64_t *bits, store_bits *b)
+{
+    b->first = 0;
+    b->last = c->bitmap_words - 1;
+    b->count = 0;
+    for (uint32_t k = 0; k < c->bitmap_words; k++) {
+        b->w[k] = bits[k];
+        b->count += word_popcount(bits[k]);
+    }
+}
+
+/* A store within one line; `bits` (may be NULL) are the mask's bits of a whole-line store. */
+static mem_status write_access(cache *c, uint64_t addr, uint32_t bytes, const uint8_t *data,
+                               const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
+                               cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
+    store_bits sb;
+    if (bits != NULL)
+        line_bits_to_store_bits(c, bits, &sb);
+    else
+        mask_to_bits(mask, offset, bytes, &sb);
+    uint64_t sectors = sectors_of_bits(c, &sb);
+    if (sectors == 0)
+        return MEM_OK; /* an all-zero mask stores nothing */
+    int through = h->write_mode == CACHE_WRITE_THROUGH ||
+                  (h->write_mode == CACHE_WRITE_DEFAULT &&
+                   ((c->config.write_through_kinds >> h->kind) & 1));
+    uint32_t set = set_index(c, line_number);
+    uint32_t line = find_line(c, set, line_number);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        count_sectors(r, sectors, LINE_FIELD(c, line, valid_sectors));
+        touch(c, line);
+    } else {
+        count_sectors(r, sectors, 0);
+        if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
+            st = c->next.write(c->next.ctx, h->request, addr, bytes, data, mask);
+            if (st == MEM_OK)
+                r->write_through_bytes += sb.count;
+            return st;
+        }
+        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, &line);
+        if (st != MEM_OK)
+            return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    if (through) {
+        st = c->next.write(c->next.ctx, h->request, addr, bytes, data, mask);
+        if (st != MEM_OK)
+            return st;
+        r->write_through_bytes += sb.count;
+    }
+    store_into_line(c, line, offset, bytes, data, &sb, sectors, !through);
+    return MEM_OK;
+}
+
+/* cache_write_masked, and cache_write_line_bits with its bits. */
+static mem_status write_counted(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                                const uint8_t *byte_mask, const uint64_t *bits,
+                                const cache_hints *hints, cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
+        return MEM_ERR_ARGUMENT;
+    mem_status st = write_access(c, addr, bytes, data, byte_mask, bits, h, r);
+    c->stats.writes++;
+    c->stats.write_sector_hits += r->sector_hits;
+    c->stats.write_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+    return st;
+}
+
+mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                              const uint8_t *byte_mask, const cache_hints *hints,
+                              cache_result *result)
+{
+    return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
+}
+
+/* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
+ * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
+static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const cache_hints *h, cache_result *r)
+{
+    uint64_t line_number = addr >> c->line_shift;
+    uint64_t sectors = bit_range(0, c->sectors_per_line);
+    int through = h->write_mode == CACHE_WRITE_THROUGH ||
+                  (h->write_mode == CACHE_WRITE_DEFAULT &&
+                   ((c->config.write_through_kinds >> h->kind) & 1));
+    uint32_t set = set_index(c, line_number);
+    uint32_t line = find_line(c, set, line_number);
+    mem_status st;
+    if (line != NO_INDEX) {
+        r->line_hit = true;
+        count_sectors(r, sectors, LINE_FIELD(c, line, valid_sectors));
+        touch(c, line);
+    } else {
+        count_sectors(r, sectors, 0);
+        if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
+            st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+            if (st == MEM_OK)
+                r->write_through_bytes += 128;
+            return st;
+        }
+        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, &line);
+        if (st != MEM_OK)
+            return st;
+    }
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+    if (through) {
+        st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+        if (st != MEM_OK)
+            return st;
+        r->write_through_bytes += 128;
+    }
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint64_t *valid = &c->byte_masks[slot * 4];
+    memcpy(&c->data[slot << 7], data, 128);
+    valid[0] = valid[1] = UINT64_MAX;
+    valid[2] = valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
+    g->valid_sectors[w] = sectors;
+    g->dirty_sectors[w] = through ? 0 : sectors;
+    return MEM_OK;
+}
+
+mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
+                                 const uint8_t *byte_mask, const uint64_t *bits,
+                                 const cache_hints *hints, cache_result *result)
+{
+    if (addr & (c->config.line_bytes - 1)) {
+        if (result != NULL)
+            memset(result, 0, sizeof *result);
+        return MEM_ERR_ARGUMENT;
+    }
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (c->config.line_bytes == 128 && (bits[0] & bits[1]) == UINT64_MAX && result != NULL &&
+        hints_valid(c, h)) { /* every byte of a 128-byte line: a warp's full store */
+        memset(result, 0, sizeof *result);
+        mem_status st = write_whole_line(c, addr, data, byte_mask, h, result);
+        c->stats.writes++;
+        c->stats.write_sector_hits += result->sector_hits;
+        c->stats.write_sector_misses += result->sector_misses;
+        result_add_to_stats(c, result);
+        return st;
+    }
+    return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
+}
+
+mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,
+                       const cache_hints *hints, cache_result *result)
+{
+    return cache_write_masked(c, addr, bytes, data, NULL, hints, result);
+}
