@@ -467,7 +467,9 @@ static void frame_pop(exec_warp *w)
  * dialect's instruction next to them, which is counted once); and under --strict-hazards
  * (`hazards`, with any layout) every instruction's issue controls are checked first
  * (exec_hazard.c), so that the other two loops do not test for it. `info` is NULL in the
- * functional loop (the compiler drops what fills it) and exec_step's report otherwise.
+ * functional loop (the compiler drops what fills it) and exec_step's report otherwise; with
+ * `info` the warp never parks (exec_step's sessions have no parallel phases: rs->tally is NULL),
+ * so the test of exec_warp.parked, a host-cache line of its own, is left out.
  * Returns 0 when the warp may go on, 1 when it must stop (fault, limit). */
 static inline __attribute__((always_inline)) int step_one(exec_warp *w, int general, int hazards,
                                                           exec_step_info *info)
@@ -527,7 +529,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (hazards && exec_hazard_issue(w, x, mask))
         return 1;
     x->fn(w, x, mask);
-    if (w->parked) /* a parallel phase's load that needs the L2 did nothing */
+    if (!info && w->parked) /* a parallel phase's load that needs the L2 did nothing */
         return 1;
     if (!x->is_ctrl) {
         w->pc++;
@@ -697,7 +699,13 @@ void warp_run(exec_warp *w, uint32_t quantum)
 
 void exec_step(exec_warp *w, exec_step_info *info)
 {
-    memset(info, 0, sizeof *info);
+    /* Every field is stored on its own (no memset): the caller's loads of single fields then
+     * take them from the host's store buffer. */
+    info->insn = NULL;
+    info->ctrl = NULL;
+    info->active = info->pred_on = 0;
+    info->counted = info->fetched = info->fetch_miss = 0;
+    info->woke = info->taken = 0;
     exec_run_state *rs = w->run;
     if (w->state == WARP_READY && !rs->faulted && !rs->oom) {
         const exec_program *p = rs->prog;

@@ -134,7 +134,9 @@ typedef struct tstate {
     uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
     uint64_t acc_accept, acc_ready;
     uint8_t acc_long;
-    void *blocks;                     /* owned: everything above that was allocated */
+    void *blocks;                     /* owned: everything above that was allocated
+                                         (timing_zalloc of blocks_bytes) */
+    size_t blocks_bytes;
 } tstate;
 
 /* timing_issue.c */

@@ -305,7 +305,10 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             tmin = t + S->cfg->latency.l2_near_hit_cycles;
             why = TIMING_STALL_NO_INSTRUCTION;
         }
-    } while (!info.counted && info.status == EXEC_WARP_READY);
+        /* The status from the warp, not from info: a load of info's two bytes at once would
+         * not be served by the host's store buffer and would wait for every store of the step
+         * (the handler's register writes) to reach the host's cache. */
+    } while (!info.counted && exec_warp_status_of(w->ew) == EXEC_WARP_READY);
     int prepare = 1;
     switch (info.status) {
     case EXEC_WARP_DONE:
