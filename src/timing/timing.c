@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "timing/timing.h"
-#include "timing/timing_alloc.h"
 #include "timing/timing_class.h"
 #include "timing/timing_internal.h"
 #include "timing/timing_mem.h"
@@ -188,11 +187,10 @@ static int state_alloc(tstate *S)
         if (!S->ctrls)
             return -1;
     }
-    uint8_t *b = timing_zalloc(bytes);
+    uint8_t *b = calloc(1, bytes);
     if (!b)
         return -1;
     S->blocks = b;
-    S->blocks_bytes = bytes;
     S->warps = (twarp *)b;
     b += nw * sizeof(twarp);
     S->key = (uint64_t *)b;
@@ -408,7 +406,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
                  S.nsm, S.warps_per_sm);
     }
     finish_stats(&S);
-    timing_free(S.blocks, S.blocks_bytes);
+    free(S.blocks);
     free(S.ctrls);
     timing_mio_fini(&S.mio);
     rc = exec_session_close(S.xs, printf_out);

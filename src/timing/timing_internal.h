@@ -134,9 +134,7 @@ typedef struct tstate {
     uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
     uint64_t acc_accept, acc_ready;
     uint8_t acc_long;
-    void *blocks;                     /* owned: everything above that was allocated
-                                         (timing_zalloc of blocks_bytes) */
-    size_t blocks_bytes;
+    void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
 /* timing_issue.c */

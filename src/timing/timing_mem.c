@@ -19,7 +19,6 @@
  * the lines its SMs read (a tag-only LRU directory of one partition's capacity): a hit there is
  * near, any other L2 hit far. */
 #include "timing/timing_mem.h"
-#include "timing/timing_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +57,6 @@ struct timing_mem {
     gpu_latency_config lat;
     /* state */
     sm_state *sm;
-    inflight *lines_block;  /* every SM's `lines`, one after the other (timing_zalloc) */
     uint32_t inflight_mask;
     uint64_t *slice_free;   /* ticks */
     uint64_t *chan_free;    /* ticks */
@@ -110,12 +108,6 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     }
 }
 
-/* Bytes of each array of the near-partition directories (0 without them). */
-static size_t near_bytes(const timing_mem *tm)
-{
-    return (size_t)(tm->near_sets * tm->near_ways * tm->partitions) * sizeof(uint64_t);
-}
-
 /* The near-partition directories: one partition's share of the L2, in lines. */
 static int create_near(timing_mem *tm, const gpu_config *cfg)
 {
@@ -124,17 +116,11 @@ static int create_near(timing_mem *tm, const gpu_config *cfg)
     uint64_t lines = cfg->l2.size_bytes / tm->partitions / tm->l2_line_bytes;
     tm->near_ways = cfg->l2.ways ? cfg->l2.ways : 16;
     tm->near_sets = lines / tm->near_ways ? lines / tm->near_ways : 1;
-    size_t bytes = near_bytes(tm);
-    tm->near_tag = timing_zalloc(bytes);
-    tm->near_stamp = timing_zalloc(bytes);
-    tm->near_sectors = timing_zalloc(bytes);
+    size_t n = (size_t)(tm->near_sets * tm->near_ways * tm->partitions);
+    tm->near_tag = calloc(n, sizeof *tm->near_tag);
+    tm->near_stamp = calloc(n, sizeof *tm->near_stamp);
+    tm->near_sectors = calloc(n, sizeof *tm->near_sectors);
     return tm->near_tag && tm->near_stamp && tm->near_sectors ? 0 : -1;
-}
-
-/* Bytes of the SMs' in-flight line tables together. */
-static size_t lines_bytes(const timing_mem *tm)
-{
-    return (size_t)tm->sm_count * (tm->inflight_mask + 1) * sizeof(inflight);
 }
 
 timing_mem *timing_mem_create(const gpu_config *cfg)
@@ -152,12 +138,10 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
     tm->l2_pending = calloc(L2_PENDING, sizeof *tm->l2_pending);
     int ok = tm->sm && tm->slice_free && tm->chan_free && tm->open_row && tm->l2_pending &&
              create_near(tm, cfg) == 0;
-    if (ok)
-        ok = (tm->lines_block = timing_zalloc(lines_bytes(tm))) != NULL;
     for (uint32_t s = 0; ok && s < tm->sm_count; s++) {
         tm->sm[s].mshr = calloc(tm->mshrs, sizeof *tm->sm[s].mshr);
-        tm->sm[s].lines = tm->lines_block + (size_t)s * slots;
-        ok = tm->sm[s].mshr != NULL;
+        tm->sm[s].lines = calloc(slots, sizeof *tm->sm[s].lines);
+        ok = tm->sm[s].mshr && tm->sm[s].lines;
     }
     if (!ok) {
         timing_mem_destroy(tm);
@@ -170,16 +154,18 @@ void timing_mem_destroy(timing_mem *tm)
 {
     if (!tm)
         return;
-    for (uint32_t s = 0; tm->sm && s < tm->sm_count; s++) free(tm->sm[s].mshr);
-    timing_free(tm->lines_block, lines_bytes(tm));
+    for (uint32_t s = 0; tm->sm && s < tm->sm_count; s++) {
+        free(tm->sm[s].mshr);
+        free(tm->sm[s].lines);
+    }
     free(tm->sm);
     free(tm->slice_free);
     free(tm->chan_free);
     free(tm->open_row);
     free(tm->l2_pending);
-    timing_free(tm->near_tag, near_bytes(tm));
-    timing_free(tm->near_stamp, near_bytes(tm));
-    timing_free(tm->near_sectors, near_bytes(tm));
+    free(tm->near_tag);
+    free(tm->near_stamp);
+    free(tm->near_sectors);
     free(tm);
 }
 
