@@ -315,6 +315,18 @@ static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint6
     return 0;
 }
 
+/* shared_warp for a full warp's load of one 4- or 8-byte element without the uniform hint
+ * (h_ld_shared_reg's loads, their shape decided at decode), through mem_shared_load_warp. */
+static inline int shared_load(exec_warp *w, mem_access *acc, uint64_t *out)
+{
+    exec_run_state *rs = w->run;
+    if (mem_shared_load_warp(rs->ms, &w->mctx, acc, out))
+        return 1;
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
 /* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
  * fence an acquire performs after its access. Its own access record keeps the access's results
  * (served levels) intact. */
@@ -686,9 +698,9 @@ static int load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_acce
  * (addr_reg_only): lane_addresses's register part alone, the base being the offset and the
  * space the one written, without address_base and the call of lane_addresses. The same access
  * as prepare's; acc->vec 1 (the callers' loads and stores have one element). */
-static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, const exec_xinsn *x,
-                                                              uint32_t mask, mem_access *acc,
-                                                              mem_op op)
+static inline __attribute__((always_inline)) void
+prepare_reg_in(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
+               int avx2_here)
 {
     const ir_insn *in = x->in;
     acc->op = (uint8_t)op;
@@ -704,12 +716,23 @@ static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, cons
     const uint64_t *lo = w->regs + (size_t)in->src[0].reg * LANES;
     uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
 #ifdef EXEC_AVX2_VARIANTS
-    if (w->run->prog->host_avx2) {
+    if (!avx2_here && w->run->prog->host_avx2) {
         reg_addresses_avx2(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
         return;
     }
+#else
+    (void)avx2_here;
 #endif
     reg_addresses(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
+}
+
+/* prepare_reg_in in a function of the usual build: the register loop's AVX2 build called where
+ * the host has AVX2. */
+static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, const exec_xinsn *x,
+                                                              uint32_t mask, mem_access *acc,
+                                                              mem_op op)
+{
+    prepare_reg_in(w, x, mask, acc, op, 0);
 }
 
 /* Whether an instruction's address is one register (not a pair) plus an offset, without a
@@ -775,7 +798,8 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u64(r, acc, 0, mask);
 }
 
-/* h_ld_scalar_shared for addr_reg_only's addresses, through prepare_reg. */
+/* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler),
+ * through prepare_reg and shared_load. */
 static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (mask != FULL_MASK) {
@@ -785,13 +809,38 @@ static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     mem_access *acc = &w->run->acc;
     prepare_reg(w, x, mask, acc, MEM_OP_LOAD);
     uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
-    if (!shared_warp(w, acc, r, NULL) || do_access(w, x, acc))
+    if (!shared_load(w, acc, r) || do_access(w, x, acc))
         return;
     if (acc->elem_bytes == 4)
         unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
     else
         unpack_u64(r, acc, 0, mask);
 }
+
+#ifdef EXEC_AVX2_VARIANTS
+/* h_ld_shared_reg built for AVX2 (chosen at decode where the host has it): a full warp's
+ * register loop in this function's own AVX2 code instead of a call of reg_addresses_avx2; the
+ * same addresses. A partial warp, or a program told not to use AVX2 (exec_program.host_avx2),
+ * takes h_ld_shared_reg. */
+__attribute__((target("avx2"))) static void h_ld_shared_reg_avx2(exec_warp *w,
+                                                                 const exec_xinsn *x,
+                                                                 uint32_t mask)
+{
+    if (mask != FULL_MASK || !w->run->prog->host_avx2) {
+        h_ld_shared_reg(w, x, mask);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    prepare_reg_in(w, x, mask, acc, MEM_OP_LOAD, 1);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (!shared_load(w, acc, r) || do_access(w, x, acc))
+        return;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask, 1);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+#endif
 
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
@@ -827,7 +876,11 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
                    ? (addr_reg_only(x) ? h_ld_global_reg : h_ld_scalar_global)
                : in->mem.space == IR_SPACE_SHARED
-                   ? (addr_reg_only(x) ? h_ld_shared_reg : h_ld_scalar_shared)
+                   ? (!addr_reg_only(x) || in->mem.uniform ? h_ld_scalar_shared
+#ifdef EXEC_AVX2_VARIANTS
+                      : exec_host_avx2() ? h_ld_shared_reg_avx2
+#endif
+                                         : h_ld_shared_reg)
                                                    : h_ld_scalar;
     return exec_h_ld;
 }
@@ -879,8 +932,11 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
-    ir_space sp;
-    prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
+    ir_space sp = (ir_space)x->in->mem.space;
+    if (addr_reg_only(x))
+        prepare_reg(w, x, mask, acc, MEM_OP_STORE);
+    else
+        prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
     if (x->in->mem.has_policy)
         acc->policy = policy_operand(w, x, 2, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {
