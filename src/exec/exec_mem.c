@@ -315,6 +315,18 @@ static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint6
     return 0;
 }
 
+/* shared_warp for a full warp's load of one 4- or 8-byte element without the uniform hint
+ * (h_ld_shared_reg's loads, their shape decided at decode), through mem_shared_load_warp. */
+static inline int shared_load(exec_warp *w, mem_access *acc, uint64_t *out)
+{
+    exec_run_state *rs = w->run;
+    if (mem_shared_load_warp(rs->ms, &w->mctx, acc, out))
+        return 1;
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
 /* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
  * fence an acquire performs after its access. Its own access record keeps the access's results
  * (served levels) intact. */
@@ -628,6 +640,36 @@ static void h_ld_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         fence_access(w, x, mask);
 }
 
+/* h_ld_same for a load of a kernel parameter by name (exec_ld_handler: no register in the
+ * address, the param space written, no uniform hint or fence, one element of 1 to 8 bytes, a
+ * destination register) when no observer reads the access's results (no on_access: the
+ * functional mode): the parameter's offset taken from the entry function's parameter table as
+ * warp_symbol_address takes it, its bytes and counts from memsys_load_same, the value written
+ * to the active lanes. Anything else (a device function's frame, an observer, an address that
+ * would fault) takes h_ld_same, which does the same load through mem_access and reports. */
+static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    const ir_insn *in = x->in;
+    const ir_operand *o = &in->src[0];
+    const exec_frame *f = &w->frames[0];
+    uint32_t i = o->sym - IR_SYM_PARAM_BASE;
+    uint8_t bytes[8];
+    if (!mask || w->depth != 1 || !f->fn->ir->is_entry || w->run->launch->on_access ||
+        memsys_load_same(w->run->ms, &w->mctx, in->id, IR_SPACE_PARAM,
+                         (uint64_t)o->imm + f->fn->ir->params[i].offset, in->mem.elem_bytes,
+                         bytes) != 0) {
+        h_ld_same(w, x, mask);
+        return;
+    }
+    uint64_t v = load_element(x, bytes, 0, in->mem.elem_bytes);
+    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
+    if (mask == FULL_MASK) {
+        for (unsigned l = 0; l < LANES; l++) r[l] = v;
+    } else {
+        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+    }
+}
+
 /* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its
  * lowest active lane alone makes memsys_load_if_local park it (memsys_load_parks); then the
  * warp parks (as do_access parks it) and the load runs again in the serial phase. Fills only
@@ -652,20 +694,74 @@ static int load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_acce
     return 1;
 }
 
+/* prepare for an address of one register (not a pair) plus an offset, without a variable
+ * (addr_reg_only): lane_addresses's register part alone, the base being the offset and the
+ * space the one written, without address_base and the call of lane_addresses. The same access
+ * as prepare's; acc->vec 1 (the callers' loads and stores have one element). */
+static inline __attribute__((always_inline)) void
+prepare_reg_in(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
+               int avx2_here)
+{
+    const ir_insn *in = x->in;
+    acc->op = (uint8_t)op;
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->active = mask;
+    acc->insn_id = in->id;
+    acc->time = 0;
+    acc->attrs = &in->mem;
+    acc->policy = 0;
+    acc->window_errors = w->run->prog->module->machine.window_errors;
+    acc->space = in->mem.space;
+    const uint64_t *lo = w->regs + (size_t)in->src[0].reg * LANES;
+    uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
+#ifdef EXEC_AVX2_VARIANTS
+    if (!avx2_here && w->run->prog->host_avx2) {
+        reg_addresses_avx2(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
+        return;
+    }
+#else
+    (void)avx2_here;
+#endif
+    reg_addresses(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
+}
+
+/* prepare_reg_in in a function of the usual build: the register loop's AVX2 build called where
+ * the host has AVX2. */
+static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, const exec_xinsn *x,
+                                                              uint32_t mask, mem_access *acc,
+                                                              mem_op op)
+{
+    prepare_reg_in(w, x, mask, acc, op, 0);
+}
+
+/* Whether an instruction's address is one register (not a pair) plus an offset, without a
+ * variable: prepare_reg's shape, decided at decode. */
+static int addr_reg_only(const exec_xinsn *x)
+{
+    const ir_operand *a = &x->in->src[0];
+    return a->kind == IR_OPND_ADDR && a->has_reg && a->sym == IR_SYM_NONE &&
+           !(x->aux & MEM_AUX_PAIR) && (x->in->mem.vec <= 1);
+}
+
 /* ld of one 4-byte element zero-extended, or one 8-byte element, into a register, without a
  * cache policy operand, a fence or MEM_AUX_SAME (exec_ld_handler): exec_h_ld's steps with the
  * unpacking decided at decode. `may_park`: a global or generic load, which in a parallel phase
  * asks load_parks first (decided at decode too, so that the other spaces' loads pay nothing). */
 static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const exec_xinsn *x,
-                                                            uint32_t mask, int may_park)
+                                                            uint32_t mask, int may_park,
+                                                            int reg_only)
 {
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
-    ir_space sp;
+    ir_space sp = (ir_space)x->in->mem.space;
     if (may_park && w->run->tally && load_parks(w, x, mask, acc))
         return;
-    prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    if (reg_only)
+        prepare_reg(w, x, mask, acc, MEM_OP_LOAD);
+    else
+        prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
     uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
@@ -677,7 +773,7 @@ static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const 
 
 static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
-    ld_scalar(w, x, mask, 0);
+    ld_scalar(w, x, mask, 0, 0);
 }
 
 /* ld_scalar of the shared space: a full warp through shared_warp straight into the destination
@@ -685,7 +781,7 @@ static void h_ld_scalar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (mask != FULL_MASK) {
-        ld_scalar(w, x, mask, 0);
+        ld_scalar(w, x, mask, 0, 0);
         return;
     }
     mem_access *acc = &w->run->acc;
@@ -702,9 +798,59 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u64(r, acc, 0, mask);
 }
 
+/* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler),
+ * through prepare_reg and shared_load. */
+static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (mask != FULL_MASK) {
+        ld_scalar(w, x, mask, 0, 0);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    prepare_reg(w, x, mask, acc, MEM_OP_LOAD);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (!shared_load(w, acc, r) || do_access(w, x, acc))
+        return;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+
+#ifdef EXEC_AVX2_VARIANTS
+/* h_ld_shared_reg built for AVX2 (chosen at decode where the host has it): a full warp's
+ * register loop in this function's own AVX2 code instead of a call of reg_addresses_avx2; the
+ * same addresses. A partial warp, or a program told not to use AVX2 (exec_program.host_avx2),
+ * takes h_ld_shared_reg. */
+__attribute__((target("avx2"))) static void h_ld_shared_reg_avx2(exec_warp *w,
+                                                                 const exec_xinsn *x,
+                                                                 uint32_t mask)
+{
+    if (mask != FULL_MASK || !w->run->prog->host_avx2) {
+        h_ld_shared_reg(w, x, mask);
+        return;
+    }
+    mem_access *acc = &w->run->acc;
+    prepare_reg_in(w, x, mask, acc, MEM_OP_LOAD, 1);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (!shared_load(w, acc, r) || do_access(w, x, acc))
+        return;
+    if (acc->elem_bytes == 4)
+        unpack_u32(r, acc, 0, mask, 1);
+    else
+        unpack_u64(r, acc, 0, mask);
+}
+#endif
+
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
-    ld_scalar(w, x, mask, 1);
+    ld_scalar(w, x, mask, 1, 0);
+}
+
+/* h_ld_scalar_global for addr_reg_only's addresses, through prepare_reg. */
+static void h_ld_global_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    ld_scalar(w, x, mask, 1, 1);
 }
 
 exec_handler exec_ld_handler(const exec_xinsn *x)
@@ -716,14 +862,25 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
         !in->mem.fence && !in->mem.uniform && in->mem.vec <= 1 && eb && eb <= 8 &&
         !(eb & (eb - 1)) && d->kind == IR_OPND_REG && d->reg != IR_REG_SINK)
         return h_ld_const_same;
+    if ((x->aux & MEM_AUX_SAME) && in->mem.space == IR_SPACE_PARAM && a->kind == IR_OPND_ADDR &&
+        !a->has_reg && a->sym >= IR_SYM_PARAM_BASE &&
+        a->sym - IR_SYM_PARAM_BASE < IR_SYM_RET_OFFSET && !in->mem.fence && !in->mem.uniform &&
+        in->mem.vec <= 1 && eb && eb <= 8 && !(eb & (eb - 1)) && d->kind == IR_OPND_REG &&
+        d->reg != IR_REG_SINK)
+        return h_ld_param_same;
     if (x->aux & MEM_AUX_SAME)
         return h_ld_same;
     if (!(x->aux & MEM_AUX_SAME) && !in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
         ((eb == 4 && !x->dst_signed) || eb == 8) && d->kind == IR_OPND_REG &&
         d->reg != IR_REG_SINK)
         return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
-                   ? h_ld_scalar_global
-               : in->mem.space == IR_SPACE_SHARED ? h_ld_scalar_shared
+                   ? (addr_reg_only(x) ? h_ld_global_reg : h_ld_scalar_global)
+               : in->mem.space == IR_SPACE_SHARED
+                   ? (!addr_reg_only(x) || in->mem.uniform ? h_ld_scalar_shared
+#ifdef EXEC_AVX2_VARIANTS
+                      : exec_host_avx2() ? h_ld_shared_reg_avx2
+#endif
+                                         : h_ld_shared_reg)
                                                    : h_ld_scalar;
     return exec_h_ld;
 }
@@ -775,8 +932,11 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (!mask)
         return;
     mem_access *acc = &w->run->acc;
-    ir_space sp;
-    prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
+    ir_space sp = (ir_space)x->in->mem.space;
+    if (addr_reg_only(x))
+        prepare_reg(w, x, mask, acc, MEM_OP_STORE);
+    else
+        prepare(w, x, mask, acc, MEM_OP_STORE, &sp);
     if (x->in->mem.has_policy)
         acc->policy = policy_operand(w, x, 2, mask);
     if (x->in->mem.elem_bytes * acc->vec > MEM_MAX_LANE_BYTES) {

@@ -46,9 +46,9 @@ int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
 {
     mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
     cache *ic = ms->icache[sm];
-    uint32_t line_bytes = cache_get_config(ic)->line_bytes, runs;
-    uint64_t line = addr & ~(uint64_t)(line_bytes - 1);
-    uint64_t sector = UINT64_C(1) << ((addr - line) / cache_get_config(ic)->sector_bytes);
+    uint32_t runs;
+    uint64_t line = addr & ms->ifetch_line_mask;
+    uint64_t sector = UINT64_C(1) << ((addr - line) >> ms->ifetch_sector_shift);
     /* A hit (nearly every fetch) without cache_read's general path: the same recency and
      * statistics (cache_read_hit). */
     if (cache_read_hit(ic, line, sector, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {

@@ -469,24 +469,13 @@ move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *ou
     }
 }
 
-/* mem_shared_warp, built once with the AVX2 scan and gathers (`avx2`, for hosts that have
- * them) and once without, so that neither pays a call for them; mem_shared_warp only chooses
- * (each build a function of its own, so that the choice is a jump). */
+/* shared_warp once its shape is known to be one it takes (`bytes` per lane, out and in as
+ * mem_shared_warp allows for it): the alignment and bounds of the addresses, the counts, the
+ * results and the data. */
 static inline __attribute__((always_inline)) int
-shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, const uint64_t *in,
-            int avx2)
+shared_warp_checked(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in, uint32_t bytes, int avx2)
 {
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    if (acc->op > MEM_OP_STORE || acc->space != IR_SPACE_SHARED || acc->active != UINT32_MAX ||
-        !ms->shared_direct || acc->attrs->uniform)
-        return 1;
-    if (out || in) { /* one of them, the load's or the store's, of one 4- or 8-byte element */
-        if ((out ? in || acc->op != MEM_OP_LOAD : acc->op != MEM_OP_STORE) || acc->vec != 1 ||
-            (bytes != 4 && bytes != 8))
-            return 1;
-    } else if (bytes > 16 || !((0x10110u >> bytes) & 1u)) { /* bit b: b is 4, 8 or 16 */
-        return 1;
-    }
 #ifdef SHARED_AVX2
     warp_span s = avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
                        : span_plain(acc->addr, bytes, ctx->shared_bytes);
@@ -518,6 +507,27 @@ shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, cons
     return 0;
 }
 
+/* mem_shared_warp, built once with the AVX2 scan and gathers (`avx2`, for hosts that have
+ * them) and once without, so that neither pays a call for them; mem_shared_warp only chooses
+ * (each build a function of its own, so that the choice is a jump). */
+static inline __attribute__((always_inline)) int
+shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out, const uint64_t *in,
+            int avx2)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if (acc->op > MEM_OP_STORE || acc->space != IR_SPACE_SHARED || acc->active != UINT32_MAX ||
+        !ms->shared_direct || acc->attrs->uniform)
+        return 1;
+    if (out || in) { /* one of them, the load's or the store's, of one 4- or 8-byte element */
+        if ((out ? in || acc->op != MEM_OP_LOAD : acc->op != MEM_OP_STORE) || acc->vec != 1 ||
+            (bytes != 4 && bytes != 8))
+            return 1;
+    } else if (bytes > 16 || !((0x10110u >> bytes) & 1u)) { /* bit b: b is 4, 8 or 16 */
+        return 1;
+    }
+    return shared_warp_checked(ms, ctx, acc, out, in, bytes, avx2);
+}
+
 #ifdef SHARED_AVX2
 __attribute__((target("avx2"))) static int shared_warp_avx2(memsys *ms, const mem_ctx *ctx,
                                                             mem_access *acc, uint64_t *out,
@@ -542,6 +552,32 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
         return shared_warp_avx2(ms, ctx, acc, out, in);
 #endif
     return shared_warp_plain(ms, ctx, acc, out, in);
+}
+
+/* mem_shared_load_warp's two builds, as shared_warp's. */
+#ifdef SHARED_AVX2
+__attribute__((target("avx2"))) static int shared_load_avx2(memsys *ms, const mem_ctx *ctx,
+                                                            mem_access *acc, uint64_t *out)
+{
+    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 1);
+}
+#endif
+
+static __attribute__((noinline)) int shared_load_plain(memsys *ms, const mem_ctx *ctx,
+                                                       mem_access *acc, uint64_t *out)
+{
+    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 0);
+}
+
+int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return 1;
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_load_avx2(ms, ctx, acc, out);
+#endif
+    return shared_load_plain(ms, ctx, acc, out);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

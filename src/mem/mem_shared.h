@@ -32,4 +32,12 @@
 int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
                     const uint64_t *in);
 
+/* mem_shared_warp for a load into out[] (not NULL) whose caller has already made sure of its
+ * shape: acc->op MEM_OP_LOAD in IR_SPACE_SHARED, acc->active all 32 lanes, one element
+ * (acc->vec 1) of 4 or 8 bytes (acc->elem_bytes), without the uniform hint. Only the
+ * configuration (power-of-two banks), the alignment and the window bounds are checked: the
+ * same returns, counts, results and data as mem_shared_warp for that access. Another shape is
+ * not allowed (the caller uses mem_shared_warp for it). No errors of its own. */
+int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out);
+
 #endif

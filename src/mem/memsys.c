@@ -37,6 +37,11 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
         memsys_destroy(ms);
         return NULL;
     }
+    if (cfg->sm_count) { /* cache_create made both sizes powers of two */
+        const cache_config *ic = cache_get_config(ms->icache[0]);
+        ms->ifetch_line_mask = ~(uint64_t)(ic->line_bytes - 1);
+        ms->ifetch_sector_shift = (unsigned)__builtin_ctz(ic->sector_bytes);
+    }
     ms->next_base = MEM_GLOBAL_BASE;
     return ms;
 }
@@ -739,6 +744,26 @@ int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault 
     const uint8_t *p = t.space == IR_SPACE_CONST ? const_byte(ms, t.offset)
                                                  : (const uint8_t *)ms->params + t.offset;
     lane_move(acc->data[l], p, bytes);
+    return 0;
+}
+
+int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space space,
+                     uint64_t offset, uint32_t bytes, void *out)
+{
+    uint64_t limit = ms->params_bytes, bank = offset >> MEM_CONST_BANK_SHIFT;
+    if (space == IR_SPACE_CONST)
+        limit = bank < MEM_CONST_BANKS ? (bank << MEM_CONST_BANK_SHIFT) + ms->const_bytes[bank] : 0;
+    else if (space != IR_SPACE_PARAM)
+        return -1;
+    if (!bytes || bytes > MEM_MAX_LANE_BYTES || (bytes & (bytes - 1)) || (offset & (bytes - 1)) ||
+        offset >= limit || limit - offset < bytes)
+        return -1;
+    mem_counters *counters = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
+    lane_target t = {space, offset};
+    count_constant_lane(ms, counters, ctx->sm, &t);
+    const uint8_t *p = space == IR_SPACE_CONST ? const_byte(ms, offset)
+                                                : (const uint8_t *)ms->params + offset;
+    lane_move(out, p, bytes);
     return 0;
 }
 

@@ -215,6 +215,19 @@ int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault 
 int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t offset,
                       uint32_t bytes, void *out);
 
+/* memsys_load_lane for a load with neither the uniform hint nor a caller that reads the access's
+ * results (no mem_access is built): `bytes` (a power of two up to MEM_MAX_LANE_BYTES) at
+ * `offset` in `space` (IR_SPACE_PARAM: the launch's parameters; IR_SPACE_CONST: the const
+ * window as memsys_const_load), which every active lane of a warp of ctx's SM reads, charged to
+ * instruction insn_id. The same counters and constant-cache effects as memsys_load_lane (one
+ * constant-cache request for one line; DESIGN.md, "The memory access contract"). Copies the
+ * bytes to `out` and returns 0; returns -1, having counted and read nothing, for another space
+ * or an address that is misaligned or outside the parameters or its bank's data: the caller
+ * then makes the access through memsys_load_lane or memsys_access, which report the fault. Like
+ * memsys_load_lane, a tally's view may take it in a parallel phase. */
+int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space space,
+                     uint64_t offset, uint32_t bytes, void *out);
+
 /* Reads `bytes` at a generic address as lane `lane` of the warp described by ctx sees it, without
  * statistics or cache effects (device printf and assertion messages). Returns 0, or -1 when
  * the range is not readable. */

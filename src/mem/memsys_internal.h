@@ -94,6 +94,10 @@ struct memsys {
     uint32_t line_bytes;       /* the L1 and L2 line size (<= LINE_BYTES_MAX): the unit a warp
                                   access is split into */
     uint8_t host_avx2;         /* the host executes AVX2: scan_full_warp's AVX2 build */
+    /* From the instruction caches' configuration (all SMs alike), for memsys_ifetch: the mask
+     * that keeps an address's line and log2 of the sector size */
+    uint64_t ifetch_line_mask;
+    unsigned ifetch_sector_shift;
     /* From cfg.shared, for mem_shared_warp (mem_shared_setup): whether the banks and their
      * width are powers of two (banks at most 64), then log2 of the width and of banks x width */
     uint8_t shared_direct, shared_width_shift, shared_block_shift;

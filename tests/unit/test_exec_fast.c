@@ -9,6 +9,10 @@
  *                 register itself only when no source reads it;
  *   h_ld_const_same  a const load at an immediate address that memsys_const_load refuses
  *                 falls back to exec_h_ld, which reports the fault as before;
+ *   h_ld_param_same  a parameter load by name that memsys_load_same refuses falls back to
+ *                 h_ld_same, which reports the fault as before;
+ *   h_ld_global_reg  (addresses of one register plus an offset, prepare_reg) the values of
+ *                 full and guarded global loads (test_ld_scalar_values);
  *   lane_addresses  the AVX2 build of the register loop gives the scalar build's addresses.
  * (Every lane function today reads lane l's sources before it writes lane l, so writing in
  * place a register that is also a source would give the same values; the test still pins them.) */
@@ -290,6 +294,42 @@ static void test_const_load_fault_falls_back(void **state)
     run_bad_const_load((int64_t)(3ull << MEM_CONST_BANK_SHIFT) + 8, "EXEC-MEM-001",
                        "invalid const read of size 4 at address 0x3000008: address is outside "
                        "the data of its constant bank");
+}
+
+/* ld.param of the kernel's parameter by name at an offset that memsys_load_same refuses (past
+ * the 8-byte parameter area, misaligned): h_ld_param_same falls back to h_ld_same, which
+ * reports the fault at the load's line and counts nothing for it. */
+static void run_bad_param_load(int64_t offset, const char *message)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t out = irb_param(&b, "out", IR_T_U64);
+    uint32_t r = irb_reg(&b, IR_T_U32, "%r0");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(r), irb_imm(1), NONE, NONE);
+    irb_ld(&b, IR_SPACE_PARAM, IR_T_U32, irb_r(r), irb_addr_sym(out, offset));
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    assert_int_equal(o->rc, 1);
+    assert_true(o->fault.faulted);
+    assert_int_equal(o->fault.insn_id, 1);
+    assert_int_equal(o->fault.tid[0], 0);
+    assert_string_equal(o->fault.rule, "EXEC-MEM-001");
+    assert_string_equal(o->fault.message, message);
+    assert_int_equal(o->insn[1].constant.requests, 0);
+    assert_int_equal(o->insn[1].constant.hits + o->insn[1].constant.misses, 0);
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_param_load_fault_falls_back(void **state)
+{
+    (void)state;
+    run_bad_param_load(8, "invalid param read of size 4 at address 0x8: address is outside the "
+                          "window's allocated size");
+    run_bad_param_load(2, "invalid param read of size 4 at address 0x2: address is not aligned "
+                          "to the access size");
 }
 
 /* h_ld_scalar (exec_mem.c), the lean handler of ld of one u32/b32/f32 or 64-bit element into a
@@ -586,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_setp_int_is_chosen),
         cmocka_unit_test(test_alu_guarded_off_and_direct_writes),
         cmocka_unit_test(test_const_load_fault_falls_back),
+        cmocka_unit_test(test_param_load_fault_falls_back),
         cmocka_unit_test(test_ld_scalar_values),
         cmocka_unit_test(test_ld_scalar_is_chosen),
         cmocka_unit_test(test_lane_count),

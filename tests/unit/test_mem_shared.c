@@ -5,7 +5,8 @@
  * return, fault, results, loaded data, shared-memory bytes and counters, with the scans' plain
  * build and (where the host has it) their AVX2 build, with the lanes' values in mem_access.data
  * or in 64-bit register arrays. Also checked: which accesses the direct path takes, the wavefronts of the patterns its short cuts cover (docs/statistics.md, "Shared
- * memory"), and that a declined access changed nothing. */
+ * memory"), and that a declined access changed nothing; mem_shared_load_warp, the entry for
+ * loads whose shape the caller has checked, against mem_shared_warp on the same loads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,7 +124,7 @@ static mem_access *describe(fixture *fx, int k, const shape *s, uint32_t active)
 /* Where twin 1's access keeps its lanes' values: in acc->data, in out[] (a load's), or in in[]
  * (a store's: each value's low bytes are acc->data's, the others junk, and acc->data is
  * overwritten with other bytes so that a store that read it would differ). */
-enum { IN_DATA, INTO_OUT, FROM_IN };
+enum { IN_DATA, INTO_OUT, FROM_IN, LOAD_WARP /* INTO_OUT through mem_shared_load_warp */ };
 
 /* The access on twin 1: mem_shared_warp, else memsys_access (with acc->data as it was). */
 static void twin1_access(fixture *fx, int lanes)
@@ -139,8 +140,11 @@ static void twin1_access(fixture *fx, int lanes)
         }
         memset(w->acc.data, 0xEE, sizeof w->acc.data);
     }
-    w->direct = mem_shared_warp(w->ms, &w->ctx, &w->acc, lanes == INTO_OUT ? w->out : NULL,
-                                lanes == FROM_IN ? in : NULL) == 0;
+    if (lanes == LOAD_WARP)
+        w->direct = mem_shared_load_warp(w->ms, &w->ctx, &w->acc, w->out) == 0;
+    else
+        w->direct = mem_shared_warp(w->ms, &w->ctx, &w->acc, lanes == INTO_OUT ? w->out : NULL,
+                                    lanes == FROM_IN ? in : NULL) == 0;
     if (!w->direct)
         memcpy(w->acc.data, data, sizeof data);
     w->rc = w->direct ? 0 : memsys_access(w->ms, &w->ctx, &w->acc, &w->fault);
@@ -174,7 +178,7 @@ static void same_outcome(const fixture *fx, int lanes)
         for (uint32_t l = 0; l < MEM_LANES; l++) {
             if (!((x->active >> l) & 1u))
                 continue;
-            if (lanes == INTO_OUT && b->direct) {
+            if ((lanes == INTO_OUT || lanes == LOAD_WARP) && b->direct) {
                 uint64_t v = 0;
                 memcpy(&v, x->data[l], bytes);
                 assert_int_equal(b->out[l], v);
@@ -302,6 +306,31 @@ static void test_load_into_registers(void **state)
     assert_false(run(fx, &store, UINT32_MAX, INTO_OUT));
 }
 
+/* mem_shared_load_warp takes what mem_shared_warp takes of the loads it is given (full warps of
+ * one 4- or 8-byte element), with the same outcome, and declines (changing nothing) where
+ * mem_shared_warp declines: misaligned lanes, lanes outside the window. */
+static void test_load_warp_as_shared_warp(void **state)
+{
+    fixture *fx = *state;
+    static const shape shapes[] = {
+        {MEM_OP_LOAD, 4, 1, STRIDED, 0, 4},     {MEM_OP_LOAD, 4, 1, STRIDED, 4220, 0},
+        {MEM_OP_LOAD, 4, 1, STRIDED, 4, 132},   {MEM_OP_LOAD, 4, 1, SCATTERED, 0, 128},
+        {MEM_OP_LOAD, 4, 1, TWO_ROWS, 64, 64},  {MEM_OP_LOAD, 4, 1, STRIDED, 0, 8},
+        {MEM_OP_LOAD, 8, 1, STRIDED, 0, 8},     {MEM_OP_LOAD, 8, 1, STRIDED, 8, 128},
+        {MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 2},    {MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 4224},
+        {MEM_OP_LOAD, 8, 1, ODD_LANE, 0, 4},    {MEM_OP_LOAD, 4, 1, STRIDED, 4112, 4},
+    };
+    static const int taken[] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        assert_int_equal(run(fx, &shapes[i], UINT32_MAX, INTO_OUT), taken[i]);
+        assert_int_equal(run(fx, &shapes[i], UINT32_MAX, LOAD_WARP), taken[i]);
+    }
+    assert_int_equal(fx->t[1].rc, -1); /* the last, past the window: the general path's fault */
+    shape conflict = {MEM_OP_LOAD, 4, 1, STRIDED, 0, 128}; /* every lane on bank 0 */
+    assert_true(run(fx, &conflict, UINT32_MAX, LOAD_WARP));
+    assert_int_equal(wavefronts(fx), 32);
+}
+
 /* Stores from in[]: the low 4 bytes of each value, or all 8, in lane order; acc->data unread. */
 static void test_store_from_registers(void **state)
 {
@@ -417,6 +446,7 @@ static void test_other_banks_take_general_path(void **state)
     fixture *fx = *state;
     shape s = {MEM_OP_LOAD, 4, 1, STRIDED, 0, 4};
     assert_false(run(fx, &s, UINT32_MAX, IN_DATA));
+    assert_false(run(fx, &s, UINT32_MAX, LOAD_WARP));
     assert_int_equal(fx->t[1].rc, 0);
     assert_int_equal(wavefronts(fx), 2); /* 32 words on 24 banks */
 }
@@ -427,6 +457,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_patterns_match_general_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_lane_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_into_registers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_warp_as_shared_warp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_from_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_declines_what_general_path_must_do, setup,
                                         teardown),

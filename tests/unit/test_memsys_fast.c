@@ -6,6 +6,9 @@
  *   - memsys_load_lane (one const or param lane) against the general path of a warp access
  *     whose two lanes read the same address: the same counters (one constant-cache request,
  *     one address, one line), results and faults;
+ *   - memsys_load_same (a const or param load without a mem_access) against memsys_load_lane:
+ *     the same bytes and counters, and -1 with nothing counted where memsys_load_lane faults
+ *     or for another space;
  *   - memsys_load_parks, memsys_load_if_local's first step on the lowest active lane alone:
  *     its answers, and a memsys_load_if_local after it that counts exactly what one without it
  *     counts. */
@@ -248,6 +251,69 @@ static void test_one_lane_counts_as_general_path(void **state)
     assert_int_equal(memsys_insn_counters(fx->t[1].ms)[5].constant.requests, 0);
 }
 
+/* Twin 0: memsys_load_lane of lane 0 reading `offset` of `space`; twin 1: memsys_load_same of
+ * the same load. Both return the same, the same bytes when 0, and every counter stays equal. */
+static void load_same(fixture *fx, ir_space space, uint64_t offset, uint32_t bytes,
+                      uint32_t insn_id)
+{
+    uint8_t out[8] = {0};
+    for (int k = 0; k < 2; k++) {
+        twin *w = &fx->t[k];
+        memset(&fx->attrs, 0, sizeof fx->attrs);
+        mem_access *a = memsys_test_access(&w->acc, &fx->attrs, MEM_OP_LOAD, space, bytes, 1, 1u,
+                                           insn_id);
+        a->addr[0] = offset;
+        w->rc = k ? memsys_load_same(w->ms, &w->ctx, insn_id, space, offset, bytes, out)
+                  : memsys_load_lane(w->ms, &w->ctx, a, &w->fault);
+    }
+    assert_int_equal(fx->t[0].rc, fx->t[1].rc);
+    if (fx->t[0].rc == 0)
+        assert_memory_equal(fx->t[0].acc.data[0], out, bytes);
+    assert_memory_equal(memsys_insn_counters(fx->t[0].ms), memsys_insn_counters(fx->t[1].ms),
+                        INSNS * sizeof(mem_counters));
+}
+
+static void test_load_same_counts_as_load_lane(void **state)
+{
+    fixture *fx = *state;
+    const mem_counters *c = &memsys_insn_counters(fx->t[1].ms)[2];
+    load_same(fx, IR_SPACE_PARAM, 8, 4, 2); /* the line's first look-up misses */
+    assert_int_equal(c->constant.requests, 1);
+    assert_int_equal(c->constant.misses, 1);
+    load_same(fx, IR_SPACE_PARAM, 16, 8, 2); /* the same line: a hit */
+    load_same(fx, IR_SPACE_PARAM, 16, 8, 2);
+    assert_int_equal(c->constant.requests, 3);
+    assert_int_equal(c->constant.hits, 2);
+    uint64_t bank3 = (uint64_t)3 << MEM_CONST_BANK_SHIFT;
+    load_same(fx, IR_SPACE_CONST, bank3 + 4, 4, 3);
+    load_same(fx, IR_SPACE_CONST, bank3 + 8, 2, 3);
+    load_same(fx, IR_SPACE_PARAM, 60, 4, 3); /* back to the parameters' line */
+    load_same(fx, IR_SPACE_CONST, bank3 + 24, 8, 4);
+    uint8_t want[8] = {0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF};
+    assert_memory_equal(fx->t[0].acc.data[0], want, 8);
+    assert_int_equal(memsys_insn_counters(fx->t[1].ms)[3].constant.requests, 3);
+    /* What memsys_load_lane faults on: -1 here, nothing counted on either twin. */
+    load_same(fx, IR_SPACE_PARAM, PARAM_BYTES, 4, 5);
+    assert_int_equal(fx->t[1].rc, -1);
+    load_same(fx, IR_SPACE_PARAM, PARAM_BYTES - 4, 8, 5);
+    load_same(fx, IR_SPACE_CONST, bank3 + 32, 4, 5);
+    load_same(fx, IR_SPACE_CONST, (uint64_t)32 << MEM_CONST_BANK_SHIFT, 4, 5);
+    load_same(fx, IR_SPACE_PARAM, 6, 4, 5);
+    assert_int_equal(fx->t[1].rc, -1);
+    assert_int_equal(memsys_insn_counters(fx->t[1].ms)[5].constant.requests, 0);
+    /* Another space, or a size that is not a power of two up to MEM_MAX_LANE_BYTES: -1, nothing
+     * read. */
+    uint8_t out[8] = {0};
+    assert_int_equal(memsys_load_same(fx->t[1].ms, &fx->t[1].ctx, 6, IR_SPACE_GLOBAL,
+                                      fx->t[1].buf, 4, out), -1);
+    assert_int_equal(memsys_load_same(fx->t[1].ms, &fx->t[1].ctx, 6, IR_SPACE_PARAM, 0, 3, out),
+                     -1);
+    assert_int_equal(memsys_load_same(fx->t[1].ms, &fx->t[1].ctx, 6, IR_SPACE_PARAM, 0,
+                                      2 * MEM_MAX_LANE_BYTES, out), -1);
+    const mem_counters zero = {0};
+    assert_memory_equal(&memsys_insn_counters(fx->t[1].ms)[6], &zero, sizeof zero);
+}
+
 /* ---- memsys_load_parks ---- */
 
 /* A full-warp global load of 4-byte words at buf + off + l * stride on twin k. */
@@ -316,6 +382,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_scan_builds_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_lane_counts_as_general_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_parks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_same_counts_as_load_lane, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
