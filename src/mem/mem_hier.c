@@ -73,6 +73,10 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
     line_req *ln = rq->line;
     if (!ln || addr - ln->line_addr >= ms->line_bytes)
         return;
+    if (!l2_read && addr == ln->line_addr && bytes == ms->line_bytes) { /* the whole line */
+        for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
+        return;
+    }
     unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
     uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
     for (uint32_t s = off >> s1; s <= last >> s1; s++) {
@@ -721,6 +725,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
 static void report_levels(memsys *ms, mem_access *acc)
 {
     uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
+    uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         const line_req *r = &ms->reqs[i];
         int32_t slice = -1;
@@ -734,6 +739,21 @@ static void report_levels(memsys *ms, mem_access *acc)
             continue;
         }
         uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
+        if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
+            uint16_t l2_slice = 0;
+            for (uint64_t s = r->sectors; s; s &= s - 1) {
+                unsigned k = (unsigned)__builtin_ctzll(s);
+                uint8_t lv = r->level[k];
+                if (lv != MEM_LEVEL_L1 && slice < 0) {
+                    slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+                    l2_slice = (uint16_t)slice;
+                }
+                acc->served[n++] = (mem_served){r->line_addr + k * sector, lv, l2_slice};
+                levels |= 1u << lv;
+            }
+            acc->nserved = n;
+            continue;
+        }
         for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
             mem_served *e = &acc->served[n++];
