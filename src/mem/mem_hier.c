@@ -683,12 +683,12 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
 }
 
 /* read_line for a line of a kind that l1_hit_kinds allows (so neither bypass nor LSC control
- * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads the
- * line's missing run through the L1 and the L2 in one call, and the L2's read is counted and
- * its levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
- * read_line. */
+ * nor a wider fill applies): cache_read_line_miss reads the line's missing run through the L1
+ * and the L2 in one call, and the L2's read is counted and its levels recorded here as
+ * hier_l2_read (the L1's next level) does; any other line, one whose sectors all hit among
+ * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                                   cache_hints *h1, int global_bypass)
+                                   cache_hints *h1, int global_bypass, int *taken_out)
 {
     h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                    ? LINE_KIND_GLOBAL_READ_ONLY
@@ -698,6 +698,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     bool taken;
     mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
                                          r->data, &res, &res2, &taken);
+    *taken_out = taken;
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
     hier_count_l2(rq, &res2);
@@ -884,9 +885,14 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
+    /* The previous line missed in the L1 (cache_read_line_miss took it): the next one goes to
+     * the miss path without the hit path's look-up first, as the lines of a scattered load
+     * tend to miss together; a line that hits there takes read_line, with the same results as
+     * read_lines_hit's, and the lines after it try the hit path again. */
+    int after_miss = 0;
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if ((hit_kinds >> r->kind) & 1) {
+        if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
@@ -908,11 +914,13 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             l2_hints_kind = r->kind;
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
+        int taken = 0;
         mem_status st = store                       ? store_line(ms, rq, l1, r)
                         : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
-                                                                           global_bypass)
+                                                                           global_bypass, &taken)
                                                        : read_line(ms, rq, l1, r, &h1,
                                                                    global_bypass);
+        after_miss = taken;
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);
