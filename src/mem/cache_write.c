@@ -318,42 +318,72 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
     return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
 }
 
-/* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
- * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
-static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
-                                   const uint8_t *mask, const cache_hints *h, cache_result *r)
+/* The stored bytes of a 128-byte line's store bits (two words). */
+static inline uint32_t stored_bytes(const uint64_t *bits)
+{
+    return word_popcount(bits[0]) + word_popcount(bits[1]);
+}
+
+/* write_access's steps before a store of a 128-byte line at `addr` changes the line's bytes
+ * (store bits `bits`, NULL for every byte, touching `sectors`, not 0; data and mask as the
+ * caller passes them down): the
+ * look-up and sector counts, allocation or the write around the cache, the hint and the
+ * write-through. Returns MEM_OK with *line the resident slot to store into (*through: the
+ * store went on to the next level too), or *line NO_INDEX when nothing is left to store; any
+ * other status is the allocation's or the next level's. */
+static inline __attribute__((always_inline)) mem_status
+store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits, const uint8_t *data,
+                 const uint8_t *mask, const cache_hints *h, cache_result *r, uint32_t *line,
+                 int *through)
 {
     uint64_t line_number = addr >> c->line_shift;
-    uint64_t sectors = bit_range(0, c->sectors_per_line);
-    int through = h->write_mode == CACHE_WRITE_THROUGH ||
-                  (h->write_mode == CACHE_WRITE_DEFAULT &&
-                   ((c->config.write_through_kinds >> h->kind) & 1));
+    *through = h->write_mode == CACHE_WRITE_THROUGH ||
+               (h->write_mode == CACHE_WRITE_DEFAULT &&
+                ((c->config.write_through_kinds >> h->kind) & 1));
     uint32_t set = set_index(c, line_number);
-    uint32_t line = find_line(c, set, line_number);
+    *line = find_line(c, set, line_number);
     mem_status st;
-    if (line != NO_INDEX) {
+    if (*line != NO_INDEX) {
         r->line_hit = true;
-        count_sectors(r, sectors, LINE_FIELD(c, line, valid_sectors));
-        touch(c, line);
+        count_sectors(r, sectors, LINE_FIELD(c, *line, valid_sectors));
+        touch(c, *line);
     } else {
         count_sectors(r, sectors, 0);
         if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
             st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
             if (st == MEM_OK)
-                r->write_through_bytes += 128;
+                r->write_through_bytes += bits ? stored_bytes(bits) : 128;
+            return st; /* *line is NO_INDEX */
+        }
+        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, line);
+        if (st != MEM_OK) {
+            *line = NO_INDEX;
             return st;
         }
-        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, &line);
-        if (st != MEM_OK)
-            return st;
     }
-    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
-    if (through) {
+    apply_alloc_hint(c, *line, (cache_alloc)h->alloc);
+    if (*through) {
         st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
-        if (st != MEM_OK)
+        if (st != MEM_OK) {
+            *line = NO_INDEX;
             return st;
-        r->write_through_bytes += 128;
+        }
+        r->write_through_bytes += bits ? stored_bytes(bits) : 128;
     }
+    return MEM_OK;
+}
+
+/* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
+ * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
+static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const cache_hints *h, cache_result *r)
+{
+    uint64_t sectors = bit_range(0, c->sectors_per_line);
+    uint32_t line;
+    int through;
+    mem_status st = store_line_start(c, addr, sectors, NULL, data, mask, h, r, &line, &through);
+    if (line == NO_INDEX)
+        return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
     size_t slot = (size_t)g->data_slots[w] - 1;
@@ -363,6 +393,64 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     valid[2] = valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
     g->valid_sectors[w] = sectors;
     g->dirty_sectors[w] = through ? 0 : sectors;
+    return MEM_OK;
+}
+
+/* The 32-byte sectors of a 128-byte line's byte bitmap (two words) with any bit set. */
+static inline uint64_t sectors_any32(uint64_t w0, uint64_t w1)
+{
+    return (uint64_t)((uint32_t)w0 != 0) | (uint64_t)((w0 >> 32) != 0) << 1 |
+           (uint64_t)((uint32_t)w1 != 0) << 2 | (uint64_t)((w1 >> 32) != 0) << 3;
+}
+
+/* The 32-byte sectors of a 128-byte line's byte bitmap with every bit set. */
+static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
+{
+    return (uint64_t)((uint32_t)w0 == UINT32_MAX) | (uint64_t)((w0 >> 32) == UINT32_MAX) << 1 |
+           (uint64_t)((uint32_t)w1 == UINT32_MAX) << 2 | (uint64_t)((w1 >> 32) == UINT32_MAX) << 3;
+}
+
+/* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
+ * store bits bits[0..1] (a warp's scattered store: a field of each of several structures): the
+ * same counts, next-level calls and line state, with the sector masks worked out from the two
+ * bitmap words at once instead of sector by sector. */
+static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
+                                  const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
+                                  cache_result *r)
+{
+    uint64_t w0 = bits[0], w1 = bits[1];
+    uint64_t sectors = sectors_any32(w0, w1);
+    if (sectors == 0)
+        return MEM_OK; /* an all-zero mask stores nothing */
+    uint32_t line;
+    int through;
+    mem_status st = store_line_start(c, addr, sectors, bits, data, mask, h, r, &line, &through);
+    if (line == NO_INDEX)
+        return st;
+    line_group *g = &c->groups[line >> GROUP_SHIFT];
+    uint32_t w = line & (GROUP_LINES - 1);
+    size_t slot = (size_t)g->data_slots[w] - 1;
+    uint8_t *ld = &c->data[slot << 7];
+    uint64_t *valid = &c->byte_masks[slot * 4], *dirt = valid + 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        for (uint64_t m = bits[k]; m != 0;) { /* 16 bytes at a time where any is stored */
+            unsigned at = ((unsigned)__builtin_ctzll(m) >> 4) << 4;
+            blend16(ld + k * 64 + at, data + k * 64 + at, (m >> at) & 0xFFFF);
+            m &= ~(UINT64_C(0xFFFF) << at);
+        }
+    }
+    valid[0] |= w0;
+    valid[1] |= w1;
+    g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);
+    if (!through) {
+        dirt[0] |= w0;
+        dirt[1] |= w1;
+        g->dirty_sectors[w] |= sectors;
+        return MEM_OK;
+    }
+    dirt[0] &= ~w0;
+    dirt[1] &= ~w1;
+    g->dirty_sectors[w] &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
     return MEM_OK;
 }
 
@@ -376,10 +464,14 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
         return MEM_ERR_ARGUMENT;
     }
     const cache_hints *h = hints != NULL ? hints : &no_hints;
-    if (c->config.line_bytes == 128 && (bits[0] & bits[1]) == UINT64_MAX && result != NULL &&
-        hints_valid(c, h)) { /* every byte of a 128-byte line: a warp's full store */
+    if (c->config.line_bytes == 128 && result != NULL && hints_valid(c, h) &&
+        ((bits[0] & bits[1]) == UINT64_MAX || c->sector_shift == 5)) {
+        /* every byte of a 128-byte line (a warp's full store), or some bytes of one of 32-byte
+         * sectors (a scattered store's line) */
         memset(result, 0, sizeof *result);
-        mem_status st = write_whole_line(c, addr, data, byte_mask, h, result);
+        mem_status st = (bits[0] & bits[1]) == UINT64_MAX
+                            ? write_whole_line(c, addr, data, byte_mask, h, result)
+                            : write_part_line(c, addr, data, byte_mask, bits, h, result);
         c->stats.writes++;
         c->stats.write_sector_hits += result->sector_hits;
         c->stats.write_sector_misses += result->sector_misses;

@@ -342,6 +342,65 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
     ms->whole_lanes = store ? 0 : lanes;
 }
 
+/* lane_stride's accesses with no inactive lane between whose stride is less than a line and
+ * divides it, each lane's bytes in one sector (a field of an array of small structures:
+ * aos_update's 4-byte fields 32 bytes apart): every line but the first and the last holds
+ * line_bytes / stride lanes at the same offsets, so its sectors and byte bits are worked out
+ * once. The requests, their order, bytes, masks and data are coalesce_strided's per-lane
+ * loop's. Returns 1, or -1 when the scratch is full. */
+static int coalesce_fields(memsys *ms, const mem_access *acc, const lane_target *t,
+                           uint32_t lanes, uint32_t stride, uint32_t bytes, int store)
+{
+    uint32_t l0 = (uint32_t)__builtin_ctz(lanes), n = bits_popcount32(lanes);
+    uint32_t line_bytes = ms->line_bytes, per_line = line_bytes / stride;
+    uint64_t line_mask = line_bytes - 1, lane_bits = bit_span(0, bytes);
+    unsigned shift = ms->l1_sector_shift;
+    line_req proto; /* a line of per_line lanes: only its sectors and byte bits are used */
+    proto.sectors = 0;
+    memset(proto.byte_bits, 0, sizeof proto.byte_bits);
+    for (uint32_t off = (uint32_t)(t[l0].offset & (stride - 1)); off < line_bytes; off += stride) {
+        proto.sectors |= UINT64_C(1) << (off >> shift);
+        proto.byte_bits[off >> 6] |= lane_bits << (off & 63);
+    }
+    for (uint32_t i = 0; i < n;) {
+        uint64_t at = t[l0 + i].offset;
+        uint32_t off = (uint32_t)(at & line_mask);
+        uint32_t count = (line_bytes - off + stride - 1) / stride;
+        count = count < n - i ? count : n - i;
+        int r = new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store);
+        if (r < 0)
+            return -1;
+        line_req *q = &ms->reqs[r];
+        if (count == per_line) { /* then off is the first lane's offset in every full line */
+            q->sectors = proto.sectors;
+            memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
+        } else {
+            for (uint32_t j = 0, o = off; j < count; j++, o += stride) {
+                q->sectors |= UINT64_C(1) << (o >> shift);
+                q->byte_bits[o >> 6] |= lane_bits << (o & 63);
+            }
+        }
+        uint32_t l = l0 + i, end = l0 + i + count;
+        if (!store) {
+            for (; l < end; l++, off += stride) ms->lane_src[l] = q->data + off;
+        } else if (bytes == 4) { /* a word a lane: fixed-size copies */
+            const uint32_t ones = 0x01010101u;
+            for (; l < end; l++, off += stride) {
+                memcpy(q->mask + off, &ones, 4);
+                memcpy(q->data + off, acc->data[l], 4);
+            }
+        } else {
+            for (; l < end; l++, off += stride) {
+                lane_copy(q->mask + off, NULL, bytes);
+                lane_copy(q->data + off, acc->data[l], bytes);
+            }
+        }
+        i += count;
+    }
+    ms->last_req = ms->nreqs - 1;
+    return 1;
+}
+
 /* Accesses of lane_stride's shape: their line requests in the order, and with the bytes,
  * sectors, mask and data, the per-lane path would give them, without a look-up (the lanes go
  * up through memory: a new line is the next request; stride 0: one line for all). Returns 0
@@ -386,6 +445,8 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
     /* A lane's bytes are aligned to their power-of-two size (at most 64): when that is no more
      * than a sector, they lie in one sector and one 64-bit word of the byte bits. */
     int one_sector = bytes <= (1u << ms->l1_sector_shift);
+    if (one_sector && stride < ms->line_bytes && !(ms->line_bytes % stride) && !(run & (run + 1)))
+        return coalesce_fields(ms, acc, t, lanes, (uint32_t)stride, bytes, store);
     uint64_t lane_bits = bit_span(0, bytes);
     line_req *q = NULL;
     for (uint32_t m = lanes; m; m &= m - 1) {

@@ -73,6 +73,10 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
     line_req *ln = rq->line;
     if (!ln || addr - ln->line_addr >= ms->line_bytes)
         return;
+    if (!l2_read && addr == ln->line_addr && bytes == ms->line_bytes) { /* the whole line */
+        for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
+        return;
+    }
     unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
     uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
     for (uint32_t s = off >> s1; s <= last >> s1; s++) {
@@ -679,12 +683,12 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
 }
 
 /* read_line for a line of a kind that l1_hit_kinds allows (so neither bypass nor LSC control
- * nor a wider fill applies) and whose sectors did not all hit: cache_read_line_miss reads the
- * line's missing run through the L1 and the L2 in one call, and the L2's read is counted and
- * its levels recorded here as hier_l2_read (the L1's next level) does; any other line takes
- * read_line. */
+ * nor a wider fill applies): cache_read_line_miss reads the line's missing run through the L1
+ * and the L2 in one call, and the L2's read is counted and its levels recorded here as
+ * hier_l2_read (the L1's next level) does; any other line, one whose sectors all hit among
+ * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                                   cache_hints *h1, int global_bypass)
+                                   cache_hints *h1, int global_bypass, int *taken_out)
 {
     h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                    ? LINE_KIND_GLOBAL_READ_ONLY
@@ -694,6 +698,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     bool taken;
     mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
                                          r->data, &res, &res2, &taken);
+    *taken_out = taken;
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
     hier_count_l2(rq, &res2);
@@ -721,6 +726,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
 static void report_levels(memsys *ms, mem_access *acc)
 {
     uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
+    uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         const line_req *r = &ms->reqs[i];
         int32_t slice = -1;
@@ -734,6 +740,21 @@ static void report_levels(memsys *ms, mem_access *acc)
             continue;
         }
         uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
+        if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
+            uint16_t l2_slice = 0;
+            for (uint64_t s = r->sectors; s; s &= s - 1) {
+                unsigned k = (unsigned)__builtin_ctzll(s);
+                uint8_t lv = r->level[k];
+                if (lv != MEM_LEVEL_L1 && slice < 0) {
+                    slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+                    l2_slice = (uint16_t)slice;
+                }
+                acc->served[n++] = (mem_served){r->line_addr + k * sector, lv, l2_slice};
+                levels |= 1u << lv;
+            }
+            acc->nserved = n;
+            continue;
+        }
         for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
             mem_served *e = &acc->served[n++];
@@ -864,9 +885,14 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
+    /* The previous line missed in the L1 (cache_read_line_miss took it): the next one goes to
+     * the miss path without the hit path's look-up first, as the lines of a scattered load
+     * tend to miss together; a line that hits there takes read_line, with the same results as
+     * read_lines_hit's, and the lines after it try the hit path again. */
+    int after_miss = 0;
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if ((hit_kinds >> r->kind) & 1) {
+        if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
@@ -888,11 +914,13 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             l2_hints_kind = r->kind;
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
+        int taken = 0;
         mem_status st = store                       ? store_line(ms, rq, l1, r)
                         : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
-                                                                           global_bypass)
+                                                                           global_bypass, &taken)
                                                        : read_line(ms, rq, l1, r, &h1,
                                                                    global_bypass);
+        after_miss = taken;
         if (st != MEM_OK) {
             rq->line = NULL;
             return nomem(f, acc);

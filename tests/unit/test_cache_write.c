@@ -289,6 +289,55 @@ static void test_whole_line_store_takes_exactly_the_masked_bytes(void **state)
     }
 }
 
+/* Partial stores into the same few lines through both entry points (cache_write_line_bits
+ * takes its partial-line path for 32-byte sectors): write-back stores that leave sectors partly
+ * valid and dirty, stores that complete them, write-through stores over dirty bytes that clean
+ * some sectors and not others, and stores into absent lines; after each, the results, the
+ * statistics, the line's sectors and its bytes (cache_peek) are the masked write's. */
+static void test_partial_line_bits_write_matches_masked_write(void **state)
+{
+    (void)state;
+    fixture a, b;
+    setup(&a, 32);
+    setup(&b, 32);
+    cache_hints through = {.write_mode = CACHE_WRITE_THROUGH};
+    for (int n = 0; n < 64; n++) {
+        uint8_t data[128], mask[128] = {0};
+        for (int i = 0; i < 128; i++) data[i] = (uint8_t)(n * 13 + i * 3);
+        int kind = n % 4;
+        for (int lane = 0; lane < 8; lane++) {
+            int at = kind == 0 ? lane * 16 + (n / 4) % 12     /* two words a sector */
+                   : kind == 1 ? (lane % 4) * 32 + (n / 4) % 28 /* one word a sector */
+                   : kind == 2 ? 32 + lane * 4                  /* sector 1 whole */
+                               : lane * 8 + 64;                 /* words in sectors 2, 3 */
+            for (int k = 0; k < 4; k++) mask[at + k] = 1;
+        }
+        uint64_t bits[2];
+        bits_of(mask, bits);
+        uint64_t addr = BASE + (uint64_t)(n % 3) * 128;
+        const cache_hints *h = n % 5 == 2 ? &through : NULL;
+        cache_result ra, rb;
+        assert_int_equal(cache_write_masked(a.c, addr, 128, data, mask, h, &ra), MEM_OK);
+        assert_int_equal(cache_write_line_bits(b.c, addr, data, mask, bits, h, &rb), MEM_OK);
+        assert_memory_equal(&ra, &rb, sizeof ra);
+        assert_same_cache(&a, &b, addr);
+        uint8_t ga[128], gb[128], fa[128] = {0}, fb[128] = {0};
+        assert_int_equal(cache_peek(a.c, addr, 128, ga, fa), cache_peek(b.c, addr, 128, gb, fb));
+        assert_memory_equal(fa, fb, 128);
+        for (int i = 0; i < 128; i++)
+            if (fa[i])
+                assert_int_equal(ga[i], gb[i]);
+    }
+    cache_line_info info;
+    assert_true(cache_lookup(b.c, BASE, &info));
+    assert_true(info.valid_sectors != 0 && info.partial_sectors != 0); /* both kinds were seen */
+    assert_int_equal(a.spy.count, b.spy.count);
+    assert_true(a.spy.count > 0);
+    assert_memory_equal(a.spy.writes, b.spy.writes, sizeof a.spy.writes);
+    teardown(&a);
+    teardown(&b);
+}
+
 /* An address inside a line is refused and changes nothing. */
 static void test_line_bits_write_needs_a_line_address(void **state)
 {
@@ -317,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_store_sectors_of_other_sizes),
         cmocka_unit_test(test_line_bits_write_matches_masked_write),
         cmocka_unit_test(test_whole_line_store_takes_exactly_the_masked_bytes),
+        cmocka_unit_test(test_partial_line_bits_write_matches_masked_write),
         cmocka_unit_test(test_line_bits_write_needs_a_line_address),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,6 +202,40 @@ static void test_fixed_strides(void **state)
     assert_int_equal(load_strided(fx, 1, 1, 0xFFFFFFFFu, 3, 129), 32);
 }
 
+/* Lanes at a stride that divides the line (fields of an array of small structures,
+ * coalesce_fields): lines whose first or last lane is not at the start or end of the pattern
+ * (a partial first and last line), runs of lanes that do not start at lane 0, 8- and 16-byte
+ * fields; loads checked against the definition (served list, every lane's data), stores by
+ * every stored word and the words beside them. */
+static void test_field_strides(void **state)
+{
+    fixture *fx = *state;
+    assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, 100, 32), 9);
+    assert_int_equal(load_strided(fx, 8, 1, 0xFFFFFFFFu, 56, 64), 16);
+    assert_int_equal(load_strided(fx, 4, 1, 0x07FFFFE0u, 4, 16), 4);
+    assert_int_equal(load_strided(fx, 4, 4, 0xFFFFFFFFu, 16, 32), 8);
+    assert_int_equal(load_strided(fx, 4, 2, 0x0000FFFFu, 4096 + 120, 8 * 2), 3);
+    uint32_t strides[2] = {32, 64};
+    for (uint32_t k = 0; k < 2; k++) {
+        uint64_t base = 8192 + 4096 * k + 100 - 4 * k; /* 4-byte aligned, mid-line */
+        mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1 + k, 0xFFFFFFFEu);
+        memsys_test_strided(a, fx->buf + base, strides[k]);
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint32_t v[2] = {6000 + 100 * k + l, 7000 + l};
+            memcpy(a->data[l], v, 8);
+        }
+        assert_int_equal(run_checked(fx), k == 0 ? 8 : 16);
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint64_t off = base + strides[k] * l;
+            assert_int_equal(word_at(fx, off), l == 0 ? 3 * (off / 4) + 1 : 6000 + 100 * k + l);
+            if (k == 1)
+                assert_int_equal(word_at(fx, off + 4), l == 0 ? 3 * (off / 4 + 1) + 1 : 7000 + l);
+            assert_int_equal(word_at(fx, off - 4), 3 * (off / 4 - 1) + 1);
+            assert_int_equal(word_at(fx, off + 4 + 4 * k), 3 * (off / 4 + 1 + k) + 1);
+        }
+    }
+}
+
 static void test_lanes_going_back(void **state)
 {
     fixture *fx = *state;
@@ -403,6 +437,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_contiguous_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixed_strides, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_field_strides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes_going_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_lanes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_words, setup, teardown),

@@ -808,6 +808,37 @@ static void test_served_level_of_each_sector(void **state)
     assert_served(&fx->acc, MEM_LEVEL_SHARED, 0, 0);
 }
 
+/* A column load (every lane its own line) whose lines miss and hit in turn: after a line that
+ * missed, the next goes to the miss path first (hier_global_local's after_miss) and a line that
+ * hits there is read as any hit: its lanes' data, an L1 hit per sector, the L1 as its level.
+ * Lines warm where lane % 3 == 2: miss, miss, hit, miss, miss, hit, ... (32 consecutive lines,
+ * four in each set of the test's 4 KiB L1: none evicts another). */
+static void test_column_lines_missing_and_hitting(void **state)
+{
+    fixture *fx = *state;
+    const uint32_t warm = 0x24924924u; /* lanes 2, 5, 8, ..., 29 */
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, warm, 1), fx->buf + 8, 128);
+    perform(fx, 0);
+    assert_l1(insn(fx, 1), 1, 10, 0, 10);
+    memsys_test_strided(begin(fx, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu, 2),
+                        fx->buf + 8, 128);
+    perform(fx, 0);
+    assert_l1(insn(fx, 2), 1, 32, 10, 22);
+    assert_l2(insn(fx, 2), 22, 0, 22);
+    assert_int_equal(insn(fx, 2)->lsu.global_load_requests, 1);
+    assert_int_equal(insn(fx, 2)->lsu.global_load_sectors, 32);
+    assert_int_equal(insn(fx, 2)->lsu.global_load_sector_hits, 10);
+    assert_int_equal(fx->acc.nserved, 32);
+    assert_int_equal(fx->acc.levels, (1u << MEM_LEVEL_L1) | (1u << MEM_LEVEL_DRAM));
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        uint64_t addr = fx->buf + 8 + 128 * l;
+        assert_int_equal(lane_word(&fx->acc, l, 0), initial_word(fx, addr));
+        assert_int_equal(fx->acc.served[l].addr, addr & ~(uint64_t)31);
+        assert_int_equal(fx->acc.served[l].level,
+                         (warm >> l) & 1 ? MEM_LEVEL_L1 : MEM_LEVEL_DRAM);
+    }
+}
+
 /* ---- faults ---- */
 
 static void test_faults_leave_state_alone(void **state)
@@ -846,6 +877,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_unit_stride_miss_then_hit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_column_lines_missing_and_hitting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_word_strides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_misaligned_start, setup, teardown),
         cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
