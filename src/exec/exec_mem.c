@@ -393,6 +393,17 @@ static inline uint64_t load_element(const exec_xinsn *x, const uint8_t *p, unsig
     return v;
 }
 
+/* Writes v to the lanes of register row r (32 values) that `mask` selects: the value of a load
+ * whose lanes all read one address. */
+static inline void broadcast_to_lanes(uint64_t *r, uint64_t v, uint32_t mask)
+{
+    if (mask == FULL_MASK) {
+        for (unsigned l = 0; l < LANES; l++) r[l] = v;
+    } else {
+        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
+    }
+}
+
 /* unpack_load for a load whose lanes all read what lane `lead` read (MEM_AUX_SAME). */
 static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc,
                         unsigned lead)
@@ -405,12 +416,7 @@ static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const 
         if (reg == IR_REG_SINK)
             continue;
         uint64_t v = load_element(x, acc->data[lead], e, acc->elem_bytes);
-        uint64_t *r = w->regs + (size_t)reg * LANES;
-        if (mask == FULL_MASK) {
-            for (unsigned l = 0; l < LANES; l++) r[l] = v;
-        } else {
-            for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
-        }
+        broadcast_to_lanes(w->regs + (size_t)reg * LANES, v, mask);
     }
 }
 
@@ -570,13 +576,8 @@ static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         exec_h_ld(w, x, mask);
         return;
     }
-    uint64_t v = load_element(x, bytes, 0, in->mem.elem_bytes);
-    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
-    if (mask == FULL_MASK) {
-        for (unsigned l = 0; l < LANES; l++) r[l] = v;
-    } else {
-        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
-    }
+    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
+                       load_element(x, bytes, 0, in->mem.elem_bytes), mask);
 }
 
 /* ld with MEM_AUX_SAME that h_ld_const_same does not take (a parameter by name, a variable of
@@ -661,13 +662,8 @@ static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         h_ld_same(w, x, mask);
         return;
     }
-    uint64_t v = load_element(x, bytes, 0, in->mem.elem_bytes);
-    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
-    if (mask == FULL_MASK) {
-        for (unsigned l = 0; l < LANES; l++) r[l] = v;
-    } else {
-        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
-    }
+    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
+                       load_element(x, bytes, 0, in->mem.elem_bytes), mask);
 }
 
 /* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its
