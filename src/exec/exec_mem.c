@@ -344,8 +344,11 @@ static void fence_access(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     do_access(w, x, &fence);
 }
 
-static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
-                    ir_space *space_out)
+/* The fields of `acc` that every access of instruction x sets the same way, whatever the shape
+ * of its address: operation, element size, lanes, attributes, window errors (prepare and
+ * prepare_reg_in). */
+static inline __attribute__((always_inline)) void
+access_header(const exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op)
 {
     const ir_insn *in = x->in;
     acc->op = (uint8_t)op;
@@ -357,6 +360,13 @@ static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->attrs = &in->mem;
     acc->policy = 0;
     acc->window_errors = w->run->prog->module->machine.window_errors;
+}
+
+static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
+                    ir_space *space_out)
+{
+    const ir_insn *in = x->in;
+    access_header(w, x, mask, acc, op);
     *space_out = lane_addresses(w, &in->src[0], (ir_space)in->mem.space, x->aux, acc->addr);
     acc->space = (uint8_t)*space_out;
 }
@@ -699,15 +709,7 @@ prepare_reg_in(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc
                int avx2_here)
 {
     const ir_insn *in = x->in;
-    acc->op = (uint8_t)op;
-    acc->elem_bytes = in->mem.elem_bytes;
-    acc->vec = 1;
-    acc->active = mask;
-    acc->insn_id = in->id;
-    acc->time = 0;
-    acc->attrs = &in->mem;
-    acc->policy = 0;
-    acc->window_errors = w->run->prog->module->machine.window_errors;
+    access_header(w, x, mask, acc, op);
     acc->space = in->mem.space;
     const uint64_t *lo = w->regs + (size_t)in->src[0].reg * LANES;
     uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
