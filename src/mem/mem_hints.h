@@ -1,5 +1,5 @@
-/* The cache hints that follow from a global or local access's own attributes (PTX eviction
- * priorities and write modes, Intel LSC per-level cache controls), for the hierarchy's paths in
+/* The cache hints that follow from a global or local access's own attributes (eviction
+ * priorities, write modes, Intel LSC per-level cache controls), for the hierarchy's paths in
  * mem_hier.c: the L1 allocation class and write mode of a line, and the L2 side of the LSC
  * controls. hier_set_l2_hints (mem_hier.c) combines them with policy descriptors, windows and
  * the preset (docs/architecture.md, "The memory hierarchy": behaviours, not special cases).
