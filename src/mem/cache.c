@@ -717,7 +717,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
                                                                : h->fill_bytes;
     if (line != NO_INDEX) {
         uint64_t valid = found->valid_sectors[w];
-        size_t slot = (size_t)found->data_slots[w] - 1;
+        size_t slot = data_slot(c, line);
         uint8_t *data = &c->data[slot << c->line_shift];
         uint64_t fill = 0;
         if (requested & ~valid) {
@@ -751,7 +751,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     st = fetch_runs(c, g, w, fill_mask(c, line, requested, fill_bytes), h->request, r);
     if (st != MEM_OK)
         return st;
-    copy_out(out, &c->data[((size_t)g->data_slots[w] - 1) << c->line_shift], offset, bytes);
+    copy_out(out, line_data(c, line), offset, bytes);
     return MEM_OK;
 }
 
@@ -783,10 +783,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         valid = found->valid_sectors[w];
         missing = sectors & ~valid;
         if (!one_run(missing) ||
-            runs_hold_bytes(c,
-                            &c->byte_masks[((size_t)found->data_slots[w] - 1) * 2 *
-                                           c->bitmap_words],
-                            missing))
+            runs_hold_bytes(c, valid_bits(c, line), missing))
             return MEM_OK;
     }
     *taken = true;
@@ -807,7 +804,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     uint32_t run_bytes = (uint32_t)popcount64(missing) << c->sector_shift;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
     st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r);

@@ -386,7 +386,7 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = data_slot(c, line);
     uint64_t *valid = &c->byte_masks[slot * 4];
     memcpy(&c->data[slot << 7], data, 128);
     valid[0] = valid[1] = UINT64_MAX;
@@ -429,7 +429,7 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = data_slot(c, line);
     uint8_t *ld = &c->data[slot << 7];
     uint64_t *valid = &c->byte_masks[slot * 4], *dirt = valid + 2;
     for (uint32_t k = 0; k < 2; k++) {
