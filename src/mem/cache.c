@@ -346,7 +346,8 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
 
 /* The sectors of the line to fetch for `missing`: every aligned fill block holding a missing
  * sector, less the sectors already fully valid. */
-static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint32_t fill_bytes)
+static inline uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing,
+                                 uint32_t fill_bytes)
 {
     uint32_t block = fill_bytes >> c->sector_shift;
     if (block == 1)
@@ -526,9 +527,47 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
     return true;
 }
 
+/* cache_lines_held for a 16-way cache indexed by line number modulo its sets (the presets'
+ * L1s): the geometry in locals, since the compiler must assume that each store to lines[] may
+ * change the cache's fields and would load them again for every line. */
+static uint32_t held_lines_16(const cache *c, uint32_t n, const uint8_t *ap, const uint8_t *sp,
+                              size_t stride, uint32_t *lines)
+{
+    const line_group *groups = c->groups;
+    const unsigned line_shift = c->line_shift;
+    const uint32_t sets = c->sets;
+    const uint64_t recip = c->recip_sets;
+    uint32_t i = 0;
+    for (; i < n; i++, ap += stride, sp += stride) {
+        uint64_t s, addr;
+        memcpy(&s, sp, sizeof s);
+        memcpy(&addr, ap, sizeof addr);
+        uint64_t line_number = addr >> line_shift, tag = TAG_OF(line_number);
+        uint32_t set = mod_by(line_number, sets, recip);
+        const line_group *g = &groups[set];
+        uint32_t w = 0;
+        if (g->tags[0] != tag) {
+            uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
+            for (; m; m &= m - 1)
+                if (g->tags[__builtin_ctz(m)] == tag)
+                    break;
+            if (!m)
+                break;
+            w = (uint32_t)__builtin_ctz(m);
+        }
+        if (!s || (s & ~g->valid_sectors[w]))
+            break;
+        lines[i] = set * GROUP_LINES + w;
+    }
+    return i;
+}
+
 uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
                           const uint64_t *sectors, size_t stride, uint32_t *lines)
 {
+    if (c->ways == GROUP_LINES && c->plain_index)
+        return held_lines_16(c, n, (const uint8_t *)line_addrs, (const uint8_t *)sectors, stride,
+                             lines);
     uint32_t i = 0;
     for (; i < n; i++) {
         size_t at = i * stride;
@@ -549,9 +588,14 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
                                        size_t stride, const uint32_t *lines, uint64_t *clock,
                                        uint64_t *reads, uint64_t *total)
 {
+    /* The geometry in locals: the copies into `out` may alias anything, so the compiler would
+     * load the cache's fields again after each of them. */
     line_group *groups = c->groups;
     const uint8_t *data = c->data;
-    unsigned line_shift = c->line_shift;
+    const unsigned line_shift = c->line_shift;
+    const int sector32 = c->config.sector_bytes == 32, line128 = c->config.line_bytes == 128;
+    const uint32_t line_bytes = c->config.line_bytes;
+    uint64_t now = *clock, read_count = *reads, sector_total = *total;
     uint32_t i = 0;
     for (; i < n; i++, sp += stride, out += stride) {
         uint64_t s;
@@ -565,14 +609,25 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
             runs = popcount64(s & ~(s << 1));
             k = popcount64(s);
         }
-        *clock += runs;
-        g->stamps[w] = *clock;
+        now += runs;
+        g->stamps[w] = now;
         if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
             cache_touch_last(c, line);
-        *reads += runs;
-        *total += k;
-        copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k, out);
+        read_count += runs;
+        sector_total += k;
+        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << line_shift);
+        if (k == 1 && sector32) { /* copy_hit_sectors' cases */
+            uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
+            memcpy(out + at, ld + at, 32);
+        } else if (line128) {
+            memcpy(out, ld, 128);
+        } else {
+            memcpy(out, ld, line_bytes);
+        }
     }
+    *clock = now;
+    *reads = read_count;
+    *total = sector_total;
     return i;
 }
 
@@ -648,6 +703,13 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     return st;
 }
 
+/* Whether mask is one run of consecutive set bits (not zero). */
+static inline int one_run(uint64_t mask)
+{
+    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
+    return mask != 0 && (run & (run + 1)) == 0;
+}
+
 /* Whether any byte of the runs of sectors `mask` is valid in the byte bitmap `valid` (a partly
  * valid sector, which a fill must merge: fetch_sectors' slow case). */
 static int runs_hold_bytes(const cache *c, uint64_t *valid, uint64_t mask)
@@ -661,6 +723,17 @@ static int runs_hold_bytes(const cache *c, uint64_t *valid, uint64_t mask)
         mask &= ~bit_range(first, count);
     }
     return 0;
+}
+
+/* runs_hold_bytes, with the common case of one run (a scattered load's missing sector, or
+ * its fill block) inline. */
+static inline int fill_holds_bytes(const cache *c, uint64_t *valid, uint64_t mask)
+{
+    if (mask && one_run(mask)) {
+        unsigned first = (unsigned)__builtin_ctzll(mask), count = popcount64(mask);
+        return bits_apply(valid, first << c->sector_shift, count << c->sector_shift, BITS_ANY);
+    }
+    return runs_hold_bytes(c, valid, mask);
 }
 
 /* fetch_sectors for runs of `mask` that hold no valid byte (runs_hold_bytes false), of the
@@ -694,6 +767,10 @@ static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, 
 {
     if (bytes == 128)
         memcpy(out, data + offset, 128);
+    else if (bytes == 32) /* a scattered load's sector */
+        memcpy(out, data + offset, 32);
+    else if (bytes == 64)
+        memcpy(out, data + offset, 64);
     else
         memcpy(out, data + offset, bytes);
 }
@@ -724,7 +801,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
             if (fill_bytes > c->config.line_bytes)
                 return read_access(c, addr, bytes, out, h, r);
             fill = fill_mask(c, line, requested & ~valid, fill_bytes);
-            if (runs_hold_bytes(c, &c->byte_masks[slot * 2 * c->bitmap_words], fill))
+            if (fill_holds_bytes(c, &c->byte_masks[slot * 2 * c->bitmap_words], fill))
                 return read_access(c, addr, bytes, out, h, r);
         }
         r->line_hit = true;
@@ -755,13 +832,6 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     return MEM_OK;
 }
 
-/* Whether mask is one run of consecutive set bits (not zero). */
-static inline int one_run(uint64_t mask)
-{
-    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
-    return mask != 0 && (run & (run + 1)) == 0;
-}
-
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
                                 cache_result *r, cache_result *below_r, bool *taken)
@@ -783,7 +853,8 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         valid = found->valid_sectors[w];
         missing = sectors & ~valid;
         if (!one_run(missing) ||
-            runs_hold_bytes(c, valid_bits(c, line), missing))
+            bits_apply(valid_bits(c, line), (uint32_t)__builtin_ctzll(missing) << c->sector_shift,
+                       popcount64(missing) << c->sector_shift, BITS_ANY))
             return MEM_OK;
     }
     *taken = true;

@@ -239,6 +239,23 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result);
+/* cache_write_line_bits for a cache whose next level is the cache `below` (an L1 on its L2),
+ * with the line's write to the next level (write-through, or a store around the cache that
+ * does not allocate) made into `below` directly, as cache_write_line_bits(below, addr, data,
+ * byte_mask, bits, below_hints, below_result) would make it, instead of through the
+ * next-level adapter: the same effects, counts and data in both caches (§"Writes"). The
+ * caller does what its adapter does around such a write (the write's statistics are in
+ * *below_result when *below_written). *taken (OUT) false: a store the fast line paths of
+ * either cache do not take (not a 128-byte line, invalid hints, a partial store into sectors
+ * other than 32 bytes): nothing was done, and the caller takes cache_write_line_bits.
+ * Otherwise returns as cache_write_line_bits, with *below_written (OUT) whether the write
+ * reached `below` (not for an all-zero mask). hints, below_hints, result and below_result:
+ * borrowed, not NULL. */
+mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
+                                  const uint8_t *byte_mask, const uint64_t *bits,
+                                  const cache_hints *hints, const cache_hints *below_hints,
+                                  cache_result *result, cache_result *below_result, bool *taken,
+                                  bool *below_written);
 
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's

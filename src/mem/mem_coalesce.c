@@ -37,7 +37,7 @@ static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
-    r->all_l1 = 0;
+    r->line_level = MEM_LEVEL_NONE;
     r->sectors = 0;
     memset(r->byte_bits, 0, sizeof r->byte_bits);
     if (store)
@@ -325,7 +325,7 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
         line_req *q = &ms->reqs[i];
         q->line_addr = t[l].offset & ~line_mask;
         q->kind = LINE_KIND_GLOBAL;
-        q->all_l1 = 0;
+        q->line_level = MEM_LEVEL_NONE;
         q->sectors = proto.sectors;
         memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
         if (store) {

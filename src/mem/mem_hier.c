@@ -67,7 +67,8 @@ static void count_lsu_line(mem_request *rq, const line_req *r, int store, int fi
 /* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
  * level that served a read (L2, or DRAM for the sectors `l2_hits` does not cover when reading
  * through L2) or that a write reached. Calls for other lines (write-backs of evicted lines,
- * wider fills) record nothing. */
+ * wider fills) record nothing. A line of one level (line_req.line_level: a store's) stays so
+ * when the whole line is written; a part of it turns its levels into per-sector ones first. */
 static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr, uint32_t bytes,
                           uint8_t level, int l2_read, uint64_t l2_hits)
 {
@@ -75,8 +76,17 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
     if (!ln || addr - ln->line_addr >= ms->line_bytes)
         return;
     if (!l2_read && addr == ln->line_addr && bytes == ms->line_bytes) { /* the whole line */
+        if (ln->line_level != MEM_LEVEL_NONE) { /* a store line: still one level */
+            ln->line_level = level;
+            return;
+        }
         for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
         return;
+    }
+    if (ln->line_level != MEM_LEVEL_NONE) { /* one level so far: per sector from here on */
+        for (uint64_t m = ln->sectors; m; m &= m - 1)
+            ln->level[__builtin_ctzll(m)] = ln->line_level;
+        ln->line_level = MEM_LEVEL_NONE;
     }
     unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
     uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
@@ -552,8 +562,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
 {
     const ir_mem_attrs *a = rq->attrs;
     cache_result res;
-    for (uint64_t s = r->sectors; s; s &= s - 1)
-        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1; /* unless a level below takes them */
+    r->line_level = MEM_LEVEL_L1; /* unless a level below takes them */
     if (is_surface(a)) /* to L2, leaving any L1 copy alone */
         return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     if (r->kind == LINE_KIND_GLOBAL &&
@@ -574,6 +583,28 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     };
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_l1_store_hints(a, &h1);
+    if (!rq->log || rq->log->immediate) {
+        /* The L1's write to the L2 (write-through, or around the L1) made by the L1's own call
+         * instead of through l2_write: counted and recorded here as l2_write_for does. */
+        cache_result res2;
+        bool taken, written;
+        rq->l2.request = rq;
+        mem_status st = cache_write_line_below(l1, ms->l2, r->line_addr, r->data, r->mask,
+                                               r->byte_bits, &h1, &rq->l2, &res, &res2, &taken,
+                                               &written);
+        if (taken) {
+            if (written) {
+                if (rq->log)
+                    rq->log->writes++;
+                hier_count_l2(rq, &res2);
+                /* record_levels of the whole line: still of one level (line_level L1 above; the
+                 * L1's write-backs of other lines recorded nothing) */
+                r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
+            }
+            hier_count_l1(rq, &res);
+            return st;
+        }
+    }
     mem_status st = cache_write_line_bits(l1, r->line_addr, r->data, r->mask, r->byte_bits, &h1,
                                           &res);
     hier_count_l1(rq, &res);
@@ -647,52 +678,79 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     return st;
 }
 
-/* The access's results: every touched sector with the level that served it. */
+/* The access's results: every touched sector with the level that served it. The counts and
+ * bases live in locals: the entries' one-byte level fields may alias anything, so the compiler
+ * would otherwise load them again after every entry. */
 static void report_levels(memsys *ms, mem_access *acc)
 {
-    uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
-    uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
-        const line_req *r = &ms->reqs[i];
-        int32_t slice = -1;
-        if (r->all_l1) { /* read_line_hit's lines: no level below, no slice */
-            for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
-                acc->served[acc->nserved++] =
-                    (mem_served){r->line_addr + (unsigned)__builtin_ctzll(s) * sector,
-                                 MEM_LEVEL_L1, 0};
+    const uint32_t sector = ms->cfg.l1.sector_bytes, nreqs = ms->nreqs;
+    const uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
+    const line_req *reqs = ms->reqs;
+    mem_served *served = acc->served;
+    uint32_t levels = 0, n = acc->nserved;
+    for (uint32_t i = 0; i < nreqs; i++) {
+        const line_req *r = &reqs[i];
+        uint64_t line_addr = r->line_addr, s = r->sectors;
+        if (r->line_level == MEM_LEVEL_L1) { /* L1-hit lines, and stores the L1 kept */
+            if (s && n < MEM_MAX_SERVED)
                 levels |= 1u << MEM_LEVEL_L1;
+            if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
+                for (; s; s &= s - 1)
+                    served[n++] = (mem_served){line_addr + (unsigned)__builtin_ctzll(s) * sector,
+                                               MEM_LEVEL_L1, 0};
+            } else {
+                for (; s && n < MEM_MAX_SERVED; s &= s - 1)
+                    served[n++] = (mem_served){line_addr + (unsigned)__builtin_ctzll(s) * sector,
+                                               MEM_LEVEL_L1, 0};
             }
             continue;
         }
-        uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
+        if (r->line_level != MEM_LEVEL_NONE) { /* one level below: its slice looked up once */
+            mem_served e = {0, r->line_level, 0};
+            if (s && n < MEM_MAX_SERVED) {
+                levels |= 1u << e.level;
+                if (e.level != MEM_LEVEL_L1)
+                    e.l2_slice = (uint16_t)cache_slice_of(ms->l2, line_addr);
+            }
+            if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
+                for (; s; s &= s - 1) {
+                    e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
+                    served[n++] = e;
+                }
+            } else {
+                for (; s && n < MEM_MAX_SERVED; s &= s - 1) {
+                    e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
+                    served[n++] = e;
+                }
+            }
+            continue;
+        }
+        int32_t slice = -1;
+        uint16_t l2_slice = 0;
         if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
-            uint16_t l2_slice = 0;
-            for (uint64_t s = r->sectors; s; s &= s - 1) {
+            for (; s; s &= s - 1) {
                 unsigned k = (unsigned)__builtin_ctzll(s);
                 uint8_t lv = r->level[k];
                 if (lv != MEM_LEVEL_L1 && slice < 0) {
-                    slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
+                    slice = (int32_t)cache_slice_of(ms->l2, line_addr);
                     l2_slice = (uint16_t)slice;
                 }
-                acc->served[n++] = (mem_served){r->line_addr + k * sector, lv, l2_slice};
+                served[n++] = (mem_served){line_addr + k * sector, lv, l2_slice};
                 levels |= 1u << lv;
             }
-            acc->nserved = n;
             continue;
         }
-        for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
+        for (; s && n < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
-            mem_served *e = &acc->served[n++];
             uint8_t lv = r->level[k];
             if (lv != MEM_LEVEL_L1 && slice < 0)
-                slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
-            e->addr = r->line_addr + k * sector;
-            e->level = lv;
-            e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
+                slice = (int32_t)cache_slice_of(ms->l2, line_addr);
+            served[n++] = (mem_served){line_addr + k * sector, lv,
+                                       (uint16_t)(slice < 0 ? 0 : slice)};
             levels |= 1u << lv;
         }
-        acc->nserved = n;
     }
+    acc->nserved = n;
     acc->levels |= (uint8_t)levels;
 }
 
@@ -728,7 +786,7 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
     if (!n)
         return 0;
     for (uint32_t j = 0; j < n; j++)
-        r[j].all_l1 = 1; /* report_levels: every sector L1, level[] not written */
+        r[j].line_level = MEM_LEVEL_L1; /* report_levels: every sector L1 */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
     mem_lsu_counters *u = &rq->counters->lsu;

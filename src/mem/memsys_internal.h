@@ -29,7 +29,9 @@ typedef struct line_req {
     uint8_t data[LINE_BYTES_MAX];
     uint64_t byte_bits[LINE_BYTES_MAX / 64]; /* bit b: the access touches byte b */
     uint8_t kind;          /* LINE_KIND_* */
-    uint8_t all_l1;        /* every touched sector hit in L1 (level[] then not written) */
+    uint8_t line_level;    /* MEM_LEVEL_NONE: each touched sector's level is in level[];
+                              otherwise the level of every touched sector (level[] then not
+                              written): an L1-hit line, a store line */
     uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint16_t l2_slice;     /* the line's L2 slice, once a level below L1 was recorded */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
