@@ -12,6 +12,7 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,10 +585,51 @@ uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs
 /* cache_read_hits' loop when the slots are known (`lines`) and the hint changes no class,
  * with its bases in registers (a scattered load's lines, one sector each): adds to *clock,
  * *reads and *total as that loop does; returns how many lines it read. */
+/* read_held_lines for 128-byte lines of 32-byte sectors (the presets' L1), with the few values
+ * its loop needs: the reads are the clock's advance, the sectors one a line plus the extra
+ * sectors of lines with several. */
+static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uint8_t *out,
+                                    size_t stride, const uint32_t *lines, uint64_t *clock,
+                                    uint64_t *reads, uint64_t *total)
+{
+    line_group *groups = c->groups;
+    const uint8_t *data = c->data;
+    uint64_t now0 = *clock, now = now0, extra = 0;
+    uint32_t i = 0;
+    for (; i < n; i++, sp += stride, out += stride) {
+        uint32_t line = lines[i];
+        if (line == NO_INDEX)
+            break;
+        uint64_t s;
+        memcpy(&s, sp, sizeof s);
+        line_group *g = &groups[line >> GROUP_SHIFT];
+        uint32_t w = line & (GROUP_LINES - 1);
+        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << 7);
+        if (!(s & (s - 1))) { /* one sector: one run, the sector copied */
+            g->stamps[w] = ++now;
+            uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
+            memcpy(out + at, ld + at, 32);
+        } else {
+            now += popcount64(s & ~(s << 1));
+            g->stamps[w] = now;
+            extra += popcount64(s) - 1;
+            memcpy(out, ld, 128);
+        }
+        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            cache_touch_last(c, line);
+    }
+    *clock = now;
+    *reads += now - now0;
+    *total += i + extra;
+    return i;
+}
+
 static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, uint8_t *out,
                                        size_t stride, const uint32_t *lines, uint64_t *clock,
                                        uint64_t *reads, uint64_t *total)
 {
+    if (c->config.sector_bytes == 32 && c->config.line_bytes == 128)
+        return read_held_lines_128(c, n, sp, out, stride, lines, clock, reads, total);
     /* The geometry in locals: the copies into `out` may alias anything, so the compiler would
      * load the cache's fields again after each of them. */
     line_group *groups = c->groups;
@@ -781,12 +823,14 @@ static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, 
  * level straight into the line. A fill wider than a line, a bypass, or a fill that would merge
  * into partly valid sectors takes read_access (nothing was changed before). */
 static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out,
-                           const cache_hints *h, cache_result *r)
+                           const cache_hints *h, cache_result *r, uint32_t *set_io)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
     uint64_t requested = sectors_of_range(c, offset, bytes);
-    uint32_t set = set_index(c, line_number);
+    uint32_t set = *set_io != CACHE_SET_UNKNOWN ? *set_io : set_index(c, line_number);
+    assert(set == set_index(c, line_number));
+    *set_io = set;
     const line_group *found;
     uint32_t w;
     uint32_t line = find_slot(c, set, line_number, &found, &w);
@@ -834,7 +878,8 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
 
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
-                                cache_result *r, cache_result *below_r, bool *taken)
+                                cache_result *r, cache_result *below_r, uint32_t *below_set,
+                                bool *taken)
 {
     *taken = false;
     /* One run of sectors, fills of one sector, an allocating hint, lines of one size. */
@@ -878,7 +923,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
-    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r);
+    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r, below_set);
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
@@ -895,13 +940,14 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
 /* ---- lookup ---- */
 
 
-void cache_prefetch_set(const cache *c, uint64_t addr)
+uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
-    uint32_t base = set_index(c, line_number) * c->set_stride;
+    uint32_t set = set_index(c, line_number), base = set * c->set_stride;
     const line_group *g = &c->groups[base >> GROUP_SHIFT];
     __builtin_prefetch(g->prints);
     __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+    return set;
 }
 
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)
@@ -1002,5 +1048,11 @@ uint32_t cache_slice_of(const cache *c, uint64_t addr)
 uint32_t cache_set_of(const cache *c, uint64_t addr)
 {
     return set_index(c, addr >> c->line_shift);
+}
+
+uint32_t cache_slice_of_set(const cache *c, uint32_t set)
+{
+    /* set_index_general: a sliced cache's set is (set in the slice) x slices + slice */
+    return c->config.slices > 1 ? mod_by(set, c->config.slices, c->recip_slices) : 0;
 }
 

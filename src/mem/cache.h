@@ -201,10 +201,15 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
  * result and *below_r (OUT) as below's cache_read result (the caller counts below's read as its
  * next-level adapter would), sets *taken and returns MEM_OK or the first error (as cache_read).
  * Otherwise changes nothing, leaves *r and *below_r alone, clears *taken and returns MEM_OK
- * (the caller takes cache_read). */
+ * (the caller takes cache_read). *below_set (in and OUT): CACHE_SET_UNKNOWN, or the set of the
+ * line in `below` as cache_set_of (or cache_prefetch_set) gave it, which spares working it out
+ * again; when taken, set to that set. */
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
-                                cache_result *r, cache_result *below_r, bool *taken);
+                                cache_result *r, cache_result *below_r, uint32_t *below_set,
+                                bool *taken);
+/* No set known (cache_read_line_miss). */
+#define CACHE_SET_UNKNOWN UINT32_MAX
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
  * a call per line cost more than the hit itself). Line k's address, sectors and output buffer
  * are at line_addrs, sectors and out advanced by k x `stride` bytes (fields of the caller's
@@ -260,8 +265,9 @@ mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const v
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's
  * caches, so that the lookups of a warp's lines can overlap their host-cache misses. Never
- * fails. A host-speed aid only: no section of docs/cache-model.md models it. */
-void cache_prefetch_set(const cache *c, uint64_t addr);
+ * fails. A host-speed aid only: no section of docs/cache-model.md models it. Returns the
+ * line's set (cache_set_of), for cache_read_line_miss's below_set. */
+uint32_t cache_prefetch_set(const cache *c, uint64_t addr);
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */
@@ -329,6 +335,9 @@ uint32_t cache_set_count(const cache *c);
 uint32_t cache_slice_of(const cache *c, uint64_t addr);
 /* The set that the line holding `addr` maps to. */
 uint32_t cache_set_of(const cache *c, uint64_t addr);
+/* The slice of the lines of set `set` (< cache_set_count; 0 when not sliced): cache_slice_of of
+ * any address whose cache_set_of is `set`, without working the set out again. */
+uint32_t cache_slice_of_set(const cache *c, uint32_t set);
 
 /* Adapters: a next level that is a DRAM store (counted dram_read/dram_write), or another cache
  * (default hints; requests that span several of its lines are split at its line boundaries).

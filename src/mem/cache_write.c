@@ -424,18 +424,30 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     return MEM_OK;
 }
 
+/* The 32-byte sectors of a 128-byte line's byte bitmap (two words) whose 32 bits all equal
+ * `v` (0 or UINT32_MAX), as bits: one compare of the four 32-bit halves at once with SSE2. */
+static inline uint64_t sectors_equal32(uint64_t w0, uint64_t w1, uint32_t v)
+{
+#ifdef __SSE2__
+    __m128i halves = _mm_set_epi64x((long long)w1, (long long)w0);
+    __m128i eq = _mm_cmpeq_epi32(halves, _mm_set1_epi32((int)v));
+    return (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(eq));
+#else
+    return (uint64_t)((uint32_t)w0 == v) | (uint64_t)((uint32_t)(w0 >> 32) == v) << 1 |
+           (uint64_t)((uint32_t)w1 == v) << 2 | (uint64_t)((uint32_t)(w1 >> 32) == v) << 3;
+#endif
+}
+
 /* The 32-byte sectors of a 128-byte line's byte bitmap (two words) with any bit set. */
 static inline uint64_t sectors_any32(uint64_t w0, uint64_t w1)
 {
-    return (uint64_t)((uint32_t)w0 != 0) | (uint64_t)((w0 >> 32) != 0) << 1 |
-           (uint64_t)((uint32_t)w1 != 0) << 2 | (uint64_t)((w1 >> 32) != 0) << 3;
+    return sectors_equal32(w0, w1, 0) ^ 0xF;
 }
 
 /* The 32-byte sectors of a 128-byte line's byte bitmap with every bit set. */
 static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
 {
-    return (uint64_t)((uint32_t)w0 == UINT32_MAX) | (uint64_t)((w0 >> 32) == UINT32_MAX) << 1 |
-           (uint64_t)((uint32_t)w1 == UINT32_MAX) << 2 | (uint64_t)((w1 >> 32) == UINT32_MAX) << 3;
+    return sectors_equal32(w0, w1, UINT32_MAX);
 }
 
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under

@@ -22,6 +22,9 @@
 
 /* ---- counters and served levels ---- */
 
+/* line_req.l2_slice of a line whose slice report_levels must look up. */
+enum { SLICE_UNKNOWN = UINT16_MAX };
+
 void hier_count_l2(mem_request *rq, const cache_result *r)
 {
     mem_counters *c = rq->counters;
@@ -563,6 +566,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     const ir_mem_attrs *a = rq->attrs;
     cache_result res;
     r->line_level = MEM_LEVEL_L1; /* unless a level below takes them */
+    r->l2_slice = SLICE_UNKNOWN;
     if (is_surface(a)) /* to L2, leaving any L1 copy alone */
         return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     if (r->kind == LINE_KIND_GLOBAL &&
@@ -644,7 +648,8 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
  * hier_l2_read (the L1's next level) does; any other line, one whose sectors all hit among
  * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                                   cache_hints *h1, int global_bypass, int *taken_out)
+                                   cache_hints *h1, int global_bypass, int *taken_out,
+                                   uint32_t l2_set)
 {
     h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                    ? LINE_KIND_GLOBAL_READ_ONLY
@@ -653,7 +658,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     cache_result res, res2;
     bool taken;
     mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
-                                         r->data, &res, &res2, &taken);
+                                         r->data, &res, &res2, &l2_set, &taken);
     *taken_out = taken;
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
@@ -661,7 +666,14 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     /* The L2 read was the L1's missing run: its sectors by the L2's hits, as record_levels
      * does; then the L1's hits, as load_line does. */
     uint64_t missing = r->sectors & ~res.hit_sectors;
-    if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal-sector case */
+    uint64_t l2_hit = res2.hit_sectors & missing;
+    if (ms->l1_sector_shift == ms->l2_sector_shift && missing == r->sectors &&
+        (l2_hit == 0 || l2_hit == missing)) {
+        /* every sector missed in the L1 and was served by one level (a scattered load's
+         * sector): one level for the line, and its slice from the L2 set of the read */
+        r->line_level = l2_hit ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        r->l2_slice = (uint16_t)cache_slice_of_set(ms->l2, l2_set);
+    } else if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal sectors */
         for (uint64_t m = missing; m; m &= m - 1) {
             unsigned s = (unsigned)__builtin_ctzll(m);
             r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
@@ -678,20 +690,35 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     return st;
 }
 
-/* The access's results: every touched sector with the level that served it. The counts and
- * bases live in locals: the entries' one-byte level fields may alias anything, so the compiler
- * would otherwise load them again after every entry. */
-static void report_levels(memsys *ms, mem_access *acc)
+/* The access's results: every touched sector with the level that served it; lines [0,
+ * l1_lines) hit in L1 whatever their line_level says. The counts and bases live in locals: the
+ * entries' one-byte level fields may alias anything, so the compiler would otherwise load them
+ * again after every entry. */
+static void report_levels(memsys *ms, mem_access *acc, uint32_t l1_lines)
 {
     const uint32_t sector = ms->cfg.l1.sector_bytes, nreqs = ms->nreqs;
     const uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
     const line_req *reqs = ms->reqs;
     mem_served *served = acc->served;
-    uint32_t levels = 0, n = acc->nserved;
-    for (uint32_t i = 0; i < nreqs; i++) {
+    uint32_t levels = 0, n = acc->nserved, i = 0;
+    if (l1_lines && n + (uint64_t)l1_lines * per_line <= MEM_MAX_SERVED) {
+        /* Lines [0, l1_lines) are all L1 (their line_level not written), with room for all:
+         * each entry a copy of one template with its address. */
+        mem_served e = {0, MEM_LEVEL_L1, 0}, *out = served + n;
+        for (; i < l1_lines; i++) {
+            uint64_t line_addr = reqs[i].line_addr;
+            for (uint64_t s = reqs[i].sectors; s; s &= s - 1) {
+                e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
+                *out++ = e;
+            }
+        }
+        n = (uint32_t)(out - served);
+        levels |= 1u << MEM_LEVEL_L1; /* every line has a sector */
+    }
+    for (; i < nreqs; i++) {
         const line_req *r = &reqs[i];
         uint64_t line_addr = r->line_addr, s = r->sectors;
-        if (r->line_level == MEM_LEVEL_L1) { /* L1-hit lines, and stores the L1 kept */
+        if (r->line_level == MEM_LEVEL_L1 || i < l1_lines) { /* L1 hits, stores the L1 kept */
             if (s && n < MEM_MAX_SERVED)
                 levels |= 1u << MEM_LEVEL_L1;
             if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
@@ -709,8 +736,9 @@ static void report_levels(memsys *ms, mem_access *acc)
             mem_served e = {0, r->line_level, 0};
             if (s && n < MEM_MAX_SERVED) {
                 levels |= 1u << e.level;
-                if (e.level != MEM_LEVEL_L1)
-                    e.l2_slice = (uint16_t)cache_slice_of(ms->l2, line_addr);
+                e.l2_slice = r->l2_slice != SLICE_UNKNOWN
+                                 ? r->l2_slice
+                                 : (uint16_t)cache_slice_of(ms->l2, line_addr);
             }
             if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
                 for (; s; s &= s - 1) {
@@ -773,11 +801,12 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 
 /* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
  * (cache_read_hits), one after the other until one does not: the data, counts and served
- * levels as load_line's L1 reads give them, and the lines' LSU counts as count_lsu_line gives
- * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
+ * levels as load_line's L1 reads give them (`mark`: in their line_level; otherwise the caller
+ * tells report_levels), and the lines' LSU counts as count_lsu_line gives them. Returns how
+ * many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
-                               uint8_t alloc, const uint32_t *held)
+                               uint8_t alloc, const uint32_t *held, int mark)
 {
     line_req *r = &ms->reqs[i];
     uint64_t k;
@@ -785,7 +814,7 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
                                  alloc, held ? held + i : NULL, &k);
     if (!n)
         return 0;
-    for (uint32_t j = 0; j < n; j++)
+    for (uint32_t j = 0; j < n && mark; j++)
         r[j].line_level = MEM_LEVEL_L1; /* report_levels: every sector L1 */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
@@ -816,30 +845,36 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
  * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
  * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
  * hits that follow need no second look-up. */
-static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held)
+static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held,
+                       int *one_kind)
 {
-    for (uint32_t i = 0; i < ms->nreqs; i++)
-        if (!((hit_kinds >> ms->reqs[i].kind) & 1))
-            return 0;
-    return cache_lines_held(l1, ms->nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
-                            sizeof ms->reqs[0], held) == ms->nreqs;
+    const uint32_t nreqs = ms->nreqs;
+    uint32_t kinds = 0;
+    for (uint32_t i = 0; i < nreqs; i++) kinds |= 1u << ms->reqs[i].kind;
+    *one_kind = !(kinds & (kinds - 1));
+    if (kinds & ~hit_kinds)
+        return 0;
+    return cache_lines_held(l1, nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
+                            sizeof ms->reqs[0], held) == nreqs;
 }
 
 /* Host prefetches for lines reqs[from ..) of a load that has gone past the L1, when they lie
  * a host page or more apart on average (a scattered access; the host's own prefetchers follow
  * lines in a row): their L2 sets and their bytes in the backing store, so that the host-cache
- * misses of their lookups and fills overlap instead of following one another. */
-static void prefetch_lines(const memsys *ms, uint32_t from)
+ * misses of their lookups and fills overlap instead of following one another. Returns the
+ * first line whose L2 set is in l2_sets[] (OUT; from on, or none: nreqs). */
+static uint32_t prefetch_lines(const memsys *ms, uint32_t from, uint32_t *l2_sets)
 {
     uint32_t last = ms->nreqs - 1;
     uint64_t first_addr = ms->reqs[from].line_addr, last_addr = ms->reqs[last].line_addr;
     uint64_t span = last_addr > first_addr ? last_addr - first_addr : first_addr - last_addr;
     if (last <= from || span / (last - from) < 4096)
-        return;
+        return ms->nreqs;
     for (uint32_t j = from; j <= last; j++) {
-        cache_prefetch_set(ms->l2, ms->reqs[j].line_addr);
+        l2_sets[j] = cache_prefetch_set(ms->l2, ms->reqs[j].line_addr);
         dram_prefetch(ms->store, ms->reqs[j].line_addr);
     }
+    return from;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
@@ -851,8 +886,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     cache *l1 = ms->l1[ctx->sm];
     uint32_t held_lines[LINE_SCRATCH];
     const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
+    int one_kind = 0;
     if (local_only) {
-        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines))
+        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines, &one_kind))
             return 1;
         held = held_lines;
     }
@@ -868,18 +904,26 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
+    uint32_t l2_sets[LINE_SCRATCH], sets_from = ms->nreqs; /* prefetch_lines' L2 sets */
     /* The previous line missed in the L1 (cache_read_line_miss took it): the next one goes to
      * the miss path without the hit path's look-up first, as the lines of a scattered load
      * tend to miss together; a line that hits there takes read_line, with the same results as
      * read_lines_hit's, and the lines after it try the hit path again. */
     int after_miss = 0;
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
+    /* Every line held, all of one kind (a load that needs nothing beyond the SM): its hits in
+     * one call, their levels left to report_levels (lines [0, l1_lines) all L1). */
+    uint32_t l1_lines = 0;
+    if (held && one_kind) {
+        l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
+        kind_end = ms->nreqs;
+    }
+    for (uint32_t i = l1_lines; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held, 1);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;
@@ -888,7 +932,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             r = &ms->reqs[i];
         }
         if (!prefetched && !store && ms->nreqs - i > 1) {
-            prefetch_lines(ms, i + 1);
+            sets_from = prefetch_lines(ms, i + 1, l2_sets);
             prefetched = 1;
         }
         rq->line = r;
@@ -899,8 +943,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
         mem_status st = store                       ? store_line(ms, rq, l1, r)
-                        : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
-                                                                           global_bypass, &taken)
+                        : ((hit_kinds >> r->kind) & 1)
+                            ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
+                                               i >= sets_from ? l2_sets[i] : CACHE_SET_UNKNOWN)
                                                        : read_line(ms, rq, l1, r, &h1,
                                                                    global_bypass);
         after_miss = taken;
@@ -914,7 +959,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     rq->line = NULL;
     if (!store)
         coalesce_copy_out(ms, acc);
-    report_levels(ms, acc);
+    report_levels(ms, acc, l1_lines);
     if (is_surface(rq->attrs))
         count_surface(rq, acc);
     return 0;
