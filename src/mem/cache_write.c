@@ -474,8 +474,15 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
     uint8_t *ld = &c->data[slot << 7];
     uint64_t *valid = &c->byte_masks[slot * 4], *dirt = valid + 2;
     for (uint32_t k = 0; k < 2; k++) {
-        for (uint64_t m = bits[k]; m != 0;) { /* 16 bytes at a time where any is stored */
-            unsigned at = ((unsigned)__builtin_ctzll(m) >> 4) << 4;
+        for (uint64_t m = bits[k]; m != 0;) {
+            unsigned low = (unsigned)__builtin_ctzll(m);
+            if (!(low & 3) && ((m >> low) & 0x1F) == 0xF) {
+                /* an aligned 4-byte run alone (a scattered store's word): copied */
+                memcpy(ld + k * 64 + low, data + k * 64 + low, 4);
+                m &= ~(UINT64_C(0xF) << low);
+                continue;
+            }
+            unsigned at = (low >> 4) << 4; /* else 16 bytes at a time where any is stored */
             blend16(ld + k * 64 + at, data + k * 64 + at, (m >> at) & 0xFFFF);
             m &= ~(UINT64_C(0xFFFF) << at);
         }
