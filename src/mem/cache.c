@@ -531,39 +531,48 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 /* cache_lines_held for a 16-way cache indexed by line number modulo its sets (the presets'
  * L1s): the geometry in locals, since the compiler must assume that each store to lines[] may
  * change the cache's fields and would load them again for every line. */
-static uint32_t held_lines_16(const cache *c, uint32_t n, const uint8_t *ap, const uint8_t *sp,
+static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uint8_t *sp,
                               size_t stride, uint32_t *lines)
 {
     const line_group *groups = c->groups;
     const unsigned line_shift = c->line_shift;
     const uint32_t sets = c->sets;
     const uint64_t recip = c->recip_sets;
+    uint32_t *memo = c->held_memo;
     uint32_t i = 0;
     for (; i < n; i++, ap += stride, sp += stride) {
         uint64_t s, addr;
         memcpy(&s, sp, sizeof s);
         memcpy(&addr, ap, sizeof addr);
         uint64_t line_number = addr >> line_shift, tag = TAG_OF(line_number);
-        uint32_t set = mod_by(line_number, sets, recip);
-        const line_group *g = &groups[set];
-        uint32_t w = 0;
-        if (g->tags[0] != tag) {
-            uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
-            for (; m; m &= m - 1)
-                if (g->tags[__builtin_ctz(m)] == tag)
+        uint32_t h = held_memo_index(line_number);
+        uint32_t line = memo[h];
+        const line_group *g = &groups[line >> GROUP_SHIFT];
+        uint32_t w = line & (GROUP_LINES - 1);
+        if (g->tags[w] != tag) { /* not where it was last found: the set's look-up */
+            uint32_t set = mod_by(line_number, sets, recip);
+            g = &groups[set];
+            w = 0;
+            if (g->tags[0] != tag) {
+                uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
+                for (; m; m &= m - 1)
+                    if (g->tags[__builtin_ctz(m)] == tag)
+                        break;
+                if (!m)
                     break;
-            if (!m)
-                break;
-            w = (uint32_t)__builtin_ctz(m);
+                w = (uint32_t)__builtin_ctz(m);
+            }
+            line = set * GROUP_LINES + w;
+            memo[h] = line;
         }
         if (!s || (s & ~g->valid_sectors[w]))
             break;
-        lines[i] = set * GROUP_LINES + w;
+        lines[i] = line;
     }
     return i;
 }
 
-uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+uint32_t cache_lines_held(cache *c, uint32_t n, const uint64_t *line_addrs,
                           const uint64_t *sectors, size_t stride, uint32_t *lines)
 {
     if (c->ways == GROUP_LINES && c->plain_index)
@@ -888,10 +897,9 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
         return MEM_OK;
     uint64_t line_number = line_addr >> c->line_shift;
-    uint32_t set = set_index(c, line_number);
     const line_group *found;
     uint32_t w;
-    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    uint32_t line = find_slot_memo(c, line_number, &found, &w);
     uint64_t valid = 0, missing = sectors;
     if (line != NO_INDEX) {
         /* Present: its missing sectors must be one run holding no valid byte (no merge). */
@@ -909,8 +917,8 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     if (line != NO_INDEX) {
         r->line_hit = true;
         touch(c, line);
-    } else if ((st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, &line)) !=
-               MEM_OK) {
+    } else if ((st = cache_allocate_line(c, set_index(c, line_number), line_number, h->kind,
+                                         h->request, r, &line)) != MEM_OK) {
         count_read(c, r);
         return st;
     }

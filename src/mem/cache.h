@@ -222,8 +222,9 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint32_t *lines, uint64_t *sector_count);
 /* How many of the lines given as to cache_read_hits, from the first, are present with every
  * sector of their `sectors` (not 0) valid; stores each such line's slot in lines[k] (OUT, at
- * least n entries) for cache_read_hits. Changes nothing. */
-uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+ * least n entries) for cache_read_hits. Changes nothing the model holds or counts (only a
+ * host-speed memo of where lines were found). */
+uint32_t cache_lines_held(cache *c, uint32_t n, const uint64_t *line_addrs,
                           const uint64_t *sectors, size_t stride, uint32_t *lines);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
  * Returns as cache_read. */

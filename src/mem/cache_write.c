@@ -366,8 +366,12 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     *through = h->write_mode == CACHE_WRITE_THROUGH ||
                (h->write_mode == CACHE_WRITE_DEFAULT &&
                 ((c->config.write_through_kinds >> h->kind) & 1));
-    uint32_t set = set_index(c, line_number);
-    *line = find_line(c, set, line_number);
+    const line_group *g;
+    uint32_t w;
+    /* An L1 (modulo-indexed) looks where it last found the line first: a warp's store line is
+     * usually the one its loads just read. */
+    *line = c->plain_index ? find_slot_memo(c, line_number, &g, &w)
+                           : find_line(c, set_index(c, line_number), line_number);
     mem_status st;
     if (*line != NO_INDEX) {
         r->line_hit = true;
@@ -381,7 +385,8 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
                 r->write_through_bytes += bits ? stored_bytes(bits) : 128;
             return st; /* *line is NO_INDEX */
         }
-        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, line);
+        st = cache_allocate_line(c, set_index(c, line_number), line_number, h->kind, h->request,
+                                 r, line);
         if (st != MEM_OK) {
             *line = NO_INDEX;
             return st;

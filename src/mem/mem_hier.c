@@ -845,7 +845,7 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
  * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
  * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
  * hits that follow need no second look-up. */
-static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held,
+static int lines_in_l1(const memsys *ms, cache *l1, uint32_t hit_kinds, uint32_t *held,
                        int *one_kind)
 {
     const uint32_t nreqs = ms->nreqs;

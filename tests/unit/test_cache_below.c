@@ -351,6 +351,22 @@ static void test_held_lines_16way(void **state)
         assert_int_equal(ia.way, ib.way);
         assert_int_equal(ia.valid_sectors, ib.valid_sectors);
     }
+    /* After the new line took a slot (the memo of where lines were found still points there
+     * for the line it evicted), each line is held exactly when cache_lookup finds it, at its
+     * slot. */
+    int evicted = 0;
+    for (int k = 0; k < 16; k++) {
+        cache_line_info info;
+        uint32_t slot = UINT32_MAX;
+        bool present = cache_lookup(ca, recs[k].line_addr, &info);
+        evicted += !present;
+        assert_int_equal(cache_lines_held(ca, 1, &recs[k].line_addr, &recs[k].sectors,
+                                          sizeof recs[k], &slot),
+                         present);
+        if (present)
+            assert_int_equal(slot, info.set * 16 + info.way);
+    }
+    assert_int_equal(evicted, 1);
     /* a line with no sector asked is not held */
     recs[0].sectors = 0;
     assert_int_equal(cache_lines_held(ca, LINES, &recs[0].line_addr, &recs[0].sectors,
