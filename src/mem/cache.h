@@ -255,13 +255,13 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
  * either cache do not take (not a 128-byte line, invalid hints, a partial store into sectors
  * other than 32 bytes): nothing was done, and the caller takes cache_write_line_bits.
  * Otherwise returns as cache_write_line_bits, with *below_written (OUT) whether the write
- * reached `below` (not for an all-zero mask). hints, below_hints, result and below_result:
- * borrowed, not NULL. */
+ * reached `below` (not for an all-zero mask) and then *below_set (OUT) the line's set there
+ * (cache_set_of). hints, below_hints, result and below_result: borrowed, not NULL. */
 mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
                                   const uint8_t *byte_mask, const uint64_t *bits,
                                   const cache_hints *hints, const cache_hints *below_hints,
                                   cache_result *result, cache_result *below_result, bool *taken,
-                                  bool *below_written);
+                                  bool *below_written, uint32_t *below_set);
 
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's

@@ -333,11 +333,12 @@ typedef struct line_below {
     cache_result *r;
     const uint64_t *bits; /* the store's bits (every bit for a whole line) */
     bool written;         /* the store was written there */
+    uint32_t set;         /* then the line's set there */
 } line_below;
 
 static mem_status write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
                              const uint64_t *bits, const cache_hints *h, cache_result *r,
-                             line_below *below);
+                             line_below *below, uint32_t *set_out);
 
 /* The write of a 128-byte line's store to the level below a cache: through its next-level
  * adapter, or, with `below`, into that cache directly. */
@@ -347,7 +348,8 @@ static inline mem_status write_next(cache *c, line_below *below, uint64_t addr,
     if (!below)
         return c->next.write(c->next.ctx, request, addr, 128, data, mask);
     below->written = true;
-    return write_line(below->c, addr, data, mask, below->bits, below->h, below->r, NULL);
+    return write_line(below->c, addr, data, mask, below->bits, below->h, below->r, NULL,
+                      &below->set);
 }
 
 /* write_access's steps before a store of a 128-byte line at `addr` changes the line's bytes
@@ -360,7 +362,7 @@ static inline mem_status write_next(cache *c, line_below *below, uint64_t addr,
 static inline __attribute__((always_inline)) mem_status
 store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits, const uint8_t *data,
                  const uint8_t *mask, const cache_hints *h, cache_result *r, uint32_t *line,
-                 int *through, line_below *below)
+                 int *through, line_below *below, uint32_t *set_out)
 {
     uint64_t line_number = addr >> c->line_shift;
     *through = h->write_mode == CACHE_WRITE_THROUGH ||
@@ -370,8 +372,11 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     uint32_t w;
     /* An L1 (modulo-indexed) looks where it last found the line first: a warp's store line is
      * usually the one its loads just read. */
-    *line = c->plain_index ? find_slot_memo(c, line_number, &g, &w)
-                           : find_line(c, set_index(c, line_number), line_number);
+    if (set_out) /* the caller wants the set: no memo */
+        *line = find_line(c, *set_out = set_index(c, line_number), line_number);
+    else
+        *line = c->plain_index ? find_slot_memo(c, line_number, &g, &w)
+                               : find_line(c, set_index(c, line_number), line_number);
     mem_status st;
     if (*line != NO_INDEX) {
         r->line_hit = true;
@@ -408,13 +413,13 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
  * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
 static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
                                    const uint8_t *mask, const cache_hints *h, cache_result *r,
-                                   line_below *below)
+                                   line_below *below, uint32_t *set_out)
 {
     uint64_t sectors = bit_range(0, c->sectors_per_line);
     uint32_t line;
     int through;
     mem_status st = store_line_start(c, addr, sectors, NULL, data, mask, h, r, &line, &through,
-                                     below);
+                                     below, set_out);
     if (line == NO_INDEX)
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
@@ -461,7 +466,7 @@ static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
  * bitmap words at once instead of sector by sector. */
 static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
                                   const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
-                                  cache_result *r, line_below *below)
+                                  cache_result *r, line_below *below, uint32_t *set_out)
 {
     uint64_t w0 = bits[0], w1 = bits[1];
     uint64_t sectors = sectors_any32(w0, w1);
@@ -470,7 +475,7 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
     uint32_t line;
     int through;
     mem_status st = store_line_start(c, addr, sectors, bits, data, mask, h, r, &line, &through,
-                                     below);
+                                     below, set_out);
     if (line == NO_INDEX)
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
@@ -520,12 +525,12 @@ static inline int line_store_fits(const cache *c, const uint64_t *bits, const ca
  * as write_next. */
 static mem_status write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
                              const uint64_t *bits, const cache_hints *h, cache_result *r,
-                             line_below *below)
+                             line_below *below, uint32_t *set_out)
 {
     memset(r, 0, sizeof *r);
     mem_status st = (bits[0] & bits[1]) == UINT64_MAX
-                        ? write_whole_line(c, addr, data, mask, h, r, below)
-                        : write_part_line(c, addr, data, mask, bits, h, r, below);
+                        ? write_whole_line(c, addr, data, mask, h, r, below, set_out)
+                        : write_part_line(c, addr, data, mask, bits, h, r, below, set_out);
     c->stats.writes++;
     c->stats.write_sector_hits += r->sector_hits;
     c->stats.write_sector_misses += r->sector_misses;
@@ -544,7 +549,7 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
     }
     const cache_hints *h = hints != NULL ? hints : &no_hints;
     if (result != NULL && line_store_fits(c, bits, h))
-        return write_line(c, addr, data, byte_mask, bits, h, result, NULL);
+        return write_line(c, addr, data, byte_mask, bits, h, result, NULL, NULL);
     return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
 }
 
@@ -552,16 +557,17 @@ mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const v
                                   const uint8_t *byte_mask, const uint64_t *bits,
                                   const cache_hints *hints, const cache_hints *below_hints,
                                   cache_result *result, cache_result *below_result, bool *taken,
-                                  bool *below_written)
+                                  bool *below_written, uint32_t *below_set)
 {
     *taken = *below_written = false;
     if ((addr & (c->config.line_bytes - 1)) || !line_store_fits(c, bits, hints) ||
         !line_store_fits(below, bits, below_hints))
         return MEM_OK;
     *taken = true;
-    line_below b = {below, below_hints, below_result, bits, false};
-    mem_status st = write_line(c, addr, data, byte_mask, bits, hints, result, &b);
+    line_below b = {below, below_hints, below_result, bits, false, CACHE_SET_UNKNOWN};
+    mem_status st = write_line(c, addr, data, byte_mask, bits, hints, result, &b, NULL);
     *below_written = b.written;
+    *below_set = b.set;
     return st;
 }
 

@@ -592,10 +592,11 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
          * instead of through l2_write: counted and recorded here as l2_write_for does. */
         cache_result res2;
         bool taken, written;
+        uint32_t l2_set;
         rq->l2.request = rq;
         mem_status st = cache_write_line_below(l1, ms->l2, r->line_addr, r->data, r->mask,
                                                r->byte_bits, &h1, &rq->l2, &res, &res2, &taken,
-                                               &written);
+                                               &written, &l2_set);
         if (taken) {
             if (written) {
                 if (rq->log)
@@ -604,6 +605,9 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
                 /* record_levels of the whole line: still of one level (line_level L1 above; the
                  * L1's write-backs of other lines recorded nothing) */
                 r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
+                r->l2_slice = l2_set == CACHE_SET_UNKNOWN
+                                  ? SLICE_UNKNOWN
+                                  : (uint16_t)cache_slice_of_set(ms->l2, l2_set);
             }
             hier_count_l1(rq, &res);
             return st;
@@ -705,12 +709,14 @@ static void report_levels(memsys *ms, mem_access *acc, uint32_t l1_lines)
         /* Lines [0, l1_lines) are all L1 (their line_level not written), with room for all:
          * each entry a copy of one template with its address. */
         mem_served e = {0, MEM_LEVEL_L1, 0}, *out = served + n;
+        const unsigned shift = ms->l1_sector_shift;
         for (; i < l1_lines; i++) {
-            uint64_t line_addr = reqs[i].line_addr;
-            for (uint64_t s = reqs[i].sectors; s; s &= s - 1) {
-                e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
+            uint64_t line_addr = reqs[i].line_addr, s = reqs[i].sectors;
+            do { /* a held line has a sector */
+                e.addr = line_addr + ((uint64_t)__builtin_ctzll(s) << shift);
                 *out++ = e;
-            }
+                s &= s - 1;
+            } while (s);
         }
         n = (uint32_t)(out - served);
         levels |= 1u << MEM_LEVEL_L1; /* every line has a sector */
@@ -844,13 +850,14 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
 /* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
  * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
  * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
- * hits that follow need no second look-up. */
+ * hits that follow need no second look-up. `all_global`: coalesce_access said every line is
+ * global (no kind to look at); *one_kind (OUT): whether the lines are all of one kind. */
 static int lines_in_l1(const memsys *ms, cache *l1, uint32_t hit_kinds, uint32_t *held,
-                       int *one_kind)
+                       int all_global, int *one_kind)
 {
     const uint32_t nreqs = ms->nreqs;
-    uint32_t kinds = 0;
-    for (uint32_t i = 0; i < nreqs; i++) kinds |= 1u << ms->reqs[i].kind;
+    uint32_t kinds = all_global ? 1u << LINE_KIND_GLOBAL : 0;
+    for (uint32_t i = 0; i < nreqs && !all_global; i++) kinds |= 1u << ms->reqs[i].kind;
     *one_kind = !(kinds & (kinds - 1));
     if (kinds & ~hit_kinds)
         return 0;
@@ -881,14 +888,16 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
-    if (coalesce_access(ms, ctx, acc, t, lanes, store))
+    int all_global = coalesce_access(ms, ctx, acc, t, lanes, store);
+    if (all_global < 0)
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
     uint32_t held_lines[LINE_SCRATCH];
     const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
     int one_kind = 0;
     if (local_only) {
-        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines, &one_kind))
+        if (store ||
+            !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines, all_global, &one_kind))
             return 1;
         held = held_lines;
     }

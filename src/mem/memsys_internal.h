@@ -172,7 +172,9 @@ void coalesce_begin(memsys *ms);
 /* Splits the active lanes `lanes` of `acc` (resolved into t[]) into line requests, in the
  * order the lanes first touch their lines, with each line's touched bytes and L1 sectors and,
  * for a store, its byte mask and data; records where each lane's bytes are for
- * coalesce_copy_out. Returns 0, or -1 when a scratch array (LINE_SCRATCH lines) is full. */
+ * coalesce_copy_out. Returns 1 when every line request is known to be of global data (the
+ * lanes took one of the paths for global lanes at one stride), 0 otherwise, or -1 when a
+ * scratch array (LINE_SCRATCH lines) is full. */
 int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
                     uint32_t lanes, int store);
 /* A load's data, from the line requests' data into acc->data's lanes. */

@@ -128,10 +128,13 @@ static bool store_both(hier *a, hier *b, uint64_t addr, const uint8_t *data,
     assert_int_equal(cache_write_line_bits(a->l1, addr, data, mask, bits, h, &ra), MEM_OK);
     cache_hints below_hints = {.request = h->request};
     bool taken = false, written = false;
+    uint32_t set = CACHE_SET_UNKNOWN;
     assert_int_equal(cache_write_line_below(b->l1, b->l2, addr, data, mask, bits, h,
-                                            &below_hints, &rb, &below, &taken, &written),
+                                            &below_hints, &rb, &below, &taken, &written, &set),
                      MEM_OK);
     assert_true(taken);
+    if (written)
+        assert_int_equal(set, cache_set_of(b->l2, addr));
     assert_memory_equal(&ra, &rb, sizeof ra);
     /* the adapter's L2 writes: the store's own, and one per dirty sector of an L1 victim */
     assert_int_equal(cache_get_stats(a->l2)->writes - writes0,
@@ -227,9 +230,10 @@ static void test_store_below_refusals(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bool taken = true, written = true;
+        uint32_t set = 7;
         assert_int_equal(cache_write_line_below(h.l1, h.l2, cases[i].addr, data, mask, bits,
                                                 cases[i].h, cases[i].below, &r, &below, &taken,
-                                                &written),
+                                                &written, &set),
                          MEM_OK);
         assert_false(taken);
         assert_false(written);
@@ -253,8 +257,9 @@ static void test_store_below_refusals(void **state)
     cache_next_level to_l2 = cache_next_level_cache(s.l2);
     assert_int_equal(cache_create(&c, &to_l2, &s.dl, &s.l1), MEM_OK);
     bool taken = true, written = true;
+    uint32_t set = 7;
     assert_int_equal(cache_write_line_below(s.l1, s.l2, BASE, data, mask, bits, &plain, &plain,
-                                            &r, &below, &taken, &written),
+                                            &r, &below, &taken, &written, &set),
                      MEM_OK);
     assert_false(taken);
     assert_int_equal(cache_get_stats(s.l1)->writes, 0);
