@@ -1,5 +1,6 @@
-/* Private to the cache module's two access files (cache.c: reads, fills, allocation;
- * cache_write.c: the store path; cache_control.c: line and whole-cache operations): the small helpers both inline (bit ranges, byte bitmaps, the
+/* Private to the cache module's access files (cache.c: reads, fills, allocation; cache_hits.c:
+ * the warp's hit paths; cache_write.c: the store path; cache_control.c: line and whole-cache
+ * operations): the small helpers they inline (bit ranges, byte bitmaps, the
  * set index and the look-up, recency, hint and range checks, sector counts) and the few
  * functions of cache.c the store path calls. Nothing here is part of the cache's interface
  * (cache.h). */

@@ -17,13 +17,11 @@
 #include <sys/mman.h>
 
 #include "base/bits.h"
+#include "mem/mem_hier.h"
 #include "mem/mem_hints.h"
 #include "mem/memsys_internal.h"
 
-/* ---- counters and served levels ---- */
-
-/* line_req.l2_slice of a line whose slice report_levels must look up. */
-enum { SLICE_UNKNOWN = UINT16_MAX };
+/* ---- counters and served levels (the access's served records: mem_hier_served.c) ---- */
 
 void hier_count_l2(mem_request *rq, const cache_result *r)
 {
@@ -471,18 +469,6 @@ static int is_surface(const ir_mem_attrs *a)
     return a->image_dim != IR_IMAGE_NONE;
 }
 
-/* Counts the served sectors of a surface access by level. */
-static void count_surface(mem_request *rq, const mem_access *acc)
-{
-    rq->counters->surface.requests++;
-    for (uint32_t i = 0; i < acc->nserved; i++) {
-        if (acc->served[i].level == MEM_LEVEL_L2)
-            rq->counters->surface.sectors_l2++;
-        else if (acc->served[i].level == MEM_LEVEL_DRAM)
-            rq->counters->surface.sectors_dram++;
-    }
-}
-
 /* Reads the requested sectors of one line through the L1 (or around it), in runs of
  * consecutive sectors, into r->data. */
 static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int bypass,
@@ -566,7 +552,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     const ir_mem_attrs *a = rq->attrs;
     cache_result res;
     r->line_level = MEM_LEVEL_L1; /* unless a level below takes them */
-    r->l2_slice = SLICE_UNKNOWN;
+    r->l2_slice = HIER_SLICE_UNKNOWN;
     if (is_surface(a)) /* to L2, leaving any L1 copy alone */
         return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     if (r->kind == LINE_KIND_GLOBAL &&
@@ -606,7 +592,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
                  * L1's write-backs of other lines recorded nothing) */
                 r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
                 r->l2_slice = l2_set == CACHE_SET_UNKNOWN
-                                  ? SLICE_UNKNOWN
+                                  ? HIER_SLICE_UNKNOWN
                                   : (uint16_t)cache_slice_of_set(ms->l2, l2_set);
             }
             hier_count_l1(rq, &res);
@@ -694,100 +680,6 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     return st;
 }
 
-/* The access's results: every touched sector with the level that served it; lines [0,
- * l1_lines) hit in L1 whatever their line_level says. The counts and bases live in locals: the
- * entries' one-byte level fields may alias anything, so the compiler would otherwise load them
- * again after every entry. */
-static void report_levels(memsys *ms, mem_access *acc, uint32_t l1_lines)
-{
-    const uint32_t sector = ms->cfg.l1.sector_bytes, nreqs = ms->nreqs;
-    const uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
-    const line_req *reqs = ms->reqs;
-    mem_served *served = acc->served;
-    uint32_t levels = 0, n = acc->nserved, i = 0;
-    if (l1_lines && n + (uint64_t)l1_lines * per_line <= MEM_MAX_SERVED) {
-        /* Lines [0, l1_lines) are all L1 (their line_level not written), with room for all:
-         * each entry a copy of one template with its address. */
-        mem_served e = {0, MEM_LEVEL_L1, 0}, *out = served + n;
-        const unsigned shift = ms->l1_sector_shift;
-        for (; i < l1_lines; i++) {
-            uint64_t line_addr = reqs[i].line_addr, s = reqs[i].sectors;
-            do { /* a held line has a sector */
-                e.addr = line_addr + ((uint64_t)__builtin_ctzll(s) << shift);
-                *out++ = e;
-                s &= s - 1;
-            } while (s);
-        }
-        n = (uint32_t)(out - served);
-        levels |= 1u << MEM_LEVEL_L1; /* every line has a sector */
-    }
-    for (; i < nreqs; i++) {
-        const line_req *r = &reqs[i];
-        uint64_t line_addr = r->line_addr, s = r->sectors;
-        if (r->line_level == MEM_LEVEL_L1 || i < l1_lines) { /* L1 hits, stores the L1 kept */
-            if (s && n < MEM_MAX_SERVED)
-                levels |= 1u << MEM_LEVEL_L1;
-            if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
-                for (; s; s &= s - 1)
-                    served[n++] = (mem_served){line_addr + (unsigned)__builtin_ctzll(s) * sector,
-                                               MEM_LEVEL_L1, 0};
-            } else {
-                for (; s && n < MEM_MAX_SERVED; s &= s - 1)
-                    served[n++] = (mem_served){line_addr + (unsigned)__builtin_ctzll(s) * sector,
-                                               MEM_LEVEL_L1, 0};
-            }
-            continue;
-        }
-        if (r->line_level != MEM_LEVEL_NONE) { /* one level below: its slice looked up once */
-            mem_served e = {0, r->line_level, 0};
-            if (s && n < MEM_MAX_SERVED) {
-                levels |= 1u << e.level;
-                e.l2_slice = r->l2_slice != SLICE_UNKNOWN
-                                 ? r->l2_slice
-                                 : (uint16_t)cache_slice_of(ms->l2, line_addr);
-            }
-            if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
-                for (; s; s &= s - 1) {
-                    e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
-                    served[n++] = e;
-                }
-            } else {
-                for (; s && n < MEM_MAX_SERVED; s &= s - 1) {
-                    e.addr = line_addr + (unsigned)__builtin_ctzll(s) * sector;
-                    served[n++] = e;
-                }
-            }
-            continue;
-        }
-        int32_t slice = -1;
-        uint16_t l2_slice = 0;
-        if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
-            for (; s; s &= s - 1) {
-                unsigned k = (unsigned)__builtin_ctzll(s);
-                uint8_t lv = r->level[k];
-                if (lv != MEM_LEVEL_L1 && slice < 0) {
-                    slice = (int32_t)cache_slice_of(ms->l2, line_addr);
-                    l2_slice = (uint16_t)slice;
-                }
-                served[n++] = (mem_served){line_addr + k * sector, lv, l2_slice};
-                levels |= 1u << lv;
-            }
-            continue;
-        }
-        for (; s && n < MEM_MAX_SERVED; s &= s - 1) {
-            unsigned k = (unsigned)__builtin_ctzll(s);
-            uint8_t lv = r->level[k];
-            if (lv != MEM_LEVEL_L1 && slice < 0)
-                slice = (int32_t)cache_slice_of(ms->l2, line_addr);
-            served[n++] = (mem_served){line_addr + k * sector, lv,
-                                       (uint16_t)(slice < 0 ? 0 : slice)};
-            levels |= 1u << lv;
-        }
-    }
-    acc->nserved = n;
-    acc->levels |= (uint8_t)levels;
-}
-
 /* Which kinds of line (bit LINE_KIND_*) a load with attributes `a` reads exactly as
  * read_line would when every requested sector hits in L1 (read_line's only work is then
  * load_line's L1 reads): not a surface access, no L1 bypass, no LSC cache control, no
@@ -808,7 +700,7 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 /* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
  * (cache_read_hits), one after the other until one does not: the data, counts and served
  * levels as load_line's L1 reads give them (`mark`: in their line_level; otherwise the caller
- * tells report_levels), and the lines' LSU counts as count_lsu_line gives them. Returns how
+ * tells hier_report_levels), and the lines' LSU counts as count_lsu_line gives them. Returns how
  * many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
@@ -821,7 +713,7 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
     if (!n)
         return 0;
     for (uint32_t j = 0; j < n && mark; j++)
-        r[j].line_level = MEM_LEVEL_L1; /* report_levels: every sector L1 */
+        r[j].line_level = MEM_LEVEL_L1; /* hier_report_levels: every sector L1 */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
     mem_lsu_counters *u = &rq->counters->lsu;
@@ -920,7 +812,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
      * read_lines_hit's, and the lines after it try the hit path again. */
     int after_miss = 0;
     /* Every line held, all of one kind (a load that needs nothing beyond the SM): its hits in
-     * one call, their levels left to report_levels (lines [0, l1_lines) all L1). */
+     * one call, their levels left to hier_report_levels (lines [0, l1_lines) all L1). */
     uint32_t l1_lines = 0;
     if (held && one_kind) {
         l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
@@ -968,9 +860,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     rq->line = NULL;
     if (!store)
         coalesce_copy_out(ms, acc);
-    report_levels(ms, acc, l1_lines);
+    hier_report_levels(ms, acc, l1_lines);
     if (is_surface(rq->attrs))
-        count_surface(rq, acc);
+        hier_count_surface(rq, acc);
     return 0;
 }
 
@@ -1057,7 +949,7 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
                 (uint16_t)cache_slice_of(ms->l2, addr)};
     }
     if (surface)
-        count_surface(rq, acc);
+        hier_count_surface(rq, acc);
     return 0;
 }
 

@@ -34,7 +34,7 @@ typedef struct line_req {
                               written): an L1-hit line, a store line */
     uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint16_t l2_slice;     /* with a line_level below the L1: the line's L2 slice, or
-                              UINT16_MAX when not known (mem_hier.c) */
+                              HIER_SLICE_UNKNOWN (mem_hier.h) */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;
 
