@@ -222,6 +222,22 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     uint64_t best_stamp = 0;
     if (c->ways == GROUP_LINES) { /* the set is a block */
         const line_group *g = &c->groups[set];
+        /* The lowest empty way: empty ways have the print of NO_LINE (a few lines may too). */
+        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(NO_LINE)); m;
+             m &= m - 1)
+            if (g->tags[__builtin_ctz(m)] == NO_LINE)
+                return base + (uint32_t)__builtin_ctz(m);
+#ifdef __SSE2__
+        /* A full set of one class (the usual case): its least recent line. */
+        __m128i classes = _mm_loadu_si128((const __m128i *)(const void *)g->priorities);
+        __m128i first = _mm_set1_epi8((char)g->priorities[0]);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(classes, first)) == 0xFFFF) {
+            uint32_t oldest = 0;
+            for (uint32_t w = 1; w < GROUP_LINES; w++)
+                oldest = g->stamps[w] < g->stamps[oldest] ? w : oldest;
+            return base + oldest;
+        }
+#endif
         for (uint32_t w = 0; w < GROUP_LINES; w++) {
             if (g->tags[w] == NO_LINE)
                 return base + w;

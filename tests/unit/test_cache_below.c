@@ -8,7 +8,7 @@
  *   after every store both L1 results, both caches' statistics and lines, every DRAM call and
  *   the bytes must agree.
  * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
- *   loops), against cache_lookup and cache_read. */
+ *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -385,12 +385,58 @@ static void test_held_lines_16way(void **state)
     diag_list_fini(&b.dl);
 }
 
+/* Victims in a 16-way set (the set is one block, with its own victim loops): an empty way is
+ * taken first, the lowest one (after an invalidation, the freed way); in a full set of one
+ * class the least recent line; with classes mixed, the least recent line of the lowest class
+ * (FIRST before NORMAL). */
+static void test_victims_16way(void **state)
+{
+    (void)state;
+    hier h;
+    cache *c = l1_16way(&h);
+    enum { SETS = 64 };
+    uint8_t buf[128];
+    uint64_t line[24];
+    for (int k = 0; k < 24; k++) line[k] = BASE + (uint64_t)(5 + k * SETS) * 128;
+    for (int k = 0; k < 16; k++)
+        assert_int_equal(cache_read(c, line[k], 32, buf, NULL, NULL), MEM_OK);
+    cache_line_info info;
+    /* ways 0..15 in fill order; free way 9 (line 9), then way 3 (line 3) */
+    assert_int_equal(cache_invalidate_line(c, line[9], false, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_invalidate_line(c, line[3], false, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[16], 32, buf, NULL, NULL), MEM_OK);
+    assert_true(cache_lookup(c, line[16], &info));
+    assert_int_equal(info.way, 3);
+    assert_int_equal(cache_read(c, line[17], 32, buf, NULL, NULL), MEM_OK);
+    assert_true(cache_lookup(c, line[17], &info));
+    assert_int_equal(info.way, 9);
+    /* full, one class: make line 0 recent; the least recent is now line 1 */
+    assert_int_equal(cache_read(c, line[0], 32, buf, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[18], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[1], &info));
+    assert_true(cache_lookup(c, line[0], &info));
+    /* mixed classes: line 12 becomes FIRST (and recent), so it goes before older NORMAL lines */
+    cache_hints first = {.alloc = CACHE_ALLOC_FIRST};
+    assert_int_equal(cache_read(c, line[12], 32, buf, &first, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[19], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[12], &info));
+    assert_true(cache_lookup(c, line[2], &info)); /* the least recent NORMAL line stays */
+    /* back to one class: line 2 (least recent) goes next */
+    assert_int_equal(cache_read(c, line[20], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[2], &info));
+    assert_int_equal(cache_get_stats(c)->evictions, 3);
+    cache_destroy(c);
+    dram_destroy(h.d);
+    diag_list_fini(&h.dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_below_matches_adapter),
         cmocka_unit_test(test_store_below_refusals),
         cmocka_unit_test(test_held_lines_16way),
+        cmocka_unit_test(test_victims_16way),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
