@@ -328,7 +328,7 @@ static inline int shared_load(exec_warp *w, mem_access *acc, uint64_t *out)
     return 0;
 }
 
-/* A full warp's contiguous global load or store that mem_global_warp takes (a load into out[],
+/* A warp's global load or store in runs of contiguous lanes that mem_global_warp takes (a load into out[],
  * a store from in[] when not NULL, see there), as do_access would make it: through the entry
  * do_access would choose (memsys_load_if_local or memsys_store_deferred on a host thread beside
  * others), with its report to the launch's on_access. Returns 0 when done, -1 after a fault
@@ -799,8 +799,8 @@ static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const 
     else
         prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
     uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
-    if (may_park && mask == FULL_MASK && (sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) &&
-        global_warp(w, x, acc, r, NULL) != 1)
+    if (may_park && (sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) &&
+        mem_global_may_take(acc) && global_warp(w, x, acc, r, NULL) != 1)
         return;
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
@@ -996,7 +996,7 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
             do_access(w, x, acc);
         return;
     }
-    if ((sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) && mask == FULL_MASK) {
+    if ((sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) && mem_global_may_take(acc)) {
         /* As the shared space's: one 4- or 8-byte element a lane straight from its register
          * or immediate; the other shapes packed first. */
         const ir_operand *v = &x->in->src[1];

@@ -39,57 +39,89 @@ static int attrs_covered(const memsys *ms, const ir_mem_attrs *a, int store)
     return ms->cfg.l1.cache_global_loads || (a->l1 & (IR_L1_ALLOCATE | IR_L1_READ_ONLY));
 }
 
-/* Where a warp's runs of lanes lie: run r is lanes lane[r] .. lane[r + 1] - 1 (lane[count]
- * is 32), the first of them at base[r], each next lane `bytes` further on. */
+/* Where a warp's runs of lanes lie: run r is count[r] active lanes from lane[r] on, the first
+ * of them at base[r], each next lane `bytes` further on. */
 enum { MAX_RUNS = 4 };
 typedef struct warp_runs {
-    uint32_t count;
-    uint32_t lane[MAX_RUNS + 1];
+    uint32_t runs;
+    uint32_t lane[MAX_RUNS], count[MAX_RUNS];
     uint64_t base[MAX_RUNS];
 } warp_runs;
 
-/* Splits the 32 lanes of acc into runs of lanes one after another in memory (`bytes` a lane,
- * a power of two) and returns whether the warp is a shape the direct path takes: every
- * address aligned to `bytes`, at most MAX_RUNS runs, each run's first line above the previous
- * run's last one, and all of them inside one allocation. Then every lane is global and in
- * bounds (access()'s checks), and the coalescer's requests are the runs' lines one after the
- * other: coalesce_block's for one run, coalesce_two_runs' for two, and for more the per-lane
- * loop's, which finds each new line above all before it. */
+/* Bit l (1 to 31) set when lane l's address is `bytes` above lane l - 1's: where a run of
+ * lanes goes on. */
+static inline __attribute__((always_inline)) uint32_t steps_plain(const uint64_t *a,
+                                                                  uint64_t bytes)
+{
+    uint32_t steps = 0;
+    for (uint32_t l = 1; l < MEM_LANES; l++) steps |= (uint32_t)(a[l] - a[l - 1] == bytes) << l;
+    return steps;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define GLOBAL_AVX2 1
+#include <immintrin.h>
+/* steps_plain four lanes at a time, for hosts with AVX2 (memsys.host_avx2). */
+__attribute__((target("avx2"))) static uint32_t steps_avx2(const uint64_t *a, uint64_t bytes)
+{
+    const __m256i step = _mm256_set1_epi64x((long long)bytes);
+    uint32_t steps = 0;
+    /* lanes l + 1 .. l + 4 against l .. l + 3; the last pass (l = 27) repeats lane 28 */
+#pragma GCC unroll 8
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t l = i < 7 ? 4 * i : 27;
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)&a[l + 1]);
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        __m256i eq = _mm256_cmpeq_epi64(_mm256_sub_epi64(hi, lo), step);
+        steps |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(eq)) << (l + 1);
+    }
+    return steps;
+}
+#endif
+
+/* Splits the active lanes of acc into runs of lanes one after another in memory (`bytes` a
+ * lane, a power of two) and returns whether the warp is a shape the direct path takes: at most
+ * MAX_RUNS runs (a run: consecutive active lanes, each `bytes` above the one before), each
+ * starting aligned to `bytes` on a line above the previous run's last line, none wrapping
+ * around, and all of them inside one allocation. Then every lane is global and in bounds
+ * (access()'s checks), and the coalescer's requests, one per line in the order the lanes first
+ * touch them, are the runs' lines one after the other (coalesce_block's for one run,
+ * coalesce_two_runs' for two, the strided or per-lane loops' for others, which find each new
+ * line above all before it). */
 static int find_runs(memsys *ms, const mem_access *acc, uint32_t bytes, warp_runs *w)
 {
     const uint64_t *a = acc->addr;
-    uint64_t base = a[0], off = base & (bytes - 1);
-#pragma GCC unroll 8
-    for (uint32_t l = 1; l < MEM_LANES; l++) off |= a[l] ^ (base + (uint64_t)l * bytes);
-    w->count = 1;
-    w->lane[0] = 0;
-    w->base[0] = base;
-    if (off) { /* not one run: the runs lane by lane */
-        uint64_t any = base, line_mask = ~(uint64_t)(ms->line_bytes - 1);
-        for (uint32_t l = 1; l < MEM_LANES; l++) {
-            any |= a[l];
-            if (a[l] - a[l - 1] == bytes)
-                continue;
-            /* a new run: above the previous one's last line (its end cannot wrap, as a[l]
-             * lies above it) */
-            if (a[l] < a[l - 1] || (a[l] & line_mask) <= ((a[l - 1] + bytes - 1) & line_mask) ||
-                w->count == MAX_RUNS)
-                return 0;
-            w->lane[w->count] = l;
-            w->base[w->count++] = a[l];
-        }
-        if (any & (bytes - 1))
-            return 0;
-    }
-    w->lane[w->count] = MEM_LANES;
-    uint64_t last = a[MEM_LANES - 1];
-    if (last > UINT64_MAX - bytes)
+    uint32_t active = acc->active;
+    if (!mem_global_may_take(acc)) /* five runs among lanes 0 to 4 */
         return 0;
-    uint64_t total = last + bytes - base;
+#ifdef GLOBAL_AVX2
+    uint32_t steps = ms->host_avx2 ? steps_avx2(a, bytes) : steps_plain(a, bytes);
+#else
+    uint32_t steps = steps_plain(a, bytes);
+#endif
+    uint32_t goes_on = steps & active & (active << 1); /* lane l continues lane l - 1's run */
+    uint64_t line_mask = ~(uint64_t)(ms->line_bytes - 1), end = 0;
+    w->runs = 0;
+    for (uint32_t starts = active & ~goes_on; starts; starts &= starts - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(starts);
+        uint32_t count = l == MEM_LANES - 1 ? 1 : 1 + (uint32_t)__builtin_ctz(~(goes_on >> (l + 1)));
+        uint64_t base = a[l];
+        if (w->runs == MAX_RUNS || (base & (bytes - 1)) ||
+            base > UINT64_MAX - (uint64_t)count * bytes ||
+            (w->runs && (base & line_mask) <= ((end - 1) & line_mask)))
+            return 0;
+        w->lane[w->runs] = l;
+        w->count[w->runs] = count;
+        w->base[w->runs++] = base;
+        end = base + (uint64_t)count * bytes;
+    }
+    if (!w->runs)
+        return 0;
+    uint64_t first = w->base[0], total = end - first;
     const allocation *al = &ms->allocs[ms->last_hit];
-    if (ms->nallocs && base >= al->base && base - al->base + total <= al->bytes)
+    if (ms->nallocs && first >= al->base && first - al->base + total <= al->bytes)
         return 1;
-    return mem_find_allocation(ms, base, total) >= 0;
+    return mem_find_allocation(ms, first, total) >= 0;
 }
 
 /* Mask of `count` bits from bit `first` (first + count <= 64). */
@@ -113,8 +145,8 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
 {
     uint64_t line_mask = ms->line_bytes - 1;
     uint32_t n = 0;
-    for (uint32_t k = 0; k < w->count; k++) {
-        uint64_t base = w->base[k], end = base + (uint64_t)(w->lane[k + 1] - w->lane[k]) * bytes;
+    for (uint32_t k = 0; k < w->runs; k++) {
+        uint64_t base = w->base[k], end = base + (uint64_t)w->count[k] * bytes;
         for (uint64_t at = base; at < end; n++) {
             uint64_t line_addr = at & ~line_mask;
             uint64_t stop = end - line_addr < ms->line_bytes ? end : line_addr + ms->line_bytes;
@@ -173,12 +205,41 @@ move_line_lanes(uint8_t *d, mem_access *acc, uint32_t bytes, uint32_t lane, uint
     }
 }
 
+#ifdef GLOBAL_AVX2
+/* move_line_lanes of a whole warp's 4-byte lanes in one line and a register array, for hosts
+ * with AVX2: a load widens the words into regs[] (in NULL), a store narrows in[] into the line
+ * (regs NULL). */
+__attribute__((target("avx2"))) static void words_avx2(uint8_t *d, uint64_t *regs,
+                                                       const uint64_t *in)
+{
+    if (in) {
+        const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&in[l]);
+            _mm_storeu_si128((__m128i *)(void *)(d + 4 * l),
+                             _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, low)));
+        }
+        return;
+    }
+    for (uint32_t l = 0; l < MEM_LANES; l += 4)
+        _mm256_storeu_si256((__m256i *)(void *)&regs[l],
+                            _mm256_cvtepu32_epi64(
+                                _mm_loadu_si128((const __m128i *)(const void *)(d + 4 * l))));
+}
+#endif
+
 /* The lanes' bytes between the n line requests' data (their lanes in ll[]) and the lanes, as
  * move_line_lanes. */
 static void move_lanes(memsys *ms, mem_access *acc, uint32_t bytes, uint32_t n,
                        const line_lanes *ll, uint64_t *regs, const uint64_t *in, int to_lines)
 {
-    if (n == 1 && bytes == 4) { /* a line of words */
+    if (n == 1 && bytes == 4 && ll[0].count == MEM_LANES) { /* a line of a warp's words */
+#ifdef GLOBAL_AVX2
+        if (ms->host_avx2 && (regs || in)) {
+            words_avx2(ms->reqs[0].data, regs, in);
+            return;
+        }
+#endif
         move_line_lanes(ms->reqs[0].data, acc, 4, 0, MEM_LANES, regs, in, to_lines);
         return;
     }
@@ -224,7 +285,7 @@ static int read_hit(cache *l1, mem_counters *c, line_req *r, uint8_t alloc, int 
 /* A line of a load by cache_read_line_miss, counted and its levels recorded as
  * read_missed_line does (L1 and L2 sectors of one size). *taken: whether it took the line. */
 static mem_status read_miss(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                            const cache_hints *h1, bool *taken)
+                            const cache_hints *h1, int results, bool *taken)
 {
     cache_result res, res2;
     rq->l2.request = rq;
@@ -233,11 +294,11 @@ static mem_status read_miss(memsys *ms, mem_request *rq, cache *l1, line_req *r,
     if (!*taken)
         return st;
     hier_count_l2(rq, &res2);
-    for (uint64_t m = r->sectors & ~res.hit_sectors; m; m &= m - 1) {
+    for (uint64_t m = results ? r->sectors & ~res.hit_sectors : 0; m; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
         r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
     }
-    for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
+    for (uint64_t hit = results ? res.hit_sectors : 0; hit; hit &= hit - 1)
         r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
     hier_count_l1(rq, &res);
     return st;
@@ -268,14 +329,28 @@ static mem_status read_runs(memsys *ms, mem_request *rq, cache *l1, line_req *r,
 
 /* The L2 hints of line r for rq: set for the first line that needs them, and again for each
  * line when they depend on its address (a policy descriptor or an access-policy window), as
- * hier_global_local sets them. */
+ * hier_global_local sets them. Those that do not are kept (memsys.global_hints) for the next
+ * access with the same attributes. */
 static inline void l2_hints(memsys *ms, mem_request *rq, const mem_access *acc, const line_req *r,
                             int *set)
 {
-    if (!*set || acc->attrs->has_policy || ms->window.bytes) {
+    const ir_mem_attrs *a = acc->attrs;
+    if (a->has_policy || ms->window.bytes) {
         hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
-        *set = 1;
+        return;
     }
+    if (*set)
+        return;
+    *set = 1;
+    if (ms->global_hint_valid && !memcmp(&ms->global_hint_key, a, sizeof *a)) {
+        rq->l2 = ms->global_hints;
+        rq->l2.request = rq;
+        return;
+    }
+    hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
+    ms->global_hint_key = *a;
+    ms->global_hints = rq->l2;
+    ms->global_hint_valid = 1;
 }
 
 /* The lines of a load through the L1 in order, each by the hit path, the miss path or the
@@ -284,7 +359,7 @@ static inline void l2_hints(memsys *ms, mem_request *rq, const mem_access *acc, 
  * the previous direct load's first line missed. Which one is tried first changes nothing but
  * host time: at most one of them takes a line, and a refusal changes nothing. */
 static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc, cache *l1,
-                             uint32_t n)
+                             uint32_t n, int results)
 {
     const ir_mem_attrs *a = acc->attrs;
     mem_counters *c = rq->counters;
@@ -301,7 +376,7 @@ static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc,
         rq->line = r;
         l2_hints(ms, rq, acc, r, &hints_set);
         uint64_t sectors0 = c->l1.sector_accesses, hits0 = c->l1.sector_hits;
-        mem_status st = read_miss(ms, rq, l1, r, &h1, &missed);
+        mem_status st = read_miss(ms, rq, l1, r, &h1, results, &missed);
         if (i == 0)
             ms->global_first_missed = missed;
         if (!missed) {
@@ -320,7 +395,7 @@ static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc,
  * bypass the L1: the sectors' level L1 unless a level below records another as the store
  * writes through to it). */
 static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc, cache *l1,
-                              uint32_t n)
+                              uint32_t n, int results)
 {
     const ir_mem_attrs *a = acc->attrs;
     mem_counters *c = rq->counters;
@@ -336,7 +411,8 @@ static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc
         rq->line = r;
         l2_hints(ms, rq, acc, r, &hints_set);
         uint64_t sectors0 = c->l1.sector_accesses, hits0 = c->l1.sector_hits;
-        for (uint64_t s = r->sectors; s; s &= s - 1) r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
+        for (uint64_t s = results ? r->sectors : 0; s; s &= s - 1)
+            r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;
         cache_result res;
         mem_status st = cache_write_line_bits(l1, r->line_addr, r->data, r->mask, r->byte_bits,
                                               &h1, &res);
@@ -410,7 +486,7 @@ int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     int store = acc->op == MEM_OP_STORE;
-    if (acc->op > MEM_OP_STORE || acc->active != UINT32_MAX ||
+    if (acc->op > MEM_OP_STORE ||
         (acc->space != IR_SPACE_GLOBAL && acc->space != IR_SPACE_GENERIC) ||
         bytes > 16 || !((0x10110u >> bytes) & 1u) || bytes > ms->line_bytes)
         return 1;
@@ -445,9 +521,9 @@ int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_
     mem_status st = MEM_OK;
     if (store) {
         move_lanes(ms, acc, bytes, n, ll, NULL, in, 1);
-        st = store_lines(ms, &rq, acc, l1, n);
+        st = store_lines(ms, &rq, acc, l1, n, results);
     } else if (!held) {
-        st = load_lines(ms, &rq, acc, l1, n);
+        st = load_lines(ms, &rq, acc, l1, n, results);
     }
     if (results || st != MEM_OK) {
         clear_results(acc, fault);

@@ -147,6 +147,13 @@ struct memsys {
     /* mem_global_warp's last load took its first line by the L1's miss path: the next one
      * tries that path first (host time only: the results are the same either way). */
     bool global_first_missed;
+    /* mem_global_warp's L2 hints of a global line for an access with attributes
+     * global_hint_key when they do not depend on the line's address (no policy descriptor, no
+     * access-policy window: hier_set_l2_hints is then a function of the attributes alone);
+     * global_hint_valid 0: none kept yet. */
+    bool global_hint_valid;
+    ir_mem_attrs global_hint_key;
+    cache_hints global_hints;
 };
 
 /* memsys.c: the index of the allocation holding [addr, addr + bytes), or -1 (it becomes the

@@ -10,7 +10,7 @@
  * runs of lanes, aligned and unaligned, 4-, 8- and 16-byte lanes, L1 hits, line misses, lines
  * present with some sectors, and a long mixed trace with evictions; the attributes the direct
  * path covers (plain, streaming, read-only, eviction classes, no-allocate, policy descriptors,
- * an access-policy window) and those it declines. */
+ * an access-policy window) and those it declines; the lane scans' plain and AVX2 builds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "base/cpu.h"
 #include "mem/mem_global.h"
 #include "mem/mem_policy.h"
 #include "mem/memsys.h"
@@ -156,6 +157,7 @@ static void twin1_access(fixture *fx, mem_global_mode mode, int lanes, int resul
         }
         memset(w->acc.data, 0xEE, sizeof w->acc.data);
     }
+    for (uint32_t l = 0; l < MEM_LANES; l++) w->out[l] = 0xABABABABABABABABull;
     w->ctx.store_log = mode == MEM_GLOBAL_DEFERRED ? w->log : NULL;
     w->rc = mem_global_warp(w->ms, &w->ctx, &w->acc, mode, results,
                             regs && w->acc.op == MEM_OP_LOAD ? w->out : NULL,
@@ -237,6 +239,11 @@ static void same_outcome(const fixture *fx, int lanes, int results)
     uint32_t bytes = (uint32_t)x->elem_bytes * x->vec;
     if (a->rc == 0 && x->op == MEM_OP_LOAD)
         for (uint32_t l = 0; l < MEM_LANES; l++) {
+            if (!((x->active >> l) & 1u)) { /* an inactive lane's register keeps its value */
+                if (lanes == IN_REGS && b->direct)
+                    assert_int_equal(b->out[l], 0xABABABABABABABABull);
+                continue;
+            }
             if (lanes == IN_REGS && b->direct) {
                 uint64_t v = 0;
                 memcpy(&v, x->data[l], bytes);
@@ -259,6 +266,8 @@ static int run_on(fixture *fx, const shape *s, ir_space space, uint32_t active, 
         fx->t[k].acc.nserved = 77; /* what a direct path told to leave the results leaves */
     }
     fx->seq++;
+    /* the lane scans' plain build and, every other access, their AVX2 one */
+    fx->t[1].ms->host_avx2 = (uint8_t)((fx->seq & 1) && cpu_has_avx2());
     fx->t[0].rc = general(&fx->t[0], mode);
     twin1_access(fx, mode, lanes, results);
     if (!results && fx->t[1].direct && fx->t[1].rc == 0)
@@ -337,6 +346,45 @@ static void test_shapes_match_general_path(void **state)
     same_memory(fx);
 }
 
+/* Partial warps: a tail of active lanes, half a warp, a tile's halo column (one lane in each
+ * of two rows), runs broken by inactive lanes; loads into registers leave the inactive lanes'
+ * values alone, stores write the active lanes' bytes only. */
+static void test_partial_warps(void **state)
+{
+    fixture *fx = *state;
+    static const struct {
+        shape s;
+        uint32_t active;
+    } cases[] = {
+        {{MEM_OP_LOAD, 4, 1, 1, 0, 0}, 0x00FFFFFFu},       /* the tail of an array */
+        {{MEM_OP_LOAD, 4, 1, 2, 4096 - 4, 512}, 0x00010001u}, /* the halo of a 16 x 16 tile */
+        {{MEM_OP_LOAD, 4, 1, 2, 8192, 512}, 0x0000FFFFu},  /* the first row of a tile */
+        {{MEM_OP_LOAD, 8, 1, 1, 12288, 0}, 0xFFFF0000u},
+        {{MEM_OP_LOAD, 4, 1, 1, 16384 + 64, 0}, 0xFF00FF00u}, /* two runs, lines apart */
+        {{MEM_OP_LOAD, 16, 1, 1, 20480, 0}, 0x80000001u},
+        {{MEM_OP_LOAD, 4, 1, 1, 0, 0}, 0x00FFFFFFu},       /* the tail again: L1 hits */
+        {{MEM_OP_STORE, 4, 1, 1, 24576 + 8, 0}, 0x0FFFFFFFu},
+        {{MEM_OP_STORE, 4, 1, 2, 28672 - 4, 512}, 0x00010001u},
+        {{MEM_OP_STORE, 8, 1, 1, 32768, 0}, 0xF000000Fu},  /* runs of 4 lanes, two lines apart */
+        {{MEM_OP_STORE, 16, 1, 1, 36864, 0}, 0x00000008u},
+    };
+    for (int lanes = IN_DATA; lanes <= IN_REGS; lanes++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) /* registers: 4, 8 bytes */
+            assert_int_equal(run_on(fx, &cases[i].s, IR_SPACE_GLOBAL, cases[i].active, 0,
+                                    MEM_GLOBAL_ACCESS, lanes, 1),
+                             lanes == IN_DATA || cases[i].s.elem_bytes <= 8);
+    /* the halo column's two lanes: one sector each of two lines */
+    assert_true(run_on(fx, &cases[1].s, IR_SPACE_GLOBAL, cases[1].active, 1, MEM_GLOBAL_ACCESS,
+                       IN_REGS, 1));
+    assert_int_equal(fx->t[1].acc.l1_tags, 2);
+    assert_int_equal(fx->t[1].acc.nserved, 2);
+    /* five runs of lanes: declined */
+    shape five = {MEM_OP_LOAD, 4, 1, 1, 40960, 0};
+    assert_false(run_on(fx, &five, IR_SPACE_GLOBAL, 0x11111111u, 0, MEM_GLOBAL_ACCESS,
+                        IN_REGS, 1));
+    same_memory(fx);
+}
+
 /* What the direct path declines changes nothing and gets the general path's answer. */
 static void test_declined_shapes(void **state)
 {
@@ -359,9 +407,10 @@ static void test_declined_shapes(void **state)
         assert_false(run(fx, &declined[i], IN_DATA));
     assert_int_equal(fx->t[1].rc, -1);
     assert_int_equal(fx->t[1].fault.kind, MEM_FAULT_OUT_OF_BOUNDS);
-    /* a partial warp, the shared space */
+    /* active lanes in one line that are not consecutive lanes: runs that share a line */
     shape row = {MEM_OP_LOAD, 4, 1, 1, 0, 0};
-    assert_false(run_on(fx, &row, IR_SPACE_GLOBAL, 0x7FFFFFFFu, 0, MEM_GLOBAL_ACCESS, IN_DATA, 1));
+    assert_false(run_on(fx, &row, IR_SPACE_GLOBAL, 0x55555555u, 0, MEM_GLOBAL_ACCESS, IN_REGS, 1));
+    assert_false(run_on(fx, &row, IR_SPACE_GLOBAL, 0, 0, MEM_GLOBAL_ACCESS, IN_DATA, 1));
     /* generic addresses inside an allocation are global ones: taken */
     assert_true(run_on(fx, &row, IR_SPACE_GENERIC, UINT32_MAX, 1, MEM_GLOBAL_ACCESS, IN_REGS, 1));
     /* a store handed out[], a load handed in[]: declined before anything */
@@ -544,6 +593,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shapes_match_general_path, setup_store_allocate,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_declined_shapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partial_warps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partial_warps, setup_store_allocate, teardown),
         cmocka_unit_test_setup_teardown(test_attributes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_attributes, setup_store_allocate, teardown),
         cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
