@@ -598,6 +598,9 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         rc = frame_param_access(w, x, mask, acc, 0);
     else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL, NULL))
         rc = 0;
+    else if ((sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) && mem_global_may_take(acc) &&
+             (rc = global_warp(w, x, acc, NULL, NULL)) != 1)
+        ; /* taken (0), or a fault or a parked warp (-1, -2) */
     else
         rc = do_access(w, x, acc);
     if (rc == 0) {

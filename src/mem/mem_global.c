@@ -144,6 +144,22 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
                           line_lanes *ll)
 {
     uint64_t line_mask = ms->line_bytes - 1;
+    if (w->runs == 1 && w->count[0] * bytes == ms->line_bytes && !(w->base[0] & line_mask)) {
+        /* one whole line (a warp of words on 128-byte lines): every sector and byte */
+        line_req *r = &ms->reqs[0];
+        r->line_addr = w->base[0];
+        r->kind = LINE_KIND_GLOBAL;
+        r->all_l1 = 0;
+        r->sectors = bit_span(0, ms->line_bytes >> ms->l1_sector_shift);
+        for (uint32_t q = 0; q < LINE_BYTES_MAX / 64; q++)
+            r->byte_bits[q] = q * 64 >= ms->line_bytes        ? 0
+                              : ms->line_bytes - q * 64 >= 64 ? UINT64_MAX
+                                                              : bit_span(0, ms->line_bytes - q * 64);
+        if (store)
+            memset(r->mask, 1, ms->line_bytes);
+        ll[0] = (line_lanes){(uint8_t)w->lane[0], (uint8_t)w->count[0], 0};
+        return 1;
+    }
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->runs; k++) {
         uint64_t base = w->base[k], end = base + (uint64_t)w->count[k] * bytes;
