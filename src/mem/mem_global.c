@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "base/bits.h"
 #include "mem/mem_hints.h"
 #include "mem/memsys_internal.h"
 
@@ -134,6 +135,8 @@ static inline uint64_t bit_span(unsigned first, unsigned count)
 typedef struct line_lanes {
     uint8_t lane, count;
     uint16_t off;
+    uint8_t level; /* for the served records: the level of every sector of the line, or 0
+                      (line_req.all_l1, else line_req.level[] per sector) */
 } line_lanes;
 
 /* The line requests of the runs (contiguous_lines' requests for each run in turn: one per
@@ -157,7 +160,7 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
                                                               : bit_span(0, ms->line_bytes - q * 64);
         if (store)
             memset(r->mask, 1, ms->line_bytes);
-        ll[0] = (line_lanes){(uint8_t)w->lane[0], (uint8_t)w->count[0], 0};
+        ll[0] = (line_lanes){(uint8_t)w->lane[0], (uint8_t)w->count[0], 0, 0};
         return 1;
     }
     uint32_t n = 0;
@@ -184,7 +187,7 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
                 memset(r->mask + off, 1, len);
             }
             ll[n] = (line_lanes){(uint8_t)(w->lane[k] + (at - base) / bytes),
-                                 (uint8_t)(len / bytes), (uint16_t)off};
+                                 (uint8_t)(len / bytes), (uint16_t)off, 0};
             at = stop;
         }
     }
@@ -299,9 +302,10 @@ static int read_hit(cache *l1, mem_counters *c, line_req *r, uint8_t alloc, int 
 }
 
 /* A line of a load by cache_read_line_miss, counted and its levels recorded as
- * read_missed_line does (L1 and L2 sectors of one size). *taken: whether it took the line. */
+ * read_missed_line does (L1 and L2 sectors of one size): in *level when one level served every
+ * sector of an absent line, else in r->level[]. *taken: whether it took the line. */
 static mem_status read_miss(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                            const cache_hints *h1, int results, bool *taken)
+                            const cache_hints *h1, int results, uint8_t *level, bool *taken)
 {
     cache_result res, res2;
     rq->l2.request = rq;
@@ -310,6 +314,11 @@ static mem_status read_miss(memsys *ms, mem_request *rq, cache *l1, line_req *r,
     if (!*taken)
         return st;
     hier_count_l2(rq, &res2);
+    uint64_t from_l2 = res2.hit_sectors & r->sectors;
+    if (results && !res.hit_sectors && (!from_l2 || from_l2 == r->sectors)) {
+        *level = from_l2 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        results = 0;
+    }
     for (uint64_t m = results ? r->sectors & ~res.hit_sectors : 0; m; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
         r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
@@ -375,7 +384,7 @@ static inline void l2_hints(memsys *ms, mem_request *rq, const mem_access *acc, 
  * the previous direct load's first line missed. Which one is tried first changes nothing but
  * host time: at most one of them takes a line, and a refusal changes nothing. */
 static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc, cache *l1,
-                             uint32_t n, int results)
+                             uint32_t n, int results, line_lanes *ll)
 {
     const ir_mem_attrs *a = acc->attrs;
     mem_counters *c = rq->counters;
@@ -392,7 +401,7 @@ static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc,
         rq->line = r;
         l2_hints(ms, rq, acc, r, &hints_set);
         uint64_t sectors0 = c->l1.sector_accesses, hits0 = c->l1.sector_hits;
-        mem_status st = read_miss(ms, rq, l1, r, &h1, results, &missed);
+        mem_status st = read_miss(ms, rq, l1, r, &h1, results, &ll[i].level, &missed);
         if (i == 0)
             ms->global_first_missed = missed;
         if (!missed) {
@@ -442,17 +451,27 @@ static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc
 
 /* Every touched sector of the n lines with the level that served it, and the levels
  * (report_levels: a line whose sectors all hit by the hit path is L1 throughout; the others'
- * entries from the first one served below the L1 on carry the line's L2 slice). */
-static void report_sectors(memsys *ms, mem_access *acc, uint32_t n)
+ * entries from the first one served below the L1 on carry the line's L2 slice). A line one
+ * level served throughout (ll[].level) takes a loop without the per-sector look-ups. */
+static void report_sectors(memsys *ms, mem_access *acc, uint32_t n, const line_lanes *ll)
 {
     uint32_t count = 0, levels = 0;
     unsigned shift = ms->l1_sector_shift;
     for (uint32_t i = 0; i < n; i++) {
         const line_req *r = &ms->reqs[i];
+        uint8_t one = r->all_l1 ? MEM_LEVEL_L1 : ll[i].level;
+        if (one && count + (uint32_t)bits_popcount64(r->sectors) <= MEM_MAX_SERVED) {
+            uint16_t slice = one == MEM_LEVEL_L1 ? 0 : (uint16_t)cache_slice_of(ms->l2, r->line_addr);
+            for (uint64_t s = r->sectors; s; s &= s - 1)
+                acc->served[count++] = (mem_served){
+                    r->line_addr + ((uint64_t)__builtin_ctzll(s) << shift), one, slice};
+            levels |= 1u << one;
+            continue;
+        }
         int32_t slice = -1;
         for (uint64_t s = r->sectors; s && count < MEM_MAX_SERVED; s &= s - 1) {
             unsigned k = (unsigned)__builtin_ctzll(s);
-            uint8_t lv = r->all_l1 ? MEM_LEVEL_L1 : r->level[k];
+            uint8_t lv = one ? one : r->level[k];
             if (lv != MEM_LEVEL_L1 && slice < 0)
                 slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
             acc->served[count++] = (mem_served){r->line_addr + ((uint64_t)k << shift), lv,
@@ -539,7 +558,7 @@ int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_
         move_lanes(ms, acc, bytes, n, ll, NULL, in, 1);
         st = store_lines(ms, &rq, acc, l1, n, results);
     } else if (!held) {
-        st = load_lines(ms, &rq, acc, l1, n, results);
+        st = load_lines(ms, &rq, acc, l1, n, results, ll);
     }
     if (results || st != MEM_OK) {
         clear_results(acc, fault);
@@ -553,6 +572,6 @@ int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_
     if (!store)
         move_lanes(ms, acc, bytes, n, ll, out, NULL, 0);
     if (results)
-        report_sectors(ms, acc, n);
+        report_sectors(ms, acc, n, ll);
     return 0;
 }
