@@ -3,7 +3,7 @@
  * memory inside one allocation (streaming kernels: saxpy, the rows of stencil and transpose
  * tiles, a tile's halo), with the plain attributes most such accesses carry. It does what
  * memsys_access (and memsys_load_if_local, memsys_store_deferred) does for such an access
- * (docs/architecture.md, "Two fast paths beside the general ones"): the same cache operations
+ * (docs/architecture.md, "Fast paths beside the general ones"): the same cache operations
  * on the same lines in the same order, the same counters, served sectors and results, the same
  * data, without access()'s per-lane bounds scan, the coalescer and the general line loop of
  * mem_hier.c. Anything else is declined before anything changes, and the caller takes the
