@@ -1,10 +1,11 @@
-/* mem_global_warp (mem_global.h): a full warp's contiguous global load or store without the
- * general path's steps. What it replaces, and must equal, is memsys.c's access() (the per-lane
- * bounds scan and the request), mem_coalesce.c's contiguous block (coalesce_block: one line
- * request per line touched, in ascending order, with its sectors, byte bits and, for a store,
- * byte mask and data) and mem_hier.c's hier_global_local for lines of the global kind (each
- * line through the SM's L1 by the hit path, the miss path or the general read, or the line
- * store, then the served sectors by report_levels). The lines are the memory system's own line
+/* mem_global_warp (mem_global.h): a warp's global load or store in a few runs of contiguous
+ * lanes without the general path's steps. What it replaces, and must equal, is memsys.c's
+ * access() (the per-lane bounds scan and the request), mem_coalesce.c's requests for such
+ * lanes (coalesce_block, coalesce_two_runs, the strided and per-lane loops: one line request
+ * per line touched, in ascending order, with its sectors, byte bits and, for a store, byte
+ * mask and data) and mem_hier.c's hier_global_local for lines of the global kind (each line
+ * through the SM's L1 by the hit path, the miss path or the general read, or the line store,
+ * then the served sectors by report_levels). The lines are the memory system's own line
  * requests (memsys.reqs), so that the adapters between the levels, which record the levels of
  * the line in progress (mem_request.line), work for them unchanged. */
 #include "mem/mem_global.h"
@@ -119,9 +120,11 @@ static int find_runs(memsys *ms, const mem_access *acc, uint32_t bytes, warp_run
     if (!w->runs)
         return 0;
     uint64_t first = w->base[0], total = end - first;
-    const allocation *al = &ms->allocs[ms->last_hit];
-    if (ms->nallocs && first >= al->base && first - al->base + total <= al->bytes)
-        return 1;
+    if (ms->nallocs) { /* the allocation of the last look-up first, as find_allocation */
+        const allocation *al = &ms->allocs[ms->last_hit];
+        if (first >= al->base && first - al->base + total <= al->bytes)
+            return 1;
+    }
     return mem_find_allocation(ms, first, total) >= 0;
 }
 
@@ -255,11 +258,11 @@ static void move_lanes(memsys *ms, mem_access *acc, uint32_t bytes, uint32_t n,
     if (n == 1 && bytes == 4 && ll[0].count == MEM_LANES) { /* a line of a warp's words */
 #ifdef GLOBAL_AVX2
         if (ms->host_avx2 && (regs || in)) {
-            words_avx2(ms->reqs[0].data, regs, in);
+            words_avx2(ms->reqs[0].data + ll[0].off, regs, in);
             return;
         }
 #endif
-        move_line_lanes(ms->reqs[0].data, acc, 4, 0, MEM_LANES, regs, in, to_lines);
+        move_line_lanes(ms->reqs[0].data + ll[0].off, acc, 4, 0, MEM_LANES, regs, in, to_lines);
         return;
     }
     for (uint32_t i = 0; i < n; i++)
@@ -291,7 +294,7 @@ static int read_hit(cache *l1, mem_counters *c, line_req *r, uint8_t alloc, int 
     uint32_t runs;
     if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
         return 0;
-    uint64_t k = (uint64_t)__builtin_popcountll(r->sectors);
+    uint64_t k = bits_popcount64(r->sectors);
     r->all_l1 = 1;
     c->l1.sector_accesses += k;
     c->l1.sector_hits += k;
