@@ -94,8 +94,6 @@ static int find_runs(memsys *ms, const mem_access *acc, uint32_t bytes, warp_run
 {
     const uint64_t *a = acc->addr;
     uint32_t active = acc->active;
-    if (!mem_global_may_take(acc)) /* five runs among lanes 0 to 4 */
-        return 0;
 #ifdef GLOBAL_AVX2
     uint32_t steps = ms->host_avx2 ? steps_avx2(a, bytes) : steps_plain(a, bytes);
 #else

@@ -53,10 +53,10 @@ int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_
                     int results, uint64_t *out, const uint64_t *in, mem_fault *fault);
 
 /* A test that mem_global_warp would decline `acc` for its lanes alone, cheap enough to make
- * before every global access (most scattered ones end here): 0 when lanes 0 to 4 are active
- * and no one of them is elem_bytes x vec above the one before (five runs already), else 1
- * (mem_global_warp may take it). Reads acc->active, elem_bytes, vec and addr[0..4]; changes
- * nothing. */
+ * before every global access (most scattered ones end here; mem_global_warp does not make it
+ * again): 0 when lanes 0 to 4 are active and no one of them is elem_bytes x vec above the one
+ * before (five runs already), else 1 (mem_global_warp may take it). Reads acc->active,
+ * elem_bytes, vec and addr[0..4]; changes nothing. */
 static inline int mem_global_may_take(const mem_access *acc)
 {
     uint64_t bytes = (uint64_t)acc->elem_bytes * acc->vec;
