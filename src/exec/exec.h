@@ -185,10 +185,13 @@ typedef enum exec_warp_status {
     EXEC_WARP_MBARRIER  /* asleep in an mbarrier try_wait until its phase completes */
 } exec_warp_status;
 
-/* What one exec_step did. */
+/* What one exec_step did. ctrl, active, pred_on and counted are set only when insn is not
+ * NULL. */
 typedef struct exec_step_info {
     const ir_insn *insn;   /* the instruction it issued (NULL: none; the warp was not READY or
                               the launch stopped) */
+    const ir_insn *next;   /* the instruction the warp issues next, what exec_warp_next says
+                              after the step (NULL: it is not READY or YIELD) */
     const ir_ctrl *ctrl;   /* its issue controls (SASS control codes), NULL when the module has
                               none (ir_machine.scoreboards == 0) */
     uint32_t active;       /* lanes of the running group that issued it */
@@ -205,6 +208,8 @@ typedef struct exec_step_info {
                               instruction of its function: a taken branch (docs/timing.md,
                               "Pipes"); 0 for a branch that fell through, or whose running lanes
                               are the ones that fell through after a divergence */
+    uint8_t stopped;       /* 1: the launch has stopped (exec_session_stopped): a fault or
+                              host memory, in this step or before it */
 } exec_step_info;
 
 /* Launch shape of an open session. */
@@ -250,8 +255,9 @@ int exec_session_close(exec_session *s, char **printf_out);
 
 /* Runs the next instruction of warp `w` (status READY) and says what it did in *info (OUT).
  * A warp that is not READY issues nothing (info->insn NULL). Faults and the instruction limit
- * (EXEC-LIMIT-001) stop the session as in exec_run. */
-void exec_step(exec_warp *w, exec_step_info *info);
+ * (EXEC-LIMIT-001) stop the session as in exec_run. Returns the warp's status after the step
+ * (info->status), so that a caller need not read it back from memory. */
+exec_warp_status exec_step(exec_warp *w, exec_step_info *info);
 /* The warp's status now (barrier and mbarrier waits end when other warps act). */
 exec_warp_status exec_warp_status_of(const exec_warp *w);
 /* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands

@@ -697,14 +697,13 @@ void warp_run(exec_warp *w, uint32_t quantum)
 
 /* ---- stepping (exec.h) ---- */
 
-void exec_step(exec_warp *w, exec_step_info *info)
+exec_warp_status exec_step(exec_warp *w, exec_step_info *info)
 {
     /* Every field is stored on its own (no memset): the caller's loads of single fields then
-     * take them from the host's store buffer. */
+     * take them from the host's store buffer. ctrl, active, pred_on and counted are step_one's
+     * when it issues (exec_step_info). */
     info->insn = NULL;
-    info->ctrl = NULL;
-    info->active = info->pred_on = 0;
-    info->counted = info->fetched = info->fetch_miss = 0;
+    info->fetched = info->fetch_miss = 0;
     info->woke = info->taken = 0;
     exec_run_state *rs = w->run;
     if (w->state == WARP_READY && !rs->faulted && !rs->oom) {
@@ -721,7 +720,11 @@ void exec_step(exec_warp *w, exec_step_info *info)
         info->woke = w->cta->wakes != wakes;
         info->taken = x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1;
     }
-    info->status = w->state;
+    uint8_t state = w->state;
+    info->status = state;
+    info->next = state == WARP_READY || state == WARP_YIELD ? w->code[w->pc].in : NULL;
+    info->stopped = rs->faulted || rs->oom;
+    return (exec_warp_status)state;
 }
 
 exec_warp_status exec_warp_status_of(const exec_warp *w)

@@ -1,7 +1,8 @@
 /* The timing core's schedulers: choosing a warp, issuing its instruction through the executor,
  * timing what it did and, from the register scoreboard, when the warp's next instruction may
- * issue (timing.h; docs/timing.md, "Scheduling"). The scoreboard is here, beside the issue,
- * so that the compiler can inline it there. */
+ * issue (timing.h; docs/timing.md, "Scheduling"), and the event loop that runs them. The
+ * scoreboard and the loop are here, beside the issue, so that the compiler can inline the
+ * issue into the loop and the scoreboard into the issue. */
 #include <string.h>
 
 #include "timing/timing_internal.h"
@@ -89,31 +90,84 @@ static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint
     }
 }
 
+/* The register scoreboard of instruction `ti` for warp w: the cycle *r (IN: the earliest) its
+ * guard, sources and destinations allow, *why what it waits as. The operands in the order the
+ * lists keep (tinsn): a slot later than the latest so far moves it. A destination waits only
+ * for an earlier variable-latency write of it (a load): two fixed-latency writes complete in
+ * order. (Registers that are never read share one slot after the executor's allocation, which
+ * must not serialise them.) The lists give what the operand walk below gives. */
+static inline void scoreboard_wait(const tstate *S, const twarp *w, const tinsn *ti, uint64_t *r,
+                                   uint8_t *why)
+{
+    const uint64_t *ready = w->reg_ready;
+    const uint8_t *rwhy = w->reg_why;
+    uint64_t t = *r;
+    uint8_t dep = *why;
+    if (__builtin_expect(ti->walk, 0)) {
+        const ir_insn *in = ti->in;
+        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > t) {
+            t = w->pred_ready[in->guard];
+            dep = w->pred_why[in->guard];
+        }
+        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &t, &dep);
+        for (unsigned i = 0; i < in->ndst; i++) {
+            uint64_t rd = t;
+            uint8_t wd = dep;
+            operand_ready(S, w, &in->dst[i], &rd, &wd);
+            if (rd > t && wd != TIMING_STALL_WAIT) {
+                t = rd;
+                dep = wd;
+            }
+        }
+    } else {
+        for (unsigned i = 0; i < ti->nread; i++) {
+            uint32_t k = ti->read[i];
+            if (ready[k] > t) {
+                t = ready[k];
+                dep = rwhy[k];
+            }
+        }
+        uint64_t rd = t;
+        uint8_t wd = dep;
+        for (unsigned i = 0; i < ti->nwrite; i++) {
+            uint32_t k = ti->write[i];
+            if (ready[k] > rd) {
+                rd = ready[k];
+                wd = rwhy[k];
+            }
+            if ((ti->wend >> i) & 1u) { /* the end of one destination operand */
+                if (rd > t && wd != TIMING_STALL_WAIT) {
+                    t = rd;
+                    dep = wd;
+                }
+                rd = t;
+                wd = dep;
+            }
+        }
+    }
+    *r = t;
+    *why = dep;
+}
+
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
-void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
+static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
+                                                         const ir_insn *in, uint64_t tmin,
+                                                         uint8_t why)
 {
     S->rthr[w->cidx] = 0;
     w->b1 = w->b2 = tmin;
     w->w1 = w->w2 = why;
-    const ir_insn *in = exec_warp_next(w->ew);
     if (!in) {
         w->blocked = 1;
         *w->rp = TIMING_NEVER;
         w->why = TIMING_STALL_BARRIER;
         return;
     }
-    if (in != w->next_in) { /* what follows depends on `in` only */
-        tinsn scratch;
-        const tinsn *ti = timing_insn(S, in, &scratch);
-        w->next_id = in->id;
-        w->next_stalls = ti->stalls;
-        w->next_in = in;
-        w->next_cost = ti->cost;
-        w->next_local = ti->local;
-        w->next_fence = ti->fence;
-    }
+    const tinsn *ti = timing_insn(S, in);
+    w->nx = ti;
+    w->next_stalls = ti->stalls;
     uint64_t r = tmin;
     uint8_t dep = why;
     const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
@@ -125,37 +179,36 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         if (e.issue > e.stall_until)
             dep = (uint8_t)e.scoreboard;
     } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
-        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
-            r = w->pred_ready[in->guard];
-            dep = w->pred_why[in->guard];
-        }
-        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &dep);
-        /* A destination waits only for an earlier variable-latency write of it (a load): two
-         * fixed-latency writes complete in order. (Registers that are never read share one
-         * slot after the executor's allocation, which must not serialise them.) */
-        for (unsigned i = 0; i < in->ndst; i++) {
-            uint64_t rd = r;
-            uint8_t wd = dep;
-            operand_ready(S, w, &in->dst[i], &rd, &wd);
-            if (rd > r && wd != TIMING_STALL_WAIT) {
-                r = rd;
-                dep = wd;
-            }
-        }
+        scoreboard_wait(S, w, ti, &r, &dep);
     }
-    if (w->next_fence && w->mem_done > r) {
+    if (ti->fence && w->mem_done > r) {
         r = w->mem_done;
         dep = TIMING_STALL_MEMBAR;
     }
-    S->rpipe[w->cidx] = w->next_cost.pipe;
+    S->rpipe[w->cidx] = ti->cost.pipe;
     *w->rp = r;
     w->why = dep;
 }
 
-/* Records that instruction `in`'s results are ready at cycle `ready`; a reader waits as `why`. */
-static inline void written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why)
+/* prepare, for the callers outside the issue (CTA starts, wakes). */
+void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
-    for (unsigned i = 0; i < in->ndst; i++) operand_written(S, w, &in->dst[i], ready, why);
+    prepare(S, w, in, tmin, why);
+}
+
+/* Records that instruction `ti`'s results are ready at cycle `ready`; a reader waits as
+ * `why`. */
+static inline void written(tstate *S, twarp *w, const tinsn *ti, uint64_t ready, uint8_t why)
+{
+    if (__builtin_expect(ti->walk, 0)) {
+        for (unsigned i = 0; i < ti->in->ndst; i++)
+            operand_written(S, w, &ti->in->dst[i], ready, why);
+        return;
+    }
+    for (unsigned i = 0; i < ti->nwrite; i++) {
+        w->reg_ready[ti->write[i]] = ready;
+        w->reg_why[ti->write[i]] = why;
+    }
 }
 
 /* ---- issuing ---- */
@@ -170,8 +223,8 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
         if (!v->blocked || exec_warp_status_of(v->ew) != EXEC_WARP_READY)
             continue;
         v->blocked = 0;
-        timing_prepare_next(S, v, v->mem_done > t + 1 ? v->mem_done : t + 1,
-                            TIMING_STALL_BARRIER);
+        uint64_t from = v->mem_done > t + 1 ? v->mem_done : t + 1;
+        timing_prepare_next(S, v, exec_warp_next(v->ew), from, TIMING_STALL_BARRIER);
         timing_sched_wake(S, v->sched, *v->rp);
     }
 }
@@ -179,9 +232,8 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    tinsn scratch;
-    timing_cost c =
-        info->insn == w->next_in ? w->next_cost : timing_insn(S, info->insn, &scratch)->cost;
+    const tinsn *ti = info->insn == w->nx->in ? w->nx : timing_insn(S, info->insn);
+    timing_cost c = ti->cost;
     uint64_t ready;
     uint8_t why;
     if (S->naccess) {
@@ -204,7 +256,7 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
             timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
         }
     } else {
-        written(S, w, info->insn, ready, why);
+        written(S, w, ti, ready, why);
     }
     /* A memory instruction waits for the SM's memory-issue resource (S->acc_at, timing_pipe.h);
      * its scheduler hands over the next one only after the SM took this one. */
@@ -216,20 +268,19 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
 
 /* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
  * resource: its accesses reach the memory side (S->acc_at) when the SM takes it, and the warp
- * may not issue again before that (S->acc_accept, a memory throttle). `first`: the first step
- * of the issue, whose instruction is the one timing_prepare_next prepared (only the warp's own
- * steps move its pc, and every step is followed by a prepare or leaves the warp not ready). */
-static void mem_issue(tstate *S, twarp *w, int first)
+ * may not issue again before that (S->acc_accept, a memory throttle). `in`: that instruction
+ * (exec_step_info.next of the step before), NULL for the first step of the issue, whose
+ * instruction is the one prepare() prepared (only the warp's own steps move its pc, and every
+ * step is followed by a prepare or leaves the warp not ready). */
+static void mem_issue(tstate *S, twarp *w, const ir_insn *in, int first)
 {
     uint8_t pipe;
     if (first) {
-        pipe = w->next_cost.pipe;
+        pipe = w->nx->cost.pipe;
     } else {
-        const ir_insn *in = exec_warp_next(w->ew);
         if (!in)
             return;
-        tinsn scratch;
-        pipe = in == w->next_in ? w->next_cost.pipe : timing_insn(S, in, &scratch)->cost.pipe;
+        pipe = timing_insn(S, in)->cost.pipe;
     }
     if (pipe == TIMING_PIPE_MEM)
         S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
@@ -269,6 +320,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     uint64_t tmin = t + 1;
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
+    info.next = NULL;
+    exec_warp_status status;
     int woke = 0, first = 1;
     do {
         S->naccess = 0;
@@ -284,9 +337,10 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
          * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
         S->acc_at = t;
-        mem_issue(S, w, first);
+        mem_issue(S, w, info.next, first);
         first = 0;
-        exec_step(w->ew, &info);
+        status = exec_step(w->ew, &info);
+        S->stopped |= info.stopped;
         if (!info.insn)
             break;
         woke |= info.woke;
@@ -305,17 +359,17 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             tmin = t + S->cfg->latency.l2_near_hit_cycles;
             why = TIMING_STALL_NO_INSTRUCTION;
         }
-        /* The status from the warp, not from info: a load of info's two bytes at once would
+        /* The status exec_step returned, not info's: a load of info's two bytes at once would
          * not be served by the host's store buffer and would wait for every store of the step
          * (the handler's register writes) to reach the host's cache. */
-    } while (!info.counted && exec_warp_status_of(w->ew) == EXEC_WARP_READY);
-    int prepare = 1;
-    switch (info.status) {
+    } while (!info.counted && status == EXEC_WARP_READY);
+    int ready_next = 1;
+    switch (status) {
     case EXEC_WARP_DONE:
     case EXEC_WARP_FAULTED:
         if (timing_warp_finished(S, w, t + 1))
             return -1;
-        prepare = 0;
+        ready_next = 0;
         break;
     case EXEC_WARP_BARRIER:
     case EXEC_WARP_MBARRIER:
@@ -324,7 +378,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         S->rthr[w->cidx] = 0;
         w->b1 = w->b2 = t + 1;
         w->why = TIMING_STALL_BARRIER;
-        prepare = 0;
+        ready_next = 0;
         break;
     case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
         count_poll(S, w);
@@ -332,8 +386,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     default:
         break;
     }
-    if (prepare)
-        timing_prepare_next(S, w, tmin, why);
+    if (ready_next)
+        prepare(S, w, info.next, tmin, why);
     if (woke)
         wake_cta(S, w, t);
     return 0;
@@ -483,12 +537,15 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
 static inline int runs_ahead(tstate *S, uint32_t s, uint32_t k, const twarp *w, uint64_t t)
 {
     uint64_t next = t + 1;
-    return S->policy == TIMING_GTO && *w->rp == next && w->next_local &&
+    return S->policy == TIMING_GTO && *w->rp == next && w->nx->local &&
            S->scheds[s].pipe_free[S->rpipe[(size_t)s * S->per_sched + k]] <= next &&
-           !(w->ctrl && w->ctrl->yielded) && !exec_session_stopped(S->xs);
+           !(w->ctrl && w->ctrl->yielded) && !S->stopped;
 }
 
-int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
+/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
+ * (and those it runs ahead), and sets the scheduler's next cycle. Returns 0, or -1 when host
+ * memory ran out. Inline in the event loop, its only caller. */
+static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t)
 {
     uint32_t k = choose(S, s, t);
     tsched *q = &S->scheds[s];
@@ -517,4 +574,79 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
         next = t + 1;
     timing_sched_key(S, s, next);
     return 0;
+}
+
+/* Prefetches the first `lines` (at most 8) 64-byte host lines from `p`: the same prefetches as
+ * a loop over them, without the loop's own instructions. */
+static inline void prefetch_lines(const char *p, uint32_t lines)
+{
+    switch (lines) {
+    default: __builtin_prefetch(p + 448); /* fall through */
+    case 7: __builtin_prefetch(p + 384); /* fall through */
+    case 6: __builtin_prefetch(p + 320); /* fall through */
+    case 5: __builtin_prefetch(p + 256); /* fall through */
+    case 4: __builtin_prefetch(p + 192); /* fall through */
+    case 3: __builtin_prefetch(p + 128); /* fall through */
+    case 2: __builtin_prefetch(p + 64); /* fall through */
+    case 1: __builtin_prefetch(p); /* fall through */
+    case 0: break;
+    }
+}
+
+/* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
+ * that finds an address was prefetched one event earlier: the scheduler's state two events
+ * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
+ * next event. Changes nothing the model computes. */
+static void prefetch_ahead(tstate *S)
+{
+    uint32_t n;
+    const uint32_t *due = timing_cal_due(S->cal, &n);
+    if (n == 0)
+        return;
+    if (n > 2)
+        __builtin_prefetch(&S->scheds[due[2]]);
+    if (n > 1) {
+        uint32_t s2 = due[1];
+        __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
+        __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
+        const twarp *w = S->scheds[s2].last_w;
+        if (w) {
+            __builtin_prefetch(w);
+            __builtin_prefetch((const char *)w + 64);
+            __builtin_prefetch((const char *)w + 128);
+        }
+    }
+    const twarp *w = S->scheds[due[0]].last_w;
+    if (w && !w->done) {
+        exec_warp_prefetch(w->ew);
+        prefetch_lines((const char *)w->reg_ready, S->sb_lines);
+    }
+}
+
+int timing_event_loop(tstate *S)
+{
+    for (;;) {
+        uint32_t s;
+        uint64_t t;
+        int got = timing_cal_next(S->cal, S->key, &s, &t);
+        if (got < 0 || S->oom)
+            return -1;
+        if (!got) {
+            if (S->ctas_started < S->total_ctas || timing_any_busy(S))
+                exec_session_deadlock(S->xs);
+            return 0;
+        }
+        prefetch_ahead(S);
+        if (sched_run(S, s, t))
+            return -1;
+        if (S->stopped)
+            return 0;
+        if (S->stuck && timing_polling_deadlock(S)) {
+            exec_session_deadlock(S->xs);
+            return 0;
+        }
+        S->stuck = 0;
+        if ((++S->issued & 4095u) == 0)
+            exec_session_progress(S->xs);
+    }
 }
