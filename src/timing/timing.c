@@ -142,7 +142,11 @@ const tinsn *timing_insn_fill(tstate *S, const ir_insn *in)
     ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
                          info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
     ti->fence = info && info->family == IR_FAM_FENCE;
-    ti->stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : NULL;
+    /* The launch's totals are the rows' growth (finish_stats): a row counts from the fill of
+     * its id's entry of S->insns, the first record of that id (glue in S->more shares it). */
+    ti->stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : S->own;
+    if (S->insn_stalls && in->id < S->ninsns && ti == &S->insns[in->id])
+        for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] -= ti->stalls[r];
     scoreboard_lists(S, ti);
     return ti;
 }
@@ -330,6 +334,7 @@ static int state_alloc(tstate *S)
         w->cidx = (sm * S->nsched_sm + j % S->nsched_sm) * S->per_sched + j / S->nsched_sm;
         w->rp = &S->rdy[w->cidx];
         w->ctrl = S->ctrls ? &S->ctrls[i] : NULL;
+        w->next_stalls = S->own;
         b += per_warp;
     }
     for (uint32_t s = 0; s < S->nsched; s++) {
@@ -361,6 +366,12 @@ static void finish_stats(tstate *S)
         tcta *c = w->cta;
         warp_resident(S, (uint32_t)((size_t)(c - S->ctas) / S->ctas_per_sm), w->charged, -1);
     }
+    /* Every charge went to a row: the instructions' rows (their growth in this launch) and
+     * S->own sum to the totals. */
+    for (uint32_t i = 0; S->insns && S->insn_stalls && i < S->ninsns; i++)
+        if (S->insns[i].in)
+            for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->insn_stalls[i][r];
+    for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->own[r];
     timing_stats *ts = S->ts;
     ts->enabled = 1;
     ts->cycles = S->end > S->mem_end ? S->end : S->mem_end;
@@ -412,8 +423,9 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
                 .stalls = ts->stalls, .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
     exec_launch el = *launch;
-    el.on_access = timing_on_access;
-    el.access_user = &S;
+    el.on_access = timing_mem_on_access;
+    el.access_user = &S.mi;
+    S.mi.tm = tm->mem;
     el.clock = &S.now;
     int rc = exec_session_open(p, ms, machine, &el, stats, fault, &S.xs);
     if (rc)

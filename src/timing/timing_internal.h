@@ -63,7 +63,8 @@ typedef struct twarp {
     uint64_t *pred_ready;  /* per predicate */
     uint8_t *pred_why;
     uint32_t sched;        /* its scheduler (device-wide index) */
-    uint64_t *next_stalls; /* tstate.insn_stalls' row of its next instruction; NULL: none */
+    uint64_t *next_stalls; /* tstate.insn_stalls' row of its next instruction (tstate.own
+                              when it has none) */
     uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
     uint64_t poll_epoch;   /* S->epoch when polls was last counted */
     /* Why it waits, by segment: [charged, b1) w1, [b1, b2) w2, [b2, ready) why, then
@@ -103,7 +104,10 @@ typedef struct tstate {
     exec_session *xs;
     timing_policy policy;
     timing_stats *ts;
-    uint64_t *stalls;                 /* ts->stalls */
+    uint64_t *stalls;                 /* ts->stalls: during the run, minus the rows of
+                                         insn_stalls as they were when their instruction was
+                                         first met; finish_stats adds the rows and `own` */
+    uint64_t own[TIMING_STALL_COUNT]; /* charges to no instruction's row */
     timing_insn_stalls *insn_stalls;
     uint32_t ninsns;
     tinsn *insns;                     /* ninsns: per static instruction, filled on first use */
@@ -146,12 +150,8 @@ typedef struct tstate {
     uint64_t issued;                  /* instructions issued (progress hook) */
     uint64_t phases, epoch;           /* mbarrier phases seen at the last yield; epoch bumped
                                          when they changed (timing_issue.c) */
-    /* the access hook's results for the instruction being issued */
-    uint32_t sm_now;
-    uint32_t naccess;
-    uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
-    uint64_t acc_accept, acc_ready;
-    uint8_t acc_long;
+    timing_mem_issue mi;              /* the access hook's results for the instruction being
+                                         issued (timing_mem_on_access) */
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
@@ -160,8 +160,6 @@ typedef struct tstate {
  * launch stopped, or no warp can go on: a deadlock, recorded in the session). Returns 0, or -1
  * when host memory ran out. */
 int timing_event_loop(tstate *S);
-/* The executor's access hook (exec_access_fn): times one warp-level access. */
-void timing_on_access(const mem_access *a, void *user);
 /* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
  * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
  * that): its register scoreboard or control codes, a fence's accesses. */
@@ -193,12 +191,12 @@ static inline twarp *timing_entry_warp(const tstate *S, uint32_t s, uint32_t k)
     return S->scheds[s].slot0 + (size_t)k * S->nsched_sm;
 }
 
-/* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */
+/* Charges `cycles` of warp w to stall reason `why`, to its next instruction's row (the totals
+ * are the rows' sum: finish_stats). */
 static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
 {
-    S->stalls[why] += cycles;
-    if (w->next_stalls)
-        w->next_stalls[why] += cycles;
+    (void)S;
+    w->next_stalls[why] += cycles;
 }
 
 /* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */

@@ -8,18 +8,6 @@
 #include "timing/timing_internal.h"
 #include "timing/timing_scan.h"
 
-void timing_on_access(const mem_access *a, void *user)
-{
-    tstate *S = user;
-    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->acc_at, a);
-    S->naccess++;
-    if (r.accept > S->acc_accept)
-        S->acc_accept = r.accept;
-    if (r.ready > S->acc_ready)
-        S->acc_ready = r.ready;
-    S->acc_long |= r.long_latency;
-}
-
 /* The warp in slot j of SM sm. */
 static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
 {
@@ -236,15 +224,15 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
     timing_cost c = ti->cost;
     uint64_t ready;
     uint8_t why;
-    if (S->naccess) {
-        ready = S->acc_ready;
-        why = S->acc_long ? TIMING_STALL_LONG_SCOREBOARD : TIMING_STALL_SHORT_SCOREBOARD;
+    if (S->mi.naccess) {
+        ready = S->mi.ready;
+        why = S->mi.long_latency ? TIMING_STALL_LONG_SCOREBOARD : TIMING_STALL_SHORT_SCOREBOARD;
         if (ready > w->mem_done)
             w->mem_done = ready;
         if (ready > S->mem_end)
             S->mem_end = ready;
     } else if (c.pipe == TIMING_PIPE_MEM) { /* a constant or parameter load served at once */
-        ready = S->acc_at + S->cfg->latency.constant_l1_hit_cycles;
+        ready = S->mi.at + S->cfg->latency.constant_l1_hit_cycles;
         why = TIMING_STALL_SHORT_SCOREBOARD;
     } else {
         ready = t + c.latency;
@@ -252,23 +240,23 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
     }
     if (w->ctrl) {
         if (info->ctrl) {
-            uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->acc_at + c.latency : t + 1;
-            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
+            uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->mi.at + c.latency : t + 1;
+            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->mi.long_latency);
         }
     } else {
         written(S, w, ti, ready, why);
     }
-    /* A memory instruction waits for the SM's memory-issue resource (S->acc_at, timing_pipe.h);
+    /* A memory instruction waits for the SM's memory-issue resource (S->mi.at, timing_pipe.h);
      * its scheduler hands over the next one only after the SM took this one. */
     if (c.pipe == TIMING_PIPE_MEM)
-        q->pipe_free[c.pipe] = S->acc_at > t ? S->acc_at : t + 1;
+        q->pipe_free[c.pipe] = S->mi.at > t ? S->mi.at : t + 1;
     else
         q->pipe_free[c.pipe] = t + c.interval;
 }
 
 /* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
- * resource: its accesses reach the memory side (S->acc_at) when the SM takes it, and the warp
- * may not issue again before that (S->acc_accept, a memory throttle). `in`: that instruction
+ * resource: its accesses reach the memory side (S->mi.at) when the SM takes it, and the warp
+ * may not issue again before that (S->mi.accept, a memory throttle). `in`: that instruction
  * (exec_step_info.next of the step before), NULL for the first step of the issue, whose
  * instruction is the one prepare() prepared (only the warp's own steps move its pc, and every
  * step is followed by a prepare or leaves the warp not ready). */
@@ -283,7 +271,7 @@ static void mem_issue(tstate *S, twarp *w, const ir_insn *in, int first)
         pipe = timing_insn(S, in)->cost.pipe;
     }
     if (pipe == TIMING_PIPE_MEM)
-        S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
+        S->mi.at = S->mi.accept = timing_mio_take(&S->mio, S->mi.sm, S->mi.at);
 }
 
 /* Warp w's step left it polling an open mbarrier phase (YIELD): counts the poll for the
@@ -316,7 +304,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     timing_charge(S, w, TIMING_STALL_SELECTED, 1);
     w->charged = t + 1;
     S->now = t;
-    S->sm_now = q->sm;
+    S->mi.sm = q->sm;
     uint64_t tmin = t + 1;
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
@@ -324,10 +312,10 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     exec_warp_status status;
     int woke = 0, first = 1;
     do {
-        S->naccess = 0;
-        S->acc_accept = t;
-        S->acc_ready = t;
-        S->acc_long = 0;
+        S->mi.naccess = 0;
+        S->mi.accept = t;
+        S->mi.ready = t;
+        S->mi.long_latency = 0;
         if (w->yielding) { /* a warp that polled an open mbarrier phase goes on polling */
             exec_warp_resume(w->ew);
             w->yielding = 0;
@@ -336,7 +324,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
          * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
          * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
-        S->acc_at = t;
+        S->mi.at = t;
         mem_issue(S, w, info.next, first);
         first = 0;
         status = exec_step(w->ew, &info);
@@ -345,8 +333,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             break;
         woke |= info.woke;
         timed(S, q, w, &info, t);
-        if (S->acc_accept > tmin) {
-            tmin = S->acc_accept;
+        if (S->mi.accept > tmin) {
+            tmin = S->mi.accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
         }
         if (info.taken && !w->ctrl && t + S->cfg->pipe.branch_latency_cycles > tmin) {
@@ -404,29 +392,32 @@ static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint
     S->rthr[(size_t)s * S->per_sched + k] = 1;
 }
 
-/* A ready warp (entry e = k of scheduler s) whose pipe is busy until free_at waits for it
- * (MATH_PIPE_THROTTLE). */
-static inline void throttle(tstate *S, uint32_t s, uint32_t k, uint64_t t, uint64_t free_at)
+/* A ready warp (entry e = base + k of scheduler s; base = s x per_sched) whose pipe is busy
+ * until free_at waits for it (MATH_PIPE_THROTTLE). */
+static inline void throttle(tstate *S, uint32_t s, size_t base, uint32_t k, uint64_t t,
+                            uint64_t free_at)
 {
-    size_t e = (size_t)s * S->per_sched + k;
+    size_t e = base + k;
     if (!S->rthr[e])
         throttle_start(S, s, k, t);
     /* else: throttled again: the throttle segment grows, nothing to settle */
     S->rdy[e] = free_at;
 }
 
-/* 1 when the warp of entry k of scheduler s may issue at cycle t (ready, its pipe free); a
- * ready warp whose pipe is busy is moved to the cycle the pipe frees. */
-static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s, uint32_t k,
-                                                          uint64_t t)
+/* 1 when the warp of entry k of scheduler s (its entries from `base` = s x per_sched, q its
+ * state) may issue at cycle t (ready, its pipe free); a ready warp whose pipe is busy is moved
+ * to the cycle the pipe frees. */
+static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s,
+                                                          const tsched *q, size_t base,
+                                                          uint32_t k, uint64_t t)
 {
-    size_t e = (size_t)s * S->per_sched + k;
+    size_t e = base + k;
     if (S->rdy[e] > t)
         return 0;
-    uint64_t free_at = S->scheds[s].pipe_free[S->rpipe[e]];
+    uint64_t free_at = q->pipe_free[S->rpipe[e]];
     if (free_at <= t)
         return 1;
-    throttle(S, s, k, t, free_at);
+    throttle(S, s, base, k, t, free_at);
     return 0;
 }
 
@@ -458,7 +449,7 @@ static uint32_t first_eligible(tstate *S, uint32_t s, uint32_t lo, uint32_t hi, 
             m &= ~((UINT64_C(1) << (lo - base)) - 1);
         for (; m; m &= m - 1) {
             uint32_t k = base + (uint32_t)__builtin_ctzll(m);
-            if (eligible(S, s, k, t))
+            if (eligible(S, s, &S->scheds[s], (size_t)s * S->per_sched, k, t))
                 return k;
         }
     }
@@ -477,30 +468,31 @@ static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
 /* Greedy-then-oldest over the scheduler's entries except `skip`: the oldest eligible one. An
  * entry is tested (and, ready with its pipe busy, throttled) only when it is older than the best
  * found so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
-static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
+static uint32_t oldest(tstate *S, uint32_t s, const tsched *q, size_t base, uint32_t skip,
+                       uint64_t t)
 {
-    uint32_t n = S->scheds[s].used;
-    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint32_t n = q->used;
+    const uint64_t *age = S->rage + base;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
     if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
         /* Few entries (or no AVX2): one pass in entry order, each entry's ready cycle read as
          * it comes (a throttle moves only the entry it tests), the same visits as the mask. */
-        const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+        const uint64_t *rdy = S->rdy + base;
         for (uint32_t k = 0; k < n; k++)
-            if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, k, t)) {
+            if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, q, base, k, t)) {
                 best = k;
                 best_age = age[k];
             }
         return best;
     }
-    for (uint32_t base = 0; base < n; base += 64) {
-        uint64_t m = ready_word(S, s, base, n, t);
-        if (skip >= base && skip - base < 64)
-            m &= ~(UINT64_C(1) << (skip - base));
+    for (uint32_t word = 0; word < n; word += 64) {
+        uint64_t m = ready_word(S, s, word, n, t);
+        if (skip >= word && skip - word < 64)
+            m &= ~(UINT64_C(1) << (skip - word));
         for (; m; m &= m - 1) {
-            uint32_t k = base + (uint32_t)__builtin_ctzll(m);
-            if (age[k] < best_age && eligible(S, s, k, t)) {
+            uint32_t k = word + (uint32_t)__builtin_ctzll(m);
+            if (age[k] < best_age && eligible(S, s, q, base, k, t)) {
                 best = k;
                 best_age = age[k];
             }
@@ -509,20 +501,20 @@ static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
     return best;
 }
 
-/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
-static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
+/* The entry (warp) scheduler s (q its state, its entries from `base`) issues from at cycle t,
+ * or UINT32_MAX. */
+static uint32_t choose(tstate *S, uint32_t s, const tsched *q, size_t base, uint64_t t)
 {
-    tsched *q = &S->scheds[s];
     if (S->policy == TIMING_LRR)
         return choose_lrr(S, s, t);
     /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
      * other ready warp goes first; with none, the yielding warp goes on at no cost. */
     uint32_t skip = S->use_ctrl && q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last
                                                                                   : UINT32_MAX;
-    if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q->last, t))
+    if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q, base, q->last, t))
         return q->last;
-    uint32_t best = oldest(S, s, skip, t);
-    if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, skip, t))
+    uint32_t best = oldest(S, s, q, base, skip, t);
+    if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, q, base, skip, t))
         return skip;
     return best;
 }
@@ -534,11 +526,11 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
  * same outcome: what they do then cannot change this choice (a warp they wake here still loses
  * to the greedy one; timing_sched_wake keeps it after the last issue). Saves the calendar round
  * trips of long ALU runs. 1 when scheduler s runs w ahead at t + 1. */
-static inline int runs_ahead(tstate *S, uint32_t s, uint32_t k, const twarp *w, uint64_t t)
+static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *w, uint64_t t)
 {
     uint64_t next = t + 1;
     return S->policy == TIMING_GTO && *w->rp == next && w->nx->local &&
-           S->scheds[s].pipe_free[S->rpipe[(size_t)s * S->per_sched + k]] <= next &&
+           q->pipe_free[S->rpipe[e]] <= next &&
            !(w->ctrl && w->ctrl->yielded) && !S->stopped;
 }
 
@@ -547,9 +539,10 @@ static inline int runs_ahead(tstate *S, uint32_t s, uint32_t k, const twarp *w, 
  * memory ran out. Inline in the event loop, its only caller. */
 static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t)
 {
-    uint32_t k = choose(S, s, t);
     tsched *q = &S->scheds[s];
-    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    size_t base = (size_t)s * S->per_sched;
+    uint32_t k = choose(S, s, q, base, t);
+    const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
         q->last = k;
         twarp *w = timing_entry_warp(S, s, k);
@@ -557,7 +550,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t))
                 return -1;
-            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, s, k, w, t))
+            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t))
                 break;
             t++;
         }
