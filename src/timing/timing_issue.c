@@ -309,7 +309,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
     info.next = NULL;
-    exec_warp_status status;
+    uint32_t step;
     int woke = 0, first = 1;
     do {
         S->mi.naccess = 0;
@@ -327,32 +327,32 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         S->mi.at = t;
         mem_issue(S, w, info.next, first);
         first = 0;
-        status = exec_step(w->ew, &info);
-        S->stopped |= info.stopped;
+        step = exec_step(w->ew, &info);
+        if (step & EXEC_STEP_STOPPED)
+            S->stopped = 1;
         if (!info.insn)
             break;
-        woke |= info.woke;
+        woke |= (step & EXEC_STEP_WOKE) != 0;
         timed(S, q, w, &info, t);
         if (S->mi.accept > tmin) {
             tmin = S->mi.accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
         }
-        if (info.taken && !w->ctrl && t + S->cfg->pipe.branch_latency_cycles > tmin) {
+        if ((step & EXEC_STEP_TAKEN) && !w->ctrl &&
+            t + S->cfg->pipe.branch_latency_cycles > tmin) {
             /* PTX and vISA: a taken branch's target issues pipe.branch_latency_cycles after
              * it (SASS: the branch's stall count says; docs/timing.md, "Pipes"). */
             tmin = t + S->cfg->pipe.branch_latency_cycles;
             why = TIMING_STALL_WAIT;
         }
-        if (info.fetch_miss && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
+        if ((step & EXEC_STEP_FETCH_MISS) && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
             tmin = t + S->cfg->latency.l2_near_hit_cycles;
             why = TIMING_STALL_NO_INSTRUCTION;
         }
-        /* The status exec_step returned, not info's: a load of info's two bytes at once would
-         * not be served by the host's store buffer and would wait for every store of the step
-         * (the handler's register writes) to reach the host's cache. */
-    } while (!info.counted && status == EXEC_WARP_READY);
+        /* The flags and status exec_step returned, in a register (exec.h, EXEC_STEP_*). */
+    } while (!(step & EXEC_STEP_COUNTED) && (step & EXEC_STEP_STATUS) == EXEC_WARP_READY);
     int ready_next = 1;
-    switch (status) {
+    switch (step & EXEC_STEP_STATUS) {
     case EXEC_WARP_DONE:
     case EXEC_WARP_FAULTED:
         if (timing_warp_finished(S, w, t + 1))
