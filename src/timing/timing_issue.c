@@ -1,140 +1,18 @@
 /* The timing core's schedulers: choosing a warp, issuing its instruction through the executor,
- * timing what it did and, from the register scoreboard, when the warp's next instruction may
- * issue (timing.h; docs/timing.md, "Scheduling"), and the event loop that runs them. The
- * scoreboard and the loop are here, beside the issue, so that the compiler can inline the
- * issue into the loop and the scoreboard into the issue. */
+ * timing what it did and, from the register scoreboard (timing_sb.h), when the warp's next
+ * instruction may issue (timing.h; docs/timing.md, "Scheduling"), and the event loop that runs
+ * them. The loop is here, beside the issue, so that the compiler can inline the issue into it
+ * and the scoreboard into the issue. */
 #include <string.h>
 
 #include "timing/timing_internal.h"
+#include "timing/timing_sb.h"
 #include "timing/timing_scan.h"
 
 /* The warp in slot j of SM sm. */
 static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
 {
     return &S->warps[(size_t)sm * S->warps_per_sm + j];
-}
-
-/* ---- the register scoreboard (PTX; SASS until its control codes drive issue) ---- */
-
-static void operand_ready(const tstate *S, const twarp *w, const ir_operand *o, uint64_t *r,
-                          uint8_t *why)
-{
-    switch (o->kind) {
-    case IR_OPND_REG:
-        if (o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
-            *r = w->reg_ready[o->reg];
-            *why = w->reg_why[o->reg];
-        }
-        return;
-    case IR_OPND_ADDR:
-        if (o->has_reg && o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
-            *r = w->reg_ready[o->reg];
-            *why = w->reg_why[o->reg];
-        }
-        return;
-    case IR_OPND_PRED:
-        if (o->reg < S->npreds && w->pred_ready[o->reg] > *r) {
-            *r = w->pred_ready[o->reg];
-            *why = w->pred_why[o->reg];
-        }
-        return;
-    case IR_OPND_VEC:
-        for (unsigned e = 0; e < o->count && e < 8; e++)
-            if (o->vregs[e] < S->nregs && w->reg_ready[o->vregs[e]] > *r) {
-                *r = w->reg_ready[o->vregs[e]];
-                *why = w->reg_why[o->vregs[e]];
-            }
-        return;
-    default:
-        return;
-    }
-}
-
-static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint64_t ready,
-                            uint8_t why)
-{
-    switch (o->kind) {
-    case IR_OPND_REG:
-        if (o->reg < S->nregs) {
-            w->reg_ready[o->reg] = ready;
-            w->reg_why[o->reg] = why;
-        }
-        return;
-    case IR_OPND_PRED:
-        if (o->reg < S->npreds) {
-            w->pred_ready[o->reg] = ready;
-            w->pred_why[o->reg] = why;
-        }
-        return;
-    case IR_OPND_VEC:
-        for (unsigned e = 0; e < o->count && e < 8; e++)
-            if (o->vregs[e] < S->nregs) {
-                w->reg_ready[o->vregs[e]] = ready;
-                w->reg_why[o->vregs[e]] = why;
-            }
-        return;
-    default:
-        return;
-    }
-}
-
-/* The register scoreboard of instruction `ti` for warp w: the cycle *r (IN: the earliest) its
- * guard, sources and destinations allow, *why what it waits as. The operands in the order the
- * lists keep (tinsn): a slot later than the latest so far moves it. A destination waits only
- * for an earlier variable-latency write of it (a load): two fixed-latency writes complete in
- * order. (Registers that are never read share one slot after the executor's allocation, which
- * must not serialise them.) The lists give what the operand walk below gives. */
-static inline void scoreboard_wait(const tstate *S, const twarp *w, const tinsn *ti, uint64_t *r,
-                                   uint8_t *why)
-{
-    const uint64_t *ready = w->reg_ready;
-    const uint8_t *rwhy = w->reg_why;
-    uint64_t t = *r;
-    uint8_t dep = *why;
-    if (__builtin_expect(ti->walk, 0)) {
-        const ir_insn *in = ti->in;
-        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > t) {
-            t = w->pred_ready[in->guard];
-            dep = w->pred_why[in->guard];
-        }
-        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &t, &dep);
-        for (unsigned i = 0; i < in->ndst; i++) {
-            uint64_t rd = t;
-            uint8_t wd = dep;
-            operand_ready(S, w, &in->dst[i], &rd, &wd);
-            if (rd > t && wd != TIMING_STALL_WAIT) {
-                t = rd;
-                dep = wd;
-            }
-        }
-    } else {
-        for (unsigned i = 0; i < ti->nread; i++) {
-            uint32_t k = ti->read[i];
-            if (ready[k] > t) {
-                t = ready[k];
-                dep = rwhy[k];
-            }
-        }
-        uint64_t rd = t;
-        uint8_t wd = dep;
-        for (unsigned i = 0; i < ti->nwrite; i++) {
-            uint32_t k = ti->write[i];
-            if (ready[k] > rd) {
-                rd = ready[k];
-                wd = rwhy[k];
-            }
-            if ((ti->wend >> i) & 1u) { /* the end of one destination operand */
-                if (rd > t && wd != TIMING_STALL_WAIT) {
-                    t = rd;
-                    dep = wd;
-                }
-                rd = t;
-                wd = dep;
-            }
-        }
-    }
-    *r = t;
-    *why = dep;
 }
 
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
@@ -167,7 +45,7 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
         if (e.issue > e.stall_until)
             dep = (uint8_t)e.scoreboard;
     } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
-        scoreboard_wait(S, w, ti, &r, &dep);
+        timing_sb_wait(S, w, ti, &r, &dep);
     }
     if (ti->fence && w->mem_done > r) {
         r = w->mem_done;
@@ -182,21 +60,6 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
 void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
     prepare(S, w, in, tmin, why);
-}
-
-/* Records that instruction `ti`'s results are ready at cycle `ready`; a reader waits as
- * `why`. */
-static inline void written(tstate *S, twarp *w, const tinsn *ti, uint64_t ready, uint8_t why)
-{
-    if (__builtin_expect(ti->walk, 0)) {
-        for (unsigned i = 0; i < ti->in->ndst; i++)
-            operand_written(S, w, &ti->in->dst[i], ready, why);
-        return;
-    }
-    for (unsigned i = 0; i < ti->nwrite; i++) {
-        w->reg_ready[ti->write[i]] = ready;
-        w->reg_why[ti->write[i]] = why;
-    }
 }
 
 /* ---- issuing ---- */
@@ -244,7 +107,7 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
             timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->mi.long_latency);
         }
     } else {
-        written(S, w, ti, ready, why);
+        timing_sb_written(S, w, ti, ready, why);
     }
     /* A memory instruction waits for the SM's memory-issue resource (S->mi.at, timing_pipe.h);
      * its scheduler hands over the next one only after the SM took this one. */
