@@ -173,7 +173,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     exec_step_info info;
     info.next = NULL;
     uint32_t step;
-    int woke = 0, first = 1;
+    uint32_t woke = 0; /* the steps' flags, for EXEC_STEP_WOKE */
+    int first = 1;
     do {
         S->mi.naccess = 0;
         S->mi.accept = t;
@@ -195,7 +196,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
             S->stopped = 1;
         if (!info.insn)
             break;
-        woke |= (step & EXEC_STEP_WOKE) != 0;
+        woke |= step;
         timed(S, q, w, &info, t);
         if (S->mi.accept > tmin) {
             tmin = S->mi.accept;
@@ -215,31 +216,34 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         /* The flags and status exec_step returned, in a register (exec.h, EXEC_STEP_*). */
     } while (!(step & EXEC_STEP_COUNTED) && (step & EXEC_STEP_STATUS) == EXEC_WARP_READY);
     int ready_next = 1;
-    switch (step & EXEC_STEP_STATUS) {
-    case EXEC_WARP_DONE:
-    case EXEC_WARP_FAULTED:
-        if (timing_warp_finished(S, w, t + 1))
-            return -1;
-        ready_next = 0;
-        break;
-    case EXEC_WARP_BARRIER:
-    case EXEC_WARP_MBARRIER:
-        w->blocked = 1;
-        *w->rp = TIMING_NEVER;
-        S->rthr[w->cidx] = 0;
-        w->b1 = w->b2 = t + 1;
-        w->why = TIMING_STALL_BARRIER;
-        ready_next = 0;
-        break;
-    case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
-        count_poll(S, w);
-        break;
-    default:
-        break;
+    uint32_t status = step & EXEC_STEP_STATUS;
+    if (status != EXEC_WARP_READY) { /* the common case skips the switch's jump table */
+        switch (status) {
+        case EXEC_WARP_DONE:
+        case EXEC_WARP_FAULTED:
+            if (timing_warp_finished(S, w, t + 1))
+                return -1;
+            ready_next = 0;
+            break;
+        case EXEC_WARP_BARRIER:
+        case EXEC_WARP_MBARRIER:
+            w->blocked = 1;
+            *w->rp = TIMING_NEVER;
+            S->rthr[w->cidx] = 0;
+            w->b1 = w->b2 = t + 1;
+            w->why = TIMING_STALL_BARRIER;
+            ready_next = 0;
+            break;
+        case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
+            count_poll(S, w);
+            break;
+        default:
+            break;
+        }
     }
     if (ready_next)
         prepare(S, w, info.next, tmin, why);
-    if (woke)
+    if (woke & EXEC_STEP_WOKE)
         wake_cta(S, w, t);
     return 0;
 }
