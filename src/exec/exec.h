@@ -185,27 +185,39 @@ typedef enum exec_warp_status {
     EXEC_WARP_MBARRIER  /* asleep in an mbarrier try_wait until its phase completes */
 } exec_warp_status;
 
-/* What one exec_step did. */
+/* What one exec_step did, besides its result's flags (EXEC_STEP_*). ctrl, active and pred_on
+ * are set only when insn is not NULL. */
 typedef struct exec_step_info {
     const ir_insn *insn;   /* the instruction it issued (NULL: none; the warp was not READY or
                               the launch stopped) */
+    const ir_insn *next;   /* the instruction the warp issues next, what exec_warp_next says
+                              after the step (NULL: it is not READY or YIELD) */
     const ir_ctrl *ctrl;   /* its issue controls (SASS control codes), NULL when the module has
                               none (ir_machine.scoreboards == 0) */
     uint32_t active;       /* lanes of the running group that issued it */
     uint32_t pred_on;      /* of those, the lanes whose guard was true */
-    uint8_t counted;       /* 1: a warp instruction (0: glue of the dialect's next one) */
-    uint8_t fetched;       /* 1: the warp fetched a new instruction-cache line for it */
-    uint8_t fetch_miss;    /* 1: that fetch missed in the instruction cache */
-    uint8_t status;        /* exec_warp_status after the step */
-    uint8_t woke;          /* 1: during the step a barrier of the warp's CTA completed or an
-                              mbarrier phase woke a sleeper, so other warps of the CTA may be
-                              READY again */
-    uint8_t taken;         /* 1: it was a control-flow instruction (branch, call, return) after
-                              which the warp, still READY, goes on elsewhere than at the next
-                              instruction of its function: a taken branch (docs/timing.md,
-                              "Pipes"); 0 for a branch that fell through, or whose running lanes
-                              are the ones that fell through after a divergence */
 } exec_step_info;
+
+/* exec_step's result: the warp's status after the step in the low byte, and flags, so that a
+ * caller tests them in a register rather than reading stores of the step back from memory. */
+enum {
+    EXEC_STEP_STATUS = 0xffu,     /* mask of the exec_warp_status after the step */
+    EXEC_STEP_COUNTED = 1u << 8,  /* it issued a warp instruction (not glue of the dialect's
+                                     next one) */
+    EXEC_STEP_FETCHED = 1u << 9,  /* the warp fetched a new instruction-cache line for it */
+    EXEC_STEP_FETCH_MISS = 1u << 10, /* that fetch missed in the instruction cache */
+    EXEC_STEP_WOKE = 1u << 11,    /* during the step a barrier of the warp's CTA completed or an
+                                     mbarrier phase woke a sleeper, so other warps of the CTA
+                                     may be READY again */
+    EXEC_STEP_TAKEN = 1u << 12,   /* it was a control-flow instruction (branch, call, return)
+                                     after which the warp, still READY, goes on elsewhere than at
+                                     the next instruction of its function: a taken branch
+                                     (docs/timing.md, "Pipes"); not for a branch that fell
+                                     through, or whose running lanes are the ones that fell
+                                     through after a divergence */
+    EXEC_STEP_STOPPED = 1u << 13, /* the launch has stopped (exec_session_stopped): a fault or
+                                     host memory, in this step or before it */
+};
 
 /* Launch shape of an open session. */
 typedef struct exec_session_shape {
@@ -248,10 +260,12 @@ void exec_session_progress(exec_session *s);
  * everything. Returns exec_run's 0, 1 or -1. */
 int exec_session_close(exec_session *s, char **printf_out);
 
-/* Runs the next instruction of warp `w` (status READY) and says what it did in *info (OUT).
- * A warp that is not READY issues nothing (info->insn NULL). Faults and the instruction limit
- * (EXEC-LIMIT-001) stop the session as in exec_run. */
-void exec_step(exec_warp *w, exec_step_info *info);
+/* Runs the next instruction of warp `w` (status READY) and says what it did in *info (OUT) and
+ * in its result: the warp's status after the step (result & EXEC_STEP_STATUS, an
+ * exec_warp_status) with the EXEC_STEP_* flags. A warp that is not READY issues nothing
+ * (info->insn NULL, no flag but STOPPED). Faults and the instruction limit (EXEC-LIMIT-001)
+ * stop the session as in exec_run. */
+uint32_t exec_step(exec_warp *w, exec_step_info *info);
 /* The warp's status now (barrier and mbarrier waits end when other warps act). */
 exec_warp_status exec_warp_status_of(const exec_warp *w);
 /* The instruction a READY or YIELD warp issues next (NULL otherwise); its guard and operands

@@ -7,6 +7,7 @@
 
 #include "base/cpu.h"
 #include "exec/exec_internal.h"
+#include "mem/mem_global.h"
 #include "mem/mem_policy.h"
 #include "mem/mem_shared.h"
 #include "mem/memsys.h"
@@ -327,6 +328,43 @@ static inline int shared_load(exec_warp *w, mem_access *acc, uint64_t *out)
     return 0;
 }
 
+/* A warp's global load or store in runs of contiguous lanes that mem_global_warp takes (a load into out[],
+ * a store from in[] when not NULL, see there), as do_access would make it: through the entry
+ * do_access would choose (memsys_load_if_local or memsys_store_deferred on a host thread beside
+ * others), with its report to the launch's on_access. Returns 0 when done, -1 after a fault
+ * (reported), -2 when the load would reach the L2 in a parallel phase (the warp parks, as
+ * do_access parks it), and 1 when it is not taken (nothing done: the caller goes on with
+ * do_access). A store whose SM's log is full is not taken either (do_access makes it wait). */
+static int global_warp(exec_warp *w, const exec_xinsn *x, mem_access *acc, uint64_t *out,
+                       const uint64_t *in)
+{
+    exec_run_state *rs = w->run;
+    mem_global_mode mode = MEM_GLOBAL_ACCESS;
+    if (rs->tally && acc->op == MEM_OP_STORE) {
+        if (memsys_store_log_full(w->mctx.store_log))
+            return 1;
+        mode = MEM_GLOBAL_DEFERRED;
+    } else if (rs->tally) {
+        mode = MEM_GLOBAL_IF_LOCAL;
+    }
+    mem_fault fault;
+    int rc = mem_global_warp(rs->ms, &w->mctx, acc, mode, rs->launch->on_access != NULL, out, in,
+                             &fault);
+    if (rc == 1)
+        return 1;
+    if (rc == 2) {
+        w->parked = 1;
+        return -2;
+    }
+    if (rc < 0) {
+        access_fault(w, x, acc, &fault);
+        return -1;
+    }
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
+    return 0;
+}
+
 /* A fence with the instruction's side effects (mem.fence): the fence instructions, and the
  * fence an acquire performs after its access. Its own access record keeps the access's results
  * (served levels) intact. */
@@ -560,6 +598,9 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         rc = frame_param_access(w, x, mask, acc, 0);
     else if (sp == IR_SPACE_SHARED && mask == FULL_MASK && !shared_warp(w, acc, NULL, NULL))
         rc = 0;
+    else if ((sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) && mem_global_may_take(acc) &&
+             (rc = global_warp(w, x, acc, NULL, NULL)) != 1)
+        ; /* taken (0), or a fault or a parked warp (-1, -2) */
     else
         rc = do_access(w, x, acc);
     if (rc == 0) {
@@ -760,9 +801,12 @@ static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const 
         prepare_reg(w, x, mask, acc, MEM_OP_LOAD);
     else
         prepare(w, x, mask, acc, MEM_OP_LOAD, &sp);
+    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
+    if (may_park && (sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) &&
+        mem_global_may_take(acc) && global_warp(w, x, acc, r, NULL) != 1)
+        return;
     if (sp == IR_SPACE_NONE ? frame_param_access(w, x, mask, acc, 0) : do_access(w, x, acc))
         return;
-    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
     if (acc->elem_bytes == 4)
         unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
     else
@@ -952,6 +996,19 @@ void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask)
             return;
         pack_store(w, x, mask, acc, 1);
         if (shared_warp(w, acc, NULL, NULL))
+            do_access(w, x, acc);
+        return;
+    }
+    if ((sp == IR_SPACE_GLOBAL || sp == IR_SPACE_GENERIC) && mem_global_may_take(acc)) {
+        /* As the shared space's: one 4- or 8-byte element a lane straight from its register
+         * or immediate; the other shapes packed first. */
+        const ir_operand *v = &x->in->src[1];
+        uint64_t tmp[LANES];
+        if (acc->vec == 1 && (acc->elem_bytes == 4 || acc->elem_bytes == 8) &&
+            v->kind != IR_OPND_VEC && global_warp(w, x, acc, NULL, warp_src(w, x, 1, tmp)) != 1)
+            return;
+        pack_store(w, x, mask, acc, 1);
+        if (global_warp(w, x, acc, NULL, NULL) == 1)
             do_access(w, x, acc);
         return;
     }

@@ -472,7 +472,7 @@ static void frame_pop(exec_warp *w)
  * so the test of exec_warp.parked, a host-cache line of its own, is left out.
  * Returns 0 when the warp may go on, 1 when it must stop (fault, limit). */
 static inline __attribute__((always_inline)) int step_one(exec_warp *w, int general, int hazards,
-                                                          exec_step_info *info)
+                                                          exec_step_info *info, uint32_t *flags)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
@@ -502,10 +502,8 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     if (fetch_line != w->fetch_line) {
         w->fetch_line = fetch_line;
         int miss = memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
-        if (info) {
-            info->fetched = 1;
-            info->fetch_miss = (uint8_t)miss;
-        }
+        if (info)
+            *flags |= EXEC_STEP_FETCHED | (miss ? EXEC_STEP_FETCH_MISS : 0u);
     }
     if (counted) {
         st->warp_instructions++;
@@ -524,7 +522,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
         info->insn = in;
         info->active = w->active;
         info->pred_on = mask;
-        info->counted = (uint8_t)counted;
+        *flags |= counted ? EXEC_STEP_COUNTED : 0u;
     }
     if (hazards && exec_hazard_issue(w, x, mask))
         return 1;
@@ -543,7 +541,7 @@ static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_
                                                             int general, int hazards)
 {
     while (quantum-- && w->state == WARP_READY)
-        if (step_one(w, general, hazards, NULL))
+        if (step_one(w, general, hazards, NULL, NULL))
             return;
 }
 
@@ -648,7 +646,7 @@ static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uin
         /* What step_one counts, to take back if the instruction parks. */
         uint64_t warps = st->warp_instructions, threads = st->thread_instructions;
         uint64_t pred_on = st->thread_instructions_pred_on, count = rs->insn_counts[x->in->id];
-        int stop = hazards ? step_one(w, 1, 1, NULL) : step_one(w, 1, 0, NULL);
+        int stop = hazards ? step_one(w, 1, 1, NULL, NULL) : step_one(w, 1, 0, NULL, NULL);
         if (x->may_park && w->parked) {
             w->parked = 0;
             st->warp_instructions = warps;
@@ -697,15 +695,13 @@ void warp_run(exec_warp *w, uint32_t quantum)
 
 /* ---- stepping (exec.h) ---- */
 
-void exec_step(exec_warp *w, exec_step_info *info)
+uint32_t exec_step(exec_warp *w, exec_step_info *info)
 {
-    /* Every field is stored on its own (no memset): the caller's loads of single fields then
-     * take them from the host's store buffer. */
+    /* The flags go back in a register: a caller's load of bytes the step stored would wait for
+     * every store of the step (the handler's register writes) when the host cannot forward
+     * them. ctrl, active and pred_on are step_one's when it issues (exec_step_info). */
+    uint32_t flags = 0;
     info->insn = NULL;
-    info->ctrl = NULL;
-    info->active = info->pred_on = 0;
-    info->counted = info->fetched = info->fetch_miss = 0;
-    info->woke = info->taken = 0;
     exec_run_state *rs = w->run;
     if (w->state == WARP_READY && !rs->faulted && !rs->oom) {
         const exec_program *p = rs->prog;
@@ -713,15 +709,21 @@ void exec_step(exec_warp *w, exec_step_info *info)
         uint32_t wakes = w->cta->wakes;
         const exec_xinsn *x = &w->code[w->pc];
         if (rs->strict_hazards)
-            step_one(w, 1, 1, info);
+            step_one(w, 1, 1, info, &flags);
         else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
-            step_one(w, 0, 0, info);
+            step_one(w, 0, 0, info, &flags);
         else
-            step_one(w, 1, 0, info);
-        info->woke = w->cta->wakes != wakes;
-        info->taken = x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1;
+            step_one(w, 1, 0, info, &flags);
+        if (w->cta->wakes != wakes)
+            flags |= EXEC_STEP_WOKE;
+        if (x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1)
+            flags |= EXEC_STEP_TAKEN;
     }
-    info->status = w->state;
+    uint8_t state = w->state;
+    info->next = state == WARP_READY || state == WARP_YIELD ? w->code[w->pc].in : NULL;
+    if (rs->faulted || rs->oom)
+        flags |= EXEC_STEP_STOPPED;
+    return flags | state;
 }
 
 exec_warp_status exec_warp_status_of(const exec_warp *w)

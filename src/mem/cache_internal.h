@@ -1,7 +1,7 @@
 /* Private to the cache module (cache.c: lookups, reads, fills, allocation; cache_hits.c: the
- * warp's hit paths; cache_write.c: the store path; cache_control.c: line and whole-cache operations; cache_setup.c: creation,
- * storage, statistics and the next-level adapters): the cache's storage layout. The helpers
- * the access files share are in cache_ops.h. */
+ * warp's hit paths; cache_write.c: the store path; cache_control.c: line and whole-cache
+ * operations; cache_setup.c: creation, storage, statistics and the next-level adapters): the
+ * cache's storage layout. The helpers the access files share are in cache_ops.h. */
 #ifndef GMS_MEM_CACHE_INTERNAL_H
 #define GMS_MEM_CACHE_INTERNAL_H
 

@@ -203,6 +203,11 @@ static int find_allocation(memsys *ms, uint64_t addr, uint64_t bytes)
     return (int)(lo - 1);
 }
 
+int mem_find_allocation(memsys *ms, uint64_t addr, uint64_t bytes)
+{
+    return find_allocation(ms, addr, bytes);
+}
+
 int memsys_host_write(memsys *ms, uint64_t addr, const void *src, uint64_t bytes)
 {
     if (find_allocation(ms, addr, bytes) < 0)

@@ -147,8 +147,21 @@ struct memsys {
     /* what shared_count and constant_count found for the access in progress (mem_access's
      * shared_wavefronts, const_lookups, const_misses, const_addresses) */
     uint32_t last_const_lookups, last_const_misses, last_const_addresses;
+    /* mem_global_warp's last load took its first line by the L1's miss path: the next one
+     * tries that path first (host time only: the results are the same either way). */
+    bool global_first_missed;
+    /* mem_global_warp's L2 hints of a global line for an access with attributes
+     * global_hint_key when they do not depend on the line's address (no policy descriptor, no
+     * access-policy window: hier_set_l2_hints is then a function of the attributes alone);
+     * global_hint_valid 0: none kept yet. */
+    bool global_hint_valid;
+    ir_mem_attrs global_hint_key;
+    cache_hints global_hints;
 };
 
+/* memsys.c: the index of the allocation holding [addr, addr + bytes), or -1 (it becomes the
+ * first one the next look-up tries, memsys.last_hit). */
+int mem_find_allocation(memsys *ms, uint64_t addr, uint64_t bytes);
 /* memsys.c: fills *f for lane `lane` and returns -1. */
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
              ir_space space, const char *what);

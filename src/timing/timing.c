@@ -41,20 +41,126 @@ void timing_destroy(timing_model *tm)
 
 /* ---- what the scheduler needs of an instruction ---- */
 
-/* Fills S->insns' entry of instruction `in` (borrowed) when the entry is free; an instruction
- * outside the module's ids, or glue whose id's entry another instruction holds, is worked out
- * into `scratch`. Returns a pointer to the one filled. Never fails. */
-const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch)
+/* Adds scoreboard slot `slot` (< limit, else nothing) to a list of `cap` (*n entries);
+ * sets *full when it does not fit. */
+static void list_add(uint16_t *list, uint8_t *n, unsigned cap, uint8_t *full, uint32_t slot,
+                     uint32_t limit)
 {
-    tinsn *ti = in->id < S->ninsns && !S->insns[in->id].in ? &S->insns[in->id] : scratch;
+    if (slot >= limit)
+        return;
+    if (*n == cap) {
+        *full = 1;
+        return;
+    }
+    list[(*n)++] = (uint16_t)slot;
+}
+
+/* The slots operand `o` names (timing_internal.h, tinsn) into a list: its register, its
+ * address's base register, its predicate (at nregs + p) or its vector's elements. */
+static void operand_slots(const tstate *S, const ir_operand *o, uint16_t *list, uint8_t *n,
+                          unsigned cap, uint8_t *full)
+{
+    switch (o->kind) {
+    case IR_OPND_REG:
+        list_add(list, n, cap, full, o->reg, S->nregs);
+        return;
+    case IR_OPND_ADDR:
+        if (o->has_reg)
+            list_add(list, n, cap, full, o->reg, S->nregs);
+        return;
+    case IR_OPND_PRED:
+        if (o->reg < S->npreds)
+            list_add(list, n, cap, full, S->nregs + o->reg, S->nregs + S->npreds);
+        return;
+    case IR_OPND_VEC:
+        for (unsigned e = 0; e < o->count && e < 8; e++)
+            list_add(list, n, cap, full, o->vregs[e], S->nregs);
+        return;
+    default:
+        return;
+    }
+}
+
+/* The scoreboard lists of ti->in: the guard and the sources read, the destinations written,
+ * each destination operand's last slot marked; ti->walk when they do not fit (or a slot does
+ * not fit 16 bits, or a destination is an address, which the scoreboard reads but never
+ * writes). */
+static void scoreboard_lists(const tstate *S, tinsn *ti)
+{
+    const ir_insn *in = ti->in;
+    uint8_t full = S->nregs + S->npreds > UINT16_MAX;
+    if (in->has_guard && in->guard < S->npreds)
+        list_add(ti->read, &ti->nread, TINSN_READS, &full, S->nregs + in->guard,
+                 S->nregs + S->npreds);
+    for (unsigned i = 0; i < in->nsrc; i++)
+        operand_slots(S, &in->src[i], ti->read, &ti->nread, TINSN_READS, &full);
+    for (unsigned i = 0; i < in->ndst; i++) {
+        uint8_t before = ti->nwrite;
+        full |= in->dst[i].kind == IR_OPND_ADDR;
+        operand_slots(S, &in->dst[i], ti->write, &ti->nwrite, TINSN_WRITES, &full);
+        if (ti->nwrite > before)
+            ti->wend |= (uint8_t)(1u << (ti->nwrite - 1));
+    }
+    ti->walk = full;
+}
+
+/* The record of `in` in S->more, an open-addressing table by address (S->nmore entries, a
+ * power of two at least twice the instructions that can need it): the entry holding it, or
+ * the empty entry where it goes. */
+static tinsn *more_entry(tstate *S, const ir_insn *in)
+{
+    uint32_t mask = S->nmore - 1;
+    uint32_t h = (uint32_t)(((uintptr_t)in * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & mask;
+    while (S->more[h].in && S->more[h].in != in) h = (h + 1) & mask;
+    return &S->more[h];
+}
+
+/* Fills the record of instruction `in` (borrowed): S->insns' entry of its id when that is
+ * free, else its entry of S->more (glue sharing an id, an id outside the module), which
+ * state_alloc sized for every such instruction of the module. Returns the record. Never
+ * fails. */
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in)
+{
+    tinsn *ti;
+    if (in->id < S->ninsns && !S->insns[in->id].in) {
+        ti = &S->insns[in->id];
+    } else {
+        ti = more_entry(S, in);
+        if (ti->in == in)
+            return ti;
+        /* Only an instruction from outside the module could overfill the table (the
+         * executor runs the module's own): it takes the spare record. */
+        if (2 * (S->more_used + 1) > S->nmore)
+            ti = &S->spare;
+        else
+            S->more_used++;
+    }
+    memset(ti, 0, sizeof *ti);
     ti->in = in;
     const ir_op_info *info = ir_op_info_of((ir_opcode)in->op);
     ti->cost = timing_cost_of(S->cfg, in);
     ti->local = info && (info->cls == IR_CLASS_ALU || info->cls == IR_CLASS_WARP ||
                          info->family == IR_FAM_BRA || info->family == IR_FAM_BRX);
     ti->fence = info && info->family == IR_FAM_FENCE;
-    ti->stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : NULL;
+    /* The launch's totals are the rows' growth (finish_stats): a row counts from the fill of
+     * its id's entry of S->insns, the first record of that id (glue in S->more shares it). */
+    ti->stalls = S->insn_stalls && in->id < S->ninsns ? S->insn_stalls[in->id] : S->own;
+    if (S->insn_stalls && in->id < S->ninsns && ti == &S->insns[in->id])
+        for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] -= ti->stalls[r];
+    scoreboard_lists(S, ti);
     return ti;
+}
+
+/* Entries of S->more for `mod`: a power of two at least twice its instructions that cannot
+ * have S->insns' entry of their id (glue, ids out of range). */
+static uint32_t extra_insns(const ir_module *mod)
+{
+    uint32_t n = 0, cap = 2;
+    for (uint32_t f = 0; f < mod->nfuncs; f++)
+        for (uint32_t i = 0; i < mod->funcs[f].ninsns; i++)
+            n += mod->funcs[f].insns[i].glue || mod->funcs[f].insns[i].id >= mod->ninsns_total;
+    while (cap < 2 * (uint64_t)n && cap < (1u << 31)) cap <<= 1;
+    return cap;
 }
 
 /* ---- CTAs ---- */
@@ -95,7 +201,7 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         if (S->scheds[w->sched].used <= j / S->nsched_sm)
             S->scheds[w->sched].used = j / S->nsched_sm + 1;
         warp_resident(S, sm, t, 1);
-        timing_prepare_next(S, w, t, TIMING_STALL_NO_INSTRUCTION);
+        timing_prepare_next(S, w, exec_warp_next(w->ew), t, TIMING_STALL_NO_INSTRUCTION);
         if (w->blocked) { /* a CTA whose warp has no live lane: nothing to run */
             w->blocked = 0;
             w->done = 1;
@@ -181,7 +287,7 @@ static int state_alloc(tstate *S)
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64 +
-                   (size_t)S->ninsns * sizeof(tinsn);
+                   ((size_t)S->ninsns + S->nmore) * sizeof(tinsn);
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
         if (!S->ctrls)
@@ -213,6 +319,8 @@ static int state_alloc(tstate *S)
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     S->insns = (tinsn *)b;
     b += (size_t)S->ninsns * sizeof(tinsn);
+    S->more = (tinsn *)b;
+    b += (size_t)S->nmore * sizeof(tinsn);
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {
@@ -226,6 +334,7 @@ static int state_alloc(tstate *S)
         w->cidx = (sm * S->nsched_sm + j % S->nsched_sm) * S->per_sched + j / S->nsched_sm;
         w->rp = &S->rdy[w->cidx];
         w->ctrl = S->ctrls ? &S->ctrls[i] : NULL;
+        w->next_stalls = S->own;
         b += per_warp;
     }
     for (uint32_t s = 0; s < S->nsched; s++) {
@@ -257,6 +366,12 @@ static void finish_stats(tstate *S)
         tcta *c = w->cta;
         warp_resident(S, (uint32_t)((size_t)(c - S->ctas) / S->ctas_per_sm), w->charged, -1);
     }
+    /* Every charge went to a row: the instructions' rows (their growth in this launch) and
+     * S->own sum to the totals. */
+    for (uint32_t i = 0; S->insns && S->insn_stalls && i < S->ninsns; i++)
+        if (S->insns[i].in)
+            for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->insn_stalls[i][r];
+    for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->own[r];
     timing_stats *ts = S->ts;
     ts->enabled = 1;
     ts->cycles = S->end > S->mem_end ? S->end : S->mem_end;
@@ -267,7 +382,7 @@ static void finish_stats(tstate *S)
 
 /* 1 when every resident warp is blocked or has polled an open mbarrier phase many times since
  * the last phase completed: no phase will complete any more (docs/semantics.md, "mbarrier"). */
-static int polling_deadlock(const tstate *S)
+int timing_polling_deadlock(const tstate *S)
 {
     size_t nw = (size_t)S->nsm * S->warps_per_sm;
     for (size_t i = 0; i < nw; i++) {
@@ -280,73 +395,12 @@ static int polling_deadlock(const tstate *S)
     return 1;
 }
 
-static int any_busy(const tstate *S)
+int timing_any_busy(const tstate *S)
 {
     for (size_t i = 0; i < (size_t)S->nsm * S->ctas_per_sm; i++)
         if (S->ctas[i].busy)
             return 1;
     return 0;
-}
-
-/* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
- * that finds an address was prefetched one event earlier: the scheduler's state two events
- * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
- * next event. Changes nothing the model computes. */
-static void prefetch_ahead(tstate *S)
-{
-    uint32_t n;
-    const uint32_t *due = timing_cal_due(S->cal, &n);
-    if (n == 0)
-        return;
-    if (n > 2)
-        __builtin_prefetch(&S->scheds[due[2]]);
-    if (n > 1) {
-        uint32_t s2 = due[1];
-        __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
-        __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
-        const twarp *w = S->scheds[s2].last_w;
-        if (w) {
-            __builtin_prefetch(w);
-            __builtin_prefetch((const char *)w + 64);
-            __builtin_prefetch((const char *)w + 128);
-        }
-    }
-    const twarp *w = S->scheds[due[0]].last_w;
-    if (w && !w->done) {
-        exec_warp_prefetch(w->ew);
-        const char *sb = (const char *)w->reg_ready;
-        for (uint32_t off = 0; off < S->sb_prefetch; off += 64) __builtin_prefetch(sb + off);
-    }
-}
-
-/* The event loop: the scheduler with the earliest next cycle runs until none is left.
- * Returns 0, or -1 when host memory ran out. */
-static int event_loop(tstate *S)
-{
-    for (;;) {
-        uint32_t s;
-        uint64_t t;
-        int got = timing_cal_next(S->cal, S->key, &s, &t);
-        if (got < 0 || S->oom)
-            return -1;
-        if (!got) {
-            if (S->ctas_started < S->total_ctas || any_busy(S))
-                exec_session_deadlock(S->xs);
-            return 0;
-        }
-        prefetch_ahead(S);
-        if (timing_sched_run(S, s, t))
-            return -1;
-        if (exec_session_stopped(S->xs))
-            return 0;
-        if (S->stuck && polling_deadlock(S)) {
-            exec_session_deadlock(S->xs);
-            return 0;
-        }
-        S->stuck = 0;
-        if ((++S->issued & 4095u) == 0)
-            exec_session_progress(S->xs);
-    }
 }
 
 static int start_grid(tstate *S)
@@ -369,8 +423,9 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
                 .stalls = ts->stalls, .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
     exec_launch el = *launch;
-    el.on_access = timing_on_access;
-    el.access_user = &S;
+    el.on_access = timing_mem_on_access;
+    el.access_user = &S.mi;
+    S.mi.tm = tm->mem;
     el.clock = &S.now;
     int rc = exec_session_open(p, ms, machine, &el, stats, fault, &S.xs);
     if (rc)
@@ -391,12 +446,12 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.use_ctrl = mod->machine.scoreboards > 0;
     S.scan_avx2 = (uint8_t)timing_scan_has_avx2();
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
-    S.sb_prefetch = S.nregs * (uint32_t)sizeof(uint64_t) < 512 ? S.nregs * (uint32_t)sizeof(uint64_t)
-                                                                : 512;
+    S.nmore = extra_insns(mod);
+    S.sb_lines = S.nregs < 64 ? (S.nregs * (uint32_t)sizeof(uint64_t) + 63) / 64 : 8;
     int ours = 0;
     if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {
         ours = 1;
-    } else if (start_grid(&S) || event_loop(&S) || S.oom) {
+    } else if (start_grid(&S) || timing_event_loop(&S) || S.oom) {
         ours = !exec_session_stopped(S.xs);
     }
     if (ours) {

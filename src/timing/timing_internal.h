@@ -18,15 +18,29 @@ enum { TIMING_POLLS_STUCK = 1000 };
 /* Instructions a GTO scheduler may issue ahead of the calendar in one turn (timing_issue.c). */
 enum { TIMING_RUN_AHEAD = 4096 };
 
+/* Scoreboard slots a tinsn lists at most (timing_insn_fill): reads (the guard, then the
+ * sources' registers and predicates in operand order) and writes (the destinations'). */
+enum { TINSN_READS = 7, TINSN_WRITES = 4 };
+
 /* What the scheduler needs of one static instruction, worked out once per launch on first use
- * (tstate.insns, by ir_insn.id): its cost and whether it is warp-local or a fence. Glue shares
- * the id of the instruction it serves: an entry holds the first of them to ask (`in`). */
+ * (tstate.insns by ir_insn.id; glue, which shares the id of the instruction it serves, and ids
+ * outside the module in tstate.more): its cost, whether it is warp-local or a fence, and the
+ * scoreboard slots it reads and writes. A slot is a register slot r (< tstate.nregs) or
+ * nregs + a predicate p (< tstate.npreds): twarp.reg_ready and .reg_why hold both, registers
+ * first. Operands outside those ranges are not in the lists, as the scoreboard ignores them. */
 typedef struct tinsn {
     const ir_insn *in;     /* the instruction it describes; NULL: not filled yet */
-    timing_cost cost;
-    uint8_t local;         /* twarp.next_local */
-    uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
     uint64_t *stalls;      /* its row of tstate.insn_stalls (by ir_insn.id); NULL: none */
+    timing_cost cost;
+    uint8_t local;         /* affects nothing outside its warp (twarp.nx; timing_issue.c) */
+    uint8_t fence;         /* a fence: waits for the warp's accesses (timing_prepare_next) */
+    uint8_t walk;          /* 1: more slots than the lists hold: the scoreboard walks the
+                              operands (timing_issue.c) */
+    uint8_t nread, nwrite; /* entries of read[] and write[] */
+    uint8_t wend;          /* bit i: write[i] is the last slot of a destination operand (a
+                              vector's elements are one operand: timing_prepare_next) */
+    uint16_t read[TINSN_READS];
+    uint16_t write[TINSN_WRITES];
 } tinsn;
 
 typedef struct tcta {
@@ -49,8 +63,8 @@ typedef struct twarp {
     uint64_t *pred_ready;  /* per predicate */
     uint8_t *pred_why;
     uint32_t sched;        /* its scheduler (device-wide index) */
-    uint32_t next_id;      /* static id of its next instruction (per-instruction stalls) */
-    uint64_t *next_stalls; /* tstate.insn_stalls' row of next_id; NULL when there is none */
+    uint64_t *next_stalls; /* tstate.insn_stalls' row of its next instruction (tstate.own
+                              when it has none) */
     uint32_t polls;        /* mbarrier polls since the last phase completed anywhere */
     uint64_t poll_epoch;   /* S->epoch when polls was last counted */
     /* Why it waits, by segment: [charged, b1) w1, [b1, b2) w2, [b2, ready) why, then
@@ -59,11 +73,7 @@ typedef struct twarp {
     uint8_t w1, w2;
     uint8_t why;
     timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
-    const ir_insn *next_in;  /* its next instruction, as prepared */
-    timing_cost next_cost;   /* that instruction's cost */
-    uint8_t next_fence;      /* 1: it is a fence */
-    uint8_t next_local;      /* 1: it affects nothing outside its warp (ALU, warp-wide ops,
-                                branches): the scheduler may run it ahead (timing_issue.c) */
+    const tinsn *nx;        /* its next instruction, as prepared (NULL before the first) */
     uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
     uint8_t yielding;      /* its last step left it YIELD in the executor (an mbarrier poll) */
     uint8_t done;
@@ -94,15 +104,24 @@ typedef struct tstate {
     exec_session *xs;
     timing_policy policy;
     timing_stats *ts;
-    uint64_t *stalls;                 /* ts->stalls */
+    uint64_t *stalls;                 /* ts->stalls: during the run, minus the rows of
+                                         insn_stalls as they were when their instruction was
+                                         first met; finish_stats adds the rows and `own` */
+    uint64_t own[TIMING_STALL_COUNT]; /* charges to no instruction's row */
     timing_insn_stalls *insn_stalls;
     uint32_t ninsns;
     tinsn *insns;                     /* ninsns: per static instruction, filled on first use */
+    tinsn *more;                      /* nmore: glue that shares an id with the entry of
+                                         S->insns, and instructions with ids out of range, by
+                                         address (timing.c, more_entry) */
+    uint32_t nmore, more_used;
+    tinsn spare;                      /* for an instruction from outside the module */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
     uint32_t nregs, npreds;           /* scoreboard entries per warp */
-    uint32_t sb_prefetch;             /* bytes of a warp's reg_ready the event loop prefetches */
+    uint32_t sb_lines;                /* 64-byte lines of a warp's reg_ready the event loop
+                                         prefetches: its first min(nregs x 8, 512) bytes */
     twarp *warps;                     /* nsm x warps_per_sm */
     tcta *ctas;                       /* nsm x ctas_per_sm */
     tsm *sms;
@@ -124,41 +143,46 @@ typedef struct tstate {
     uint64_t end;                     /* latest warp end so far */
     uint64_t mem_end;                 /* latest access performed so far */
     uint8_t stuck;                    /* a warp just reached TIMING_POLLS_STUCK polls */
+    uint8_t stopped;                  /* a step stopped the launch (exec_step_info.stopped);
+                                         the only other way, a CTA's start out of host memory,
+                                         returns -1 */
     uint64_t next_age;
     uint64_t issued;                  /* instructions issued (progress hook) */
     uint64_t phases, epoch;           /* mbarrier phases seen at the last yield; epoch bumped
                                          when they changed (timing_issue.c) */
-    /* the access hook's results for the instruction being issued */
-    uint32_t sm_now;
-    uint32_t naccess;
-    uint64_t acc_at;                  /* cycle the instruction's accesses reach the memory side */
-    uint64_t acc_accept, acc_ready;
-    uint8_t acc_long;
+    timing_mem_issue mi;              /* the access hook's results for the instruction being
+                                         issued (timing_mem_on_access) */
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
 /* timing_issue.c */
-/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue,
- * and sets the scheduler's next cycle. Returns 0, or -1 when host memory ran out. */
-int timing_sched_run(tstate *S, uint32_t s, uint64_t t);
-/* The executor's access hook (exec_access_fn): times one warp-level access. */
-void timing_on_access(const mem_access *a, void *user);
-/* Sets when warp w's next instruction may issue, no earlier than cycle `tmin` (charged to
- * `why` before that): its register scoreboard or control codes, a fence's accesses. */
-void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why);
+/* The event loop: the scheduler with the earliest next cycle runs until none is left (or the
+ * launch stopped, or no warp can go on: a deadlock, recorded in the session). Returns 0, or -1
+ * when host memory ran out. */
+int timing_event_loop(tstate *S);
+/* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
+ * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
+ * that): its register scoreboard or control codes, a fence's accesses. */
+void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why);
 
 /* timing.c, for timing_issue.c */
-const tinsn *timing_insn_fill(tstate *S, const ir_insn *in, tinsn *scratch);
+const tinsn *timing_insn_fill(tstate *S, const ir_insn *in);
 
-/* What the scheduler needs of instruction `in` (borrowed): S->insns' entry once filled, else
- * timing_insn_fill's. Never fails. */
-static inline const tinsn *timing_insn(tstate *S, const ir_insn *in, tinsn *scratch)
+/* What the scheduler needs of instruction `in` (borrowed; one of the module's): its entry of
+ * S->insns once filled, else timing_insn_fill's. The record stays valid for the launch. Never
+ * fails. */
+static inline const tinsn *timing_insn(tstate *S, const ir_insn *in)
 {
     if (in->id < S->ninsns && S->insns[in->id].in == in)
         return &S->insns[in->id];
-    return timing_insn_fill(S, in, scratch);
+    return timing_insn_fill(S, in);
 }
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+/* 1 when every resident warp is blocked or polls an open mbarrier phase that no warp can
+ * complete any more. */
+int timing_polling_deadlock(const tstate *S);
+/* 1 while a CTA slot of any SM holds a running CTA. */
+int timing_any_busy(const tstate *S);
 
 /* The warp slot of entry k of scheduler s (slot j of an SM is scheduler j % nsched_sm's entry
  * j / nsched_sm). */
@@ -167,12 +191,12 @@ static inline twarp *timing_entry_warp(const tstate *S, uint32_t s, uint32_t k)
     return S->scheds[s].slot0 + (size_t)k * S->nsched_sm;
 }
 
-/* Charges `cycles` of warp w to stall reason `why`, overall and to its next instruction. */
+/* Charges `cycles` of warp w to stall reason `why`, to its next instruction's row (the totals
+ * are the rows' sum: finish_stats). */
 static inline void timing_charge(tstate *S, twarp *w, timing_stall why, uint64_t cycles)
 {
-    S->stalls[why] += cycles;
-    if (w->next_stalls)
-        w->next_stalls[why] += cycles;
+    (void)S;
+    w->next_stalls[why] += cycles;
 }
 
 /* Charges cycles [from, to) of the warp, clipped to [w->charged, t), to `why`. */
@@ -192,9 +216,24 @@ static inline void timing_charge_span(tstate *S, twarp *w, uint64_t from, uint64
  * reasons"). */
 static inline void timing_settle(tstate *S, twarp *w, uint64_t t)
 {
-    if (t <= w->charged)
+    uint64_t c = w->charged;
+    if (t <= c)
         return;
     uint64_t ready = *w->rp;
+    if (w->b1 <= c && w->b2 <= c) {
+        /* The common case (an issue at tmin = its next cycle): the first two segments are
+         * empty, [c, min(ready, t)) is `why`, the rest NOT_SELECTED; what the spans below
+         * charge, with fewer tests. */
+        uint64_t mid = ready < t ? ready : t;
+        if (mid > c)
+            timing_charge(S, w, (timing_stall)w->why, mid - c);
+        else
+            mid = c;
+        if (t > mid)
+            timing_charge(S, w, TIMING_STALL_NOT_SELECTED, t - mid);
+        w->charged = t;
+        return;
+    }
     timing_charge_span(S, w, w->charged, w->b1, t, (timing_stall)w->w1);
     timing_charge_span(S, w, w->b1, w->b2, t, (timing_stall)w->w2);
     timing_charge_span(S, w, w->b2, ready, t, (timing_stall)w->why);

@@ -1,23 +1,13 @@
 /* The timing core's schedulers: choosing a warp, issuing its instruction through the executor,
- * timing what it did and, from the register scoreboard, when the warp's next instruction may
- * issue (timing.h; docs/timing.md, "Scheduling"). The scoreboard is here, beside the issue,
- * so that the compiler can inline it there. */
+ * timing what it did and, from the register scoreboard (timing_sb.h), when the warp's next
+ * instruction may issue (timing.h; docs/timing.md, "Scheduling"), and the event loop that runs
+ * them. The loop is here, beside the issue, so that the compiler can inline the issue into it
+ * and the scoreboard into the issue. */
 #include <string.h>
 
 #include "timing/timing_internal.h"
+#include "timing/timing_sb.h"
 #include "timing/timing_scan.h"
-
-void timing_on_access(const mem_access *a, void *user)
-{
-    tstate *S = user;
-    timing_mem_reply r = timing_mem_access(S->mem, S->sm_now, S->acc_at, a);
-    S->naccess++;
-    if (r.accept > S->acc_accept)
-        S->acc_accept = r.accept;
-    if (r.ready > S->acc_ready)
-        S->acc_ready = r.ready;
-    S->acc_long |= r.long_latency;
-}
 
 /* The warp in slot j of SM sm. */
 static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
@@ -25,95 +15,25 @@ static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
     return &S->warps[(size_t)sm * S->warps_per_sm + j];
 }
 
-/* ---- the register scoreboard (PTX; SASS until its control codes drive issue) ---- */
-
-static void operand_ready(const tstate *S, const twarp *w, const ir_operand *o, uint64_t *r,
-                          uint8_t *why)
-{
-    switch (o->kind) {
-    case IR_OPND_REG:
-        if (o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
-            *r = w->reg_ready[o->reg];
-            *why = w->reg_why[o->reg];
-        }
-        return;
-    case IR_OPND_ADDR:
-        if (o->has_reg && o->reg < S->nregs && w->reg_ready[o->reg] > *r) {
-            *r = w->reg_ready[o->reg];
-            *why = w->reg_why[o->reg];
-        }
-        return;
-    case IR_OPND_PRED:
-        if (o->reg < S->npreds && w->pred_ready[o->reg] > *r) {
-            *r = w->pred_ready[o->reg];
-            *why = w->pred_why[o->reg];
-        }
-        return;
-    case IR_OPND_VEC:
-        for (unsigned e = 0; e < o->count && e < 8; e++)
-            if (o->vregs[e] < S->nregs && w->reg_ready[o->vregs[e]] > *r) {
-                *r = w->reg_ready[o->vregs[e]];
-                *why = w->reg_why[o->vregs[e]];
-            }
-        return;
-    default:
-        return;
-    }
-}
-
-static void operand_written(const tstate *S, twarp *w, const ir_operand *o, uint64_t ready,
-                            uint8_t why)
-{
-    switch (o->kind) {
-    case IR_OPND_REG:
-        if (o->reg < S->nregs) {
-            w->reg_ready[o->reg] = ready;
-            w->reg_why[o->reg] = why;
-        }
-        return;
-    case IR_OPND_PRED:
-        if (o->reg < S->npreds) {
-            w->pred_ready[o->reg] = ready;
-            w->pred_why[o->reg] = why;
-        }
-        return;
-    case IR_OPND_VEC:
-        for (unsigned e = 0; e < o->count && e < 8; e++)
-            if (o->vregs[e] < S->nregs) {
-                w->reg_ready[o->vregs[e]] = ready;
-                w->reg_why[o->vregs[e]] = why;
-            }
-        return;
-    default:
-        return;
-    }
-}
-
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
-void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
+static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
+                                                         const ir_insn *in, uint64_t tmin,
+                                                         uint8_t why)
 {
     S->rthr[w->cidx] = 0;
     w->b1 = w->b2 = tmin;
     w->w1 = w->w2 = why;
-    const ir_insn *in = exec_warp_next(w->ew);
     if (!in) {
         w->blocked = 1;
         *w->rp = TIMING_NEVER;
         w->why = TIMING_STALL_BARRIER;
         return;
     }
-    if (in != w->next_in) { /* what follows depends on `in` only */
-        tinsn scratch;
-        const tinsn *ti = timing_insn(S, in, &scratch);
-        w->next_id = in->id;
-        w->next_stalls = ti->stalls;
-        w->next_in = in;
-        w->next_cost = ti->cost;
-        w->next_local = ti->local;
-        w->next_fence = ti->fence;
-    }
+    const tinsn *ti = timing_insn(S, in);
+    w->nx = ti;
+    w->next_stalls = ti->stalls;
     uint64_t r = tmin;
     uint8_t dep = why;
     const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
@@ -125,37 +45,21 @@ void timing_prepare_next(tstate *S, twarp *w, uint64_t tmin, uint8_t why)
         if (e.issue > e.stall_until)
             dep = (uint8_t)e.scoreboard;
     } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
-        if (in->has_guard && in->guard < S->npreds && w->pred_ready[in->guard] > r) {
-            r = w->pred_ready[in->guard];
-            dep = w->pred_why[in->guard];
-        }
-        for (unsigned i = 0; i < in->nsrc; i++) operand_ready(S, w, &in->src[i], &r, &dep);
-        /* A destination waits only for an earlier variable-latency write of it (a load): two
-         * fixed-latency writes complete in order. (Registers that are never read share one
-         * slot after the executor's allocation, which must not serialise them.) */
-        for (unsigned i = 0; i < in->ndst; i++) {
-            uint64_t rd = r;
-            uint8_t wd = dep;
-            operand_ready(S, w, &in->dst[i], &rd, &wd);
-            if (rd > r && wd != TIMING_STALL_WAIT) {
-                r = rd;
-                dep = wd;
-            }
-        }
+        timing_sb_wait(S, w, ti, &r, &dep);
     }
-    if (w->next_fence && w->mem_done > r) {
+    if (ti->fence && w->mem_done > r) {
         r = w->mem_done;
         dep = TIMING_STALL_MEMBAR;
     }
-    S->rpipe[w->cidx] = w->next_cost.pipe;
+    S->rpipe[w->cidx] = ti->cost.pipe;
     *w->rp = r;
     w->why = dep;
 }
 
-/* Records that instruction `in`'s results are ready at cycle `ready`; a reader waits as `why`. */
-static inline void written(tstate *S, twarp *w, const ir_insn *in, uint64_t ready, uint8_t why)
+/* prepare, for the callers outside the issue (CTA starts, wakes). */
+void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
-    for (unsigned i = 0; i < in->ndst; i++) operand_written(S, w, &in->dst[i], ready, why);
+    prepare(S, w, in, tmin, why);
 }
 
 /* ---- issuing ---- */
@@ -170,8 +74,8 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
         if (!v->blocked || exec_warp_status_of(v->ew) != EXEC_WARP_READY)
             continue;
         v->blocked = 0;
-        timing_prepare_next(S, v, v->mem_done > t + 1 ? v->mem_done : t + 1,
-                            TIMING_STALL_BARRIER);
+        uint64_t from = v->mem_done > t + 1 ? v->mem_done : t + 1;
+        timing_prepare_next(S, v, exec_warp_next(v->ew), from, TIMING_STALL_BARRIER);
         timing_sched_wake(S, v->sched, *v->rp);
     }
 }
@@ -179,20 +83,19 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
 static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
 {
-    tinsn scratch;
-    timing_cost c =
-        info->insn == w->next_in ? w->next_cost : timing_insn(S, info->insn, &scratch)->cost;
+    const tinsn *ti = info->insn == w->nx->in ? w->nx : timing_insn(S, info->insn);
+    timing_cost c = ti->cost;
     uint64_t ready;
     uint8_t why;
-    if (S->naccess) {
-        ready = S->acc_ready;
-        why = S->acc_long ? TIMING_STALL_LONG_SCOREBOARD : TIMING_STALL_SHORT_SCOREBOARD;
+    if (S->mi.naccess) {
+        ready = S->mi.ready;
+        why = S->mi.long_latency ? TIMING_STALL_LONG_SCOREBOARD : TIMING_STALL_SHORT_SCOREBOARD;
         if (ready > w->mem_done)
             w->mem_done = ready;
         if (ready > S->mem_end)
             S->mem_end = ready;
     } else if (c.pipe == TIMING_PIPE_MEM) { /* a constant or parameter load served at once */
-        ready = S->acc_at + S->cfg->latency.constant_l1_hit_cycles;
+        ready = S->mi.at + S->cfg->latency.constant_l1_hit_cycles;
         why = TIMING_STALL_SHORT_SCOREBOARD;
     } else {
         ready = t + c.latency;
@@ -200,39 +103,38 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
     }
     if (w->ctrl) {
         if (info->ctrl) {
-            uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->acc_at + c.latency : t + 1;
-            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->acc_long);
+            uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->mi.at + c.latency : t + 1;
+            timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->mi.long_latency);
         }
     } else {
-        written(S, w, info->insn, ready, why);
+        timing_sb_written(S, w, ti, ready, why);
     }
-    /* A memory instruction waits for the SM's memory-issue resource (S->acc_at, timing_pipe.h);
+    /* A memory instruction waits for the SM's memory-issue resource (S->mi.at, timing_pipe.h);
      * its scheduler hands over the next one only after the SM took this one. */
     if (c.pipe == TIMING_PIPE_MEM)
-        q->pipe_free[c.pipe] = S->acc_at > t ? S->acc_at : t + 1;
+        q->pipe_free[c.pipe] = S->mi.at > t ? S->mi.at : t + 1;
     else
         q->pipe_free[c.pipe] = t + c.interval;
 }
 
 /* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
- * resource: its accesses reach the memory side (S->acc_at) when the SM takes it, and the warp
- * may not issue again before that (S->acc_accept, a memory throttle). `first`: the first step
- * of the issue, whose instruction is the one timing_prepare_next prepared (only the warp's own
- * steps move its pc, and every step is followed by a prepare or leaves the warp not ready). */
-static void mem_issue(tstate *S, twarp *w, int first)
+ * resource: its accesses reach the memory side (S->mi.at) when the SM takes it, and the warp
+ * may not issue again before that (S->mi.accept, a memory throttle). `in`: that instruction
+ * (exec_step_info.next of the step before), NULL for the first step of the issue, whose
+ * instruction is the one prepare() prepared (only the warp's own steps move its pc, and every
+ * step is followed by a prepare or leaves the warp not ready). */
+static void mem_issue(tstate *S, twarp *w, const ir_insn *in, int first)
 {
     uint8_t pipe;
     if (first) {
-        pipe = w->next_cost.pipe;
+        pipe = w->nx->cost.pipe;
     } else {
-        const ir_insn *in = exec_warp_next(w->ew);
         if (!in)
             return;
-        tinsn scratch;
-        pipe = in == w->next_in ? w->next_cost.pipe : timing_insn(S, in, &scratch)->cost.pipe;
+        pipe = timing_insn(S, in)->cost.pipe;
     }
     if (pipe == TIMING_PIPE_MEM)
-        S->acc_at = S->acc_accept = timing_mio_take(&S->mio, S->sm_now, S->acc_at);
+        S->mi.at = S->mi.accept = timing_mio_take(&S->mio, S->mi.sm, S->mi.at);
 }
 
 /* Warp w's step left it polling an open mbarrier phase (YIELD): counts the poll for the
@@ -265,16 +167,19 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     timing_charge(S, w, TIMING_STALL_SELECTED, 1);
     w->charged = t + 1;
     S->now = t;
-    S->sm_now = q->sm;
+    S->mi.sm = q->sm;
     uint64_t tmin = t + 1;
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
-    int woke = 0, first = 1;
+    info.next = NULL;
+    uint32_t step;
+    uint32_t woke = 0; /* the steps' flags, for EXEC_STEP_WOKE */
+    int first = 1;
     do {
-        S->naccess = 0;
-        S->acc_accept = t;
-        S->acc_ready = t;
-        S->acc_long = 0;
+        S->mi.naccess = 0;
+        S->mi.accept = t;
+        S->mi.ready = t;
+        S->mi.long_latency = 0;
         if (w->yielding) { /* a warp that polled an open mbarrier phase goes on polling */
             exec_warp_resume(w->ew);
             w->yielding = 0;
@@ -283,58 +188,62 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
          * cycles the LSU pipe takes to read the sources (pipe.mem_latency_cycles) included:
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
          * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
-        S->acc_at = t;
-        mem_issue(S, w, first);
+        S->mi.at = t;
+        mem_issue(S, w, info.next, first);
         first = 0;
-        exec_step(w->ew, &info);
+        step = exec_step(w->ew, &info);
+        if (step & EXEC_STEP_STOPPED)
+            S->stopped = 1;
         if (!info.insn)
             break;
-        woke |= info.woke;
+        woke |= step;
         timed(S, q, w, &info, t);
-        if (S->acc_accept > tmin) {
-            tmin = S->acc_accept;
+        if (S->mi.accept > tmin) {
+            tmin = S->mi.accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
         }
-        if (info.taken && !w->ctrl && t + S->cfg->pipe.branch_latency_cycles > tmin) {
+        if ((step & EXEC_STEP_TAKEN) && !w->ctrl &&
+            t + S->cfg->pipe.branch_latency_cycles > tmin) {
             /* PTX and vISA: a taken branch's target issues pipe.branch_latency_cycles after
              * it (SASS: the branch's stall count says; docs/timing.md, "Pipes"). */
             tmin = t + S->cfg->pipe.branch_latency_cycles;
             why = TIMING_STALL_WAIT;
         }
-        if (info.fetch_miss && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
+        if ((step & EXEC_STEP_FETCH_MISS) && t + S->cfg->latency.l2_near_hit_cycles > tmin) {
             tmin = t + S->cfg->latency.l2_near_hit_cycles;
             why = TIMING_STALL_NO_INSTRUCTION;
         }
-        /* The status from the warp, not from info: a load of info's two bytes at once would
-         * not be served by the host's store buffer and would wait for every store of the step
-         * (the handler's register writes) to reach the host's cache. */
-    } while (!info.counted && exec_warp_status_of(w->ew) == EXEC_WARP_READY);
-    int prepare = 1;
-    switch (info.status) {
-    case EXEC_WARP_DONE:
-    case EXEC_WARP_FAULTED:
-        if (timing_warp_finished(S, w, t + 1))
-            return -1;
-        prepare = 0;
-        break;
-    case EXEC_WARP_BARRIER:
-    case EXEC_WARP_MBARRIER:
-        w->blocked = 1;
-        *w->rp = TIMING_NEVER;
-        S->rthr[w->cidx] = 0;
-        w->b1 = w->b2 = t + 1;
-        w->why = TIMING_STALL_BARRIER;
-        prepare = 0;
-        break;
-    case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
-        count_poll(S, w);
-        break;
-    default:
-        break;
+        /* The flags and status exec_step returned, in a register (exec.h, EXEC_STEP_*). */
+    } while (!(step & EXEC_STEP_COUNTED) && (step & EXEC_STEP_STATUS) == EXEC_WARP_READY);
+    int ready_next = 1;
+    uint32_t status = step & EXEC_STEP_STATUS;
+    if (status != EXEC_WARP_READY) { /* the common case skips the switch's jump table */
+        switch (status) {
+        case EXEC_WARP_DONE:
+        case EXEC_WARP_FAULTED:
+            if (timing_warp_finished(S, w, t + 1))
+                return -1;
+            ready_next = 0;
+            break;
+        case EXEC_WARP_BARRIER:
+        case EXEC_WARP_MBARRIER:
+            w->blocked = 1;
+            *w->rp = TIMING_NEVER;
+            S->rthr[w->cidx] = 0;
+            w->b1 = w->b2 = t + 1;
+            w->why = TIMING_STALL_BARRIER;
+            ready_next = 0;
+            break;
+        case EXEC_WARP_YIELD: /* stays YIELD in the executor until it issues again */
+            count_poll(S, w);
+            break;
+        default:
+            break;
+        }
     }
-    if (prepare)
-        timing_prepare_next(S, w, tmin, why);
-    if (woke)
+    if (ready_next)
+        prepare(S, w, info.next, tmin, why);
+    if (woke & EXEC_STEP_WOKE)
         wake_cta(S, w, t);
     return 0;
 }
@@ -350,29 +259,32 @@ static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint
     S->rthr[(size_t)s * S->per_sched + k] = 1;
 }
 
-/* A ready warp (entry e = k of scheduler s) whose pipe is busy until free_at waits for it
- * (MATH_PIPE_THROTTLE). */
-static inline void throttle(tstate *S, uint32_t s, uint32_t k, uint64_t t, uint64_t free_at)
+/* A ready warp (entry e = base + k of scheduler s; base = s x per_sched) whose pipe is busy
+ * until free_at waits for it (MATH_PIPE_THROTTLE). */
+static inline void throttle(tstate *S, uint32_t s, size_t base, uint32_t k, uint64_t t,
+                            uint64_t free_at)
 {
-    size_t e = (size_t)s * S->per_sched + k;
+    size_t e = base + k;
     if (!S->rthr[e])
         throttle_start(S, s, k, t);
     /* else: throttled again: the throttle segment grows, nothing to settle */
     S->rdy[e] = free_at;
 }
 
-/* 1 when the warp of entry k of scheduler s may issue at cycle t (ready, its pipe free); a
- * ready warp whose pipe is busy is moved to the cycle the pipe frees. */
-static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s, uint32_t k,
-                                                          uint64_t t)
+/* 1 when the warp of entry k of scheduler s (its entries from `base` = s x per_sched, q its
+ * state) may issue at cycle t (ready, its pipe free); a ready warp whose pipe is busy is moved
+ * to the cycle the pipe frees. */
+static inline __attribute__((always_inline)) int eligible(tstate *S, uint32_t s,
+                                                          const tsched *q, size_t base,
+                                                          uint32_t k, uint64_t t)
 {
-    size_t e = (size_t)s * S->per_sched + k;
+    size_t e = base + k;
     if (S->rdy[e] > t)
         return 0;
-    uint64_t free_at = S->scheds[s].pipe_free[S->rpipe[e]];
+    uint64_t free_at = q->pipe_free[S->rpipe[e]];
     if (free_at <= t)
         return 1;
-    throttle(S, s, k, t, free_at);
+    throttle(S, s, base, k, t, free_at);
     return 0;
 }
 
@@ -404,7 +316,7 @@ static uint32_t first_eligible(tstate *S, uint32_t s, uint32_t lo, uint32_t hi, 
             m &= ~((UINT64_C(1) << (lo - base)) - 1);
         for (; m; m &= m - 1) {
             uint32_t k = base + (uint32_t)__builtin_ctzll(m);
-            if (eligible(S, s, k, t))
+            if (eligible(S, s, &S->scheds[s], (size_t)s * S->per_sched, k, t))
                 return k;
         }
     }
@@ -423,30 +335,31 @@ static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
 /* Greedy-then-oldest over the scheduler's entries except `skip`: the oldest eligible one. An
  * entry is tested (and, ready with its pipe busy, throttled) only when it is older than the best
  * found so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
-static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
+static uint32_t oldest(tstate *S, uint32_t s, const tsched *q, size_t base, uint32_t skip,
+                       uint64_t t)
 {
-    uint32_t n = S->scheds[s].used;
-    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint32_t n = q->used;
+    const uint64_t *age = S->rage + base;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
     if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
         /* Few entries (or no AVX2): one pass in entry order, each entry's ready cycle read as
          * it comes (a throttle moves only the entry it tests), the same visits as the mask. */
-        const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+        const uint64_t *rdy = S->rdy + base;
         for (uint32_t k = 0; k < n; k++)
-            if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, k, t)) {
+            if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, q, base, k, t)) {
                 best = k;
                 best_age = age[k];
             }
         return best;
     }
-    for (uint32_t base = 0; base < n; base += 64) {
-        uint64_t m = ready_word(S, s, base, n, t);
-        if (skip >= base && skip - base < 64)
-            m &= ~(UINT64_C(1) << (skip - base));
+    for (uint32_t word = 0; word < n; word += 64) {
+        uint64_t m = ready_word(S, s, word, n, t);
+        if (skip >= word && skip - word < 64)
+            m &= ~(UINT64_C(1) << (skip - word));
         for (; m; m &= m - 1) {
-            uint32_t k = base + (uint32_t)__builtin_ctzll(m);
-            if (age[k] < best_age && eligible(S, s, k, t)) {
+            uint32_t k = word + (uint32_t)__builtin_ctzll(m);
+            if (age[k] < best_age && eligible(S, s, q, base, k, t)) {
                 best = k;
                 best_age = age[k];
             }
@@ -455,20 +368,20 @@ static uint32_t oldest(tstate *S, uint32_t s, uint32_t skip, uint64_t t)
     return best;
 }
 
-/* The entry (warp) scheduler s issues from at cycle t, or UINT32_MAX. */
-static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
+/* The entry (warp) scheduler s (q its state, its entries from `base`) issues from at cycle t,
+ * or UINT32_MAX. */
+static uint32_t choose(tstate *S, uint32_t s, const tsched *q, size_t base, uint64_t t)
 {
-    tsched *q = &S->scheds[s];
     if (S->policy == TIMING_LRR)
         return choose_lrr(S, s, t);
     /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
      * other ready warp goes first; with none, the yielding warp goes on at no cost. */
     uint32_t skip = S->use_ctrl && q->last != UINT32_MAX && yielded(S, s, q->last) ? q->last
                                                                                   : UINT32_MAX;
-    if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q->last, t))
+    if (q->last != UINT32_MAX && skip == UINT32_MAX && eligible(S, s, q, base, q->last, t))
         return q->last;
-    uint32_t best = oldest(S, s, skip, t);
-    if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, skip, t))
+    uint32_t best = oldest(S, s, q, base, skip, t);
+    if (best == UINT32_MAX && skip != UINT32_MAX && eligible(S, s, q, base, skip, t))
         return skip;
     return best;
 }
@@ -480,19 +393,23 @@ static uint32_t choose(tstate *S, uint32_t s, uint64_t t)
  * same outcome: what they do then cannot change this choice (a warp they wake here still loses
  * to the greedy one; timing_sched_wake keeps it after the last issue). Saves the calendar round
  * trips of long ALU runs. 1 when scheduler s runs w ahead at t + 1. */
-static inline int runs_ahead(tstate *S, uint32_t s, uint32_t k, const twarp *w, uint64_t t)
+static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *w, uint64_t t)
 {
     uint64_t next = t + 1;
-    return S->policy == TIMING_GTO && *w->rp == next && w->next_local &&
-           S->scheds[s].pipe_free[S->rpipe[(size_t)s * S->per_sched + k]] <= next &&
-           !(w->ctrl && w->ctrl->yielded) && !exec_session_stopped(S->xs);
+    return S->policy == TIMING_GTO && *w->rp == next && w->nx->local &&
+           q->pipe_free[S->rpipe[e]] <= next &&
+           !(w->ctrl && w->ctrl->yielded) && !S->stopped;
 }
 
-int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
+/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
+ * (and those it runs ahead), and sets the scheduler's next cycle. Returns 0, or -1 when host
+ * memory ran out. Inline in the event loop, its only caller. */
+static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t)
 {
-    uint32_t k = choose(S, s, t);
     tsched *q = &S->scheds[s];
-    const uint64_t *rdy = S->rdy + (size_t)s * S->per_sched;
+    size_t base = (size_t)s * S->per_sched;
+    uint32_t k = choose(S, s, q, base, t);
+    const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
         q->last = k;
         twarp *w = timing_entry_warp(S, s, k);
@@ -500,7 +417,7 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t))
                 return -1;
-            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, s, k, w, t))
+            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t))
                 break;
             t++;
         }
@@ -517,4 +434,79 @@ int timing_sched_run(tstate *S, uint32_t s, uint64_t t)
         next = t + 1;
     timing_sched_key(S, s, next);
     return 0;
+}
+
+/* Prefetches the first `lines` (at most 8) 64-byte host lines from `p`: the same prefetches as
+ * a loop over them, without the loop's own instructions. */
+static inline void prefetch_lines(const char *p, uint32_t lines)
+{
+    switch (lines) {
+    default: __builtin_prefetch(p + 448); /* fall through */
+    case 7: __builtin_prefetch(p + 384); /* fall through */
+    case 6: __builtin_prefetch(p + 320); /* fall through */
+    case 5: __builtin_prefetch(p + 256); /* fall through */
+    case 4: __builtin_prefetch(p + 192); /* fall through */
+    case 3: __builtin_prefetch(p + 128); /* fall through */
+    case 2: __builtin_prefetch(p + 64); /* fall through */
+    case 1: __builtin_prefetch(p); /* fall through */
+    case 0: break;
+    }
+}
+
+/* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
+ * that finds an address was prefetched one event earlier: the scheduler's state two events
+ * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
+ * next event. Changes nothing the model computes. */
+static void prefetch_ahead(tstate *S)
+{
+    uint32_t n;
+    const uint32_t *due = timing_cal_due(S->cal, &n);
+    if (n == 0)
+        return;
+    if (n > 2)
+        __builtin_prefetch(&S->scheds[due[2]]);
+    if (n > 1) {
+        uint32_t s2 = due[1];
+        __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
+        __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
+        const twarp *w = S->scheds[s2].last_w;
+        if (w) {
+            __builtin_prefetch(w);
+            __builtin_prefetch((const char *)w + 64);
+            __builtin_prefetch((const char *)w + 128);
+        }
+    }
+    const twarp *w = S->scheds[due[0]].last_w;
+    if (w && !w->done) {
+        exec_warp_prefetch(w->ew);
+        prefetch_lines((const char *)w->reg_ready, S->sb_lines);
+    }
+}
+
+int timing_event_loop(tstate *S)
+{
+    for (;;) {
+        uint32_t s;
+        uint64_t t;
+        int got = timing_cal_next(S->cal, S->key, &s, &t);
+        if (got < 0 || S->oom)
+            return -1;
+        if (!got) {
+            if (S->ctas_started < S->total_ctas || timing_any_busy(S))
+                exec_session_deadlock(S->xs);
+            return 0;
+        }
+        prefetch_ahead(S);
+        if (sched_run(S, s, t))
+            return -1;
+        if (S->stopped)
+            return 0;
+        if (S->stuck && timing_polling_deadlock(S)) {
+            exec_session_deadlock(S->xs);
+            return 0;
+        }
+        S->stuck = 0;
+        if ((++S->issued & 4095u) == 0)
+            exec_session_progress(S->xs);
+    }
 }

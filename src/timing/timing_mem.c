@@ -700,7 +700,8 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
     return r;
 }
 
-timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
+static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                            const mem_access *a)
 {
     timing_mem_reply r = {now, now, 0};
     if (!tm || !a || a->op == MEM_OP_FENCE)
@@ -738,4 +739,21 @@ timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, co
         r.long_latency = p.long_latency;
     }
     return r;
+}
+
+timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
+{
+    return access_reply(tm, sm, now, a);
+}
+
+void timing_mem_on_access(const mem_access *a, void *user)
+{
+    timing_mem_issue *is = user;
+    timing_mem_reply r = access_reply(is->tm, is->sm, is->at, a);
+    is->naccess++;
+    if (r.accept > is->accept)
+        is->accept = r.accept;
+    if (r.ready > is->ready)
+        is->ready = r.ready;
+    is->long_latency |= r.long_latency;
 }

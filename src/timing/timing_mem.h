@@ -45,4 +45,21 @@ void timing_mem_launch_begin(timing_mem *tm);
  * `now`. */
 timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a);
 
+/* The accesses of one instruction, as timing_mem_on_access adds them up. The caller sets tm,
+ * sm and at, and before each instruction naccess = 0, accept = ready = its issue cycle,
+ * long_latency = 0. */
+typedef struct timing_mem_issue {
+    timing_mem *tm;       /* borrowed */
+    uint32_t sm;          /* the issuing SM */
+    uint32_t naccess;     /* accesses timed so far */
+    uint64_t at;          /* cycle the accesses reach the memory side (timing_mem_access's now) */
+    uint64_t accept;      /* the latest timing_mem_reply.accept so far, and the caller's start */
+    uint64_t ready;       /* the latest .ready so far, and the caller's start */
+    uint8_t long_latency; /* any .long_latency so far */
+} timing_mem_issue;
+
+/* The executor's access hook (exec_access_fn, with `user` a timing_mem_issue): times access `a`
+ * as timing_mem_access does and adds its reply to the instruction's. */
+void timing_mem_on_access(const mem_access *a, void *user);
+
 #endif

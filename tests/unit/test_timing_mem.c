@@ -569,6 +569,41 @@ static void test_memsys_constant_results(void **state)
     memsys_destroy(ms);
 }
 
+/* timing_mem_on_access (the executor's hook) on twin models: each access of an instruction
+ * gets what timing_mem_access gives it on the other twin, and the instruction's sums are the
+ * latest accept and ready of its accesses (at least the start) and whether any was long. */
+static void test_on_access_adds_up_replies(void **state)
+{
+    (void)state;
+    timing_mem *one = tiny(), *two = tiny();
+    mem_access l1, dram, shared;
+    serve_lanes(global_load(&l1, G, 4), MEM_LEVEL_L1, 0);
+    serve_lanes(global_load(&dram, G + 4096, 4), MEM_LEVEL_DRAM, 2);
+    memsys_test_access(&shared, &attrs, MEM_OP_LOAD, IR_SPACE_SHARED, 4, 1, 0xffffffffu, 0);
+    shared.shared_wavefronts = 3;
+    const mem_access *seq[] = {&shared, &l1, &dram, &shared, &l1};
+    timing_mem_issue is = {.tm = two, .sm = 1, .at = 20, .accept = 15, .ready = 15};
+    uint64_t accept = 15, ready = 15;
+    for (unsigned i = 0; i < 5; i++) {
+        timing_mem_reply r = timing_mem_access(one, 1, 20, seq[i]);
+        timing_mem_on_access(seq[i], &is);
+        assert_int_equal(is.naccess, i + 1);
+        accept = r.accept > accept ? r.accept : accept;
+        ready = r.ready > ready ? r.ready : ready;
+        assert_int_equal(is.accept, accept);
+        assert_int_equal(is.ready, ready);
+        /* Shared memory alone is short; the first global access makes it long. */
+        assert_int_equal(is.long_latency, i > 0);
+    }
+    /* The exact figures of the sequence: the pipeline took the fifth access at cycle 28 (from
+     * 20: 3 cycles of the shared access, 1 each of the two global loads, 3 of the shared one),
+     * and the DRAM load's data is the last: taken at cycle 24, a row miss 500 cycles later. */
+    assert_int_equal(accept, 28);
+    assert_int_equal(ready, 524);
+    timing_mem_destroy(one);
+    timing_mem_destroy(two);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -590,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_launch_begin_clears_calendars),
         cmocka_unit_test(test_memsys_results),
         cmocka_unit_test(test_memsys_constant_results),
+        cmocka_unit_test(test_on_access_adds_up_replies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
