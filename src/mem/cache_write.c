@@ -336,9 +336,9 @@ typedef struct line_below {
     uint32_t set;         /* then the line's set there */
 } line_below;
 
-static mem_status write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
-                             const uint64_t *bits, const cache_hints *h, cache_result *r,
-                             line_below *below, uint32_t *set_out);
+static mem_status write_line_below(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const uint64_t *bits,
+                                   const cache_hints *h, cache_result *r, uint32_t *set_out);
 
 /* The write of a 128-byte line's store to the level below a cache: through its next-level
  * adapter, or, with `below`, into that cache directly. */
@@ -348,8 +348,8 @@ static inline mem_status write_next(cache *c, line_below *below, uint64_t addr,
     if (!below)
         return c->next.write(c->next.ctx, request, addr, 128, data, mask);
     below->written = true;
-    return write_line(below->c, addr, data, mask, below->bits, below->h, below->r, NULL,
-                      &below->set);
+    return write_line_below(below->c, addr, data, mask, below->bits, below->h, below->r,
+                            &below->set);
 }
 
 /* write_access's steps before a store of a 128-byte line at `addr` changes the line's bytes
@@ -523,9 +523,10 @@ static inline int line_store_fits(const cache *c, const uint64_t *bits, const ca
 
 /* cache_write_line_bits' store of a line that line_store_fits, with its statistics; `below`:
  * as write_next. */
-static mem_status write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
-                             const uint64_t *bits, const cache_hints *h, cache_result *r,
-                             line_below *below, uint32_t *set_out)
+static inline __attribute__((always_inline)) mem_status
+write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
+           const uint64_t *bits, const cache_hints *h, cache_result *r, line_below *below,
+           uint32_t *set_out)
 {
     memset(r, 0, sizeof *r);
     mem_status st = (bits[0] & bits[1]) == UINT64_MAX
@@ -536,6 +537,15 @@ static mem_status write_line(cache *c, uint64_t addr, const uint8_t *data, const
     c->stats.write_sector_misses += r->sector_misses;
     result_add_to_stats(c, r);
     return st;
+}
+
+/* write_line for the level below (write_next), out of line: the level's own call of write_line
+ * inlined, and no inline cycle through write_next. */
+static mem_status write_line_below(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const uint64_t *bits,
+                                   const cache_hints *h, cache_result *r, uint32_t *set_out)
+{
+    return write_line(c, addr, data, mask, bits, h, r, NULL, set_out);
 }
 
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,

@@ -2,6 +2,8 @@
  * timing.md, "Memory"): every touched sector of its line requests with the level that served
  * it (a read) or accepted it (a write), written once the access's lines went through the
  * hierarchy (mem_hier.c), and the surface counters drawn from them. */
+#include <string.h>
+
 #include "mem/mem_hier.h"
 
 void hier_count_surface(mem_request *rq, const mem_access *acc)
@@ -27,7 +29,9 @@ void hier_report_levels(memsys *ms, mem_access *acc, uint32_t l1_lines)
     if (l1_lines && n + (uint64_t)l1_lines * per_line <= MEM_MAX_SERVED) {
         /* Lines [0, l1_lines) are all L1 (their line_level not written), with room for all:
          * each entry a copy of one template with its address. */
-        mem_served e = {0, MEM_LEVEL_L1, 0}, *out = served + n;
+        mem_served e, *out = served + n;
+        memset(&e, 0, sizeof e); /* padding too: entries are compared as bytes by twin tests */
+        e.level = MEM_LEVEL_L1;
         const unsigned shift = ms->l1_sector_shift;
         for (; i < l1_lines; i++) {
             uint64_t line_addr = reqs[i].line_addr, s = reqs[i].sectors;
@@ -58,7 +62,9 @@ void hier_report_levels(memsys *ms, mem_access *acc, uint32_t l1_lines)
             continue;
         }
         if (r->line_level != MEM_LEVEL_NONE) { /* one level below: its slice looked up once */
-            mem_served e = {0, r->line_level, 0};
+            mem_served e;
+            memset(&e, 0, sizeof e); /* padding too, as above */
+            e.level = r->line_level;
             if (s && n < MEM_MAX_SERVED) {
                 levels |= 1u << e.level;
                 e.l2_slice = r->l2_slice != HIER_SLICE_UNKNOWN
