@@ -191,8 +191,17 @@ static mem_status l2_write_bits(memsys *ms, mem_request *rq, uint64_t addr, uint
     mem_status s = bits ? cache_write_line_bits(ms->l2, addr, data, byte_mask, bits, &rq->l2, &r)
                         : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
     hier_count_l2(rq, &r);
-    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
-                  0);
+    uint8_t level = r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
+    line_req *ln = rq->line;
+    if (ln && addr == ln->line_addr && bytes == ms->line_bytes) {
+        /* record_levels' whole-line case here, inline: the request's own line written */
+        if (ln->line_level != MEM_LEVEL_NONE)
+            ln->line_level = level;
+        else
+            for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
+        return s;
+    }
+    record_levels(ms, rq, addr, bytes, level, 0, 0);
     return s;
 }
 
