@@ -6,12 +6,13 @@
  * and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
  * 64-bit stamp from one clock per cache; LAST lines are also kept on a doubly linked list in
  * stamp order, so the persisting limit finds the least recently used LAST line of the whole cache
- * in O(1). This file holds the reads (the general path, the warp's hit and miss paths), fills,
- * allocation and write-back; the stores are in cache_write.c, cache control in
- * cache_control.c, the shared inline helpers in cache_ops.h. */
+ * in O(1). This file holds the reads (the general path and the warp's miss path), fills,
+ * allocation and write-back; the warp's hit paths are in cache_hits.c, the stores in
+ * cache_write.c, cache control in cache_control.c, the shared inline helpers in cache_ops.h. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +222,22 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     uint64_t best_stamp = 0;
     if (c->ways == GROUP_LINES) { /* the set is a block */
         const line_group *g = &c->groups[set];
+        /* The lowest empty way: empty ways have the print of NO_LINE (a few lines may too). */
+        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(NO_LINE)); m;
+             m &= m - 1)
+            if (g->tags[__builtin_ctz(m)] == NO_LINE)
+                return base + (uint32_t)__builtin_ctz(m);
+#ifdef __SSE2__
+        /* A full set of one class (the usual case): its least recent line. */
+        __m128i classes = _mm_loadu_si128((const __m128i *)(const void *)g->priorities);
+        __m128i first = _mm_set1_epi8((char)g->priorities[0]);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(classes, first)) == 0xFFFF) {
+            uint32_t oldest = 0;
+            for (uint32_t w = 1; w < GROUP_LINES; w++)
+                oldest = g->stamps[w] < g->stamps[oldest] ? w : oldest;
+            return base + oldest;
+        }
+#endif
         for (uint32_t w = 0; w < GROUP_LINES; w++) {
             if (g->tags[w] == NO_LINE)
                 return base + w;
@@ -346,7 +363,8 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
 
 /* The sectors of the line to fetch for `missing`: every aligned fill block holding a missing
  * sector, less the sectors already fully valid. */
-static uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing, uint32_t fill_bytes)
+static inline uint64_t fill_mask(const cache *c, uint32_t line, uint64_t missing,
+                                 uint32_t fill_bytes)
 {
     uint32_t block = fill_bytes >> c->sector_shift;
     if (block == 1)
@@ -454,177 +472,6 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
-/* The requested sectors (`k` of them) of a line that holds them, into `out` at their offsets. */
-static inline void copy_hit_sectors(const cache *c, const uint8_t *data, uint64_t sectors,
-                                    uint32_t k, uint8_t *out)
-{
-    if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
-        uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
-        memcpy(out + at, data + at, 32);
-    } else if (c->config.line_bytes == 128) {
-        memcpy(out, data, 128);
-    } else {
-        memcpy(out, data, c->config.line_bytes);
-    }
-}
-
-/* cache_read_hit once its line is known to hold every sector of `sectors` (the number of runs
- * in *runs). */
-static inline void read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint8_t alloc,
-                                 uint8_t *out, uint32_t *runs)
-{
-    /* One cache_read per run: each one stamps the line (the last stamp stays) and applies the
-     * hint (the second time changes nothing); every sector hits. One sector (a scattered
-     * access's line) is one run without counting. */
-    uint32_t n = 1, k = 1;
-    if (sectors & (sectors - 1)) {
-        n = popcount64(sectors & ~(sectors << 1));
-        k = popcount64(sectors);
-    }
-    c->clock += n - 1;
-    touch(c, line);
-    apply_alloc_hint(c, line, (cache_alloc)alloc);
-    c->stats.reads += n;
-    c->stats.read_sector_hits += k;
-    c->stats.sector_accesses += k;
-    c->stats.sector_hits += k;
-    *runs = n;
-    if (out) /* NULL: a tags-only probe (the instruction cache's fetch) */
-        copy_hit_sectors(c, line_data(c, line), sectors, k, out);
-}
-
-/* The line holding every sector of `sectors` at line_addr, or NO_INDEX. */
-static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sectors)
-{
-    uint64_t line_number = line_addr >> c->line_shift;
-    const line_group *g;
-    uint32_t w;
-    uint32_t line = find_slot(c, set_index(c, line_number), line_number, &g, &w);
-    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
-}
-
-bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
-                    uint32_t *runs)
-{
-    if (sectors == 0 || alloc > CACHE_ALLOC_NONE)
-        return false;
-    /* The line of the last hit first (an SM's instruction fetches and uniform constant loads
-     * come back to one line many times): its slot still holds it exactly when its tag is
-     * unchanged, as a line has one slot at most. */
-    uint64_t tag = TAG_OF(line_addr >> c->line_shift);
-    uint32_t line = c->memo_line;
-    if (tag != c->memo_tag || LINE_FIELD(c, line, tags) != tag) {
-        line = hit_line(c, line_addr, sectors);
-        if (line == NO_INDEX)
-            return false;
-        c->memo_tag = tag;
-        c->memo_line = line;
-    } else if (sectors & ~LINE_FIELD(c, line, valid_sectors)) {
-        return false;
-    }
-    read_hit_line(c, line, sectors, alloc, out, runs);
-    return true;
-}
-
-uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
-                          const uint64_t *sectors, size_t stride, uint32_t *lines)
-{
-    uint32_t i = 0;
-    for (; i < n; i++) {
-        size_t at = i * stride;
-        uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-        uint32_t line = s ? hit_line(c, addr, s) : NO_INDEX;
-        if (line == NO_INDEX)
-            break;
-        lines[i] = line;
-    }
-    return i;
-}
-
-/* cache_read_hits' loop when the slots are known (`lines`) and the hint changes no class,
- * with its bases in registers (a scattered load's lines, one sector each): adds to *clock,
- * *reads and *total as that loop does; returns how many lines it read. */
-static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, uint8_t *out,
-                                       size_t stride, const uint32_t *lines, uint64_t *clock,
-                                       uint64_t *reads, uint64_t *total)
-{
-    line_group *groups = c->groups;
-    const uint8_t *data = c->data;
-    unsigned line_shift = c->line_shift;
-    uint32_t i = 0;
-    for (; i < n; i++, sp += stride, out += stride) {
-        uint64_t s;
-        memcpy(&s, sp, sizeof s);
-        uint32_t line = lines[i];
-        if (line == NO_INDEX)
-            break;
-        line_group *g = &groups[line >> GROUP_SHIFT];
-        uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
-        if (s & (s - 1)) {
-            runs = popcount64(s & ~(s << 1));
-            k = popcount64(s);
-        }
-        *clock += runs;
-        g->stamps[w] = *clock;
-        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
-            cache_touch_last(c, line);
-        *reads += runs;
-        *total += k;
-        copy_hit_sectors(c, data + ((size_t)(g->data_slots[w] - 1) << line_shift), s, k, out);
-    }
-    return i;
-}
-
-uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
-                         const uint64_t *sectors, uint8_t *out, size_t stride, uint8_t alloc,
-                         const uint32_t *lines, uint64_t *sector_count)
-{
-    /* read_hit_line for each line, with the clock and the statistics in locals (the stamps
-     * stored between would make the compiler reload them) and one run per line when the lines
-     * have one sector each: a scattered access. What touch_last and the class hints do reads
-     * neither the clock nor these statistics. */
-    uint32_t i = 0;
-    uint64_t total = 0, reads = 0, clock = c->clock;
-    if (lines && out && (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)) {
-        i = read_held_lines(c, n, (const uint8_t *)sectors, out, stride, lines, &clock, &reads,
-                            &total);
-    } else if (alloc <= CACHE_ALLOC_NONE) {
-        for (; i < n; i++) {
-            size_t at = i * stride;
-            uint64_t s = *(const uint64_t *)(const void *)((const uint8_t *)sectors + at);
-            uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-            uint32_t line = lines ? lines[i] : s ? hit_line(c, addr, s) : NO_INDEX;
-            if (line == NO_INDEX)
-                break;
-            uint32_t runs = 1, k = 1;
-            if (s & (s - 1)) {
-                runs = popcount64(s & ~(s << 1));
-                k = popcount64(s);
-            }
-            clock += runs;
-            line_group *g = &c->groups[line >> GROUP_SHIFT];
-            uint32_t w = line & (GROUP_LINES - 1);
-            g->stamps[w] = clock;
-            if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
-                cache_touch_last(c, line);
-            apply_alloc_hint(c, line, (cache_alloc)alloc);
-            reads += runs;
-            total += k;
-            if (out)
-                copy_hit_sectors(c, &c->data[(size_t)(g->data_slots[w] - 1) << c->line_shift], s,
-                                 k, out + at);
-        }
-    }
-    c->clock = clock;
-    c->stats.reads += reads;
-    c->stats.read_sector_hits += total;
-    c->stats.sector_accesses += total;
-    c->stats.sector_hits += total;
-    *sector_count = total;
-    return i;
-}
-
 /* read_access's statistics of one read (cache_read's tail). */
 static inline void count_read(cache *c, const cache_result *r)
 {
@@ -648,6 +495,13 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     return st;
 }
 
+/* Whether mask is one run of consecutive set bits (not zero). */
+static inline int one_run(uint64_t mask)
+{
+    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
+    return mask != 0 && (run & (run + 1)) == 0;
+}
+
 /* Whether any byte of the runs of sectors `mask` is valid in the byte bitmap `valid` (a partly
  * valid sector, which a fill must merge: fetch_sectors' slow case). */
 static int runs_hold_bytes(const cache *c, uint64_t *valid, uint64_t mask)
@@ -661,6 +515,17 @@ static int runs_hold_bytes(const cache *c, uint64_t *valid, uint64_t mask)
         mask &= ~bit_range(first, count);
     }
     return 0;
+}
+
+/* runs_hold_bytes, with the common case of one run (a scattered load's missing sector, or
+ * its fill block) inline. */
+static inline int fill_holds_bytes(const cache *c, uint64_t *valid, uint64_t mask)
+{
+    if (mask && one_run(mask)) {
+        unsigned first = (unsigned)__builtin_ctzll(mask), count = popcount64(mask);
+        return bits_apply(valid, first << c->sector_shift, count << c->sector_shift, BITS_ANY);
+    }
+    return runs_hold_bytes(c, valid, mask);
 }
 
 /* fetch_sectors for runs of `mask` that hold no valid byte (runs_hold_bytes false), of the
@@ -694,6 +559,10 @@ static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, 
 {
     if (bytes == 128)
         memcpy(out, data + offset, 128);
+    else if (bytes == 32) /* a scattered load's sector */
+        memcpy(out, data + offset, 32);
+    else if (bytes == 64)
+        memcpy(out, data + offset, 64);
     else
         memcpy(out, data + offset, bytes);
 }
@@ -704,12 +573,14 @@ static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, 
  * level straight into the line. A fill wider than a line, a bypass, or a fill that would merge
  * into partly valid sectors takes read_access (nothing was changed before). */
 static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out,
-                           const cache_hints *h, cache_result *r)
+                           const cache_hints *h, cache_result *r, uint32_t *set_io)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
     uint64_t requested = sectors_of_range(c, offset, bytes);
-    uint32_t set = set_index(c, line_number);
+    uint32_t set = *set_io != CACHE_SET_UNKNOWN ? *set_io : set_index(c, line_number);
+    assert(set == set_index(c, line_number));
+    *set_io = set;
     const line_group *found;
     uint32_t w;
     uint32_t line = find_slot(c, set, line_number, &found, &w);
@@ -724,7 +595,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
             if (fill_bytes > c->config.line_bytes)
                 return read_access(c, addr, bytes, out, h, r);
             fill = fill_mask(c, line, requested & ~valid, fill_bytes);
-            if (runs_hold_bytes(c, &c->byte_masks[slot * 2 * c->bitmap_words], fill))
+            if (fill_holds_bytes(c, &c->byte_masks[slot * 2 * c->bitmap_words], fill))
                 return read_access(c, addr, bytes, out, h, r);
         }
         r->line_hit = true;
@@ -755,16 +626,10 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     return MEM_OK;
 }
 
-/* Whether mask is one run of consecutive set bits (not zero). */
-static inline int one_run(uint64_t mask)
-{
-    uint64_t run = mask >> (mask ? __builtin_ctzll(mask) : 0);
-    return mask != 0 && (run & (run + 1)) == 0;
-}
-
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
-                                cache_result *r, cache_result *below_r, bool *taken)
+                                cache_result *r, cache_result *below_r, uint32_t *below_set,
+                                bool *taken)
 {
     *taken = false;
     /* One run of sectors, fills of one sector, an allocating hint, lines of one size. */
@@ -773,17 +638,17 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
         return MEM_OK;
     uint64_t line_number = line_addr >> c->line_shift;
-    uint32_t set = set_index(c, line_number);
     const line_group *found;
     uint32_t w;
-    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    uint32_t line = find_slot_memo(c, line_number, &found, &w);
     uint64_t valid = 0, missing = sectors;
     if (line != NO_INDEX) {
         /* Present: its missing sectors must be one run holding no valid byte (no merge). */
         valid = found->valid_sectors[w];
         missing = sectors & ~valid;
         if (!one_run(missing) ||
-            runs_hold_bytes(c, valid_bits(c, line), missing))
+            bits_apply(valid_bits(c, line), (uint32_t)__builtin_ctzll(missing) << c->sector_shift,
+                       popcount64(missing) << c->sector_shift, BITS_ANY))
             return MEM_OK;
     }
     *taken = true;
@@ -793,8 +658,8 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     if (line != NO_INDEX) {
         r->line_hit = true;
         touch(c, line);
-    } else if ((st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, &line)) !=
-               MEM_OK) {
+    } else if ((st = cache_allocate_line(c, set_index(c, line_number), line_number, h->kind,
+                                         h->request, r, &line)) != MEM_OK) {
         count_read(c, r);
         return st;
     }
@@ -807,7 +672,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
-    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r);
+    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r, below_set);
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
@@ -824,13 +689,14 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
 /* ---- lookup ---- */
 
 
-void cache_prefetch_set(const cache *c, uint64_t addr)
+uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
-    uint32_t base = set_index(c, line_number) * c->set_stride;
+    uint32_t set = set_index(c, line_number), base = set * c->set_stride;
     const line_group *g = &c->groups[base >> GROUP_SHIFT];
     __builtin_prefetch(g->prints);
     __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+    return set;
 }
 
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)
@@ -931,5 +797,11 @@ uint32_t cache_slice_of(const cache *c, uint64_t addr)
 uint32_t cache_set_of(const cache *c, uint64_t addr)
 {
     return set_index(c, addr >> c->line_shift);
+}
+
+uint32_t cache_slice_of_set(const cache *c, uint32_t set)
+{
+    /* set_index_general: a sliced cache's set is (set in the slice) x slices + slice */
+    return c->config.slices > 1 ? mod_by(set, c->config.slices, c->recip_slices) : 0;
 }
 

@@ -201,10 +201,15 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
  * result and *below_r (OUT) as below's cache_read result (the caller counts below's read as its
  * next-level adapter would), sets *taken and returns MEM_OK or the first error (as cache_read).
  * Otherwise changes nothing, leaves *r and *below_r alone, clears *taken and returns MEM_OK
- * (the caller takes cache_read). */
+ * (the caller takes cache_read). *below_set (in and OUT): CACHE_SET_UNKNOWN, or the set of the
+ * line in `below` as cache_set_of (or cache_prefetch_set) gave it, which spares working it out
+ * again; when taken, set to that set. */
 mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint64_t sectors,
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
-                                cache_result *r, cache_result *below_r, bool *taken);
+                                cache_result *r, cache_result *below_r, uint32_t *below_set,
+                                bool *taken);
+/* No set known (cache_read_line_miss). */
+#define CACHE_SET_UNKNOWN UINT32_MAX
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
  * a call per line cost more than the hit itself). Line k's address, sectors and output buffer
  * are at line_addrs, sectors and out advanced by k x `stride` bytes (fields of the caller's
@@ -217,8 +222,9 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                          const uint32_t *lines, uint64_t *sector_count);
 /* How many of the lines given as to cache_read_hits, from the first, are present with every
  * sector of their `sectors` (not 0) valid; stores each such line's slot in lines[k] (OUT, at
- * least n entries) for cache_read_hits. Changes nothing. */
-uint32_t cache_lines_held(const cache *c, uint32_t n, const uint64_t *line_addrs,
+ * least n entries) for cache_read_hits. Changes nothing the model holds or counts (only a
+ * host-speed memo of where lines were found). */
+uint32_t cache_lines_held(cache *c, uint32_t n, const uint64_t *line_addrs,
                           const uint64_t *sectors, size_t stride, uint32_t *lines);
 /* Writes `bytes` bytes of `data` (borrowed) at `addr`, within one line (§"Writes").
  * Returns as cache_read. */
@@ -239,12 +245,30 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result);
+/* cache_write_line_bits for a cache whose next level is the cache `below` (an L1 on its L2),
+ * with the line's write to the next level (write-through, or a store around the cache that
+ * does not allocate) made into `below` directly, as cache_write_line_bits(below, addr, data,
+ * byte_mask, bits, below_hints, below_result) would make it, instead of through the
+ * next-level adapter: the same effects, counts and data in both caches (§"Writes"). The
+ * caller does what its adapter does around such a write (the write's statistics are in
+ * *below_result when *below_written). *taken (OUT) false: a store the fast line paths of
+ * either cache do not take (not a 128-byte line, invalid hints, a partial store into sectors
+ * other than 32 bytes): nothing was done, and the caller takes cache_write_line_bits.
+ * Otherwise returns as cache_write_line_bits, with *below_written (OUT) whether the write
+ * reached `below` (not for an all-zero mask) and then *below_set (OUT) the line's set there
+ * (cache_set_of). hints, below_hints, result and below_result: borrowed, not NULL. */
+mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
+                                  const uint8_t *byte_mask, const uint64_t *bits,
+                                  const cache_hints *hints, const cache_hints *below_hints,
+                                  cache_result *result, cache_result *below_result, bool *taken,
+                                  bool *below_written, uint32_t *below_set);
 
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's
  * caches, so that the lookups of a warp's lines can overlap their host-cache misses. Never
- * fails. A host-speed aid only: no section of docs/cache-model.md models it. */
-void cache_prefetch_set(const cache *c, uint64_t addr);
+ * fails. A host-speed aid only: no section of docs/cache-model.md models it. Returns the
+ * line's set (cache_set_of), for cache_read_line_miss's below_set. */
+uint32_t cache_prefetch_set(const cache *c, uint64_t addr);
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */
@@ -312,6 +336,9 @@ uint32_t cache_set_count(const cache *c);
 uint32_t cache_slice_of(const cache *c, uint64_t addr);
 /* The set that the line holding `addr` maps to. */
 uint32_t cache_set_of(const cache *c, uint64_t addr);
+/* The slice of the lines of set `set` (< cache_set_count; 0 when not sliced): cache_slice_of of
+ * any address whose cache_set_of is `set`, without working the set out again. */
+uint32_t cache_slice_of_set(const cache *c, uint32_t set);
 
 /* Adapters: a next level that is a DRAM store (counted dram_read/dram_write), or another cache
  * (default hints; requests that span several of its lines are split at its line boundaries).

@@ -1,7 +1,7 @@
-/* Private to the cache module (cache.c: lookups, reads, fills, allocation; cache_write.c: the
- * store path; cache_control.c: line and whole-cache operations; cache_setup.c: creation,
- * storage, statistics and the next-level adapters): the cache's storage layout. The helpers
- * the access files share are in cache_ops.h. */
+/* Private to the cache module (cache.c: lookups, reads, fills, allocation; cache_hits.c: the
+ * warp's hit paths; cache_write.c: the store path; cache_control.c: line and whole-cache
+ * operations; cache_setup.c: creation, storage, statistics and the next-level adapters): the
+ * cache's storage layout. The helpers the access files share are in cache_ops.h. */
 #ifndef GMS_MEM_CACHE_INTERNAL_H
 #define GMS_MEM_CACHE_INTERNAL_H
 
@@ -36,6 +36,8 @@ typedef struct line_group {
                                             the line is first allocated (in fill order) */
 } line_group;
 
+enum { HELD_MEMO_SLOTS = 256, HELD_MEMO_SHIFT = 56 }; /* 2^(64 - HELD_MEMO_SHIFT) slots */
+
 /* A field of line slot `line` (set * set_stride + way), as an lvalue. */
 #define LINE_FIELD(c, line, field) \
     ((c)->groups[(line) >> GROUP_SHIFT].field[(line) & (GROUP_LINES - 1)])
@@ -67,6 +69,11 @@ struct cache {
     uint64_t resident_lines;
     uint64_t memo_tag;       /* cache_read_hit: the tag of its last hit (0: none) and its slot */
     uint32_t memo_line;
+    /* cache_lines_held (16-way caches): the slot where a line was last found, by a hash of its
+     * line number; a guess only, taken when that slot's tag is still the line's (a line has
+     * one slot at most), so that a warp's lines looked up again and again skip the set look-up.
+     * Zero-filled at creation (slot 0 is as good a guess as any). */
+    uint32_t held_memo[HELD_MEMO_SLOTS];
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
     uint64_t *used_groups;   /* bit b: a line was ever allocated in line_group b, so that the

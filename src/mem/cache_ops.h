@@ -1,5 +1,6 @@
-/* Private to the cache module's two access files (cache.c: reads, fills, allocation;
- * cache_write.c: the store path; cache_control.c: line and whole-cache operations): the small helpers both inline (bit ranges, byte bitmaps, the
+/* Private to the cache module's access files (cache.c: reads, fills, allocation; cache_hits.c:
+ * the warp's hit paths; cache_write.c: the store path; cache_control.c: line and whole-cache
+ * operations): the small helpers they inline (bit ranges, byte bitmaps, the
  * set index and the look-up, recency, hint and range checks, sector counts) and the few
  * functions of cache.c the store path calls. Nothing here is part of the cache's interface
  * (cache.h). */
@@ -292,6 +293,32 @@ static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, 
     const line_group *g;
     uint32_t w;
     return find_slot(c, set, line_number, &g, &w);
+}
+
+/* The hash of a line number into held_memo. */
+static inline uint32_t held_memo_index(uint64_t line_number)
+{
+    return (uint32_t)((line_number * UINT64_C(0x9E3779B97F4A7C15)) >> HELD_MEMO_SHIFT);
+}
+
+/* find_slot of line `line_number`, first at the slot where held_memo last found it (its tag
+ * still the line's: a line has one slot at most), else by the set's look-up, remembered when
+ * found. Only the memo changes: a host-speed aid, nothing the model holds. */
+static inline __attribute__((always_inline)) uint32_t
+find_slot_memo(cache *c, uint64_t line_number, const line_group **gp, uint32_t *wp)
+{
+    uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
+    uint32_t line = *memo, w = line & (GROUP_LINES - 1);
+    const line_group *g = &c->groups[line >> GROUP_SHIFT];
+    if (g->tags[w] == TAG_OF(line_number)) {
+        *gp = g;
+        *wp = w;
+        return line;
+    }
+    line = find_slot(c, set_index(c, line_number), line_number, gp, wp);
+    if (line != NO_INDEX)
+        *memo = line;
+    return line;
 }
 
 /* Applies an access's allocation hint to the class of a line it touched. A new line starts

@@ -5,6 +5,7 @@
  * cache_ops.h and cache.c. */
 #include "mem/cache.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "mem/cache_ops.h"
@@ -324,6 +325,33 @@ static inline uint32_t stored_bytes(const uint64_t *bits)
     return word_popcount(bits[0]) + word_popcount(bits[1]);
 }
 
+/* cache_write_line_through's level below: the store is written there directly (write_line)
+ * instead of through the cache's next-level adapter. */
+typedef struct line_below {
+    cache *c;
+    const cache_hints *h;
+    cache_result *r;
+    const uint64_t *bits; /* the store's bits (every bit for a whole line) */
+    bool written;         /* the store was written there */
+    uint32_t set;         /* then the line's set there */
+} line_below;
+
+static mem_status write_line_below(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const uint64_t *bits,
+                                   const cache_hints *h, cache_result *r, uint32_t *set_out);
+
+/* The write of a 128-byte line's store to the level below a cache: through its next-level
+ * adapter, or, with `below`, into that cache directly. */
+static inline mem_status write_next(cache *c, line_below *below, uint64_t addr,
+                                    const uint8_t *data, const uint8_t *mask, void *request)
+{
+    if (!below)
+        return c->next.write(c->next.ctx, request, addr, 128, data, mask);
+    below->written = true;
+    return write_line_below(below->c, addr, data, mask, below->bits, below->h, below->r,
+                            &below->set);
+}
+
 /* write_access's steps before a store of a 128-byte line at `addr` changes the line's bytes
  * (store bits `bits`, NULL for every byte, touching `sectors`, not 0; data and mask as the
  * caller passes them down): the
@@ -334,14 +362,21 @@ static inline uint32_t stored_bytes(const uint64_t *bits)
 static inline __attribute__((always_inline)) mem_status
 store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits, const uint8_t *data,
                  const uint8_t *mask, const cache_hints *h, cache_result *r, uint32_t *line,
-                 int *through)
+                 int *through, line_below *below, uint32_t *set_out)
 {
     uint64_t line_number = addr >> c->line_shift;
     *through = h->write_mode == CACHE_WRITE_THROUGH ||
                (h->write_mode == CACHE_WRITE_DEFAULT &&
                 ((c->config.write_through_kinds >> h->kind) & 1));
-    uint32_t set = set_index(c, line_number);
-    *line = find_line(c, set, line_number);
+    const line_group *g;
+    uint32_t w;
+    /* An L1 (modulo-indexed) looks where it last found the line first: a warp's store line is
+     * usually the one its loads just read. */
+    if (set_out) /* the caller wants the set: no memo */
+        *line = find_line(c, *set_out = set_index(c, line_number), line_number);
+    else
+        *line = c->plain_index ? find_slot_memo(c, line_number, &g, &w)
+                               : find_line(c, set_index(c, line_number), line_number);
     mem_status st;
     if (*line != NO_INDEX) {
         r->line_hit = true;
@@ -350,12 +385,13 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     } else {
         count_sectors(r, sectors, 0);
         if (!c->config.write_allocate || h->alloc == CACHE_ALLOC_NONE) {
-            st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+            st = write_next(c, below, addr, data, mask, h->request);
             if (st == MEM_OK)
                 r->write_through_bytes += bits ? stored_bytes(bits) : 128;
             return st; /* *line is NO_INDEX */
         }
-        st = cache_allocate_line(c, set, line_number, h->kind, h->request, r, line);
+        st = cache_allocate_line(c, set_index(c, line_number), line_number, h->kind, h->request,
+                                 r, line);
         if (st != MEM_OK) {
             *line = NO_INDEX;
             return st;
@@ -363,7 +399,7 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     }
     apply_alloc_hint(c, *line, (cache_alloc)h->alloc);
     if (*through) {
-        st = c->next.write(c->next.ctx, h->request, addr, 128, data, mask);
+        st = write_next(c, below, addr, data, mask, h->request);
         if (st != MEM_OK) {
             *line = NO_INDEX;
             return st;
@@ -376,12 +412,14 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
 /* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
  * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
 static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
-                                   const uint8_t *mask, const cache_hints *h, cache_result *r)
+                                   const uint8_t *mask, const cache_hints *h, cache_result *r,
+                                   line_below *below, uint32_t *set_out)
 {
     uint64_t sectors = bit_range(0, c->sectors_per_line);
     uint32_t line;
     int through;
-    mem_status st = store_line_start(c, addr, sectors, NULL, data, mask, h, r, &line, &through);
+    mem_status st = store_line_start(c, addr, sectors, NULL, data, mask, h, r, &line, &through,
+                                     below, set_out);
     if (line == NO_INDEX)
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
@@ -396,18 +434,30 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     return MEM_OK;
 }
 
+/* The 32-byte sectors of a 128-byte line's byte bitmap (two words) whose 32 bits all equal
+ * `v` (0 or UINT32_MAX), as bits: one compare of the four 32-bit halves at once with SSE2. */
+static inline uint64_t sectors_equal32(uint64_t w0, uint64_t w1, uint32_t v)
+{
+#ifdef __SSE2__
+    __m128i halves = _mm_set_epi64x((long long)w1, (long long)w0);
+    __m128i eq = _mm_cmpeq_epi32(halves, _mm_set1_epi32((int)v));
+    return (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(eq));
+#else
+    return (uint64_t)((uint32_t)w0 == v) | (uint64_t)((uint32_t)(w0 >> 32) == v) << 1 |
+           (uint64_t)((uint32_t)w1 == v) << 2 | (uint64_t)((uint32_t)(w1 >> 32) == v) << 3;
+#endif
+}
+
 /* The 32-byte sectors of a 128-byte line's byte bitmap (two words) with any bit set. */
 static inline uint64_t sectors_any32(uint64_t w0, uint64_t w1)
 {
-    return (uint64_t)((uint32_t)w0 != 0) | (uint64_t)((w0 >> 32) != 0) << 1 |
-           (uint64_t)((uint32_t)w1 != 0) << 2 | (uint64_t)((w1 >> 32) != 0) << 3;
+    return sectors_equal32(w0, w1, 0) ^ 0xF;
 }
 
 /* The 32-byte sectors of a 128-byte line's byte bitmap with every bit set. */
 static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
 {
-    return (uint64_t)((uint32_t)w0 == UINT32_MAX) | (uint64_t)((w0 >> 32) == UINT32_MAX) << 1 |
-           (uint64_t)((uint32_t)w1 == UINT32_MAX) << 2 | (uint64_t)((w1 >> 32) == UINT32_MAX) << 3;
+    return sectors_equal32(w0, w1, UINT32_MAX);
 }
 
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
@@ -416,7 +466,7 @@ static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
  * bitmap words at once instead of sector by sector. */
 static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
                                   const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
-                                  cache_result *r)
+                                  cache_result *r, line_below *below, uint32_t *set_out)
 {
     uint64_t w0 = bits[0], w1 = bits[1];
     uint64_t sectors = sectors_any32(w0, w1);
@@ -424,7 +474,8 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
         return MEM_OK; /* an all-zero mask stores nothing */
     uint32_t line;
     int through;
-    mem_status st = store_line_start(c, addr, sectors, bits, data, mask, h, r, &line, &through);
+    mem_status st = store_line_start(c, addr, sectors, bits, data, mask, h, r, &line, &through,
+                                     below, set_out);
     if (line == NO_INDEX)
         return st;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
@@ -433,8 +484,15 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
     uint8_t *ld = &c->data[slot << 7];
     uint64_t *valid = &c->byte_masks[slot * 4], *dirt = valid + 2;
     for (uint32_t k = 0; k < 2; k++) {
-        for (uint64_t m = bits[k]; m != 0;) { /* 16 bytes at a time where any is stored */
-            unsigned at = ((unsigned)__builtin_ctzll(m) >> 4) << 4;
+        for (uint64_t m = bits[k]; m != 0;) {
+            unsigned low = (unsigned)__builtin_ctzll(m);
+            if (!(low & 3) && ((m >> low) & 0x1F) == 0xF) {
+                /* an aligned 4-byte run alone (a scattered store's word): copied */
+                memcpy(ld + k * 64 + low, data + k * 64 + low, 4);
+                m &= ~(UINT64_C(0xF) << low);
+                continue;
+            }
+            unsigned at = (low >> 4) << 4; /* else 16 bytes at a time where any is stored */
             blend16(ld + k * 64 + at, data + k * 64 + at, (m >> at) & 0xFFFF);
             m &= ~(UINT64_C(0xFFFF) << at);
         }
@@ -454,6 +512,42 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
     return MEM_OK;
 }
 
+/* Whether write_line takes a store of a line of c with store bits `bits` and hints h: every
+ * byte of a 128-byte line (a warp's full store), or some bytes of one of 32-byte sectors (a
+ * scattered store's line). */
+static inline int line_store_fits(const cache *c, const uint64_t *bits, const cache_hints *h)
+{
+    return c->config.line_bytes == 128 && hints_valid(c, h) &&
+           ((bits[0] & bits[1]) == UINT64_MAX || c->sector_shift == 5);
+}
+
+/* cache_write_line_bits' store of a line that line_store_fits, with its statistics; `below`:
+ * as write_next. */
+static inline __attribute__((always_inline)) mem_status
+write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
+           const uint64_t *bits, const cache_hints *h, cache_result *r, line_below *below,
+           uint32_t *set_out)
+{
+    memset(r, 0, sizeof *r);
+    mem_status st = (bits[0] & bits[1]) == UINT64_MAX
+                        ? write_whole_line(c, addr, data, mask, h, r, below, set_out)
+                        : write_part_line(c, addr, data, mask, bits, h, r, below, set_out);
+    c->stats.writes++;
+    c->stats.write_sector_hits += r->sector_hits;
+    c->stats.write_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+    return st;
+}
+
+/* write_line for the level below (write_next), out of line: the level's own call of write_line
+ * inlined, and no inline cycle through write_next. */
+static mem_status write_line_below(cache *c, uint64_t addr, const uint8_t *data,
+                                   const uint8_t *mask, const uint64_t *bits,
+                                   const cache_hints *h, cache_result *r, uint32_t *set_out)
+{
+    return write_line(c, addr, data, mask, bits, h, r, NULL, set_out);
+}
+
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result)
@@ -464,21 +558,27 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
         return MEM_ERR_ARGUMENT;
     }
     const cache_hints *h = hints != NULL ? hints : &no_hints;
-    if (c->config.line_bytes == 128 && result != NULL && hints_valid(c, h) &&
-        ((bits[0] & bits[1]) == UINT64_MAX || c->sector_shift == 5)) {
-        /* every byte of a 128-byte line (a warp's full store), or some bytes of one of 32-byte
-         * sectors (a scattered store's line) */
-        memset(result, 0, sizeof *result);
-        mem_status st = (bits[0] & bits[1]) == UINT64_MAX
-                            ? write_whole_line(c, addr, data, byte_mask, h, result)
-                            : write_part_line(c, addr, data, byte_mask, bits, h, result);
-        c->stats.writes++;
-        c->stats.write_sector_hits += result->sector_hits;
-        c->stats.write_sector_misses += result->sector_misses;
-        result_add_to_stats(c, result);
-        return st;
-    }
+    if (result != NULL && line_store_fits(c, bits, h))
+        return write_line(c, addr, data, byte_mask, bits, h, result, NULL, NULL);
     return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
+}
+
+mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
+                                  const uint8_t *byte_mask, const uint64_t *bits,
+                                  const cache_hints *hints, const cache_hints *below_hints,
+                                  cache_result *result, cache_result *below_result, bool *taken,
+                                  bool *below_written, uint32_t *below_set)
+{
+    *taken = *below_written = false;
+    if ((addr & (c->config.line_bytes - 1)) || !line_store_fits(c, bits, hints) ||
+        !line_store_fits(below, bits, below_hints))
+        return MEM_OK;
+    *taken = true;
+    line_below b = {below, below_hints, below_result, bits, false, CACHE_SET_UNKNOWN};
+    mem_status st = write_line(c, addr, data, byte_mask, bits, hints, result, &b, NULL);
+    *below_written = b.written;
+    *below_set = b.set;
+    return st;
 }
 
 mem_status cache_write(cache *c, uint64_t addr, uint32_t bytes, const void *data,

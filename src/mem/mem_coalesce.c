@@ -37,7 +37,7 @@ static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
     line_req *r = &ms->reqs[i];
     r->line_addr = line_addr;
     r->kind = kind;
-    r->all_l1 = 0;
+    r->line_level = MEM_LEVEL_NONE;
     r->sectors = 0;
     memset(r->byte_bits, 0, sizeof r->byte_bits);
     if (store)
@@ -325,7 +325,7 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
         line_req *q = &ms->reqs[i];
         q->line_addr = t[l].offset & ~line_mask;
         q->kind = LINE_KIND_GLOBAL;
-        q->all_l1 = 0;
+        q->line_level = MEM_LEVEL_NONE;
         q->sectors = proto.sectors;
         memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
         if (store) {
@@ -362,10 +362,11 @@ static int coalesce_fields(memsys *ms, const mem_access *acc, const lane_target 
         proto.sectors |= UINT64_C(1) << (off >> shift);
         proto.byte_bits[off >> 6] |= lane_bits << (off & 63);
     }
+    const unsigned stride_shift = (unsigned)__builtin_ctz(stride); /* it divides the line */
     for (uint32_t i = 0; i < n;) {
         uint64_t at = t[l0 + i].offset;
         uint32_t off = (uint32_t)(at & line_mask);
-        uint32_t count = (line_bytes - off + stride - 1) / stride;
+        uint32_t count = (line_bytes - off + stride - 1) >> stride_shift;
         count = count < n - i ? count : n - i;
         int r = new_req(ms, at & ~line_mask, LINE_KIND_GLOBAL, store);
         if (r < 0)
@@ -381,13 +382,22 @@ static int coalesce_fields(memsys *ms, const mem_access *acc, const lane_target 
             }
         }
         uint32_t l = l0 + i, end = l0 + i + count;
-        if (!store) {
-            for (; l < end; l++, off += stride) ms->lane_src[l] = q->data + off;
+        if (!store && count == 4) { /* 32-byte structures: unrolled */
+            const uint8_t **src = &ms->lane_src[l], *p = q->data + off;
+            src[0] = p;
+            src[1] = p + stride;
+            src[2] = p + 2 * stride;
+            src[3] = p + 3 * stride;
+        } else if (!store) {
+            const uint8_t **src = &ms->lane_src[l], *p = q->data + off;
+            for (uint32_t j = 0; j < count; j++, p += stride) src[j] = p;
         } else if (bytes == 4) { /* a word a lane: fixed-size copies */
             const uint32_t ones = 0x01010101u;
-            for (; l < end; l++, off += stride) {
-                memcpy(q->mask + off, &ones, 4);
-                memcpy(q->data + off, acc->data[l], 4);
+            uint8_t *mask = q->mask + off, *data = q->data + off;
+            const uint8_t (*lane)[MEM_MAX_LANE_BYTES] = &acc->data[l];
+            for (uint32_t j = 0; j < count; j++, mask += stride, data += stride) {
+                memcpy(mask, &ones, 4);
+                memcpy(data, lane[j], 4);
             }
         } else {
             for (; l < end; l++, off += stride) {
@@ -435,6 +445,9 @@ static int coalesce_strided(memsys *ms, const mem_access *acc, const lane_target
         if (store) { /* the highest lane's bytes stay, as if each lane stored in turn */
             lane_copy(q->mask + off, NULL, bytes);
             lane_copy(q->data + off, acc->data[31 - __builtin_clz(lanes)], bytes);
+        } else if (lanes == UINT32_MAX) { /* a full warp: one pointer, stored vector-wise */
+            const uint8_t *p = q->data + off, **src = ms->lane_src;
+            for (uint32_t l = 0; l < MEM_LANES; l++) src[l] = p;
         } else {
             for (uint32_t m = lanes; m; m &= m - 1) ms->lane_src[__builtin_ctz(m)] = q->data + off;
         }
@@ -649,8 +662,8 @@ int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
 {
     uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     coalesce_begin(ms);
-    int strided = 0;
-    if (lanes && t[__builtin_ctz(lanes)].space == IR_SPACE_LOCAL) {
+    int strided = 0, local = lanes && t[__builtin_ctz(lanes)].space == IR_SPACE_LOCAL;
+    if (local) {
         ms->known_stride = UINT64_MAX; /* found for global lanes only */
         strided = coalesce_local_words(ms, ctx, acc, t, lanes, store);
     } else if (lanes) {
@@ -658,8 +671,8 @@ int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
     }
     if (!strided && lanes == UINT32_MAX)
         strided = coalesce_two_runs(ms, acc, t, store);
-    if (strided)
-        return strided < 0 ? -1 : 0;
+    if (strided) /* the shapes of global lanes make global lines only */
+        return strided < 0 ? -1 : !local;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         const uint8_t *src = store ? acc->data[l] : NULL;

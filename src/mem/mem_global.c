@@ -5,7 +5,7 @@
  * per line touched, in ascending order, with its sectors, byte bits and, for a store, byte
  * mask and data) and mem_hier.c's hier_global_local for lines of the global kind (each line
  * through the SM's L1 by the hit path, the miss path or the general read, or the line store,
- * then the served sectors by report_levels). The lines are the memory system's own line
+ * then the served sectors by hier_report_levels). The lines are the memory system's own line
  * requests (memsys.reqs), so that the adapters between the levels, which record the levels of
  * the line in progress (mem_request.line), work for them unchanged. */
 #include "mem/mem_global.h"
@@ -137,7 +137,7 @@ typedef struct line_lanes {
     uint8_t lane, count;
     uint16_t off;
     uint8_t level; /* for the served records: the level of every sector of the line, or 0
-                      (line_req.all_l1, else line_req.level[] per sector) */
+                      (line_req.line_level L1, else line_req.level[] per sector) */
 } line_lanes;
 
 /* The line requests of the runs (contiguous_lines' requests for each run in turn: one per
@@ -153,7 +153,7 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
         line_req *r = &ms->reqs[0];
         r->line_addr = w->base[0];
         r->kind = LINE_KIND_GLOBAL;
-        r->all_l1 = 0;
+        r->line_level = MEM_LEVEL_NONE;
         r->sectors = bit_span(0, ms->line_bytes >> ms->l1_sector_shift);
         for (uint32_t q = 0; q < LINE_BYTES_MAX / 64; q++)
             r->byte_bits[q] = q * 64 >= ms->line_bytes        ? 0
@@ -174,7 +174,7 @@ static uint32_t run_lines(memsys *ms, const warp_runs *w, uint32_t bytes, int st
             line_req *r = &ms->reqs[n];
             r->line_addr = line_addr;
             r->kind = LINE_KIND_GLOBAL;
-            r->all_l1 = 0;
+            r->line_level = MEM_LEVEL_NONE;
             unsigned s0 = off >> ms->l1_sector_shift, s1 = (off + len - 1) >> ms->l1_sector_shift;
             r->sectors = bit_span(s0, s1 - s0 + 1);
             for (uint32_t q = 0; q < LINE_BYTES_MAX / 64; q++) {
@@ -293,7 +293,7 @@ static int read_hit(cache *l1, mem_counters *c, line_req *r, uint8_t alloc, int 
     if (!cache_read_hit(l1, r->line_addr, r->sectors, alloc, r->data, &runs))
         return 0;
     uint64_t k = bits_popcount64(r->sectors);
-    r->all_l1 = 1;
+    r->line_level = MEM_LEVEL_L1;
     c->l1.sector_accesses += k;
     c->l1.sector_hits += k;
     c->lsu.global_load_requests += (uint64_t)first;
@@ -310,8 +310,9 @@ static mem_status read_miss(memsys *ms, mem_request *rq, cache *l1, line_req *r,
 {
     cache_result res, res2;
     rq->l2.request = rq;
+    uint32_t l2_set = CACHE_SET_UNKNOWN;
     mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
-                                         r->data, &res, &res2, taken);
+                                         r->data, &res, &res2, &l2_set, taken);
     if (!*taken)
         return st;
     hier_count_l2(rq, &res2);
@@ -451,16 +452,16 @@ static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc
 }
 
 /* Every touched sector of the n lines with the level that served it, and the levels
- * (report_levels: a line whose sectors all hit by the hit path is L1 throughout; the others'
- * entries from the first one served below the L1 on carry the line's L2 slice). A line one
- * level served throughout (ll[].level) takes a loop without the per-sector look-ups. */
+ * (hier_report_levels: a line whose sectors all hit by the hit path is L1 throughout; the
+ * others' entries from the first one served below the L1 on carry the line's L2 slice). A line
+ * one level served throughout (ll[].level) takes a loop without the per-sector look-ups. */
 static void report_sectors(memsys *ms, mem_access *acc, uint32_t n, const line_lanes *ll)
 {
     uint32_t count = 0, levels = 0;
     unsigned shift = ms->l1_sector_shift;
     for (uint32_t i = 0; i < n; i++) {
         const line_req *r = &ms->reqs[i];
-        uint8_t one = r->all_l1 ? MEM_LEVEL_L1 : ll[i].level;
+        uint8_t one = r->line_level == MEM_LEVEL_L1 ? MEM_LEVEL_L1 : ll[i].level;
         if (one && count + (uint32_t)bits_popcount64(r->sectors) <= MEM_MAX_SERVED) {
             uint16_t slice = one == MEM_LEVEL_L1 ? 0 : (uint16_t)cache_slice_of(ms->l2, r->line_addr);
             for (uint64_t s = r->sectors; s; s &= s - 1)
@@ -495,7 +496,7 @@ static int read_held(memsys *ms, mem_request *rq, const mem_access *acc, cache *
     uint64_t k;
     cache_read_hits(l1, n, &r->line_addr, &r->sectors, ms->reqs[0].data, sizeof *r,
                     l1_alloc_for(acc->attrs, 0), held, &k);
-    for (uint32_t i = 0; i < n; i++) ms->reqs[i].all_l1 = 1;
+    for (uint32_t i = 0; i < n; i++) ms->reqs[i].line_level = MEM_LEVEL_L1;
     mem_counters *c = rq->counters;
     c->l1.sector_accesses += k;
     c->l1.sector_hits += k;

@@ -17,10 +17,11 @@
 #include <sys/mman.h>
 
 #include "base/bits.h"
+#include "mem/mem_hier.h"
 #include "mem/mem_hints.h"
 #include "mem/memsys_internal.h"
 
-/* ---- counters and served levels ---- */
+/* ---- counters and served levels (the access's served records: mem_hier_served.c) ---- */
 
 void hier_count_l2(mem_request *rq, const cache_result *r)
 {
@@ -67,7 +68,8 @@ static void count_lsu_line(mem_request *rq, const line_req *r, int store, int fi
 /* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
  * level that served a read (L2, or DRAM for the sectors `l2_hits` does not cover when reading
  * through L2) or that a write reached. Calls for other lines (write-backs of evicted lines,
- * wider fills) record nothing. */
+ * wider fills) record nothing. A line of one level (line_req.line_level: a store's) stays so
+ * when the whole line is written; a part of it turns its levels into per-sector ones first. */
 static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr, uint32_t bytes,
                           uint8_t level, int l2_read, uint64_t l2_hits)
 {
@@ -75,8 +77,17 @@ static void record_levels(const memsys *ms, const mem_request *rq, uint64_t addr
     if (!ln || addr - ln->line_addr >= ms->line_bytes)
         return;
     if (!l2_read && addr == ln->line_addr && bytes == ms->line_bytes) { /* the whole line */
+        if (ln->line_level != MEM_LEVEL_NONE) { /* a store line: still one level */
+            ln->line_level = level;
+            return;
+        }
         for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
         return;
+    }
+    if (ln->line_level != MEM_LEVEL_NONE) { /* one level so far: per sector from here on */
+        for (uint64_t m = ln->sectors; m; m &= m - 1)
+            ln->level[__builtin_ctzll(m)] = ln->line_level;
+        ln->line_level = MEM_LEVEL_NONE;
     }
     unsigned s1 = ms->l1_sector_shift, s2 = ms->l2_sector_shift;
     uint32_t off = (uint32_t)(addr - ln->line_addr), last = off + bytes - 1;
@@ -180,8 +191,17 @@ static mem_status l2_write_bits(memsys *ms, mem_request *rq, uint64_t addr, uint
     mem_status s = bits ? cache_write_line_bits(ms->l2, addr, data, byte_mask, bits, &rq->l2, &r)
                         : cache_write_masked(ms->l2, addr, bytes, data, byte_mask, &rq->l2, &r);
     hier_count_l2(rq, &r);
-    record_levels(ms, rq, addr, bytes, r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2, 0,
-                  0);
+    uint8_t level = r.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
+    line_req *ln = rq->line;
+    if (ln && addr == ln->line_addr && bytes == ms->line_bytes) {
+        /* record_levels' whole-line case here, inline: the request's own line written */
+        if (ln->line_level != MEM_LEVEL_NONE)
+            ln->line_level = level;
+        else
+            for (uint64_t m = ln->sectors; m; m &= m - 1) ln->level[__builtin_ctzll(m)] = level;
+        return s;
+    }
+    record_levels(ms, rq, addr, bytes, level, 0, 0);
     return s;
 }
 
@@ -458,18 +478,6 @@ static int is_surface(const ir_mem_attrs *a)
     return a->image_dim != IR_IMAGE_NONE;
 }
 
-/* Counts the served sectors of a surface access by level. */
-static void count_surface(mem_request *rq, const mem_access *acc)
-{
-    rq->counters->surface.requests++;
-    for (uint32_t i = 0; i < acc->nserved; i++) {
-        if (acc->served[i].level == MEM_LEVEL_L2)
-            rq->counters->surface.sectors_l2++;
-        else if (acc->served[i].level == MEM_LEVEL_DRAM)
-            rq->counters->surface.sectors_dram++;
-    }
-}
-
 /* Reads the requested sectors of one line through the L1 (or around it), in runs of
  * consecutive sectors, into r->data. */
 static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int bypass,
@@ -552,8 +560,8 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
 {
     const ir_mem_attrs *a = rq->attrs;
     cache_result res;
-    for (uint64_t s = r->sectors; s; s &= s - 1)
-        r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1; /* unless a level below takes them */
+    r->line_level = MEM_LEVEL_L1; /* unless a level below takes them */
+    r->l2_slice = HIER_SLICE_UNKNOWN;
     if (is_surface(a)) /* to L2, leaving any L1 copy alone */
         return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     if (r->kind == LINE_KIND_GLOBAL &&
@@ -574,6 +582,32 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     };
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_l1_store_hints(a, &h1);
+    if (!rq->log || rq->log->immediate) {
+        /* The L1's write to the L2 (write-through, or around the L1) made by the L1's own call
+         * instead of through l2_write: counted and recorded here as l2_write_for does. */
+        cache_result res2;
+        bool taken, written;
+        uint32_t l2_set;
+        rq->l2.request = rq;
+        mem_status st = cache_write_line_below(l1, ms->l2, r->line_addr, r->data, r->mask,
+                                               r->byte_bits, &h1, &rq->l2, &res, &res2, &taken,
+                                               &written, &l2_set);
+        if (taken) {
+            if (written) {
+                if (rq->log)
+                    rq->log->writes++;
+                hier_count_l2(rq, &res2);
+                /* record_levels of the whole line: still of one level (line_level L1 above; the
+                 * L1's write-backs of other lines recorded nothing) */
+                r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
+                r->l2_slice = l2_set == CACHE_SET_UNKNOWN
+                                  ? HIER_SLICE_UNKNOWN
+                                  : (uint16_t)cache_slice_of_set(ms->l2, l2_set);
+            }
+            hier_count_l1(rq, &res);
+            return st;
+        }
+    }
     mem_status st = cache_write_line_bits(l1, r->line_addr, r->data, r->mask, r->byte_bits, &h1,
                                           &res);
     hier_count_l1(rq, &res);
@@ -613,7 +647,8 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
  * hier_l2_read (the L1's next level) does; any other line, one whose sectors all hit among
  * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
-                                   cache_hints *h1, int global_bypass, int *taken_out)
+                                   cache_hints *h1, int global_bypass, int *taken_out,
+                                   uint32_t l2_set)
 {
     h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                    ? LINE_KIND_GLOBAL_READ_ONLY
@@ -622,7 +657,7 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     cache_result res, res2;
     bool taken;
     mem_status st = cache_read_line_miss(l1, ms->l2, r->line_addr, r->sectors, h1, &rq->l2,
-                                         r->data, &res, &res2, &taken);
+                                         r->data, &res, &res2, &l2_set, &taken);
     *taken_out = taken;
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
@@ -630,7 +665,14 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     /* The L2 read was the L1's missing run: its sectors by the L2's hits, as record_levels
      * does; then the L1's hits, as load_line does. */
     uint64_t missing = r->sectors & ~res.hit_sectors;
-    if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal-sector case */
+    uint64_t l2_hit = res2.hit_sectors & missing;
+    if (ms->l1_sector_shift == ms->l2_sector_shift && missing == r->sectors &&
+        (l2_hit == 0 || l2_hit == missing)) {
+        /* every sector missed in the L1 and was served by one level (a scattered load's
+         * sector): one level for the line, and its slice from the L2 set of the read */
+        r->line_level = l2_hit ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
+        r->l2_slice = (uint16_t)cache_slice_of_set(ms->l2, l2_set);
+    } else if (ms->l1_sector_shift == ms->l2_sector_shift) { /* record_levels' equal sectors */
         for (uint64_t m = missing; m; m &= m - 1) {
             unsigned s = (unsigned)__builtin_ctzll(m);
             r->level[s] = (res2.hit_sectors >> s) & 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM;
@@ -645,55 +687,6 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
         r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
     hier_count_l1(rq, &res);
     return st;
-}
-
-/* The access's results: every touched sector with the level that served it. */
-static void report_levels(memsys *ms, mem_access *acc)
-{
-    uint32_t sector = ms->cfg.l1.sector_bytes, levels = 0;
-    uint32_t per_line = ms->line_bytes >> ms->l1_sector_shift; /* most sectors a line has */
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
-        const line_req *r = &ms->reqs[i];
-        int32_t slice = -1;
-        if (r->all_l1) { /* read_line_hit's lines: no level below, no slice */
-            for (uint64_t s = r->sectors; s && acc->nserved < MEM_MAX_SERVED; s &= s - 1) {
-                acc->served[acc->nserved++] =
-                    (mem_served){r->line_addr + (unsigned)__builtin_ctzll(s) * sector,
-                                 MEM_LEVEL_L1, 0};
-                levels |= 1u << MEM_LEVEL_L1;
-            }
-            continue;
-        }
-        uint32_t n = acc->nserved; /* in a register: the entries' stores cannot change it */
-        if (n + per_line <= MEM_MAX_SERVED) { /* room for every sector: no test per entry */
-            uint16_t l2_slice = 0;
-            for (uint64_t s = r->sectors; s; s &= s - 1) {
-                unsigned k = (unsigned)__builtin_ctzll(s);
-                uint8_t lv = r->level[k];
-                if (lv != MEM_LEVEL_L1 && slice < 0) {
-                    slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
-                    l2_slice = (uint16_t)slice;
-                }
-                acc->served[n++] = (mem_served){r->line_addr + k * sector, lv, l2_slice};
-                levels |= 1u << lv;
-            }
-            acc->nserved = n;
-            continue;
-        }
-        for (uint64_t s = r->sectors; s && n < MEM_MAX_SERVED; s &= s - 1) {
-            unsigned k = (unsigned)__builtin_ctzll(s);
-            mem_served *e = &acc->served[n++];
-            uint8_t lv = r->level[k];
-            if (lv != MEM_LEVEL_L1 && slice < 0)
-                slice = (int32_t)cache_slice_of(ms->l2, r->line_addr);
-            e->addr = r->line_addr + k * sector;
-            e->level = lv;
-            e->l2_slice = (uint16_t)(slice < 0 ? 0 : slice);
-            levels |= 1u << lv;
-        }
-        acc->nserved = n;
-    }
-    acc->levels |= (uint8_t)levels;
 }
 
 /* Which kinds of line (bit LINE_KIND_*) a load with attributes `a` reads exactly as
@@ -715,11 +708,12 @@ static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 
 /* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
  * (cache_read_hits), one after the other until one does not: the data, counts and served
- * levels as load_line's L1 reads give them, and the lines' LSU counts as count_lsu_line gives
- * them. Returns how many lines hit (the next one, if any, must go the long way; nothing of it
+ * levels as load_line's L1 reads give them (`mark`: in their line_level; otherwise the caller
+ * tells hier_report_levels), and the lines' LSU counts as count_lsu_line gives them. Returns how
+ * many lines hit (the next one, if any, must go the long way; nothing of it
  * changed). */
 static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t i, uint32_t end,
-                               uint8_t alloc, const uint32_t *held)
+                               uint8_t alloc, const uint32_t *held, int mark)
 {
     line_req *r = &ms->reqs[i];
     uint64_t k;
@@ -727,8 +721,8 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
                                  alloc, held ? held + i : NULL, &k);
     if (!n)
         return 0;
-    for (uint32_t j = 0; j < n; j++)
-        r[j].all_l1 = 1; /* report_levels: every sector L1, level[] not written */
+    for (uint32_t j = 0; j < n && mark; j++)
+        r[j].line_level = MEM_LEVEL_L1; /* hier_report_levels: every sector L1 */
     rq->counters->l1.sector_accesses += k;
     rq->counters->l1.sector_hits += k;
     mem_lsu_counters *u = &rq->counters->lsu;
@@ -757,44 +751,54 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
 /* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
  * hit_kinds) and has all its requested sectors valid there: then the load needs nothing beyond
  * the SM. Changes nothing; each line's L1 slot goes to held[] (cache_lines_held), so that the
- * hits that follow need no second look-up. */
-static int lines_in_l1(const memsys *ms, const cache *l1, uint32_t hit_kinds, uint32_t *held)
+ * hits that follow need no second look-up. `all_global`: coalesce_access said every line is
+ * global (no kind to look at); *one_kind (OUT): whether the lines are all of one kind. */
+static int lines_in_l1(const memsys *ms, cache *l1, uint32_t hit_kinds, uint32_t *held,
+                       int all_global, int *one_kind)
 {
-    for (uint32_t i = 0; i < ms->nreqs; i++)
-        if (!((hit_kinds >> ms->reqs[i].kind) & 1))
-            return 0;
-    return cache_lines_held(l1, ms->nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
-                            sizeof ms->reqs[0], held) == ms->nreqs;
+    const uint32_t nreqs = ms->nreqs;
+    uint32_t kinds = all_global ? 1u << LINE_KIND_GLOBAL : 0;
+    for (uint32_t i = 0; i < nreqs && !all_global; i++) kinds |= 1u << ms->reqs[i].kind;
+    *one_kind = !(kinds & (kinds - 1));
+    if (kinds & ~hit_kinds)
+        return 0;
+    return cache_lines_held(l1, nreqs, &ms->reqs[0].line_addr, &ms->reqs[0].sectors,
+                            sizeof ms->reqs[0], held) == nreqs;
 }
 
 /* Host prefetches for lines reqs[from ..) of a load that has gone past the L1, when they lie
  * a host page or more apart on average (a scattered access; the host's own prefetchers follow
  * lines in a row): their L2 sets and their bytes in the backing store, so that the host-cache
- * misses of their lookups and fills overlap instead of following one another. */
-static void prefetch_lines(const memsys *ms, uint32_t from)
+ * misses of their lookups and fills overlap instead of following one another. Returns the
+ * first line whose L2 set is in l2_sets[] (OUT; from on, or none: nreqs). */
+static uint32_t prefetch_lines(const memsys *ms, uint32_t from, uint32_t *l2_sets)
 {
     uint32_t last = ms->nreqs - 1;
     uint64_t first_addr = ms->reqs[from].line_addr, last_addr = ms->reqs[last].line_addr;
     uint64_t span = last_addr > first_addr ? last_addr - first_addr : first_addr - last_addr;
     if (last <= from || span / (last - from) < 4096)
-        return;
+        return ms->nreqs;
     for (uint32_t j = from; j <= last; j++) {
-        cache_prefetch_set(ms->l2, ms->reqs[j].line_addr);
+        l2_sets[j] = cache_prefetch_set(ms->l2, ms->reqs[j].line_addr);
         dram_prefetch(ms->store, ms->reqs[j].line_addr);
     }
+    return from;
 }
 
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
     int store = acc->op == MEM_OP_STORE;
-    if (coalesce_access(ms, ctx, acc, t, lanes, store))
+    int all_global = coalesce_access(ms, ctx, acc, t, lanes, store);
+    if (all_global < 0)
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
     uint32_t held_lines[LINE_SCRATCH];
     const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
+    int one_kind = 0;
     if (local_only) {
-        if (store || !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines))
+        if (store ||
+            !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines, all_global, &one_kind))
             return 1;
         held = held_lines;
     }
@@ -810,18 +814,26 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
+    uint32_t l2_sets[LINE_SCRATCH], sets_from = ms->nreqs; /* prefetch_lines' L2 sets */
     /* The previous line missed in the L1 (cache_read_line_miss took it): the next one goes to
      * the miss path without the hit path's look-up first, as the lines of a scattered load
      * tend to miss together; a line that hits there takes read_line, with the same results as
      * read_lines_hit's, and the lines after it try the hit path again. */
     int after_miss = 0;
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
+    /* Every line held, all of one kind (a load that needs nothing beyond the SM): its hits in
+     * one call, their levels left to hier_report_levels (lines [0, l1_lines) all L1). */
+    uint32_t l1_lines = 0;
+    if (held && one_kind) {
+        l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
+        kind_end = ms->nreqs;
+    }
+    for (uint32_t i = l1_lines; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held, 1);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;
@@ -830,7 +842,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             r = &ms->reqs[i];
         }
         if (!prefetched && !store && ms->nreqs - i > 1) {
-            prefetch_lines(ms, i + 1);
+            sets_from = prefetch_lines(ms, i + 1, l2_sets);
             prefetched = 1;
         }
         rq->line = r;
@@ -841,8 +853,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
         mem_status st = store                       ? store_line(ms, rq, l1, r)
-                        : ((hit_kinds >> r->kind) & 1) ? read_missed_line(ms, rq, l1, r, &h1,
-                                                                           global_bypass, &taken)
+                        : ((hit_kinds >> r->kind) & 1)
+                            ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
+                                               i >= sets_from ? l2_sets[i] : CACHE_SET_UNKNOWN)
                                                        : read_line(ms, rq, l1, r, &h1,
                                                                    global_bypass);
         after_miss = taken;
@@ -856,9 +869,9 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     rq->line = NULL;
     if (!store)
         coalesce_copy_out(ms, acc);
-    report_levels(ms, acc);
+    hier_report_levels(ms, acc, l1_lines);
     if (is_surface(rq->attrs))
-        count_surface(rq, acc);
+        hier_count_surface(rq, acc);
     return 0;
 }
 
@@ -945,7 +958,7 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
                 (uint16_t)cache_slice_of(ms->l2, addr)};
     }
     if (surface)
-        count_surface(rq, acc);
+        hier_count_surface(rq, acc);
     return 0;
 }
 

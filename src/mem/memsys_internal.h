@@ -29,9 +29,12 @@ typedef struct line_req {
     uint8_t data[LINE_BYTES_MAX];
     uint64_t byte_bits[LINE_BYTES_MAX / 64]; /* bit b: the access touches byte b */
     uint8_t kind;          /* LINE_KIND_* */
-    uint8_t all_l1;        /* every touched sector hit in L1 (level[] then not written) */
+    uint8_t line_level;    /* MEM_LEVEL_NONE: each touched sector's level is in level[];
+                              otherwise the level of every touched sector (level[] then not
+                              written): an L1-hit line, a store line */
     uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
-    uint16_t l2_slice;     /* the line's L2 slice, once a level below L1 was recorded */
+    uint16_t l2_slice;     /* with a line_level below the L1: the line's L2 slice, or
+                              HIER_SLICE_UNKNOWN (mem_hier.h) */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;
 
@@ -182,7 +185,9 @@ void coalesce_begin(memsys *ms);
 /* Splits the active lanes `lanes` of `acc` (resolved into t[]) into line requests, in the
  * order the lanes first touch their lines, with each line's touched bytes and L1 sectors and,
  * for a store, its byte mask and data; records where each lane's bytes are for
- * coalesce_copy_out. Returns 0, or -1 when a scratch array (LINE_SCRATCH lines) is full. */
+ * coalesce_copy_out. Returns 1 when every line request is known to be of global data (the
+ * lanes took one of the paths for global lanes at one stride), 0 otherwise, or -1 when a
+ * scratch array (LINE_SCRATCH lines) is full. */
 int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const lane_target *t,
                     uint32_t lanes, int store);
 /* A load's data, from the line requests' data into acc->data's lanes. */

@@ -74,6 +74,8 @@ static void check_geometry(uint32_t sets, uint32_t slices, int modulo)
         uint64_t addr = n << LINE_SHIFT;
         assert_int_equal(cache_set_of(c, addr), ref_set(n, sets, slices, modulo));
         assert_int_equal(cache_slice_of(c, addr), slices > 1 ? ref_slice(n, slices, modulo) : 0);
+        assert_int_equal(cache_slice_of_set(c, cache_set_of(c, addr)), cache_slice_of(c, addr));
+        assert_int_equal(cache_prefetch_set(c, addr), cache_set_of(c, addr));
     }
     cache_destroy(c);
     dram_destroy(d);

@@ -109,10 +109,16 @@ static void read_both(hier *a, hier *b, uint64_t line, uint64_t sectors, const c
     assert_int_equal(cache_read(a->l1, line + at, bytes, want + at, h, &ra), MEM_OK);
     bool taken = false;
     cache_hints below_hints = {.request = h->request};
+    /* every other line with its L2 set known beforehand (as a prefetch gives it) */
+    static int known;
+    uint32_t want_set = cache_set_of(b->l2, line);
+    uint32_t set = known++ % 2 ? cache_prefetch_set(b->l2, line) : CACHE_SET_UNKNOWN;
     assert_int_equal(cache_read_line_miss(b->l1, b->l2, line, sectors, h, &below_hints, got, &rb,
-                                          &below, &taken),
+                                          &below, &set, &taken),
                      MEM_OK);
     assert_true(taken);
+    assert_int_equal(set, want_set);
+    assert_int_equal(cache_slice_of_set(b->l2, set), cache_slice_of(b->l2, line));
     assert_memory_equal(got + at, want + at, bytes);
     assert_memory_equal(&rb, &ra, sizeof ra);
     assert_same(a, b);
@@ -219,11 +225,13 @@ static void test_refusals_change_nothing(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bool taken = true;
+        uint32_t set = CACHE_SET_UNKNOWN;
         assert_int_equal(cache_read_line_miss(b.l1, b.l2, cases[i].line, cases[i].sectors,
-                                              cases[i].h, cases[i].below, buf, &r, &below,
+                                              cases[i].h, cases[i].below, buf, &r, &below, &set,
                                               &taken),
                          MEM_OK);
         assert_false(taken);
+        assert_int_equal(set, CACHE_SET_UNKNOWN);
         assert_memory_equal(&r, &untouched, sizeof r);
         assert_memory_equal(&below, &untouched, sizeof below);
         assert_same(&a, &b);

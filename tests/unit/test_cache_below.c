@@ -1,0 +1,442 @@
+/* Unit tests for the cache entry points that a warp's scattered lines take
+ * (docs/cache-model.md, "Writes" and "Reads and fills"):
+ *
+ * - cache_write_line_below, a store line into an L1 whose write to the L2 below it is made
+ *   directly instead of through the L1's next-level adapter, against cache_write_line_bits
+ *   through that adapter (cache_next_level_cache): two identical hierarchies, a 4 KiB 4-way L1
+ *   of 128 B lines and 32 B sectors on an 8 KiB 4-way L2 on a DRAM store seen through a spy;
+ *   after every store both L1 results, both caches' statistics and lines, every DRAM call and
+ *   the bytes must agree.
+ * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
+ *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "mem/cache.h"
+#include "mem/dram.h"
+
+#define BASE UINT64_C(0x7f0000000000)
+enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048, MAX_CALLS = 256 };
+
+typedef struct dram_call {
+    int is_write;
+    uint64_t addr;
+    uint32_t bytes;
+    int masked;
+} dram_call;
+
+typedef struct hier {
+    dram *d;
+    dram_call calls[MAX_CALLS];
+    int count;
+    cache *l1, *l2;
+    diag_list dl;
+} hier;
+
+static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
+{
+    (void)request;
+    hier *h = ctx;
+    if (h->count < MAX_CALLS)
+        h->calls[h->count] = (dram_call){0, addr, bytes, 0};
+    h->count++;
+    return dram_read(h->d, addr, bytes, out);
+}
+
+static mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                            const uint8_t *data, const uint8_t *mask)
+{
+    (void)request;
+    hier *h = ctx;
+    if (h->count < MAX_CALLS)
+        h->calls[h->count] = (dram_call){1, addr, bytes, mask != NULL};
+    h->count++;
+    return dram_write(h->d, addr, bytes, data, mask);
+}
+
+/* `l1_through`: the L1 writes global lines (kind 0) through; `l2_through`: so does the L2. */
+static void setup(hier *h, int l1_through, int l2_through)
+{
+    memset(h, 0, sizeof *h);
+    diag_list_init(&h->dl);
+    assert_int_equal(dram_create(NULL, &h->dl, &h->d), MEM_OK);
+    cache_config c2;
+    cache_config_default(&c2, 8192, 4);
+    c2.fill_bytes = 64;
+    c2.write_through_kinds = l2_through ? 1u : 0u;
+    cache_next_level to_dram = {h, spy_read, spy_write, false};
+    assert_int_equal(cache_create(&c2, &to_dram, &h->dl, &h->l2), MEM_OK);
+    cache_config c1;
+    cache_config_default(&c1, 4096, 4);
+    c1.write_through_kinds = l1_through ? 1u : 0u;
+    cache_next_level to_l2 = cache_next_level_cache(h->l2);
+    assert_int_equal(cache_create(&c1, &to_l2, &h->dl, &h->l1), MEM_OK);
+}
+
+static void teardown(hier *h)
+{
+    cache_destroy(h->l1);
+    cache_destroy(h->l2);
+    dram_destroy(h->d);
+    diag_list_fini(&h->dl);
+}
+
+static void assert_same_line(cache *a, cache *b, uint64_t addr)
+{
+    cache_line_info ia, ib;
+    assert_int_equal(cache_lookup(a, addr, &ia), cache_lookup(b, addr, &ib));
+    assert_memory_equal(&ia, &ib, sizeof ia);
+    uint8_t da[128], db[128], fa[128] = {0}, fb[128] = {0};
+    assert_int_equal(cache_peek(a, addr, 128, da, fa), cache_peek(b, addr, 128, db, fb));
+    assert_memory_equal(fa, fb, 128);
+    for (int i = 0; i < 128; i++)
+        if (fa[i])
+            assert_int_equal(da[i], db[i]);
+}
+
+static void assert_same(hier *a, hier *b, uint64_t addr)
+{
+    assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
+    assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
+    assert_int_equal(a->count, b->count);
+    assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+    assert_same_line(a->l1, b->l1, addr);
+    assert_same_line(a->l2, b->l2, addr);
+}
+
+static void bits_of(const uint8_t *mask, uint64_t bits[2])
+{
+    bits[0] = bits[1] = 0;
+    for (int i = 0; i < 128; i++)
+        if (!mask || mask[i])
+            bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* One store line through both entry points; returns whether the write reached the L2 (the
+ * adapter's L2 write count tells for `a`). */
+static bool store_both(hier *a, hier *b, uint64_t addr, const uint8_t *data,
+                       const uint8_t *mask, const cache_hints *h)
+{
+    uint64_t bits[2];
+    bits_of(mask, bits);
+    uint64_t writes0 = cache_get_stats(a->l2)->writes;
+    cache_result ra, rb, below;
+    assert_int_equal(cache_write_line_bits(a->l1, addr, data, mask, bits, h, &ra), MEM_OK);
+    cache_hints below_hints = {.request = h->request};
+    bool taken = false, written = false;
+    uint32_t set = CACHE_SET_UNKNOWN;
+    assert_int_equal(cache_write_line_below(b->l1, b->l2, addr, data, mask, bits, h,
+                                            &below_hints, &rb, &below, &taken, &written, &set),
+                     MEM_OK);
+    assert_true(taken);
+    if (written)
+        assert_int_equal(set, cache_set_of(b->l2, addr));
+    assert_memory_equal(&ra, &rb, sizeof ra);
+    /* the adapter's L2 writes: the store's own, and one per dirty sector of an L1 victim */
+    assert_int_equal(cache_get_stats(a->l2)->writes - writes0,
+                     (uint64_t)written + ra.writeback_bytes / 32);
+    if (written)
+        assert_int_equal(below.write_through_bytes != 0,
+                         cache_get_config(b->l2)->write_through_kinds != 0);
+    assert_same(a, b, addr);
+    return written;
+}
+
+/* Stores of every shape the line paths take (whole lines, scattered words, one word a sector,
+ * no byte), write-through and write-back L1s and L2s, hits, misses with and without
+ * allocation, and victims with dirty bytes at both levels. */
+static void test_store_below_matches_adapter(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        hier a, b;
+        setup(&a, mode & 1, mode & 2);
+        setup(&b, mode & 1, mode & 2);
+        int token;
+        cache_hints plain = {.request = &token};
+        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
+        cache_hints through = {.write_mode = CACHE_WRITE_THROUGH, .request = &token};
+        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
+        int below_writes = 0;
+        for (int n = 0; n < 48; n++) {
+            uint8_t data[128], mask[128] = {0};
+            for (int i = 0; i < 128; i++) data[i] = (uint8_t)(n * 29 + i * 7 + mode);
+            int kind = n % 4;
+            for (int lane = 0; lane < 32; lane++) {
+                int at = kind == 0 ? lane * 4                 /* whole line */
+                       : kind == 1 ? (lane % 4) * 32 + n % 28 /* one word a sector */
+                       : kind == 2 ? (lane * 36 + n) % 124    /* scattered words */
+                                   : 200;                     /* no byte */
+                for (int k = 0; k < 4 && at + k < 128; k++) mask[at + k] = 1;
+            }
+            /* the same few L1 and L2 sets, so that lines are evicted, dirty ones too */
+            uint64_t addr = BASE + (uint64_t)(n % 10) * 4 * L2_SETS_STRIDE +
+                            (uint64_t)(n % 2) * L1_SETS_STRIDE;
+            const cache_hints *h = n % 5 == 1 ? &none : n % 7 == 2 ? &through
+                                   : n % 11 == 3 ? &last : &plain;
+            below_writes += store_both(&a, &b, addr, data, kind == 0 ? NULL : mask, h);
+        }
+        assert_true(below_writes > 0);
+        if (mode == 0) { /* write-back at both levels: victims with dirty bytes at both */
+            assert_true(cache_get_stats(b.l1)->dirty_evictions > 0);
+            assert_true(cache_get_stats(b.l2)->dirty_evictions > 0);
+        }
+        if (mode & 1) /* a write-through L1: every store with a byte reached the L2 */
+            assert_int_equal(below_writes, 36);
+        assert_int_equal(cache_flush(a.l1, NULL), MEM_OK);
+        assert_int_equal(cache_flush(b.l1, NULL), MEM_OK);
+        assert_int_equal(cache_flush(a.l2, NULL), MEM_OK);
+        assert_int_equal(cache_flush(b.l2, NULL), MEM_OK);
+        assert_true(a.count > 0);
+        assert_int_equal(a.count, b.count);
+        assert_memory_equal(a.calls, b.calls, sizeof a.calls);
+        for (uint64_t off = 0; off < 10 * 4 * L2_SETS_STRIDE; off += 128) {
+            uint8_t da[128], db[128];
+            assert_int_equal(dram_peek(a.d, BASE + off, 128, da), MEM_OK);
+            assert_int_equal(dram_peek(b.d, BASE + off, 128, db), MEM_OK);
+            assert_memory_equal(da, db, 128);
+        }
+        teardown(&a);
+        teardown(&b);
+    }
+}
+
+/* What cache_write_line_below refuses, changing nothing: an address inside a line, an
+ * invalid hint at either level, a partial store into sectors other than 32 bytes. */
+static void test_store_below_refusals(void **state)
+{
+    (void)state;
+    hier h;
+    setup(&h, 1, 0);
+    uint8_t data[128] = {0}, mask[128] = {0};
+    mask[4] = 1;
+    uint64_t bits[2] = {UINT64_C(1) << 4, 0};
+    cache_hints plain = {0}, bad = {.alloc = 9};
+    cache_result r, below;
+    memset(&r, 0xAB, sizeof r);
+    memset(&below, 0xAB, sizeof below);
+    cache_result untouched = r;
+    struct {
+        uint64_t addr;
+        const cache_hints *h, *below;
+    } cases[] = {
+        {BASE + 4, &plain, &plain}, /* not a line address */
+        {BASE, &bad, &plain},       /* bad hint in the L1 */
+        {BASE, &plain, &bad},       /* bad hint below */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool taken = true, written = true;
+        uint32_t set = 7;
+        assert_int_equal(cache_write_line_below(h.l1, h.l2, cases[i].addr, data, mask, bits,
+                                                cases[i].h, cases[i].below, &r, &below, &taken,
+                                                &written, &set),
+                         MEM_OK);
+        assert_false(taken);
+        assert_false(written);
+        assert_memory_equal(&r, &untouched, sizeof r);
+        assert_memory_equal(&below, &untouched, sizeof below);
+    }
+    assert_int_equal(cache_get_stats(h.l1)->writes, 0);
+    assert_int_equal(cache_get_stats(h.l2)->writes, 0);
+    assert_int_equal(h.count, 0);
+    teardown(&h);
+    /* 16-byte sectors: a partial store is not the line path's */
+    hier s;
+    memset(&s, 0, sizeof s);
+    diag_list_init(&s.dl);
+    assert_int_equal(dram_create(NULL, &s.dl, &s.d), MEM_OK);
+    cache_config c;
+    cache_config_default(&c, 4096, 4);
+    c.sector_bytes = c.fill_bytes = 16;
+    cache_next_level to_dram = {&s, spy_read, spy_write, false};
+    assert_int_equal(cache_create(&c, &to_dram, &s.dl, &s.l2), MEM_OK);
+    cache_next_level to_l2 = cache_next_level_cache(s.l2);
+    assert_int_equal(cache_create(&c, &to_l2, &s.dl, &s.l1), MEM_OK);
+    bool taken = true, written = true;
+    uint32_t set = 7;
+    assert_int_equal(cache_write_line_below(s.l1, s.l2, BASE, data, mask, bits, &plain, &plain,
+                                            &r, &below, &taken, &written, &set),
+                     MEM_OK);
+    assert_false(taken);
+    assert_int_equal(cache_get_stats(s.l1)->writes, 0);
+    teardown(&s);
+}
+
+/* A 16-way L1 of 128 B lines, 32 B sectors and 64 sets (the presets' L1 geometry: one line
+ * block per set). */
+static cache *l1_16way(hier *h)
+{
+    memset(h, 0, sizeof *h);
+    diag_list_init(&h->dl);
+    assert_int_equal(dram_create(NULL, &h->dl, &h->d), MEM_OK);
+    cache_config c;
+    cache_config_default(&c, 128 * 1024, 16);
+    cache_next_level to_dram = {h, spy_read, spy_write, false};
+    assert_int_equal(cache_create(&c, &to_dram, &h->dl, &h->l1), MEM_OK);
+    return h->l1;
+}
+
+typedef struct line_rec {
+    uint64_t line_addr;
+    uint64_t sectors;
+    uint8_t data[128];
+} line_rec;
+
+/* cache_lines_held on a 16-way cache finds exactly the lines cache_lookup finds with every
+ * requested sector valid, stopping at the first that is not; cache_read_hits with those slots
+ * reads what cache_read reads and counts what it counts. */
+static void test_held_lines_16way(void **state)
+{
+    (void)state;
+    hier a, b;
+    cache *ca = l1_16way(&a), *cb = l1_16way(&b);
+    enum { SETS = 64, LINES = 17 };
+    uint8_t buf[128];
+    /* Fill set 3 with 20 lines, a sector each: lines 16..19 take the ways of lines 0..3 (way 0
+     * holds line 16, so most look-ups go past way 0) */
+    for (int k = 0; k < 20; k++) {
+        uint64_t addr = BASE + (uint64_t)(3 + k * SETS) * 128 + (uint64_t)(k % 4) * 32;
+        assert_int_equal(cache_read(ca, addr, 32, buf, NULL, NULL), MEM_OK);
+        assert_int_equal(cache_read(cb, addr, 32, buf, NULL, NULL), MEM_OK);
+    }
+    /* lines 4..19 (held), then line 0 (evicted) */
+    line_rec recs[LINES];
+    uint32_t slots[LINES];
+    for (int k = 0; k < LINES; k++) {
+        int line = k < 16 ? 4 + k : 0;
+        recs[k].line_addr = BASE + (uint64_t)(3 + line * SETS) * 128;
+        recs[k].sectors = UINT64_C(1) << (line % 4);
+    }
+    uint32_t n = cache_lines_held(ca, LINES, &recs[0].line_addr, &recs[0].sectors, sizeof recs[0],
+                                  slots);
+    assert_int_equal(n, 16);
+    for (uint32_t k = 0; k < n; k++) {
+        cache_line_info info;
+        assert_true(cache_lookup(ca, recs[k].line_addr, &info));
+        assert_int_equal(slots[k], info.set * 16 + info.way);
+    }
+    /* a sector not valid stops it too */
+    recs[5].sectors = 0x3;
+    assert_int_equal(cache_lines_held(ca, LINES, &recs[0].line_addr, &recs[0].sectors,
+                                      sizeof recs[0], slots),
+                     5);
+    recs[5].sectors = UINT64_C(1) << ((4 + 5) % 4);
+    assert_int_equal(cache_lines_held(ca, LINES, &recs[0].line_addr, &recs[0].sectors,
+                                      sizeof recs[0], slots),
+                     16);
+    uint64_t count = 0;
+    assert_int_equal(cache_read_hits(ca, n, &recs[0].line_addr, &recs[0].sectors, recs[0].data,
+                                     sizeof recs[0], CACHE_ALLOC_UNCHANGED, slots, &count),
+                     n);
+    assert_int_equal(count, n);
+    for (uint32_t k = 0; k < n; k++) {
+        unsigned s = (unsigned)__builtin_ctzll(recs[k].sectors);
+        cache_result r;
+        assert_int_equal(cache_read(cb, recs[k].line_addr + s * 32, 32, buf, NULL, &r), MEM_OK);
+        assert_int_equal(r.sector_hits, 1);
+        assert_memory_equal(recs[k].data + s * 32, buf, 32);
+    }
+    const cache_stats *sa = cache_get_stats(ca), *sb = cache_get_stats(cb);
+    assert_int_equal(sa->reads, sb->reads);
+    assert_int_equal(sa->sector_hits, sb->sector_hits);
+    assert_int_equal(sa->read_sector_hits, sb->read_sector_hits);
+    /* the recency they left: the same victim next */
+    assert_int_equal(cache_read(ca, BASE + (uint64_t)(3 + 99 * SETS) * 128, 32, buf, NULL, NULL),
+                     MEM_OK);
+    assert_int_equal(cache_read(cb, BASE + (uint64_t)(3 + 99 * SETS) * 128, 32, buf, NULL, NULL),
+                     MEM_OK);
+    for (int k = 0; k < 20; k++) {
+        cache_line_info ia, ib;
+        uint64_t addr = BASE + (uint64_t)(3 + k * SETS) * 128;
+        assert_int_equal(cache_lookup(ca, addr, &ia), cache_lookup(cb, addr, &ib));
+        assert_int_equal(ia.way, ib.way);
+        assert_int_equal(ia.valid_sectors, ib.valid_sectors);
+    }
+    /* After the new line took a slot (the memo of where lines were found still points there
+     * for the line it evicted), each line is held exactly when cache_lookup finds it, at its
+     * slot. */
+    int evicted = 0;
+    for (int k = 0; k < 16; k++) {
+        cache_line_info info;
+        uint32_t slot = UINT32_MAX;
+        bool present = cache_lookup(ca, recs[k].line_addr, &info);
+        evicted += !present;
+        assert_int_equal(cache_lines_held(ca, 1, &recs[k].line_addr, &recs[k].sectors,
+                                          sizeof recs[k], &slot),
+                         present);
+        if (present)
+            assert_int_equal(slot, info.set * 16 + info.way);
+    }
+    assert_int_equal(evicted, 1);
+    /* a line with no sector asked is not held */
+    recs[0].sectors = 0;
+    assert_int_equal(cache_lines_held(ca, LINES, &recs[0].line_addr, &recs[0].sectors,
+                                      sizeof recs[0], slots),
+                     0);
+    cache_destroy(ca);
+    cache_destroy(cb);
+    dram_destroy(a.d);
+    dram_destroy(b.d);
+    diag_list_fini(&a.dl);
+    diag_list_fini(&b.dl);
+}
+
+/* Victims in a 16-way set (the set is one block, with its own victim loops): an empty way is
+ * taken first, the lowest one (after an invalidation, the freed way); in a full set of one
+ * class the least recent line; with classes mixed, the least recent line of the lowest class
+ * (FIRST before NORMAL). */
+static void test_victims_16way(void **state)
+{
+    (void)state;
+    hier h;
+    cache *c = l1_16way(&h);
+    enum { SETS = 64 };
+    uint8_t buf[128];
+    uint64_t line[24];
+    for (int k = 0; k < 24; k++) line[k] = BASE + (uint64_t)(5 + k * SETS) * 128;
+    for (int k = 0; k < 16; k++)
+        assert_int_equal(cache_read(c, line[k], 32, buf, NULL, NULL), MEM_OK);
+    cache_line_info info;
+    /* ways 0..15 in fill order; free way 9 (line 9), then way 3 (line 3) */
+    assert_int_equal(cache_invalidate_line(c, line[9], false, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_invalidate_line(c, line[3], false, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[16], 32, buf, NULL, NULL), MEM_OK);
+    assert_true(cache_lookup(c, line[16], &info));
+    assert_int_equal(info.way, 3);
+    assert_int_equal(cache_read(c, line[17], 32, buf, NULL, NULL), MEM_OK);
+    assert_true(cache_lookup(c, line[17], &info));
+    assert_int_equal(info.way, 9);
+    /* full, one class: make line 0 recent; the least recent is now line 1 */
+    assert_int_equal(cache_read(c, line[0], 32, buf, NULL, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[18], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[1], &info));
+    assert_true(cache_lookup(c, line[0], &info));
+    /* mixed classes: line 12 becomes FIRST (and recent), so it goes before older NORMAL lines */
+    cache_hints first = {.alloc = CACHE_ALLOC_FIRST};
+    assert_int_equal(cache_read(c, line[12], 32, buf, &first, NULL), MEM_OK);
+    assert_int_equal(cache_read(c, line[19], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[12], &info));
+    assert_true(cache_lookup(c, line[2], &info)); /* the least recent NORMAL line stays */
+    /* back to one class: line 2 (least recent) goes next */
+    assert_int_equal(cache_read(c, line[20], 32, buf, NULL, NULL), MEM_OK);
+    assert_false(cache_lookup(c, line[2], &info));
+    assert_int_equal(cache_get_stats(c)->evictions, 3);
+    cache_destroy(c);
+    dram_destroy(h.d);
+    diag_list_fini(&h.dl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_store_below_matches_adapter),
+        cmocka_unit_test(test_store_below_refusals),
+        cmocka_unit_test(test_held_lines_16way),
+        cmocka_unit_test(test_victims_16way),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
