@@ -342,12 +342,8 @@ static mem_status read_runs(memsys *ms, mem_request *rq, cache *l1, line_req *r,
         uint64_t run = ~(unread >> s);
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
         unread &= ~bit_span(s, count);
-        cache_result res;
-        mem_status st = cache_read(l1, r->line_addr + ((uint64_t)s << shift), count << shift,
-                                   r->data + (s << shift), h1, &res);
-        hier_count_l1(rq, &res);
-        for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
-            r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
+        mem_status st = hier_l1_read_run(l1, rq, r, r->line_addr + ((uint64_t)s << shift),
+                                         count << shift, r->data + (s << shift), h1);
         if (st != MEM_OK)
             return st;
     }
@@ -510,12 +506,7 @@ static int read_held(memsys *ms, mem_request *rq, const mem_access *acc, cache *
 static void clear_results(mem_access *acc, mem_fault *fault)
 {
     fault->kind = MEM_FAULT_NONE;
-    acc->levels = 0;
-    acc->nserved = 0;
-    acc->window_lanes = acc->misaligned_lanes = 0;
-    acc->shared_wavefronts = acc->l1_tags = 0;
-    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
-    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    memsys_clear_results(acc);
 }
 
 int mem_global_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_global_mode mode,

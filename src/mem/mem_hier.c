@@ -43,6 +43,17 @@ void hier_count_l1(mem_request *rq, const cache_result *r)
     c->l1.writeback_bytes += r->writeback_bytes;
 }
 
+mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t addr,
+                            uint32_t bytes, uint8_t *out, const cache_hints *h1)
+{
+    cache_result res;
+    mem_status st = cache_read(l1, addr, bytes, out, h1, &res);
+    hier_count_l1(rq, &res);
+    for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
+        r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
+    return st;
+}
+
 /* Charges one line of a global or local load or store to the LSU split of the l1 counters: the
  * sectors and hits the L1 counted for it since `sectors0` and `hits0` (the l1 counters before
  * the line), and the request itself with its first line (`first`). */
@@ -500,15 +511,11 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
             }
             st = hier_l2_read(ms, rq, addr, len, r->data + s * sector, NULL);
         } else {
-            cache_result res;
             /* A line the read-only path allocates is marked so (IR_FENCE_INVALIDATE_TEX). */
             h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                            ? LINE_KIND_GLOBAL_READ_ONLY
                            : r->kind;
-            st = cache_read(l1, addr, len, r->data + s * sector, h1, &res);
-            hier_count_l1(rq, &res);
-            for (uint64_t hit = res.hit_sectors; hit; hit &= hit - 1)
-                r->level[__builtin_ctzll(hit)] = MEM_LEVEL_L1;
+            st = hier_l1_read_run(l1, rq, r, addr, len, r->data + s * sector, h1);
         }
         if (st != MEM_OK)
             return st;

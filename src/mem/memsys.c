@@ -870,12 +870,7 @@ static int access(memsys *ms, const mem_ctx *ctx, mem_access *acc, access_mode m
         fault->kind = MEM_FAULT_NONE; /* each of their faults fills it whole (mem_fail) */
     else
         memset(fault, 0, sizeof *fault);
-    acc->levels = 0;
-    acc->nserved = 0;
-    acc->window_lanes = acc->misaligned_lanes = 0;
-    acc->shared_wavefronts = acc->l1_tags = 0;
-    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
-    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+    memsys_clear_results(acc);
     ir_mem_attrs plain;
     const ir_mem_attrs *attrs = acc->attrs;
     if (ms->strip_hints) {

@@ -236,6 +236,18 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
  * kind that may not hit), returns 1 having changed nothing but the coalescer's scratch. */
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f);
+/* Clears the results memsys_access reports in acc before an access: levels, served records and
+ * the per-access counts (the fault is the caller's to clear). */
+static inline void memsys_clear_results(mem_access *acc)
+{
+    acc->levels = 0;
+    acc->nserved = 0;
+    acc->window_lanes = acc->misaligned_lanes = 0;
+    acc->shared_wavefronts = acc->l1_tags = 0;
+    acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
+    acc->dram_read_bytes = acc->dram_write_bytes = 0;
+}
+
 /* mem_hier.c: memsys_texture_read's path through the L1 and below (rq built by the caller). */
 int hier_texture(memsys *ms, const mem_ctx *ctx, mem_tex_access *ta, mem_request *rq,
                  mem_fault *f);
@@ -247,6 +259,12 @@ void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_
                        uint64_t policy);
 /* Adds what one L1 / L2 operation did to the request's counters. */
 void hier_count_l1(mem_request *rq, const cache_result *r);
+/* Reads `bytes` bytes (whole sectors of line r, from address `addr`) through L1 `l1` with hints
+ * h1 into `out`, adds what the L1 did to rq's counters, and marks the sectors that hit in
+ * r->level as MEM_LEVEL_L1 (the sectors it fetched are the next level's to mark). Returns
+ * cache_read's status. */
+mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t addr,
+                            uint32_t bytes, uint8_t *out, const cache_hints *h1);
 void hier_count_l2(mem_request *rq, const cache_result *r);
 /* Reads through the L2 on behalf of rq (r: what the L2 did, may be NULL). */
 mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes, uint8_t *out,
