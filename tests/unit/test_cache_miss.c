@@ -15,45 +15,10 @@
 
 #include "mem/cache.h"
 #include "mem/dram.h"
+#include "cache_spy.h"
 
 #define BASE UINT64_C(0x7f0000000000)
-enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048, MAX_CALLS = 64 };
-
-typedef struct dram_call {
-    int is_write;
-    uint64_t addr;
-    uint32_t bytes;
-    int masked;
-} dram_call;
-
-typedef struct hier {
-    dram *d;
-    dram_call calls[MAX_CALLS];
-    int count;
-    cache *l1, *l2;
-    diag_list dl;
-} hier;
-
-static mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes, uint8_t *out)
-{
-    (void)request;
-    hier *h = ctx;
-    if (h->count < MAX_CALLS)
-        h->calls[h->count] = (dram_call){0, addr, bytes, 0};
-    h->count++;
-    return dram_read(h->d, addr, bytes, out);
-}
-
-static mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
-                            const uint8_t *data, const uint8_t *mask)
-{
-    (void)request;
-    hier *h = ctx;
-    if (h->count < MAX_CALLS)
-        h->calls[h->count] = (dram_call){1, addr, bytes, mask != NULL};
-    h->count++;
-    return dram_write(h->d, addr, bytes, data, mask);
-}
+enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048 };
 
 static void setup(hier *h)
 {

@@ -1,0 +1,52 @@
+/* For the cache unit tests that build an L1 over an L2 over a DRAM store (test_cache_miss.c,
+ * test_cache_below.c): the hierarchy and the spy between the L2 and DRAM that records every
+ * DRAM call (read or write, address, bytes, whether a byte mask came with it), so that two
+ * hierarchies driven through different entry points can be compared call by call. */
+#ifndef GMS_TEST_CACHE_SPY_H
+#define GMS_TEST_CACHE_SPY_H
+
+#include <stdint.h>
+
+#include "mem/cache.h"
+#include "mem/dram.h"
+
+enum { SPY_MAX_CALLS = 256 }; /* calls recorded; later ones are only counted */
+
+typedef struct dram_call {
+    int is_write;
+    uint64_t addr;
+    uint32_t bytes;
+    int masked;
+} dram_call;
+
+typedef struct hier {
+    dram *d;
+    dram_call calls[SPY_MAX_CALLS];
+    int count;
+    cache *l1, *l2;
+    diag_list dl;
+} hier;
+
+static inline mem_status spy_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                  uint8_t *out)
+{
+    (void)request;
+    hier *h = ctx;
+    if (h->count < SPY_MAX_CALLS)
+        h->calls[h->count] = (dram_call){0, addr, bytes, 0};
+    h->count++;
+    return dram_read(h->d, addr, bytes, out);
+}
+
+static inline mem_status spy_write(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                                   const uint8_t *data, const uint8_t *mask)
+{
+    (void)request;
+    hier *h = ctx;
+    if (h->count < SPY_MAX_CALLS)
+        h->calls[h->count] = (dram_call){1, addr, bytes, mask != NULL};
+    h->count++;
+    return dram_write(h->d, addr, bytes, data, mask);
+}
+
+#endif
