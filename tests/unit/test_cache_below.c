@@ -26,28 +26,13 @@ enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048 };
 /* `l1_through`: the L1 writes global lines (kind 0) through; `l2_through`: so does the L2. */
 static void setup(hier *h, int l1_through, int l2_through)
 {
-    memset(h, 0, sizeof *h);
-    diag_list_init(&h->dl);
-    assert_int_equal(dram_create(NULL, &h->dl, &h->d), MEM_OK);
-    cache_config c2;
+    cache_config c1, c2;
     cache_config_default(&c2, 8192, 4);
     c2.fill_bytes = 64;
     c2.write_through_kinds = l2_through ? 1u : 0u;
-    cache_next_level to_dram = {h, spy_read, spy_write, false};
-    assert_int_equal(cache_create(&c2, &to_dram, &h->dl, &h->l2), MEM_OK);
-    cache_config c1;
     cache_config_default(&c1, 4096, 4);
     c1.write_through_kinds = l1_through ? 1u : 0u;
-    cache_next_level to_l2 = cache_next_level_cache(h->l2);
-    assert_int_equal(cache_create(&c1, &to_l2, &h->dl, &h->l1), MEM_OK);
-}
-
-static void teardown(hier *h)
-{
-    cache_destroy(h->l1);
-    cache_destroy(h->l2);
-    dram_destroy(h->d);
-    diag_list_fini(&h->dl);
+    hier_build(h, &c1, &c2);
 }
 
 static void assert_same_line(cache *a, cache *b, uint64_t addr)

@@ -22,31 +22,16 @@ enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048 };
 
 static void setup(hier *h)
 {
-    memset(h, 0, sizeof *h);
-    diag_list_init(&h->dl);
-    assert_int_equal(dram_create(NULL, &h->dl, &h->d), MEM_OK);
-    cache_config c2;
+    cache_config c1, c2;
     cache_config_default(&c2, 8192, 4);
     c2.fill_bytes = 64;
-    cache_next_level to_dram = {h, spy_read, spy_write, false};
-    assert_int_equal(cache_create(&c2, &to_dram, &h->dl, &h->l2), MEM_OK);
-    cache_config c1;
     cache_config_default(&c1, 4096, 4);
     c1.persisting_limit_lines = 8;
-    cache_next_level to_l2 = cache_next_level_cache(h->l2);
-    assert_int_equal(cache_create(&c1, &to_l2, &h->dl, &h->l1), MEM_OK);
+    hier_build(h, &c1, &c2);
     uint8_t bytes[4096];
     for (uint32_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)(i * 13 + 5);
     for (uint64_t a = 0; a < 8 * L2_SETS_STRIDE; a += sizeof bytes)
         assert_int_equal(dram_poke(h->d, BASE + a, sizeof bytes, bytes), MEM_OK);
-}
-
-static void teardown(hier *h)
-{
-    cache_destroy(h->l1);
-    cache_destroy(h->l2);
-    dram_destroy(h->d);
-    diag_list_fini(&h->dl);
 }
 
 static void assert_same_stats(const cache *a, const cache *b)
