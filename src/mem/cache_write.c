@@ -409,6 +409,23 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     return MEM_OK;
 }
 
+/* Where line `line` of a cache of 128-byte lines keeps its metadata (block g, way w), its data
+ * and its byte masks (valid bits, then dirty bits: two words each), for the whole- and
+ * part-line stores below, whose line size is fixed. */
+typedef struct line128 {
+    line_group *g;
+    uint32_t w;
+    uint8_t *data;
+    uint64_t *valid;
+} line128;
+
+static inline line128 line128_of(cache *c, uint32_t line)
+{
+    size_t slot = data_slot(c, line);
+    return (line128){&c->groups[line >> GROUP_SHIFT], line & (GROUP_LINES - 1),
+                     &c->data[slot << 7], &c->byte_masks[slot * 4]};
+}
+
 /* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
  * sector is touched and becomes valid, and dirty unless written through; no bit loops. */
 static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
@@ -422,15 +439,12 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
                                      below, set_out);
     if (line == NO_INDEX)
         return st;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = data_slot(c, line);
-    uint64_t *valid = &c->byte_masks[slot * 4];
-    memcpy(&c->data[slot << 7], data, 128);
-    valid[0] = valid[1] = UINT64_MAX;
-    valid[2] = valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
-    g->valid_sectors[w] = sectors;
-    g->dirty_sectors[w] = through ? 0 : sectors;
+    line128 L = line128_of(c, line);
+    memcpy(L.data, data, 128);
+    L.valid[0] = L.valid[1] = UINT64_MAX;
+    L.valid[2] = L.valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
+    L.g->valid_sectors[L.w] = sectors;
+    L.g->dirty_sectors[L.w] = through ? 0 : sectors;
     return MEM_OK;
 }
 
@@ -478,11 +492,11 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
                                      below, set_out);
     if (line == NO_INDEX)
         return st;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = data_slot(c, line);
-    uint8_t *ld = &c->data[slot << 7];
-    uint64_t *valid = &c->byte_masks[slot * 4], *dirt = valid + 2;
+    line128 L = line128_of(c, line);
+    line_group *g = L.g;
+    uint32_t w = L.w;
+    uint8_t *ld = L.data;
+    uint64_t *valid = L.valid, *dirt = valid + 2;
     for (uint32_t k = 0; k < 2; k++) {
         for (uint64_t m = bits[k]; m != 0;) {
             unsigned low = (unsigned)__builtin_ctzll(m);
