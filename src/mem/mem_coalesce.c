@@ -131,12 +131,6 @@ static inline void lane_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
     }
 }
 
-/* Mask of `count` bits from bit `first` (first + count <= 64). */
-static uint64_t bit_span(unsigned first, unsigned count)
-{
-    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
-}
-
 /* Marks line bytes [off, off+len) of request q touched: its L1 sectors and its byte bits. */
 static inline void mark_bytes(const memsys *ms, line_req *q, uint32_t off, uint32_t len)
 {

@@ -126,12 +126,6 @@ static int find_runs(memsys *ms, const mem_access *acc, uint32_t bytes, warp_run
     return mem_find_allocation(ms, first, total) >= 0;
 }
 
-/* Mask of `count` bits from bit `first` (first + count <= 64). */
-static inline uint64_t bit_span(unsigned first, unsigned count)
-{
-    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
-}
-
 /* The lanes of one line request: `count` lanes from `lane` on, the first at byte `off`. */
 typedef struct line_lanes {
     uint8_t lane, count;
@@ -268,24 +262,6 @@ static void move_lanes(memsys *ms, mem_access *acc, uint32_t bytes, uint32_t n,
                         in, to_lines);
 }
 
-/* Adds one line's L1 sectors and hits since sectors0 and hits0 to the LSU counters
- * (count_lsu_line of a global line; `first`: the access's first line, which counts the
- * request). */
-static inline void count_lsu(mem_counters *c, int store, int first, uint64_t sectors0,
-                             uint64_t hits0)
-{
-    mem_lsu_counters *u = &c->lsu;
-    uint64_t sectors = c->l1.sector_accesses - sectors0, hits = c->l1.sector_hits - hits0;
-    if (store) {
-        u->global_store_requests += (uint64_t)first;
-        u->global_store_sectors += sectors;
-    } else {
-        u->global_load_requests += (uint64_t)first;
-        u->global_load_sectors += sectors;
-        u->global_load_sector_hits += hits;
-    }
-}
-
 /* A line of a load whose requested sectors all hit in L1 (read_lines_hit for one line). */
 static int read_hit(cache *l1, mem_counters *c, line_req *r, uint8_t alloc, int first)
 {
@@ -409,7 +385,7 @@ static mem_status load_lines(memsys *ms, mem_request *rq, const mem_access *acc,
         }
         if (st != MEM_OK)
             return st;
-        count_lsu(c, 0, i == 0, sectors0, hits0);
+        count_lsu_global(c, 0, i == 0, sectors0, hits0);
     }
     return MEM_OK;
 }
@@ -442,7 +418,7 @@ static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc
         hier_count_l1(rq, &res);
         if (st != MEM_OK)
             return st;
-        count_lsu(c, 1, i == 0, sectors0, hits0);
+        count_lsu_global(c, 1, i == 0, sectors0, hits0);
     }
     return MEM_OK;
 }

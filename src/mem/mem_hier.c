@@ -60,20 +60,17 @@ mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t ad
 static void count_lsu_line(mem_request *rq, const line_req *r, int store, int first,
                            uint64_t sectors0, uint64_t hits0)
 {
+    if (r->kind != LINE_KIND_LOCAL) {
+        count_lsu_global(rq->counters, store, first, sectors0, hits0);
+        return;
+    }
     mem_lsu_counters *u = &rq->counters->lsu;
     uint64_t sectors = rq->counters->l1.sector_accesses - sectors0;
     uint64_t hits = rq->counters->l1.sector_hits - hits0;
-    if (r->kind == LINE_KIND_LOCAL) {
-        u->local_store_requests += store && first;
-        u->local_load_requests += !store && first;
-        *(store ? &u->local_store_sectors : &u->local_load_sectors) += sectors;
-        u->local_load_sector_hits += store ? 0 : hits;
-    } else {
-        u->global_store_requests += store && first;
-        u->global_load_requests += !store && first;
-        *(store ? &u->global_store_sectors : &u->global_load_sectors) += sectors;
-        u->global_load_sector_hits += store ? 0 : hits;
-    }
+    u->local_store_requests += store && first;
+    u->local_load_requests += !store && first;
+    *(store ? &u->local_store_sectors : &u->local_load_sectors) += sectors;
+    u->local_load_sector_hits += store ? 0 : hits;
 }
 
 /* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
@@ -499,7 +496,7 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
         unsigned s = (unsigned)__builtin_ctzll(unread);
         uint64_t run = ~(unread >> s);
         unsigned count = run == 0 ? 64 : (unsigned)__builtin_ctzll(run);
-        uint64_t run_bits = (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << s;
+        uint64_t run_bits = bit_span(s, count);
         unread &= ~run_bits;
         uint64_t addr = r->line_addr + s * sector;
         uint32_t len = count * sector;

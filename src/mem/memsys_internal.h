@@ -236,6 +236,30 @@ int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_at
  * kind that may not hit), returns 1 having changed nothing but the coalescer's scratch. */
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f);
+/* Mask of `count` bits from bit `first` (first + count <= 64). */
+static inline uint64_t bit_span(unsigned first, unsigned count)
+{
+    return (count >= 64 ? UINT64_MAX : (UINT64_C(1) << count) - 1) << first;
+}
+
+/* Charges one global line of a load or store to the LSU split of counters c: the sectors and
+ * hits the L1 counted for it since `sectors0` and `hits0` (the l1 counters before the line),
+ * and the request itself with its first line (`first`). */
+static inline void count_lsu_global(mem_counters *c, int store, int first, uint64_t sectors0,
+                                    uint64_t hits0)
+{
+    mem_lsu_counters *u = &c->lsu;
+    uint64_t sectors = c->l1.sector_accesses - sectors0, hits = c->l1.sector_hits - hits0;
+    if (store) {
+        u->global_store_requests += (uint64_t)first;
+        u->global_store_sectors += sectors;
+    } else {
+        u->global_load_requests += (uint64_t)first;
+        u->global_load_sectors += sectors;
+        u->global_load_sector_hits += hits;
+    }
+}
+
 /* Clears the results memsys_access reports in acc before an access: levels, served records and
  * the per-access counts (the fault is the caller's to clear). */
 static inline void memsys_clear_results(mem_access *acc)
