@@ -280,6 +280,7 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
 #endif
         p->reg_arena = m;
         p->reg_arena_bytes = rs->reg_arena_bytes;
+        rs->reg_arena_fresh = 1;
     }
     rs->reg_arena = p->reg_arena;
     return 0;
@@ -365,6 +366,14 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
             w->frames[0].regs_cap = (uint32_t)rs->warp_regs_bytes;
             w->frames[0].preds_cap = (uint32_t)rs->warp_preds_bytes;
             w->frames[0].borrowed = 1;
+            /* A setp updates its predicate word in place (read, then write), so a warp whose
+             * predicates share no page with registers written before would read that page
+             * first: the kernel maps its zero page, and the write faults again. Zeros written
+             * where the fresh mapping holds zeros make the first touch a write (one fault);
+             * a mapping kept from an earlier launch keeps its values (PTX leaves them
+             * undefined, and runs stay as they were). */
+            if (rs->reg_arena_fresh)
+                memset(w->frames[0].preds, 0, rs->warp_preds_bytes);
         }
         if (warp_frame_push(w, rs->entry))
             break;

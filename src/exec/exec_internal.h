@@ -289,6 +289,7 @@ struct exec_run_state {
     uint8_t *slot_busy;       /* per resident CTA slot: holds a running CTA */
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
+    uint8_t reg_arena_fresh;  /* this launch mapped reg_arena: its pages are zero and untouched */
     mem_access acc;           /* scratch for memory instructions */
     uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
                                  crs_base on a call-return-stack machine) */
