@@ -213,13 +213,11 @@ void cache_drop_line(cache *c, uint32_t line)
 }
 
 /* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST.
- * A set whose first block never held a line is empty: its way 0, without reading the block
- * (group_used: the fill then faults its page in once). */
+ * The set's first block has held a line (cache_allocate_line takes way 0 of an empty set
+ * without reading its block). */
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->set_stride;
-    if (!group_used(c, base >> GROUP_SHIFT))
-        return base;
     /* One pass: the lowest class seen so far, and its least recent line (stamps are unique). */
     uint32_t best = base;
     unsigned best_class = CACHE_PRIORITY_LAST + 1;
@@ -278,8 +276,13 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
 mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
                                 void *rq, cache_result *r, uint32_t *out)
 {
-    uint32_t line = choose_victim(c, set);
+    uint32_t line = set * c->set_stride;
     int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the block empty */
+    if (!fresh) {
+        line = choose_victim(c, set);
+        if (c->set_stride > GROUP_LINES) /* a set of several blocks: the victim's own */
+            fresh = !group_used(c, line >> GROUP_SHIFT);
+    }
     if (!fresh && LINE_FIELD(c, line, tags) != NO_LINE) {
         int was_dirty = LINE_FIELD(c, line, dirty_sectors) != 0;
         mem_status st = was_dirty ? cache_writeback_dirty(c, line, rq, r) : MEM_OK;
