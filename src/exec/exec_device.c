@@ -194,6 +194,7 @@ static void cta_destroy(exec_cta *cta)
             free(w->frames[f].waiting);
         }
         free(w->frames);
+        free(w->mbar);
         exec_crs_free(w);
         exec_hazard_free(w);
         exec_async_free(w);
@@ -351,14 +352,17 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
         if (!w->frames_cap && rs->reg_arena) {
-            /* First use of this warp: lend it its entry register file from the arena. */
-            w->frames = calloc(4, sizeof *w->frames);
+            /* First use of this warp: lend it its entry register file from the arena. The
+             * call stack holds the entry frame alone until a call grows it (warp_frame_push):
+             * most kernels make no call, and three more frames a warp were 2.2 MB, never
+             * used, for the h100's 1,056 slots of 8 warps. */
+            w->frames = calloc(1, sizeof *w->frames);
             if (!w->frames) {
                 exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the call "
-                         "stack of a warp (%zu bytes)", 4 * sizeof *w->frames);
+                         "stack of a warp (%zu bytes)", sizeof *w->frames);
                 break;
             }
-            w->frames_cap = 4;
+            w->frames_cap = 1;
             size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
             uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
             w->frames[0].regs = (uint64_t *)base;

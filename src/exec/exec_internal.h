@@ -216,7 +216,9 @@ struct exec_warp {
                                  first needed */
     exec_async *async;        /* owned: cp.async copies not yet landed; NULL until the warp
                                  first issues one */
-    exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
+    exec_mbar_wait *mbar;     /* owned: the try_wait the warp sleeps in (WARP_MBARRIER); NULL
+                                 until the warp first waits (400 bytes that most warps never
+                                 use, kept out of the CTA slots' warps) */
     uint32_t turn_left;       /* windowed scheduling (exec_window.c): instructions left of the
                                  warp's turn in the current round */
     uint8_t parked;           /* set by a load in a parallel phase that needs the L2: it did
