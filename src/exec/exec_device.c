@@ -233,6 +233,33 @@ static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, con
              (unsigned long long)warps, ctas, nwarps, why);
 }
 
+/* An anonymous mapping of `bytes` for the register arena, advised to use huge pages when
+ * `huge`, else against them; NULL when it fails. A huge one starts at a 2 MiB boundary (mapped
+ * 2 MiB longer, the ends cut off): from an arbitrary address, up to 2 MiB before the first
+ * boundary could only take 4 KiB pages, 512 faults more for memory the launch touches anyway.
+ * The mapping is exactly `bytes` long either way (munmap by the program). */
+static void *arena_map(size_t bytes, int huge)
+{
+    const size_t huge_bytes = (size_t)2 << 20;
+    size_t map_bytes = huge && bytes > huge_bytes ? bytes + huge_bytes : bytes;
+    void *m = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *start = m;
+    if (map_bytes != bytes) {
+        size_t head = (huge_bytes - (uintptr_t)start % huge_bytes) % huge_bytes;
+        if (head)
+            munmap(start, head);
+        if (map_bytes - head - bytes)
+            munmap(start + head + bytes, map_bytes - head - bytes);
+        start += head;
+    }
+#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
+    madvise(start, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#endif
+    return start;
+}
+
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
  * program for its later launches). When the grid fills at least half of the CTA slots the launch
  * touches most of it, and the mapping is advised to use huge pages (one fault per 2 MiB instead
@@ -269,16 +296,11 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
             munmap(p->reg_arena, p->reg_arena_bytes);
         p->reg_arena = NULL;
         p->reg_arena_bytes = 0;
-        void *m = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) {
+        void *m = arena_map(rs->reg_arena_bytes, (uint64_t)resident * 2 >= nslots);
+        if (m == NULL) {
             register_oom(rs, nwarps, nslots, "");
             return -1;
         }
-#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
-        madvise(m, rs->reg_arena_bytes,
-                (uint64_t)resident * 2 >= nslots ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#endif
         p->reg_arena = m;
         p->reg_arena_bytes = rs->reg_arena_bytes;
         rs->reg_arena_fresh = 1;
