@@ -2,7 +2,7 @@
  * handed out in the order lines are first filled, so the memory a run writes grows with the
  * lines it uses, not with how they spread over the sets (issue 13, first-touch memory). These
  * tests look inside the cache (cache_internal.h) because the layout is what they check. */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,6 +144,9 @@ static cache *create_mapped(fixture *f, uint32_t sets, uint32_t ways, uint8_t **
     *map_bytes = (cache_storage_bytes(&config) + page - 1) / page * page;
     void *m = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(m != MAP_FAILED);
+#ifdef MADV_NOHUGEPAGE
+    madvise(m, *map_bytes, MADV_NOHUGEPAGE); /* 4 KiB pages, as the caches' own mappings */
+#endif
     *map = m;
     config.storage = m;
     config.storage_bytes = *map_bytes;
