@@ -194,6 +194,7 @@ static void cta_destroy(exec_cta *cta)
             free(w->frames[f].waiting);
         }
         free(w->frames);
+        free(w->mbar);
         exec_crs_free(w);
         exec_hazard_free(w);
         exec_async_free(w);
@@ -232,6 +233,33 @@ static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, con
              (unsigned long long)warps, ctas, nwarps, why);
 }
 
+/* An anonymous mapping of `bytes` for the register arena, advised to use huge pages when
+ * `huge`, else against them; NULL when it fails. A huge one starts at a 2 MiB boundary (mapped
+ * 2 MiB longer, the ends cut off): from an arbitrary address, up to 2 MiB before the first
+ * boundary could only take 4 KiB pages, 512 faults more for memory the launch touches anyway.
+ * The mapping is exactly `bytes` long either way (munmap by the program). */
+static void *arena_map(size_t bytes, int huge)
+{
+    const size_t huge_bytes = (size_t)2 << 20;
+    size_t map_bytes = huge && bytes > huge_bytes ? bytes + huge_bytes : bytes;
+    void *m = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *start = m;
+    if (map_bytes != bytes) {
+        size_t head = (huge_bytes - (uintptr_t)start % huge_bytes) % huge_bytes;
+        if (head)
+            munmap(start, head);
+        if (map_bytes - head - bytes)
+            munmap(start + head + bytes, map_bytes - head - bytes);
+        start += head;
+    }
+#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
+    madvise(start, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#endif
+    return start;
+}
+
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
  * program for its later launches). When the grid fills at least half of the CTA slots the launch
  * touches most of it, and the mapping is advised to use huge pages (one fault per 2 MiB instead
@@ -268,18 +296,14 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
             munmap(p->reg_arena, p->reg_arena_bytes);
         p->reg_arena = NULL;
         p->reg_arena_bytes = 0;
-        void *m = mmap(NULL, rs->reg_arena_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) {
+        void *m = arena_map(rs->reg_arena_bytes, (uint64_t)resident * 2 >= nslots);
+        if (m == NULL) {
             register_oom(rs, nwarps, nslots, "");
             return -1;
         }
-#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
-        madvise(m, rs->reg_arena_bytes,
-                (uint64_t)resident * 2 >= nslots ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#endif
         p->reg_arena = m;
         p->reg_arena_bytes = rs->reg_arena_bytes;
+        rs->reg_arena_fresh = 1;
     }
     rs->reg_arena = p->reg_arena;
     return 0;
@@ -350,14 +374,17 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
         if (!w->frames_cap && rs->reg_arena) {
-            /* First use of this warp: lend it its entry register file from the arena. */
-            w->frames = calloc(4, sizeof *w->frames);
+            /* First use of this warp: lend it its entry register file from the arena. The
+             * call stack holds the entry frame alone until a call grows it (warp_frame_push):
+             * most kernels make no call, and three more frames a warp were 2.2 MB, never
+             * used, for the h100's 1,056 slots of 8 warps. */
+            w->frames = calloc(1, sizeof *w->frames);
             if (!w->frames) {
                 exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the call "
-                         "stack of a warp (%zu bytes)", 4 * sizeof *w->frames);
+                         "stack of a warp (%zu bytes)", sizeof *w->frames);
                 break;
             }
-            w->frames_cap = 4;
+            w->frames_cap = 1;
             size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
             uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
             w->frames[0].regs = (uint64_t *)base;
@@ -365,6 +392,14 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
             w->frames[0].regs_cap = (uint32_t)rs->warp_regs_bytes;
             w->frames[0].preds_cap = (uint32_t)rs->warp_preds_bytes;
             w->frames[0].borrowed = 1;
+            /* A setp updates its predicate word in place (read, then write), so a warp whose
+             * predicates share no page with registers written before would read that page
+             * first: the kernel maps its zero page, and the write faults again. Zeros written
+             * where the fresh mapping holds zeros make the first touch a write (one fault);
+             * a mapping kept from an earlier launch keeps its values (PTX leaves them
+             * undefined, and runs stay as they were). */
+            if (rs->reg_arena_fresh)
+                memset(w->frames[0].preds, 0, rs->warp_preds_bytes);
         }
         if (warp_frame_push(w, rs->entry))
             break;

@@ -216,7 +216,9 @@ struct exec_warp {
                                  first needed */
     exec_async *async;        /* owned: cp.async copies not yet landed; NULL until the warp
                                  first issues one */
-    exec_mbar_wait mbar;      /* the try_wait the warp sleeps in (WARP_MBARRIER) */
+    exec_mbar_wait *mbar;     /* owned: the try_wait the warp sleeps in (WARP_MBARRIER); NULL
+                                 until the warp first waits (400 bytes that most warps never
+                                 use, kept out of the CTA slots' warps) */
     uint32_t turn_left;       /* windowed scheduling (exec_window.c): instructions left of the
                                  warp's turn in the current round */
     uint8_t parked;           /* set by a load in a parallel phase that needs the L2: it did
@@ -289,6 +291,7 @@ struct exec_run_state {
     uint8_t *slot_busy;       /* per resident CTA slot: holds a running CTA */
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
+    uint8_t reg_arena_fresh;  /* this launch mapped reg_arena: its pages are zero and untouched */
     mem_access acc;           /* scratch for memory instructions */
     uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
                                  crs_base on a call-return-stack machine) */

@@ -14,6 +14,7 @@
  * warp to sleep (WARP_MBARRIER) until the phases its lanes wait for complete; it then answers
  * true. When no warp can run, a sleeping warp is reported as a deadlock (EXEC-MBAR-008). */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec_mbarrier.h"
@@ -158,7 +159,7 @@ static void wake_waiters(exec_cta *cta)
         exec_warp *v = &cta->warps[i];
         if (v->state != WARP_MBARRIER)
             continue;
-        exec_mbar_wait *mw = &v->mbar;
+        exec_mbar_wait *mw = v->mbar;
         int parity = is_parity(mw->insn->in->sub);
         for (unsigned l = 0; l < LANES; l++) {
             if (!((mw->open >> l) & 1u))
@@ -300,7 +301,12 @@ static int wait(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (!open)
         return WAIT_DONE;
     /* What the warp waits for: kept while it sleeps, and for a deadlock report when it polls */
-    exec_mbar_wait *mw = &w->mbar;
+    if (!w->mbar && !(w->mbar = malloc(sizeof *w->mbar))) {
+        exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004", "out of host memory for a warp's "
+                 "mbarrier wait (%zu bytes)", sizeof *w->mbar);
+        return -1;
+    }
+    exec_mbar_wait *mw = w->mbar;
     mw->insn = x;
     mw->lanes = mask;
     mw->open = open;
@@ -391,7 +397,7 @@ int exec_mbarrier_pending_add(exec_warp *w, const exec_xinsn *x, uint32_t lane,
 
 void exec_mbarrier_report_deadlock(exec_warp *w)
 {
-    const exec_mbar_wait *mw = &w->mbar;
+    const exec_mbar_wait *mw = w->mbar;
     unsigned lane = (unsigned)__builtin_ctz(mw->open | 0x80000000u);
     uint64_t word;
     memcpy(&word, w->cta->shared + mw->offset[lane], 8);

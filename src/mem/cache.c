@@ -212,7 +212,9 @@ void cache_drop_line(cache *c, uint32_t line)
     c->resident_lines--;
 }
 
-/* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST. */
+/* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST.
+ * The set's first block has held a line (cache_allocate_line takes way 0 of an empty set
+ * without reading its block). */
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->set_stride;
@@ -268,12 +270,20 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     return best;
 }
 
-/* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. */
+/* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. The
+ * first line of a block that never held one is written without reading the block first
+ * (group_used): the fill faults each of its pages in once. */
 mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
                                 void *rq, cache_result *r, uint32_t *out)
 {
-    uint32_t line = choose_victim(c, set);
-    if (LINE_FIELD(c, line, tags) != NO_LINE) {
+    uint32_t line = set * c->set_stride;
+    int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the block empty */
+    if (!fresh) {
+        line = choose_victim(c, set);
+        if (c->set_stride > GROUP_LINES) /* a set of several blocks: the victim's own */
+            fresh = !group_used(c, line >> GROUP_SHIFT);
+    }
+    if (!fresh && LINE_FIELD(c, line, tags) != NO_LINE) {
         int was_dirty = LINE_FIELD(c, line, dirty_sectors) != 0;
         mem_status st = was_dirty ? cache_writeback_dirty(c, line, rq, r) : MEM_OK;
         if (st != MEM_OK)
@@ -290,7 +300,7 @@ mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uin
     g->kinds[w] = kind;
     g->priorities[w] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
-    if (g->data_slots[w] == 0)
+    if (fresh || g->data_slots[w] == 0)
         g->data_slots[w] = ++c->slots_used;
     uint64_t *bits = &c->byte_masks[(size_t)(g->data_slots[w] - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
@@ -728,13 +738,13 @@ bool cache_lookup(const cache *c, uint64_t addr, cache_line_info *info)
 
 uint64_t cache_demote_last(cache *c)
 {
+    /* Every resident LAST line is on the LAST list (grant_last links it, set_class_plain and
+     * cache_drop_line unlink it): walking the list reads none of the metadata of sets that
+     * never held a line. */
     uint64_t n = 0;
-    for (uint32_t line = 0; line < c->slot_count; line++) {
-        if (LINE_FIELD(c, line, tags) != NO_LINE &&
-            LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_LAST) {
-            cache_set_class(c, line, CACHE_PRIORITY_NORMAL);
-            n++;
-        }
+    while (c->last_head != NO_INDEX) {
+        set_class_plain(c, c->last_head, CACHE_PRIORITY_NORMAL);
+        n++;
     }
     return n;
 }

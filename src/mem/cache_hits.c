@@ -116,6 +116,8 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
             uint32_t set = mod_by(line_number, sets, recip);
             g = &groups[set];
             w = 0;
+            if (!group_used(c, set))
+                break;
             if (g->tags[0] != tag) {
                 uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
                 for (; m; m &= m - 1)

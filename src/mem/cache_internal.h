@@ -76,13 +76,17 @@ struct cache {
     uint32_t held_memo[HELD_MEMO_SLOTS];
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
-    uint64_t *used_groups;   /* bit b: a line was ever allocated in line_group b, so that the
-                                whole-cache operations visit only those blocks */
     cache_stats stats;
     uint8_t *storage;        /* one block holding every per-line array above */
     size_t storage_bytes;
     int storage_mapped;      /* storage came from mmap */
     int storage_lent;        /* storage belongs to the caller (config.storage) */
+    /* Bit b: a line was ever allocated in line_group b, so that the whole-cache operations
+     * visit only those blocks and look-ups skip the others unread (cache_ops.h, group_used).
+     * Allocated with the struct, not in storage: every look-up reads it, and a first read of
+     * an untouched page of storage would map the zero page, to be faulted again by the first
+     * allocation's write. */
+    uint64_t used_groups[];
 };
 
 #endif

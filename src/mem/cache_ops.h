@@ -239,10 +239,20 @@ static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t 
 #endif
 }
 
-/* The line of `set` holding `line_number`, or NO_INDEX: way 0 first (a set of a large cache
- * that a small footprint fills holds one line, there), then the ways whose tag print matches,
- * 16 at a time (a block's prints: a set's slots never cross a block within 16 of its ways),
- * with their full tags. */
+/* Whether a line was ever allocated in line_group `group` (cache.used_groups). A set whose
+ * first block never held a line is empty, and reading that block first would map the kernel's
+ * zero page there, to be faulted again by the fill that follows (a second page fault for every
+ * page of metadata a run fills): look-ups and victim choices test this bit before they read. */
+static inline int group_used(const cache *c, uint32_t group)
+{
+    return (int)((c->used_groups[group >> 6] >> (group & 63)) & 1);
+}
+
+/* The line of `set` holding `line_number`, or NO_INDEX: nothing read when the set's first block
+ * never held a line (group_used), else way 0 first (a set of a large cache that a small
+ * footprint fills holds one line, there), then the ways whose tag print matches, 16 at a time (a
+ * block's prints: a set's slots never cross a block within 16 of its ways), with their full
+ * tags. */
 static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, uint32_t set,
                                                               uint64_t line_number,
                                                               const line_group **gp, uint32_t *wp)
@@ -251,6 +261,8 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
     if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a block */
         const line_group *g = &c->groups[set];
         *gp = g;
+        if (!group_used(c, set))
+            return NO_INDEX;
         if (g->tags[0] == tag) {
             *wp = 0;
             return set * GROUP_LINES;
@@ -267,6 +279,10 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
     uint32_t base = set * c->set_stride;
     const line_group *g = &c->groups[base >> GROUP_SHIFT];
     uint32_t at = base & (GROUP_LINES - 1);
+    /* A set's first line goes to its lowest way (choose_victim), so an unused first block
+     * means an empty set, however many blocks the set spans. */
+    if (!group_used(c, base >> GROUP_SHIFT))
+        return NO_INDEX;
     if (g->tags[at] == tag) {
         *gp = g;
         *wp = at;

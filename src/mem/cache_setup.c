@@ -123,7 +123,7 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 7 };
+enum { STORAGE_ARRAYS = 6 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
@@ -133,7 +133,7 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
     size_t list[STORAGE_ARRAYS] = {
         (groups ? groups : 1) * sizeof(line_group), words * sizeof(uint64_t),
         lines * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
-        2 * (size_t)k->line_bytes, ((groups ? groups : 1) + 63) / 64 * sizeof(uint64_t)};
+        2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
 
@@ -178,8 +178,7 @@ static mem_status allocate_storage(cache *c)
     c->storage_bytes = total;
     void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
                                    (void **)&c->data,      (void **)&c->last_prev,
-                                   (void **)&c->last_next, (void **)&c->scratch,
-                                   (void **)&c->used_groups};
+                                   (void **)&c->last_next, (void **)&c->scratch};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);
@@ -195,7 +194,8 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     mem_status st = config_check(&k, next, dl);
     if (st != MEM_OK)
         return st;
-    cache *c = calloc(1, sizeof *c);
+    size_t groups = ((size_t)slot_count_of(&k) + GROUP_LINES - 1) / GROUP_LINES;
+    cache *c = calloc(1, sizeof *c + (groups + 63) / 64 * sizeof(uint64_t));
     if (c == NULL) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-007", "", 0, 0, "out of memory creating a cache");
         return MEM_ERR_NOMEM;

@@ -2,6 +2,7 @@
  * handed out in the order lines are first filled, so the memory a run writes grows with the
  * lines it uses, not with how they spread over the sets (issue 13, first-touch memory). These
  * tests look inside the cache (cache_internal.h) because the layout is what they check. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,9 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "mem/cache_internal.h"
 #include "mem/dram.h"
@@ -126,11 +130,119 @@ static void test_slot_reused_after_eviction(void **state)
     teardown(&f);
 }
 
+/* A 16-way cache of `sets` sets on storage lent from a page-aligned mapping (so that its line
+ * blocks start the first page); the mapping's bytes in *map_bytes. */
+static cache *create_mapped(fixture *f, uint32_t sets, uint32_t ways, uint8_t **map,
+                            size_t *map_bytes)
+{
+    memset(f, 0, sizeof *f);
+    diag_list_init(&f->dl);
+    assert_int_equal(dram_create(NULL, &f->dl, &f->d), MEM_OK);
+    cache_config config;
+    cache_config_default(&config, (uint64_t)LINE * sets * ways, ways);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *map_bytes = (cache_storage_bytes(&config) + page - 1) / page * page;
+    void *m = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+#ifdef MADV_NOHUGEPAGE
+    madvise(m, *map_bytes, MADV_NOHUGEPAGE); /* 4 KiB pages, as the caches' own mappings */
+#endif
+    *map = m;
+    config.storage = m;
+    config.storage_bytes = *map_bytes;
+    cache_next_level next = cache_next_level_dram(f->d);
+    assert_int_equal(cache_create(&config, &next, &f->dl, &f->c), MEM_OK);
+    return f->c;
+}
+
+/* Look-ups of lines in sets that never held one read nothing of those sets' blocks: with the
+ * pages of every block past the first two pages made unreadable, each look-up entry point
+ * answers "absent" without a fault (reading such a block would map the zero page, and the fill
+ * would fault the page again). 16 ways (a set is a block) and 4 ways (four sets share one). */
+static void test_unused_blocks_not_read(void **state)
+{
+    (void)state;
+    const uint32_t ways_list[2] = {16, 4};
+    for (int k = 0; k < 2; k++) {
+        uint32_t ways = ways_list[k], sets = 4096 / ways; /* 256 blocks, 40 pages of blocks */
+        fixture f;
+        uint8_t *map;
+        size_t map_bytes, page = (size_t)sysconf(_SC_PAGESIZE);
+        cache *c = create_mapped(&f, sets, ways, &map, &map_bytes);
+        /* Lines of sets 0..3 (blocks 0 and 1, on the first page) become resident. */
+        for (uint64_t set = 0; set < 4; set++)
+            assert_int_equal(read_word(&f, BASE + set * LINE), 0);
+        size_t guarded = (size_t)sets * ways / GROUP_LINES * sizeof(line_group) / page * page;
+        assert_int_equal(mprotect(map + 2 * page, guarded - 2 * page, PROT_NONE), 0);
+        uint32_t first_set = (uint32_t)(2 * page / sizeof(line_group) + 1) * GROUP_LINES / ways;
+        uint32_t last_set = (uint32_t)(guarded / sizeof(line_group)) * GROUP_LINES / ways;
+        for (uint32_t set = first_set; set < last_set; set += 7) {
+            uint64_t addr = BASE + (uint64_t)set * LINE, sectors = 1;
+            cache_line_info info;
+            uint8_t out[LINE], got[LINE];
+            uint32_t runs, line;
+            assert_false(cache_lookup(c, addr, &info));
+            assert_int_equal(cache_lookup_sectors(c, addr), 0);
+            assert_false(cache_peek(c, addr, 4, out, got));
+            assert_false(cache_read_hit(c, addr, 1, CACHE_ALLOC_NORMAL, out, &runs));
+            assert_int_equal(cache_lines_held(c, 1, &addr, &sectors, 0, &line), 0);
+        }
+        assert_int_equal(mprotect(map, map_bytes, PROT_READ | PROT_WRITE), 0);
+        /* The look-ups changed nothing: a line there is a miss, then a hit. */
+        cache_result r;
+        uint32_t v;
+        cache_hints h = {0};
+        uint64_t addr = BASE + (uint64_t)first_set * LINE;
+        assert_int_equal(cache_read(c, addr, 4, &v, &h, &r), MEM_OK);
+        assert_int_equal(r.sector_misses, 1);
+        assert_int_equal(cache_read(c, addr, 4, &v, &h, &r), MEM_OK);
+        assert_int_equal(r.sector_hits, 1);
+        assert_int_equal(c->slots_used, 5);
+        cache_destroy(f.c);
+        munmap(map, map_bytes);
+        dram_destroy(f.d);
+        diag_list_fini(&f.dl);
+    }
+}
+
+/* Filling one line in each of 1,024 sets that never held one faults each page of their blocks
+ * in once: minor faults stay near the pages written (blocks, data, byte masks, DRAM), where
+ * reading each block before writing it took a second fault for every page of blocks. */
+static void test_fill_faults_blocks_once(void **state)
+{
+    (void)state;
+    enum { FILL_SETS = 1024 };
+    fixture f;
+    uint8_t *map;
+    size_t map_bytes, page = (size_t)sysconf(_SC_PAGESIZE);
+    cache *c = create_mapped(&f, FILL_SETS, 16, &map, &map_bytes);
+    for (uint64_t set = 0; set < FILL_SETS; set++) /* DRAM's pages in first */
+        assert_int_equal(dram_fill_pattern(f.d, BASE + set * LINE, 4, 1), MEM_OK);
+    struct rusage before, after;
+    assert_int_equal(getrusage(RUSAGE_SELF, &before), 0);
+    for (uint64_t set = 0; set < FILL_SETS; set++)
+        assert_int_equal(read_word(&f, BASE + set * LINE), 0x01010101u);
+    assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
+    long block_pages = (long)(FILL_SETS * sizeof(line_group) / page);
+    long written = block_pages + (long)(FILL_SETS * (LINE + 32) / page) + 4;
+    long faults = after.ru_minflt - before.ru_minflt;
+    /* Slack for what else the process faults in meanwhile (a sanitizer's shadow pages). */
+    assert_true(faults >= block_pages);
+    assert_true(faults <= written + block_pages / 2);
+    assert_int_equal(c->slots_used, FILL_SETS);
+    cache_destroy(f.c);
+    munmap(map, map_bytes);
+    dram_destroy(f.d);
+    diag_list_fini(&f.dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slots_in_fill_order),
         cmocka_unit_test(test_slot_reused_after_eviction),
+        cmocka_unit_test(test_unused_blocks_not_read),
+        cmocka_unit_test(test_fill_faults_blocks_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

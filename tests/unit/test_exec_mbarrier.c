@@ -18,6 +18,7 @@ typedef struct fixture {
     exec_launch launch;
     exec_cta cta;
     exec_warp warps[2];
+    exec_mbar_wait waits[2]; /* the warps' mbarrier waits (exec_warp.mbar) */
     uint8_t shared[64];
     uint32_t preds[2][4];
     ir_insn wait_in;
@@ -43,6 +44,7 @@ static void fresh(void)
         F.warps[i].run = &F.rs;
         F.warps[i].warp_in_cta = i;
         F.warps[i].preds = F.preds[i];
+        F.warps[i].mbar = &F.waits[i];
         F.warps[i].state = WARP_READY;
     }
 }
@@ -66,11 +68,11 @@ static void sleep_warp1(uint32_t offset, uint32_t parity)
     F.wait_x.in = &F.wait_in;
     exec_warp *w = &F.warps[1];
     w->state = WARP_MBARRIER;
-    w->mbar.insn = &F.wait_x;
-    w->mbar.lanes = w->mbar.open = 0xFu;
+    w->mbar->insn = &F.wait_x;
+    w->mbar->lanes = w->mbar->open = 0xFu;
     for (unsigned l = 0; l < 4; l++) {
-        w->mbar.offset[l] = offset;
-        w->mbar.operand[l] = parity;
+        w->mbar->offset[l] = offset;
+        w->mbar->operand[l] = parity;
     }
 }
 
@@ -108,10 +110,10 @@ static void test_other_waiters_sleep_on(void **state)
     assert_int_equal(exec_mbarrier_arrive(&F.warps[0], NULL, 0, 0, 1), 0); /* barrier 0 */
     assert_int_equal(F.warps[1].state, WARP_MBARRIER);
     assert_int_equal(mbar_parity(word_at(0)), 1);
-    F.warps[1].mbar.operand[0] = 1; /* lane 0 waits for barrier 16's phase before phase 0 */
+    F.warps[1].mbar->operand[0] = 1; /* lane 0 waits for barrier 16's phase before phase 0 */
     assert_int_equal(exec_mbarrier_arrive(&F.warps[0], NULL, 0, 0, 1), 0);
     assert_int_equal(F.warps[1].state, WARP_MBARRIER); /* lanes 1..3 wait on */
-    assert_int_equal(F.warps[1].mbar.open, 0xEu);      /* lane 0's phase is complete */
+    assert_int_equal(F.warps[1].mbar->open, 0xEu);      /* lane 0's phase is complete */
     assert_int_equal(exec_mbarrier_arrive(&F.warps[0], NULL, 0, 16, 1), 0);
     assert_int_equal(F.warps[1].state, WARP_READY);
 }
