@@ -11,10 +11,12 @@
  *             L2. Only the SM's own state changes: its warps, CTAs, shared memory, L1, constant
  *             and instruction caches, and the thread's copies of the counters; the L2 writes
  *             of its stores wait in the SM's log.
- *   serial    one thread applies the logs SM by SM, then runs the next instruction of every
- *             parked warp in the fixed order of slot k, SM, warp, with the launch's own state:
- *             the L2, DRAM, printf and the device heap see the same sequence whatever the
- *             number of threads.
+ *   logs      the logs are applied SM by SM in the order made: by every thread at once, each
+ *             on its share of the L2's sets with the same writes in the same order per set
+ *             (memsys_l2log.h), or by one thread where that does not hold.
+ *   serial    one thread runs the next instruction of every parked warp in the fixed order of
+ *             slot k, SM, warp, with the launch's own state: the L2, DRAM, printf and the
+ *             device heap see the same sequence whatever the number of threads.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
  * lowest is the launch's fault. */

@@ -32,6 +32,7 @@ struct memsys_l2_part {
     cache *l2;          /* the part's view of the L2 */
     uint64_t clock;     /* the L2's clock when the logs were begun */
     uint32_t log;       /* the log of the entry being applied */
+    bool sliced;        /* the L2 has slices (part_key) */
     uint32_t failed_log;/* the lowest log with an entry that failed; UINT32_MAX: none */
     store_write *writes;
     uint32_t nwrites, cap;
@@ -83,6 +84,7 @@ memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view)
     cache_next_level next = {.ctx = p, .read = part_store_read, .write = part_store_write,
                              .writeback_runs = true};
     p->view = view;
+    p->sliced = cache_get_config(ms->l2)->slices > 1;
     p->l2 = cache_view_create(ms->l2, &next);
     if (!p->l2) {
         free(p);
@@ -139,6 +141,16 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
         p->failed_log = log;
 }
 
+/* What decides the part of an entry: a function of its line's set, so that each set's entries
+ * stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices, ...) and
+ * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (one
+ * line_group block of a 16-way set each), so that parts do not write the same host cache
+ * lines. */
+static uint32_t part_key(const memsys_l2_part *p, uint64_t addr)
+{
+    return p->sliced ? cache_slice_of(p->l2, addr) : cache_set_of(p->l2, addr) >> 4;
+}
+
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
                                   uint32_t nlogs, uint32_t part, uint32_t nparts)
 {
@@ -147,9 +159,7 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
         const memsys_store_log *log = logs[i];
         for (uint32_t k = 0; k < log->count; k++, at++) {
             const logged_store *e = &log->entries[k];
-            /* Shares of 16 consecutive sets (one line_group block of a 16-way set each), so
-             * that parts do not write the same host cache lines. */
-            if ((cache_set_of(p->l2, e->addr) >> 4) % nparts != part)
+            if (part_key(p, e->addr) % nparts != part)
                 continue;
             cache_view_set_clock(p->l2, at);
             apply_entry(p, e, i);

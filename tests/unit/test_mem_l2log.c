@@ -1,7 +1,7 @@
 /* Unit tests of the store logs applied by parts of the L2's sets (src/mem/memsys_l2log.c,
  * src/mem/cache_view.c), held to the serial path on a twin memory system built the same way:
  * twin 0 applies each SM's log in SM order with memsys_store_log_apply; twin 1 begins the logs
- * on three parts, applies the parts one after the other in reverse order (each sees only its
+ * on three parts (an L2 of 4 slices, and one without slices), applies the parts one after the other in reverse order (each sees only its
  * sets, so the order of the parts must not matter) and finishes them. Both make the same
  * deferred stores (random lines of a buffer four times the small L2, random lanes, strides,
  * element sizes and instructions, from four SMs) and, between rounds, the same plain loads, so
@@ -46,13 +46,16 @@ static uint32_t next_random(fixture *f)
     return (uint32_t)(f->seed >> 33);
 }
 
-static int setup(void **state)
+/* The twins on the small h100 geometry with 4 SMs and an L2 of `slices` slices (1: not
+ * sliced, so the parts take blocks of sets instead of slices). */
+static int setup_slices(void **state, uint32_t slices)
 {
     fixture *f = calloc(1, sizeof *f);
     diag_list_init(&f->dl);
     memsys_config cfg;
     memsys_test_small_h100(&cfg);
     cfg.sm_count = SMS;
+    cfg.l2.slices = slices;
     uint8_t *init = malloc(BUF_BYTES);
     for (uint32_t i = 0; i < BUF_BYTES; i++) init[i] = (uint8_t)(i * 7 + 3);
     for (int k = 0; k < 2; k++) {
@@ -75,6 +78,9 @@ static int setup(void **state)
     *state = f;
     return 0;
 }
+
+static int setup(void **state) { return setup_slices(state, 4); }
+static int setup_plain(void **state) { return setup_slices(state, 1); }
 
 static int teardown(void **state)
 {
@@ -243,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_parts_same_as_serial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parts_same_as_serial, setup_plain, teardown),
         cmocka_unit_test_setup_teardown(test_begin_declines, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
