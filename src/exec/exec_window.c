@@ -11,10 +11,12 @@
  *             L2. Only the SM's own state changes: its warps, CTAs, shared memory, L1, constant
  *             and instruction caches, and the thread's copies of the counters; the L2 writes
  *             of its stores wait in the SM's log.
- *   serial    one thread applies the logs SM by SM, then runs the next instruction of every
- *             parked warp in the fixed order of slot k, SM, warp, with the launch's own state:
- *             the L2, DRAM, printf and the device heap see the same sequence whatever the
- *             number of threads.
+ *   logs      the logs are applied SM by SM in the order made: by every thread at once, each
+ *             on its share of the L2's sets with the same writes in the same order per set
+ *             (memsys_l2log.h), or by one thread where that does not hold.
+ *   serial    one thread runs the next instruction of every parked warp in the fixed order of
+ *             slot k, SM, warp, with the launch's own state: the L2, DRAM, printf and the
+ *             device heap see the same sequence whatever the number of threads.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
  * lowest is the launch's fault. */
@@ -26,6 +28,7 @@
 #include "base/gate.h"
 #include "exec/exec_internal.h"
 #include "exec/exec_mbarrier.h"
+#include "mem/memsys_l2log.h"
 
 typedef struct window window;
 
@@ -38,6 +41,8 @@ typedef struct worker {
     uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's first fault;
                                  UINT64_MAX: none */
     uint32_t ran;             /* warps that took a turn in the current round */
+    uint32_t index;           /* in win->workers */
+    memsys_l2_part *l2part;   /* its part of the logs' L2 writes (NULL with one worker) */
     window *win;
     pthread_t thread;
 } worker;
@@ -48,6 +53,8 @@ struct window {
     uint32_t nworkers;        /* workers[0] is the calling thread's; the others have threads */
     gate gate;                /* parallel phases: opened by the calling thread */
     unsigned phases;          /* parallel phases opened so far */
+    int l2_phase;             /* the phase opened applies the store logs by parts (else SMs) */
+    memsys_l2_part **l2parts; /* per worker, for memsys_store_logs_begin (NULL: one worker) */
     atomic_uint next_sm;      /* the parallel phase's next SM to take */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
@@ -101,7 +108,11 @@ static void *worker_main(void *arg)
         seen = gate_wait_open(&win->gate, seen);
         if (atomic_load_explicit(&win->quit, memory_order_relaxed))
             return NULL;
-        parallel_phase(wk);
+        if (win->l2_phase)
+            memsys_store_logs_apply_part(wk->l2part, win->logs, win->rs->machine->sm_count,
+                                         wk->index, win->nworkers);
+        else
+            parallel_phase(wk);
         gate_report(&win->gate, win->nworkers - 1);
     }
 }
@@ -110,6 +121,7 @@ static void *worker_main(void *arg)
 static void run_parallel(window *win)
 {
     atomic_store_explicit(&win->next_sm, 0, memory_order_relaxed);
+    win->l2_phase = 0;
     if (win->nworkers > 1) {
         gate_open(&win->gate);
         win->phases++;
@@ -119,18 +131,39 @@ static void run_parallel(window *win)
         gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
 }
 
-/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made. Returns
+/* The store logs applied by parts, one per worker (memsys_l2log.h): the same writes in the
+ * same order within every L2 set as the loop of apply_logs. */
+static void run_l2_phase(window *win)
+{
+    win->l2_phase = 1;
+    gate_open(&win->gate);
+    win->phases++;
+    memsys_store_logs_apply_part(win->workers[0].l2part, win->logs, win->rs->machine->sm_count,
+                                 0, win->nworkers);
+    gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
+}
+
+/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made (by
+ * parts on every worker when memsys_store_logs_begin allows, with the same results). Returns
  * 1 (the launch stops, out of memory) when one failed. */
 static int apply_logs(window *win)
 {
     exec_run_state *rs = win->rs;
-    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++)
-        if (memsys_store_log_apply(rs->ms, win->logs[sm])) {
-            exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the L2 writes of "
-                     "the stores of SM %u", sm);
-            return 1;
-        }
-    return 0;
+    uint32_t nsm = rs->machine->sm_count, failed = UINT32_MAX;
+    if (win->nworkers > 1 &&
+        memsys_store_logs_begin(rs->ms, win->l2parts, win->nworkers, win->logs, nsm)) {
+        run_l2_phase(win);
+        memsys_store_logs_finish(rs->ms, win->l2parts, win->nworkers, win->logs, nsm, &failed);
+    } else {
+        for (uint32_t sm = 0; sm < nsm && failed == UINT32_MAX; sm++)
+            if (memsys_store_log_apply(rs->ms, win->logs[sm]))
+                failed = sm;
+    }
+    if (failed == UINT32_MAX)
+        return 0;
+    exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the L2 writes of the "
+             "stores of SM %u", failed);
+    return 1;
 }
 
 /* After a parallel phase: the lowest (SM, slot, warp) fault becomes the launch's, and a host
@@ -315,7 +348,9 @@ static int worker_init(window *win, worker *wk)
     wk->rs.tally = memsys_tally_create(rs->ms);
     if (wk->rs.tally)
         wk->rs.ms = memsys_tally_view(wk->rs.tally);
-    return wk->rs.insn_counts && wk->rs.tally ? 0 : -1;
+    if (wk->rs.tally && win->l2parts) /* its L2 writes count where its SMs' accesses do */
+        win->l2parts[wk->index] = wk->l2part = memsys_l2_part_create(rs->ms, wk->rs.ms);
+    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || wk->l2part) ? 0 : -1;
 }
 
 /* Adds a worker's instruction counts and memory counters to the launch's and frees them. */
@@ -329,6 +364,7 @@ static void worker_fini(window *win, worker *wk)
         memsys_tally_merge(rs->ms, wk->rs.tally);
     free(wk->rs.insn_counts);
     memsys_tally_destroy(wk->rs.tally);
+    memsys_l2_part_destroy(wk->l2part);
 }
 
 /* Starts workers 1..n-1; returns how many workers run (fewer when a thread could not start:
@@ -399,16 +435,22 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     window win = {.rs = rs, .nworkers = 1};
     win.workers = calloc(threads, sizeof *win.workers);
     win.logs = calloc(nsm, sizeof *win.logs);
-    int ok = win.workers != NULL && win.logs != NULL;
+    if (threads > 1)
+        win.l2parts = calloc(threads, sizeof *win.l2parts);
+    int ok = win.workers != NULL && win.logs != NULL && (threads == 1 || win.l2parts != NULL);
     /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase: its
      * stores may write the L2 at once, in the order the logs would (immediate logs). */
     for (uint32_t sm = 0; ok && sm < nsm; sm++)
         ok = (win.logs[sm] = memsys_store_log_create(threads == 1)) != NULL;
-    for (uint32_t t = 0; ok && t < threads; t++) ok = worker_init(&win, &win.workers[t]) == 0;
+    for (uint32_t t = 0; ok && t < threads; t++) {
+        win.workers[t].index = t;
+        ok = worker_init(&win, &win.workers[t]) == 0;
+    }
     if (!ok) {
         if (win.workers)
             for (uint32_t t = 0; t < threads; t++) worker_fini(&win, &win.workers[t]);
         free(win.workers);
+        free(win.l2parts);
         free_logs(&win);
         exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the per-thread "
                  "counters of %u host threads", threads);
@@ -431,5 +473,6 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     stop_threads(&win);
     for (uint32_t t = 0; t < running; t++) worker_fini(&win, &win.workers[t]);
     free(win.workers);
+    free(win.l2parts);
     free_logs(&win);
 }

@@ -301,7 +301,7 @@ mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uin
     g->priorities[w] = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
     if (fresh || g->data_slots[w] == 0)
-        g->data_slots[w] = ++c->slots_used;
+        g->data_slots[w] = cache_new_data_slot(c);
     uint64_t *bits = &c->byte_masks[(size_t)(g->data_slots[w] - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
         bits[0] = bits[1] = bits[2] = bits[3] = 0;

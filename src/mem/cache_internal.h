@@ -62,6 +62,9 @@ struct cache {
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */
     uint32_t slots_used;
+    uint32_t *slots_from;    /* a view (cache_view.c): the origin's slots_used, taken atomically
+                                because views on several threads allocate data slots at once;
+                                NULL in a cache itself */
     uint32_t *last_prev, *last_next; /* LAST list, least recent at last_head */
     uint32_t last_head, last_tail;
     uint64_t last_count;
@@ -88,5 +91,12 @@ struct cache {
      * allocation's write. */
     uint64_t used_groups[];
 };
+
+/* The next free data slot (1 + its index), in fill order. */
+static inline uint32_t cache_new_data_slot(cache *c)
+{
+    return c->slots_from ? __atomic_add_fetch(c->slots_from, 1, __ATOMIC_RELAXED)
+                         : ++c->slots_used;
+}
 
 #endif

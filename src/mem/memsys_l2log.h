@@ -1,0 +1,42 @@
+/* The stores' logged L2 writes applied on several host threads (docs/architecture.md, "SMs on
+ * several host threads", "The store logs by sets"): each thread's part applies, in log order,
+ * the entries of every log whose L2 line lies in the part's share of the sets, through its own
+ * view of the L2 (cache_view.h) and its own counters; the parts are then merged. The L2, the
+ * counters and the backing store end as memsys_store_log_apply of each log in turn leaves
+ * them. Used by the executor's phases (src/exec/exec_window.c) only. */
+#ifndef GMS_MEM_MEMSYS_L2LOG_H
+#define GMS_MEM_MEMSYS_L2LOG_H
+
+#include "mem/memsys.h"
+
+typedef struct memsys_l2_part memsys_l2_part;
+
+/* Below this many entries in all the logs, memsys_store_logs_begin declines: waking the
+ * threads would cost more than the writes. */
+enum { MEMSYS_L2_PART_MIN_WRITES = 64 };
+
+/* One host thread's part for ms's L2, counting into `view` (borrowed: the thread's
+ * memsys_tally_view of ms). Returns NULL when out of host memory. */
+memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view);
+void memsys_l2_part_destroy(memsys_l2_part *p);
+/* Prepares parts[0 .. nparts) for the logs logs[0 .. nlogs) (borrowed; in the order their
+ * writes are to be applied: SM order) and returns 1, or returns 0 having changed nothing when
+ * the logs are to be applied one after the other (memsys_store_log_apply) instead: fewer than
+ * two parts, fewer than MEMSYS_L2_PART_MIN_WRITES entries, or an L2 whose sets are coupled
+ * (evict-last lines or a persisting set-aside: cache_view_ready). The answer does not depend on
+ * nparts once it is 2 or more, and either way the results are the same. */
+int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t nparts,
+                            memsys_store_log *const *logs, uint32_t nlogs);
+/* Part `part` of `nparts` (each on its own thread, all at once, after memsys_store_logs_begin
+ * returned 1): applies its share of the entries. No errors here (memsys_store_logs_finish
+ * reports them). */
+void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
+                                  uint32_t nlogs, uint32_t part, uint32_t nparts);
+/* After every part: merges them into ms, makes their writes to the backing store, empties the
+ * logs. Returns 0, or -1 with *failed_log (OUT) the lowest log whose application failed (host
+ * memory: the log could not grow, or a write to the backing store failed). */
+int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t nparts,
+                             memsys_store_log *const *logs, uint32_t nlogs,
+                             uint32_t *failed_log);
+
+#endif
