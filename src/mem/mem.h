@@ -129,6 +129,11 @@ typedef struct mem_access {
                               outside its local or shared window faults the access) or
                               IR_WINDOW_ZERO (see window_lanes, misaligned_lanes) */
     uint64_t policy;     /* L2 policy descriptor when attrs->has_policy (uniform across the warp) */
+    uint8_t skip_served; /* 1: the caller reads neither served[] nor levels (the executor when no
+                            observer watches the launch), so the memory system may leave out the
+                            global and local data's entries and bits and the work of finding
+                            them; 0 (a zeroed record's): every result below is filled. Nothing
+                            else the access does or counts depends on it. */
     uint64_t addr[MEM_LANES];
     uint64_t operand_b[MEM_LANES]; /* atomics: b per lane */
     uint64_t operand_c[MEM_LANES]; /* atomics: c per lane (cas) */

@@ -560,7 +560,9 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     return MEM_OK;
 }
 
-static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r)
+/* One line of a store; `served`: whether the access wants its served records (the level and
+ * slice recorded here are for hier_report_levels only). */
+static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int served)
 {
     const ir_mem_attrs *a = rq->attrs;
     cache_result res;
@@ -604,7 +606,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
                 /* record_levels of the whole line: still of one level (line_level L1 above; the
                  * L1's write-backs of other lines recorded nothing) */
                 r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
-                r->l2_slice = l2_set == CACHE_SET_UNKNOWN
+                r->l2_slice = l2_set == CACHE_SET_UNKNOWN || !served
                                   ? HIER_SLICE_UNKNOWN
                                   : (uint16_t)cache_slice_of_set(ms->l2, l2_set);
             }
@@ -649,10 +651,12 @@ static mem_status read_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
  * nor a wider fill applies): cache_read_line_miss reads the line's missing run through the L1
  * and the L2 in one call, and the L2's read is counted and its levels recorded here as
  * hier_l2_read (the L1's next level) does; any other line, one whose sectors all hit among
- * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line. */
+ * them, takes read_line. *taken_out (OUT): whether cache_read_line_miss took the line.
+ * `served`: whether the access wants its served records; without, a taken line's levels are
+ * left unwritten. */
 static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
                                    cache_hints *h1, int global_bypass, int *taken_out,
-                                   uint32_t l2_set)
+                                   uint32_t l2_set, int served)
 {
     h1->kind = r->kind == LINE_KIND_GLOBAL && (rq->attrs->l1 & IR_L1_READ_ONLY)
                    ? LINE_KIND_GLOBAL_READ_ONLY
@@ -666,6 +670,10 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     if (!taken)
         return read_line(ms, rq, l1, r, h1, global_bypass);
     hier_count_l2(rq, &res2);
+    if (!served) {
+        hier_count_l1(rq, &res);
+        return st;
+    }
     /* The L2 read was the L1's missing run: its sectors by the L2's hits, as record_levels
      * does; then the L1's hits, as load_line does. */
     uint64_t missing = r->sectors & ~res.hit_sectors;
@@ -808,6 +816,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     }
     if (!is_surface(rq->attrs))
         rq->counters->l1.requests++;
+    /* The served records, unless nobody reads them (a surface's counters are drawn from them) */
+    const int served = !acc->skip_served || is_surface(rq->attrs);
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
     uint32_t hit_kinds = store ? 0 : l1_hit_kinds(ms, rq->attrs);
     /* The L2 hints depend on the line's address only through a policy descriptor or an
@@ -837,7 +847,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
                     kind_end++;
-            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held, 1);
+            uint32_t hits = read_lines_hit(ms, rq, l1, i, kind_end, h1.alloc, held, served);
             if (i + hits == kind_end) {
                 i = kind_end - 1;
                 continue;
@@ -856,12 +866,12 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
-        mem_status st = store                       ? store_line(ms, rq, l1, r)
+        mem_status st = store ? store_line(ms, rq, l1, r, served)
                         : ((hit_kinds >> r->kind) & 1)
                             ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
-                                               i >= sets_from ? l2_sets[i] : CACHE_SET_UNKNOWN)
-                                                       : read_line(ms, rq, l1, r, &h1,
-                                                                   global_bypass);
+                                               i >= sets_from ? l2_sets[i] : CACHE_SET_UNKNOWN,
+                                               served)
+                            : read_line(ms, rq, l1, r, &h1, global_bypass);
         after_miss = taken;
         if (st != MEM_OK) {
             rq->line = NULL;
@@ -873,7 +883,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     rq->line = NULL;
     if (!store)
         coalesce_copy_out(ms, acc);
-    hier_report_levels(ms, acc, l1_lines);
+    if (served)
+        hier_report_levels(ms, acc, l1_lines);
     if (is_surface(rq->attrs))
         hier_count_surface(rq, acc);
     return 0;

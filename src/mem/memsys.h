@@ -182,7 +182,8 @@ void memsys_set_params(memsys *ms, const uint8_t *params, uint32_t bytes);
  * do to acc->insn_id (DESIGN.md, "The memory access contract"; docs/architecture.md).
  *   loads, stores, atomics  the lanes in acc->active. Loads and atomics fill acc->data for their
  *                  lanes; all three fill acc->levels and acc->served (which levels served the
- *                  access, and which level each 32-byte sector of global or local data).
+ *                  access, and which level each 32-byte sector of global or local data),
+ *                  except the global and local data's with acc->skip_served (mem.h).
  *   cache control  acc->attrs->cctl on the caches named by attrs->cctl_levels: on every line of
  *                  them (attrs->cctl_all), or on the line of each active lane's address; lanes
  *                  naming one line act on it once. A prefetch never faults (bad lanes do nothing).
