@@ -13,3 +13,13 @@ foreach(mode ulimit physical)
     set_tests_properties(hostmem.registers_${mode} PROPERTIES ENVIRONMENT GMS_SKIP_ULIMIT=1)
   endif()
 endforeach()
+# Starting CTAs on several host threads runs out of memory as on one (tests/host_memory/cta.sh):
+# the same diagnostic with 1, 2 and 3 threads, under an address-space limit (skipped like the
+# `ulimit` case in sanitizer builds).
+add_test(NAME hostmem.cta_start
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/host_memory/cta.sh $<TARGET_FILE:gpumemsim>
+                 ${CMAKE_BINARY_DIR}/host_memory/cta_start)
+set_tests_properties(hostmem.cta_start PROPERTIES LABELS cli TIMEOUT 120 SKIP_RETURN_CODE 77)
+if(GMS_SANITIZE OR GMS_TSAN)
+  set_tests_properties(hostmem.cta_start PROPERTIES ENVIRONMENT GMS_SKIP_ULIMIT=1)
+endif()

@@ -312,9 +312,11 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
 /* (Re)initialises the CTA in a resident slot. The slot's storage (shared memory, warps, their
  * frames and register files) is kept from the previous CTA of the same launch, so a grid of many
  * CTAs allocates it only once per slot; registers are not cleared between CTAs (PTX leaves them
- * undefined; runs stay deterministic). Returns NULL when out of memory. */
-static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, uint32_t sm,
-                          uint32_t slot, uint32_t shared_bytes)
+ * undefined; runs stay deterministic). rs is only read, and only the slot's CTA and its warps'
+ * part of the register arena are written, so SMs may be initialised on different threads; a
+ * failure goes to `err` (its oom flag and fault record). Returns NULL when out of memory. */
+static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta,
+                          uint32_t linear, uint32_t sm, uint32_t slot, uint32_t shared_bytes)
 {
     const exec_launch *L = rs->launch;
     uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
@@ -327,7 +329,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
             cta->nwarps = cta->warps ? nwarps : 0;
         }
         if (!cta || !cta->shared || !cta->warps) {
-            exec_oom(rs, rs->fault, "EXEC-NOMEM-004",
+            exec_oom(err, err->fault, "EXEC-NOMEM-004",
                      "out of host memory for a CTA: %u bytes of shared memory and %u warps "
                      "(%zu bytes)", shared_bytes, nwarps, nwarps * sizeof *cta->warps);
             cta_destroy(cta);
@@ -380,7 +382,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
              * used, for the h100's 1,056 slots of 8 warps. */
             w->frames = calloc(1, sizeof *w->frames);
             if (!w->frames) {
-                exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the call "
+                exec_oom(err, err->fault, "EXEC-NOMEM-004", "out of host memory for the call "
                          "stack of a warp (%zu bytes)", sizeof *w->frames);
                 break;
             }
@@ -401,12 +403,15 @@ static exec_cta *cta_init(exec_run_state *rs, exec_cta *cta, uint32_t linear, ui
             if (rs->reg_arena_fresh)
                 memset(w->frames[0].preds, 0, rs->warp_preds_bytes);
         }
-        if (warp_frame_push(w, rs->entry))
+        w->run = err; /* warp_frame_push reports a failure to w->run */
+        int failed = warp_frame_push(w, rs->entry);
+        w->run = rs;
+        if (failed)
             break;
         w->state = WARP_READY;
         w->pc = 0;
     }
-    if (rs->oom) {
+    if (err->oom) {
         if (fresh) /* a slot's CTA from earlier is still in the slot table, which frees it */
             cta_destroy(cta);
         return NULL;
@@ -503,7 +508,7 @@ static void report_deadlock(exec_run_state *rs, exec_cta **slots, uint32_t nslot
 int exec_start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
 {
     uint32_t idx = sm * rs->ctas_per_sm + k;
-    exec_cta *c = cta_init(rs, rs->slots[idx], rs->next_cta++, sm, k, rs->shared_bytes);
+    exec_cta *c = cta_init(rs, rs, rs->slots[idx], rs->next_cta++, sm, k, rs->shared_bytes);
     if (!c) {
         rs->oom = 1;
         return -1;
@@ -511,6 +516,17 @@ int exec_start_cta(exec_run_state *rs, uint32_t sm, uint32_t k)
     rs->slots[idx] = c;
     rs->slot_busy[idx] = 1;
     rs->resident++;
+    return 0;
+}
+
+int exec_init_cta(exec_run_state *rs, exec_run_state *err, uint32_t linear, uint32_t sm,
+                  uint32_t k)
+{
+    uint32_t idx = sm * rs->ctas_per_sm + k;
+    exec_cta *c = cta_init(rs, err, rs->slots[idx], linear, sm, k, rs->shared_bytes);
+    if (!c)
+        return -1;
+    rs->slots[idx] = c;
     return 0;
 }
 

@@ -341,6 +341,15 @@ uint32_t warp_run_parallel(exec_warp *w, uint32_t quantum);
 void exec_window_run(exec_run_state *rs, uint32_t threads);
 /* exec_device.c, for exec_window.c */
 int exec_start_cta(exec_run_state *rs, uint32_t sm, uint32_t k);
+/* Initialises CTA `linear` of the grid in slot k of SM `sm` (rs->slots[sm * ctas_per_sm + k]),
+ * leaving the slot's busy flag, rs->next_cta and rs->resident to the caller, which chose the
+ * CTA. Only that slot's CTA, its warps and their part of the register arena are written (rs is
+ * read), so different SMs may start CTAs on different threads at once (docs/architecture.md,
+ * "SMs on several host threads"). Returns 0, or -1 when out of host memory, with err->oom set
+ * and, if err->fault held no rule yet, EXEC-NOMEM-004 and its message there (the slot keeps
+ * its earlier CTA, or none). */
+int exec_init_cta(exec_run_state *rs, exec_run_state *err, uint32_t linear, uint32_t sm,
+                  uint32_t k);
 void exec_report_deadlock(exec_run_state *rs);
 void warp_set_pc(exec_warp *w, uint32_t pc);
 void warp_push_waiting(exec_warp *w, uint32_t pc, uint32_t mask);

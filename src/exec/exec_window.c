@@ -2,7 +2,8 @@
  * simulated on several host threads with results that do not depend on how many
  * (docs/architecture.md, "SMs on several host threads").
  *
- * A round: the free resident slots take the grid's next CTAs (slot order: k, then SM), every
+ * A round: the free resident slots take the grid's next CTAs (slot order: k, then SM; chosen
+ * on the calling thread, initialised in a start phase by the thread that takes each SM), every
  * live warp gets a turn of `quantum` instructions, and CTAs whose warps are all done retire. The
  * turns run in phases:
  *   parallel  every SM (each on whichever thread takes it) runs its warps in slot and warp order,
@@ -32,6 +33,12 @@
 
 typedef struct window window;
 
+enum {
+    PHASE_RUN,   /* the SMs run their warps */
+    PHASE_L2,    /* the threads apply the store logs by parts of the L2 */
+    PHASE_START, /* the SMs initialise the CTAs chosen for their free slots */
+};
+
 /* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
  * thread's own statistics, fault, instruction counts and memory tally (whose view is rs.ms). */
 typedef struct worker {
@@ -41,6 +48,9 @@ typedef struct worker {
     uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's first fault;
                                  UINT64_MAX: none */
     uint32_t ran;             /* warps that took a turn in the current round */
+    uint64_t start_key;       /* (slot, SM) of the lowest CTA start that failed; UINT64_MAX:
+                                 none */
+    exec_fault start_fault;   /* what each CTA start of the thread reports, read on a failure */
     uint32_t index;           /* in win->workers */
     memsys_l2_part *l2part;   /* its part of the logs' L2 writes (NULL with one worker) */
     window *win;
@@ -53,10 +63,12 @@ struct window {
     uint32_t nworkers;        /* workers[0] is the calling thread's; the others have threads */
     gate gate;                /* parallel phases: opened by the calling thread */
     unsigned phases;          /* parallel phases opened so far */
-    int l2_phase;             /* the phase opened applies the store logs by parts (else SMs) */
+    int phase;                /* what the phase opened does (PHASE_*) */
     memsys_l2_part **l2parts; /* per worker, for memsys_store_logs_begin (NULL: one worker) */
     atomic_uint next_sm;      /* the parallel phase's next SM to take */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
+    uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
+    uint32_t starting;        /* slots with a CTA to start */
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
 };
@@ -91,12 +103,50 @@ static void run_sm(worker *wk, uint32_t sm)
     }
 }
 
+/* The start phase's work for SM `sm` on worker wk: the CTAs that begin_round chose for its
+ * slots, in slot order, each ready for its first turn. A failure stops the SM's starts; the
+ * thread keeps the lowest (slot, SM) failure's report, which is the one the serial order would
+ * have met first. */
+static void start_sm(worker *wk, uint32_t sm)
+{
+    window *win = wk->win;
+    exec_run_state *rs = win->rs;
+    uint32_t quantum = rs->machine->quantum;
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++) {
+        uint32_t idx = sm * rs->ctas_per_sm + k;
+        if (win->start_linear[idx] == UINT32_MAX)
+            continue;
+        wk->start_fault.rule = NULL; /* each start reports its own failure */
+        wk->rs.oom = 0;
+        if (exec_init_cta(rs, &wk->rs, win->start_linear[idx], sm, k)) {
+            uint64_t key = (uint64_t)k << 32 | sm;
+            if (key < wk->start_key) {
+                wk->start_key = key;
+                wk->fault.rule = wk->start_fault.rule;
+                memcpy(wk->fault.message, wk->start_fault.message, sizeof wk->fault.message);
+            }
+            break;
+        }
+        win->start_linear[idx] = UINT32_MAX;
+        exec_cta *cta = rs->slots[idx];
+        for (uint32_t i = 0; i < cta->nwarps; i++) cta->warps[i].turn_left = quantum;
+    }
+}
+
 static void parallel_phase(worker *wk)
 {
     window *win = wk->win;
     uint32_t nsm = win->rs->machine->sm_count, sm;
+    if (win->phase == PHASE_RUN) {
+        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
+            run_sm(wk, sm);
+        return;
+    }
+    wk->rs.fault = &wk->start_fault; /* the lowest failure is copied from it to wk->fault */
     while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-        run_sm(wk, sm);
+        start_sm(wk, sm);
+    wk->rs.fault = &wk->fault;
+    wk->rs.oom = 0; /* a failed start is told by start_key */
 }
 
 static void *worker_main(void *arg)
@@ -108,7 +158,7 @@ static void *worker_main(void *arg)
         seen = gate_wait_open(&win->gate, seen);
         if (atomic_load_explicit(&win->quit, memory_order_relaxed))
             return NULL;
-        if (win->l2_phase)
+        if (win->phase == PHASE_L2)
             memsys_store_logs_apply_part(wk->l2part, win->logs, win->rs->machine->sm_count,
                                          wk->index, win->nworkers);
         else
@@ -117,11 +167,12 @@ static void *worker_main(void *arg)
     }
 }
 
-/* Runs one parallel phase on every worker and waits for all of them. */
-static void run_parallel(window *win)
+/* Runs one parallel phase (PHASE_RUN or PHASE_START) on every worker and waits for all of
+ * them. */
+static void run_parallel(window *win, int phase)
 {
     atomic_store_explicit(&win->next_sm, 0, memory_order_relaxed);
-    win->l2_phase = 0;
+    win->phase = phase;
     if (win->nworkers > 1) {
         gate_open(&win->gate);
         win->phases++;
@@ -135,7 +186,7 @@ static void run_parallel(window *win)
  * same order within every L2 set as the loop of apply_logs. */
 static void run_l2_phase(window *win)
 {
-    win->l2_phase = 1;
+    win->phase = PHASE_L2;
     gate_open(&win->gate);
     win->phases++;
     memsys_store_logs_apply_part(win->workers[0].l2part, win->logs, win->rs->machine->sm_count,
@@ -239,17 +290,24 @@ static void gather_stats(window *win)
     }
 }
 
-/* Starts CTAs in free slots and gives every live warp a turn; *turns (OUT) counts them.
- * Returns -1 when out of memory. */
-static int begin_round(exec_run_state *rs, uint32_t *turns)
+/* Chooses the CTAs that free slots start (the grid's next ones, in slot order: k, then SM;
+ * start_phase initialises them) and gives every live warp a turn; *turns (OUT) counts them. */
+static void begin_round(window *win, uint32_t *turns)
 {
+    exec_run_state *rs = win->rs;
     *turns = 0;
     uint32_t nsm = rs->machine->sm_count, quantum = rs->machine->quantum;
     for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
         for (uint32_t sm = 0; sm < nsm; sm++) {
             uint32_t idx = sm * rs->ctas_per_sm + k;
-            if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas && exec_start_cta(rs, sm, k))
-                return -1;
+            if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas) {
+                win->start_linear[idx] = rs->next_cta++;
+                win->starting++;
+                rs->slot_busy[idx] = 1;
+                rs->resident++;
+                *turns += rs->nwarps; /* each warp of a new CTA is ready for a whole turn */
+                continue;
+            }
             if (!rs->slot_busy[idx])
                 continue;
             exec_cta *cta = rs->slots[idx];
@@ -261,7 +319,52 @@ static int begin_round(exec_run_state *rs, uint32_t *turns)
                 *turns += w->turn_left != 0;
             }
         }
-    return 0;
+}
+
+/* After a start phase in which some CTA could not start (out of memory): the state the serial
+ * starts would have left, which stopped at the first failure in slot order (k, then SM): that
+ * CTA and those after it never started, and its report is the launch's. */
+static void start_failed(window *win, uint64_t key, const exec_fault *f)
+{
+    exec_run_state *rs = win->rs;
+    uint32_t nsm = rs->machine->sm_count;
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (win->start_linear[idx] == UINT32_MAX)
+                continue;
+            if (((uint64_t)k << 32 | sm) >= key) {
+                if (((uint64_t)k << 32 | sm) == key)
+                    rs->next_cta = win->start_linear[idx] + 1;
+                rs->slot_busy[idx] = 0;
+                rs->resident--;
+            }
+            win->start_linear[idx] = UINT32_MAX;
+        }
+    rs->oom = 1;
+    if (!rs->fault->rule) {
+        rs->fault->rule = f->rule;
+        memcpy(rs->fault->message, f->message, sizeof rs->fault->message);
+    }
+}
+
+/* Initialises the CTAs begin_round chose, each SM's on whichever thread takes it. Returns 1
+ * when one could not start (the launch stops), else 0. */
+static int start_phase(window *win)
+{
+    if (!win->starting)
+        return 0;
+    run_parallel(win, PHASE_START);
+    win->starting = 0;
+    const worker *first = NULL;
+    for (uint32_t t = 0; t < win->nworkers; t++)
+        if (win->workers[t].start_key != UINT64_MAX &&
+            (!first || win->workers[t].start_key < first->start_key))
+            first = &win->workers[t];
+    if (!first)
+        return 0;
+    start_failed(win, first->start_key, &first->fault);
+    return 1;
 }
 
 /* Retires the CTAs whose warps are all done. Returns how many. */
@@ -300,7 +403,8 @@ static uint32_t round_of_turns(window *win, uint64_t start)
 {
     exec_run_state *rs = win->rs;
     uint32_t turns;
-    if (begin_round(rs, &turns))
+    begin_round(win, &turns);
+    if (start_phase(win))
         return UINT32_MAX;
     uint64_t limit = rs->launch->max_warp_instructions;
     uint64_t used = rs->stats->warp_instructions - start;
@@ -316,7 +420,7 @@ static uint32_t round_of_turns(window *win, uint64_t start)
         win->slot = k;
         win->slot_end = k + 1;
         for (;;) {
-            run_parallel(win);
+            run_parallel(win, PHASE_RUN);
             if (apply_logs(win) || gather_faults(win))
                 return UINT32_MAX;
             uint32_t parked;
@@ -339,6 +443,8 @@ static int worker_init(window *win, worker *wk)
     memset(&wk->stats, 0, sizeof wk->stats);
     memset(&wk->fault, 0, sizeof wk->fault);
     wk->fault_key = UINT64_MAX;
+    wk->start_key = UINT64_MAX;
+    memset(&wk->start_fault, 0, sizeof wk->start_fault);
     wk->rs.stats = &wk->stats;
     wk->rs.fault = &wk->fault;
     wk->rs.faulted = wk->rs.oom = 0;
@@ -435,9 +541,13 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     window win = {.rs = rs, .nworkers = 1};
     win.workers = calloc(threads, sizeof *win.workers);
     win.logs = calloc(nsm, sizeof *win.logs);
+    win.start_linear = malloc(rs->nslots * sizeof *win.start_linear);
+    if (win.start_linear)
+        memset(win.start_linear, 0xff, rs->nslots * sizeof *win.start_linear);
     if (threads > 1)
         win.l2parts = calloc(threads, sizeof *win.l2parts);
-    int ok = win.workers != NULL && win.logs != NULL && (threads == 1 || win.l2parts != NULL);
+    int ok = win.workers != NULL && win.logs != NULL && win.start_linear != NULL &&
+             (threads == 1 || win.l2parts != NULL);
     /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase: its
      * stores may write the L2 at once, in the order the logs would (immediate logs). */
     for (uint32_t sm = 0; ok && sm < nsm; sm++)
@@ -451,6 +561,7 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
             for (uint32_t t = 0; t < threads; t++) worker_fini(&win, &win.workers[t]);
         free(win.workers);
         free(win.l2parts);
+        free(win.start_linear);
         free_logs(&win);
         exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the per-thread "
                  "counters of %u host threads", threads);
@@ -474,5 +585,6 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     for (uint32_t t = 0; t < running; t++) worker_fini(&win, &win.workers[t]);
     free(win.workers);
     free(win.l2parts);
+    free(win.start_linear);
     free_logs(&win);
 }
