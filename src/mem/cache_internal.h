@@ -92,6 +92,13 @@ struct cache {
     uint64_t used_groups[];
 };
 
+/* The data slots handed out so far: a slot numbered above it (1 + index) is handed out later,
+ * and its line bytes are still the storage's zeros. */
+static inline uint32_t cache_slots_now(const cache *c)
+{
+    return c->slots_from ? __atomic_load_n(c->slots_from, __ATOMIC_RELAXED) : c->slots_used;
+}
+
 /* The next free data slot (1 + its index), in fill order. */
 static inline uint32_t cache_new_data_slot(cache *c)
 {

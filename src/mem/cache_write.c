@@ -390,12 +390,18 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
                 r->write_through_bytes += bits ? stored_bytes(bits) : 128;
             return st; /* *line is NO_INDEX */
         }
+        uint32_t slots = bits ? cache_slots_now(c) : 0;
         st = cache_allocate_line(c, set_index(c, line_number), line_number, h->kind, h->request,
                                  r, line);
         if (st != MEM_OK) {
             *line = NO_INDEX;
             return st;
         }
+        /* A partial store blends into the line's bytes. Those of a data slot never used before
+         * are the storage's zeros, written over here first: a first read of their page would
+         * map the kernel's zero page there, to be faulted again by the blend's write. */
+        if (bits && LINE_FIELD(c, *line, data_slots) > slots)
+            memset(line_data(c, *line), 0, (size_t)1 << c->line_shift);
     }
     apply_alloc_hint(c, *line, (cache_alloc)h->alloc);
     if (*through) {

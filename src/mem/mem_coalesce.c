@@ -720,18 +720,14 @@ static void copy_out_block(const memsys *ms, mem_access *acc, uint32_t bytes)
     }
 }
 
-/* A load's data, from the line requests into its lanes (block_*, lane_src, pieces). */
-void coalesce_copy_out(const memsys *ms, mem_access *acc)
+/* coalesce_copy_out but for a full warp of words from lane_src alone: out of line, so that
+ * that common shape's path saves no registers. */
+static __attribute__((noinline)) void copy_out_general(const memsys *ms, mem_access *acc,
+                                                       uint32_t bytes)
 {
-    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
     uint32_t m = ms->whole_lanes;
     if (ms->block_lanes)
         copy_out_block(ms, acc, bytes);
-    if (m == UINT32_MAX && bytes == 4) { /* a full warp of words */
-#pragma GCC unroll 8
-        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], ms->lane_src[l], 4);
-        m = 0;
-    }
     switch (bytes) {
     case 4: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 4); break;
     case 8: for (; m; m &= m - 1) memcpy(acc->data[__builtin_ctz(m)], ms->lane_src[__builtin_ctz(m)], 8); break;
@@ -744,6 +740,22 @@ void coalesce_copy_out(const memsys *ms, mem_access *acc)
         const lane_piece *pc = &ms->pieces[p];
         lane_copy(acc->data[pc->lane] + pc->lane_off, ms->reqs[pc->req].data + pc->off, pc->len);
     }
+}
+
+/* A load's data, from the line requests into its lanes (block_*, lane_src, pieces). */
+void coalesce_copy_out(const memsys *ms, mem_access *acc)
+{
+    uint32_t bytes = (uint32_t)acc->elem_bytes * acc->vec;
+    if (ms->whole_lanes == UINT32_MAX && bytes == 4 && !ms->block_lanes && !ms->npieces) {
+        /* A full warp of words, each from its lane_src (a column's or a scattered load's):
+         * unrolled whole, each lane's pointer and destination at a constant offset, three host
+         * instructions a lane (unrolled by 8, the compiler kept an index it advanced lane by
+         * lane). */
+#pragma GCC unroll 32
+        for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(acc->data[l], ms->lane_src[l], 4);
+        return;
+    }
+    copy_out_general(ms, acc, bytes);
 }
 
 /* Adds lane `lane`'s texel `slot` (bytes at `addr`) to the line requests, split at lines. */

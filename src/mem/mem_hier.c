@@ -701,21 +701,26 @@ static mem_status read_missed_line(memsys *ms, mem_request *rq, cache *l1, line_
     return st;
 }
 
+/* l1_hit_kinds of a load that is not a surface access, whose global_load_bypasses_l1 is
+ * `bypass` (hier_global_local has it already). */
+static uint32_t l1_hit_kinds_of(const memsys *ms, const ir_mem_attrs *a, int bypass)
+{
+    uint32_t kinds = 0;
+    if (!bypass && a->l1_ctl == IR_CC_DEFAULT && a->l2_ctl == IR_CC_DEFAULT &&
+        a->fill_bytes <= ms->line_bytes)
+        kinds |= 1u << LINE_KIND_GLOBAL;
+    if (!(a->l1 & IR_L1_LAST_USE))
+        kinds |= 1u << LINE_KIND_LOCAL;
+    return kinds;
+}
+
 /* Which kinds of line (bit LINE_KIND_*) a load with attributes `a` reads exactly as
  * read_line would when every requested sector hits in L1 (read_line's only work is then
  * load_line's L1 reads): not a surface access, no L1 bypass, no LSC cache control, no
  * wider fill, and for local lines no last-use discard. */
 static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 {
-    if (is_surface(a))
-        return 0;
-    uint32_t kinds = 0;
-    if (!global_load_bypasses_l1(ms, a) && a->l1_ctl == IR_CC_DEFAULT &&
-        a->l2_ctl == IR_CC_DEFAULT && a->fill_bytes <= ms->line_bytes)
-        kinds |= 1u << LINE_KIND_GLOBAL;
-    if (!(a->l1 & IR_L1_LAST_USE))
-        kinds |= 1u << LINE_KIND_LOCAL;
-    return kinds;
+    return is_surface(a) ? 0 : l1_hit_kinds_of(ms, a, global_load_bypasses_l1(ms, a));
 }
 
 /* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
@@ -805,27 +810,29 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
     if (all_global < 0)
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
+    /* The attributes' verdicts, once an access (each line and step below asks them) */
+    const int surface = is_surface(rq->attrs);
+    const int bypass = !store && !surface && global_load_bypasses_l1(ms, rq->attrs);
+    uint32_t hit_kinds = store || surface ? 0 : l1_hit_kinds_of(ms, rq->attrs, bypass);
     uint32_t held_lines[LINE_SCRATCH];
     const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
     int one_kind = 0;
     if (local_only) {
-        if (store ||
-            !lines_in_l1(ms, l1, l1_hit_kinds(ms, rq->attrs), held_lines, all_global, &one_kind))
+        if (store || !lines_in_l1(ms, l1, hit_kinds, held_lines, all_global, &one_kind))
             return 1;
         held = held_lines;
     }
-    if (!is_surface(rq->attrs))
+    if (!surface)
         rq->counters->l1.requests++;
     /* The served records, unless nobody reads them (a surface's counters are drawn from them) */
-    const int served = !acc->skip_served || is_surface(rq->attrs);
+    const int served = !acc->skip_served || surface;
     cache_hints h1 = {.alloc = l1_alloc_for(rq->attrs, 0), .request = rq};
-    uint32_t hit_kinds = store ? 0 : l1_hit_kinds(ms, rq->attrs);
     /* The L2 hints depend on the line's address only through a policy descriptor or an
      * access-policy window; otherwise they are set again only when the line kind changes
      * (nothing else writes them: hier_l2_read and l2_write_for only set their request). */
     int l2_hints_per_line = rq->attrs->has_policy || ms->window.bytes;
     int l2_hints_kind = -1;
-    int global_bypass = !store && global_lines_bypass(ms, rq->attrs);
+    int global_bypass = !store && (surface || bypass); /* global_lines_bypass */
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
     uint32_t l2_sets[LINE_SCRATCH], sets_from = ms->nreqs; /* prefetch_lines' L2 sets */
@@ -877,7 +884,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             rq->line = NULL;
             return nomem(f, acc);
         }
-        if (!is_surface(rq->attrs))
+        if (!surface)
             count_lsu_line(rq, r, store, i == 0, sectors0, hits0);
     }
     rq->line = NULL;
@@ -885,7 +892,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         coalesce_copy_out(ms, acc);
     if (served)
         hier_report_levels(ms, acc, l1_lines);
-    if (is_surface(rq->attrs))
+    if (surface)
         hier_count_surface(rq, acc);
     return 0;
 }

@@ -69,6 +69,11 @@ struct timing_mem {
     uint64_t *near_tag;     /* per partition, sets x ways: line + 1, 0 empty */
     uint64_t *near_sectors; /* the sectors of the line the copy holds (bit per sector) */
     uint64_t *near_stamp;   /* last use, for LRU */
+    /* Per partition and set: the ways filled (they fill in order and never empty). A set is
+     * looked at only that far, and an empty one is filled unread: a first read of a
+     * never-written page of near_tag would map the kernel's zero page there, to be faulted
+     * again by the write that follows. */
+    uint32_t *near_fill;
     uint64_t near_clock;
 };
 
@@ -120,7 +125,8 @@ static int create_near(timing_mem *tm, const gpu_config *cfg)
     tm->near_tag = calloc(n, sizeof *tm->near_tag);
     tm->near_stamp = calloc(n, sizeof *tm->near_stamp);
     tm->near_sectors = calloc(n, sizeof *tm->near_sectors);
-    return tm->near_tag && tm->near_stamp && tm->near_sectors ? 0 : -1;
+    tm->near_fill = calloc((size_t)(tm->near_sets * tm->partitions), sizeof *tm->near_fill);
+    return tm->near_tag && tm->near_stamp && tm->near_sectors && tm->near_fill ? 0 : -1;
 }
 
 timing_mem *timing_mem_create(const gpu_config *cfg)
@@ -166,6 +172,7 @@ void timing_mem_destroy(timing_mem *tm)
     free(tm->near_tag);
     free(tm->near_stamp);
     free(tm->near_sectors);
+    free(tm->near_fill);
     free(tm);
 }
 
@@ -277,26 +284,27 @@ static int near_touch(timing_mem *tm, uint32_t part, uint64_t addr)
 {
     uint64_t line = addr / tm->l2_line_bytes;
     uint64_t bit = UINT64_C(1) << ((addr % tm->l2_line_bytes) / tm->sector_bytes % 64);
-    size_t base = (size_t)((part * tm->near_sets + line % tm->near_sets) * tm->near_ways);
+    size_t set = (size_t)(part * tm->near_sets + line % tm->near_sets);
+    size_t base = set * tm->near_ways;
     uint64_t *tag = tm->near_tag + base, *stamp = tm->near_stamp + base;
     uint64_t *sectors = tm->near_sectors + base;
-    uint32_t victim = 0;
+    uint32_t filled = tm->near_fill[set], victim = 0;
     tm->near_clock++;
-    for (uint32_t w = 0; w < tm->near_ways; w++) {
+    for (uint32_t w = 0; w < filled; w++) {
         if (tag[w] == line + 1) {
             stamp[w] = tm->near_clock;
             int had = (sectors[w] & bit) != 0;
             sectors[w] |= bit;
             return had;
         }
-        /* Ways fill in order and never empty (an empty way's stamp, 0, is the least, and the
-         * first least is the victim): the first empty way ends the set and is the victim. */
-        if (!tag[w]) {
-            victim = w;
-            break;
-        }
-        if (stamp[w] < stamp[victim])
-            victim = w;
+    }
+    if (filled < tm->near_ways) { /* the first empty way */
+        victim = filled;
+        tm->near_fill[set] = filled + 1;
+    } else { /* the least recent way, the first of equals */
+        for (uint32_t w = 1; w < filled; w++)
+            if (stamp[w] < stamp[victim])
+                victim = w;
     }
     tag[victim] = line + 1;
     stamp[victim] = tm->near_clock;
