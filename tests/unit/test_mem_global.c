@@ -23,6 +23,7 @@
 #include "mem/mem_policy.h"
 #include "mem/memsys.h"
 #include "mem/memsys_internal.h"
+#include "cache_twins.h"
 #include "memsys_test.h"
 
 /* Two buffers of 64 KiB each: together twice the small L2, so that a trace evicts from it. */
@@ -177,20 +178,8 @@ static void twin1_access(fixture *fx, mem_global_mode mode, int lanes, int resul
 static void same_lines(const fixture *fx, const cache *a, const cache *b)
 {
     for (int k = 0; k < 2; k++)
-        for (uint64_t at = fx->buf[k]; at < fx->buf[k] + BUF_BYTES; at += 128) {
-            cache_line_info x, y;
-            assert_int_equal(cache_lookup(a, at, &x), cache_lookup(b, at, &y));
-            assert_memory_equal(&x, &y, sizeof x);
-            if (x.present) {
-                uint8_t u[128], v[128], gu[128] = {0}, gv[128] = {0};
-                cache_peek(a, at, 128, u, gu);
-                cache_peek(b, at, 128, v, gv);
-                assert_memory_equal(gu, gv, 128);
-                for (int i = 0; i < 128; i++)
-                    if (gu[i])
-                        assert_int_equal(u[i], v[i]);
-            }
-        }
+        for (uint64_t at = fx->buf[k]; at < fx->buf[k] + BUF_BYTES; at += 128)
+            assert_same_line(a, b, at);
 }
 
 /* The two twins' counters, cache statistics and lines are the same. */

@@ -18,6 +18,7 @@
 
 #include "mem/memsys.h"
 #include "mem/memsys_internal.h"
+#include "cache_twins.h"
 #include "memsys_test.h"
 
 /* A buffer twice the small L2, so that the trace evicts from it. */
@@ -148,18 +149,8 @@ static void same_lines(const fixture *fx, const cache *c0, const cache *c1)
     uint64_t ranges[2][2] = {{fx->buf, fx->buf + BUF_BYTES},
                              {MEM_LOCAL_BACKING_BASE, MEM_LOCAL_BACKING_BASE + 32 * LOCAL_BYTES}};
     for (int r = 0; r < 2; r++)
-        for (uint64_t at = ranges[r][0]; at < ranges[r][1]; at += 128) {
-            cache_line_info x, y;
-            assert_int_equal(cache_lookup(c0, at, &x), cache_lookup(c1, at, &y));
-            assert_memory_equal(&x, &y, sizeof x);
-            uint8_t u[128], v[128], gu[128] = {0}, gv[128] = {0};
-            cache_peek(c0, at, 128, u, gu);
-            cache_peek(c1, at, 128, v, gv);
-            assert_memory_equal(gu, gv, 128);
-            for (int i = 0; i < 128; i++)
-                if (gu[i])
-                    assert_int_equal(u[i], v[i]);
-        }
+        for (uint64_t at = ranges[r][0]; at < ranges[r][1]; at += 128)
+            assert_same_line(c0, c1, at);
 }
 
 /* Both twins agree on everything but the served records, which twin 1 leaves out (but for a
