@@ -50,6 +50,7 @@ struct cache {
     uint32_t slot_count;     /* sets * set_stride */
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
+    int host_avx2;           /* the host executes AVX2 (base/cpu.h), for merge_line128 */
     int plain_index;         /* not sliced, modulo index: the set is line number mod sets */
     uint32_t slice_sets;     /* sets per slice (sets when not sliced) */
     /* Reciprocals for the set index without a divide instruction (cache.c, set_index), or 0

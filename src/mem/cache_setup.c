@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "base/bits.h"
+#include "base/cpu.h"
 #include "mem/cache_internal.h"
 
 /* ---- creation ---- */
@@ -212,6 +213,7 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->sectors_per_line = k.line_bytes / k.sector_bytes;
     c->bitmap_words = (k.line_bytes + 63) / 64;
     c->fold_bits = bits_log2_floor(c->sets) + (bits_is_power_of_two(c->sets) ? 0 : 1);
+    c->host_avx2 = cpu_has_avx2();
     c->plain_index = k.slices <= 1 && k.index_function == CACHE_INDEX_MODULO;
     c->slice_sets = k.slices > 1 ? c->sets / k.slices : c->sets;
     unsigned number_bits = 64 - c->line_shift; /* of a line number */

@@ -480,6 +480,61 @@ static inline uint64_t sectors_all32(uint64_t w0, uint64_t w1)
     return sectors_equal32(w0, w1, UINT32_MAX);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CACHE_MERGE_AVX2 1
+#include <immintrin.h>
+/* merge_line128 on hosts with AVX2 (cache.host_avx2): 32 bytes at a time, one byte blend each. */
+__attribute__((target("avx2"))) static void merge_line128_avx2(uint8_t *ld, const uint8_t *data,
+                                                               const uint8_t *mask)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    for (uint32_t i = 0; i < 128; i += 32) {
+        __m256i keep = _mm256_cmpeq_epi8(
+            _mm256_loadu_si256((const __m256i *)(const void *)(mask + i)), zero);
+        __m256i old = _mm256_loadu_si256((const __m256i *)(const void *)(ld + i));
+        __m256i new_bytes = _mm256_loadu_si256((const __m256i *)(const void *)(data + i));
+        _mm256_storeu_si256((__m256i *)(void *)(ld + i),
+                            _mm256_blendv_epi8(new_bytes, old, keep));
+    }
+}
+#endif
+
+/* A scattered store's bytes merged into a 128-byte line at a fixed cost (a warp's field of each
+ * of several structures made one copy per 4-byte run, about 16 host instructions each): every
+ * byte of the line is written, an unstored one with its own value. `mask` (one byte per line
+ * byte, nonzero where stored) is what SSE2 compares; without SSE2, or without a mask (bits then
+ * cover the whole line, which write_part_line never sees), the two bitmap words `bits` are
+ * spread eight bytes at a time. */
+static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *data,
+                                 const uint8_t *mask, const uint64_t *bits)
+{
+#ifdef CACHE_MERGE_AVX2
+    if (mask && c->host_avx2) {
+        merge_line128_avx2(ld, data, mask);
+        return;
+    }
+#else
+    (void)c;
+#endif
+#ifdef __SSE2__
+    if (mask) {
+        const __m128i zero = _mm_setzero_si128();
+        for (uint32_t i = 0; i < 128; i += 16) {
+            __m128i keep =
+                _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(mask + i)), zero);
+            __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(ld + i));
+            __m128i new_bytes = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
+            _mm_storeu_si128((__m128i *)(void *)(ld + i),
+                             _mm_or_si128(_mm_and_si128(keep, old),
+                                          _mm_andnot_si128(keep, new_bytes)));
+        }
+        return;
+    }
+#endif
+    for (uint32_t i = 0; i < 128; i += 8)
+        blend8(ld + i, data + i, (bits[i / 64] >> (i % 64)) & 0xFF);
+}
+
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
  * store bits bits[0..1] (a warp's scattered store: a field of each of several structures): the
  * same counts, next-level calls and line state, with the sector masks worked out from the two
@@ -503,20 +558,7 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
     uint32_t w = L.w;
     uint8_t *ld = L.data;
     uint64_t *valid = L.valid, *dirt = valid + 2;
-    for (uint32_t k = 0; k < 2; k++) {
-        for (uint64_t m = bits[k]; m != 0;) {
-            unsigned low = (unsigned)__builtin_ctzll(m);
-            if (!(low & 3) && ((m >> low) & 0x1F) == 0xF) {
-                /* an aligned 4-byte run alone (a scattered store's word): copied */
-                memcpy(ld + k * 64 + low, data + k * 64 + low, 4);
-                m &= ~(UINT64_C(0xF) << low);
-                continue;
-            }
-            unsigned at = (low >> 4) << 4; /* else 16 bytes at a time where any is stored */
-            blend16(ld + k * 64 + at, data + k * 64 + at, (m >> at) & 0xFFFF);
-            m &= ~(UINT64_C(0xFFFF) << at);
-        }
-    }
+    merge_line128(c, ld, data, mask, bits);
     valid[0] |= w0;
     valid[1] |= w1;
     g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/cpu.h"
 #include "mem/cache_internal.h"
 #include "mem/cache_ops.h"
 #include "mem/dram.h"
@@ -253,7 +254,8 @@ static void store_part(cache *c, uint64_t addr, const uint8_t *data, const uint8
  * before it blends, cache_write.c) leave the bytes not stored zero and give the same stored bytes,
  * valid and dirty bits as the same stores into a slot reused after an eviction (whose old bytes
  * they keep). The masks mix a lone aligned 4-byte run with other
- * bytes of its 16-byte chunk, runs across chunks, and single bytes. */
+ * bytes of its 16-byte chunk, runs across chunks, and single bytes, with mask bytes 1 and 0x80;
+ * each through the SSE2 merge and, where the host has AVX2, the AVX2 one (cache.host_avx2). */
 static void test_part_store_fresh_slot(void **state)
 {
     (void)state;
@@ -264,18 +266,22 @@ static void test_part_store_fresh_slot(void **state)
         {{4, 4}, {16, 4}, {33, 1}, {96, 32}}, /* runs alone, a byte, a whole sector */
         {{1, 1}, {3, 1}, {8, 4}, {13, 2}},
     };
-    for (int m = 0; m < MASKS; m++) {
+    for (int m = 0; m < 2 * MASKS; m++) {
+        int avx2 = m / MASKS;
+        if (avx2 && !cpu_has_avx2())
+            break;
         uint8_t data[LINE], mask[LINE], old[LINE];
         memset(mask, 0, sizeof mask);
         for (uint32_t b = 0; b < LINE; b++) {
-            data[b] = (uint8_t)(0x40 + b + 7 * m);
+            data[b] = (uint8_t)(0x40 + b + 7 * (m % MASKS));
             old[b] = (uint8_t)(0xA0 ^ b);
         }
         for (int k = 0; k < 4; k++)
-            memset(mask + runs[m][k][0], 1, runs[m][k][1]);
+            memset(mask + runs[m % MASKS][k][0], k & 1 ? 0x80 : 1, runs[m % MASKS][k][1]);
         fixture fresh, reused;
         setup(&fresh, 0);
         setup(&reused, 0);
+        fresh.c->host_avx2 = reused.c->host_avx2 = avx2;
         /* reused: every way of set 0 filled with `old`, then the store evicts one */
         for (uint32_t k = 0; k < WAYS; k++) {
             store_part(reused.c, BASE + k * SET_STRIDE, old, NULL);
