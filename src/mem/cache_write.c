@@ -516,7 +516,7 @@ static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *dat
 #else
     (void)c;
 #endif
-#ifdef __SSE2__
+#if defined(CACHE_MERGE_AVX2) && defined(__SSE2__) /* immintrin.h is included above */
     if (mask) {
         const __m128i zero = _mm_setzero_si128();
         for (uint32_t i = 0; i < 128; i += 16) {
