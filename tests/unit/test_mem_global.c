@@ -175,8 +175,9 @@ static void twin1_access(fixture *fx, mem_global_mode mode, int lanes, int resul
 }
 
 /* Every line of both buffers is in the same state in cache c of both twins. */
-static void same_lines(const fixture *fx, const cache *a, const cache *b)
+static void same_lines(const void *arg, const cache *a, const cache *b)
 {
+    const fixture *fx = arg;
     for (int k = 0; k < 2; k++)
         for (uint64_t at = fx->buf[k]; at < fx->buf[k] + BUF_BYTES; at += 128)
             assert_same_line(a, b, at);
@@ -186,17 +187,7 @@ static void same_lines(const fixture *fx, const cache *a, const cache *b)
 static void same_state(const fixture *fx)
 {
     const twin *a = &fx->t[0], *b = &fx->t[1];
-    assert_memory_equal(memsys_insn_counters(a->ms), memsys_insn_counters(b->ms),
-                        INSNS * sizeof(mem_counters));
-    assert_memory_equal(memsys_unattributed_counters(a->ms), memsys_unattributed_counters(b->ms),
-                        sizeof(mem_counters));
-    for (uint32_t sm = 0; sm < 2; sm++) {
-        assert_memory_equal(cache_get_stats(a->ms->l1[sm]), cache_get_stats(b->ms->l1[sm]),
-                            sizeof(cache_stats));
-        same_lines(fx, a->ms->l1[sm], b->ms->l1[sm]);
-    }
-    assert_memory_equal(cache_get_stats(a->ms->l2), cache_get_stats(b->ms->l2), sizeof(cache_stats));
-    same_lines(fx, a->ms->l2, b->ms->l2);
+    assert_same_memsys(a->ms, b->ms, INSNS, 2, same_lines, fx);
 }
 
 /* The two twins agree: return, fault, results (unless twin 1 was told to leave them), data,

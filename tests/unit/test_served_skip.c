@@ -144,8 +144,9 @@ static void perform(twin *w, uint32_t step)
 }
 
 /* Every line of the buffer and of the local backing is in the same state in c0 and c1. */
-static void same_lines(const fixture *fx, const cache *c0, const cache *c1)
+static void same_lines(const void *arg, const cache *c0, const cache *c1)
 {
+    const fixture *fx = arg;
     uint64_t ranges[2][2] = {{fx->buf, fx->buf + BUF_BYTES},
                              {MEM_LOCAL_BACKING_BASE, MEM_LOCAL_BACKING_BASE + 32 * LOCAL_BYTES}};
     for (int r = 0; r < 2; r++)
@@ -179,17 +180,7 @@ static void same_outcome(const fixture *fx)
         assert_int_equal(y->nserved, 0);
         assert_int_equal(y->levels, 0);
     }
-    assert_memory_equal(memsys_insn_counters(a->ms), memsys_insn_counters(b->ms),
-                        INSNS * sizeof(mem_counters));
-    assert_memory_equal(memsys_unattributed_counters(a->ms), memsys_unattributed_counters(b->ms),
-                        sizeof(mem_counters));
-    for (uint32_t sm = 0; sm < 2; sm++) {
-        assert_memory_equal(cache_get_stats(a->ms->l1[sm]), cache_get_stats(b->ms->l1[sm]),
-                            sizeof(cache_stats));
-        same_lines(fx, a->ms->l1[sm], b->ms->l1[sm]);
-    }
-    assert_memory_equal(cache_get_stats(a->ms->l2), cache_get_stats(b->ms->l2), sizeof(cache_stats));
-    same_lines(fx, a->ms->l2, b->ms->l2);
+    assert_same_memsys(a->ms, b->ms, INSNS, 2, same_lines, fx);
 }
 
 static void test_trace_without_served_records(void **state)
