@@ -5,13 +5,70 @@
  * functional runs use one host thread unless -t says more (the issues' targets are per core;
  * bench/scaling.sh measures the threads).
  *
- * usage: bench_run [-r REPS] [-t THREADS] LAUNCH.json...   (prints one table row per file) */
+ * usage: bench_run [-r REPS] [-t THREADS] LAUNCH.json...   (prints one table row per file, then
+ * the speed targets of issues 12 and 13 for the files that have one, each marked met or not) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpumemsim/run.h"
+
+/* A speed target of the issues (M warp instructions per second on one core; 0: none): issue 13
+ * items 1 and 2 for the functional mode, issue 12 item 5 for the timing model, which must also
+ * stay within `max_ratio` of the functional mode's time (bench/README.md, "Reading the
+ * table"). */
+typedef struct speed_target {
+    const char *file;
+    double off_min, on_min, max_ratio;
+} speed_target;
+
+static const speed_target targets[] = {
+    {"saxpy_1m.json", 10, 5, 2},   {"stencil_512.json", 10, 5, 2},
+    {"transpose_1k.json", 10, 5, 2}, {"matmul_256.json", 10, 5, 2},
+    {"matvec_cols_4k.json", 2, 0, 0}, {"aos_update_1m.json", 2, 0, 0},
+};
+enum { TARGET_COUNT = sizeof targets / sizeof targets[0] };
+
+/* One measured row, kept for the targets' summary. */
+typedef struct measured {
+    double off_mps, on_mps, ratio;
+    int have;
+} measured;
+
+/* The target of launch file `name` (its base name), or NULL. */
+static const speed_target *target_of(const char *name)
+{
+    for (unsigned i = 0; i < TARGET_COUNT; i++)
+        if (strcmp(targets[i].file, name) == 0)
+            return &targets[i];
+    return NULL;
+}
+
+/* Prints one line per measured file that has a target: the figure against each target and
+ * whether it is met. */
+static void print_targets(const measured *m)
+{
+    int any = 0;
+    for (unsigned i = 0; i < TARGET_COUNT; i++)
+        any |= m[i].have;
+    if (!any)
+        return;
+    printf("\nspeed targets (one core): functional M/s (issue 13 items 1, 2), timing on M/s and "
+           "on/off (issue 12 item 5)\n");
+    for (unsigned i = 0; i < TARGET_COUNT; i++) {
+        const speed_target *t = &targets[i];
+        if (!m[i].have)
+            continue;
+        printf("%-28s off %6.2f >= %4.1f %-7s", t->file, m[i].off_mps, t->off_min,
+               m[i].off_mps >= t->off_min ? "met" : "not met");
+        if (t->on_min > 0)
+            printf("  on %6.2f >= %4.1f %-7s  on/off %5.2f <= %3.1f %s", m[i].on_mps, t->on_min,
+                   m[i].on_mps >= t->on_min ? "met" : "not met", m[i].ratio, t->max_ratio,
+                   m[i].ratio <= t->max_ratio ? "met" : "not met");
+        printf("\n");
+    }
+}
 
 /* The fastest of `reps` runs of `path` (timing off or on) into *best seconds and its totals into
  * *t. Returns 0, or 1 after printing why a run failed. */
@@ -56,6 +113,7 @@ int main(int argc, char **argv)
     printf("%-28s %12s %12s %9s %9s %9s %9s %7s\n", "launch file", "warp insts", "cycles",
            "off s", "off M/s", "on s", "on M/s", "on/off");
     int status = 0;
+    measured seen[TARGET_COUNT] = {{0}};
     for (int i = first; i < argc; i++) {
         double off, on;
         gms_totals toff, ton;
@@ -71,6 +129,11 @@ int main(int argc, char **argv)
                    (unsigned long long)ton.warp_instructions, (unsigned long long)ton.cycles, off,
                    toff.warp_instructions / off / 1e6, on, ton.warp_instructions / on / 1e6,
                    on / off);
+        const speed_target *t = target_of(name);
+        if (t && off > 0 && on > 0 && threads == 1)
+            seen[t - targets] = (measured){toff.warp_instructions / off / 1e6,
+                                           ton.warp_instructions / on / 1e6, on / off, 1};
     }
+    print_targets(seen);
     return status;
 }
