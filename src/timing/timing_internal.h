@@ -147,7 +147,6 @@ typedef struct tstate {
                                          the only other way, a CTA's start out of host memory,
                                          returns -1 */
     uint64_t next_age;
-    uint64_t issued;                  /* instructions issued (progress hook) */
     uint64_t phases, epoch;           /* mbarrier phases seen at the last yield; epoch bumped
                                          when they changed (timing_issue.c) */
     timing_mem_issue mi;              /* the access hook's results for the instruction being
