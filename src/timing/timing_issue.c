@@ -339,8 +339,9 @@ static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
 /* Greedy-then-oldest over the scheduler's entries except `skip`: the oldest eligible one. An
  * entry is tested (and, ready with its pipe busy, throttled) only when it is older than the best
  * found so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
-static uint32_t oldest(tstate *S, uint32_t s, const tsched *q, size_t base, uint32_t skip,
-                       uint64_t t)
+static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t s,
+                                                            const tsched *q, size_t base,
+                                                            uint32_t skip, uint64_t t)
 {
     uint32_t n = q->used;
     const uint64_t *age = S->rage + base;
@@ -470,7 +471,7 @@ static inline void prefetch_lines(const char *p, uint32_t lines)
  * that finds an address was prefetched one event earlier: the scheduler's state two events
  * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
  * next event. Changes nothing the model computes. */
-static void prefetch_ahead(tstate *S)
+static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
 {
     uint32_t n;
     const uint32_t *due = timing_cal_due(S->cal, &n);
