@@ -159,6 +159,10 @@ typedef struct tstate {
  * launch stopped, or no warp can go on: a deadlock, recorded in the session). Returns 0, or -1
  * when host memory ran out. */
 int timing_event_loop(tstate *S);
+/* 0 (the default): GTO launches without control codes run a copy of the event loop made for
+ * them (the policy and the controls' tests left out); 1: every launch runs the general one.
+ * For the twin test of the two (tests/unit/test_timing_core.c); nothing else sets it. */
+extern int timing_event_loop_general_only;
 /* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
  * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
  * that): its register scoreboard or control codes, a fence's accesses. */

@@ -442,8 +442,12 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
-     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
-    uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
+     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. With
+     * at most four entries in use and four or more in all, the unused ones are never ready
+     * (TIMING_NEVER), so the least of the first four is the least of those in use. */
+    uint64_t next = q->used <= 4 && S->per_sched >= 4
+                        ? timing_scan_min4(rdy)
+                        : timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
     if (next <= t)
         next = t + 1;
     timing_sched_key(S, s, next);
@@ -530,9 +534,11 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
     }
 }
 
+int timing_event_loop_general_only;
+
 int timing_event_loop(tstate *S)
 {
-    if (S->policy == TIMING_GTO && !S->use_ctrl)
+    if (S->policy == TIMING_GTO && !S->use_ctrl && !timing_event_loop_general_only)
         return event_loop(S, 1);
     return event_loop(S, 0);
 }
