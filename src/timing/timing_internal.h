@@ -117,6 +117,8 @@ typedef struct tstate {
     uint32_t nmore, more_used;
     tinsn spare;                      /* for an instruction from outside the module */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
+    size_t entry_bytes;               /* nsched_sm x sizeof(twarp): from one entry's warp slot
+                                         to the next entry's (timing_entry_warp) */
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
     uint32_t nregs, npreds;           /* scoreboard entries per warp */
@@ -191,7 +193,7 @@ int timing_any_busy(const tstate *S);
  * j / nsched_sm). */
 static inline twarp *timing_entry_warp(const tstate *S, uint32_t s, uint32_t k)
 {
-    return S->scheds[s].slot0 + (size_t)k * S->nsched_sm;
+    return (twarp *)((char *)S->scheds[s].slot0 + (size_t)k * S->entry_bytes);
 }
 
 /* Charges `cycles` of warp w to stall reason `why`, to its next instruction's row (the totals

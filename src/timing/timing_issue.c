@@ -253,8 +253,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
 }
 
 /* The warp of entry k of scheduler s starts waiting as MATH_PIPE_THROTTLE at cycle t. */
-static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint32_t k,
-                                                     uint64_t t)
+static inline __attribute__((always_inline)) void throttle_start(tstate *S, uint32_t s,
+                                                                uint32_t k, uint64_t t)
 {
     twarp *w = timing_entry_warp(S, s, k);
     timing_settle(S, w, t);
