@@ -435,6 +435,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.nsm = machine->sm_count;
     S.nsched_sm = tm->cfg.sm.schedulers ? tm->cfg.sm.schedulers : 1;
     S.nsched = S.nsm * S.nsched_sm;
+    S.entry_bytes = (size_t)S.nsched_sm * sizeof(twarp);
     S.ctas_per_sm = occupancy(&tm->cfg, &sh);
     S.warps_per_cta = sh.warps_per_cta;
     S.warps_per_sm = S.ctas_per_sm * S.warps_per_cta;

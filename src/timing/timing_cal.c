@@ -96,13 +96,13 @@ int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint6
         uint32_t b = (uint32_t)(c->now & MASK);
         while (c->pos < c->n[b]) {
             uint32_t e = c->items[b][c->pos++];
-            c->count--;
             if (keys[e] == c->now) {
                 *s = e;
                 *t = c->now;
                 return 1;
             }
         }
+        c->count -= c->n[b]; /* the slot's entries, taken off once it is done */
         c->n[b] = 0;
         c->pos = 0;
         if (c->count)

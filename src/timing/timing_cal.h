@@ -19,7 +19,8 @@ typedef struct timing_cal_far {
 typedef struct timing_cal {
     uint64_t now;            /* the cycle being served */
     uint32_t pos;            /* next entry of the current slot */
-    uint64_t count;          /* entries in the wheel, stale ones included */
+    uint64_t count;          /* entries in the wheel, stale ones included; the current slot's
+                                are taken off when it is done (timing_cal_next_slow) */
     uint32_t *items[TIMING_CAL_SLOTS];
     uint32_t n[TIMING_CAL_SLOTS], cap[TIMING_CAL_SLOTS];
     timing_cal_far *far;     /* heap by key of the entries beyond the wheel */
@@ -62,7 +63,6 @@ static inline int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t 
     uint32_t b = (uint32_t)(c->now & (TIMING_CAL_SLOTS - 1));
     while (c->pos < c->n[b]) { /* the current cycle's entries first; then the next cycles */
         uint32_t e = c->items[b][c->pos++];
-        c->count--;
         if (keys[e] == c->now) {
             *s = e;
             *t = c->now;

@@ -117,6 +117,8 @@ typedef struct tstate {
     uint32_t nmore, more_used;
     tinsn spare;                      /* for an instruction from outside the module */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
+    size_t entry_bytes;               /* nsched_sm x sizeof(twarp): from one entry's warp slot
+                                         to the next entry's (timing_entry_warp) */
     uint32_t ctas_per_sm, warps_per_cta, warps_per_sm;
     uint32_t total_ctas, ctas_started;
     uint32_t nregs, npreds;           /* scoreboard entries per warp */
@@ -147,7 +149,6 @@ typedef struct tstate {
                                          the only other way, a CTA's start out of host memory,
                                          returns -1 */
     uint64_t next_age;
-    uint64_t issued;                  /* instructions issued (progress hook) */
     uint64_t phases, epoch;           /* mbarrier phases seen at the last yield; epoch bumped
                                          when they changed (timing_issue.c) */
     timing_mem_issue mi;              /* the access hook's results for the instruction being
@@ -160,6 +161,10 @@ typedef struct tstate {
  * launch stopped, or no warp can go on: a deadlock, recorded in the session). Returns 0, or -1
  * when host memory ran out. */
 int timing_event_loop(tstate *S);
+/* 0 (the default): GTO launches without control codes run a copy of the event loop made for
+ * them (the policy and the controls' tests left out); 1: every launch runs the general one.
+ * For the twin test of the two (tests/unit/test_timing_core.c); nothing else sets it. */
+extern int timing_event_loop_general_only;
 /* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
  * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
  * that): its register scoreboard or control codes, a fence's accesses. */
@@ -188,7 +193,7 @@ int timing_any_busy(const tstate *S);
  * j / nsched_sm). */
 static inline twarp *timing_entry_warp(const tstate *S, uint32_t s, uint32_t k)
 {
-    return S->scheds[s].slot0 + (size_t)k * S->nsched_sm;
+    return (twarp *)((char *)S->scheds[s].slot0 + (size_t)k * S->entry_bytes);
 }
 
 /* Charges `cycles` of warp w to stall reason `why`, to its next instruction's row (the totals

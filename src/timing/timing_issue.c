@@ -20,7 +20,7 @@ static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
 static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
                                                          const ir_insn *in, uint64_t tmin,
-                                                         uint8_t why)
+                                                         uint8_t why, int ptx)
 {
     S->rthr[w->cidx] = 0;
     w->b1 = w->b2 = tmin;
@@ -36,7 +36,8 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
     w->next_stalls = ti->stalls;
     uint64_t r = tmin;
     uint8_t dep = why;
-    const ir_ctrl *c = S->use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
+    int use_ctrl = !ptx && S->use_ctrl;
+    const ir_ctrl *c = use_ctrl ? exec_warp_next_ctrl(w->ew) : NULL;
     if (c) { /* SASS: the kernel's control codes say when (timing_ctrl.c) */
         timing_ctrl_wait e = timing_ctrl_explain(w->ctrl, c, tmin);
         w->b2 = e.stall_until;
@@ -44,7 +45,7 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
         r = e.issue;
         if (e.issue > e.stall_until)
             dep = (uint8_t)e.scoreboard;
-    } else if (!S->use_ctrl) { /* PTX: the register scoreboard */
+    } else if (!use_ctrl) { /* PTX: the register scoreboard */
         timing_sb_wait(S, w, ti, &r, &dep);
     }
     if (ti->fence && w->mem_done > r) {
@@ -59,7 +60,7 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
 /* prepare, for the callers outside the issue (CTA starts, wakes). */
 void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
-    prepare(S, w, in, tmin, why);
+    prepare(S, w, in, tmin, why, 0);
 }
 
 /* ---- issuing ---- */
@@ -81,7 +82,9 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
 }
 
 /* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
-static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, uint64_t t)
+static inline __attribute__((always_inline)) void timed(tstate *S, tsched *q, twarp *w,
+                                                        const exec_step_info *info, uint64_t t,
+                                                        int ptx)
 {
     const tinsn *ti = info->insn == w->nx->in ? w->nx : timing_insn(S, info->insn);
     timing_cost c = ti->cost;
@@ -101,7 +104,7 @@ static void timed(tstate *S, tsched *q, twarp *w, const exec_step_info *info, ui
         ready = t + c.latency;
         why = c.variable ? TIMING_STALL_SHORT_SCOREBOARD : TIMING_STALL_WAIT;
     }
-    if (w->ctrl) {
+    if (!ptx && w->ctrl) {
         if (info->ctrl) {
             uint64_t read = c.pipe == TIMING_PIPE_MEM ? S->mi.at + c.latency : t + 1;
             timing_ctrl_issued(w->ctrl, info->ctrl, t, read, ready, S->mi.long_latency);
@@ -158,9 +161,10 @@ static void count_poll(tstate *S, twarp *w)
 }
 
 /* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
- * -1 (host memory). */
+ * -1 (host memory). ptx (a constant): the launch has no control codes (!S->use_ctrl, so no
+ * warp has ctrl state), which lets the compiler drop their tests. */
 static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
-                                                      uint64_t t)
+                                                      uint64_t t, int ptx)
 {
     tsched *q = &S->scheds[s];
     timing_settle(S, w, t);
@@ -197,12 +201,12 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         if (!info.insn)
             break;
         woke |= step;
-        timed(S, q, w, &info, t);
+        timed(S, q, w, &info, t, ptx);
         if (S->mi.accept > tmin) {
             tmin = S->mi.accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
         }
-        if ((step & EXEC_STEP_TAKEN) && !w->ctrl &&
+        if ((step & EXEC_STEP_TAKEN) && (ptx || !w->ctrl) &&
             t + S->cfg->pipe.branch_latency_cycles > tmin) {
             /* PTX and vISA: a taken branch's target issues pipe.branch_latency_cycles after
              * it (SASS: the branch's stall count says; docs/timing.md, "Pipes"). */
@@ -242,15 +246,15 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         }
     }
     if (ready_next)
-        prepare(S, w, info.next, tmin, why);
+        prepare(S, w, info.next, tmin, why, ptx);
     if (woke & EXEC_STEP_WOKE)
         wake_cta(S, w, t);
     return 0;
 }
 
 /* The warp of entry k of scheduler s starts waiting as MATH_PIPE_THROTTLE at cycle t. */
-static __attribute__((noinline)) void throttle_start(tstate *S, uint32_t s, uint32_t k,
-                                                     uint64_t t)
+static inline __attribute__((always_inline)) void throttle_start(tstate *S, uint32_t s,
+                                                                uint32_t k, uint64_t t)
 {
     twarp *w = timing_entry_warp(S, s, k);
     timing_settle(S, w, t);
@@ -335,8 +339,9 @@ static uint32_t choose_lrr(tstate *S, uint32_t s, uint64_t t)
 /* Greedy-then-oldest over the scheduler's entries except `skip`: the oldest eligible one. An
  * entry is tested (and, ready with its pipe busy, throttled) only when it is older than the best
  * found so far in entry order, which decides which warps are charged MATH_PIPE_THROTTLE. */
-static uint32_t oldest(tstate *S, uint32_t s, const tsched *q, size_t base, uint32_t skip,
-                       uint64_t t)
+static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t s,
+                                                            const tsched *q, size_t base,
+                                                            uint32_t skip, uint64_t t)
 {
     uint32_t n = q->used;
     const uint64_t *age = S->rage + base;
@@ -369,9 +374,16 @@ static uint32_t oldest(tstate *S, uint32_t s, const tsched *q, size_t base, uint
 }
 
 /* The entry (warp) scheduler s (q its state, its entries from `base`) issues from at cycle t,
- * or UINT32_MAX. */
-static uint32_t choose(tstate *S, uint32_t s, const tsched *q, size_t base, uint64_t t)
+ * or UINT32_MAX. gto_ptx (a constant): the policy is GTO and the launch has no control codes. */
+static inline __attribute__((always_inline)) uint32_t choose(tstate *S, uint32_t s,
+                                                            const tsched *q, size_t base,
+                                                            uint64_t t, int gto_ptx)
 {
+    if (gto_ptx) {
+        if (q->last != UINT32_MAX && eligible(S, s, q, base, q->last, t))
+            return q->last;
+        return oldest(S, s, q, base, UINT32_MAX, t);
+    }
     if (S->policy == TIMING_LRR)
         return choose_lrr(S, s, t);
     /* A SASS yield (docs/timing.md, "Control codes") ends the greedy warp's turn: the oldest
@@ -393,31 +405,33 @@ static uint32_t choose(tstate *S, uint32_t s, const tsched *q, size_t base, uint
  * same outcome: what they do then cannot change this choice (a warp they wake here still loses
  * to the greedy one; timing_sched_wake keeps it after the last issue). Saves the calendar round
  * trips of long ALU runs. 1 when scheduler s runs w ahead at t + 1. */
-static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *w, uint64_t t)
+static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *w, uint64_t t,
+                             int gto_ptx)
 {
     uint64_t next = t + 1;
-    return S->policy == TIMING_GTO && *w->rp == next && w->nx->local &&
+    return (gto_ptx || S->policy == TIMING_GTO) && *w->rp == next && w->nx->local &&
            q->pipe_free[S->rpipe[e]] <= next &&
-           !(w->ctrl && w->ctrl->yielded) && !S->stopped;
+           (gto_ptx || !(w->ctrl && w->ctrl->yielded)) && !S->stopped;
 }
 
 /* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
  * (and those it runs ahead), and sets the scheduler's next cycle. Returns 0, or -1 when host
  * memory ran out. Inline in the event loop, its only caller. */
-static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t)
+static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t,
+                                                          int gto_ptx)
 {
     tsched *q = &S->scheds[s];
     size_t base = (size_t)s * S->per_sched;
-    uint32_t k = choose(S, s, q, base, t);
+    uint32_t k = choose(S, s, q, base, t, gto_ptx);
     const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
         q->last = k;
         twarp *w = timing_entry_warp(S, s, k);
         q->last_w = w;
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
-            if (issue(S, s, w, t))
+            if (issue(S, s, w, t, gto_ptx))
                 return -1;
-            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t))
+            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t, gto_ptx))
                 break;
             t++;
         }
@@ -428,8 +442,12 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
-     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. */
-    uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
+     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. With
+     * at most four entries in use and four or more in all, the unused ones are never ready
+     * (TIMING_NEVER), so the least of the first four is the least of those in use. */
+    uint64_t next = q->used <= 4 && S->per_sched >= 4
+                        ? timing_scan_min4(rdy)
+                        : timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
     if (next <= t)
         next = t + 1;
     timing_sched_key(S, s, next);
@@ -457,7 +475,7 @@ static inline void prefetch_lines(const char *p, uint32_t lines)
  * that finds an address was prefetched one event earlier: the scheduler's state two events
  * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
  * next event. Changes nothing the model computes. */
-static void prefetch_ahead(tstate *S)
+static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
 {
     uint32_t n;
     const uint32_t *due = timing_cal_due(S->cal, &n);
@@ -483,8 +501,11 @@ static void prefetch_ahead(tstate *S)
     }
 }
 
-int timing_event_loop(tstate *S)
+/* timing_event_loop, made twice: gto_ptx (a constant) 1 for GTO launches without control
+ * codes, the common case, whose tests of the policy and the controls drop out. */
+static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_ptx)
 {
+    uint64_t events = 0; /* for the progress hook, which is cheap unless it is due */
     for (;;) {
         uint32_t s;
         uint64_t t;
@@ -497,16 +518,27 @@ int timing_event_loop(tstate *S)
             return 0;
         }
         prefetch_ahead(S);
-        if (sched_run(S, s, t))
+        if (sched_run(S, s, t, gto_ptx))
             return -1;
         if (S->stopped)
             return 0;
-        if (S->stuck && timing_polling_deadlock(S)) {
-            exec_session_deadlock(S->xs);
-            return 0;
+        if (S->stuck) {
+            if (timing_polling_deadlock(S)) {
+                exec_session_deadlock(S->xs);
+                return 0;
+            }
+            S->stuck = 0;
         }
-        S->stuck = 0;
-        if ((++S->issued & 4095u) == 0)
+        if ((++events & 4095u) == 0)
             exec_session_progress(S->xs);
     }
+}
+
+int timing_event_loop_general_only;
+
+int timing_event_loop(tstate *S)
+{
+    if (S->policy == TIMING_GTO && !S->use_ctrl && !timing_event_loop_general_only)
+        return event_loop(S, 1);
+    return event_loop(S, 0);
 }

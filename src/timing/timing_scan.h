@@ -35,6 +35,16 @@ static inline uint64_t timing_scan_min_plain(const uint64_t *ready, uint32_t n, 
 }
 uint64_t timing_scan_min_avx2(const uint64_t *ready, uint32_t n, uint64_t enough);
 
+/* The least of ready[0 .. 4) (cycles), without a loop: for schedulers with at most four entries
+ * in use whose others (up to four) are never ready (UINT64_MAX), where it is the least of the
+ * entries in use. */
+static inline uint64_t timing_scan_min4(const uint64_t *ready)
+{
+    uint64_t a = ready[0] < ready[1] ? ready[0] : ready[1];
+    uint64_t b = ready[2] < ready[3] ? ready[2] : ready[3];
+    return a < b ? a : b;
+}
+
 /* Entries from which the AVX2 versions are used: fewer are faster plain. */
 enum { TIMING_SCAN_AVX2_FROM = 8 };
 

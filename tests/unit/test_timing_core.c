@@ -15,6 +15,7 @@
 #include "config/gpu_config.h"
 #include "gpumemsim/gpumemsim.h"
 #include "timing/timing_cal.h"
+#include "timing/timing_internal.h"
 
 /* ---- the calendar ---- */
 
@@ -248,6 +249,69 @@ static void test_taken_branch_latency(void **state)
     assert_int_equal(h100->pipe.branch_latency_cycles, 5);
 }
 
+/* A kernel with shared-memory stores and loads between barriers, dependent integer work and a
+ * loop: memory-pipe throttles, barrier wake-ups, greedy run-ahead and new CTAs taking the
+ * slots of finished ones. Launched on h100 over `ctas` CTAs of 256 threads under `policy`,
+ * with the event loop's GTO copy (general 0) or its general version for every launch (1). */
+static void launch_mix(uint32_t ctas, int policy, int general, gms_launch_stats *out)
+{
+    static const char text[] =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry mix()\n{\n"
+        ".reg .b32 %r<12>;\n.reg .pred %p<3>;\n.shared .align 4 .b8 buf[1024];\n"
+        "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\nmov.u32 %r3, buf;\n"
+        "add.s32 %r4, %r3, %r2;\nmov.u32 %r5, 12;\nmov.u32 %r6, 0;\nLOOP:\n"
+        "st.shared.u32 [%r4], %r6;\nbar.sync 0;\nxor.b32 %r7, %r2, 132;\n"
+        "add.s32 %r8, %r3, %r7;\nld.shared.u32 %r9, [%r8];\nadd.s32 %r6, %r6, %r9;\n"
+        "mul.lo.s32 %r10, %r6, 3;\nadd.s32 %r6, %r10, %r1;\nmov.u32 %r11, 5;\n"
+        "bar.sync 0;\nsub.s32 %r5, %r5, 1;\nsetp.ne.s32 %p1, %r5, 0;\n@%p1 bra LOOP;\n"
+        "ret;\n}\n";
+    timing_event_loop_general_only = general;
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "mix.ptx", text, strlen(text), "ptx", &m, NULL),
+                     GMS_OK);
+    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {256, 1, 1}};
+    assert_int_equal(gms_module_launch(m, "mix", &c, NULL), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
+    gms_device_destroy(dev);
+    timing_event_loop_general_only = 0;
+}
+
+/* The event loop's copy for GTO launches without control codes against its general version on
+ * the same launches: the same cycles, residency, stall counts and memory counters. Also with
+ * more CTAs than fit at once, and one launch of the chain kernel whose warps run ahead. */
+static void test_gto_copy_twin(void **state)
+{
+    (void)state;
+    static const uint32_t grids[] = {1, 132, 900};
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+        gms_launch_stats fast, general;
+        launch_mix(grids[i], 0, 0, &fast);
+        launch_mix(grids[i], 0, 1, &general);
+        assert_int_equal(fast.faulted, 0);
+        assert_int_equal(fast.warp_instructions, general.warp_instructions);
+        assert_int_equal(fast.timing.cycles, general.timing.cycles);
+        assert_int_equal(fast.timing.sm_active_cycles, general.timing.sm_active_cycles);
+        assert_int_equal(fast.timing.warp_resident_cycles, general.timing.warp_resident_cycles);
+        assert_memory_equal(fast.timing.stalls, general.timing.stalls, sizeof fast.timing.stalls);
+        assert_memory_equal(&fast.counters, &general.counters, sizeof fast.counters);
+        assert_int_equal(stall_sum(&fast.timing), fast.timing.warp_resident_cycles);
+        /* The kernel waits at barriers and on the memory pipe, so both paths were taken. */
+        assert_true(fast.timing.stalls[GMS_STALL_BARRIER] > 0);
+        assert_true(fast.timing.cycles > 0);
+    }
+    run_result fast, general;
+    launch_chain(16, 20, 1, 300, 256, 1, 0, &fast);
+    timing_event_loop_general_only = 1;
+    launch_chain(16, 20, 1, 300, 256, 1, 0, &general);
+    timing_event_loop_general_only = 0;
+    assert_int_equal(fast.s.timing.cycles, general.s.timing.cycles);
+    assert_memory_equal(fast.s.timing.stalls, general.s.timing.stalls,
+                        sizeof fast.s.timing.stalls);
+}
+
 /* GMS_SET_SCHEDULER and GMS_SET_TIMING take 0 or 1 only. */
 static void test_settings_checked(void **state)
 {
@@ -268,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_gto_and_lrr),
         cmocka_unit_test(test_taken_branch_latency),
         cmocka_unit_test(test_deterministic_and_functional),
+        cmocka_unit_test(test_gto_copy_twin),
         cmocka_unit_test(test_settings_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

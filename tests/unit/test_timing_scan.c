@@ -64,11 +64,32 @@ static void test_avx2_matches_plain(void **state)
     }
 }
 
+/* The four-entry minimum equals the plain scan over the entries in use (0 to 4, the rest
+ * TIMING_NEVER as in a scheduler's unused entries) on random cycles near each other and at the
+ * extremes; ties and an all-NEVER scheduler included. */
+static void test_min4_matches_plain(void **state)
+{
+    (void)state;
+    uint64_t x = 12345;
+    for (int round = 0; round < 20000; round++) {
+        uint64_t r[4];
+        uint32_t used = (uint32_t)(next_random(&x) % 5);
+        for (uint32_t k = 0; k < 4; k++) {
+            uint64_t v = next_random(&x);
+            r[k] = k >= used ? NEVER : (v & 3) == 0 ? NEVER : (v & 3) == 1 ? (v >> 60) : v >> 2;
+        }
+        assert_true(timing_scan_min4(r) == timing_scan_min_plain(r, used, 0));
+    }
+    const uint64_t same[4] = {7, 7, NEVER, NEVER};
+    assert_true(timing_scan_min4(same) == 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_entries),
         cmocka_unit_test(test_avx2_matches_plain),
+        cmocka_unit_test(test_min4_matches_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
