@@ -725,10 +725,16 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
 {
     int load = a->op == MEM_OP_LOAD;
     uint32_t part = tm->partitions > 1 ? sm_partition(tm, sm) : 0;
-    /* the fill blocks matter to loads only (write_sector's DRAM writes are one sector each) */
+    /* The fill blocks matter to loads only (write_sector's DRAM writes are one sector each);
+     * a load whose levels (mem.h: a bit for each served entry's) are all the L1's or outside
+     * the cached spaces has no sector below the L1 for the pass to find. */
+    const unsigned above = (1u << MEM_LEVEL_L1) | (1u << MEM_LEVEL_SHARED) |
+                           (1u << MEM_LEVEL_CONSTANT);
     uint64_t below[MEM_MAX_SERVED];
     uint32_t nbelow = 0;
-    uint32_t fill_bytes = load ? first_pass(tm, sm, part, a, below, &nbelow) : tm->dram_fill_bytes;
+    uint32_t fill_bytes = tm->dram_fill_bytes;
+    if (load && (a->levels & ~above))
+        fill_bytes = first_pass(tm, sm, part, a, below, &nbelow);
     sm_state *st = &tm->sm[sm];
     uint64_t T = tm->tag_rate, slots = pipe_slots(tm, a);
     uint64_t start = max64(now * T, st->pipe_free);
