@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/timing_near.h"
+
 enum {
     TICKS = 256,               /* calendar ticks per SM cycle */
     DRAM_INTERLEAVE = 256,     /* bytes of consecutive addresses on one DRAM channel */
@@ -54,9 +56,20 @@ struct timing_mem {
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
     uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
     uint32_t word_shift;    /* log2(bank_width) when block_shift is set */
+    /* log2 of l2_line_bytes, sector_bytes and dram_fill_bytes, when all three are powers of
+     * two (the configuration requires it; a hand-made one may differ): shifts instead of
+     * divisions per sector */
+    uint8_t shifts, line_shift, sector_shift, fill_shift;
+    uint64_t slice_ticks;   /* ticks one sector holds its L2 slice */
+    uint32_t *slice_part;   /* per L2 slice: its partition */
     gpu_latency_config lat;
     /* state */
     sm_state *sm;
+    /* Every SM's MSHR heap (mshrs entries) and table of lines in flight (inflight_mask + 1
+     * entries), one SM after the other: an SM's are found from its index, without a load of
+     * its sm_state first (first_pass). */
+    uint64_t *mshr_all;
+    inflight *lines_all;
     uint32_t inflight_mask;
     uint64_t *slice_free;   /* ticks */
     uint64_t *chan_free;    /* ticks */
@@ -64,18 +77,31 @@ struct timing_mem {
     uint32_t wb_channel;    /* next channel a write-back is charged to */
     inflight *l2_pending;   /* lines a DRAM fill is bringing into the L2 */
     uint8_t pending_used;   /* 1: an entry of l2_pending was written since it was cleared */
-    uint64_t near_sets;
-    uint32_t near_ways;
-    uint64_t *near_tag;     /* per partition, sets x ways: line + 1, 0 empty */
-    uint64_t *near_sectors; /* the sectors of the line the copy holds (bit per sector) */
-    uint64_t *near_stamp;   /* last use, for LRU */
-    /* Per partition and set: the ways filled (they fill in order and never empty). A set is
-     * looked at only that far, and an empty one is filled unread: a first read of a
-     * never-written page of near_tag would map the kernel's zero page there, to be faulted
-     * again by the write that follows. */
-    uint32_t *near_fill;
-    uint64_t near_clock;
+    near_dir near;          /* the partitions' copies (with several partitions) */
 };
+
+/* ---- small helpers ---- */
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static inline uint32_t hash_line(uint64_t line)
+{
+    return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+/* log2(n) when n is a power of two, else -1. */
+static int exact_log2(uint32_t n)
+{
+    return n && !(n & (n - 1)) ? __builtin_ctz(n) : -1;
+}
 
 /* ---- creation ---- */
 
@@ -105,6 +131,13 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->l2_line_bytes = cfg->l2.line_bytes ? cfg->l2.line_bytes : 128;
     tm->dram_fill_bytes = cfg->l2.dram_fill_bytes ? cfg->l2.dram_fill_bytes : tm->sector_bytes;
     tm->lat = cfg->latency;
+    tm->slice_ticks = ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw);
+    int line = exact_log2(tm->l2_line_bytes), sector = exact_log2(tm->sector_bytes),
+        fill = exact_log2(tm->dram_fill_bytes);
+    tm->shifts = line >= 0 && sector >= 0 && fill >= 0;
+    tm->line_shift = (uint8_t)(tm->shifts ? line : 0);
+    tm->sector_shift = (uint8_t)(tm->shifts ? sector : 0);
+    tm->fill_shift = (uint8_t)(tm->shifts ? fill : 0);
     uint32_t block = tm->banks * tm->bank_width;
     tm->block_shift = tm->word_shift = 0;
     if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1))) {
@@ -119,14 +152,8 @@ static int create_near(timing_mem *tm, const gpu_config *cfg)
     if (tm->partitions < 2)
         return 0;
     uint64_t lines = cfg->l2.size_bytes / tm->partitions / tm->l2_line_bytes;
-    tm->near_ways = cfg->l2.ways ? cfg->l2.ways : 16;
-    tm->near_sets = lines / tm->near_ways ? lines / tm->near_ways : 1;
-    size_t n = (size_t)(tm->near_sets * tm->near_ways * tm->partitions);
-    tm->near_tag = calloc(n, sizeof *tm->near_tag);
-    tm->near_stamp = calloc(n, sizeof *tm->near_stamp);
-    tm->near_sectors = calloc(n, sizeof *tm->near_sectors);
-    tm->near_fill = calloc((size_t)(tm->near_sets * tm->partitions), sizeof *tm->near_fill);
-    return tm->near_tag && tm->near_stamp && tm->near_sectors && tm->near_fill ? 0 : -1;
+    uint32_t ways = cfg->l2.ways ? cfg->l2.ways : 16;
+    return near_dir_init(&tm->near, tm->partitions, lines / ways, ways);
 }
 
 timing_mem *timing_mem_create(const gpu_config *cfg)
@@ -142,12 +169,19 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
     tm->chan_free = calloc(tm->channels, sizeof *tm->chan_free);
     tm->open_row = calloc((size_t)tm->channels * tm->dram_banks, sizeof *tm->open_row);
     tm->l2_pending = calloc(L2_PENDING, sizeof *tm->l2_pending);
+    tm->slice_part = calloc(tm->slices, sizeof *tm->slice_part);
     int ok = tm->sm && tm->slice_free && tm->chan_free && tm->open_row && tm->l2_pending &&
-             create_near(tm, cfg) == 0;
+             tm->slice_part && create_near(tm, cfg) == 0;
+    for (uint32_t i = 0; ok && i < tm->slices; i++)
+        tm->slice_part[i] = (uint32_t)((uint64_t)i * tm->partitions / tm->slices);
+    if (ok) {
+        tm->mshr_all = calloc((size_t)tm->sm_count * tm->mshrs, sizeof *tm->mshr_all);
+        tm->lines_all = calloc((size_t)tm->sm_count * slots, sizeof *tm->lines_all);
+        ok = tm->mshr_all && tm->lines_all;
+    }
     for (uint32_t s = 0; ok && s < tm->sm_count; s++) {
-        tm->sm[s].mshr = calloc(tm->mshrs, sizeof *tm->sm[s].mshr);
-        tm->sm[s].lines = calloc(slots, sizeof *tm->sm[s].lines);
-        ok = tm->sm[s].mshr && tm->sm[s].lines;
+        tm->sm[s].mshr = tm->mshr_all + (size_t)s * tm->mshrs;
+        tm->sm[s].lines = tm->lines_all + (size_t)s * slots;
     }
     if (!ok) {
         timing_mem_destroy(tm);
@@ -160,19 +194,15 @@ void timing_mem_destroy(timing_mem *tm)
 {
     if (!tm)
         return;
-    for (uint32_t s = 0; tm->sm && s < tm->sm_count; s++) {
-        free(tm->sm[s].mshr);
-        free(tm->sm[s].lines);
-    }
+    free(tm->mshr_all);
+    free(tm->lines_all);
     free(tm->sm);
     free(tm->slice_free);
     free(tm->chan_free);
     free(tm->open_row);
     free(tm->l2_pending);
-    free(tm->near_tag);
-    free(tm->near_stamp);
-    free(tm->near_sectors);
-    free(tm->near_fill);
+    free(tm->slice_part);
+    near_dir_fini(&tm->near);
     free(tm);
 }
 
@@ -197,23 +227,6 @@ void timing_mem_launch_begin(timing_mem *tm)
     /* The open rows and the near-partition copies are the state of the DRAM and of the L2's
      * contents, which outlive a launch like the L2 itself. */
     tm->wb_channel = 0;
-}
-
-/* ---- small helpers ---- */
-
-static uint64_t max64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
-static uint64_t ceil_div(uint64_t a, uint64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-static uint32_t hash_line(uint64_t line)
-{
-    return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 
 /* Occupies a bandwidth calendar (`*free_at`, ticks) from cycle `t` for `ticks`; returns the
@@ -278,57 +291,22 @@ static inflight *sm_line(timing_mem *tm, sm_state *st, uint64_t line)
 
 /* ---- the near-partition directories ---- */
 
-/* Whether sector `addr` is in the copy of partition `part`; it is there afterwards (sectored
- * lines, LRU). */
-static int near_touch(timing_mem *tm, uint32_t part, uint64_t addr)
-{
-    uint64_t line = addr / tm->l2_line_bytes;
-    uint64_t bit = UINT64_C(1) << ((addr % tm->l2_line_bytes) / tm->sector_bytes % 64);
-    size_t set = (size_t)(part * tm->near_sets + line % tm->near_sets);
-    size_t base = set * tm->near_ways;
-    uint64_t *tag = tm->near_tag + base, *stamp = tm->near_stamp + base;
-    uint64_t *sectors = tm->near_sectors + base;
-    uint32_t filled = tm->near_fill[set], victim = 0;
-    tm->near_clock++;
-    for (uint32_t w = 0; w < filled; w++) {
-        if (tag[w] == line + 1) {
-            stamp[w] = tm->near_clock;
-            int had = (sectors[w] & bit) != 0;
-            sectors[w] |= bit;
-            return had;
-        }
-    }
-    if (filled < tm->near_ways) { /* the first empty way */
-        victim = filled;
-        tm->near_fill[set] = filled + 1;
-    } else { /* the least recent way, the first of equals */
-        for (uint32_t w = 1; w < filled; w++)
-            if (stamp[w] < stamp[victim])
-                victim = w;
-    }
-    tag[victim] = line + 1;
-    stamp[victim] = tm->near_clock;
-    sectors[victim] = bit;
-    return 0;
-}
-
 static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
 {
     return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
 }
 
-static uint32_t slice_partition(const timing_mem *tm, uint32_t slice)
+/* The l2 line of byte `addr`, and the bit of its sector in a line's sector mask. */
+static inline uint64_t l2_line_of(const timing_mem *tm, uint64_t addr)
 {
-    return (uint32_t)((uint64_t)slice * tm->partitions / tm->slices);
+    return tm->shifts ? addr >> tm->line_shift : addr / tm->l2_line_bytes;
 }
 
-/* L2 hit latency of a read of sector `addr` by SM `sm`, updating the partition copies. */
-static uint32_t l2_read_latency(timing_mem *tm, uint32_t sm, uint64_t addr)
+static inline uint64_t sector_bit(const timing_mem *tm, uint64_t addr)
 {
-    if (tm->partitions < 2)
-        return tm->lat.l2_near_hit_cycles;
-    return near_touch(tm, sm_partition(tm, sm), addr) ? tm->lat.l2_near_hit_cycles
-                                                      : tm->lat.l2_far_hit_cycles;
+    uint64_t k = tm->shifts ? (addr & (tm->l2_line_bytes - 1)) >> tm->sector_shift
+                            : addr % tm->l2_line_bytes / tm->sector_bytes;
+    return UINT64_C(1) << (k % 64);
 }
 
 /* ---- DRAM ---- */
@@ -541,31 +519,68 @@ static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
 /* What one access's walk over its served sectors shares. */
 typedef struct walk {
     uint32_t sm;
+    uint32_t part;          /* the SM's L2 partition */
     uint64_t t0;            /* cycle the access's last tag slot passed the pipeline */
     uint64_t fill_block;    /* DRAM fill block of the previous DRAM sector + 1 (0: none) */
     uint64_t fill_ready;    /* its data-ready cycle */
     uint32_t fill_bytes;    /* DRAM bytes per fill block of this access */
+    /* The l2 line + 1 of the previous sector read below the L1 (0: none yet), its entry of
+     * l2_pending and, once a sector of it was looked up there, its way in the partition's copy
+     * (the most recent of its set until another line is looked up): the sectors of one line
+     * come one after the other and share them. */
+    uint64_t line1, near_line1;
+    inflight *pending;
+    near_way *near;
 } walk;
+
+/* Whether sector `addr` of l2 line `line` is in the copy of the walk's partition; it is there
+ * afterwards (sectored lines, LRU). */
+/* The look-up of near_touch for a line other than the walk's last, out of line: inlined into
+ * load_lines' loop, it crowded the registers of the loop's common case, the L1 hits. */
+static __attribute__((noinline)) void near_lookup(timing_mem *tm, walk *w, uint64_t line)
+{
+    w->near = near_dir_line(&tm->near, w->part, line);
+    w->near_line1 = line + 1;
+}
+
+static inline int near_touch(timing_mem *tm, walk *w, uint64_t line, uint64_t addr)
+{
+    if (w->near_line1 != line + 1)
+        near_lookup(tm, w, line);
+    uint64_t bit = sector_bit(tm, addr);
+    int had = (w->near->sectors & bit) != 0;
+    w->near->sectors |= bit;
+    return had;
+}
+
+static inline uint32_t slice_of(const timing_mem *tm, const mem_served *e)
+{
+    return e->l2_slice < tm->slices ? e->l2_slice : e->l2_slice % tm->slices;
+}
 
 /* Ready cycle of one sector read below the L1 (served by the L2 or DRAM). */
 static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
 {
-    uint64_t line = e->addr / tm->l2_line_bytes;
-    uint32_t slice = e->l2_slice % tm->slices;
-    uint64_t t = occupy(&tm->slice_free[slice], w->t0,
-                        ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw));
-    inflight *p = &tm->l2_pending[hash_line(line) % L2_PENDING];
+    uint64_t line = l2_line_of(tm, e->addr);
+    uint64_t t = occupy(&tm->slice_free[slice_of(tm, e)], w->t0, tm->slice_ticks);
+    if (w->line1 != line + 1) {
+        w->line1 = line + 1;
+        w->pending = &tm->l2_pending[hash_line(line) % L2_PENDING];
+    }
+    inflight *p = w->pending;
     if (e->level != MEM_LEVEL_DRAM) {
-        uint64_t ready = t + l2_read_latency(tm, w->sm, e->addr);
+        uint64_t ready = t + (tm->partitions < 2 || near_touch(tm, w, line, e->addr)
+                                  ? tm->lat.l2_near_hit_cycles
+                                  : tm->lat.l2_far_hit_cycles);
         return p->line == line + 1 ? max64(ready, p->ready) : ready;
     }
-    uint64_t block = e->addr / tm->dram_fill_bytes + 1;
+    uint64_t block = (tm->shifts ? e->addr >> tm->fill_shift : e->addr / tm->dram_fill_bytes) + 1;
     if (block != w->fill_block) {
         w->fill_block = block;
         w->fill_ready = dram_access(tm, e->addr, w->fill_bytes, t);
     }
     if (tm->partitions > 1)
-        near_touch(tm, sm_partition(tm, w->sm), e->addr);
+        near_touch(tm, w, line, e->addr);
     if (p->line != line + 1 || p->ready < w->fill_ready) {
         *p = (inflight){line + 1, w->fill_ready};
         tm->pending_used = 1;
@@ -577,47 +592,24 @@ static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
  * slice, near or far by the slice's partition; at DRAM when the L2 wrote it through. */
 static uint64_t write_sector(timing_mem *tm, walk *w, const mem_served *e)
 {
-    uint32_t slice = e->l2_slice % tm->slices;
-    uint64_t t = occupy(&tm->slice_free[slice], w->t0,
-                        ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw));
-    int near = slice_partition(tm, slice) == sm_partition(tm, w->sm);
+    uint32_t slice = slice_of(tm, e);
+    uint64_t t = occupy(&tm->slice_free[slice], w->t0, tm->slice_ticks);
+    int near = tm->slice_part[slice] == w->part;
     uint64_t ready = t + (near ? tm->lat.l2_near_hit_cycles : tm->lat.l2_far_hit_cycles);
     if (e->level == MEM_LEVEL_DRAM)
         ready = max64(ready, dram_access(tm, e->addr, tm->sector_bytes, t));
     return ready;
 }
 
-/* DRAM bytes per fill block: the access's DRAM reads spread over its distinct fill blocks. */
-static uint32_t fill_bytes_of(const timing_mem *tm, const mem_access *a)
-{
-    uint32_t blocks = 0;
-    uint64_t last = 0;
-    for (uint32_t i = 0; i < a->nserved; i++) {
-        uint64_t b = a->served[i].addr / tm->dram_fill_bytes + 1;
-        if (a->served[i].level == MEM_LEVEL_DRAM && b != last) {
-            blocks++;
-            last = b;
-        }
-    }
-    if (!blocks || !a->dram_read_bytes)
-        return tm->dram_fill_bytes;
-    return (a->dram_read_bytes + blocks - 1) / blocks;
-}
-
-/* Lines of a load that need a new MSHR at cycle t: lines with a sector below the L1 and no fill
- * of theirs in flight. */
-static uint32_t new_miss_lines(timing_mem *tm, sm_state *st, const mem_access *a, uint64_t t)
+/* Lines of a load that need a new MSHR at cycle t: of its lines with a sector below the L1
+ * (first_pass's below[0 .. n)), those with no fill of theirs in flight. */
+static uint32_t new_miss_lines(timing_mem *tm, sm_state *st, const uint64_t *below, uint32_t n,
+                               uint64_t t)
 {
     uint32_t k = 0;
-    uint64_t last = UINT64_MAX;
-    for (uint32_t i = 0; i < a->nserved; i++) {
-        const mem_served *e = &a->served[i];
-        uint64_t line = e->addr / LINE_BYTES;
-        if (e->level == MEM_LEVEL_L1 || line == last)
-            continue;
-        last = line;
-        inflight *f = sm_line(tm, st, line);
-        k += !(f->line == line + 1 && f->ready > t);
+    for (uint32_t i = 0; i < n; i++) {
+        inflight *f = sm_line(tm, st, below[i]);
+        k += !(f->line == below[i] + 1 && f->ready > t);
     }
     return k;
 }
@@ -626,21 +618,25 @@ static uint32_t new_miss_lines(timing_mem *tm, sm_state *st, const mem_access *a
  * fill is in flight wait for it; a line sent below takes an MSHR until its data is back. */
 static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_access *a)
 {
-    uint64_t ready = w->t0;
-    for (uint32_t i = 0; i < a->nserved;) {
-        uint64_t line = a->served[i].addr / LINE_BYTES, line_ready = 0;
+    /* In locals: the stores of the walk (to the tables, through pointers) could otherwise be
+     * stores to the record, which the compiler would read again after each. */
+    const mem_served *sv = a->served;
+    const uint32_t n = a->nserved;
+    const uint64_t t0 = w->t0, l1_ready = t0 + tm->lat.l1_hit_cycles;
+    uint64_t ready = t0;
+    for (uint32_t i = 0; i < n;) {
+        uint64_t line = sv[i].addr / LINE_BYTES, line_ready = 0;
         int below = 0;
-        for (; i < a->nserved && a->served[i].addr / LINE_BYTES == line; i++) {
-            const mem_served *e = &a->served[i];
-            if (e->level == MEM_LEVEL_L1) {
-                line_ready = max64(line_ready, w->t0 + tm->lat.l1_hit_cycles);
+        for (; i < n && sv[i].addr / LINE_BYTES == line; i++) {
+            if (sv[i].level == MEM_LEVEL_L1) {
+                line_ready = max64(line_ready, l1_ready);
             } else {
-                line_ready = max64(line_ready, read_sector(tm, w, e));
+                line_ready = max64(line_ready, read_sector(tm, w, &sv[i]));
                 below = 1;
             }
         }
         inflight *f = sm_line(tm, st, line);
-        int in_flight = f->line == line + 1 && f->ready > w->t0;
+        int in_flight = f->line == line + 1 && f->ready > t0;
         if (in_flight)
             line_ready = max64(line_ready, f->ready);
         if (below && !in_flight)
@@ -682,20 +678,73 @@ static timing_mem_reply constant_part(timing_mem *tm, sm_state *st, uint64_t now
     return (timing_mem_reply){start, start + passes - 1 + lat, 0};
 }
 
+/* A load's first pass over its served sectors. Returns its DRAM bytes per fill block: its DRAM
+ * reads spread over its distinct fill blocks; and in below[0 .. *nbelow) its lines with a sector
+ * below the L1 (one entry per run of sectors of a line). On the way, host prefetches of what its lines
+ * below the L1 will look up (the SM's state, MSHRs and table of lines in flight, the L2's
+ * pending fills, the partition's copy): tables of a few MB in all, looked up at hashed or
+ * scattered places, so each look-up would otherwise wait for the host's memory; issued before
+ * the pipeline's slots are worked out, they overlap that and one another. */
+static uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem_access *a,
+                           uint64_t *below, uint32_t *nbelow)
+{
+    uint32_t nb = 0;
+    uint64_t last = UINT64_MAX, last_block = 0;
+    uint32_t blocks = 0;
+    const mem_served *sv = a->served;
+    const inflight *lines = tm->lines_all + (size_t)sm * (tm->inflight_mask + 1);
+    __builtin_prefetch(&tm->sm[sm], 1);
+    __builtin_prefetch(tm->mshr_all + (size_t)sm * tm->mshrs, 1);
+    for (uint32_t i = 0, n = a->nserved; i < n; i++) {
+        const mem_served *e = &sv[i];
+        uint64_t line = e->addr / LINE_BYTES;
+        if (e->level == MEM_LEVEL_DRAM) {
+            uint64_t b = (tm->shifts ? e->addr >> tm->fill_shift
+                                     : e->addr / tm->dram_fill_bytes) + 1;
+            blocks += b != last_block;
+            last_block = b;
+        }
+        if (e->level == MEM_LEVEL_L1 || line == last)
+            continue;
+        last = line;
+        below[nb++] = line;
+        __builtin_prefetch(&lines[hash_line(line) & tm->inflight_mask], 1);
+        uint64_t l2_line = l2_line_of(tm, e->addr);
+        __builtin_prefetch(&tm->l2_pending[hash_line(l2_line) % L2_PENDING]);
+        if (tm->partitions > 1)
+            __builtin_prefetch(near_dir_set(&tm->near, part, l2_line), 1);
+    }
+    *nbelow = nb;
+    if (!blocks || !a->dram_read_bytes)
+        return tm->dram_fill_bytes;
+    return (a->dram_read_bytes + blocks - 1) / blocks;
+}
+
 /* The part through the L1/shared pipeline and below. */
 static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
 {
+    int load = a->op == MEM_OP_LOAD;
+    uint32_t part = tm->partitions > 1 ? sm_partition(tm, sm) : 0;
+    /* The fill blocks matter to loads only (write_sector's DRAM writes are one sector each);
+     * a load whose levels (mem.h: a bit for each served entry's) are all the L1's or outside
+     * the cached spaces has no sector below the L1 for the pass to find. */
+    const unsigned above = (1u << MEM_LEVEL_L1) | (1u << MEM_LEVEL_SHARED) |
+                           (1u << MEM_LEVEL_CONSTANT);
+    uint64_t below[MEM_MAX_SERVED];
+    uint32_t nbelow = 0;
+    uint32_t fill_bytes = tm->dram_fill_bytes;
+    if (load && (a->levels & ~above))
+        fill_bytes = first_pass(tm, sm, part, a, below, &nbelow);
     sm_state *st = &tm->sm[sm];
     uint64_t T = tm->tag_rate, slots = pipe_slots(tm, a);
     uint64_t start = max64(now * T, st->pipe_free);
-    int load = a->op == MEM_OP_LOAD;
     if (load && a->nserved) {
-        uint32_t k = new_miss_lines(tm, st, a, start / T);
+        uint32_t k = new_miss_lines(tm, st, below, nbelow, start / T);
         start = max64(start, mshr_wait(tm, st, k, start / T) * T);
     }
     st->pipe_free = start + slots;
     timing_mem_reply r = {start / T, start / T, 0};
-    walk w = {.sm = sm, .t0 = (start + slots - 1) / T, .fill_bytes = fill_bytes_of(tm, a)};
+    walk w = {.sm = sm, .t0 = (start + slots - 1) / T, .fill_bytes = fill_bytes, .part = part};
     if (a->shared_wavefronts)
         r.ready = r.accept + tm->lat.shared_load_cycles +
                   (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
