@@ -160,6 +160,7 @@ typedef struct exec_frame {
     uint32_t call_pc;         /* caller's CALL instruction */
     uint32_t local_base;      /* per-thread local offset of this frame's variables */
     uint8_t borrowed;         /* regs/preds belong to the launch's register arena */
+    uint8_t params_lent;      /* params belong to the CTA slot's block (the entry frame) */
 } exec_frame;
 
 /* WARP_YIELD: ready, but done with this scheduling round (an mbarrier wait that found its
@@ -189,7 +190,8 @@ struct exec_warp {
     uint8_t state;            /* warp_state */
     uint8_t bar_id;           /* barrier the warp waits at */
     uint8_t bar_red_mode;     /* IR_BAR_RED_* or 0 */
-    uint8_t pad;
+    uint8_t frames_lent;      /* `frames` is the entry frame in the CTA slot's block
+                                 (exec_device.c), not an allocation of its own */
     uint32_t bar_mask;        /* lanes blocked at the barrier */
     uint32_t bar_resume_pc;
     const ir_operand *bar_dst;/* bar.red destination */
@@ -239,6 +241,7 @@ struct exec_cta {
     uint32_t slot;            /* resident slot on its SM */
     uint8_t *shared;
     uint32_t shared_bytes;
+    uint8_t shared_own;       /* `shared` is an allocation of its own (not the slot block's end) */
     exec_warp *warps;
     uint32_t nwarps;
     uint32_t warps_done;

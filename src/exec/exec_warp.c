@@ -374,15 +374,19 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
 {
     if (w->depth == w->frames_cap) {
         uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
-        exec_frame *fr = realloc(w->frames, cap * sizeof *fr);
+        /* The entry frame lent by the CTA slot (exec_device.c) is copied out, not reallocated */
+        exec_frame *fr = realloc(w->frames_lent ? NULL : w->frames, cap * sizeof *fr);
         if (!fr) {
             exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
                      "out of host memory growing a warp's call stack to %u frames (%zu bytes)", cap,
                      cap * sizeof *fr);
             return -1;
         }
+        if (w->frames_lent)
+            memcpy(fr, w->frames, w->frames_cap * sizeof *fr);
         memset(fr + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *fr);
         w->frames = fr;
+        w->frames_lent = 0;
         w->frames_cap = cap;
     }
     exec_frame *f = &w->frames[w->depth];
