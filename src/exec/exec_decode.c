@@ -98,6 +98,34 @@ static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* h_alu for a mov of a special register (%tid.x, %ctaid.x, ...) into a register (mov_sreg):
+ * the register's lanes written in place, without the operand's temporary lanes and the mov lane
+ * function. x->aux: 32 or 64, the move's width. */
+static void h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    warp_mov_sreg(w, in->src[0].reg, w->regs + (size_t)in->dst[0].reg * LANES, mask,
+                  x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0));
+}
+
+/* The width h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a vector
+ * one, which goes elsewhere) of one special-register source into a register, no flags, no
+ * second destination, a 32- or 64-bit type (the widths whose lane function only truncates). */
+static uint32_t mov_sreg(const ir_insn *in)
+{
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    if (in->op != IR_MOV || in->flag_in || in->flag_out || in->dst[0].kind != IR_OPND_REG ||
+        in->dst[0].reg == IR_REG_SINK || in->dst[1].kind != IR_OPND_NONE ||
+        in->src[0].kind != IR_OPND_SREG || (bits != 32 && bits != 64))
+        return 0;
+    for (int i = 1; i < 4; i++)
+        if (in->src[i].kind != IR_OPND_NONE)
+            return 0;
+    return bits;
+}
+
 /* 1 when h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
  * operands, dst[0] a register, no dst[1]. */
 static int alu_plain(const ir_insn *in)
@@ -325,6 +353,8 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
             x->fn = h_setp_int;
+        else if (x->alu && (x->aux = mov_sreg(in)) != 0)
+            x->fn = h_mov_sreg;
         else if (x->alu) {
             x->aux = alu_aux(in);
             if (alu_plain(in))

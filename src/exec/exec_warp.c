@@ -155,6 +155,20 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
+void warp_mov_sreg(exec_warp *w, uint32_t id, uint64_t *dst, uint32_t mask, uint64_t keep)
+{
+    if (mask == FULL_MASK) {
+        sreg_lanes(w, id, dst);
+        /* Only the 64-bit clocks have bits above 31 for a 32-bit move to drop (sreg_lanes). */
+        if (keep != ~UINT64_C(0) && (id == IR_SREG_CLOCK64 || id == IR_SREG_GLOBALTIMER))
+            for (unsigned l = 0; l < LANES; l++) dst[l] &= keep;
+        return;
+    }
+    uint64_t v[LANES];
+    sreg_lanes(w, id, v);
+    for (unsigned l = 0; l < LANES; l++) dst[l] = ((mask >> l) & 1u) ? v[l] & keep : dst[l];
+}
+
 /* Function "addresses" for indirect calls: a recognisable range that no memory window uses. */
 
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
