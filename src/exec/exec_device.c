@@ -179,6 +179,8 @@ static int install_image_pool(exec_run_state *rs)
     return rc;
 }
 
+/* Frees a CTA slot's storage. session_free calls it for every slot, one after another: the
+ * tests before the calls keep a warp that allocated nothing (most warps) to a few loads. */
 static void cta_destroy(exec_cta *cta)
 {
     if (!cta)
@@ -186,20 +188,26 @@ static void cta_destroy(exec_cta *cta)
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         for (uint32_t f = 0; f < w->frames_cap; f++) {
-            if (!w->frames[f].borrowed) {
-                free(w->frames[f].regs);
-                free(w->frames[f].preds);
+            exec_frame *fr = &w->frames[f];
+            if (!fr->borrowed) {
+                free(fr->regs);
+                free(fr->preds);
             }
-            if (!w->frames[f].params_lent)
-                free(w->frames[f].params);
-            free(w->frames[f].waiting);
+            if (!fr->params_lent)
+                free(fr->params);
+            if (fr->waiting)
+                free(fr->waiting);
         }
         if (!w->frames_lent)
             free(w->frames);
-        free(w->mbar);
-        exec_crs_free(w);
-        exec_hazard_free(w);
-        exec_async_free(w);
+        if (w->mbar)
+            free(w->mbar);
+        if (w->crs)
+            exec_crs_free(w);
+        if (w->hazards)
+            exec_hazard_free(w);
+        if (w->async)
+            exec_async_free(w);
     }
     if (cta->shared_own)
         free(cta->shared);
