@@ -98,20 +98,8 @@ static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
-/* h_alu for a mov of a special register (%tid.x, %ctaid.x, ...) into a register (mov_sreg):
- * the register's lanes written in place, without the operand's temporary lanes and the mov lane
- * function. x->aux: 32 or 64, the move's width. */
-static void h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    if (!mask)
-        return;
-    const ir_insn *in = x->in;
-    warp_mov_sreg(w, in->src[0].reg, w->regs + (size_t)in->dst[0].reg * LANES, mask,
-                  x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0));
-}
-
-/* The width h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a vector
- * one, which goes elsewhere) of one special-register source into a register, no flags, no
+/* The width exec_h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a
+ * vector one, which goes elsewhere) of one special-register source into a register, no flags, no
  * second destination, a 32- or 64-bit type (the widths whose lane function only truncates). */
 static uint32_t mov_sreg(const ir_insn *in)
 {
@@ -124,6 +112,22 @@ static uint32_t mov_sreg(const ir_insn *in)
         if (in->src[i].kind != IR_OPND_NONE)
             return 0;
     return bits;
+}
+
+/* The opcode exec_h_pred_logic runs for `in` (IR_AND, IR_OR, IR_XOR or IR_NOT), or 0: a .pred
+ * and/or/xor with two predicate sources or not with one, a predicate destination, no flags and
+ * no second destination. */
+static uint32_t pred_logic(const ir_insn *in)
+{
+    uint32_t nsrc = in->op == IR_NOT ? 1 : 2;
+    if ((in->op != IR_AND && in->op != IR_OR && in->op != IR_XOR && in->op != IR_NOT) ||
+        in->type != IR_T_PRED || in->flag_in || in->flag_out ||
+        in->dst[0].kind != IR_OPND_PRED || in->dst[1].kind != IR_OPND_NONE)
+        return 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (in->src[i].kind != (i < nsrc ? IR_OPND_PRED : IR_OPND_NONE))
+            return 0;
+    return in->op;
 }
 
 /* 1 when h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
@@ -354,7 +358,9 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
             x->fn = h_setp_int;
         else if (x->alu && (x->aux = mov_sreg(in)) != 0)
-            x->fn = h_mov_sreg;
+            x->fn = exec_h_mov_sreg;
+        else if (x->alu && (x->aux = pred_logic(in)) != 0)
+            x->fn = exec_h_pred_logic;
         else if (x->alu) {
             x->aux = alu_aux(in);
             if (alu_plain(in))

@@ -369,11 +369,14 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
 void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
-/* A mov of special register `id` into a register's 32 lanes `dst`: the lanes in `mask` get the
- * register's value ANDed with `keep` (the move's width: the low 32 bits, or all 64); the others
- * keep theirs. What h_alu computes through the operand's lanes and the mov lane function, written
- * in place (exec_decode.c, h_mov_sreg). */
-void warp_mov_sreg(exec_warp *w, uint32_t id, uint64_t *dst, uint32_t mask, uint64_t keep);
+/* Handlers exec_decode.c chooses for two shapes h_alu would otherwise run (same results):
+ * exec_h_mov_sreg, a mov of a special register into a register, writes the register's lanes in
+ * place (x->aux: the move's width, 32 or 64) instead of through the operand's temporary lanes
+ * and the mov lane function; exec_h_pred_logic, and/or/xor/not of predicates (x->aux: the
+ * opcode), combines the lane masks as 32-bit words instead of spreading each into 32 lanes of 0
+ * or 1 and packing the result back. */
+void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_pred_logic(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
 int warp_frame_push(exec_warp *w, const exec_func *fn);

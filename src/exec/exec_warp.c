@@ -155,8 +155,14 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
-void warp_mov_sreg(exec_warp *w, uint32_t id, uint64_t *dst, uint32_t mask, uint64_t keep)
+void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint32_t id = in->src[0].reg;
+    uint64_t *dst = w->regs + (size_t)in->dst[0].reg * LANES;
+    uint64_t keep = x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0);
     if (mask == FULL_MASK) {
         sreg_lanes(w, id, dst);
         /* Only the 64-bit clocks have bits above 31 for a 32-bit move to drop (sreg_lanes). */
@@ -167,6 +173,27 @@ void warp_mov_sreg(exec_warp *w, uint32_t id, uint64_t *dst, uint32_t mask, uint
     uint64_t v[LANES];
     sreg_lanes(w, id, v);
     for (unsigned l = 0; l < LANES; l++) dst[l] = ((mask >> l) & 1u) ? v[l] & keep : dst[l];
+}
+
+void exec_h_pred_logic(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint32_t a = w->preds[in->src[0].reg], b = 0, r;
+    a = in->src[0].neg ? ~a : a;
+    if (x->aux != IR_NOT) {
+        b = w->preds[in->src[1].reg];
+        b = in->src[1].neg ? ~b : b;
+    }
+    switch (x->aux) {
+    case IR_AND: r = a & b; break;
+    case IR_OR: r = a | b; break;
+    case IR_XOR: r = a ^ b; break;
+    default: r = ~a; break;
+    }
+    uint32_t *p = &w->preds[in->dst[0].reg];
+    *p = (*p & ~mask) | (r & mask);
 }
 
 /* Function "addresses" for indirect calls: a recognisable range that no memory window uses. */
