@@ -98,6 +98,38 @@ static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+/* The width exec_h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a
+ * vector one, which goes elsewhere) of one special-register source into a register, no flags, no
+ * second destination, a 32- or 64-bit type (the widths whose lane function only truncates). */
+static uint32_t mov_sreg(const ir_insn *in)
+{
+    unsigned bits = ir_type_bits((ir_type)in->type);
+    if (in->op != IR_MOV || in->flag_in || in->flag_out || in->dst[0].kind != IR_OPND_REG ||
+        in->dst[0].reg == IR_REG_SINK || in->dst[1].kind != IR_OPND_NONE ||
+        in->src[0].kind != IR_OPND_SREG || (bits != 32 && bits != 64))
+        return 0;
+    for (int i = 1; i < 4; i++)
+        if (in->src[i].kind != IR_OPND_NONE)
+            return 0;
+    return bits;
+}
+
+/* The opcode exec_h_pred_logic runs for `in` (IR_AND, IR_OR, IR_XOR or IR_NOT), or 0: a .pred
+ * and/or/xor with two predicate sources or not with one, a predicate destination, no flags and
+ * no second destination. */
+static uint32_t pred_logic(const ir_insn *in)
+{
+    uint32_t nsrc = in->op == IR_NOT ? 1 : 2;
+    if ((in->op != IR_AND && in->op != IR_OR && in->op != IR_XOR && in->op != IR_NOT) ||
+        in->type != IR_T_PRED || in->flag_in || in->flag_out ||
+        in->dst[0].kind != IR_OPND_PRED || in->dst[1].kind != IR_OPND_NONE)
+        return 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (in->src[i].kind != (i < nsrc ? IR_OPND_PRED : IR_OPND_NONE))
+            return 0;
+    return in->op;
+}
+
 /* 1 when h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
  * operands, dst[0] a register, no dst[1]. */
 static int alu_plain(const ir_insn *in)
@@ -325,6 +357,10 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
             x->fn = h_setp_int;
+        else if (x->alu && (x->aux = mov_sreg(in)) != 0)
+            x->fn = exec_h_mov_sreg;
+        else if (x->alu && (x->aux = pred_logic(in)) != 0)
+            x->fn = exec_h_pred_logic;
         else if (x->alu) {
             x->aux = alu_aux(in);
             if (alu_plain(in))

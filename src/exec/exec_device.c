@@ -179,6 +179,8 @@ static int install_image_pool(exec_run_state *rs)
     return rc;
 }
 
+/* Frees a CTA slot's storage. session_free calls it for every slot, one after another: the
+ * tests before the calls keep a warp that allocated nothing (most warps) to a few loads. */
 static void cta_destroy(exec_cta *cta)
 {
     if (!cta)
@@ -186,22 +188,30 @@ static void cta_destroy(exec_cta *cta)
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         for (uint32_t f = 0; f < w->frames_cap; f++) {
-            if (!w->frames[f].borrowed) {
-                free(w->frames[f].regs);
-                free(w->frames[f].preds);
+            exec_frame *fr = &w->frames[f];
+            if (!fr->borrowed) {
+                free(fr->regs);
+                free(fr->preds);
             }
-            free(w->frames[f].params);
-            free(w->frames[f].waiting);
+            if (!fr->params_lent)
+                free(fr->params);
+            if (fr->waiting)
+                free(fr->waiting);
         }
-        free(w->frames);
-        free(w->mbar);
-        exec_crs_free(w);
-        exec_hazard_free(w);
-        exec_async_free(w);
+        if (!w->frames_lent)
+            free(w->frames);
+        if (w->mbar)
+            free(w->mbar);
+        if (w->crs)
+            exec_crs_free(w);
+        if (w->hazards)
+            exec_hazard_free(w);
+        if (w->async)
+            exec_async_free(w);
     }
-    free(cta->warps);
-    free(cta->shared);
-    free(cta);
+    if (cta->shared_own)
+        free(cta->shared);
+    free(cta); /* the slot's block: the warps and entry frames with it */
 }
 
 /* "30.0 KiB", "4.1 GiB": a byte count for a message. */
@@ -309,6 +319,60 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
     return 0;
 }
 
+static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* A fresh slot's storage: one allocation (one malloc and one free a slot, where there were
+ * three and two more a warp) for the CTA, its `nwarps` warps, each warp's entry frame (lent: a
+ * call moves the call stack to an array of its own, warp_frame_push) and that frame's parameter
+ * storage, each part cleared on its own (a memset of the whole, or calloc's, is a `rep stosb`
+ * of several KiB); the entry frames' register files come from the launch's register arena
+ * (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
+ * until the kernel uses it; none (0 bytes) is a zero byte at the block's end. NULL when out
+ * of memory, with the EXEC-NOMEM-004 report of a CTA. */
+static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nwarps,
+                            uint32_t shared_bytes)
+{
+    size_t params_bytes = (size_t)rs->entry->param_area_bytes * LANES;
+    if (!params_bytes)
+        params_bytes = 8; /* what warp_frame_push gives an empty area */
+    size_t warps_at = align16(sizeof(exec_cta));
+    size_t frames_at = align16(warps_at + nwarps * sizeof(exec_warp));
+    size_t params_at = align16(frames_at + nwarps * sizeof(exec_frame));
+    size_t end = params_at + nwarps * align16(params_bytes);
+    uint8_t *block = malloc(end + 1);
+    uint8_t *shared = shared_bytes ? calloc(shared_bytes, 1) : block ? block + end : NULL;
+    if (!block || !shared) {
+        free(block);
+        if (shared_bytes)
+            free(shared);
+        exec_oom(err, err->fault, "EXEC-NOMEM-004",
+                 "out of host memory for a CTA: %u bytes of shared memory and %u warps "
+                 "(%zu bytes)", shared_bytes, nwarps, nwarps * sizeof(exec_warp));
+        return NULL;
+    }
+    exec_cta *cta = (exec_cta *)block;
+    memset(cta, 0, sizeof *cta);
+    cta->shared = shared;
+    *shared = 0;
+    cta->shared_own = shared_bytes != 0;
+    cta->warps = (exec_warp *)(block + warps_at);
+    cta->nwarps = nwarps;
+    for (uint32_t i = 0; i < nwarps; i++) {
+        exec_warp *w = &cta->warps[i];
+        exec_frame *f = (exec_frame *)(block + frames_at) + i;
+        memset(w, 0, sizeof *w);
+        memset(f, 0, sizeof *f);
+        w->frames = f;
+        w->frames_cap = 1;
+        w->frames_lent = 1;
+        f->params = block + params_at + i * align16(params_bytes);
+        memset(f->params, 0, params_bytes);
+        f->params_cap = (uint32_t)params_bytes;
+        f->params_lent = 1;
+    }
+    return cta;
+}
+
 /* (Re)initialises the CTA in a resident slot. The slot's storage (shared memory, warps, their
  * frames and register files) is kept from the previous CTA of the same launch, so a grid of many
  * CTAs allocates it only once per slot; registers are not cleared between CTAs (PTX leaves them
@@ -322,19 +386,9 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
     uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
     int fresh = !cta;
     if (!cta) {
-        cta = calloc(1, sizeof *cta);
-        if (cta) {
-            cta->shared = calloc(shared_bytes ? shared_bytes : 1, 1);
-            cta->warps = calloc(nwarps, sizeof *cta->warps);
-            cta->nwarps = cta->warps ? nwarps : 0;
-        }
-        if (!cta || !cta->shared || !cta->warps) {
-            exec_oom(err, err->fault, "EXEC-NOMEM-004",
-                     "out of host memory for a CTA: %u bytes of shared memory and %u warps "
-                     "(%zu bytes)", shared_bytes, nwarps, nwarps * sizeof *cta->warps);
-            cta_destroy(cta);
+        cta = slot_alloc(rs, err, nwarps, shared_bytes);
+        if (!cta)
             return NULL;
-        }
     } else {
         memset(cta->shared, 0, shared_bytes);
     }
@@ -375,18 +429,11 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
         w->mctx.local_bytes = rs->local_bytes;
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
-        if (!w->frames_cap && rs->reg_arena) {
-            /* First use of this warp: lend it its entry register file from the arena. The
-             * call stack holds the entry frame alone until a call grows it (warp_frame_push):
-             * most kernels make no call, and three more frames a warp were 2.2 MB, never
-             * used, for the h100's 1,056 slots of 8 warps. */
-            w->frames = calloc(1, sizeof *w->frames);
-            if (!w->frames) {
-                exec_oom(err, err->fault, "EXEC-NOMEM-004", "out of host memory for the call "
-                         "stack of a warp (%zu bytes)", sizeof *w->frames);
-                break;
-            }
-            w->frames_cap = 1;
+        if (fresh && rs->reg_arena) {
+            /* First use of this warp: lend its entry frame (in the slot's block) a register
+             * file from the arena. The call stack holds the entry frame alone until a call
+             * grows it (warp_frame_push): most kernels make no call, and three more frames a
+             * warp were 2.2 MB, never used, for the h100's 1,056 slots of 8 warps. */
             size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
             uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
             w->frames[0].regs = (uint64_t *)base;

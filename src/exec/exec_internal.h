@@ -160,6 +160,7 @@ typedef struct exec_frame {
     uint32_t call_pc;         /* caller's CALL instruction */
     uint32_t local_base;      /* per-thread local offset of this frame's variables */
     uint8_t borrowed;         /* regs/preds belong to the launch's register arena */
+    uint8_t params_lent;      /* params belong to the CTA slot's block (the entry frame) */
 } exec_frame;
 
 /* WARP_YIELD: ready, but done with this scheduling round (an mbarrier wait that found its
@@ -189,7 +190,8 @@ struct exec_warp {
     uint8_t state;            /* warp_state */
     uint8_t bar_id;           /* barrier the warp waits at */
     uint8_t bar_red_mode;     /* IR_BAR_RED_* or 0 */
-    uint8_t pad;
+    uint8_t frames_lent;      /* `frames` is the entry frame in the CTA slot's block
+                                 (exec_device.c), not an allocation of its own */
     uint32_t bar_mask;        /* lanes blocked at the barrier */
     uint32_t bar_resume_pc;
     const ir_operand *bar_dst;/* bar.red destination */
@@ -239,6 +241,7 @@ struct exec_cta {
     uint32_t slot;            /* resident slot on its SM */
     uint8_t *shared;
     uint32_t shared_bytes;
+    uint8_t shared_own;       /* `shared` is an allocation of its own (not the slot block's end) */
     exec_warp *warps;
     uint32_t nwarps;
     uint32_t warps_done;
@@ -366,6 +369,14 @@ void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *ru
 void exec_oom(exec_run_state *rs, exec_fault *f, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp);
+/* Handlers exec_decode.c chooses for two shapes h_alu would otherwise run (same results):
+ * exec_h_mov_sreg, a mov of a special register into a register, writes the register's lanes in
+ * place (x->aux: the move's width, 32 or 64) instead of through the operand's temporary lanes
+ * and the mov lane function; exec_h_pred_logic, and/or/xor/not of predicates (x->aux: the
+ * opcode), combines the lane masks as 32-bit words instead of spreading each into 32 lanes of 0
+ * or 1 and packing the result back. */
+void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_pred_logic(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void warp_write_dst_slow(exec_warp *w, const ir_operand *d, const uint64_t *val, uint32_t mask);
 uint64_t warp_symbol_address(exec_warp *w, uint32_t sym, ir_space *space);
 int warp_frame_push(exec_warp *w, const exec_func *fn);

@@ -642,8 +642,10 @@ static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
  * active lanes are), and through memsys_load_lane, do_access's memsys_access for such a load
  * (which never parks and never has window errors) without its general path. Another space (a
  * generic or global variable) or a lane size that is not modelled takes exec_h_ld; a load with
- * the uniform hint (which memsys_load_if_local parks) takes do_access. */
-static void h_ld_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * the uniform hint (which memsys_load_if_local parks) takes do_access. Out of line: its frame
+ * and register saves would otherwise be h_ld_param_same's, which calls it only to fall back. */
+static __attribute__((noinline)) void h_ld_same(exec_warp *w, const exec_xinsn *x,
+                                                 uint32_t mask)
 {
     if (!mask)
         return;

@@ -155,6 +155,47 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
+void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint32_t id = in->src[0].reg;
+    uint64_t *dst = w->regs + (size_t)in->dst[0].reg * LANES;
+    uint64_t keep = x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0);
+    if (mask == FULL_MASK) {
+        sreg_lanes(w, id, dst);
+        /* Only the 64-bit clocks have bits above 31 for a 32-bit move to drop (sreg_lanes). */
+        if (keep != ~UINT64_C(0) && (id == IR_SREG_CLOCK64 || id == IR_SREG_GLOBALTIMER))
+            for (unsigned l = 0; l < LANES; l++) dst[l] &= keep;
+        return;
+    }
+    uint64_t v[LANES];
+    sreg_lanes(w, id, v);
+    for (unsigned l = 0; l < LANES; l++) dst[l] = ((mask >> l) & 1u) ? v[l] & keep : dst[l];
+}
+
+void exec_h_pred_logic(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (!mask)
+        return;
+    const ir_insn *in = x->in;
+    uint32_t a = w->preds[in->src[0].reg], b = 0, r;
+    a = in->src[0].neg ? ~a : a;
+    if (x->aux != IR_NOT) {
+        b = w->preds[in->src[1].reg];
+        b = in->src[1].neg ? ~b : b;
+    }
+    switch (x->aux) {
+    case IR_AND: r = a & b; break;
+    case IR_OR: r = a | b; break;
+    case IR_XOR: r = a ^ b; break;
+    default: r = ~a; break;
+    }
+    uint32_t *p = &w->preds[in->dst[0].reg];
+    *p = (*p & ~mask) | (r & mask);
+}
+
 /* Function "addresses" for indirect calls: a recognisable range that no memory window uses. */
 
 const uint64_t *warp_src_slow(exec_warp *w, const exec_xinsn *x, int i, uint64_t *tmp)
@@ -374,15 +415,19 @@ int warp_frame_push(exec_warp *w, const exec_func *fn)
 {
     if (w->depth == w->frames_cap) {
         uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 4;
-        exec_frame *fr = realloc(w->frames, cap * sizeof *fr);
+        /* The entry frame lent by the CTA slot (exec_device.c) is copied out, not reallocated */
+        exec_frame *fr = realloc(w->frames_lent ? NULL : w->frames, cap * sizeof *fr);
         if (!fr) {
             exec_oom(w->run, w->run->fault, "EXEC-NOMEM-004",
                      "out of host memory growing a warp's call stack to %u frames (%zu bytes)", cap,
                      cap * sizeof *fr);
             return -1;
         }
+        if (w->frames_lent)
+            memcpy(fr, w->frames, w->frames_cap * sizeof *fr);
         memset(fr + w->frames_cap, 0, (cap - w->frames_cap) * sizeof *fr);
         w->frames = fr;
+        w->frames_lent = 0;
         w->frames_cap = cap;
     }
     exec_frame *f = &w->frames[w->depth];

@@ -4,6 +4,11 @@
  *   h_setp_int    setp of 32-bit integers without a combine operand, compared straight into
  *                 predicate bits (two immediates decided at decode), against the same setp with
  *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32;
+ *   exec_h_mov_sreg    mov.u32 of a special register into a register, written in place, against
+ *                 the same mov given h_alu (warp_src and the mov lane function), for every
+ *                 lane with all lanes active and with half of them guarded off;
+ *   exec_h_pred_logic  and/or/xor/not of predicates (sources negated or not) on lane masks,
+ *                 against the same instructions given h_alu, unguarded and guarded;
  *   h_alu         an instruction guarded off in every lane changes nothing (not even the carry
  *                 flag); with every lane active the lane function writes the destination
  *                 register itself only when no source reads it;
@@ -180,6 +185,7 @@ static void test_setp_int_is_chosen(void **state)
     setp(&b, IR_CMP_LT, IR_T_S32, p, q, irb_r(r), irb_imm(3), -1, UINT32_MAX);
     setp(&b, IR_CMP_LT, IR_T_S32, p, q, irb_r(r), irb_imm(3), (int)p, UINT32_MAX);
     setp(&b, IR_CMP_LT, IR_T_U64, p, q, irb_r(r), irb_imm(3), -1, UINT32_MAX);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(r), irb_sreg(IR_SREG_TID_X), irb_imm(0), NONE); /* 4 */
     irb_op(&b, IR_RET, IR_T_NONE);
     irb_finish(&b);
     diag_list dl;
@@ -189,8 +195,9 @@ static void test_setp_int_is_chosen(void **state)
     const exec_xinsn *code = prog->funcs[0].code;
     assert_ptr_equal(code[1].alu, code[2].alu);      /* the same lane function (setp_s32) ... */
     assert_true(code[1].fn != code[2].fn);           /* ... but not the same handler */
-    assert_ptr_equal(code[2].fn, code[0].fn);        /* the `.and` form is h_alu's, as mov */
-    assert_ptr_equal(code[3].fn, code[0].fn);        /* 64-bit: h_alu */
+    assert_ptr_equal(code[2].fn, code[4].fn);        /* the `.and` form is h_alu's, as add */
+    assert_ptr_equal(code[3].fn, code[4].fn);        /* 64-bit: h_alu */
+    assert_true(code[0].fn != code[4].fn);           /* mov of %tid.x: exec_h_mov_sreg */
     exec_program_destroy(prog);
     diag_list_fini(&dl);
     ir_module_destroy(b.m);
@@ -511,6 +518,7 @@ static void test_alu_plain_is_chosen(void **state)
     cc->flag_out = 1;
     irb_alu(&b, IR_SELP, IR_T_U32, irb_r(s), irb_r(r), irb_imm(1), irb_p(p));          /* 5 */
     setp(&b, IR_CMP_LT, IR_T_U64, p, UINT32_MAX, irb_r(r), irb_imm(3), -1, UINT32_MAX); /* 6 */
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(s), irb_sreg(IR_SREG_TID_X), irb_imm(0), NONE); /* 7 */
     irb_op(&b, IR_RET, IR_T_NONE);
     irb_finish(&b);
     diag_list dl;
@@ -518,14 +526,188 @@ static void test_alu_plain_is_chosen(void **state)
     exec_program *prog = exec_program_create(b.m, &dl);
     assert_non_null(prog);
     const exec_xinsn *code = prog->funcs[0].code;
-    assert_true(code[1].fn != code[0].fn);
+    assert_true(code[1].fn != code[7].fn);
     assert_ptr_equal(code[2].fn, code[1].fn);
     assert_ptr_equal(code[3].fn, code[1].fn);
     for (int i = 4; i <= 6; i++)
-        assert_ptr_equal(code[i].fn, code[0].fn);
+        assert_ptr_equal(code[i].fn, code[7].fn);
+    assert_true(code[0].fn != code[7].fn && code[0].fn != code[1].fn); /* exec_h_mov_sreg */
     exec_program_destroy(prog);
     diag_list_fini(&dl);
     ir_module_destroy(b.m);
+}
+
+/* mov.u32 d, %sreg (exec_h_mov_sreg) against the same mov run by h_alu (the MOV family's handler,
+ * put in its place after decoding: warp_src and the mov lane function), both into registers
+ * holding the same old value, unguarded or guarded by (tid.x & 1) != 0: every
+ * thread of a grid of two CTAs of bx x by x bz threads stores the two results' XOR at its global
+ * linear index g and the fast path's value at 128 + g. */
+static void run_mov_sreg_case(ir_sreg sr, int guarded, uint32_t bx, uint32_t by, uint32_t bz)
+{
+    uint32_t n = bx * by * bz;
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t ty = irb_reg(&b, IR_T_U32, "%r1"), tz = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t g = irb_reg(&b, IR_T_U32, "%r3"), cta = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t fast = irb_reg(&b, IR_T_U32, "%r5"), slow = irb_reg(&b, IR_T_U32, "%r6");
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r7"), p = irb_pred(&b, "%p0");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(ty), irb_sreg(IR_SREG_TID_Y), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(tz), irb_sreg(IR_SREG_TID_Z), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(cta), irb_sreg(IR_SREG_CTAID_X), NONE, NONE);
+    /* g = ((cta * bz + tz) * by + ty) * bx + tx */
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(g), irb_r(cta), irb_imm(bz), irb_r(tz))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(g), irb_r(g), irb_imm(by), irb_r(ty))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_MAD, IR_T_U32, irb_r(g), irb_r(g), irb_imm(bx), irb_r(r_tid))->mods = IR_MOD_LO;
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(1), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, p, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(fast), irb_imm(0x5A5A5A5A), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(slow), irb_imm(0x5A5A5A5A), NONE, NONE);
+    ir_insn *mv = irb_alu(&b, IR_MOV, IR_T_U32, irb_r(fast), irb_sreg(sr), NONE, NONE);
+    ir_insn *ad = irb_alu(&b, IR_MOV, IR_T_U32, irb_r(slow), irb_sreg(sr), NONE, NONE);
+    if (guarded) {
+        irb_guard(mv, p, 0);
+        irb_guard(ad, p, 0);
+    }
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(x), irb_r(fast), irb_r(slow), NONE);
+    store_at_tid(&b, rd_out, g, x);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(g), irb_r(g), irb_imm(128), NONE);
+    store_at_tid(&b, rd_out, g, fast);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx c;
+    exec_test_begin(&c, b.m, o);
+    exec_xinsn *code = (exec_xinsn *)c.p->funcs[0].code;
+    exec_handler fast_fn = code[ad->id - 1].fn;
+    assert_ptr_equal(fast_fn, exec_h_mov_sreg); /* chosen at decode ... */
+    assert_ptr_equal(code[ad->id].fn, fast_fn);
+    code[ad->id].fn = exec_family_handler(IR_FAM_MOV); /* ... and the second one runs h_alu */
+    code[ad->id].aux = 0;
+    exec_launch L = exec_test_launch_of(&c, bx);
+    L.block[1] = by;
+    L.block[2] = bz;
+    L.grid[0] = 2;
+    exec_test_launch(&c, b.m, o, &L);
+    exec_test_end(&c);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t t = 0; t < 2 * n; t++) {
+        uint32_t lin = t % n, tx = lin % bx, want = 0;
+        int on = !guarded || (tx & 1);
+        switch (sr) {
+        case IR_SREG_TID_X: want = tx; break;
+        case IR_SREG_TID_Y: want = lin / bx % by; break;
+        case IR_SREG_TID_Z: want = lin / (bx * by); break;
+        case IR_SREG_NTID_X: want = bx; break;
+        case IR_SREG_CTAID_X: want = t / n; break;
+        case IR_SREG_NCTAID_X: want = 2; break;
+        case IR_SREG_LANEID: want = lin % 32; break;
+        case IR_SREG_LANEMASK_LT: want = (1u << (lin % 32)) - 1; break;
+        default: want = o->out[128 + t]; break; /* the XOR alone decides */
+        }
+        assert_int_equal(o->out[t], 0);
+        assert_int_equal(o->out[128 + t], on ? want : 0x5A5A5A5Au);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_mov_sreg_matches_h_alu(void **state)
+{
+    (void)state;
+    static const ir_sreg regs[] = {IR_SREG_TID_X,   IR_SREG_TID_Y,       IR_SREG_TID_Z,
+                                   IR_SREG_NTID_X,  IR_SREG_CTAID_X,     IR_SREG_NCTAID_X,
+                                   IR_SREG_LANEID,  IR_SREG_LANEMASK_LT, IR_SREG_WARPID,
+                                   IR_SREG_SMID,    IR_SREG_NSMID,       IR_SREG_GRIDID};
+    for (unsigned i = 0; i < sizeof regs / sizeof *regs; i++)
+        for (int guarded = 0; guarded < 2; guarded++) {
+            run_mov_sreg_case(regs[i], guarded, 64, 1, 1);
+            run_mov_sreg_case(regs[i], guarded, 5, 3, 4); /* a partial second warp */
+        }
+}
+
+/* and/or/xor/not.pred d, a, b (exec_h_pred_logic) against the same instruction run by h_alu (the
+ * ALU family's handler, put in its place after decoding), a = (tid & 1) != 0 and b = (tid & 2)
+ * != 0, each negated or not, into destinations holding (tid & 4) != 0, unguarded or guarded by
+ * (tid & 8) != 0: every thread stores the fast result | the general one << 1. */
+static void run_pred_logic_case(ir_opcode op, int neg_a, int neg_b, int guarded)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r1"), v = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t pa = irb_pred(&b, "%pa"), pb = irb_pred(&b, "%pb"), g = irb_pred(&b, "%g");
+    uint32_t fast = irb_pred(&b, "%pf"), slow = irb_pred(&b, "%ps");
+    const uint32_t *preds[] = {&pa, &pb, &fast, &g};
+    for (int k = 0; k < 4; k++) {
+        irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(1 << k), NONE);
+        setp(&b, IR_CMP_NE, IR_T_U32, *preds[k], UINT32_MAX, irb_r(x), irb_imm(0), -1,
+             UINT32_MAX);
+    }
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(4), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, slow, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    ir_operand a = irb_p(pa), c = irb_p(pb);
+    a.neg = (uint8_t)neg_a;
+    c.neg = (uint8_t)neg_b;
+    ir_operand c_or_none = op == IR_NOT ? NONE : c;
+    uint32_t at = b.fn->ninsns;
+    ir_insn *f = irb_alu(&b, op, IR_T_PRED, irb_p(fast), a, c_or_none, NONE);
+    if (guarded)
+        irb_guard(f, g, 0);
+    ir_insn *s = irb_alu(&b, op, IR_T_PRED, irb_p(slow), a, c_or_none, NONE);
+    if (guarded)
+        irb_guard(s, g, 0);
+    irb_alu(&b, IR_SELP, IR_T_U32, irb_r(v), irb_imm(1), irb_imm(0), irb_p(fast));
+    irb_alu(&b, IR_SELP, IR_T_U32, irb_r(x), irb_imm(2), irb_imm(0), irb_p(slow));
+    irb_alu(&b, IR_OR, IR_T_B32, irb_r(v), irb_r(v), irb_r(x), NONE);
+    store_at_tid(&b, rd_out, r_tid, v);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    exec_xinsn *code = (exec_xinsn *)ctx.p->funcs[0].code;
+    assert_ptr_equal(code[at].fn, exec_h_pred_logic); /* chosen at decode ... */
+    assert_ptr_equal(code[at + 1].fn, code[at].fn);
+    code[at + 1].fn = exec_family_handler(IR_FAM_ALU); /* ... and h_alu for the second */
+    code[at + 1].aux = 0;
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    exec_test_launch(&ctx, b.m, o, &L);
+    exec_test_end(&ctx);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t l = 0; l < BLOCK; l++) {
+        uint32_t va = (l & 1) != 0, vb = (l & 2) != 0, want;
+        va ^= (uint32_t)neg_a;
+        vb ^= (uint32_t)neg_b;
+        switch (op) {
+        case IR_AND: want = va & vb; break;
+        case IR_OR: want = va | vb; break;
+        case IR_XOR: want = va ^ vb; break;
+        default: want = !va; break;
+        }
+        if (guarded && !(l & 8))
+            want = (l & 4) != 0;
+        assert_int_equal(o->out[l], want | want << 1);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_pred_logic_matches_h_alu(void **state)
+{
+    (void)state;
+    static const ir_opcode ops[] = {IR_AND, IR_OR, IR_XOR, IR_NOT};
+    for (unsigned i = 0; i < 4; i++)
+        for (int k = 0; k < 8; k++)
+            run_pred_logic_case(ops[i], k & 1, (k >> 1) & 1, (k >> 2) & 1);
 }
 
 /* %tid.x/y/z (exec_warp.c tid_lanes, the first lane by division and the others by counting on)
@@ -632,6 +814,8 @@ int main(void)
         cmocka_unit_test(test_lane_count),
         cmocka_unit_test(test_alu_plain_is_chosen),
         cmocka_unit_test(test_tid_lanes),
+        cmocka_unit_test(test_mov_sreg_matches_h_alu),
+        cmocka_unit_test(test_pred_logic_matches_h_alu),
         cmocka_unit_test(test_lane_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
