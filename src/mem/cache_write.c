@@ -659,13 +659,19 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
 
 /* write_line's look-up, sector counts and recency for a store line that a cache holds (line
  * `line`, block g, way w) under hints h, into *r, as store_line_start leaves them without a
- * write to the next level. */
+ * write to the next level: count_sectors' counts, with the sectors' count (`count`) worked out
+ * once for both levels and no second count when every sector hits. */
 static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, uint32_t w,
-                                  uint64_t sectors, const cache_hints *h, cache_result *r)
+                                  uint64_t sectors, uint32_t count, const cache_hints *h,
+                                  cache_result *r)
 {
     result_clear(r);
     r->line_hit = true;
-    count_sectors(r, sectors, g->valid_sectors[w]);
+    uint64_t hit = sectors & g->valid_sectors[w];
+    r->hit_sectors = hit;
+    r->sector_accesses = count;
+    r->sector_hits = hit == sectors ? count : popcount64(hit);
+    r->sector_misses = count - r->sector_hits;
     touch(c, line);
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
 }
@@ -714,8 +720,9 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     uint32_t line_b = find_slot(below, set, line_number, &gb, &wb);
     if (line_b == NO_INDEX)
         return 0;
-    part_hit_start(c, line, g, w, sectors, h, r);
-    part_hit_start(below, line_b, gb, wb, sectors, hb, rb);
+    uint32_t count = popcount64(sectors);
+    part_hit_start(c, line, g, w, sectors, count, h, r);
+    part_hit_start(below, line_b, gb, wb, sectors, count, hb, rb);
     part_line_merge(below, line_b, data, mask, bits, sectors, 0);
     part_hit_stats(below, rb);
     r->write_through_bytes = stored_bytes(bits);
