@@ -691,8 +691,10 @@ static inline void part_hit_stats(cache *c, const cache_result *r)
 /* cache_write_line_below's usual scattered store line (aos_update's fields): some bytes of a
  * line that a write-through L1 `c` (16 ways, indexed by line number) and the write-back cache
  * `below` (16 ways) both hold, neither with a LAST line. write_line's steps at the L1, its
- * write-through into `below` and write_line's steps there, in one pass: both look-ups first
- * (the L1's through held_memo), the sectors and stored bytes worked out once, the results and
+ * write-through into `below` and write_line's steps there, in one pass: both look-ups first,
+ * each through its cache's held_memo (a warp stores field after field of the same lines, so
+ * the L2's guess usually holds and its set index is not worked out; a 16-way set is the block
+ * of the slot found), the sectors and stored bytes worked out once, the results and
  * statistics written without the fields that stay zero. The same counts, recency, classes,
  * bytes and bits as the general path (tests/unit/test_cache_below.c runs both). Returns 0,
  * having changed nothing the model holds (held_memo aside), when the store is not of this
@@ -716,10 +718,10 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     uint32_t line = find_slot_memo(c, line_number, &g, &w);
     if (line == NO_INDEX)
         return 0;
-    uint32_t set = set_index(below, line_number);
-    uint32_t line_b = find_slot(below, set, line_number, &gb, &wb);
+    uint32_t line_b = find_slot_memo(below, line_number, &gb, &wb);
     if (line_b == NO_INDEX)
         return 0;
+    uint32_t set = line_b >> GROUP_SHIFT; /* 16 ways: a set is a block */
     uint32_t count = popcount64(sectors);
     part_hit_start(c, line, g, w, sectors, count, h, r);
     part_hit_start(below, line_b, gb, wb, sectors, count, hb, rb);
