@@ -169,6 +169,7 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
     line_group *groups = c->groups;
     const uint8_t *data = c->data;
     uint64_t now0 = *clock, now = now0, extra = 0;
+    const int has_last = c->last_count != 0; /* last_to_move's test, read once: no hint here */
     uint32_t i = 0;
     for (; i < n; i++, sp += stride, out += stride) {
         uint32_t line = lines[i];
@@ -189,7 +190,7 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
             extra += popcount64(s) - 1;
             memcpy(out, ld, 128);
         }
-        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+        if (has_last && last_to_move(c, g, w, line))
             cache_touch_last(c, line);
     }
     *clock = now;
@@ -211,6 +212,7 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
     const unsigned line_shift = c->line_shift;
     const int sector32 = c->config.sector_bytes == 32, line128 = c->config.line_bytes == 128;
     const uint32_t line_bytes = c->config.line_bytes;
+    const int has_last = c->last_count != 0; /* as in read_held_lines_128 */
     uint64_t now = *clock, read_count = *reads, sector_total = *total;
     uint32_t i = 0;
     for (; i < n; i++, sp += stride, out += stride) {
@@ -227,7 +229,7 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
         }
         now += runs;
         g->stamps[w] = now;
-        if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+        if (has_last && last_to_move(c, g, w, line))
             cache_touch_last(c, line);
         read_count += runs;
         sector_total += k;
@@ -277,7 +279,7 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
             line_group *g = &c->groups[line >> GROUP_SHIFT];
             uint32_t w = line & (GROUP_LINES - 1);
             g->stamps[w] = clock;
-            if (g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line)
+            if (last_to_move(c, g, w, line))
                 cache_touch_last(c, line);
             apply_alloc_hint(c, line, (cache_alloc)alloc);
             reads += runs;

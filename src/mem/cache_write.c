@@ -300,7 +300,7 @@ static mem_status write_counted(cache *c, uint64_t addr, uint32_t bytes, const v
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
-    memset(r, 0, sizeof *r);
+    result_clear(r);
     const cache_hints *h = hints != NULL ? hints : &no_hints;
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
@@ -319,10 +319,29 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
     return write_counted(c, addr, bytes, data, byte_mask, NULL, hints, result);
 }
 
-/* The stored bytes of a 128-byte line's store bits (two words). */
+/* The stored bytes of a 128-byte line's store bits (two words): both words counted by one SWAR
+ * count (bits of pairs, of nibbles, of bytes; the bytes of both words added before the final
+ * multiply sums them, which no byte's 16 at most can overflow). */
 static inline uint32_t stored_bytes(const uint64_t *bits)
 {
-    return word_popcount(bits[0]) + word_popcount(bits[1]);
+    const uint64_t m1 = UINT64_C(0x5555555555555555), m2 = UINT64_C(0x3333333333333333),
+                   m4 = UINT64_C(0x0F0F0F0F0F0F0F0F);
+    uint64_t a = bits[0], b = bits[1];
+    a -= (a >> 1) & m1;
+    b -= (b >> 1) & m1;
+    a = (a & m2) + ((a >> 2) & m2);
+    b = (b & m2) + ((b >> 2) & m2);
+    a = (a + (a >> 4)) & m4;
+    b = (b + (b >> 4)) & m4;
+    return (uint32_t)(((a + b) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* Whether cache c passes a store with hints h on to its next level (write-through). */
+static inline int writes_through(const cache *c, const cache_hints *h)
+{
+    return h->write_mode == CACHE_WRITE_THROUGH ||
+           (h->write_mode == CACHE_WRITE_DEFAULT &&
+            ((c->config.write_through_kinds >> h->kind) & 1));
 }
 
 /* cache_write_line_through's level below: the store is written there directly (write_line)
@@ -365,9 +384,7 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
                  int *through, line_below *below, uint32_t *set_out)
 {
     uint64_t line_number = addr >> c->line_shift;
-    *through = h->write_mode == CACHE_WRITE_THROUGH ||
-               (h->write_mode == CACHE_WRITE_DEFAULT &&
-                ((c->config.write_through_kinds >> h->kind) & 1));
+    *through = writes_through(c, h);
     const line_group *g;
     uint32_t w;
     /* An L1 (modulo-indexed) looks where it last found the line first: a warp's store line is
@@ -535,6 +552,39 @@ static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *dat
         blend8(ld + i, data + i, (bits[i / 64] >> (i % 64)) & 0xFF);
 }
 
+/* A scattered store's bytes (store bits bits[0..1], touching `sectors`) into resident line
+ * `line` of a cache of 128-byte lines and 32-byte sectors: merged, valid, and dirty unless
+ * written through (`through`), the line's sector bits as store_into_line leaves them. */
+static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
+                                   const uint8_t *mask, const uint64_t *bits, uint64_t sectors,
+                                   int through)
+{
+    uint64_t w0 = bits[0], w1 = bits[1];
+    line128 L = line128_of(c, line);
+    line_group *g = L.g;
+    uint32_t w = L.w;
+    uint64_t *valid = L.valid, *dirt = valid + 2;
+    merge_line128(c, L.data, data, mask, bits);
+    valid[0] |= w0;
+    valid[1] |= w1;
+    g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);
+    if (!through) {
+        dirt[0] |= w0;
+        dirt[1] |= w1;
+        g->dirty_sectors[w] |= sectors;
+        return;
+    }
+    /* Written through: the stored bytes are clean. A sector's dirty bit is set exactly while
+     * one of its bytes is dirty, so when no stored byte was dirty nothing changes, and the
+     * line's dirty sectors (a host cache line of their own) are left unread: the usual case of
+     * a write-through L1. */
+    if (((dirt[0] & w0) | (dirt[1] & w1)) == 0)
+        return;
+    dirt[0] &= ~w0;
+    dirt[1] &= ~w1;
+    g->dirty_sectors[w] &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
+}
+
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
  * store bits bits[0..1] (a warp's scattered store: a field of each of several structures): the
  * same counts, next-level calls and line state, with the sector masks worked out from the two
@@ -543,8 +593,7 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
                                   const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
                                   cache_result *r, line_below *below, uint32_t *set_out)
 {
-    uint64_t w0 = bits[0], w1 = bits[1];
-    uint64_t sectors = sectors_any32(w0, w1);
+    uint64_t sectors = sectors_any32(bits[0], bits[1]);
     if (sectors == 0)
         return MEM_OK; /* an all-zero mask stores nothing */
     uint32_t line;
@@ -553,24 +602,7 @@ static mem_status write_part_line(cache *c, uint64_t addr, const uint8_t *data,
                                      below, set_out);
     if (line == NO_INDEX)
         return st;
-    line128 L = line128_of(c, line);
-    line_group *g = L.g;
-    uint32_t w = L.w;
-    uint8_t *ld = L.data;
-    uint64_t *valid = L.valid, *dirt = valid + 2;
-    merge_line128(c, ld, data, mask, bits);
-    valid[0] |= w0;
-    valid[1] |= w1;
-    g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);
-    if (!through) {
-        dirt[0] |= w0;
-        dirt[1] |= w1;
-        g->dirty_sectors[w] |= sectors;
-        return MEM_OK;
-    }
-    dirt[0] &= ~w0;
-    dirt[1] &= ~w1;
-    g->dirty_sectors[w] &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
+    part_line_merge(c, line, data, mask, bits, sectors, through);
     return MEM_OK;
 }
 
@@ -590,7 +622,7 @@ write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
            const uint64_t *bits, const cache_hints *h, cache_result *r, line_below *below,
            uint32_t *set_out)
 {
-    memset(r, 0, sizeof *r);
+    result_clear(r);
     mem_status st = (bits[0] & bits[1]) == UINT64_MAX
                         ? write_whole_line(c, addr, data, mask, h, r, below, set_out)
                         : write_part_line(c, addr, data, mask, bits, h, r, below, set_out);
@@ -625,6 +657,83 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
     return write_counted(c, addr, c->config.line_bytes, data, byte_mask, bits, hints, result);
 }
 
+/* write_line's look-up, sector counts and recency for a store line that a cache holds (line
+ * `line`, block g, way w) under hints h, into *r, as store_line_start leaves them without a
+ * write to the next level: count_sectors' counts, with the sectors' count (`count`) worked out
+ * once for both levels and no second count when every sector hits. */
+static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, uint32_t w,
+                                  uint64_t sectors, uint32_t count, const cache_hints *h,
+                                  cache_result *r)
+{
+    result_clear(r);
+    r->line_hit = true;
+    uint64_t hit = sectors & g->valid_sectors[w];
+    r->hit_sectors = hit;
+    r->sector_accesses = count;
+    r->sector_hits = hit == sectors ? count : popcount64(hit);
+    r->sector_misses = count - r->sector_hits;
+    touch(c, line);
+    apply_alloc_hint(c, line, (cache_alloc)h->alloc);
+}
+
+/* write_line's statistics of a store line that hit (no eviction, write-back or fill). */
+static inline void part_hit_stats(cache *c, const cache_result *r)
+{
+    c->stats.writes++;
+    c->stats.write_sector_hits += r->sector_hits;
+    c->stats.write_sector_misses += r->sector_misses;
+    c->stats.sector_accesses += r->sector_accesses;
+    c->stats.sector_hits += r->sector_hits;
+    c->stats.sector_misses += r->sector_misses;
+    c->stats.write_through_bytes += r->write_through_bytes;
+}
+
+/* cache_write_line_below's usual scattered store line (aos_update's fields): some bytes of a
+ * line that a write-through L1 `c` (16 ways, indexed by line number) and the write-back cache
+ * `below` (16 ways) both hold, neither with a LAST line. write_line's steps at the L1, its
+ * write-through into `below` and write_line's steps there, in one pass: both look-ups first,
+ * each through its cache's held_memo (a warp stores field after field of the same lines, so
+ * the L2's guess usually holds and its set index is not worked out; a 16-way set is the block
+ * of the slot found), the sectors and stored bytes worked out once, the results and
+ * statistics written without the fields that stay zero. The same counts, recency, classes,
+ * bytes and bits as the general path (tests/unit/test_cache_below.c runs both). Returns 0,
+ * having changed nothing the model holds (held_memo aside), when the store is not of this
+ * kind; else 1, the store done. `bits` not all set (a partial line; 128-byte lines of 32-byte
+ * sectors at both levels: line_store_fits). */
+static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t *data,
+                           const uint8_t *mask, const uint64_t *bits, const cache_hints *h,
+                           const cache_hints *hb, cache_result *r, cache_result *rb,
+                           uint32_t *below_set)
+{
+    if (!c->plain_index || c->ways != GROUP_LINES || below->ways != GROUP_LINES ||
+        c->last_count != 0 || below->last_count != 0 || !writes_through(c, h) ||
+        writes_through(below, hb))
+        return 0;
+    uint64_t sectors = sectors_any32(bits[0], bits[1]);
+    if (sectors == 0)
+        return 0;
+    uint64_t line_number = addr >> 7;
+    const line_group *g, *gb;
+    uint32_t w, wb;
+    uint32_t line = find_slot_memo(c, line_number, &g, &w);
+    if (line == NO_INDEX)
+        return 0;
+    uint32_t line_b = find_slot_memo(below, line_number, &gb, &wb);
+    if (line_b == NO_INDEX)
+        return 0;
+    uint32_t set = line_b >> GROUP_SHIFT; /* 16 ways: a set is a block */
+    uint32_t count = popcount64(sectors);
+    part_hit_start(c, line, g, w, sectors, count, h, r);
+    part_hit_start(below, line_b, gb, wb, sectors, count, hb, rb);
+    part_line_merge(below, line_b, data, mask, bits, sectors, 0);
+    part_hit_stats(below, rb);
+    r->write_through_bytes = stored_bytes(bits);
+    part_line_merge(c, line, data, mask, bits, sectors, 1);
+    part_hit_stats(c, r);
+    *below_set = set;
+    return 1;
+}
+
 mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
                                   const uint8_t *byte_mask, const uint64_t *bits,
                                   const cache_hints *hints, const cache_hints *below_hints,
@@ -636,6 +745,12 @@ mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const v
         !line_store_fits(below, bits, below_hints))
         return MEM_OK;
     *taken = true;
+    if ((bits[0] & bits[1]) != UINT64_MAX &&
+        store_part_pair(c, below, addr, data, byte_mask, bits, hints, below_hints, result,
+                        below_result, below_set)) {
+        *below_written = true;
+        return MEM_OK;
+    }
     line_below b = {below, below_hints, below_result, bits, false, CACHE_SET_UNKNOWN};
     mem_status st = write_line(c, addr, data, byte_mask, bits, hints, result, &b, NULL);
     *below_written = b.written;

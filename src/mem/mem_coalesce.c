@@ -8,6 +8,9 @@
  * split into 4-byte pieces at their interleaved backing addresses (hier_local_backing).
  * Callers: mem_hier.c (global, local and texture accesses). */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/bits.h"
 #include "mem/memsys_internal.h"
@@ -23,6 +26,26 @@ void coalesce_begin(memsys *ms)
     ms->nreqs = ms->nhashed = 0;
     ms->npieces = 0;
     ms->whole_lanes = ms->block_lanes = 0;
+}
+
+/* Zeroes a store request's byte mask (LINE_BYTES_MAX bytes) with fixed 16-byte stores: GCC makes
+ * the memset a `rep stos`, whose start-up costs more than the stores on every store line. */
+static inline void clear_mask(uint8_t *mask)
+{
+#ifdef __SSE2__
+    _Static_assert(LINE_BYTES_MAX == 128, "eight 16-byte stores");
+    const __m128i zero = _mm_setzero_si128();
+    _mm_storeu_si128((__m128i *)(void *)mask, zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 16), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 32), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 48), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 64), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 80), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 96), zero);
+    _mm_storeu_si128((__m128i *)(void *)(mask + 112), zero);
+#else
+    memset(mask, 0, LINE_BYTES_MAX);
+#endif
 }
 
 /* A new line request for `line_addr` (reqs[nreqs], not yet in the hash), or -1 when the scratch
@@ -41,7 +64,7 @@ static int new_req(memsys *ms, uint64_t line_addr, uint8_t kind, int store)
     r->sectors = 0;
     memset(r->byte_bits, 0, sizeof r->byte_bits);
     if (store)
-        memset(r->mask, 0, sizeof r->mask);
+        clear_mask(r->mask);
     return i;
 }
 
@@ -313,8 +336,20 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
     proto.sectors = 0;
     memset(proto.byte_bits, 0, sizeof proto.byte_bits);
     mark_bytes(ms, &proto, off, bytes);
-    uint32_t i = 0;
-    for (uint32_t m = lanes; m; m &= m - 1, i++) {
+    uint32_t i = 0, rest = lanes; /* the lanes not yet done */
+    if (!store && lanes == UINT32_MAX) { /* a full warp's load (a column walk): lane l, line l */
+        for (; i < MEM_LANES; i++) {
+            line_req *q = &ms->reqs[i];
+            q->line_addr = t[i].offset & ~line_mask;
+            q->kind = LINE_KIND_GLOBAL;
+            q->line_level = MEM_LEVEL_NONE;
+            q->sectors = proto.sectors;
+            memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
+            ms->lane_src[i] = q->data + off;
+        }
+        rest = 0;
+    }
+    for (uint32_t m = rest; m; m &= m - 1, i++) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         line_req *q = &ms->reqs[i];
         q->line_addr = t[l].offset & ~line_mask;
@@ -323,7 +358,7 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
         q->sectors = proto.sectors;
         memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
         if (store) {
-            memset(q->mask, 0, sizeof q->mask);
+            clear_mask(q->mask);
             lane_copy(q->mask + off, NULL, bytes);
             lane_copy(q->data + off, acc->data[l], bytes);
         } else {
@@ -334,6 +369,58 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
     ms->max_line = ms->reqs[i - 1].line_addr;
     ms->last_req = i - 1;
     ms->whole_lanes = store ? 0 : lanes;
+}
+
+/* coalesce_fields when its lanes fill whole lines (the first lane within the first `stride`
+ * bytes of its line, n a multiple of per_line): n / per_line requests from reqs[0] on (the
+ * scratch is empty, and 32 lanes make at most 32 requests), each of proto's sectors and byte
+ * bits, without new_req's checks and clearing. */
+static void fields_whole_lines(memsys *ms, const mem_access *acc, const lane_target *t,
+                               uint32_t l0, uint32_t n, uint32_t stride, uint32_t bytes,
+                               const line_req *proto, int store)
+{
+    _Static_assert((int)LINE_SCRATCH >= (int)MEM_LANES, "a request per lane fits the scratch");
+    uint32_t line_bytes = ms->line_bytes, per_line = line_bytes / stride, lines = n / per_line;
+    uint64_t first = t[l0].offset, line_addr = first & ~(uint64_t)(line_bytes - 1);
+    uint32_t off = (uint32_t)(first - line_addr);
+    for (uint32_t k = 0, l = l0; k < lines; k++, l += per_line, line_addr += line_bytes) {
+        line_req *q = &ms->reqs[k];
+        q->line_addr = line_addr;
+        q->kind = LINE_KIND_GLOBAL;
+        q->line_level = MEM_LEVEL_NONE;
+        q->sectors = proto->sectors;
+        memcpy(q->byte_bits, proto->byte_bits, sizeof q->byte_bits);
+        if (!store) {
+            const uint8_t **src = &ms->lane_src[l], *p = q->data + off;
+            if (per_line == 4) { /* 32-byte structures: unrolled */
+                src[0] = p;
+                src[1] = p + stride;
+                src[2] = p + 2 * stride;
+                src[3] = p + 3 * stride;
+            } else {
+                for (uint32_t j = 0; j < per_line; j++, p += stride) src[j] = p;
+            }
+            continue;
+        }
+        clear_mask(q->mask);
+        uint8_t *mask = q->mask + off, *data = q->data + off;
+        const uint8_t (*lane)[MEM_MAX_LANE_BYTES] = &acc->data[l];
+        if (bytes == 4) { /* a word a lane: fixed-size copies */
+            const uint32_t ones = 0x01010101u;
+            for (uint32_t j = 0; j < per_line; j++, mask += stride, data += stride) {
+                memcpy(mask, &ones, 4);
+                memcpy(data, lane[j], 4);
+            }
+        } else {
+            for (uint32_t j = 0; j < per_line; j++, mask += stride, data += stride) {
+                lane_copy(mask, NULL, bytes);
+                lane_copy(data, lane[j], bytes);
+            }
+        }
+    }
+    ms->nreqs = lines;
+    ms->max_line = line_addr - line_bytes;
+    ms->last_req = lines - 1;
 }
 
 /* lane_stride's accesses with no inactive lane between whose stride is less than a line and
@@ -355,6 +442,10 @@ static int coalesce_fields(memsys *ms, const mem_access *acc, const lane_target 
     for (uint32_t off = (uint32_t)(t[l0].offset & (stride - 1)); off < line_bytes; off += stride) {
         proto.sectors |= UINT64_C(1) << (off >> shift);
         proto.byte_bits[off >> 6] |= lane_bits << (off & 63);
+    }
+    if ((t[l0].offset & line_mask) < stride && n % per_line == 0 && ms->nreqs == 0) {
+        fields_whole_lines(ms, acc, t, l0, n, stride, bytes, &proto, store);
+        return 1;
     }
     const unsigned stride_shift = (unsigned)__builtin_ctz(stride); /* it divides the line */
     for (uint32_t i = 0; i < n;) {

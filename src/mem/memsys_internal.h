@@ -24,17 +24,20 @@ typedef struct lane_target {
 /* One line (memsys.line_bytes, at most 128 bytes) touched by a warp access: which bytes, the data, and the level that served
  * each of its sectors (L1 sectors: cfg.l1.sector_bytes). */
 typedef struct line_req {
+    /* What every path reads or writes of each line first, in one host cache line (40 bytes):
+     * a warp's 32 scattered lines are 32 requests, and with these fields spread over the
+     * record a look-up of the lines touched three host lines of each. */
     uint64_t line_addr;
-    uint8_t mask[LINE_BYTES_MAX]; /* stores only: 1 for each byte stored (loads leave it as is) */
-    uint8_t data[LINE_BYTES_MAX];
+    uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint64_t byte_bits[LINE_BYTES_MAX / 64]; /* bit b: the access touches byte b */
     uint8_t kind;          /* LINE_KIND_* */
     uint8_t line_level;    /* MEM_LEVEL_NONE: each touched sector's level is in level[];
                               otherwise the level of every touched sector (level[] then not
                               written): an L1-hit line, a store line */
-    uint64_t sectors;      /* bit s: the access touches sector s (set as the lanes are added) */
     uint16_t l2_slice;     /* with a line_level below the L1: the line's L2 slice, or
                               HIER_SLICE_UNKNOWN (mem_hier.h) */
+    uint8_t data[LINE_BYTES_MAX];
+    uint8_t mask[LINE_BYTES_MAX]; /* stores only: 1 for each byte stored (loads leave it as is) */
     uint8_t level[LINE_BYTES_MAX / 2]; /* mem_level of each touched sector */
 } line_req;
 

@@ -6,7 +6,9 @@
  *   through that adapter (cache_next_level_cache): two identical hierarchies, a 4 KiB 4-way L1
  *   of 128 B lines and 32 B sectors on an 8 KiB 4-way L2 on a DRAM store seen through a spy;
  *   after every store both L1 results, both caches' statistics and lines, every DRAM call and
- *   the bytes must agree.
+ *   the bytes must agree. Then 16-way caches (the presets' geometry), where a scattered store
+ *   line that both levels hold takes a one-pass path of its own (cache_write.c,
+ *   store_part_pair), against the same adapter path.
  * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
  *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
 #include <setjmp.h>
@@ -66,6 +68,9 @@ static void bits_of(const uint8_t *mask, uint64_t bits[2])
             bits[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
+/* Stores of some bytes of a line that both levels of `b` held (store_both counts them). */
+static int pair_hits;
+
 /* One store line through both entry points; returns whether the write reached the L2 (the
  * adapter's L2 write count tells for `a`). */
 static bool store_both(hier *a, hier *b, uint64_t addr, const uint8_t *data,
@@ -86,6 +91,8 @@ static bool store_both(hier *a, hier *b, uint64_t addr, const uint8_t *data,
     if (written)
         assert_int_equal(set, cache_set_of(b->l2, addr));
     assert_memory_equal(&ra, &rb, sizeof ra);
+    if (written && mask && rb.line_hit && below.line_hit)
+        pair_hits++;
     /* the adapter's L2 writes: the store's own, and one per dirty sector of an L1 victim */
     assert_int_equal(cache_get_stats(a->l2)->writes - writes0,
                      (uint64_t)written + ra.writeback_bytes / 32);
@@ -214,6 +221,94 @@ static void test_store_below_refusals(void **state)
     assert_false(taken);
     assert_int_equal(cache_get_stats(s.l1)->writes, 0);
     teardown(&s);
+}
+
+/* A 16 KiB 16-way L1 (8 sets, indexed by line number: the held memo's look-ups) on a 32 KiB
+ * 16-way L2 (16 sets; `slices` 2: sliced, so its set index is the general one), each with room
+ * for `persist` LAST lines. */
+static void setup_16way(hier *h, int l1_through, int l2_through, uint32_t slices,
+                        uint64_t persist)
+{
+    cache_config c1, c2;
+    cache_config_default(&c2, 32768, 16);
+    c2.fill_bytes = 64;
+    c2.write_through_kinds = l2_through ? 1u : 0u;
+    c2.slices = slices;
+    c2.persisting_limit_lines = persist;
+    cache_config_default(&c1, 16384, 16);
+    c1.write_through_kinds = l1_through ? 1u : 0u;
+    c1.persisting_limit_lines = persist;
+    hier_build(h, &c1, &c2);
+}
+
+/* cache_write_line_below's one-pass path for a scattered store line that a write-through L1 and
+ * a write-back L2 both hold (16 ways at both levels, no LAST line) against the adapter path: 24
+ * lines in one L1 set (and few L2 sets), so that most stores hit at both levels while others
+ * miss, evict dirty lines or allocate; scattered words, one word a sector, whole lines and
+ * lines with bytes already dirty in the L1 (write-back hints), under every hint, with the L2
+ * sliced or not, and with LAST lines allowed (then the general path takes every store). The
+ * results, both caches' statistics and lines, every DRAM call and finally the bytes agree. */
+static void test_store_below_16way(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 16; mode++) {
+        hier a, b;
+        uint32_t slices = mode & 4 ? 2 : 0;
+        uint64_t persist = mode & 8 ? 4 : 0;
+        setup_16way(&a, mode & 1, mode & 2, slices, persist);
+        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        pair_hits = 0;
+        int token;
+        cache_hints plain = {.request = &token};
+        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
+        cache_hints back = {.write_mode = CACHE_WRITE_BACK, .request = &token};
+        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
+        cache_hints normal = {.alloc = CACHE_ALLOC_NORMAL, .request = &token};
+        for (int n = 0; n < 400; n++) {
+            uint8_t data[128], mask[128] = {0};
+            for (int i = 0; i < 128; i++) data[i] = (uint8_t)(n * 13 + i * 5 + mode);
+            int kind = n % 7 == 3 ? 0 : n % 3;
+            for (int lane = 0; lane < 32; lane++) {
+                int at = kind == 0 ? lane * 4                 /* whole line */
+                       : kind == 1 ? (lane % 4) * 32 + n % 28 /* one word a sector */
+                                   : (lane * 36 + n) % 124;   /* scattered words */
+                for (int k = 0; k < 4 && at + k < 128; k++) mask[at + k] = 1;
+            }
+            /* lines 2 KiB apart (one L1 set, one L2 set unsliced): mostly 12 of them, which
+             * both levels hold, every fourth store one of 24, which makes them evict */
+            int idx = n % 4 == 0 ? (n / 4 * 7) % 24 : (n / 4) % 12;
+            uint64_t addr = BASE + (uint64_t)idx * 2048;
+            const cache_hints *h = n % 9 == 1 ? &none : n % 11 == 2 ? &back
+                                   : n % 13 == 3 ? &last : n % 17 == 4 ? &normal : &plain;
+            store_both(&a, &b, addr, data, kind == 0 ? NULL : mask, h);
+            if (persist && n % 50 == 7) { /* a LAST line in the L2 too */
+                assert_int_equal(cache_set_line_priority(a.l2, addr, CACHE_PRIORITY_LAST), MEM_OK);
+                assert_int_equal(cache_set_line_priority(b.l2, addr, CACHE_PRIORITY_LAST), MEM_OK);
+            }
+        }
+        /* the one-pass path's stores: partial lines that both levels held */
+        if ((mode & 3) == 1 && !persist)
+            assert_true(pair_hits > 100);
+        assert_true(cache_get_stats(b.l1)->evictions > 0);
+        if (persist) {
+            assert_true(cache_get_stats(b.l1)->peak_last_lines > 0);
+            assert_true(cache_get_stats(b.l2)->peak_last_lines > 0);
+        }
+        assert_int_equal(cache_flush(a.l1, NULL), MEM_OK);
+        assert_int_equal(cache_flush(b.l1, NULL), MEM_OK);
+        assert_int_equal(cache_flush(a.l2, NULL), MEM_OK);
+        assert_int_equal(cache_flush(b.l2, NULL), MEM_OK);
+        assert_int_equal(a.count, b.count);
+        assert_memory_equal(a.calls, b.calls, sizeof a.calls);
+        for (uint64_t off = 0; off < 24 * 2048; off += 128) {
+            uint8_t da[128], db[128];
+            assert_int_equal(dram_peek(a.d, BASE + off, 128, da), MEM_OK);
+            assert_int_equal(dram_peek(b.d, BASE + off, 128, db), MEM_OK);
+            assert_memory_equal(da, db, 128);
+        }
+        teardown(&a);
+        teardown(&b);
+    }
 }
 
 /* A 16-way L1 of 128 B lines, 32 B sectors and 64 sets (the presets' L1 geometry: one line
@@ -385,6 +480,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_below_matches_adapter),
         cmocka_unit_test(test_store_below_refusals),
+        cmocka_unit_test(test_store_below_16way),
         cmocka_unit_test(test_held_lines_16way),
         cmocka_unit_test(test_victims_16way),
     };
