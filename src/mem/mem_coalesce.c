@@ -322,6 +322,18 @@ static int coalesce_block(memsys *ms, const mem_access *acc, uint32_t lanes, uin
     return 0;
 }
 
+/* Request q of coalesce_columns: the global line at line_addr, with proto's sectors and byte
+ * bits (the same in every request of the walk). Returns q. */
+static inline line_req *column_req(line_req *q, uint64_t line_addr, const line_req *proto)
+{
+    q->line_addr = line_addr;
+    q->kind = LINE_KIND_GLOBAL;
+    q->line_level = MEM_LEVEL_NONE;
+    q->sectors = proto->sectors;
+    memcpy(q->byte_bits, proto->byte_bits, sizeof q->byte_bits);
+    return q;
+}
+
 /* lane_stride's accesses at a stride of a multiple of the line (a column walk, an array of
  * large structures): each active lane is a line of its own, in ascending order, and its bytes
  * sit at the same offset in every line, so every request gets the same sectors and byte bits,
@@ -338,25 +350,14 @@ static void coalesce_columns(memsys *ms, const mem_access *acc, const lane_targe
     mark_bytes(ms, &proto, off, bytes);
     uint32_t i = 0, rest = lanes; /* the lanes not yet done */
     if (!store && lanes == UINT32_MAX) { /* a full warp's load (a column walk): lane l, line l */
-        for (; i < MEM_LANES; i++) {
-            line_req *q = &ms->reqs[i];
-            q->line_addr = t[i].offset & ~line_mask;
-            q->kind = LINE_KIND_GLOBAL;
-            q->line_level = MEM_LEVEL_NONE;
-            q->sectors = proto.sectors;
-            memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
-            ms->lane_src[i] = q->data + off;
-        }
+        for (; i < MEM_LANES; i++)
+            ms->lane_src[i] =
+                column_req(&ms->reqs[i], t[i].offset & ~line_mask, &proto)->data + off;
         rest = 0;
     }
     for (uint32_t m = rest; m; m &= m - 1, i++) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
-        line_req *q = &ms->reqs[i];
-        q->line_addr = t[l].offset & ~line_mask;
-        q->kind = LINE_KIND_GLOBAL;
-        q->line_level = MEM_LEVEL_NONE;
-        q->sectors = proto.sectors;
-        memcpy(q->byte_bits, proto.byte_bits, sizeof q->byte_bits);
+        line_req *q = column_req(&ms->reqs[i], t[l].offset & ~line_mask, &proto);
         if (store) {
             clear_mask(q->mask);
             lane_copy(q->mask + off, NULL, bytes);
