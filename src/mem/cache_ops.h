@@ -164,6 +164,16 @@ static inline void result_add_to_stats(cache *c, const cache_result *r)
     c->stats.write_through_bytes += r->write_through_bytes;
 }
 
+/* A store's result into the cache's statistics: one write, its sector hits and misses as
+ * writes, and the counts every access adds (result_add_to_stats). */
+static inline void write_result_to_stats(cache *c, const cache_result *r)
+{
+    c->stats.writes++;
+    c->stats.write_sector_hits += r->sector_hits;
+    c->stats.write_sector_misses += r->sector_misses;
+    result_add_to_stats(c, r);
+}
+
 /* ---- set index and lookup ---- */
 
 /* n mod d and n / d, with multiplies when `recip` is d's fast_reciprocal (cache_setup.c: then

@@ -305,10 +305,7 @@ static mem_status write_counted(cache *c, uint64_t addr, uint32_t bytes, const v
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
     mem_status st = write_access(c, addr, bytes, data, byte_mask, bits, h, r);
-    c->stats.writes++;
-    c->stats.write_sector_hits += r->sector_hits;
-    c->stats.write_sector_misses += r->sector_misses;
-    result_add_to_stats(c, r);
+    write_result_to_stats(c, r);
     return st;
 }
 
@@ -626,10 +623,7 @@ write_line(cache *c, uint64_t addr, const uint8_t *data, const uint8_t *mask,
     mem_status st = (bits[0] & bits[1]) == UINT64_MAX
                         ? write_whole_line(c, addr, data, mask, h, r, below, set_out)
                         : write_part_line(c, addr, data, mask, bits, h, r, below, set_out);
-    c->stats.writes++;
-    c->stats.write_sector_hits += r->sector_hits;
-    c->stats.write_sector_misses += r->sector_misses;
-    result_add_to_stats(c, r);
+    write_result_to_stats(c, r);
     return st;
 }
 
@@ -676,18 +670,6 @@ static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, 
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
 }
 
-/* write_line's statistics of a store line that hit (no eviction, write-back or fill). */
-static inline void part_hit_stats(cache *c, const cache_result *r)
-{
-    c->stats.writes++;
-    c->stats.write_sector_hits += r->sector_hits;
-    c->stats.write_sector_misses += r->sector_misses;
-    c->stats.sector_accesses += r->sector_accesses;
-    c->stats.sector_hits += r->sector_hits;
-    c->stats.sector_misses += r->sector_misses;
-    c->stats.write_through_bytes += r->write_through_bytes;
-}
-
 /* cache_write_line_below's usual scattered store line (aos_update's fields): some bytes of a
  * line that a write-through L1 `c` (16 ways, indexed by line number) and the write-back cache
  * `below` (16 ways) both hold, neither with a LAST line. write_line's steps at the L1, its
@@ -726,10 +708,10 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     part_hit_start(c, line, g, w, sectors, count, h, r);
     part_hit_start(below, line_b, gb, wb, sectors, count, hb, rb);
     part_line_merge(below, line_b, data, mask, bits, sectors, 0);
-    part_hit_stats(below, rb);
+    write_result_to_stats(below, rb);
     r->write_through_bytes = stored_bytes(bits);
     part_line_merge(c, line, data, mask, bits, sectors, 1);
-    part_hit_stats(c, r);
+    write_result_to_stats(c, r);
     *below_set = set;
     return 1;
 }
