@@ -21,6 +21,7 @@
 #include "mem/cache.h"
 #include "mem/dram.h"
 #include "cache_spy.h"
+#include "cache_twins.h"
 
 #define BASE UINT64_C(0x7f0000000000)
 enum { L1_SETS_STRIDE = 1024, L2_SETS_STRIDE = 2048 };
@@ -37,19 +38,6 @@ static void setup(hier *h, int l1_through, int l2_through)
     hier_build(h, &c1, &c2);
 }
 
-static void assert_same_line(cache *a, cache *b, uint64_t addr)
-{
-    cache_line_info ia, ib;
-    assert_int_equal(cache_lookup(a, addr, &ia), cache_lookup(b, addr, &ib));
-    assert_memory_equal(&ia, &ib, sizeof ia);
-    uint8_t da[128], db[128], fa[128] = {0}, fb[128] = {0};
-    assert_int_equal(cache_peek(a, addr, 128, da, fa), cache_peek(b, addr, 128, db, fb));
-    assert_memory_equal(fa, fb, 128);
-    for (int i = 0; i < 128; i++)
-        if (fa[i])
-            assert_int_equal(da[i], db[i]);
-}
-
 static void assert_same(hier *a, hier *b, uint64_t addr)
 {
     assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
@@ -58,6 +46,26 @@ static void assert_same(hier *a, hier *b, uint64_t addr)
     assert_memory_equal(a->calls, b->calls, sizeof a->calls);
     assert_same_line(a->l1, b->l1, addr);
     assert_same_line(a->l2, b->l2, addr);
+}
+
+/* The end of a twin run: both hierarchies flushed, the same next-level calls made, and the
+ * same bytes in DRAM over [BASE, BASE + span); then both torn down. */
+static void assert_flushed_same(hier *a, hier *b, uint64_t span)
+{
+    assert_int_equal(cache_flush(a->l1, NULL), MEM_OK);
+    assert_int_equal(cache_flush(b->l1, NULL), MEM_OK);
+    assert_int_equal(cache_flush(a->l2, NULL), MEM_OK);
+    assert_int_equal(cache_flush(b->l2, NULL), MEM_OK);
+    assert_int_equal(a->count, b->count);
+    assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+    for (uint64_t off = 0; off < span; off += 128) {
+        uint8_t da[128], db[128];
+        assert_int_equal(dram_peek(a->d, BASE + off, 128, da), MEM_OK);
+        assert_int_equal(dram_peek(b->d, BASE + off, 128, db), MEM_OK);
+        assert_memory_equal(da, db, 128);
+    }
+    teardown(a);
+    teardown(b);
 }
 
 static void bits_of(const uint8_t *mask, uint64_t bits[2])
@@ -144,21 +152,8 @@ static void test_store_below_matches_adapter(void **state)
         }
         if (mode & 1) /* a write-through L1: every store with a byte reached the L2 */
             assert_int_equal(below_writes, 36);
-        assert_int_equal(cache_flush(a.l1, NULL), MEM_OK);
-        assert_int_equal(cache_flush(b.l1, NULL), MEM_OK);
-        assert_int_equal(cache_flush(a.l2, NULL), MEM_OK);
-        assert_int_equal(cache_flush(b.l2, NULL), MEM_OK);
-        assert_true(a.count > 0);
-        assert_int_equal(a.count, b.count);
-        assert_memory_equal(a.calls, b.calls, sizeof a.calls);
-        for (uint64_t off = 0; off < 10 * 4 * L2_SETS_STRIDE; off += 128) {
-            uint8_t da[128], db[128];
-            assert_int_equal(dram_peek(a.d, BASE + off, 128, da), MEM_OK);
-            assert_int_equal(dram_peek(b.d, BASE + off, 128, db), MEM_OK);
-            assert_memory_equal(da, db, 128);
-        }
-        teardown(&a);
-        teardown(&b);
+        assert_flushed_same(&a, &b, 10 * 4 * L2_SETS_STRIDE);
+        assert_true(a.count > 0); /* the flushes reached DRAM */
     }
 }
 
@@ -294,20 +289,7 @@ static void test_store_below_16way(void **state)
             assert_true(cache_get_stats(b.l1)->peak_last_lines > 0);
             assert_true(cache_get_stats(b.l2)->peak_last_lines > 0);
         }
-        assert_int_equal(cache_flush(a.l1, NULL), MEM_OK);
-        assert_int_equal(cache_flush(b.l1, NULL), MEM_OK);
-        assert_int_equal(cache_flush(a.l2, NULL), MEM_OK);
-        assert_int_equal(cache_flush(b.l2, NULL), MEM_OK);
-        assert_int_equal(a.count, b.count);
-        assert_memory_equal(a.calls, b.calls, sizeof a.calls);
-        for (uint64_t off = 0; off < 24 * 2048; off += 128) {
-            uint8_t da[128], db[128];
-            assert_int_equal(dram_peek(a.d, BASE + off, 128, da), MEM_OK);
-            assert_int_equal(dram_peek(b.d, BASE + off, 128, db), MEM_OK);
-            assert_memory_equal(da, db, 128);
-        }
-        teardown(&a);
-        teardown(&b);
+        assert_flushed_same(&a, &b, 24 * 2048);
     }
 }
 
