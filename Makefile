@@ -5,7 +5,8 @@
 #                (labels diff, tools, fidelity), then
 #                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
 #                one-line summary (tools/test-report.sh)
-#   make bench   release build, then the throughput benchmarks of bench/ (see bench/README.md)
+#   make bench   release build (profile-guided with GCC: tools/pgo-build.sh), then the throughput
+#                benchmarks of bench/ (see bench/README.md)
 #   make bench-fidelity   release build, then the timing-validation sweeps of bench/fidelity/
 #                (model vs published hardware figures; docs/timing.md, "Validation")
 # All of them first install missing build dependencies with apt-get when run as root; otherwise
@@ -59,8 +60,7 @@ build-asan: deps
 	@cmake --build build/asan -j$(JOBS)
 
 build-release: deps
-	@cmake --preset release >/dev/null
-	@cmake --build build/release -j$(JOBS)
+	@sh tools/pgo-build.sh $(JOBS)
 
 demo: deps
 	@cmake --preset dev >/dev/null
