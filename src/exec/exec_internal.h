@@ -333,6 +333,11 @@ enum { EXEC_NO_SLOT = 0xFFFFFFFFu };
  * or -1 when out of memory. */
 int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 
+/* exec_mem.c: 0 (the default): a load of a kernel parameter by name that an observer watches
+ * takes h_ld_param_observed; 1: h_ld_same, the general path. For the twin test of the two
+ * (tests/unit/test_exec_param_observed.c); nothing else sets it. */
+extern int exec_ld_param_general_only;
+
 /* exec_warp.c: the SIMT core */
 /* The layouts that exec_step (and warp_run) tell apart: 16-byte instructions without control
  * words or glue; any other; any under --strict-hazards (exec_warp.c, step_one). */
