@@ -666,6 +666,8 @@ static int session_setup(exec_run_state *rs)
         rs->frames_local_end = rs->local_bytes;
     }
     rs->strict_hazards = rs->launch->strict_hazards && mk->scoreboards > 0;
+    rs->step_layout = exec_step_layout_of(p, rs->strict_hazards);
+    rs->step_ctrl = mk->scoreboards > 0;
     if ((mk->params_in_bank && install_launch_banks(rs, shared_bytes)) ||
         (mk->has_image_bank && rs->launch->image_pool_words && install_image_pool(rs)))
         return -1;

@@ -300,6 +300,10 @@ struct exec_run_state {
                                  crs_base on a call-return-stack machine) */
     uint32_t crs_base;        /* per thread: local offset of call-return-stack entry 0 */
     uint8_t strict_hazards;   /* check the issue controls' scoreboards (exec_hazard.c) */
+    uint8_t step_layout;      /* exec_step's loop for the launch (exec_step_layout_of), decided
+                                 once at open instead of at every step */
+    uint8_t step_ctrl;        /* the module has issue controls (ir_machine.scoreboards > 0):
+                                 exec_step reports them (exec_step_info.ctrl) */
     exec_heap heap;           /* the device heap's blocks (exec_heap.c) */
     uint32_t reserved_smem_offset; /* shared offset of the CTA's reserved region (its bytes:
                                       reserved_smem_bytes; both 0 when the kernel has none) */
@@ -329,7 +333,17 @@ enum { EXEC_NO_SLOT = 0xFFFFFFFFu };
  * or -1 when out of memory. */
 int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 
+/* exec_mem.c: 0 (the default): a load of a kernel parameter by name that an observer watches
+ * takes h_ld_param_observed; 1: h_ld_same, the general path. For the twin test of the two
+ * (tests/unit/test_exec_param_observed.c); nothing else sets it. */
+extern int exec_ld_param_general_only;
+
 /* exec_warp.c: the SIMT core */
+/* The layouts that exec_step (and warp_run) tell apart: 16-byte instructions without control
+ * words or glue; any other; any under --strict-hazards (exec_warp.c, step_one). */
+enum { EXEC_LAYOUT_16, EXEC_LAYOUT_GENERAL, EXEC_LAYOUT_HAZARDS };
+/* Which of them program p runs as, with strict_hazards (exec_run_state.strict_hazards). */
+uint8_t exec_step_layout_of(const exec_program *p, int strict_hazards);
 void warp_run(exec_warp *w, uint32_t quantum);
 /* Runs warp w for at most `quantum` instructions on a host thread that shares the launch with
  * others (w->run is the thread's copy of the state, with its tally and memory view): stops

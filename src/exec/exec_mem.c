@@ -699,13 +699,51 @@ static __attribute__((noinline)) void h_ld_same(exec_warp *w, const exec_xinsn *
         fence_access(w, x, mask);
 }
 
+/* h_ld_param_same's load at parameter offset `offset` when an observer watches (the timing
+ * model): h_ld_same's steps for such a load, whose address, space, single element and
+ * destination h_ld_param_same's conditions already settle (no address_base, no tests of the
+ * space, vector or uniform hint), through memsys_load_lane, the report and the broadcast; the
+ * same access record, counts, faults and values as h_ld_same (test_exec_param_observed.c).
+ * Out of line, as h_ld_same, so that the functional path keeps its small frame. */
+static __attribute__((noinline)) void h_ld_param_observed(exec_warp *w, const exec_xinsn *x,
+                                                          uint32_t mask, uint64_t offset)
+{
+    const ir_insn *in = x->in;
+    exec_run_state *rs = w->run;
+    mem_access *acc = &rs->acc;
+    unsigned lead = (unsigned)__builtin_ctz(mask);
+    acc->op = MEM_OP_LOAD;
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->active = 1u << lead;
+    acc->insn_id = in->id;
+    acc->time = 0;
+    acc->attrs = &in->mem;
+    acc->policy = 0;
+    acc->window_errors = rs->prog->module->machine.window_errors;
+    acc->space = IR_SPACE_PARAM;
+    acc->addr[lead] = offset;
+    mem_fault fault;
+    if (memsys_load_lane(rs->ms, &w->mctx, acc, &fault)) {
+        access_fault(w, x, acc, &fault);
+        return;
+    }
+    const exec_launch *L = rs->launch;
+    L->on_access(acc, L->access_user);
+    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
+                       load_element(x, acc->data[lead], 0, in->mem.elem_bytes), mask);
+}
+
+int exec_ld_param_general_only;
+
 /* h_ld_same for a load of a kernel parameter by name (exec_ld_handler: no register in the
  * address, the param space written, no uniform hint or fence, one element of 1 to 8 bytes, a
- * destination register) when no observer reads the access's results (no on_access: the
- * functional mode): the parameter's offset taken from the entry function's parameter table as
- * warp_symbol_address takes it, its bytes and counts from memsys_load_same, the value written
- * to the active lanes. Anything else (a device function's frame, an observer, an address that
- * would fault) takes h_ld_same, which does the same load through mem_access and reports. */
+ * destination register): the parameter's offset taken from the entry function's parameter
+ * table as warp_symbol_address takes it. Without an observer (the functional mode), its bytes
+ * and counts from memsys_load_same and the value written to the active lanes; with one,
+ * h_ld_param_observed. Anything else (a device function's frame, an address that would fault
+ * without an observer) takes h_ld_same, which does the same load through mem_access and
+ * reports. */
 static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
@@ -713,10 +751,20 @@ static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     const exec_frame *f = &w->frames[0];
     uint32_t i = o->sym - IR_SYM_PARAM_BASE;
     uint8_t bytes[8];
-    if (!mask || w->depth != 1 || !f->fn->ir->is_entry || w->run->launch->on_access ||
-        memsys_load_same(w->run->ms, &w->mctx, in->id, IR_SPACE_PARAM,
-                         (uint64_t)o->imm + f->fn->ir->params[i].offset, in->mem.elem_bytes,
-                         bytes) != 0) {
+    if (!mask || w->depth != 1 || !f->fn->ir->is_entry) {
+        h_ld_same(w, x, mask);
+        return;
+    }
+    uint64_t offset = (uint64_t)o->imm + f->fn->ir->params[i].offset;
+    if (w->run->launch->on_access) {
+        if (exec_ld_param_general_only)
+            h_ld_same(w, x, mask);
+        else
+            h_ld_param_observed(w, x, mask, offset);
+        return;
+    }
+    if (memsys_load_same(w->run->ms, &w->mctx, in->id, IR_SPACE_PARAM, offset,
+                         in->mem.elem_bytes, bytes) != 0) {
         h_ld_same(w, x, mask);
         return;
     }

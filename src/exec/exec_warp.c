@@ -560,9 +560,7 @@ static inline __attribute__((always_inline)) int step_one(exec_warp *w, int gene
     }
     if (info) {
         /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
-        const ir_ctrl *table = rs->prog->module->machine.scoreboards
-                                   ? w->frames[w->depth - 1].fn->ir->ctrl
-                                   : NULL;
+        const ir_ctrl *table = rs->step_ctrl ? w->frames[w->depth - 1].fn->ir->ctrl : NULL;
         info->ctrl = table ? &table[w->pc] : NULL;
         info->insn = in;
         info->active = w->active;
@@ -740,31 +738,50 @@ void warp_run(exec_warp *w, uint32_t quantum)
 
 /* ---- stepping (exec.h) ---- */
 
+uint8_t exec_step_layout_of(const exec_program *p, int strict_hazards)
+{
+    const exec_insn_layout *k = &p->layout;
+    if (strict_hazards)
+        return EXEC_LAYOUT_HAZARDS;
+    return k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue ? EXEC_LAYOUT_16
+                                                                 : EXEC_LAYOUT_GENERAL;
+}
+
+/* exec_step of a warp that issues nothing: not READY, or the launch has stopped. Out of line,
+ * so that the issuing path keeps a small frame. */
+static __attribute__((noinline)) uint32_t step_none(exec_warp *w, exec_step_info *info)
+{
+    exec_run_state *rs = w->run;
+    uint8_t state = w->state;
+    info->insn = NULL;
+    info->next = state == WARP_READY || state == WARP_YIELD ? w->code[w->pc].in : NULL;
+    return (rs->faulted || rs->oom ? EXEC_STEP_STOPPED : 0u) | state;
+}
+
 uint32_t exec_step(exec_warp *w, exec_step_info *info)
 {
     /* The flags go back in a register: a caller's load of bytes the step stored would wait for
      * every store of the step (the handler's register writes) when the host cannot forward
-     * them. ctrl, active and pred_on are step_one's when it issues (exec_step_info). */
-    uint32_t flags = 0;
-    info->insn = NULL;
+     * them. ctrl, active and pred_on are step_one's when it issues (exec_step_info). The
+     * layout's test was made once at open (exec_run_state.step_layout). */
     exec_run_state *rs = w->run;
-    if (w->state == WARP_READY && !rs->faulted && !rs->oom) {
-        const exec_program *p = rs->prog;
-        const exec_insn_layout *k = &p->layout;
-        uint32_t wakes = w->cta->wakes;
-        const exec_xinsn *x = &w->code[w->pc];
-        if (rs->strict_hazards)
-            step_one(w, 1, 1, info, &flags);
-        else if (k->insn_bytes == 16 && !k->ctrl_group && !p->has_glue)
-            step_one(w, 0, 0, info, &flags);
-        else
-            step_one(w, 1, 0, info, &flags);
-        if (w->cta->wakes != wakes)
-            flags |= EXEC_STEP_WOKE;
-        if (x->is_ctrl && w->state == WARP_READY && w->code + w->pc != x + 1)
-            flags |= EXEC_STEP_TAKEN;
-    }
+    if (w->state != WARP_READY || rs->faulted || rs->oom)
+        return step_none(w, info);
+    uint32_t flags = 0;
+    info->insn = NULL; /* stays so when the instruction budget has run out */
+    uint32_t wakes = w->cta->wakes;
+    const exec_xinsn *x = &w->code[w->pc];
+    if (__builtin_expect(rs->step_layout == EXEC_LAYOUT_16, 1))
+        step_one(w, 0, 0, info, &flags);
+    else if (rs->step_layout == EXEC_LAYOUT_GENERAL)
+        step_one(w, 1, 0, info, &flags);
+    else
+        step_one(w, 1, 1, info, &flags);
+    if (w->cta->wakes != wakes)
+        flags |= EXEC_STEP_WOKE;
     uint8_t state = w->state;
+    if (x->is_ctrl && state == WARP_READY && w->code + w->pc != x + 1)
+        flags |= EXEC_STEP_TAKEN;
     info->next = state == WARP_READY || state == WARP_YIELD ? w->code[w->pc].in : NULL;
     if (rs->faulted || rs->oom)
         flags |= EXEC_STEP_STOPPED;

@@ -17,19 +17,77 @@ void timing_cal_reset(timing_cal *c)
 
 void timing_cal_free(timing_cal *c)
 {
-    for (uint32_t i = 0; i < TIMING_CAL_SLOTS; i++) free(c->items[i]);
+    for (void *b = c->blocks; b;) {
+        void *next = *(void **)b;
+        free(b);
+        b = next;
+    }
     free(c->far);
     memset(c, 0, sizeof *c);
+}
+
+/* Bytes of a block the arrays are carved from (more when one array needs more). */
+enum { CARVE_BLOCK_BYTES = 64 * 1024, MIN_CAP = 16 };
+
+/* The size class of an array of cap (16 x 2^k) entries: k. */
+static uint32_t class_of(uint32_t cap)
+{
+    return (uint32_t)__builtin_ctz(cap / MIN_CAP);
+}
+
+/* An array of `cap` (16 x 2^k) entries: one given back, or carved from the newest block or a
+ * new one; NULL when host memory ran out. */
+static uint32_t *array_take(timing_cal *c, uint32_t cap)
+{
+    uint32_t k = class_of(cap);
+    if (c->spare[k]) {
+        void *p = c->spare[k];
+        c->spare[k] = *(void **)p;
+        return p;
+    }
+    size_t bytes = (size_t)cap * sizeof(uint32_t); /* 64 bytes at least: room for a link */
+    if (c->carve_left < bytes) {
+        size_t head = 64; /* the block's link, and the arrays 64-byte aligned after it */
+        size_t size = head + bytes > CARVE_BLOCK_BYTES ? head + bytes : CARVE_BLOCK_BYTES;
+        void *b = malloc(size);
+        if (!b)
+            return NULL;
+        *(void **)b = c->blocks;
+        c->blocks = b;
+        c->carve_at = (char *)b + head;
+        c->carve_left = size - head;
+    }
+    void *p = c->carve_at;
+    c->carve_at += bytes;
+    c->carve_left -= bytes;
+    return p;
+}
+
+/* Gives slot b's array back (the slot is empty). */
+static void array_give(timing_cal *c, uint32_t b)
+{
+    if (!c->cap[b])
+        return;
+    uint32_t k = class_of(c->cap[b]);
+    *(void **)c->items[b] = c->spare[k];
+    c->spare[k] = c->items[b];
+    c->items[b] = NULL;
+    c->cap[b] = 0;
 }
 
 static int wheel_add(timing_cal *c, uint32_t s, uint64_t key)
 {
     uint32_t b = (uint32_t)(key & MASK);
     if (c->n[b] == c->cap[b]) {
-        uint32_t cap = c->cap[b] ? 2 * c->cap[b] : 16;
-        uint32_t *p = realloc(c->items[b], cap * sizeof *p);
+        uint32_t cap = c->cap[b] ? 2 * c->cap[b] : c->first_cap ? c->first_cap : MIN_CAP;
+        if (class_of(cap) >= TIMING_CAL_CLASSES)
+            return -1;
+        uint32_t *p = array_take(c, cap);
         if (!p)
             return -1;
+        if (c->n[b])
+            memcpy(p, c->items[b], c->n[b] * sizeof *p);
+        array_give(c, b);
         c->items[b] = p;
         c->cap[b] = cap;
     }
@@ -103,7 +161,14 @@ int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint6
             }
         }
         c->count -= c->n[b]; /* the slot's entries, taken off once it is done */
-        c->n[b] = 0;
+        if (c->cap[b]) {
+            /* The next slot's first array is as large as this one needed. */
+            uint32_t need = MIN_CAP;
+            while (need < c->n[b]) need *= 2;
+            c->first_cap = need;
+            c->n[b] = 0;
+            array_give(c, b);
+        }
         c->pos = 0;
         if (c->count)
             c->now++;

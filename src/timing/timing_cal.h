@@ -3,13 +3,18 @@
  * of schedulers due then, and beyond the wheel a binary heap; entries whose scheduler was
  * rescheduled meanwhile are dropped when reached (the scheduler's key, kept by the caller, says
  * which entry is current). Within one cycle, schedulers run in the order they were put in:
- * deterministic, and O(1) per event instead of a heap's O(log n). */
+ * deterministic, and O(1) per event instead of a heap's O(log n). A slot's list is an array
+ * of 16 x 2^k entries carved from blocks the calendar owns; a slot gives its array back when it
+ * is served, and arrays are reused by size, so the storage follows the slots in use and the
+ * entries in flight rather than every slot's busiest cycle (a realloc per slot and doubling
+ * cost thousands of calls and megabytes of first-touched pages on long launches). */
 #ifndef GMS_TIMING_TIMING_CAL_H
 #define GMS_TIMING_TIMING_CAL_H
 
 #include <stdint.h>
 
 enum { TIMING_CAL_SLOTS = 4096 }; /* a power of two */
+enum { TIMING_CAL_CLASSES = 24 };  /* array sizes 16 x 2^k entries, k < TIMING_CAL_CLASSES */
 
 typedef struct timing_cal_far {
     uint64_t key;
@@ -23,6 +28,14 @@ typedef struct timing_cal {
                                 are taken off when it is done (timing_cal_next_slow) */
     uint32_t *items[TIMING_CAL_SLOTS];
     uint32_t n[TIMING_CAL_SLOTS], cap[TIMING_CAL_SLOTS];
+    uint32_t first_cap;      /* the size a slot's first array gets: what the last slot served
+                                needed, rounded up to a size (16 at least) */
+    void *spare[TIMING_CAL_CLASSES]; /* arrays given back, by size, linked through their first
+                                        pointer */
+    void *blocks;            /* owned: the blocks the arrays are carved from, linked through
+                                their first pointer */
+    char *carve_at;          /* the unused rest of the newest block: carve_left bytes */
+    size_t carve_left;
     timing_cal_far *far;     /* heap by key of the entries beyond the wheel */
     uint32_t nfar, capfar;
 } timing_cal;

@@ -763,18 +763,12 @@ static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_
     timing_mem_reply r = {now, now, 0};
     if (!tm || !a || a->op == MEM_OP_FENCE)
         return r;
-    sm %= tm->sm_count;
-    if (a->op == MEM_OP_CACHE_CONTROL) {
-        sm_state *st = &tm->sm[sm];
-        uint64_t start = max64(now * tm->tag_rate, st->pipe_free);
-        st->pipe_free = start + tm->tag_rate;
-        r.accept = start / tm->tag_rate;
-        r.ready = r.accept + 1;
-        return r;
-    }
-    int piped = a->shared_wavefronts || a->l1_tags || a->nserved;
-    if (piped && !a->l1_tags && !a->nserved && !a->const_lookups && !a->const_addresses) {
-        /* Shared memory only (the common case of tiled kernels): pipe_part's shared part. */
+    if (sm >= tm->sm_count) /* callers pass an SM of the GPU: no division */
+        sm %= tm->sm_count;
+    /* Tested first, the common case of tiled kernels, in one test of the fields OR-ed. */
+    if (a->shared_wavefronts && a->op != MEM_OP_CACHE_CONTROL &&
+        !(a->l1_tags | a->nserved | a->const_lookups | a->const_addresses)) {
+        /* Shared memory only: pipe_part's shared part. */
         sm_state *st = &tm->sm[sm];
         uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
         uint64_t start = max64(now * T, st->pipe_free);
@@ -784,6 +778,15 @@ static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_
                   (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
         return r;
     }
+    if (a->op == MEM_OP_CACHE_CONTROL) {
+        sm_state *st = &tm->sm[sm];
+        uint64_t start = max64(now * tm->tag_rate, st->pipe_free);
+        st->pipe_free = start + tm->tag_rate;
+        r.accept = start / tm->tag_rate;
+        r.ready = r.accept + 1;
+        return r;
+    }
+    int piped = a->shared_wavefronts || a->l1_tags || a->nserved;
     if (a->const_lookups || a->const_addresses) {
         r = constant_part(tm, &tm->sm[sm], now, a);
         if (!piped)

@@ -21,12 +21,3 @@ void timing_mio_fini(timing_mio *m)
     m->free = NULL;
     m->nsm = 0;
 }
-
-uint64_t timing_mio_take(timing_mio *m, uint32_t sm, uint64_t t)
-{
-    uint64_t start = t * m->ticks;
-    if (m->free[sm] > start)
-        start = m->free[sm];
-    m->free[sm] = start + m->occupancy;
-    return start / m->ticks;
-}
