@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem/dram.h"
@@ -220,6 +221,55 @@ static void test_dense_pages_over_slabs(void **state)
     dram_destroy(d);
 }
 
+/* Twin of the one-page store (store_in_page) and the general path: 2,000 random masked and
+ * unmasked writes inside one page on one store; on the other the same writes, each extended past
+ * its page's end by 8 bytes whose mask is zero (so they take the general path and change the same
+ * bytes). Poisoned pages, untouched pages and all-zero masks are among them. Every byte of the
+ * pages and the pages allocated must agree. */
+static void test_one_page_store_twin(void **state)
+{
+    (void)state;
+    dram *a = make_dram(4096, 0), *b = make_dram(4096, 0);
+    assert_int_equal(dram_fill_pattern(a, 4 * 4096, 4096, 0x5c), MEM_OK);
+    assert_int_equal(dram_fill_pattern(b, 4 * 4096, 4096, 0x5c), MEM_OK);
+    uint64_t x = 12345;
+    uint8_t data[264], mask[264];
+    for (int n = 0; n < 2000; n++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        uint64_t page = (x >> 33) % 8, len = 1 + (x >> 40) % 256;
+        uint64_t off = (x >> 20) % (4096 - len + 1);
+        int masked = (x >> 60) % 3, zero = (x >> 58) % 16 == 0;
+        for (size_t i = 0; i < sizeof data; i++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            data[i] = (uint8_t)(x >> 56);
+            mask[i] = zero || i >= len ? 0 : (uint8_t)((x >> 50) % 3 != 0);
+        }
+        uint64_t addr = page * 4096 + off;
+        assert_int_equal(dram_write(a, addr, len, data, masked ? mask : NULL), MEM_OK);
+        uint64_t ext = 4096 - off + 8; /* to 8 bytes into the next page */
+        uint8_t *edata = calloc(ext, 1), *emask = calloc(ext, 1);
+        assert_non_null(edata);
+        assert_non_null(emask);
+        memcpy(edata, data, len);
+        if (masked)
+            memcpy(emask, mask, len);
+        else
+            memset(emask, 1, len);
+        assert_int_equal(dram_write(b, addr, ext, edata, emask), MEM_OK);
+        free(edata);
+        free(emask);
+    }
+    uint8_t pa[4096], pb[4096];
+    for (uint64_t page = 0; page < 9; page++) {
+        assert_int_equal(dram_peek(a, page * 4096, 4096, pa), MEM_OK);
+        assert_int_equal(dram_peek(b, page * 4096, 4096, pb), MEM_OK);
+        assert_memory_equal(pa, pb, 4096);
+    }
+    assert_int_equal(dram_get_stats(a)->pages_allocated, dram_get_stats(b)->pages_allocated);
+    dram_destroy(a);
+    dram_destroy(b);
+}
+
 static void test_wrap_is_rejected(void **state)
 {
     (void)state;
@@ -346,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_fill_pattern),
         cmocka_unit_test(test_released_data_is_reused_clean),
         cmocka_unit_test(test_dense_pages_over_slabs),
+        cmocka_unit_test(test_one_page_store_twin),
         cmocka_unit_test(test_wrap_is_rejected),
         cmocka_unit_test(test_limit_gives_nomem_without_partial_write),
         cmocka_unit_test(test_bad_page_size),
