@@ -243,15 +243,16 @@ static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, con
              (unsigned long long)warps, ctas, nwarps, why);
 }
 
-/* An anonymous mapping of `bytes` for the register arena, advised to use huge pages when
- * `huge`, else against them; NULL when it fails. A huge one starts at a 2 MiB boundary (mapped
- * 2 MiB longer, the ends cut off): from an arbitrary address, up to 2 MiB before the first
- * boundary could only take 4 KiB pages, 512 faults more for memory the launch touches anyway.
- * The mapping is exactly `bytes` long either way (munmap by the program). */
-static void *arena_map(size_t bytes, int huge)
+/* An anonymous mapping of `bytes` for the register arena whose first `huge` bytes (0, or a
+ * multiple of 2 MiB) are advised to use huge pages and the rest against them; NULL when it
+ * fails. With huge pages it starts at a 2 MiB boundary (mapped 2 MiB longer, the ends cut off):
+ * from an arbitrary address, up to 2 MiB before the first boundary could only take 4 KiB pages,
+ * 512 faults more for memory the launch touches anyway. The mapping is exactly `bytes` long
+ * either way (munmap by the program). */
+static void *arena_map(size_t bytes, size_t huge)
 {
     const size_t huge_bytes = (size_t)2 << 20;
-    size_t map_bytes = huge && bytes > huge_bytes ? bytes + huge_bytes : bytes;
+    size_t map_bytes = huge ? bytes + huge_bytes : bytes;
     void *m = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
@@ -265,21 +266,25 @@ static void *arena_map(size_t bytes, int huge)
         start += head;
     }
 #if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
-    madvise(start, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    if (huge)
+        madvise(start, huge, MADV_HUGEPAGE);
+    if (bytes > huge)
+        madvise(start + huge, bytes - huge, MADV_NOHUGEPAGE);
 #endif
     return start;
 }
 
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
- * program for its later launches). When the grid fills at least half of the CTA slots the launch
- * touches most of it, and the mapping is advised to use huge pages (one fault per 2 MiB instead
- * of one per 4 KiB page is most of the cost of starting thousands of warps); otherwise against
- * them: a grid of a CTA or two per SM touches a few warps' registers in each SM's part, and
- * 2 MiB pages would commit (and zero) the whole arena (matmul_256: 256 CTAs in 1,056 slots). `nslots` CTA slots of
- * `nwarps` warps exist, of which `resident` are used (fewer when the grid is small). Returns 0, or
- * -1 with EXEC-NOMEM-003 when the mapping fails or the resident warps' register files alone
- * would not fit in the host's physical memory (the mapping may succeed, but touching it would
- * then end the process without a word). */
+ * program for its later launches), laid out slot-major (cta_init): CTA slot k of every SM, then
+ * slot k + 1, the order in which the slots take the grid's CTAs, so a grid that fills few slots
+ * touches a dense prefix of the arena however many SMs there are. That prefix, rounded up to
+ * 2 MiB, is advised to use huge pages (one fault per 2 MiB instead of one per 4 KiB page is most
+ * of the cost of starting thousands of warps) when it is at least 2 MiB; the rest, and an arena
+ * whose resident warps need less (a few CTAs: a 2 MiB page would commit far more than they
+ * touch), take 4 KiB pages. `nslots` CTA slots of `nwarps` warps exist, of which `resident` are
+ * used (fewer when the grid is small). Returns 0, or -1 with EXEC-NOMEM-003 when the mapping
+ * fails or the resident warps' register files alone would not fit in the host's physical memory
+ * (the mapping may succeed, but touching it would then end the process without a word). */
 static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps,
                                  uint32_t resident)
 {
@@ -306,7 +311,11 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
             munmap(p->reg_arena, p->reg_arena_bytes);
         p->reg_arena = NULL;
         p->reg_arena_bytes = 0;
-        void *m = arena_map(rs->reg_arena_bytes, (uint64_t)resident * 2 >= nslots);
+        const size_t huge_bytes = (size_t)2 << 20;
+        size_t used = per_warp * nwarps * resident;
+        size_t huge = used < huge_bytes ? 0 : (used + huge_bytes - 1) & ~(huge_bytes - 1);
+        void *m = arena_map(rs->reg_arena_bytes, huge < rs->reg_arena_bytes ? huge
+                                                                             : rs->reg_arena_bytes);
         if (m == NULL) {
             register_oom(rs, nwarps, nslots, "");
             return -1;
@@ -435,7 +444,8 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
              * grows it (warp_frame_push): most kernels make no call, and three more frames a
              * warp were 2.2 MB, never used, for the h100's 1,056 slots of 8 warps. */
             size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
-            uint8_t *base = rs->reg_arena + (size_t)(w->local_slot) * per_warp;
+            size_t at = ((size_t)slot * rs->machine->sm_count + sm) * nwarps + i;
+            uint8_t *base = rs->reg_arena + at * per_warp;
             w->frames[0].regs = (uint64_t *)base;
             w->frames[0].preds = (uint32_t *)(base + rs->warp_regs_bytes);
             w->frames[0].regs_cap = (uint32_t)rs->warp_regs_bytes;

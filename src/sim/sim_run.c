@@ -183,7 +183,10 @@ static gms_status upload(gms_run *r, size_t b, const uint8_t *data, gms_diag_lis
                       : gms_device_write(r->dev, r->addr[b], data, buf->bytes, g);
 }
 
-enum { UPLOAD_CHUNK_BYTES = 1 << 20 }; /* a multiple of every element size */
+/* A multiple of every element size. Small enough to stay in the host's L2 cache between its
+ * generation and the copy into device memory, and below glibc's mmap threshold (a 1 MiB chunk
+ * was a fresh mapping, 256 page faults, for a buffer's upload). */
+enum { UPLOAD_CHUNK_BYTES = 64 << 10 };
 
 /* Writes buffer b's initial contents to device memory a chunk at a time: a large buffer is
  * never held twice (generated on the host, then in device memory). Images are written whole

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem/dram.h"
@@ -162,6 +163,113 @@ static void test_fill_pattern(void **state)
     dram_destroy(d);
 }
 
+/* Page data released by a whole-page poison is reused by the next page that needs data: that page
+ * must read as its own fill byte (0, or a poison), not as the released page's old bytes. */
+static void test_released_data_is_reused_clean(void **state)
+{
+    (void)state;
+    dram *d = make_dram(4096, 0);
+    uint8_t full[4096], back[4096];
+    memset(full, 0x11, sizeof full);
+    assert_int_equal(dram_poke(d, 0, sizeof full, full), MEM_OK);
+    assert_int_equal(dram_fill_pattern(d, 0, 4096, 0xab), MEM_OK); /* releases page 0's data */
+    assert_int_equal(dram_get_stats(d)->pages_allocated, 0);
+    uint8_t v = 0x42;
+    assert_int_equal(dram_poke(d, 4096 + 5, 1, &v), MEM_OK); /* page 1, fill 0 */
+    assert_int_equal(dram_peek(d, 4096, sizeof back, back), MEM_OK);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], i == 5 ? 0x42 : 0);
+    assert_int_equal(dram_peek(d, 0, sizeof back, back), MEM_OK);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0xab);
+    /* Released again, then taken by a page poisoned with 0x77. */
+    assert_int_equal(dram_fill_pattern(d, 4096, 4096, 0), MEM_OK);
+    assert_int_equal(dram_fill_pattern(d, 8192, 4096, 0x77), MEM_OK);
+    assert_int_equal(dram_poke(d, 8192 + 4095, 1, &v), MEM_OK);
+    assert_int_equal(dram_peek(d, 8192, sizeof back, back), MEM_OK);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], i == 4095 ? 0x42 : 0x77);
+    assert_int_equal(dram_peek(d, 4096, sizeof back, back), MEM_OK);
+    for (size_t i = 0; i < sizeof back; i++)
+        assert_int_equal(back[i], 0);
+    assert_int_equal(dram_get_stats(d)->pages_allocated, 1);
+    dram_destroy(d);
+}
+
+/* Pages written densely across several slabs (64 KiB, 128 KiB, ... 2 MiB ones: 12 MiB here) keep
+ * their own bytes, and a page as large as the biggest slab works too. */
+static void test_dense_pages_over_slabs(void **state)
+{
+    (void)state;
+    dram *d = make_dram(4096, 0);
+    static uint8_t buf[12 << 20];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 131 + (i >> 12));
+    assert_int_equal(dram_poke(d, 1 << 20, sizeof buf, buf), MEM_OK);
+    assert_int_equal(dram_get_stats(d)->pages_allocated, (12 << 20) / 4096);
+    static uint8_t back[12 << 20];
+    assert_int_equal(dram_peek(d, 1 << 20, sizeof back, back), MEM_OK);
+    assert_memory_equal(buf, back, sizeof buf);
+    dram_destroy(d);
+    d = make_dram(16u << 20, 0);
+    assert_int_equal(dram_poke(d, (16u << 20) - 3, 6, buf), MEM_OK);
+    assert_int_equal(dram_peek(d, (16u << 20) - 4, 8, back), MEM_OK);
+    assert_int_equal(back[0], 0);
+    assert_memory_equal(back + 1, buf, 6);
+    assert_int_equal(back[7], 0);
+    assert_int_equal(dram_get_stats(d)->pages_allocated, 2);
+    dram_destroy(d);
+}
+
+/* Twin of the one-page store (store_in_page) and the general path: 2,000 random masked and
+ * unmasked writes inside one page on one store; on the other the same writes, each extended past
+ * its page's end by 8 bytes whose mask is zero (so they take the general path and change the same
+ * bytes). Poisoned pages, untouched pages and all-zero masks are among them. Every byte of the
+ * pages and the pages allocated must agree. */
+static void test_one_page_store_twin(void **state)
+{
+    (void)state;
+    dram *a = make_dram(4096, 0), *b = make_dram(4096, 0);
+    assert_int_equal(dram_fill_pattern(a, 4 * 4096, 4096, 0x5c), MEM_OK);
+    assert_int_equal(dram_fill_pattern(b, 4 * 4096, 4096, 0x5c), MEM_OK);
+    uint64_t x = 12345;
+    uint8_t data[264], mask[264];
+    for (int n = 0; n < 2000; n++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        uint64_t page = (x >> 33) % 8, len = 1 + (x >> 40) % 256;
+        uint64_t off = (x >> 20) % (4096 - len + 1);
+        int masked = (x >> 60) % 3, zero = (x >> 58) % 16 == 0;
+        for (size_t i = 0; i < sizeof data; i++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            data[i] = (uint8_t)(x >> 56);
+            mask[i] = zero || i >= len ? 0 : (uint8_t)((x >> 50) % 3 != 0);
+        }
+        uint64_t addr = page * 4096 + off;
+        assert_int_equal(dram_write(a, addr, len, data, masked ? mask : NULL), MEM_OK);
+        uint64_t ext = 4096 - off + 8; /* to 8 bytes into the next page */
+        uint8_t *edata = calloc(ext, 1), *emask = calloc(ext, 1);
+        assert_non_null(edata);
+        assert_non_null(emask);
+        memcpy(edata, data, len);
+        if (masked)
+            memcpy(emask, mask, len);
+        else
+            memset(emask, 1, len);
+        assert_int_equal(dram_write(b, addr, ext, edata, emask), MEM_OK);
+        free(edata);
+        free(emask);
+    }
+    uint8_t pa[4096], pb[4096];
+    for (uint64_t page = 0; page < 9; page++) {
+        assert_int_equal(dram_peek(a, page * 4096, 4096, pa), MEM_OK);
+        assert_int_equal(dram_peek(b, page * 4096, 4096, pb), MEM_OK);
+        assert_memory_equal(pa, pb, 4096);
+    }
+    assert_int_equal(dram_get_stats(a)->pages_allocated, dram_get_stats(b)->pages_allocated);
+    dram_destroy(a);
+    dram_destroy(b);
+}
+
 static void test_wrap_is_rejected(void **state)
 {
     (void)state;
@@ -286,6 +394,9 @@ int main(void)
         cmocka_unit_test(test_many_pages_grow_the_table),
         cmocka_unit_test(test_masked_write),
         cmocka_unit_test(test_fill_pattern),
+        cmocka_unit_test(test_released_data_is_reused_clean),
+        cmocka_unit_test(test_dense_pages_over_slabs),
+        cmocka_unit_test(test_one_page_store_twin),
         cmocka_unit_test(test_wrap_is_rejected),
         cmocka_unit_test(test_limit_gives_nomem_without_partial_write),
         cmocka_unit_test(test_bad_page_size),

@@ -424,6 +424,55 @@ static void test_random_generator_constants(void **state)
                        "\"min\":-9223372036854775808,\"max\":9223372036854775807}}}"), i64, 2, 8);
 }
 
+/* f32 random contents (four draws at a time on AVX2 hosts, launch_values.c) against the
+ * definition one draw at a time: SplitMix64 from the seed, lo + (top 53 bits / 2^53) x (hi - lo)
+ * with the product and the sum rounded apart, rounded to float. The whole buffer (1,003
+ * elements: a remainder after the groups of four) and the same buffer in chunks of 5, 3, 1 and
+ * 994 elements (groups starting at every offset) must give these bits. */
+static void test_random_f32_every_element(void **state)
+{
+    (void)state;
+    enum { N = 1003 };
+    const double lo = -3.5, width = 1.25 - -3.5;
+    uint32_t want[N];
+    uint64_t st = 77;
+    for (size_t i = 0; i < N; i++) {
+        st += UINT64_C(0x9E3779B97F4A7C15);
+        uint64_t z = st;
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        z ^= z >> 31;
+        double u = (double)(z >> 11) * 0x1.0p-53;
+        volatile double scaled = u * width; /* rounded before the sum */
+        float f = (float)(lo + scaled);
+        memcpy(&want[i], &f, 4);
+    }
+    const char *json = BUF("{\"type\":\"f32\",\"count\":1003,\"init\":{\"random\":{\"seed\":77,"
+                           "\"min\":-3.5,\"max\":1.25}}}");
+    size_t bytes;
+    uint8_t *whole = init_bytes(json, &bytes);
+    assert_int_equal(bytes, sizeof want);
+    assert_memory_equal(whole, want, sizeof want);
+    free(whole);
+    diag_list dl;
+    launch_desc *d = load(json, &dl);
+    assert_non_null(d);
+    uint8_t got[sizeof want];
+    launch_init_stream s;
+    assert_int_equal(launch_init_begin(d, 0, &s, &dl), 0);
+    static const size_t chunks[] = {5, 3, 1, 994};
+    size_t at = 0;
+    for (size_t k = 0; k < 4; k++) {
+        assert_int_equal(launch_init_next(&s, got + at * 4, chunks[k] * 4, &dl), 0);
+        at += chunks[k];
+    }
+    assert_int_equal(at, N);
+    assert_int_equal(launch_init_end(&s, &dl), 0);
+    assert_memory_equal(got, want, sizeof want);
+    launch_destroy(d);
+    diag_list_fini(&dl);
+}
+
 static void test_random_every_kind(void **state)
 {
     (void)state;
@@ -1381,6 +1430,7 @@ int main(void)
         cmocka_unit_test(test_iota),
         cmocka_unit_test(test_random_generator_constants),
         cmocka_unit_test(test_random_every_kind),
+        cmocka_unit_test(test_random_f32_every_element),
         cmocka_unit_test(test_file_init),
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_launch_fields),
