@@ -1,9 +1,10 @@
 /* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
  *
- * A line slot is set * set_stride + way. The metadata of 16 consecutive slots (tag prints, tags,
- * sector bits, stamps, classes, kinds, data slots) is one line_group block, so the lookups, hits,
- * victim choices and fills of a set touch one block of host memory (cache_internal.h). Line data
- * and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
+ * A line slot is set * set_stride + way. The metadata of 16 consecutive slots is one line_group
+ * block: a 32-byte record per slot (tag, valid sectors, stamp, data slot, class, kind), the
+ * slots' tag prints and dirty sectors beside, so the lookups, hits, victim choices and fills of
+ * a set touch one block of host memory, and those of one line one record (cache_internal.h).
+ * Line data and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
  * 64-bit stamp from one clock per cache; LAST lines are also kept on a doubly linked list in
  * stamp order, so the persisting limit finds the least recently used LAST line of the whole cache
  * in O(1). This file holds the reads (the general path and the warp's miss path), fills,
@@ -145,13 +146,12 @@ static void bits_to_bytes(const uint64_t *words, uint32_t first, uint32_t count,
  * by sector. */
 static mem_status writeback_runs(cache *c, uint32_t line, void *rq, cache_result *r)
 {
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
+    uint64_t *dirty_sectors = &LINE_FIELD(c, line, dirty_sectors);
     uint64_t *dirty = dirty_bits(c, line);
     const uint8_t *data = line_data(c, line);
     uint64_t line_addr = line_address(c, line);
-    while (g->dirty_sectors[w] != 0) {
-        uint64_t mask_sectors = g->dirty_sectors[w];
+    while (*dirty_sectors != 0) {
+        uint64_t mask_sectors = *dirty_sectors;
         unsigned first = (unsigned)__builtin_ctzll(mask_sectors);
         uint64_t rest = ~(mask_sectors >> first);
         unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
@@ -166,7 +166,7 @@ static mem_status writeback_runs(cache *c, uint32_t line, void *rq, cache_result
         if (st != MEM_OK)
             return st;
         bits_apply(dirty, at, run_bytes, BITS_CLEAR);
-        g->dirty_sectors[w] &= ~bit_range(first, count);
+        *dirty_sectors &= ~bit_range(first, count);
         r->writeback_bytes += run_bytes;
     }
     return MEM_OK;
@@ -227,27 +227,24 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
         /* The lowest empty way: empty ways have the print of NO_LINE (a few lines may too). */
         for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(NO_LINE)); m;
              m &= m - 1)
-            if (g->tags[__builtin_ctz(m)] == NO_LINE)
+            if (g->way[__builtin_ctz(m)].tag == NO_LINE)
                 return base + (uint32_t)__builtin_ctz(m);
-#ifdef __SSE2__
-        /* A full set of one class (the usual case): its least recent line. */
-        __m128i classes = _mm_loadu_si128((const __m128i *)(const void *)g->priorities);
-        __m128i first = _mm_set1_epi8((char)g->priorities[0]);
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(classes, first)) == 0xFFFF) {
-            uint32_t oldest = 0;
-            for (uint32_t w = 1; w < GROUP_LINES; w++)
-                oldest = g->stamps[w] < g->stamps[oldest] ? w : oldest;
-            return base + oldest;
+        /* A full set of one class (the usual case): its least recent line, with the classes'
+         * agreement checked on the way (both in the records the stamps are read from). */
+        uint32_t oldest = 0;
+        unsigned differ = 0, first = g->way[0].priority;
+        for (uint32_t w = 1; w < GROUP_LINES; w++) {
+            oldest = g->way[w].stamp < g->way[oldest].stamp ? w : oldest;
+            differ |= g->way[w].priority ^ first;
         }
-#endif
+        if (!differ)
+            return base + oldest;
         for (uint32_t w = 0; w < GROUP_LINES; w++) {
-            if (g->tags[w] == NO_LINE)
-                return base + w;
-            unsigned p = g->priorities[w];
-            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+            unsigned p = g->way[w].priority;
+            if (p < best_class || (p == best_class && g->way[w].stamp < best_stamp)) {
                 best = base + w;
                 best_class = p;
-                best_stamp = g->stamps[w];
+                best_stamp = g->way[w].stamp;
             }
         }
         return best;
@@ -257,13 +254,14 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
         uint32_t at = (base + w0) & (GROUP_LINES - 1);
         uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
         for (uint32_t w = at; w < at + n; w++) {
-            if (g->tags[w] == NO_LINE)
+            const line_way *lw = &g->way[w];
+            if (lw->tag == NO_LINE)
                 return base + w0 + w - at;
-            unsigned p = g->priorities[w];
-            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+            unsigned p = lw->priority;
+            if (p < best_class || (p == best_class && lw->stamp < best_stamp)) {
                 best = base + w0 + w - at;
                 best_class = p;
-                best_stamp = g->stamps[w];
+                best_stamp = lw->stamp;
             }
         }
     }
@@ -293,16 +291,16 @@ mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uin
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
     line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
+    line_way *lw = &g->way[line & (GROUP_LINES - 1)];
     c->used_groups[line >> (GROUP_SHIFT + 6)] |= UINT64_C(1) << ((line >> GROUP_SHIFT) & 63);
-    g->tags[w] = TAG_OF(line_number);
-    g->prints[w] = TAG_PRINT(TAG_OF(line_number));
-    g->kinds[w] = kind;
-    g->priorities[w] = CACHE_PRIORITY_NORMAL;
+    lw->tag = TAG_OF(line_number);
+    g->prints[line & (GROUP_LINES - 1)] = TAG_PRINT(TAG_OF(line_number));
+    lw->kind = kind;
+    lw->priority = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
-    if (fresh || g->data_slots[w] == 0)
-        g->data_slots[w] = cache_new_data_slot(c);
-    uint64_t *bits = &c->byte_masks[(size_t)(g->data_slots[w] - 1) * 2 * c->bitmap_words];
+    if (fresh || lw->data_slot == 0)
+        lw->data_slot = cache_new_data_slot(c);
+    uint64_t *bits = &c->byte_masks[(size_t)(lw->data_slot - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
         bits[0] = bits[1] = bits[2] = bits[3] = 0;
     } else {
@@ -340,10 +338,10 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
     uint32_t sector_bytes = c->config.sector_bytes;
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = (size_t)g->way[w].data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
+    uint64_t line_addr = (g->way[w].tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
@@ -364,7 +362,7 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
-        g->valid_sectors[w] |= bit_range(first, count);
+        g->way[w].valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -544,10 +542,10 @@ static inline __attribute__((always_inline)) mem_status
 fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
                              cache_result *r)
 {
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = (size_t)g->way[w].data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
+    uint64_t line_addr = (g->way[w].tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t rest = ~(mask >> first);
@@ -557,7 +555,7 @@ fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
         if (st != MEM_OK)
             return st;
         bits_apply(valid, at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= bit_range(first, count);
+        g->way[w].valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -597,7 +595,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     uint32_t fill_bytes = c->config.fill_bytes > h->fill_bytes ? c->config.fill_bytes
                                                                : h->fill_bytes;
     if (line != NO_INDEX) {
-        uint64_t valid = found->valid_sectors[w];
+        uint64_t valid = found->way[w].valid_sectors;
         size_t slot = data_slot(c, line);
         uint8_t *data = &c->data[slot << c->line_shift];
         uint64_t fill = 0;
@@ -654,7 +652,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     uint64_t valid = 0, missing = sectors;
     if (line != NO_INDEX) {
         /* Present: its missing sectors must be one run holding no valid byte (no merge). */
-        valid = found->valid_sectors[w];
+        valid = found->way[w].valid_sectors;
         missing = sectors & ~valid;
         if (!one_run(missing) ||
             bits_apply(valid_bits(c, line), (uint32_t)__builtin_ctzll(missing) << c->sector_shift,
@@ -686,7 +684,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= missing;
+        g->way[w].valid_sectors |= missing;
         r->fill_bytes += run_bytes;
         uint32_t from = (uint32_t)__builtin_ctzll(sectors) << c->sector_shift;
         copy_out(out + from, data, from, (uint32_t)popcount64(sectors) << c->sector_shift);
@@ -705,7 +703,7 @@ uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
     uint32_t set = set_index(c, line_number), base = set * c->set_stride;
     const line_group *g = &c->groups[base >> GROUP_SHIFT];
     __builtin_prefetch(g->prints);
-    __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+    __builtin_prefetch(&g->way[base & (GROUP_LINES - 1)].tag);
     return set;
 }
 

@@ -102,7 +102,7 @@ static mem_status control_range(cache *c, uint32_t kind_filter, uint32_t first, 
             const line_group *g = &c->groups[base >> GROUP_SHIFT];
             for (uint32_t w = 0; w < GROUP_LINES && base + w < c->slot_count; w++) {
                 uint32_t line = base + w;
-                if (g->tags[w] == NO_LINE || !((kind_filter >> g->kinds[w]) & 1) ||
+                if (g->way[w].tag == NO_LINE || !((kind_filter >> g->way[w].kind) & 1) ||
                     (op == LINE_WRITEBACK && g->dirty_sectors[w] == 0))
                     continue;
                 uint32_t slice = (line / c->set_stride) % slices;

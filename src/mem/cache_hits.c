@@ -55,7 +55,7 @@ static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sec
     const line_group *g;
     uint32_t w;
     uint32_t line = find_slot(c, set_index(c, line_number), line_number, &g, &w);
-    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
+    return line == NO_INDEX || (sectors & ~g->way[w].valid_sectors) ? NO_INDEX : line;
 }
 
 /* hit_line, looking first where held_memo last found the line (a warp's lines read again and
@@ -65,7 +65,7 @@ static inline uint32_t hit_line_memo(cache *c, uint64_t line_addr, uint64_t sect
     const line_group *g;
     uint32_t w;
     uint32_t line = find_slot_memo(c, line_addr >> c->line_shift, &g, &w);
-    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
+    return line == NO_INDEX || (sectors & ~g->way[w].valid_sectors) ? NO_INDEX : line;
 }
 
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
@@ -112,16 +112,16 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
         uint32_t line = memo[h];
         const line_group *g = &groups[line >> GROUP_SHIFT];
         uint32_t w = line & (GROUP_LINES - 1);
-        if (g->tags[w] != tag) { /* not where it was last found: the set's look-up */
+        if (g->way[w].tag != tag) { /* not where it was last found: the set's look-up */
             uint32_t set = mod_by(line_number, sets, recip);
             g = &groups[set];
             w = 0;
             if (!group_used(c, set))
                 break;
-            if (g->tags[0] != tag) {
+            if (g->way[0].tag != tag) {
                 uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
                 for (; m; m &= m - 1)
-                    if (g->tags[__builtin_ctz(m)] == tag)
+                    if (g->way[__builtin_ctz(m)].tag == tag)
                         break;
                 if (!m)
                     break;
@@ -130,7 +130,7 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
             line = set * GROUP_LINES + w;
             memo[h] = line;
         }
-        if (!s || (s & ~g->valid_sectors[w]))
+        if (!s || (s & ~g->way[w].valid_sectors))
             break;
         lines[i] = line;
     }
@@ -179,14 +179,14 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
         memcpy(&s, sp, sizeof s);
         line_group *g = &groups[line >> GROUP_SHIFT];
         uint32_t w = line & (GROUP_LINES - 1);
-        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << 7);
+        const uint8_t *ld = data + ((size_t)(g->way[w].data_slot - 1) << 7);
         if (!(s & (s - 1))) { /* one sector: one run, the sector copied */
-            g->stamps[w] = ++now;
+            g->way[w].stamp = ++now;
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
             memcpy(out + at, ld + at, 32);
         } else {
             now += popcount64(s & ~(s << 1));
-            g->stamps[w] = now;
+            g->way[w].stamp = now;
             extra += popcount64(s) - 1;
             memcpy(out, ld, 128);
         }
@@ -228,12 +228,12 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
             k = popcount64(s);
         }
         now += runs;
-        g->stamps[w] = now;
+        g->way[w].stamp = now;
         if (has_last && last_to_move(c, g, w, line))
             cache_touch_last(c, line);
         read_count += runs;
         sector_total += k;
-        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << line_shift);
+        const uint8_t *ld = data + ((size_t)(g->way[w].data_slot - 1) << line_shift);
         if (k == 1 && sector32) { /* copy_hit_sectors' cases */
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
             memcpy(out + at, ld + at, 32);
@@ -278,14 +278,14 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
             clock += runs;
             line_group *g = &c->groups[line >> GROUP_SHIFT];
             uint32_t w = line & (GROUP_LINES - 1);
-            g->stamps[w] = clock;
+            g->way[w].stamp = clock;
             if (last_to_move(c, g, w, line))
                 cache_touch_last(c, line);
             apply_alloc_hint(c, line, (cache_alloc)alloc);
             reads += runs;
             total += k;
             if (out)
-                copy_hit_sectors(c, &c->data[(size_t)(g->data_slots[w] - 1) << c->line_shift], s,
+                copy_hit_sectors(c, &c->data[(size_t)(g->way[w].data_slot - 1) << c->line_shift], s,
                                  k, out + at);
         }
     }

@@ -16,31 +16,53 @@
  * multiplicative hash, since the low bits of the line numbers in one set are often equal. */
 #define TAG_PRINT(tag) ((uint8_t)(((tag) * UINT64_C(0x9E3779B97F4A7C15)) >> 56))
 
-/* The per-line metadata of 16 consecutive line slots, in one 640-byte block: a lookup, a hit,
- * a victim choice and a fill of a set touch one block (10 host cache lines, usually 2 to 4 of
- * them) instead of one line in each of eight arrays spread over the cache's storage. A set's
- * slots start a block (16 ways), share one (1, 2, 4 or 8 ways), or fill several (ways rounded
- * up to a multiple of 16, the unused slots staying empty): set_stride. */
+/* The per-line metadata of 16 consecutive line slots, in one 704-byte block (11 host cache
+ * lines, 64-byte aligned: cache_setup.c). Each slot's own fields but two are one 32-byte record,
+ * two records a host line, so that a hit (tag, valid sectors, stamp, data slot), a store and a
+ * fill of one line read and write one host line of metadata instead of one per field. The tag
+ * prints stay packed together, because a look-up compares 16 of them at once, and so do the
+ * dirty sectors, which do not fit the record: sector masks keep 64 bits, as a line may have 64
+ * sectors (CACHE_MAX_SECTORS_PER_LINE), and the record is full. A set's slots start a block
+ * (16 ways), share one (1, 2, 4 or 8 ways), or fill several (ways rounded up to a multiple of 16,
+ * the unused slots staying empty): set_stride. */
 enum { GROUP_LINES = 16, GROUP_SHIFT = 4 };
+typedef struct line_way {
+    uint64_t tag;           /* TAG_OF(line number), or NO_LINE */
+    uint64_t valid_sectors; /* bit s: sector s fully valid */
+    uint64_t stamp;         /* recency: larger is more recent */
+    uint32_t data_slot;     /* 1 + the line's slot in data and byte_masks; 0 until the line is
+                               first allocated (in fill order) */
+    uint8_t priority;       /* cache_priority */
+    uint8_t kind;
+    uint8_t pad[2];
+} line_way;
 typedef struct line_group {
-    uint8_t prints[GROUP_LINES];     /* TAG_PRINT of each tag, so that a lookup compares one byte
-                                        per way (16 ways at once) before the full tags */
-    uint8_t priorities[GROUP_LINES]; /* cache_priority */
-    uint8_t kinds[GROUP_LINES];
-    uint8_t pad[GROUP_LINES];
-    uint64_t tags[GROUP_LINES];          /* TAG_OF(line number), or NO_LINE */
-    uint64_t valid_sectors[GROUP_LINES]; /* bit s: sector s fully valid */
-    uint64_t stamps[GROUP_LINES];        /* recency: larger is more recent */
-    uint64_t dirty_sectors[GROUP_LINES]; /* bit s: sector s holds a dirty byte */
-    uint32_t data_slots[GROUP_LINES];    /* 1 + the line's slot in data and byte_masks; 0 until
-                                            the line is first allocated (in fill order) */
+    line_way way[GROUP_LINES];
+    uint8_t prints[GROUP_LINES];         /* TAG_PRINT of each tag, so that a lookup compares one
+                                            byte per way (16 ways at once) before the full tags */
+    uint64_t dirty_sectors[GROUP_LINES]; /* bit s: sector s holds a dirty byte; ways 0 to 5 share
+                                            the prints' host line (a set's first lines take its
+                                            lowest ways) */
+    uint8_t pad[48];                     /* to a whole number of host lines */
 } line_group;
+_Static_assert(sizeof(line_way) == 32, "line_way: two records a host cache line");
+_Static_assert(sizeof(line_group) % 64 == 0, "line_group: whole host cache lines");
 
 enum { HELD_MEMO_SLOTS = 256, HELD_MEMO_SHIFT = 56 }; /* 2^(64 - HELD_MEMO_SHIFT) slots */
 
-/* A field of line slot `line` (set * set_stride + way), as an lvalue. */
+/* A field of line slot `line` (set * set_stride + way), as an lvalue, by the names the fields had
+ * as arrays of the block: tags, valid_sectors, stamps, data_slots, priorities, kinds (in the
+ * slot's record), prints and dirty_sectors (arrays of the block). */
 #define LINE_FIELD(c, line, field) \
-    ((c)->groups[(line) >> GROUP_SHIFT].field[(line) & (GROUP_LINES - 1)])
+    LINE_FIELD_##field(&(c)->groups[(line) >> GROUP_SHIFT], (line) & (GROUP_LINES - 1))
+#define LINE_FIELD_tags(g, w) ((g)->way[w].tag)
+#define LINE_FIELD_valid_sectors(g, w) ((g)->way[w].valid_sectors)
+#define LINE_FIELD_stamps(g, w) ((g)->way[w].stamp)
+#define LINE_FIELD_data_slots(g, w) ((g)->way[w].data_slot)
+#define LINE_FIELD_priorities(g, w) ((g)->way[w].priority)
+#define LINE_FIELD_kinds(g, w) ((g)->way[w].kind)
+#define LINE_FIELD_prints(g, w) ((g)->prints[w])
+#define LINE_FIELD_dirty_sectors(g, w) ((g)->dirty_sectors[w])
 
 struct cache {
     cache_config config; /* with defaults applied */
@@ -58,7 +80,8 @@ struct cache {
     uint64_t recip_sets;       /* of sets, for line numbers (plain_index) */
     uint64_t recip_slices;     /* of config.slices, for line numbers */
     uint64_t recip_slice_sets; /* of slice_sets, for group numbers (line number / slices) */
-    line_group *groups;      /* slot_count / GROUP_LINES blocks (at least one) */
+    line_group *groups;      /* slot_count / GROUP_LINES blocks (at least one), 64-byte aligned
+                                when the storage is (cache_setup.c aligns what it allocates) */
     uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */

@@ -289,13 +289,13 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
         *gp = g;
         if (!group_used(c, set))
             return NO_INDEX;
-        if (g->tags[0] == tag) {
+        if (g->way[0].tag == tag) {
             *wp = 0;
             return set * GROUP_LINES;
         }
         for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag)); m; m &= m - 1) {
             uint32_t w = (uint32_t)__builtin_ctz(m);
-            if (g->tags[w] == tag) {
+            if (g->way[w].tag == tag) {
                 *wp = w;
                 return set * GROUP_LINES + w;
             }
@@ -309,7 +309,7 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
      * means an empty set, however many blocks the set spans. */
     if (!group_used(c, base >> GROUP_SHIFT))
         return NO_INDEX;
-    if (g->tags[at] == tag) {
+    if (g->way[at].tag == tag) {
         *gp = g;
         *wp = at;
         return base;
@@ -319,7 +319,7 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
         uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
         for (uint32_t m = print_matches(&g->prints[at], n, print); m; m &= m - 1) {
             uint32_t w = at + (uint32_t)__builtin_ctz(m);
-            if (g->tags[w] == tag) {
+            if (g->way[w].tag == tag) {
                 *gp = g;
                 *wp = w;
                 return base + w0 + w - at;
@@ -352,7 +352,7 @@ find_slot_memo(cache *c, uint64_t line_number, const line_group **gp, uint32_t *
     uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
     uint32_t line = *memo, w = line & (GROUP_LINES - 1);
     const line_group *g = &c->groups[line >> GROUP_SHIFT];
-    if (g->tags[w] == TAG_OF(line_number)) {
+    if (g->way[w].tag == TAG_OF(line_number)) {
         *gp = g;
         *wp = w;
         return line;
@@ -380,7 +380,7 @@ static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
  * a host cache line that a look-up through held_memo or way 0 does not otherwise touch. */
 static inline int last_to_move(const cache *c, const line_group *g, uint32_t w, uint32_t line)
 {
-    return c->last_count != 0 && g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line;
+    return c->last_count != 0 && g->way[w].priority == CACHE_PRIORITY_LAST && c->last_tail != line;
 }
 
 /* Marks a line most recently used. */
@@ -388,7 +388,7 @@ static inline void touch(cache *c, uint32_t line)
 {
     line_group *g = &c->groups[line >> GROUP_SHIFT];
     uint32_t w = line & (GROUP_LINES - 1);
-    g->stamps[w] = ++c->clock;
+    g->way[w].stamp = ++c->clock;
     if (last_to_move(c, g, w, line))
         cache_touch_last(c, line);
 }

@@ -171,11 +171,15 @@ static mem_status allocate_storage(cache *c)
             c->storage_mapped = 1;
         }
     }
-    if (!block)
-        block = calloc(1, total);
-    if (!block)
-        return MEM_ERR_NOMEM;
     c->storage = block;
+    if (!block) {
+        /* 63 bytes more, so that the line blocks start a host cache line as mapped storage
+         * does: a line's 32-byte record then never spans two (cache_internal.h). */
+        c->storage = calloc(1, total + 63);
+        if (!c->storage)
+            return MEM_ERR_NOMEM;
+        block = c->storage + (-(uintptr_t)c->storage & 63);
+    }
     c->storage_bytes = total;
     void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
                                    (void **)&c->data,      (void **)&c->last_prev,

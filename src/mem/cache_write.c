@@ -463,7 +463,7 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     memcpy(L.data, data, 128);
     L.valid[0] = L.valid[1] = UINT64_MAX;
     L.valid[2] = L.valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
-    L.g->valid_sectors[L.w] = sectors;
+    L.g->way[L.w].valid_sectors = sectors;
     L.g->dirty_sectors[L.w] = through ? 0 : sectors;
     return MEM_OK;
 }
@@ -564,7 +564,7 @@ static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
     merge_line128(c, L.data, data, mask, bits);
     valid[0] |= w0;
     valid[1] |= w1;
-    g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);
+    g->way[w].valid_sectors |= sectors & sectors_all32(valid[0], valid[1]);
     if (!through) {
         dirt[0] |= w0;
         dirt[1] |= w1;
@@ -661,7 +661,7 @@ static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, 
 {
     result_clear(r);
     r->line_hit = true;
-    uint64_t hit = sectors & g->valid_sectors[w];
+    uint64_t hit = sectors & g->way[w].valid_sectors;
     r->hit_sectors = hit;
     r->sector_accesses = count;
     r->sector_hits = hit == sectors ? count : popcount64(hit);
