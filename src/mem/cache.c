@@ -1,13 +1,12 @@
 /* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
  *
- * A line slot is set * set_stride + way. The metadata of 16 consecutive slots is one line_group
- * block: a 32-byte record per slot (tag, valid sectors, stamp, data slot, class, kind), the
- * slots' tag prints and dirty sectors beside, so the lookups, hits, victim choices and fills of
- * a set touch one block of host memory, and those of one line one record (cache_internal.h).
- * Line data and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
- * 64-bit stamp from one clock per cache; LAST lines are also kept on a doubly linked list in
- * stamp order, so the persisting limit finds the least recently used LAST line of the whole cache
- * in O(1). This file holds the reads (the general path and the warp's miss path), fills,
+ * A line slot is set * set_stride + way; a set's slots are consecutive. Each slot's metadata is
+ * a 32-byte record (tag, valid sectors, stamp, data slot, class, kind), beside two arrays by slot
+ * (tag prints, dirty sectors), so that a hit, a store or a fill of one line reads and writes one
+ * host line of records (cache_internal.h). Line data and the per-byte valid/dirty bitmaps are
+ * indexed by data slot, in the same storage block. Recency is a 64-bit stamp from one clock per
+ * cache; LAST lines are also kept on a doubly linked list in stamp order, so the persisting limit
+ * finds the least recently used LAST line of the whole cache in O(1). This file holds the reads (the general path and the warp's miss path), fills,
  * allocation and write-back; the warp's hit paths are in cache_hits.c, the stores in
  * cache_write.c, cache control in cache_control.c, the shared inline helpers in cache_ops.h. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
@@ -213,8 +212,8 @@ void cache_drop_line(cache *c, uint32_t line)
 }
 
 /* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST.
- * The set's first block has held a line (cache_allocate_line takes way 0 of an empty set
- * without reading its block). */
+ * The set's first group of slots has held a line (cache_allocate_line takes way 0 of an empty
+ * set without reading its metadata). */
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->set_stride;
@@ -222,63 +221,58 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     uint32_t best = base;
     unsigned best_class = CACHE_PRIORITY_LAST + 1;
     uint64_t best_stamp = 0;
-    if (c->ways == GROUP_LINES) { /* the set is a block */
-        const line_group *g = &c->groups[set];
+    if (c->ways == GROUP_LINES) { /* the set is a group */
+        const line_meta *m = &c->meta[base];
         /* The lowest empty way: empty ways have the print of NO_LINE (a few lines may too). */
-        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(NO_LINE)); m;
-             m &= m - 1)
-            if (g->way[__builtin_ctz(m)].tag == NO_LINE)
-                return base + (uint32_t)__builtin_ctz(m);
+        for (uint32_t k = print_matches(&c->prints[base], GROUP_LINES, TAG_PRINT(NO_LINE)); k;
+             k &= k - 1)
+            if (m[__builtin_ctz(k)].tag == NO_LINE)
+                return base + (uint32_t)__builtin_ctz(k);
         /* A full set of one class (the usual case): its least recent line, with the classes'
          * agreement checked on the way (both in the records the stamps are read from). */
         uint32_t oldest = 0;
-        unsigned differ = 0, first = g->way[0].priority;
+        unsigned differ = 0, first = m[0].priority;
         for (uint32_t w = 1; w < GROUP_LINES; w++) {
-            oldest = g->way[w].stamp < g->way[oldest].stamp ? w : oldest;
-            differ |= g->way[w].priority ^ first;
+            oldest = m[w].stamp < m[oldest].stamp ? w : oldest;
+            differ |= m[w].priority ^ first;
         }
         if (!differ)
             return base + oldest;
         for (uint32_t w = 0; w < GROUP_LINES; w++) {
-            unsigned p = g->way[w].priority;
-            if (p < best_class || (p == best_class && g->way[w].stamp < best_stamp)) {
+            unsigned p = m[w].priority;
+            if (p < best_class || (p == best_class && m[w].stamp < best_stamp)) {
                 best = base + w;
                 best_class = p;
-                best_stamp = g->way[w].stamp;
+                best_stamp = m[w].stamp;
             }
         }
         return best;
     }
-    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES) {
-        const line_group *g = &c->groups[(base + w0) >> GROUP_SHIFT];
-        uint32_t at = (base + w0) & (GROUP_LINES - 1);
-        uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
-        for (uint32_t w = at; w < at + n; w++) {
-            const line_way *lw = &g->way[w];
-            if (lw->tag == NO_LINE)
-                return base + w0 + w - at;
-            unsigned p = lw->priority;
-            if (p < best_class || (p == best_class && lw->stamp < best_stamp)) {
-                best = base + w0 + w - at;
-                best_class = p;
-                best_stamp = lw->stamp;
-            }
+    for (uint32_t line = base; line < base + c->ways; line++) {
+        const line_meta *m = &c->meta[line];
+        if (m->tag == NO_LINE)
+            return line;
+        unsigned p = m->priority;
+        if (p < best_class || (p == best_class && m->stamp < best_stamp)) {
+            best = line;
+            best_class = p;
+            best_stamp = m->stamp;
         }
     }
     return best;
 }
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. The
- * first line of a block that never held one is written without reading the block first
+ * first line of a group that never held one is written without reading the group first
  * (group_used): the fill faults each of its pages in once. */
 mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
                                 void *rq, cache_result *r, uint32_t *out)
 {
     uint32_t line = set * c->set_stride;
-    int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the block empty */
+    int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the group empty */
     if (!fresh) {
         line = choose_victim(c, set);
-        if (c->set_stride > GROUP_LINES) /* a set of several blocks: the victim's own */
+        if (c->set_stride > GROUP_LINES) /* a set of several groups: the victim's own */
             fresh = !group_used(c, line >> GROUP_SHIFT);
     }
     if (!fresh && LINE_FIELD(c, line, tags) != NO_LINE) {
@@ -290,17 +284,16 @@ mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uin
         r->evictions++;
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    line_way *lw = &g->way[line & (GROUP_LINES - 1)];
+    line_meta *m = &c->meta[line];
     c->used_groups[line >> (GROUP_SHIFT + 6)] |= UINT64_C(1) << ((line >> GROUP_SHIFT) & 63);
-    lw->tag = TAG_OF(line_number);
-    g->prints[line & (GROUP_LINES - 1)] = TAG_PRINT(TAG_OF(line_number));
-    lw->kind = kind;
-    lw->priority = CACHE_PRIORITY_NORMAL;
+    m->tag = TAG_OF(line_number);
+    c->prints[line] = TAG_PRINT(TAG_OF(line_number));
+    m->kind = kind;
+    m->priority = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
-    if (fresh || lw->data_slot == 0)
-        lw->data_slot = cache_new_data_slot(c);
-    uint64_t *bits = &c->byte_masks[(size_t)(lw->data_slot - 1) * 2 * c->bitmap_words];
+    if (fresh || m->data_slot == 0)
+        m->data_slot = cache_new_data_slot(c);
+    uint64_t *bits = &c->byte_masks[(size_t)(m->data_slot - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
         bits[0] = bits[1] = bits[2] = bits[3] = 0;
     } else {
@@ -336,12 +329,11 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                 cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->way[w].data_slot - 1;
+    line_meta *m = &c->meta[line];
+    size_t slot = (size_t)m->data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->way[w].tag - 1) << c->line_shift;
+    uint64_t line_addr = (m->tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
@@ -362,7 +354,7 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
-        g->way[w].valid_sectors |= bit_range(first, count);
+        m->valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -537,15 +529,14 @@ static inline int fill_holds_bytes(const cache *c, uint64_t *valid, uint64_t mas
 }
 
 /* fetch_sectors for runs of `mask` that hold no valid byte (runs_hold_bytes false), of the
- * line in way w of block g: each run read from the next level straight into the line. */
+ * line whose record is m: each run read from the next level straight into the line. */
 static inline __attribute__((always_inline)) mem_status
-fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
-                             cache_result *r)
+fetch_runs(cache *c, line_meta *m, uint64_t mask, void *rq, cache_result *r)
 {
-    size_t slot = (size_t)g->way[w].data_slot - 1;
+    size_t slot = (size_t)m->data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->way[w].tag - 1) << c->line_shift;
+    uint64_t line_addr = (m->tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t rest = ~(mask >> first);
@@ -555,7 +546,7 @@ fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
         if (st != MEM_OK)
             return st;
         bits_apply(valid, at, run_bytes, BITS_SET);
-        g->way[w].valid_sectors |= bit_range(first, count);
+        m->valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -589,13 +580,12 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     uint32_t set = *set_io != CACHE_SET_UNKNOWN ? *set_io : set_index(c, line_number);
     assert(set == set_index(c, line_number));
     *set_io = set;
-    const line_group *found;
-    uint32_t w;
-    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    const line_meta *found;
+    uint32_t line = find_slot(c, set, line_number, &found);
     uint32_t fill_bytes = c->config.fill_bytes > h->fill_bytes ? c->config.fill_bytes
                                                                : h->fill_bytes;
     if (line != NO_INDEX) {
-        uint64_t valid = found->way[w].valid_sectors;
+        uint64_t valid = found->valid_sectors;
         size_t slot = data_slot(c, line);
         uint8_t *data = &c->data[slot << c->line_shift];
         uint64_t fill = 0;
@@ -611,7 +601,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
         touch(c, line);
         apply_alloc_hint(c, line, (cache_alloc)h->alloc);
         if (fill) {
-            mem_status st = fetch_runs(c, &c->groups[line >> GROUP_SHIFT], w, fill, h->request, r);
+            mem_status st = fetch_runs(c, &c->meta[line], fill, h->request, r);
             if (st != MEM_OK)
                 return st;
         }
@@ -625,9 +615,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     if (st != MEM_OK)
         return st;
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    w = line & (GROUP_LINES - 1);
-    st = fetch_runs(c, g, w, fill_mask(c, line, requested, fill_bytes), h->request, r);
+    st = fetch_runs(c, &c->meta[line], fill_mask(c, line, requested, fill_bytes), h->request, r);
     if (st != MEM_OK)
         return st;
     copy_out(out, line_data(c, line), offset, bytes);
@@ -646,13 +634,12 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
         return MEM_OK;
     uint64_t line_number = line_addr >> c->line_shift;
-    const line_group *found;
-    uint32_t w;
-    uint32_t line = find_slot_memo(c, line_number, &found, &w);
+    const line_meta *found;
+    uint32_t line = find_slot_memo(c, line_number, &found);
     uint64_t valid = 0, missing = sectors;
     if (line != NO_INDEX) {
         /* Present: its missing sectors must be one run holding no valid byte (no merge). */
-        valid = found->way[w].valid_sectors;
+        valid = found->valid_sectors;
         missing = sectors & ~valid;
         if (!one_run(missing) ||
             bits_apply(valid_bits(c, line), (uint32_t)__builtin_ctzll(missing) << c->sector_shift,
@@ -675,8 +662,6 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     /* fetch_sectors' one run: the level below reads straight into the line. */
     uint32_t at = (uint32_t)__builtin_ctzll(missing) << c->sector_shift;
     uint32_t run_bytes = (uint32_t)popcount64(missing) << c->sector_shift;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    w = line & (GROUP_LINES - 1);
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
@@ -684,7 +669,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
-        g->way[w].valid_sectors |= missing;
+        c->meta[line].valid_sectors |= missing;
         r->fill_bytes += run_bytes;
         uint32_t from = (uint32_t)__builtin_ctzll(sectors) << c->sector_shift;
         copy_out(out + from, data, from, (uint32_t)popcount64(sectors) << c->sector_shift);
@@ -701,9 +686,8 @@ uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t set = set_index(c, line_number), base = set * c->set_stride;
-    const line_group *g = &c->groups[base >> GROUP_SHIFT];
-    __builtin_prefetch(g->prints);
-    __builtin_prefetch(&g->way[base & (GROUP_LINES - 1)].tag);
+    __builtin_prefetch(&c->prints[base]);
+    __builtin_prefetch(&c->meta[base]);
     return set;
 }
 
