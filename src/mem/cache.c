@@ -1,14 +1,15 @@
 /* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
  *
  * A line slot is set * set_stride + way; a set's slots are consecutive. Each slot's metadata is
- * a 32-byte record (tag, valid sectors, stamp, data slot, class, kind), beside two arrays by slot
- * (tag prints, dirty sectors), so that a hit, a store or a fill of one line reads and writes one
- * host line of records (cache_internal.h). Line data and the per-byte valid/dirty bitmaps are
- * indexed by data slot, in the same storage block. Recency is a 64-bit stamp from one clock per
- * cache; LAST lines are also kept on a doubly linked list in stamp order, so the persisting limit
- * finds the least recently used LAST line of the whole cache in O(1). This file holds the reads (the general path and the warp's miss path), fills,
- * allocation and write-back; the warp's hit paths are in cache_hits.c, the stores in
- * cache_write.c, cache control in cache_control.c, the shared inline helpers in cache_ops.h. */
+ * one 40-byte record (tag, valid and dirty sectors, stamp, data slot, class, kind), beside an
+ * array of one-byte tag prints, so that a hit, a store or a fill of one line reads and writes one
+ * record (cache_internal.h). Line data and the per-byte valid/dirty bitmaps are indexed by data
+ * slot, in the same storage block. Recency is a 64-bit stamp from one clock per cache; LAST lines
+ * are also kept on a doubly linked list in stamp order, so the persisting limit finds the least
+ * recently used LAST line of the whole cache in O(1). This file holds the reads (the general path
+ * and the warp's miss path), fills, allocation and write-back; the warp's hit paths are in
+ * cache_hits.c, the stores in cache_write.c, cache control in cache_control.c, the shared inline
+ * helpers in cache_ops.h. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 

@@ -132,9 +132,12 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
     size_t groups = (slots + GROUP_LINES - 1) / GROUP_LINES;
     size_t padded = (groups ? groups : 1) * GROUP_LINES; /* slots, whole groups */
     size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
+    /* The line records, the tag prints (16 bytes more, read 16 at a time: cache_ops.h,
+     * print_matches), the byte masks, the data, the LAST list's links, the scratch line. */
     size_t list[STORAGE_ARRAYS] = {
-        padded * sizeof(line_meta), padded + GROUP_LINES, words * sizeof(uint64_t), lines * k->line_bytes, slots * sizeof(uint32_t),
-        slots * sizeof(uint32_t), 2 * (size_t)k->line_bytes};
+        padded * sizeof(line_meta), padded + GROUP_LINES,    words * sizeof(uint64_t),
+        lines * k->line_bytes,      slots * sizeof(uint32_t), slots * sizeof(uint32_t),
+        2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
 

@@ -428,12 +428,11 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     return MEM_OK;
 }
 
-/* Where line `line` of a cache of 128-byte lines keeps its record, its dirty sectors, its data
- * and its byte masks (valid bits, then dirty bits: two words each), for the whole- and
- * part-line stores below, whose line size is fixed. */
+/* Where line `line` of a cache of 128-byte lines keeps its record, its data and its byte masks
+ * (valid bits, then dirty bits: two words each), for the whole- and part-line stores below,
+ * whose line size is fixed. */
 typedef struct line128 {
     line_meta *m;
-    uint64_t *dirty_sectors;
     uint8_t *data;
     uint64_t *valid;
 } line128;
@@ -441,8 +440,7 @@ typedef struct line128 {
 static inline line128 line128_of(cache *c, uint32_t line)
 {
     size_t slot = data_slot(c, line);
-    return (line128){&c->meta[line], &c->meta[line].dirty_sectors, &c->data[slot << 7],
-                     &c->byte_masks[slot * 4]};
+    return (line128){&c->meta[line], &c->data[slot << 7], &c->byte_masks[slot * 4]};
 }
 
 /* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
@@ -463,7 +461,7 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     L.valid[0] = L.valid[1] = UINT64_MAX;
     L.valid[2] = L.valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
     L.m->valid_sectors = sectors;
-    *L.dirty_sectors = through ? 0 : sectors;
+    L.m->dirty_sectors = through ? 0 : sectors;
     return MEM_OK;
 }
 
@@ -565,18 +563,18 @@ static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
     if (!through) {
         dirt[0] |= w0;
         dirt[1] |= w1;
-        *L.dirty_sectors |= sectors;
+        L.m->dirty_sectors |= sectors;
         return;
     }
     /* Written through: the stored bytes are clean. A sector's dirty bit is set exactly while
      * one of its bytes is dirty, so when no stored byte was dirty nothing changes, and the
-     * line's dirty sectors (which may lie in the record's second host line) are left unread: the usual case of
-     * a write-through L1. */
+     * line's dirty sectors (at the end of its record, in a second host line for some slots)
+     * are left unread: the usual case of a write-through L1. */
     if (((dirt[0] & w0) | (dirt[1] & w1)) == 0)
         return;
     dirt[0] &= ~w0;
     dirt[1] &= ~w1;
-    *L.dirty_sectors &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
+    L.m->dirty_sectors &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
 }
 
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
