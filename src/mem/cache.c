@@ -1,14 +1,15 @@
 /* One sectored, data-carrying cache level (see cache.h and docs/cache-model.md).
  *
- * A line slot is set * set_stride + way. The metadata of 16 consecutive slots (tag prints, tags,
- * sector bits, stamps, classes, kinds, data slots) is one line_group block, so the lookups, hits,
- * victim choices and fills of a set touch one block of host memory (cache_internal.h). Line data
- * and the per-byte valid/dirty bitmaps are single blocks allocated at creation. Recency is a
- * 64-bit stamp from one clock per cache; LAST lines are also kept on a doubly linked list in
- * stamp order, so the persisting limit finds the least recently used LAST line of the whole cache
- * in O(1). This file holds the reads (the general path and the warp's miss path), fills,
- * allocation and write-back; the warp's hit paths are in cache_hits.c, the stores in
- * cache_write.c, cache control in cache_control.c, the shared inline helpers in cache_ops.h. */
+ * A line slot is set * set_stride + way; a set's slots are consecutive. Each slot's metadata is
+ * one 40-byte record (tag, valid and dirty sectors, stamp, data slot, class, kind), beside an
+ * array of one-byte tag prints, so that a hit, a store or a fill of one line reads and writes one
+ * record (cache_internal.h). Line data and the per-byte valid/dirty bitmaps are indexed by data
+ * slot, in the same storage block. Recency is a 64-bit stamp from one clock per cache; LAST lines
+ * are also kept on a doubly linked list in stamp order, so the persisting limit finds the least
+ * recently used LAST line of the whole cache in O(1). This file holds the reads (the general path
+ * and the warp's miss path), fills, allocation and write-back; the warp's hit paths are in
+ * cache_hits.c, the stores in cache_write.c, cache control in cache_control.c, the shared inline
+ * helpers in cache_ops.h. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
 #include "mem/cache.h"
 
@@ -145,13 +146,12 @@ static void bits_to_bytes(const uint64_t *words, uint32_t first, uint32_t count,
  * by sector. */
 static mem_status writeback_runs(cache *c, uint32_t line, void *rq, cache_result *r)
 {
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
+    uint64_t *dirty_sectors = &LINE_FIELD(c, line, dirty_sectors);
     uint64_t *dirty = dirty_bits(c, line);
     const uint8_t *data = line_data(c, line);
     uint64_t line_addr = line_address(c, line);
-    while (g->dirty_sectors[w] != 0) {
-        uint64_t mask_sectors = g->dirty_sectors[w];
+    while (*dirty_sectors != 0) {
+        uint64_t mask_sectors = *dirty_sectors;
         unsigned first = (unsigned)__builtin_ctzll(mask_sectors);
         uint64_t rest = ~(mask_sectors >> first);
         unsigned count = rest == 0 ? 64 : (unsigned)__builtin_ctzll(rest);
@@ -166,7 +166,7 @@ static mem_status writeback_runs(cache *c, uint32_t line, void *rq, cache_result
         if (st != MEM_OK)
             return st;
         bits_apply(dirty, at, run_bytes, BITS_CLEAR);
-        g->dirty_sectors[w] &= ~bit_range(first, count);
+        *dirty_sectors &= ~bit_range(first, count);
         r->writeback_bytes += run_bytes;
     }
     return MEM_OK;
@@ -213,8 +213,8 @@ void cache_drop_line(cache *c, uint32_t line)
 }
 
 /* Victim order: an empty way, else the least recently used FIRST line, else NORMAL, else LAST.
- * The set's first block has held a line (cache_allocate_line takes way 0 of an empty set
- * without reading its block). */
+ * The set's first group of slots has held a line (cache_allocate_line takes way 0 of an empty
+ * set without reading its metadata). */
 static uint32_t choose_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->set_stride;
@@ -222,65 +222,58 @@ static uint32_t choose_victim(const cache *c, uint32_t set)
     uint32_t best = base;
     unsigned best_class = CACHE_PRIORITY_LAST + 1;
     uint64_t best_stamp = 0;
-    if (c->ways == GROUP_LINES) { /* the set is a block */
-        const line_group *g = &c->groups[set];
+    if (c->ways == GROUP_LINES) { /* the set is a group */
+        const line_meta *m = &c->meta[base];
         /* The lowest empty way: empty ways have the print of NO_LINE (a few lines may too). */
-        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(NO_LINE)); m;
-             m &= m - 1)
-            if (g->tags[__builtin_ctz(m)] == NO_LINE)
-                return base + (uint32_t)__builtin_ctz(m);
-#ifdef __SSE2__
-        /* A full set of one class (the usual case): its least recent line. */
-        __m128i classes = _mm_loadu_si128((const __m128i *)(const void *)g->priorities);
-        __m128i first = _mm_set1_epi8((char)g->priorities[0]);
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(classes, first)) == 0xFFFF) {
-            uint32_t oldest = 0;
-            for (uint32_t w = 1; w < GROUP_LINES; w++)
-                oldest = g->stamps[w] < g->stamps[oldest] ? w : oldest;
-            return base + oldest;
+        for (uint32_t k = print_matches(&c->prints[base], GROUP_LINES, TAG_PRINT(NO_LINE)); k;
+             k &= k - 1)
+            if (m[__builtin_ctz(k)].tag == NO_LINE)
+                return base + (uint32_t)__builtin_ctz(k);
+        /* A full set of one class (the usual case): its least recent line, with the classes'
+         * agreement checked on the way (both in the records the stamps are read from). */
+        uint32_t oldest = 0;
+        unsigned differ = 0, first = m[0].priority;
+        for (uint32_t w = 1; w < GROUP_LINES; w++) {
+            oldest = m[w].stamp < m[oldest].stamp ? w : oldest;
+            differ |= m[w].priority ^ first;
         }
-#endif
+        if (!differ)
+            return base + oldest;
         for (uint32_t w = 0; w < GROUP_LINES; w++) {
-            if (g->tags[w] == NO_LINE)
-                return base + w;
-            unsigned p = g->priorities[w];
-            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
+            unsigned p = m[w].priority;
+            if (p < best_class || (p == best_class && m[w].stamp < best_stamp)) {
                 best = base + w;
                 best_class = p;
-                best_stamp = g->stamps[w];
+                best_stamp = m[w].stamp;
             }
         }
         return best;
     }
-    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES) {
-        const line_group *g = &c->groups[(base + w0) >> GROUP_SHIFT];
-        uint32_t at = (base + w0) & (GROUP_LINES - 1);
-        uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
-        for (uint32_t w = at; w < at + n; w++) {
-            if (g->tags[w] == NO_LINE)
-                return base + w0 + w - at;
-            unsigned p = g->priorities[w];
-            if (p < best_class || (p == best_class && g->stamps[w] < best_stamp)) {
-                best = base + w0 + w - at;
-                best_class = p;
-                best_stamp = g->stamps[w];
-            }
+    for (uint32_t line = base; line < base + c->ways; line++) {
+        const line_meta *m = &c->meta[line];
+        if (m->tag == NO_LINE)
+            return line;
+        unsigned p = m->priority;
+        if (p < best_class || (p == best_class && m->stamp < best_stamp)) {
+            best = line;
+            best_class = p;
+            best_stamp = m->stamp;
         }
     }
     return best;
 }
 
 /* Makes room in `set` and installs `line_number` as a NORMAL, empty, most recent line. The
- * first line of a block that never held one is written without reading the block first
+ * first line of a group that never held one is written without reading the group first
  * (group_used): the fill faults each of its pages in once. */
 mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uint8_t kind,
                                 void *rq, cache_result *r, uint32_t *out)
 {
     uint32_t line = set * c->set_stride;
-    int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the block empty */
+    int fresh = !group_used(c, line >> GROUP_SHIFT); /* every slot of the group empty */
     if (!fresh) {
         line = choose_victim(c, set);
-        if (c->set_stride > GROUP_LINES) /* a set of several blocks: the victim's own */
+        if (c->set_stride > GROUP_LINES) /* a set of several groups: the victim's own */
             fresh = !group_used(c, line >> GROUP_SHIFT);
     }
     if (!fresh && LINE_FIELD(c, line, tags) != NO_LINE) {
@@ -292,17 +285,16 @@ mem_status cache_allocate_line(cache *c, uint32_t set, uint64_t line_number, uin
         r->evictions++;
         c->stats.dirty_evictions += (uint64_t)was_dirty;
     }
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
+    line_meta *m = &c->meta[line];
     c->used_groups[line >> (GROUP_SHIFT + 6)] |= UINT64_C(1) << ((line >> GROUP_SHIFT) & 63);
-    g->tags[w] = TAG_OF(line_number);
-    g->prints[w] = TAG_PRINT(TAG_OF(line_number));
-    g->kinds[w] = kind;
-    g->priorities[w] = CACHE_PRIORITY_NORMAL;
+    m->tag = TAG_OF(line_number);
+    c->prints[line] = TAG_PRINT(TAG_OF(line_number));
+    m->kind = kind;
+    m->priority = CACHE_PRIORITY_NORMAL;
     c->stats.lines_by_priority[CACHE_PRIORITY_NORMAL]++;
-    if (fresh || g->data_slots[w] == 0)
-        g->data_slots[w] = cache_new_data_slot(c);
-    uint64_t *bits = &c->byte_masks[(size_t)(g->data_slots[w] - 1) * 2 * c->bitmap_words];
+    if (fresh || m->data_slot == 0)
+        m->data_slot = cache_new_data_slot(c);
+    uint64_t *bits = &c->byte_masks[(size_t)(m->data_slot - 1) * 2 * c->bitmap_words];
     if (c->bitmap_words == 2) { /* 128-byte lines: four words, without a memset call */
         bits[0] = bits[1] = bits[2] = bits[3] = 0;
     } else {
@@ -338,12 +330,11 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
                                 cache_result *r)
 {
     uint32_t sector_bytes = c->config.sector_bytes;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    line_meta *m = &c->meta[line];
+    size_t slot = (size_t)m->data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
+    uint64_t line_addr = (m->tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t run = ~(mask >> first); /* zero only when all 64 sectors are requested */
@@ -364,7 +355,7 @@ static mem_status fetch_sectors(cache *c, uint32_t line, uint64_t mask, void *rq
             for (unsigned s = first; s < first + count; s++)
                 merge_sector(c, line, s, c->scratch + (s - first) * sector_bytes);
         }
-        g->valid_sectors[w] |= bit_range(first, count);
+        m->valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -539,15 +530,14 @@ static inline int fill_holds_bytes(const cache *c, uint64_t *valid, uint64_t mas
 }
 
 /* fetch_sectors for runs of `mask` that hold no valid byte (runs_hold_bytes false), of the
- * line in way w of block g: each run read from the next level straight into the line. */
+ * line whose record is m: each run read from the next level straight into the line. */
 static inline __attribute__((always_inline)) mem_status
-fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
-                             cache_result *r)
+fetch_runs(cache *c, line_meta *m, uint64_t mask, void *rq, cache_result *r)
 {
-    size_t slot = (size_t)g->data_slots[w] - 1;
+    size_t slot = (size_t)m->data_slot - 1;
     uint64_t *valid = &c->byte_masks[slot * 2 * c->bitmap_words];
     uint8_t *data = &c->data[slot << c->line_shift];
-    uint64_t line_addr = (g->tags[w] - 1) << c->line_shift;
+    uint64_t line_addr = (m->tag - 1) << c->line_shift;
     while (mask != 0) {
         unsigned first = (unsigned)__builtin_ctzll(mask);
         uint64_t rest = ~(mask >> first);
@@ -557,7 +547,7 @@ fetch_runs(cache *c, line_group *g, uint32_t w, uint64_t mask, void *rq,
         if (st != MEM_OK)
             return st;
         bits_apply(valid, at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= bit_range(first, count);
+        m->valid_sectors |= bit_range(first, count);
         r->fill_bytes += run_bytes;
         mask &= ~bit_range(first, count);
     }
@@ -591,13 +581,12 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     uint32_t set = *set_io != CACHE_SET_UNKNOWN ? *set_io : set_index(c, line_number);
     assert(set == set_index(c, line_number));
     *set_io = set;
-    const line_group *found;
-    uint32_t w;
-    uint32_t line = find_slot(c, set, line_number, &found, &w);
+    const line_meta *found;
+    uint32_t line = find_slot(c, set, line_number, &found);
     uint32_t fill_bytes = c->config.fill_bytes > h->fill_bytes ? c->config.fill_bytes
                                                                : h->fill_bytes;
     if (line != NO_INDEX) {
-        uint64_t valid = found->valid_sectors[w];
+        uint64_t valid = found->valid_sectors;
         size_t slot = data_slot(c, line);
         uint8_t *data = &c->data[slot << c->line_shift];
         uint64_t fill = 0;
@@ -613,7 +602,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
         touch(c, line);
         apply_alloc_hint(c, line, (cache_alloc)h->alloc);
         if (fill) {
-            mem_status st = fetch_runs(c, &c->groups[line >> GROUP_SHIFT], w, fill, h->request, r);
+            mem_status st = fetch_runs(c, &c->meta[line], fill, h->request, r);
             if (st != MEM_OK)
                 return st;
         }
@@ -627,9 +616,7 @@ static mem_status read_run(cache *c, uint64_t addr, uint32_t bytes, uint8_t *out
     if (st != MEM_OK)
         return st;
     apply_alloc_hint(c, line, (cache_alloc)h->alloc);
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    w = line & (GROUP_LINES - 1);
-    st = fetch_runs(c, g, w, fill_mask(c, line, requested, fill_bytes), h->request, r);
+    st = fetch_runs(c, &c->meta[line], fill_mask(c, line, requested, fill_bytes), h->request, r);
     if (st != MEM_OK)
         return st;
     copy_out(out, line_data(c, line), offset, bytes);
@@ -648,13 +635,12 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
         c->config.line_bytes != below->config.line_bytes || !hints_valid(below, below_hints))
         return MEM_OK;
     uint64_t line_number = line_addr >> c->line_shift;
-    const line_group *found;
-    uint32_t w;
-    uint32_t line = find_slot_memo(c, line_number, &found, &w);
+    const line_meta *found;
+    uint32_t line = find_slot_memo(c, line_number, &found);
     uint64_t valid = 0, missing = sectors;
     if (line != NO_INDEX) {
         /* Present: its missing sectors must be one run holding no valid byte (no merge). */
-        valid = found->valid_sectors[w];
+        valid = found->valid_sectors;
         missing = sectors & ~valid;
         if (!one_run(missing) ||
             bits_apply(valid_bits(c, line), (uint32_t)__builtin_ctzll(missing) << c->sector_shift,
@@ -677,8 +663,6 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     /* fetch_sectors' one run: the level below reads straight into the line. */
     uint32_t at = (uint32_t)__builtin_ctzll(missing) << c->sector_shift;
     uint32_t run_bytes = (uint32_t)popcount64(missing) << c->sector_shift;
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    w = line & (GROUP_LINES - 1);
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
@@ -686,7 +670,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     count_read(below, below_r);
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
-        g->valid_sectors[w] |= missing;
+        c->meta[line].valid_sectors |= missing;
         r->fill_bytes += run_bytes;
         uint32_t from = (uint32_t)__builtin_ctzll(sectors) << c->sector_shift;
         copy_out(out + from, data, from, (uint32_t)popcount64(sectors) << c->sector_shift);
@@ -703,9 +687,8 @@ uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t set = set_index(c, line_number), base = set * c->set_stride;
-    const line_group *g = &c->groups[base >> GROUP_SHIFT];
-    __builtin_prefetch(g->prints);
-    __builtin_prefetch(&g->tags[base & (GROUP_LINES - 1)]);
+    __builtin_prefetch(&c->prints[base]);
+    __builtin_prefetch(&c->meta[base]);
     return set;
 }
 

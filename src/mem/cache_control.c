@@ -1,7 +1,7 @@
 /* Cache control of one cache level (cache.h: invalidate, discard, write back and re-class one
  * line or every line of some kinds, in some slices, and the final flush; docs/cache-model.md,
- * "Cache control"). The whole-cache operations visit only the line blocks that ever held a line
- * (cache.used_groups). */
+ * "Cache control"). The whole-cache operations visit only the groups of line slots that ever
+ * held a line (cache.used_groups). */
 #include "mem/cache.h"
 
 #include <string.h>
@@ -94,16 +94,16 @@ static mem_status control_range(cache *c, uint32_t kind_filter, uint32_t first, 
     memset(r, 0, sizeof *r);
     mem_status st = MEM_OK;
     uint32_t slices = c->config.slices > 1 ? c->config.slices : 1;
-    /* The blocks that ever held a line, in slot order; a write-back passes clean lines by. */
+    /* The groups that ever held a line, in slot order; a write-back passes clean lines by. */
     uint32_t groups = (c->slot_count + GROUP_LINES - 1) >> GROUP_SHIFT;
     for (uint32_t k = 0; k < (groups + 63) / 64 && st == MEM_OK; k++) {
         for (uint64_t used = c->used_groups[k]; used && c->resident_lines != 0; used &= used - 1) {
             uint32_t base = (k * 64 + (uint32_t)__builtin_ctzll(used)) << GROUP_SHIFT;
-            const line_group *g = &c->groups[base >> GROUP_SHIFT];
-            for (uint32_t w = 0; w < GROUP_LINES && base + w < c->slot_count; w++) {
-                uint32_t line = base + w;
-                if (g->tags[w] == NO_LINE || !((kind_filter >> g->kinds[w]) & 1) ||
-                    (op == LINE_WRITEBACK && g->dirty_sectors[w] == 0))
+            for (uint32_t line = base; line < base + GROUP_LINES && line < c->slot_count;
+                 line++) {
+                const line_meta *m = &c->meta[line];
+                if (m->tag == NO_LINE || !((kind_filter >> m->kind) & 1) ||
+                    (op == LINE_WRITEBACK && m->dirty_sectors == 0))
                     continue;
                 uint32_t slice = (line / c->set_stride) % slices;
                 if (slice < first || slice - first >= count)

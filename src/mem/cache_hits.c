@@ -52,20 +52,18 @@ static inline void read_hit_line(cache *c, uint32_t line, uint64_t sectors, uint
 static inline uint32_t hit_line(const cache *c, uint64_t line_addr, uint64_t sectors)
 {
     uint64_t line_number = line_addr >> c->line_shift;
-    const line_group *g;
-    uint32_t w;
-    uint32_t line = find_slot(c, set_index(c, line_number), line_number, &g, &w);
-    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
+    const line_meta *m;
+    uint32_t line = find_slot(c, set_index(c, line_number), line_number, &m);
+    return line == NO_INDEX || (sectors & ~m->valid_sectors) ? NO_INDEX : line;
 }
 
 /* hit_line, looking first where held_memo last found the line (a warp's lines read again and
  * again when no held slots were looked up before: the timing model's loads). */
 static inline uint32_t hit_line_memo(cache *c, uint64_t line_addr, uint64_t sectors)
 {
-    const line_group *g;
-    uint32_t w;
-    uint32_t line = find_slot_memo(c, line_addr >> c->line_shift, &g, &w);
-    return line == NO_INDEX || (sectors & ~g->valid_sectors[w]) ? NO_INDEX : line;
+    const line_meta *m;
+    uint32_t line = find_slot_memo(c, line_addr >> c->line_shift, &m);
+    return line == NO_INDEX || (sectors & ~m->valid_sectors) ? NO_INDEX : line;
 }
 
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
@@ -97,7 +95,8 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uint8_t *sp,
                               size_t stride, uint32_t *lines)
 {
-    const line_group *groups = c->groups;
+    const line_meta *meta = c->meta;
+    const uint8_t *prints = c->prints;
     const unsigned line_shift = c->line_shift;
     const uint32_t sets = c->sets;
     const uint64_t recip = c->recip_sets;
@@ -110,27 +109,23 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
         uint64_t line_number = addr >> line_shift, tag = TAG_OF(line_number);
         uint32_t h = held_memo_index(line_number);
         uint32_t line = memo[h];
-        const line_group *g = &groups[line >> GROUP_SHIFT];
-        uint32_t w = line & (GROUP_LINES - 1);
-        if (g->tags[w] != tag) { /* not where it was last found: the set's look-up */
+        if (meta[line].tag != tag) { /* not where it was last found: the set's look-up */
             uint32_t set = mod_by(line_number, sets, recip);
-            g = &groups[set];
-            w = 0;
+            line = set * GROUP_LINES;
             if (!group_used(c, set))
                 break;
-            if (g->tags[0] != tag) {
-                uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag));
-                for (; m; m &= m - 1)
-                    if (g->tags[__builtin_ctz(m)] == tag)
+            if (meta[line].tag != tag) {
+                uint32_t k = print_matches(&prints[line], GROUP_LINES, TAG_PRINT(tag));
+                for (; k; k &= k - 1)
+                    if (meta[line + (uint32_t)__builtin_ctz(k)].tag == tag)
                         break;
-                if (!m)
+                if (!k)
                     break;
-                w = (uint32_t)__builtin_ctz(m);
+                line += (uint32_t)__builtin_ctz(k);
             }
-            line = set * GROUP_LINES + w;
             memo[h] = line;
         }
-        if (!s || (s & ~g->valid_sectors[w]))
+        if (!s || (s & ~meta[line].valid_sectors))
             break;
         lines[i] = line;
     }
@@ -166,7 +161,7 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
                                     size_t stride, const uint32_t *lines, uint64_t *clock,
                                     uint64_t *reads, uint64_t *total)
 {
-    line_group *groups = c->groups;
+    line_meta *meta = c->meta;
     const uint8_t *data = c->data;
     uint64_t now0 = *clock, now = now0, extra = 0;
     const int has_last = c->last_count != 0; /* last_to_move's test, read once: no hint here */
@@ -177,20 +172,19 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
             break;
         uint64_t s;
         memcpy(&s, sp, sizeof s);
-        line_group *g = &groups[line >> GROUP_SHIFT];
-        uint32_t w = line & (GROUP_LINES - 1);
-        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << 7);
+        line_meta *m = &meta[line];
+        const uint8_t *ld = data + ((size_t)(m->data_slot - 1) << 7);
         if (!(s & (s - 1))) { /* one sector: one run, the sector copied */
-            g->stamps[w] = ++now;
+            m->stamp = ++now;
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
             memcpy(out + at, ld + at, 32);
         } else {
             now += popcount64(s & ~(s << 1));
-            g->stamps[w] = now;
+            m->stamp = now;
             extra += popcount64(s) - 1;
             memcpy(out, ld, 128);
         }
-        if (has_last && last_to_move(c, g, w, line))
+        if (has_last && last_to_move(c, m, line))
             cache_touch_last(c, line);
     }
     *clock = now;
@@ -207,7 +201,7 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
         return read_held_lines_128(c, n, sp, out, stride, lines, clock, reads, total);
     /* The geometry in locals: the copies into `out` may alias anything, so the compiler would
      * load the cache's fields again after each of them. */
-    line_group *groups = c->groups;
+    line_meta *meta = c->meta;
     const uint8_t *data = c->data;
     const unsigned line_shift = c->line_shift;
     const int sector32 = c->config.sector_bytes == 32, line128 = c->config.line_bytes == 128;
@@ -221,19 +215,19 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
         uint32_t line = lines[i];
         if (line == NO_INDEX)
             break;
-        line_group *g = &groups[line >> GROUP_SHIFT];
-        uint32_t w = line & (GROUP_LINES - 1), runs = 1, k = 1;
+        line_meta *m = &meta[line];
+        uint32_t runs = 1, k = 1;
         if (s & (s - 1)) {
             runs = popcount64(s & ~(s << 1));
             k = popcount64(s);
         }
         now += runs;
-        g->stamps[w] = now;
-        if (has_last && last_to_move(c, g, w, line))
+        m->stamp = now;
+        if (has_last && last_to_move(c, m, line))
             cache_touch_last(c, line);
         read_count += runs;
         sector_total += k;
-        const uint8_t *ld = data + ((size_t)(g->data_slots[w] - 1) << line_shift);
+        const uint8_t *ld = data + ((size_t)(m->data_slot - 1) << line_shift);
         if (k == 1 && sector32) { /* copy_hit_sectors' cases */
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
             memcpy(out + at, ld + at, 32);
@@ -276,17 +270,16 @@ uint32_t cache_read_hits(cache *c, uint32_t n, const uint64_t *line_addrs,
                 k = popcount64(s);
             }
             clock += runs;
-            line_group *g = &c->groups[line >> GROUP_SHIFT];
-            uint32_t w = line & (GROUP_LINES - 1);
-            g->stamps[w] = clock;
-            if (last_to_move(c, g, w, line))
+            line_meta *m = &c->meta[line];
+            m->stamp = clock;
+            if (last_to_move(c, m, line))
                 cache_touch_last(c, line);
             apply_alloc_hint(c, line, (cache_alloc)alloc);
             reads += runs;
             total += k;
             if (out)
-                copy_hit_sectors(c, &c->data[(size_t)(g->data_slots[w] - 1) << c->line_shift], s,
-                                 k, out + at);
+                copy_hit_sectors(c, &c->data[(size_t)(m->data_slot - 1) << c->line_shift], s, k,
+                                 out + at);
         }
     }
     c->clock = clock;

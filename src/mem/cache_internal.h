@@ -16,37 +16,52 @@
  * multiplicative hash, since the low bits of the line numbers in one set are often equal. */
 #define TAG_PRINT(tag) ((uint8_t)(((tag) * UINT64_C(0x9E3779B97F4A7C15)) >> 56))
 
-/* The per-line metadata of 16 consecutive line slots, in one 640-byte block: a lookup, a hit,
- * a victim choice and a fill of a set touch one block (10 host cache lines, usually 2 to 4 of
- * them) instead of one line in each of eight arrays spread over the cache's storage. A set's
- * slots start a block (16 ways), share one (1, 2, 4 or 8 ways), or fill several (ways rounded
- * up to a multiple of 16, the unused slots staying empty): set_stride. */
+/* The per-line metadata, by line slot (set * set_stride + way): one 40-byte record a slot, so
+ * that a hit (tag, valid sectors, stamp, data slot), a store (and its dirty sectors) and a fill
+ * of one line read and write one record instead of a host cache line per field. Sector masks
+ * keep 64 bits, as a line may have 64 sectors (CACHE_MAX_SECTORS_PER_LINE). Records of 40
+ * bytes make a 16-way set 640 bytes, 10 host lines: sets a power of two apart then spread over
+ * the host cache's sets (records of 32 bytes, 512 a set, put the sets a large power of two apart
+ * into one host set), and a record's address is one multiply by 5 (a lea); the cost is that
+ * three records in eight cross a host line within their first 28 bytes. The tag prints are an
+ * array of their own, one byte a slot, because a look-up compares a set's 16 at once. A set's
+ * slots are consecutive: 16 ways fill a group of 16 slots (GROUP_LINES), 1, 2, 4 or 8 ways share
+ * one, more ways fill several (ways rounded up to a multiple of 16, the unused slots staying
+ * empty): set_stride. used_groups keeps a bit per group. */
 enum { GROUP_LINES = 16, GROUP_SHIFT = 4 };
-typedef struct line_group {
-    uint8_t prints[GROUP_LINES];     /* TAG_PRINT of each tag, so that a lookup compares one byte
-                                        per way (16 ways at once) before the full tags */
-    uint8_t priorities[GROUP_LINES]; /* cache_priority */
-    uint8_t kinds[GROUP_LINES];
-    uint8_t pad[GROUP_LINES];
-    uint64_t tags[GROUP_LINES];          /* TAG_OF(line number), or NO_LINE */
-    uint64_t valid_sectors[GROUP_LINES]; /* bit s: sector s fully valid */
-    uint64_t stamps[GROUP_LINES];        /* recency: larger is more recent */
-    uint64_t dirty_sectors[GROUP_LINES]; /* bit s: sector s holds a dirty byte */
-    uint32_t data_slots[GROUP_LINES];    /* 1 + the line's slot in data and byte_masks; 0 until
-                                            the line is first allocated (in fill order) */
-} line_group;
+typedef struct line_meta {
+    uint64_t tag;           /* TAG_OF(line number), or NO_LINE */
+    uint64_t valid_sectors; /* bit s: sector s fully valid */
+    uint64_t stamp;         /* recency: larger is more recent */
+    uint32_t data_slot;     /* 1 + the line's slot in data and byte_masks; 0 until the line is
+                               first allocated (in fill order) */
+    uint8_t priority;       /* cache_priority */
+    uint8_t kind;
+    uint8_t pad[2];
+    uint64_t dirty_sectors; /* bit s: sector s holds a dirty byte */
+} line_meta;
+_Static_assert(sizeof(line_meta) == 40, "line_meta: a 16-way set in 10 host cache lines");
 
 enum { HELD_MEMO_SLOTS = 256, HELD_MEMO_SHIFT = 56 }; /* 2^(64 - HELD_MEMO_SHIFT) slots */
 
-/* A field of line slot `line` (set * set_stride + way), as an lvalue. */
-#define LINE_FIELD(c, line, field) \
-    ((c)->groups[(line) >> GROUP_SHIFT].field[(line) & (GROUP_LINES - 1)])
+/* A field of line slot `line`, as an lvalue, by the names the fields had when each was an array:
+ * tags, valid_sectors, stamps, data_slots, priorities, kinds, dirty_sectors (the slot's record)
+ * and prints (an array of its own). */
+#define LINE_FIELD(c, line, field) LINE_FIELD_##field(c, line)
+#define LINE_FIELD_tags(c, line) ((c)->meta[line].tag)
+#define LINE_FIELD_valid_sectors(c, line) ((c)->meta[line].valid_sectors)
+#define LINE_FIELD_stamps(c, line) ((c)->meta[line].stamp)
+#define LINE_FIELD_data_slots(c, line) ((c)->meta[line].data_slot)
+#define LINE_FIELD_priorities(c, line) ((c)->meta[line].priority)
+#define LINE_FIELD_kinds(c, line) ((c)->meta[line].kind)
+#define LINE_FIELD_prints(c, line) ((c)->prints[line])
+#define LINE_FIELD_dirty_sectors(c, line) ((c)->meta[line].dirty_sectors)
 
 struct cache {
     cache_config config; /* with defaults applied */
     cache_next_level next;
     uint32_t sets, ways, line_count;
-    uint32_t set_stride;     /* line slots per set: ways, or ways rounded up as line_group says */
+    uint32_t set_stride;     /* line slots per set: ways, or ways rounded up as line_meta says */
     uint32_t slot_count;     /* sets * set_stride */
     uint32_t sectors_per_line, bitmap_words;
     unsigned line_shift, sector_shift, fold_bits;
@@ -58,7 +73,11 @@ struct cache {
     uint64_t recip_sets;       /* of sets, for line numbers (plain_index) */
     uint64_t recip_slices;     /* of config.slices, for line numbers */
     uint64_t recip_slice_sets; /* of slice_sets, for group numbers (line number / slices) */
-    line_group *groups;      /* slot_count / GROUP_LINES blocks (at least one) */
+    line_meta *meta;         /* slot_count records (whole groups), 64-byte aligned when the
+                                storage is (cache_setup.c aligns what it allocates) */
+    uint8_t *prints;         /* TAG_PRINT of each slot's tag, so that a look-up compares one byte
+                                a way (16 ways at once) before the full tags; padded so that 16
+                                bytes can be read from any slot on */
     uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */
@@ -85,8 +104,9 @@ struct cache {
     size_t storage_bytes;
     int storage_mapped;      /* storage came from mmap */
     int storage_lent;        /* storage belongs to the caller (config.storage) */
-    /* Bit b: a line was ever allocated in line_group b, so that the whole-cache operations
-     * visit only those blocks and look-ups skip the others unread (cache_ops.h, group_used).
+    /* Bit b: a line was ever allocated in group b (slots 16b to 16b + 15), so that the
+     * whole-cache operations visit only those groups and look-ups skip the others unread
+     * (cache_ops.h, group_used).
      * Allocated with the struct, not in storage: every look-up reads it, and a first read of
      * an untouched page of storage would map the zero page, to be faulted again by the first
      * allocation's write. */

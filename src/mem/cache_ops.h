@@ -265,64 +265,63 @@ static inline uint32_t print_matches(const uint8_t *prints, uint32_t n, uint8_t 
 #endif
 }
 
-/* Whether a line was ever allocated in line_group `group` (cache.used_groups). A set whose
- * first block never held a line is empty, and reading that block first would map the kernel's
- * zero page there, to be faulted again by the fill that follows (a second page fault for every
- * page of metadata a run fills): look-ups and victim choices test this bit before they read. */
+/* Whether a line was ever allocated in group `group` of 16 line slots (cache.used_groups). A set
+ * whose first group never held a line is empty, and reading its metadata first would map the
+ * kernel's zero page there, to be faulted again by the fill that follows (a second page fault
+ * for every page of metadata a run fills): look-ups and victim choices test this bit before
+ * they read. */
 static inline int group_used(const cache *c, uint32_t group)
 {
     return (int)((c->used_groups[group >> 6] >> (group & 63)) & 1);
 }
 
-/* The line of `set` holding `line_number`, or NO_INDEX: nothing read when the set's first block
- * never held a line (group_used), else way 0 first (a set of a large cache that a small
- * footprint fills holds one line, there), then the ways whose tag print matches, 16 at a time (a
- * block's prints: a set's slots never cross a block within 16 of its ways), with their full
+/* The line of `set` holding `line_number`, or NO_INDEX (*mp: its record): nothing read when the
+ * set's first group never held a line (group_used), else way 0 first (a set of a large cache
+ * that a small footprint fills holds one line, there), then the ways whose tag print matches,
+ * 16 at a time (a set's slots never cross a group within 16 of its ways), with their full
  * tags. */
 static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, uint32_t set,
                                                               uint64_t line_number,
-                                                              const line_group **gp, uint32_t *wp)
+                                                              const line_meta **mp)
 {
     uint64_t tag = TAG_OF(line_number);
-    if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a block */
-        const line_group *g = &c->groups[set];
-        *gp = g;
+    if (c->ways == GROUP_LINES) { /* 16 ways (the presets' L1 and L2): the set is a group */
+        uint32_t base = set * GROUP_LINES;
+        const line_meta *m = &c->meta[base];
         if (!group_used(c, set))
             return NO_INDEX;
-        if (g->tags[0] == tag) {
-            *wp = 0;
-            return set * GROUP_LINES;
+        if (m[0].tag == tag) {
+            *mp = m;
+            return base;
         }
-        for (uint32_t m = print_matches(g->prints, GROUP_LINES, TAG_PRINT(tag)); m; m &= m - 1) {
-            uint32_t w = (uint32_t)__builtin_ctz(m);
-            if (g->tags[w] == tag) {
-                *wp = w;
-                return set * GROUP_LINES + w;
+        for (uint32_t k = print_matches(&c->prints[base], GROUP_LINES, TAG_PRINT(tag)); k;
+             k &= k - 1) {
+            uint32_t w = (uint32_t)__builtin_ctz(k);
+            if (m[w].tag == tag) {
+                *mp = &m[w];
+                return base + w;
             }
         }
         return NO_INDEX;
     }
     uint32_t base = set * c->set_stride;
-    const line_group *g = &c->groups[base >> GROUP_SHIFT];
-    uint32_t at = base & (GROUP_LINES - 1);
-    /* A set's first line goes to its lowest way (choose_victim), so an unused first block
-     * means an empty set, however many blocks the set spans. */
+    /* A set's first line goes to its lowest way (choose_victim), so an unused first group
+     * means an empty set, however many groups the set spans. */
     if (!group_used(c, base >> GROUP_SHIFT))
         return NO_INDEX;
-    if (g->tags[at] == tag) {
-        *gp = g;
-        *wp = at;
+    const line_meta *m = &c->meta[base];
+    if (m[0].tag == tag) {
+        *mp = m;
         return base;
     }
     uint8_t print = TAG_PRINT(tag);
-    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES, g++) {
+    for (uint32_t w0 = 0; w0 < c->ways; w0 += GROUP_LINES) {
         uint32_t n = c->ways - w0 < GROUP_LINES ? c->ways - w0 : GROUP_LINES;
-        for (uint32_t m = print_matches(&g->prints[at], n, print); m; m &= m - 1) {
-            uint32_t w = at + (uint32_t)__builtin_ctz(m);
-            if (g->tags[w] == tag) {
-                *gp = g;
-                *wp = w;
-                return base + w0 + w - at;
+        for (uint32_t k = print_matches(&c->prints[base + w0], n, print); k; k &= k - 1) {
+            uint32_t w = w0 + (uint32_t)__builtin_ctz(k);
+            if (m[w].tag == tag) {
+                *mp = &m[w];
+                return base + w;
             }
         }
     }
@@ -332,9 +331,8 @@ static inline __attribute__((always_inline)) uint32_t find_slot(const cache *c, 
 static inline __attribute__((always_inline)) uint32_t find_line(const cache *c, uint32_t set,
                                                               uint64_t line_number)
 {
-    const line_group *g;
-    uint32_t w;
-    return find_slot(c, set, line_number, &g, &w);
+    const line_meta *m;
+    return find_slot(c, set, line_number, &m);
 }
 
 /* The hash of a line number into held_memo. */
@@ -347,17 +345,15 @@ static inline uint32_t held_memo_index(uint64_t line_number)
  * still the line's: a line has one slot at most), else by the set's look-up, remembered when
  * found. Only the memo changes: a host-speed aid, nothing the model holds. */
 static inline __attribute__((always_inline)) uint32_t
-find_slot_memo(cache *c, uint64_t line_number, const line_group **gp, uint32_t *wp)
+find_slot_memo(cache *c, uint64_t line_number, const line_meta **mp)
 {
     uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
-    uint32_t line = *memo, w = line & (GROUP_LINES - 1);
-    const line_group *g = &c->groups[line >> GROUP_SHIFT];
-    if (g->tags[w] == TAG_OF(line_number)) {
-        *gp = g;
-        *wp = w;
+    uint32_t line = *memo;
+    if (c->meta[line].tag == TAG_OF(line_number)) {
+        *mp = &c->meta[line];
         return line;
     }
-    line = find_slot(c, set_index(c, line_number), line_number, gp, wp);
+    line = find_slot(c, set_index(c, line_number), line_number, mp);
     if (line != NO_INDEX)
         *memo = line;
     return line;
@@ -374,22 +370,20 @@ static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
         cache_apply_class_hint(c, line, alloc);
 }
 
-/* Whether line w of block g is a LAST line not yet at the most recent end of the LAST list, so
- * that touching it moves it there (cache_touch_last). A cache with no LAST line (last_count
- * counts the list, which holds every LAST line) leaves the line's class unread: it lies in
- * a host cache line that a look-up through held_memo or way 0 does not otherwise touch. */
-static inline int last_to_move(const cache *c, const line_group *g, uint32_t w, uint32_t line)
+/* Whether line `line` (record m) is a LAST line not yet at the most recent end of the LAST
+ * list, so that touching it moves it there (cache_touch_last). A cache with no LAST line
+ * (last_count counts the list, which holds every LAST line) leaves the line's class unread. */
+static inline int last_to_move(const cache *c, const line_meta *m, uint32_t line)
 {
-    return c->last_count != 0 && g->priorities[w] == CACHE_PRIORITY_LAST && c->last_tail != line;
+    return c->last_count != 0 && m->priority == CACHE_PRIORITY_LAST && c->last_tail != line;
 }
 
 /* Marks a line most recently used. */
 static inline void touch(cache *c, uint32_t line)
 {
-    line_group *g = &c->groups[line >> GROUP_SHIFT];
-    uint32_t w = line & (GROUP_LINES - 1);
-    g->stamps[w] = ++c->clock;
-    if (last_to_move(c, g, w, line))
+    line_meta *m = &c->meta[line];
+    m->stamp = ++c->clock;
+    if (last_to_move(c, m, line))
         cache_touch_last(c, line);
 }
 

@@ -24,8 +24,8 @@ void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t wa
     config->fill_bytes = 32;
 }
 
-/* Line slots per set: a set of 16 ways or fewer fits in one line_group, one of more ways starts
- * its own (cache_internal.h). */
+/* Line slots per set: a set of 16 ways or fewer fits in one group of 16 slots, one of more ways
+ * starts its own (cache_internal.h). */
 static uint32_t set_stride_of(uint32_t ways)
 {
     if (ways >= GROUP_LINES || GROUP_LINES % ways)
@@ -124,16 +124,19 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
-enum { STORAGE_ARRAYS = 6 };
+enum { STORAGE_ARRAYS = 7 };
 
 static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 {
     size_t lines = k->size_bytes / k->line_bytes, slots = (size_t)slot_count_of(k);
     size_t groups = (slots + GROUP_LINES - 1) / GROUP_LINES;
+    size_t padded = (groups ? groups : 1) * GROUP_LINES; /* slots, whole groups */
     size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
+    /* The line records, the tag prints (16 bytes more, read 16 at a time: cache_ops.h,
+     * print_matches), the byte masks, the data, the LAST list's links, the scratch line. */
     size_t list[STORAGE_ARRAYS] = {
-        (groups ? groups : 1) * sizeof(line_group), words * sizeof(uint64_t),
-        lines * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
+        padded * sizeof(line_meta), padded + GROUP_LINES,    words * sizeof(uint64_t),
+        lines * k->line_bytes,      slots * sizeof(uint32_t), slots * sizeof(uint32_t),
         2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
@@ -171,15 +174,20 @@ static mem_status allocate_storage(cache *c)
             c->storage_mapped = 1;
         }
     }
-    if (!block)
-        block = calloc(1, total);
-    if (!block)
-        return MEM_ERR_NOMEM;
     c->storage = block;
+    if (!block) {
+        /* 63 bytes more, so that the line records start a host cache line as mapped storage
+         * does (cache_internal.h). */
+        c->storage = calloc(1, total + 63);
+        if (!c->storage)
+            return MEM_ERR_NOMEM;
+        block = c->storage + (-(uintptr_t)c->storage & 63);
+    }
     c->storage_bytes = total;
-    void **ptrs[STORAGE_ARRAYS] = {(void **)&c->groups,    (void **)&c->byte_masks,
-                                   (void **)&c->data,      (void **)&c->last_prev,
-                                   (void **)&c->last_next, (void **)&c->scratch};
+    void **ptrs[STORAGE_ARRAYS] = {(void **)&c->meta,      (void **)&c->prints,
+                                   (void **)&c->byte_masks, (void **)&c->data,
+                                   (void **)&c->last_prev,  (void **)&c->last_next,
+                                   (void **)&c->scratch};
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         *ptrs[i] = block;
         block += align64(sizes[i]);

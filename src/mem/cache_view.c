@@ -8,7 +8,7 @@
 
 #include "mem/cache_internal.h"
 
-/* The words of used_groups: one bit per line_group block (cache_setup.c, storage_sizes). */
+/* The words of used_groups: one bit per group of 16 line slots (cache_internal.h). */
 static size_t used_group_words(const cache *c)
 {
     size_t groups = ((size_t)c->slot_count + GROUP_LINES - 1) / GROUP_LINES;

@@ -382,14 +382,13 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
 {
     uint64_t line_number = addr >> c->line_shift;
     *through = writes_through(c, h);
-    const line_group *g;
-    uint32_t w;
+    const line_meta *m;
     /* An L1 (modulo-indexed) looks where it last found the line first: a warp's store line is
      * usually the one its loads just read. */
     if (set_out) /* the caller wants the set: no memo */
         *line = find_line(c, *set_out = set_index(c, line_number), line_number);
     else
-        *line = c->plain_index ? find_slot_memo(c, line_number, &g, &w)
+        *line = c->plain_index ? find_slot_memo(c, line_number, &m)
                                : find_line(c, set_index(c, line_number), line_number);
     mem_status st;
     if (*line != NO_INDEX) {
@@ -429,12 +428,11 @@ store_line_start(cache *c, uint64_t addr, uint64_t sectors, const uint64_t *bits
     return MEM_OK;
 }
 
-/* Where line `line` of a cache of 128-byte lines keeps its metadata (block g, way w), its data
- * and its byte masks (valid bits, then dirty bits: two words each), for the whole- and
- * part-line stores below, whose line size is fixed. */
+/* Where line `line` of a cache of 128-byte lines keeps its record, its data and its byte masks
+ * (valid bits, then dirty bits: two words each), for the whole- and part-line stores below,
+ * whose line size is fixed. */
 typedef struct line128 {
-    line_group *g;
-    uint32_t w;
+    line_meta *m;
     uint8_t *data;
     uint64_t *valid;
 } line128;
@@ -442,8 +440,7 @@ typedef struct line128 {
 static inline line128 line128_of(cache *c, uint32_t line)
 {
     size_t slot = data_slot(c, line);
-    return (line128){&c->groups[line >> GROUP_SHIFT], line & (GROUP_LINES - 1),
-                     &c->data[slot << 7], &c->byte_masks[slot * 4]};
+    return (line128){&c->meta[line], &c->data[slot << 7], &c->byte_masks[slot * 4]};
 }
 
 /* write_access for a store of every byte of a line (store bits all set, 128-byte lines): every
@@ -463,8 +460,8 @@ static mem_status write_whole_line(cache *c, uint64_t addr, const uint8_t *data,
     memcpy(L.data, data, 128);
     L.valid[0] = L.valid[1] = UINT64_MAX;
     L.valid[2] = L.valid[3] = through ? 0 : UINT64_MAX; /* the dirty bits */
-    L.g->valid_sectors[L.w] = sectors;
-    L.g->dirty_sectors[L.w] = through ? 0 : sectors;
+    L.m->valid_sectors = sectors;
+    L.m->dirty_sectors = through ? 0 : sectors;
     return MEM_OK;
 }
 
@@ -558,28 +555,26 @@ static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
 {
     uint64_t w0 = bits[0], w1 = bits[1];
     line128 L = line128_of(c, line);
-    line_group *g = L.g;
-    uint32_t w = L.w;
     uint64_t *valid = L.valid, *dirt = valid + 2;
     merge_line128(c, L.data, data, mask, bits);
     valid[0] |= w0;
     valid[1] |= w1;
-    g->valid_sectors[w] |= sectors & sectors_all32(valid[0], valid[1]);
+    L.m->valid_sectors |= sectors & sectors_all32(valid[0], valid[1]);
     if (!through) {
         dirt[0] |= w0;
         dirt[1] |= w1;
-        g->dirty_sectors[w] |= sectors;
+        L.m->dirty_sectors |= sectors;
         return;
     }
     /* Written through: the stored bytes are clean. A sector's dirty bit is set exactly while
      * one of its bytes is dirty, so when no stored byte was dirty nothing changes, and the
-     * line's dirty sectors (a host cache line of their own) are left unread: the usual case of
-     * a write-through L1. */
+     * line's dirty sectors (at the end of its record, in a second host line for some slots)
+     * are left unread: the usual case of a write-through L1. */
     if (((dirt[0] & w0) | (dirt[1] & w1)) == 0)
         return;
     dirt[0] &= ~w0;
     dirt[1] &= ~w1;
-    g->dirty_sectors[w] &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
+    L.m->dirty_sectors &= ~(sectors & ~sectors_any32(dirt[0], dirt[1]));
 }
 
 /* write_access for a store of some of the bytes of a 128-byte line of 32-byte sectors under
@@ -652,16 +647,15 @@ mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
 }
 
 /* write_line's look-up, sector counts and recency for a store line that a cache holds (line
- * `line`, block g, way w) under hints h, into *r, as store_line_start leaves them without a
+ * `line`, record m) under hints h, into *r, as store_line_start leaves them without a
  * write to the next level: count_sectors' counts, with the sectors' count (`count`) worked out
  * once for both levels and no second count when every sector hits. */
-static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, uint32_t w,
-                                  uint64_t sectors, uint32_t count, const cache_hints *h,
-                                  cache_result *r)
+static inline void part_hit_start(cache *c, uint32_t line, const line_meta *m, uint64_t sectors,
+                                  uint32_t count, const cache_hints *h, cache_result *r)
 {
     result_clear(r);
     r->line_hit = true;
-    uint64_t hit = sectors & g->valid_sectors[w];
+    uint64_t hit = sectors & m->valid_sectors;
     r->hit_sectors = hit;
     r->sector_accesses = count;
     r->sector_hits = hit == sectors ? count : popcount64(hit);
@@ -675,7 +669,7 @@ static inline void part_hit_start(cache *c, uint32_t line, const line_group *g, 
  * `below` (16 ways) both hold, neither with a LAST line. write_line's steps at the L1, its
  * write-through into `below` and write_line's steps there, in one pass: both look-ups first,
  * each through its cache's held_memo (a warp stores field after field of the same lines, so
- * the L2's guess usually holds and its set index is not worked out; a 16-way set is the block
+ * the L2's guess usually holds and its set index is not worked out; a 16-way set is the group
  * of the slot found), the sectors and stored bytes worked out once, the results and
  * statistics written without the fields that stay zero. The same counts, recency, classes,
  * bytes and bits as the general path (tests/unit/test_cache_below.c runs both). Returns 0,
@@ -695,18 +689,17 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     if (sectors == 0)
         return 0;
     uint64_t line_number = addr >> 7;
-    const line_group *g, *gb;
-    uint32_t w, wb;
-    uint32_t line = find_slot_memo(c, line_number, &g, &w);
+    const line_meta *m, *mb;
+    uint32_t line = find_slot_memo(c, line_number, &m);
     if (line == NO_INDEX)
         return 0;
-    uint32_t line_b = find_slot_memo(below, line_number, &gb, &wb);
+    uint32_t line_b = find_slot_memo(below, line_number, &mb);
     if (line_b == NO_INDEX)
         return 0;
-    uint32_t set = line_b >> GROUP_SHIFT; /* 16 ways: a set is a block */
+    uint32_t set = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
     uint32_t count = popcount64(sectors);
-    part_hit_start(c, line, g, w, sectors, count, h, r);
-    part_hit_start(below, line_b, gb, wb, sectors, count, hb, rb);
+    part_hit_start(c, line, m, sectors, count, h, r);
+    part_hit_start(below, line_b, mb, sectors, count, hb, rb);
     part_line_merge(below, line_b, data, mask, bits, sectors, 0);
     write_result_to_stats(below, rb);
     r->write_through_bytes = stored_bytes(bits);

@@ -554,6 +554,8 @@ static const geometry geometries[] = {
     {2048, 128, 32, 16, CACHE_INDEX_MODULO},   /* fully associative */
     {4096, 256, 32, 2, CACHE_INDEX_XOR_FOLD},  /* 8 sectors per line, hashed */
     {4096, 128, 128, 2, CACHE_INDEX_MODULO},   /* unsectored: one 128 B sector per line */
+    {8192, 256, 4, 2, CACHE_INDEX_MODULO},     /* 64 sectors per line: whole 64-bit masks */
+    {8192, 128, 32, 32, CACHE_INDEX_MODULO},   /* 32 ways: a set spans two groups of slots */
 };
 
 typedef struct policy {

@@ -21,6 +21,9 @@
 
 #define BASE UINT64_C(0x7f0000000000)
 enum { LINE = 128, SETS = 8, WAYS = 4, SET_STRIDE = LINE * SETS };
+/* The bytes of a group of 16 line slots' records, the first array of a cache's storage (its tag
+ * prints, one byte a slot, are the next). */
+#define GROUP_RECORD_BYTES (GROUP_LINES * sizeof(line_meta))
 
 typedef struct fixture {
     dram *d;
@@ -157,27 +160,29 @@ static cache *create_mapped(fixture *f, uint32_t sets, uint32_t ways, uint8_t **
     return f->c;
 }
 
-/* Look-ups of lines in sets that never held one read nothing of those sets' blocks: with the
- * pages of every block past the first two pages made unreadable, each look-up entry point
- * answers "absent" without a fault (reading such a block would map the zero page, and the fill
- * would fault the page again). 16 ways (a set is a block) and 4 ways (four sets share one). */
+/* Look-ups of lines in sets that never held one read nothing of those sets' line records: with
+ * the pages of every group's records past the first two pages made unreadable, each look-up
+ * entry point answers "absent" without a fault (reading such records would map the zero page,
+ * and the fill would fault the page again). 16 ways (a set is a group of 16 slots) and 4 ways
+ * (four sets share one). The tag prints (one page for all 256 groups here) are read only after
+ * the same test of the group's bit. */
 static void test_unused_blocks_not_read(void **state)
 {
     (void)state;
     const uint32_t ways_list[2] = {16, 4};
     for (int k = 0; k < 2; k++) {
-        uint32_t ways = ways_list[k], sets = 4096 / ways; /* 256 blocks, 40 pages of blocks */
+        uint32_t ways = ways_list[k], sets = 4096 / ways; /* 256 groups, 40 pages of records */
         fixture f;
         uint8_t *map;
         size_t map_bytes, page = (size_t)sysconf(_SC_PAGESIZE);
         cache *c = create_mapped(&f, sets, ways, &map, &map_bytes);
-        /* Lines of sets 0..3 (blocks 0 and 1, on the first page) become resident. */
+        /* Lines of sets 0..3 (groups 0 and 1, on the first page) become resident. */
         for (uint64_t set = 0; set < 4; set++)
             assert_int_equal(read_word(&f, BASE + set * LINE), 0);
-        size_t guarded = (size_t)sets * ways / GROUP_LINES * sizeof(line_group) / page * page;
+        size_t guarded = (size_t)sets * ways / GROUP_LINES * GROUP_RECORD_BYTES / page * page;
         assert_int_equal(mprotect(map + 2 * page, guarded - 2 * page, PROT_NONE), 0);
-        uint32_t first_set = (uint32_t)(2 * page / sizeof(line_group) + 1) * GROUP_LINES / ways;
-        uint32_t last_set = (uint32_t)(guarded / sizeof(line_group)) * GROUP_LINES / ways;
+        uint32_t first_set = (uint32_t)(2 * page / GROUP_RECORD_BYTES + 1) * GROUP_LINES / ways;
+        uint32_t last_set = (uint32_t)(guarded / GROUP_RECORD_BYTES) * GROUP_LINES / ways;
         for (uint32_t set = first_set; set < last_set; set += 7) {
             uint64_t addr = BASE + (uint64_t)set * LINE, sectors = 1;
             cache_line_info info;
@@ -225,7 +230,7 @@ static void test_fill_faults_blocks_once(void **state)
     for (uint64_t set = 0; set < FILL_SETS; set++)
         assert_int_equal(read_word(&f, BASE + set * LINE), 0x01010101u);
     assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
-    long block_pages = (long)(FILL_SETS * sizeof(line_group) / page);
+    long block_pages = (long)(FILL_SETS * (GROUP_RECORD_BYTES + GROUP_LINES) / page); /* + prints */
     long written = block_pages + (long)(FILL_SETS * (LINE + 32) / page) + 4;
     long faults = after.ru_minflt - before.ru_minflt;
     /* Slack for what else the process faults in meanwhile (a sanitizer's shadow pages). */
@@ -338,7 +343,7 @@ static void test_part_store_faults_data_once(void **state)
         store_part(c, BASE + set * LINE, data, mask);
     assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
     long data_pages = (long)(FILL_SETS * LINE / page);
-    long written = (long)(FILL_SETS * sizeof(line_group) / page) + data_pages +
+    long written = (long)(FILL_SETS * (GROUP_RECORD_BYTES + GROUP_LINES) / page) + data_pages +
                    (long)(FILL_SETS * 32 / page) + 4;
     long faults = after.ru_minflt - before.ru_minflt;
     assert_true(faults >= data_pages);
