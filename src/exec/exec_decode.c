@@ -565,6 +565,15 @@ static int fold_const_bank(const ir_module *m, const ir_func *fn, ir_insn *in, d
     return 0;
 }
 
+/* exec_xinsn.fetch_line of each decoded instruction of `ef`, from its code_base. */
+static void fetch_lines(exec_func *ef)
+{
+    if (!ef->code || !ef->fetch_offsets)
+        return;
+    for (uint32_t i = 0; i < ef->ir->ninsns; i++)
+        ef->code[i].fetch_line = (ef->code_base + ef->fetch_offsets[i]) >> 7;
+}
+
 static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
 {
     const ir_module *m = p->module;
@@ -621,6 +630,9 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);
+        x->id = x->in->id;
+        x->guard = x->in->guard;
+        x->loop = exec_xinsn_loop_bits(x);
         if (!x->fn) {
             diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-001", m->path, in->line, in->col,
                      "the executor does not implement %s with type %s%s%s", ir_opcode_name(
@@ -630,6 +642,13 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         }
     }
     ef->imm_pool = pool;
+    uint32_t run = 0;
+    for (uint32_t i = fn->ninsns; i-- > 0;) {
+        exec_xinsn *x = &ef->code[i];
+        run = (x->loop & XL_BREAK) ? 0 : run < UINT16_MAX ? run + 1 : run;
+        x->run = (uint16_t)run;
+    }
+    fetch_lines(ef);
     return errors ? -1 : 0;
 }
 
@@ -996,7 +1015,10 @@ const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn
 
 uint64_t exec_program_place_code(exec_program *p, uint64_t origin)
 {
-    for (uint32_t f = 0; f < p->module->nfuncs; f++) p->funcs[f].code_base += origin;
+    for (uint32_t f = 0; f < p->module->nfuncs; f++) {
+        p->funcs[f].code_base += origin;
+        fetch_lines(&p->funcs[f]);
+    }
     return p->code_bytes;
 }
 
