@@ -7,6 +7,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "exec/exec_internal.h"
 #include "exec/exec_mbarrier.h"
@@ -67,10 +70,88 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define HANDLER_AVX2 1
+/* cmp_mask32 eight lanes at a time on hosts with AVX2: one shuffle of two 256-bit loads gives
+ * the low halves of lanes l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7; the compare is per element, and
+ * swapping the middle two 64-bit quarters of its result puts the lanes back in order for the
+ * sign-bit mask. The same bits as cmp_mask32. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+low_halves8(const uint64_t *v)
+{
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)v));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(v + 4)));
+    return _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t
+cmp_mask32_avx2_op(const uint64_t *a, const uint64_t *b, uint32_t bias, unsigned op)
+{
+    const __m256i flip = _mm256_set1_epi32((int)(bias ^ 0x80000000u));
+    uint32_t t = 0;
+    for (unsigned l = 0; l < LANES; l += 8) {
+        __m256i x = _mm256_xor_si256(low_halves8(a + l), flip);
+        __m256i y = _mm256_xor_si256(low_halves8(b + l), flip);
+        __m256i r = op == 1 ? _mm256_cmpgt_epi32(y, x)
+                            : op == 2 ? _mm256_cmpeq_epi32(x, y) : _mm256_cmpgt_epi32(x, y);
+        r = _mm256_permute4x64_epi64(r, _MM_SHUFFLE(3, 1, 2, 0));
+        t |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;
+    }
+    return t;
+}
+
+__attribute__((target("avx2"))) static uint32_t cmp_mask32_avx2(const uint64_t *a,
+                                                                const uint64_t *b, uint32_t bias,
+                                                                unsigned op)
+{
+    switch (op) {
+    case 1: return cmp_mask32_avx2_op(a, b, bias, 1);
+    case 2: return cmp_mask32_avx2_op(a, b, bias, 2);
+    default: return cmp_mask32_avx2_op(a, b, bias, 4);
+    }
+}
+/* r[l] = out[l] for the lanes of `mask`, four 64-bit lanes per blend: each lane's mask bit
+ * turned into a whole-lane select by an AND with its bit and a compare. */
+__attribute__((target("avx2"))) static void blend_lanes_avx2(uint64_t *r, const uint64_t *out,
+                                                             uint32_t mask)
+{
+    const __m256i bits = _mm256_set_epi64x(8, 4, 2, 1);
+    __m256i m = _mm256_set1_epi64x((long long)mask);
+    for (unsigned l = 0; l < LANES; l += 4) {
+        __m256i sel = _mm256_cmpeq_epi64(_mm256_and_si256(m, bits), bits);
+        __m256i old = _mm256_loadu_si256((const __m256i *)(const void *)(r + l));
+        __m256i neu = _mm256_loadu_si256((const __m256i *)(const void *)(out + l));
+        _mm256_storeu_si256((__m256i *)(void *)(r + l), _mm256_blendv_epi8(old, neu, sel));
+        m = _mm256_srli_epi64(m, 4);
+    }
+}
+#endif
+
+/* r[l] = out[l] for the lanes of `mask`: blend_lanes_avx2 unless the program was told not to use
+ * AVX2 (exec_program.host_avx2). Out of line, so that h_alu_plain_avx2's full warps pay nothing
+ * for it. */
+static __attribute__((noinline)) void blend_lanes(const exec_warp *w, uint64_t *r,
+                                                  const uint64_t *out, uint32_t mask)
+{
+#ifdef HANDLER_AVX2
+    if (w->run->prog->host_avx2) {
+        blend_lanes_avx2(r, out, mask);
+        return;
+    }
+#else
+    (void)w;
+#endif
+    for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? out[l] : r[l];
+}
+
 /* h_alu for the common shape (alu_plain): every source a register or an immediate (or absent),
  * no carry flag read or written, one register destination and no second one. The same steps
- * without the operand-kind dispatch of warp_src, the flags and the second destination. */
-static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * without the operand-kind dispatch of warp_src, the flags and the second destination. With
+ * `avx2` (a constant: h_alu_plain_avx2) a partial mask's lanes are blended four at a time
+ * (blend_lanes, about a third of the loop's host instructions). */
+static inline __attribute__((always_inline)) void alu_plain_body(exec_warp *w,
+                                                                 const exec_xinsn *x,
+                                                                 uint32_t mask, int avx2)
 {
     if (!mask)
         return;
@@ -93,10 +174,26 @@ static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     x->alu(in, &a);
     if (mask == FULL_MASK) {
         memcpy(r, out, sizeof out);
+    } else if (avx2) {
+        blend_lanes(w, r, out, mask);
     } else {
         for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? out[l] : r[l];
     }
 }
+
+static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    alu_plain_body(w, x, mask, 0);
+}
+
+#ifdef HANDLER_AVX2
+/* h_alu_plain with the AVX2 blend of a partial mask's lanes (chosen at decode on hosts that
+ * have it; a program told not to use AVX2, exec_program.host_avx2, blends lane by lane). */
+static void h_alu_plain_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    alu_plain_body(w, x, mask, 1);
+}
+#endif
 
 /* The width exec_h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a
  * vector one, which goes elsewhere) of one special-register source into a register, no flags, no
@@ -203,12 +300,14 @@ static uint32_t cmp_mask32(const uint64_t *a, const uint64_t *b, uint32_t bias, 
 }
 #endif
 
+
 /* setp of 32-bit integers without a combine operand or flags (setp_int_aux): the comparison
  * straight into predicate bits, without the 0/1 lanes of the ALU interface. x->aux (bits 0-2)
  * names the outcomes that make it true (1 less, 2 equal, 4 greater), bit 3 the signed ordering,
  * bit 4 a result known at decode (two immediates) and bit 5 that result. The results equal
- * alu_cmp.c's setp_u32/setp_s32. */
-static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * alu_cmp.c's setp_u32/setp_s32. `avx2`: compare with cmp_mask32_avx2. */
+static inline __attribute__((always_inline)) void setp_int(exec_warp *w, const exec_xinsn *x,
+                                                           uint32_t mask, int avx2)
 {
     if (!mask)
         return;
@@ -217,11 +316,21 @@ static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (aux & 16u) {
         t = (aux & 32u) ? ~0u : 0;
     } else {
-        uint64_t t0[LANES], t1[LANES];
-        const uint64_t *a = warp_src(w, x, 0, t0), *b = warp_src(w, x, 1, t1);
+        /* setp_int_aux takes register and immediate sources only */
+        const uint64_t *a = in->src[0].kind == IR_OPND_REG
+                                ? w->regs + (size_t)in->src[0].reg * LANES : x->imm[0];
+        const uint64_t *b = in->src[1].kind == IR_OPND_REG
+                                ? w->regs + (size_t)in->src[1].reg * LANES : x->imm[1];
         unsigned on = aux & 7u;
         int neg = on == 3 || on == 5 || on == 6; /* le, ne, ge: not gt, eq, lt */
-        t = cmp_mask32(a, b, (aux & 8u) ? 0x80000000u : 0, neg ? 7u & ~on : on);
+        uint32_t bias = (aux & 8u) ? 0x80000000u : 0;
+#ifdef HANDLER_AVX2
+        t = avx2 ? cmp_mask32_avx2(a, b, bias, neg ? 7u & ~on : on)
+                 : cmp_mask32(a, b, bias, neg ? 7u & ~on : on);
+#else
+        (void)avx2;
+        t = cmp_mask32(a, b, bias, neg ? 7u & ~on : on);
+#endif
         t = neg ? ~t : t;
     }
     uint32_t *p = &w->preds[in->dst[0].reg];
@@ -231,6 +340,20 @@ static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         *p = (*p & ~mask) | (~t & mask);
     }
 }
+
+static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    setp_int(w, x, mask, 0);
+}
+
+#ifdef HANDLER_AVX2
+/* h_setp_int with the AVX2 compare, chosen at decode on hosts that have it; a program told not
+ * to use AVX2 (exec_program.host_avx2) compares as h_setp_int does. */
+static void h_setp_int_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    setp_int(w, x, mask, w->run->prog->host_avx2);
+}
+#endif
 
 /* The setp instructions h_setp_int runs, and its x->aux for them (0 when it does not): integer
  * types of 32 bits, the ordered operators, no combine operand, flags or modifiers, predicate
@@ -356,7 +479,11 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->alu = alu_lookup(in);
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
+#ifdef HANDLER_AVX2
+            x->fn = exec_host_avx2() ? h_setp_int_avx2 : h_setp_int;
+#else
             x->fn = h_setp_int;
+#endif
         else if (x->alu && (x->aux = mov_sreg(in)) != 0)
             x->fn = exec_h_mov_sreg;
         else if (x->alu && (x->aux = pred_logic(in)) != 0)
@@ -364,7 +491,11 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         else if (x->alu) {
             x->aux = alu_aux(in);
             if (alu_plain(in))
+#ifdef HANDLER_AVX2
+                x->fn = exec_host_avx2() ? h_alu_plain_avx2 : h_alu_plain;
+#else
                 x->fn = h_alu_plain;
+#endif
         }
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;

@@ -3,12 +3,14 @@
  *
  *   h_setp_int    setp of 32-bit integers without a combine operand, compared straight into
  *                 predicate bits (two immediates decided at decode), against the same setp with
- *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32;
+ *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32,
+ *                 with the SSE2 compare and the AVX2 one (h_setp_int_avx2);
  *   exec_h_mov_sreg    mov.u32 of a special register into a register, written in place, against
  *                 the same mov given h_alu (warp_src and the mov lane function), for every
  *                 lane with all lanes active and with half of them guarded off;
  *   exec_h_pred_logic  and/or/xor/not of predicates (sources negated or not) on lane masks,
  *                 against the same instructions given h_alu, unguarded and guarded;
+ *   h_alu_plain   a partial mask's blend (lane by lane and blend_lanes_avx2) against h_alu's;
  *   h_alu         an instruction guarded off in every lane changes nothing (not even the carry
  *                 flag); with every lane active the lane function writes the destination
  *                 register itself only when no source reads it;
@@ -223,6 +225,65 @@ static exec_handler give_general_handler(exec_test_ctx *c, uint32_t at, ir_famil
     return fast;
 }
 
+/* h_alu_plain's blend of a partial mask (lane by lane, and blend_lanes_avx2 where the host has
+ * AVX2: exec_program.host_avx2 on and off) against h_alu's (warp_write_dst), for an add guarded
+ * by a predicate true in the lanes of `pattern`, into destinations holding 0x5A5A5A5A: every
+ * thread stores fast ^ general, then fast. */
+static void run_alu_blend_case(uint32_t pattern, int avx2)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r1"), fast = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t slow = irb_reg(&b, IR_T_U32, "%r3"), g = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t p = irb_pred(&b, "%p0");
+    /* p = (pattern >> (tid & 31)) & 1 */
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(31), NONE);
+    irb_alu(&b, IR_SHR, IR_T_U32, irb_r(x), irb_imm(pattern), irb_r(x), NONE);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(x), irb_imm(1), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, p, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(fast), irb_imm(0x5A5A5A5A), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(slow), irb_imm(0x5A5A5A5A), NONE, NONE);
+    uint32_t at = b.fn->ninsns;
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(fast), irb_r(r_tid), irb_imm(7), NONE), p, 0);
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(slow), irb_r(r_tid), irb_imm(7), NONE), p, 0);
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(x), irb_r(fast), irb_r(slow), NONE);
+    store_at_tid(&b, rd_out, r_tid, x);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(g), irb_r(r_tid), irb_imm(BLOCK), NONE);
+    store_at_tid(&b, rd_out, g, fast);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    ctx.p->host_avx2 = (uint8_t)avx2;
+    give_general_handler(&ctx, at + 1, IR_FAM_ALU);
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    exec_test_launch(&ctx, b.m, o, &L);
+    exec_test_end(&ctx);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t l = 0; l < BLOCK; l++) {
+        assert_int_equal(o->out[l], 0);
+        assert_int_equal(o->out[BLOCK + l], ((pattern >> (l & 31)) & 1u) ? l + 7 : 0x5A5A5A5Au);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_alu_plain_blend_matches_h_alu(void **state)
+{
+    (void)state;
+    static const uint32_t patterns[] = {0x00000001u, 0x80000000u, 0xAAAAAAAAu, 0x0F0F00FFu,
+                                        0x7FFFFFFEu, 0x12345678u};
+    for (unsigned k = 0; k < sizeof patterns / sizeof *patterns; k++)
+        for (int avx2 = 0; avx2 <= exec_host_avx2(); avx2++)
+            run_alu_blend_case(patterns[k], avx2);
+}
+
 static int compare(ir_cmp cmp, int sgn, uint32_t a, uint32_t b)
 {
     uint32_t bias = sgn ? 0x80000000u : 0;
@@ -240,7 +301,7 @@ static int compare(ir_cmp cmp, int sgn, uint32_t a, uint32_t b)
 /* Bits of out[l]: 0/1 the fast setp's two destinations, 2/3 the general one's (register
  * operands); 4/5 and 6/7 the same with the two immediates ia, ib. Lanes with (l & 6) == 0 are
  * guarded off and keep the destinations' old values: (l & 1) != 0 and its negation. */
-static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
+static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib, int avx2)
 {
     irb b;
     irb_module(&b);
@@ -275,7 +336,14 @@ static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
     store_at_tid(&b, rd_out, r_tid, acc);
     irb_op(&b, IR_RET, IR_T_NONE);
     irb_finish(&b);
-    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    ctx.p->host_avx2 = (uint8_t)avx2;
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    exec_test_launch(&ctx, b.m, o, &L);
+    exec_test_end(&ctx);
     exec_test_show_fault(o);
     assert_int_equal(o->rc, 0);
     int sgn = t == IR_T_S32 && cmp < IR_CMP_LO;
@@ -299,7 +367,8 @@ static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
 
 /* Every ordered comparison, signed and unsigned, against the general path and the values C
  * gives, with immediate pairs that are equal, ordered differently when signed, and the
- * boundary between the halves. */
+ * boundary between the halves; with the SSE2 compare and, on hosts that have it, the AVX2 one
+ * (exec_program.host_avx2). */
 static void test_setp_int_matches_the_general_path(void **state)
 {
     (void)state;
@@ -311,7 +380,8 @@ static void test_setp_int_matches_the_general_path(void **state)
             if (types[ti] == IR_T_B32 && cmp != IR_CMP_EQ && cmp != IR_CMP_NE)
                 continue; /* b32 compares only for equality */
             for (unsigned k = 0; k < 4; k++)
-                run_setp_case((ir_cmp)cmp, types[ti], pairs[k][0], pairs[k][1]);
+                for (int avx2 = 0; avx2 <= exec_host_avx2(); avx2++)
+                    run_setp_case((ir_cmp)cmp, types[ti], pairs[k][0], pairs[k][1], avx2);
         }
 }
 
@@ -954,6 +1024,7 @@ int main(void)
         cmocka_unit_test(test_pred_logic_matches_h_alu),
         cmocka_unit_test(test_lane_addresses),
         cmocka_unit_test(test_stretches_match_the_general_loop),
+        cmocka_unit_test(test_alu_plain_blend_matches_h_alu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
