@@ -197,8 +197,8 @@ ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) __m256i f32x8_f
     return _mm256_andnot_si256(_mm256_andnot_si256(sign, denormal), u);
 }
 
-ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) __m256 f32x8_load(const uint64_t *v,
-                                                                                   int ftz)
+ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) __m256
+f32x8_load(const uint64_t *v, int ftz)
 {
     __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)v));
     __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(v + 4)));

@@ -349,6 +349,21 @@ struct exec_run_state {
     uint64_t reported;        /* warp instructions at the last progress report */
 };
 
+/* exec_xinsn.aux of an instruction h_alu or exec_h_alu_plain runs: ALU_AUX_DIRECT, its one
+ * destination is a register that no source reads, so that with every lane active the lane
+ * function may write the register itself (exec_decode.c alu_aux). */
+enum { ALU_AUX_DIRECT = 1u };
+
+/* The ALU handlers of the common shapes (exec_alu_fast.c), chosen at decode: exec_h_alu_plain
+ * for sources that are registers or immediates, one register destination and no flags;
+ * exec_h_setp_int for setp of 32-bit integers without a combine operand (x->aux from
+ * exec_decode.c setp_int_aux). The _avx2 builds blend or compare with AVX2 where
+ * exec_program.host_avx2 says so, and otherwise do what the others do. */
+void exec_h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_alu_plain_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_setp_int_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+
 /* exec_decode.c */
 int exec_decode_program(exec_program *p, diag_list *dl);
 /* The handler of a family of ir_ops.def (ALU and MOV: the one that calls exec_xinsn.alu), or NULL

@@ -1,16 +1,16 @@
 /* Unit tests of the executor's shortcuts (src/exec/exec_decode.c, src/exec/exec_mem.c) on IR built
  * by hand (ir_build.h): each must give exactly what the general path gives.
  *
- *   h_setp_int    setp of 32-bit integers without a combine operand, compared straight into
+ *   exec_h_setp_int  setp of 32-bit integers without a combine operand, compared straight into
  *                 predicate bits (two immediates decided at decode), against the same setp with
  *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32,
- *                 with the SSE2 compare and the AVX2 one (h_setp_int_avx2);
+ *                 with the SSE2 compare and the AVX2 one (exec_h_setp_int_avx2);
  *   exec_h_mov_sreg    mov.u32 of a special register into a register, written in place, against
  *                 the same mov given h_alu (warp_src and the mov lane function), for every
  *                 lane with all lanes active and with half of them guarded off;
  *   exec_h_pred_logic  and/or/xor/not of predicates (sources negated or not) on lane masks,
  *                 against the same instructions given h_alu, unguarded and guarded;
- *   h_alu_plain   a partial mask's blend (lane by lane and blend_lanes_avx2) against h_alu's;
+ *   exec_h_alu_plain  a partial mask's blend (lane by lane and blend_lanes_avx2) against h_alu's;
  *   h_alu         an instruction guarded off in every lane changes nothing (not even the carry
  *                 flag); with every lane active the lane function writes the destination
  *                 register itself only when no source reads it;
@@ -225,7 +225,7 @@ static exec_handler give_general_handler(exec_test_ctx *c, uint32_t at, ir_famil
     return fast;
 }
 
-/* h_alu_plain's blend of a partial mask (lane by lane, and blend_lanes_avx2 where the host has
+/* exec_h_alu_plain's blend of a partial mask (lane by lane, and blend_lanes_avx2 where the host has
  * AVX2: exec_program.host_avx2 on and off) against h_alu's (warp_write_dst), for an add guarded
  * by a predicate true in the lanes of `pattern`, into destinations holding 0x5A5A5A5A: every
  * thread stores fast ^ general, then fast. */
@@ -712,7 +712,7 @@ static void test_lane_count(void **state)
     }
 }
 
-/* h_alu_plain (exec_decode.c) is taken for ALU instructions whose sources are registers and
+/* exec_h_alu_plain (exec_alu_fast.c) is taken for ALU instructions whose sources are registers and
  * immediates, without flags, into one register; h_alu keeps a special-register source, a
  * carry, a predicate source and a predicate destination. (test_alu_guarded_off_and_direct_writes
  * pins the values of both, with every lane, half the lanes and none.) */
