@@ -293,6 +293,48 @@ ALU_INLINE void int_minmax_lanes(const alu_args *a, int max, unsigned bits, int 
 INT_MINMAX_FNS(u16, 16, 0) INT_MINMAX_FNS(u32, 32, 0) INT_MINMAX_FNS(u64, 64, 0)
 INT_MINMAX_FNS(s16, 16, 1) INT_MINMAX_FNS(s32, 32, 1) INT_MINMAX_FNS(s64, 64, 1)
 
+#ifdef ALU_AVX2_VARIANTS
+#include <immintrin.h>
+/* min/max of 32-bit integers (no .relu) on hosts with AVX2: eight lanes per vpmin/vpmax. The low
+ * halves of lanes l .. l + 7 come out of one shuffle of two 256-bit loads as l, l+1, l+4, l+5 |
+ * l+2, l+3, l+6, l+7, and unpacking the result with zero puts them back in lane order per
+ * 128-bit half, zero-extended. Where the two are equal either is the result's low 32 bits, so
+ * the bits are int_minmax_lanes'. */
+ALU_TARGET_AVX2 static inline __attribute__((always_inline)) __m256i low_halves8(const uint64_t *v)
+{
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)v));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(v + 4)));
+    return _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+/* op: 0 min.s32, 1 max.s32, 2 min.u32, 3 max.u32 */
+ALU_TARGET_AVX2 static inline __attribute__((always_inline)) void minmax32_x8(const alu_args *a,
+                                                                            int op)
+{
+    const __m256i zero = _mm256_setzero_si256();
+    for (unsigned l = 0; l < ALU_LANES; l += 8) {
+        __m256i x = low_halves8(a->src[0] + l), y = low_halves8(a->src[1] + l);
+        __m256i r = op == 0   ? _mm256_min_epi32(x, y)
+                    : op == 1 ? _mm256_max_epi32(x, y)
+                    : op == 2 ? _mm256_min_epu32(x, y)
+                              : _mm256_max_epu32(x, y);
+        _mm256_storeu_si256((__m256i *)(void *)(a->dst + l), _mm256_unpacklo_epi32(r, zero));
+        _mm256_storeu_si256((__m256i *)(void *)(a->dst + l + 4), _mm256_unpackhi_epi32(r, zero));
+    }
+}
+
+#define MINMAX32_AVX2(name, op)                                                               \
+    ALU_TARGET_AVX2 static void name##_avx2(const ir_insn *in, const alu_args *a)             \
+    {                                                                                         \
+        (void)in;                                                                             \
+        minmax32_x8(a, op);                                                                   \
+    }
+MINMAX32_AVX2(min_s32, 0)
+MINMAX32_AVX2(max_s32, 1)
+MINMAX32_AVX2(min_u32, 2)
+MINMAX32_AVX2(max_u32, 3)
+#endif
+
 static void min_relu_s32(const ir_insn *in, const alu_args *a)
 {
     (void)in;
@@ -531,6 +573,11 @@ static alu_fn minmax_lookup(const ir_insn *in)
     }
     if (mods & (IR_MOD_FTZ | IR_MOD_NAN | IR_MOD_XORSIGN_ABS))
         return NULL;
+#ifdef ALU_AVX2_VARIANTS
+    if ((t == IR_T_U32 || t == IR_T_S32) && cpu_has_avx2())
+        return t == IR_T_U32 ? (max ? max_u32_avx2 : min_u32_avx2)
+                             : (max ? max_s32_avx2 : min_s32_avx2);
+#endif
     switch (t) {
     case IR_T_U16: return max ? max_u16 : min_u16;
     case IR_T_U32: return max ? max_u32 : min_u32;

@@ -183,6 +183,69 @@ F32_FMA_HW(f32_fma_ftz, 1, 0)
 F32_FMA_HW(f32_fma_sat, 0, 1)
 F32_FMA_HW(f32_fma_ftz_sat, 1, 1)
 
+#ifdef ALU_AVX2_VARIANTS
+/* f32_fma_x4 on 256-bit registers for hosts with AVX2 as well as FMA: eight lanes per fused
+ * instruction. The low halves of lanes l .. l + 7 come out of one shuffle of two 256-bit loads
+ * as l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7, and the same two unpacks with zero that f32_fma_x4
+ * uses put them back in lane order per 128-bit half; every step is per element, so the bits
+ * are f32_fma_x4's. */
+#define ALU_TARGET_AVX2_FMA __attribute__((target("avx2,fma")))
+ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) __m256i f32x8_flush(__m256i u)
+{
+    const __m256i exp = _mm256_set1_epi32(0x7F800000), sign = _mm256_set1_epi32((int)0x80000000u);
+    __m256i denormal = _mm256_cmpeq_epi32(_mm256_and_si256(u, exp), _mm256_setzero_si256());
+    return _mm256_andnot_si256(_mm256_andnot_si256(sign, denormal), u);
+}
+
+ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) __m256
+f32x8_load(const uint64_t *v, int ftz)
+{
+    __m256 lo = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)v));
+    __m256 hi = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)(v + 4)));
+    __m256i u = _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm256_castsi256_ps(ftz ? f32x8_flush(u) : u);
+}
+
+ALU_TARGET_AVX2_FMA static inline __attribute__((always_inline)) void f32_fma_x8(const alu_args *a,
+                                                                                 int ftz, int sat)
+{
+    const __m256i cnan = _mm256_set1_epi32((int)ALU_F32_NAN), zero = _mm256_setzero_si256();
+    for (unsigned l = 0; l < ALU_LANES; l += 8) {
+        __m256 r = _mm256_fmadd_ps(f32x8_load(a->src[0] + l, ftz), f32x8_load(a->src[1] + l, ftz),
+                                   f32x8_load(a->src[2] + l, ftz));
+        if (sat)
+            r = _mm256_min_ps(_mm256_max_ps(r, _mm256_setzero_ps()), _mm256_set1_ps(1.0f));
+        __m256i u = _mm256_castps_si256(r);
+        if (ftz)
+            u = f32x8_flush(u);
+        __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+        u = _mm256_or_si256(_mm256_and_si256(nan, cnan), _mm256_andnot_si256(nan, u));
+        _mm256_storeu_si256((__m256i *)(void *)(a->dst + l), _mm256_unpacklo_epi32(u, zero));
+        _mm256_storeu_si256((__m256i *)(void *)(a->dst + l + 4), _mm256_unpackhi_epi32(u, zero));
+    }
+}
+
+#define F32_FMA_AVX2(name, ftz, sat)                                                         \
+    ALU_TARGET_AVX2_FMA static void name##_rn_avx2(const ir_insn *in, const alu_args *a)      \
+    {                                                                                         \
+        (void)in;                                                                             \
+        f32_fma_x8(a, ftz, sat);                                                              \
+    }                                                                                         \
+    ALU_TARGET_AVX2_FMA static void name##_dir_avx2(const ir_insn *in, const alu_args *a)     \
+    {                                                                                         \
+        fesetround(alu_fe_mode(in->rnd));                                                     \
+        f32_fma_x8(a, ftz, sat);                                                              \
+        fesetround(FE_TONEAREST);                                                             \
+    }
+F32_FMA_AVX2(f32_fma, 0, 0)
+F32_FMA_AVX2(f32_fma_ftz, 1, 0)
+F32_FMA_AVX2(f32_fma_sat, 0, 1)
+F32_FMA_AVX2(f32_fma_ftz_sat, 1, 1)
+
+/* [ftz][sat][directed] */
+static const alu_fn f32_fma_avx2_table[2][2][2] = F32_AVX2_ROW(f32_fma);
+#endif
+
 #define F32_HW_ROW(name)                                                                      \
     {{{name##_rn_hw, name##_dir_hw}, {name##_sat_rn_hw, name##_sat_dir_hw}},                  \
      {{name##_ftz_rn_hw, name##_ftz_dir_hw}, {name##_ftz_sat_rn_hw, name##_ftz_sat_dir_hw}}}
@@ -330,6 +393,10 @@ static alu_fn f32_lookup(const ir_insn *in)
         return f32_div_lookup(in, ftz);
     if (in->mods & (IR_MOD_APPROX | IR_MOD_FULL))
         return NULL;
+#if defined(ALU_FMA_VARIANTS) && defined(ALU_AVX2_VARIANTS)
+    if (op == FOP_FMA && cpu_has_fma() && cpu_has_avx2())
+        return f32_fma_avx2_table[ftz][sat][alu_rnd_is_directed(in->rnd)];
+#endif
 #ifdef ALU_FMA_VARIANTS
     if (op == FOP_FMA && cpu_has_fma())
         return f32_fma_hw_table[ftz][sat][alu_rnd_is_directed(in->rnd)];

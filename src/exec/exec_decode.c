@@ -4,17 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "exec/exec_internal.h"
 #include "exec/exec_mbarrier.h"
-
-/* exec_xinsn.aux of an instruction h_alu runs: ALU_AUX_DIRECT, its one destination is a
- * register that no source reads, so that with every lane active the lane function may write
- * the register itself. */
-enum { ALU_AUX_DIRECT = 1u };
 
 static uint32_t alu_aux(const ir_insn *in)
 {
@@ -67,37 +59,6 @@ static void h_alu(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
-/* h_alu for the common shape (alu_plain): every source a register or an immediate (or absent),
- * no carry flag read or written, one register destination and no second one. The same steps
- * without the operand-kind dispatch of warp_src, the flags and the second destination. */
-static void h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    if (!mask)
-        return;
-    const ir_insn *in = x->in;
-    uint64_t out[LANES];
-    alu_args a;
-    for (int i = 0; i < 4; i++)
-        a.src[i] = in->src[i].kind == IR_OPND_REG ? w->regs + (size_t)in->src[i].reg * LANES
-                                                  : x->imm[i];
-    a.dst2 = NULL;
-    a.carry_in = NULL;
-    a.carry_out = NULL;
-    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
-    if (mask == FULL_MASK && (x->aux & ALU_AUX_DIRECT)) {
-        a.dst = r;
-        x->alu(in, &a);
-        return;
-    }
-    a.dst = out;
-    x->alu(in, &a);
-    if (mask == FULL_MASK) {
-        memcpy(r, out, sizeof out);
-    } else {
-        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? out[l] : r[l];
-    }
-}
-
 /* The width exec_h_mov_sreg moves (32 or 64), or 0 when `in` is not such a move: mov (not a
  * vector one, which goes elsewhere) of one special-register source into a register, no flags, no
  * second destination, a 32- or 64-bit type (the widths whose lane function only truncates). */
@@ -130,7 +91,7 @@ static uint32_t pred_logic(const ir_insn *in)
     return in->op;
 }
 
-/* 1 when h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
+/* 1 when exec_h_alu_plain may run `in`: sources of kind none, register or immediate only, no flag
  * operands, dst[0] a register, no dst[1]. */
 static int alu_plain(const ir_insn *in)
 {
@@ -144,95 +105,7 @@ static int alu_plain(const ir_insn *in)
     return 1;
 }
 
-/* Bit l set when lane l of a compares true with lane l of b: less (op 1), equal (2) or greater
- * (4) on the low 32 bits, each XORed with `bias` (0x80000000 orders them as signed). */
-#if defined(__SSE2__)
-/* Four lanes at a time with SSE2 (part of every x86-64 CPU): the low halves of four 64-bit
- * lanes gathered into one vector, ordered for the signed compare by flipping bit 31 unless
- * `bias` already did, compared, and their sign bits moved into the mask. Equal to the scalar
- * loop below, bit for bit. */
-static inline __attribute__((always_inline)) __m128i low_halves(const uint64_t *v)
-{
-    __m128 lo = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)v));
-    __m128 hi = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + 2)));
-    return _mm_castps_si128(_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
-}
-
-static inline __attribute__((always_inline)) uint32_t cmp_mask32_op(const uint64_t *a,
-                                                                    const uint64_t *b,
-                                                                    uint32_t bias, unsigned op)
-{
-    const __m128i flip = _mm_set1_epi32((int)(bias ^ 0x80000000u));
-    uint32_t t = 0;
-    for (unsigned l = 0; l < LANES; l += 4) {
-        __m128i x = _mm_xor_si128(low_halves(a + l), flip);
-        __m128i y = _mm_xor_si128(low_halves(b + l), flip);
-        __m128i r = op == 1 ? _mm_cmplt_epi32(x, y)
-                            : op == 2 ? _mm_cmpeq_epi32(x, y) : _mm_cmpgt_epi32(x, y);
-        t |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(r)) << l;
-    }
-    return t;
-}
-
-static uint32_t cmp_mask32(const uint64_t *a, const uint64_t *b, uint32_t bias, unsigned op)
-{
-    switch (op) {
-    case 1: return cmp_mask32_op(a, b, bias, 1);
-    case 2: return cmp_mask32_op(a, b, bias, 2);
-    default: return cmp_mask32_op(a, b, bias, 4);
-    }
-}
-#else
-static uint32_t cmp_mask32(const uint64_t *a, const uint64_t *b, uint32_t bias, unsigned op)
-{
-    uint32_t t = 0;
-    switch (op) {
-    case 1:
-        for (unsigned l = 0; l < LANES; l++)
-            t |= (uint32_t)(((uint32_t)a[l] ^ bias) < ((uint32_t)b[l] ^ bias)) << l;
-        break;
-    case 2:
-        for (unsigned l = 0; l < LANES; l++) t |= (uint32_t)((uint32_t)a[l] == (uint32_t)b[l]) << l;
-        break;
-    default:
-        for (unsigned l = 0; l < LANES; l++)
-            t |= (uint32_t)(((uint32_t)a[l] ^ bias) > ((uint32_t)b[l] ^ bias)) << l;
-        break;
-    }
-    return t;
-}
-#endif
-
-/* setp of 32-bit integers without a combine operand or flags (setp_int_aux): the comparison
- * straight into predicate bits, without the 0/1 lanes of the ALU interface. x->aux (bits 0-2)
- * names the outcomes that make it true (1 less, 2 equal, 4 greater), bit 3 the signed ordering,
- * bit 4 a result known at decode (two immediates) and bit 5 that result. The results equal
- * alu_cmp.c's setp_u32/setp_s32. */
-static void h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    if (!mask)
-        return;
-    const ir_insn *in = x->in;
-    uint32_t aux = x->aux, t;
-    if (aux & 16u) {
-        t = (aux & 32u) ? ~0u : 0;
-    } else {
-        uint64_t t0[LANES], t1[LANES];
-        const uint64_t *a = warp_src(w, x, 0, t0), *b = warp_src(w, x, 1, t1);
-        unsigned on = aux & 7u;
-        int neg = on == 3 || on == 5 || on == 6; /* le, ne, ge: not gt, eq, lt */
-        t = cmp_mask32(a, b, (aux & 8u) ? 0x80000000u : 0, neg ? 7u & ~on : on);
-        t = neg ? ~t : t;
-    }
-    uint32_t *p = &w->preds[in->dst[0].reg];
-    *p = (*p & ~mask) | (t & mask);
-    if (in->dst[1].kind == IR_OPND_PRED) {
-        p = &w->preds[in->dst[1].reg];
-        *p = (*p & ~mask) | (~t & mask);
-    }
-}
-
-/* The setp instructions h_setp_int runs, and its x->aux for them (0 when it does not): integer
+/* The setp instructions exec_h_setp_int runs, and its x->aux for them (0 when it does not): integer
  * types of 32 bits, the ordered operators, no combine operand, flags or modifiers, predicate
  * destinations, register or immediate sources. */
 static uint32_t setp_int_aux(const ir_insn *in)
@@ -356,7 +229,7 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         x->alu = alu_lookup(in);
         x->fn = x->alu ? h_alu : NULL;
         if (x->alu && (x->aux = setp_int_aux(in)) != 0)
-            x->fn = h_setp_int;
+            x->fn = exec_host_avx2() ? exec_h_setp_int_avx2 : exec_h_setp_int;
         else if (x->alu && (x->aux = mov_sreg(in)) != 0)
             x->fn = exec_h_mov_sreg;
         else if (x->alu && (x->aux = pred_logic(in)) != 0)
@@ -364,7 +237,7 @@ static void choose_handler(exec_xinsn *x, const ir_module *m, const ir_func *fn,
         else if (x->alu) {
             x->aux = alu_aux(in);
             if (alu_plain(in))
-                x->fn = h_alu_plain;
+                x->fn = exec_host_avx2() ? exec_h_alu_plain_avx2 : exec_h_alu_plain;
         }
     } else if (family < IR_FAM_COUNT) {
         x->fn = family_handlers[family].fn;
@@ -565,6 +438,15 @@ static int fold_const_bank(const ir_module *m, const ir_func *fn, ir_insn *in, d
     return 0;
 }
 
+/* exec_xinsn.fetch_line of each decoded instruction of `ef`, from its code_base. */
+static void fetch_lines(exec_func *ef)
+{
+    if (!ef->code || !ef->fetch_offsets)
+        return;
+    for (uint32_t i = 0; i < ef->ir->ninsns; i++)
+        ef->code[i].fetch_line = (ef->code_base + ef->fetch_offsets[i]) >> 7;
+}
+
 static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
 {
     const ir_module *m = p->module;
@@ -621,6 +503,9 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);
+        x->id = x->in->id;
+        x->guard = x->in->guard;
+        x->loop = exec_xinsn_loop_bits(x);
         if (!x->fn) {
             diag_add(dl, DIAG_ERROR, "EXEC-UNSUP-001", m->path, in->line, in->col,
                      "the executor does not implement %s with type %s%s%s", ir_opcode_name(
@@ -630,6 +515,13 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         }
     }
     ef->imm_pool = pool;
+    uint32_t run = 0;
+    for (uint32_t i = fn->ninsns; i-- > 0;) {
+        exec_xinsn *x = &ef->code[i];
+        run = (x->loop & XL_BREAK) ? 0 : run < UINT16_MAX ? run + 1 : run;
+        x->run = (uint16_t)run;
+    }
+    fetch_lines(ef);
     return errors ? -1 : 0;
 }
 
@@ -996,7 +888,10 @@ const uint64_t *exec_program_insn_counts(const exec_program *p) { return p->insn
 
 uint64_t exec_program_place_code(exec_program *p, uint64_t origin)
 {
-    for (uint32_t f = 0; f < p->module->nfuncs; f++) p->funcs[f].code_base += origin;
+    for (uint32_t f = 0; f < p->module->nfuncs; f++) {
+        p->funcs[f].code_base += origin;
+        fetch_lines(&p->funcs[f]);
+    }
     return p->code_bytes;
 }
 

@@ -52,8 +52,42 @@ struct exec_xinsn {
                                  other thread does (exec_window.c) */
     uint8_t may_park;         /* a load or store that is not serial but may park at run time: a
                                  load that would reach the L2, a store whose SM's log is full */
+    uint8_t loop;             /* XL_* bits: what run_16's turn tests of the instruction, in
+                                 one byte (exec_xinsn_loop_bits) */
+    uint16_t run;             /* 0 with any of XL_BREAK; else how many instructions from this
+                                 one on have none (at most UINT16_MAX): run_16's stretch */
     uint32_t aux;             /* handler-specific: a call's ir_syscall, memory flags, ... */
+    uint32_t id;              /* in->id, where the executions are counted */
+    uint32_t guard;           /* in->guard, with XL_GUARD */
+    uint64_t fetch_line;      /* the instruction-cache line it is fetched from (its code address
+                                 >> 7, exec_code_address), kept by exec_program_place_code */
 };
+
+/* exec_xinsn.loop: the instruction is serial (exec_xinsn.serial), runs in every live lane
+ * (ir_insn.nomask), has a guard predicate (negated), may park (exec_xinsn.may_park), or sets the
+ * next pc itself (exec_xinsn.is_ctrl). */
+enum {
+    XL_SERIAL = 1u,
+    XL_NOMASK = 2u,
+    XL_GUARD = 4u,
+    XL_GUARD_NEG = 8u,
+    XL_MAY_PARK = 16u,
+    XL_CTRL = 32u,
+    /* What ends run_16's stretch of instructions that run in the warp's active lanes, fall
+     * through and touch no more than the warp's registers, its SM and its CTA. */
+    XL_BREAK = XL_SERIAL | XL_NOMASK | XL_GUARD | XL_CTRL,
+};
+
+/* The XL_* bits of `x` from its fields and its instruction's (exec_decode.c sets them once the
+ * instruction is decoded). */
+static inline uint8_t exec_xinsn_loop_bits(const exec_xinsn *x)
+{
+    const ir_insn *in = x->in;
+    return (uint8_t)((x->serial ? XL_SERIAL : 0u) | (in->nomask ? XL_NOMASK : 0u) |
+                     (in->has_guard ? XL_GUARD : 0u) |
+                     (in->has_guard && in->guard_neg ? XL_GUARD_NEG : 0u) |
+                     (x->may_park ? XL_MAY_PARK : 0u) | (x->is_ctrl ? XL_CTRL : 0u));
+}
 
 /* A function prepared for execution. */
 typedef struct exec_func {
@@ -318,6 +352,21 @@ struct exec_run_state {
     uint32_t total_ctas, next_cta, resident;
     uint64_t reported;        /* warp instructions at the last progress report */
 };
+
+/* exec_xinsn.aux of an instruction h_alu or exec_h_alu_plain runs: ALU_AUX_DIRECT, its one
+ * destination is a register that no source reads, so that with every lane active the lane
+ * function may write the register itself (exec_decode.c alu_aux). */
+enum { ALU_AUX_DIRECT = 1u };
+
+/* The ALU handlers of the common shapes (exec_alu_fast.c), chosen at decode: exec_h_alu_plain
+ * for sources that are registers or immediates, one register destination and no flags;
+ * exec_h_setp_int for setp of 32-bit integers without a combine operand (x->aux from
+ * exec_decode.c setp_int_aux). The _avx2 builds blend or compare with AVX2 where
+ * exec_program.host_avx2 says so, and otherwise do what the others do. */
+void exec_h_alu_plain(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_alu_plain_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_setp_int(exec_warp *w, const exec_xinsn *x, uint32_t mask);
+void exec_h_setp_int_avx2(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 
 /* exec_decode.c */
 int exec_decode_program(exec_program *p, diag_list *dl);

@@ -598,60 +598,144 @@ static void budget_fault(exec_warp *w)
                (unsigned long long)w->run->launch->max_warp_instructions);
 }
 
+/* A stretch of turn_16: up to `len` instructions from x on, none with XL_BREAK bits and none at
+ * or past next_wait_pc, so that each runs in the warp's active lanes (`active`, which they do not
+ * change), falls through, and leaves the pc to the loop. What step_one does per instruction is
+ * here only what differs between them: the fetch-line test, the warp's and the instruction's
+ * counts, the handler and the pc; the lane counts are the turn's (len times the active lanes).
+ * The stretch ends early when an instruction faults or blocks the warp (exec_warp.state) or, in
+ * a parallel turn (`parallel`), parks it: such an instruction is counted back and `*stop` set.
+ * Returns the instructions executed. */
+static inline __attribute__((always_inline)) uint32_t stretch_16(exec_warp *w,
+                                                                 const exec_xinsn *x,
+                                                                 uint32_t len, uint32_t active,
+                                                                 int parallel, int *stop)
+{
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
+    uint64_t *counts = rs->insn_counts;
+    uint32_t k = 0;
+    do {
+        if (x->fetch_line != w->fetch_line) {
+            w->fetch_line = x->fetch_line;
+            memsys_ifetch(rs->ms, w->cta->sm, x->fetch_line << 7, x->id);
+        }
+        st->warp_instructions++;
+        counts[x->id]++;
+        x->fn(w, x, active);
+        if (parallel && w->parked) { /* it never happened */
+            w->parked = 0;
+            st->warp_instructions--;
+            counts[x->id]--;
+            *stop = 1;
+            return k;
+        }
+        w->pc++;
+        k++;
+        if (w->state != WARP_READY) {
+            *stop = 1;
+            return k;
+        }
+        x++;
+    } while (k < len);
+    return k;
+}
+
+/* The lanes an instruction with XL_NOMASK or XL_GUARD runs in (step_one's mask). */
+static inline uint32_t loop_mask(const exec_warp *w, const exec_xinsn *x, uint32_t active)
+{
+    uint32_t mask = (x->loop & XL_NOMASK) ? w->live : active;
+    if (x->loop & XL_GUARD) {
+        uint32_t g = w->preds[x->guard];
+        mask &= (x->loop & XL_GUARD_NEG) ? ~g : g;
+    }
+    return mask;
+}
+
+/* One instruction of turn_16 that a stretch does not take (it has XL_BREAK bits or is at
+ * next_wait_pc): step_one's steps, with the lane counts added to the turn's. Returns 0 when the
+ * turn may go on, 1 when it must stop before the instruction (serial in a parallel turn) and 2
+ * when the instruction parked (taken back). */
+static inline __attribute__((always_inline)) int single_16(exec_warp *w, const exec_xinsn *x,
+                                                           int parallel, uint64_t *threads,
+                                                           uint64_t *pred_on)
+{
+    exec_run_state *rs = w->run;
+    exec_stats *st = rs->stats;
+    uint32_t loop = x->loop;
+    if (parallel && (loop & XL_SERIAL))
+        return 1;
+    uint32_t active = w->active;
+    uint32_t mask = (loop & (XL_NOMASK | XL_GUARD)) ? loop_mask(w, x, active) : active;
+    if (x->fetch_line != w->fetch_line) {
+        w->fetch_line = x->fetch_line;
+        memsys_ifetch(rs->ms, w->cta->sm, x->fetch_line << 7, x->id);
+    }
+    st->warp_instructions++;
+    rs->insn_counts[x->id]++;
+    x->fn(w, x, mask);
+    if (parallel && (loop & XL_MAY_PARK) && w->parked) { /* it never happened */
+        w->parked = 0;
+        st->warp_instructions--;
+        rs->insn_counts[x->id]--;
+        return 2;
+    }
+    if ((active & mask) == FULL_MASK) { /* both full (a nomask one's mask holds active) */
+        *threads += LANES;
+        *pred_on += LANES;
+    } else {
+        *threads += exec_lane_count(active);
+        *pred_on += exec_lane_count(mask);
+    }
+    if (!(loop & XL_CTRL)) {
+        w->pc++;
+        if (w->pc >= w->next_wait_pc)
+            reconverge(w);
+    }
+    return 0;
+}
+
 /* Separate functions, so that the compiler keeps one loop per layout. run_16, the functional
  * loop of 16-byte layouts without glue (every instruction counted), is step_one's steps with
  * what a turn does not change kept in locals: the budget is taken once for the turn (the turn
  * stops where the budget runs out, and the warp faults there if it could go on, as step_one's
  * check would at that instruction), and the two lane counts are summed in locals and added to
  * the statistics when the turn ends (nothing reads them during a launch). warp_instructions is
- * counted in memory at every instruction: %clock reads it in functional mode. With `parallel`
- * (a constant: turn_16 is made twice) the turn also stops where must_park says. Returns the
- * instructions executed. */
+ * counted in memory at every instruction: %clock reads it in functional mode. Instructions
+ * without XL_BREAK bits run in stretches (stretch_16: exec_xinsn.run says how far), the others
+ * one at a time (single_16). With `parallel` (a constant: turn_16 is made twice) the turn also
+ * stops where must_park says. Returns the instructions executed. */
 static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint32_t quantum,
                                                               int parallel)
 {
     exec_run_state *rs = w->run;
     exec_stats *st = rs->stats;
-    uint64_t *counts = rs->insn_counts;
-    memsys *ms = rs->ms;
     uint32_t n = rs->budget < quantum ? (uint32_t)rs->budget : quantum, done = 0;
     uint64_t threads = 0, pred_on = 0;
     while (done < n && w->state == WARP_READY) {
-        const exec_xinsn *x = &w->code[w->pc];
-        const ir_insn *in = x->in;
-        if (parallel && x->serial)
-            break;
-        uint64_t fetch_line = (w->code_base + (uint64_t)w->pc * 16) >> 7;
-        uint32_t active = w->active;
-        uint32_t mask = in->nomask ? w->live : active;
-        if (in->has_guard) {
-            uint32_t g = w->preds[in->guard];
-            mask &= in->guard_neg ? ~g : g;
-        }
-        if (fetch_line != w->fetch_line) {
-            w->fetch_line = fetch_line;
-            memsys_ifetch(ms, w->cta->sm, fetch_line << 7, in->id);
-        }
-        done++;
-        st->warp_instructions++;
-        threads += active == FULL_MASK ? LANES : exec_lane_count(active);
-        pred_on += mask == FULL_MASK ? LANES : exec_lane_count(mask);
-        counts[in->id]++;
-        x->fn(w, x, mask);
-        if (parallel && x->may_park && w->parked) { /* it never happened */
-            w->parked = 0;
-            done--;
-            st->warp_instructions--;
-            threads -= active == FULL_MASK ? LANES : exec_lane_count(active);
-            pred_on -= mask == FULL_MASK ? LANES : exec_lane_count(mask);
-            counts[in->id]--;
-            break;
-        }
-        if (!x->is_ctrl) {
-            w->pc++;
+        uint32_t pc = w->pc;
+        const exec_xinsn *x = &w->code[pc];
+        uint32_t len = x->run;
+        if (len > w->next_wait_pc - pc) /* pc < next_wait_pc here (reconverge) */
+            len = w->next_wait_pc - pc;
+        if (len) {
+            int stop = 0;
+            uint32_t active = w->active, k;
+            k = stretch_16(w, x, len < n - done ? len : n - done, active, parallel, &stop);
+            done += k;
+            uint64_t lanes = (uint64_t)k * (active == FULL_MASK ? LANES : exec_lane_count(active));
+            threads += lanes;
+            pred_on += lanes;
             if (w->pc >= w->next_wait_pc)
                 reconverge(w);
+            if (stop)
+                break;
+            continue;
         }
+        int rc = single_16(w, x, parallel, &threads, &pred_on);
+        if (rc)
+            break;
+        done++;
     }
     rs->budget -= done;
     st->thread_instructions += threads;

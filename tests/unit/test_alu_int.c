@@ -535,7 +535,8 @@ static void test_mov(void **state)
 }
 
 /* The lane functions that have AVX2 builds (alu_internal.h ALU_AVX2_VARIANTS: add, sub, mul and
- * mad .lo and .wide of 32-bit types, and, or, xor, shl and shr by an immediate, mov), which
+ * mad .lo and .wide of 32-bit types, and, or, xor, shl and shr by an immediate, mov, min and
+ * max of 32-bit types), which
  * alu_lookup chooses on hosts with AVX2, against each operation's formula on 32 lanes of random
  * 64-bit values: the bits above a 32-bit operand's width are set in most lanes and must not
  * reach the result (except mad .wide's 64-bit c). */
@@ -543,7 +544,8 @@ static void test_simd_builds_match_formulas(void **state)
 {
     (void)state;
     enum { ADD32, ADD64, SUB32, SUB64, MULLO_U, MULLO_S, MADLO_S, WIDE_U, WIDE_S, MADW_U, MADW_S,
-           AND32, OR64, XOR32, SHL32, SHRU32, SHRS32, SHRS64, MOV32, MOV64, NOPS };
+           AND32, OR64, XOR32, SHL32, SHRU32, SHRS32, SHRS64, MOV32, MOV64, MINS32, MAXS32,
+           MINU32, MAXU32, NOPS };
     static const struct {
         ir_opcode op;
         ir_type type;
@@ -559,6 +561,8 @@ static void test_simd_builds_match_formulas(void **state)
         [SHL32] = {IR_SHL, IR_T_B32, 0},      [SHRU32] = {IR_SHR, IR_T_U32, 0},
         [SHRS32] = {IR_SHR, IR_T_S32, 0},     [SHRS64] = {IR_SHR, IR_T_S64, 0},
         [MOV32] = {IR_MOV, IR_T_B32, 0},      [MOV64] = {IR_MOV, IR_T_U64, 0},
+        [MINS32] = {IR_MIN, IR_T_S32, 0},     [MAXS32] = {IR_MAX, IR_T_S32, 0},
+        [MINU32] = {IR_MIN, IR_T_U32, 0},     [MAXU32] = {IR_MAX, IR_T_U32, 0},
     };
     uint64_t src[3][ALU_LANES], dst[ALU_LANES];
     uint64_t x = UINT64_C(0x2545F4914F6CDD1D);
@@ -576,6 +580,8 @@ static void test_simd_builds_match_formulas(void **state)
                 in.src[1].kind = IR_OPND_IMM;
                 in.src[1].imm = k == SHRS64 ? count + 32 : count;
             }
+            if (k >= MINS32)
+                in.nsrc = 2; /* three sources would be the three-way form */
             alu_fn fn = alu_lookup(&in);
             assert_non_null(fn);
             alu_args a = {{src[0], src[1], src[2], NULL}, dst, NULL, NULL, NULL};
@@ -603,6 +609,10 @@ static void test_simd_builds_match_formulas(void **state)
                 case SHRS32: w = (uint64_t)(ps >> count) & 0xFFFFFFFFu; break;
                 case SHRS64: w = (uint64_t)((int64_t)p >> (count + 32)); break;
                 case MOV32: w = p32; break;
+                case MINS32: w = (uint32_t)(ps < qs ? ps : qs); break;
+                case MAXS32: w = (uint32_t)(ps > qs ? ps : qs); break;
+                case MINU32: w = p32 < q32 ? p32 : q32; break;
+                case MAXU32: w = p32 > q32 ? p32 : q32; break;
                 default: w = p; break;
                 }
                 if (dst[l] != w)

@@ -1,14 +1,16 @@
 /* Unit tests of the executor's shortcuts (src/exec/exec_decode.c, src/exec/exec_mem.c) on IR built
  * by hand (ir_build.h): each must give exactly what the general path gives.
  *
- *   h_setp_int    setp of 32-bit integers without a combine operand, compared straight into
+ *   exec_h_setp_int  setp of 32-bit integers without a combine operand, compared straight into
  *                 predicate bits (two immediates decided at decode), against the same setp with
- *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32;
+ *                 `.and` of a true predicate, which takes h_alu and alu_cmp.c's setp_u32/s32,
+ *                 with the SSE2 compare and the AVX2 one (exec_h_setp_int_avx2);
  *   exec_h_mov_sreg    mov.u32 of a special register into a register, written in place, against
  *                 the same mov given h_alu (warp_src and the mov lane function), for every
  *                 lane with all lanes active and with half of them guarded off;
  *   exec_h_pred_logic  and/or/xor/not of predicates (sources negated or not) on lane masks,
  *                 against the same instructions given h_alu, unguarded and guarded;
+ *   exec_h_alu_plain  a partial mask's blend (lane by lane and blend_lanes_avx2) against h_alu's;
  *   h_alu         an instruction guarded off in every lane changes nothing (not even the carry
  *                 flag); with every lane active the lane function writes the destination
  *                 register itself only when no source reads it;
@@ -18,7 +20,9 @@
  *                 h_ld_same, which reports the fault as before;
  *   h_ld_global_reg  (addresses of one register plus an offset, prepare_reg) the values of
  *                 full and guarded global loads (test_ld_scalar_values);
- *   lane_addresses  the AVX2 build of the register loop gives the scalar build's addresses.
+ *   lane_addresses  the AVX2 build of the register loop gives the scalar build's addresses;
+ *   turn_16's stretches  (exec_warp.c) a kernel with a divergent loop, guards, global accesses,
+ *                 a fault and runaway limits inside stretches gives what step_one's loop gives.
  * (Every lane function today reads lane l's sources before it writes lane l, so writing in
  * place a register that is also a source would give the same values; the test still pins them.) */
 #include <setjmp.h>
@@ -78,6 +82,208 @@ static ir_insn *setp(irb *b, ir_cmp cmp, ir_type t, uint32_t d0, uint32_t d1, ir
  * ordered pair of eight values whose signed and unsigned orders differ. */
 static uint32_t lane_value(uint32_t i) { return i * 0x40000001u; }
 
+/* run_16's stretches (exec_warp.c turn_16) against the general loop (step_one, `general`): a loop
+ * whose trip count differs per lane (the branch splits the warp), a guarded add, a branch
+ * around two instructions taken by some lanes (the groups reconverge at next_wait_pc, inside
+ * what would otherwise be one stretch), a global store and
+ * load (which may park in a parallel phase), and with `fault` a misaligned load in lane 40 (a
+ * fault inside a stretch). Run with the budget `limit` (the runaway fault inside a stretch) and
+ * turns of `quantum` instructions (exec_test_launch's 5 cuts stretches short);
+ * the two runs must agree in the result, the fault, the statistics, the buffer and every
+ * instruction's counts. */
+static exec_test_out *run_stretch_kernel(int fault, int general, uint64_t limit,
+                                         uint32_t quantum)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t acc = irb_reg(&b, IR_T_U32, "%r1"), i = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r3"), v = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t g = irb_reg(&b, IR_T_U32, "%r5"), addr = irb_reg(&b, IR_T_U64, "%rd3");
+    uint32_t p = irb_pred(&b, "%p0"), q = irb_pred(&b, "%p1");
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(acc), irb_imm(1), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(i), irb_imm(0), NONE, NONE);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(7), NONE);
+    uint32_t loop = b.fn->ninsns;
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(acc), irb_r(acc), irb_r(r_tid), NONE);
+    irb_alu(&b, IR_MUL, IR_T_U32, irb_r(acc), irb_r(acc), irb_imm(3), NONE)->mods = IR_MOD_LO;
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(i), irb_r(i), irb_imm(1), NONE);
+    setp(&b, IR_CMP_LE, IR_T_U32, p, UINT32_MAX, irb_r(i), irb_r(x), -1, UINT32_MAX);
+    irb_guard(irb_bra(&b, loop), p, 0);
+    setp(&b, IR_CMP_NE, IR_T_U32, q, UINT32_MAX, irb_r(x), irb_imm(3), -1, UINT32_MAX);
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(acc), irb_r(acc), irb_imm(5), NONE), q, 0);
+    /* if ((tid & 7) >= 5) acc = (acc + 100) * 7: the lanes that skip wait at the add after it,
+     * which the others reach by falling through */
+    setp(&b, IR_CMP_LT, IR_T_U32, q, UINT32_MAX, irb_r(x), irb_imm(5), -1, UINT32_MAX);
+    irb_guard(irb_bra(&b, b.fn->ninsns + 3), q, 0);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(acc), irb_r(acc), irb_imm(100), NONE);
+    irb_alu(&b, IR_MUL, IR_T_U32, irb_r(acc), irb_r(acc), irb_imm(7), NONE)->mods = IR_MOD_LO;
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(acc), irb_r(acc), irb_imm(1), NONE);
+    store_at_tid(&b, rd_out, r_tid, acc);
+    irb_alu(&b, IR_MUL, IR_T_U32, irb_r(addr), irb_r(r_tid), irb_imm(4), NONE)->mods =
+        IR_MOD_WIDE;
+    irb_alu(&b, IR_ADD, IR_T_S64, irb_r(addr), irb_r(rd_out), irb_r(addr), NONE);
+    if (fault) {
+        setp(&b, IR_CMP_EQ, IR_T_U32, q, UINT32_MAX, irb_r(r_tid), irb_imm(40), -1, UINT32_MAX);
+        irb_guard(irb_alu(&b, IR_ADD, IR_T_S64, irb_r(addr), irb_r(addr), irb_imm(1), NONE), q,
+                  0);
+    }
+    irb_ld(&b, IR_SPACE_GLOBAL, IR_T_U32, irb_r(v), irb_addr_reg(addr, 0));
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(v), irb_r(v), irb_r(i), NONE);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(g), irb_r(r_tid), irb_imm(BLOCK), NONE);
+    store_at_tid(&b, rd_out, g, v);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    /* has_glue without glue instructions: warp_run takes the general loop (step_one), whose
+     * fetch offsets are then pc * 16 too, and counts every instruction */
+    ctx.p->has_glue = (uint8_t)general;
+    L.max_warp_instructions = limit;
+    /* exec_test_launch's, with the turn's quantum chosen */
+    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
+                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
+                         .quantum = quantum};
+    o->rc = exec_run(ctx.p, ctx.ms, &mach, &L, &o->stats, &o->fault, NULL);
+    memcpy(o->insn, memsys_insn_counters(ctx.ms), b.m->ninsns_total * sizeof *o->insn);
+    memcpy(o->executions, o->stats.insn_executions, b.m->ninsns_total * sizeof *o->executions);
+    o->stats.insn_executions = NULL;
+    assert_int_equal(memsys_finish(ctx.ms), 0);
+    assert_int_equal(memsys_host_read(ctx.ms, ctx.buf, o->out, sizeof o->out), 0);
+    exec_test_end(&ctx);
+    ir_module_destroy(b.m);
+    return o;
+}
+
+static void assert_same_run(const exec_test_out *a, const exec_test_out *b)
+{
+    assert_int_equal(a->rc, b->rc);
+    assert_int_equal(a->fault.faulted, b->fault.faulted);
+    if (a->fault.faulted) {
+        assert_string_equal(a->fault.rule, b->fault.rule);
+        assert_string_equal(a->fault.message, b->fault.message);
+        assert_int_equal(a->fault.insn_id, b->fault.insn_id);
+        assert_memory_equal(a->fault.tid, b->fault.tid, sizeof a->fault.tid);
+    }
+    assert_int_equal(a->stats.warp_instructions, b->stats.warp_instructions);
+    assert_int_equal(a->stats.thread_instructions, b->stats.thread_instructions);
+    assert_int_equal(a->stats.thread_instructions_pred_on, b->stats.thread_instructions_pred_on);
+    assert_memory_equal(a->out, b->out, sizeof a->out);
+    assert_memory_equal(a->executions, b->executions, sizeof a->executions);
+    assert_memory_equal(a->insn, b->insn, sizeof a->insn);
+}
+
+static void test_stretches_match_the_general_loop(void **state)
+{
+    (void)state;
+    for (int run = 0; run < 4; run++) {
+        int fault = run & 1;
+        uint32_t quantum = run < 2 ? 5 : 64;
+        exec_test_out *whole = run_stretch_kernel(fault, 1, 1000000, quantum);
+        assert_int_equal(whole->rc, fault);
+        uint64_t total = whole->stats.warp_instructions;
+        assert_true(total > 0);
+        uint64_t limits[] = {1000000, total, total - 1, total / 2 + 1, 7, 3, 1};
+        for (unsigned k = 0; k < sizeof limits / sizeof *limits; k++) {
+            exec_test_out *general = run_stretch_kernel(fault, 1, limits[k], quantum);
+            exec_test_out *fast = run_stretch_kernel(fault, 0, limits[k], quantum);
+            assert_same_run(fast, general);
+            if (!fault && k == 0)
+                for (uint32_t l = 0; l < BLOCK; l++) { /* and the values are the kernel's */
+                    uint32_t a = 1, n = 0;
+                    do {
+                        a = (a + l) * 3;
+                        n++;
+                    } while (n <= (l & 7));
+                    a += (l & 7) != 3 ? 5 : 0;
+                    a = ((l & 7) >= 5 ? (a + 100) * 7 : a) + 1;
+                    assert_int_equal(fast->out[l], a);
+                    assert_int_equal(fast->out[BLOCK + l], a + n);
+                }
+            free(general);
+            free(fast);
+        }
+        free(whole);
+    }
+}
+
+/* The twin tests' set-up: instruction `at` of function 0 and the one before it were decoded
+ * alike (the same shortcut); `at` is given the general handler of `family` (h_alu for ALU and
+ * MOV) with no aux, so that the kernel computes the same thing both ways. Returns the shortcut. */
+static exec_handler give_general_handler(exec_test_ctx *c, uint32_t at, ir_family family)
+{
+    exec_xinsn *code = (exec_xinsn *)c->p->funcs[0].code;
+    exec_handler fast = code[at - 1].fn;
+    assert_ptr_equal(code[at].fn, fast);
+    code[at].fn = exec_family_handler(family);
+    code[at].aux = 0;
+    return fast;
+}
+
+/* exec_h_alu_plain's blend of a partial mask (lane by lane, and blend_lanes_avx2 where the host has
+ * AVX2: exec_program.host_avx2 on and off) against h_alu's (warp_write_dst), for an add guarded
+ * by a predicate true in the lanes of `pattern`, into destinations holding 0x5A5A5A5A: every
+ * thread stores fast ^ general, then fast. */
+static void run_alu_blend_case(uint32_t pattern, int avx2)
+{
+    irb b;
+    irb_module(&b);
+    irb_func(&b, "k", 1);
+    uint32_t rd_out, r_tid;
+    load_out_and_tid(&b, &rd_out, &r_tid);
+    uint32_t x = irb_reg(&b, IR_T_U32, "%r1"), fast = irb_reg(&b, IR_T_U32, "%r2");
+    uint32_t slow = irb_reg(&b, IR_T_U32, "%r3"), g = irb_reg(&b, IR_T_U32, "%r4");
+    uint32_t p = irb_pred(&b, "%p0");
+    /* p = (pattern >> (tid & 31)) & 1 */
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(r_tid), irb_imm(31), NONE);
+    irb_alu(&b, IR_SHR, IR_T_U32, irb_r(x), irb_imm(pattern), irb_r(x), NONE);
+    irb_alu(&b, IR_AND, IR_T_B32, irb_r(x), irb_r(x), irb_imm(1), NONE);
+    setp(&b, IR_CMP_NE, IR_T_U32, p, UINT32_MAX, irb_r(x), irb_imm(0), -1, UINT32_MAX);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(fast), irb_imm(0x5A5A5A5A), NONE, NONE);
+    irb_alu(&b, IR_MOV, IR_T_U32, irb_r(slow), irb_imm(0x5A5A5A5A), NONE, NONE);
+    uint32_t at = b.fn->ninsns;
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(fast), irb_r(r_tid), irb_imm(7), NONE), p, 0);
+    irb_guard(irb_alu(&b, IR_ADD, IR_T_U32, irb_r(slow), irb_r(r_tid), irb_imm(7), NONE), p, 0);
+    irb_alu(&b, IR_XOR, IR_T_B32, irb_r(x), irb_r(fast), irb_r(slow), NONE);
+    store_at_tid(&b, rd_out, r_tid, x);
+    irb_alu(&b, IR_ADD, IR_T_U32, irb_r(g), irb_r(r_tid), irb_imm(BLOCK), NONE);
+    store_at_tid(&b, rd_out, g, fast);
+    irb_op(&b, IR_RET, IR_T_NONE);
+    irb_finish(&b);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    ctx.p->host_avx2 = (uint8_t)avx2;
+    give_general_handler(&ctx, at + 1, IR_FAM_ALU);
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    exec_test_launch(&ctx, b.m, o, &L);
+    exec_test_end(&ctx);
+    exec_test_show_fault(o);
+    assert_int_equal(o->rc, 0);
+    for (uint32_t l = 0; l < BLOCK; l++) {
+        assert_int_equal(o->out[l], 0);
+        assert_int_equal(o->out[BLOCK + l], ((pattern >> (l & 31)) & 1u) ? l + 7 : 0x5A5A5A5Au);
+    }
+    free(o);
+    ir_module_destroy(b.m);
+}
+
+static void test_alu_plain_blend_matches_h_alu(void **state)
+{
+    (void)state;
+    static const uint32_t patterns[] = {0x00000001u, 0x80000000u, 0xAAAAAAAAu, 0x0F0F00FFu,
+                                        0x7FFFFFFEu, 0x12345678u};
+    for (unsigned k = 0; k < sizeof patterns / sizeof *patterns; k++)
+        for (int avx2 = 0; avx2 <= exec_host_avx2(); avx2++)
+            run_alu_blend_case(patterns[k], avx2);
+}
+
 static int compare(ir_cmp cmp, int sgn, uint32_t a, uint32_t b)
 {
     uint32_t bias = sgn ? 0x80000000u : 0;
@@ -95,7 +301,7 @@ static int compare(ir_cmp cmp, int sgn, uint32_t a, uint32_t b)
 /* Bits of out[l]: 0/1 the fast setp's two destinations, 2/3 the general one's (register
  * operands); 4/5 and 6/7 the same with the two immediates ia, ib. Lanes with (l & 6) == 0 are
  * guarded off and keep the destinations' old values: (l & 1) != 0 and its negation. */
-static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
+static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib, int avx2)
 {
     irb b;
     irb_module(&b);
@@ -130,7 +336,14 @@ static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
     store_at_tid(&b, rd_out, r_tid, acc);
     irb_op(&b, IR_RET, IR_T_NONE);
     irb_finish(&b);
-    exec_test_out *o = exec_test_run(b.m, BLOCK, 0);
+    exec_test_out *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    exec_test_ctx ctx;
+    exec_test_begin(&ctx, b.m, o);
+    ctx.p->host_avx2 = (uint8_t)avx2;
+    exec_launch L = exec_test_launch_of(&ctx, BLOCK);
+    exec_test_launch(&ctx, b.m, o, &L);
+    exec_test_end(&ctx);
     exec_test_show_fault(o);
     assert_int_equal(o->rc, 0);
     int sgn = t == IR_T_S32 && cmp < IR_CMP_LO;
@@ -154,7 +367,8 @@ static void run_setp_case(ir_cmp cmp, ir_type t, uint32_t ia, uint32_t ib)
 
 /* Every ordered comparison, signed and unsigned, against the general path and the values C
  * gives, with immediate pairs that are equal, ordered differently when signed, and the
- * boundary between the halves. */
+ * boundary between the halves; with the SSE2 compare and, on hosts that have it, the AVX2 one
+ * (exec_program.host_avx2). */
 static void test_setp_int_matches_the_general_path(void **state)
 {
     (void)state;
@@ -166,7 +380,8 @@ static void test_setp_int_matches_the_general_path(void **state)
             if (types[ti] == IR_T_B32 && cmp != IR_CMP_EQ && cmp != IR_CMP_NE)
                 continue; /* b32 compares only for equality */
             for (unsigned k = 0; k < 4; k++)
-                run_setp_case((ir_cmp)cmp, types[ti], pairs[k][0], pairs[k][1]);
+                for (int avx2 = 0; avx2 <= exec_host_avx2(); avx2++)
+                    run_setp_case((ir_cmp)cmp, types[ti], pairs[k][0], pairs[k][1], avx2);
         }
 }
 
@@ -497,7 +712,7 @@ static void test_lane_count(void **state)
     }
 }
 
-/* h_alu_plain (exec_decode.c) is taken for ALU instructions whose sources are registers and
+/* exec_h_alu_plain (exec_alu_fast.c) is taken for ALU instructions whose sources are registers and
  * immediates, without flags, into one register; h_alu keeps a special-register source, a
  * carry, a predicate source and a predicate destination. (test_alu_guarded_off_and_direct_writes
  * pins the values of both, with every lane, half the lanes and none.) */
@@ -581,12 +796,7 @@ static void run_mov_sreg_case(ir_sreg sr, int guarded, uint32_t bx, uint32_t by,
     assert_non_null(o);
     exec_test_ctx c;
     exec_test_begin(&c, b.m, o);
-    exec_xinsn *code = (exec_xinsn *)c.p->funcs[0].code;
-    exec_handler fast_fn = code[ad->id - 1].fn;
-    assert_ptr_equal(fast_fn, exec_h_mov_sreg); /* chosen at decode ... */
-    assert_ptr_equal(code[ad->id].fn, fast_fn);
-    code[ad->id].fn = exec_family_handler(IR_FAM_MOV); /* ... and the second one runs h_alu */
-    code[ad->id].aux = 0;
+    assert_ptr_equal(give_general_handler(&c, ad->id, IR_FAM_MOV), exec_h_mov_sreg);
     exec_launch L = exec_test_launch_of(&c, bx);
     L.block[1] = by;
     L.block[2] = bz;
@@ -673,11 +883,7 @@ static void run_pred_logic_case(ir_opcode op, int neg_a, int neg_b, int guarded)
     assert_non_null(o);
     exec_test_ctx ctx;
     exec_test_begin(&ctx, b.m, o);
-    exec_xinsn *code = (exec_xinsn *)ctx.p->funcs[0].code;
-    assert_ptr_equal(code[at].fn, exec_h_pred_logic); /* chosen at decode ... */
-    assert_ptr_equal(code[at + 1].fn, code[at].fn);
-    code[at + 1].fn = exec_family_handler(IR_FAM_ALU); /* ... and h_alu for the second */
-    code[at + 1].aux = 0;
+    assert_ptr_equal(give_general_handler(&ctx, at + 1, IR_FAM_ALU), exec_h_pred_logic);
     exec_launch L = exec_test_launch_of(&ctx, BLOCK);
     exec_test_launch(&ctx, b.m, o, &L);
     exec_test_end(&ctx);
@@ -817,6 +1023,8 @@ int main(void)
         cmocka_unit_test(test_mov_sreg_matches_h_alu),
         cmocka_unit_test(test_pred_logic_matches_h_alu),
         cmocka_unit_test(test_lane_addresses),
+        cmocka_unit_test(test_stretches_match_the_general_loop),
+        cmocka_unit_test(test_alu_plain_blend_matches_h_alu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
