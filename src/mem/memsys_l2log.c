@@ -106,7 +106,11 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
                             memsys_store_log *const *logs, uint32_t nlogs)
 {
     uint64_t entries = 0;
-    for (uint32_t i = 0; i < nlogs; i++) entries += logs[i]->count;
+    for (uint32_t i = 0; i < nlogs; i++) {
+        if (logs[i]->reads) /* the parts make no reads: the logs go one after the other */
+            return 0;
+        entries += logs[i]->count;
+    }
     if (nparts < 2 || entries < MEMSYS_L2_PART_MIN_WRITES || !cache_view_ready(ms->l2))
         return 0;
     for (uint32_t t = 0; t < nparts; t++) {
@@ -191,7 +195,7 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         memsys_store_log *log = logs[i];
         if (log->failed && i < failed)
             failed = i;
-        log->count = log->writes = 0;
+        log->count = log->writes = log->reads = 0;
         log->failed = 0;
     }
     *failed_log = failed;

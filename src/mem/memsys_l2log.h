@@ -39,4 +39,25 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
                              memsys_store_log *const *logs, uint32_t nlogs,
                              uint32_t *failed_log);
 
+/* The parked loads run by SMs (docs/architecture.md, "The parked loads by SMs";
+ * memsys_pload.c). With two host threads or more, the loads that a serial phase would run one
+ * after the other (plain loads only: no bypass, volatile, last-use or wider fill, no cache
+ * controls) may run SM by SM on every thread instead: each SM's in the serial order, their L1
+ * victims' write-backs and L2 reads logged in the SM's log (in order), each read taking at once
+ * the bytes the read made in the serial order would return. Applying the logs SM by SM
+ * afterwards (memsys_store_log_apply) leaves everything as the serial order does. */
+/* Makes ms note the L1 stores that may leave a line dirty from now on, for nsm SMs. Returns 0,
+ * or -1 when out of host memory (nothing changed). */
+int memsys_ploads_prepare(memsys *ms, uint32_t nsm);
+/* Stops noting (after the launch). */
+void memsys_ploads_unprepare(memsys *ms);
+/* From now on ms's loads (on any thread, through ms or its views) log their L2 reads and their
+ * L1 victims' write-backs in logs[sm] (borrowed; one per SM, empty) of their SM. Each SM's
+ * loads must run in the serial order on one thread, which calls memsys_ploads_sm_done after its
+ * last; any SM's loads may wait for those of every SM before it. */
+void memsys_ploads_begin(memsys *ms, memsys_store_log *const *logs);
+void memsys_ploads_sm_done(memsys *ms, uint32_t sm);
+/* After every SM is done: the L2 is read and written at once again. */
+void memsys_ploads_end(memsys *ms);
+
 #endif
