@@ -18,6 +18,12 @@
  *   serial    one thread runs the next instruction of every parked warp in the fixed order of
  *             slot k, SM, warp, with the launch's own state: the L2, DRAM, printf and the
  *             device heap see the same sequence whatever the number of threads.
+ *   loads     instead of serial, with two threads or more, when every parked warp waits on a
+ *             plain load: every thread runs the loads of whole SMs, each SM's in warp order,
+ *             their L2 reads and L1 victims' write-backs logged in the SM's log and each load
+ *             taking the bytes its read will return (memsys_l2log.h, memsys_ploads_begin);
+ *             then the logs are applied in SM order as after a parallel phase, which leaves
+ *             the L2 and DRAM as the serial order does.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
  * lowest is the launch's fault. */
@@ -320,8 +326,7 @@ static int run_in_order(window *win, int whole, uint32_t *ran)
 }
 
 /* Whether the parked warps of the slots the phases run now all wait on a plain load, which
- * may run by SMs (memsys_l2log.h): not serial, of the ld family, without the attributes that
- * reach the L2 other than by reading it (volatile, cache controls, wider fills). */
+ * may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. */
 static int parked_plain_loads(const window *win)
 {
     const exec_run_state *rs = win->rs;
@@ -337,10 +342,8 @@ static int parked_plain_loads(const window *win)
                     continue;
                 const exec_xinsn *x = &w->code[w->pc];
                 const ir_op_info *oi = ir_op_info_of((ir_opcode)x->in->op);
-                const ir_mem_attrs *a = &x->in->mem;
-                if (x->serial || !oi || oi->family != IR_FAM_LD || a->uniform || a->l1_ctl ||
-                    a->l2_ctl || (a->l1 & IR_L1_INVALIDATE) ||
-                    a->fill_bytes > 128)
+                if (x->serial || !oi || oi->family != IR_FAM_LD ||
+                    !memsys_ploads_plain(rs->ms, &x->in->mem))
                     return 0;
             }
         }

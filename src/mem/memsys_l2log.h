@@ -41,11 +41,15 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
 
 /* The parked loads run by SMs (docs/architecture.md, "The parked loads by SMs";
  * memsys_pload.c). With two host threads or more, the loads that a serial phase would run one
- * after the other (plain loads only: no bypass, volatile, last-use or wider fill, no cache
- * controls) may run SM by SM on every thread instead: each SM's in the serial order, their L1
+ * after the other (plain loads only: memsys_ploads_plain) may run SM by SM on every thread
+ * instead: each SM's in the serial order, their L1
  * victims' write-backs and L2 reads logged in the SM's log (in order), each read taking at once
  * the bytes the read made in the serial order would return. Applying the logs SM by SM
  * afterwards (memsys_store_log_apply) leaves everything as the serial order does. */
+/* Whether a load with attributes `a` is plain: it reaches the L2 only by reading it (not a
+ * volatile refetch, which invalidates the line there; no Intel LSC cache control; no fill wider
+ * than a line; not the uniform hint). Only plain loads may run by SMs. */
+int memsys_ploads_plain(const memsys *ms, const ir_mem_attrs *a);
 /* Makes ms note the L1 stores that may leave a line dirty from now on, for nsm SMs. Returns 0,
  * or -1 when out of host memory (nothing changed). */
 int memsys_ploads_prepare(memsys *ms, uint32_t nsm);

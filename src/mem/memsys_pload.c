@@ -43,6 +43,12 @@ void pload_destroy(memsys *ms)
     ms->defer = NULL;
 }
 
+int memsys_ploads_plain(const memsys *ms, const ir_mem_attrs *a)
+{
+    return !a->uniform && !a->l1_ctl && !a->l2_ctl && !(a->l1 & IR_L1_INVALIDATE) &&
+           a->fill_bytes <= ms->line_bytes;
+}
+
 int memsys_ploads_prepare(memsys *ms, uint32_t nsm)
 {
     struct load_defer *d = ms->defer;
