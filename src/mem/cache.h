@@ -295,6 +295,11 @@ void cache_set_persisting_limit(cache *c, uint64_t lines);
  * `out` and sets got[i] = 1 for each byte copied; bytes not held are left untouched. Returns
  * whether any byte was copied. For debugger-style reads (device printf arguments). */
 bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got);
+/* Without side effects (cache_peek.c): when the line holding [addr, addr + bytes) (within one
+ * line) is present with every byte of the range valid, copies them into `out` (OUT) and returns
+ * 1; present with some byte not valid: returns 0; absent: -1. `out` is untouched unless 1 is
+ * returned. */
+int cache_peek_run(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out);
 /* Line operations on the line holding `addr`; each is a no-op when the line is absent
  * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. `request`
  * (borrowed, may be NULL) is handed to the next level's write calls. */

@@ -139,14 +139,21 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
         return MEM_ERR_NOMEM;
     if (!out)
         return MEM_OK;
-    mem_status st = dram_peek(ms->store, addr, bytes, out);
-    uint8_t got[LINE_BYTES_MAX];
-    cache_peek(ms->l2, addr, bytes, out, got);
+    mem_status st = MEM_OK;
+    int held = cache_peek_run(ms->l2, addr, bytes, out);
+    if (held != 1)
+        st = dram_peek(ms->store, addr, bytes, out);
+    if (held == 0) { /* the line's valid bytes over the store's */
+        uint8_t got[LINE_BYTES_MAX];
+        cache_peek(ms->l2, addr, bytes, out, got);
+    }
     uint64_t bit;
     uint32_t w = pload_dirty_word(d, addr & ~(uint64_t)(ms->line_bytes - 1), &bit);
-    if (h->kind != LINE_KIND_LOCAL && (atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit)) {
+    if (h->kind != LINE_KIND_LOCAL &&
+        (atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit)) {
         wait_before(d, rq->sm);
-        for (uint32_t s = 0; s < rq->sm; s++) overlay(d->logs[s], d->logs[s]->count, addr, bytes, out);
+        for (uint32_t s = 0; s < rq->sm; s++)
+            overlay(d->logs[s], d->logs[s]->count, addr, bytes, out);
     }
     overlay(own, before, addr, bytes, out);
     return st;
