@@ -326,12 +326,15 @@ static int run_in_order(window *win, int whole, uint32_t *ran)
 }
 
 /* Whether the parked warps of the slots the phases run now all wait on a plain load, which
- * may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. */
-static int parked_plain_loads(const window *win)
+ * may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. Returns
+ * how many SMs have such warps, or 0 when some parked warp waits on anything else. */
+static uint32_t parked_plain_loads(const window *win)
 {
     const exec_run_state *rs = win->rs;
-    for (uint32_t k = win->slot; k < win->slot_end; k++)
-        for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++) {
+    uint32_t sms = 0;
+    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++) {
+        int any = 0;
+        for (uint32_t k = win->slot; k < win->slot_end; k++) {
             uint32_t idx = sm * rs->ctas_per_sm + k;
             if (!rs->slot_busy[idx])
                 continue;
@@ -345,9 +348,12 @@ static int parked_plain_loads(const window *win)
                 if (x->serial || !oi || oi->family != IR_FAM_LD ||
                     !memsys_ploads_plain(rs->ms, &x->in->mem))
                     return 0;
+                any = 1;
             }
         }
-    return 1;
+        sms += (uint32_t)any;
+    }
+    return sms;
 }
 
 /* The serial phase's loads run by SMs on every worker (memsys_ploads_begin), then their SMs'
@@ -523,8 +529,9 @@ static uint32_t round_of_turns(window *win, uint64_t start)
             if (apply_logs(win) || gather_faults(win))
                 return UINT32_MAX;
             uint32_t parked;
-            if (win->ploads && parked_plain_loads(win) ? loads_by_sm(win, &parked)
-                                                       : run_in_order(win, 0, &parked))
+            /* By SMs where two SMs or more have loads: one SM would keep the others idle. */
+            if (win->ploads && parked_plain_loads(win) >= 2 ? loads_by_sm(win, &parked)
+                                                            : run_in_order(win, 0, &parked))
                 return UINT32_MAX;
             if (!parked)
                 break;
