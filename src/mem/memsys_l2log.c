@@ -9,7 +9,14 @@
  * sequence with stamps in the serial order. The counters are sums, so each part counts into
  * its own thread's counters. The victims' write-backs are kept per part and made to the
  * backing store after the parts: different parts write different lines, and one part's in its
- * order, so the bytes end the same; the store's page table grows on one thread only. */
+ * order, so the bytes end the same; the store's page table grows on one thread only.
+ *
+ * A log may also hold the L2 reads of the parked loads run by SMs (memsys_pload.c), each a
+ * cache_read of one line's run: within one set it too changes only that set and, through its
+ * fills, reads the backing store. The parts read the store with dram_peek (its last-page memo and
+ * counters are shared) and count the reads for memsys_store_logs_finish; a line a part wrote
+ * back and reads again in the same phase is read over the part's pending writes (part_read),
+ * since only that part writes or reads its lines. */
 #include "mem/memsys_l2log.h"
 
 #include <assert.h>

@@ -1,5 +1,6 @@
-/* The stores' logged L2 writes applied on several host threads (docs/architecture.md, "SMs on
- * several host threads", "The store logs by sets"): each thread's part applies, in log order,
+/* The stores' logged L2 writes (and the parked loads' logged reads: "The parked loads by SMs"
+ * below) applied on several host threads (docs/architecture.md, "SMs on several host threads",
+ * "The store logs by sets"): each thread's part applies, in log order,
  * the entries of every log whose L2 line lies in the part's share of the sets, through its own
  * view of the L2 (cache_view.h) and its own counters; the parts are then merged. The L2, the
  * counters and the backing store end as memsys_store_log_apply of each log in turn leaves
@@ -22,8 +23,9 @@ void memsys_l2_part_destroy(memsys_l2_part *p);
 /* Prepares parts[0 .. nparts) for the logs logs[0 .. nlogs) (borrowed; in the order their
  * writes are to be applied: SM order) and returns 1, or returns 0 having changed nothing when
  * the logs are to be applied one after the other (memsys_store_log_apply) instead: fewer than
- * two parts, fewer than MEMSYS_L2_PART_MIN_WRITES entries, or an L2 whose sets are coupled
- * (evict-last lines or a persisting set-aside: cache_view_ready). The answer does not depend on
+ * two parts, fewer than MEMSYS_L2_PART_MIN_WRITES entries, an L2 whose sets are coupled
+ * (evict-last lines or a persisting set-aside: cache_view_ready), or a read entry that grants
+ * evict-last or fills wider than a line. The answer does not depend on
  * nparts once it is 2 or more, and either way the results are the same. */
 int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t nparts,
                             memsys_store_log *const *logs, uint32_t nlogs);
