@@ -19,9 +19,10 @@
  *             slot k, SM, warp, with the launch's own state: the L2, DRAM, printf and the
  *             device heap see the same sequence whatever the number of threads.
  *   loads     instead of serial, with two threads or more, when every parked warp waits on a
- *             plain load: every thread runs the loads of whole SMs, each SM's in warp order,
- *             their L2 reads and L1 victims' write-backs logged in the SM's log and each load
- *             taking the bytes its read will return (memsys_l2log.h, memsys_ploads_begin);
+ *             plain load and two SMs or more have one: every thread runs the loads of whole
+ *             SMs, each SM's in warp order, their L2 reads and L1 victims' write-backs logged
+ *             in the SM's log and each load taking the bytes its read will return
+ *             (memsys_l2log.h, memsys_ploads_begin);
  *             then the logs are applied in SM order as after a parallel phase, which leaves
  *             the L2 and DRAM as the serial order does.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
