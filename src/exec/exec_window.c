@@ -18,6 +18,13 @@
  *   serial    one thread runs the next instruction of every parked warp in the fixed order of
  *             slot k, SM, warp, with the launch's own state: the L2, DRAM, printf and the
  *             device heap see the same sequence whatever the number of threads.
+ *   loads     instead of serial, with two threads or more, when every parked warp waits on a
+ *             plain load and two SMs or more have one: every thread runs the loads of whole
+ *             SMs, each SM's in warp order, their L2 reads and L1 victims' write-backs logged
+ *             in the SM's log and each load taking the bytes its read will return
+ *             (memsys_l2log.h, memsys_ploads_begin);
+ *             then the logs are applied in SM order as after a parallel phase, which leaves
+ *             the L2 and DRAM as the serial order does.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
  * lowest is the launch's fault. */
@@ -37,17 +44,21 @@ enum {
     PHASE_RUN,   /* the SMs run their warps */
     PHASE_L2,    /* the threads apply the store logs by parts of the L2 */
     PHASE_START, /* the SMs initialise the CTAs chosen for their free slots */
+    PHASE_LOADS, /* the SMs run their parked loads (memsys_ploads_begin) */
 };
 
 /* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
  * thread's own statistics, fault, instruction counts and memory tally (whose view is rs.ms). */
 typedef struct worker {
     exec_run_state rs;
+    exec_run_state srs;       /* rs as the serial phase's: no tally (loads are made, not parked),
+                                 for the parked loads by SMs */
     exec_stats stats;
     exec_fault fault;
     uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's first fault;
                                  UINT64_MAX: none */
     uint32_t ran;             /* warps that took a turn in the current round */
+    uint32_t loads_ran;       /* parked loads made in the phases of PHASE_LOADS */
     uint64_t start_key;       /* (slot, SM) of the lowest CTA start that failed; UINT64_MAX:
                                  none */
     exec_fault start_fault;   /* what each CTA start of the thread reports, read on a failure */
@@ -71,6 +82,7 @@ struct window {
     uint32_t starting;        /* slots with a CTA to start */
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
+    int ploads;               /* the parked loads may run by SMs (memsys_ploads_prepare) */
 };
 
 static uint64_t fault_key(uint32_t sm, uint32_t k, uint32_t warp)
@@ -101,6 +113,38 @@ static void run_sm(worker *wk, uint32_t sm)
                 wk->fault_key = fault_key(sm, k, i);
         }
     }
+}
+
+/* The parked loads' phase's work for SM `sm` on worker wk: each parked warp's load, in warp
+ * order, made as the serial phase would make it (through wk->srs), until one faults. */
+static void loads_sm(worker *wk, uint32_t sm)
+{
+    exec_run_state *rs = wk->win->rs;
+    /* A thread takes SMs in increasing order: after its first fault, its later SMs' loads
+     * come after the launch's stop in the serial order. */
+    for (uint32_t k = wk->win->slot;
+         k < wk->win->slot_end && !wk->srs.faulted && !wk->srs.oom; k++) {
+        uint32_t idx = sm * rs->ctas_per_sm + k;
+        if (!rs->slot_busy[idx])
+            continue;
+        exec_cta *cta = rs->slots[idx];
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            exec_warp *w = &cta->warps[i];
+            if (!w->turn_left || w->state != WARP_READY)
+                continue;
+            w->run = &wk->srs;
+            warp_run(w, 1);
+            w->run = rs;
+            wk->loads_ran++;
+            w->turn_left = w->state == WARP_READY ? w->turn_left - 1 : 0;
+            if (wk->srs.faulted || wk->srs.oom) {
+                if (wk->fault_key == UINT64_MAX)
+                    wk->fault_key = fault_key(sm, k, i);
+                break;
+            }
+        }
+    }
+    memsys_ploads_sm_done(rs->ms, sm);
 }
 
 /* The start phase's work for SM `sm` on worker wk: the CTAs that begin_round chose for its
@@ -140,6 +184,11 @@ static void parallel_phase(worker *wk)
     if (win->phase == PHASE_RUN) {
         while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
             run_sm(wk, sm);
+        return;
+    }
+    if (win->phase == PHASE_LOADS) {
+        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
+            loads_sm(wk, sm);
         return;
     }
     wk->rs.fault = &wk->start_fault; /* the lowest failure is copied from it to wk->fault */
@@ -275,6 +324,63 @@ static int run_in_order(window *win, int whole, uint32_t *ran)
             }
         }
     return 0;
+}
+
+/* Whether the parked warps of the slots the phases run now all wait on a plain load, which
+ * may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. Returns
+ * how many SMs have such warps, or 0 when some parked warp waits on anything else. */
+static uint32_t parked_plain_loads(const window *win)
+{
+    const exec_run_state *rs = win->rs;
+    uint32_t sms = 0;
+    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++) {
+        int any = 0;
+        for (uint32_t k = win->slot; k < win->slot_end; k++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (!rs->slot_busy[idx])
+                continue;
+            const exec_cta *cta = rs->slots[idx];
+            for (uint32_t i = 0; i < cta->nwarps; i++) {
+                const exec_warp *w = &cta->warps[i];
+                if (!w->turn_left || w->state != WARP_READY)
+                    continue;
+                const exec_xinsn *x = &w->code[w->pc];
+                const ir_op_info *oi = ir_op_info_of((ir_opcode)x->in->op);
+                if (x->serial || !oi || oi->family != IR_FAM_LD ||
+                    !memsys_ploads_plain(rs->ms, &x->in->mem))
+                    return 0;
+                any = 1;
+            }
+        }
+        sms += (uint32_t)any;
+    }
+    return sms;
+}
+
+/* The serial phase's loads run by SMs on every worker (memsys_ploads_begin), then their SMs'
+ * logs applied in SM order. *ran (OUT): the warps that ran. Returns 1 when the launch must
+ * stop (the lowest (SM, slot, warp) fault, or no memory), else 0. */
+static int loads_by_sm(window *win, uint32_t *ran)
+{
+    exec_run_state *rs = win->rs;
+    *ran = 0;
+    for (uint32_t t = 0; t < win->nworkers; t++) {
+        worker *wk = &win->workers[t];
+        wk->loads_ran = 0;
+        wk->srs.faulted = wk->srs.oom = 0;
+    }
+    memsys_ploads_begin(rs->ms, win->logs);
+    run_parallel(win, PHASE_LOADS);
+    memsys_ploads_end(rs->ms);
+    for (uint32_t t = 0; t < win->nworkers; t++) {
+        worker *wk = &win->workers[t];
+        *ran += wk->loads_ran;
+        wk->rs.faulted |= wk->srs.faulted;
+        wk->rs.oom |= wk->srs.oom;
+    }
+    if (gather_faults(win))
+        return 1;
+    return apply_logs(win);
 }
 
 /* Adds the workers' statistics of the round to the launch's. */
@@ -424,7 +530,9 @@ static uint32_t round_of_turns(window *win, uint64_t start)
             if (apply_logs(win) || gather_faults(win))
                 return UINT32_MAX;
             uint32_t parked;
-            if (run_in_order(win, 0, &parked))
+            /* By SMs where two SMs or more have loads: one SM would keep the others idle. */
+            if (win->ploads && parked_plain_loads(win) >= 2 ? loads_by_sm(win, &parked)
+                                                            : run_in_order(win, 0, &parked))
                 return UINT32_MAX;
             if (!parked)
                 break;
@@ -454,6 +562,8 @@ static int worker_init(window *win, worker *wk)
     wk->rs.tally = memsys_tally_create(rs->ms);
     if (wk->rs.tally)
         wk->rs.ms = memsys_tally_view(wk->rs.tally);
+    wk->srs = wk->rs;
+    wk->srs.tally = NULL;
     if (wk->rs.tally && win->l2parts) /* its L2 writes count where its SMs' accesses do */
         win->l2parts[wk->index] = wk->l2part = memsys_l2_part_create(rs->ms, wk->rs.ms);
     return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || wk->l2part) ? 0 : -1;
@@ -567,6 +677,10 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
                  "counters of %u host threads", threads);
         return;
     }
+    /* The parked loads may run by SMs where nobody reads their served records (no access
+     * observer): the stores from now on note the lines they may leave dirty in an L1. */
+    win.ploads = threads > 1 && !rs->launch->on_access &&
+                 memsys_ploads_prepare(rs->ms, nsm) == 0;
     rs->budget = UINT64_MAX; /* taken by serial_round only */
     rs->clock = rs->launch->clock ? rs->launch->clock : &rs->clock_now;
     win.nworkers = threads; /* read by the threads: set before they start */
@@ -582,6 +696,8 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     win.nworkers = running;
     run_rounds(&win);
     stop_threads(&win);
+    if (win.ploads)
+        memsys_ploads_unprepare(rs->ms);
     for (uint32_t t = 0; t < running; t++) worker_fini(&win, &win.workers[t]);
     free(win.workers);
     free(win.l2parts);

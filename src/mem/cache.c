@@ -666,8 +666,14 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
     memset(below_r, 0, sizeof *below_r);
-    st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r, below_set);
-    count_read(below, below_r);
+    if (below->defer_read) { /* the level below's read is made later (cache_set_read_deferral) */
+        st = below->defer_read(below->defer_ctx, below_hints, line_addr + at, run_bytes,
+                               data + at);
+    } else {
+        st = read_run(below, line_addr + at, run_bytes, data + at, below_hints, below_r,
+                      below_set);
+        count_read(below, below_r);
+    }
     if (st == MEM_OK) {
         bits_apply(&c->byte_masks[slot * 2 * c->bitmap_words], at, run_bytes, BITS_SET);
         c->meta[line].valid_sectors |= missing;
@@ -735,6 +741,12 @@ uint64_t cache_demote_last(cache *c)
 void cache_set_persisting_limit(cache *c, uint64_t lines)
 {
     c->config.persisting_limit_lines = lines;
+}
+
+void cache_set_read_deferral(cache *c, cache_deferred_read fn, void *ctx)
+{
+    c->defer_read = fn;
+    c->defer_ctx = ctx;
 }
 
 bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got)

@@ -208,6 +208,18 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
                                 const cache_hints *h, const cache_hints *below_hints, uint8_t *out,
                                 cache_result *r, cache_result *below_r, uint32_t *below_set,
                                 bool *taken);
+/* A read that cache_read_line_miss hands over instead of making it in its level below (see
+ * cache_set_read_deferral): `ctx` as given there, `h` the below_hints of the call (borrowed,
+ * for the call only), the run [addr, addr + bytes) within one line; the callee fills `out`
+ * (OUT, bytes) with the run's bytes as the read would have returned them. Returns MEM_OK or an
+ * error, which cache_read_line_miss returns. */
+typedef mem_status (*cache_deferred_read)(void *ctx, const cache_hints *h, uint64_t addr,
+                                          uint32_t bytes, uint8_t *out);
+/* From now on (fn not NULL), every cache_read_line_miss whose level below is `c` leaves c
+ * alone: its read of the run goes to fn instead (c's lines, statistics and clock do not change
+ * and *below_r is all zero), and the caller makes the read later (docs/architecture.md, "The
+ * parked loads by SMs"). fn NULL: reads are made in c again. Nothing else of c changes. */
+void cache_set_read_deferral(cache *c, cache_deferred_read fn, void *ctx);
 /* No set known (cache_read_line_miss). */
 #define CACHE_SET_UNKNOWN UINT32_MAX
 /* cache_read_hit for lines one after the other, as long as they hit (a scattered warp access:
@@ -283,6 +295,11 @@ void cache_set_persisting_limit(cache *c, uint64_t lines);
  * `out` and sets got[i] = 1 for each byte copied; bytes not held are left untouched. Returns
  * whether any byte was copied. For debugger-style reads (device printf arguments). */
 bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got);
+/* Without side effects (cache_peek.c): when the line holding [addr, addr + bytes) (within one
+ * line) is present with every byte of the range valid, copies them into `out` (OUT) and returns
+ * 1; present with some byte not valid: returns 0; absent: -1. `out` is untouched unless 1 is
+ * returned. */
+int cache_peek_run(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out);
 /* Line operations on the line holding `addr`; each is a no-op when the line is absent
  * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. `request`
  * (borrowed, may be NULL) is handed to the next level's write calls. */

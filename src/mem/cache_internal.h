@@ -60,6 +60,10 @@ enum { HELD_MEMO_SLOTS = 256, HELD_MEMO_SHIFT = 56 }; /* 2^(64 - HELD_MEMO_SHIFT
 struct cache {
     cache_config config; /* with defaults applied */
     cache_next_level next;
+    /* cache_set_read_deferral: where cache_read_line_miss hands its read of this cache when
+     * this cache is the level below (NULL: it reads here) */
+    cache_deferred_read defer_read;
+    void *defer_ctx;
     uint32_t sets, ways, line_count;
     uint32_t set_stride;     /* line slots per set: ways, or ways rounded up as line_meta says */
     uint32_t slot_count;     /* sets * set_stride */

@@ -475,6 +475,12 @@ mem_status dram_fill_pattern(dram *d, uint64_t addr, uint64_t bytes, uint8_t byt
     return MEM_OK;
 }
 
+void dram_count_reads(dram *d, uint64_t calls, uint64_t bytes)
+{
+    d->stats.reads += calls;
+    d->stats.read_bytes += bytes;
+}
+
 const dram_stats *dram_get_stats(const dram *d)
 {
     return &d->stats;

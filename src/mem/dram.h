@@ -76,6 +76,10 @@ mem_status dram_poke(dram *d, uint64_t addr, size_t bytes, const void *data);
  * page or table slot cannot be allocated (pages before the failing one are already poisoned). */
 mem_status dram_fill_pattern(dram *d, uint64_t addr, uint64_t bytes, uint8_t byte);
 
+/* Adds `calls` reads of `bytes` bytes in all to the traffic counters, as that many dram_read
+ * calls would have counted them (reads made with dram_peek by host threads that may not share
+ * the counters: memsys_l2log.c). */
+void dram_count_reads(dram *d, uint64_t calls, uint64_t bytes);
 /* Counters since creation or the last dram_reset_stats. The pointer is valid until destroy. */
 const dram_stats *dram_get_stats(const dram *d);
 /* Zeroes the traffic counters (reads, writes, read_bytes, write_bytes); footprint stays. */

@@ -409,6 +409,7 @@ static mem_status store_lines(memsys *ms, mem_request *rq, const mem_access *acc
         line_req *r = &ms->reqs[i];
         rq->line = r;
         l2_hints(ms, rq, acc, r, &hints_set);
+        hier_note_l1_store(ms, r->line_addr, &h1);
         uint64_t sectors0 = c->l1.sector_accesses, hits0 = c->l1.sector_hits;
         for (uint64_t s = results ? r->sectors : 0; s; s &= s - 1)
             r->level[__builtin_ctzll(s)] = MEM_LEVEL_L1;

@@ -130,6 +130,10 @@ mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t byt
     cache_result local;
     cache_result *res = r ? r : &local;
     rq->l2.request = rq;
+    if (hier_reads_deferred(ms)) { /* a parked load by SMs: made later (memsys_pload.c) */
+        memset(res, 0, sizeof *res);
+        return hier_defer_l2_read(ms, rq, &rq->l2, addr, bytes, out);
+    }
     mem_status s = cache_read(ms->l2, addr, bytes, out, &rq->l2, res);
     hier_count_l2(rq, res);
     record_levels(ms, rq, addr, bytes, MEM_LEVEL_L2, 1, res->hit_sectors);
@@ -150,10 +154,10 @@ static const uint64_t *own_line_bits(const memsys *ms, const mem_request *rq, ui
 
 /* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
  * own_line_bits has them, so that applying it needs no mask conversion. */
-static mem_status log_l2_write(const memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
-                               const uint8_t *data, const uint8_t *byte_mask)
+mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                              uint64_t addr, uint32_t bytes, const uint8_t *data,
+                              const uint8_t *byte_mask)
 {
-    memsys_store_log *log = rq->log;
     if (log->count == log->cap) {
         uint32_t cap = log->cap ? log->cap * 2 : 64;
         logged_store *e = realloc(log->entries, cap * sizeof *e);
@@ -172,6 +176,11 @@ static mem_status log_l2_write(const memsys *ms, mem_request *rq, uint64_t addr,
     e->l2 = rq->l2;
     e->addr = addr;
     e->bytes = bytes;
+    e->read = data == NULL;
+    if (e->read) {
+        log->reads++;
+        return MEM_OK;
+    }
     const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
     e->has_bits = bits != NULL;
     if (bits)
@@ -219,7 +228,11 @@ static mem_status l2_write_for(memsys *ms, mem_request *rq, uint64_t addr, uint3
     if (rq->log) {
         rq->log->writes++;
         if (!rq->log->immediate)
-            return log_l2_write(ms, rq, addr, bytes, data, byte_mask);
+            return hier_log_l2_access(ms, rq->log, rq, addr, bytes, data, byte_mask);
+    } else if (ms->defer && hier_reads_deferred(ms)) { /* a parked load's L1 victim */
+        memsys_store_log *log = hier_deferred_log(ms, rq);
+        log->writes++;
+        return hier_log_l2_access(ms, log, rq, addr, bytes, data, byte_mask);
     }
     return l2_write_bits(ms, rq, addr, bytes, data, byte_mask,
                          own_line_bits(ms, rq, addr, bytes, byte_mask));
@@ -232,13 +245,22 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
         const logged_store *e = &log->entries[i];
         mem_request rq = {.attrs = e->attrs, .insn_id = e->insn_id, .sm = e->sm,
                           .counters = e->counters, .l2 = e->l2};
+        if (e->read) { /* a parked load's read, its bytes taken already */
+            cache_result r;
+            rq.l2.request = &rq;
+            mem_status st = cache_read(ms->l2, e->addr, e->bytes, NULL, &rq.l2, &r);
+            hier_count_l2(&rq, &r);
+            if (st != MEM_OK)
+                worst = st;
+            continue;
+        }
         mem_status st = l2_write_bits(ms, &rq, e->addr, e->bytes, e->data,
                                       e->has_mask ? e->mask : NULL, e->has_bits ? e->bits : NULL);
         if (st != MEM_OK)
             worst = st;
     }
     log->count = 0;
-    log->writes = 0;
+    log->writes = log->reads = 0;
     int failed = log->failed;
     log->failed = 0;
     return worst == MEM_OK && !failed ? 0 : -1;
@@ -588,6 +610,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
     };
     if (r->kind == LINE_KIND_GLOBAL)
         lsc_l1_store_hints(a, &h1);
+    hier_note_l1_store(ms, r->line_addr, &h1);
     if (!rq->log || rq->log->immediate) {
         /* The L1's write to the L2 (write-through, or around the L1) made by the L1's own call
          * instead of through l2_write: counted and recorded here as l2_write_for does. */

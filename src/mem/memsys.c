@@ -33,7 +33,7 @@ memsys *memsys_create(const memsys_config *cfg, diag_list *dl)
     ms->line_bytes = cfg->l1.line_bytes ? cfg->l1.line_bytes : LINE_BYTES_MAX;
     ms->host_avx2 = (uint8_t)cpu_has_avx2();
     mem_shared_setup(ms);
-    if (dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
+    if (pload_create(ms) || dram_create(&dc, dl, &ms->store) != MEM_OK || hier_create(ms, dl)) {
         memsys_destroy(ms);
         return NULL;
     }
@@ -51,6 +51,7 @@ void memsys_destroy(memsys *ms)
     if (!ms)
         return;
     hier_destroy(ms);
+    pload_destroy(ms);
     dram_destroy(ms->store);
     free(ms->allocs);
     for (uint32_t b = 0; b < MEM_CONST_BANKS; b++) free(ms->const_bank[b]);

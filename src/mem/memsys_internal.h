@@ -4,6 +4,7 @@
 #ifndef GMS_MEM_MEMSYS_INTERNAL_H
 #define GMS_MEM_MEMSYS_INTERNAL_H
 
+#include <stdatomic.h>
 #include "mem/cache.h"
 #include "mem/dram.h"
 #include "mem/mem_policy.h"
@@ -84,6 +85,8 @@ struct memsys {
     cache **l1;        /* per SM: data cache for global and local lines */
     cache *l2;         /* the L2: one cache whose sets form cfg.l2.slices slices (cache_slice_of
                           says which holds a line) */
+    struct load_defer *defer; /* the parked loads by SMs (memsys_pload.c); shared with the
+                                 tally views, which copy the pointer */
     cache **constant;  /* per SM: constant cache (tags only; data comes from the bank) */
     cache **icache;    /* per SM */
     void *mappings[4]; /* storage blocks lent to the per-SM caches */
@@ -216,15 +219,75 @@ typedef struct logged_store {
     uint64_t addr;
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
     uint8_t has_bits; /* a whole line with the coalescer's bits of its mask (l2_write_for) */
+    uint8_t read;     /* not a write: a parked load's L2 read of [addr, addr + bytes), whose
+                         bytes the load took at once (memsys_pload.c); data and mask unused */
     uint64_t bits[LINE_BYTES_MAX / 64];
 } logged_store;
 struct memsys_store_log {
     logged_store *entries;
     uint32_t count, cap;
     uint32_t writes;  /* L2 writes of the stores since the last apply, logged or made at once */
+    uint32_t reads;   /* logged reads (parked loads by SMs) since the last apply */
     uint8_t immediate;/* make the writes at once, only counting them (one host thread) */
     int failed;       /* an entry could not be added (host memory) */
 };
+
+/* memsys_pload.c, for mem_hier.c and memsys.c. While the parked loads run by SMs
+ * (memsys_ploads_begin), the log that an L2 write of a request without its own log goes to
+ * (an L1 victim's write-back: the SM's), else NULL. */
+memsys_store_log *hier_deferred_log(const memsys *ms, const mem_request *rq);
+/* While the parked loads run by SMs: a read of the L2 for rq (hints h, the run [addr, addr +
+ * bytes) within one line) logged in its SM's log and its bytes, as the read made in the serial
+ * order would return them, put in `out` (OUT, may be NULL). Returns MEM_OK, or MEM_ERR_NOMEM
+ * when the log cannot grow. */
+mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cache_hints *h,
+                              uint64_t addr, uint32_t bytes, uint8_t *out);
+/* The parked loads by SMs (memsys_pload.c; memsys_l2log.h): shared by ms and its views. */
+struct load_defer {
+    memsys_store_log *const *logs; /* per SM while the loads run by SMs, else NULL */
+    uint32_t nlogs;
+    _Atomic uint32_t *done;        /* per SM: 1 once its loads are done (release) */
+    _Atomic uint64_t *dirty;       /* lines that may be dirty in some L1, hashed to bits; NULL
+                                      while nothing is noted (one host thread) */
+    uint32_t dirty_words;          /* a power of two */
+};
+/* Whether reads are deferred (hier_defer_l2_read applies). */
+static inline int hier_reads_deferred(const memsys *ms)
+{
+    return ms->defer->logs != NULL;
+}
+/* The bit of the dirty-line filter that line `line_addr` hashes to: word and mask. */
+static inline uint32_t pload_dirty_word(const struct load_defer *d, uint64_t line_addr,
+                                        uint64_t *bit)
+{
+    uint64_t h = (line_addr >> 7) * UINT64_C(0x9E3779B97F4A7C15);
+    *bit = UINT64_C(1) << (h >> 58);
+    return (uint32_t)(h >> 20) & (d->dirty_words - 1);
+}
+/* A store into an L1 line at `line_addr` with hints h1 (of the L1): when the line may stay
+ * dirty there, it is noted for the parked loads' reads (memsys_pload.c). Nothing while the
+ * launch runs on one host thread. */
+static inline void hier_note_l1_store(const memsys *ms, uint64_t line_addr, const cache_hints *h1)
+{
+    const struct load_defer *d = ms->defer;
+    /* A local line is only ever read by its own warp slot's SM (local backing lies outside
+     * every allocation, so no global load reaches it): its SM's own log covers it. */
+    if (!d->dirty || h1->write_mode == CACHE_WRITE_THROUGH || h1->kind == LINE_KIND_LOCAL)
+        return;
+    if (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through)
+        return;
+    uint64_t bit;
+    uint32_t w = pload_dirty_word(d, line_addr, &bit);
+    if (!(atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(&d->dirty[w], bit, memory_order_relaxed);
+}
+/* memsys_pload.c: the defer state's life (memsys_create, memsys_destroy). */
+int pload_create(memsys *ms);
+void pload_destroy(memsys *ms);
+/* mem_hier.c: appends a write (or, with data NULL, a read) of rq to `log`. */
+mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                              uint64_t addr, uint32_t bytes, const uint8_t *data,
+                              const uint8_t *byte_mask);
 
 /* Writes the log's entries to the L2 in order, as their stores would have, and empties it.
  * Returns 0, or -1 when a write or an earlier addition to the log failed (host memory). */

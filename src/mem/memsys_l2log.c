@@ -9,7 +9,14 @@
  * sequence with stamps in the serial order. The counters are sums, so each part counts into
  * its own thread's counters. The victims' write-backs are kept per part and made to the
  * backing store after the parts: different parts write different lines, and one part's in its
- * order, so the bytes end the same; the store's page table grows on one thread only. */
+ * order, so the bytes end the same; the store's page table grows on one thread only.
+ *
+ * A log may also hold the L2 reads of the parked loads run by SMs (memsys_pload.c), each a
+ * cache_read of one line's run: within one set it too changes only that set and, through its
+ * fills, reads the backing store. The parts read the store with dram_peek (its last-page memo and
+ * counters are shared) and count the reads for memsys_store_logs_finish; a line a part wrote
+ * back and reads again in the same phase is read over the part's pending writes (part_read),
+ * since only that part writes or reads its lines. */
 #include "mem/memsys_l2log.h"
 
 #include <assert.h>
@@ -27,16 +34,31 @@ typedef struct store_write {
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
 } store_write;
 
+/* Words of a part's filter of the lines among its writes (a bit per line-number hash). */
+enum { WRITTEN_WORDS = 1024 };
+
 struct memsys_l2_part {
     memsys *view;       /* the thread's tally view: its counters */
     cache *l2;          /* the part's view of the L2 */
+    const dram *store;  /* the backing store, only read (dram_peek) while the parts run */
+    unsigned line_shift;/* log2 of the L2's line size */
     uint64_t clock;     /* the L2's clock when the logs were begun */
     uint32_t log;       /* the log of the entry being applied */
     bool sliced;        /* the L2 has slices (part_key) */
     uint32_t failed_log;/* the lowest log with an entry that failed; UINT32_MAX: none */
     store_write *writes;
     uint32_t nwrites, cap;
+    uint64_t dram_reads, dram_read_bytes; /* the store's traffic counters for the part's reads */
+    uint64_t written[WRITTEN_WORDS];      /* the lines in writes[], hashed */
 };
+
+/* The bit of written[] for the line holding addr. */
+static uint64_t *written_word(memsys_l2_part *p, uint64_t addr, uint64_t *bit)
+{
+    uint64_t h = (addr >> p->line_shift) * UINT64_C(0x9E3779B97F4A7C15) >> 48; /* 16 bits */
+    *bit = UINT64_C(1) << (h & 63);
+    return &p->written[h >> 6];
+}
 
 /* The L2 view's next level for writes (victims' write-backs, write-through): counted as
  * mem_hier.c's adapter counts them, kept for memsys_store_logs_finish. */
@@ -64,16 +86,39 @@ static mem_status part_store_write(void *ctx, void *request, uint64_t addr, uint
     memcpy(w->data, data, bytes);
     if (byte_mask)
         memcpy(w->mask, byte_mask, bytes);
+    uint64_t bit;
+    *written_word(p, addr, &bit) |= bit;
     return MEM_OK;
 }
 
-/* A store to the L2 never fetches: a read here would be a bug. */
-static mem_status part_store_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
-                                  uint8_t *out)
+/* The L2 view's next level for fills (a parked load's logged read; a store never fetches):
+ * the store's bytes, then over them those of the part's writes not yet made to the store (a
+ * victim written back and read again in the same phase: only this part writes or reads its
+ * lines), counted as mem_hier.c's adapter counts them; the store's own counters are added by
+ * memsys_store_logs_finish. */
+static mem_status part_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
+                            uint8_t *out)
 {
-    (void)ctx, (void)request, (void)addr, (void)bytes, (void)out;
-    assert(!"an L2 store read the backing store");
-    return MEM_ERR_ARGUMENT;
+    memsys_l2_part *p = ctx;
+    mem_request *rq = request;
+    rq->counters->dram.read_bytes += bytes;
+    p->dram_reads++;
+    p->dram_read_bytes += bytes;
+    mem_status st = dram_peek(p->store, addr, bytes, out);
+    uint64_t bit;
+    if (st != MEM_OK || !(*written_word(p, addr, &bit) & bit))
+        return st;
+    for (uint32_t k = 0; k < p->nwrites; k++) {
+        const store_write *w = &p->writes[k];
+        if (w->addr >= addr + bytes || w->addr + w->bytes <= addr)
+            continue;
+        uint64_t lo = w->addr > addr ? w->addr : addr;
+        uint64_t hi = w->addr + w->bytes < addr + bytes ? w->addr + w->bytes : addr + bytes;
+        for (uint64_t a = lo; a < hi; a++)
+            if (!w->has_mask || w->mask[a - w->addr])
+                out[a - addr] = w->data[a - w->addr];
+    }
+    return MEM_OK;
 }
 
 memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view)
@@ -81,9 +126,11 @@ memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view)
     memsys_l2_part *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    cache_next_level next = {.ctx = p, .read = part_store_read, .write = part_store_write,
+    cache_next_level next = {.ctx = p, .read = part_read, .write = part_store_write,
                              .writeback_runs = true};
     p->view = view;
+    p->store = ms->store;
+    p->line_shift = (unsigned)__builtin_ctz(cache_get_config(ms->l2)->line_bytes);
     p->sliced = cache_get_config(ms->l2)->slices > 1;
     p->l2 = cache_view_create(ms->l2, &next);
     if (!p->l2) {
@@ -109,12 +156,24 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
     for (uint32_t i = 0; i < nlogs; i++) entries += logs[i]->count;
     if (nparts < 2 || entries < MEMSYS_L2_PART_MIN_WRITES || !cache_view_ready(ms->l2))
         return 0;
+    uint32_t line_bytes = cache_get_config(ms->l2)->line_bytes;
+    for (uint32_t i = 0; i < nlogs; i++)
+        for (uint32_t k = 0; logs[i]->reads && k < logs[i]->count; k++) {
+            const cache_hints *h = &logs[i]->entries[k].l2;
+            /* a read's evict-last grant joins the list of the whole cache; a fill wider than
+             * the line reaches other sets */
+            if (logs[i]->entries[k].read &&
+                (h->alloc == CACHE_ALLOC_LAST || h->fill_bytes > line_bytes))
+                return 0;
+        }
     for (uint32_t t = 0; t < nparts; t++) {
         memsys_l2_part *p = parts[t];
         cache_view_begin(p->l2, ms->l2);
         p->clock = cache_clock(ms->l2);
         p->failed_log = UINT32_MAX;
         p->nwrites = 0;
+        p->dram_reads = p->dram_read_bytes = 0;
+        memset(p->written, 0, sizeof p->written);
     }
     return 1;
 }
@@ -132,6 +191,13 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
     rq.l2.request = &rq;
     p->log = log;
     cache_result r;
+    if (e->read) { /* a parked load's read, its bytes taken already (memsys_pload.c) */
+        mem_status st = cache_read(p->l2, e->addr, e->bytes, NULL, &rq.l2, &r);
+        hier_count_l2(&rq, &r);
+        if (st != MEM_OK && log < p->failed_log)
+            p->failed_log = log;
+        return;
+    }
     const uint8_t *mask = e->has_mask ? e->mask : NULL;
     mem_status st = e->has_bits
                         ? cache_write_line_bits(p->l2, e->addr, e->data, mask, e->bits, &rq.l2, &r)
@@ -178,6 +244,8 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         memsys_l2_part *p = parts[t];
         cache_view_merge(ms->l2, p->l2, p->clock + entries);
         failed = p->failed_log < failed ? p->failed_log : failed;
+        dram_count_reads(ms->store, p->dram_reads, p->dram_read_bytes);
+        p->dram_reads = p->dram_read_bytes = 0;
         for (uint32_t k = 0; k < p->nwrites; k++) {
             const store_write *w = &p->writes[k];
             if (dram_write(ms->store, w->addr, w->bytes, w->data, w->has_mask ? w->mask : NULL) !=
@@ -191,7 +259,7 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         memsys_store_log *log = logs[i];
         if (log->failed && i < failed)
             failed = i;
-        log->count = log->writes = 0;
+        log->count = log->writes = log->reads = 0;
         log->failed = 0;
     }
     *failed_log = failed;
