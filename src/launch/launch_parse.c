@@ -175,7 +175,7 @@ static void locate_value(launch_ctx *c, const launch_path *p, const char *key, u
 /* Looks up obj.key as the name of a declared buffer. Returns its index, or -1 (reported). */
 static long get_buffer_ref(launch_ctx *c, const launch_path *p, json_t *obj, const char *key)
 {
-    const char *name;
+    const char *name = NULL; /* GCC with profiles cannot see that get_string sets it */
     if (get_string(c, p, obj, key, 1, &name) <= 0)
         return -1;
     long index = launch_find_buffer(c->desc, name);
