@@ -23,15 +23,11 @@
 #include "mem/memsys_internal.h"
 #include "mem/memsys_l2log.h"
 #include "memsys_test.h"
+#include "l2part_twins.h"
 
-enum { SMS = 4, PARTS = 3, INSNS = 4, BUF_BYTES = 128 * 1024, LINE = 128, LOADS = 24 };
+enum { SMS = L2TWIN_SMS, PARTS = L2TWIN_PARTS, INSNS = 4, BUF_BYTES = 128 * 1024, LINE = 128, LOADS = 24 };
 
-typedef struct twin {
-    memsys *ms;
-    memsys_tally *tally[PARTS]; /* [0], [1]: the two threads' loads; all three: the parts */
-    memsys_l2_part *part[PARTS];
-    memsys_store_log *log[SMS];
-} twin;
+typedef l2part_twin twin;
 
 /* One load of a round: its SM, instruction, lanes, element size and addresses, and the bytes
  * each twin's load returned. */
@@ -60,29 +56,8 @@ static int setup_slices(void **state, uint32_t slices)
 {
     fixture *f = calloc(1, sizeof *f);
     diag_list_init(&f->dl);
-    memsys_config cfg;
-    memsys_test_small_h100(&cfg);
-    cfg.sm_count = SMS;
-    cfg.l2.slices = slices;
-    uint8_t *init = malloc(BUF_BYTES);
-    for (uint32_t i = 0; i < BUF_BYTES; i++) init[i] = (uint8_t)(i * 7 + 3);
-    for (int k = 0; k < 2; k++) {
-        twin *t = &f->t[k];
-        t->ms = memsys_create(&cfg, &f->dl);
-        assert_non_null(t->ms);
-        assert_int_equal(memsys_set_insn_count(t->ms, INSNS), 0);
-        assert_int_equal(memsys_alloc(t->ms, BUF_BYTES, 256, &f->buf), 0);
-        assert_int_equal(memsys_host_write(t->ms, f->buf, init, BUF_BYTES), 0);
-        assert_int_equal(memsys_ploads_prepare(t->ms, SMS), 0);
-        for (int p = 0; p < PARTS; p++) {
-            t->tally[p] = memsys_tally_create(t->ms);
-            assert_non_null(t->tally[p]);
-            t->part[p] = memsys_l2_part_create(t->ms, memsys_tally_view(t->tally[p]));
-            assert_non_null(t->part[p]);
-        }
-        for (int s = 0; s < SMS; s++) assert_non_null(t->log[s] = memsys_store_log_create(0));
-    }
-    free(init);
+    l2part_twins_create(f->t, &f->dl, slices, INSNS, BUF_BYTES, &f->buf);
+    for (int k = 0; k < 2; k++) assert_int_equal(memsys_ploads_prepare(f->t[k].ms, SMS), 0);
     f->seed = 2026;
     *state = f;
     return 0;
@@ -94,16 +69,8 @@ static int setup_plain(void **state) { return setup_slices(state, 1); }
 static int teardown(void **state)
 {
     fixture *f = *state;
-    for (int k = 0; k < 2; k++) {
-        twin *t = &f->t[k];
-        memsys_ploads_unprepare(t->ms);
-        for (int p = 0; p < PARTS; p++) {
-            memsys_l2_part_destroy(t->part[p]);
-            memsys_tally_destroy(t->tally[p]);
-        }
-        for (int s = 0; s < SMS; s++) memsys_store_log_destroy(t->log[s]);
-        memsys_destroy(t->ms);
-    }
+    for (int k = 0; k < 2; k++) memsys_ploads_unprepare(f->t[k].ms);
+    l2part_twins_destroy(f->t);
     diag_list_fini(&f->dl);
     free(f);
     return 0;
