@@ -110,13 +110,8 @@ static mem_status part_read(void *ctx, void *request, uint64_t addr, uint32_t by
         return st;
     for (uint32_t k = 0; k < p->nwrites; k++) {
         const store_write *w = &p->writes[k];
-        if (w->addr >= addr + bytes || w->addr + w->bytes <= addr)
-            continue;
-        uint64_t lo = w->addr > addr ? w->addr : addr;
-        uint64_t hi = w->addr + w->bytes < addr + bytes ? w->addr + w->bytes : addr + bytes;
-        for (uint64_t a = lo; a < hi; a++)
-            if (!w->has_mask || w->mask[a - w->addr])
-                out[a - addr] = w->data[a - w->addr];
+        memsys_overlay_write(w->addr, w->bytes, w->data, w->has_mask ? w->mask : NULL, addr, bytes,
+                             out);
     }
     return MEM_OK;
 }

@@ -109,13 +109,9 @@ static void overlay(const memsys_store_log *log, uint32_t count, uint64_t addr, 
 {
     for (uint32_t i = 0; i < count; i++) {
         const logged_store *e = &log->entries[i];
-        if (e->read || e->addr >= addr + bytes || e->addr + e->bytes <= addr)
-            continue;
-        uint64_t lo = e->addr > addr ? e->addr : addr;
-        uint64_t hi = e->addr + e->bytes < addr + bytes ? e->addr + e->bytes : addr + bytes;
-        for (uint64_t a = lo; a < hi; a++)
-            if (!e->has_mask || e->mask[a - e->addr])
-                out[a - addr] = e->data[a - e->addr];
+        if (!e->read)
+            memsys_overlay_write(e->addr, e->bytes, e->data, e->has_mask ? e->mask : NULL, addr,
+                                 bytes, out);
     }
 }
 
