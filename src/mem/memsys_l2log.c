@@ -204,9 +204,9 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
 
 /* What decides the part of an entry: a function of its line's set, so that each set's entries
  * stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices, ...) and
- * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (one
- * line_group block of a 16-way set each), so that parts do not write the same host cache
- * lines. */
+ * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of a
+ * 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
+ * that parts do not write the same host cache lines. */
 static uint32_t part_key(const memsys_l2_part *p, uint64_t addr)
 {
     return p->sliced ? cache_slice_of(p->l2, addr) : cache_set_of(p->l2, addr) >> 4;
