@@ -80,12 +80,15 @@ static inline exec_launch exec_test_launch_of(const exec_test_ctx *x, uint32_t b
     return L;
 }
 
-static inline void exec_test_launch(exec_test_ctx *x, const ir_module *m, exec_test_out *o,
-                                    const exec_launch *L)
+/* Runs launch L on a 2-SM machine whose warps take turns of `quantum` instructions, then copies
+ * the per-instruction counters, executions and the buffer into *o (o->rc: exec_run's result). */
+static inline void exec_test_launch_quantum(exec_test_ctx *x, const ir_module *m,
+                                            exec_test_out *o, const exec_launch *L,
+                                            uint32_t quantum)
 {
     exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
                          .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = 5};
+                         .quantum = quantum};
     char *printf_text = NULL;
     o->rc = exec_run(x->p, x->ms, &mach, L, &o->stats, &o->fault, &printf_text);
     free(printf_text);
@@ -94,6 +97,13 @@ static inline void exec_test_launch(exec_test_ctx *x, const ir_module *m, exec_t
     o->stats.insn_executions = NULL;
     assert_int_equal(memsys_finish(x->ms), 0);
     assert_int_equal(memsys_host_read(x->ms, x->buf, o->out, sizeof o->out), 0);
+}
+
+/* exec_test_launch_quantum with the tests' usual turn of 5 instructions. */
+static inline void exec_test_launch(exec_test_ctx *x, const ir_module *m, exec_test_out *o,
+                                    const exec_launch *L)
+{
+    exec_test_launch_quantum(x, m, o, L, 5);
 }
 
 static inline void exec_test_end(exec_test_ctx *x)

@@ -145,16 +145,7 @@ static exec_test_out *run_stretch_kernel(int fault, int general, uint64_t limit,
      * fetch offsets are then pc * 16 too, and counts every instruction */
     ctx.p->has_glue = (uint8_t)general;
     L.max_warp_instructions = limit;
-    /* exec_test_launch's, with the turn's quantum chosen */
-    exec_machine mach = {.sm_count = 2, .max_threads_per_sm = 2048, .max_ctas_per_sm = 8,
-                         .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                         .quantum = quantum};
-    o->rc = exec_run(ctx.p, ctx.ms, &mach, &L, &o->stats, &o->fault, NULL);
-    memcpy(o->insn, memsys_insn_counters(ctx.ms), b.m->ninsns_total * sizeof *o->insn);
-    memcpy(o->executions, o->stats.insn_executions, b.m->ninsns_total * sizeof *o->executions);
-    o->stats.insn_executions = NULL;
-    assert_int_equal(memsys_finish(ctx.ms), 0);
-    assert_int_equal(memsys_host_read(ctx.ms, ctx.buf, o->out, sizeof o->out), 0);
+    exec_test_launch_quantum(&ctx, b.m, o, &L, quantum);
     exec_test_end(&ctx);
     ir_module_destroy(b.m);
     return o;
