@@ -558,11 +558,11 @@ fetch_runs(cache *c, line_meta *m, uint64_t mask, void *rq, cache_result *r)
 static inline void copy_out(uint8_t *out, const uint8_t *data, uint32_t offset, uint32_t bytes)
 {
     if (bytes == 128)
-        memcpy(out, data + offset, 128);
+        copy_block(out, data + offset, 128);
     else if (bytes == 32) /* a scattered load's sector */
-        memcpy(out, data + offset, 32);
+        copy_block(out, data + offset, 32);
     else if (bytes == 64)
-        memcpy(out, data + offset, 64);
+        copy_block(out, data + offset, 64);
     else
         memcpy(out, data + offset, bytes);
 }
@@ -648,7 +648,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
             return MEM_OK;
     }
     *taken = true;
-    memset(r, 0, sizeof *r);
+    result_clear(r);
     count_sectors(r, sectors, valid);
     mem_status st;
     if (line != NO_INDEX) {
@@ -665,7 +665,7 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
     uint32_t run_bytes = (uint32_t)popcount64(missing) << c->sector_shift;
     size_t slot = data_slot(c, line);
     uint8_t *data = &c->data[slot << c->line_shift];
-    memset(below_r, 0, sizeof *below_r);
+    result_clear(below_r);
     if (below->defer_read) { /* the level below's read is made later (cache_set_read_deferral) */
         st = below->defer_read(below->defer_ctx, below_hints, line_addr + at, run_bytes,
                                data + at);
