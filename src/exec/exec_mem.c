@@ -776,13 +776,22 @@ static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
  * lowest active lane alone makes memsys_load_if_local park it (memsys_load_parks); then the
  * warp parks (as do_access parks it) and the load runs again in the serial phase. Fills only
  * what memsys_load_parks reads; after 0 the caller prepares the whole access and makes it.
- * Worth asking only for a global or generic load: the others never park for their first lane. */
-static int load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc)
+ * Worth asking only for a global or generic load: the others never park for their first lane.
+ * `reg_only`: the address has addr_reg_only's shape (decided at decode), so the lane's address
+ * is its register plus the offset, without lane_address's look at a variable. */
+static inline __attribute__((always_inline)) int
+load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, int reg_only)
 {
     const ir_insn *in = x->in;
     unsigned lead = (unsigned)__builtin_ctz(mask);
-    ir_space sp = lane_address(w, &in->src[0], (ir_space)in->mem.space, x->aux, lead,
-                               &acc->addr[lead]);
+    ir_space sp = (ir_space)in->mem.space;
+    if (reg_only) { /* addr_reg_only: lane_address's register plus offset, the space written */
+        uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
+        acc->addr[lead] =
+            (w->regs[(size_t)in->src[0].reg * LANES + lead] + (uint64_t)in->src[0].imm) & keep;
+    } else {
+        sp = lane_address(w, &in->src[0], sp, x->aux, lead, &acc->addr[lead]);
+    }
     if (sp == IR_SPACE_NONE) /* the frame's parameters: no memory access */
         return 0;
     acc->op = MEM_OP_LOAD;
@@ -850,7 +859,7 @@ static inline __attribute__((always_inline)) void ld_scalar(exec_warp *w, const 
         return;
     mem_access *acc = &w->run->acc;
     ir_space sp = (ir_space)x->in->mem.space;
-    if (may_park && w->run->tally && load_parks(w, x, mask, acc))
+    if (may_park && w->run->tally && load_parks(w, x, mask, acc, reg_only))
         return;
     if (reg_only)
         prepare_reg(w, x, mask, acc, MEM_OP_LOAD);

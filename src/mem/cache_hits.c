@@ -15,9 +15,9 @@ static inline void copy_hit_sectors(const cache *c, const uint8_t *data, uint64_
 {
     if (k == 1 && c->config.sector_bytes == 32) { /* a scattered access's line: its sector */
         uint32_t at = (uint32_t)__builtin_ctzll(sectors) * 32;
-        memcpy(out + at, data + at, 32);
+        copy_block(out + at, data + at, 32);
     } else if (c->config.line_bytes == 128) {
-        memcpy(out, data, 128);
+        copy_block(out, data, 128);
     } else {
         memcpy(out, data, c->config.line_bytes);
     }
@@ -177,12 +177,12 @@ static uint32_t read_held_lines_128(cache *c, uint32_t n, const uint8_t *sp, uin
         if (!(s & (s - 1))) { /* one sector: one run, the sector copied */
             m->stamp = ++now;
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
-            memcpy(out + at, ld + at, 32);
+            copy_block(out + at, ld + at, 32);
         } else {
             now += popcount64(s & ~(s << 1));
             m->stamp = now;
             extra += popcount64(s) - 1;
-            memcpy(out, ld, 128);
+            copy_block(out, ld, 128);
         }
         if (has_last && last_to_move(c, m, line))
             cache_touch_last(c, line);
@@ -230,9 +230,9 @@ static inline uint32_t read_held_lines(cache *c, uint32_t n, const uint8_t *sp, 
         const uint8_t *ld = data + ((size_t)(m->data_slot - 1) << line_shift);
         if (k == 1 && sector32) { /* copy_hit_sectors' cases */
             uint32_t at = (uint32_t)__builtin_ctzll(s) * 32;
-            memcpy(out + at, ld + at, 32);
+            copy_block(out + at, ld + at, 32);
         } else if (line128) {
-            memcpy(out, ld, 128);
+            copy_block(out, ld, 128);
         } else {
             memcpy(out, ld, line_bytes);
         }

@@ -67,6 +67,11 @@ static inline __attribute__((always_inline)) int bits_apply(uint64_t *words, uin
                                                              uint32_t count, bits_op op)
 {
     if (((start | count) & 63) == 0) { /* whole words (a run of sectors of a 128-byte line) */
+        if (count == 128 && (op == BITS_SET || op == BITS_CLEAR)) {
+            /* a whole 128-byte line's bitmap: two stores (the loop would become a memset call) */
+            words[start >> 6] = words[(start >> 6) + 1] = op == BITS_SET ? UINT64_MAX : 0;
+            return 0;
+        }
         for (uint32_t k = start >> 6; k < (start + count) >> 6; k++) {
             switch (op) {
             case BITS_SET: words[k] = UINT64_MAX; break;
@@ -151,6 +156,24 @@ static inline void result_clear(cache_result *r)
     }
 #endif
     memset(r, 0, sizeof *r);
+}
+
+/* Copies `bytes` (a multiple of 16 up to 128: a line of 128 bytes, a run of sectors) with
+ * 16-byte moves. A memcpy of a constant 64 or 128 bytes becomes `rep movs` here, whose start-up
+ * and per-element cost is several times that of eight moves; other sizes take memcpy. */
+static inline __attribute__((always_inline)) void copy_block(uint8_t *dst, const uint8_t *src,
+                                                             uint32_t bytes)
+{
+#ifdef __SSE2__
+    if (bytes <= 128 && !(bytes & 15)) {
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < bytes; k += 16)
+            _mm_storeu_si128((__m128i *)(void *)(dst + k),
+                             _mm_loadu_si128((const __m128i *)(const void *)(src + k)));
+        return;
+    }
+#endif
+    memcpy(dst, src, bytes);
 }
 
 static inline void result_add_to_stats(cache *c, const cache_result *r)

@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "base/bits.h"
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "base/bits.h"
 
 enum { DRAM_DEFAULT_PAGE_BYTES = 64 * 1024, DRAM_INITIAL_SLOTS = 64 };
 
@@ -397,6 +401,22 @@ void dram_prefetch(const dram *d, uint64_t addr)
     }
 }
 
+/* memcpy of a page's bytes, a 128-byte line fill (the caches' usual read) with eight 16-byte
+ * moves instead of the library call. */
+static inline void read_bytes(void *out, const uint8_t *from, size_t bytes)
+{
+#ifdef __SSE2__
+    if (bytes == 128) {
+#pragma GCC unroll 8
+        for (uint32_t k = 0; k < 128; k += 16)
+            _mm_storeu_si128((__m128i *)(void *)((uint8_t *)out + k),
+                             _mm_loadu_si128((const __m128i *)(const void *)(from + k)));
+        return;
+    }
+#endif
+    memcpy(out, from, bytes);
+}
+
 mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out)
 {
     uint64_t offset = addr & (d->page_bytes - 1);
@@ -410,7 +430,7 @@ mem_status dram_read(dram *d, uint64_t addr, size_t bytes, void *out)
                 d->recent = p;
         }
         if (p != NULL && p->data != NULL)
-            memcpy(out, p->data + offset, bytes);
+            read_bytes(out, p->data + offset, bytes);
         else
             memset(out, p != NULL ? p->fill : 0, bytes);
         d->stats.reads++;

@@ -781,11 +781,12 @@ static uint32_t read_lines_hit(memsys *ms, mem_request *rq, cache *l1, uint32_t 
 int hier_global_lane_in_l1(const memsys *ms, const mem_ctx *ctx, const ir_mem_attrs *attrs,
                            uint64_t addr)
 {
-    if (!((l1_hit_kinds(ms, attrs) >> LINE_KIND_GLOBAL) & 1))
-        return 0;
+    /* The sector first: a missing one (a load that parks) needs no look at the attributes. */
     uint64_t line = addr & ~(uint64_t)(ms->line_bytes - 1);
     uint64_t sector = UINT64_C(1) << ((addr - line) >> ms->l1_sector_shift);
-    return (cache_lookup_sectors(ms->l1[ctx->sm], line) & sector) != 0;
+    if (!(cache_lookup_sectors(ms->l1[ctx->sm], line) & sector))
+        return 0;
+    return (l1_hit_kinds(ms, attrs) >> LINE_KIND_GLOBAL) & 1;
 }
 
 /* Whether every line of the coalesced load in ms's scratch may hit in L1 (its kind, per
