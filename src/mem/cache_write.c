@@ -709,6 +709,96 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     return 1;
 }
 
+/* Whether every line store_part_pair may take for caches c and below under hints h and hb has
+ * the pair's fixed conditions met (128-byte lines of 32-byte sectors, valid hints, 16 ways,
+ * c written through and indexed by line number, below written back); the per-line ones (no
+ * LAST line, both hold the line, a partial and nonzero store) remain. */
+static int pair_fits(const cache *c, const cache *below, const cache_hints *h,
+                     const cache_hints *hb)
+{
+    return c->config.line_bytes == 128 && below->config.line_bytes == 128 &&
+           c->sector_shift == 5 && below->sector_shift == 5 && hints_valid(c, h) &&
+           hints_valid(below, hb) && c->plain_index && c->ways == GROUP_LINES &&
+           below->ways == GROUP_LINES && writes_through(c, h) && !writes_through(below, hb);
+}
+
+/* The sector counts of one level's hit store line into the run's sums (part_hit_start's
+ * counts, summed): `count` sectors touched, those of `valid` hits. */
+static inline void pair_count(cache_result *sum, uint64_t sectors, uint64_t valid, uint32_t count)
+{
+    uint64_t hit = sectors & valid;
+    uint32_t hits = hit == sectors ? count : popcount64(hit);
+    sum->sector_accesses += count;
+    sum->sector_hits += hits;
+    sum->sector_misses += count - hits;
+}
+
+/* The sums of a run of store lines into a cache's statistics: `lines` writes, as
+ * write_result_to_stats once a line would add them. */
+static inline void pair_stats(cache *c, const cache_result *sum, uint32_t lines)
+{
+    c->stats.writes += lines;
+    c->stats.write_sector_hits += sum->sector_hits;
+    c->stats.write_sector_misses += sum->sector_misses;
+    c->stats.sector_accesses += sum->sector_accesses;
+    c->stats.sector_hits += sum->sector_hits;
+    c->stats.sector_misses += sum->sector_misses;
+    c->stats.write_through_bytes += sum->write_through_bytes;
+}
+
+uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
+                                 const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                 size_t stride, const cache_hints *hints,
+                                 const cache_hints *below_hints, cache_result *sum,
+                                 cache_result *below_sum, uint32_t *below_sets)
+{
+    result_clear(sum);
+    result_clear(below_sum);
+    if (!n || !pair_fits(c, below, hints, below_hints))
+        return 0;
+    const uint8_t alloc = hints->alloc, below_alloc = below_hints->alloc;
+    uint64_t w0 = 0, w1 = 0, sectors = 0;
+    uint32_t count = 0, stored = 0, k = 0;
+    for (; k < n; k++) {
+        size_t at = k * stride;
+        const uint64_t *b = (const uint64_t *)(const void *)((const uint8_t *)bits + at);
+        if (k == 0 || b[0] != w0 || b[1] != w1) { /* a field store's lines share their bits */
+            w0 = b[0], w1 = b[1];
+            sectors = sectors_any32(w0, w1);
+            if (sectors == 0 || (w0 & w1) == UINT64_MAX)
+                break; /* nothing stored, or a whole line: write_line's other paths */
+            count = popcount64(sectors);
+            stored = stored_bytes(b);
+        }
+        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+        if ((addr & 127) || (c->last_count | below->last_count) != 0)
+            break;
+        const line_meta *m, *mb;
+        uint32_t line = find_slot_memo(c, addr >> 7, &m);
+        if (line == NO_INDEX)
+            break;
+        uint32_t line_b = find_slot_memo(below, addr >> 7, &mb);
+        if (line_b == NO_INDEX)
+            break;
+        /* store_part_pair's steps, in its order, with the counts summed */
+        pair_count(sum, sectors, m->valid_sectors, count);
+        touch(c, line);
+        apply_alloc_hint(c, line, (cache_alloc)alloc);
+        pair_count(below_sum, sectors, mb->valid_sectors, count);
+        touch(below, line_b);
+        apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
+        const uint8_t *d = data + at, *mk = masks + at;
+        part_line_merge(below, line_b, d, mk, b, sectors, 0);
+        sum->write_through_bytes += stored;
+        part_line_merge(c, line, d, mk, b, sectors, 1);
+        if (below_sets)
+            below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
+    }
+    pair_stats(below, below_sum, k);
+    pair_stats(c, sum, k);
+    return k;
+}
+
 mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,
                                   const uint8_t *byte_mask, const uint64_t *bits,
                                   const cache_hints *hints, const cache_hints *below_hints,

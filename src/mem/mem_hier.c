@@ -582,6 +582,71 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     return MEM_OK;
 }
 
+/* The L1 hints of a store's line of kind `kind` (not a surface's, nor one that goes around the
+ * L1: store_line's first cases). */
+static inline cache_hints store_hints(const memsys *ms, mem_request *rq, uint8_t kind)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    cache_hints h1 = {
+        .alloc = kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
+                     ? CACHE_ALLOC_NONE
+                     : l1_alloc_for(a, 1),
+        .write_mode = cache_write_mode_of(a),
+        .kind = kind,
+        .request = rq,
+    };
+    if (kind == LINE_KIND_GLOBAL)
+        lsc_l1_store_hints(a, &h1);
+    return h1;
+}
+
+/* Whether the global lines of a store (not a surface's) may take store_pair_run: each would
+ * reach store_line's cache_write_line_below with the L1 hints *h1 (OUT), its L2 write made at
+ * once (no deferred log), hier_note_l1_store noting nothing (a write-through L1 store), and
+ * the L2 hints the same for every line (no policy descriptor or window). */
+static int store_pair_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    if (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
+        a->l1_ctl == IR_CC_READ_INVALIDATE || a->has_policy || ms->window.bytes ||
+        (rq->log && !rq->log->immediate))
+        return 0;
+    *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
+    return !ms->defer->dirty || h1->write_mode == CACHE_WRITE_THROUGH ||
+           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
+}
+
+/* Global store lines reqs[i ..) that cache_write_lines_below takes, from the first (lines both
+ * the L1 and the L2 hold: a warp's scattered store into the lines its loads just read), with
+ * what store_line and count_lsu_line do around each: the L2 write counted and logged, each
+ * line's level (L2: the L2 writes back) and, when `served`, its L2 slice, the counters summed.
+ * h1: store_pair_fits' hints; rq->l2 set for global lines. Returns how many lines it took. */
+static uint32_t store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
+                               uint32_t i, int served)
+{
+    uint32_t sets[LINE_SCRATCH];
+    cache_result s1, s2;
+    line_req *r = &ms->reqs[i];
+    rq->l2.request = rq;
+    uint32_t n = cache_write_lines_below(l1, ms->l2, ms->nreqs - i, &r->line_addr, r->byte_bits,
+                                         r->data, r->mask, sizeof *r, h1, &rq->l2, &s1, &s2,
+                                         served ? sets : NULL);
+    if (!n)
+        return 0;
+    if (rq->log)
+        rq->log->writes += n;
+    hier_count_l2(rq, &s2);
+    hier_count_l1(rq, &s1);
+    for (uint32_t k = 0; k < n; k++) {
+        r[k].line_level = MEM_LEVEL_L2;
+        r[k].l2_slice = served ? (uint16_t)cache_slice_of_set(ms->l2, sets[k]) : HIER_SLICE_UNKNOWN;
+    }
+    mem_lsu_counters *u = &rq->counters->lsu;
+    u->global_store_requests += (uint64_t)(i == 0);
+    u->global_store_sectors += s1.sector_accesses;
+    return n;
+}
+
 /* One line of a store; `served`: whether the access wants its served records (the level and
  * slice recorded here are for hier_report_levels only). */
 static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int served)
@@ -600,16 +665,7 @@ static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r
         hier_count_l1(rq, &res);
         return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
     }
-    cache_hints h1 = {
-        .alloc = r->kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
-                     ? CACHE_ALLOC_NONE
-                     : l1_alloc_for(a, 1),
-        .write_mode = cache_write_mode_of(a),
-        .kind = r->kind,
-        .request = rq,
-    };
-    if (r->kind == LINE_KIND_GLOBAL)
-        lsc_l1_store_hints(a, &h1);
+    cache_hints h1 = store_hints(ms, rq, r->kind);
     hier_note_l1_store(ms, r->line_addr, &h1);
     if (!rq->log || rq->log->immediate) {
         /* The L1's write to the L2 (write-through, or around the L1) made by the L1's own call
@@ -871,8 +927,24 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
         kind_end = ms->nreqs;
     }
+    /* A store of global lines tries store_pair_run first, and again after a line it did not
+     * take when it had taken some (a run of lines the loads missed stops it for the access). */
+    cache_hints h1s;
+    int pair = store && all_global == 1 && !surface && store_pair_fits(ms, rq, &h1s);
     for (uint32_t i = l1_lines; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
+        if (pair) {
+            if (l2_hints_kind != LINE_KIND_GLOBAL) {
+                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
+                l2_hints_kind = LINE_KIND_GLOBAL;
+            }
+            uint32_t done = store_pair_run(ms, rq, l1, &h1s, i, served);
+            pair = done != 0;
+            i += done;
+            if (i == ms->nreqs)
+                break;
+            r = &ms->reqs[i];
+        }
         if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
