@@ -549,14 +549,25 @@ static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *dat
 /* A scattered store's bytes (store bits bits[0..1], touching `sectors`) into resident line
  * `line` of a cache of 128-byte lines and 32-byte sectors: merged, valid, and dirty unless
  * written through (`through`), the line's sector bits as store_into_line leaves them. */
+static inline void part_line_bits(line128 L, uint64_t w0, uint64_t w1, uint64_t sectors,
+                                  int through);
+
 static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
                                    const uint8_t *mask, const uint64_t *bits, uint64_t sectors,
                                    int through)
 {
-    uint64_t w0 = bits[0], w1 = bits[1];
     line128 L = line128_of(c, line);
-    uint64_t *valid = L.valid, *dirt = valid + 2;
     merge_line128(c, L.data, data, mask, bits);
+    part_line_bits(L, bits[0], bits[1], sectors, through);
+}
+
+/* part_line_merge's steps after the bytes: the stored bytes (bits w0, w1, touching `sectors`)
+ * valid, and dirty unless written through (`through`), the line's sector bits as
+ * store_into_line leaves them. */
+static inline void part_line_bits(line128 L, uint64_t w0, uint64_t w1, uint64_t sectors,
+                                  int through)
+{
+    uint64_t *valid = L.valid, *dirt = valid + 2;
     valid[0] |= w0;
     valid[1] |= w1;
     L.m->valid_sectors |= sectors & sectors_all32(valid[0], valid[1]);
@@ -746,6 +757,23 @@ static inline void pair_stats(cache *c, const cache_result *sum, uint32_t lines)
     c->stats.write_through_bytes += sum->write_through_bytes;
 }
 
+/* The aligned 4-byte words of a 128-byte line's store bits w0, w1 when the stored bytes are
+ * such words only, at most 8 of them: their offsets into at[] (OUT), and how many; 0 otherwise.
+ * A word's four bits are all set or all clear exactly when spreading each nibble's low bit
+ * over its nibble (a multiply by 15, which no nibble's 15 at most carries out of) gives the
+ * bits back. */
+static uint32_t word_runs(uint64_t w0, uint64_t w1, uint32_t at[8])
+{
+    const uint64_t lows = UINT64_C(0x1111111111111111);
+    uint64_t l0 = w0 & lows, l1 = w1 & lows;
+    if (l0 * 15 != w0 || l1 * 15 != w1 || popcount64(l0) + popcount64(l1) > 8)
+        return 0;
+    uint32_t n = 0;
+    for (; l0; l0 &= l0 - 1) at[n++] = (uint32_t)__builtin_ctzll(l0);
+    for (; l1; l1 &= l1 - 1) at[n++] = 64 + (uint32_t)__builtin_ctzll(l1);
+    return n;
+}
+
 uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
                                  const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
                                  size_t stride, const cache_hints *hints,
@@ -758,17 +786,21 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
         return 0;
     const uint8_t alloc = hints->alloc, below_alloc = below_hints->alloc;
     uint64_t w0 = 0, w1 = 0, sectors = 0;
-    uint32_t count = 0, stored = 0, k = 0;
+    uint32_t count = 0, stored = 0, k = 0, words = 0, word_at[8];
+    int whole = 0;
+    cache_result s = {0}, sb = {0}; /* the sums, in registers: *sum may alias the caches */
     for (; k < n; k++) {
         size_t at = k * stride;
         const uint64_t *b = (const uint64_t *)(const void *)((const uint8_t *)bits + at);
-        if (k == 0 || b[0] != w0 || b[1] != w1) { /* a field store's lines share their bits */
+        if (k == 0 || b[0] != w0 || b[1] != w1) { /* a warp's lines often share their bits */
             w0 = b[0], w1 = b[1];
             sectors = sectors_any32(w0, w1);
-            if (sectors == 0 || (w0 & w1) == UINT64_MAX)
-                break; /* nothing stored, or a whole line: write_line's other paths */
+            if (sectors == 0)
+                break; /* nothing stored: write_line's own path */
+            whole = (w0 & w1) == UINT64_MAX;
             count = popcount64(sectors);
             stored = stored_bytes(b);
+            words = whole ? 0 : word_runs(w0, w1, word_at);
         }
         uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
         if ((addr & 127) || (c->last_count | below->last_count) != 0)
@@ -781,21 +813,49 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
         if (line_b == NO_INDEX)
             break;
         /* store_part_pair's steps, in its order, with the counts summed */
-        pair_count(sum, sectors, m->valid_sectors, count);
+        pair_count(&s, sectors, m->valid_sectors, count);
         touch(c, line);
         apply_alloc_hint(c, line, (cache_alloc)alloc);
-        pair_count(below_sum, sectors, mb->valid_sectors, count);
+        pair_count(&sb, sectors, mb->valid_sectors, count);
         touch(below, line_b);
         apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
-        const uint8_t *d = data + at, *mk = masks + at;
-        part_line_merge(below, line_b, d, mk, b, sectors, 0);
-        sum->write_through_bytes += stored;
-        part_line_merge(c, line, d, mk, b, sectors, 1);
+        const uint8_t *d = data + at;
+        line128 L = line128_of(c, line), Lb = line128_of(below, line_b);
+        if (whole) { /* write_whole_line at both levels: every byte valid, dirty below only */
+            memcpy(Lb.data, d, 128);
+            memcpy(L.data, d, 128);
+            Lb.valid[0] = Lb.valid[1] = Lb.valid[2] = Lb.valid[3] = UINT64_MAX;
+            Lb.m->valid_sectors = Lb.m->dirty_sectors = sectors;
+            L.valid[0] = L.valid[1] = UINT64_MAX;
+            L.valid[2] = L.valid[3] = 0;
+            L.m->valid_sectors = sectors;
+            L.m->dirty_sectors = 0;
+            s.write_through_bytes += 128;
+            if (below_sets)
+                below_sets[k] = line_b >> GROUP_SHIFT;
+            continue;
+        }
+        if (words) { /* merge_line128's result for stored words: each word copied to both */
+            for (uint32_t j = 0; j < words; j++) {
+                uint32_t v;
+                memcpy(&v, d + word_at[j], 4);
+                memcpy(Lb.data + word_at[j], &v, 4);
+                memcpy(L.data + word_at[j], &v, 4);
+            }
+        } else {
+            merge_line128(below, Lb.data, d, masks + at, b);
+            merge_line128(c, L.data, d, masks + at, b);
+        }
+        part_line_bits(Lb, w0, w1, sectors, 0);
+        s.write_through_bytes += stored;
+        part_line_bits(L, w0, w1, sectors, 1);
         if (below_sets)
             below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
     }
-    pair_stats(below, below_sum, k);
-    pair_stats(c, sum, k);
+    pair_stats(below, &sb, k);
+    pair_stats(c, &s, k);
+    *sum = s;
+    *below_sum = sb;
     return k;
 }
 

@@ -608,42 +608,55 @@ static int store_pair_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
 {
     const ir_mem_attrs *a = rq->attrs;
     if (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
-        a->l1_ctl == IR_CC_READ_INVALIDATE || a->has_policy || ms->window.bytes ||
-        (rq->log && !rq->log->immediate))
+        a->l1_ctl == IR_CC_READ_INVALIDATE)
+        return 0;
+    if (a->has_policy || ms->window.bytes || (rq->log && !rq->log->immediate) ||
+        (!rq->log && ms->defer && hier_reads_deferred(ms))) /* l2_write_for's other logs */
         return 0;
     *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
     return !ms->defer->dirty || h1->write_mode == CACHE_WRITE_THROUGH ||
            (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
 }
 
-/* Global store lines reqs[i ..) that cache_write_lines_below takes, from the first (lines both
- * the L1 and the L2 hold: a warp's scattered store into the lines its loads just read), with
- * what store_line and count_lsu_line do around each: the L2 write counted and logged, each
- * line's level (L2: the L2 writes back) and, when `served`, its L2 slice, the counters summed.
- * h1: store_pair_fits' hints; rq->l2 set for global lines. Returns how many lines it took. */
-static uint32_t store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
-                               uint32_t i, int served)
+/* Global store lines reqs[i .. end) that cache_write_lines_below takes, from the first, with
+ * what store_line, l2_write_for and count_lsu_line do around each but the levels: the L2
+ * write counted and logged, the counters summed; sets[k] (OUT, may be NULL) each line's L2 set.
+ * Returns how many lines it took. */
+static uint32_t store_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
+                          uint32_t i, uint32_t end, uint32_t *sets)
 {
-    uint32_t sets[LINE_SCRATCH];
     cache_result s1, s2;
     line_req *r = &ms->reqs[i];
     rq->l2.request = rq;
-    uint32_t n = cache_write_lines_below(l1, ms->l2, ms->nreqs - i, &r->line_addr, r->byte_bits,
+    /* Lines without their masks written (masks_lazy) store 4-byte words, at most 8 a line,
+     * which cache_write_lines_below copies by their bits without reading the masks. */
+    uint32_t n = cache_write_lines_below(l1, ms->l2, end - i, &r->line_addr, r->byte_bits,
                                          r->data, r->mask, sizeof *r, h1, &rq->l2, &s1, &s2,
-                                         served ? sets : NULL);
+                                         sets);
     if (!n)
         return 0;
     if (rq->log)
         rq->log->writes += n;
     hier_count_l2(rq, &s2);
     hier_count_l1(rq, &s1);
+    mem_lsu_counters *u = &rq->counters->lsu;
+    u->global_store_requests += (uint64_t)(i == 0);
+    u->global_store_sectors += s1.sector_accesses;
+    return n;
+}
+
+/* store_run for hier_global_local's store lines from reqs[i] on: each line taken of one level
+ * as store_line leaves it (L2: the L2 writes back) and, when `served`, its L2 slice. */
+static uint32_t store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
+                               uint32_t i, int served)
+{
+    uint32_t sets[LINE_SCRATCH];
+    uint32_t n = store_run(ms, rq, l1, h1, i, ms->nreqs, served ? sets : NULL);
+    line_req *r = &ms->reqs[i];
     for (uint32_t k = 0; k < n; k++) {
         r[k].line_level = MEM_LEVEL_L2;
         r[k].l2_slice = served ? (uint16_t)cache_slice_of_set(ms->l2, sets[k]) : HIER_SLICE_UNKNOWN;
     }
-    mem_lsu_counters *u = &rq->counters->lsu;
-    u->global_store_requests += (uint64_t)(i == 0);
-    u->global_store_sectors += s1.sector_accesses;
     return n;
 }
 
@@ -968,6 +981,8 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
+        if (store)
+            coalesce_fill_mask(ms, r);
         mem_status st = store ? store_line(ms, rq, l1, r, served)
                         : ((hit_kinds >> r->kind) & 1)
                             ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
