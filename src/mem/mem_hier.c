@@ -894,6 +894,48 @@ static uint32_t prefetch_lines(const memsys *ms, uint32_t from, uint32_t *l2_set
     return from;
 }
 
+/* hier_global_local's line loop for a store: its lines in order, global ones (`global`: the
+ * coalescer made global lines only, not a surface's) by store_pair_run first, and again after
+ * a line it did not take when it had taken some (a run of lines the loads missed stops it for
+ * the access); each other line through store_line with its LSU counts (not a surface's).
+ * l2_hints_per_line: the L2 hints depend on the line's address. */
+static mem_status store_lines(memsys *ms, mem_request *rq, cache *l1, const mem_access *acc,
+                              int global, int served, int l2_hints_per_line, int surface)
+{
+    cache_hints h1;
+    int pair = global && store_pair_fits(ms, rq, &h1);
+    int l2_hints_kind = -1;
+    for (uint32_t i = 0; i < ms->nreqs; i++) {
+        line_req *r = &ms->reqs[i];
+        if (pair) {
+            if (l2_hints_kind != LINE_KIND_GLOBAL) {
+                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
+                l2_hints_kind = LINE_KIND_GLOBAL;
+            }
+            uint32_t done = store_pair_run(ms, rq, l1, &h1, i, served);
+            pair = done != 0;
+            i += done;
+            if (i == ms->nreqs)
+                break;
+            r = &ms->reqs[i];
+        }
+        rq->line = r;
+        if (l2_hints_per_line || r->kind != l2_hints_kind) {
+            hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
+            l2_hints_kind = r->kind;
+        }
+        uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
+        if (i < ms->masks_lazy) /* a field store's line the runs did not take */
+            coalesce_fill_mask(ms, r);
+        mem_status st = store_line(ms, rq, l1, r, served);
+        if (st != MEM_OK)
+            return st;
+        if (!surface)
+            count_lsu_line(rq, r, 1, i == 0, sectors0, hits0);
+    }
+    return MEM_OK;
+}
+
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
@@ -940,24 +982,20 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
         kind_end = ms->nreqs;
     }
-    /* A store of global lines tries store_pair_run first, and again after a line it did not
-     * take when it had taken some (a run of lines the loads missed stops it for the access). */
-    cache_hints h1s;
-    int pair = store && all_global == 1 && !surface && store_pair_fits(ms, rq, &h1s);
+    if (store) {
+        mem_status st = store_lines(ms, rq, l1, acc, all_global == 1 && !surface, served,
+                                    l2_hints_per_line, surface);
+        rq->line = NULL;
+        if (st != MEM_OK)
+            return nomem(f, acc);
+        if (served)
+            hier_report_levels(ms, acc, 0);
+        if (surface)
+            hier_count_surface(rq, acc);
+        return 0;
+    }
     for (uint32_t i = l1_lines; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if (pair) {
-            if (l2_hints_kind != LINE_KIND_GLOBAL) {
-                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
-                l2_hints_kind = LINE_KIND_GLOBAL;
-            }
-            uint32_t done = store_pair_run(ms, rq, l1, &h1s, i, served);
-            pair = done != 0;
-            i += done;
-            if (i == ms->nreqs)
-                break;
-            r = &ms->reqs[i];
-        }
         if (((hit_kinds >> r->kind) & 1) && !after_miss) {
             if (kind_end <= i)
                 for (kind_end = i + 1; kind_end < ms->nreqs && ms->reqs[kind_end].kind == r->kind;)
@@ -981,8 +1019,6 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
-        if (store)
-            coalesce_fill_mask(ms, r);
         mem_status st = store ? store_line(ms, rq, l1, r, served)
                         : ((hit_kinds >> r->kind) & 1)
                             ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
