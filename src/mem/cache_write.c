@@ -774,6 +774,42 @@ static uint32_t word_runs(uint64_t w0, uint64_t w1, uint32_t at[8])
     return n;
 }
 
+/* A run's store of one line into both levels (L at the write-through c, Lb at `below`): its
+ * bytes (data d, byte mask `mask`, store bits b touching `sectors`: every byte when `whole`,
+ * else `words` aligned words at word_at[] when not 0, else the byte-mask merge) and its valid
+ * and dirty bits and sectors, as write_whole_line or part_line_merge leave them at each
+ * level. */
+static inline __attribute__((always_inline)) void
+pair_bytes(const cache *c, const cache *below, line128 L, line128 Lb, const uint8_t *d,
+           const uint8_t *mask, const uint64_t *b, uint64_t sectors, int whole, uint32_t words,
+           const uint32_t *word_at)
+{
+    if (whole) { /* every byte valid, dirty below only */
+        memcpy(Lb.data, d, 128);
+        memcpy(L.data, d, 128);
+        Lb.valid[0] = Lb.valid[1] = Lb.valid[2] = Lb.valid[3] = UINT64_MAX;
+        Lb.m->valid_sectors = Lb.m->dirty_sectors = sectors;
+        L.valid[0] = L.valid[1] = UINT64_MAX;
+        L.valid[2] = L.valid[3] = 0;
+        L.m->valid_sectors = sectors;
+        L.m->dirty_sectors = 0;
+        return;
+    }
+    if (words) { /* merge_line128's result for stored words: each word copied to both */
+        for (uint32_t j = 0; j < words; j++) {
+            uint32_t v;
+            memcpy(&v, d + word_at[j], 4);
+            memcpy(Lb.data + word_at[j], &v, 4);
+            memcpy(L.data + word_at[j], &v, 4);
+        }
+    } else {
+        merge_line128(below, Lb.data, d, mask, b);
+        merge_line128(c, L.data, d, mask, b);
+    }
+    part_line_bits(Lb, b[0], b[1], sectors, 0);
+    part_line_bits(L, b[0], b[1], sectors, 1);
+}
+
 uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
                                  const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
                                  size_t stride, const cache_hints *hints,
@@ -819,36 +855,9 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
         pair_count(&sb, sectors, mb->valid_sectors, count);
         touch(below, line_b);
         apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
-        const uint8_t *d = data + at;
         line128 L = line128_of(c, line), Lb = line128_of(below, line_b);
-        if (whole) { /* write_whole_line at both levels: every byte valid, dirty below only */
-            memcpy(Lb.data, d, 128);
-            memcpy(L.data, d, 128);
-            Lb.valid[0] = Lb.valid[1] = Lb.valid[2] = Lb.valid[3] = UINT64_MAX;
-            Lb.m->valid_sectors = Lb.m->dirty_sectors = sectors;
-            L.valid[0] = L.valid[1] = UINT64_MAX;
-            L.valid[2] = L.valid[3] = 0;
-            L.m->valid_sectors = sectors;
-            L.m->dirty_sectors = 0;
-            s.write_through_bytes += 128;
-            if (below_sets)
-                below_sets[k] = line_b >> GROUP_SHIFT;
-            continue;
-        }
-        if (words) { /* merge_line128's result for stored words: each word copied to both */
-            for (uint32_t j = 0; j < words; j++) {
-                uint32_t v;
-                memcpy(&v, d + word_at[j], 4);
-                memcpy(Lb.data + word_at[j], &v, 4);
-                memcpy(L.data + word_at[j], &v, 4);
-            }
-        } else {
-            merge_line128(below, Lb.data, d, masks + at, b);
-            merge_line128(c, L.data, d, masks + at, b);
-        }
-        part_line_bits(Lb, w0, w1, sectors, 0);
+        pair_bytes(c, below, L, Lb, data + at, masks + at, b, sectors, whole, words, word_at);
         s.write_through_bytes += stored;
-        part_line_bits(L, w0, w1, sectors, 1);
         if (below_sets)
             below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
     }

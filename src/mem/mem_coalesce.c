@@ -423,6 +423,13 @@ static void fields_whole_lines(memsys *ms, const mem_access *acc, const lane_tar
         }
         uint8_t *mask = q->mask + off, *data = q->data + off;
         const uint8_t (*lane)[MEM_MAX_LANE_BYTES] = &acc->data[l];
+        if (lazy && per_line == 4) { /* 32-byte structures: unrolled, no mask */
+            memcpy(data, lane[0], 4);
+            memcpy(data + stride, lane[1], 4);
+            memcpy(data + 2 * stride, lane[2], 4);
+            memcpy(data + 3 * stride, lane[3], 4);
+            continue;
+        }
         if (lazy) { /* words only: the mask is left to coalesce_fill_mask */
             for (uint32_t j = 0; j < per_line; j++, data += stride) memcpy(data, lane[j], 4);
             continue;
