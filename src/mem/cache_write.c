@@ -775,14 +775,14 @@ static uint32_t word_runs(uint64_t w0, uint64_t w1, uint32_t at[8])
 }
 
 /* A run's store of one line into both levels (L at the write-through c, Lb at `below`): its
- * bytes (data d, byte mask `mask`, store bits b touching `sectors`: every byte when `whole`,
+ * bytes (data d, byte mask `mask`, store bits b (words w0, w1) touching `sectors`: every byte when `whole`,
  * else `words` aligned words at word_at[] when not 0, else the byte-mask merge) and its valid
  * and dirty bits and sectors, as write_whole_line or part_line_merge leave them at each
  * level. */
 static inline __attribute__((always_inline)) void
 pair_bytes(const cache *c, const cache *below, line128 L, line128 Lb, const uint8_t *d,
-           const uint8_t *mask, const uint64_t *b, uint64_t sectors, int whole, uint32_t words,
-           const uint32_t *word_at)
+           const uint8_t *mask, const uint64_t *b, uint64_t w0, uint64_t w1, uint64_t sectors,
+           int whole, uint32_t words, const uint32_t *word_at)
 {
     if (whole) { /* every byte valid, dirty below only */
         memcpy(Lb.data, d, 128);
@@ -806,8 +806,8 @@ pair_bytes(const cache *c, const cache *below, line128 L, line128 Lb, const uint
         merge_line128(below, Lb.data, d, mask, b);
         merge_line128(c, L.data, d, mask, b);
     }
-    part_line_bits(Lb, b[0], b[1], sectors, 0);
-    part_line_bits(L, b[0], b[1], sectors, 1);
+    part_line_bits(Lb, w0, w1, sectors, 0);
+    part_line_bits(L, w0, w1, sectors, 1);
 }
 
 uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
@@ -856,7 +856,8 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
         touch(below, line_b);
         apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
         line128 L = line128_of(c, line), Lb = line128_of(below, line_b);
-        pair_bytes(c, below, L, Lb, data + at, masks + at, b, sectors, whole, words, word_at);
+        pair_bytes(c, below, L, Lb, data + at, masks + at, b, w0, w1, sectors, whole, words,
+                   word_at);
         s.write_through_bytes += stored;
         if (below_sets)
             below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
