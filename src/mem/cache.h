@@ -274,6 +274,26 @@ mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const v
                                   const cache_hints *hints, const cache_hints *below_hints,
                                   cache_result *result, cache_result *below_result, bool *taken,
                                   bool *below_written, uint32_t *below_set);
+/* cache_write_line_below for a run of up to n store lines (a warp's scattered store, a field
+ * of each of several structures, or its whole lines) that a write-through cache c (an L1 indexed by line
+ * number) and the write-back cache `below` both hold, 128-byte lines of 32-byte sectors and 16
+ * ways at both levels, neither with an evict-last line: line k's address, store bits (two
+ * words), data and byte mask (128 bytes each) are at byte k * stride from line_addrs, bits,
+ * data and masks (borrowed; a coalescer's line records). Line by line, in order, the same
+ * effects, counts and data in both caches as cache_write_line_below (which then writes
+ * below), without its per-line calls, result records and statistics updates: the statistics
+ * once for the run. Stops at the first line that is not of this kind (not held by both, an
+ * empty store, an evict-last line appeared), changing nothing of it. Returns how
+ * many lines it stored (0 also when the caches or hints do not fit); *sum and *below_sum
+ * (OUT) get the sums of those lines' cache_result counts at each level (sector_accesses,
+ * sector_hits, sector_misses; write_through_bytes at c; the rest 0), and below_sets[k] (OUT,
+ * may be NULL) each line's set in `below`. hints and below_hints as cache_write_line_below's
+ * (docs/cache-model.md, "Writes"). */
+uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
+                                 const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                 size_t stride, const cache_hints *hints,
+                                 const cache_hints *below_hints, cache_result *sum,
+                                 cache_result *below_sum, uint32_t *below_sets);
 
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's

@@ -549,14 +549,25 @@ static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *dat
 /* A scattered store's bytes (store bits bits[0..1], touching `sectors`) into resident line
  * `line` of a cache of 128-byte lines and 32-byte sectors: merged, valid, and dirty unless
  * written through (`through`), the line's sector bits as store_into_line leaves them. */
+static inline void part_line_bits(line128 L, uint64_t w0, uint64_t w1, uint64_t sectors,
+                                  int through);
+
 static inline void part_line_merge(cache *c, uint32_t line, const uint8_t *data,
                                    const uint8_t *mask, const uint64_t *bits, uint64_t sectors,
                                    int through)
 {
-    uint64_t w0 = bits[0], w1 = bits[1];
     line128 L = line128_of(c, line);
-    uint64_t *valid = L.valid, *dirt = valid + 2;
     merge_line128(c, L.data, data, mask, bits);
+    part_line_bits(L, bits[0], bits[1], sectors, through);
+}
+
+/* part_line_merge's steps after the bytes: the stored bytes (bits w0, w1, touching `sectors`)
+ * valid, and dirty unless written through (`through`), the line's sector bits as
+ * store_into_line leaves them. */
+static inline void part_line_bits(line128 L, uint64_t w0, uint64_t w1, uint64_t sectors,
+                                  int through)
+{
+    uint64_t *valid = L.valid, *dirt = valid + 2;
     valid[0] |= w0;
     valid[1] |= w1;
     L.m->valid_sectors |= sectors & sectors_all32(valid[0], valid[1]);
@@ -707,6 +718,155 @@ static int store_part_pair(cache *c, cache *below, uint64_t addr, const uint8_t 
     write_result_to_stats(c, r);
     *below_set = set;
     return 1;
+}
+
+/* Whether every line store_part_pair may take for caches c and below under hints h and hb has
+ * the pair's fixed conditions met (128-byte lines of 32-byte sectors, valid hints, 16 ways,
+ * c written through and indexed by line number, below written back); the per-line ones (no
+ * LAST line, both hold the line, a partial and nonzero store) remain. */
+static int pair_fits(const cache *c, const cache *below, const cache_hints *h,
+                     const cache_hints *hb)
+{
+    return c->config.line_bytes == 128 && below->config.line_bytes == 128 &&
+           c->sector_shift == 5 && below->sector_shift == 5 && hints_valid(c, h) &&
+           hints_valid(below, hb) && c->plain_index && c->ways == GROUP_LINES &&
+           below->ways == GROUP_LINES && writes_through(c, h) && !writes_through(below, hb);
+}
+
+/* The sector counts of one level's hit store line into the run's sums (part_hit_start's
+ * counts, summed): `count` sectors touched, those of `valid` hits. */
+static inline void pair_count(cache_result *sum, uint64_t sectors, uint64_t valid, uint32_t count)
+{
+    uint64_t hit = sectors & valid;
+    uint32_t hits = hit == sectors ? count : popcount64(hit);
+    sum->sector_accesses += count;
+    sum->sector_hits += hits;
+    sum->sector_misses += count - hits;
+}
+
+/* The sums of a run of store lines into a cache's statistics: `lines` writes, as
+ * write_result_to_stats once a line would add them. */
+static inline void pair_stats(cache *c, const cache_result *sum, uint32_t lines)
+{
+    c->stats.writes += lines;
+    c->stats.write_sector_hits += sum->sector_hits;
+    c->stats.write_sector_misses += sum->sector_misses;
+    c->stats.sector_accesses += sum->sector_accesses;
+    c->stats.sector_hits += sum->sector_hits;
+    c->stats.sector_misses += sum->sector_misses;
+    c->stats.write_through_bytes += sum->write_through_bytes;
+}
+
+/* The aligned 4-byte words of a 128-byte line's store bits w0, w1 when the stored bytes are
+ * such words only, at most 8 of them: their offsets into at[] (OUT), and how many; 0 otherwise.
+ * A word's four bits are all set or all clear exactly when spreading each nibble's low bit
+ * over its nibble (a multiply by 15, which no nibble's 15 at most carries out of) gives the
+ * bits back. */
+static uint32_t word_runs(uint64_t w0, uint64_t w1, uint32_t at[8])
+{
+    const uint64_t lows = UINT64_C(0x1111111111111111);
+    uint64_t l0 = w0 & lows, l1 = w1 & lows;
+    if (l0 * 15 != w0 || l1 * 15 != w1 || popcount64(l0) + popcount64(l1) > 8)
+        return 0;
+    uint32_t n = 0;
+    for (; l0; l0 &= l0 - 1) at[n++] = (uint32_t)__builtin_ctzll(l0);
+    for (; l1; l1 &= l1 - 1) at[n++] = 64 + (uint32_t)__builtin_ctzll(l1);
+    return n;
+}
+
+/* A run's store of one line into both levels (L at the write-through c, Lb at `below`): its
+ * bytes (data d, byte mask `mask`, store bits b (words w0, w1) touching `sectors`: every byte when `whole`,
+ * else `words` aligned words at word_at[] when not 0, else the byte-mask merge) and its valid
+ * and dirty bits and sectors, as write_whole_line or part_line_merge leave them at each
+ * level. */
+static inline __attribute__((always_inline)) void
+pair_bytes(const cache *c, const cache *below, line128 L, line128 Lb, const uint8_t *d,
+           const uint8_t *mask, const uint64_t *b, uint64_t w0, uint64_t w1, uint64_t sectors,
+           int whole, uint32_t words, const uint32_t *word_at)
+{
+    if (whole) { /* every byte valid, dirty below only */
+        memcpy(Lb.data, d, 128);
+        memcpy(L.data, d, 128);
+        Lb.valid[0] = Lb.valid[1] = Lb.valid[2] = Lb.valid[3] = UINT64_MAX;
+        Lb.m->valid_sectors = Lb.m->dirty_sectors = sectors;
+        L.valid[0] = L.valid[1] = UINT64_MAX;
+        L.valid[2] = L.valid[3] = 0;
+        L.m->valid_sectors = sectors;
+        L.m->dirty_sectors = 0;
+        return;
+    }
+    if (words) { /* merge_line128's result for stored words: each word copied to both */
+        for (uint32_t j = 0; j < words; j++) {
+            uint32_t v;
+            memcpy(&v, d + word_at[j], 4);
+            memcpy(Lb.data + word_at[j], &v, 4);
+            memcpy(L.data + word_at[j], &v, 4);
+        }
+    } else {
+        merge_line128(below, Lb.data, d, mask, b);
+        merge_line128(c, L.data, d, mask, b);
+    }
+    part_line_bits(Lb, w0, w1, sectors, 0);
+    part_line_bits(L, w0, w1, sectors, 1);
+}
+
+uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
+                                 const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                 size_t stride, const cache_hints *hints,
+                                 const cache_hints *below_hints, cache_result *sum,
+                                 cache_result *below_sum, uint32_t *below_sets)
+{
+    result_clear(sum);
+    result_clear(below_sum);
+    if (!n || !pair_fits(c, below, hints, below_hints))
+        return 0;
+    const uint8_t alloc = hints->alloc, below_alloc = below_hints->alloc;
+    uint64_t w0 = 0, w1 = 0, sectors = 0;
+    uint32_t count = 0, stored = 0, k = 0, words = 0, word_at[8];
+    int whole = 0;
+    cache_result s = {0}, sb = {0}; /* the sums, in registers: *sum may alias the caches */
+    for (; k < n; k++) {
+        size_t at = k * stride;
+        const uint64_t *b = (const uint64_t *)(const void *)((const uint8_t *)bits + at);
+        if (k == 0 || b[0] != w0 || b[1] != w1) { /* a warp's lines often share their bits */
+            w0 = b[0], w1 = b[1];
+            sectors = sectors_any32(w0, w1);
+            if (sectors == 0)
+                break; /* nothing stored: write_line's own path */
+            whole = (w0 & w1) == UINT64_MAX;
+            count = popcount64(sectors);
+            stored = stored_bytes(b);
+            words = whole ? 0 : word_runs(w0, w1, word_at);
+        }
+        uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
+        if ((addr & 127) || (c->last_count | below->last_count) != 0)
+            break;
+        const line_meta *m, *mb;
+        uint32_t line = find_slot_memo(c, addr >> 7, &m);
+        if (line == NO_INDEX)
+            break;
+        uint32_t line_b = find_slot_memo(below, addr >> 7, &mb);
+        if (line_b == NO_INDEX)
+            break;
+        /* store_part_pair's steps, in its order, with the counts summed */
+        pair_count(&s, sectors, m->valid_sectors, count);
+        touch(c, line);
+        apply_alloc_hint(c, line, (cache_alloc)alloc);
+        pair_count(&sb, sectors, mb->valid_sectors, count);
+        touch(below, line_b);
+        apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
+        line128 L = line128_of(c, line), Lb = line128_of(below, line_b);
+        pair_bytes(c, below, L, Lb, data + at, masks + at, b, w0, w1, sectors, whole, words,
+                   word_at);
+        s.write_through_bytes += stored;
+        if (below_sets)
+            below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
+    }
+    pair_stats(below, &sb, k);
+    pair_stats(c, &s, k);
+    *sum = s;
+    *below_sum = sb;
+    return k;
 }
 
 mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,

@@ -26,6 +26,22 @@ void coalesce_begin(memsys *ms)
     ms->nreqs = ms->nhashed = 0;
     ms->npieces = 0;
     ms->whole_lanes = ms->block_lanes = 0;
+    ms->masks_lazy = 0;
+}
+
+void coalesce_fill_mask(const memsys *ms, line_req *r)
+{
+    if (r - ms->reqs >= (ptrdiff_t)ms->masks_lazy)
+        return;
+    /* each byte of bits spread over eight mask bytes: byte i keeps bit i (a multiply, no
+     * carries), any nonzero byte made 1 (its top bit set as cache_write.c's blend8 sets it) */
+    const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    for (uint32_t i = 0; i < LINE_BYTES_MAX; i += 8) {
+        uint64_t b = (r->byte_bits[i / 64] >> (i % 64)) & 0xFF;
+        uint64_t x = (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+        uint64_t ones = ((((x & low7) + low7) | x) & ~low7) >> 7;
+        memcpy(r->mask + i, &ones, 8);
+    }
 }
 
 /* Zeroes a store request's byte mask (LINE_BYTES_MAX bytes) with fixed 16-byte stores: GCC makes
@@ -384,6 +400,8 @@ static void fields_whole_lines(memsys *ms, const mem_access *acc, const lane_tar
     uint32_t line_bytes = ms->line_bytes, per_line = line_bytes / stride, lines = n / per_line;
     uint64_t first = t[l0].offset, line_addr = first & ~(uint64_t)(line_bytes - 1);
     uint32_t off = (uint32_t)(first - line_addr);
+    /* a store of 4-byte words, at most 8 a line: cache_write_lines_below's words (masks_lazy) */
+    const int lazy = store && bytes == 4 && per_line <= 8 && line_bytes == LINE_BYTES_MAX;
     for (uint32_t k = 0, l = l0; k < lines; k++, l += per_line, line_addr += line_bytes) {
         line_req *q = &ms->reqs[k];
         q->line_addr = line_addr;
@@ -403,9 +421,20 @@ static void fields_whole_lines(memsys *ms, const mem_access *acc, const lane_tar
             }
             continue;
         }
-        clear_mask(q->mask);
         uint8_t *mask = q->mask + off, *data = q->data + off;
         const uint8_t (*lane)[MEM_MAX_LANE_BYTES] = &acc->data[l];
+        if (lazy && per_line == 4) { /* 32-byte structures: unrolled, no mask */
+            memcpy(data, lane[0], 4);
+            memcpy(data + stride, lane[1], 4);
+            memcpy(data + 2 * stride, lane[2], 4);
+            memcpy(data + 3 * stride, lane[3], 4);
+            continue;
+        }
+        if (lazy) { /* words only: the mask is left to coalesce_fill_mask */
+            for (uint32_t j = 0; j < per_line; j++, data += stride) memcpy(data, lane[j], 4);
+            continue;
+        }
+        clear_mask(q->mask);
         if (bytes == 4) { /* a word a lane: fixed-size copies */
             const uint32_t ones = 0x01010101u;
             for (uint32_t j = 0; j < per_line; j++, mask += stride, data += stride) {
@@ -420,6 +449,7 @@ static void fields_whole_lines(memsys *ms, const mem_access *acc, const lane_tar
         }
     }
     ms->nreqs = lines;
+    ms->masks_lazy = lazy ? lines : 0;
     ms->max_line = line_addr - line_bytes;
     ms->last_req = lines - 1;
 }

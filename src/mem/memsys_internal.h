@@ -139,6 +139,10 @@ struct memsys {
      * the bytes from block_base on, in reqs[0 ..) one after the other; block_lanes 0: none. */
     uint32_t block_l0, block_lanes;
     uint64_t block_base;
+    /* A store whose line requests reqs[0 .. masks_lazy) have no byte mask written (a field
+     * store of 4-byte words, at most 8 a line, which cache_write_lines_below copies by their
+     * bits): any other use of those masks takes coalesce_fill_mask first. 0: all written. */
+    uint32_t masks_lazy;
     /* Set by memsys_access for the access in progress: the stride lane_stride would find when
      * the bounds scan already saw a full warp of aligned global lanes at one stride (it then
      * needs no scan of its own); UINT64_MAX: not known. */
@@ -198,6 +202,9 @@ int coalesce_access(memsys *ms, const mem_ctx *ctx, const mem_access *acc, const
                     uint32_t lanes, int store);
 /* A load's data, from the line requests' data into acc->data's lanes. */
 void coalesce_copy_out(const memsys *ms, mem_access *acc);
+/* Writes the byte mask of store line request `r` (in ms->reqs) from its byte bits when the
+ * coalescer left it unwritten (memsys.masks_lazy); nothing otherwise. */
+void coalesce_fill_mask(const memsys *ms, line_req *r);
 /* Whether the access touches every byte of line request `r`. */
 int coalesce_whole_line(const memsys *ms, const line_req *r);
 /* Adds lane `lane`'s texel `slot` (`bytes` at global `addr`) to the line requests, split at

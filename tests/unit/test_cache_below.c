@@ -8,7 +8,8 @@
  *   after every store both L1 results, both caches' statistics and lines, every DRAM call and
  *   the bytes must agree. Then 16-way caches (the presets' geometry), where a scattered store
  *   line that both levels hold takes a one-pass path of its own (cache_write.c,
- *   store_part_pair), against the same adapter path.
+ *   store_part_pair), against the same adapter path; and cache_write_lines_below, the same
+ *   one-pass store for a run of such lines, against the adapter line by line.
  * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
  *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
 #include <setjmp.h>
@@ -293,6 +294,128 @@ static void test_store_below_16way(void **state)
     }
 }
 
+/* A line record as a coalescer keeps it, for cache_write_lines_below's strided arguments. */
+typedef struct run_line {
+    uint64_t addr;
+    uint64_t bits[2];
+    uint8_t data[128], mask[128];
+} run_line;
+
+/* Runs of up to 8 store lines through cache_write_lines_below on `b` (each line it does not
+ * take through cache_write_line_below, then the run again from the next line, as mem_hier.c's
+ * store loop does) against cache_write_line_bits through the adapter on `a`, line by line: the
+ * sums of the taken lines' results, their L2 sets, both caches' statistics and lines after
+ * each run, every DRAM call and finally the bytes agree. Returns the lines the run path took. */
+static uint32_t store_run_both(hier *a, hier *b, run_line *ln, uint32_t n, const cache_hints *h)
+{
+    cache_hints below_hints = {.request = h->request};
+    cache_result want1, want2;
+    memset(&want1, 0, sizeof want1);
+    memset(&want2, 0, sizeof want2);
+    uint32_t taken_lines = 0;
+    for (uint32_t i = 0; i < n;) {
+        cache_result s1, s2;
+        uint32_t sets[8];
+        cache_stats l2_before = *cache_get_stats(a->l2);
+        uint32_t k = cache_write_lines_below(b->l1, b->l2, n - i, &ln[i].addr, ln[i].bits,
+                                             ln[i].data, ln[i].mask, sizeof *ln, h, &below_hints,
+                                             &s1, &s2, sets);
+        memset(&want1, 0, sizeof want1);
+        for (uint32_t j = i; j < i + k; j++) {
+            cache_result ra;
+            assert_int_equal(cache_write_line_bits(a->l1, ln[j].addr, ln[j].data, ln[j].mask,
+                                                   ln[j].bits, h, &ra),
+                             MEM_OK);
+            assert_true(ra.line_hit);
+            want1.sector_accesses += ra.sector_accesses;
+            want1.sector_hits += ra.sector_hits;
+            want1.sector_misses += ra.sector_misses;
+            want1.write_through_bytes += ra.write_through_bytes;
+            assert_int_equal(sets[j - i], cache_set_of(b->l2, ln[j].addr));
+        }
+        const cache_stats *l2_after = cache_get_stats(a->l2);
+        assert_int_equal(s1.sector_accesses, want1.sector_accesses);
+        assert_int_equal(s1.sector_hits, want1.sector_hits);
+        assert_int_equal(s1.sector_misses, want1.sector_misses);
+        assert_int_equal(s1.write_through_bytes, want1.write_through_bytes);
+        assert_int_equal(s2.sector_accesses, l2_after->sector_accesses - l2_before.sector_accesses);
+        assert_int_equal(s2.sector_hits, l2_after->sector_hits - l2_before.sector_hits);
+        assert_int_equal(s2.sector_misses, l2_after->sector_misses - l2_before.sector_misses);
+        assert_int_equal(s1.evictions + s2.evictions + s1.writeback_bytes + s2.writeback_bytes +
+                             s2.write_through_bytes + s1.fill_bytes + s2.fill_bytes,
+                         0);
+        taken_lines += k;
+        i += k;
+        if (i < n) { /* the line the run left: both through the general entry points */
+            const uint8_t *mask = (ln[i].bits[0] & ln[i].bits[1]) == UINT64_MAX ? NULL : ln[i].mask;
+            store_both(a, b, ln[i].addr, ln[i].data, mask, h);
+            i++;
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            assert_same_line(a->l1, b->l1, ln[j].addr);
+            assert_same_line(a->l2, b->l2, ln[j].addr);
+        }
+        assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
+        assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
+        assert_int_equal(a->count, b->count);
+        assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+    }
+    return taken_lines;
+}
+
+/* cache_write_lines_below against the adapter path on the 16-way caches of
+ * test_store_below_16way: runs of 1 to 8 lines 2 KiB apart (one L1 set), mostly among 12 lines
+ * both levels hold, some among 24 (misses and evictions stop a run); a field of a 32-byte
+ * structure a lane (the same bits on every line of the run), scattered words, a whole line and
+ * an empty mask among them; every hint (LAST hints making LAST lines in the middle of a run
+ * when the caches allow them), the L2 sliced or not, write-through and write-back levels (the
+ * run path takes nothing unless the L1 writes through and the L2 back). */
+static void test_store_lines_16way(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 16; mode++) {
+        hier a, b;
+        uint32_t slices = mode & 4 ? 2 : 0;
+        uint64_t persist = mode & 8 ? 4 : 0;
+        setup_16way(&a, mode & 1, mode & 2, slices, persist);
+        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        int token;
+        cache_hints plain = {.request = &token};
+        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
+        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
+        cache_hints normal = {.alloc = CACHE_ALLOC_NORMAL, .request = &token};
+        cache_hints first = {.alloc = CACHE_ALLOC_FIRST, .request = &token};
+        uint32_t taken = 0;
+        for (int r = 0; r < 150; r++) {
+            run_line ln[8];
+            uint32_t n = 1 + (uint32_t)(r * 5) % 8;
+            for (uint32_t j = 0; j < n; j++) {
+                int v = r * 8 + (int)j;
+                memset(ln[j].mask, 0, 128);
+                for (int i = 0; i < 128; i++) ln[j].data[i] = (uint8_t)(v * 7 + i * 3 + mode);
+                int kind = v % 23 == 5 ? 0 : v % 29 == 6 ? 3 : r % 4 == 1 ? 2 : 1;
+                for (int lane = 0; lane < 4 && kind == 1; lane++) /* a field: the run's bits */
+                    memset(ln[j].mask + lane * 32 + (r % 7) * 4, 1, 4);
+                for (int lane = 0; lane < 12 && kind == 2; lane++)
+                    memset(ln[j].mask + (lane * 36 + v) % 124, 1, 4);
+                if (kind == 0)
+                    memset(ln[j].mask, 1, 128);
+                bits_of(ln[j].mask, ln[j].bits);
+                int idx = r % 5 == 0 ? (v * 7) % 24 : (r + (int)j) % 12;
+                ln[j].addr = BASE + (uint64_t)idx * 2048;
+            }
+            const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
+                                   : r % 17 == 4 ? &normal : r % 19 == 5 ? &first : &plain;
+            taken += store_run_both(&a, &b, ln, n, h);
+        }
+        if ((mode & 3) == 1 && !persist)
+            assert_true(taken > 200);
+        else if ((mode & 3) != 1)
+            assert_int_equal(taken, 0);
+        assert_flushed_same(&a, &b, 24 * 2048);
+    }
+}
+
 /* A 16-way L1 of 128 B lines, 32 B sectors and 64 sets (the presets' L1 geometry: one line
  * block per set). */
 static cache *l1_16way(hier *h)
@@ -463,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_store_below_matches_adapter),
         cmocka_unit_test(test_store_below_refusals),
         cmocka_unit_test(test_store_below_16way),
+        cmocka_unit_test(test_store_lines_16way),
         cmocka_unit_test(test_held_lines_16way),
         cmocka_unit_test(test_victims_16way),
     };

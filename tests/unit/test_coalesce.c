@@ -236,6 +236,34 @@ static void test_field_strides(void **state)
     }
 }
 
+/* A full warp's 4-byte field stores whose lanes fill whole lines (fields_whole_lines, whose
+ * byte masks are left to coalesce_fill_mask): first into lines no cache holds (each line
+ * through store_line with its mask filled, then written around the L1), then, after a load of
+ * the words beside them brought the lines into the L1 and the L2, as one run
+ * (cache_write_lines_below); every stored word and the words beside it, and the served lists. */
+static void test_field_stores_whole_lines(void **state)
+{
+    fixture *fx = *state;
+    const uint64_t base = 16384;
+    for (uint32_t round = 0; round < 2; round++) {
+        if (round == 1)
+            assert_int_equal(load_strided(fx, 4, 1, 0xFFFFFFFFu, base + 4, 32), 8);
+        mem_access *a = begin(fx, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xFFFFFFFFu);
+        memsys_test_strided(a, fx->buf + base, 32);
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint32_t v = 9000 + 100 * round + l;
+            memcpy(a->data[l], &v, 4);
+        }
+        assert_int_equal(run_checked(fx), 8);
+        for (uint32_t l = 0; l < MEM_LANES; l++) {
+            uint64_t off = base + 32 * l;
+            assert_int_equal(word_at(fx, off), 9000 + 100 * round + l);
+            assert_int_equal(word_at(fx, off - 4), 3 * (off / 4 - 1) + 1);
+            assert_int_equal(word_at(fx, off + 4), 3 * (off / 4 + 1) + 1);
+        }
+    }
+}
+
 static void test_lanes_going_back(void **state)
 {
     fixture *fx = *state;
@@ -438,6 +466,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_contiguous_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fixed_strides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_strides, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_field_stores_whole_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lanes_going_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_lanes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_local_words, setup, teardown),
