@@ -885,7 +885,7 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 }
 
 /* What h_ld_shared_reg leaves to the general path: a partial warp (ld_scalar), or a full warp's
- * access mem_shared_load_reg declined, whose addresses acc holds (do_access, then the value into
+ * access mem_shared_load_reg(32) declined, whose addresses acc holds (do_access, then the value into
  * register row r). Out of line, so that h_ld_shared_reg's own path saves no registers for it. */
 static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const exec_xinsn *x,
                                                             uint32_t mask, uint64_t *r)
@@ -905,7 +905,8 @@ static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const 
 
 /* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler):
  * a full warp's offsets (the register plus the offset, as prepare_reg makes them), counts and
- * values in one call of mem_shared_load_reg, straight into the destination register. */
+ * values in one call of mem_shared_load_reg32 (or mem_shared_load_reg for 64-bit address
+ * arithmetic), straight into the destination register. */
 static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     const ir_insn *in = x->in;
@@ -919,8 +920,9 @@ static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     access_header(w, x, mask, acc, MEM_OP_LOAD);
     acc->space = in->mem.space;
     const uint64_t *row = w->regs + (size_t)in->src[0].reg * LANES;
-    uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
-    if (mem_shared_load_reg(rs->ms, &w->mctx, acc, row, (uint64_t)in->src[0].imm, keep, r)) {
+    uint64_t base = (uint64_t)in->src[0].imm;
+    if ((x->aux & MEM_AUX_ADDR32) ? mem_shared_load_reg32(rs->ms, &w->mctx, acc, row, base, r)
+                                  : mem_shared_load_reg(rs->ms, &w->mctx, acc, row, base, r)) {
         ld_shared_reg_general(w, x, mask, r);
         return;
     }

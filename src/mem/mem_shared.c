@@ -253,7 +253,7 @@ static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
 }
 
 /* span_plain of the offsets (row[l] + base) & keep, written into a[] first (a register row plus
- * an offset, mem_shared_load_reg). */
+ * an offset, mem_shared_load_reg32). */
 static warp_span row_span_plain(const uint64_t *row, uint64_t base, uint64_t keep, uint64_t *a,
                                 uint32_t bytes, uint32_t limit)
 {
@@ -270,8 +270,10 @@ static warp_span row_span_plain(const uint64_t *row, uint64_t base, uint64_t kee
  * made and measured in one pass, in registers). The lowest and highest offsets come from
  * unsigned 32-bit minima and maxima of the halves, exact once the OR of all has shown every
  * upper half zero (offsets of 2^32 and more are refused: no window is that large). */
-__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *row, uint64_t base, uint64_t keep, uint64_t *a, uint32_t bytes,
-          uint32_t limit)
+__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *row,
+                                                                  uint64_t base, uint64_t keep,
+                                                                  uint64_t *a, uint32_t bytes,
+                                                                  uint32_t limit)
 {
     warp_span s = {0, 0, 0};
     const __m256i b = _mm256_set1_epi64x((long long)base), k = _mm256_set1_epi64x((long long)keep);
@@ -345,35 +347,30 @@ row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], u
     }
     if (!_mm256_testz_si256(any, _mm256_set1_epi32((int)(bytes - 1))))
         return s;
-    __m128i lo = _mm_min_epu32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
-    __m128i hi = _mm_max_epu32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
-    lo = _mm_min_epu32(lo, _mm_unpackhi_epi64(lo, lo));
-    hi = _mm_max_epu32(hi, _mm_unpackhi_epi64(hi, hi));
-    s.low = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu32(lo, _mm_srli_epi64(lo, 32)));
-    s.high = (uint32_t)_mm_cvtsi128_si32(_mm_max_epu32(hi, _mm_srli_epi64(hi, 32)));
+    /* One reduction for both: the highest is the complement of the lowest complement; the
+     * lows' halves go into the low 128 bits, the complements' into the high ones. */
+    __m256i h = _mm256_xor_si256(high, _mm256_set1_epi32(-1));
+    __m256i m = _mm256_min_epu32(_mm256_permute2x128_si256(low, h, 0x20),
+                                 _mm256_permute2x128_si256(low, h, 0x31));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+    s.low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(m));
+    s.high = ~(uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(m, 1));
     s.ok = s.high < limit && limit - s.high >= bytes;
     return s;
 }
 
-/* The loaded elements of a full warp into out[] from its 32-bit offsets in v[0..3]
- * (row32_span_avx2's, all below the window's size, so below 2^31 as the gathers' signed indices
- * need): eight lanes per gather of 4-byte elements, zero-extended, or four per gather of 8-byte
- * ones. Each gather reads exactly the lanes' bytes. */
+/* The loaded 4-byte elements of a full warp into out[], zero-extended, from its 32-bit offsets in
+ * v[0..3] (row32_span_avx2's, all below the window's size, so below 2^31 as the gathers' signed
+ * indices need), eight lanes per gather. Each gather reads exactly the lanes' bytes. */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
-gather32_avx2(const uint8_t *shared, const __m256i v[4], uint32_t bytes, uint64_t *out)
+gather32_avx2(const uint8_t *shared, const __m256i v[4], uint64_t *out)
 {
     for (uint32_t k = 0; k < 4; k++) {
         __m256i *o = (__m256i *)(void *)&out[8 * k];
-        if (bytes == 4) {
-            __m256i g = _mm256_i32gather_epi32((const int *)(const void *)shared, v[k], 1);
-            _mm256_storeu_si256(o, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(g)));
-            _mm256_storeu_si256(o + 1, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(g, 1)));
-        } else {
-            const long long *base = (const long long *)(const void *)shared;
-            _mm256_storeu_si256(o, _mm256_i32gather_epi64(base, _mm256_castsi256_si128(v[k]), 1));
-            _mm256_storeu_si256(o + 1, _mm256_i32gather_epi64(
-                                           base, _mm256_extracti128_si256(v[k], 1), 1));
-        }
+        __m256i g = _mm256_i32gather_epi32((const int *)(const void *)shared, v[k], 1);
+        _mm256_storeu_si256(o, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(g)));
+        _mm256_storeu_si256(o + 1, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(g, 1)));
     }
 }
 #endif
@@ -743,9 +740,9 @@ int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64
     return shared_load_plain(ms, ctx, acc, out);
 }
 
-/* mem_shared_load_reg's builds: with the AVX2 scan and gathers, for 64-bit address arithmetic
- * (any `keep`) and for 32-bit arithmetic (keep 0xFFFFFFFF, the usual shared-memory address),
- * and without them. */
+/* mem_shared_load_reg's and mem_shared_load_reg32's builds: with the AVX2 scan and gathers, for
+ * 64-bit address arithmetic (any `keep`) and for 32-bit arithmetic (the usual shared-memory
+ * address), and without them (`keep` 0xFFFFFFFF for 32-bit arithmetic). */
 #ifdef SHARED_AVX2
 __attribute__((target("avx2"))) static int shared_load_reg_avx2(memsys *ms, const mem_ctx *ctx,
                                                                 mem_access *acc,
@@ -773,10 +770,10 @@ __attribute__((target("avx2"))) static int shared_load_row32_avx2(memsys *ms, co
     if (!s.ok)
         return 1;
     count_warp(ms, acc, &s, bytes);
-    if (s.low == s.high)
-        load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1); /* the broadcast */
-    else
-        gather32_avx2(ctx->shared, v, bytes, out);
+    if (bytes == 4 && s.low != s.high)
+        gather32_avx2(ctx->shared, v, out);
+    else /* a broadcast, or 8-byte elements: four lanes a gather from acc->addr */
+        load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
     return 0;
 }
 #endif
@@ -795,19 +792,37 @@ static __attribute__((noinline)) int shared_load_reg_plain(memsys *ms, const mem
     return 0;
 }
 
-int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
-                        uint64_t base, uint64_t keep, uint64_t *out)
+/* The offsets made without the direct path (its configuration does not allow it), for
+ * memsys_access. */
+static __attribute__((noinline)) int row_declined(mem_access *acc, const uint64_t *row,
+                                                  uint64_t base, uint64_t keep)
 {
-    if (!ms->shared_direct) {
-        for (uint32_t l = 0; l < MEM_LANES; l++) acc->addr[l] = (row[l] + base) & keep;
-        return 1;
-    }
+    for (uint32_t l = 0; l < MEM_LANES; l++) acc->addr[l] = (row[l] + base) & keep;
+    return 1;
+}
+
+int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                        uint64_t base, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return row_declined(acc, row, base, UINT64_MAX);
 #ifdef SHARED_AVX2
     if (ms->host_avx2)
-        return keep == 0xFFFFFFFFull ? shared_load_row32_avx2(ms, ctx, acc, row, base, out)
-                                     : shared_load_reg_avx2(ms, ctx, acc, row, base, keep, out);
+        return shared_load_reg_avx2(ms, ctx, acc, row, base, UINT64_MAX, out);
 #endif
-    return shared_load_reg_plain(ms, ctx, acc, row, base, keep, out);
+    return shared_load_reg_plain(ms, ctx, acc, row, base, UINT64_MAX, out);
+}
+
+int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                          uint64_t base, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return row_declined(acc, row, base, 0xFFFFFFFFull);
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_load_row32_avx2(ms, ctx, acc, row, base, out);
+#endif
+    return shared_load_reg_plain(ms, ctx, acc, row, base, 0xFFFFFFFFull, out);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

@@ -131,15 +131,15 @@ enum {
     INTO_OUT,
     FROM_IN,
     LOAD_WARP,   /* INTO_OUT through mem_shared_load_warp */
-    LOAD_REG32,  /* INTO_OUT through mem_shared_load_reg, 32-bit address arithmetic */
-    LOAD_REG64,  /* the same with 64-bit arithmetic */
+    LOAD_REG32,  /* INTO_OUT through mem_shared_load_reg32, 32-bit address arithmetic */
+    LOAD_REG64,  /* the same through mem_shared_load_reg, 64-bit arithmetic */
     LOAD_REG_ON, /* LOAD_REG32 loading into its own address row (ld [%r + 8] into %r) */
 };
 
 /* What twin 1 loads into out[] (in its own right or through the entries that fill it). */
 static int fills_out(int lanes) { return lanes == INTO_OUT || lanes >= LOAD_WARP; }
 
-/* mem_shared_load_reg on twin 1 with a row and offset that give acc->addr's offsets: the row's
+/* mem_shared_load_reg(32) on twin 1 with a row and offset that give acc->addr's offsets: the row's
  * upper halves junk under 32-bit arithmetic (the keep must drop them), the offset 0x1000 below
  * (which wraps lanes below it under either). acc->addr is cleared first: the call must write it
  * whether or not it takes the access. */
@@ -156,7 +156,8 @@ static int twin1_load_reg(twin *w, int lanes)
     }
     memset(w->acc.addr, 0xA5, sizeof w->acc.addr);
     uint64_t *out = lanes == LOAD_REG_ON ? row : w->out;
-    int rc = mem_shared_load_reg(w->ms, &w->ctx, &w->acc, row, base, keep, out);
+    int rc = keep == UINT64_MAX ? mem_shared_load_reg(w->ms, &w->ctx, &w->acc, row, base, out)
+                                : mem_shared_load_reg32(w->ms, &w->ctx, &w->acc, row, base, out);
     assert_memory_equal(w->acc.addr, want, sizeof want);
     if (out == row && rc == 0)
         memcpy(w->out, row, sizeof row);
@@ -371,7 +372,7 @@ static void test_load_warp_as_shared_warp(void **state)
     assert_int_equal(wavefronts(fx), 32);
 }
 
-/* mem_shared_load_reg, the offsets made from a register row, with 32-bit and 64-bit address
+/* mem_shared_load_reg and mem_shared_load_reg32, the offsets made from a register row, with 32-bit and 64-bit address
  * arithmetic and into its own row, takes what mem_shared_load_warp takes, with the same outcome
  * (data, counts, wavefronts, results, the offsets left in acc->addr), and declines the same:
  * broadcasts of one word and of two, a row of words, the padded and unpadded columns, strides
