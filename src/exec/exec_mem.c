@@ -316,7 +316,6 @@ static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint6
     return 0;
 }
 
-
 /* A warp's global load or store in runs of contiguous lanes that mem_global_warp takes (a load into out[],
  * a store from in[] when not NULL, see there), as do_access would make it: through the entry
  * do_access would choose (memsys_load_if_local or memsys_store_deferred on a host thread beside
@@ -885,8 +884,9 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 }
 
 /* What h_ld_shared_reg leaves to the general path: a partial warp (ld_scalar), or a full warp's
- * access mem_shared_load_reg(32) declined, whose addresses acc holds (do_access, then the value into
- * register row r). Out of line, so that h_ld_shared_reg's own path saves no registers for it. */
+ * access mem_shared_load_reg(32) declined, whose addresses acc holds (do_access, then the value
+ * into register row r). Out of line, so that h_ld_shared_reg's own path saves no registers for
+ * it. */
 static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const exec_xinsn *x,
                                                             uint32_t mask, uint64_t *r)
 {

@@ -253,7 +253,7 @@ static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
 }
 
 /* span_plain of the offsets (row[l] + base) & keep, written into a[] first (a register row plus
- * an offset, mem_shared_load_reg32). */
+ * an offset, mem_shared_load_reg and mem_shared_load_reg32). */
 static warp_span row_span_plain(const uint64_t *row, uint64_t base, uint64_t keep, uint64_t *a,
                                 uint32_t bytes, uint32_t limit)
 {
@@ -331,7 +331,8 @@ row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], u
     const __m256i b = _mm256_set1_epi32((int)base);
     __m256i any = _mm256_setzero_si256(), low = _mm256_set1_epi32(-1), high = any;
     for (uint32_t k = 0; k < 4; k++) {
-        __m256 x = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)&row[8 * k]));
+        __m256 x = _mm256_castsi256_ps(
+            _mm256_loadu_si256((const __m256i *)(const void *)&row[8 * k]));
         __m256 y = _mm256_castsi256_ps(
             _mm256_loadu_si256((const __m256i *)(const void *)&row[8 * k + 4]));
         __m256i w = _mm256_castps_si256(_mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));

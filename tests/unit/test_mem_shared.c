@@ -6,7 +6,9 @@
  * build and (where the host has it) their AVX2 build, with the lanes' values in mem_access.data
  * or in 64-bit register arrays. Also checked: which accesses the direct path takes, the wavefronts of the patterns its short cuts cover (docs/statistics.md, "Shared
  * memory"), and that a declined access changed nothing; mem_shared_load_warp, the entry for
- * loads whose shape the caller has checked, against mem_shared_warp on the same loads. */
+ * loads whose shape the caller has checked, against mem_shared_warp on the same loads; and
+ * mem_shared_load_reg and mem_shared_load_reg32, which make the offsets from a register row,
+ * against both. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -372,13 +374,13 @@ static void test_load_warp_as_shared_warp(void **state)
     assert_int_equal(wavefronts(fx), 32);
 }
 
-/* mem_shared_load_reg and mem_shared_load_reg32, the offsets made from a register row, with 32-bit and 64-bit address
- * arithmetic and into its own row, takes what mem_shared_load_warp takes, with the same outcome
- * (data, counts, wavefronts, results, the offsets left in acc->addr), and declines the same:
- * broadcasts of one word and of two, a row of words, the padded and unpadded columns, strides
- * of 2 and 6 words, a permutation, two runs of a stencil's rows, 8-byte lanes in and across
- * blocks, one lane alone at the lowest or highest word, and misaligned lanes, lanes past the
- * window and lanes at 2^32 and above. */
+/* mem_shared_load_reg and mem_shared_load_reg32, the offsets made from a register row (64-bit
+ * and 32-bit address arithmetic, and the 32-bit one loading into its own row), take what
+ * mem_shared_load_warp takes, with the same outcome (data, counts, wavefronts, results, the
+ * offsets left in acc->addr), and decline the same: broadcasts of one word and of two, a row of
+ * words, the padded and unpadded columns, strides of 2 and 6 words, a permutation, two runs of
+ * a stencil's rows, 8-byte lanes in and across blocks, one lane alone at the lowest or highest
+ * word, and misaligned lanes, lanes past the window and lanes at 2^32 and above. */
 static void test_load_reg_as_load_warp(void **state)
 {
     fixture *fx = *state;
@@ -387,18 +389,27 @@ static void test_load_reg_as_load_warp(void **state)
         int taken;
         uint32_t wavefronts;
     } cases[] = {
-        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, 0}, 1, 1},   {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 0}, 1, 1},
-        {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 128, 64}, 1, 1},  {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 0, 128}, 1, 2},
-        {{MEM_OP_LOAD, 4, 1, STRIDED, 64, 4}, 1, 1},     {{MEM_OP_LOAD, 4, 1, STRIDED, 8, 132}, 1, 1},
-        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 128}, 1, 32},   {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 8}, 1, 2},
-        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 24}, 1, 2},     {{MEM_OP_LOAD, 4, 1, SCATTERED, 256, 4}, 1, 1},
-        {{MEM_OP_LOAD, 4, 1, RUNS, 76, 72}, 1, 2},       {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, -132ull}, 1, 1},
-        {{MEM_OP_LOAD, 8, 1, STRIDED, 0, 8}, 1, 2},      {{MEM_OP_LOAD, 8, 1, STRIDED, 8, 128}, 1, 32},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, 0}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 0}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 128, 64}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 0, 128}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 64, 4}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 8, 132}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 128}, 1, 32},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 8}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 24}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, SCATTERED, 256, 4}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, RUNS, 76, 72}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, -132ull}, 1, 1},
+        {{MEM_OP_LOAD, 8, 1, STRIDED, 0, 8}, 1, 2},
+        {{MEM_OP_LOAD, 8, 1, STRIDED, 8, 128}, 1, 32},
         {{MEM_OP_LOAD, 8, 1, STRIDED, 4216, 0}, 1, 2},
         /* the lowest or the highest offset in one lane alone, a bank's row away */
-        {{MEM_OP_LOAD, 4, 1, LANE1_AT, 128, -128ull}, 1, 2}, {{MEM_OP_LOAD, 4, 1, LANE1_AT, 0, 256}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, LANE1_AT, 128, -128ull}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, LANE1_AT, 0, 256}, 1, 2},
         {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 2}, 0, 0},
-        {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 4224}, 0, 0},  {{MEM_OP_LOAD, 8, 1, ODD_LANE, 0, 4}, 0, 0},
+        {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 4224}, 0, 0},
+        {{MEM_OP_LOAD, 8, 1, ODD_LANE, 0, 4}, 0, 0},
         {{MEM_OP_LOAD, 4, 1, STRIDED, 4112, 4}, 0, 0},
         {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, (1ull << 32) + 4}, 0, 0},
     };
