@@ -316,18 +316,6 @@ static int shared_warp(exec_warp *w, mem_access *acc, uint64_t *out, const uint6
     return 0;
 }
 
-/* shared_warp for a full warp's load of one 4- or 8-byte element without the uniform hint
- * (h_ld_shared_reg's loads, their shape decided at decode), through mem_shared_load_warp. */
-static inline int shared_load(exec_warp *w, mem_access *acc, uint64_t *out)
-{
-    exec_run_state *rs = w->run;
-    if (mem_shared_load_warp(rs->ms, &w->mctx, acc, out))
-        return 1;
-    if (rs->launch->on_access)
-        rs->launch->on_access(acc, rs->launch->access_user);
-    return 0;
-}
-
 /* A warp's global load or store in runs of contiguous lanes that mem_global_warp takes (a load into out[],
  * a store from in[] when not NULL, see there), as do_access would make it: through the entry
  * do_access would choose (memsys_load_if_local or memsys_store_deferred on a host thread beside
@@ -904,18 +892,19 @@ static void h_ld_scalar_shared(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u64(r, acc, 0, mask);
 }
 
-/* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler),
- * through prepare_reg and shared_load. */
-static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+/* What h_ld_shared_reg leaves to the general path: a partial warp (ld_scalar), or a full warp's
+ * access mem_shared_load_reg(32) declined, whose addresses acc holds (do_access, then the value
+ * into register row r). Out of line, so that h_ld_shared_reg's own path saves no registers for
+ * it. */
+static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const exec_xinsn *x,
+                                                            uint32_t mask, uint64_t *r)
 {
     if (mask != FULL_MASK) {
         ld_scalar(w, x, mask, 0, 0);
         return;
     }
     mem_access *acc = &w->run->acc;
-    prepare_reg(w, x, mask, acc, MEM_OP_LOAD);
-    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
-    if (!shared_load(w, acc, r) || do_access(w, x, acc))
+    if (do_access(w, x, acc))
         return;
     if (acc->elem_bytes == 4)
         unpack_u32(r, acc, 0, mask, w->run->prog->host_avx2);
@@ -923,30 +912,32 @@ static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         unpack_u64(r, acc, 0, mask);
 }
 
-#ifdef EXEC_AVX2_VARIANTS
-/* h_ld_shared_reg built for AVX2 (chosen at decode where the host has it): a full warp's
- * register loop in this function's own AVX2 code instead of a call of reg_addresses_avx2; the
- * same addresses. A partial warp, or a program told not to use AVX2 (exec_program.host_avx2),
- * takes h_ld_shared_reg. */
-__attribute__((target("avx2"))) static void h_ld_shared_reg_avx2(exec_warp *w,
-                                                                 const exec_xinsn *x,
-                                                                 uint32_t mask)
+/* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler):
+ * a full warp's offsets (the register plus the offset, as prepare_reg makes them), counts and
+ * values in one call of mem_shared_load_reg32 (or mem_shared_load_reg for 64-bit address
+ * arithmetic), straight into the destination register. */
+static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
-    if (mask != FULL_MASK || !w->run->prog->host_avx2) {
-        h_ld_shared_reg(w, x, mask);
+    const ir_insn *in = x->in;
+    uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
+    if (mask != FULL_MASK) {
+        ld_shared_reg_general(w, x, mask, r);
         return;
     }
-    mem_access *acc = &w->run->acc;
-    prepare_reg_in(w, x, mask, acc, MEM_OP_LOAD, 1);
-    uint64_t *r = w->regs + (size_t)x->in->dst[0].reg * LANES;
-    if (!shared_load(w, acc, r) || do_access(w, x, acc))
+    exec_run_state *rs = w->run;
+    mem_access *acc = &rs->acc;
+    access_header(w, x, mask, acc, MEM_OP_LOAD);
+    acc->space = in->mem.space;
+    const uint64_t *row = w->regs + (size_t)in->src[0].reg * LANES;
+    uint64_t base = (uint64_t)in->src[0].imm;
+    if ((x->aux & MEM_AUX_ADDR32) ? mem_shared_load_reg32(rs->ms, &w->mctx, acc, row, base, r)
+                                  : mem_shared_load_reg(rs->ms, &w->mctx, acc, row, base, r)) {
+        ld_shared_reg_general(w, x, mask, r);
         return;
-    if (acc->elem_bytes == 4)
-        unpack_u32(r, acc, 0, mask, 1);
-    else
-        unpack_u64(r, acc, 0, mask);
+    }
+    if (rs->launch->on_access)
+        rs->launch->on_access(acc, rs->launch->access_user);
 }
-#endif
 
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
@@ -983,10 +974,7 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
                    ? (addr_reg_only(x) ? h_ld_global_reg : h_ld_scalar_global)
                : in->mem.space == IR_SPACE_SHARED
                    ? (!addr_reg_only(x) || in->mem.uniform ? h_ld_scalar_shared
-#ifdef EXEC_AVX2_VARIANTS
-                      : exec_host_avx2() ? h_ld_shared_reg_avx2
-#endif
-                                         : h_ld_shared_reg)
+                                                           : h_ld_shared_reg)
                                                    : h_ld_scalar;
     return exec_h_ld;
 }

@@ -231,6 +231,15 @@ typedef struct warp_span {
     uint32_t low, high;
 } warp_span;
 
+/* The span's verdict from the OR, the lowest and the highest of the offsets. */
+static inline warp_span span_of(uint64_t any, uint64_t low, uint64_t high, uint32_t bytes,
+                                uint32_t limit)
+{
+    warp_span s = {!(any & (bytes - 1)) && high < limit && limit - high >= bytes, (uint32_t)low,
+                   (uint32_t)high};
+    return s;
+}
+
 static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
 {
     uint64_t any = 0, low = UINT64_MAX, high = 0;
@@ -240,26 +249,44 @@ static warp_span span_plain(const uint64_t *a, uint32_t bytes, uint32_t limit)
         low = a[l] < low ? a[l] : low;
         high = a[l] > high ? a[l] : high;
     }
-    warp_span s = {!(any & (bytes - 1)) && high < limit && limit - high >= bytes, (uint32_t)low,
-                   (uint32_t)high};
-    return s;
+    return span_of(any, low, high, bytes, limit);
+}
+
+/* span_plain of the offsets (row[l] + base) & keep, written into a[] first (a register row plus
+ * an offset, mem_shared_load_reg and mem_shared_load_reg32). */
+static warp_span row_span_plain(const uint64_t *row, uint64_t base, uint64_t keep, uint64_t *a,
+                                uint32_t bytes, uint32_t limit)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++) a[l] = (row[l] + base) & keep;
+    return span_plain(a, bytes, limit);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
 #define SHARED_AVX2 1
 #include <immintrin.h>
 
-/* span_plain four lanes at a time on hosts with AVX2 (memsys.host_avx2). The lowest and
- * highest offsets come from unsigned 32-bit minima and maxima of the halves, exact once the
- * OR of all has shown every upper half zero (offsets of 2^32 and more are refused: no window
- * is that large). */
-__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *a,
-                                                                  uint32_t bytes, uint32_t limit)
+/* span_plain four lanes at a time on hosts with AVX2 (memsys.host_avx2), of the offsets a[] or,
+ * `row` not NULL, of (row[l] + base) & keep, which it writes into a[] (so that the offsets are
+ * made and measured in one pass, in registers). The lowest and highest offsets come from
+ * unsigned 32-bit minima and maxima of the halves, exact once the OR of all has shown every
+ * upper half zero (offsets of 2^32 and more are refused: no window is that large). */
+__attribute__((target("avx2"))) static inline warp_span span_avx2(const uint64_t *row,
+                                                                  uint64_t base, uint64_t keep,
+                                                                  uint64_t *a, uint32_t bytes,
+                                                                  uint32_t limit)
 {
     warp_span s = {0, 0, 0};
-    __m256i any = _mm256_loadu_si256((const __m256i *)(const void *)a), low = any, high = any;
-    for (uint32_t l = 4; l < MEM_LANES; l += 4) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+    const __m256i b = _mm256_set1_epi64x((long long)base), k = _mm256_set1_epi64x((long long)keep);
+    __m256i any = _mm256_setzero_si256(), low = _mm256_set1_epi32(-1), high = any;
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i v;
+        if (row) {
+            v = _mm256_loadu_si256((const __m256i *)(const void *)&row[l]);
+            v = _mm256_and_si256(_mm256_add_epi64(v, b), k);
+            _mm256_storeu_si256((__m256i *)(void *)&a[l], v);
+        } else {
+            v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        }
         any = _mm256_or_si256(any, v);
         low = _mm256_min_epu32(low, v);
         high = _mm256_max_epu32(high, v);
@@ -288,6 +315,63 @@ __attribute__((target("avx2"))) static inline void gather_avx2(const uint8_t *sh
                               _mm256_i64gather_epi32((const int *)(const void *)shared, at, 1))
                         : _mm256_i64gather_epi64((const long long *)(const void *)shared, at, 1);
         _mm256_storeu_si256((__m256i *)(void *)&out[l], v);
+    }
+}
+
+/* span_avx2 of the offsets (row[l] + base) mod 2^32 (32-bit address arithmetic: the row's low
+ * halves plus the offset's), made eight lanes a vector: the row's low halves packed in lane order
+ * (a shuffle of two 256-bit loads gives lanes l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7, and swapping
+ * the middle quarters puts them in order), kept in v[0..3] for gather32_avx2, and written into
+ * a[] zero-extended. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) warp_span
+row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], uint32_t bytes,
+                uint32_t limit)
+{
+    warp_span s = {0, 0, 0};
+    const __m256i b = _mm256_set1_epi32((int)base);
+    __m256i any = _mm256_setzero_si256(), low = _mm256_set1_epi32(-1), high = any;
+    for (uint32_t k = 0; k < 4; k++) {
+        __m256 x = _mm256_castsi256_ps(
+            _mm256_loadu_si256((const __m256i *)(const void *)&row[8 * k]));
+        __m256 y = _mm256_castsi256_ps(
+            _mm256_loadu_si256((const __m256i *)(const void *)&row[8 * k + 4]));
+        __m256i w = _mm256_castps_si256(_mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+        w = _mm256_add_epi32(_mm256_permute4x64_epi64(w, _MM_SHUFFLE(3, 1, 2, 0)), b);
+        v[k] = w;
+        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k],
+                            _mm256_cvtepu32_epi64(_mm256_castsi256_si128(w)));
+        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k + 4],
+                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(w, 1)));
+        any = _mm256_or_si256(any, w);
+        low = _mm256_min_epu32(low, w);
+        high = _mm256_max_epu32(high, w);
+    }
+    if (!_mm256_testz_si256(any, _mm256_set1_epi32((int)(bytes - 1))))
+        return s;
+    /* One reduction for both: the highest is the complement of the lowest complement; the
+     * lows' halves go into the low 128 bits, the complements' into the high ones. */
+    __m256i h = _mm256_xor_si256(high, _mm256_set1_epi32(-1));
+    __m256i m = _mm256_min_epu32(_mm256_permute2x128_si256(low, h, 0x20),
+                                 _mm256_permute2x128_si256(low, h, 0x31));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm256_min_epu32(m, _mm256_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+    s.low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(m));
+    s.high = ~(uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(m, 1));
+    s.ok = s.high < limit && limit - s.high >= bytes;
+    return s;
+}
+
+/* The loaded 4-byte elements of a full warp into out[], zero-extended, from its 32-bit offsets in
+ * v[0..3] (row32_span_avx2's, all below the window's size, so below 2^31 as the gathers' signed
+ * indices need), eight lanes per gather. Each gather reads exactly the lanes' bytes. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+gather32_avx2(const uint8_t *shared, const __m256i v[4], uint64_t *out)
+{
+    for (uint32_t k = 0; k < 4; k++) {
+        __m256i *o = (__m256i *)(void *)&out[8 * k];
+        __m256i g = _mm256_i32gather_epi32((const int *)(const void *)shared, v[k], 1);
+        _mm256_storeu_si256(o, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(g)));
+        _mm256_storeu_si256(o + 1, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(g, 1)));
     }
 }
 #endif
@@ -327,6 +411,34 @@ __attribute__((target("avx2"))) static uint64_t word_bits_avx2(const uint64_t *a
 }
 #endif
 
+/* 0 when every lane's offset a[l] is a[0] + l * stride (modulo 2^64), else not 0. */
+static uint64_t stride_misses(const uint64_t *a, uint64_t stride)
+{
+    uint64_t off = 0;
+    for (uint32_t l = 1; l < MEM_LANES; l++) off |= a[l] ^ (a[0] + l * stride);
+    return off;
+}
+
+#ifdef SHARED_AVX2
+/* stride_misses four lanes at a time (AVX2 hosts). */
+__attribute__((target("avx2"))) static uint64_t stride_misses_avx2(const uint64_t *a,
+                                                                   uint64_t stride)
+{
+    __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)a[0]),
+                                    _mm256_set_epi64x((long long)(3 * stride),
+                                                      (long long)(2 * stride),
+                                                      (long long)stride, 0));
+    const __m256i step = _mm256_set1_epi64x((long long)(4 * stride));
+    __m256i off = _mm256_setzero_si256();
+    for (uint32_t l = 0; l < MEM_LANES; l += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)&a[l]);
+        off = _mm256_or_si256(off, _mm256_xor_si256(v, want));
+        want = _mm256_add_epi64(want, step);
+    }
+    return !_mm256_testz_si256(off, off);
+}
+#endif
+
 /* Wavefronts of a full warp of single words (lanes of at most the bank width) at offsets a[],
  * lowest `low`, highest `high`, whose words span `banks` or more. Under 64 words: column_depth.
  * Wider, at one stride of s words (not 0; s a multiple of the width), lane l's bank is
@@ -353,8 +465,11 @@ static uint32_t spread_words_wavefronts(const memsys *ms, const uint64_t *a, uin
     uint64_t stride = a[1] - a[0], size = stride >> 63 ? -stride : stride;
     if (size * (MEM_LANES - 1) == (uint64_t)(high - low) &&
         !(stride & ((1u << width_shift) - 1))) {
-        uint64_t off = 0;
-        for (uint32_t l = 2; l < MEM_LANES; l++) off |= a[l] ^ (a[0] + l * stride);
+#ifdef SHARED_AVX2
+        uint64_t off = ms->host_avx2 ? stride_misses_avx2(a, stride) : stride_misses(a, stride);
+#else
+        uint64_t off = stride_misses(a, stride);
+#endif
         if (!off) {
             uint64_t s = (stride >> width_shift) & (banks - 1);
             uint32_t period = s ? banks >> __builtin_ctzll(s) : 1;
@@ -420,34 +535,22 @@ static inline __attribute__((always_inline)) void move_pieces(uint8_t *shared,
     }
 }
 
-/* The data of a full warp the direct path took: a load into out[] (4-byte elements zero-extended,
- * or 8-byte ones; by gathers on AVX2 hosts, `avx2`) or, out NULL, into acc->data; a store from
- * in[] (the low 4 bytes of each value, or all 8) or, in NULL, from acc->data, lane by lane in
- * lane order. */
-static inline __attribute__((always_inline)) void
-move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *out,
-               const uint64_t *in, int avx2)
+/* A full warp's load into out[] (4-byte elements zero-extended, or 8-byte ones) from offsets a[]
+ * that lie as *s says: one read when every lane asks for the same element, else by gathers on
+ * AVX2 hosts (`avx2`) or lane by lane. */
+static inline __attribute__((always_inline)) void load_full_warp(const uint8_t *shared,
+                                                                 const uint64_t *a,
+                                                                 const warp_span *s,
+                                                                 uint32_t bytes, uint64_t *out,
+                                                                 int avx2)
 {
-    const uint64_t *a = acc->addr;
-    uint8_t *shared = ctx->shared;
-    int store = acc->op == MEM_OP_STORE;
-    if (store && in) {
-        if (bytes == 4) {
-            for (uint32_t l = 0; l < MEM_LANES; l++) {
-                uint32_t v = (uint32_t)in[l];
-                memcpy(shared + a[l], &v, 4);
-            }
-        } else {
-            for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], &in[l], 8);
-        }
-        return;
-    }
-    if (store || !out) {
-        switch (bytes) {
-        case 4: move_pieces(shared, acc, 4, store); break;
-        case 8: move_pieces(shared, acc, 8, store); break;
-        default: move_pieces(shared, acc, 16, store); break;
-        }
+    if (s->low == s->high) { /* a broadcast: the lanes' offsets are all s->low */
+        uint64_t v = 0;
+        if (bytes == 4)
+            memcpy(&v, shared + s->low, 4);
+        else
+            memcpy(&v, shared + s->low, 8);
+        for (uint32_t l = 0; l < MEM_LANES; l++) out[l] = v;
         return;
     }
 #ifdef SHARED_AVX2
@@ -469,21 +572,61 @@ move_full_warp(const mem_ctx *ctx, mem_access *acc, uint32_t bytes, uint64_t *ou
     }
 }
 
-/* shared_warp once its shape is known to be one it takes (`bytes` per lane, out and in as
- * mem_shared_warp allows for it): the alignment and bounds of the addresses, the counts, the
- * results and the data. */
-static inline __attribute__((always_inline)) int
-shared_warp_checked(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
-                    const uint64_t *in, uint32_t bytes, int avx2)
+/* The data of a full warp the direct path took, whose offsets lie as *s says: a load into out[]
+ * (load_full_warp) or, out NULL, into acc->data; a store from in[] (the low 4 bytes of each
+ * value, or all 8: one copy when the lanes' elements are consecutive) or, in NULL, from
+ * acc->data, lane by lane in lane order. */
+static inline __attribute__((always_inline)) void
+move_full_warp(const mem_ctx *ctx, mem_access *acc, const warp_span *s, uint32_t bytes,
+               uint64_t *out, const uint64_t *in, int avx2)
 {
+    const uint64_t *a = acc->addr;
+    uint8_t *shared = ctx->shared;
+    int store = acc->op == MEM_OP_STORE;
+    if (store && in && s->high - s->low == (MEM_LANES - 1) * bytes &&
 #ifdef SHARED_AVX2
-    warp_span s = avx2 ? span_avx2(acc->addr, bytes, ctx->shared_bytes)
-                       : span_plain(acc->addr, bytes, ctx->shared_bytes);
+        !(avx2 ? stride_misses_avx2(a, bytes) : stride_misses(a, bytes))) {
 #else
-    warp_span s = span_plain(acc->addr, bytes, ctx->shared_bytes);
+        !stride_misses(a, bytes)) {
 #endif
-    if (!s.ok) /* access() reports its misaligned or out-of-window lanes */
-        return 1;
+        /* a row of consecutive elements (a tile's row): the lanes' addresses all differ, so the
+         * order of their writes does not matter, and the row is one copy */
+        if (bytes == 4) {
+            uint32_t row[MEM_LANES];
+            for (uint32_t l = 0; l < MEM_LANES; l++) row[l] = (uint32_t)in[l];
+            memcpy(shared + s->low, row, sizeof row);
+        } else {
+            memcpy(shared + s->low, in, MEM_LANES * 8);
+        }
+        return;
+    }
+    if (store && in) {
+        if (bytes == 4) {
+            for (uint32_t l = 0; l < MEM_LANES; l++) {
+                uint32_t v = (uint32_t)in[l];
+                memcpy(shared + a[l], &v, 4);
+            }
+        } else {
+            for (uint32_t l = 0; l < MEM_LANES; l++) memcpy(shared + a[l], &in[l], 8);
+        }
+        return;
+    }
+    if (store || !out) {
+        switch (bytes) {
+        case 4: move_pieces(shared, acc, 4, store); break;
+        case 8: move_pieces(shared, acc, 8, store); break;
+        default: move_pieces(shared, acc, 16, store); break;
+        }
+        return;
+    }
+    load_full_warp(shared, a, s, bytes, out, avx2);
+}
+
+/* The counts (one request, its wavefronts and bank conflicts) and acc's results of a full warp
+ * the direct path takes, `bytes` a lane, whose offsets acc->addr lie as *s says (s->ok). */
+static inline __attribute__((always_inline)) void count_warp(memsys *ms, mem_access *acc,
+                                                            const warp_span *s, uint32_t bytes)
+{
     mem_counters *c = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
                                                 : &ms->unattributed;
     ms->lead_acc = NULL; /* as access() forgets memsys_load_parks's answer */
@@ -495,15 +638,33 @@ shared_warp_checked(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
     acc->dram_read_bytes = acc->dram_write_bytes = 0;
     unsigned width_shift = ms->shared_width_shift;
     if (bytes <= 1u << width_shift &&
-        (s.high >> width_shift) - (s.low >> width_shift) < ms->cfg.shared.banks) {
+        (s->high >> width_shift) - (s->low >> width_shift) < ms->cfg.shared.banks) {
         /* fewer words apart than there are banks: no bank is asked for two */
         c->shared.requests++;
         c->shared.wavefronts++;
         acc->shared_wavefronts = 1;
-    } else {
-        acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, &s, bytes);
+        return;
     }
-    move_full_warp(ctx, acc, bytes, out, in, avx2);
+    acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, s, bytes);
+}
+
+/* shared_warp once its shape is known to be one it takes (`bytes` per lane, out and in as
+ * mem_shared_warp allows for it): the alignment and bounds of the addresses, the counts, the
+ * results and the data. */
+static inline __attribute__((always_inline)) int
+shared_warp_checked(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out,
+                    const uint64_t *in, uint32_t bytes, int avx2)
+{
+#ifdef SHARED_AVX2
+    warp_span s = avx2 ? span_avx2(NULL, 0, 0, acc->addr, bytes, ctx->shared_bytes)
+                       : span_plain(acc->addr, bytes, ctx->shared_bytes);
+#else
+    warp_span s = span_plain(acc->addr, bytes, ctx->shared_bytes);
+#endif
+    if (!s.ok) /* access() reports its misaligned or out-of-window lanes */
+        return 1;
+    count_warp(ms, acc, &s, bytes);
+    move_full_warp(ctx, acc, &s, bytes, out, in, avx2);
     return 0;
 }
 
@@ -578,6 +739,91 @@ int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64
         return shared_load_avx2(ms, ctx, acc, out);
 #endif
     return shared_load_plain(ms, ctx, acc, out);
+}
+
+/* mem_shared_load_reg's and mem_shared_load_reg32's builds: with the AVX2 scan and gathers, for
+ * 64-bit address arithmetic (any `keep`) and for 32-bit arithmetic (the usual shared-memory
+ * address), and without them (`keep` 0xFFFFFFFF for 32-bit arithmetic). */
+#ifdef SHARED_AVX2
+__attribute__((target("avx2"))) static int shared_load_reg_avx2(memsys *ms, const mem_ctx *ctx,
+                                                                mem_access *acc,
+                                                                const uint64_t *row,
+                                                                uint64_t base, uint64_t keep,
+                                                                uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    warp_span s = span_avx2(row, base, keep, acc->addr, bytes, ctx->shared_bytes);
+    if (!s.ok)
+        return 1;
+    count_warp(ms, acc, &s, bytes);
+    load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
+    return 0;
+}
+
+__attribute__((target("avx2"))) static int shared_load_row32_avx2(memsys *ms, const mem_ctx *ctx,
+                                                                  mem_access *acc,
+                                                                  const uint64_t *row,
+                                                                  uint64_t base, uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    __m256i v[4];
+    warp_span s = row32_span_avx2(row, (uint32_t)base, acc->addr, v, bytes, ctx->shared_bytes);
+    if (!s.ok)
+        return 1;
+    count_warp(ms, acc, &s, bytes);
+    if (bytes == 4 && s.low != s.high)
+        gather32_avx2(ctx->shared, v, out);
+    else /* a broadcast, or 8-byte elements: four lanes a gather from acc->addr */
+        load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
+    return 0;
+}
+#endif
+
+static __attribute__((noinline)) int shared_load_reg_plain(memsys *ms, const mem_ctx *ctx,
+                                                           mem_access *acc, const uint64_t *row,
+                                                           uint64_t base, uint64_t keep,
+                                                           uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    warp_span s = row_span_plain(row, base, keep, acc->addr, bytes, ctx->shared_bytes);
+    if (!s.ok)
+        return 1;
+    count_warp(ms, acc, &s, bytes);
+    load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 0);
+    return 0;
+}
+
+/* The offsets made without the direct path (its configuration does not allow it), for
+ * memsys_access. */
+static __attribute__((noinline)) int row_declined(mem_access *acc, const uint64_t *row,
+                                                  uint64_t base, uint64_t keep)
+{
+    for (uint32_t l = 0; l < MEM_LANES; l++) acc->addr[l] = (row[l] + base) & keep;
+    return 1;
+}
+
+int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                        uint64_t base, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return row_declined(acc, row, base, UINT64_MAX);
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_load_reg_avx2(ms, ctx, acc, row, base, UINT64_MAX, out);
+#endif
+    return shared_load_reg_plain(ms, ctx, acc, row, base, UINT64_MAX, out);
+}
+
+int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                          uint64_t base, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return row_declined(acc, row, base, 0xFFFFFFFFull);
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_load_row32_avx2(ms, ctx, acc, row, base, out);
+#endif
+    return shared_load_reg_plain(ms, ctx, acc, row, base, 0xFFFFFFFFull, out);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

@@ -40,4 +40,20 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
  * not allowed (the caller uses mem_shared_warp for it). No errors of its own. */
 int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out);
 
+/* mem_shared_load_warp for a load whose lanes' window offsets are a row of 32 values (`row`,
+ * borrowed, lane l's at [l]) plus `base` (64-bit address arithmetic): it first writes
+ * acc->addr[l] = row[l] + base (modulo 2^64) for every lane, whatever it returns, then does what
+ * mem_shared_load_warp does for acc (the same shape conditions on acc; out, not NULL, may be row
+ * itself: it is written after all the offsets are made). Returns 0 when done, 1 when the caller
+ * must make the access with memsys_access (acc->addr then holds the offsets and nothing else
+ * changed). No errors of its own. */
+int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                        uint64_t base, uint64_t *out);
+
+/* mem_shared_load_reg with 32-bit address arithmetic (a 32-bit register plus an offset, the
+ * usual shared-memory address): acc->addr[l] = (row[l] + base) modulo 2^32, the upper halves of
+ * the row's values ignored. The same returns. */
+int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
+                          uint64_t base, uint64_t *out);
+
 #endif

@@ -6,7 +6,9 @@
  * build and (where the host has it) their AVX2 build, with the lanes' values in mem_access.data
  * or in 64-bit register arrays. Also checked: which accesses the direct path takes, the wavefronts of the patterns its short cuts cover (docs/statistics.md, "Shared
  * memory"), and that a declined access changed nothing; mem_shared_load_warp, the entry for
- * loads whose shape the caller has checked, against mem_shared_warp on the same loads. */
+ * loads whose shape the caller has checked, against mem_shared_warp on the same loads; and
+ * mem_shared_load_reg and mem_shared_load_reg32, which make the offsets from a register row,
+ * against both. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +86,7 @@ typedef enum pattern {
     ODD_LANE,  /* base + l * the lane's bytes, lane 9 at `stride` instead */
     RUNS,      /* base + (l mod 16) * 4 + (l / 16) * stride: two runs of 16 words (a stencil) */
     SHUFFLED,  /* as STRIDED for lanes 0, 1 and 31, lanes 2-30 among themselves in another order */
+    LANE1_AT,  /* base + l * the lane's bytes, lane 1 at base + stride instead */
 } pattern;
 
 typedef struct shape {
@@ -102,6 +105,7 @@ static uint64_t lane_offset(const shape *s, uint32_t l)
     case SCATTERED: return s->base + (7u * l % MEM_LANES) * s->stride;
     case RUNS: return s->base + (l % 16) * 4 + (l / 16) * s->stride;
     case SHUFFLED: return s->base + (l < 2 || l == 31 ? l : (l - 2) * 7 % 29 + 2) * s->stride;
+    case LANE1_AT: return s->base + (l == 1 ? s->stride : l * bytes);
     default: return l == 9 ? s->stride : s->base + l * bytes;
     }
 }
@@ -124,7 +128,43 @@ static mem_access *describe(fixture *fx, int k, const shape *s, uint32_t active)
 /* Where twin 1's access keeps its lanes' values: in acc->data, in out[] (a load's), or in in[]
  * (a store's: each value's low bytes are acc->data's, the others junk, and acc->data is
  * overwritten with other bytes so that a store that read it would differ). */
-enum { IN_DATA, INTO_OUT, FROM_IN, LOAD_WARP /* INTO_OUT through mem_shared_load_warp */ };
+enum {
+    IN_DATA,
+    INTO_OUT,
+    FROM_IN,
+    LOAD_WARP,   /* INTO_OUT through mem_shared_load_warp */
+    LOAD_REG32,  /* INTO_OUT through mem_shared_load_reg32, 32-bit address arithmetic */
+    LOAD_REG64,  /* the same through mem_shared_load_reg, 64-bit arithmetic */
+    LOAD_REG_ON, /* LOAD_REG32 loading into its own address row (ld [%r + 8] into %r) */
+};
+
+/* What twin 1 loads into out[] (in its own right or through the entries that fill it). */
+static int fills_out(int lanes) { return lanes == INTO_OUT || lanes >= LOAD_WARP; }
+
+/* mem_shared_load_reg(32) on twin 1 with a row and offset that give acc->addr's offsets: the row's
+ * upper halves junk under 32-bit arithmetic (the keep must drop them), the offset 0x1000 below
+ * (which wraps lanes below it under either). acc->addr is cleared first: the call must write it
+ * whether or not it takes the access. */
+static int twin1_load_reg(twin *w, int lanes)
+{
+    static const uint64_t base = 0x1000;
+    uint64_t row[MEM_LANES], want[MEM_LANES];
+    uint64_t keep = lanes == LOAD_REG64 ? UINT64_MAX : 0xFFFFFFFFull;
+    memcpy(want, w->acc.addr, sizeof want);
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        row[l] = want[l] - base;
+        if (keep != UINT64_MAX)
+            row[l] = (row[l] & keep) | (0xABCD0000ull + l) << 32;
+    }
+    memset(w->acc.addr, 0xA5, sizeof w->acc.addr);
+    uint64_t *out = lanes == LOAD_REG_ON ? row : w->out;
+    int rc = keep == UINT64_MAX ? mem_shared_load_reg(w->ms, &w->ctx, &w->acc, row, base, out)
+                                : mem_shared_load_reg32(w->ms, &w->ctx, &w->acc, row, base, out);
+    assert_memory_equal(w->acc.addr, want, sizeof want);
+    if (out == row && rc == 0)
+        memcpy(w->out, row, sizeof row);
+    return rc;
+}
 
 /* The access on twin 1: mem_shared_warp, else memsys_access (with acc->data as it was). */
 static void twin1_access(fixture *fx, int lanes)
@@ -140,7 +180,9 @@ static void twin1_access(fixture *fx, int lanes)
         }
         memset(w->acc.data, 0xEE, sizeof w->acc.data);
     }
-    if (lanes == LOAD_WARP)
+    if (lanes >= LOAD_REG32)
+        w->direct = twin1_load_reg(w, lanes) == 0;
+    else if (lanes == LOAD_WARP)
         w->direct = mem_shared_load_warp(w->ms, &w->ctx, &w->acc, w->out) == 0;
     else
         w->direct = mem_shared_warp(w->ms, &w->ctx, &w->acc, lanes == INTO_OUT ? w->out : NULL,
@@ -178,7 +220,7 @@ static void same_outcome(const fixture *fx, int lanes)
         for (uint32_t l = 0; l < MEM_LANES; l++) {
             if (!((x->active >> l) & 1u))
                 continue;
-            if ((lanes == INTO_OUT || lanes == LOAD_WARP) && b->direct) {
+            if (fills_out(lanes) && b->direct) {
                 uint64_t v = 0;
                 memcpy(&v, x->data[l], bytes);
                 assert_int_equal(b->out[l], v);
@@ -187,6 +229,7 @@ static void same_outcome(const fixture *fx, int lanes)
             }
         }
     }
+    assert_memory_equal(x->addr, y->addr, sizeof x->addr);
     assert_memory_equal(a->shared, b->shared, SHARED_BYTES);
     assert_memory_equal(memsys_insn_counters(a->ms), memsys_insn_counters(b->ms),
                         INSNS * sizeof(mem_counters));
@@ -331,6 +374,60 @@ static void test_load_warp_as_shared_warp(void **state)
     assert_int_equal(wavefronts(fx), 32);
 }
 
+/* mem_shared_load_reg and mem_shared_load_reg32, the offsets made from a register row (64-bit
+ * and 32-bit address arithmetic, and the 32-bit one loading into its own row), take what
+ * mem_shared_load_warp takes, with the same outcome (data, counts, wavefronts, results, the
+ * offsets left in acc->addr), and decline the same: broadcasts of one word and of two, a row of
+ * words, the padded and unpadded columns, strides of 2 and 6 words, a permutation, two runs of
+ * a stencil's rows, 8-byte lanes in and across blocks, one lane alone at the lowest or highest
+ * word, and misaligned lanes, lanes past the window and lanes at 2^32 and above. */
+static void test_load_reg_as_load_warp(void **state)
+{
+    fixture *fx = *state;
+    static const struct {
+        shape s;
+        int taken;
+        uint32_t wavefronts;
+    } cases[] = {
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, 0}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 0}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 128, 64}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, TWO_ROWS, 0, 128}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 64, 4}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 8, 132}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 128}, 1, 32},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 8}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 0, 24}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, SCATTERED, 256, 4}, 1, 1},
+        {{MEM_OP_LOAD, 4, 1, RUNS, 76, 72}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4092, -132ull}, 1, 1},
+        {{MEM_OP_LOAD, 8, 1, STRIDED, 0, 8}, 1, 2},
+        {{MEM_OP_LOAD, 8, 1, STRIDED, 8, 128}, 1, 32},
+        {{MEM_OP_LOAD, 8, 1, STRIDED, 4216, 0}, 1, 2},
+        /* the lowest or the highest offset in one lane alone, a bank's row away */
+        {{MEM_OP_LOAD, 4, 1, LANE1_AT, 128, -128ull}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, LANE1_AT, 0, 256}, 1, 2},
+        {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 2}, 0, 0},
+        {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 4224}, 0, 0},
+        {{MEM_OP_LOAD, 8, 1, ODD_LANE, 0, 4}, 0, 0},
+        {{MEM_OP_LOAD, 4, 1, STRIDED, 4112, 4}, 0, 0},
+        {{MEM_OP_LOAD, 4, 1, ODD_LANE, 0, (1ull << 32) + 4}, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const shape *s = &cases[i].s;
+        assert_int_equal(run(fx, s, UINT32_MAX, LOAD_WARP), cases[i].taken);
+        for (int lanes = LOAD_REG32; lanes <= LOAD_REG_ON; lanes++) {
+            /* At 2^32 and above 32-bit arithmetic wraps: another access, which the twin 0
+             * does not make. */
+            if (s->p == ODD_LANE && s->stride >> 32 && lanes != LOAD_REG64)
+                continue;
+            assert_int_equal(run(fx, s, UINT32_MAX, lanes), cases[i].taken);
+            if (cases[i].taken)
+                assert_int_equal(wavefronts(fx), cases[i].wavefronts);
+        }
+    }
+}
+
 /* Stores from in[]: the low 4 bytes of each value, or all 8, in lane order; acc->data unread. */
 static void test_store_from_registers(void **state)
 {
@@ -340,6 +437,10 @@ static void test_store_from_registers(void **state)
         {MEM_OP_STORE, 4, 1, STRIDED, 4, 132},  {MEM_OP_STORE, 4, 1, SCATTERED, 0, 128},
         {MEM_OP_STORE, 8, 1, STRIDED, 0, 8},    {MEM_OP_STORE, 8, 1, STRIDED, 8, 128},
         {MEM_OP_STORE, 8, 1, STRIDED, 2048, 0},
+        /* spans of 31 elements that are not rows: not one copy */
+        {MEM_OP_STORE, 4, 1, SCATTERED, 512, 4},  {MEM_OP_STORE, 4, 1, SHUFFLED, 0, 4},
+        {MEM_OP_STORE, 4, 1, LANE1_AT, 64, 20},   {MEM_OP_STORE, 8, 1, LANE1_AT, 256, 40},
+        {MEM_OP_STORE, 4, 1, STRIDED, 4092, -4ull}, /* a row in descending lanes */
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         assert_true(run(fx, &shapes[i], UINT32_MAX, FROM_IN));
@@ -447,6 +548,8 @@ static void test_other_banks_take_general_path(void **state)
     shape s = {MEM_OP_LOAD, 4, 1, STRIDED, 0, 4};
     assert_false(run(fx, &s, UINT32_MAX, IN_DATA));
     assert_false(run(fx, &s, UINT32_MAX, LOAD_WARP));
+    assert_false(run(fx, &s, UINT32_MAX, LOAD_REG32));
+    assert_false(run(fx, &s, UINT32_MAX, LOAD_REG64));
     assert_int_equal(fx->t[1].rc, 0);
     assert_int_equal(wavefronts(fx), 2); /* 32 words on 24 banks */
 }
@@ -458,6 +561,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_lane_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_into_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_warp_as_shared_warp, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_reg_as_load_warp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_from_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_declines_what_general_path_must_do, setup,
                                         teardown),
