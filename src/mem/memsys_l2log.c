@@ -152,9 +152,11 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
     for (uint32_t i = 0; i < nlogs; i++) entries += logs[i]->count;
     /* A read's evict-last grant joins the list of the whole cache and a fill wider than the
      * line reaches other sets: memsys_pload.c notes either as it logs the read, so that this
-     * thread (the calling one, between phases) need not walk every entry. */
+     * thread (the calling one, between phases) need not walk every entry. The logs are
+     * emptied after this call, so the note is cleared with them. */
+    int coupled = atomic_exchange_explicit(&ms->defer->coupled, 0, memory_order_relaxed) != 0;
     if (nparts < 2 || entries < MEMSYS_L2_PART_MIN_WRITES || !cache_view_ready(ms->l2) ||
-        atomic_load_explicit(&ms->defer->coupled, memory_order_relaxed))
+        coupled)
         return 0;
     for (uint32_t t = 0; t < nparts; t++) {
         memsys_l2_part *p = parts[t];
