@@ -1,4 +1,8 @@
-/* base/gate.h: spin, then sleep on the word that must change. */
+/* base/gate.h: spin, then sleep on the word that must change.
+ *
+ * A wake is a system call, needed only when a thread sleeps: a sleeper counts itself before
+ * it checks the word one last time, and a waker reads the count after it changed the word
+ * (both sequentially consistent), so one of the two sees the other. */
 #define _GNU_SOURCE
 #include "base/gate.h"
 
@@ -39,33 +43,39 @@ static void wake(atomic_uint *word)
 #endif
 }
 
-/* Waits while *word == value. */
-static void wait_change(atomic_uint *word, unsigned value)
+/* Waits while *word == value; `sleepers` counts the threads asleep on word. */
+static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value)
 {
     for (int i = 0; i < SPINS; i++) {
         if (atomic_load_explicit(word, memory_order_acquire) != value)
             return;
         relax();
     }
-    while (atomic_load_explicit(word, memory_order_acquire) == value) sleep_while(word, value);
+    while (atomic_load_explicit(word, memory_order_acquire) == value) {
+        atomic_fetch_add(sleepers, 1);
+        if (atomic_load(word) == value) /* seq_cst: else the waker sees this thread counted */
+            sleep_while(word, value);
+        atomic_fetch_sub(sleepers, 1);
+    }
 }
 
 void gate_open(gate *g)
 {
-    atomic_fetch_add_explicit(&g->phase, 1, memory_order_release);
-    wake(&g->phase);
+    atomic_fetch_add(&g->phase, 1); /* seq_cst: before the read of the sleepers */
+    if (atomic_load(&g->phase_sleepers))
+        wake(&g->phase);
 }
 
 unsigned gate_wait_open(gate *g, unsigned seen)
 {
-    wait_change(&g->phase, seen);
+    wait_change(&g->phase, &g->phase_sleepers, seen);
     return atomic_load_explicit(&g->phase, memory_order_acquire);
 }
 
 void gate_report(gate *g, unsigned helpers)
 {
-    unsigned now = atomic_fetch_add_explicit(&g->done, 1, memory_order_acq_rel) + 1;
-    if (now % helpers == 0)
+    unsigned now = atomic_fetch_add(&g->done, 1) + 1; /* seq_cst, as in gate_open */
+    if (now % helpers == 0 && atomic_load(&g->done_sleepers))
         wake(&g->done);
 }
 
@@ -75,6 +85,6 @@ void gate_wait_done(gate *g, unsigned target)
         unsigned now = atomic_load_explicit(&g->done, memory_order_acquire);
         if (now == target)
             return;
-        wait_change(&g->done, now);
+        wait_change(&g->done, &g->done_sleepers, now);
     }
 }

@@ -11,6 +11,8 @@
 typedef struct gate {
     atomic_uint phase;   /* bumped by the leader to open a phase */
     atomic_uint done;    /* bumped by each helper when it finished its part of a phase */
+    atomic_uint phase_sleepers, done_sleepers; /* threads asleep (or about to be) on each
+                                                  word: without one, a wake is skipped */
 } gate;
 
 /* Opens the next phase (leader) and wakes the helpers. */

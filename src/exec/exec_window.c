@@ -83,11 +83,41 @@ struct window {
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
     int ploads;               /* the parked loads may run by SMs (memsys_ploads_prepare) */
+    uint8_t *parked;          /* per SM with ploads, after a phase of PHASE_RUN: sm_parked */
 };
+
+/* What an SM's parked warps wait on, for the parked loads by SMs. */
+enum { PARKED_NONE, PARKED_LOADS, PARKED_OTHER };
 
 static uint64_t fault_key(uint32_t sm, uint32_t k, uint32_t warp)
 {
     return (uint64_t)sm << 40 | (uint64_t)k << 20 | warp;
+}
+
+/* What SM `sm`'s warps of the slots the phases run now wait on (PARKED_*): a plain load,
+ * which may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. */
+static uint8_t sm_parked(const window *win, uint32_t sm)
+{
+    const exec_run_state *rs = win->rs;
+    uint8_t kind = PARKED_NONE;
+    for (uint32_t k = win->slot; k < win->slot_end; k++) {
+        uint32_t idx = sm * rs->ctas_per_sm + k;
+        if (!rs->slot_busy[idx])
+            continue;
+        const exec_cta *cta = rs->slots[idx];
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            const exec_warp *w = &cta->warps[i];
+            if (!w->turn_left || w->state != WARP_READY)
+                continue;
+            const exec_xinsn *x = &w->code[w->pc];
+            const ir_op_info *oi = ir_op_info_of((ir_opcode)x->in->op);
+            if (x->serial || !oi || oi->family != IR_FAM_LD ||
+                !memsys_ploads_plain(rs->ms, &x->in->mem))
+                return PARKED_OTHER;
+            kind = PARKED_LOADS;
+        }
+    }
+    return kind;
 }
 
 /* The parallel phase's work for SM `sm` on worker wk. */
@@ -113,6 +143,10 @@ static void run_sm(worker *wk, uint32_t sm)
                 wk->fault_key = fault_key(sm, k, i);
         }
     }
+    /* Here rather than on the calling thread after the phase: the warps are still in this
+     * thread's host caches, and the calling thread's work is what the others wait for. */
+    if (wk->win->ploads)
+        wk->win->parked[sm] = sm_parked(wk->win, sm);
 }
 
 /* The parked loads' phase's work for SM `sm` on worker wk: each parked warp's load, in warp
@@ -326,33 +360,16 @@ static int run_in_order(window *win, int whole, uint32_t *ran)
     return 0;
 }
 
-/* Whether the parked warps of the slots the phases run now all wait on a plain load, which
- * may run by SMs (memsys_l2log.h): not serial, of the ld family, memsys_ploads_plain. Returns
- * how many SMs have such warps, or 0 when some parked warp waits on anything else. */
+/* After a phase of PHASE_RUN: whether its parked warps all wait on a plain load (sm_parked,
+ * which each SM's thread noted at the end of its turns). Returns how many SMs have such
+ * warps, or 0 when some parked warp waits on anything else. */
 static uint32_t parked_plain_loads(const window *win)
 {
-    const exec_run_state *rs = win->rs;
     uint32_t sms = 0;
-    for (uint32_t sm = 0; sm < rs->machine->sm_count; sm++) {
-        int any = 0;
-        for (uint32_t k = win->slot; k < win->slot_end; k++) {
-            uint32_t idx = sm * rs->ctas_per_sm + k;
-            if (!rs->slot_busy[idx])
-                continue;
-            const exec_cta *cta = rs->slots[idx];
-            for (uint32_t i = 0; i < cta->nwarps; i++) {
-                const exec_warp *w = &cta->warps[i];
-                if (!w->turn_left || w->state != WARP_READY)
-                    continue;
-                const exec_xinsn *x = &w->code[w->pc];
-                const ir_op_info *oi = ir_op_info_of((ir_opcode)x->in->op);
-                if (x->serial || !oi || oi->family != IR_FAM_LD ||
-                    !memsys_ploads_plain(rs->ms, &x->in->mem))
-                    return 0;
-                any = 1;
-            }
-        }
-        sms += (uint32_t)any;
+    for (uint32_t sm = 0; sm < win->rs->machine->sm_count; sm++) {
+        if (win->parked[sm] == PARKED_OTHER)
+            return 0;
+        sms += win->parked[sm] == PARKED_LOADS;
     }
     return sms;
 }
@@ -679,8 +696,8 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     }
     /* The parked loads may run by SMs where nobody reads their served records (no access
      * observer): the stores from now on note the lines they may leave dirty in an L1. */
-    win.ploads = threads > 1 && !rs->launch->on_access &&
-                 memsys_ploads_prepare(rs->ms, nsm) == 0;
+    win.parked = threads > 1 ? calloc(nsm, 1) : NULL;
+    win.ploads = win.parked && !rs->launch->on_access && memsys_ploads_prepare(rs->ms, nsm) == 0;
     rs->budget = UINT64_MAX; /* taken by serial_round only */
     rs->clock = rs->launch->clock ? rs->launch->clock : &rs->clock_now;
     win.nworkers = threads; /* read by the threads: set before they start */
@@ -702,5 +719,6 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     free(win.workers);
     free(win.l2parts);
     free(win.start_linear);
+    free(win.parked);
     free_logs(&win);
 }

@@ -257,6 +257,9 @@ struct load_defer {
     _Atomic uint64_t *dirty;       /* lines that may be dirty in some L1, hashed to bits; NULL
                                       while nothing is noted (one host thread) */
     uint32_t dirty_words;          /* a power of two */
+    _Atomic uint32_t coupled;      /* 1 once a logged read grants evict-last or fills wider than
+                                      a line (its sets are coupled), until
+                                      memsys_store_logs_begin reads it for those logs */
 };
 /* Whether reads are deferred (hier_defer_l2_read applies). */
 static inline int hier_reads_deferred(const memsys *ms)

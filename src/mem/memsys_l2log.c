@@ -20,6 +20,7 @@
 #include "mem/memsys_l2log.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,26 +150,21 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
 {
     uint64_t entries = 0;
     for (uint32_t i = 0; i < nlogs; i++) entries += logs[i]->count;
-    if (nparts < 2 || entries < MEMSYS_L2_PART_MIN_WRITES || !cache_view_ready(ms->l2))
+    /* A read's evict-last grant joins the list of the whole cache and a fill wider than the
+     * line reaches other sets: memsys_pload.c notes either as it logs the read, so that this
+     * thread (the calling one, between phases) need not walk every entry. The logs are
+     * emptied after this call, so the note is cleared with them. */
+    int coupled = atomic_exchange_explicit(&ms->defer->coupled, 0, memory_order_relaxed) != 0;
+    if (nparts < 2 || entries < MEMSYS_L2_PART_MIN_WRITES || !cache_view_ready(ms->l2) ||
+        coupled)
         return 0;
-    uint32_t line_bytes = cache_get_config(ms->l2)->line_bytes;
-    for (uint32_t i = 0; i < nlogs; i++)
-        for (uint32_t k = 0; logs[i]->reads && k < logs[i]->count; k++) {
-            const cache_hints *h = &logs[i]->entries[k].l2;
-            /* a read's evict-last grant joins the list of the whole cache; a fill wider than
-             * the line reaches other sets */
-            if (logs[i]->entries[k].read &&
-                (h->alloc == CACHE_ALLOC_LAST || h->fill_bytes > line_bytes))
-                return 0;
-        }
     for (uint32_t t = 0; t < nparts; t++) {
         memsys_l2_part *p = parts[t];
         cache_view_begin(p->l2, ms->l2);
         p->clock = cache_clock(ms->l2);
         p->failed_log = UINT32_MAX;
-        p->nwrites = 0;
+        p->nwrites = 0; /* and written[] is clear: memsys_store_logs_finish clears its words */
         p->dram_reads = p->dram_read_bytes = 0;
-        memset(p->written, 0, sizeof p->written);
     }
     return 1;
 }
@@ -243,6 +239,8 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         p->dram_reads = p->dram_read_bytes = 0;
         for (uint32_t k = 0; k < p->nwrites; k++) {
             const store_write *w = &p->writes[k];
+            uint64_t bit;
+            *written_word(p, w->addr, &bit) = 0; /* every write is made: clear for the next */
             if (dram_write(ms->store, w->addr, w->bytes, w->data, w->has_mask ? w->mask : NULL) !=
                     MEM_OK &&
                 w->log < failed)

@@ -82,6 +82,7 @@ void memsys_ploads_begin(memsys *ms, memsys_store_log *const *logs)
     struct load_defer *d = ms->defer;
     for (uint32_t s = 0; s < d->nlogs; s++)
         atomic_store_explicit(&d->done[s], 0, memory_order_relaxed);
+    atomic_store_explicit(&d->coupled, 0, memory_order_relaxed);
     d->logs = logs;
     cache_set_read_deferral(ms->l2, defer_line_read, ms);
 }
@@ -126,13 +127,15 @@ static void wait_before(const struct load_defer *d, uint32_t sm)
 mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cache_hints *h,
                               uint64_t addr, uint32_t bytes, uint8_t *out)
 {
-    const struct load_defer *d = ms->defer;
+    struct load_defer *d = ms->defer;
     memsys_store_log *own = d->logs[rq->sm];
     uint32_t before = own->count; /* the SM's write-backs before this read */
     mem_request copy = *rq;
     copy.l2 = *h;
     if (hier_log_l2_access(ms, own, &copy, addr, bytes, NULL, NULL) != MEM_OK)
         return MEM_ERR_NOMEM;
+    if (h->alloc == CACHE_ALLOC_LAST || h->fill_bytes > ms->line_bytes)
+        atomic_store_explicit(&d->coupled, 1, memory_order_relaxed);
     if (!out)
         return MEM_OK;
     mem_status st = MEM_OK;

@@ -266,11 +266,48 @@ static void test_by_sms_same_as_serial(void **state)
     free(bytes[1]);
 }
 
+/* SM 0's loads of `lines` lines from line `first` on, 32 lines a warp load, one after the
+ * other by SMs, with L2 eviction class `l2_evict`; returns whether memsys_store_logs_begin
+ * takes the logs, which are then applied one after the other. */
+static int begin_after_loads(fixture *f, uint32_t first, uint32_t lines, uint8_t l2_evict)
+{
+    twin *t = &f->t[1];
+    memsys_ploads_begin(t->ms, t->log);
+    for (uint32_t at = first; at < first + lines; at += MEM_LANES) {
+        mem_access a;
+        ir_mem_attrs attrs = {.l2_evict = l2_evict};
+        mem_fault fault;
+        memsys_test_access(&a, &attrs, MEM_OP_LOAD, IR_SPACE_GLOBAL, 4, 1, UINT32_MAX, 0);
+        memsys_test_strided(&a, f->buf + (uint64_t)at * LINE, LINE);
+        mem_ctx ctx = {.sm = 0};
+        assert_int_equal(memsys_access(memsys_tally_view(t->tally[0]), &ctx, &a, &fault), 0);
+    }
+    for (uint32_t sm = 0; sm < SMS; sm++) memsys_ploads_sm_done(t->ms, sm);
+    memsys_ploads_end(t->ms);
+    int taken = memsys_store_logs_begin(t->ms, t->part, PARTS, t->log, SMS);
+    for (int s = 0; s < SMS; s++) assert_int_equal(memsys_store_log_apply(t->ms, t->log[s]), 0);
+    return taken;
+}
+
+/* memsys_store_logs_begin: a logged read that grants evict-last couples the L2's sets (their
+ * list), so the logs holding it go one after the other (noted as the read is logged, not found
+ * by a walk of the entries); plain reads are taken, and the note goes with the logs. */
+static void test_begin_declines_evict_last(void **state)
+{
+    fixture *f = *state;
+    assert_true(MEMSYS_L2_PART_MIN_WRITES <= 3 * MEM_LANES);
+    assert_int_equal(begin_after_loads(f, 0, 3 * MEM_LANES, IR_EVICT_NONE), 1);
+    assert_int_equal(begin_after_loads(f, 3 * MEM_LANES, 3 * MEM_LANES, IR_EVICT_LAST), 0);
+    /* the note went with the logs: the next logs (here none) are not declined for it */
+    assert_int_equal(atomic_load(&f->t[1].ms->defer->coupled), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_by_sms_same_as_serial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_by_sms_same_as_serial, setup_plain, teardown),
+        cmocka_unit_test_setup_teardown(test_begin_declines_evict_last, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
