@@ -25,7 +25,7 @@ compiler_is_gcc() {
 }
 
 plain_build() {
-    cmake --preset release -DGMS_PGO= >/dev/null
+    cmake --preset release -DGMS_PGO= -DGMS_LTO=OFF >/dev/null
     cmake --build "$dir" -j"$jobs"
 }
 
@@ -37,7 +37,7 @@ if ! compiler_is_gcc; then
 fi
 
 if [ -f "$stamp" ] && [ -z "$(find src bench/kernels/small CMakeLists.txt -newer "$stamp" | head -1)" ]; then
-    cmake --preset release -DGMS_PGO=use >/dev/null
+    cmake --preset release -DGMS_PGO=use -DGMS_LTO=ON >/dev/null
     cmake --build "$dir" -j"$jobs"
     exit 0
 fi
@@ -45,7 +45,7 @@ fi
 echo "== release build, profile-guided: instrumented build, training, final build =="
 rm -f "$stamp"
 find "$dir" -name '*.gcda' -delete 2>/dev/null || true
-cmake --preset release -DGMS_PGO=generate >/dev/null
+cmake --preset release -DGMS_PGO=generate -DGMS_LTO=OFF >/dev/null
 cmake --build "$dir" -j"$jobs" --target gpumemsim
 
 log=$dir/pgo-training.log
@@ -61,6 +61,6 @@ for f in bench/kernels/small/*.json; do
     done
 done
 
-cmake --preset release -DGMS_PGO=use >/dev/null
+cmake --preset release -DGMS_PGO=use -DGMS_LTO=ON >/dev/null
 cmake --build "$dir" -j"$jobs"
 touch "$stamp"
