@@ -155,6 +155,59 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
+/* The special registers whose 32 lanes are v + l x step (step 0 or 1) in nearly every warp:
+ * the sizes and CTA index (one value), and a thread index whose warp lies inside one row of
+ * the block (tid_lanes's case without carries). Returns 1 with *v and *step, or 0 for
+ * sreg_lanes. Values below 2^32, so a 32-bit move keeps them. */
+static inline int sreg_linear(const exec_warp *w, uint32_t id, uint64_t *v, uint64_t *step)
+{
+    const uint32_t *bd = w->run->launch->block;
+    *step = 0;
+    switch (id) {
+    case IR_SREG_TID_X: case IR_SREG_TID_Y: case IR_SREG_TID_Z: {
+        uint32_t base = w->warp_in_cta * w->run->warp_lanes;
+        uint32_t x = base % bd[0];
+        if (bd[0] - x < LANES)
+            return 0;
+        *v = id == IR_SREG_TID_X ? x : id == IR_SREG_TID_Y ? (base / bd[0]) % bd[1]
+                                                           : base / (bd[0] * bd[1]);
+        *step = id == IR_SREG_TID_X;
+        return 1;
+    }
+    case IR_SREG_NTID_X: case IR_SREG_NTID_Y: case IR_SREG_NTID_Z:
+        *v = bd[id - IR_SREG_NTID_X];
+        return 1;
+    case IR_SREG_CTAID_X: case IR_SREG_CTAID_Y: case IR_SREG_CTAID_Z:
+        *v = w->cta->ctaid[id - IR_SREG_CTAID_X];
+        return 1;
+    case IR_SREG_NCTAID_X: case IR_SREG_NCTAID_Y: case IR_SREG_NCTAID_Z:
+        *v = w->run->launch->grid[id - IR_SREG_NCTAID_X];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* dst[l] = v + l x step for the 32 lanes. */
+static inline __attribute__((always_inline)) void fill_linear(uint64_t *dst, uint64_t v,
+                                                               uint64_t step)
+{
+    if (step) /* apart, so that each is a loop of vector stores (a multiply is not) */
+        for (unsigned l = 0; l < LANES; l++) dst[l] = v + l;
+    else
+        for (unsigned l = 0; l < LANES; l++) dst[l] = v;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define WARP_AVX2_VARIANTS 1
+/* fill_linear four lanes a store on hosts with AVX2 (exec_program.host_avx2). */
+__attribute__((target("avx2"))) static void fill_linear_avx2(uint64_t *dst, uint64_t v,
+                                                             uint64_t step)
+{
+    fill_linear(dst, v, step);
+}
+#endif
+
 void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask)
@@ -163,6 +216,17 @@ void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     uint32_t id = in->src[0].reg;
     uint64_t *dst = w->regs + (size_t)in->dst[0].reg * LANES;
     uint64_t keep = x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0);
+    uint64_t first, step;
+    if (mask == FULL_MASK && sreg_linear(w, id, &first, &step)) { /* %tid, %ctaid, %ntid... */
+#ifdef WARP_AVX2_VARIANTS
+        if (w->run->prog->host_avx2) {
+            fill_linear_avx2(dst, first, step);
+            return;
+        }
+#endif
+        fill_linear(dst, first, step);
+        return;
+    }
     if (mask == FULL_MASK) {
         sreg_lanes(w, id, dst);
         /* Only the 64-bit clocks have bits above 31 for a 32-bit move to drop (sreg_lanes). */

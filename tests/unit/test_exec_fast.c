@@ -828,6 +828,7 @@ static void test_mov_sreg_matches_h_alu(void **state)
         for (int guarded = 0; guarded < 2; guarded++) {
             run_mov_sreg_case(regs[i], guarded, 64, 1, 1);
             run_mov_sreg_case(regs[i], guarded, 5, 3, 4); /* a partial second warp */
+            run_mov_sreg_case(regs[i], guarded, 32, 2, 1); /* one row a warp: %tid.y 0, 1 */
         }
 }
 
