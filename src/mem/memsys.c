@@ -785,6 +785,16 @@ int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space 
     return 0;
 }
 
+/* memsys_load_param's count: count_constant_lane of parameter `offset`, returning 0. Its own
+ * function, called last, so that memsys_load_param keeps nothing across it. */
+static int count_param(memsys *ms, uint32_t insn_id, uint32_t sm, uint64_t offset)
+{
+    mem_counters *counters = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
+    lane_target t = {IR_SPACE_PARAM, offset};
+    count_constant_lane(ms, counters, sm, &t);
+    return 0;
+}
+
 int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset, uint32_t bytes,
                       uint64_t *value)
 {
@@ -792,9 +802,7 @@ int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset
     if (!bytes || bytes > 8 || ((bytes | offset) & (bytes - 1)) || offset >= limit ||
         limit - offset < bytes)
         return -1;
-    mem_counters *counters = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
-    lane_target t = {IR_SPACE_PARAM, offset};
-    count_constant_lane(ms, counters, sm, &t);
+    /* The bytes first (counting changes no parameter), so that the count ends the call. */
     const uint8_t *p = (const uint8_t *)ms->params + offset;
     uint64_t v = 0;
     switch (bytes) { /* fixed sizes, copies the compiler inlines */
@@ -804,7 +812,7 @@ int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset
     default: v = *p; break;
     }
     *value = v;
-    return 0;
+    return count_param(ms, insn_id, sm, offset);
 }
 
 int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t offset,
