@@ -155,25 +155,41 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
-/* The special registers whose 32 lanes are v + l x step (step 0 or 1) in nearly every warp:
- * the sizes and CTA index (one value), and a thread index whose warp lies inside one row of
- * the block (tid_lanes's case without carries). Returns 1 with *v and *step, or 0 for
- * sreg_lanes. Values below 2^32, so a 32-bit move keeps them. */
-static inline int sreg_linear(const exec_warp *w, uint32_t id, uint64_t *v, uint64_t *step)
+/* %tid's component `id` in the shape of sreg_linear, for the two layouts of a warp in a block
+ * bd that need no carries: inside one row (lane l's x is x0 + l), or whole rows of 2^k
+ * threads, k < 5, that do not wrap past the block's y extent (x is l & (2^k - 1), y is
+ * y0 + (l >> k)). tid_lanes's values in both, for all 32 lanes. */
+static inline int tid_linear(uint32_t base, const uint32_t *bd, uint32_t id, uint64_t *v,
+                             uint32_t *lane_mask, uint32_t *shift)
 {
-    const uint32_t *bd = w->run->launch->block;
-    *step = 0;
-    switch (id) {
-    case IR_SREG_TID_X: case IR_SREG_TID_Y: case IR_SREG_TID_Z: {
-        uint32_t base = w->warp_in_cta * w->run->warp_lanes;
-        uint32_t x = base % bd[0];
-        if (bd[0] - x < LANES)
-            return 0;
-        *v = id == IR_SREG_TID_X ? x : id == IR_SREG_TID_Y ? (base / bd[0]) % bd[1]
-                                                           : base / (bd[0] * bd[1]);
-        *step = id == IR_SREG_TID_X;
+    uint32_t x = base % bd[0], row = base / bd[0];
+    if (bd[0] - x >= LANES) { /* tid_lanes's case without carries */
+        *v = id == IR_SREG_TID_X ? x : id == IR_SREG_TID_Y ? row % bd[1] : row / bd[1];
+        *lane_mask = id == IR_SREG_TID_X ? LANES - 1 : 0;
         return 1;
     }
+    uint32_t k = (uint32_t)__builtin_ctz(bd[0] | LANES);
+    if (x || bd[0] != 1u << k || row % bd[1] + (LANES >> k) > bd[1])
+        return 0;
+    *v = id == IR_SREG_TID_X ? 0 : id == IR_SREG_TID_Y ? row % bd[1] : row / bd[1];
+    *lane_mask = id == IR_SREG_TID_Z ? 0 : id == IR_SREG_TID_X ? bd[0] - 1 : LANES - 1;
+    *shift = id == IR_SREG_TID_Y ? k : 0;
+    return 1;
+}
+
+/* The special registers whose 32 lanes are v + ((l & lane_mask) >> shift) in nearly every
+ * warp: the sizes and CTA index (one value: lane_mask 0) and a thread index in tid_linear's
+ * layouts. Returns 1 with *v, *lane_mask and *shift, or 0 for sreg_lanes. Values below 2^32,
+ * so a 32-bit move keeps them. */
+static inline int sreg_linear(const exec_warp *w, uint32_t id, uint64_t *v, uint32_t *lane_mask,
+                              uint32_t *shift)
+{
+    const uint32_t *bd = w->run->launch->block;
+    *lane_mask = 0;
+    *shift = 0;
+    switch (id) {
+    case IR_SREG_TID_X: case IR_SREG_TID_Y: case IR_SREG_TID_Z:
+        return tid_linear(w->warp_in_cta * w->run->warp_lanes, bd, id, v, lane_mask, shift);
     case IR_SREG_NTID_X: case IR_SREG_NTID_Y: case IR_SREG_NTID_Z:
         *v = bd[id - IR_SREG_NTID_X];
         return 1;
@@ -188,23 +204,26 @@ static inline int sreg_linear(const exec_warp *w, uint32_t id, uint64_t *v, uint
     }
 }
 
-/* dst[l] = v + l x step for the 32 lanes. */
+/* dst[l] = v + ((l & lane_mask) >> shift) for the 32 lanes. */
 static inline __attribute__((always_inline)) void fill_linear(uint64_t *dst, uint64_t v,
-                                                               uint64_t step)
+                                                               uint32_t lane_mask, uint32_t shift)
 {
-    if (step) /* apart, so that each is a loop of vector stores (a multiply is not) */
+    /* apart, so that each is a loop of vector stores */
+    if (!lane_mask)
+        for (unsigned l = 0; l < LANES; l++) dst[l] = v;
+    else if (lane_mask == LANES - 1 && !shift)
         for (unsigned l = 0; l < LANES; l++) dst[l] = v + l;
     else
-        for (unsigned l = 0; l < LANES; l++) dst[l] = v;
+        for (uint64_t l = 0; l < LANES; l++) dst[l] = v + ((l & lane_mask) >> shift);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
 #define WARP_AVX2_VARIANTS 1
 /* fill_linear four lanes a store on hosts with AVX2 (exec_program.host_avx2). */
 __attribute__((target("avx2"))) static void fill_linear_avx2(uint64_t *dst, uint64_t v,
-                                                             uint64_t step)
+                                                             uint32_t lane_mask, uint32_t shift)
 {
-    fill_linear(dst, v, step);
+    fill_linear(dst, v, lane_mask, shift);
 }
 #endif
 
@@ -216,15 +235,16 @@ void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     uint32_t id = in->src[0].reg;
     uint64_t *dst = w->regs + (size_t)in->dst[0].reg * LANES;
     uint64_t keep = x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0);
-    uint64_t first, step;
-    if (mask == FULL_MASK && sreg_linear(w, id, &first, &step)) { /* %tid, %ctaid, %ntid... */
+    uint64_t first;
+    uint32_t lane_mask, shift;
+    if (mask == FULL_MASK && sreg_linear(w, id, &first, &lane_mask, &shift)) { /* %tid, %ctaid... */
 #ifdef WARP_AVX2_VARIANTS
         if (w->run->prog->host_avx2) {
-            fill_linear_avx2(dst, first, step);
+            fill_linear_avx2(dst, first, lane_mask, shift);
             return;
         }
 #endif
-        fill_linear(dst, first, step);
+        fill_linear(dst, first, lane_mask, shift);
         return;
     }
     if (mask == FULL_MASK) {
