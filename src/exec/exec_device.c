@@ -334,8 +334,8 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
  * three and two more a warp) for the CTA, its `nwarps` warps, each warp's entry frame (lent: a
  * call moves the call stack to an array of its own, warp_frame_push) and that frame's parameter
  * storage, each part but the parameter storage (warp_frame_push clears it) cleared on its own
- * (a memset of the whole, or calloc's, is a `rep stosb` of several KiB); the entry frames' register files come from the launch's register arena
- * (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
+ * (a memset of the whole, or calloc's, is a `rep stosb` of several KiB); the entry frames'
+ * register files come from the launch's register arena (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
  * until the kernel uses it; none (0 bytes) is a zero byte at the block's end. NULL when out
  * of memory, with the EXEC-NOMEM-004 report of a CTA. */
 static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nwarps,

@@ -233,7 +233,8 @@ int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space 
  * 1, 2, 4 or 8 bytes read by the warps of SM `sm` (ctx->sm): the same checks, counters and
  * constant-cache effects, the bytes returned in *value (OUT: little-endian, the bytes above
  * `bytes` zero) instead of copied to a buffer. Returns 0, or -1 as memsys_load_same (also for
- * 16 bytes), having counted and read nothing. */
+ * 16 bytes), having counted and read nothing (DESIGN.md, "The memory access contract"). A
+ * tally's view may take it in a parallel phase, as memsys_load_same. */
 int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset, uint32_t bytes,
                       uint64_t *value);
 
