@@ -333,9 +333,9 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 /* A fresh slot's storage: one allocation (one malloc and one free a slot, where there were
  * three and two more a warp) for the CTA, its `nwarps` warps, each warp's entry frame (lent: a
  * call moves the call stack to an array of its own, warp_frame_push) and that frame's parameter
- * storage, each part cleared on its own (a memset of the whole, or calloc's, is a `rep stosb`
- * of several KiB); the entry frames' register files come from the launch's register arena
- * (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
+ * storage, each part but the parameter storage (warp_frame_push clears it) cleared on its own
+ * (a memset of the whole, or calloc's, is a `rep stosb` of several KiB); the entry frames'
+ * register files come from the launch's register arena (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
  * until the kernel uses it; none (0 bytes) is a zero byte at the block's end. NULL when out
  * of memory, with the EXEC-NOMEM-004 report of a CTA. */
 static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nwarps,
@@ -374,8 +374,9 @@ static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nw
         w->frames = f;
         w->frames_cap = 1;
         w->frames_lent = 1;
+        /* Not cleared here: warp_frame_push, which cta_init calls next, clears the entry
+         * function's area (the 8 bytes of an empty one are never read). */
         f->params = block + params_at + i * align16(params_bytes);
-        memset(f->params, 0, params_bytes);
         f->params_cap = (uint32_t)params_bytes;
         f->params_lent = 1;
     }

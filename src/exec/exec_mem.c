@@ -728,7 +728,7 @@ int exec_ld_param_general_only;
  * address, the param space written, no uniform hint or fence, one element of 1 to 8 bytes, a
  * destination register): the parameter's offset taken from the entry function's parameter
  * table as warp_symbol_address takes it. Without an observer (the functional mode), its bytes
- * and counts from memsys_load_same and the value written to the active lanes; with one,
+ * and counts from memsys_load_param and the value written to the active lanes; with one,
  * h_ld_param_observed. Anything else (a device function's frame, an address that would fault
  * without an observer) takes h_ld_same, which does the same load through mem_access and
  * reports. */
@@ -738,7 +738,7 @@ static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     const ir_operand *o = &in->src[0];
     const exec_frame *f = &w->frames[0];
     uint32_t i = o->sym - IR_SYM_PARAM_BASE;
-    uint8_t bytes[8];
+    uint64_t bytes;
     if (!mask || w->depth != 1 || !f->fn->ir->is_entry) {
         h_ld_same(w, x, mask);
         return;
@@ -751,13 +751,13 @@ static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
             h_ld_param_observed(w, x, mask, offset);
         return;
     }
-    if (memsys_load_same(w->run->ms, &w->mctx, in->id, IR_SPACE_PARAM, offset,
-                         in->mem.elem_bytes, bytes) != 0) {
+    if (memsys_load_param(w->run->ms, w->mctx.sm, in->id, offset, in->mem.elem_bytes,
+                          &bytes) != 0) {
         h_ld_same(w, x, mask);
         return;
     }
     broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
-                       load_element(x, bytes, 0, in->mem.elem_bytes), mask);
+                       load_element(x, (const uint8_t *)&bytes, 0, in->mem.elem_bytes), mask);
 }
 
 /* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its

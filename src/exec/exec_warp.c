@@ -155,6 +155,78 @@ static void sreg_lanes(exec_warp *w, uint32_t id, uint64_t *out)
     for (unsigned l = 0; l < LANES; l++) out[l] = v;
 }
 
+/* %tid's component `id` in the shape of sreg_linear, for the two layouts of a warp in a block
+ * bd that need no carries: inside one row (lane l's x is x0 + l), or whole rows of 2^k
+ * threads, k < 5, that do not wrap past the block's y extent (x is l & (2^k - 1), y is
+ * y0 + (l >> k)). tid_lanes's values in both, for all 32 lanes. */
+static inline int tid_linear(uint32_t base, const uint32_t *bd, uint32_t id, uint64_t *v,
+                             uint32_t *lane_mask, uint32_t *shift)
+{
+    uint32_t x = base % bd[0], row = base / bd[0];
+    if (bd[0] - x >= LANES) { /* tid_lanes's case without carries */
+        *v = id == IR_SREG_TID_X ? x : id == IR_SREG_TID_Y ? row % bd[1] : row / bd[1];
+        *lane_mask = id == IR_SREG_TID_X ? LANES - 1 : 0;
+        return 1;
+    }
+    uint32_t k = (uint32_t)__builtin_ctz(bd[0] | LANES);
+    if (x || bd[0] != 1u << k || row % bd[1] + (LANES >> k) > bd[1])
+        return 0;
+    *v = id == IR_SREG_TID_X ? 0 : id == IR_SREG_TID_Y ? row % bd[1] : row / bd[1];
+    *lane_mask = id == IR_SREG_TID_Z ? 0 : id == IR_SREG_TID_X ? bd[0] - 1 : LANES - 1;
+    *shift = id == IR_SREG_TID_Y ? k : 0;
+    return 1;
+}
+
+/* The special registers whose 32 lanes are v + ((l & lane_mask) >> shift) in nearly every
+ * warp: the sizes and CTA index (one value: lane_mask 0) and a thread index in tid_linear's
+ * layouts. Returns 1 with *v, *lane_mask and *shift, or 0 for sreg_lanes. Values below 2^32,
+ * so a 32-bit move keeps them. */
+static inline int sreg_linear(const exec_warp *w, uint32_t id, uint64_t *v, uint32_t *lane_mask,
+                              uint32_t *shift)
+{
+    const uint32_t *bd = w->run->launch->block;
+    *lane_mask = 0;
+    *shift = 0;
+    switch (id) {
+    case IR_SREG_TID_X: case IR_SREG_TID_Y: case IR_SREG_TID_Z:
+        return tid_linear(w->warp_in_cta * w->run->warp_lanes, bd, id, v, lane_mask, shift);
+    case IR_SREG_NTID_X: case IR_SREG_NTID_Y: case IR_SREG_NTID_Z:
+        *v = bd[id - IR_SREG_NTID_X];
+        return 1;
+    case IR_SREG_CTAID_X: case IR_SREG_CTAID_Y: case IR_SREG_CTAID_Z:
+        *v = w->cta->ctaid[id - IR_SREG_CTAID_X];
+        return 1;
+    case IR_SREG_NCTAID_X: case IR_SREG_NCTAID_Y: case IR_SREG_NCTAID_Z:
+        *v = w->run->launch->grid[id - IR_SREG_NCTAID_X];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* dst[l] = v + ((l & lane_mask) >> shift) for the 32 lanes. */
+static inline __attribute__((always_inline)) void fill_linear(uint64_t *dst, uint64_t v,
+                                                               uint32_t lane_mask, uint32_t shift)
+{
+    /* apart, so that each is a loop of vector stores */
+    if (!lane_mask)
+        for (unsigned l = 0; l < LANES; l++) dst[l] = v;
+    else if (lane_mask == LANES - 1 && !shift)
+        for (unsigned l = 0; l < LANES; l++) dst[l] = v + l;
+    else
+        for (uint64_t l = 0; l < LANES; l++) dst[l] = v + ((l & lane_mask) >> shift);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+#define WARP_AVX2_VARIANTS 1
+/* fill_linear four lanes a store on hosts with AVX2 (exec_program.host_avx2). */
+__attribute__((target("avx2"))) static void fill_linear_avx2(uint64_t *dst, uint64_t v,
+                                                             uint32_t lane_mask, uint32_t shift)
+{
+    fill_linear(dst, v, lane_mask, shift);
+}
+#endif
+
 void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (!mask)
@@ -163,6 +235,18 @@ void exec_h_mov_sreg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     uint32_t id = in->src[0].reg;
     uint64_t *dst = w->regs + (size_t)in->dst[0].reg * LANES;
     uint64_t keep = x->aux == 32 ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0);
+    uint64_t first;
+    uint32_t lane_mask, shift;
+    if (mask == FULL_MASK && sreg_linear(w, id, &first, &lane_mask, &shift)) { /* %tid, %ctaid... */
+#ifdef WARP_AVX2_VARIANTS
+        if (w->run->prog->host_avx2) {
+            fill_linear_avx2(dst, first, lane_mask, shift);
+            return;
+        }
+#endif
+        fill_linear(dst, first, lane_mask, shift);
+        return;
+    }
     if (mask == FULL_MASK) {
         sreg_lanes(w, id, dst);
         /* Only the 64-bit clocks have bits above 31 for a 32-bit move to drop (sreg_lanes). */

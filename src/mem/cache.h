@@ -189,6 +189,12 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
  * in *runs (OUT) and returns true. Otherwise changes nothing and returns false (the caller takes cache_read). */
 bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t alloc, uint8_t *out,
                     uint32_t *runs);
+/* cache_read_hit(c, line_addr, sector, CACHE_ALLOC_UNCHANGED, NULL, &runs) for one sector
+ * (`sector`: one bit; 0 is refused), a tags-only probe (the instruction and constant caches,
+ * cache_probe.c; docs/cache-model.md, "Reads and fills"): the same result, recency and
+ * statistics, found first where the line was last found (cache_lines_held's memo), so that
+ * lines visited in turn skip the set's look-up. line_addr: line-aligned byte address. */
+bool cache_probe_hit(cache *c, uint64_t line_addr, uint64_t sector);
 /* The miss path of a warp's line through two levels (docs/cache-model.md, "Reads and fills",
  * "The miss path of a warp's line"): when the line at `line_addr` (line-aligned) is absent from
  * `c`, `sectors` (bit s: sector s) is one run of consecutive sectors, `h` (borrowed) allocates

@@ -46,12 +46,12 @@ int memsys_ifetch(memsys *ms, uint32_t sm, uint64_t addr, uint32_t insn_id)
 {
     mem_counters *c = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
     cache *ic = ms->icache[sm];
-    uint32_t runs;
     uint64_t line = addr & ms->ifetch_line_mask;
     uint64_t sector = UINT64_C(1) << ((addr - line) >> ms->ifetch_sector_shift);
     /* A hit (nearly every fetch) without cache_read's general path: the same recency and
-     * statistics (cache_read_hit). */
-    if (cache_read_hit(ic, line, sector, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
+     * statistics (cache_probe_hit, which finds the few lines an SM's warps fetch in turn
+     * without the set's look-up). */
+    if (cache_probe_hit(ic, line, sector)) {
         c->icache.fetches++;
         c->icache.hits++;
         return 0;

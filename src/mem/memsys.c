@@ -691,29 +691,38 @@ static int cached_part(memsys *ms, const mem_ctx *ctx, mem_access *acc, const ir
     return st;
 }
 
-/* constant_count for one lane (`t`, charged to c): one request, one address, one line; returns
- * whether the line missed (constant_count's last_const_misses; its last_const_lookups and
- * last_const_addresses are 1). A line the SM's constant cache holds takes cache_read_hit, which
- * does what cache_read does for a hit (recency, statistics) without its general path; when the
- * configured line is not the cache's one sector (no constant line size given: the cache's own
- * default geometry) every look-up takes cache_read, as constant_count does. */
-static uint32_t count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm,
-                                    const lane_target *t)
+/* count_constant_lane's look-up of constant address `a` when the probe did not hit (a miss,
+ * or no constant line size configured): cache_read, as constant_count makes it. Out of line,
+ * so that the usual hit saves no registers for it. */
+static __attribute__((noinline)) uint32_t count_constant_read(memsys *ms, mem_counters *c,
+                                                              uint32_t sm, uint64_t a)
 {
     uint64_t line_bytes = ms->cfg.constant.line_bytes;
-    uint32_t runs;
-    c->constant.requests++;
-    if (line_bytes && cache_read_hit(ms->constant[sm], constant_address(t) & ~(line_bytes - 1),
-                                     1, CACHE_ALLOC_UNCHANGED, NULL, &runs)) {
-        c->constant.hits++;
-        return 0;
-    }
     line_bytes = line_bytes ? line_bytes : 64; /* a power of two (cache_create) */
     cache_result r;
-    cache_read(ms->constant[sm], constant_address(t) & ~(line_bytes - 1), 1, NULL, NULL, &r);
+    cache_read(ms->constant[sm], a & ~(line_bytes - 1), 1, NULL, NULL, &r);
     c->constant.hits += r.sector_hits;
     c->constant.misses += r.sector_misses;
     return r.sector_misses;
+}
+
+/* constant_count for one lane (`t`, charged to c): one request, one address, one line; returns
+ * whether the line missed (constant_count's last_const_misses; its last_const_lookups and
+ * last_const_addresses are 1). A line the SM's constant cache holds takes cache_probe_hit, which
+ * does what cache_read does for a hit (recency, statistics) without its general path; when the
+ * configured line is not the cache's one sector (no constant line size given: the cache's own
+ * default geometry) every look-up takes cache_read, as constant_count does. */
+static inline uint32_t count_constant_lane(memsys *ms, mem_counters *c, uint32_t sm,
+                                           const lane_target *t)
+{
+    uint64_t line_bytes = ms->cfg.constant.line_bytes;
+    uint64_t a = constant_address(t);
+    c->constant.requests++;
+    if (line_bytes && cache_probe_hit(ms->constant[sm], a & ~(line_bytes - 1), 1)) {
+        c->constant.hits++;
+        return 0;
+    }
+    return count_constant_read(ms, c, sm, a);
 }
 
 /* memsys_load_lane, also access()'s path for such a load: what the general path of access()
@@ -756,12 +765,15 @@ int memsys_load_lane(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_fault 
 int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space space,
                      uint64_t offset, uint32_t bytes, void *out)
 {
-    uint64_t limit = ms->params_bytes, bank = offset >> MEM_CONST_BANK_SHIFT;
-    if (space == IR_SPACE_CONST)
+    uint64_t limit = ms->params_bytes;
+    if (space == IR_SPACE_CONST) {
+        uint64_t bank = offset >> MEM_CONST_BANK_SHIFT;
         limit = bank < MEM_CONST_BANKS ? (bank << MEM_CONST_BANK_SHIFT) + ms->const_bytes[bank] : 0;
-    else if (space != IR_SPACE_PARAM)
+    } else if (space != IR_SPACE_PARAM) {
         return -1;
-    if (!bytes || bytes > MEM_MAX_LANE_BYTES || (bytes & (bytes - 1)) || (offset & (bytes - 1)) ||
+    }
+    /* A power of two that aligns offset: (bytes | offset) has no bit below bytes's. */
+    if (!bytes || bytes > MEM_MAX_LANE_BYTES || ((bytes | offset) & (bytes - 1)) ||
         offset >= limit || limit - offset < bytes)
         return -1;
     mem_counters *counters = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
@@ -771,6 +783,36 @@ int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space 
                                                 : (const uint8_t *)ms->params + offset;
     lane_move(out, p, bytes);
     return 0;
+}
+
+/* memsys_load_param's count: count_constant_lane of parameter `offset`, returning 0. Its own
+ * function, called last, so that memsys_load_param keeps nothing across it. */
+static int count_param(memsys *ms, uint32_t insn_id, uint32_t sm, uint64_t offset)
+{
+    mem_counters *counters = insn_id < ms->ninsns ? &ms->per_insn[insn_id] : &ms->unattributed;
+    lane_target t = {IR_SPACE_PARAM, offset};
+    count_constant_lane(ms, counters, sm, &t);
+    return 0;
+}
+
+int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset, uint32_t bytes,
+                      uint64_t *value)
+{
+    uint64_t limit = ms->params_bytes;
+    if (!bytes || bytes > 8 || ((bytes | offset) & (bytes - 1)) || offset >= limit ||
+        limit - offset < bytes)
+        return -1;
+    /* The bytes first (counting changes no parameter), so that the count ends the call. */
+    const uint8_t *p = (const uint8_t *)ms->params + offset;
+    uint64_t v = 0;
+    switch (bytes) { /* fixed sizes, copies the compiler inlines */
+    case 8: memcpy(&v, p, 8); break;
+    case 4: memcpy(&v, p, 4); break;
+    case 2: memcpy(&v, p, 2); break;
+    default: v = *p; break;
+    }
+    *value = v;
+    return count_param(ms, insn_id, sm, offset);
 }
 
 int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t offset,

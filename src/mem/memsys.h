@@ -229,6 +229,15 @@ int memsys_const_load(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, uint64_t
 int memsys_load_same(memsys *ms, const mem_ctx *ctx, uint32_t insn_id, ir_space space,
                      uint64_t offset, uint32_t bytes, void *out);
 
+/* memsys_load_same(ms, ctx, insn_id, IR_SPACE_PARAM, offset, bytes, out) for a parameter of
+ * 1, 2, 4 or 8 bytes read by the warps of SM `sm` (ctx->sm): the same checks, counters and
+ * constant-cache effects, the bytes returned in *value (OUT: little-endian, the bytes above
+ * `bytes` zero) instead of copied to a buffer. Returns 0, or -1 as memsys_load_same (also for
+ * 16 bytes), having counted and read nothing (DESIGN.md, "The memory access contract"). A
+ * tally's view may take it in a parallel phase, as memsys_load_same. */
+int memsys_load_param(memsys *ms, uint32_t sm, uint32_t insn_id, uint64_t offset, uint32_t bytes,
+                      uint64_t *value);
+
 /* Reads `bytes` at a generic address as lane `lane` of the warp described by ctx sees it, without
  * statistics or cache effects (device printf and assertion messages). Returns 0, or -1 when
  * the range is not readable. */

@@ -828,6 +828,11 @@ static void test_mov_sreg_matches_h_alu(void **state)
         for (int guarded = 0; guarded < 2; guarded++) {
             run_mov_sreg_case(regs[i], guarded, 64, 1, 1);
             run_mov_sreg_case(regs[i], guarded, 5, 3, 4); /* a partial second warp */
+            run_mov_sreg_case(regs[i], guarded, 32, 2, 1); /* one row a warp: %tid.y 0, 1 */
+            run_mov_sreg_case(regs[i], guarded, 8, 4, 2);  /* four whole rows a warp */
+            run_mov_sreg_case(regs[i], guarded, 16, 3, 1); /* rows; the second warp wraps */
+            run_mov_sreg_case(regs[i], guarded, 8, 2, 4);  /* rows that wrap past y */
+            run_mov_sreg_case(regs[i], guarded, 8, 3, 2);  /* by one row */
         }
 }
 

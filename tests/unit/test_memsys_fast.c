@@ -9,6 +9,8 @@
  *   - memsys_load_same (a const or param load without a mem_access) against memsys_load_lane:
  *     the same bytes and counters, and -1 with nothing counted where memsys_load_lane faults
  *     or for another space;
+ *   - memsys_load_param (a parameter's value, h_ld_param_same's path) against memsys_load_same:
+ *     the same return, bytes, counters and constant-cache statistics;
  *   - memsys_load_parks, memsys_load_if_local's first step on the lowest active lane alone:
  *     its answers, and a memsys_load_if_local after it that counts exactly what one without it
  *     counts. */
@@ -314,6 +316,62 @@ static void test_load_same_counts_as_load_lane(void **state)
     assert_memory_equal(&memsys_insn_counters(fx->t[1].ms)[6], &zero, sizeof zero);
 }
 
+/* Twin 0: memsys_load_same of a parameter; twin 1: memsys_load_param of it (h_ld_param_same's
+ * path). The same return, the same bytes (the value little-endian, zero above `bytes`), the
+ * same counters and the same constant-cache statistics. */
+static void load_param(fixture *fx, uint64_t offset, uint32_t bytes, uint32_t insn_id)
+{
+    uint8_t out[8] = {0};
+    uint64_t value = ~UINT64_C(0);
+    fx->t[0].rc = memsys_load_same(fx->t[0].ms, &fx->t[0].ctx, insn_id, IR_SPACE_PARAM, offset,
+                                   bytes, out);
+    fx->t[1].rc = memsys_load_param(fx->t[1].ms, fx->t[1].ctx.sm, insn_id, offset, bytes, &value);
+    assert_int_equal(fx->t[0].rc, fx->t[1].rc);
+    if (fx->t[1].rc == 0) {
+        uint8_t got[8];
+        memcpy(got, &value, 8);
+        assert_memory_equal(got, out, 8);
+    } else {
+        assert_int_equal(value, ~UINT64_C(0));
+    }
+    assert_memory_equal(memsys_insn_counters(fx->t[0].ms), memsys_insn_counters(fx->t[1].ms),
+                        INSNS * sizeof(mem_counters));
+    uint32_t sm = fx->t[0].ctx.sm;
+    assert_memory_equal(cache_get_stats(fx->t[0].ms->constant[sm]),
+                        cache_get_stats(fx->t[1].ms->constant[sm]), sizeof(cache_stats));
+}
+
+static void test_load_param_counts_as_load_same(void **state)
+{
+    fixture *fx = *state;
+    const mem_counters *c = &memsys_insn_counters(fx->t[1].ms)[2];
+    load_param(fx, 8, 4, 2); /* the line's first look-up misses */
+    assert_int_equal(c->constant.misses, 1);
+    load_param(fx, 16, 8, 2);
+    load_param(fx, 16, 8, 2);
+    load_param(fx, 2, 2, 2);
+    load_param(fx, 63, 1, 2);
+    assert_int_equal(c->constant.requests, 5);
+    assert_int_equal(c->constant.hits, 4);
+    uint64_t bank3 = (uint64_t)3 << MEM_CONST_BANK_SHIFT;
+    load_same(fx, IR_SPACE_CONST, bank3 + 4, 4, 3); /* another line between (both twins) */
+    load_param(fx, 60, 4, 3);
+    /* Refused by both, nothing counted: outside, straddling the end, misaligned, 3 bytes. */
+    load_param(fx, PARAM_BYTES, 4, 5);
+    assert_int_equal(fx->t[1].rc, -1);
+    load_param(fx, PARAM_BYTES - 4, 8, 5);
+    load_param(fx, 6, 4, 5);
+    load_param(fx, 0, 3, 5);
+    load_param(fx, 0, 0, 5);
+    const mem_counters zero = {0};
+    assert_memory_equal(&memsys_insn_counters(fx->t[1].ms)[5], &zero, sizeof zero);
+    /* 16 bytes, which memsys_load_same takes: memsys_load_param refuses it untouched. */
+    uint64_t value = 7;
+    assert_int_equal(memsys_load_param(fx->t[1].ms, 0, 6, 16, 16, &value), -1);
+    assert_int_equal(value, 7);
+    assert_memory_equal(&memsys_insn_counters(fx->t[1].ms)[6], &zero, sizeof zero);
+}
+
 /* ---- memsys_load_parks ---- */
 
 /* A full-warp global load of 4-byte words at buf + off + l * stride on twin k. */
@@ -383,6 +441,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_one_lane_counts_as_general_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_parks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_same_counts_as_load_lane, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_param_counts_as_load_same, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
