@@ -384,10 +384,10 @@ find_slot_memo(cache *c, uint64_t line_number, const line_meta **mp)
 
 /* Applies an access's allocation hint to the class of a line it touched. A new line starts
  * NORMAL, so UNCHANGED and NONE leave it NORMAL. Inline: those two, the common hints, cost one
- * test on the access paths; a NORMAL or FIRST hint on a line that is not LAST (a .cs load's
- * new line made FIRST, a .cs store into a line its load made FIRST already) changes the class
- * and its counts here as set_class_plain does, without the calls. LAST lines and LAST hints
- * (the LAST list) take cache_apply_class_hint. */
+ * test on the access paths; a NORMAL or FIRST hint on a line that is not LAST (a streaming
+ * load's new line made FIRST, a streaming store into a line its load made FIRST already)
+ * changes the class and its counts here as set_class_plain does, without the calls. LAST
+ * lines and LAST hints (the LAST list) take cache_apply_class_hint. */
 static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
 {
     if (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)
