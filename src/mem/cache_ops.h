@@ -384,13 +384,26 @@ find_slot_memo(cache *c, uint64_t line_number, const line_meta **mp)
 
 /* Applies an access's allocation hint to the class of a line it touched. A new line starts
  * NORMAL, so UNCHANGED and NONE leave it NORMAL. Inline: those two, the common hints, cost one
- * test on the access paths. */
+ * test on the access paths; a NORMAL or FIRST hint on a line that is not LAST (a streaming
+ * load's new line made FIRST, a streaming store into a line its load made FIRST already)
+ * changes the class and its counts here as set_class_plain does, without the calls. LAST
+ * lines and LAST hints (the LAST list) take cache_apply_class_hint. */
 static inline void apply_alloc_hint(cache *c, uint32_t line, cache_alloc alloc)
 {
-    if (alloc == CACHE_ALLOC_NORMAL && LINE_FIELD(c, line, priorities) == CACHE_PRIORITY_NORMAL)
-        return; /* an access-policy window's usual hint on a NORMAL line: nothing changes */
-    if (alloc != CACHE_ALLOC_UNCHANGED && alloc != CACHE_ALLOC_NONE)
-        cache_apply_class_hint(c, line, alloc);
+    if (alloc == CACHE_ALLOC_UNCHANGED || alloc == CACHE_ALLOC_NONE)
+        return;
+    uint8_t have = LINE_FIELD(c, line, priorities);
+    if ((alloc == CACHE_ALLOC_NORMAL || alloc == CACHE_ALLOC_FIRST) &&
+        have != CACHE_PRIORITY_LAST) {
+        uint8_t want = alloc == CACHE_ALLOC_FIRST ? CACHE_PRIORITY_FIRST : CACHE_PRIORITY_NORMAL;
+        if (have != want) {
+            c->stats.lines_by_priority[have]--;
+            c->stats.lines_by_priority[want]++;
+            LINE_FIELD(c, line, priorities) = want;
+        }
+        return;
+    }
+    cache_apply_class_hint(c, line, alloc);
 }
 
 /* Whether line `line` (record m) is a LAST line not yet at the most recent end of the LAST

@@ -23,26 +23,6 @@
 
 /* ---- counters and served levels (the access's served records: mem_hier_served.c) ---- */
 
-void hier_count_l2(mem_request *rq, const cache_result *r)
-{
-    mem_counters *c = rq->counters;
-    c->l2.sector_accesses += r->sector_accesses;
-    c->l2.sector_hits += r->sector_hits;
-    c->l2.sector_misses += r->sector_misses;
-    c->l2.evictions += r->evictions;
-    c->l2.writeback_bytes += r->writeback_bytes;
-}
-
-void hier_count_l1(mem_request *rq, const cache_result *r)
-{
-    mem_counters *c = rq->counters;
-    c->l1.sector_accesses += r->sector_accesses;
-    c->l1.sector_hits += r->sector_hits;
-    c->l1.sector_misses += r->sector_misses;
-    c->l1.evictions += r->evictions;
-    c->l1.writeback_bytes += r->writeback_bytes;
-}
-
 mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t addr,
                             uint32_t bytes, uint8_t *out, const cache_hints *h1)
 {

@@ -260,6 +260,46 @@ static void test_evict_first_goes_before_normal(void **state)
     teardown(&f);
 }
 
+/* The class a hint leaves on a line and the per-class counts, for the hints apply_alloc_hint
+ * handles inline (NORMAL and FIRST on a line that is not LAST: new, resident, already of that
+ * class) and the one it passes on (FIRST on a LAST line, which leaves the LAST list). */
+static void test_class_hints_move_lines_and_counts(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_default(&f);
+    cache_hints first = {.alloc = CACHE_ALLOC_FIRST}, normal = {.alloc = CACHE_ALLOC_NORMAL},
+                last = {.alloc = CACHE_ALLOC_LAST};
+    const cache_stats *s = cache_get_stats(f.c);
+    cache_line_info info;
+    read4(&f, BASE, &first, NULL); /* a new line made FIRST */
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_FIRST);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_FIRST], 1);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_NORMAL], 0);
+    write4(&f, BASE, 7, &first); /* FIRST again: nothing moves */
+    read4(&f, BASE + 4, &first, NULL);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_FIRST], 1);
+    read4(&f, BASE, &normal, NULL); /* back to NORMAL */
+    assert_true(cache_lookup(f.c, BASE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_NORMAL);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_FIRST], 0);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_NORMAL], 1);
+    write4(&f, BASE, 8, &normal);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_NORMAL], 1);
+    read4(&f, BASE + SET_STRIDE, &last, NULL);
+    write4(&f, BASE + SET_STRIDE, 9, &first); /* a LAST line made FIRST leaves the LAST list */
+    assert_true(cache_lookup(f.c, BASE + SET_STRIDE, &info));
+    assert_int_equal(info.priority, CACHE_PRIORITY_FIRST);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_LAST], 0);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_FIRST], 1);
+    assert_int_equal(s->lines_by_priority[CACHE_PRIORITY_NORMAL], 1);
+    uint32_t v = 0;
+    read4(&f, BASE + SET_STRIDE, NULL, &v);
+    assert_int_equal(v, 9);
+    teardown(&f);
+}
+
 static void test_evict_last_is_kept_while_others_go(void **state)
 {
     (void)state;
@@ -1106,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_fill_granularity_and_promotion),
         cmocka_unit_test(test_lru_order_within_a_set),
         cmocka_unit_test(test_evict_first_goes_before_normal),
+        cmocka_unit_test(test_class_hints_move_lines_and_counts),
         cmocka_unit_test(test_evict_last_is_kept_while_others_go),
         cmocka_unit_test(test_persisting_limit),
         cmocka_unit_test(test_writeback_sends_only_dirty_bytes),
