@@ -520,6 +520,14 @@ static uint32_t serial_round(window *win, uint64_t left)
     return ran + end_round(rs);
 }
 
+/* Ends a round that stops the launch (a fault, host memory exhausted): the instructions its
+ * warps ran before it stopped still count in the launch's statistics. Returns UINT32_MAX. */
+static uint32_t stopped_round(window *win)
+{
+    gather_stats(win);
+    return UINT32_MAX;
+}
+
 /* One round. Returns the warps that took a turn plus the CTAs retired (0: nothing could run),
  * or UINT32_MAX when the launch must stop. */
 static uint32_t round_of_turns(window *win, uint64_t start)
@@ -528,7 +536,7 @@ static uint32_t round_of_turns(window *win, uint64_t start)
     uint32_t turns;
     begin_round(win, &turns);
     if (start_phase(win))
-        return UINT32_MAX;
+        return stopped_round(win);
     uint64_t limit = rs->launch->max_warp_instructions;
     uint64_t used = rs->stats->warp_instructions - start;
     if (limit && used + (uint64_t)turns * rs->machine->quantum > limit)
@@ -545,12 +553,12 @@ static uint32_t round_of_turns(window *win, uint64_t start)
         for (;;) {
             run_parallel(win, PHASE_RUN);
             if (apply_logs(win) || gather_faults(win))
-                return UINT32_MAX;
+                return stopped_round(win);
             uint32_t parked;
             /* By SMs where two SMs or more have loads: one SM would keep the others idle. */
             if (win->ploads && parked_plain_loads(win) >= 2 ? loads_by_sm(win, &parked)
                                                             : run_in_order(win, 0, &parked))
-                return UINT32_MAX;
+                return stopped_round(win);
             if (!parked)
                 break;
         }

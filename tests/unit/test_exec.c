@@ -313,6 +313,10 @@ static void test_fault_order_does_not_depend_on_threads(void **state)
         assert_non_null(strstr(o->fault.message, "invalid shared read of size 4 at address 0x10000"));
         assert_int_equal(o->fault.ctaid[0], 0);
         assert_int_equal(o->fault.tid[0], 32);
+        /* The phase's instructions count although it faulted: CTAs 0-3 (slot 0 of the four
+         * SMs), warp 0 four each (mov, setp, bra, ret), warp 1 its five up to the faulting
+         * load; slot 1's CTAs never run. */
+        assert_int_equal(o->stats.warp_instructions, 4 * (4 + 5));
         free(o->printf_text);
         free(o);
     }
