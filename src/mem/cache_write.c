@@ -58,10 +58,16 @@ static void mask_to_bits(const uint8_t *mask, uint32_t offset, uint32_t bytes, s
     b->last = (offset + bytes - 1) >> 6;
     uint64_t *w = &b->w[b->first];
     unsigned shift = offset & 63;
-    if (mask == NULL) {
-        for (uint32_t k = b->first; k <= b->last; k++) b->w[k] = UINT64_MAX;
-        b->w[b->first] &= UINT64_MAX << shift;
-        b->w[b->last] &= UINT64_MAX >> (63 - ((offset + bytes - 1) & 63));
+    if (mask == NULL) { /* each word written once: no read of a word not yet set */
+        uint64_t head = UINT64_MAX << shift;
+        uint64_t tail = UINT64_MAX >> (63 - ((offset + bytes - 1) & 63));
+        if (b->first == b->last) {
+            b->w[b->first] = head & tail;
+        } else {
+            b->w[b->first] = head;
+            for (uint32_t k = b->first + 1; k < b->last; k++) b->w[k] = UINT64_MAX;
+            b->w[b->last] = tail;
+        }
         b->count = bytes;
         return;
     }

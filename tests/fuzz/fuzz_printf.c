@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t format_bytes = nul ? (size_t)(nul - data) : size;
     size_t args_bytes = nul ? size - format_bytes - 1 : 0;
     char *format = malloc(format_bytes ? format_bytes : 1);
-    uint8_t *args = malloc(args_bytes ? args_bytes : 1);
+    uint8_t *args = calloc(args_bytes ? args_bytes : 1, 1); /* defined bytes even when empty */
     if (!format || !args)
         abort();
     memcpy(format, data, format_bytes);
