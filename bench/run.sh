@@ -10,8 +10,10 @@ if [ ! -x "$runner" ]; then
     echo "bench: $runner is missing; run \`make bench\` (it builds the release preset)" >&2
     exit 2
 fi
-# Which build is measured: profile-guided (tools/pgo-build.sh) or plain -O3.
+# Which build is measured: profile-guided (tools/pgo-build.sh) or plain -O3, with or without LTO.
 pgo=$(sed -n 's/^GMS_PGO:[A-Z]*=//p' build/release/CMakeCache.txt 2>/dev/null)
+lto=$(sed -n 's/^GMS_LTO:[A-Z]*=//p' build/release/CMakeCache.txt 2>/dev/null)
 case "$pgo" in use) build="profile-guided release build" ;; *) build="release build without profiles" ;; esac
+case "$lto" in ON) build="$build, link-time optimised" ;; esac
 echo "gpumemsim benchmarks: $(git rev-parse --short HEAD 2>/dev/null || echo 'no git'), $(uname -m), $(nproc 2>/dev/null || echo '?') cores, $build"
 exec "$runner" "$@" bench/kernels/*.json
