@@ -120,28 +120,40 @@ static uint8_t sm_parked(const window *win, uint32_t sm)
     return kind;
 }
 
+/* The phase's next warp of SM `sm` with a turn left and ready, in slot and warp order, from
+ * slot *k, warp *i on (the phase's slots: win->slot .. slot_end - 1): returns it with (*k, *i)
+ * at its place, or NULL when there is none. The caller steps *i past it for the next call. */
+static inline exec_warp *next_turn(const window *win, uint32_t sm, uint32_t *k, uint32_t *i)
+{
+    const exec_run_state *rs = win->rs;
+    for (; *k < win->slot_end; (*k)++, *i = 0) {
+        uint32_t idx = sm * rs->ctas_per_sm + *k;
+        if (!rs->slot_busy[idx])
+            continue;
+        exec_cta *cta = rs->slots[idx];
+        for (; *i < cta->nwarps; (*i)++) {
+            exec_warp *w = &cta->warps[*i];
+            if (w->turn_left && w->state == WARP_READY)
+                return w;
+        }
+    }
+    return NULL;
+}
+
 /* The parallel phase's work for SM `sm` on worker wk. */
 static void run_sm(worker *wk, uint32_t sm)
 {
     exec_run_state *rs = wk->win->rs;
-    for (uint32_t k = wk->win->slot; k < wk->win->slot_end; k++) {
-        uint32_t idx = sm * rs->ctas_per_sm + k;
-        if (!rs->slot_busy[idx])
-            continue;
-        exec_cta *cta = rs->slots[idx];
-        for (uint32_t i = 0; i < cta->nwarps; i++) {
-            exec_warp *w = &cta->warps[i];
-            if (!w->turn_left || w->state != WARP_READY)
-                continue;
-            w->run = &wk->rs;
-            w->mctx.store_log = wk->win->logs[sm];
-            uint32_t done = warp_run_parallel(w, w->turn_left);
-            w->run = rs;
-            wk->ran++;
-            w->turn_left = w->state == WARP_READY ? w->turn_left - done : 0;
-            if (wk->rs.faulted && wk->fault_key == UINT64_MAX)
-                wk->fault_key = fault_key(sm, k, i);
-        }
+    exec_warp *w;
+    for (uint32_t k = wk->win->slot, i = 0; (w = next_turn(wk->win, sm, &k, &i)); i++) {
+        w->run = &wk->rs;
+        w->mctx.store_log = wk->win->logs[sm];
+        uint32_t done = warp_run_parallel(w, w->turn_left);
+        w->run = rs;
+        wk->ran++;
+        w->turn_left = w->state == WARP_READY ? w->turn_left - done : 0;
+        if (wk->rs.faulted && wk->fault_key == UINT64_MAX)
+            wk->fault_key = fault_key(sm, k, i);
     }
     /* Here rather than on the calling thread after the phase: the warps are still in this
      * thread's host caches, and the calling thread's work is what the others wait for. */
@@ -156,16 +168,9 @@ static void loads_sm(worker *wk, uint32_t sm)
     exec_run_state *rs = wk->win->rs;
     /* A thread takes SMs in increasing order: after its first fault, its later SMs' loads
      * come after the launch's stop in the serial order. */
-    for (uint32_t k = wk->win->slot;
-         k < wk->win->slot_end && !wk->srs.faulted && !wk->srs.oom; k++) {
-        uint32_t idx = sm * rs->ctas_per_sm + k;
-        if (!rs->slot_busy[idx])
-            continue;
-        exec_cta *cta = rs->slots[idx];
-        for (uint32_t i = 0; i < cta->nwarps; i++) {
-            exec_warp *w = &cta->warps[i];
-            if (!w->turn_left || w->state != WARP_READY)
-                continue;
+    exec_warp *w;
+    if (!wk->srs.faulted && !wk->srs.oom)
+        for (uint32_t k = wk->win->slot, i = 0; (w = next_turn(wk->win, sm, &k, &i)); i++) {
             w->run = &wk->srs;
             warp_run(w, 1);
             w->run = rs;
@@ -177,7 +182,6 @@ static void loads_sm(worker *wk, uint32_t sm)
                 break;
             }
         }
-    }
     memsys_ploads_sm_done(rs->ms, sm);
 }
 
