@@ -53,6 +53,14 @@ static inline void l2part_twins_create(l2part_twin t[2], diag_list *dl, uint32_t
     free(init);
 }
 
+/* The next value of the tests' random sequence (a 64-bit linear congruential generator, the
+ * high bits taken) from *seed, which it advances: the same traces on every host. */
+static inline uint32_t l2part_next_random(uint64_t *seed)
+{
+    *seed = *seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    return (uint32_t)(*seed >> 33);
+}
+
 /* Frees what l2part_twins_create built, in both twins. */
 static inline void l2part_twins_destroy(l2part_twin t[2])
 {

@@ -48,8 +48,7 @@ typedef struct fixture {
 
 static uint32_t next_random(fixture *f)
 {
-    f->seed = f->seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-    return (uint32_t)(f->seed >> 33);
+    return l2part_next_random(&f->seed);
 }
 
 static int setup_slices(void **state, uint32_t slices)
