@@ -373,7 +373,7 @@ static void fence_access(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 
 /* The fields of `acc` that every access of instruction x sets the same way, whatever the shape
  * of its address: operation, element size, lanes, attributes, window errors (prepare and
- * prepare_reg_in). */
+ * prepare_reg). */
 static inline __attribute__((always_inline)) void
 access_header(const exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op)
 {
@@ -795,11 +795,12 @@ load_parks(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, in
 
 /* prepare for an address of one register (not a pair) plus an offset, without a variable
  * (addr_reg_only): lane_addresses's register part alone, the base being the offset and the
- * space the one written, without address_base and the call of lane_addresses. The same access
- * as prepare's; acc->vec 1 (the callers' loads and stores have one element). */
-static inline __attribute__((always_inline)) void
-prepare_reg_in(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
-               int avx2_here)
+ * space the one written, without address_base and the call of lane_addresses; the register
+ * loop's AVX2 build where the host has AVX2. The same access as prepare's; acc->vec 1 (the
+ * callers' loads and stores have one element). */
+static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, const exec_xinsn *x,
+                                                              uint32_t mask, mem_access *acc,
+                                                              mem_op op)
 {
     const ir_insn *in = x->in;
     access_header(w, x, mask, acc, op);
@@ -807,23 +808,12 @@ prepare_reg_in(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc
     const uint64_t *lo = w->regs + (size_t)in->src[0].reg * LANES;
     uint64_t keep = (x->aux & MEM_AUX_ADDR32) ? 0xFFFFFFFFull : ~0ull;
 #ifdef EXEC_AVX2_VARIANTS
-    if (!avx2_here && w->run->prog->host_avx2) {
+    if (w->run->prog->host_avx2) {
         reg_addresses_avx2(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
         return;
     }
-#else
-    (void)avx2_here;
 #endif
     reg_addresses(lo, NULL, (uint64_t)in->src[0].imm, keep, acc->addr);
-}
-
-/* prepare_reg_in in a function of the usual build: the register loop's AVX2 build called where
- * the host has AVX2. */
-static inline __attribute__((always_inline)) void prepare_reg(exec_warp *w, const exec_xinsn *x,
-                                                              uint32_t mask, mem_access *acc,
-                                                              mem_op op)
-{
-    prepare_reg_in(w, x, mask, acc, op, 0);
 }
 
 /* Whether an instruction's address is one register (not a pair) plus an offset, without a
