@@ -3,10 +3,12 @@
  * exec_step from them; the timing core (src/timing/timing_issue.c) inlines exec_step_in for
  * launches of 16-byte instructions (EXEC_LAYOUT_16), so that the step and the issue are one
  * function, without the call and its saved registers (docs/timing.md, "Model"). This is exec's
- * inside: outside exec/, only timing_issue.c includes it, for exec_step_in and
- * exec_session_layout (docs/architecture.md). */
+ * inside: outside exec/, only timing_issue.c includes it, for exec_step_in,
+ * exec_warp_prefetch_in and exec_session_layout (docs/architecture.md). */
 #ifndef GMS_EXEC_EXEC_STEP_H
 #define GMS_EXEC_EXEC_STEP_H
+
+#include <stddef.h>
 
 #include "exec/exec_internal.h"
 
@@ -129,6 +131,16 @@ static inline __attribute__((always_inline)) uint32_t exec_step_in(exec_warp *w,
     if (rs->faulted || rs->oom)
         flags |= EXEC_STEP_STOPPED;
     return flags | state;
+}
+
+/* exec_warp_prefetch (exec.h), inline for the timing core's host-cache prefetches: the lines of
+ * warp w (NULL: none) that a step reads first. */
+static inline void exec_warp_prefetch_in(const exec_warp *w)
+{
+    if (!w)
+        return;
+    const char *p = (const char *)w;
+    for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
 }
 
 /* The layout session s steps (exec_run_state.step_layout: an EXEC_LAYOUT_*). */

@@ -886,10 +886,7 @@ const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
 
 void exec_warp_prefetch(const exec_warp *w)
 {
-    if (!w)
-        return;
-    const char *p = (const char *)w;
-    for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
+    exec_warp_prefetch_in(w);
 }
 
 void exec_warp_resume(exec_warp *w)

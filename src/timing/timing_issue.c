@@ -500,7 +500,7 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
     }
     const twarp *w = S->scheds[due[0]].last_w;
     if (w && !w->done) {
-        exec_warp_prefetch(w->ew);
+        exec_warp_prefetch_in(w->ew);
         prefetch_lines((const char *)w->reg_ready, S->sb_lines);
     }
 }
