@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exec/exec_internal.h"
+#include "exec/exec_step.h"
 
 /* ---- faults ---- */
 
@@ -405,8 +406,9 @@ static exec_group pop_waiting(exec_warp *w)
     return g;
 }
 
-/* Keeps the invariant: the running group has the lowest pc; groups at the same pc are one. */
-static void reconverge(exec_warp *w)
+/* Keeps the invariant: the running group has the lowest pc; groups at the same pc are one
+ * (exec_step.h). */
+void warp_reconverge(exec_warp *w)
 {
     exec_frame *f = &w->frames[w->depth - 1];
     while (f->nwaiting && f->waiting[0].pc <= w->pc) {
@@ -425,7 +427,7 @@ void warp_set_pc(exec_warp *w, uint32_t pc)
 {
     w->pc = pc;
     if (pc >= w->next_wait_pc)
-        reconverge(w);
+        warp_reconverge(w);
 }
 
 static void frame_pop(exec_warp *w);
@@ -588,87 +590,11 @@ static void frame_pop(exec_warp *w)
 
 /* ---- the instruction loop ---- */
 
-/* One instruction of the loop, made three times (warp_run): for 16-byte instructions without
- * control words or glue (PTX, SASS of Volta and later, Intel LSC) the fetch address is a
- * constant shift, as cheap as when the size was fixed; any other module (`general`) reads the
- * fetch offset its instruction was given when the module was prepared, and leaves glue
- * instructions out of the counts and the instruction budget (ir_insn.glue: they are part of the
- * dialect's instruction next to them, which is counted once); and under --strict-hazards
- * (`hazards`, with any layout) every instruction's issue controls are checked first
- * (exec_hazard.c), so that the other two loops do not test for it. `info` is NULL in the
- * functional loop (the compiler drops what fills it) and exec_step's report otherwise; with
- * `info` the warp never parks (exec_step's sessions have no parallel phases: rs->tally is NULL),
- * so the test of exec_warp.parked, a host-cache line of its own, is left out.
- * Returns 0 when the warp may go on, 1 when it must stop (fault, limit). */
-static inline __attribute__((always_inline)) int step_one(exec_warp *w, int general, int hazards,
-                                                          exec_step_info *info, uint32_t *flags)
-{
-    exec_run_state *rs = w->run;
-    exec_stats *st = rs->stats;
-    const exec_xinsn *x = &w->code[w->pc];
-    int counted = !general || !x->glue;
-    if (counted) {
-        if (!rs->budget) {
-            warp_fault(w, x, (uint32_t)__builtin_ctz(w->active | 0x80000000u), "EXEC-LIMIT-001",
-                       "instruction limit of %llu warp instructions reached (runaway kernel?); "
-                       "raise it with \"max_instructions\" in the launch file or "
-                       "--max-instructions N",
-                       (unsigned long long)rs->launch->max_warp_instructions);
-            return 1;
-        }
-        rs->budget--;
-    }
-    const ir_insn *in = x->in;
-    uint32_t mask = in->nomask ? w->live : w->active;
-    if (in->has_guard) {
-        uint32_t g = w->preds[in->guard];
-        mask &= in->guard_neg ? ~g : g;
-    }
-    /* Instruction fetch: a warp re-reads its instruction cache line only when it moves to
-     * another 128-byte line (instruction sizes and control words: ir_machine). */
-    uint64_t offset = general ? w->fetch_offsets[w->pc] : (uint64_t)w->pc * 16;
-    uint64_t fetch_line = (w->code_base + offset) >> 7;
-    if (fetch_line != w->fetch_line) {
-        w->fetch_line = fetch_line;
-        int miss = memsys_ifetch(rs->ms, w->cta->sm, fetch_line << 7, in->id);
-        if (info)
-            *flags |= EXEC_STEP_FETCHED | (miss ? EXEC_STEP_FETCH_MISS : 0u);
-    }
-    if (counted) {
-        st->warp_instructions++;
-        st->thread_instructions +=
-            w->active == FULL_MASK ? LANES : exec_lane_count(w->active);
-        st->thread_instructions_pred_on +=
-            mask == FULL_MASK ? LANES : exec_lane_count(mask);
-        rs->insn_counts[in->id]++;
-    }
-    if (info) {
-        /* NULL without scoreboards (exec_step_info.ctrl): PTX skips the walk to the table. */
-        const ir_ctrl *table = rs->step_ctrl ? w->frames[w->depth - 1].fn->ir->ctrl : NULL;
-        info->ctrl = table ? &table[w->pc] : NULL;
-        info->insn = in;
-        info->active = w->active;
-        info->pred_on = mask;
-        *flags |= counted ? EXEC_STEP_COUNTED : 0u;
-    }
-    if (hazards && exec_hazard_issue(w, x, mask))
-        return 1;
-    x->fn(w, x, mask);
-    if (!info && w->parked) /* a parallel phase's load that needs the L2 did nothing */
-        return 1;
-    if (!x->is_ctrl) {
-        w->pc++;
-        if (w->pc >= w->next_wait_pc)
-            reconverge(w);
-    }
-    return 0;
-}
-
 static inline __attribute__((always_inline)) void run_loop(exec_warp *w, uint32_t quantum,
                                                             int general, int hazards)
 {
     while (quantum-- && w->state == WARP_READY)
-        if (step_one(w, general, hazards, NULL, NULL))
+        if (step_one(w, general, hazards, NULL, NULL, 0))
             return;
 }
 
@@ -774,7 +700,7 @@ static inline __attribute__((always_inline)) int single_16(exec_warp *w, const e
     if (!(loop & XL_CTRL)) {
         w->pc++;
         if (w->pc >= w->next_wait_pc)
-            reconverge(w);
+            warp_reconverge(w);
     }
     return 0;
 }
@@ -811,7 +737,7 @@ static inline __attribute__((always_inline)) uint32_t turn_16(exec_warp *w, uint
             threads += lanes;
             pred_on += lanes;
             if (w->pc >= w->next_wait_pc)
-                reconverge(w);
+                warp_reconverge(w);
             if (stop)
                 break;
             continue;
@@ -857,7 +783,7 @@ static __attribute__((noinline)) uint32_t run_general_parallel(exec_warp *w, uin
         /* What step_one counts, to take back if the instruction parks. */
         uint64_t warps = st->warp_instructions, threads = st->thread_instructions;
         uint64_t pred_on = st->thread_instructions_pred_on, count = rs->insn_counts[x->in->id];
-        int stop = hazards ? step_one(w, 1, 1, NULL, NULL) : step_one(w, 1, 0, NULL, NULL);
+        int stop = hazards ? step_one(w, 1, 1, NULL, NULL, 0) : step_one(w, 1, 0, NULL, NULL, 0);
         if (x->may_park && w->parked) {
             w->parked = 0;
             st->warp_instructions = warps;
@@ -917,7 +843,7 @@ uint8_t exec_step_layout_of(const exec_program *p, int strict_hazards)
 
 /* exec_step of a warp that issues nothing: not READY, or the launch has stopped. Out of line,
  * so that the issuing path keeps a small frame. */
-static __attribute__((noinline)) uint32_t step_none(exec_warp *w, exec_step_info *info)
+__attribute__((noinline)) uint32_t exec_step_none(exec_warp *w, exec_step_info *info)
 {
     exec_run_state *rs = w->run;
     uint8_t state = w->state;
@@ -928,32 +854,8 @@ static __attribute__((noinline)) uint32_t step_none(exec_warp *w, exec_step_info
 
 uint32_t exec_step(exec_warp *w, exec_step_info *info)
 {
-    /* The flags go back in a register: a caller's load of bytes the step stored would wait for
-     * every store of the step (the handler's register writes) when the host cannot forward
-     * them. ctrl, active and pred_on are step_one's when it issues (exec_step_info). The
-     * layout's test was made once at open (exec_run_state.step_layout). */
-    exec_run_state *rs = w->run;
-    if (w->state != WARP_READY || rs->faulted || rs->oom)
-        return step_none(w, info);
-    uint32_t flags = 0;
-    info->insn = NULL; /* stays so when the instruction budget has run out */
-    uint32_t wakes = w->cta->wakes;
-    const exec_xinsn *x = &w->code[w->pc];
-    if (__builtin_expect(rs->step_layout == EXEC_LAYOUT_16, 1))
-        step_one(w, 0, 0, info, &flags);
-    else if (rs->step_layout == EXEC_LAYOUT_GENERAL)
-        step_one(w, 1, 0, info, &flags);
-    else
-        step_one(w, 1, 1, info, &flags);
-    if (w->cta->wakes != wakes)
-        flags |= EXEC_STEP_WOKE;
-    uint8_t state = w->state;
-    if (x->is_ctrl && state == WARP_READY && w->code + w->pc != x + 1)
-        flags |= EXEC_STEP_TAKEN;
-    info->next = state == WARP_READY || state == WARP_YIELD ? w->code[w->pc].in : NULL;
-    if (rs->faulted || rs->oom)
-        flags |= EXEC_STEP_STOPPED;
-    return flags | state;
+    /* The layout's test was made once at open (exec_run_state.step_layout). */
+    return exec_step_in(w, info, w->run->step_layout, 0);
 }
 
 exec_warp_status exec_warp_status_of(const exec_warp *w)
@@ -984,10 +886,7 @@ const ir_ctrl *exec_warp_next_ctrl(const exec_warp *w)
 
 void exec_warp_prefetch(const exec_warp *w)
 {
-    if (!w)
-        return;
-    const char *p = (const char *)w;
-    for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
+    exec_warp_prefetch_in(w);
 }
 
 void exec_warp_resume(exec_warp *w)

@@ -5,6 +5,7 @@
  * and the scoreboard into the issue. */
 #include <string.h>
 
+#include "exec/exec_step.h"
 #include "timing/timing_internal.h"
 #include "timing/timing_sb.h"
 #include "timing/timing_scan.h"
@@ -162,7 +163,8 @@ static void count_poll(tstate *S, twarp *w)
 
 /* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
  * -1 (host memory). ptx (a constant): the launch has no control codes (!S->use_ctrl, so no
- * warp has ctrl state), which lets the compiler drop their tests. */
+ * warp has ctrl state), which lets the compiler drop their tests, and steps 16-byte
+ * instructions (EXEC_LAYOUT_16), whose step is inlined here. */
 static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
                                                       uint64_t t, int ptx)
 {
@@ -195,7 +197,8 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         S->mi.at = t;
         mem_issue(S, w, info.next, first);
         first = 0;
-        step = exec_step(w->ew, &info);
+        /* The fast copy's launches step 16-byte instructions: the step inline (exec_step.h). */
+        step = ptx ? exec_step_in(w->ew, &info, EXEC_LAYOUT_16, 1) : exec_step(w->ew, &info);
         if (step & EXEC_STEP_STOPPED)
             S->stopped = 1;
         if (!info.insn)
@@ -374,7 +377,8 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
 }
 
 /* The entry (warp) scheduler s (q its state, its entries from `base`) issues from at cycle t,
- * or UINT32_MAX. gto_ptx (a constant): the policy is GTO and the launch has no control codes. */
+ * or UINT32_MAX. gto_ptx (a constant): the policy is GTO and the launch has no control codes
+ * (event_loop). */
 static inline __attribute__((always_inline)) uint32_t choose(tstate *S, uint32_t s,
                                                             const tsched *q, size_t base,
                                                             uint64_t t, int gto_ptx)
@@ -496,13 +500,15 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
     }
     const twarp *w = S->scheds[due[0]].last_w;
     if (w && !w->done) {
-        exec_warp_prefetch(w->ew);
+        exec_warp_prefetch_in(w->ew);
         prefetch_lines((const char *)w->reg_ready, S->sb_lines);
     }
 }
 
 /* timing_event_loop, made twice: gto_ptx (a constant) 1 for GTO launches without control
- * codes, the common case, whose tests of the policy and the controls drop out. */
+ * codes whose instructions are 16 bytes without glue (PTX, vISA; not under --strict-hazards),
+ * the common case, whose tests of the policy and the controls drop out and whose step is
+ * inline (exec_step.h). */
 static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_ptx)
 {
     uint64_t events = 0; /* for the progress hook, which is cheap unless it is due */
@@ -538,7 +544,8 @@ int timing_event_loop_general_only;
 
 int timing_event_loop(tstate *S)
 {
-    if (S->policy == TIMING_GTO && !S->use_ctrl && !timing_event_loop_general_only)
+    if (S->policy == TIMING_GTO && !S->use_ctrl &&
+        exec_session_layout(S->xs) == EXEC_LAYOUT_16 && !timing_event_loop_general_only)
         return event_loop(S, 1);
     return event_loop(S, 0);
 }

@@ -312,6 +312,65 @@ static void test_gto_copy_twin(void **state)
                         sizeof fast.s.timing.stalls);
 }
 
+/* A kernel whose warps diverge and reconverge inside a loop (taken and fallen-through
+ * branches, instruction-cache lines crossed) and whose lanes below 40 return early, launched on
+ * h100 over 200 CTAs of 96 threads with the event loop's GTO copy (general 0: the executor's
+ * step inlined, exec_step.h) or its general version (1: exec_step called), under a limit of
+ * `max_insns` warp instructions (0: the default). Returns the launch's status. */
+static gms_status launch_diverge(int general, uint64_t max_insns, gms_launch_stats *out)
+{
+    static const char text[] =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry diverge()\n{\n"
+        ".reg .b32 %r<10>;\n.reg .pred %p<4>;\nmov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 3;\n"
+        "mov.u32 %r5, 6;\nmov.u32 %r6, 0;\nLOOP:\nsetp.eq.s32 %p1, %r2, 0;\n@%p1 bra SKIP;\n"
+        "add.s32 %r6, %r6, %r1;\nmul.lo.s32 %r7, %r6, 3;\nxor.b32 %r6, %r7, %r2;\nSKIP:\n"
+        "add.s32 %r6, %r6, 1;\nsub.s32 %r5, %r5, 1;\nsetp.ne.s32 %p2, %r5, 0;\n@%p2 bra LOOP;\n"
+        "setp.lt.u32 %p3, %r1, 40;\n@%p3 ret;\nadd.s32 %r8, %r6, %r2;\n"
+        "mul.lo.s32 %r9, %r8, %r8;\nret;\n}\n";
+    timing_event_loop_general_only = general;
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    if (max_insns)
+        assert_int_equal(gms_device_set(dev, GMS_SET_MAX_INSTRUCTIONS, max_insns, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "div.ptx", text, strlen(text), "ptx", &m, NULL),
+                     GMS_OK);
+    gms_launch_config c = {.grid = {200, 1, 1}, .block = {96, 1, 1}};
+    gms_status st = gms_module_launch(m, "diverge", &c, NULL);
+    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
+    gms_device_destroy(dev);
+    timing_event_loop_general_only = 0;
+    return st;
+}
+
+/* The executor's step inlined into the event loop's GTO copy (exec_step.h) against exec_step
+ * called by the general version: divergence, reconvergence, lanes that return early, taken
+ * branches and the instruction limit's fault give the same statuses, instruction and lane
+ * counts, cycles, stalls and memory counters. */
+static void test_inline_step_twin(void **state)
+{
+    (void)state;
+    static const uint64_t limits[] = {0, 5000};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        gms_launch_stats fast, general;
+        gms_status sf = launch_diverge(0, limits[i], &fast);
+        gms_status sg = launch_diverge(1, limits[i], &general);
+        assert_int_equal(sf, sg);
+        assert_int_equal(fast.faulted, general.faulted);
+        assert_int_equal(fast.faulted, limits[i] != 0);
+        assert_int_equal(fast.warp_instructions, general.warp_instructions);
+        assert_int_equal(fast.thread_instructions, general.thread_instructions);
+        assert_int_equal(fast.thread_instructions_pred_on, general.thread_instructions_pred_on);
+        assert_int_equal(fast.timing.cycles, general.timing.cycles);
+        assert_int_equal(fast.timing.warp_resident_cycles, general.timing.warp_resident_cycles);
+        assert_memory_equal(fast.timing.stalls, general.timing.stalls, sizeof fast.timing.stalls);
+        assert_memory_equal(&fast.counters, &general.counters, sizeof fast.counters);
+        /* Lanes were masked off (the skipped body, the early return): the counts differ. */
+        assert_true(fast.thread_instructions_pred_on < fast.thread_instructions);
+        assert_true(fast.thread_instructions < 32 * fast.warp_instructions);
+    }
+}
+
 /* GMS_SET_SCHEDULER and GMS_SET_TIMING take 0 or 1 only. */
 static void test_settings_checked(void **state)
 {
@@ -333,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_taken_branch_latency),
         cmocka_unit_test(test_deterministic_and_functional),
         cmocka_unit_test(test_gto_copy_twin),
+        cmocka_unit_test(test_inline_step_twin),
         cmocka_unit_test(test_settings_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
