@@ -34,25 +34,6 @@ mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t ad
     return st;
 }
 
-/* Charges one line of a global or local load or store to the LSU split of the l1 counters: the
- * sectors and hits the L1 counted for it since `sectors0` and `hits0` (the l1 counters before
- * the line), and the request itself with its first line (`first`). */
-static void count_lsu_line(mem_request *rq, const line_req *r, int store, int first,
-                           uint64_t sectors0, uint64_t hits0)
-{
-    if (r->kind != LINE_KIND_LOCAL) {
-        count_lsu_global(rq->counters, store, first, sectors0, hits0);
-        return;
-    }
-    mem_lsu_counters *u = &rq->counters->lsu;
-    uint64_t sectors = rq->counters->l1.sector_accesses - sectors0;
-    uint64_t hits = rq->counters->l1.sector_hits - hits0;
-    u->local_store_requests += store && first;
-    u->local_load_requests += !store && first;
-    *(store ? &u->local_store_sectors : &u->local_load_sectors) += sectors;
-    u->local_load_sector_hits += store ? 0 : hits;
-}
-
 /* Sets the level of the touched sectors of the request's line within [addr, addr + bytes): the
  * level that served a read (L2, or DRAM for the sectors `l2_hits` does not cover when reading
  * through L2) or that a write reached. Calls for other lines (write-backs of evicted lines,
@@ -290,6 +271,12 @@ static mem_status tags_only_write(void *ctx, void *request, uint64_t addr, uint3
     return MEM_OK;
 }
 
+mem_status hier_l2_write(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes,
+                         const uint8_t *data, const uint8_t *byte_mask)
+{
+    return l2_write_for(ms, rq, addr, bytes, data, byte_mask);
+}
+
 /* ---- creation ---- */
 
 /* n caches of one configuration, their arrays carved from one mapping. It is advised against
@@ -482,12 +469,6 @@ static int global_load_bypasses_l1(const memsys *ms, const ir_mem_attrs *a)
 
 /* ---- loads and stores ---- */
 
-/* Whether the access is a surface access (an image op's: docs/images.md). */
-static int is_surface(const ir_mem_attrs *a)
-{
-    return a->image_dim != IR_IMAGE_NONE;
-}
-
 /* Reads the requested sectors of one line through the L1 (or around it), in runs of
  * consecutive sectors, into r->data. */
 static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int bypass,
@@ -504,7 +485,7 @@ static mem_status load_line(memsys *ms, mem_request *rq, cache *l1, line_req *r,
         uint32_t len = count * sector;
         mem_status st;
         if (bypass) {
-            if (!is_surface(rq->attrs)) {
+            if (!hier_is_surface(rq->attrs)) {
                 rq->counters->l1.sector_accesses += count;
                 rq->counters->l1.sector_misses += count;
             }
@@ -562,140 +543,10 @@ static mem_status after_load(memsys *ms, mem_request *rq, cache *l1, const line_
     return MEM_OK;
 }
 
-/* The L1 hints of a store's line of kind `kind` (not a surface's, nor one that goes around the
- * L1: store_line's first cases). */
-static inline cache_hints store_hints(const memsys *ms, mem_request *rq, uint8_t kind)
-{
-    const ir_mem_attrs *a = rq->attrs;
-    cache_hints h1 = {
-        .alloc = kind == LINE_KIND_GLOBAL && !ms->cfg.l1.global_store_allocate
-                     ? CACHE_ALLOC_NONE
-                     : l1_alloc_for(a, 1),
-        .write_mode = cache_write_mode_of(a),
-        .kind = kind,
-        .request = rq,
-    };
-    if (kind == LINE_KIND_GLOBAL)
-        lsc_l1_store_hints(a, &h1);
-    return h1;
-}
-
-/* Whether the global lines of a store (not a surface's) may take store_pair_run: each would
- * reach store_line's cache_write_line_below with the L1 hints *h1 (OUT), its L2 write made at
- * once (no deferred log), hier_note_l1_store noting nothing (a write-through L1 store), and
- * the L2 hints the same for every line (no policy descriptor or window). */
-static int store_pair_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
-{
-    const ir_mem_attrs *a = rq->attrs;
-    if (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
-        a->l1_ctl == IR_CC_READ_INVALIDATE)
-        return 0;
-    if (a->has_policy || ms->window.bytes || (rq->log && !rq->log->immediate) ||
-        (!rq->log && ms->defer && hier_reads_deferred(ms))) /* l2_write_for's other logs */
-        return 0;
-    *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
-    return !ms->defer->dirty || h1->write_mode == CACHE_WRITE_THROUGH ||
-           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
-}
-
-/* Global store lines reqs[i .. end) that cache_write_lines_below takes, from the first, with
- * what store_line, l2_write_for and count_lsu_line do around each but the levels: the L2
- * write counted and logged, the counters summed; sets[k] (OUT, may be NULL) each line's L2 set.
- * Returns how many lines it took. */
-static uint32_t store_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
-                          uint32_t i, uint32_t end, uint32_t *sets)
-{
-    cache_result s1, s2;
-    line_req *r = &ms->reqs[i];
-    rq->l2.request = rq;
-    /* Lines without their masks written (masks_lazy) store 4-byte words, at most 8 a line,
-     * which cache_write_lines_below copies by their bits without reading the masks. */
-    uint32_t n = cache_write_lines_below(l1, ms->l2, end - i, &r->line_addr, r->byte_bits,
-                                         r->data, r->mask, sizeof *r, h1, &rq->l2, &s1, &s2,
-                                         sets);
-    if (!n)
-        return 0;
-    if (rq->log)
-        rq->log->writes += n;
-    hier_count_l2(rq, &s2);
-    hier_count_l1(rq, &s1);
-    mem_lsu_counters *u = &rq->counters->lsu;
-    u->global_store_requests += (uint64_t)(i == 0);
-    u->global_store_sectors += s1.sector_accesses;
-    return n;
-}
-
-/* store_run for hier_global_local's store lines from reqs[i] on: each line taken of one level
- * as store_line leaves it (L2: the L2 writes back) and, when `served`, its L2 slice. */
-static uint32_t store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
-                               uint32_t i, int served)
-{
-    uint32_t sets[LINE_SCRATCH];
-    uint32_t n = store_run(ms, rq, l1, h1, i, ms->nreqs, served ? sets : NULL);
-    line_req *r = &ms->reqs[i];
-    for (uint32_t k = 0; k < n; k++) {
-        r[k].line_level = MEM_LEVEL_L2;
-        r[k].l2_slice = served ? (uint16_t)cache_slice_of_set(ms->l2, sets[k]) : HIER_SLICE_UNKNOWN;
-    }
-    return n;
-}
-
-/* One line of a store; `served`: whether the access wants its served records (the level and
- * slice recorded here are for hier_report_levels only). */
-static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int served)
-{
-    const ir_mem_attrs *a = rq->attrs;
-    cache_result res;
-    r->line_level = MEM_LEVEL_L1; /* unless a level below takes them */
-    r->l2_slice = HIER_SLICE_UNKNOWN;
-    if (is_surface(a)) /* to L2, leaving any L1 copy alone */
-        return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
-    if (r->kind == LINE_KIND_GLOBAL &&
-        (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
-         a->l1_ctl == IR_CC_READ_INVALIDATE)) {
-        /* Cache at L2 only: drop any L1 copy and write to L2. */
-        cache_invalidate_line(l1, r->line_addr, true, rq, &res);
-        hier_count_l1(rq, &res);
-        return l2_write_for(ms, rq, r->line_addr, ms->line_bytes, r->data, r->mask);
-    }
-    cache_hints h1 = store_hints(ms, rq, r->kind);
-    hier_note_l1_store(ms, r->line_addr, &h1);
-    if (!rq->log || rq->log->immediate) {
-        /* The L1's write to the L2 (write-through, or around the L1) made by the L1's own call
-         * instead of through l2_write: counted and recorded here as l2_write_for does. */
-        cache_result res2;
-        bool taken, written;
-        uint32_t l2_set;
-        rq->l2.request = rq;
-        mem_status st = cache_write_line_below(l1, ms->l2, r->line_addr, r->data, r->mask,
-                                               r->byte_bits, &h1, &rq->l2, &res, &res2, &taken,
-                                               &written, &l2_set);
-        if (taken) {
-            if (written) {
-                if (rq->log)
-                    rq->log->writes++;
-                hier_count_l2(rq, &res2);
-                /* record_levels of the whole line: still of one level (line_level L1 above; the
-                 * L1's write-backs of other lines recorded nothing) */
-                r->line_level = res2.write_through_bytes ? MEM_LEVEL_DRAM : MEM_LEVEL_L2;
-                r->l2_slice = l2_set == CACHE_SET_UNKNOWN || !served
-                                  ? HIER_SLICE_UNKNOWN
-                                  : (uint16_t)cache_slice_of_set(ms->l2, l2_set);
-            }
-            hier_count_l1(rq, &res);
-            return st;
-        }
-    }
-    mem_status st = cache_write_line_bits(l1, r->line_addr, r->data, r->mask, r->byte_bits, &h1,
-                                          &res);
-    hier_count_l1(rq, &res);
-    return st;
-}
-
 /* Whether the global lines of a load with attributes `a` go around the L1. */
 static int global_lines_bypass(const memsys *ms, const ir_mem_attrs *a)
 {
-    return is_surface(a) || global_load_bypasses_l1(ms, a);
+    return hier_is_surface(a) || global_load_bypasses_l1(ms, a);
 }
 
 /* Reads one line of a load; `global_bypass`: global_lines_bypass of the load's attributes. */
@@ -792,7 +643,7 @@ static uint32_t l1_hit_kinds_of(const memsys *ms, const ir_mem_attrs *a, int byp
  * wider fill, and for local lines no last-use discard. */
 static uint32_t l1_hit_kinds(const memsys *ms, const ir_mem_attrs *a)
 {
-    return is_surface(a) ? 0 : l1_hit_kinds_of(ms, a, global_load_bypasses_l1(ms, a));
+    return hier_is_surface(a) ? 0 : l1_hit_kinds_of(ms, a, global_load_bypasses_l1(ms, a));
 }
 
 /* Load lines reqs[i ..) of one kind, up to reqs[end - 1], whose requested sectors all hit in L1
@@ -875,48 +726,6 @@ static uint32_t prefetch_lines(const memsys *ms, uint32_t from, uint32_t *l2_set
     return from;
 }
 
-/* hier_global_local's line loop for a store: its lines in order, global ones (`global`: the
- * coalescer made global lines only, not a surface's) by store_pair_run first, and again after
- * a line it did not take when it had taken some (a run of lines the loads missed stops it for
- * the access); each other line through store_line with its LSU counts (not a surface's).
- * l2_hints_per_line: the L2 hints depend on the line's address. */
-static mem_status store_lines(memsys *ms, mem_request *rq, cache *l1, const mem_access *acc,
-                              int global, int served, int l2_hints_per_line, int surface)
-{
-    cache_hints h1;
-    int pair = global && store_pair_fits(ms, rq, &h1);
-    int l2_hints_kind = -1;
-    for (uint32_t i = 0; i < ms->nreqs; i++) {
-        line_req *r = &ms->reqs[i];
-        if (pair) {
-            if (l2_hints_kind != LINE_KIND_GLOBAL) {
-                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
-                l2_hints_kind = LINE_KIND_GLOBAL;
-            }
-            uint32_t done = store_pair_run(ms, rq, l1, &h1, i, served);
-            pair = done != 0;
-            i += done;
-            if (i == ms->nreqs)
-                break;
-            r = &ms->reqs[i];
-        }
-        rq->line = r;
-        if (l2_hints_per_line || r->kind != l2_hints_kind) {
-            hier_set_l2_hints(ms, rq, r->kind, r->line_addr, acc->policy);
-            l2_hints_kind = r->kind;
-        }
-        uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
-        if (i < ms->masks_lazy) /* a field store's line the runs did not take */
-            coalesce_fill_mask(ms, r);
-        mem_status st = store_line(ms, rq, l1, r, served);
-        if (st != MEM_OK)
-            return st;
-        if (!surface)
-            count_lsu_line(rq, r, 1, i == 0, sectors0, hits0);
-    }
-    return MEM_OK;
-}
-
 int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq,
                       const lane_target *t, uint32_t lanes, int local_only, mem_fault *f)
 {
@@ -926,14 +735,31 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         return nomem(f, acc);
     cache *l1 = ms->l1[ctx->sm];
     /* The attributes' verdicts, once an access (each line and step below asks them) */
-    const int surface = is_surface(rq->attrs);
-    const int bypass = !store && !surface && global_load_bypasses_l1(ms, rq->attrs);
-    uint32_t hit_kinds = store || surface ? 0 : l1_hit_kinds_of(ms, rq->attrs, bypass);
+    const int surface = hier_is_surface(rq->attrs);
+    if (store) { /* its lines: mem_hier_store.c */
+        if (local_only)
+            return 1;
+        if (!surface)
+            rq->counters->l1.requests++;
+        const int served = !acc->skip_served || surface;
+        mem_status st = hier_store_lines(ms, rq, l1, acc, all_global == 1 && !surface, served,
+                                         rq->attrs->has_policy || ms->window.bytes, surface);
+        rq->line = NULL;
+        if (st != MEM_OK)
+            return nomem(f, acc);
+        if (served)
+            hier_report_levels(ms, acc, 0);
+        if (surface)
+            hier_count_surface(rq, acc);
+        return 0;
+    }
+    const int bypass = !surface && global_load_bypasses_l1(ms, rq->attrs);
+    uint32_t hit_kinds = surface ? 0 : l1_hit_kinds_of(ms, rq->attrs, bypass);
     uint32_t held_lines[LINE_SCRATCH];
     const uint32_t *held = NULL; /* every line's L1 slot, when lines_in_l1 found them all */
     int one_kind = 0;
     if (local_only) {
-        if (store || !lines_in_l1(ms, l1, hit_kinds, held_lines, all_global, &one_kind))
+        if (!lines_in_l1(ms, l1, hit_kinds, held_lines, all_global, &one_kind))
             return 1;
         held = held_lines;
     }
@@ -947,7 +773,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
      * (nothing else writes them: hier_l2_read and l2_write_for only set their request). */
     int l2_hints_per_line = rq->attrs->has_policy || ms->window.bytes;
     int l2_hints_kind = -1;
-    int global_bypass = !store && (surface || bypass); /* global_lines_bypass */
+    int global_bypass = surface || bypass; /* global_lines_bypass */
     uint32_t kind_end = 0; /* the end of the run of lines of reqs[i]'s kind, once needed */
     int prefetched = 0;    /* prefetch_lines done */
     uint32_t l2_sets[LINE_SCRATCH], sets_from = ms->nreqs; /* prefetch_lines' L2 sets */
@@ -963,18 +789,6 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         l1_lines = read_lines_hit(ms, rq, l1, 0, ms->nreqs, h1.alloc, held, 0);
         kind_end = ms->nreqs;
     }
-    if (store) {
-        mem_status st = store_lines(ms, rq, l1, acc, all_global == 1 && !surface, served,
-                                    l2_hints_per_line, surface);
-        rq->line = NULL;
-        if (st != MEM_OK)
-            return nomem(f, acc);
-        if (served)
-            hier_report_levels(ms, acc, 0);
-        if (surface)
-            hier_count_surface(rq, acc);
-        return 0;
-    }
     for (uint32_t i = l1_lines; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
         if (((hit_kinds >> r->kind) & 1) && !after_miss) {
@@ -989,7 +803,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             i += hits;
             r = &ms->reqs[i];
         }
-        if (!prefetched && !store && ms->nreqs - i > 1) {
+        if (!prefetched && ms->nreqs - i > 1) {
             sets_from = prefetch_lines(ms, i + 1, l2_sets);
             prefetched = 1;
         }
@@ -1000,8 +814,7 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
         }
         uint64_t sectors0 = rq->counters->l1.sector_accesses, hits0 = rq->counters->l1.sector_hits;
         int taken = 0;
-        mem_status st = store ? store_line(ms, rq, l1, r, served)
-                        : ((hit_kinds >> r->kind) & 1)
+        mem_status st = ((hit_kinds >> r->kind) & 1)
                             ? read_missed_line(ms, rq, l1, r, &h1, global_bypass, &taken,
                                                i >= sets_from ? l2_sets[i] : CACHE_SET_UNKNOWN,
                                                served)
@@ -1012,11 +825,10 @@ int hier_global_local(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_reque
             return nomem(f, acc);
         }
         if (!surface)
-            count_lsu_line(rq, r, store, i == 0, sectors0, hits0);
+            hier_count_lsu_line(rq, r, 0, i == 0, sectors0, hits0);
     }
     rq->line = NULL;
-    if (!store)
-        coalesce_copy_out(ms, acc);
+    coalesce_copy_out(ms, acc);
     if (served)
         hier_report_levels(ms, acc, l1_lines);
     if (surface)
@@ -1072,7 +884,7 @@ int hier_atomic(memsys *ms, const mem_ctx *ctx, mem_access *acc, mem_request *rq
 {
     uint32_t bytes = acc->elem_bytes;
     cache *l1 = ms->l1[ctx->sm];
-    int surface = is_surface(rq->attrs);
+    int surface = hier_is_surface(rq->attrs);
     if (!surface)
         rq->counters->l1.requests++;
     for (uint32_t l = 0; l < MEM_LANES; l++) {

@@ -358,15 +358,19 @@ int hier_peek(memsys *ms, const mem_ctx *ctx, uint64_t addr, uint8_t *out, uint3
 void hier_set_l2_hints(memsys *ms, mem_request *rq, uint8_t kind, uint64_t line_addr,
                        uint64_t policy);
 /* Adds what one L1 / L2 operation did to the request's counters. Inline: every line of every
- * access adds one or two results, and the call cost as much as the adds. */
+ * access adds one or two results, and the call cost as much as the adds. The two levels'
+ * counters are of two types with the same five fields, hence one body for both. */
+#define HIER_ADD_RESULT(level, r)                                                                  \
+    do {                                                                                           \
+        (level).sector_accesses += (r)->sector_accesses;                                           \
+        (level).sector_hits += (r)->sector_hits;                                                   \
+        (level).sector_misses += (r)->sector_misses;                                               \
+        (level).evictions += (r)->evictions;                                                       \
+        (level).writeback_bytes += (r)->writeback_bytes;                                           \
+    } while (0)
 static inline void hier_count_l1(mem_request *rq, const cache_result *r)
 {
-    mem_counters *c = rq->counters;
-    c->l1.sector_accesses += r->sector_accesses;
-    c->l1.sector_hits += r->sector_hits;
-    c->l1.sector_misses += r->sector_misses;
-    c->l1.evictions += r->evictions;
-    c->l1.writeback_bytes += r->writeback_bytes;
+    HIER_ADD_RESULT(rq->counters->l1, r);
 }
 /* Reads `bytes` bytes (whole sectors of line r, from address `addr`) through L1 `l1` with hints
  * h1 into `out`, adds what the L1 did to rq's counters, and marks the sectors that hit in
@@ -376,12 +380,7 @@ mem_status hier_l1_read_run(cache *l1, mem_request *rq, line_req *r, uint64_t ad
                             uint32_t bytes, uint8_t *out, const cache_hints *h1);
 static inline void hier_count_l2(mem_request *rq, const cache_result *r)
 {
-    mem_counters *c = rq->counters;
-    c->l2.sector_accesses += r->sector_accesses;
-    c->l2.sector_hits += r->sector_hits;
-    c->l2.sector_misses += r->sector_misses;
-    c->l2.evictions += r->evictions;
-    c->l2.writeback_bytes += r->writeback_bytes;
+    HIER_ADD_RESULT(rq->counters->l2, r);
 }
 /* Reads through the L2 on behalf of rq (r: what the L2 did, may be NULL). */
 mem_status hier_l2_read(memsys *ms, mem_request *rq, uint64_t addr, uint32_t bytes, uint8_t *out,
