@@ -55,6 +55,9 @@ struct timing_mem {
     uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
     uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
+    /* log2(tag_rate) when it is a power of two (the presets'), else -1: the pipeline's slots
+     * to cycles by a shift on the shared-only path, which every shared load takes */
+    int8_t tag_shift;
     uint32_t word_shift;    /* log2(bank_width) when block_shift is set */
     /* log2 of l2_line_bytes, sector_bytes and dram_fill_bytes, when all three are powers of
      * two (the configuration requires it; a hand-made one may differ): shifts instead of
@@ -121,6 +124,7 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->dram_banks = cfg->dram.banks_per_channel ? cfg->dram.banks_per_channel : 1;
     tm->row_bytes = cfg->dram.row_bytes >= DRAM_INTERLEAVE ? cfg->dram.row_bytes : DRAM_INTERLEAVE;
     tm->tag_rate = cfg->l1.tags_per_cycle ? cfg->l1.tags_per_cycle : 1;
+    tm->tag_shift = (int8_t)exact_log2(tm->tag_rate);
     tm->sector_rate = cfg->l1.sectors_per_cycle ? cfg->l1.sectors_per_cycle : 1;
     tm->mshrs = cfg->l1.mshrs ? cfg->l1.mshrs : 1;
     tm->banks = cfg->shared.banks && cfg->shared.banks <= MAX_BANKS ? cfg->shared.banks : 32;
@@ -429,48 +433,112 @@ static int one_block(const timing_mem *tm, const mem_access *a, uint32_t lanes)
     return (diff >> tm->block_shift) == 0;
 }
 
+/* Per-bank counts of distinct words in bit-sliced form: bit b of plane k is bit k of bank b's
+ * count. Six planes hold the 32 words a warp's lanes can read. */
+enum { PLANES = 6 };
+
+/* Adds one word to every bank of `m` (a carry ripples up the planes). */
+static inline void planes_add(uint64_t *p, uint64_t m)
+{
+    for (unsigned k = 0; k < PLANES && m; k++) {
+        uint64_t carry = p[k] & m;
+        p[k] ^= m;
+        m = carry;
+    }
+}
+
+/* The largest count in the planes: from the top plane down, keep the banks whose count has
+ * that bit when some have it. */
+static inline uint32_t planes_max(const uint64_t *p)
+{
+    uint64_t cand = ~UINT64_C(0);
+    uint32_t most = 0;
+    for (int k = PLANES - 1; k >= 0; k--)
+        if (cand & p[k]) {
+            cand &= p[k];
+            most |= 1u << k;
+        }
+    return most;
+}
+
+/* Adds a run of `len` consecutive words from word `first` to the banks: `len / banks` to every
+ * bank (the caller's `*base`), and one to each of the `len % banks` banks from first's on,
+ * wrapping round. */
+static inline void run_add(const timing_mem *tm, uint64_t *p, uint32_t *base, uint64_t first,
+                           uint32_t len)
+{
+    uint32_t B = tm->banks, b0 = (uint32_t)(first & (B - 1));
+    *base += len / B;
+    len &= B - 1;
+    if (!len)
+        return;
+    uint64_t m = (UINT64_C(1) << len) - 1;
+    if (B == 64) {
+        m = b0 ? (m << b0) | (m >> (64 - b0)) : m;
+    } else {
+        m <<= b0; /* b0 + len < 2 B <= 64 */
+        m = (m | (m >> B)) & ((UINT64_C(1) << B) - 1);
+    }
+    planes_add(p, m);
+}
+
 /* data_wavefronts of global lanes `lanes` (not empty) reading one word each whose addresses
- * ascend with the lane (the common layouts): each distinct word counted on its bank as it
- * comes. 0 when the lanes do not ascend or are not plain global addresses (the caller then
- * gathers and sorts the words). */
+ * ascend with the lane (the common layouts): the most distinct words on one bank. The lanes'
+ * words fall into runs of consecutive words (a repeated word is its lane's neighbour's); the
+ * words of a run lie on consecutive banks, so each run adds one to a range of banks, counted
+ * in bit planes instead of word by word. 0 when the lanes do not ascend or are not plain
+ * global addresses (the caller then gathers and sorts the words). */
 static uint32_t ascending_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes)
 {
     uint64_t a0 = a->addr[__builtin_ctz(lanes)];
     if (!tm->block_shift ||
         (a->space != IR_SPACE_GLOBAL && (a->space != IR_SPACE_GENERIC || a0 < MEM_GLOBAL_BASE)))
         return 0;
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    uint64_t prev = a0 >> tm->word_shift;
-    per_bank[prev & (tm->banks - 1)] = most = 1;
-    for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
-        uint64_t w = a->addr[__builtin_ctz(m)] >> tm->word_shift;
-        if (w == prev)
-            continue;
-        if (w < prev)
-            return 0;
-        prev = w;
-        uint32_t b = (uint32_t)(w & (tm->banks - 1));
-        if (++per_bank[b] > most)
-            most = per_bank[b];
+    const unsigned ws = tm->word_shift;
+    /* The run [first, prev] goes on while each lane reads the word before's or the next one;
+     * a later word closes it into the planes and starts the next; an earlier one ends the
+     * walk. In locals: the loop is a load, a shift and a test a lane. */
+    uint64_t first = a0 >> ws, prev = first, p[PLANES] = {0};
+    uint32_t base = 0, closed = 0;
+    if (lanes == UINT32_MAX) {
+        for (uint32_t l = 1; l < MEM_LANES; l++) {
+            uint64_t w = a->addr[l] >> ws;
+            if (__builtin_expect(w - prev > 1, 0)) {
+                if (w < prev)
+                    return 0;
+                run_add(tm, p, &base, first, (uint32_t)(prev - first + 1));
+                closed = 1;
+                first = w;
+            }
+            prev = w;
+        }
+    } else {
+        for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
+            uint64_t w = a->addr[__builtin_ctz(m)] >> ws;
+            if (w - prev > 1) {
+                if (w < prev)
+                    return 0;
+                run_add(tm, p, &base, first, (uint32_t)(prev - first + 1));
+                closed = 1;
+                first = w;
+            }
+            prev = w;
+        }
     }
-    return most;
+    uint32_t len = (uint32_t)(prev - first + 1);
+    if (!closed) /* one run: ceil(len / banks) on its busiest bank */
+        return (len + tm->banks - 1) / tm->banks;
+    run_add(tm, p, &base, first, len);
+    return base + planes_max(p);
 }
 
-/* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
- * deliver (lanes reading one word share it), as for shared memory. */
-static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
+/* data_wavefronts' general way: every word of every lane gathered, then counted on its bank
+ * in order (or by the hash set when the lanes are out of order). */
+static uint32_t gathered_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes,
+                                    uint32_t bytes)
 {
     uint64_t words[MAX_WORDS];
-    uint32_t n = 0, bytes = a->op == MEM_OP_ATOMIC ? a->elem_bytes
-                                                     : (uint32_t)a->elem_bytes * a->vec;
-    uint32_t lanes = a->active & ~a->window_lanes;
-    if (bytes <= tm->bank_width && lanes && one_block(tm, a, lanes))
-        return 1;
-    uint32_t asc = bytes <= tm->bank_width && lanes ? ascending_wavefronts(tm, a, lanes) : 0;
-    if (asc)
-        return asc;
-    if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
-        return 1;
+    uint32_t n = 0;
     for (uint32_t m = lanes; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         for (uint32_t off = 0; off < bytes && n < MAX_WORDS; off += tm->bank_width) {
@@ -497,6 +565,35 @@ static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
             most = per_bank[b];
     }
     return most;
+}
+
+static uint32_t access_bytes(const mem_access *a)
+{
+    return a->op == MEM_OP_ATOMIC ? a->elem_bytes : (uint32_t)a->elem_bytes * a->vec;
+}
+
+/* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
+ * deliver (lanes reading one word share it), as for shared memory. The shapes that one_block
+ * or ascending_wavefronts answer skip the gathering. */
+static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
+{
+    uint32_t bytes = access_bytes(a), lanes = a->active & ~a->window_lanes;
+    if (bytes <= tm->bank_width) {
+        if (!lanes || one_block(tm, a, lanes))
+            return 1;
+        uint32_t asc = ascending_wavefronts(tm, a, lanes);
+        if (asc)
+            return asc;
+        if (one_word_conflict_free(tm, a, lanes))
+            return 1;
+    }
+    return gathered_wavefronts(tm, a, lanes, bytes);
+}
+
+uint32_t timing_mem_wavefronts(const timing_mem *tm, const mem_access *a, int general)
+{
+    return general ? gathered_wavefronts(tm, a, a->active & ~a->window_lanes, access_bytes(a))
+                   : data_wavefronts(tm, a);
 }
 
 /* Tag slots the access holds the pipeline: shared wavefronts, then the global and local part's
@@ -757,27 +854,36 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
     return r;
 }
 
-static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_t now,
-                                            const mem_access *a)
+/* Whether `a` has only a shared-memory part (the common case of tiled kernels): a load, store
+ * or atomic whose lanes all went to shared memory. One test of the fields OR-ed. */
+static inline int shared_only(const mem_access *a)
+{
+    return a->shared_wavefronts && a->op < MEM_OP_CACHE_CONTROL &&
+           !(a->l1_tags | a->nserved | a->const_lookups | a->const_addresses);
+}
+
+/* The reply to a shared-only access (pipe_part's shared part): the pipeline for its wavefronts,
+ * then the shared latency with a step per extra wavefront. */
+static inline timing_mem_reply shared_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                            uint32_t wavefronts)
+{
+    sm_state *st = &tm->sm[sm];
+    uint64_t T = tm->tag_rate, slots = (uint64_t)wavefronts * T;
+    uint64_t start = max64(now * T, st->pipe_free);
+    st->pipe_free = start + (slots > T ? slots : T);
+    /* A shift where the rate allows: a division's latency per shared load otherwise. */
+    uint64_t accept = tm->tag_shift >= 0 ? start >> tm->tag_shift : start / T;
+    return (timing_mem_reply){accept,
+                              accept + tm->lat.shared_load_cycles +
+                                  (uint64_t)tm->lat.shared_conflict_step_cycles * (wavefronts - 1u),
+                              0};
+}
+
+/* The reply to an access other than a fence or a shared-only one, from SM `sm` < sm_count. */
+static inline timing_mem_reply other_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                           const mem_access *a)
 {
     timing_mem_reply r = {now, now, 0};
-    if (!tm || !a || a->op == MEM_OP_FENCE)
-        return r;
-    if (sm >= tm->sm_count) /* callers pass an SM of the GPU: no division */
-        sm %= tm->sm_count;
-    /* Tested first, the common case of tiled kernels, in one test of the fields OR-ed. */
-    if (a->shared_wavefronts && a->op != MEM_OP_CACHE_CONTROL &&
-        !(a->l1_tags | a->nserved | a->const_lookups | a->const_addresses)) {
-        /* Shared memory only: pipe_part's shared part. */
-        sm_state *st = &tm->sm[sm];
-        uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
-        uint64_t start = max64(now * T, st->pipe_free);
-        st->pipe_free = start + (slots > T ? slots : T);
-        r.accept = start / T;
-        r.ready = r.accept + tm->lat.shared_load_cycles +
-                  (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
-        return r;
-    }
     if (a->op == MEM_OP_CACHE_CONTROL) {
         sm_state *st = &tm->sm[sm];
         uint64_t start = max64(now * tm->tag_rate, st->pipe_free);
@@ -801,19 +907,60 @@ static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_
     return r;
 }
 
+static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                            const mem_access *a)
+{
+    if (!tm || !a || a->op == MEM_OP_FENCE)
+        return (timing_mem_reply){now, now, 0};
+    if (sm >= tm->sm_count) /* callers pass an SM of the GPU: no division */
+        sm %= tm->sm_count;
+    if (shared_only(a))
+        return shared_reply(tm, sm, now, a->shared_wavefronts);
+    return other_reply(tm, sm, now, a);
+}
+
 timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
 {
     return access_reply(tm, sm, now, a);
 }
 
-void timing_mem_on_access(const mem_access *a, void *user)
+/* Adds reply r to the instruction's. */
+static inline void issue_add(timing_mem_issue *is, timing_mem_reply r)
 {
-    timing_mem_issue *is = user;
-    timing_mem_reply r = access_reply(is->tm, is->sm, is->at, a);
-    is->naccess++;
     if (r.accept > is->accept)
         is->accept = r.accept;
     if (r.ready > is->ready)
         is->ready = r.ready;
     is->long_latency |= r.long_latency;
+}
+
+/* timing_mem_on_access for an access that is not shared-only (or a NULL model or record), out
+ * of line: the shared-only case stays a leaf without this one's saved registers. */
+static __attribute__((noinline)) void on_access_other(const mem_access *a,
+                                                      timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
+    uint32_t sm = is->sm;
+    if (!tm || !a || a->op == MEM_OP_FENCE) {
+        issue_add(is, (timing_mem_reply){is->at, is->at, 0});
+        return;
+    }
+    if (sm >= tm->sm_count)
+        sm %= tm->sm_count;
+    issue_add(is, other_reply(tm, sm, is->at, a));
+}
+
+void timing_mem_on_access(const mem_access *a, void *user)
+{
+    timing_mem_issue *is = user;
+    timing_mem *tm = is->tm;
+    is->naccess++;
+    /* Shared-only accesses first, in the fewest steps: every shared load of a tiled kernel comes
+     * here. The rest is access_reply's order: a fence, then the other parts. */
+    if (a && tm && shared_only(a)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
+        return;
+    }
+    on_access_other(a, is);
 }

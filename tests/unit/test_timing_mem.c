@@ -210,6 +210,47 @@ static void test_wide_lanes_in_any_order(void **state)
     }
 }
 
+/* The shortcuts of the wavefront count (one block of banks, ascending lanes counted by runs of
+ * consecutive words) against the general count over every lane's words, on random lane layouts
+ * for 16, 32 and 64 banks of 4 bytes and 32 banks of 8: ascending with strides 0 to 2 words
+ * and jumps (runs longer than the banks, runs that wrap round the banks, repeated words),
+ * descending pairs, words from a few blocks in any order, and partial lane masks. */
+static void test_wavefront_shortcuts_twin(void **state)
+{
+    (void)state;
+    static const uint32_t shapes[][2] = {{32, 4}, {16, 4}, {64, 4}, {32, 8}};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        gpu_config cfg = tiny_gpu();
+        cfg.shared.banks = shapes[c][0];
+        cfg.shared.bank_width_bytes = shapes[c][1];
+        timing_mem *tm = timing_mem_create(&cfg);
+        assert_non_null(tm);
+        mem_access a;
+        for (int round = 0; round < 4000; round++) {
+            global_load(&a, G, 4);
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint32_t kind = (uint32_t)(x % 4), bw = shapes[c][1];
+            uint64_t addr = G + (x >> 8) % 4096 * 4;
+            for (uint32_t l = 0; l < MEM_LANES; l++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (kind == 0) /* ascending: same word, the next, or a jump */
+                    addr += (x % 8 < 5 ? x % 3 : 4 + x % 300) * bw;
+                else if (kind == 1) /* ascending at one stride, now and then a jump */
+                    addr += x % 16 ? bw * (round % 3) : bw * (1 + x % 100);
+                else if (kind == 2) /* a few blocks in any order */
+                    addr = G + (x % 4) * 4096 + (x >> 8) % 32 * 4;
+                else /* ascending with an occasional step back */
+                    addr = x % 20 ? addr + 4 : addr - 8;
+                a.addr[l] = addr;
+            }
+            a.active = round % 5 ? 0xffffffffu : (uint32_t)(x >> 16) | 1u;
+            assert_int_equal(timing_mem_wavefronts(tm, &a, 0), timing_mem_wavefronts(tm, &a, 1));
+        }
+        timing_mem_destroy(tm);
+    }
+}
+
 static void test_fractional_pipeline_slots(void **state)
 {
     (void)state;
@@ -612,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_fractional_pipeline_slots),
         cmocka_unit_test(test_bank_wavefronts_of_lane_layouts),
         cmocka_unit_test(test_wide_lanes_in_any_order),
+        cmocka_unit_test(test_wavefront_shortcuts_twin),
         cmocka_unit_test(test_shared_conflicts),
         cmocka_unit_test(test_l2_near_far_and_slices),
         cmocka_unit_test(test_near_copy_capacity),
