@@ -24,13 +24,12 @@
 #include <string.h>
 
 #include "timing/timing_near.h"
+#include "timing/timing_wave.h"
 
 enum {
     TICKS = 256,               /* calendar ticks per SM cycle */
     DRAM_INTERLEAVE = 256,     /* bytes of consecutive addresses on one DRAM channel */
     L2_PENDING = 1u << 14,     /* lines with a DRAM fill in flight that are remembered */
-    MAX_BANKS = 64,            /* data banks the wavefront count handles */
-    MAX_WORDS = MEM_LANES * MEM_MAX_LANE_BYTES / 4,
     LINE_BYTES = 128,          /* the memory system's line requests (one L1 tag each) */
 };
 
@@ -52,13 +51,11 @@ typedef struct sm_state {
 struct timing_mem {
     /* from the configuration */
     uint32_t sm_count, partitions, slices, channels, dram_banks, row_bytes;
-    uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
+    uint32_t tag_rate, sector_rate, mshrs;
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
-    uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
     /* log2(tag_rate) when it is a power of two (the presets'), else -1: the pipeline's slots
      * to cycles by a shift on the shared-only path, which every shared load takes */
     int8_t tag_shift;
-    uint32_t word_shift;    /* log2(bank_width) when block_shift is set */
     /* log2 of l2_line_bytes, sector_bytes and dram_fill_bytes, when all three are powers of
      * two (the configuration requires it; a hand-made one may differ): shifts instead of
      * divisions per sector */
@@ -66,6 +63,7 @@ struct timing_mem {
     uint64_t slice_ticks;   /* ticks one sector holds its L2 slice */
     uint32_t *slice_part;   /* per L2 slice: its partition */
     gpu_latency_config lat;
+    timing_banks wave;      /* the L1's data banks (timing_wave.h) */
     /* state */
     sm_state *sm;
     /* Every SM's MSHR heap (mshrs entries) and table of lines in flight (inflight_mask + 1
@@ -127,8 +125,7 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->tag_shift = (int8_t)exact_log2(tm->tag_rate);
     tm->sector_rate = cfg->l1.sectors_per_cycle ? cfg->l1.sectors_per_cycle : 1;
     tm->mshrs = cfg->l1.mshrs ? cfg->l1.mshrs : 1;
-    tm->banks = cfg->shared.banks && cfg->shared.banks <= MAX_BANKS ? cfg->shared.banks : 32;
-    tm->bank_width = cfg->shared.bank_width_bytes ? cfg->shared.bank_width_bytes : 4;
+    timing_banks_init(&tm->wave, cfg->shared.banks, cfg->shared.bank_width_bytes);
     tm->slice_bw = cfg->l2.slice_bytes_per_cycle ? cfg->l2.slice_bytes_per_cycle : 1;
     tm->dram_bw = cfg->dram.bytes_per_cycle ? cfg->dram.bytes_per_cycle : 1;
     tm->sector_bytes = cfg->l1.sector_bytes ? cfg->l1.sector_bytes : 32;
@@ -142,12 +139,6 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->line_shift = (uint8_t)(tm->shifts ? line : 0);
     tm->sector_shift = (uint8_t)(tm->shifts ? sector : 0);
     tm->fill_shift = (uint8_t)(tm->shifts ? fill : 0);
-    uint32_t block = tm->banks * tm->bank_width;
-    tm->block_shift = tm->word_shift = 0;
-    if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1))) {
-        while ((UINT32_C(1) << tm->block_shift) < block) tm->block_shift++;
-        while ((UINT32_C(1) << tm->word_shift) < tm->bank_width) tm->word_shift++;
-    }
 }
 
 /* The near-partition directories: one partition's share of the L2, in lines. */
@@ -349,253 +340,6 @@ static void dram_writebacks(timing_mem *tm, uint32_t bytes, uint64_t t)
 
 /* ---- the L1/shared pipeline ---- */
 
-/* The bank-word of byte `off` of lane `lane` of a global or local access, or -1 when the lane's
- * address is not in a cached space (shared, constant or parameter lanes of a generic access). */
-static int64_t lane_word(const timing_mem *tm, const mem_access *a, uint32_t lane, uint32_t off)
-{
-    uint64_t addr = a->addr[lane], local;
-    if (a->space == IR_SPACE_LOCAL) {
-        local = addr;
-    } else if (a->space == IR_SPACE_GENERIC && addr >= MEM_SHARED_WINDOW &&
-               addr < MEM_GLOBAL_BASE) {
-        if (addr < MEM_LOCAL_WINDOW || addr >= MEM_LOCAL_WINDOW + MEM_WINDOW_BYTES)
-            return addr >= MEM_LOCAL_BACKING_BASE ? (int64_t)((addr + off) / tm->bank_width) : -1;
-        local = addr - MEM_LOCAL_WINDOW;
-    } else {
-        return (int64_t)((addr + off) / tm->bank_width);
-    }
-    /* Local memory interleaves the lanes: word w of every lane forms one line. */
-    uint64_t o = local + off;
-    return (int64_t)(((o / 4) * 128 + lane * 4 + o % 4) / tm->bank_width);
-}
-
-/* The most distinct words any one bank must deliver, for words[0 .. n) in any order (n <=
- * MAX_WORDS): each word counts for its bank the first time it is seen, found in a hash set
- * (slots hold word + 1; 0 is empty). */
-static uint32_t most_words_per_bank(const timing_mem *tm, const uint64_t *words, uint32_t n)
-{
-    uint64_t seen[2 * MAX_WORDS];
-    unsigned bits = 6;
-    while ((1u << bits) < 2 * n) bits++;
-    uint32_t mask = (1u << bits) - 1;
-    memset(seen, 0, ((size_t)mask + 1) * sizeof seen[0]);
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t key = words[i] + 1;
-        uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
-        while (seen[h] && seen[h] != key) h = (h + 1) & mask;
-        if (seen[h])
-            continue;
-        seen[h] = key;
-        uint32_t b = (uint32_t)(words[i] % tm->banks);
-        if (++per_bank[b] > most)
-            most = per_bank[b];
-    }
-    return most;
-}
-
-/* Whether lanes that read one word each (no wider than a bank) never ask a bank for two
- * different words: one wavefront. */
-static int one_word_conflict_free(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t used = 0, first[MAX_BANKS];
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        int64_t w = lane_word(tm, a, l, 0);
-        if (w < 0)
-            continue;
-        uint32_t b = (uint32_t)((uint64_t)w % tm->banks);
-        if (!((used >> b) & 1u)) {
-            used |= UINT64_C(1) << b;
-            first[b] = (uint64_t)w;
-        } else if (first[b] != (uint64_t)w) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Whether the global lanes `lanes` (not empty) all address one aligned block of banks x
- * bank_width bytes: their words are then distinct banks or the same word, one wavefront (what
- * one_word_conflict_free finds, without a bank per lane). 0 when it cannot tell cheaply. */
-static int one_block(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t a0 = a->addr[__builtin_ctz(lanes)], diff = 0;
-    if (!tm->block_shift ||
-        (a->space != IR_SPACE_GLOBAL &&
-         (a->space != IR_SPACE_GENERIC || (a0 >= MEM_SHARED_WINDOW && a0 < MEM_GLOBAL_BASE))))
-        return 0;
-    if (lanes == UINT32_MAX) {
-        for (uint32_t l = 0; l < MEM_LANES; l++) diff |= a->addr[l] ^ a0;
-    } else {
-        for (uint32_t m = lanes; m; m &= m - 1) diff |= a->addr[__builtin_ctz(m)] ^ a0;
-    }
-    return (diff >> tm->block_shift) == 0;
-}
-
-/* Per-bank counts of distinct words in bit-sliced form: bit b of plane k is bit k of bank b's
- * count. Six planes hold the 32 words a warp's lanes can read. */
-enum { PLANES = 6 };
-
-/* Adds one word to every bank of `m` (a carry ripples up the planes). */
-static inline void planes_add(uint64_t *p, uint64_t m)
-{
-    for (unsigned k = 0; k < PLANES && m; k++) {
-        uint64_t carry = p[k] & m;
-        p[k] ^= m;
-        m = carry;
-    }
-}
-
-/* The largest count in the planes: from the top plane down, keep the banks whose count has
- * that bit when some have it. */
-static inline uint32_t planes_max(const uint64_t *p)
-{
-    uint64_t cand = ~UINT64_C(0);
-    uint32_t most = 0;
-    for (int k = PLANES - 1; k >= 0; k--)
-        if (cand & p[k]) {
-            cand &= p[k];
-            most |= 1u << k;
-        }
-    return most;
-}
-
-/* Adds a run of `len` consecutive words from word `first` to the banks: `len / banks` to every
- * bank (the caller's `*base`), and one to each of the `len % banks` banks from first's on,
- * wrapping round. */
-static inline void run_add(const timing_mem *tm, uint64_t *p, uint32_t *base, uint64_t first,
-                           uint32_t len)
-{
-    uint32_t B = tm->banks, b0 = (uint32_t)(first & (B - 1));
-    *base += len / B;
-    len &= B - 1;
-    if (!len)
-        return;
-    uint64_t m = (UINT64_C(1) << len) - 1;
-    if (B == 64) {
-        m = b0 ? (m << b0) | (m >> (64 - b0)) : m;
-    } else {
-        m <<= b0; /* b0 + len < 2 B <= 64 */
-        m = (m | (m >> B)) & ((UINT64_C(1) << B) - 1);
-    }
-    planes_add(p, m);
-}
-
-/* data_wavefronts of global lanes `lanes` (not empty) reading one word each whose addresses
- * ascend with the lane (the common layouts): the most distinct words on one bank. The lanes'
- * words fall into runs of consecutive words (a repeated word is its lane's neighbour's); the
- * words of a run lie on consecutive banks, so each run adds one to a range of banks, counted
- * in bit planes instead of word by word. 0 when the lanes do not ascend or are not plain
- * global addresses (the caller then gathers and sorts the words). */
-static uint32_t ascending_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t a0 = a->addr[__builtin_ctz(lanes)];
-    if (!tm->block_shift ||
-        (a->space != IR_SPACE_GLOBAL && (a->space != IR_SPACE_GENERIC || a0 < MEM_GLOBAL_BASE)))
-        return 0;
-    const unsigned ws = tm->word_shift;
-    /* The run [first, prev] goes on while each lane reads the word before's or the next one;
-     * a later word closes it into the planes and starts the next; an earlier one ends the
-     * walk. In locals: the loop is a load, a shift and a test a lane. */
-    uint64_t first = a0 >> ws, prev = first, p[PLANES] = {0};
-    uint32_t base = 0, closed = 0;
-    if (lanes == UINT32_MAX) {
-        for (uint32_t l = 1; l < MEM_LANES; l++) {
-            uint64_t w = a->addr[l] >> ws;
-            if (__builtin_expect(w - prev > 1, 0)) {
-                if (w < prev)
-                    return 0;
-                run_add(tm, p, &base, first, (uint32_t)(prev - first + 1));
-                closed = 1;
-                first = w;
-            }
-            prev = w;
-        }
-    } else {
-        for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
-            uint64_t w = a->addr[__builtin_ctz(m)] >> ws;
-            if (w - prev > 1) {
-                if (w < prev)
-                    return 0;
-                run_add(tm, p, &base, first, (uint32_t)(prev - first + 1));
-                closed = 1;
-                first = w;
-            }
-            prev = w;
-        }
-    }
-    uint32_t len = (uint32_t)(prev - first + 1);
-    if (!closed) /* one run: ceil(len / banks) on its busiest bank */
-        return (len + tm->banks - 1) / tm->banks;
-    run_add(tm, p, &base, first, len);
-    return base + planes_max(p);
-}
-
-/* data_wavefronts' general way: every word of every lane gathered, then counted on its bank
- * in order (or by the hash set when the lanes are out of order). */
-static uint32_t gathered_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes,
-                                    uint32_t bytes)
-{
-    uint64_t words[MAX_WORDS];
-    uint32_t n = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        for (uint32_t off = 0; off < bytes && n < MAX_WORDS; off += tm->bank_width) {
-            int64_t w = lane_word(tm, a, l, off);
-            if (w >= 0)
-                words[n++] = (uint64_t)w;
-        }
-    }
-    if (n == 0)
-        return 0;
-    /* Lanes in order reading consecutive words (the common case) are already in order, and a
-     * repeated word is the one before it; others (a local access's words go lane by lane
-     * through the rows) take the hash set. */
-    uint32_t sorted = 1;
-    for (uint32_t i = 1; i < n && sorted; i++) sorted = words[i - 1] <= words[i];
-    if (!sorted)
-        return most_words_per_bank(tm, words, n);
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i && words[i] == words[i - 1])
-            continue;
-        uint32_t b = (uint32_t)(words[i] % tm->banks);
-        if (++per_bank[b] > most)
-            most = per_bank[b];
-    }
-    return most;
-}
-
-static uint32_t access_bytes(const mem_access *a)
-{
-    return a->op == MEM_OP_ATOMIC ? a->elem_bytes : (uint32_t)a->elem_bytes * a->vec;
-}
-
-/* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
- * deliver (lanes reading one word share it), as for shared memory. The shapes that one_block
- * or ascending_wavefronts answer skip the gathering. */
-static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
-{
-    uint32_t bytes = access_bytes(a), lanes = a->active & ~a->window_lanes;
-    if (bytes <= tm->bank_width) {
-        if (!lanes || one_block(tm, a, lanes))
-            return 1;
-        uint32_t asc = ascending_wavefronts(tm, a, lanes);
-        if (asc)
-            return asc;
-        if (one_word_conflict_free(tm, a, lanes))
-            return 1;
-    }
-    return gathered_wavefronts(tm, a, lanes, bytes);
-}
-
-uint32_t timing_mem_wavefronts(const timing_mem *tm, const mem_access *a, int general)
-{
-    return general ? gathered_wavefronts(tm, a, a->active & ~a->window_lanes, access_bytes(a))
-                   : data_wavefronts(tm, a);
-}
-
 /* Tag slots the access holds the pipeline: shared wavefronts, then the global and local part's
  * largest limit (data wavefronts, tag lookups, sectors). At least one cycle. */
 static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
@@ -604,7 +348,7 @@ static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
     if (a->l1_tags || a->nserved) {
         uint64_t tags = a->l1_tags ? a->l1_tags : 1;
         uint64_t g = tags + T - 1;
-        g = max64(g, (uint64_t)data_wavefronts(tm, a) * T);
+        g = max64(g, (uint64_t)timing_wavefronts(&tm->wave, a) * T);
         g = max64(g, ceil_div((uint64_t)a->nserved * T, tm->sector_rate));
         slots += g;
     }
@@ -855,7 +599,8 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
 }
 
 /* Whether `a` has only a shared-memory part (the common case of tiled kernels): a load, store
- * or atomic whose lanes all went to shared memory. One test of the fields OR-ed. */
+ * or atomic whose lanes all went to shared memory. One test of the fields OR-ed. (So does
+ * timing_mem_on_access, with the constant-only case beside it.) */
 static inline int shared_only(const mem_access *a)
 {
     return a->shared_wavefronts && a->op < MEM_OP_CACHE_CONTROL &&
@@ -934,8 +679,9 @@ static inline void issue_add(timing_mem_issue *is, timing_mem_reply r)
     is->long_latency |= r.long_latency;
 }
 
-/* timing_mem_on_access for an access that is not shared-only (or a NULL model or record), out
- * of line: the shared-only case stays a leaf without this one's saved registers. */
+/* timing_mem_on_access for an access with more than one part, with a global or local part, a
+ * cache control, a fence (or a NULL model or record), out of line: the one-part cases stay a
+ * leaf without this one's saved registers. */
 static __attribute__((noinline)) void on_access_other(const mem_access *a,
                                                       timing_mem_issue *is)
 {
@@ -955,11 +701,18 @@ void timing_mem_on_access(const mem_access *a, void *user)
     timing_mem_issue *is = user;
     timing_mem *tm = is->tm;
     is->naccess++;
-    /* Shared-only accesses first, in the fewest steps: every shared load of a tiled kernel comes
-     * here. The rest is access_reply's order: a fence, then the other parts. */
+    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
+     * shared memory (every shared load of a tiled kernel) and the constant cache (every
+     * parameter load). The rest in access_reply's order: a fence, then the other parts. */
     if (a && tm && shared_only(a)) {
         uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
         issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
+        return;
+    }
+    if (a && tm && a->op < MEM_OP_CACHE_CONTROL && (a->const_lookups | a->const_addresses) &&
+        !(a->shared_wavefronts | a->l1_tags | a->nserved)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, constant_part(tm, &tm->sm[sm], is->at, a));
         return;
     }
     on_access_other(a, is);

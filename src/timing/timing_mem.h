@@ -45,13 +45,6 @@ void timing_mem_launch_begin(timing_mem *tm);
  * `now`. */
 timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a);
 
-/* The data-bank wavefronts timing_mem_access charges the global and local lanes of `a` (not
- * read: its results), the most distinct bank-width words one bank must deliver: with general 0
- * as the pipeline takes them (the shortcuts for one block of banks and for ascending lanes
- * first), with general 1 by gathering and counting every lane's words. The two agree on every
- * access with a global or local lane (tests/unit/test_timing_mem.c). */
-uint32_t timing_mem_wavefronts(const timing_mem *tm, const mem_access *a, int general);
-
 /* The accesses of one instruction, as timing_mem_on_access adds them up. The caller sets tm,
  * sm and at, and before each instruction naccess = 0, accept = ready = its issue cycle,
  * long_latency = 0. */
