@@ -182,8 +182,8 @@ static inline void run_add(const timing_banks *bk, uint64_t *p, uint32_t *base, 
 #if HAVE_AVX2_BUILD
 /* The lanes of a full warp at which its words (addr >> ws) start a new run: bit l when lane l's
  * word is more than one past lane l-1's. -1 when some lane's word is below the one before it
- * (or an address has one of its top two bits set, where the signed 64-bit compares could
- * mislead; the scalar walk takes those). Four lanes a step: each lane's word less the one
+ * (or an address has its top bit set, where the signed 64-bit differences could mislead; the
+ * scalar walk takes those). Four lanes a step: each lane's word less the one
  * before, lane 3 of the step before moved round into lane 0. */
 __attribute__((target("avx2"))) static int64_t run_starts_avx2(const uint64_t *addr, unsigned ws)
 {
@@ -199,8 +199,7 @@ __attribute__((target("avx2"))) static int64_t run_starts_avx2(const uint64_t *a
         __m256i d = _mm256_sub_epi64(v, before);
         starts |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, one)))
                   << (4 * q);
-        sign = _mm256_or_si256(sign,
-                               _mm256_or_si256(d, _mm256_or_si256(raw, _mm256_slli_epi64(raw, 1))));
+        sign = _mm256_or_si256(sign, _mm256_or_si256(d, raw));
         prev = v;
     }
     return _mm256_movemask_pd(_mm256_castsi256_pd(sign)) ? -1 : (int64_t)starts;
@@ -228,12 +227,36 @@ static uint32_t runs_wavefronts(const timing_banks *bk, const mem_access *a, uin
     return base + planes_max(p);
 }
 
+/* Runs the bit planes take: more (strided lanes, a run of one word a lane) cost the planes a
+ * mask and its carries per run, more than counting word by word. */
+enum { FEW_RUNS = 4 }; /* the AVX2 path's mask test below is written for 4 */
+
+/* ascending_wavefronts word by word, for lanes in many runs: each distinct word counted on its
+ * bank as it comes. 0 when the lanes do not ascend. */
+static uint32_t word_by_word(const timing_banks *bk, const mem_access *a, uint32_t lanes)
+{
+    const unsigned ws = bk->word_shift;
+    uint8_t per_bank[TIMING_MAX_BANKS] = {0};
+    uint32_t most = 1;
+    uint64_t prev = a->addr[__builtin_ctz(lanes)] >> ws;
+    per_bank[prev & (bk->banks - 1)] = 1;
+    for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
+        uint64_t w = a->addr[__builtin_ctz(m)] >> ws;
+        if (w == prev) continue;
+        if (w < prev) return 0;
+        prev = w;
+        uint32_t b = (uint32_t)(w & (bk->banks - 1));
+        if (++per_bank[b] > most) most = per_bank[b];
+    }
+    return most;
+}
+
 /* data_wavefronts of global lanes `lanes` (not empty) reading one word each whose addresses
  * ascend with the lane (the common layouts): the most distinct words on one bank. The lanes'
  * words fall into runs of consecutive words (a repeated word is its lane's neighbour's); the
- * words of a run lie on consecutive banks, so each run adds one to a range of banks, counted
- * in bit planes instead of word by word. 0 when the lanes do not ascend or are not plain
- * global addresses (the caller then gathers and sorts the words). */
+ * words of a run lie on consecutive banks, so a few runs are counted as ranges of banks in bit
+ * planes, and many (word_by_word) one word at a time. 0 when the lanes do not ascend or are
+ * not plain global addresses (the caller then gathers and sorts the words). */
 static uint32_t ascending_wavefronts(const timing_banks *bk, const mem_access *a, uint32_t lanes)
 {
     uint64_t a0 = a->addr[__builtin_ctz(lanes)];
@@ -241,10 +264,20 @@ static uint32_t ascending_wavefronts(const timing_banks *bk, const mem_access *a
         (a->space != IR_SPACE_GLOBAL && (a->space != IR_SPACE_GENERIC || a0 < MEM_GLOBAL_BASE)))
         return 0;
     const unsigned ws = bk->word_shift;
+    /* Lanes whose first two words are not neighbours are strided, a run a lane (or do not
+     * ascend): word by word at once. */
+    uint32_t second = lanes & (lanes - 1);
+    if (second && (a->addr[__builtin_ctz(second)] >> ws) - (a0 >> ws) > 1)
+        return word_by_word(bk, a, lanes);
 #if HAVE_AVX2_BUILD
     if (lanes == UINT32_MAX && bk->avx2) {
         int64_t starts = run_starts_avx2(a->addr, ws);
-        if (starts >= 0) return runs_wavefronts(bk, a, (uint32_t)starts);
+        if (starts >= 0) {
+            uint32_t s1 = (uint32_t)starts & ((uint32_t)starts - 1), s2 = s1 & (s1 - 1);
+            return (s2 & (s2 - 1)) == 0 /* fewer than FEW_RUNS starts after lane 0's */
+                       ? runs_wavefronts(bk, a, (uint32_t)starts)
+                       : word_by_word(bk, a, lanes);
+        }
         /* a lane below the one before (0, as the walk below finds), or a wild address */
     }
 #endif
@@ -257,8 +290,8 @@ static uint32_t ascending_wavefronts(const timing_banks *bk, const mem_access *a
         uint64_t w = a->addr[__builtin_ctz(m)] >> ws;
         if (w - prev > 1) {
             if (w < prev) return 0;
+            if (++closed == FEW_RUNS) return word_by_word(bk, a, lanes);
             run_add(bk, p, &base, first, (uint32_t)(prev - first + 1));
-            closed = 1;
             first = w;
         }
         prev = w;
