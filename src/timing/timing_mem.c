@@ -24,13 +24,12 @@
 #include <string.h>
 
 #include "timing/timing_near.h"
+#include "timing/timing_wave.h"
 
 enum {
     TICKS = 256,               /* calendar ticks per SM cycle */
     DRAM_INTERLEAVE = 256,     /* bytes of consecutive addresses on one DRAM channel */
     L2_PENDING = 1u << 14,     /* lines with a DRAM fill in flight that are remembered */
-    MAX_BANKS = 64,            /* data banks the wavefront count handles */
-    MAX_WORDS = MEM_LANES * MEM_MAX_LANE_BYTES / 4,
     LINE_BYTES = 128,          /* the memory system's line requests (one L1 tag each) */
 };
 
@@ -52,10 +51,11 @@ typedef struct sm_state {
 struct timing_mem {
     /* from the configuration */
     uint32_t sm_count, partitions, slices, channels, dram_banks, row_bytes;
-    uint32_t tag_rate, sector_rate, mshrs, banks, bank_width;
+    uint32_t tag_rate, sector_rate, mshrs;
     uint32_t slice_bw, dram_bw, sector_bytes, l2_line_bytes, dram_fill_bytes;
-    uint32_t block_shift;   /* log2(banks x bank_width) when both are powers of two, else 0 */
-    uint32_t word_shift;    /* log2(bank_width) when block_shift is set */
+    /* log2(tag_rate) when it is a power of two (the presets'), else -1: the pipeline's slots
+     * to cycles by a shift on the shared-only path, which every shared load takes */
+    int8_t tag_shift;
     /* log2 of l2_line_bytes, sector_bytes and dram_fill_bytes, when all three are powers of
      * two (the configuration requires it; a hand-made one may differ): shifts instead of
      * divisions per sector */
@@ -63,6 +63,7 @@ struct timing_mem {
     uint64_t slice_ticks;   /* ticks one sector holds its L2 slice */
     uint32_t *slice_part;   /* per L2 slice: its partition */
     gpu_latency_config lat;
+    timing_banks wave;      /* the L1's data banks (timing_wave.h) */
     /* state */
     sm_state *sm;
     /* Every SM's MSHR heap (mshrs entries) and table of lines in flight (inflight_mask + 1
@@ -121,10 +122,10 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->dram_banks = cfg->dram.banks_per_channel ? cfg->dram.banks_per_channel : 1;
     tm->row_bytes = cfg->dram.row_bytes >= DRAM_INTERLEAVE ? cfg->dram.row_bytes : DRAM_INTERLEAVE;
     tm->tag_rate = cfg->l1.tags_per_cycle ? cfg->l1.tags_per_cycle : 1;
+    tm->tag_shift = (int8_t)exact_log2(tm->tag_rate);
     tm->sector_rate = cfg->l1.sectors_per_cycle ? cfg->l1.sectors_per_cycle : 1;
     tm->mshrs = cfg->l1.mshrs ? cfg->l1.mshrs : 1;
-    tm->banks = cfg->shared.banks && cfg->shared.banks <= MAX_BANKS ? cfg->shared.banks : 32;
-    tm->bank_width = cfg->shared.bank_width_bytes ? cfg->shared.bank_width_bytes : 4;
+    timing_banks_init(&tm->wave, cfg->shared.banks, cfg->shared.bank_width_bytes);
     tm->slice_bw = cfg->l2.slice_bytes_per_cycle ? cfg->l2.slice_bytes_per_cycle : 1;
     tm->dram_bw = cfg->dram.bytes_per_cycle ? cfg->dram.bytes_per_cycle : 1;
     tm->sector_bytes = cfg->l1.sector_bytes ? cfg->l1.sector_bytes : 32;
@@ -138,12 +139,6 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->line_shift = (uint8_t)(tm->shifts ? line : 0);
     tm->sector_shift = (uint8_t)(tm->shifts ? sector : 0);
     tm->fill_shift = (uint8_t)(tm->shifts ? fill : 0);
-    uint32_t block = tm->banks * tm->bank_width;
-    tm->block_shift = tm->word_shift = 0;
-    if (!(tm->banks & (tm->banks - 1)) && !(tm->bank_width & (tm->bank_width - 1))) {
-        while ((UINT32_C(1) << tm->block_shift) < block) tm->block_shift++;
-        while ((UINT32_C(1) << tm->word_shift) < tm->bank_width) tm->word_shift++;
-    }
 }
 
 /* The near-partition directories: one partition's share of the L2, in lines. */
@@ -345,160 +340,6 @@ static void dram_writebacks(timing_mem *tm, uint32_t bytes, uint64_t t)
 
 /* ---- the L1/shared pipeline ---- */
 
-/* The bank-word of byte `off` of lane `lane` of a global or local access, or -1 when the lane's
- * address is not in a cached space (shared, constant or parameter lanes of a generic access). */
-static int64_t lane_word(const timing_mem *tm, const mem_access *a, uint32_t lane, uint32_t off)
-{
-    uint64_t addr = a->addr[lane], local;
-    if (a->space == IR_SPACE_LOCAL) {
-        local = addr;
-    } else if (a->space == IR_SPACE_GENERIC && addr >= MEM_SHARED_WINDOW &&
-               addr < MEM_GLOBAL_BASE) {
-        if (addr < MEM_LOCAL_WINDOW || addr >= MEM_LOCAL_WINDOW + MEM_WINDOW_BYTES)
-            return addr >= MEM_LOCAL_BACKING_BASE ? (int64_t)((addr + off) / tm->bank_width) : -1;
-        local = addr - MEM_LOCAL_WINDOW;
-    } else {
-        return (int64_t)((addr + off) / tm->bank_width);
-    }
-    /* Local memory interleaves the lanes: word w of every lane forms one line. */
-    uint64_t o = local + off;
-    return (int64_t)(((o / 4) * 128 + lane * 4 + o % 4) / tm->bank_width);
-}
-
-/* The most distinct words any one bank must deliver, for words[0 .. n) in any order (n <=
- * MAX_WORDS): each word counts for its bank the first time it is seen, found in a hash set
- * (slots hold word + 1; 0 is empty). */
-static uint32_t most_words_per_bank(const timing_mem *tm, const uint64_t *words, uint32_t n)
-{
-    uint64_t seen[2 * MAX_WORDS];
-    unsigned bits = 6;
-    while ((1u << bits) < 2 * n) bits++;
-    uint32_t mask = (1u << bits) - 1;
-    memset(seen, 0, ((size_t)mask + 1) * sizeof seen[0]);
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t key = words[i] + 1;
-        uint32_t h = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
-        while (seen[h] && seen[h] != key) h = (h + 1) & mask;
-        if (seen[h])
-            continue;
-        seen[h] = key;
-        uint32_t b = (uint32_t)(words[i] % tm->banks);
-        if (++per_bank[b] > most)
-            most = per_bank[b];
-    }
-    return most;
-}
-
-/* Whether lanes that read one word each (no wider than a bank) never ask a bank for two
- * different words: one wavefront. */
-static int one_word_conflict_free(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t used = 0, first[MAX_BANKS];
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        int64_t w = lane_word(tm, a, l, 0);
-        if (w < 0)
-            continue;
-        uint32_t b = (uint32_t)((uint64_t)w % tm->banks);
-        if (!((used >> b) & 1u)) {
-            used |= UINT64_C(1) << b;
-            first[b] = (uint64_t)w;
-        } else if (first[b] != (uint64_t)w) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Whether the global lanes `lanes` (not empty) all address one aligned block of banks x
- * bank_width bytes: their words are then distinct banks or the same word, one wavefront (what
- * one_word_conflict_free finds, without a bank per lane). 0 when it cannot tell cheaply. */
-static int one_block(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t a0 = a->addr[__builtin_ctz(lanes)], diff = 0;
-    if (!tm->block_shift ||
-        (a->space != IR_SPACE_GLOBAL &&
-         (a->space != IR_SPACE_GENERIC || (a0 >= MEM_SHARED_WINDOW && a0 < MEM_GLOBAL_BASE))))
-        return 0;
-    if (lanes == UINT32_MAX) {
-        for (uint32_t l = 0; l < MEM_LANES; l++) diff |= a->addr[l] ^ a0;
-    } else {
-        for (uint32_t m = lanes; m; m &= m - 1) diff |= a->addr[__builtin_ctz(m)] ^ a0;
-    }
-    return (diff >> tm->block_shift) == 0;
-}
-
-/* data_wavefronts of global lanes `lanes` (not empty) reading one word each whose addresses
- * ascend with the lane (the common layouts): each distinct word counted on its bank as it
- * comes. 0 when the lanes do not ascend or are not plain global addresses (the caller then
- * gathers and sorts the words). */
-static uint32_t ascending_wavefronts(const timing_mem *tm, const mem_access *a, uint32_t lanes)
-{
-    uint64_t a0 = a->addr[__builtin_ctz(lanes)];
-    if (!tm->block_shift ||
-        (a->space != IR_SPACE_GLOBAL && (a->space != IR_SPACE_GENERIC || a0 < MEM_GLOBAL_BASE)))
-        return 0;
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    uint64_t prev = a0 >> tm->word_shift;
-    per_bank[prev & (tm->banks - 1)] = most = 1;
-    for (uint32_t m = lanes & (lanes - 1); m; m &= m - 1) {
-        uint64_t w = a->addr[__builtin_ctz(m)] >> tm->word_shift;
-        if (w == prev)
-            continue;
-        if (w < prev)
-            return 0;
-        prev = w;
-        uint32_t b = (uint32_t)(w & (tm->banks - 1));
-        if (++per_bank[b] > most)
-            most = per_bank[b];
-    }
-    return most;
-}
-
-/* Data-bank wavefronts of the global and local lanes: the most distinct words any bank must
- * deliver (lanes reading one word share it), as for shared memory. */
-static uint32_t data_wavefronts(const timing_mem *tm, const mem_access *a)
-{
-    uint64_t words[MAX_WORDS];
-    uint32_t n = 0, bytes = a->op == MEM_OP_ATOMIC ? a->elem_bytes
-                                                     : (uint32_t)a->elem_bytes * a->vec;
-    uint32_t lanes = a->active & ~a->window_lanes;
-    if (bytes <= tm->bank_width && lanes && one_block(tm, a, lanes))
-        return 1;
-    uint32_t asc = bytes <= tm->bank_width && lanes ? ascending_wavefronts(tm, a, lanes) : 0;
-    if (asc)
-        return asc;
-    if (bytes <= tm->bank_width && one_word_conflict_free(tm, a, lanes))
-        return 1;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        for (uint32_t off = 0; off < bytes && n < MAX_WORDS; off += tm->bank_width) {
-            int64_t w = lane_word(tm, a, l, off);
-            if (w >= 0)
-                words[n++] = (uint64_t)w;
-        }
-    }
-    if (n == 0)
-        return 0;
-    /* Lanes in order reading consecutive words (the common case) are already in order, and a
-     * repeated word is the one before it; others (a local access's words go lane by lane
-     * through the rows) take the hash set. */
-    uint32_t sorted = 1;
-    for (uint32_t i = 1; i < n && sorted; i++) sorted = words[i - 1] <= words[i];
-    if (!sorted)
-        return most_words_per_bank(tm, words, n);
-    uint32_t per_bank[MAX_BANKS] = {0}, most = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i && words[i] == words[i - 1])
-            continue;
-        uint32_t b = (uint32_t)(words[i] % tm->banks);
-        if (++per_bank[b] > most)
-            most = per_bank[b];
-    }
-    return most;
-}
-
 /* Tag slots the access holds the pipeline: shared wavefronts, then the global and local part's
  * largest limit (data wavefronts, tag lookups, sectors). At least one cycle. */
 static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
@@ -507,7 +348,7 @@ static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
     if (a->l1_tags || a->nserved) {
         uint64_t tags = a->l1_tags ? a->l1_tags : 1;
         uint64_t g = tags + T - 1;
-        g = max64(g, (uint64_t)data_wavefronts(tm, a) * T);
+        g = max64(g, (uint64_t)timing_wavefronts(&tm->wave, a) * T);
         g = max64(g, ceil_div((uint64_t)a->nserved * T, tm->sector_rate));
         slots += g;
     }
@@ -757,27 +598,37 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
     return r;
 }
 
-static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_t now,
-                                            const mem_access *a)
+/* Whether `a` has only a shared-memory part (the common case of tiled kernels): a load, store
+ * or atomic whose lanes all went to shared memory. One test of the fields OR-ed. (So does
+ * timing_mem_on_access, with the constant-only case beside it.) */
+static inline int shared_only(const mem_access *a)
+{
+    return a->shared_wavefronts && a->op < MEM_OP_CACHE_CONTROL &&
+           !(a->l1_tags | a->nserved | a->const_lookups | a->const_addresses);
+}
+
+/* The reply to a shared-only access (pipe_part's shared part): the pipeline for its wavefronts,
+ * then the shared latency with a step per extra wavefront. */
+static inline timing_mem_reply shared_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                            uint32_t wavefronts)
+{
+    sm_state *st = &tm->sm[sm];
+    uint64_t T = tm->tag_rate, slots = (uint64_t)wavefronts * T;
+    uint64_t start = max64(now * T, st->pipe_free);
+    st->pipe_free = start + (slots > T ? slots : T);
+    /* A shift where the rate allows: a division's latency per shared load otherwise. */
+    uint64_t accept = tm->tag_shift >= 0 ? start >> tm->tag_shift : start / T;
+    return (timing_mem_reply){accept,
+                              accept + tm->lat.shared_load_cycles +
+                                  (uint64_t)tm->lat.shared_conflict_step_cycles * (wavefronts - 1u),
+                              0};
+}
+
+/* The reply to an access other than a fence or a shared-only one, from SM `sm` < sm_count. */
+static inline timing_mem_reply other_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                           const mem_access *a)
 {
     timing_mem_reply r = {now, now, 0};
-    if (!tm || !a || a->op == MEM_OP_FENCE)
-        return r;
-    if (sm >= tm->sm_count) /* callers pass an SM of the GPU: no division */
-        sm %= tm->sm_count;
-    /* Tested first, the common case of tiled kernels, in one test of the fields OR-ed. */
-    if (a->shared_wavefronts && a->op != MEM_OP_CACHE_CONTROL &&
-        !(a->l1_tags | a->nserved | a->const_lookups | a->const_addresses)) {
-        /* Shared memory only: pipe_part's shared part. */
-        sm_state *st = &tm->sm[sm];
-        uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
-        uint64_t start = max64(now * T, st->pipe_free);
-        st->pipe_free = start + (slots > T ? slots : T);
-        r.accept = start / T;
-        r.ready = r.accept + tm->lat.shared_load_cycles +
-                  (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
-        return r;
-    }
     if (a->op == MEM_OP_CACHE_CONTROL) {
         sm_state *st = &tm->sm[sm];
         uint64_t start = max64(now * tm->tag_rate, st->pipe_free);
@@ -801,19 +652,68 @@ static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_
     return r;
 }
 
+static inline timing_mem_reply access_reply(timing_mem *tm, uint32_t sm, uint64_t now,
+                                            const mem_access *a)
+{
+    if (!tm || !a || a->op == MEM_OP_FENCE)
+        return (timing_mem_reply){now, now, 0};
+    if (sm >= tm->sm_count) /* callers pass an SM of the GPU: no division */
+        sm %= tm->sm_count;
+    if (shared_only(a))
+        return shared_reply(tm, sm, now, a->shared_wavefronts);
+    return other_reply(tm, sm, now, a);
+}
+
 timing_mem_reply timing_mem_access(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
 {
     return access_reply(tm, sm, now, a);
 }
 
-void timing_mem_on_access(const mem_access *a, void *user)
+/* Adds reply r to the instruction's. */
+static inline void issue_add(timing_mem_issue *is, timing_mem_reply r)
 {
-    timing_mem_issue *is = user;
-    timing_mem_reply r = access_reply(is->tm, is->sm, is->at, a);
-    is->naccess++;
     if (r.accept > is->accept)
         is->accept = r.accept;
     if (r.ready > is->ready)
         is->ready = r.ready;
     is->long_latency |= r.long_latency;
+}
+
+/* timing_mem_on_access for an access with more than one part, with a global or local part, a
+ * cache control, a fence (or a NULL model or record), out of line: the one-part cases stay a
+ * leaf without this one's saved registers. */
+static __attribute__((noinline)) void on_access_other(const mem_access *a,
+                                                      timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
+    uint32_t sm = is->sm;
+    if (!tm || !a || a->op == MEM_OP_FENCE) {
+        issue_add(is, (timing_mem_reply){is->at, is->at, 0});
+        return;
+    }
+    if (sm >= tm->sm_count)
+        sm %= tm->sm_count;
+    issue_add(is, other_reply(tm, sm, is->at, a));
+}
+
+void timing_mem_on_access(const mem_access *a, void *user)
+{
+    timing_mem_issue *is = user;
+    timing_mem *tm = is->tm;
+    is->naccess++;
+    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
+     * shared memory (every shared load of a tiled kernel) and the constant cache (every
+     * parameter load). The rest in access_reply's order: a fence, then the other parts. */
+    if (a && tm && shared_only(a)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
+        return;
+    }
+    if (a && tm && a->op < MEM_OP_CACHE_CONTROL && (a->const_lookups | a->const_addresses) &&
+        !(a->shared_wavefronts | a->l1_tags | a->nserved)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, constant_part(tm, &tm->sm[sm], is->at, a));
+        return;
+    }
+    on_access_other(a, is);
 }

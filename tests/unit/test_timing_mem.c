@@ -17,6 +17,7 @@
 
 #include "memsys_test.h"
 #include "timing/timing_mem.h"
+#include "timing/timing_wave.h"
 
 static gpu_config tiny_gpu(void)
 {
@@ -207,6 +208,50 @@ static void test_wide_lanes_in_any_order(void **state)
         assert_true(cycles > 8); /* more than one wavefront per load */
         assert_int_equal(lanes_cycles(down, 0xffffffffu, 4), cycles);
         assert_int_equal(lanes_cycles(mixed, 0xffffffffu, 4), cycles);
+    }
+}
+
+/* The shortcuts of the wavefront count (one block of banks, ascending lanes counted by runs of
+ * consecutive words) against the general count over every lane's words, on random lane layouts
+ * for 16, 32 and 64 banks of 4 bytes and 32 banks of 8: ascending with strides 0 to 2 words
+ * and jumps (runs longer than the banks, runs that wrap round the banks, repeated words),
+ * descending pairs, words from a few blocks in any order, one block in any order, and partial
+ * lane masks; with and without the AVX2 builds of the full-warp scans. */
+static void test_wavefront_shortcuts_twin(void **state)
+{
+    (void)state;
+    static const uint32_t shapes[][2] = {{32, 4}, {16, 4}, {64, 4}, {32, 8}};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        timing_banks bk;
+        timing_banks_init(&bk, shapes[c][0], shapes[c][1]);
+        mem_access a;
+        for (int round = 0; round < 4000; round++) {
+            global_load(&a, G, 4);
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint32_t kind = (uint32_t)(x % 5), bw = shapes[c][1];
+            uint64_t addr = G + (x >> 8) % 4096 * 4;
+            for (uint32_t l = 0; l < MEM_LANES; l++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (kind == 0) /* ascending: same word, the next, or a jump */
+                    addr += (x % 8 < 5 ? x % 3 : 4 + x % 300) * bw;
+                else if (kind == 1) /* ascending at one stride, now and then a jump */
+                    addr += x % 16 ? bw * (round % 3) : bw * (1 + x % 100);
+                else if (kind == 2) /* a few blocks in any order */
+                    addr = G + (x % 4) * 4096 + (x >> 8) % 32 * 4;
+                else if (kind == 3) /* ascending with an occasional step back */
+                    addr = x % 20 ? addr + 4 : addr - 8;
+                else /* one block of banks in any order, now and then a lane outside it */
+                    addr = G + 8192 + (x % 64 ? (x >> 8) % 32 * 4 : 4096);
+                a.addr[l] = addr;
+            }
+            a.active = round % 5 ? 0xffffffffu : (uint32_t)(x >> 16) | 1u;
+            assert_int_equal(timing_wavefronts(&bk, &a), timing_wavefronts_gathered(&bk, &a));
+            /* the full-warp scan's plain build too */
+            bk.avx2 = 0;
+            assert_int_equal(timing_wavefronts(&bk, &a), timing_wavefronts_gathered(&bk, &a));
+            timing_banks_init(&bk, shapes[c][0], shapes[c][1]);
+        }
     }
 }
 
@@ -612,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_fractional_pipeline_slots),
         cmocka_unit_test(test_bank_wavefronts_of_lane_layouts),
         cmocka_unit_test(test_wide_lanes_in_any_order),
+        cmocka_unit_test(test_wavefront_shortcuts_twin),
         cmocka_unit_test(test_shared_conflicts),
         cmocka_unit_test(test_l2_near_far_and_slices),
         cmocka_unit_test(test_near_copy_capacity),
