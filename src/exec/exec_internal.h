@@ -382,7 +382,7 @@ enum { EXEC_NO_SLOT = 0xFFFFFFFFu };
  * or -1 when out of memory. */
 int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 
-/* exec_mem.c: 0 (the default): a load of a kernel parameter by name that an observer watches
+/* exec_mem_same.c: 0 (the default): a load of a kernel parameter by name that an observer watches
  * takes h_ld_param_observed; 1: h_ld_same, the general path. For the twin test of the two
  * (tests/unit/test_exec_param_observed.c); nothing else sets it. */
 extern int exec_ld_param_general_only;
@@ -466,6 +466,9 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
  * in a parallel phase after looking at its lowest lane), h_ld_scalar_shared (a full warp through
  * mem_shared_warp into the register) or h_ld_scalar; exec_h_ld otherwise. */
 exec_handler exec_ld_handler(const exec_xinsn *x);
+/* exec_ld_handler's choice for a load with EXEC_MEM_AUX_SAME (exec_mem_same.c): h_ld_const_same,
+ * h_ld_param_same (a kernel parameter by name into one register) or h_ld_same. */
+exec_handler exec_ld_same_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);
