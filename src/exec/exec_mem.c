@@ -689,11 +689,15 @@ static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const 
         unpack_u64(r, acc, 0, mask);
 }
 
+int exec_ld_shared_general_only;
+
 /* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler):
  * a full warp's offsets (the register plus the offset, as prepare_reg makes them), counts and
  * values in one call of mem_shared_load_reg32 (or mem_shared_load_reg for 64-bit address
- * arithmetic), straight into the destination register. */
-static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * arithmetic), straight into the destination register. Out of line: h_ld_shared_quiet32's
+ * way out. */
+static __attribute__((noinline)) void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x,
+                                                      uint32_t mask)
 {
     const ir_insn *in = x->in;
     uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
@@ -714,6 +718,48 @@ static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
     if (rs->launch->on_access)
         rs->launch->on_access(acc, rs->launch->access_user);
+}
+
+/* What h_ld_shared_quiet32 leaves when mem_shared_load_reg32_quiet refuses the load: the rest of
+ * the access record (acc->addr already holds the offsets), then the general path, which reports
+ * the misaligned or out-of-window lanes. */
+static __attribute__((noinline)) void ld_shared_quiet_refused(exec_warp *w, const exec_xinsn *x)
+{
+    mem_access *acc = &w->run->acc;
+    access_header(w, x, FULL_MASK, acc, MEM_OP_LOAD);
+    acc->space = x->in->mem.space;
+    ld_shared_reg_general(w, x, FULL_MASK, w->regs + (size_t)x->in->dst[0].reg * LANES);
+}
+
+/* A full warp's ld.shared of 32-bit address arithmetic without an observer (h_ld_shared_quiet32):
+ * mem_shared_load_reg32_quiet, which needs no access header and writes no results: nothing
+ * reads them (every other access of the launch writes its own header first, and the observer is
+ * the only reader of results). */
+static __attribute__((noinline)) void ld_shared_quiet(exec_warp *w, const exec_xinsn *x)
+{
+    exec_run_state *rs = w->run;
+    const ir_insn *in = x->in;
+    mem_access *acc = &rs->acc;
+    acc->op = MEM_OP_LOAD; /* what the counts read */
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->insn_id = in->id;
+    if (mem_shared_load_reg32_quiet(rs->ms, &w->mctx, acc,
+                                    w->regs + (size_t)in->src[0].reg * LANES,
+                                    (uint64_t)in->src[0].imm,
+                                    w->regs + (size_t)in->dst[0].reg * LANES))
+        ld_shared_quiet_refused(w, x);
+}
+
+/* h_ld_shared_reg for 32-bit address arithmetic (exec_ld_handler, unless
+ * exec_ld_shared_general_only): ld_shared_quiet for a full warp without an observer, else
+ * h_ld_shared_reg. Only a choice (two jumps), so that neither way pays the other's frame. */
+static void h_ld_shared_quiet32(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (mask == FULL_MASK && !w->run->launch->on_access)
+        ld_shared_quiet(w, x);
+    else
+        h_ld_shared_reg(w, x, mask);
 }
 
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
@@ -741,7 +787,9 @@ exec_handler exec_ld_handler(const exec_xinsn *x)
                    ? (addr_reg_only(x) ? h_ld_global_reg : h_ld_scalar_global)
                : in->mem.space == IR_SPACE_SHARED
                    ? (!addr_reg_only(x) || in->mem.uniform ? h_ld_scalar_shared
-                                                           : h_ld_shared_reg)
+                      : (x->aux & MEM_AUX_ADDR32) && !exec_ld_shared_general_only
+                          ? h_ld_shared_quiet32
+                          : h_ld_shared_reg)
                                                    : h_ld_scalar;
     return exec_h_ld;
 }

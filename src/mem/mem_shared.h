@@ -56,4 +56,15 @@ int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const u
 int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
                           uint64_t base, uint64_t *out);
 
+/* mem_shared_load_reg32 for a load whose access record nobody reads afterwards (no observer):
+ * of acc it reads only op (MEM_OP_LOAD), insn_id, elem_bytes (4 or 8) and vec (1), the caller
+ * vouching for the rest of the shape (IR_SPACE_SHARED, all 32 lanes, no uniform hint), and it
+ * writes no result field. acc->addr is its scratch: on 1 it holds the offsets, as mem_shared_load_reg32
+ * leaves them, for the caller's memsys_access (once the caller has written the rest of acc);
+ * on 0 it is unspecified. Otherwise the same returns, counts and values in out[] as
+ * mem_shared_load_reg32 (tests/unit/test_mem_shared.c holds the two to memsys_access). No errors
+ * of its own. */
+int mem_shared_load_reg32_quiet(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                                const uint64_t *row, uint64_t base, uint64_t *out);
+
 #endif
