@@ -741,32 +741,6 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
     return shared_warp_plain(ms, ctx, acc, out, in);
 }
 
-/* mem_shared_load_warp's two builds, as shared_warp's. */
-#ifdef SHARED_AVX2
-__attribute__((target("avx2"))) static int shared_load_avx2(memsys *ms, const mem_ctx *ctx,
-                                                            mem_access *acc, uint64_t *out)
-{
-    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 1);
-}
-#endif
-
-static __attribute__((noinline)) int shared_load_plain(memsys *ms, const mem_ctx *ctx,
-                                                       mem_access *acc, uint64_t *out)
-{
-    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 0);
-}
-
-int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
-{
-    if (!ms->shared_direct)
-        return 1;
-#ifdef SHARED_AVX2
-    if (ms->host_avx2)
-        return shared_load_avx2(ms, ctx, acc, out);
-#endif
-    return shared_load_plain(ms, ctx, acc, out);
-}
-
 /* mem_shared_load_reg's and mem_shared_load_reg32's builds: with the AVX2 scan and gathers, for
  * 64-bit address arithmetic (any `keep`) and for 32-bit arithmetic (the usual shared-memory
  * address), and without them (`keep` 0xFFFFFFFF for 32-bit arithmetic). */

@@ -33,18 +33,13 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
                     const uint64_t *in);
 
 /* mem_shared_warp for a load into out[] (not NULL) whose caller has already made sure of its
- * shape: acc->op MEM_OP_LOAD in IR_SPACE_SHARED, acc->active all 32 lanes, one element
- * (acc->vec 1) of 4 or 8 bytes (acc->elem_bytes), without the uniform hint. Only the
- * configuration (power-of-two banks), the alignment and the window bounds are checked: the
- * same returns, counts, results and data as mem_shared_warp for that access. Another shape is
- * not allowed (the caller uses mem_shared_warp for it). No errors of its own. */
-int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out);
-
-/* mem_shared_load_warp for a load whose lanes' window offsets are a row of 32 values (`row`,
- * borrowed, lane l's at [l]) plus `base` (64-bit address arithmetic): it first writes
- * acc->addr[l] = row[l] + base (modulo 2^64) for every lane, whatever it returns, then does what
- * mem_shared_load_warp does for acc (the same shape conditions on acc; out, not NULL, may be row
- * itself: it is written after all the offsets are made). Returns 0 when done, 1 when the caller
+ * shape (acc->op MEM_OP_LOAD in IR_SPACE_SHARED, acc->active all 32 lanes, one element of 4 or 8
+ * bytes, without the uniform hint; another shape is not allowed) and whose lanes' window offsets
+ * are a row of 32 values (`row`, borrowed, lane l's at [l]) plus `base` (64-bit address
+ * arithmetic): it first writes acc->addr[l] = row[l] + base (modulo 2^64) for every lane,
+ * whatever it returns, then checks only the configuration (power-of-two banks), the alignment
+ * and the window bounds, and does what mem_shared_warp does for acc (out may be row itself: it
+ * is written after all the offsets are made). Returns 0 when done, 1 when the caller
  * must make the access with memsys_access (acc->addr then holds the offsets and nothing else
  * changed). No errors of its own. */
 int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
