@@ -281,6 +281,8 @@ struct exec_cta {
     uint32_t warps_done;
     uint32_t wakes;           /* barrier completions and mbarrier wake-ups so far (exec_step) */
     exec_barrier barriers[BARRIER_IDS];
+    uint32_t bars_arrived;    /* bit b: barriers[b].arrived is not 0 (a warp's exit looks only
+                                 at those, warp_next_group) */
 };
 
 typedef struct printf_record {
