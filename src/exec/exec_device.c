@@ -411,6 +411,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
     cta->shared_bytes = shared_bytes;
     cta->warps_done = 0;
     memset(cta->barriers, 0, sizeof cta->barriers);
+    cta->bars_arrived = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
         uint32_t threads = rs->threads_per_cta - i * rs->warp_lanes;

@@ -281,6 +281,8 @@ struct exec_cta {
     uint32_t warps_done;
     uint32_t wakes;           /* barrier completions and mbarrier wake-ups so far (exec_step) */
     exec_barrier barriers[BARRIER_IDS];
+    uint32_t bars_arrived;    /* bit b: barriers[b].arrived is not 0 (a warp's exit looks only
+                                 at those, warp_next_group) */
 };
 
 typedef struct printf_record {
@@ -382,10 +384,15 @@ enum { EXEC_NO_SLOT = 0xFFFFFFFFu };
  * or -1 when out of memory. */
 int exec_regalloc(const ir_func *fn, uint32_t *slot_of, uint32_t *nslots);
 
-/* exec_mem.c: 0 (the default): a load of a kernel parameter by name that an observer watches
+/* exec_mem_same.c: 0 (the default): a load of a kernel parameter by name that an observer watches
  * takes h_ld_param_observed; 1: h_ld_same, the general path. For the twin test of the two
  * (tests/unit/test_exec_param_observed.c); nothing else sets it. */
 extern int exec_ld_param_general_only;
+/* exec_mem.c: 0 (the default): a full warp's shared load of a 32-bit register plus an offset
+ * without an observer takes mem_shared_load_reg32_quiet (h_ld_shared_quiet32); 1, when the
+ * program is prepared: mem_shared_load_reg32 with the whole access record (h_ld_shared_reg).
+ * For the twin test of the two (tests/unit/test_exec_shared_quiet.c); nothing else sets it. */
+extern int exec_ld_shared_general_only;
 
 /* exec_warp.c: the SIMT core */
 /* The layouts that exec_step (and warp_run) tell apart: 16-byte instructions without control
@@ -464,8 +471,12 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask);
  * h_ld_same (one lane's access for the warp); for a 4-byte zero-extended or 8-byte load into
  * one register without a policy or fence, h_ld_scalar_global (global or generic: it may park
  * in a parallel phase after looking at its lowest lane), h_ld_scalar_shared (a full warp through
- * mem_shared_warp into the register) or h_ld_scalar; exec_h_ld otherwise. */
+ * mem_shared_warp into the register; h_ld_shared_reg or h_ld_shared_quiet32 for a register plus
+ * an offset) or h_ld_scalar; exec_h_ld otherwise. */
 exec_handler exec_ld_handler(const exec_xinsn *x);
+/* exec_ld_handler's choice for a load with EXEC_MEM_AUX_SAME (exec_mem_same.c): h_ld_const_same,
+ * h_ld_param_same (a kernel parameter by name into one register) or h_ld_same. */
+exec_handler exec_ld_same_handler(const exec_xinsn *x);
 void exec_h_st(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 void exec_h_prefetch(exec_warp *w, const exec_xinsn *x, uint32_t mask);

@@ -7,6 +7,7 @@
 
 #include "base/cpu.h"
 #include "exec/exec_internal.h"
+#include "exec/exec_mem_internal.h"
 #include "mem/mem_global.h"
 #include "mem/mem_policy.h"
 #include "mem/mem_shared.h"
@@ -99,28 +100,6 @@ int exec_host_avx2(void)
 #else
     return 0;
 #endif
-}
-
-/* The part of an ADDR operand's address without its register (offset and variable) into *base,
- * and the space lane_addresses returns. */
-static inline ir_space address_base(exec_warp *w, const ir_operand *o, ir_space written,
-                                    uint64_t *base)
-{
-    ir_space sp = written;
-    *base = (uint64_t)o->imm;
-    if (o->sym != IR_SYM_NONE && o->kind == IR_OPND_ADDR) {
-        ir_space sym_space;
-        *base += warp_symbol_address(w, o->sym, &sym_space);
-        sp = sym_space;
-        /* A generic access to a variable names its window address. */
-        if (written == IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE && sym_space != IR_SPACE_GLOBAL) {
-            *base += mem_window_base(sym_space);
-            sp = IR_SPACE_GENERIC;
-        } else if (written != IR_SPACE_GENERIC && sym_space != IR_SPACE_NONE) {
-            sp = written;
-        }
-    }
-    return sp;
 }
 
 /* Lane `lane`'s address as lane_addresses computes it, alone, into *addr; returns the space. */
@@ -409,42 +388,6 @@ static uint64_t policy_operand(exec_warp *w, const exec_xinsn *x, int i, uint32_
     return p[mask ? __builtin_ctz(mask) : 0];
 }
 
-/* Element e (eb bytes) of a lane's loaded bytes `p`, extended as the destination register
- * wants (x->dst_signed, x->dst_bits): unpack_load's rule for one lane. */
-static inline uint64_t load_element(const exec_xinsn *x, const uint8_t *p, unsigned e,
-                                    unsigned eb)
-{
-    unsigned bits = x->dst_bits ? x->dst_bits : 64;
-    uint64_t v = 0;
-    switch (eb) { /* fixed sizes the compiler inlines (a copy of variable size is a call) */
-    case 4: memcpy(&v, p + e * 4, 4); break;
-    case 8: memcpy(&v, p + e * 8, 8); break;
-    default: memcpy(&v, p + e * eb, eb < 8 ? eb : 8); break;
-    }
-    if (eb == 4 && !x->dst_signed)
-        return v;
-    if (eb == 8)
-        return v;
-    if (x->dst_signed && eb < 8) {
-        unsigned sh = 64 - 8 * eb;
-        v = (uint64_t)((int64_t)(v << sh) >> sh);
-    }
-    if (bits < 64)
-        v &= (1ull << bits) - 1;
-    return v;
-}
-
-/* Writes v to the lanes of register row r (32 values) that `mask` selects: the value of a load
- * whose lanes all read one address. */
-static inline void broadcast_to_lanes(uint64_t *r, uint64_t v, uint32_t mask)
-{
-    if (mask == FULL_MASK) {
-        for (unsigned l = 0; l < LANES; l++) r[l] = v;
-    } else {
-        for (unsigned l = 0; l < LANES; l++) r[l] = ((mask >> l) & 1u) ? v : r[l];
-    }
-}
-
 /* unpack_load for a load whose lanes all read what lane `lead` read (MEM_AUX_SAME). */
 static void unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask, const mem_access *acc,
                         unsigned lead)
@@ -604,162 +547,6 @@ void exec_h_ld(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     }
 }
 
-/* ld from the const space at an address without register or variable (a SASS `c[b][o]`
- * operand's glue load, LDC or ld.const at an immediate address): every lane reads the same
- * bytes, so the memory system is asked once (memsys_const_load) and the value goes to the
- * active lanes. The counters are exec_h_ld's for the same load (MEM_AUX_SAME); an address that
- * would fault takes exec_h_ld's path, which reports it. */
-static void h_ld_const_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    if (!mask)
-        return;
-    const ir_insn *in = x->in;
-    uint8_t bytes[MEM_MAX_LANE_BYTES];
-    if (memsys_const_load(w->run->ms, &w->mctx, in->id, (uint64_t)in->src[0].imm,
-                          in->mem.elem_bytes, bytes) != 0) {
-        exec_h_ld(w, x, mask);
-        return;
-    }
-    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
-                       load_element(x, bytes, 0, in->mem.elem_bytes), mask);
-}
-
-/* ld with MEM_AUX_SAME that h_ld_const_same does not take (a parameter by name, a variable of
- * the const space): exec_h_ld's steps for the one lane it hands the memory system, without the
- * other lanes' addresses, which neither the memory system nor the access's readers look at (only
- * active lanes are), and through memsys_load_lane, do_access's memsys_access for such a load
- * (which never parks and never has window errors) without its general path. Another space (a
- * generic or global variable) or a lane size that is not modelled takes exec_h_ld; a load with
- * the uniform hint (which memsys_load_if_local parks) takes do_access. Out of line: its frame
- * and register saves would otherwise be h_ld_param_same's, which calls it only to fall back. */
-static __attribute__((noinline)) void h_ld_same(exec_warp *w, const exec_xinsn *x,
-                                                 uint32_t mask)
-{
-    if (!mask)
-        return;
-    const ir_insn *in = x->in;
-    uint64_t base;
-    ir_space sp = address_base(w, &in->src[0], (ir_space)in->mem.space, &base);
-    unsigned vec = in->mem.vec ? in->mem.vec : 1;
-    if ((sp != IR_SPACE_CONST && sp != IR_SPACE_PARAM) ||
-        in->mem.elem_bytes * vec > MEM_MAX_LANE_BYTES) {
-        exec_h_ld(w, x, mask);
-        return;
-    }
-    mem_access *acc = &w->run->acc;
-    unsigned lead = (unsigned)__builtin_ctz(mask);
-    acc->op = MEM_OP_LOAD;
-    acc->elem_bytes = in->mem.elem_bytes;
-    acc->vec = (uint8_t)vec;
-    acc->active = 1u << lead;
-    acc->insn_id = in->id;
-    acc->time = 0;
-    acc->attrs = &in->mem;
-    acc->policy = 0;
-    acc->window_errors = w->run->prog->module->machine.window_errors;
-    acc->space = (uint8_t)sp;
-    acc->addr[lead] = base;
-    int rc;
-    if (in->mem.uniform) {
-        rc = do_access(w, x, acc);
-    } else {
-        mem_fault fault;
-        rc = memsys_load_lane(w->run->ms, &w->mctx, acc, &fault);
-        if (rc) {
-            access_fault(w, x, acc, &fault);
-            return;
-        }
-        const exec_launch *L = w->run->launch;
-        if (L->on_access)
-            L->on_access(acc, L->access_user);
-    }
-    if (rc)
-        return;
-    const ir_operand *d = &in->dst[0];
-    if (d->kind == IR_OPND_REG && vec == 1 && mask == FULL_MASK && d->reg != IR_REG_SINK) {
-        uint64_t v = load_element(x, acc->data[lead], 0, acc->elem_bytes); /* a parameter */
-        uint64_t *r = w->regs + (size_t)d->reg * LANES;
-        for (unsigned l = 0; l < LANES; l++) r[l] = v;
-    } else {
-        unpack_same(w, x, mask, acc, lead);
-    }
-    if (in->mem.fence)
-        fence_access(w, x, mask);
-}
-
-/* h_ld_param_same's load at parameter offset `offset` when an observer watches (the timing
- * model): h_ld_same's steps for such a load, whose address, space, single element and
- * destination h_ld_param_same's conditions already settle (no address_base, no tests of the
- * space, vector or uniform hint), through memsys_load_lane, the report and the broadcast; the
- * same access record, counts, faults and values as h_ld_same (test_exec_param_observed.c).
- * Out of line, as h_ld_same, so that the functional path keeps its small frame. */
-static __attribute__((noinline)) void h_ld_param_observed(exec_warp *w, const exec_xinsn *x,
-                                                          uint32_t mask, uint64_t offset)
-{
-    const ir_insn *in = x->in;
-    exec_run_state *rs = w->run;
-    mem_access *acc = &rs->acc;
-    unsigned lead = (unsigned)__builtin_ctz(mask);
-    acc->op = MEM_OP_LOAD;
-    acc->elem_bytes = in->mem.elem_bytes;
-    acc->vec = 1;
-    acc->active = 1u << lead;
-    acc->insn_id = in->id;
-    acc->time = 0;
-    acc->attrs = &in->mem;
-    acc->policy = 0;
-    acc->window_errors = rs->prog->module->machine.window_errors;
-    acc->space = IR_SPACE_PARAM;
-    acc->addr[lead] = offset;
-    mem_fault fault;
-    if (memsys_load_lane(rs->ms, &w->mctx, acc, &fault)) {
-        access_fault(w, x, acc, &fault);
-        return;
-    }
-    const exec_launch *L = rs->launch;
-    L->on_access(acc, L->access_user);
-    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
-                       load_element(x, acc->data[lead], 0, in->mem.elem_bytes), mask);
-}
-
-int exec_ld_param_general_only;
-
-/* h_ld_same for a load of a kernel parameter by name (exec_ld_handler: no register in the
- * address, the param space written, no uniform hint or fence, one element of 1 to 8 bytes, a
- * destination register): the parameter's offset taken from the entry function's parameter
- * table as warp_symbol_address takes it. Without an observer (the functional mode), its bytes
- * and counts from memsys_load_param and the value written to the active lanes; with one,
- * h_ld_param_observed. Anything else (a device function's frame, an address that would fault
- * without an observer) takes h_ld_same, which does the same load through mem_access and
- * reports. */
-static void h_ld_param_same(exec_warp *w, const exec_xinsn *x, uint32_t mask)
-{
-    const ir_insn *in = x->in;
-    const ir_operand *o = &in->src[0];
-    const exec_frame *f = &w->frames[0];
-    uint32_t i = o->sym - IR_SYM_PARAM_BASE;
-    uint64_t bytes;
-    if (!mask || w->depth != 1 || !f->fn->ir->is_entry) {
-        h_ld_same(w, x, mask);
-        return;
-    }
-    uint64_t offset = (uint64_t)o->imm + f->fn->ir->params[i].offset;
-    if (w->run->launch->on_access) {
-        if (exec_ld_param_general_only)
-            h_ld_same(w, x, mask);
-        else
-            h_ld_param_observed(w, x, mask, offset);
-        return;
-    }
-    if (memsys_load_param(w->run->ms, w->mctx.sm, in->id, offset, in->mem.elem_bytes,
-                          &bytes) != 0) {
-        h_ld_same(w, x, mask);
-        return;
-    }
-    broadcast_to_lanes(w->regs + (size_t)in->dst[0].reg * LANES,
-                       load_element(x, (const uint8_t *)&bytes, 0, in->mem.elem_bytes), mask);
-}
-
 /* In a parallel phase (w->run->tally set), before the load's lanes are computed: whether its
  * lowest active lane alone makes memsys_load_if_local park it (memsys_load_parks); then the
  * warp parks (as do_access parks it) and the load runs again in the serial phase. Fills only
@@ -902,11 +689,15 @@ static __attribute__((noinline)) void ld_shared_reg_general(exec_warp *w, const 
         unpack_u64(r, acc, 0, mask);
 }
 
+int exec_ld_shared_general_only;
+
 /* h_ld_scalar_shared for addr_reg_only's addresses without the uniform hint (exec_ld_handler):
  * a full warp's offsets (the register plus the offset, as prepare_reg makes them), counts and
  * values in one call of mem_shared_load_reg32 (or mem_shared_load_reg for 64-bit address
- * arithmetic), straight into the destination register. */
-static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+ * arithmetic), straight into the destination register. Out of line: h_ld_shared_quiet32's
+ * way out. */
+static __attribute__((noinline)) void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x,
+                                                      uint32_t mask)
 {
     const ir_insn *in = x->in;
     uint64_t *r = w->regs + (size_t)in->dst[0].reg * LANES;
@@ -929,6 +720,48 @@ static void h_ld_shared_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         rs->launch->on_access(acc, rs->launch->access_user);
 }
 
+/* What h_ld_shared_quiet32 leaves when mem_shared_load_reg32_quiet refuses the load: the rest of
+ * the access record (acc->addr already holds the offsets), then the general path, which reports
+ * the misaligned or out-of-window lanes. */
+static __attribute__((noinline)) void ld_shared_quiet_refused(exec_warp *w, const exec_xinsn *x)
+{
+    mem_access *acc = &w->run->acc;
+    access_header(w, x, FULL_MASK, acc, MEM_OP_LOAD);
+    acc->space = x->in->mem.space;
+    ld_shared_reg_general(w, x, FULL_MASK, w->regs + (size_t)x->in->dst[0].reg * LANES);
+}
+
+/* A full warp's ld.shared of 32-bit address arithmetic without an observer (h_ld_shared_quiet32):
+ * mem_shared_load_reg32_quiet, which needs no access header and writes no results: nothing
+ * reads them (every other access of the launch writes its own header first, and the observer is
+ * the only reader of results). */
+static __attribute__((noinline)) void ld_shared_quiet(exec_warp *w, const exec_xinsn *x)
+{
+    exec_run_state *rs = w->run;
+    const ir_insn *in = x->in;
+    mem_access *acc = &rs->acc;
+    acc->op = MEM_OP_LOAD; /* what the counts read */
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->insn_id = in->id;
+    if (mem_shared_load_reg32_quiet(rs->ms, &w->mctx, acc,
+                                    w->regs + (size_t)in->src[0].reg * LANES,
+                                    (uint64_t)in->src[0].imm,
+                                    w->regs + (size_t)in->dst[0].reg * LANES))
+        ld_shared_quiet_refused(w, x);
+}
+
+/* h_ld_shared_reg for 32-bit address arithmetic (exec_ld_handler, unless
+ * exec_ld_shared_general_only): ld_shared_quiet for a full warp without an observer, else
+ * h_ld_shared_reg. Only a choice (two jumps), so that neither way pays the other's frame. */
+static void h_ld_shared_quiet32(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    if (mask == FULL_MASK && !w->run->launch->on_access)
+        ld_shared_quiet(w, x);
+    else
+        h_ld_shared_reg(w, x, mask);
+}
+
 static void h_ld_scalar_global(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     ld_scalar(w, x, mask, 1, 0);
@@ -943,28 +776,20 @@ static void h_ld_global_reg(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 exec_handler exec_ld_handler(const exec_xinsn *x)
 {
     const ir_insn *in = x->in;
-    const ir_operand *a = &in->src[0], *d = &in->dst[0];
+    const ir_operand *d = &in->dst[0];
     unsigned eb = in->mem.elem_bytes;
-    if ((x->aux & MEM_AUX_SAME) && in->mem.space == IR_SPACE_CONST && a->sym == IR_SYM_NONE &&
-        !in->mem.fence && !in->mem.uniform && in->mem.vec <= 1 && eb && eb <= 8 &&
-        !(eb & (eb - 1)) && d->kind == IR_OPND_REG && d->reg != IR_REG_SINK)
-        return h_ld_const_same;
-    if ((x->aux & MEM_AUX_SAME) && in->mem.space == IR_SPACE_PARAM && a->kind == IR_OPND_ADDR &&
-        !a->has_reg && a->sym >= IR_SYM_PARAM_BASE &&
-        a->sym - IR_SYM_PARAM_BASE < IR_SYM_RET_OFFSET && !in->mem.fence && !in->mem.uniform &&
-        in->mem.vec <= 1 && eb && eb <= 8 && !(eb & (eb - 1)) && d->kind == IR_OPND_REG &&
-        d->reg != IR_REG_SINK)
-        return h_ld_param_same;
     if (x->aux & MEM_AUX_SAME)
-        return h_ld_same;
-    if (!(x->aux & MEM_AUX_SAME) && !in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
+        return exec_ld_same_handler(x);
+    if (!in->mem.has_policy && !in->mem.fence && in->mem.vec <= 1 &&
         ((eb == 4 && !x->dst_signed) || eb == 8) && d->kind == IR_OPND_REG &&
         d->reg != IR_REG_SINK)
         return in->mem.space == IR_SPACE_GLOBAL || in->mem.space == IR_SPACE_GENERIC
                    ? (addr_reg_only(x) ? h_ld_global_reg : h_ld_scalar_global)
                : in->mem.space == IR_SPACE_SHARED
                    ? (!addr_reg_only(x) || in->mem.uniform ? h_ld_scalar_shared
-                                                           : h_ld_shared_reg)
+                      : (x->aux & MEM_AUX_ADDR32) && !exec_ld_shared_general_only
+                          ? h_ld_shared_quiet32
+                          : h_ld_shared_reg)
                                                    : h_ld_scalar;
     return exec_h_ld;
 }
@@ -1189,4 +1014,22 @@ void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access 
                    int src_index)
 {
     pack_store(w, x, mask, acc, src_index);
+}
+
+/* For exec_mem_same.c (exec_mem_internal.h). */
+void exec_mem_fault(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
+                    const mem_fault *fault)
+{
+    access_fault(w, x, acc, fault);
+}
+
+void exec_mem_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask)
+{
+    fence_access(w, x, mask);
+}
+
+void exec_mem_unpack_same(exec_warp *w, const exec_xinsn *x, uint32_t mask,
+                          const mem_access *acc, unsigned lead)
+{
+    unpack_same(w, x, mask, acc, lead);
 }

@@ -43,6 +43,7 @@ void cta_barrier_check(exec_cta *cta, uint32_t id)
             warp_next_group(w);
     }
     memset(b, 0, sizeof *b);
+    cta->bars_arrived &= ~(1u << id);
 }
 
 void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
@@ -67,6 +68,7 @@ void exec_h_bar(exec_warp *w, const exec_xinsn *x, uint32_t mask)
     if (in->sub == IR_BAR_ARRIVE) {
         if (mask) {
             b->arrived++;
+            cta->bars_arrived |= 1u << id;
             cta_barrier_check(cta, id);
         }
         warp_set_pc(w, w->pc + 1);

@@ -450,6 +450,7 @@ void warp_next_group(exec_warp *w)
             exec_cta *cta = w->cta;
             w->state = WARP_BARRIER;
             cta->barriers[w->bar_id].arrived++;
+            cta->bars_arrived |= 1u << w->bar_id;
             cta_barrier_check(cta, w->bar_id);
             return;
         }
@@ -468,8 +469,10 @@ void warp_next_group(exec_warp *w)
         w->active = 0;
         exec_cta *cta = w->cta;
         cta->warps_done++;
-        for (uint32_t b = 0; b < BARRIER_IDS; b++)
-            if (cta->barriers[b].arrived)
+        /* One fewer live warp may complete the barriers with arrivals (read afresh after each
+         * check: a completion can wake warps that arrive at others). */
+        for (uint32_t b = 0, m; (m = cta->bars_arrived >> b) != 0; b++)
+            if (m & 1u)
                 cta_barrier_check(cta, b);
         return;
     }

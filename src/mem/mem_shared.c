@@ -322,7 +322,7 @@ __attribute__((target("avx2"))) static inline void gather_avx2(const uint8_t *sh
  * halves plus the offset's), made eight lanes a vector: the row's low halves packed in lane order
  * (a shuffle of two 256-bit loads gives lanes l, l+1, l+4, l+5 | l+2, l+3, l+6, l+7, and swapping
  * the middle quarters puts them in order), kept in v[0..3] for gather32_avx2, and written into
- * a[] zero-extended. */
+ * a[] zero-extended unless a is NULL (row32_offsets_avx2 then writes them where needed). */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) warp_span
 row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], uint32_t bytes,
                 uint32_t limit)
@@ -338,10 +338,12 @@ row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], u
         __m256i w = _mm256_castps_si256(_mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
         w = _mm256_add_epi32(_mm256_permute4x64_epi64(w, _MM_SHUFFLE(3, 1, 2, 0)), b);
         v[k] = w;
-        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k],
-                            _mm256_cvtepu32_epi64(_mm256_castsi256_si128(w)));
-        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k + 4],
-                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(w, 1)));
+        if (a) {
+            _mm256_storeu_si256((__m256i *)(void *)&a[8 * k],
+                                _mm256_cvtepu32_epi64(_mm256_castsi256_si128(w)));
+            _mm256_storeu_si256((__m256i *)(void *)&a[8 * k + 4],
+                                _mm256_cvtepu32_epi64(_mm256_extracti128_si256(w, 1)));
+        }
         any = _mm256_or_si256(any, w);
         low = _mm256_min_epu32(low, w);
         high = _mm256_max_epu32(high, w);
@@ -359,6 +361,18 @@ row32_span_avx2(const uint64_t *row, uint32_t base, uint64_t *a, __m256i v[4], u
     s.high = ~(uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(m, 1));
     s.ok = s.high < limit && limit - s.high >= bytes;
     return s;
+}
+
+/* The offsets v[0..3] (row32_span_avx2's) into a[], zero-extended. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+row32_offsets_avx2(const __m256i v[4], uint64_t *a)
+{
+    for (uint32_t k = 0; k < 4; k++) {
+        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k],
+                            _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v[k])));
+        _mm256_storeu_si256((__m256i *)(void *)&a[8 * k + 4],
+                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v[k], 1)));
+    }
 }
 
 /* The loaded 4-byte elements of a full warp into out[], zero-extended, from its 32-bit offsets in
@@ -622,13 +636,28 @@ move_full_warp(const mem_ctx *ctx, mem_access *acc, const warp_span *s, uint32_t
     load_full_warp(shared, a, s, bytes, out, avx2);
 }
 
+/* Whether a full warp's words lie fewer words apart than there are banks (`bytes` a lane at
+ * most the bank width): then no bank is asked for two, one wavefront. */
+static inline __attribute__((always_inline)) int words_near(const memsys *ms,
+                                                            const warp_span *s, uint32_t bytes)
+{
+    unsigned width_shift = ms->shared_width_shift;
+    return bytes <= 1u << width_shift &&
+           (s->high >> width_shift) - (s->low >> width_shift) < ms->cfg.shared.banks;
+}
+
+/* The counters of instruction `id` (the unattributed ones past the known ids). */
+static inline mem_counters *insn_counters(memsys *ms, uint32_t id)
+{
+    return id < ms->ninsns ? &ms->per_insn[id] : &ms->unattributed;
+}
+
 /* The counts (one request, its wavefronts and bank conflicts) and acc's results of a full warp
  * the direct path takes, `bytes` a lane, whose offsets acc->addr lie as *s says (s->ok). */
 static inline __attribute__((always_inline)) void count_warp(memsys *ms, mem_access *acc,
                                                             const warp_span *s, uint32_t bytes)
 {
-    mem_counters *c = acc->insn_id < ms->ninsns ? &ms->per_insn[acc->insn_id]
-                                                : &ms->unattributed;
+    mem_counters *c = insn_counters(ms, acc->insn_id);
     ms->lead_acc = NULL; /* as access() forgets memsys_load_parks's answer */
     acc->levels = 1u << MEM_LEVEL_SHARED;
     acc->nserved = 0;
@@ -636,10 +665,7 @@ static inline __attribute__((always_inline)) void count_warp(memsys *ms, mem_acc
     acc->l1_tags = 0;
     acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
     acc->dram_read_bytes = acc->dram_write_bytes = 0;
-    unsigned width_shift = ms->shared_width_shift;
-    if (bytes <= 1u << width_shift &&
-        (s->high >> width_shift) - (s->low >> width_shift) < ms->cfg.shared.banks) {
-        /* fewer words apart than there are banks: no bank is asked for two */
+    if (words_near(ms, s, bytes)) {
         c->shared.requests++;
         c->shared.wavefronts++;
         acc->shared_wavefronts = 1;
@@ -715,32 +741,6 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
     return shared_warp_plain(ms, ctx, acc, out, in);
 }
 
-/* mem_shared_load_warp's two builds, as shared_warp's. */
-#ifdef SHARED_AVX2
-__attribute__((target("avx2"))) static int shared_load_avx2(memsys *ms, const mem_ctx *ctx,
-                                                            mem_access *acc, uint64_t *out)
-{
-    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 1);
-}
-#endif
-
-static __attribute__((noinline)) int shared_load_plain(memsys *ms, const mem_ctx *ctx,
-                                                       mem_access *acc, uint64_t *out)
-{
-    return shared_warp_checked(ms, ctx, acc, out, NULL, acc->elem_bytes, 0);
-}
-
-int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out)
-{
-    if (!ms->shared_direct)
-        return 1;
-#ifdef SHARED_AVX2
-    if (ms->host_avx2)
-        return shared_load_avx2(ms, ctx, acc, out);
-#endif
-    return shared_load_plain(ms, ctx, acc, out);
-}
-
 /* mem_shared_load_reg's and mem_shared_load_reg32's builds: with the AVX2 scan and gathers, for
  * 64-bit address arithmetic (any `keep`) and for 32-bit arithmetic (the usual shared-memory
  * address), and without them (`keep` 0xFFFFFFFF for 32-bit arithmetic). */
@@ -777,7 +777,89 @@ __attribute__((target("avx2"))) static int shared_load_row32_avx2(memsys *ms, co
         load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
     return 0;
 }
+
+/* shared_quiet_row32_avx2's load whose words are a bank's row or more apart: the offsets are in
+ * acc->addr (s->ok), the exact count reads them, and so do the gathers. Out of line, so that the
+ * usual load keeps its offsets in registers and needs no aligned frame. */
+__attribute__((target("avx2"))) static __attribute__((noinline)) int
+shared_quiet_far_avx2(memsys *ms, const mem_ctx *ctx, mem_access *acc, warp_span s,
+                      uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    mem_counters *c = insn_counters(ms, acc->insn_id);
+    ms->lead_acc = NULL; /* as count_warp */
+    count_full_warp(ms, c, acc, &s, bytes);
+    if (bytes == 4) { /* never a broadcast here: the offsets packed again, eight lanes a gather */
+        __m256i v[4];
+        for (uint32_t k = 0; k < 4; k++) {
+            __m256 x = _mm256_castsi256_ps(
+                _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[8 * k]));
+            __m256 y = _mm256_castsi256_ps(
+                _mm256_loadu_si256((const __m256i *)(const void *)&acc->addr[8 * k + 4]));
+            v[k] = _mm256_permute4x64_epi64(
+                _mm256_castps_si256(_mm256_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0))),
+                _MM_SHUFFLE(3, 1, 2, 0));
+        }
+        gather32_avx2(ctx->shared, v, out);
+    } else {
+        load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
+    }
+    return 0;
+}
+
+/* mem_shared_load_reg32_quiet's AVX2 build: shared_load_row32_avx2 without acc's results, and
+ * with acc->addr written only where something reads it (the exact counts past words_near, the
+ * 8-byte gathers, a refusal). */
+__attribute__((target("avx2"))) static int shared_quiet_row32_avx2(memsys *ms,
+                                                                   const mem_ctx *ctx,
+                                                                   mem_access *acc,
+                                                                   const uint64_t *row,
+                                                                   uint64_t base, uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    __m256i v[4];
+    warp_span s = row32_span_avx2(row, (uint32_t)base, NULL, v, bytes, ctx->shared_bytes);
+    int near = s.ok && words_near(ms, &s, bytes);
+    if (!near || (bytes == 8 && s.low != s.high)) {
+        row32_offsets_avx2(v, acc->addr);
+        if (!s.ok)
+            return 1;
+        if (!near)
+            return shared_quiet_far_avx2(ms, ctx, acc, s, out);
+    }
+    mem_counters *c = insn_counters(ms, acc->insn_id);
+    ms->lead_acc = NULL; /* as count_warp */
+    c->shared.requests++;
+    c->shared.wavefronts++;
+    if (bytes == 4 && s.low != s.high)
+        gather32_avx2(ctx->shared, v, out);
+    else
+        load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 1);
+    return 0;
+}
 #endif
+
+/* mem_shared_load_reg32_quiet without AVX2: the offsets into acc->addr as row_span_plain makes
+ * them, count_warp's counts without acc's results. */
+static __attribute__((noinline)) int shared_quiet_plain(memsys *ms, const mem_ctx *ctx,
+                                                        mem_access *acc, const uint64_t *row,
+                                                        uint64_t base, uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    warp_span s = row_span_plain(row, base, 0xFFFFFFFFull, acc->addr, bytes, ctx->shared_bytes);
+    if (!s.ok)
+        return 1;
+    mem_counters *c = insn_counters(ms, acc->insn_id);
+    ms->lead_acc = NULL;
+    if (words_near(ms, &s, bytes)) {
+        c->shared.requests++;
+        c->shared.wavefronts++;
+    } else {
+        count_full_warp(ms, c, acc, &s, bytes);
+    }
+    load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 0);
+    return 0;
+}
 
 static __attribute__((noinline)) int shared_load_reg_plain(memsys *ms, const mem_ctx *ctx,
                                                            mem_access *acc, const uint64_t *row,
@@ -824,6 +906,18 @@ int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const
         return shared_load_row32_avx2(ms, ctx, acc, row, base, out);
 #endif
     return shared_load_reg_plain(ms, ctx, acc, row, base, 0xFFFFFFFFull, out);
+}
+
+int mem_shared_load_reg32_quiet(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                                const uint64_t *row, uint64_t base, uint64_t *out)
+{
+    if (!ms->shared_direct)
+        return row_declined(acc, row, base, 0xFFFFFFFFull);
+#ifdef SHARED_AVX2
+    if (ms->host_avx2)
+        return shared_quiet_row32_avx2(ms, ctx, acc, row, base, out);
+#endif
+    return shared_quiet_plain(ms, ctx, acc, row, base, out);
 }
 
 /* Kernel parameters live in their own region of the constant address space. */

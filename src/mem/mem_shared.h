@@ -33,18 +33,13 @@ int mem_shared_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *o
                     const uint64_t *in);
 
 /* mem_shared_warp for a load into out[] (not NULL) whose caller has already made sure of its
- * shape: acc->op MEM_OP_LOAD in IR_SPACE_SHARED, acc->active all 32 lanes, one element
- * (acc->vec 1) of 4 or 8 bytes (acc->elem_bytes), without the uniform hint. Only the
- * configuration (power-of-two banks), the alignment and the window bounds are checked: the
- * same returns, counts, results and data as mem_shared_warp for that access. Another shape is
- * not allowed (the caller uses mem_shared_warp for it). No errors of its own. */
-int mem_shared_load_warp(memsys *ms, const mem_ctx *ctx, mem_access *acc, uint64_t *out);
-
-/* mem_shared_load_warp for a load whose lanes' window offsets are a row of 32 values (`row`,
- * borrowed, lane l's at [l]) plus `base` (64-bit address arithmetic): it first writes
- * acc->addr[l] = row[l] + base (modulo 2^64) for every lane, whatever it returns, then does what
- * mem_shared_load_warp does for acc (the same shape conditions on acc; out, not NULL, may be row
- * itself: it is written after all the offsets are made). Returns 0 when done, 1 when the caller
+ * shape (acc->op MEM_OP_LOAD in IR_SPACE_SHARED, acc->active all 32 lanes, one element of 4 or 8
+ * bytes, without the uniform hint; another shape is not allowed) and whose lanes' window offsets
+ * are a row of 32 values (`row`, borrowed, lane l's at [l]) plus `base` (64-bit address
+ * arithmetic): it first writes acc->addr[l] = row[l] + base (modulo 2^64) for every lane,
+ * whatever it returns, then checks only the configuration (power-of-two banks), the alignment
+ * and the window bounds, and does what mem_shared_warp does for acc (out may be row itself: it
+ * is written after all the offsets are made). Returns 0 when done, 1 when the caller
  * must make the access with memsys_access (acc->addr then holds the offsets and nothing else
  * changed). No errors of its own. */
 int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
@@ -55,5 +50,16 @@ int mem_shared_load_reg(memsys *ms, const mem_ctx *ctx, mem_access *acc, const u
  * the row's values ignored. The same returns. */
 int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const uint64_t *row,
                           uint64_t base, uint64_t *out);
+
+/* mem_shared_load_reg32 for a load whose access record nobody reads afterwards (no observer):
+ * of acc it reads only op (MEM_OP_LOAD), insn_id, elem_bytes (4 or 8) and vec (1), the caller
+ * vouching for the rest of the shape (IR_SPACE_SHARED, all 32 lanes, no uniform hint), and it
+ * writes no result field. acc->addr is its scratch: on 1 it holds the offsets, as mem_shared_load_reg32
+ * leaves them, for the caller's memsys_access (once the caller has written the rest of acc);
+ * on 0 it is unspecified. Otherwise the same returns, counts and values in out[] as
+ * mem_shared_load_reg32 (tests/unit/test_mem_shared.c holds the two to memsys_access). No errors
+ * of its own. */
+int mem_shared_load_reg32_quiet(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                                const uint64_t *row, uint64_t base, uint64_t *out);
 
 #endif
