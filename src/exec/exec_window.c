@@ -40,12 +40,19 @@
 
 typedef struct window window;
 
+/* What a phase's items are. A phase of PHASE_RUN or PHASE_LOADS with two threads or more has,
+ * after one item per SM, one per part of the store logs' application (memsys_l2log.h): the
+ * thread that finishes the last SM decides whether the logs go by parts (decide_logs), and a
+ * part's item waits for that answer. The logs are thus applied in the phase that made them,
+ * with no hand-over between. */
 enum {
-    PHASE_RUN,   /* the SMs run their warps */
-    PHASE_L2,    /* the threads apply the store logs by parts of the L2 */
+    PHASE_RUN,   /* the SMs run their warps; then the logs' parts */
     PHASE_START, /* the SMs initialise the CTAs chosen for their free slots */
-    PHASE_LOADS, /* the SMs run their parked loads (memsys_ploads_begin) */
+    PHASE_LOADS, /* the SMs run their parked loads (memsys_ploads_begin); then the logs' parts */
 };
+
+/* How a phase's logs are applied (window.l2_how; 0: not decided yet). */
+enum { L2_BY_PARTS = 1, L2_ONE_BY_ONE = 2 };
 
 /* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
  * thread's own statistics, fault, instruction counts and memory tally (whose view is rs.ms). */
@@ -63,7 +70,6 @@ typedef struct worker {
                                  none */
     exec_fault start_fault;   /* what each CTA start of the thread reports, read on a failure */
     uint32_t index;           /* in win->workers */
-    memsys_l2_part *l2part;   /* its part of the logs' L2 writes (NULL with one worker) */
     window *win;
     pthread_t thread;
 } worker;
@@ -72,11 +78,15 @@ struct window {
     exec_run_state *rs;       /* the launch's own state */
     worker *workers;
     uint32_t nworkers;        /* workers[0] is the calling thread's; the others have threads */
-    gate gate;                /* parallel phases: opened by the calling thread */
-    unsigned phases;          /* parallel phases opened so far */
+    gate gate;                /* the phases' items: opened by the calling thread */
+    unsigned opened;          /* items of every phase opened so far */
     int phase;                /* what the phase opened does (PHASE_*) */
-    memsys_l2_part **l2parts; /* per worker, for memsys_store_logs_begin (NULL: one worker) */
-    atomic_uint next_sm;      /* the parallel phase's next SM to take */
+    memsys_l2_part **l2parts; /* one per worker (any thread may apply any part: their counters
+                                 go to that thread's view), for memsys_store_logs_begin (NULL:
+                                 one worker) */
+    atomic_uint sms_done;     /* SM items of the phase done (decide_logs after the last) */
+    atomic_uint l2_how;       /* L2_BY_PARTS, L2_ONE_BY_ONE; 0: not decided */
+    atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_flag_wait) */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
     uint32_t starting;        /* slots with a CTA to start */
@@ -215,25 +225,76 @@ static void start_sm(worker *wk, uint32_t sm)
     }
 }
 
-static void parallel_phase(worker *wk)
+/* The start phase's item for SM `sm`: each failure's report goes to start_fault first. */
+static void start_item(worker *wk, uint32_t sm)
 {
-    window *win = wk->win;
-    uint32_t nsm = win->rs->machine->sm_count, sm;
-    if (win->phase == PHASE_RUN) {
-        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-            run_sm(wk, sm);
-        return;
-    }
-    if (win->phase == PHASE_LOADS) {
-        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-            loads_sm(wk, sm);
-        return;
-    }
     wk->rs.fault = &wk->start_fault; /* the lowest failure is copied from it to wk->fault */
-    while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-        start_sm(wk, sm);
+    start_sm(wk, sm);
     wk->rs.fault = &wk->fault;
     wk->rs.oom = 0; /* a failed start is told by start_key */
+}
+
+/* Whether a thread's parked load faulted or ran out of memory in the phase (its SMs are done). */
+static int loads_stopped(const window *win)
+{
+    for (uint32_t t = 0; t < win->nworkers; t++)
+        if (win->workers[t].srs.faulted || win->workers[t].srs.oom)
+            return 1;
+    return 0;
+}
+
+/* On the thread that finished the phase's last SM, every SM's log complete (sms_done's
+ * acquire): whether the logs go by parts (memsys_store_logs_begin), told to the parts' items.
+ * After the parked loads, the L2 is read at once again first (the parts' views copy its read
+ * hook), and a fault stops the launch before the logs: they are not applied. */
+static void decide_logs(window *win)
+{
+    exec_run_state *rs = win->rs;
+    unsigned how = L2_ONE_BY_ONE;
+    int stopped = 0;
+    if (win->phase == PHASE_LOADS) {
+        memsys_ploads_end(rs->ms);
+        stopped = loads_stopped(win);
+    }
+    if (!stopped && memsys_store_logs_begin(rs->ms, win->l2parts, win->nworkers, win->logs,
+                                            rs->machine->sm_count))
+        how = L2_BY_PARTS;
+    gate_flag_set(&win->l2_how, &win->l2_sleepers, how);
+}
+
+/* Item `item` of the phase open on worker wk: an SM's work, or (after the SMs) a part of the
+ * logs, which waits until decide_logs has answered. */
+static void do_item(worker *wk, uint32_t item)
+{
+    window *win = wk->win;
+    uint32_t nsm = win->rs->machine->sm_count;
+    if (item >= nsm) {
+        if (gate_flag_wait(&win->l2_how, &win->l2_sleepers) == L2_BY_PARTS)
+            memsys_store_logs_apply_part(win->l2parts[item - nsm], win->logs, nsm, item - nsm,
+                                         win->nworkers, wk->rs.ms);
+        return;
+    }
+    if (win->phase == PHASE_START) {
+        start_item(wk, item);
+        return;
+    }
+    if (win->phase == PHASE_RUN)
+        run_sm(wk, item);
+    else
+        loads_sm(wk, item);
+    if (win->nworkers > 1 &&
+        atomic_fetch_add_explicit(&win->sms_done, 1, memory_order_acq_rel) + 1 == nsm)
+        decide_logs(win);
+}
+
+/* Takes the open phase's items until none is left. */
+static void take_items(worker *wk)
+{
+    uint32_t item;
+    while (gate_claim(&wk->win->gate, &item)) {
+        do_item(wk, item);
+        gate_item_done(&wk->win->gate);
+    }
 }
 
 static void *worker_main(void *arg)
@@ -245,52 +306,42 @@ static void *worker_main(void *arg)
         seen = gate_wait_open(&win->gate, seen);
         if (atomic_load_explicit(&win->quit, memory_order_relaxed))
             return NULL;
-        if (win->phase == PHASE_L2)
-            memsys_store_logs_apply_part(wk->l2part, win->logs, win->rs->machine->sm_count,
-                                         wk->index, win->nworkers);
-        else
-            parallel_phase(wk);
-        gate_report(&win->gate, win->nworkers - 1);
+        take_items(wk);
     }
 }
 
-/* Runs one parallel phase (PHASE_RUN or PHASE_START) on every worker and waits for all of
- * them. */
-static void run_parallel(window *win, int phase)
+/* Runs a phase: its items on every worker, the calling thread's included, and waits until all
+ * are done (not until every thread has looked: a thread that comes late finds none left). */
+static void run_phase(window *win, int phase)
 {
-    atomic_store_explicit(&win->next_sm, 0, memory_order_relaxed);
+    uint32_t nsm = win->rs->machine->sm_count;
     win->phase = phase;
-    if (win->nworkers > 1) {
-        gate_open(&win->gate);
-        win->phases++;
+    if (win->nworkers == 1) {
+        for (uint32_t sm = 0; sm < nsm; sm++) do_item(&win->workers[0], sm);
+        return;
     }
-    parallel_phase(&win->workers[0]);
-    if (win->nworkers > 1)
-        gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
+    uint32_t items = nsm;
+    if (phase != PHASE_START) {
+        items += win->nworkers;
+        atomic_store_explicit(&win->sms_done, 0, memory_order_relaxed);
+        atomic_store_explicit(&win->l2_how, 0, memory_order_relaxed);
+    }
+    gate_open(&win->gate, items);
+    win->opened += items;
+    take_items(&win->workers[0]);
+    gate_wait_done(&win->gate, win->opened);
 }
 
-/* The store logs applied by parts, one per worker (memsys_l2log.h): the same writes in the
- * same order within every L2 set as the loop of apply_logs. */
-static void run_l2_phase(window *win)
-{
-    win->phase = PHASE_L2;
-    gate_open(&win->gate);
-    win->phases++;
-    memsys_store_logs_apply_part(win->workers[0].l2part, win->logs, win->rs->machine->sm_count,
-                                 0, win->nworkers);
-    gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
-}
-
-/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made (by
- * parts on every worker when memsys_store_logs_begin allows, with the same results). Returns
- * 1 (the launch stops, out of memory) when one failed. */
+/* After a phase of PHASE_RUN or PHASE_LOADS: the L2 writes of the SMs' stores (and the loads'
+ * reads), SM by SM in the order made: merged from the parts when decide_logs chose them, else
+ * applied one log after the other here. Returns 1 (the launch stops, out of memory) when one
+ * failed. */
 static int apply_logs(window *win)
 {
     exec_run_state *rs = win->rs;
     uint32_t nsm = rs->machine->sm_count, failed = UINT32_MAX;
     if (win->nworkers > 1 &&
-        memsys_store_logs_begin(rs->ms, win->l2parts, win->nworkers, win->logs, nsm)) {
-        run_l2_phase(win);
+        atomic_load_explicit(&win->l2_how, memory_order_relaxed) == L2_BY_PARTS) {
         memsys_store_logs_finish(rs->ms, win->l2parts, win->nworkers, win->logs, nsm, &failed);
     } else {
         for (uint32_t sm = 0; sm < nsm && failed == UINT32_MAX; sm++)
@@ -391,8 +442,8 @@ static int loads_by_sm(window *win, uint32_t *ran)
         wk->srs.faulted = wk->srs.oom = 0;
     }
     memsys_ploads_begin(rs->ms, win->logs);
-    run_parallel(win, PHASE_LOADS);
-    memsys_ploads_end(rs->ms);
+    run_phase(win, PHASE_LOADS);
+    memsys_ploads_end(rs->ms); /* decide_logs did, on some thread; here for one worker */
     for (uint32_t t = 0; t < win->nworkers; t++) {
         worker *wk = &win->workers[t];
         *ran += wk->loads_ran;
@@ -481,7 +532,7 @@ static int start_phase(window *win)
 {
     if (!win->starting)
         return 0;
-    run_parallel(win, PHASE_START);
+    run_phase(win, PHASE_START);
     win->starting = 0;
     const worker *first = NULL;
     for (uint32_t t = 0; t < win->nworkers; t++)
@@ -555,7 +606,7 @@ static uint32_t round_of_turns(window *win, uint64_t start)
         win->slot = k;
         win->slot_end = k + 1;
         for (;;) {
-            run_parallel(win, PHASE_RUN);
+            run_phase(win, PHASE_RUN);
             if (apply_logs(win) || gather_faults(win))
                 return stopped_round(win);
             uint32_t parked;
@@ -593,9 +644,10 @@ static int worker_init(window *win, worker *wk)
         wk->rs.ms = memsys_tally_view(wk->rs.tally);
     wk->srs = wk->rs;
     wk->srs.tally = NULL;
-    if (wk->rs.tally && win->l2parts) /* its L2 writes count where its SMs' accesses do */
-        win->l2parts[wk->index] = wk->l2part = memsys_l2_part_create(rs->ms, wk->rs.ms);
-    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || wk->l2part) ? 0 : -1;
+    if (wk->rs.tally && win->l2parts)
+        win->l2parts[wk->index] = memsys_l2_part_create(rs->ms, wk->rs.ms);
+    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || win->l2parts[wk->index])
+               ? 0 : -1;
 }
 
 /* Adds a worker's instruction counts and memory counters to the launch's and frees them. */
@@ -609,7 +661,10 @@ static void worker_fini(window *win, worker *wk)
         memsys_tally_merge(rs->ms, wk->rs.tally);
     free(wk->rs.insn_counts);
     memsys_tally_destroy(wk->rs.tally);
-    memsys_l2_part_destroy(wk->l2part);
+    if (win->l2parts) {
+        memsys_l2_part_destroy(win->l2parts[wk->index]);
+        win->l2parts[wk->index] = NULL;
+    }
 }
 
 /* Starts workers 1..n-1; returns how many workers run (fewer when a thread could not start:
@@ -628,7 +683,7 @@ static void stop_threads(window *win)
     if (win->nworkers < 2)
         return;
     atomic_store_explicit(&win->quit, 1, memory_order_relaxed);
-    gate_open(&win->gate);
+    gate_open(&win->gate, 0);
     for (uint32_t t = 1; t < win->nworkers; t++) pthread_join(win->workers[t].thread, NULL);
 }
 

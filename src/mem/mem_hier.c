@@ -139,15 +139,20 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
                               const uint8_t *byte_mask)
 {
     if (log->count == log->cap) {
+        /* one block: the entries, then their keys (moved up to the new end of the entries) */
         uint32_t cap = log->cap ? log->cap * 2 : 64;
-        logged_store *e = realloc(log->entries, cap * sizeof *e);
+        logged_store *e = realloc(log->entries, cap * (sizeof *e + 1));
         if (!e) {
             log->failed = 1;
             return MEM_ERR_NOMEM;
         }
+        log->keys = (uint8_t *)(e + cap);
+        memmove(log->keys, (uint8_t *)(e + log->cap), log->count);
         log->entries = e;
         log->cap = cap;
     }
+    /* here, on the SM's thread, rather than in each part (memsys_store_logs_apply_part) */
+    log->keys[log->count] = memsys_l2_key(ms->l2, addr);
     logged_store *e = &log->entries[log->count++];
     e->attrs = rq->attrs;
     e->insn_id = rq->insn_id;

@@ -232,6 +232,9 @@ typedef struct logged_store {
 } logged_store;
 struct memsys_store_log {
     logged_store *entries;
+    uint8_t *keys;    /* per entry: memsys_l2_key of its line, so that each L2 part finds its
+                         entries without working out every entry's set (in the block of
+                         entries, after `cap` of them) */
     uint32_t count, cap;
     uint32_t writes;  /* L2 writes of the stores since the last apply, logged or made at once */
     uint32_t reads;   /* logged reads (parked loads by SMs) since the last apply */
@@ -294,6 +297,10 @@ static inline void hier_note_l1_store(const memsys *ms, uint64_t line_addr, cons
 /* memsys_pload.c: the defer state's life (memsys_create, memsys_destroy). */
 int pload_create(memsys *ms);
 void pload_destroy(memsys *ms);
+/* memsys_l2log.c: the key that chooses the L2 part of the line holding addr (8 bits of a
+ * function of its set: its slice on a sliced L2, else its block of 16 sets), noted in the log
+ * with each entry. */
+uint8_t memsys_l2_key(const cache *l2, uint64_t addr);
 /* mem_hier.c: appends a write (or, with data NULL, a read) of rq to `log`. */
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
                               uint64_t addr, uint32_t bytes, const uint8_t *data,

@@ -202,25 +202,34 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
  * stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices, ...) and
  * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of a
  * 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
- * that parts do not write the same host cache lines. */
-static uint32_t part_key(const memsys_l2_part *p, uint64_t addr)
+ * that parts do not write the same host cache lines. Eight bits of it are kept: the parts are
+ * then key mod the number of parts, still a function of the set. */
+uint8_t memsys_l2_key(const cache *l2, uint64_t addr)
 {
-    return p->sliced ? cache_slice_of(p->l2, addr) : cache_set_of(p->l2, addr) >> 4;
+    uint32_t key = cache_get_config(l2)->slices > 1 ? cache_slice_of(l2, addr)
+                                                   : cache_set_of(l2, addr) >> 4;
+    return (uint8_t)key;
 }
 
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
-                                  uint32_t nlogs, uint32_t part, uint32_t nparts)
+                                  uint32_t nlogs, uint32_t part, uint32_t nparts, memsys *view)
 {
-    uint64_t at = p->clock; /* the stamp before the entry's, in the serial order */
+    /* Which keys are the part's: one look-up an entry instead of a division */
+    uint8_t mine[256];
+    for (uint32_t key = 0; key < 256; key++) mine[key] = key % nparts == part;
+    if (view)
+        p->view = view;
+    uint64_t at = p->clock; /* the stamp before the log's first entry, in the serial order */
     for (uint32_t i = 0; i < nlogs; i++) {
         const memsys_store_log *log = logs[i];
-        for (uint32_t k = 0; k < log->count; k++, at++) {
-            const logged_store *e = &log->entries[k];
-            if (part_key(p, e->addr) % nparts != part)
+        const uint8_t *keys = log->keys;
+        for (uint32_t k = 0; k < log->count; k++) {
+            if (!mine[keys[k]])
                 continue;
-            cache_view_set_clock(p->l2, at);
-            apply_entry(p, e, i);
+            cache_view_set_clock(p->l2, at + k);
+            apply_entry(p, &log->entries[k], i);
         }
+        at += log->count;
     }
 }
 
