@@ -91,30 +91,13 @@ int gate_claim(gate *g, uint32_t *item)
     }
 }
 
-void gate_item_done(gate *g)
+unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen)
 {
-    atomic_fetch_add(&g->done, 1); /* seq_cst, as in gate_open */
-    if (atomic_load(&g->done_sleepers))
-        wake(&g->done);
-}
-
-void gate_wait_done(gate *g, unsigned target)
-{
-    for (;;) {
-        unsigned now = atomic_load_explicit(&g->done, memory_order_acquire);
-        if (now == target)
-            return;
-        wait_change(&g->done, &g->done_sleepers, now);
-    }
-}
-
-unsigned gate_flag_wait(atomic_uint *word, atomic_uint *sleepers)
-{
-    wait_change(word, sleepers, 0);
+    wait_change(word, sleepers, seen);
     return atomic_load_explicit(word, memory_order_acquire);
 }
 
-void gate_flag_set(atomic_uint *word, atomic_uint *sleepers, unsigned value)
+void gate_word_set(atomic_uint *word, atomic_uint *sleepers, unsigned value)
 {
     atomic_store(word, value); /* seq_cst, as in gate_open */
     if (atomic_load(sleepers))
