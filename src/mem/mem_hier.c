@@ -162,6 +162,7 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
     e->addr = addr;
     e->bytes = bytes;
     e->read = data == NULL;
+    e->has_data = 0;
     if (e->read) {
         log->reads++;
         return MEM_OK;

@@ -5,6 +5,7 @@
 #define GMS_MEM_MEMSYS_INTERNAL_H
 
 #include <stdatomic.h>
+#include <string.h>
 #include "mem/cache.h"
 #include "mem/dram.h"
 #include "mem/mem_policy.h"
@@ -227,7 +228,10 @@ typedef struct logged_store {
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
     uint8_t has_bits; /* a whole line with the coalescer's bits of its mask (l2_write_for) */
     uint8_t read;     /* not a write: a parked load's L2 read of [addr, addr + bytes), whose
-                         bytes the load took at once (memsys_pload.c); data and mask unused */
+                         bytes the load took at once (memsys_pload.c); mask unused */
+    uint8_t has_data; /* a read whose data holds the bytes the load took, those of memory
+                         (the backing store's where the L2 is not valid) at its place in the
+                         serial order: its fill takes them instead of reading the store again */
     uint64_t bits[LINE_BYTES_MAX / 64];
 } logged_store;
 struct memsys_store_log {
@@ -419,6 +423,21 @@ void uniform_count(mem_counters *c, const mem_access *acc);
 void mem_shared_setup(memsys *ms);
 /* The constant-cache address of a constant or parameter lane. */
 uint64_t constant_address(const lane_target *t);
+
+/* Copies a run of `bytes` bytes (at most LINE_BYTES_MAX) within one line: whole sectors of 32
+ * bytes, mostly, which fixed-size copies make in a few vector moves, not a library call or a
+ * byte loop. */
+static inline void memsys_copy_run(uint8_t *dst, const uint8_t *src, uint32_t bytes)
+{
+    if (bytes == 128)
+        memcpy(dst, src, 128);
+    else if (bytes == 64)
+        memcpy(dst, src, 64);
+    else if (bytes == 32)
+        memcpy(dst, src, 32);
+    else
+        memcpy(dst, src, bytes);
+}
 
 /* Lays the bytes of a write of `w_bytes` at `w_addr` (w_data; only the bytes whose w_mask byte is
  * non-zero, or all of them when w_mask is NULL) over out, which holds [addr, addr + bytes); the

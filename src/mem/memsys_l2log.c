@@ -45,6 +45,7 @@ struct memsys_l2_part {
     unsigned line_shift;/* log2 of the L2's line size */
     uint64_t clock;     /* the L2's clock when the logs were begun */
     uint32_t log;       /* the log of the entry being applied */
+    const logged_store *reading; /* the read entry being applied; NULL: a write */
     bool sliced;        /* the L2 has slices (part_key) */
     uint32_t failed_log;/* the lowest log with an entry that failed; UINT32_MAX: none */
     store_write *writes;
@@ -105,6 +106,13 @@ static mem_status part_read(void *ctx, void *request, uint64_t addr, uint32_t by
     rq->counters->dram.read_bytes += bytes;
     p->dram_reads++;
     p->dram_read_bytes += bytes;
+    const logged_store *e = p->reading;
+    if (e && e->has_data && addr >= e->addr && addr + bytes <= e->addr + e->bytes) {
+        /* the load's bytes: the store's at this place in the serial order, wherever the L2
+         * was not valid, which is where a fill reads (the fill keeps the valid bytes) */
+        memsys_copy_run(out, e->data + (addr - e->addr), bytes);
+        return MEM_OK;
+    }
     mem_status st = dram_peek(p->store, addr, bytes, out);
     uint64_t bit;
     if (st != MEM_OK || !(*written_word(p, addr, &bit) & bit))
@@ -183,7 +191,9 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
     p->log = log;
     cache_result r;
     if (e->read) { /* a parked load's read, its bytes taken already (memsys_pload.c) */
+        p->reading = e;
         mem_status st = cache_read(p->l2, e->addr, e->bytes, NULL, &rq.l2, &r);
+        p->reading = NULL;
         hier_count_l2(&rq, &r);
         if (st != MEM_OK && log < p->failed_log)
             p->failed_log = log;

@@ -155,6 +155,13 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
             overlay(d->logs[s], d->logs[s]->count, addr, bytes, out);
     }
     overlay(own, before, addr, bytes, out);
+    /* Memory's bytes are the store's wherever the L2 is not valid, the only bytes a fill takes
+     * from the store: kept for the part that makes this read (memsys_l2log.c, part_read). */
+    logged_store *e = &own->entries[before];
+    if (st == MEM_OK && held != 1 && bytes <= LINE_BYTES_MAX) {
+        memsys_copy_run(e->data, out, bytes);
+        e->has_data = 1;
+    }
     return st;
 }
 
