@@ -27,7 +27,12 @@
  *             the L2 and DRAM as the serial order does.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
- * lowest is the launch's fault. */
+ * lowest is the launch's fault.
+ *
+ * Hand-overs (base/gate.h): a phase is a stage of items (SMs, then the logs' parts) that any
+ * thread takes; whoever finishes a stage's last item decides and opens the next (stage_end), so
+ * a chain of stages runs without the calling thread, which is handed back only for a serial
+ * phase, a stop or the round's end, and meanwhile takes items too. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>

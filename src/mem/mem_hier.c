@@ -167,6 +167,7 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
         log->reads++;
         return MEM_OK;
     }
+    log->written |= memsys_log_line_bit(addr, ms->line_bytes);
     const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
     e->has_bits = bits != NULL;
     if (bits)
@@ -247,6 +248,7 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
     }
     log->count = 0;
     log->writes = log->reads = 0;
+    log->written = 0;
     int failed = log->failed;
     log->failed = 0;
     return worst == MEM_OK && !failed ? 0 : -1;

@@ -242,6 +242,9 @@ struct memsys_store_log {
     uint32_t count, cap;
     uint32_t writes;  /* L2 writes of the stores since the last apply, logged or made at once */
     uint32_t reads;   /* logged reads (parked loads by SMs) since the last apply */
+    uint64_t written; /* the lines of its write entries, a bit per line-number hash
+                         (memsys_log_line_bit): a read whose bit is clear skips the walk over
+                         the entries that lays their bytes over its own (memsys_pload.c) */
     uint8_t immediate;/* make the writes at once, only counting them (one host thread) */
     int failed;       /* an entry could not be added (host memory) */
 };
@@ -301,6 +304,12 @@ static inline void hier_note_l1_store(const memsys *ms, uint64_t line_addr, cons
 /* memsys_pload.c: the defer state's life (memsys_create, memsys_destroy). */
 int pload_create(memsys *ms);
 void pload_destroy(memsys *ms);
+/* The bit of memsys_store_log.written for the line holding addr (line_bytes: the L1's and L2's
+ * line size). */
+static inline uint64_t memsys_log_line_bit(uint64_t addr, uint32_t line_bytes)
+{
+    return UINT64_C(1) << ((addr / line_bytes) * UINT64_C(0x9E3779B97F4A7C15) >> 58);
+}
 /* memsys_l2log.c: the key that chooses the L2 part of the line holding addr (8 bits of a
  * function of its set: its slice on a sliced L2, else its block of 16 sets), noted in the log
  * with each entry. */

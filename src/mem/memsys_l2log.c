@@ -272,6 +272,7 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         if (log->failed && i < failed)
             failed = i;
         log->count = log->writes = log->reads = 0;
+        log->written = 0;
         log->failed = 0;
     }
     *failed_log = failed;
