@@ -152,7 +152,7 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
         log->cap = cap;
     }
     /* here, on the SM's thread, rather than in each part (memsys_store_logs_apply_part) */
-    log->keys[log->count] = memsys_l2_key(ms->l2, addr);
+    log->keys[log->count] = memsys_l2_key(ms->l2, &log->key_kind, addr);
     logged_store *e = &log->entries[log->count++];
     e->attrs = rq->attrs;
     e->insn_id = rq->insn_id;

@@ -208,19 +208,12 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
         p->failed_log = log;
 }
 
-/* What decides the part of an entry: a function of its line's set, so that each set's entries
- * stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices, ...) and
- * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of a
- * 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
+/* What decides the part of an entry (memsys_l2_key): a function of its line's set, so that each
+ * set's entries stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices,
+ * ...) and costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of
+ * a 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
  * that parts do not write the same host cache lines. Eight bits of it are kept: the parts are
  * then key mod the number of parts, still a function of the set. */
-uint8_t memsys_l2_key(const cache *l2, uint64_t addr)
-{
-    uint32_t key = cache_get_config(l2)->slices > 1 ? cache_slice_of(l2, addr)
-                                                   : cache_set_of(l2, addr) >> 4;
-    return (uint8_t)key;
-}
-
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
                                   uint32_t nlogs, uint32_t part, uint32_t nparts, memsys *view)
 {

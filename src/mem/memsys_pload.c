@@ -133,10 +133,9 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
     struct load_defer *d = ms->defer;
     memsys_store_log *own = d->logs[rq->sm];
     uint32_t before = own->count; /* the SM's write-backs before this read */
-    mem_request copy = *rq;
-    copy.l2 = *h;
-    if (hier_log_l2_access(ms, own, &copy, addr, bytes, NULL, NULL) != MEM_OK)
+    if (hier_log_l2_access(ms, own, rq, addr, bytes, NULL, NULL) != MEM_OK)
         return MEM_ERR_NOMEM;
+    own->entries[before].l2 = *h; /* the read's hints, not those of rq's line in progress */
     if (h->alloc == CACHE_ALLOC_LAST || h->fill_bytes > ms->line_bytes)
         atomic_store_explicit(&d->coupled, 1, memory_order_relaxed);
     if (!out)
