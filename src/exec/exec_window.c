@@ -105,7 +105,7 @@ struct window {
                                  one worker) */
     atomic_uint sms_done;     /* SM items of the phase done (decide_logs after the last) */
     atomic_uint l2_how;       /* L2_BY_PARTS, L2_ONE_BY_ONE; 0: not decided */
-    atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_flag_wait) */
+    atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_word_wait) */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
     uint32_t starting;        /* slots with a CTA to start */
