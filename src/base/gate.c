@@ -59,8 +59,11 @@ static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value
     }
 }
 
-void gate_open(gate *g)
+void gate_open(gate *g, uint32_t items)
 {
+    unsigned next = atomic_load_explicit(&g->phase, memory_order_relaxed) + 1;
+    atomic_store_explicit(&g->claim, (uint64_t)next << 32 | (uint64_t)items << 16,
+                          memory_order_release);
     atomic_fetch_add(&g->phase, 1); /* seq_cst: before the read of the sleepers */
     if (atomic_load(&g->phase_sleepers))
         wake(&g->phase);
@@ -72,19 +75,31 @@ unsigned gate_wait_open(gate *g, unsigned seen)
     return atomic_load_explicit(&g->phase, memory_order_acquire);
 }
 
-void gate_report(gate *g, unsigned helpers)
+int gate_claim(gate *g, uint32_t *item)
 {
-    unsigned now = atomic_fetch_add(&g->done, 1) + 1; /* seq_cst, as in gate_open */
-    if (now % helpers == 0 && atomic_load(&g->done_sleepers))
-        wake(&g->done);
+    uint64_t c = atomic_load_explicit(&g->claim, memory_order_acquire);
+    for (;;) {
+        uint32_t next = (uint32_t)c & 0xffff, items = (uint32_t)(c >> 16) & 0xffff;
+        if (next >= items)
+            return 0;
+        /* acquire: the leader's writes before it opened the phase */
+        if (atomic_compare_exchange_weak_explicit(&g->claim, &c, c + 1, memory_order_acquire,
+                                                  memory_order_acquire)) {
+            *item = next;
+            return 1;
+        }
+    }
 }
 
-void gate_wait_done(gate *g, unsigned target)
+unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen)
 {
-    for (;;) {
-        unsigned now = atomic_load_explicit(&g->done, memory_order_acquire);
-        if (now == target)
-            return;
-        wait_change(&g->done, &g->done_sleepers, now);
-    }
+    wait_change(word, sleepers, seen);
+    return atomic_load_explicit(word, memory_order_acquire);
+}
+
+void gate_word_set(atomic_uint *word, atomic_uint *sleepers, unsigned value)
+{
+    atomic_store(word, value); /* seq_cst, as in gate_open */
+    if (atomic_load(sleepers))
+        wake(word);
 }

@@ -27,7 +27,12 @@
  *             the L2 and DRAM as the serial order does.
  * The phases alternate until no warp of the round is parked, one resident slot at a time (the
  * warps of slot k of every SM). Faults in a parallel phase are ordered by (SM, slot, warp): the
- * lowest is the launch's fault. */
+ * lowest is the launch's fault.
+ *
+ * Hand-overs (base/gate.h): a phase is a stage of items (SMs, then the logs' parts) that any
+ * thread takes; whoever finishes a stage's last item decides and opens the next (stage_end), so
+ * a chain of stages runs without the calling thread, which is handed back only for a serial
+ * phase, a stop or the round's end, and meanwhile takes items too. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -40,11 +45,25 @@
 
 typedef struct window window;
 
+/* What a phase's items are. A phase of PHASE_RUN or PHASE_LOADS with two threads or more has,
+ * after one item per SM, one per part of the store logs' application (memsys_l2log.h): the
+ * thread that finishes the last SM decides whether the logs go by parts (decide_logs), and a
+ * part's item waits for that answer. The logs are thus applied in the phase that made them,
+ * with no hand-over between. */
 enum {
-    PHASE_RUN,   /* the SMs run their warps */
-    PHASE_L2,    /* the threads apply the store logs by parts of the L2 */
+    PHASE_RUN,   /* the SMs run their warps; then the logs' parts */
     PHASE_START, /* the SMs initialise the CTAs chosen for their free slots */
-    PHASE_LOADS, /* the SMs run their parked loads (memsys_ploads_begin) */
+    PHASE_LOADS, /* the SMs run their parked loads (memsys_ploads_begin); then the logs' parts */
+};
+
+/* How a phase's logs are applied (window.l2_how; 0: not decided yet). */
+enum { L2_BY_PARTS = 1, L2_ONE_BY_ONE = 2 };
+
+/* How a chain of stages hands back to the calling thread (run_chain). */
+enum {
+    CHAIN_SERIAL,     /* the serial phase is next (or, after starts, the first turns) */
+    CHAIN_SLOTS_DONE, /* the round's slots have no turns left */
+    CHAIN_STOP,       /* the launch stops (a fault, host memory) */
 };
 
 /* One host thread's side of the launch. Its warps see `rs`, a copy of the launch state with the
@@ -63,7 +82,6 @@ typedef struct worker {
                                  none */
     exec_fault start_fault;   /* what each CTA start of the thread reports, read on a failure */
     uint32_t index;           /* in win->workers */
-    memsys_l2_part *l2part;   /* its part of the logs' L2 writes (NULL with one worker) */
     window *win;
     pthread_t thread;
 } worker;
@@ -72,11 +90,22 @@ struct window {
     exec_run_state *rs;       /* the launch's own state */
     worker *workers;
     uint32_t nworkers;        /* workers[0] is the calling thread's; the others have threads */
-    gate gate;                /* parallel phases: opened by the calling thread */
-    unsigned phases;          /* parallel phases opened so far */
-    int phase;                /* what the phase opened does (PHASE_*) */
-    memsys_l2_part **l2parts; /* per worker, for memsys_store_logs_begin (NULL: one worker) */
-    atomic_uint next_sm;      /* the parallel phase's next SM to take */
+    gate gate;                /* the stages' items (with two workers or more) */
+    int phase;                /* what the open stage does (PHASE_*) */
+    uint32_t stage_items;     /* items of the open stage */
+    atomic_uint stage_done;   /* of them done: the thread that does the last ends the stage */
+    uint32_t local_next;      /* one worker: the stage's next item */
+    atomic_uint events;       /* bumped at each stage opened and chain ended: what the calling
+                                 thread waits on once it has found no item */
+    atomic_uint event_sleepers;
+    atomic_int chain_over;    /* the chain has ended, with chain_result (CHAIN_*) */
+    int chain_result;
+    memsys_l2_part **l2parts; /* one per worker (any thread may apply any part: their counters
+                                 go to that thread's view), for memsys_store_logs_begin (NULL:
+                                 one worker) */
+    atomic_uint sms_done;     /* SM items of the phase done (decide_logs after the last) */
+    atomic_uint l2_how;       /* L2_BY_PARTS, L2_ONE_BY_ONE; 0: not decided */
+    atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_word_wait) */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
     uint32_t starting;        /* slots with a CTA to start */
@@ -215,82 +244,53 @@ static void start_sm(worker *wk, uint32_t sm)
     }
 }
 
-static void parallel_phase(worker *wk)
+/* The start phase's item for SM `sm`: each failure's report goes to start_fault first. */
+static void start_item(worker *wk, uint32_t sm)
 {
-    window *win = wk->win;
-    uint32_t nsm = win->rs->machine->sm_count, sm;
-    if (win->phase == PHASE_RUN) {
-        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-            run_sm(wk, sm);
-        return;
-    }
-    if (win->phase == PHASE_LOADS) {
-        while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-            loads_sm(wk, sm);
-        return;
-    }
     wk->rs.fault = &wk->start_fault; /* the lowest failure is copied from it to wk->fault */
-    while ((sm = atomic_fetch_add_explicit(&win->next_sm, 1, memory_order_relaxed)) < nsm)
-        start_sm(wk, sm);
+    start_sm(wk, sm);
     wk->rs.fault = &wk->fault;
     wk->rs.oom = 0; /* a failed start is told by start_key */
 }
 
-static void *worker_main(void *arg)
+/* Whether a thread's parked load faulted or ran out of memory in the phase (its SMs are done). */
+static int loads_stopped(const window *win)
 {
-    worker *wk = arg;
-    window *win = wk->win;
-    unsigned seen = 0;
-    for (;;) {
-        seen = gate_wait_open(&win->gate, seen);
-        if (atomic_load_explicit(&win->quit, memory_order_relaxed))
-            return NULL;
-        if (win->phase == PHASE_L2)
-            memsys_store_logs_apply_part(wk->l2part, win->logs, win->rs->machine->sm_count,
-                                         wk->index, win->nworkers);
-        else
-            parallel_phase(wk);
-        gate_report(&win->gate, win->nworkers - 1);
+    for (uint32_t t = 0; t < win->nworkers; t++)
+        if (win->workers[t].srs.faulted || win->workers[t].srs.oom)
+            return 1;
+    return 0;
+}
+
+/* On the thread that finished the phase's last SM, every SM's log complete (sms_done's
+ * acquire): whether the logs go by parts (memsys_store_logs_begin), told to the parts' items.
+ * After the parked loads, the L2 is read at once again first (the parts' views copy its read
+ * hook), and a fault stops the launch before the logs: they are not applied. */
+static void decide_logs(window *win)
+{
+    exec_run_state *rs = win->rs;
+    unsigned how = L2_ONE_BY_ONE;
+    int stopped = 0;
+    if (win->phase == PHASE_LOADS) {
+        memsys_ploads_end(rs->ms);
+        stopped = loads_stopped(win);
     }
+    if (!stopped && memsys_store_logs_begin(rs->ms, win->l2parts, win->nworkers, win->logs,
+                                            rs->machine->sm_count))
+        how = L2_BY_PARTS;
+    gate_word_set(&win->l2_how, &win->l2_sleepers, how);
 }
 
-/* Runs one parallel phase (PHASE_RUN or PHASE_START) on every worker and waits for all of
- * them. */
-static void run_parallel(window *win, int phase)
-{
-    atomic_store_explicit(&win->next_sm, 0, memory_order_relaxed);
-    win->phase = phase;
-    if (win->nworkers > 1) {
-        gate_open(&win->gate);
-        win->phases++;
-    }
-    parallel_phase(&win->workers[0]);
-    if (win->nworkers > 1)
-        gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
-}
-
-/* The store logs applied by parts, one per worker (memsys_l2log.h): the same writes in the
- * same order within every L2 set as the loop of apply_logs. */
-static void run_l2_phase(window *win)
-{
-    win->phase = PHASE_L2;
-    gate_open(&win->gate);
-    win->phases++;
-    memsys_store_logs_apply_part(win->workers[0].l2part, win->logs, win->rs->machine->sm_count,
-                                 0, win->nworkers);
-    gate_wait_done(&win->gate, win->phases * (win->nworkers - 1));
-}
-
-/* After a parallel phase: the L2 writes of the SMs' stores, SM by SM in the order made (by
- * parts on every worker when memsys_store_logs_begin allows, with the same results). Returns
- * 1 (the launch stops, out of memory) when one failed. */
+/* After a phase of PHASE_RUN or PHASE_LOADS: the L2 writes of the SMs' stores (and the loads'
+ * reads), SM by SM in the order made: merged from the parts when decide_logs chose them, else
+ * applied one log after the other here. Returns 1 (the launch stops, out of memory) when one
+ * failed. */
 static int apply_logs(window *win)
 {
     exec_run_state *rs = win->rs;
     uint32_t nsm = rs->machine->sm_count, failed = UINT32_MAX;
     if (win->nworkers > 1 &&
-        memsys_store_logs_begin(rs->ms, win->l2parts, win->nworkers, win->logs, nsm)) {
-        run_l2_phase(win);
+        atomic_load_explicit(&win->l2_how, memory_order_relaxed) == L2_BY_PARTS) {
         memsys_store_logs_finish(rs->ms, win->l2parts, win->nworkers, win->logs, nsm, &failed);
     } else {
         for (uint32_t sm = 0; sm < nsm && failed == UINT32_MAX; sm++)
@@ -366,43 +366,208 @@ static int run_in_order(window *win, int whole, uint32_t *ran)
 
 /* After a phase of PHASE_RUN: whether its parked warps all wait on a plain load (sm_parked,
  * which each SM's thread noted at the end of its turns). Returns how many SMs have such
- * warps, or 0 when some parked warp waits on anything else. */
+ * warps, or UINT32_MAX when some parked warp waits on anything else. */
 static uint32_t parked_plain_loads(const window *win)
 {
     uint32_t sms = 0;
     for (uint32_t sm = 0; sm < win->rs->machine->sm_count; sm++) {
         if (win->parked[sm] == PARKED_OTHER)
-            return 0;
+            return UINT32_MAX;
         sms += win->parked[sm] == PARKED_LOADS;
     }
     return sms;
 }
 
-/* The serial phase's loads run by SMs on every worker (memsys_ploads_begin), then their SMs'
- * logs applied in SM order. *ran (OUT): the warps that ran. Returns 1 when the launch must
- * stop (the lowest (SM, slot, warp) fault, or no memory), else 0. */
-static int loads_by_sm(window *win, uint32_t *ran)
+/* Opens a stage of phase `phase` (PHASE_*): one item per SM, then, with two workers or more
+ * and logs to apply, one per part of the logs. Called by the calling thread to begin a chain,
+ * or by whichever thread ended the stage before (stage_end), all of whose items are done. */
+static void open_stage(window *win, int phase)
 {
-    exec_run_state *rs = win->rs;
-    *ran = 0;
+    uint32_t items = win->rs->machine->sm_count;
+    win->phase = phase;
+    if (win->nworkers > 1 && phase != PHASE_START) {
+        items += win->nworkers;
+        atomic_store_explicit(&win->sms_done, 0, memory_order_relaxed);
+        atomic_store_explicit(&win->l2_how, 0, memory_order_relaxed);
+    }
+    win->stage_items = items;
+    atomic_store_explicit(&win->stage_done, 0, memory_order_relaxed);
+    if (win->nworkers == 1) {
+        win->local_next = 0;
+        return;
+    }
+    gate_open(&win->gate, items);
+    /* the calling thread may be waiting for the chain's end: it takes items too */
+    gate_word_set(&win->events, &win->event_sleepers,
+                  atomic_load_explicit(&win->events, memory_order_relaxed) + 1);
+}
+
+/* Ends the chain of stages with `result` (CHAIN_*): the calling thread goes on. */
+static void end_chain(window *win, int result)
+{
+    win->chain_result = result;
+    atomic_store_explicit(&win->chain_over, 1, memory_order_release);
+    gate_word_set(&win->events, &win->event_sleepers,
+                  atomic_load_explicit(&win->events, memory_order_relaxed) + 1);
+}
+
+/* Before a stage of PHASE_LOADS: the workers' counts cleared, the loads logged. */
+static void begin_loads(window *win)
+{
     for (uint32_t t = 0; t < win->nworkers; t++) {
         worker *wk = &win->workers[t];
         wk->loads_ran = 0;
         wk->srs.faulted = wk->srs.oom = 0;
     }
-    memsys_ploads_begin(rs->ms, win->logs);
-    run_parallel(win, PHASE_LOADS);
-    memsys_ploads_end(rs->ms);
+    memsys_ploads_begin(win->rs->ms, win->logs);
+}
+
+/* After a stage of PHASE_LOADS: the lowest fault, then the logs. *ran (OUT): the warps that
+ * ran. Returns 1 when the launch must stop, else 0. */
+static int end_loads(window *win, uint32_t *ran)
+{
+    memsys_ploads_end(win->rs->ms); /* decide_logs did, on some thread; here for one worker */
+    *ran = 0;
     for (uint32_t t = 0; t < win->nworkers; t++) {
         worker *wk = &win->workers[t];
         *ran += wk->loads_ran;
         wk->rs.faulted |= wk->srs.faulted;
         wk->rs.oom |= wk->srs.oom;
     }
-    if (gather_faults(win))
-        return 1;
-    return apply_logs(win);
+    return gather_faults(win) || apply_logs(win);
 }
+
+/* The next resident slot for the phases; 0 when the round has no more. */
+static int next_slot(window *win)
+{
+    if (win->slot + 1 >= win->rs->ctas_per_sm)
+        return 0;
+    win->slot++;
+    win->slot_end = win->slot + 1;
+    return 1;
+}
+
+/* After a stage's last item, on the thread that did it: what comes next, decided as the calling
+ * thread between phases would (the same code on the same state, whichever thread runs it):
+ * after the SMs' turns, the parked loads by SMs (two SMs or more with plain loads: one SM would
+ * keep the others idle), the next slot when nothing parked, else the serial phase; after the
+ * loads, the next turns. Opening the next stage here saves a hand-over to the calling thread
+ * and back. */
+static void stage_end(window *win)
+{
+    uint32_t ran;
+    switch (win->phase) {
+    case PHASE_START:
+        end_chain(win, CHAIN_SERIAL);
+        return;
+    case PHASE_RUN:
+        if (apply_logs(win) || gather_faults(win)) {
+            end_chain(win, CHAIN_STOP);
+            return;
+        }
+        ran = win->ploads ? parked_plain_loads(win) : UINT32_MAX;
+        if (ran != UINT32_MAX && ran >= 2) {
+            begin_loads(win);
+            open_stage(win, PHASE_LOADS);
+        } else if (ran == 0) { /* nothing parked: the serial phase would run nothing */
+            if (next_slot(win))
+                open_stage(win, PHASE_RUN);
+            else
+                end_chain(win, CHAIN_SLOTS_DONE);
+        } else {
+            end_chain(win, CHAIN_SERIAL);
+        }
+        return;
+    default:
+        if (end_loads(win, &ran))
+            end_chain(win, CHAIN_STOP);
+        else if (ran || next_slot(win))
+            open_stage(win, PHASE_RUN);
+        else
+            end_chain(win, CHAIN_SLOTS_DONE);
+    }
+}
+
+/* Takes the open stage's next item; returns 0 when none is left. */
+static int claim_item(window *win, uint32_t *item)
+{
+    if (win->nworkers > 1)
+        return gate_claim(&win->gate, item);
+    if (win->local_next >= win->stage_items)
+        return 0;
+    *item = win->local_next++;
+    return 1;
+}
+
+/* Item `item` of the phase open on worker wk: an SM's work, or (after the SMs) a part of the
+ * logs, which waits until decide_logs has answered. */
+static void do_item(worker *wk, uint32_t item)
+{
+    window *win = wk->win;
+    uint32_t nsm = win->rs->machine->sm_count;
+    if (item >= nsm) {
+        if (gate_word_wait(&win->l2_how, &win->l2_sleepers, 0) == L2_BY_PARTS)
+            memsys_store_logs_apply_part(win->l2parts[item - nsm], win->logs, nsm, item - nsm,
+                                         win->nworkers, wk->rs.ms);
+        return;
+    }
+    if (win->phase == PHASE_START) {
+        start_item(wk, item);
+        return;
+    }
+    if (win->phase == PHASE_RUN)
+        run_sm(wk, item);
+    else
+        loads_sm(wk, item);
+    if (win->nworkers > 1 &&
+        atomic_fetch_add_explicit(&win->sms_done, 1, memory_order_acq_rel) + 1 == nsm)
+        decide_logs(win);
+}
+
+/* Takes items until none is left, those of the stages that follow included; whoever does a
+ * stage's last item ends the stage. */
+static void take_items(worker *wk)
+{
+    window *win = wk->win;
+    uint32_t item;
+    while (claim_item(win, &item)) {
+        uint32_t items = win->stage_items; /* the stage cannot end before this item is done */
+        do_item(wk, item);
+        if (atomic_fetch_add_explicit(&win->stage_done, 1, memory_order_acq_rel) + 1 == items)
+            stage_end(win);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    window *win = wk->win;
+    unsigned seen = 0;
+    for (;;) {
+        seen = gate_wait_open(&win->gate, seen);
+        if (atomic_load_explicit(&win->quit, memory_order_relaxed))
+            return NULL;
+        take_items(wk);
+    }
+}
+
+/* Runs a chain of stages from one of phase `phase` on every worker, the calling thread's
+ * included, until a stage's end hands back to the calling thread (not until every thread has
+ * looked: a thread that comes late finds no item left). Returns the chain's result (CHAIN_*). */
+static int run_chain(window *win, int phase)
+{
+    atomic_store_explicit(&win->chain_over, 0, memory_order_relaxed);
+    open_stage(win, phase);
+    for (;;) {
+        /* read before looking for items: a stage opened or a chain ended after it changes it */
+        unsigned seen = atomic_load_explicit(&win->events, memory_order_acquire);
+        take_items(&win->workers[0]);
+        if (atomic_load_explicit(&win->chain_over, memory_order_acquire))
+            return win->chain_result;
+        gate_word_wait(&win->events, &win->event_sleepers, seen);
+    }
+}
+
 
 /* Adds the workers' statistics of the round to the launch's. */
 static void gather_stats(window *win)
@@ -481,7 +646,7 @@ static int start_phase(window *win)
 {
     if (!win->starting)
         return 0;
-    run_parallel(win, PHASE_START);
+    run_chain(win, PHASE_START);
     win->starting = 0;
     const worker *first = NULL;
     for (uint32_t t = 0; t < win->nworkers; t++)
@@ -551,21 +716,20 @@ static uint32_t round_of_turns(window *win, uint64_t start)
      * their registers and lines in the host's caches from one phase to the next (all slots at
      * once made the stores of aos_update_1m miss the host's caches on the L2 lines their loads
      * had just filled: 33% slower on one thread). */
-    for (uint32_t k = 0; k < rs->ctas_per_sm; k++) {
-        win->slot = k;
-        win->slot_end = k + 1;
-        for (;;) {
-            run_parallel(win, PHASE_RUN);
-            if (apply_logs(win) || gather_faults(win))
-                return stopped_round(win);
-            uint32_t parked;
-            /* By SMs where two SMs or more have loads: one SM would keep the others idle. */
-            if (win->ploads && parked_plain_loads(win) >= 2 ? loads_by_sm(win, &parked)
-                                                            : run_in_order(win, 0, &parked))
-                return stopped_round(win);
-            if (!parked)
-                break;
-        }
+    win->slot = 0;
+    win->slot_end = 1;
+    for (;;) {
+        /* the turns, with the parked loads by SMs, up to the next serial phase */
+        int result = run_chain(win, PHASE_RUN);
+        if (result == CHAIN_STOP)
+            return stopped_round(win);
+        if (result == CHAIN_SLOTS_DONE)
+            break;
+        uint32_t parked;
+        if (run_in_order(win, 0, &parked))
+            return stopped_round(win);
+        if (!parked && !next_slot(win))
+            break;
     }
     for (uint32_t t = 0; t < win->nworkers; t++) ran += win->workers[t].ran;
     gather_stats(win);
@@ -593,9 +757,10 @@ static int worker_init(window *win, worker *wk)
         wk->rs.ms = memsys_tally_view(wk->rs.tally);
     wk->srs = wk->rs;
     wk->srs.tally = NULL;
-    if (wk->rs.tally && win->l2parts) /* its L2 writes count where its SMs' accesses do */
-        win->l2parts[wk->index] = wk->l2part = memsys_l2_part_create(rs->ms, wk->rs.ms);
-    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || wk->l2part) ? 0 : -1;
+    if (wk->rs.tally && win->l2parts)
+        win->l2parts[wk->index] = memsys_l2_part_create(rs->ms, wk->rs.ms);
+    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || win->l2parts[wk->index])
+               ? 0 : -1;
 }
 
 /* Adds a worker's instruction counts and memory counters to the launch's and frees them. */
@@ -609,7 +774,10 @@ static void worker_fini(window *win, worker *wk)
         memsys_tally_merge(rs->ms, wk->rs.tally);
     free(wk->rs.insn_counts);
     memsys_tally_destroy(wk->rs.tally);
-    memsys_l2_part_destroy(wk->l2part);
+    if (win->l2parts) {
+        memsys_l2_part_destroy(win->l2parts[wk->index]);
+        win->l2parts[wk->index] = NULL;
+    }
 }
 
 /* Starts workers 1..n-1; returns how many workers run (fewer when a thread could not start:
@@ -628,7 +796,7 @@ static void stop_threads(window *win)
     if (win->nworkers < 2)
         return;
     atomic_store_explicit(&win->quit, 1, memory_order_relaxed);
-    gate_open(&win->gate);
+    gate_open(&win->gate, 0);
     for (uint32_t t = 1; t < win->nworkers; t++) pthread_join(win->workers[t].thread, NULL);
 }
 

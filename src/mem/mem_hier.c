@@ -120,15 +120,20 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
                               const uint8_t *byte_mask)
 {
     if (log->count == log->cap) {
+        /* one block: the entries, then their keys (moved up to the new end of the entries) */
         uint32_t cap = log->cap ? log->cap * 2 : 64;
-        logged_store *e = realloc(log->entries, cap * sizeof *e);
+        logged_store *e = realloc(log->entries, cap * (sizeof *e + 1));
         if (!e) {
             log->failed = 1;
             return MEM_ERR_NOMEM;
         }
+        log->keys = (uint8_t *)(e + cap);
+        memmove(log->keys, (uint8_t *)(e + log->cap), log->count);
         log->entries = e;
         log->cap = cap;
     }
+    /* here, on the SM's thread, rather than in each part (memsys_store_logs_apply_part) */
+    log->keys[log->count] = memsys_l2_key(ms->l2, &log->key_kind, addr);
     logged_store *e = &log->entries[log->count++];
     e->attrs = rq->attrs;
     e->insn_id = rq->insn_id;
@@ -138,10 +143,12 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
     e->addr = addr;
     e->bytes = bytes;
     e->read = data == NULL;
+    e->has_data = 0;
     if (e->read) {
         log->reads++;
         return MEM_OK;
     }
+    log->written |= memsys_log_line_bit(addr, ms->line_bytes);
     const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
     e->has_bits = bits != NULL;
     if (bits)
@@ -222,6 +229,7 @@ int hier_apply_store_log(memsys *ms, memsys_store_log *log)
     }
     log->count = 0;
     log->writes = log->reads = 0;
+    log->written = 0;
     int failed = log->failed;
     log->failed = 0;
     return worst == MEM_OK && !failed ? 0 : -1;

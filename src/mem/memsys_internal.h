@@ -5,6 +5,7 @@
 #define GMS_MEM_MEMSYS_INTERNAL_H
 
 #include <stdatomic.h>
+#include <string.h>
 #include "mem/cache.h"
 #include "mem/dram.h"
 #include "mem/mem_policy.h"
@@ -227,15 +228,25 @@ typedef struct logged_store {
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
     uint8_t has_bits; /* a whole line with the coalescer's bits of its mask (l2_write_for) */
     uint8_t read;     /* not a write: a parked load's L2 read of [addr, addr + bytes), whose
-                         bytes the load took at once (memsys_pload.c); data and mask unused */
+                         bytes the load took at once (memsys_pload.c); mask unused */
+    uint8_t has_data; /* a read whose data holds the bytes the load took, those of memory
+                         (the backing store's where the L2 is not valid) at its place in the
+                         serial order: its fill takes them instead of reading the store again */
     uint64_t bits[LINE_BYTES_MAX / 64];
 } logged_store;
 struct memsys_store_log {
     logged_store *entries;
+    uint8_t *keys;    /* per entry: memsys_l2_key of its line, so that each L2 part finds its
+                         entries without working out every entry's set (in the block of
+                         entries, after `cap` of them) */
     uint32_t count, cap;
     uint32_t writes;  /* L2 writes of the stores since the last apply, logged or made at once */
     uint32_t reads;   /* logged reads (parked loads by SMs) since the last apply */
+    uint64_t written; /* the lines of its write entries, a bit per line-number hash
+                         (memsys_log_line_bit): a read whose bit is clear skips the walk over
+                         the entries that lays their bytes over its own (memsys_pload.c) */
     uint8_t immediate;/* make the writes at once, only counting them (one host thread) */
+    uint8_t key_kind; /* how keys[] are worked out (MEMSYS_L2_KEY_*); 0: not known yet */
     int failed;       /* an entry could not be added (host memory) */
 };
 
@@ -294,6 +305,24 @@ static inline void hier_note_l1_store(const memsys *ms, uint64_t line_addr, cons
 /* memsys_pload.c: the defer state's life (memsys_create, memsys_destroy). */
 int pload_create(memsys *ms);
 void pload_destroy(memsys *ms);
+/* The bit of memsys_store_log.written for the line holding addr (line_bytes: the L1's and L2's
+ * line size). */
+static inline uint64_t memsys_log_line_bit(uint64_t addr, uint32_t line_bytes)
+{
+    return UINT64_C(1) << ((addr / line_bytes) * UINT64_C(0x9E3779B97F4A7C15) >> 58);
+}
+/* The key that chooses the L2 part of the line holding addr (memsys_l2log.c), noted in the log
+ * with each entry: 8 bits of a function of its set, its slice on a sliced L2
+ * (MEMSYS_L2_KEY_SLICE), else its block of 16 sets (MEMSYS_L2_KEY_SETS). *kind: the L2's, 0
+ * until the first call works it out (the L2's geometry does not change). */
+enum { MEMSYS_L2_KEY_SLICE = 1, MEMSYS_L2_KEY_SETS = 2 };
+static inline uint8_t memsys_l2_key(const cache *l2, uint8_t *kind, uint64_t addr)
+{
+    if (!*kind)
+        *kind = cache_get_config(l2)->slices > 1 ? MEMSYS_L2_KEY_SLICE : MEMSYS_L2_KEY_SETS;
+    return (uint8_t)(*kind == MEMSYS_L2_KEY_SLICE ? cache_slice_of(l2, addr)
+                                                  : cache_set_of(l2, addr) >> 4);
+}
 /* mem_hier.c: appends a write (or, with data NULL, a read) of rq to `log`. */
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
                               uint64_t addr, uint32_t bytes, const uint8_t *data,
@@ -411,6 +440,21 @@ void uniform_count(mem_counters *c, const mem_access *acc);
 void mem_shared_setup(memsys *ms);
 /* The constant-cache address of a constant or parameter lane. */
 uint64_t constant_address(const lane_target *t);
+
+/* Copies a run of `bytes` bytes (at most LINE_BYTES_MAX) within one line: whole sectors of 32
+ * bytes, mostly, which fixed-size copies make in a few vector moves, not a library call or a
+ * byte loop. */
+static inline void memsys_copy_run(uint8_t *dst, const uint8_t *src, uint32_t bytes)
+{
+    if (bytes == 128)
+        memcpy(dst, src, 128);
+    else if (bytes == 64)
+        memcpy(dst, src, 64);
+    else if (bytes == 32)
+        memcpy(dst, src, 32);
+    else
+        memcpy(dst, src, bytes);
+}
 
 /* Lays the bytes of a write of `w_bytes` at `w_addr` (w_data; only the bytes whose w_mask byte is
  * non-zero, or all of them when w_mask is NULL) over out, which holds [addr, addr + bytes); the

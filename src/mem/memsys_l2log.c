@@ -45,6 +45,7 @@ struct memsys_l2_part {
     unsigned line_shift;/* log2 of the L2's line size */
     uint64_t clock;     /* the L2's clock when the logs were begun */
     uint32_t log;       /* the log of the entry being applied */
+    const logged_store *reading; /* the read entry being applied; NULL: a write */
     bool sliced;        /* the L2 has slices (part_key) */
     uint32_t failed_log;/* the lowest log with an entry that failed; UINT32_MAX: none */
     store_write *writes;
@@ -105,6 +106,13 @@ static mem_status part_read(void *ctx, void *request, uint64_t addr, uint32_t by
     rq->counters->dram.read_bytes += bytes;
     p->dram_reads++;
     p->dram_read_bytes += bytes;
+    const logged_store *e = p->reading;
+    if (e && e->has_data && addr >= e->addr && addr + bytes <= e->addr + e->bytes) {
+        /* the load's bytes: the store's at this place in the serial order, wherever the L2
+         * was not valid, which is where a fill reads (the fill keeps the valid bytes) */
+        memsys_copy_run(out, e->data + (addr - e->addr), bytes);
+        return MEM_OK;
+    }
     mem_status st = dram_peek(p->store, addr, bytes, out);
     uint64_t bit;
     if (st != MEM_OK || !(*written_word(p, addr, &bit) & bit))
@@ -183,7 +191,9 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
     p->log = log;
     cache_result r;
     if (e->read) { /* a parked load's read, its bytes taken already (memsys_pload.c) */
+        p->reading = e;
         mem_status st = cache_read(p->l2, e->addr, e->bytes, NULL, &rq.l2, &r);
+        p->reading = NULL;
         hier_count_l2(&rq, &r);
         if (st != MEM_OK && log < p->failed_log)
             p->failed_log = log;
@@ -198,29 +208,31 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
         p->failed_log = log;
 }
 
-/* What decides the part of an entry: a function of its line's set, so that each set's entries
- * stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices, ...) and
- * costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of a
- * 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
- * that parts do not write the same host cache lines. */
-static uint32_t part_key(const memsys_l2_part *p, uint64_t addr)
-{
-    return p->sliced ? cache_slice_of(p->l2, addr) : cache_set_of(p->l2, addr) >> 4;
-}
-
+/* What decides the part of an entry (memsys_l2_key): a function of its line's set, so that each
+ * set's entries stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices,
+ * ...) and costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of
+ * a 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
+ * that parts do not write the same host cache lines. Eight bits of it are kept: the parts are
+ * then key mod the number of parts, still a function of the set. */
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
-                                  uint32_t nlogs, uint32_t part, uint32_t nparts)
+                                  uint32_t nlogs, uint32_t part, uint32_t nparts, memsys *view)
 {
-    uint64_t at = p->clock; /* the stamp before the entry's, in the serial order */
+    /* Which keys are the part's: one look-up an entry instead of a division */
+    uint8_t mine[256];
+    for (uint32_t key = 0; key < 256; key++) mine[key] = key % nparts == part;
+    if (view)
+        p->view = view;
+    uint64_t at = p->clock; /* the stamp before the log's first entry, in the serial order */
     for (uint32_t i = 0; i < nlogs; i++) {
         const memsys_store_log *log = logs[i];
-        for (uint32_t k = 0; k < log->count; k++, at++) {
-            const logged_store *e = &log->entries[k];
-            if (part_key(p, e->addr) % nparts != part)
+        const uint8_t *keys = log->keys;
+        for (uint32_t k = 0; k < log->count; k++) {
+            if (!mine[keys[k]])
                 continue;
-            cache_view_set_clock(p->l2, at);
-            apply_entry(p, e, i);
+            cache_view_set_clock(p->l2, at + k);
+            apply_entry(p, &log->entries[k], i);
         }
+        at += log->count;
     }
 }
 
@@ -253,6 +265,7 @@ int memsys_store_logs_finish(memsys *ms, memsys_l2_part *const *parts, uint32_t 
         if (log->failed && i < failed)
             failed = i;
         log->count = log->writes = log->reads = 0;
+        log->written = 0;
         log->failed = 0;
     }
     *failed_log = failed;

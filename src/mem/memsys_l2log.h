@@ -16,8 +16,9 @@ typedef struct memsys_l2_part memsys_l2_part;
  * threads would cost more than the writes. */
 enum { MEMSYS_L2_PART_MIN_WRITES = 64 };
 
-/* One host thread's part for ms's L2, counting into `view` (borrowed: the thread's
- * memsys_tally_view of ms). Returns NULL when out of host memory. */
+/* One part of the logs' application for ms's L2, counting into `view` unless
+ * memsys_store_logs_apply_part is given another (borrowed: a thread's memsys_tally_view of
+ * ms). Returns NULL when out of host memory. */
 memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view);
 void memsys_l2_part_destroy(memsys_l2_part *p);
 /* Prepares parts[0 .. nparts) for the logs logs[0 .. nlogs) (borrowed; in the order their
@@ -29,11 +30,13 @@ void memsys_l2_part_destroy(memsys_l2_part *p);
  * nparts once it is 2 or more, and either way the results are the same. */
 int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t nparts,
                             memsys_store_log *const *logs, uint32_t nlogs);
-/* Part `part` of `nparts` (each on its own thread, all at once, after memsys_store_logs_begin
- * returned 1): applies its share of the entries. No errors here (memsys_store_logs_finish
- * reports them). */
+/* Part `part` of `nparts` (parts[part] of memsys_store_logs_begin, after it returned 1; the
+ * parts on any threads, all at once, each part on one): applies its share of the entries. Its
+ * counters go to `view` (borrowed: the applying thread's memsys_tally_view; NULL: the view the
+ * part was created with, or last given); which thread applies which part changes no result,
+ * the counters being sums. No errors here (memsys_store_logs_finish reports them). */
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
-                                  uint32_t nlogs, uint32_t part, uint32_t nparts);
+                                  uint32_t nlogs, uint32_t part, uint32_t nparts, memsys *view);
 /* After every part: merges them into ms, makes their writes to the backing store, empties the
  * logs. Returns 0, or -1 with *failed_log (OUT) the lowest log whose application failed (host
  * memory: the log could not grow, or a write to the backing store failed). */

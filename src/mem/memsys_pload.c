@@ -104,10 +104,13 @@ memsys_store_log *hier_deferred_log(const memsys *ms, const mem_request *rq)
 }
 
 /* Lays the writes of `log` (its first `count` entries) that overlap [addr, addr + bytes) over
- * out, in order. */
+ * out, in order. `bit`: memsys_log_line_bit of the line: a log that wrote no line with that bit
+ * has none to lay. */
 static void overlay(const memsys_store_log *log, uint32_t count, uint64_t addr, uint32_t bytes,
-                    uint8_t *out)
+                    uint8_t *out, uint64_t bit)
 {
+    if (!(log->written & bit))
+        return;
     for (uint32_t i = 0; i < count; i++) {
         const logged_store *e = &log->entries[i];
         if (!e->read)
@@ -130,10 +133,9 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
     struct load_defer *d = ms->defer;
     memsys_store_log *own = d->logs[rq->sm];
     uint32_t before = own->count; /* the SM's write-backs before this read */
-    mem_request copy = *rq;
-    copy.l2 = *h;
-    if (hier_log_l2_access(ms, own, &copy, addr, bytes, NULL, NULL) != MEM_OK)
+    if (hier_log_l2_access(ms, own, rq, addr, bytes, NULL, NULL) != MEM_OK)
         return MEM_ERR_NOMEM;
+    own->entries[before].l2 = *h; /* the read's hints, not those of rq's line in progress */
     if (h->alloc == CACHE_ALLOC_LAST || h->fill_bytes > ms->line_bytes)
         atomic_store_explicit(&d->coupled, 1, memory_order_relaxed);
     if (!out)
@@ -146,15 +148,22 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
         uint8_t got[LINE_BYTES_MAX];
         cache_peek(ms->l2, addr, bytes, out, got);
     }
-    uint64_t bit;
+    uint64_t bit, line_bit = memsys_log_line_bit(addr, ms->line_bytes);
     uint32_t w = pload_dirty_word(d, addr & ~(uint64_t)(ms->line_bytes - 1), &bit);
     if (h->kind != LINE_KIND_LOCAL &&
         (atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit)) {
         wait_before(d, rq->sm);
         for (uint32_t s = 0; s < rq->sm; s++)
-            overlay(d->logs[s], d->logs[s]->count, addr, bytes, out);
+            overlay(d->logs[s], d->logs[s]->count, addr, bytes, out, line_bit);
     }
-    overlay(own, before, addr, bytes, out);
+    overlay(own, before, addr, bytes, out, line_bit);
+    /* Memory's bytes are the store's wherever the L2 is not valid, the only bytes a fill takes
+     * from the store: kept for the part that makes this read (memsys_l2log.c, part_read). */
+    logged_store *e = &own->entries[before];
+    if (st == MEM_OK && held != 1 && bytes <= LINE_BYTES_MAX) {
+        memsys_copy_run(e->data, out, bytes);
+        e->has_data = 1;
+    }
     return st;
 }
 

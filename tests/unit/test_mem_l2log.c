@@ -118,7 +118,7 @@ static void apply_both(fixture *f)
     for (int s = 0; s < SMS; s++) assert_int_equal(memsys_store_log_apply(t0->ms, t0->log[s]), 0);
     assert_int_equal(memsys_store_logs_begin(t1->ms, t1->part, PARTS, t1->log, SMS), 1);
     for (int p = PARTS - 1; p >= 0; p--)
-        memsys_store_logs_apply_part(t1->part[p], t1->log, SMS, (uint32_t)p, PARTS);
+        memsys_store_logs_apply_part(t1->part[p], t1->log, SMS, (uint32_t)p, PARTS, NULL);
     uint32_t failed = 7;
     assert_int_equal(memsys_store_logs_finish(t1->ms, t1->part, PARTS, t1->log, SMS, &failed), 0);
     assert_int_equal(failed, UINT32_MAX);
@@ -204,7 +204,7 @@ static void test_begin_declines(void **state)
     memsys_set_persisting_bytes(t->ms, 0);
     assert_int_equal(memsys_store_logs_begin(t->ms, t->part, PARTS, t->log, SMS), 1);
     for (int p = 0; p < PARTS; p++)
-        memsys_store_logs_apply_part(t->part[p], t->log, SMS, (uint32_t)p, PARTS);
+        memsys_store_logs_apply_part(t->part[p], t->log, SMS, (uint32_t)p, PARTS, NULL);
     uint32_t failed;
     assert_int_equal(memsys_store_logs_finish(t->ms, t->part, PARTS, t->log, SMS, &failed), 0);
     for (int s = 0; s < SMS; s++) assert_int_equal(memsys_store_log_apply(f->t[0].ms, f->t[0].log[s]), 0);

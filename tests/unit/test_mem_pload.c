@@ -189,7 +189,7 @@ static void loads_both(fixture *f, int by_parts)
     if (by_parts && memsys_store_logs_begin(t->ms, t->part, PARTS, t->log, SMS)) {
         f->by_parts++;
         for (int p = PARTS - 1; p >= 0; p--)
-            memsys_store_logs_apply_part(t->part[p], t->log, SMS, (uint32_t)p, PARTS);
+            memsys_store_logs_apply_part(t->part[p], t->log, SMS, (uint32_t)p, PARTS, NULL);
         uint32_t failed = 7;
         assert_int_equal(memsys_store_logs_finish(t->ms, t->part, PARTS, t->log, SMS, &failed),
                          0);
