@@ -724,6 +724,10 @@ int exec_session_open(exec_program *p, memsys *ms, const exec_machine *machine,
     rs->ms = ms;
     rs->machine = machine;
     rs->launch = launch;
+    /* The launch's memory accesses share this record (and the threads' copies of it): whether
+     * anyone reads the served records is the launch's, settled once here, so a handler that
+     * fills only part of the record (the uniform loads) never sees another launch's value. */
+    rs->acc.skip_served = launch->on_access == NULL;
     rs->stats = stats;
     rs->fault = fault;
     rs->clock = launch->clock ? launch->clock : &stats->warp_instructions;

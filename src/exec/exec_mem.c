@@ -366,10 +366,7 @@ access_header(const exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access
     acc->attrs = &in->mem;
     acc->policy = 0;
     acc->window_errors = w->run->prog->module->machine.window_errors;
-    /* Nobody reads the served records without an observer: the memory system skips them. The
-     * launch's other accesses share this record (exec_run_state.acc), so they skip them too
-     * once one access got here; before that they have them, which only costs time. */
-    acc->skip_served = w->run->launch->on_access == NULL;
+    /* acc->skip_served is the launch's, set when its state was made (exec_device.c). */
 }
 
 static void prepare(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access *acc, mem_op op,
