@@ -134,4 +134,23 @@ static inline void exec_test_show_fault(const exec_test_out *o)
                 o->fault.ptx_line, o->fault.message);
 }
 
+/* Asserts that two runs of one kernel (a fast path and its general twin) ended alike: the
+ * result, the fault (rule, message, instruction, thread), the buffer, every static
+ * instruction's executions and memory counters. The statistics are left to the caller, which
+ * knows which of them the two paths share. */
+static inline void exec_test_assert_same_run(const exec_test_out *a, const exec_test_out *b)
+{
+    assert_int_equal(a->rc, b->rc);
+    assert_int_equal(a->fault.faulted, b->fault.faulted);
+    if (a->fault.faulted) {
+        assert_string_equal(a->fault.rule, b->fault.rule);
+        assert_string_equal(a->fault.message, b->fault.message);
+        assert_int_equal(a->fault.insn_id, b->fault.insn_id);
+        assert_memory_equal(a->fault.tid, b->fault.tid, sizeof a->fault.tid);
+    }
+    assert_memory_equal(a->out, b->out, sizeof a->out);
+    assert_memory_equal(a->executions, b->executions, sizeof a->executions);
+    assert_memory_equal(a->insn, b->insn, sizeof a->insn);
+}
+
 #endif

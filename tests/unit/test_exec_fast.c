@@ -153,20 +153,10 @@ static exec_test_out *run_stretch_kernel(int fault, int general, uint64_t limit,
 
 static void assert_same_run(const exec_test_out *a, const exec_test_out *b)
 {
-    assert_int_equal(a->rc, b->rc);
-    assert_int_equal(a->fault.faulted, b->fault.faulted);
-    if (a->fault.faulted) {
-        assert_string_equal(a->fault.rule, b->fault.rule);
-        assert_string_equal(a->fault.message, b->fault.message);
-        assert_int_equal(a->fault.insn_id, b->fault.insn_id);
-        assert_memory_equal(a->fault.tid, b->fault.tid, sizeof a->fault.tid);
-    }
+    exec_test_assert_same_run(a, b);
     assert_int_equal(a->stats.warp_instructions, b->stats.warp_instructions);
     assert_int_equal(a->stats.thread_instructions, b->stats.thread_instructions);
     assert_int_equal(a->stats.thread_instructions_pred_on, b->stats.thread_instructions_pred_on);
-    assert_memory_equal(a->out, b->out, sizeof a->out);
-    assert_memory_equal(a->executions, b->executions, sizeof a->executions);
-    assert_memory_equal(a->insn, b->insn, sizeof a->insn);
 }
 
 static void test_stretches_match_the_general_loop(void **state)
