@@ -6,8 +6,9 @@
  * counters, executions and faults. The kernel's loads: a row of words, a column four words
  * apart (the exact wavefront count, which reads the offsets), a broadcast, 8-byte lanes, a
  * guarded (partial) warp, a load into its own address register, and partial warps through
- * mem_shared_load_reg32_quiet_mask (a reduction step's first eight lanes, the odd lanes of a
- * column four words apart: the exact count over the active lanes); then, in the variants, a
+ * mem_shared_load_reg32_quiet_mask (a reduction step's first eight lanes,
+ * the even lanes' words two apart, two a bank: the exact count over the active lanes, which
+ * a count over every lane, or inactive ones at 0, makes three); then, in the variants, a
  * misaligned and an out-of-window load with window errors (both refused by the quiet entry and
  * made by the general path, the misaligned one also on the odd lanes alone), and a misaligned
  * one that faults. */
@@ -31,7 +32,7 @@ enum { CLEAN, WINDOW_ERRORS, FAULT };
 /* smem[4 t] = 3 t + 1 and smem[256 + 4 t] = t ^ 5 (t = tid); bar; a = smem[4 t + 4] (a row),
  * c = smem[16 t] (a column), e = smem[8] (a broadcast), d = the 8 bytes at smem[8 t] (u64),
  * g = smem[4 t + 256] on the odd lanes (9 on the others), h = smem[h + 4] with h = 4 t,
- * k = smem[16 t] on the odd lanes and m = smem[4 t + 32] on lanes 0-7 (0 on the others);
+ * k = smem[8 t + 128] on the even lanes and m = smem[4 t + 32] on lanes 0-7 (0 on the others);
  * WINDOW_ERRORS adds smem[4 t + 2] (misaligned) and smem[4 t + 4096] (outside) to a, and
  * smem[4 t + 2] on the odd lanes, FAULT the misaligned one; out[t] = a + c + e + d's low +
  * d's high + g + h + k + m. */
@@ -80,7 +81,7 @@ static ir_module *shared_kernel(int variant)
     irb_alu(&b, IR_MOV, IR_T_U32, irb_r(h), irb_r(off), NONE, NONE);
     irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(h), irb_addr_reg(h, 4));
     irb_alu(&b, IR_MOV, IR_T_U32, irb_r(k), irb_imm(0), NONE, NONE);
-    irb_guard(irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(k), irb_addr_reg(col, 0)), p, 0);
+    irb_guard(irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(k), irb_addr_reg(wide, 128)), p, 1);
     irb_alu(&b, IR_SETP, IR_T_U32, irb_p(q), irb_r(tid), irb_imm(8), NONE)->cmp = IR_CMP_LT;
     irb_alu(&b, IR_MOV, IR_T_U32, irb_r(mm), irb_imm(0), NONE, NONE);
     irb_guard(irb_ld(&b, IR_SPACE_SHARED, IR_T_U32, irb_r(mm), irb_addr_reg(off, 32)), q, 0);
@@ -154,7 +155,7 @@ static uint32_t expected(uint32_t t, int variant)
 {
     uint32_t v = smem_word(4 * t + 4) + smem_word(16 * t) + smem_word(8) +
                  ((t & 1) ? smem_word(4 * t + 256) : 9u) + smem_word(4 * t + 4) +
-                 smem_word(8 * t) + smem_word(8 * t + 4) + ((t & 1) ? smem_word(16 * t) : 0) +
+                 smem_word(8 * t) + smem_word(8 * t + 4) + ((t & 1) ? 0 : smem_word(8 * t + 128)) +
                  (t < 8 ? smem_word(4 * t + 32) : 0);
     if (variant == WINDOW_ERRORS) /* the misaligned loads aligned down; the outside one read 0 */
         v += smem_word(4 * t) + ((t & 1) ? smem_word(4 * t) : 0);
