@@ -748,13 +748,37 @@ static __attribute__((noinline)) void ld_shared_quiet(exec_warp *w, const exec_x
         ld_shared_quiet_refused(w, x);
 }
 
+/* ld_shared_quiet for a partial warp (a reduction's `if (tid < s)` steps):
+ * mem_shared_load_reg32_quiet_mask, which reads and counts only the active lanes; a refused load
+ * (a misaligned or out-of-window active lane) goes the general way, ld_scalar, which makes its
+ * addresses afresh and reports the lanes. */
+static __attribute__((noinline)) void ld_shared_quiet_part(exec_warp *w, const exec_xinsn *x,
+                                                           uint32_t mask)
+{
+    exec_run_state *rs = w->run;
+    const ir_insn *in = x->in;
+    mem_access *acc = &rs->acc;
+    acc->op = MEM_OP_LOAD; /* what the counts read */
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->insn_id = in->id;
+    if (mem_shared_load_reg32_quiet_mask(rs->ms, &w->mctx, acc,
+                                         w->regs + (size_t)in->src[0].reg * LANES,
+                                         (uint64_t)in->src[0].imm, mask,
+                                         w->regs + (size_t)in->dst[0].reg * LANES))
+        ld_scalar(w, x, mask, 0, 0);
+}
+
 /* h_ld_shared_reg for 32-bit address arithmetic (exec_ld_handler, unless
- * exec_ld_shared_general_only): ld_shared_quiet for a full warp without an observer, else
- * h_ld_shared_reg. Only a choice (two jumps), so that neither way pays the other's frame. */
+ * exec_ld_shared_general_only): ld_shared_quiet for a full warp without an observer,
+ * ld_shared_quiet_part for a partial one, else h_ld_shared_reg. Only a choice (two jumps on the
+ * full warp's way), so that neither way pays the other's frame. */
 static void h_ld_shared_quiet32(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     if (mask == FULL_MASK && !w->run->launch->on_access)
         ld_shared_quiet(w, x);
+    else if (mask && mask != FULL_MASK && !w->run->launch->on_access)
+        ld_shared_quiet_part(w, x, mask);
     else
         h_ld_shared_reg(w, x, mask);
 }

@@ -920,6 +920,61 @@ int mem_shared_load_reg32_quiet(memsys *ms, const mem_ctx *ctx, mem_access *acc,
     return shared_quiet_plain(ms, ctx, acc, row, base, out);
 }
 
+/* mem_shared_load_reg32_quiet_mask: the active lanes' offsets, their span and verdict, the count
+ * (one wavefront when the words lie within a bank's row, else shared_count over the active
+ * lanes, as access() counts them) and the values, lane by lane: a partial warp is rare enough
+ * (a reduction's later steps) that one plain build serves every host. */
+static __attribute__((noinline)) int shared_quiet_mask(memsys *ms, const mem_ctx *ctx,
+                                                       mem_access *acc, const uint64_t *row,
+                                                       uint64_t base, uint32_t mask,
+                                                       uint64_t *out)
+{
+    uint32_t bytes = acc->elem_bytes;
+    uint64_t any = 0, low = UINT64_MAX, high = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint64_t a = (row[l] + base) & 0xFFFFFFFFull;
+        acc->addr[l] = a;
+        any |= a;
+        low = a < low ? a : low;
+        high = a > high ? a : high;
+    }
+    warp_span s = span_of(any, low, high, bytes, ctx->shared_bytes);
+    if (!s.ok)
+        return 1;
+    mem_counters *c = insn_counters(ms, acc->insn_id);
+    ms->lead_acc = NULL; /* as count_warp */
+    if (words_near(ms, &s, bytes)) {
+        c->shared.requests++;
+        c->shared.wavefronts++;
+    } else {
+        lane_target t[MEM_LANES]; /* the inactive lanes' are never read */
+        for (uint32_t l = 0; l < MEM_LANES; l++)
+            t[l] = (lane_target){IR_SPACE_SHARED, (mask >> l) & 1u ? acc->addr[l] : 0};
+        shared_count(ms, c, acc, t, mask);
+    }
+    for (uint32_t m = mask; m; m &= m - 1) { /* after every offset: out may be row */
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (bytes == 4) {
+            uint32_t v;
+            memcpy(&v, ctx->shared + acc->addr[l], 4);
+            out[l] = v;
+        } else {
+            memcpy(&out[l], ctx->shared + acc->addr[l], 8);
+        }
+    }
+    return 0;
+}
+
+int mem_shared_load_reg32_quiet_mask(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                                     const uint64_t *row, uint64_t base, uint32_t mask,
+                                     uint64_t *out)
+{
+    if (!ms->shared_direct || !mask)
+        return row_declined(acc, row, base, 0xFFFFFFFFull);
+    return shared_quiet_mask(ms, ctx, acc, row, base, mask, out);
+}
+
 /* Kernel parameters live in their own region of the constant address space. */
 #define PARAM_CONSTANT_BASE 0x40000000ull
 

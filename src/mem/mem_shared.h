@@ -62,4 +62,15 @@ int mem_shared_load_reg32(memsys *ms, const mem_ctx *ctx, mem_access *acc, const
 int mem_shared_load_reg32_quiet(memsys *ms, const mem_ctx *ctx, mem_access *acc,
                                 const uint64_t *row, uint64_t base, uint64_t *out);
 
+/* mem_shared_load_reg32_quiet for the lanes in `mask` only (any nonzero mask, the whole warp
+ * too; the caller vouches for the rest of the shape as there): lanes outside it neither read
+ * nor count nor are written in out[] or acc->addr, and the wavefronts are counted over the
+ * active lanes as memsys_access counts them. Returns 1 having counted and loaded nothing (a
+ * misaligned or out-of-window active lane, a configuration without the direct path, or mask
+ * 0): the caller makes the offsets afresh for memsys_access. acc->addr is unspecified
+ * afterwards either way. Otherwise the same returns and counts. No errors of its own. */
+int mem_shared_load_reg32_quiet_mask(memsys *ms, const mem_ctx *ctx, mem_access *acc,
+                                     const uint64_t *row, uint64_t base, uint32_t mask,
+                                     uint64_t *out);
+
 #endif

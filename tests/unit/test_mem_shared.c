@@ -136,6 +136,7 @@ enum {
     LOAD_REG_ON, /* LOAD_REG32 loading into its own address row (ld [%r + 8] into %r) */
     LOAD_QUIET,  /* LOAD_REG32 through mem_shared_load_reg32_quiet, the access record poisoned */
     LOAD_QUIET_ON, /* LOAD_QUIET into its own address row */
+    LOAD_QUIET_MASK, /* LOAD_QUIET through mem_shared_load_reg32_quiet_mask, acc->active's lanes */
 };
 
 /* What twin 1 loads into out[] (in its own right or through the entries that fill it). */
@@ -146,7 +147,8 @@ static int fills_out(int lanes) { return lanes == INTO_OUT || lanes >= LOAD_REG3
  * so that reading one faults or differs, and after the call every field but acc->addr as it
  * was (no result written). The record is then put back as the caller rewrites it before the
  * general path (acc->addr kept). */
-static int twin1_load_quiet(twin *w, const uint64_t *row, uint64_t base, uint64_t *out)
+static int twin1_load_quiet(twin *w, const uint64_t *row, uint64_t base, uint64_t *out,
+                            int lanes)
 {
     static mem_access full, poisoned;
     full = w->acc;
@@ -157,7 +159,10 @@ static int twin1_load_quiet(twin *w, const uint64_t *row, uint64_t base, uint64_
     w->acc.vec = full.vec;
     memset(w->acc.addr, 0xA5, sizeof w->acc.addr); /* as twin1_load_reg leaves it */
     poisoned = w->acc;
-    int rc = mem_shared_load_reg32_quiet(w->ms, &w->ctx, &w->acc, row, base, out);
+    int rc = lanes == LOAD_QUIET_MASK
+                 ? mem_shared_load_reg32_quiet_mask(w->ms, &w->ctx, &w->acc, row, base,
+                                                    full.active, out)
+                 : mem_shared_load_reg32_quiet(w->ms, &w->ctx, &w->acc, row, base, out);
     memcpy(poisoned.addr, w->acc.addr, sizeof poisoned.addr);
     assert_memory_equal(&poisoned, &w->acc, sizeof poisoned);
     memcpy(full.addr, w->acc.addr, sizeof full.addr);
@@ -181,19 +186,23 @@ static int twin1_load_reg(twin *w, int lanes)
             row[l] = (row[l] & keep) | (0xABCD0000ull + l) << 32;
     }
     memset(w->acc.addr, 0xA5, sizeof w->acc.addr);
+    for (uint32_t l = 0; l < MEM_LANES; l++) w->out[l] = 0x0DD0000000000000ull | l;
     uint64_t *out = lanes == LOAD_REG_ON || lanes == LOAD_QUIET_ON ? row : w->out;
     int rc;
     if (lanes >= LOAD_QUIET)
-        rc = twin1_load_quiet(w, row, base, out);
+        rc = twin1_load_quiet(w, row, base, out, lanes);
     else
         rc = keep == UINT64_MAX ? mem_shared_load_reg(w->ms, &w->ctx, &w->acc, row, base, out)
                                 : mem_shared_load_reg32(w->ms, &w->ctx, &w->acc, row, base, out);
-    if (lanes < LOAD_QUIET || rc) /* on 0 the quiet entry's acc->addr is scratch */
+    if (lanes < LOAD_QUIET || (rc && lanes != LOAD_QUIET_MASK)) /* else acc->addr is scratch */
         assert_memory_equal(w->acc.addr, want, sizeof want);
     else
         memcpy(w->acc.addr, want, sizeof want);
     if (out == row && rc == 0)
         memcpy(w->out, row, sizeof row);
+    for (uint32_t l = 0; l < MEM_LANES && out != row; l++) /* inactive lanes keep their values */
+        if (rc || !((w->acc.active >> l) & 1u))
+            assert_int_equal(w->out[l], 0x0DD0000000000000ull | l);
     return rc;
 }
 
@@ -425,7 +434,7 @@ static void test_load_reg_as_shared_warp(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const shape *s = &cases[i].s;
         assert_int_equal(run(fx, s, UINT32_MAX, INTO_OUT), cases[i].taken);
-        for (int lanes = LOAD_REG32; lanes <= LOAD_QUIET_ON; lanes++) {
+        for (int lanes = LOAD_REG32; lanes <= LOAD_QUIET_MASK; lanes++) {
             /* At 2^32 and above 32-bit arithmetic wraps: another access, which the twin 0
              * does not make. */
             if (s->p == ODD_LANE && s->stride >> 32 && lanes != LOAD_REG64)
@@ -435,6 +444,51 @@ static void test_load_reg_as_shared_warp(void **state)
                 assert_int_equal(wavefronts(fx), cases[i].wavefronts);
         }
     }
+}
+
+/* mem_shared_load_reg32_quiet_mask with partial warps against memsys_access: the shapes of
+ * test_load_reg_as_shared_warp (and a tree reduction's `sdata[tid + s]`) under masks of the
+ * low half, one lane, the two ends, every other lane and scattered lanes. A misaligned or
+ * outside lane left inactive no longer stops the load; one left active does. */
+static void test_load_quiet_mask_partial(void **state)
+{
+    fixture *fx = *state;
+    static const shape shapes[] = {
+        {MEM_OP_LOAD, 4, 1, STRIDED, 4092, 0},   {MEM_OP_LOAD, 4, 1, STRIDED, 64, 4},
+        {MEM_OP_LOAD, 4, 1, TWO_ROWS, 0, 128},   {MEM_OP_LOAD, 4, 1, STRIDED, 8, 132},
+        {MEM_OP_LOAD, 4, 1, STRIDED, 0, 128},    {MEM_OP_LOAD, 4, 1, STRIDED, 0, 8},
+        {MEM_OP_LOAD, 4, 1, STRIDED, 0, 24},     {MEM_OP_LOAD, 4, 1, SCATTERED, 256, 4},
+        {MEM_OP_LOAD, 4, 1, RUNS, 76, 72},       {MEM_OP_LOAD, 4, 1, SHUFFLED, 8, 128},
+        {MEM_OP_LOAD, 4, 1, STRIDED, 4092, -132ull},
+        {MEM_OP_LOAD, 8, 1, STRIDED, 0, 8},      {MEM_OP_LOAD, 8, 1, STRIDED, 8, 128},
+        {MEM_OP_LOAD, 8, 1, STRIDED, 0, 16},     {MEM_OP_LOAD, 4, 1, LANE1_AT, 128, -128ull},
+        {MEM_OP_LOAD, 4, 1, LANE1_AT, 0, 256},   {MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 2},
+        {MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 4224},  {MEM_OP_LOAD, 8, 1, ODD_LANE, 0, 4},
+        {MEM_OP_LOAD, 4, 1, STRIDED, 4112, 4},   {MEM_OP_LOAD, 4, 1, STRIDED, 2048, 4},
+    };
+    static const uint32_t masks[] = {0x0000FFFFu, 0x1u,        0x80000000u, 0x80000001u,
+                                     0xAAAAAAAAu, 0x55555555u, 0x00F0F00Fu, 0x7FFFFFFFu};
+    uint32_t taken = 0, runs = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+            taken += (uint32_t)run(fx, &shapes[i], masks[m], LOAD_QUIET_MASK);
+            runs++;
+        }
+    assert_true(taken > runs / 2);
+    assert_true(taken < runs);
+    /* ODD_LANE's misaligned lane 9 (stride 2): taken only while it is left out */
+    shape odd = {MEM_OP_LOAD, 4, 1, ODD_LANE, 0, 2};
+    uint32_t with = 0, without = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        with |= (uint32_t)run(fx, &odd, 1u << l, LOAD_QUIET_MASK) << l;
+        without |= (uint32_t)run(fx, &odd, ~(1u << l), LOAD_QUIET_MASK) << l;
+    }
+    assert_int_equal(with, ~(1u << 9));
+    assert_int_equal(without, 1u << 9);
+    /* a reduction step: lanes 0-7 read words 8-15 */
+    shape step = {MEM_OP_LOAD, 4, 1, STRIDED, 32, 4};
+    assert_true(run(fx, &step, 0xFFu, LOAD_QUIET_MASK));
+    assert_int_equal(wavefronts(fx), 1);
 }
 
 /* Stores from in[]: the low 4 bytes of each value, or all 8, in lane order; acc->data unread. */
@@ -561,6 +615,7 @@ static void test_other_banks_take_general_path(void **state)
     assert_false(run(fx, &s, UINT32_MAX, LOAD_QUIET));
     assert_int_equal(fx->t[1].rc, 0);
     assert_int_equal(wavefronts(fx), 2); /* 32 words on 24 banks */
+    assert_false(run(fx, &s, 0xFFFFu, LOAD_QUIET_MASK));
 }
 
 int main(void)
@@ -570,6 +625,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_lane_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_into_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_reg_as_shared_warp, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_quiet_mask_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_store_from_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_declines_what_general_path_must_do, setup,
                                         teardown),
