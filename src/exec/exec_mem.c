@@ -1,8 +1,7 @@
 /* Memory instructions: address generation per lane, the warp-level access handed to the memory
  * system (mem/mem.h) for loads, stores, atomics, cache control and fences, register packing and
  * unpacking with sign or zero extension, frame-resident .param variables, and cvta between
- * generic and window addresses. */
-#include <stdio.h>
+ * generic and window addresses. The reports of accesses that fail are in exec_mem_report.c. */
 #include <string.h>
 
 #include "base/cpu.h"
@@ -12,21 +11,6 @@
 #include "mem/mem_policy.h"
 #include "mem/mem_shared.h"
 #include "mem/memsys.h"
-
-static const char *space_name(uint8_t s)
-{
-    switch (s) {
-    case IR_SPACE_GLOBAL: return "global";
-    case IR_SPACE_SHARED: return "shared";
-    case IR_SPACE_LOCAL: return "local";
-    case IR_SPACE_CONST: return "const";
-    case IR_SPACE_PARAM: return "param";
-    case IR_SPACE_GENERIC: return "generic";
-    case IR_SPACE_INSTRUCTION: return "instruction";
-    case IR_SPACE_CRS: return "call-return stack";
-    default: return "?";
-    }
-}
 
 /* exec_xinsn.aux of a memory instruction: MEM_AUX_ADDR32, its address is [reg32 + imm] taken
  * modulo 2^32: in a window space, as PTX's 32-bit address arithmetic does (nvcc -O3 forms
@@ -172,76 +156,6 @@ static int frame_param_access(exec_warp *w, const exec_xinsn *x, uint32_t mask, 
     return 0;
 }
 
-/* What an access does, for fault messages. */
-static const char *access_name(const mem_access *acc)
-{
-    static const char *const ops[] = {"read", "write", "atomic", "cache control", "fence"};
-    static const char *const cctl[] = {"cache control", "prefetch", "write-back", "invalidation",
-                                       "discard", "clean-line invalidation", "priority change"};
-    if (acc->op == MEM_OP_CACHE_CONTROL && acc->attrs->cctl <= IR_CCTL_PRIORITY)
-        return cctl[acc->attrs->cctl];
-    return acc->op <= MEM_OP_FENCE ? ops[acc->op] : "access";
-}
-
-/* Records a window error of the lanes `lanes` of access acc (exec.h exec_error): outside the
- * window (EXEC-WINDOW-001), or `misaligned` (EXEC-WINDOW-002). All lanes go into the count, the
- * access into the list while it has room. */
-static void window_error(exec_warp *w, const exec_xinsn *x, const mem_access *acc, uint32_t lanes,
-                         int misaligned)
-{
-    exec_stats *st = w->run->stats;
-    st->window_errors += (uint64_t)__builtin_popcount(lanes);
-    if (st->nerrors == EXEC_ERRORS_KEPT)
-        return;
-    exec_error *e = &st->errors[st->nerrors++];
-    uint32_t lane = (uint32_t)__builtin_ctz(lanes), bytes = (uint32_t)acc->elem_bytes * acc->vec;
-    uint64_t offset = acc->addr[lane];
-    ir_space sp = (ir_space)acc->space;
-    if (sp == IR_SPACE_GENERIC)
-        sp = memsys_resolve_generic(offset, &offset);
-    uint32_t allocated = sp == IR_SPACE_SHARED ? w->mctx.shared_bytes : w->mctx.local_bytes;
-    static const char *const what[] = {"load", "store", "atomic", "cache control", "fence"};
-    static const char *const outcome[] = {"it read 0", "the store was dropped",
-                                          "it did nothing and returned 0",
-                                          "the line was left alone", ""};
-    char where[96];
-    snprintf(where, sizeof where, "%s %s of %u bytes at window offset 0x%llx%s",
-             space_name((uint8_t)sp), what[acc->op <= MEM_OP_FENCE ? acc->op : 0], bytes,
-             (unsigned long long)offset,
-             lanes & (lanes - 1) ? " (and more lanes)" : "");
-    if (misaligned)
-        snprintf(e->message, sizeof e->message, "%s is not a multiple of %u: aligned down to 0x%llx",
-                 where, bytes, (unsigned long long)(offset - offset % (bytes ? bytes : 1)));
-    else if (offset >= MEM_WINDOW_BYTES)
-        snprintf(e->message, sizeof e->message, "%s is outside the 16 MiB %s window: %s", where,
-                 space_name((uint8_t)sp), outcome[acc->op <= MEM_OP_FENCE ? acc->op : 0]);
-    else
-        snprintf(e->message, sizeof e->message, "%s is outside the %u-byte %s allocation: %s",
-                 where, allocated, space_name((uint8_t)sp),
-                 outcome[acc->op <= MEM_OP_FENCE ? acc->op : 0]);
-    e->rule = misaligned ? "EXEC-WINDOW-002" : "EXEC-WINDOW-001";
-    e->insn_id = x->in->id;
-    e->line = x->in->line;
-    e->col = x->in->col;
-    e->lanes = lanes;
-    e->address = acc->addr[lane];
-    memcpy(e->ctaid, w->cta->ctaid, sizeof e->ctaid);
-    const uint32_t *b = w->run->launch->block;
-    uint32_t t = w->warp_in_cta * w->run->warp_lanes + lane;
-    e->tid[0] = t % b[0];
-    e->tid[1] = (t / b[0]) % b[1];
-    e->tid[2] = t / (b[0] * b[1]);
-}
-
-/* The warp's fault for a memory access that failed with *fault (EXEC-MEM-001). */
-static void access_fault(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
-                         const mem_fault *fault)
-{
-    warp_fault(w, x, fault->lane, "EXEC-MEM-001", "invalid %s %s of size %u at address 0x%llx: %s",
-               space_name(fault->space), access_name(acc), fault->bytes,
-               (unsigned long long)fault->address, fault->what);
-}
-
 static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
 {
     mem_fault fault;
@@ -270,12 +184,12 @@ static int do_access(exec_warp *w, const exec_xinsn *x, mem_access *acc)
                                   ? acc->misaligned_lanes & ~acc->window_lanes
                                   : 0;
         if (acc->window_lanes)
-            window_error(w, x, acc, acc->window_lanes, 0);
+            exec_mem_window_error(w, x, acc, acc->window_lanes, 0);
         if (misaligned)
-            window_error(w, x, acc, misaligned, 1);
+            exec_mem_window_error(w, x, acc, misaligned, 1);
         return 0;
     }
-    access_fault(w, x, acc, &fault);
+    exec_mem_fault(w, x, acc, &fault);
     return -1;
 }
 
@@ -324,7 +238,7 @@ static int global_warp(exec_warp *w, const exec_xinsn *x, mem_access *acc, uint6
         return -2;
     }
     if (rc < 0) {
-        access_fault(w, x, acc, &fault);
+        exec_mem_fault(w, x, acc, &fault);
         return -1;
     }
     if (rs->launch->on_access)
@@ -934,7 +848,7 @@ void exec_h_atom(exec_warp *w, const exec_xinsn *x, uint32_t mask)
         sp == IR_SPACE_LOCAL) {
         warp_fault(w, x, (unsigned)__builtin_ctz(mask), "EXEC-MEM-003",
                    "atomic on %s memory is not allowed",
-                   space_name((uint8_t)sp));
+                   exec_mem_space_name((uint8_t)sp));
         return;
     }
     if (do_access(w, x, acc) == 0) {
@@ -1038,12 +952,6 @@ void exec_mem_pack(exec_warp *w, const exec_xinsn *x, uint32_t mask, mem_access 
 }
 
 /* For exec_mem_same.c (exec_mem_internal.h). */
-void exec_mem_fault(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
-                    const mem_fault *fault)
-{
-    access_fault(w, x, acc, fault);
-}
-
 void exec_mem_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask)
 {
     fence_access(w, x, mask);

@@ -1,6 +1,8 @@
-/* What exec_mem.c shares with exec_mem_same.c, the loads whose lanes all read one address: the
- * address's part without a register, a loaded element's extension and its broadcast (inline:
- * the parameter load's own path keeps them), and exec_mem.c's fault, fence and unpacking steps. */
+/* What the memory-instruction files share: exec_mem.c (the handlers), exec_mem_same.c (the
+ * loads whose lanes all read one address) and exec_mem_report.c (the reports of failed
+ * accesses). The address's part without a register, a loaded element's extension and its
+ * broadcast are inline (the parameter load's own path keeps them); exec_mem.c's fence and
+ * unpacking steps and exec_mem_report.c's fault and window-error reports are calls. */
 #ifndef GMS_EXEC_EXEC_MEM_INTERNAL_H
 #define GMS_EXEC_EXEC_MEM_INTERNAL_H
 
@@ -67,9 +69,25 @@ static inline void broadcast_to_lanes(uint64_t *r, uint64_t v, uint32_t mask)
     }
 }
 
-/* The warp's fault for a memory access that failed with *fault (EXEC-MEM-001). */
+/* exec_mem_report.c, the reports of failed accesses (cold: called only when one fails). */
+
+/* The name of space s (an ir_space) in messages: "global", "shared", ...; "?" for a value that
+ * names no space. A static string, never NULL. */
+const char *exec_mem_space_name(uint8_t s);
+/* The warp's fault (warp_fault) for access acc that memsys_access failed with *fault
+ * (EXEC-MEM-001): at fault->lane, naming the space, the operation, fault->bytes bytes and the
+ * address. Returns nothing; the warp stops as warp_fault makes it. docs/faults.md. */
 void exec_mem_fault(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
                     const mem_fault *fault);
+/* Records a window error for the lanes `lanes` (a lane mask, not 0) of access acc in the run's
+ * exec_stats: outside its window or allocation (EXEC-WINDOW-001), or, with `misaligned` not 0,
+ * an address not a multiple of the access's bytes (EXEC-WINDOW-002). Every lane counts in
+ * window_errors; the first lane's address goes into errors[] while fewer than EXEC_ERRORS_KEPT
+ * are kept. Cannot fail. docs/faults.md, "Window errors". */
+void exec_mem_window_error(exec_warp *w, const exec_xinsn *x, const mem_access *acc,
+                           uint32_t lanes, int misaligned);
+
+/* exec_mem.c's steps for exec_mem_same.c. */
 /* A fence with instruction x's side effects (mem.fence) for the lanes `mask`. */
 void exec_mem_fence(exec_warp *w, const exec_xinsn *x, uint32_t mask);
 /* The value lane `lead` loaded (acc->data[lead]) into the destination registers' lanes `mask`. */

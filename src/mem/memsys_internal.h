@@ -1,6 +1,7 @@
-/* Memory-system internals shared by memsys.c (windows, dispatch), mem_hier.c (L1/L2/DRAM paths),
- * mem_control.c (cache control, fences) and mem_shared.c (shared-memory banks, constant cache).
- * Not part of the interface. */
+/* Memory-system internals shared by memsys.c (windows, dispatch), memsys_setup.c (creation,
+ * tallies, allocation, host copies), mem_hier.c (L1/L2/DRAM paths), mem_control.c (cache
+ * control, fences) and mem_shared.c (shared-memory banks, constant cache). Not part of the
+ * interface. */
 #ifndef GMS_MEM_MEMSYS_INTERNAL_H
 #define GMS_MEM_MEMSYS_INTERNAL_H
 
@@ -171,7 +172,8 @@ struct memsys {
 };
 
 /* memsys.c: the index of the allocation holding [addr, addr + bytes), or -1 (it becomes the
- * first one the next look-up tries, memsys.last_hit). */
+ * first one the next look-up tries, memsys.last_hit). memsys.c's own accesses inline it; the
+ * host copies (memsys_setup.c) and mem_global.c call it. */
 int mem_find_allocation(memsys *ms, uint64_t addr, uint64_t bytes);
 /* memsys.c: fills *f for lane `lane` and returns -1. */
 int mem_fail(mem_fault *f, mem_fault_kind kind, uint32_t lane, uint64_t addr, uint32_t bytes,
