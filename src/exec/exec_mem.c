@@ -642,6 +642,19 @@ static __attribute__((noinline)) void ld_shared_quiet_refused(exec_warp *w, cons
     ld_shared_reg_general(w, x, FULL_MASK, w->regs + (size_t)x->in->dst[0].reg * LANES);
 }
 
+/* The access record's fields that a quiet shared load's counts read (the operation, the element
+ * size, one element, the instruction); the rest is left as the launch's last access wrote it.
+ * Returns the launch's record. */
+static inline mem_access *quiet_header(exec_run_state *rs, const ir_insn *in)
+{
+    mem_access *acc = &rs->acc;
+    acc->op = MEM_OP_LOAD;
+    acc->elem_bytes = in->mem.elem_bytes;
+    acc->vec = 1;
+    acc->insn_id = in->id;
+    return acc;
+}
+
 /* A full warp's ld.shared of 32-bit address arithmetic without an observer (h_ld_shared_quiet32):
  * mem_shared_load_reg32_quiet, which needs no access header and writes no results: nothing
  * reads them (every other access of the launch writes its own header first, and the observer is
@@ -650,11 +663,7 @@ static __attribute__((noinline)) void ld_shared_quiet(exec_warp *w, const exec_x
 {
     exec_run_state *rs = w->run;
     const ir_insn *in = x->in;
-    mem_access *acc = &rs->acc;
-    acc->op = MEM_OP_LOAD; /* what the counts read */
-    acc->elem_bytes = in->mem.elem_bytes;
-    acc->vec = 1;
-    acc->insn_id = in->id;
+    mem_access *acc = quiet_header(rs, in);
     if (mem_shared_load_reg32_quiet(rs->ms, &w->mctx, acc,
                                     w->regs + (size_t)in->src[0].reg * LANES,
                                     (uint64_t)in->src[0].imm,
@@ -671,11 +680,7 @@ static __attribute__((noinline)) void ld_shared_quiet_part(exec_warp *w, const e
 {
     exec_run_state *rs = w->run;
     const ir_insn *in = x->in;
-    mem_access *acc = &rs->acc;
-    acc->op = MEM_OP_LOAD; /* what the counts read */
-    acc->elem_bytes = in->mem.elem_bytes;
-    acc->vec = 1;
-    acc->insn_id = in->id;
+    mem_access *acc = quiet_header(rs, in);
     if (mem_shared_load_reg32_quiet_mask(rs->ms, &w->mctx, acc,
                                          w->regs + (size_t)in->src[0].reg * LANES,
                                          (uint64_t)in->src[0].imm, mask,
