@@ -456,26 +456,35 @@ static inline mem_counters *insn_counters(memsys *ms, uint32_t id)
     return id < ms->ninsns ? &ms->per_insn[id] : &ms->unattributed;
 }
 
-/* The counts (one request, its wavefronts and bank conflicts) and acc's results of a full warp
- * the direct path takes, `bytes` a lane, whose offsets acc->addr lie as *s says (s->ok). */
-static inline __attribute__((always_inline)) void count_warp(memsys *ms, mem_access *acc,
-                                                            const warp_span *s, uint32_t bytes)
+/* The counts (one request, its wavefronts and bank conflicts) of a full warp the direct path
+ * takes, `bytes` a lane, whose offsets acc->addr lie as *s says (s->ok; read only when the words
+ * are a bank's row or more apart); the wavefronts. Writes none of acc's results. */
+static inline __attribute__((always_inline)) uint32_t count_quiet(memsys *ms,
+                                                                 const mem_access *acc,
+                                                                 const warp_span *s,
+                                                                 uint32_t bytes)
 {
     mem_counters *c = insn_counters(ms, acc->insn_id);
     ms->lead_acc = NULL; /* as access() forgets memsys_load_parks's answer */
+    if (words_near(ms, s, bytes)) {
+        c->shared.requests++;
+        c->shared.wavefronts++;
+        return 1;
+    }
+    return count_full_warp(ms, c, acc, s, bytes);
+}
+
+/* count_quiet, and acc's results as access() writes them for a shared access. */
+static inline __attribute__((always_inline)) void count_warp(memsys *ms, mem_access *acc,
+                                                            const warp_span *s, uint32_t bytes)
+{
     acc->levels = 1u << MEM_LEVEL_SHARED;
     acc->nserved = 0;
     acc->window_lanes = acc->misaligned_lanes = 0;
     acc->l1_tags = 0;
     acc->const_lookups = acc->const_misses = acc->const_addresses = 0;
     acc->dram_read_bytes = acc->dram_write_bytes = 0;
-    if (words_near(ms, s, bytes)) {
-        c->shared.requests++;
-        c->shared.wavefronts++;
-        acc->shared_wavefronts = 1;
-        return;
-    }
-    acc->shared_wavefronts = (uint16_t)count_full_warp(ms, c, acc, s, bytes);
+    acc->shared_wavefronts = (uint16_t)count_quiet(ms, acc, s, bytes);
 }
 
 /* shared_warp once its shape is known to be one it takes (`bytes` per lane, out and in as
@@ -644,7 +653,7 @@ __attribute__((target("avx2"))) static int shared_quiet_row32_avx2(memsys *ms,
 #endif
 
 /* mem_shared_load_reg32_quiet without AVX2: the offsets into acc->addr as row_span_plain makes
- * them, count_warp's counts without acc's results. */
+ * them, and count_quiet's counts. */
 static __attribute__((noinline)) int shared_quiet_plain(memsys *ms, const mem_ctx *ctx,
                                                         mem_access *acc, const uint64_t *row,
                                                         uint64_t base, uint64_t *out)
@@ -653,14 +662,7 @@ static __attribute__((noinline)) int shared_quiet_plain(memsys *ms, const mem_ct
     warp_span s = row_span_plain(row, base, 0xFFFFFFFFull, acc->addr, bytes, ctx->shared_bytes);
     if (!s.ok)
         return 1;
-    mem_counters *c = insn_counters(ms, acc->insn_id);
-    ms->lead_acc = NULL;
-    if (words_near(ms, &s, bytes)) {
-        c->shared.requests++;
-        c->shared.wavefronts++;
-    } else {
-        count_full_warp(ms, c, acc, &s, bytes);
-    }
+    count_quiet(ms, acc, &s, bytes);
     load_full_warp(ctx->shared, acc->addr, &s, bytes, out, 0);
     return 0;
 }
