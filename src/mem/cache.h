@@ -106,6 +106,12 @@ typedef struct cache_config {
                                 (see cache_storage_bytes) for the cache's arrays, so that many
                                 caches can share one mapping; NULL: the cache allocates */
     size_t storage_bytes;
+    void *index_storage;     /* optional, borrowed: zero-filled block of at least
+                                index_storage_bytes (see cache_index_storage_bytes) for the arrays
+                                a look-up reaches by set (line records, tag prints), so that many
+                                caches can keep those in one mapping of 2 MiB pages; with it,
+                                storage needs only cache_storage_bytes - cache_index_storage_bytes */
+    size_t index_storage_bytes;
     uint32_t slices;         /* 0 or 1: not sliced; n: the sets form n equal slices; a line's slice
                                 is chosen round-robin within aligned groups of n lines (rotated
                                 by a fold of the group number) and the index function picks the
@@ -161,6 +167,9 @@ void cache_config_default(cache_config *config, uint64_t size_bytes, uint32_t wa
 /* Bytes of storage a cache with this configuration needs (for config.storage); 0 when the
  * geometry is invalid. */
 size_t cache_storage_bytes(const cache_config *config);
+/* The part of cache_storage_bytes that config.index_storage may take instead (a multiple of 64
+ * bytes); 0 when the geometry is invalid. */
+size_t cache_index_storage_bytes(const cache_config *config);
 /* Creates a cache on top of `next` (copied; its ctx stays borrowed and must outlive the cache).
  * Line data and metadata are allocated up front with calloc (pages are touched lazily by the OS).
  * On success *out (OUT) owns the cache; free it with cache_destroy.

@@ -8,6 +8,7 @@
 
 #include "base/bits.h"
 #include "base/cpu.h"
+#include "base/pages.h"
 #include "mem/cache_internal.h"
 
 /* ---- creation ---- */
@@ -117,11 +118,16 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
 
 /* All per-line arrays live in one block. Line data and byte masks are indexed by a data slot that
  * a line receives when it is first filled (cache.c, data_slot), so the pages a run writes grow
- * with the lines it uses, however they spread over the sets. A large cache (an L2 of tens of MiB) gets it from an
- * anonymous mapping advised against huge pages: a run touches its lines sparsely (data in fill
- * order, way 0 of each set first), and a 2 MiB page zeroed by the kernel for each line first
- * written made a 1 Mi-element saxpy commit every byte of the h100 L2 and spend most of its time
- * in the kernel clearing pages (issue 13; bench/README.md, "Memory"). */
+ * with the lines it uses, however they spread over the sets. A large cache (an L2 of tens of
+ * MiB) gets its block from an anonymous mapping whose parts take the page size their use suits
+ * (advise_storage): the line records and tag prints, reached by set, are touched all over once
+ * a run has filled a few lines a set, so they take 2 MiB pages, one fault where 4 KiB pages
+ * took 512 (the h100 L2's 16 MiB of records were 4,000 faults of a 64 Ki-element saxpy);
+ * the byte masks and the data, written in fill order from their starts, take 4 KiB pages for
+ * their first 2 MiB, which is all a small kernel touches, and 2 MiB pages after that; the LAST
+ * list's links, touched only for persisting lines, keep 4 KiB pages. A 2 MiB page everywhere
+ * would commit the whole data array as soon as any line of each 2 MiB were written
+ * (issue 13; bench/README.md, "Memory" and "Session 17: lead"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
 enum { STORAGE_ARRAYS = 7 };
@@ -141,36 +147,78 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
     memcpy(sizes, list, sizeof list);
 }
 
-size_t cache_storage_bytes(const cache_config *config)
+enum { META, PRINTS, MASKS, DATA, LAST_PREV, LAST_NEXT, SCRATCH };
+
+/* The offsets of the arrays in one block (at[STORAGE_ARRAYS]: its size) for a cache of this
+ * configuration; 0 when the geometry is invalid. */
+static size_t storage_offsets(const cache_config *config, size_t at[STORAGE_ARRAYS + 1])
 {
     cache_config k = *config;
     if (!k.line_bytes)
         k.line_bytes = 128;
+    memset(at, 0, (STORAGE_ARRAYS + 1) * sizeof *at);
     if (!k.ways || k.size_bytes < k.line_bytes)
         return 0;
-    size_t sizes[STORAGE_ARRAYS], total = 0;
+    size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&k, sizes);
-    for (int i = 0; i < STORAGE_ARRAYS; i++) total += align64(sizes[i]);
-    return total;
+    for (int i = 0; i < STORAGE_ARRAYS; i++) at[i + 1] = at[i] + align64(sizes[i]);
+    return at[STORAGE_ARRAYS];
 }
 
+size_t cache_storage_bytes(const cache_config *config)
+{
+    size_t at[STORAGE_ARRAYS + 1];
+    return storage_offsets(config, at);
+}
+
+size_t cache_index_storage_bytes(const cache_config *config)
+{
+    size_t at[STORAGE_ARRAYS + 1];
+    storage_offsets(config, at);
+    return at[MASKS];
+}
+
+/* Advises the parts of a mapped storage block (offsets `at`, the last the block's end) to use
+ * the page sizes the comment above storage_sizes gives. */
+static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
+{
+    size_t by_set_end = pages_round_up(at[MASKS]);
+    pages_advise(block, by_set_end, 1);
+    size_t from = by_set_end;
+    for (int a = MASKS; a <= DATA; a++) { /* fill order: small pages first, then huge ones */
+        size_t end = pages_round_up(at[a + 1]);
+        size_t small_end = from + PAGES_HUGE_BYTES < end ? from + PAGES_HUGE_BYTES : end;
+        pages_advise(block + from, small_end - from, 0);
+        if (end > small_end)
+            pages_advise(block + small_end, end - small_end, 1);
+        from = end;
+    }
+    if (pages_round_up(at[STORAGE_ARRAYS]) > from)
+        pages_advise(block + from, pages_round_up(at[STORAGE_ARRAYS]) - from, 0);
+}
+
+/* The cache's arrays: from config.index_storage (the arrays reached by set) and config.storage
+ * (the rest, or all of them without index_storage) when they are lent, else from a mapping
+ * (large caches) or calloc. Returns MEM_OK or MEM_ERR_NOMEM. */
 static mem_status allocate_storage(cache *c)
 {
-    size_t sizes[STORAGE_ARRAYS];
-    storage_sizes(&c->config, sizes);
-    size_t total = 0;
-    for (int i = 0; i < STORAGE_ARRAYS; i++) total += align64(sizes[i]);
+    size_t at[STORAGE_ARRAYS + 1];
+    size_t total = storage_offsets(&c->config, at);
+    /* Arrays before `split` come from index_storage, lent; the rest from the block, at their
+     * offsets less `split`. */
+    size_t split = c->config.index_storage && c->config.index_storage_bytes >= at[MASKS]
+                       ? at[MASKS]
+                       : 0;
+    size_t need = total - split;
     uint8_t *block = NULL;
-    if (c->config.storage && c->config.storage_bytes >= total) {
+    if (c->config.storage && c->config.storage_bytes >= need) {
         block = c->config.storage; /* lent by the caller, zero-filled */
         c->storage_lent = 1;
-    } else if (total >= (size_t)4 << 20) {
-        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_NOHUGEPAGE
-            madvise(p, total, MADV_NOHUGEPAGE);
-#endif
-            block = p;
+    } else if (!split && total >= (size_t)4 << 20) {
+        need = pages_round_up(total);
+        block = pages_map_aligned(need);
+        if (block) {
+            advise_storage(block, at);
             c->storage_mapped = 1;
         }
     }
@@ -178,20 +226,19 @@ static mem_status allocate_storage(cache *c)
     if (!block) {
         /* 63 bytes more, so that the line records start a host cache line as mapped storage
          * does (cache_internal.h). */
-        c->storage = calloc(1, total + 63);
+        c->storage = calloc(1, need + 63);
         if (!c->storage)
             return MEM_ERR_NOMEM;
         block = c->storage + (-(uintptr_t)c->storage & 63);
     }
-    c->storage_bytes = total;
+    c->storage_bytes = need;
     void **ptrs[STORAGE_ARRAYS] = {(void **)&c->meta,      (void **)&c->prints,
                                    (void **)&c->byte_masks, (void **)&c->data,
                                    (void **)&c->last_prev,  (void **)&c->last_next,
                                    (void **)&c->scratch};
-    for (int i = 0; i < STORAGE_ARRAYS; i++) {
-        *ptrs[i] = block;
-        block += align64(sizes[i]);
-    }
+    for (int i = 0; i < STORAGE_ARRAYS; i++)
+        *ptrs[i] = at[i] < split ? (uint8_t *)c->config.index_storage + at[i]
+                                 : block + at[i] - split;
     return MEM_OK;
 }
 

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 
 #include "base/bits.h"
+#include "base/pages.h"
 #include "mem/mem_hier.h"
 #include "mem/mem_hints.h"
 #include "mem/memsys_internal.h"
@@ -287,31 +288,47 @@ mem_status hier_l2_write(memsys *ms, mem_request *rq, uint64_t addr, uint32_t by
 
 /* ---- creation ---- */
 
-/* n caches of one configuration, their arrays carved from one mapping. It is advised against
- * huge pages: each SM's cache touches only the part of its arrays its lines use, and a 2 MiB page
- * spans several SMs' caches, so huge pages committed (and zeroed) all of them. */
+/* A mapping of `bytes` (a multiple of 4 KiB) lent to per-SM caches, advised to use 2 MiB pages
+ * (huge) or 4 KiB pages and kept in ms->mappings for hier_destroy; NULL when it cannot be made
+ * (the caches then allocate their own). */
+static uint8_t *lent_mapping(memsys *ms, size_t bytes, int huge)
+{
+    if (!bytes || ms->nmappings == sizeof ms->mappings / sizeof ms->mappings[0])
+        return NULL;
+    uint8_t *p = pages_map_aligned(bytes);
+    if (p) {
+        pages_advise(p, bytes, huge);
+        ms->mappings[ms->nmappings] = p;
+        ms->mapping_bytes[ms->nmappings++] = bytes;
+    }
+    return p;
+}
+
+/* n caches of one configuration, their arrays carved from two mappings (base/pages.h). The
+ * arrays a look-up reaches by set (line records, tag prints) of all n share one on 2 MiB pages
+ * when they fill at least one: each SM's L1 touches its records all over, and h100's 132 L1s'
+ * 10 MiB of them took 2,700 faults of 4 KiB pages in a 1 Mi-element saxpy. The other arrays
+ * share one on 4 KiB pages: each cache writes its data from the start of its own part in fill
+ * order, and a 2 MiB page spans several SMs' parts, so huge pages there committed (and zeroed)
+ * all of them. */
 static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
                            const cache_next_level *next, diag_list *dl)
 {
     cache **a = calloc(n ? n : 1, sizeof *a);
     cache_config cc = *config;
-    size_t each = (cache_storage_bytes(config) + 4095) & ~(size_t)4095;
-    uint8_t *block = NULL;
-    if (a && each && n > 1 && ms->nmappings < sizeof ms->mappings / sizeof ms->mappings[0]) {
-        size_t total = each * n;
-        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-#ifdef MADV_NOHUGEPAGE
-            madvise(p, total, MADV_NOHUGEPAGE);
-#endif
-            block = p;
-            ms->mappings[ms->nmappings] = p;
-            ms->mapping_bytes[ms->nmappings++] = total;
-        }
+    size_t index_each = cache_index_storage_bytes(config); /* a multiple of 64 bytes */
+    int split = n > 1 && index_each * n >= PAGES_HUGE_BYTES;
+    size_t each = pages_round_up(cache_storage_bytes(config) - (split ? index_each : 0));
+    uint8_t *index_block = NULL, *block = NULL;
+    if (a && n > 1) {
+        index_block = split ? lent_mapping(ms, pages_round_up(index_each * n), 1) : NULL;
+        block = lent_mapping(ms, each * n, 0);
     }
     for (uint32_t i = 0; a && i < n; i++) {
         cc.storage = block ? block + each * i : NULL;
         cc.storage_bytes = block ? each : 0;
+        cc.index_storage = index_block ? index_block + index_each * i : NULL;
+        cc.index_storage_bytes = index_block ? index_each : 0;
         if (cache_create(&cc, next, dl, &a[i]) != MEM_OK) {
             for (uint32_t j = 0; j < i; j++) cache_destroy(a[j]);
             free(a);

@@ -91,8 +91,8 @@ struct memsys {
                                  tally views, which copy the pointer */
     cache **constant;  /* per SM: constant cache (tags only; data comes from the bank) */
     cache **icache;    /* per SM */
-    void *mappings[4]; /* storage blocks lent to the per-SM caches */
-    size_t mapping_bytes[4];
+    void *mappings[8]; /* storage blocks lent to the per-SM caches (two per array of them) */
+    size_t mapping_bytes[8];
     uint32_t nmappings;
     mem_counters *insn_all;    /* owned: every loaded module's instructions (insn_total) */
     uint32_t insn_total;

@@ -356,6 +356,85 @@ static void test_part_store_faults_data_once(void **state)
     diag_list_fini(&f.dl);
 }
 
+/* A cache lent two blocks, the arrays reached by set (line records, tag prints) from
+ * index_storage and the rest from storage of cache_storage_bytes - cache_index_storage_bytes
+ * (mem_hier.c lends per-SM caches these from a mapping of 2 MiB pages and one of 4 KiB pages):
+ * each array lies in its block, and fills and reads land as in a cache that allocates its own. */
+static void test_index_storage_lent(void **state)
+{
+    (void)state;
+    fixture f, own;
+    memset(&f, 0, sizeof f);
+    diag_list_init(&f.dl);
+    assert_int_equal(dram_create(NULL, &f.dl, &f.d), MEM_OK);
+    cache_config config;
+    cache_config_default(&config, (uint64_t)LINE * SETS * WAYS, WAYS);
+    size_t all = cache_storage_bytes(&config), index = cache_index_storage_bytes(&config);
+    assert_true(index > 0 && index < all && index % 64 == 0);
+    uint8_t *index_block = calloc(1, index), *rest = calloc(1, all - index);
+    assert_non_null(index_block);
+    assert_non_null(rest);
+    config.index_storage = index_block;
+    config.index_storage_bytes = index;
+    config.storage = rest;
+    config.storage_bytes = all - index;
+    cache_next_level next = cache_next_level_dram(f.d);
+    assert_int_equal(cache_create(&config, &next, &f.dl, &f.c), MEM_OK);
+    /* the line records of every slot and one print byte a slot are in the index part */
+    assert_true(index >= (size_t)f.c->slot_count * (sizeof(line_meta) + 1));
+    assert_ptr_equal((uint8_t *)f.c->meta, index_block);
+    assert_true(f.c->prints > index_block &&
+                f.c->prints + f.c->slot_count <= index_block + index);
+    uint8_t *const inside_rest[] = {(uint8_t *)f.c->byte_masks, f.c->data,
+                                    (uint8_t *)f.c->last_prev, (uint8_t *)f.c->last_next,
+                                    f.c->scratch};
+    for (size_t i = 0; i < sizeof inside_rest / sizeof inside_rest[0]; i++)
+        assert_true(inside_rest[i] >= rest && inside_rest[i] < rest + (all - index));
+    setup(&own, 0);
+    const uint64_t addrs[3] = {BASE + 5 * LINE, BASE + SET_STRIDE + 5 * LINE, BASE + 2 * LINE};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(dram_fill_pattern(f.d, addrs[i], LINE, (uint8_t)(0x40 + i)), MEM_OK);
+        assert_int_equal(dram_fill_pattern(own.d, addrs[i], LINE, (uint8_t)(0x40 + i)), MEM_OK);
+    }
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(read_word(&f, addrs[i]), 0x01010101u * (uint32_t)(0x40 + i));
+        assert_int_equal(read_word(&own, addrs[i]), 0x01010101u * (uint32_t)(0x40 + i));
+        assert_int_equal(line_of(f.c, addrs[i]), line_of(own.c, addrs[i]));
+    }
+    assert_int_equal(f.c->slots_used, 3);
+    assert_memory_equal(f.c->data, own.c->data, (size_t)3 * LINE);
+    assert_memory_equal(f.c->meta, own.c->meta, (size_t)f.c->slot_count * sizeof(line_meta));
+    teardown(&own);
+    cache_destroy(f.c);
+    free(index_block);
+    free(rest);
+    dram_destroy(f.d);
+    diag_list_fini(&f.dl);
+}
+
+/* A cache whose storage is 4 MiB or more maps it at a 2 MiB boundary (base/pages.h), so that
+ * its line records can take 2 MiB pages from their first byte; it works as a small one does. */
+static void test_large_storage_aligned(void **state)
+{
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof f);
+    diag_list_init(&f.dl);
+    assert_int_equal(dram_create(NULL, &f.dl, &f.d), MEM_OK);
+    cache_config config;
+    cache_config_default(&config, (uint64_t)8 << 20, 16);
+    assert_true(cache_storage_bytes(&config) >= (size_t)4 << 20);
+    cache_next_level next = cache_next_level_dram(f.d);
+    assert_int_equal(cache_create(&config, &next, &f.dl, &f.c), MEM_OK);
+    assert_int_equal(f.c->storage_mapped, 1);
+    assert_int_equal((uintptr_t)f.c->storage % ((uintptr_t)2 << 20), 0);
+    assert_ptr_equal((uint8_t *)f.c->meta, f.c->storage);
+    assert_int_equal(dram_fill_pattern(f.d, BASE + 77 * LINE, LINE, 0x5a), MEM_OK);
+    assert_int_equal(read_word(&f, BASE + 77 * LINE), 0x5a5a5a5au);
+    assert_int_equal(f.c->data[0], 0x5a);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +444,8 @@ int main(void)
         cmocka_unit_test(test_fill_faults_blocks_once),
         cmocka_unit_test(test_part_store_fresh_slot),
         cmocka_unit_test(test_part_store_faults_data_once),
+        cmocka_unit_test(test_index_storage_lent),
+        cmocka_unit_test(test_large_storage_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,31 @@
+/* Anonymous mappings whose parts take the host page size their use suits.
+ *
+ * A first touch of a 4 KiB page costs a fault (about 3.4 us on the development machine, a
+ * virtual machine); a 2 MiB page costs one fault and a 2 MiB clear (about 0.5 us per 4 KiB of it,
+ * bench/README.md, "Session 17: lead"). Memory a run touches all over (a large cache's line
+ * records) or from its start (data in fill order) is cheaper on 2 MiB pages; memory touched
+ * sparsely is cheaper on 4 KiB pages, because a 2 MiB page commits and clears all of itself. */
+#ifndef GMS_BASE_PAGES_H
+#define GMS_BASE_PAGES_H
+
+#include <stddef.h>
+
+enum { PAGES_SMALL_BYTES = 4096, PAGES_HUGE_BYTES = 2 << 20 };
+
+/* `bytes` rounded up to a whole number of 4 KiB pages. */
+static inline size_t pages_round_up(size_t bytes)
+{
+    return (bytes + PAGES_SMALL_BYTES - 1) & ~(size_t)(PAGES_SMALL_BYTES - 1);
+}
+
+/* A zero-filled anonymous mapping of `bytes` (a multiple of 4 KiB) starting at a 2 MiB boundary,
+ * so that parts advised to use 2 MiB pages can have them from their start; NULL when mmap fails.
+ * Free it with munmap(p, bytes). */
+void *pages_map_aligned(size_t bytes);
+
+/* Advises `bytes` from `p` (4 KiB aligned; the length is rounded up to whole pages) to use 2 MiB
+ * pages (huge != 0) or 4 KiB pages. Advice only: where the host lacks it nothing changes but
+ * the cost of the first touches. */
+void pages_advise(void *p, size_t bytes, int huge);
+
+#endif
