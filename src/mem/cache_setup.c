@@ -120,14 +120,13 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
  * a line receives when it is first filled (cache.c, data_slot), so the pages a run writes grow
  * with the lines it uses, however they spread over the sets. A large cache (an L2 of tens of
  * MiB) gets its block from an anonymous mapping whose parts take the page size their use suits
- * (advise_storage): the line records and tag prints, reached by set, are touched all over once
- * a run has filled a few lines a set, so they take 2 MiB pages, one fault where 4 KiB pages
- * took 512 (the h100 L2's 16 MiB of records were 4,000 faults of a 64 Ki-element saxpy);
- * the byte masks and the data, written in fill order from their starts, take 4 KiB pages for
- * their first 2 MiB, which is all a small kernel touches, and 2 MiB pages after that; the LAST
- * list's links, touched only for persisting lines, keep 4 KiB pages. A 2 MiB page everywhere
- * would commit the whole data array as soon as any line of each 2 MiB were written
- * (issue 13; bench/README.md, "Memory" and "Session 17: lead"). */
+ * (advise_storage, base/pages.h). The line records and tag prints, reached by set, are touched
+ * all over once a run has filled a few lines a set, and the byte masks and data are written in
+ * fill order from their starts: all four take 2 MiB pages, one fault where 4 KiB pages took 512
+ * (the h100 L2's records alone were 4,000 faults of a 1 Mi-element saxpy). The LAST list's
+ * links, touched only for persisting lines, start at a 2 MiB boundary and keep 4 KiB pages. A
+ * kernel that touches a few lines commits a few 2 MiB pages it did not need (issue 13;
+ * bench/README.md, "Session 17: lead"). */
 static size_t align64(size_t v) { return (v + 63) & ~(size_t)63; }
 
 enum { STORAGE_ARRAYS = 7 };
@@ -150,8 +149,10 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
 enum { META, PRINTS, MASKS, DATA, LAST_PREV, LAST_NEXT, SCRATCH };
 
 /* The offsets of the arrays in one block (at[STORAGE_ARRAYS]: its size) for a cache of this
- * configuration; 0 when the geometry is invalid. */
-static size_t storage_offsets(const cache_config *config, size_t at[STORAGE_ARRAYS + 1])
+ * configuration, each at a multiple of 64 bytes; with `mapped`, the arrays after the data start
+ * at a 2 MiB boundary (advise_storage). Returns the size; 0 when the geometry is invalid. */
+static size_t storage_offsets(const cache_config *config, int mapped,
+                              size_t at[STORAGE_ARRAYS + 1])
 {
     cache_config k = *config;
     if (!k.line_bytes)
@@ -161,40 +162,33 @@ static size_t storage_offsets(const cache_config *config, size_t at[STORAGE_ARRA
         return 0;
     size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&k, sizes);
-    for (int i = 0; i < STORAGE_ARRAYS; i++) at[i + 1] = at[i] + align64(sizes[i]);
+    for (int i = 0; i < STORAGE_ARRAYS; i++) {
+        at[i + 1] = at[i] + align64(sizes[i]);
+        if (mapped && i + 1 == LAST_PREV)
+            at[i + 1] = (at[i + 1] + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1);
+    }
     return at[STORAGE_ARRAYS];
 }
 
 size_t cache_storage_bytes(const cache_config *config)
 {
     size_t at[STORAGE_ARRAYS + 1];
-    return storage_offsets(config, at);
+    return storage_offsets(config, 0, at);
 }
 
 size_t cache_index_storage_bytes(const cache_config *config)
 {
     size_t at[STORAGE_ARRAYS + 1];
-    storage_offsets(config, at);
+    storage_offsets(config, 0, at);
     return at[MASKS];
 }
 
-/* Advises the parts of a mapped storage block (offsets `at`, the last the block's end) to use
- * the page sizes the comment above storage_sizes gives. */
+/* Advises a mapped storage block (offsets `at` from storage_offsets with `mapped`, the last the
+ * block's end) to use the page sizes the comment above storage_sizes gives. */
 static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
 {
-    size_t by_set_end = pages_round_up(at[MASKS]);
-    pages_advise(block, by_set_end, 1);
-    size_t from = by_set_end;
-    for (int a = MASKS; a <= DATA; a++) { /* fill order: small pages first, then huge ones */
-        size_t end = pages_round_up(at[a + 1]);
-        size_t small_end = from + PAGES_HUGE_BYTES < end ? from + PAGES_HUGE_BYTES : end;
-        pages_advise(block + from, small_end - from, 0);
-        if (end > small_end)
-            pages_advise(block + small_end, end - small_end, 1);
-        from = end;
-    }
-    if (pages_round_up(at[STORAGE_ARRAYS]) > from)
-        pages_advise(block + from, pages_round_up(at[STORAGE_ARRAYS]) - from, 0);
+    pages_advise(block, at[LAST_PREV], 1);
+    pages_advise(block + at[LAST_PREV], at[STORAGE_ARRAYS] - at[LAST_PREV], 0);
 }
 
 /* The cache's arrays: from config.index_storage (the arrays reached by set) and config.storage
@@ -203,7 +197,7 @@ static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
 static mem_status allocate_storage(cache *c)
 {
     size_t at[STORAGE_ARRAYS + 1];
-    size_t total = storage_offsets(&c->config, at);
+    size_t total = storage_offsets(&c->config, 0, at);
     /* Arrays before `split` come from index_storage, lent; the rest from the block, at their
      * offsets less `split`. */
     size_t split = c->config.index_storage && c->config.index_storage_bytes >= at[MASKS]
@@ -215,7 +209,7 @@ static mem_status allocate_storage(cache *c)
         block = c->config.storage; /* lent by the caller, zero-filled */
         c->storage_lent = 1;
     } else if (!split && total >= (size_t)4 << 20) {
-        need = pages_round_up(total);
+        need = pages_round_up(storage_offsets(&c->config, 1, at));
         block = pages_map_aligned(need);
         if (block) {
             advise_storage(block, at);

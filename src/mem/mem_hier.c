@@ -295,6 +295,8 @@ static uint8_t *lent_mapping(memsys *ms, size_t bytes, int huge)
 {
     if (!bytes || ms->nmappings == sizeof ms->mappings / sizeof ms->mappings[0])
         return NULL;
+    if (huge) /* its last part may then take a 2 MiB page too */
+        bytes = (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1);
     uint8_t *p = pages_map_aligned(bytes);
     if (p) {
         pages_advise(p, bytes, huge);
@@ -304,20 +306,21 @@ static uint8_t *lent_mapping(memsys *ms, size_t bytes, int huge)
     return p;
 }
 
-/* n caches of one configuration, their arrays carved from two mappings (base/pages.h). The
- * arrays a look-up reaches by set (line records, tag prints) of all n share one on 2 MiB pages
- * when they fill at least one: each SM's L1 touches its records all over, and h100's 132 L1s'
- * 10 MiB of them took 2,700 faults of 4 KiB pages in a 1 Mi-element saxpy. The other arrays
- * share one on 4 KiB pages: each cache writes its data from the start of its own part in fill
- * order, and a 2 MiB page spans several SMs' parts, so huge pages there committed (and zeroed)
- * all of them. */
+/* n caches of one configuration, their arrays carved from one mapping of 4 KiB pages, or, with
+ * `index_huge`, from two (base/pages.h). With it, the arrays a look-up reaches by set (line
+ * records, tag prints) of all n share one on 2 MiB pages when they fill at least one: each SM's
+ * L1 touches its records all over under a data-heavy kernel, and the h100's 132 L1s' 10 MiB of
+ * them took 2,700 faults of 4 KiB pages in a 1 Mi-element saxpy. (An instruction cache's few
+ * used sets would commit 2 MiB pages for a few 4 KiB ones.) The other arrays stay on 4 KiB
+ * pages: each cache writes its data from the start of its own part in fill order, and a 2 MiB
+ * page spans several SMs' parts, so huge pages there committed (and zeroed) all of them. */
 static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
-                           const cache_next_level *next, diag_list *dl)
+                           const cache_next_level *next, int index_huge, diag_list *dl)
 {
     cache **a = calloc(n ? n : 1, sizeof *a);
     cache_config cc = *config;
     size_t index_each = cache_index_storage_bytes(config); /* a multiple of 64 bytes */
-    int split = n > 1 && index_each * n >= PAGES_HUGE_BYTES;
+    int split = index_huge && n > 1 && index_each * n >= PAGES_HUGE_BYTES;
     size_t each = pages_round_up(cache_storage_bytes(config) - (split ? index_each : 0));
     uint8_t *index_block = NULL, *block = NULL;
     if (a && n > 1) {
@@ -378,18 +381,18 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.write_through_kinds = c->l1.global_store_write_through ? 1u << LINE_KIND_GLOBAL : 0;
     if (!c->l1.local_write_back)
         cc.write_through_kinds |= 1u << LINE_KIND_LOCAL;
-    ms->l1 = ms->l2 ? cache_array(ms, c->sm_count, &cc, &to_l2, dl) : NULL;
+    ms->l1 = ms->l2 ? cache_array(ms, c->sm_count, &cc, &to_l2, 1, dl) : NULL;
     cache_next_level tags = {ms, tags_only_read, tags_only_write, false};
     cache_config_default(&cc, c->constant.bytes, c->constant.ways);
     cc.line_bytes = c->constant.line_bytes;
     cc.sector_bytes = c->constant.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
-    ms->constant = ms->l1 ? cache_array(ms, c->sm_count, &cc, &tags, dl) : NULL;
+    ms->constant = ms->l1 ? cache_array(ms, c->sm_count, &cc, &tags, 0, dl) : NULL;
     cache_config_default(&cc, c->icache.bytes, c->icache.ways);
     cc.line_bytes = c->icache.line_bytes;
     cc.sector_bytes = c->icache.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
-    ms->icache = ms->constant ? cache_array(ms, c->sm_count, &cc, &tags, dl) : NULL;
+    ms->icache = ms->constant ? cache_array(ms, c->sm_count, &cc, &tags, 0, dl) : NULL;
     return ms->icache ? 0 : -1;
 }
 
