@@ -4,7 +4,7 @@
  * a byte of the page must differ from the page's single fill byte. Slots are never removed (pages
  * are only released back to "fill byte only"), so linear probing needs no tombstones.
  *
- * Page data comes from slabs (anonymous mappings, growing from 64 KiB to 2 MiB) carved in the
+ * Page data comes from slabs (anonymous mappings, 64 KiB for the first, 2 MiB after) carved in the
  * order pages are first written, so input buffers fill whole slabs, page-aligned, without a
  * malloc and a free per page; a released page goes to a free list for the next one. A slab's
  * memory is zero until written, so a new page whose fill byte is 0 needs no clearing: an upload
@@ -125,7 +125,7 @@ static mem_status page_insert(dram *d, uint64_t page_number, dram_page **out)
     return MEM_OK;
 }
 
-/* A new slab of d->slab_bytes (at least a page); the next one doubles up to 2 MiB. Returns 0,
+/* A new slab of d->slab_bytes (at least a page); the next one is 2 MiB. Returns 0,
  * or -1 when mapping fails. A slab of 2 MiB or more is carved from its start in the order pages
  * are first written, so it takes 2 MiB pages (base/pages.h): an upload of an input buffer faults
  * once per 2 MiB instead of 512 times, and at most the last slab's rest is committed unused. */
@@ -154,8 +154,10 @@ static int slab_add(dram *d)
     d->slabs[d->nslabs++] = (dram_slab){m, bytes};
     d->carve = m;
     d->carve_left = bytes;
-    if (d->slab_bytes < SLAB_MAX_BYTES)
-        d->slab_bytes *= 2;
+    /* The first slab is small (a kernel with little data commits little); the next ones are
+     * 2 MiB, on 2 MiB pages: slabs doubling through 128 KiB .. 1 MiB on 4 KiB pages faulted
+     * 480 times more for an upload of a few MiB. */
+    d->slab_bytes = SLAB_MAX_BYTES;
     return 0;
 }
 

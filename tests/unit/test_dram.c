@@ -196,7 +196,7 @@ static void test_released_data_is_reused_clean(void **state)
     dram_destroy(d);
 }
 
-/* Pages written densely across several slabs (64 KiB, 128 KiB, ... 2 MiB ones: 12 MiB here) keep
+/* Pages written densely across several slabs (a 64 KiB one, then 2 MiB ones: 12 MiB here) keep
  * their own bytes, and a page as large as the biggest slab works too. */
 static void test_dense_pages_over_slabs(void **state)
 {
