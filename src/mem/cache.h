@@ -112,6 +112,16 @@ typedef struct cache_config {
                                 caches can keep those in one mapping of 2 MiB pages; with it,
                                 storage needs only cache_storage_bytes - cache_index_storage_bytes */
     size_t index_storage_bytes;
+    void *data_storage;      /* optional, borrowed, only with index_storage: zero-filled block of
+                                at least data_storage_bytes (see cache_data_storage_bytes) that
+                                data_stride caches share for their byte masks and line data,
+                                their data slots interleaved: this cache's k-th slot is slot
+                                k x data_stride + data_index of the block, so that caches that
+                                fill at similar rates use a dense prefix of it (which may then
+                                take 2 MiB pages); with it, storage needs only cache_storage_bytes
+                                - cache_index_storage_bytes - cache_data_storage_bytes(config, 1) */
+    size_t data_storage_bytes;
+    uint32_t data_stride, data_index; /* data_index < data_stride */
     uint32_t slices;         /* 0 or 1: not sliced; n: the sets form n equal slices; a line's slice
                                 is chosen round-robin within aligned groups of n lines (rotated
                                 by a fold of the group number) and the index function picks the
@@ -170,6 +180,9 @@ size_t cache_storage_bytes(const cache_config *config);
 /* The part of cache_storage_bytes that config.index_storage may take instead (a multiple of 64
  * bytes); 0 when the geometry is invalid. */
 size_t cache_index_storage_bytes(const cache_config *config);
+/* The bytes of a config.data_storage block shared by n caches of this configuration (a multiple
+ * of 64); 0 when the geometry is invalid. */
+size_t cache_data_storage_bytes(const cache_config *config, uint32_t n);
 /* Creates a cache on top of `next` (copied; its ctx stays borrowed and must outlive the cache).
  * Line data and metadata are allocated up front with calloc (pages are touched lazily by the OS).
  * On success *out (OUT) owns the cache; free it with cache_destroy.

@@ -85,7 +85,11 @@ struct cache {
     uint64_t *byte_masks;    /* per data slot: bitmap_words of valid bits (all ones over valid
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */
-    uint32_t slots_used;
+    uint32_t slots_used;     /* data slots handed out */
+    uint32_t data_stride, data_first; /* the k-th slot handed out (k from 0) is numbered
+                                         k x data_stride + data_first (1 + its index in data
+                                         and byte_masks): 1 and 1 unless data storage is lent
+                                         to several caches (cache_config.data_storage) */
     uint32_t *slots_from;    /* a view (cache_view.c): the origin's slots_used, taken atomically
                                 because views on several threads allocate data slots at once;
                                 NULL in a cache itself */
@@ -117,18 +121,20 @@ struct cache {
     uint64_t used_groups[];
 };
 
-/* The data slots handed out so far: a slot numbered above it (1 + index) is handed out later,
- * and its line bytes are still the storage's zeros. */
+/* The number (1 + index) of the data slot handed out last, 0 before the first: a slot numbered
+ * above it is handed out later, and its line bytes are still the storage's zeros. */
 static inline uint32_t cache_slots_now(const cache *c)
 {
-    return c->slots_from ? __atomic_load_n(c->slots_from, __ATOMIC_RELAXED) : c->slots_used;
+    uint32_t n = c->slots_from ? __atomic_load_n(c->slots_from, __ATOMIC_RELAXED) : c->slots_used;
+    return n ? (n - 1) * c->data_stride + c->data_first : 0;
 }
 
 /* The next free data slot (1 + its index), in fill order. */
 static inline uint32_t cache_new_data_slot(cache *c)
 {
-    return c->slots_from ? __atomic_add_fetch(c->slots_from, 1, __ATOMIC_RELAXED)
-                         : ++c->slots_used;
+    uint32_t n = c->slots_from ? __atomic_add_fetch(c->slots_from, 1, __ATOMIC_RELAXED)
+                               : ++c->slots_used;
+    return (n - 1) * c->data_stride + c->data_first;
 }
 
 #endif

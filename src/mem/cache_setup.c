@@ -183,6 +183,29 @@ size_t cache_index_storage_bytes(const cache_config *config)
     return at[MASKS];
 }
 
+/* The byte masks' and the data's bytes in a data block shared by n caches (the masks of every
+ * slot, then the data of every slot); *masks_bytes (OUT, may be NULL): the first part's. */
+static size_t data_block_bytes(const cache_config *config, uint32_t n, size_t *masks_bytes)
+{
+    size_t at[STORAGE_ARRAYS + 1];
+    storage_offsets(config, 0, at);
+    cache_config k = *config;
+    if (!k.line_bytes)
+        k.line_bytes = 128;
+    size_t sizes[STORAGE_ARRAYS] = {0};
+    if (at[STORAGE_ARRAYS])
+        storage_sizes(&k, sizes);
+    size_t masks = align64(sizes[MASKS] * n);
+    if (masks_bytes)
+        *masks_bytes = masks;
+    return masks + align64(sizes[DATA] * n);
+}
+
+size_t cache_data_storage_bytes(const cache_config *config, uint32_t n)
+{
+    return data_block_bytes(config, n, NULL);
+}
+
 /* Advises a mapped storage block (offsets `at` from storage_offsets with `mapped`, the last the
  * block's end) to use the page sizes the comment above storage_sizes gives. */
 static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
@@ -191,25 +214,31 @@ static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
     pages_advise(block + at[LAST_PREV], at[STORAGE_ARRAYS] - at[LAST_PREV], 0);
 }
 
-/* The cache's arrays: from config.index_storage (the arrays reached by set) and config.storage
- * (the rest, or all of them without index_storage) when they are lent, else from a mapping
- * (large caches) or calloc. Returns MEM_OK or MEM_ERR_NOMEM. */
+/* The cache's arrays: from config.index_storage (the arrays reached by set), config.data_storage
+ * (masks and data, interleaved with other caches' slots) and config.storage (the rest) as far
+ * as they are lent, else from a mapping (large caches) or calloc. Sets the data slots'
+ * numbering (data_stride, data_first). Returns MEM_OK or MEM_ERR_NOMEM. */
 static mem_status allocate_storage(cache *c)
 {
+    const cache_config *k = &c->config;
     size_t at[STORAGE_ARRAYS + 1];
-    size_t total = storage_offsets(&c->config, 0, at);
-    /* Arrays before `split` come from index_storage, lent; the rest from the block, at their
-     * offsets less `split`. */
-    size_t split = c->config.index_storage && c->config.index_storage_bytes >= at[MASKS]
-                       ? at[MASKS]
-                       : 0;
-    size_t need = total - split;
+    size_t total = storage_offsets(k, 0, at);
+    int index_lent = k->index_storage && k->index_storage_bytes >= at[MASKS];
+    size_t masks_bytes = 0;
+    int data_lent = index_lent && k->data_storage && k->data_index < k->data_stride &&
+                    k->data_storage_bytes >= data_block_bytes(k, k->data_stride, &masks_bytes);
+    c->data_stride = data_lent ? k->data_stride : 1;
+    c->data_first = (data_lent ? k->data_index : 0) + 1;
+    /* Arrays before `from` are lent; the rest come from the block, at their offsets less
+     * `from`. */
+    size_t from = data_lent ? at[LAST_PREV] : index_lent ? at[MASKS] : 0;
+    size_t need = total - from;
     uint8_t *block = NULL;
-    if (c->config.storage && c->config.storage_bytes >= need) {
-        block = c->config.storage; /* lent by the caller, zero-filled */
+    if (k->storage && k->storage_bytes >= need) {
+        block = k->storage; /* lent by the caller, zero-filled */
         c->storage_lent = 1;
-    } else if (!split && total >= (size_t)4 << 20) {
-        need = pages_round_up(storage_offsets(&c->config, 1, at));
+    } else if (!from && total >= (size_t)4 << 20) {
+        need = pages_round_up(storage_offsets(k, 1, at));
         block = pages_map_aligned(need);
         if (block) {
             advise_storage(block, at);
@@ -231,8 +260,10 @@ static mem_status allocate_storage(cache *c)
                                    (void **)&c->last_prev,  (void **)&c->last_next,
                                    (void **)&c->scratch};
     for (int i = 0; i < STORAGE_ARRAYS; i++)
-        *ptrs[i] = at[i] < split ? (uint8_t *)c->config.index_storage + at[i]
-                                 : block + at[i] - split;
+        *ptrs[i] = at[i] >= from ? block + at[i] - from
+                   : i < MASKS   ? (uint8_t *)k->index_storage + at[i]
+                   : i == MASKS  ? (uint8_t *)k->data_storage
+                                 : (uint8_t *)k->data_storage + masks_bytes;
     return MEM_OK;
 }
 

@@ -307,24 +307,33 @@ static uint8_t *lent_mapping(memsys *ms, size_t bytes, int huge)
 }
 
 /* n caches of one configuration, their arrays carved from one mapping of 4 KiB pages, or, with
- * `index_huge`, from two (base/pages.h). With it, the arrays a look-up reaches by set (line
- * records, tag prints) of all n share one on 2 MiB pages when they fill at least one: each SM's
- * L1 touches its records all over under a data-heavy kernel, and the h100's 132 L1s' 10 MiB of
- * them took 2,700 faults of 4 KiB pages in a 1 Mi-element saxpy. (An instruction cache's few
- * used sets would commit 2 MiB pages for a few 4 KiB ones.) The other arrays stay on 4 KiB
- * pages: each cache writes its data from the start of its own part in fill order, and a 2 MiB
- * page spans several SMs' parts, so huge pages there committed (and zeroed) all of them. */
+ * `huge`, from three (base/pages.h). With it, the arrays a look-up reaches by set (line records,
+ * tag prints) of all n share one on 2 MiB pages: each SM's L1 touches its records all over under
+ * a data-heavy kernel, and the h100's 132 L1s' 10 MiB of them took 2,700 faults of 4 KiB pages
+ * in a 1 Mi-element saxpy. Their byte masks and data share one on 2 MiB pages too, the caches'
+ * data slots interleaved (cache_config.data_storage): SMs that fill at similar rates use a
+ * dense prefix of it, where each cache's own array in fill order would have had a 2 MiB page
+ * span several SMs' arrays and commit them all (2,600 faults of 4 KiB pages in that saxpy).
+ * The rest (the persisting-line links, the scratch line) stays on 4 KiB pages. (An instruction
+ * cache's few used sets would commit 2 MiB pages for a few 4 KiB ones: huge is 0 for it.) */
 static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
-                           const cache_next_level *next, int index_huge, diag_list *dl)
+                           const cache_next_level *next, int huge, diag_list *dl)
 {
     cache **a = calloc(n ? n : 1, sizeof *a);
     cache_config cc = *config;
-    size_t index_each = cache_index_storage_bytes(config); /* a multiple of 64 bytes */
-    int split = index_huge && n > 1 && index_each * n >= PAGES_HUGE_BYTES;
-    size_t each = pages_round_up(cache_storage_bytes(config) - (split ? index_each : 0));
-    uint8_t *index_block = NULL, *block = NULL;
+    size_t index_each = cache_index_storage_bytes(config); /* multiples of 64 bytes */
+    size_t data_all = cache_data_storage_bytes(config, n);
+    int split = huge && n > 1 && index_each * n >= PAGES_HUGE_BYTES;
+    size_t each = cache_storage_bytes(config);
+    if (split)
+        each -= index_each + cache_data_storage_bytes(config, 1);
+    each = pages_round_up(each);
+    uint8_t *index_block = NULL, *data_block = NULL, *block = NULL;
     if (a && n > 1) {
-        index_block = split ? lent_mapping(ms, pages_round_up(index_each * n), 1) : NULL;
+        if (split) {
+            index_block = lent_mapping(ms, pages_round_up(index_each * n), 1);
+            data_block = index_block ? lent_mapping(ms, pages_round_up(data_all), 1) : NULL;
+        }
         block = lent_mapping(ms, each * n, 0);
     }
     for (uint32_t i = 0; a && i < n; i++) {
@@ -332,6 +341,10 @@ static cache **cache_array(memsys *ms, uint32_t n, const cache_config *config,
         cc.storage_bytes = block ? each : 0;
         cc.index_storage = index_block ? index_block + index_each * i : NULL;
         cc.index_storage_bytes = index_block ? index_each : 0;
+        cc.data_storage = data_block;
+        cc.data_storage_bytes = data_block ? data_all : 0;
+        cc.data_stride = n;
+        cc.data_index = i;
         if (cache_create(&cc, next, dl, &a[i]) != MEM_OK) {
             for (uint32_t j = 0; j < i; j++) cache_destroy(a[j]);
             free(a);

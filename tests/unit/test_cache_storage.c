@@ -435,6 +435,71 @@ static void test_large_storage_aligned(void **state)
     teardown(&f);
 }
 
+/* Two caches lent one data block (cache_config.data_storage, stride 2) interleave their data
+ * slots: cache i's k-th fill takes slot 2k + i of the block, its bytes and byte masks there, so
+ * that caches filling at similar rates use a dense prefix (mem_hier.c lends the per-SM L1s one
+ * on 2 MiB pages); each cache counts its own slots, and reads return each cache's lines. */
+static void test_data_storage_interleaved(void **state)
+{
+    (void)state;
+    dram *d;
+    diag_list dl;
+    diag_list_init(&dl);
+    assert_int_equal(dram_create(NULL, &dl, &d), MEM_OK);
+    cache_config config;
+    cache_config_default(&config, (uint64_t)LINE * SETS * WAYS, WAYS);
+    size_t index = cache_index_storage_bytes(&config), both = cache_data_storage_bytes(&config, 2);
+    size_t rest = cache_storage_bytes(&config) - index - cache_data_storage_bytes(&config, 1);
+    assert_true(both >= (size_t)2 * LINE * SETS * WAYS);
+    uint8_t *index_block = calloc(2, index), *data_block = calloc(1, both),
+            *rest_block = calloc(2, rest);
+    assert_true(index_block && data_block && rest_block);
+    cache *c[2];
+    cache_next_level next = cache_next_level_dram(d);
+    for (uint32_t i = 0; i < 2; i++) {
+        config.index_storage = index_block + i * index;
+        config.index_storage_bytes = index;
+        config.data_storage = data_block;
+        config.data_storage_bytes = both;
+        config.data_stride = 2;
+        config.data_index = i;
+        config.storage = rest_block + i * rest;
+        config.storage_bytes = rest;
+        assert_int_equal(cache_create(&config, &next, &dl, &c[i]), MEM_OK);
+        assert_ptr_equal(c[i]->data, c[0]->data);
+        assert_ptr_equal(c[i]->byte_masks, (uint64_t *)data_block);
+        assert_true(c[i]->last_prev >= (uint32_t *)(rest_block + i * rest) &&
+                    (uint8_t *)c[i]->scratch < rest_block + (i + 1) * rest);
+    }
+    const uint64_t addrs[3] = {BASE + 5 * LINE, BASE + 2 * LINE, BASE + SET_STRIDE + 5 * LINE};
+    for (int j = 0; j < 3; j++)
+        assert_int_equal(dram_fill_pattern(d, addrs[j], LINE, (uint8_t)(0x60 + j)), MEM_OK);
+    /* cache 0 fills lines 0 and 1, cache 1 fills line 2, then cache 0 line 2 */
+    const int who[4] = {0, 0, 1, 0}, what[4] = {0, 1, 2, 2}, slot[4] = {1, 3, 2, 5};
+    for (int f = 0; f < 4; f++) {
+        uint32_t v = 0;
+        cache_hints h = {0};
+        cache_result r;
+        assert_int_equal(cache_read(c[who[f]], addrs[what[f]], 4, &v, &h, &r), MEM_OK);
+        assert_int_equal(v, 0x01010101u * (uint32_t)(0x60 + what[f]));
+        uint32_t line = line_of(c[who[f]], addrs[what[f]]);
+        assert_int_equal(LINE_FIELD(c[who[f]], line, data_slots), slot[f]);
+        assert_int_equal(c[0]->data[(size_t)(slot[f] - 1) * LINE], 0x60 + what[f]);
+        assert_int_equal(cache_slots_now(c[who[f]]), slot[f]);
+    }
+    assert_int_equal(c[0]->slots_used, 3);
+    assert_int_equal(c[1]->slots_used, 1);
+    /* slot 4 (cache 1's second) was never handed out: its bytes are still zeros */
+    for (int b = 0; b < LINE; b++)
+        assert_int_equal(c[0]->data[3 * LINE + b], 0);
+    for (int i = 0; i < 2; i++) cache_destroy(c[i]);
+    free(index_block);
+    free(data_block);
+    free(rest_block);
+    dram_destroy(d);
+    diag_list_fini(&dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_part_store_faults_data_once),
         cmocka_unit_test(test_index_storage_lent),
         cmocka_unit_test(test_large_storage_aligned),
+        cmocka_unit_test(test_data_storage_interleaved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
