@@ -877,6 +877,8 @@ void exec_program_destroy(exec_program *p)
     free(p->funcs);
     if (p->reg_arena)
         munmap(p->reg_arena, p->reg_arena_bytes);
+    if (p->slot_arena)
+        munmap(p->slot_arena, p->slot_arena_bytes);
     free(p->insn_counts);
     free(p->module_var_addr);
     free(p->const_bank);

@@ -211,7 +211,8 @@ static void cta_destroy(exec_cta *cta)
     }
     if (cta->shared_own)
         free(cta->shared);
-    free(cta); /* the slot's block: the warps and entry frames with it */
+    if (!cta->block_lent)
+        free(cta); /* the slot's block: the warps and entry frames with it */
 }
 
 /* "30.0 KiB", "4.1 GiB": a byte count for a message. */
@@ -332,28 +333,73 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
-/* A fresh slot's storage: one allocation (one malloc and one free a slot, where there were
- * three and two more a warp) for the CTA, its `nwarps` warps, each warp's entry frame (lent: a
- * call moves the call stack to an array of its own, warp_frame_push) and that frame's parameter
- * storage, each part but the parameter storage (warp_frame_push clears it) cleared on its own
- * (a memset of the whole, or calloc's, is a `rep stosb` of several KiB); the entry frames'
- * register files come from the launch's register arena (cta_init). Shared memory is a calloc of its own, so that a large one stays untouched pages
- * until the kernel uses it; none (0 bytes) is a zero byte at the block's end. NULL when out
- * of memory, with the EXEC-NOMEM-004 report of a CTA. */
-static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nwarps,
-                            uint32_t shared_bytes)
+/* Where a slot block's parts start for CTAs of `nwarps` warps (slot_alloc): the warps, their
+ * entry frames, those frames' parameter storage (*params_each bytes a warp), and the end, where
+ * a CTA without shared memory keeps a zero byte. */
+typedef struct slot_layout {
+    size_t warps_at, frames_at, params_at, params_each, end;
+} slot_layout;
+
+static slot_layout slot_layout_of(const exec_run_state *rs, uint32_t nwarps)
 {
-    size_t params_bytes = (size_t)rs->entry->param_area_bytes * LANES;
-    if (!params_bytes)
-        params_bytes = 8; /* what warp_frame_push gives an empty area */
-    size_t warps_at = align16(sizeof(exec_cta));
-    size_t frames_at = align16(warps_at + nwarps * sizeof(exec_warp));
-    size_t params_at = align16(frames_at + nwarps * sizeof(exec_frame));
-    size_t end = params_at + nwarps * align16(params_bytes);
-    uint8_t *block = malloc(end + 1);
-    uint8_t *shared = shared_bytes ? calloc(shared_bytes, 1) : block ? block + end : NULL;
+    slot_layout l;
+    l.params_each = (size_t)rs->entry->param_area_bytes * LANES;
+    if (!l.params_each)
+        l.params_each = 8; /* what warp_frame_push gives an empty area */
+    l.warps_at = align16(sizeof(exec_cta));
+    l.frames_at = align16(l.warps_at + nwarps * sizeof(exec_warp));
+    l.params_at = align16(l.frames_at + nwarps * sizeof(exec_frame));
+    l.end = l.params_at + nwarps * align16(l.params_each);
+    return l;
+}
+
+/* The slots' blocks of a launch come from one mapping, kept by the program for its later
+ * launches like the register arena and laid out the same way (slot k of every SM, then slot
+ * k + 1), its used prefix on 2 MiB pages: 1,056 blocks of 9 KiB, each a malloc, were 950 faults
+ * of 4 KiB heap pages in a 1 Mi-element saxpy, and the warps they hold are what every turn reads
+ * first. When the mapping fails, rs->slot_arena stays NULL and each block is a malloc. */
+static void slot_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwarps,
+                              uint32_t resident)
+{
+    rs->slot_block_bytes = (slot_layout_of(rs, nwarps).end + 1 + 63) & ~(size_t)63;
+    size_t bytes = rs->slot_block_bytes * nslots;
+    exec_program *p = rs->prog;
+    if (p->slot_arena_bytes < bytes) {
+        if (p->slot_arena)
+            munmap(p->slot_arena, p->slot_arena_bytes);
+        p->slot_arena = NULL;
+        p->slot_arena_bytes = 0;
+        const size_t huge_bytes = (size_t)2 << 20;
+        size_t used = rs->slot_block_bytes * resident;
+        size_t huge = used < huge_bytes ? 0 : (used + huge_bytes - 1) & ~(huge_bytes - 1);
+        size_t map_bytes = huge > bytes ? huge : (bytes + 4095) & ~(size_t)4095;
+        p->slot_arena = arena_map(map_bytes, huge < map_bytes ? huge : map_bytes);
+        p->slot_arena_bytes = p->slot_arena ? map_bytes : 0;
+    }
+    rs->slot_arena = p->slot_arena;
+}
+
+/* A fresh slot's storage: one block (from the launch's slot arena, or one malloc, where there
+ * were three mallocs and two more a warp) for the CTA, its `nwarps` warps, each warp's entry
+ * frame (lent: a call moves the call stack to an array of its own, warp_frame_push) and that
+ * frame's parameter storage, each part but the parameter storage (warp_frame_push clears it)
+ * cleared on its own (a memset of the whole, or calloc's, is a `rep stosb` of several KiB); the
+ * entry frames' register files come from the launch's register arena (cta_init). Shared memory
+ * is a calloc of its own, so that a large one stays untouched pages until the kernel uses it;
+ * none (0 bytes) is a zero byte at the block's end. `sm`, `slot`: the slot's place. NULL when
+ * out of memory, with the EXEC-NOMEM-004 report of a CTA. */
+static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nwarps,
+                            uint32_t shared_bytes, uint32_t sm, uint32_t slot)
+{
+    slot_layout l = slot_layout_of(rs, nwarps);
+    uint8_t *block =
+        rs->slot_arena
+            ? rs->slot_arena + ((size_t)slot * rs->machine->sm_count + sm) * rs->slot_block_bytes
+            : malloc(l.end + 1);
+    uint8_t *shared = shared_bytes ? calloc(shared_bytes, 1) : block ? block + l.end : NULL;
     if (!block || !shared) {
-        free(block);
+        if (!rs->slot_arena)
+            free(block);
         if (shared_bytes)
             free(shared);
         exec_oom(err, err->fault, "EXEC-NOMEM-004",
@@ -363,14 +409,15 @@ static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nw
     }
     exec_cta *cta = (exec_cta *)block;
     memset(cta, 0, sizeof *cta);
+    cta->block_lent = rs->slot_arena != NULL;
     cta->shared = shared;
     *shared = 0;
     cta->shared_own = shared_bytes != 0;
-    cta->warps = (exec_warp *)(block + warps_at);
+    cta->warps = (exec_warp *)(block + l.warps_at);
     cta->nwarps = nwarps;
     for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
-        exec_frame *f = (exec_frame *)(block + frames_at) + i;
+        exec_frame *f = (exec_frame *)(block + l.frames_at) + i;
         memset(w, 0, sizeof *w);
         memset(f, 0, sizeof *f);
         w->frames = f;
@@ -378,8 +425,8 @@ static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nw
         w->frames_lent = 1;
         /* Not cleared here: warp_frame_push, which cta_init calls next, clears the entry
          * function's area (the 8 bytes of an empty one are never read). */
-        f->params = block + params_at + i * align16(params_bytes);
-        f->params_cap = (uint32_t)params_bytes;
+        f->params = block + l.params_at + i * align16(l.params_each);
+        f->params_cap = (uint32_t)l.params_each;
         f->params_lent = 1;
     }
     return cta;
@@ -398,7 +445,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
     uint32_t nwarps = (rs->threads_per_cta + rs->warp_lanes - 1) / rs->warp_lanes;
     int fresh = !cta;
     if (!cta) {
-        cta = slot_alloc(rs, err, nwarps, shared_bytes);
+        cta = slot_alloc(rs, err, nwarps, shared_bytes, sm, slot);
         if (!cta)
             return NULL;
     } else {
@@ -693,10 +740,10 @@ static int session_setup(exec_run_state *rs)
     if (!rs->slots || !rs->slot_busy)
         exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory for the table of %u resident "
                  "CTA slots (%zu bytes)", rs->nslots, rs->nslots * (sizeof *rs->slots + 1));
-    if (rs->oom || register_arena_create(rs, rs->nslots, nwarps,
-                                         rs->total_ctas < rs->nslots ? rs->total_ctas
-                                                                     : rs->nslots))
+    uint32_t resident = rs->total_ctas < rs->nslots ? rs->total_ctas : rs->nslots;
+    if (rs->oom || register_arena_create(rs, rs->nslots, nwarps, resident))
         return -1;
+    slot_arena_create(rs, rs->nslots, nwarps, resident);
     return 0;
 }
 

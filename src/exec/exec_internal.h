@@ -160,6 +160,8 @@ struct exec_program {
     memsys *globals_ms;       /* the memsys they live in */
     uint8_t *reg_arena;       /* register files lent to launches (mmap), reused across them */
     size_t reg_arena_bytes;
+    uint8_t *slot_arena;      /* CTA slots' blocks lent to launches (mmap), reused across them */
+    size_t slot_arena_bytes;
     uint8_t host_avx2;        /* exec_host_avx2() when the program was prepared: lane_addresses
                                  takes its AVX2 loop (exec_mem.c) */
 };
@@ -276,6 +278,7 @@ struct exec_cta {
     uint8_t *shared;
     uint32_t shared_bytes;
     uint8_t shared_own;       /* `shared` is an allocation of its own (not the slot block's end) */
+    uint8_t block_lent;       /* the slot's block is in the launch's slot arena (not a malloc) */
     exec_warp *warps;
     uint32_t nwarps;
     uint32_t warps_done;
@@ -331,6 +334,9 @@ struct exec_run_state {
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     uint8_t reg_arena_fresh;  /* this launch mapped reg_arena: its pages are zero and untouched */
+    uint8_t *slot_arena;      /* the CTA slots' blocks, slot_block_bytes each (borrowed; NULL:
+                                 each slot's block is a malloc) */
+    size_t slot_block_bytes;
     mem_access acc;           /* scratch for memory instructions */
     uint32_t frames_local_end;/* per thread: local bytes call frames may use (local_bytes, or
                                  crs_base on a call-return-stack machine) */

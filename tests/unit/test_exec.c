@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,6 +357,70 @@ static void test_barrier_deadlock_detected(void **state)
     free(o);
 }
 
+/* out[ctaid * ntid + tid] = ctaid * 1000 + tid + p1. */
+static const char ids_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\nld.param.u32 %r6, [p1];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+    "mad.lo.s32 %r4, %r2, %r3, %r1;\nmad.lo.s32 %r5, %r2, 1000, %r1;\nadd.s32 %r5, %r5, %r6;\n"
+    "mul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r5;\nret;\n}\n";
+
+/* One program, two launches of different shapes: the CTA slots' blocks come from the program's
+ * slot arena (exec_device.c), laid out anew for each launch's warps and parameters, and every
+ * thread of both launches writes its own value, on one host thread and on three. */
+static void test_slot_arena_across_launches(void **state)
+{
+    (void)state;
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        diag_list dl;
+        diag_list_init(&dl);
+        ir_module *m = ptx_parse_module("t.ptx", ids_ptx, strlen(ids_ptx), &dl);
+        assert_non_null(m);
+        exec_program *p = exec_program_create(m, &dl);
+        assert_non_null(p);
+        memsys_config cfg;
+        assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
+        cfg.sm_count = 4;
+        memsys *ms = memsys_create(&cfg, &dl);
+        assert_non_null(ms);
+        uint64_t buf;
+        uint32_t out[1024];
+        assert_int_equal(memsys_alloc(ms, sizeof out, 256, &buf), 0);
+        exec_machine mach = {.sm_count = 4, .max_threads_per_sm = 2048, .max_ctas_per_sm = 4,
+                             .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
+                             .quantum = 7, .host_threads = threads};
+        /* 30 CTAs of 32 threads fill all 16 slots and come back to them; then 6 of 96 */
+        const uint32_t grids[2] = {30, 6}, blocks[2] = {32, 96}, extras[2] = {7, 500000};
+        for (int l = 0; l < 2; l++) {
+            uint8_t params[16];
+            memcpy(params, &buf, 8);
+            memcpy(params + 8, &extras[l], 4);
+            exec_launch L = {.entry = 0, .grid = {grids[l], 1, 1}, .block = {blocks[l], 1, 1},
+                             .params = params, .params_bytes = (uint32_t)m->funcs[0].params_bytes,
+                             .max_warp_instructions = 1000000};
+            exec_stats stats;
+            exec_fault fault;
+            char *printf_text = NULL;
+            memset(&stats, 0, sizeof stats);
+            memset(&fault, 0, sizeof fault);
+            int rc = exec_run(p, ms, &mach, &L, &stats, &fault, &printf_text);
+            if (rc)
+                fprintf(stderr, "fault %s: %s\n", fault.rule ? fault.rule : "?", fault.message);
+            assert_int_equal(rc, 0);
+            free(printf_text);
+            assert_int_equal(memsys_finish(ms), 0);
+            assert_int_equal(memsys_host_read(ms, buf, out, sizeof out), 0);
+            for (uint32_t c = 0; c < grids[l]; c++)
+                for (uint32_t t = 0; t < blocks[l]; t++)
+                    assert_int_equal(out[c * blocks[l] + t], c * 1000 + t + extras[l]);
+        }
+        memsys_destroy(ms);
+        exec_program_destroy(p);
+        ir_module_destroy(m);
+        diag_list_fini(&dl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_runaway_limit),
         cmocka_unit_test(test_fault_order_does_not_depend_on_threads),
         cmocka_unit_test(test_barrier_deadlock_detected),
+        cmocka_unit_test(test_slot_arena_across_launches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
