@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "base/pages.h"
 #include "timing/timing.h"
 #include "timing/timing_class.h"
 #include "timing/timing_internal.h"
@@ -277,25 +279,45 @@ static void scoreboard_size(const exec_program *p, const ir_module *mod, uint32_
     }
 }
 
+/* A warp's scoreboard bytes (its registers' and predicates' ready cycles and reasons). */
+static size_t scoreboard_bytes(const tstate *S)
+{
+    size_t per_warp = S->nregs * (sizeof(uint64_t) + 1) + S->npreds * (sizeof(uint64_t) + 1);
+    return (per_warp + 7) & ~(size_t)7;
+}
+
+/* The bytes of the launch's state block (state_alloc), whole 4 KiB pages: it is one mapping,
+ * on 2 MiB pages when it fills one (base/pages.h). Every warp's slot is written as the block is
+ * laid out and the event loop reads them in no order, so 4 KiB pages were a fault each (600 for
+ * the h100's 8,448 warp slots of a 1 Mi-element saxpy) and a host TLB entry each. */
+static size_t state_bytes(const tstate *S)
+{
+    size_t nw = (size_t)S->nsm * S->warps_per_sm;
+    size_t ncompact = (size_t)S->nsched * S->per_sched;
+    size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
+                   S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
+                   ncompact * (8 + 8 + 1 + 1) + nw * scoreboard_bytes(S) + 64 +
+                   ((size_t)S->ninsns + S->nmore) * sizeof(tinsn);
+    return bytes >= PAGES_HUGE_BYTES ? (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1)
+                                     : pages_round_up(bytes);
+}
+
 /* Allocates the state of one launch in one block. Returns 0 or -1. */
 static int state_alloc(tstate *S)
 {
     size_t nw = (size_t)S->nsm * S->warps_per_sm;
-    size_t per_warp = S->nregs * (sizeof(uint64_t) + 1) + S->npreds * (sizeof(uint64_t) + 1);
-    per_warp = (per_warp + 7) & ~(size_t)7;
+    size_t per_warp = scoreboard_bytes(S);
     size_t ncompact = (size_t)S->nsched * S->per_sched;
-    size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
-                   S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
-                   ncompact * (8 + 8 + 1 + 1) + nw * per_warp + 64 +
-                   ((size_t)S->ninsns + S->nmore) * sizeof(tinsn);
+    size_t bytes = state_bytes(S);
     if (S->use_ctrl) {
         S->ctrls = calloc(nw, sizeof *S->ctrls);
         if (!S->ctrls)
             return -1;
     }
-    uint8_t *b = calloc(1, bytes);
+    uint8_t *b = pages_map_aligned(bytes);
     if (!b)
         return -1;
+    pages_advise(b, bytes, bytes >= PAGES_HUGE_BYTES);
     S->blocks = b;
     S->warps = (twarp *)b;
     b += nw * sizeof(twarp);
@@ -462,7 +484,8 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
                  S.nsm, S.warps_per_sm);
     }
     finish_stats(&S);
-    free(S.blocks);
+    if (S.blocks)
+        munmap(S.blocks, state_bytes(&S));
     free(S.ctrls);
     timing_mio_fini(&S.mio);
     rc = exec_session_close(S.xs, printf_out);
