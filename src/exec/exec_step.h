@@ -143,6 +143,39 @@ static inline void exec_warp_prefetch_in(const exec_warp *w)
     for (size_t off = 0; off < offsetof(exec_warp, mctx); off += 64) __builtin_prefetch(p + off);
 }
 
+/* Warp w's registers (exec_warp.regs, its top frame's): register slot r's 32 lanes are the
+ * 256 bytes from r x 32, one 64-bit value a lane. For the timing core's host prefetches of a
+ * next instruction's sources (exec_reg_prefetch); a call or return moves them. */
+static inline const uint64_t *exec_warp_regs(const exec_warp *w)
+{
+    return w->regs;
+}
+
+/* Where warp w's next instruction is in its code (the one exec_step would issue now). */
+static inline const exec_xinsn *exec_warp_next_x(const exec_warp *w)
+{
+    return &w->code[w->pc];
+}
+
+/* The instruction that follows x (exec_warp_next_x) when x falls through: x + 1's, NULL when
+ * x sets the pc itself (a branch, call, return, exit, trap), which the last instruction of a
+ * function always does (IR-VERIFY-011), so x + 1 is in the code whenever it is read. */
+static inline const ir_insn *exec_xinsn_following(const exec_xinsn *x)
+{
+    return x->is_ctrl ? NULL : x[1].in;
+}
+
+/* Host-cache prefetch of register slot r of the registers at `regs` (exec_warp_regs): its
+ * 32 lanes, four 64-byte host lines. Reads nothing; changes nothing. */
+static inline void exec_reg_prefetch(const uint64_t *regs, uint32_t r)
+{
+    const char *p = (const char *)(regs + (size_t)r * LANES);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+    __builtin_prefetch(p + 192);
+}
+
 /* The layout session s steps (exec_run_state.step_layout: an EXEC_LAYOUT_*). */
 static inline uint8_t exec_session_layout(const exec_session *s)
 {

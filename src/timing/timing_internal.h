@@ -51,10 +51,19 @@ typedef struct tcta {
 /* A warp slot of an SM: the warp in it and when it may issue next. */
 typedef struct twarp {
     exec_warp *ew;
+    const tinsn *nx;       /* its next instruction, as prepared (NULL before the first) */
+    const uint64_t *regs;  /* when nx was prepared: ew's registers (exec_warp_regs) and */
+    const struct exec_xinsn *nxx; /* nx's place in ew's code (exec_warp_next_x), for the host
+                              prefetches of the registers nx and the instruction after it
+                              read (timing_issue.c); these, `done` and reg_ready are read one
+                              event before the warp may issue, so they are near the start */
     tcta *cta;
     uint64_t *rp;          /* its entry of tstate.rdy: earliest cycle of its next issue;
                               TIMING_NEVER while blocked or done (or the slot is empty) */
     uint32_t cidx;         /* index of its entries in tstate.rdy, .rage and .rpipe */
+    uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
+    uint8_t yielding;      /* its last step left it YIELD in the executor (an mbarrier poll) */
+    uint8_t done;
     uint64_t charged;      /* its resident cycles before this one are charged to reasons */
     uint64_t start;        /* cycle it became resident */
     uint64_t mem_done;     /* cycle its accesses so far are performed (fences, barriers) */
@@ -73,10 +82,6 @@ typedef struct twarp {
     uint8_t w1, w2;
     uint8_t why;
     timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
-    const tinsn *nx;        /* its next instruction, as prepared (NULL before the first) */
-    uint8_t blocked;       /* at a barrier or asleep in an mbarrier wait */
-    uint8_t yielding;      /* its last step left it YIELD in the executor (an mbarrier poll) */
-    uint8_t done;
 } twarp;
 
 typedef struct tsm {
@@ -88,7 +93,8 @@ typedef struct tsm {
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
     uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
-    const struct twarp *last_w; /* that warp's slot (NULL: none), for the host-cache prefetches */
+    const struct twarp *next_w; /* for the host-cache prefetches, a guess at the warp slot it
+                              issues from at its next turn (NULL: none; timing_issue.c) */
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
     uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
                               are never ready (the scans stop there) */

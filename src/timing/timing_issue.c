@@ -34,6 +34,8 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
     }
     const tinsn *ti = timing_insn(S, in);
     w->nx = ti;
+    w->regs = exec_warp_regs(w->ew);
+    w->nxx = exec_warp_next_x(w->ew);
     w->next_stalls = ti->stalls;
     uint64_t r = tmin;
     uint8_t dep = why;
@@ -418,6 +420,32 @@ static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *
            (gto_ptx || !(w->ctrl && w->ctrl->yielded)) && !S->stopped;
 }
 
+/* For the host-cache prefetches (prefetch_ahead): the warp slot that scheduler s (q its state,
+ * its entries from `base`) will most likely issue from at its next turn, cycle `next`: the
+ * greedy warp when it is ready by then, else the oldest one ready by then (GTO's choice without
+ * the pipe test), NULL when none is. Only a guess: a wake may bring the turn forward, another
+ * policy may choose otherwise; it decides nothing the model computes. */
+static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
+                                      size_t base, uint64_t next)
+{
+    const uint64_t *rdy = S->rdy + base;
+    if (next == TIMING_NEVER)
+        return NULL;
+    if (q->last != UINT32_MAX && rdy[q->last] <= next)
+        return timing_entry_warp(S, s, q->last);
+    uint64_t m = timing_scan_ready(S->scan_avx2, rdy, q->used < 64 ? q->used : 64, next);
+    if (!m)
+        return NULL;
+    const uint64_t *age = S->rage + base;
+    uint32_t best = (uint32_t)__builtin_ctzll(m);
+    for (m &= m - 1; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(m);
+        if (age[k] < age[best])
+            best = k;
+    }
+    return timing_entry_warp(S, s, best);
+}
+
 /* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
  * (and those it runs ahead), and sets the scheduler's next cycle. Returns 0, or -1 when host
  * memory ran out. Inline in the event loop, its only caller. */
@@ -431,7 +459,6 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
     if (k != UINT32_MAX) {
         q->last = k;
         twarp *w = timing_entry_warp(S, s, k);
-        q->last_w = w;
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t, gto_ptx))
                 return -1;
@@ -441,6 +468,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         }
         q->after_last = t + 1;
         if (rdy[k] <= t + 1) { /* the warp it issued goes on at t + 1: no scan needed */
+            q->next_w = w;
             timing_sched_key(S, s, t + 1);
             return 0;
         }
@@ -454,6 +482,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
                         : timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
     if (next <= t)
         next = t + 1;
+    q->next_w = guess_next(S, s, q, base, next);
     timing_sched_key(S, s, next);
     return 0;
 }
@@ -475,10 +504,41 @@ static inline void prefetch_lines(const char *p, uint32_t lines)
     }
 }
 
+/* Host-cache prefetches of the registers that instruction ti reads from `regs` (a warp's,
+ * exec_warp_regs): its read list's register slots (a predicate's slot, from S->nregs on, is not
+ * a register). An instruction whose slots did not fit the list (tinsn.walk) prefetches those
+ * the list kept. */
+static inline __attribute__((always_inline)) void prefetch_reads(const tstate *S,
+                                                                const uint64_t *regs,
+                                                                const tinsn *ti)
+{
+    for (unsigned i = 0; i < ti->nread; i++)
+        if (ti->read[i] < S->nregs)
+            exec_reg_prefetch(regs, ti->read[i]);
+}
+
+/* Host-cache prefetches of the registers that warp w's next instruction reads, and the
+ * instruction after it when that one falls through to an instruction that the same issue may
+ * run ahead to (tinsn.local; runs_ahead) and whose record is filled already (a record is filled
+ * only where the model needs it, timing_insn_fill). */
+static inline __attribute__((always_inline)) void prefetch_sources(const tstate *S,
+                                                                  const twarp *w)
+{
+    const tinsn *ti = w->nx;
+    if (!ti)
+        return;
+    prefetch_reads(S, w->regs, ti);
+    const ir_insn *in = exec_xinsn_following(w->nxx);
+    if (in && in->id < S->ninsns && S->insns[in->id].in == in && S->insns[in->id].local)
+        prefetch_reads(S, w->regs, &S->insns[in->id]);
+}
+
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
  * that finds an address was prefetched one event earlier: the scheduler's state two events
- * ahead, its entries and greedy warp's slot one event ahead, that warp's executor state for the
- * next event. Changes nothing the model computes. */
+ * ahead, its entries and the slot of the warp it will likely issue from (tsched.next_w) one
+ * event ahead, and for the next event that warp's executor state, scoreboard and the registers
+ * its next instructions read (a warp that waited hundreds of cycles for memory finds them out
+ * of the host caches). Changes nothing the model computes. */
 static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
 {
     uint32_t n;
@@ -491,17 +551,18 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
         uint32_t s2 = due[1];
         __builtin_prefetch(&S->rdy[(size_t)s2 * S->per_sched]);
         __builtin_prefetch(&S->rage[(size_t)s2 * S->per_sched]);
-        const twarp *w = S->scheds[s2].last_w;
+        const twarp *w = S->scheds[s2].next_w;
         if (w) {
             __builtin_prefetch(w);
             __builtin_prefetch((const char *)w + 64);
             __builtin_prefetch((const char *)w + 128);
         }
     }
-    const twarp *w = S->scheds[due[0]].last_w;
+    const twarp *w = S->scheds[due[0]].next_w;
     if (w && !w->done) {
         exec_warp_prefetch_in(w->ew);
         prefetch_lines((const char *)w->reg_ready, S->sb_lines);
+        prefetch_sources(S, w);
     }
 }
 
