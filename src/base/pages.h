@@ -28,4 +28,12 @@ void *pages_map_aligned(size_t bytes);
  * the cost of the first touches. */
 void pages_advise(void *p, size_t bytes, int huge);
 
+/* A zero-filled block of `bytes` for memory a run touches all over, in no order (hash tables,
+ * arrays indexed by set or by warp): on 2 MiB pages when it is at least 2 MiB, else 4 KiB ones.
+ * NULL when mmap fails. Free it with pages_free(p, bytes), with the same `bytes`. */
+void *pages_alloc_dense(size_t bytes);
+
+/* Frees a block of pages_alloc_dense(bytes); NULL is ignored. */
+void pages_free(void *p, size_t bytes);
+
 #endif

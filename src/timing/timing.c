@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "base/pages.h"
 #include "timing/timing.h"
@@ -286,10 +285,11 @@ static size_t scoreboard_bytes(const tstate *S)
     return (per_warp + 7) & ~(size_t)7;
 }
 
-/* The bytes of the launch's state block (state_alloc), whole 4 KiB pages: it is one mapping,
- * on 2 MiB pages when it fills one (base/pages.h). Every warp's slot is written as the block is
- * laid out and the event loop reads them in no order, so 4 KiB pages were a fault each (600 for
- * the h100's 8,448 warp slots of a 1 Mi-element saxpy) and a host TLB entry each. */
+/* The bytes of the launch's state block (state_alloc). It is one block of
+ * pages_alloc_dense (base/pages.h), on 2 MiB pages when it fills one: every warp's slot is
+ * written as the block is laid out and the event loop reads them in no order, so 4 KiB pages
+ * were a fault each (600 for the h100's 8,448 warp slots of a 1 Mi-element saxpy) and a host
+ * TLB entry each. */
 static size_t state_bytes(const tstate *S)
 {
     size_t nw = (size_t)S->nsm * S->warps_per_sm;
@@ -298,8 +298,7 @@ static size_t state_bytes(const tstate *S)
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1 + 1) + nw * scoreboard_bytes(S) + 64 +
                    ((size_t)S->ninsns + S->nmore) * sizeof(tinsn);
-    return bytes >= PAGES_HUGE_BYTES ? (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1)
-                                     : pages_round_up(bytes);
+    return bytes;
 }
 
 /* Allocates the state of one launch in one block. Returns 0 or -1. */
@@ -314,10 +313,9 @@ static int state_alloc(tstate *S)
         if (!S->ctrls)
             return -1;
     }
-    uint8_t *b = pages_map_aligned(bytes);
+    uint8_t *b = pages_alloc_dense(bytes);
     if (!b)
         return -1;
-    pages_advise(b, bytes, bytes >= PAGES_HUGE_BYTES);
     S->blocks = b;
     S->warps = (twarp *)b;
     b += nw * sizeof(twarp);
@@ -484,8 +482,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
                  S.nsm, S.warps_per_sm);
     }
     finish_stats(&S);
-    if (S.blocks)
-        munmap(S.blocks, state_bytes(&S));
+    pages_free(S.blocks, state_bytes(&S));
     free(S.ctrls);
     timing_mio_fini(&S.mio);
     rc = exec_session_close(S.xs, printf_out);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "timing/timing_near.h"
 #include "timing/timing_wave.h"
 
@@ -151,6 +152,17 @@ static int create_near(timing_mem *tm, const gpu_config *cfg)
     return near_dir_init(&tm->near, tm->partitions, lines / ways, ways);
 }
 
+/* The bytes of every SM's MSHRs and of every SM's in-flight table. */
+static size_t mshr_bytes(const timing_mem *tm)
+{
+    return (size_t)tm->sm_count * tm->mshrs * sizeof *tm->mshr_all;
+}
+
+static size_t lines_bytes(const timing_mem *tm)
+{
+    return (size_t)tm->sm_count * (tm->inflight_mask + 1) * sizeof *tm->lines_all;
+}
+
 timing_mem *timing_mem_create(const gpu_config *cfg)
 {
     timing_mem *tm = calloc(1, sizeof *tm);
@@ -170,8 +182,10 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
     for (uint32_t i = 0; ok && i < tm->slices; i++)
         tm->slice_part[i] = (uint32_t)((uint64_t)i * tm->partitions / tm->slices);
     if (ok) {
-        tm->mshr_all = calloc((size_t)tm->sm_count * tm->mshrs, sizeof *tm->mshr_all);
-        tm->lines_all = calloc((size_t)tm->sm_count * slots, sizeof *tm->lines_all);
+        /* Every SM's MSHRs and in-flight table, touched in no order: 2 MiB pages when there
+         * is one's worth (base/pages.h). */
+        tm->mshr_all = pages_alloc_dense(mshr_bytes(tm));
+        tm->lines_all = pages_alloc_dense(lines_bytes(tm));
         ok = tm->mshr_all && tm->lines_all;
     }
     for (uint32_t s = 0; ok && s < tm->sm_count; s++) {
@@ -189,8 +203,8 @@ void timing_mem_destroy(timing_mem *tm)
 {
     if (!tm)
         return;
-    free(tm->mshr_all);
-    free(tm->lines_all);
+    pages_free(tm->mshr_all, mshr_bytes(tm));
+    pages_free(tm->lines_all, lines_bytes(tm));
     free(tm->sm);
     free(tm->slice_free);
     free(tm->chan_free);
