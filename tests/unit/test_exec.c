@@ -25,6 +25,27 @@ typedef struct run_out {
     uint32_t out[1024];
 } run_out;
 
+/* Parses `ptx` (diagnostics into *dl, initialised here) into *m, prepares *p and returns the
+ * memory system of a 4-SM h100 the tests run on. */
+static memsys *prepare(const char *ptx, diag_list *dl, ir_module **m, exec_program **p)
+{
+    diag_list_init(dl);
+    *m = ptx_parse_module("t.ptx", ptx, strlen(ptx), dl);
+    if (!*m)
+        diag_list_print(dl, stderr);
+    assert_non_null(*m);
+    *p = exec_program_create(*m, dl);
+    if (!*p)
+        diag_list_print(dl, stderr);
+    assert_non_null(*p);
+    memsys_config cfg;
+    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
+    cfg.sm_count = 4;
+    memsys *ms = memsys_create(&cfg, dl);
+    assert_non_null(ms);
+    return ms;
+}
+
 /* Runs kernel `name` of `ptx` with one u64 parameter pointing at a 4 KiB zeroed buffer (plus
  * an optional second u32 parameter); copies the buffer back into o->out. */
 /* exec_machine.host_threads of the next run_kernel calls (0: one thread). */
@@ -34,20 +55,9 @@ static void run_kernel(const char *ptx, const char *name, uint32_t grid, uint32_
                        uint32_t extra, uint64_t max_insns, run_out *o)
 {
     diag_list dl;
-    diag_list_init(&dl);
-    ir_module *m = ptx_parse_module("t.ptx", ptx, strlen(ptx), &dl);
-    if (!m)
-        diag_list_print(&dl, stderr);
-    assert_non_null(m);
-    exec_program *p = exec_program_create(m, &dl);
-    if (!p)
-        diag_list_print(&dl, stderr);
-    assert_non_null(p);
-    memsys_config cfg;
-    assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-    cfg.sm_count = 4;
-    memsys *ms = memsys_create(&cfg, &dl);
-    assert_non_null(ms);
+    ir_module *m;
+    exec_program *p;
+    memsys *ms = prepare(ptx, &dl, &m, &p);
     uint64_t buf;
     assert_int_equal(memsys_alloc(ms, sizeof o->out, 256, &buf), 0);
     uint8_t params[16];
@@ -373,16 +383,9 @@ static void test_slot_arena_across_launches(void **state)
     (void)state;
     for (uint32_t threads = 1; threads <= 3; threads += 2) {
         diag_list dl;
-        diag_list_init(&dl);
-        ir_module *m = ptx_parse_module("t.ptx", ids_ptx, strlen(ids_ptx), &dl);
-        assert_non_null(m);
-        exec_program *p = exec_program_create(m, &dl);
-        assert_non_null(p);
-        memsys_config cfg;
-        assert_int_equal(sim_memsys_config(gpu_preset_find("h100"), 0, &cfg, "", NULL), 0);
-        cfg.sm_count = 4;
-        memsys *ms = memsys_create(&cfg, &dl);
-        assert_non_null(ms);
+        ir_module *m;
+        exec_program *p;
+        memsys *ms = prepare(ids_ptx, &dl, &m, &p);
         uint64_t buf;
         uint32_t out[1024];
         assert_int_equal(memsys_alloc(ms, sizeof out, 256, &buf), 0);
