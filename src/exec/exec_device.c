@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/pages.h"
 #include "exec/exec_internal.h"
 #include "exec/exec_mbarrier.h"
 
@@ -244,35 +245,23 @@ static void register_oom(exec_run_state *rs, uint32_t nwarps, uint32_t ctas, con
              (unsigned long long)warps, ctas, nwarps, why);
 }
 
-/* An anonymous mapping of `bytes` for the register arena whose first `huge` bytes (0, or a
- * multiple of 2 MiB) are advised to use huge pages and the rest against them; NULL when it
- * fails. With huge pages it starts at a 2 MiB boundary (mapped 2 MiB longer, the ends cut off):
- * from an arbitrary address, up to 2 MiB before the first boundary could only take 4 KiB pages,
- * 512 faults more for memory the launch touches anyway. The mapping is exactly `bytes` long
- * either way (munmap by the program). */
-static void *arena_map(size_t bytes, size_t huge)
+/* An anonymous mapping of `bytes` (rounded up to whole 4 KiB pages: *mapped, the length to
+ * munmap) for an arena whose first `huge` bytes (0, or a multiple of 2 MiB) are advised to use
+ * 2 MiB pages and the rest 4 KiB ones; NULL when it fails. It starts at a 2 MiB boundary
+ * (base/pages.h): from an arbitrary address, up to 2 MiB before the first boundary could only
+ * take 4 KiB pages, 512 faults more for memory the launch touches anyway. */
+static void *arena_map(size_t bytes, size_t huge, size_t *mapped)
 {
-    const size_t huge_bytes = (size_t)2 << 20;
-    size_t map_bytes = huge ? bytes + huge_bytes : bytes;
-    void *m = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
+    size_t n = pages_round_up(bytes);
+    uint8_t *m = pages_map_aligned(n);
+    if (m == NULL)
         return NULL;
-    uint8_t *start = m;
-    if (map_bytes != bytes) {
-        size_t head = (huge_bytes - (uintptr_t)start % huge_bytes) % huge_bytes;
-        if (head)
-            munmap(start, head);
-        if (map_bytes - head - bytes)
-            munmap(start + head + bytes, map_bytes - head - bytes);
-        start += head;
-    }
-#if defined MADV_HUGEPAGE && defined MADV_NOHUGEPAGE
     if (huge)
-        madvise(start, huge, MADV_HUGEPAGE);
-    if (bytes > huge)
-        madvise(start + huge, bytes - huge, MADV_NOHUGEPAGE);
-#endif
-    return start;
+        pages_advise(m, huge, 1);
+    if (n > huge)
+        pages_advise(m + huge, n - huge, 0);
+    *mapped = n;
+    return m;
 }
 
 /* Register files of the entry frames of every resident warp come from one mapping (kept by the
@@ -318,13 +307,14 @@ static int register_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t n
         /* An arena used to its end is mapped in whole 2 MiB pages: a last part shorter than
          * one would take 4 KiB pages (430 faults for a 1 Mi-element saxpy). */
         size_t map_bytes = huge > rs->reg_arena_bytes ? huge : rs->reg_arena_bytes;
-        void *m = arena_map(map_bytes, huge < map_bytes ? huge : map_bytes);
+        size_t mapped = 0;
+        void *m = arena_map(map_bytes, huge < map_bytes ? huge : map_bytes, &mapped);
         if (m == NULL) {
             register_oom(rs, nwarps, nslots, "");
             return -1;
         }
         p->reg_arena = m;
-        p->reg_arena_bytes = map_bytes;
+        p->reg_arena_bytes = mapped;
         rs->reg_arena_fresh = 1;
     }
     rs->reg_arena = p->reg_arena;
@@ -380,9 +370,9 @@ static void slot_arena_create(exec_run_state *rs, uint32_t nslots, uint32_t nwar
         const size_t huge_bytes = (size_t)2 << 20;
         size_t used = rs->slot_block_bytes * resident;
         size_t huge = used < huge_bytes ? 0 : (used + huge_bytes - 1) & ~(huge_bytes - 1);
-        size_t map_bytes = huge > bytes ? huge : (bytes + 4095) & ~(size_t)4095;
-        p->slot_arena = arena_map(map_bytes, huge < map_bytes ? huge : map_bytes);
-        p->slot_arena_bytes = p->slot_arena ? map_bytes : 0;
+        size_t map_bytes = huge > bytes ? huge : bytes, mapped = 0;
+        p->slot_arena = arena_map(map_bytes, huge < map_bytes ? huge : map_bytes, &mapped);
+        p->slot_arena_bytes = mapped;
     }
     rs->slot_arena = p->slot_arena;
 }
