@@ -32,18 +32,9 @@ void pages_advise(void *p, size_t bytes, int huge)
 #endif
 }
 
-/* The mapping's length for pages_alloc_dense(bytes): whole 2 MiB pages from 2 MiB on, so that
- * the last part takes one too. */
-static size_t dense_bytes(size_t bytes)
-{
-    return bytes >= PAGES_HUGE_BYTES
-               ? (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1)
-               : pages_round_up(bytes);
-}
-
 void *pages_alloc_dense(size_t bytes)
 {
-    size_t n = dense_bytes(bytes ? bytes : 1);
+    size_t n = pages_dense_bytes(bytes);
     void *p = pages_map_aligned(n);
     if (p && n >= PAGES_HUGE_BYTES)
         pages_advise(p, n, 1);
@@ -53,5 +44,5 @@ void *pages_alloc_dense(size_t bytes)
 void pages_free(void *p, size_t bytes)
 {
     if (p)
-        munmap(p, dense_bytes(bytes ? bytes : 1));
+        munmap(p, pages_dense_bytes(bytes));
 }

@@ -28,6 +28,15 @@ void *pages_map_aligned(size_t bytes);
  * the cost of the first touches. */
 void pages_advise(void *p, size_t bytes, int huge);
 
+/* The length of the mapping behind pages_alloc_dense(bytes): whole 2 MiB pages from 2 MiB on (so
+ * that the last part takes one too), whole 4 KiB pages below. */
+static inline size_t pages_dense_bytes(size_t bytes)
+{
+    return bytes >= PAGES_HUGE_BYTES
+               ? (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1)
+               : pages_round_up(bytes ? bytes : 1);
+}
+
 /* A zero-filled block of `bytes` for memory a run touches all over, in no order (hash tables,
  * arrays indexed by set or by warp): on 2 MiB pages when it is at least 2 MiB, else 4 KiB ones.
  * NULL when mmap fails. Free it with pages_free(p, bytes), with the same `bytes`. */

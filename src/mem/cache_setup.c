@@ -150,18 +150,23 @@ enum { META, PRINTS, MASKS, DATA, LAST_PREV, LAST_NEXT, SCRATCH };
 
 /* The offsets of the arrays in one block (at[STORAGE_ARRAYS]: its size) for a cache of this
  * configuration, each at a multiple of 64 bytes; with `mapped`, the arrays after the data start
- * at a 2 MiB boundary (advise_storage). Returns the size; 0 when the geometry is invalid. */
+ * at a 2 MiB boundary (advise_storage). sizes (OUT, may be NULL): each array's own bytes.
+ * Returns the size; 0 (and all zeros) when the geometry is invalid. */
 static size_t storage_offsets(const cache_config *config, int mapped,
-                              size_t at[STORAGE_ARRAYS + 1])
+                              size_t at[STORAGE_ARRAYS + 1], size_t *sizes_out)
 {
     cache_config k = *config;
     if (!k.line_bytes)
         k.line_bytes = 128;
+    size_t sizes[STORAGE_ARRAYS] = {0};
     memset(at, 0, (STORAGE_ARRAYS + 1) * sizeof *at);
+    if (sizes_out)
+        memset(sizes_out, 0, sizeof sizes);
     if (!k.ways || k.size_bytes < k.line_bytes)
         return 0;
-    size_t sizes[STORAGE_ARRAYS];
     storage_sizes(&k, sizes);
+    if (sizes_out)
+        memcpy(sizes_out, sizes, sizeof sizes);
     for (int i = 0; i < STORAGE_ARRAYS; i++) {
         at[i + 1] = at[i] + align64(sizes[i]);
         if (mapped && i + 1 == LAST_PREV)
@@ -173,13 +178,13 @@ static size_t storage_offsets(const cache_config *config, int mapped,
 size_t cache_storage_bytes(const cache_config *config)
 {
     size_t at[STORAGE_ARRAYS + 1];
-    return storage_offsets(config, 0, at);
+    return storage_offsets(config, 0, at, NULL);
 }
 
 size_t cache_index_storage_bytes(const cache_config *config)
 {
     size_t at[STORAGE_ARRAYS + 1];
-    storage_offsets(config, 0, at);
+    storage_offsets(config, 0, at, NULL);
     return at[MASKS];
 }
 
@@ -187,14 +192,8 @@ size_t cache_index_storage_bytes(const cache_config *config)
  * slot, then the data of every slot); *masks_bytes (OUT, may be NULL): the first part's. */
 static size_t data_block_bytes(const cache_config *config, uint32_t n, size_t *masks_bytes)
 {
-    size_t at[STORAGE_ARRAYS + 1];
-    storage_offsets(config, 0, at);
-    cache_config k = *config;
-    if (!k.line_bytes)
-        k.line_bytes = 128;
-    size_t sizes[STORAGE_ARRAYS] = {0};
-    if (at[STORAGE_ARRAYS])
-        storage_sizes(&k, sizes);
+    size_t at[STORAGE_ARRAYS + 1], sizes[STORAGE_ARRAYS];
+    storage_offsets(config, 0, at, sizes);
     size_t masks = align64(sizes[MASKS] * n);
     if (masks_bytes)
         *masks_bytes = masks;
@@ -222,7 +221,7 @@ static mem_status allocate_storage(cache *c)
 {
     const cache_config *k = &c->config;
     size_t at[STORAGE_ARRAYS + 1];
-    size_t total = storage_offsets(k, 0, at);
+    size_t total = storage_offsets(k, 0, at, NULL);
     int index_lent = k->index_storage && k->index_storage_bytes >= at[MASKS];
     size_t masks_bytes = 0;
     int data_lent = index_lent && k->data_storage && k->data_index < k->data_stride &&
@@ -238,7 +237,7 @@ static mem_status allocate_storage(cache *c)
         block = k->storage; /* lent by the caller, zero-filled */
         c->storage_lent = 1;
     } else if (!from && total >= (size_t)4 << 20) {
-        need = pages_round_up(storage_offsets(k, 1, at));
+        need = pages_round_up(storage_offsets(k, 1, at, NULL));
         block = pages_map_aligned(need);
         if (block) {
             advise_storage(block, at);

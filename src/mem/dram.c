@@ -9,12 +9,9 @@
  * malloc and a free per page; a released page goes to a free list for the next one. A slab's
  * memory is zero until written, so a new page whose fill byte is 0 needs no clearing: an upload
  * writes its bytes once. At most the last slab is partly unused (untouched, so not resident). */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include "mem/dram.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
-
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -29,7 +26,7 @@ enum { DRAM_DEFAULT_PAGE_BYTES = 64 * 1024, DRAM_INITIAL_SLOTS = 64 };
 #define SLAB_MAX_BYTES ((size_t)2 << 20)
 
 typedef struct dram_slab {
-    uint8_t *base; /* owned mapping (munmap), bytes long */
+    uint8_t *base; /* owned block of pages_alloc_dense(bytes) */
     size_t bytes;
 } dram_slab;
 
@@ -126,9 +123,10 @@ static mem_status page_insert(dram *d, uint64_t page_number, dram_page **out)
 }
 
 /* A new slab of d->slab_bytes (at least a page); the next one is 2 MiB. Returns 0,
- * or -1 when mapping fails. A slab of 2 MiB or more is carved from its start in the order pages
- * are first written, so it takes 2 MiB pages (base/pages.h): an upload of an input buffer faults
- * once per 2 MiB instead of 512 times, and at most the last slab's rest is committed unused. */
+ * or -1 when mapping fails. A slab is carved from its start in the order pages are first
+ * written, so one of 2 MiB or more takes 2 MiB pages (pages_alloc_dense): an upload of an input
+ * buffer faults once per 2 MiB instead of 512 times, and at most the last slab's rest is
+ * committed unused. */
 static int slab_add(dram *d)
 {
     size_t bytes = d->slab_bytes < d->page_bytes ? d->page_bytes : d->slab_bytes;
@@ -140,17 +138,9 @@ static int slab_add(dram *d)
         d->slabs = s;
         d->slabs_cap = cap;
     }
-    void *m;
-    if (bytes >= PAGES_HUGE_BYTES && bytes % PAGES_SMALL_BYTES == 0) {
-        m = pages_map_aligned(bytes);
-        if (m == NULL)
-            return -1;
-        pages_advise(m, bytes, 1);
-    } else {
-        m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
-            return -1;
-    }
+    void *m = pages_alloc_dense(bytes);
+    if (m == NULL)
+        return -1;
     d->slabs[d->nslabs++] = (dram_slab){m, bytes};
     d->carve = m;
     d->carve_left = bytes;
@@ -292,7 +282,7 @@ void dram_destroy(dram *d)
     if (d == NULL)
         return;
     for (size_t i = 0; i < d->nslabs; i++)
-        munmap(d->slabs[i].base, d->slabs[i].bytes);
+        pages_free(d->slabs[i].base, d->slabs[i].bytes);
     free(d->slabs);
     free(d->slots);
     free(d);

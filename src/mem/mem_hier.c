@@ -296,7 +296,7 @@ static uint8_t *lent_mapping(memsys *ms, size_t bytes, int huge)
     if (!bytes || ms->nmappings == sizeof ms->mappings / sizeof ms->mappings[0])
         return NULL;
     if (huge) /* its last part may then take a 2 MiB page too */
-        bytes = (bytes + PAGES_HUGE_BYTES - 1) & ~(size_t)(PAGES_HUGE_BYTES - 1);
+        bytes = pages_dense_bytes(bytes);
     uint8_t *p = pages_map_aligned(bytes);
     if (p) {
         pages_advise(p, bytes, huge);

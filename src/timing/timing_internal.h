@@ -179,14 +179,19 @@ void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, 
 /* timing.c, for timing_issue.c */
 const tinsn *timing_insn_fill(tstate *S, const ir_insn *in);
 
+/* The record of `in` when it is filled already in S->insns, else NULL (timing_insn fills it). */
+static inline const tinsn *timing_insn_filled(const tstate *S, const ir_insn *in)
+{
+    return in->id < S->ninsns && S->insns[in->id].in == in ? &S->insns[in->id] : NULL;
+}
+
 /* What the scheduler needs of instruction `in` (borrowed; one of the module's): its entry of
  * S->insns once filled, else timing_insn_fill's. The record stays valid for the launch. Never
  * fails. */
 static inline const tinsn *timing_insn(tstate *S, const ir_insn *in)
 {
-    if (in->id < S->ninsns && S->insns[in->id].in == in)
-        return &S->insns[in->id];
-    return timing_insn_fill(S, in);
+    const tinsn *ti = timing_insn_filled(S, in);
+    return ti ? ti : timing_insn_fill(S, in);
 }
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
 /* 1 when every resident warp is blocked or polls an open mbarrier phase that no warp can

@@ -529,8 +529,9 @@ static inline __attribute__((always_inline)) void prefetch_sources(const tstate 
         return;
     prefetch_reads(S, w->regs, ti);
     const ir_insn *in = exec_xinsn_following(w->nxx);
-    if (in && in->id < S->ninsns && S->insns[in->id].in == in && S->insns[in->id].local)
-        prefetch_reads(S, w->regs, &S->insns[in->id]);
+    const tinsn *after = in ? timing_insn_filled(S, in) : NULL;
+    if (after && after->local)
+        prefetch_reads(S, w->regs, after);
 }
 
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
