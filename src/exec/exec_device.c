@@ -433,9 +433,10 @@ static exec_cta *slot_alloc(exec_run_state *rs, exec_run_state *err, uint32_t nw
 /* (Re)initialises the CTA in a resident slot. The slot's storage (shared memory, warps, their
  * frames and register files) is kept from the previous CTA of the same launch, so a grid of many
  * CTAs allocates it only once per slot; registers are not cleared between CTAs (PTX leaves them
- * undefined; runs stay deterministic). rs is only read, and only the slot's CTA and its warps'
- * part of the register arena are written, so SMs may be initialised on different threads; a
- * failure goes to `err` (its oom flag and fault record). Returns NULL when out of memory. */
+ * undefined; runs stay deterministic). rs is only read, and only the slot's CTA, its register
+ * block's part of the register arena and that block's reg_block_used entry are written, so SMs
+ * may be initialised on different threads; a failure goes to `err` (its oom flag and fault
+ * record). Returns NULL when out of memory. */
 static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta,
                           uint32_t linear, uint32_t sm, uint32_t slot, uint32_t shared_bytes)
 {
@@ -458,6 +459,11 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
     cta->shared_bytes = shared_bytes;
     cta->warps_done = 0;
     memset(cta->barriers, 0, sizeof cta->barriers);
+    /* The slot's register block, and whether an earlier CTA used it: only this slot's CTA
+     * writes its entry while the slot is busy (the window lends blocks between rounds). */
+    uint32_t block = rs->reg_block[sm * rs->ctas_per_sm + slot];
+    uint8_t block_used = rs->reg_block_used[block];
+    rs->reg_block_used[block] = 1;
     cta->bars_arrived = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         exec_warp *w = &cta->warps[i];
@@ -487,14 +493,15 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
         w->mctx.local_bytes = rs->local_bytes;
         w->mctx.local_backing =
             MEM_LOCAL_BACKING_BASE + (uint64_t)w->local_slot * rs->local_bytes * LANES;
-        if (fresh && rs->reg_arena) {
-            /* First use of this warp: lend its entry frame (in the slot's block) a register
-             * file from the arena. The call stack holds the entry frame alone until a call
-             * grows it (warp_frame_push): most kernels make no call, and three more frames a
-             * warp were 2.2 MB, never used, for the h100's 1,056 slots of 8 warps. */
-            size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
-            size_t at = ((size_t)slot * rs->machine->sm_count + sm) * nwarps + i;
-            uint8_t *base = rs->reg_arena + at * per_warp;
+        size_t per_warp = rs->warp_regs_bytes + rs->warp_preds_bytes;
+        uint8_t *base = rs->reg_arena ? rs->reg_arena + ((size_t)block * nwarps + i) * per_warp
+                                      : NULL;
+        if (base && (fresh || w->frames[0].regs != (uint64_t *)base)) {
+            /* First use of this warp, or its CTA has another register block than the slot's
+             * last (reg_block): lend its entry frame (in the slot's block) that block's file.
+             * The call stack holds the entry frame alone until a call grows it
+             * (warp_frame_push): most kernels make no call, and three more frames a warp were
+             * 2.2 MB, never used, for the h100's 1,056 slots of 8 warps. */
             w->frames[0].regs = (uint64_t *)base;
             w->frames[0].preds = (uint32_t *)(base + rs->warp_regs_bytes);
             w->frames[0].regs_cap = (uint32_t)rs->warp_regs_bytes;
@@ -506,7 +513,7 @@ static exec_cta *cta_init(exec_run_state *rs, exec_run_state *err, exec_cta *cta
              * where the fresh mapping holds zeros make the first touch a write (one fault);
              * a mapping kept from an earlier launch keeps its values (PTX leaves them
              * undefined, and runs stay as they were). */
-            if (rs->reg_arena_fresh)
+            if (rs->reg_arena_fresh && !block_used)
                 memset(w->frames[0].preds, 0, rs->warp_preds_bytes);
         }
         w->run = err; /* warp_frame_push reports a failure to w->run */
@@ -735,9 +742,15 @@ static int session_setup(exec_run_state *rs)
     rs->nslots = machine->sm_count * ctas_per_sm;
     rs->slots = calloc(rs->nslots, sizeof *rs->slots);
     rs->slot_busy = calloc(rs->nslots, 1);
-    if (!rs->slots || !rs->slot_busy)
+    rs->reg_block = malloc(rs->nslots * sizeof *rs->reg_block);
+    rs->reg_block_used = calloc(rs->nslots, 1);
+    if (!rs->slots || !rs->slot_busy || !rs->reg_block || !rs->reg_block_used)
         exec_oom(rs, fault, "EXEC-NOMEM-004", "out of host memory for the table of %u resident "
-                 "CTA slots (%zu bytes)", rs->nslots, rs->nslots * (sizeof *rs->slots + 1));
+                 "CTA slots (%zu bytes)", rs->nslots,
+                 rs->nslots * (sizeof *rs->slots + sizeof *rs->reg_block + 2));
+    for (uint32_t k = 0; !rs->oom && k < ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < machine->sm_count; sm++)
+            rs->reg_block[sm * ctas_per_sm + k] = k * machine->sm_count + sm;
     uint32_t resident = rs->total_ctas < rs->nslots ? rs->total_ctas : rs->nslots;
     if (rs->oom || register_arena_create(rs, rs->nslots, nwarps, resident))
         return -1;
@@ -751,6 +764,8 @@ static void session_free(exec_run_state *rs)
         for (uint32_t s = 0; s < rs->nslots; s++) cta_destroy(rs->slots[s]);
     free(rs->slots);
     free(rs->slot_busy);
+    free(rs->reg_block);
+    free(rs->reg_block_used);
     exec_heap_release(&rs->heap);
     free(rs);
 }

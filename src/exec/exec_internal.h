@@ -334,6 +334,11 @@ struct exec_run_state {
     uint8_t *reg_arena;       /* entry-frame register files of all resident warps (borrowed) */
     size_t reg_arena_bytes, warp_regs_bytes, warp_preds_bytes;
     uint8_t reg_arena_fresh;  /* this launch mapped reg_arena: its pages are zero and untouched */
+    uint32_t *reg_block;      /* per resident CTA slot (sm * ctas_per_sm + k): the register block
+                                 of reg_arena (nwarps warps' entry files) its CTA uses: the
+                                 slot's own, k * sm_count + sm, unless the functional window
+                                 lent it another (exec_window.c, "register blocks") */
+    uint8_t *reg_block_used;  /* per register block: some CTA of this launch used it */
     uint8_t *slot_arena;      /* the CTA slots' blocks, slot_block_bytes each (borrowed; NULL:
                                  each slot's block is a malloc) */
     size_t slot_block_bytes;

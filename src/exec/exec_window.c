@@ -108,6 +108,9 @@ struct window {
     atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_word_wait) */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
+    uint32_t *free_blocks;    /* the register blocks no busy slot holds, a stack whose top
+                                 (the end) is the block whose CTA ran last ("register blocks") */
+    uint32_t nfree_blocks;
     uint32_t starting;        /* slots with a CTA to start */
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
@@ -594,6 +597,7 @@ static void begin_round(window *win, uint32_t *turns)
             uint32_t idx = sm * rs->ctas_per_sm + k;
             if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas) {
                 win->start_linear[idx] = rs->next_cta++;
+                rs->reg_block[idx] = win->free_blocks[--win->nfree_blocks];
                 win->starting++;
                 rs->slot_busy[idx] = 1;
                 rs->resident++;
@@ -630,6 +634,7 @@ static void start_failed(window *win, uint64_t key, const exec_fault *f)
                     rs->next_cta = win->start_linear[idx] + 1;
                 rs->slot_busy[idx] = 0;
                 rs->resident--;
+                win->free_blocks[win->nfree_blocks++] = rs->reg_block[idx];
             }
             win->start_linear[idx] = UINT32_MAX;
         }
@@ -659,15 +664,31 @@ static int start_phase(window *win)
     return 1;
 }
 
-/* Retires the CTAs whose warps are all done. Returns how many. */
-static uint32_t end_round(exec_run_state *rs)
+/* Retires the CTAs whose warps are all done, in the order their slots' phases ran (slot k,
+ * then SM), so that their register blocks go back to the stack with the last one run on top.
+ * Returns how many.
+ *
+ * Register blocks. Which block of the register arena holds a CTA's entry registers is invisible
+ * to the model (values, counters and cycles do not depend on it; PTX leaves a register undefined
+ * until written), so the functional window hands a starting CTA the block freed last rather than
+ * its slot's own: the first phases of a round then write registers that the last phases of the
+ * round before left in the host's caches, where a slot's own block was last written a whole
+ * round earlier (all the resident CTAs' registers and lines later) and each first write missed
+ * them (issue 13 item 1; bench/README.md, "Session 18: lead"). The choice is made by the calling
+ * thread in slot order, so it is the same for every thread count. */
+static uint32_t end_round(window *win)
 {
-    uint32_t retired = 0;
-    for (uint32_t idx = 0; idx < rs->nslots; idx++)
-        if (rs->slot_busy[idx] && rs->slots[idx]->warps_done == rs->slots[idx]->nwarps) {
-            rs->slot_busy[idx] = 0;
-            rs->resident--;
-            retired++;
+    exec_run_state *rs = win->rs;
+    uint32_t retired = 0, nsm = rs->machine->sm_count;
+    for (uint32_t k = 0; k < rs->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < nsm; sm++) {
+            uint32_t idx = sm * rs->ctas_per_sm + k;
+            if (rs->slot_busy[idx] && rs->slots[idx]->warps_done == rs->slots[idx]->nwarps) {
+                rs->slot_busy[idx] = 0;
+                rs->resident--;
+                retired++;
+                win->free_blocks[win->nfree_blocks++] = rs->reg_block[idx];
+            }
         }
     return retired;
 }
@@ -686,7 +707,7 @@ static uint32_t serial_round(window *win, uint64_t left)
     if (run_in_order(win, 1, &ran))
         return UINT32_MAX;
     rs->budget = UINT64_MAX;
-    return ran + end_round(rs);
+    return ran + end_round(win);
 }
 
 /* Ends a round that stops the launch (a fault, host memory exhausted): the instructions its
@@ -733,7 +754,7 @@ static uint32_t round_of_turns(window *win, uint64_t start)
     }
     for (uint32_t t = 0; t < win->nworkers; t++) ran += win->workers[t].ran;
     gather_stats(win);
-    return ran + end_round(rs);
+    return ran + end_round(win);
 }
 
 static int worker_init(window *win, worker *wk)
@@ -851,9 +872,17 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     win.start_linear = malloc(rs->nslots * sizeof *win.start_linear);
     if (win.start_linear)
         memset(win.start_linear, 0xff, rs->nslots * sizeof *win.start_linear);
+    win.free_blocks = malloc(rs->nslots * sizeof *win.free_blocks);
+    /* The free slots' own blocks, slot (0, SM 0)'s on top: the first round starts each CTA in
+     * its slot's own block, as the timing model's starts do. */
+    for (uint32_t k = rs->ctas_per_sm; win.free_blocks && k-- > 0;)
+        for (uint32_t sm = nsm; sm-- > 0;)
+            if (!rs->slot_busy[sm * rs->ctas_per_sm + k])
+                win.free_blocks[win.nfree_blocks++] = rs->reg_block[sm * rs->ctas_per_sm + k];
     if (threads > 1)
         win.l2parts = calloc(threads, sizeof *win.l2parts);
     int ok = win.workers != NULL && win.logs != NULL && win.start_linear != NULL &&
+             win.free_blocks != NULL &&
              (threads == 1 || win.l2parts != NULL);
     /* One thread takes the SMs in order and nothing reads the L2 in a parallel phase: its
      * stores may write the L2 at once, in the order the logs would (immediate logs). */
@@ -869,6 +898,7 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
         free(win.workers);
         free(win.l2parts);
         free(win.start_linear);
+        free(win.free_blocks);
         free_logs(&win);
         exec_oom(rs, rs->fault, "EXEC-NOMEM-004", "out of host memory for the per-thread "
                  "counters of %u host threads", threads);
@@ -899,6 +929,7 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     free(win.workers);
     free(win.l2parts);
     free(win.start_linear);
+    free(win.free_blocks);
     free(win.parked);
     free_logs(&win);
 }

@@ -424,6 +424,68 @@ static void test_slot_arena_across_launches(void **state)
     }
 }
 
+/* CTAs of different lengths (ctaid % 5 loop passes) hold an accumulator in registers across
+ * turns of 5 instructions, so that they retire in different rounds: the functional window lends
+ * each starting CTA the register block freed last (exec_window.c, "register blocks"), never one
+ * a busy slot holds, on one host thread and on three. */
+static const char loop_acc_ptx[] = HEADER
+    ".visible .entry k(.param .u64 p0)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+    ".reg .pred %p<2>;\n"
+    "ld.param.u64 %rd1, [p0];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+    "mad.lo.s32 %r4, %r2, %r3, %r1;\nrem.u32 %r5, %r2, 5;\nmov.u32 %r6, %r4;\n"
+    "setp.eq.u32 %p1, %r5, 0;\n@%p1 bra DONE;\n"
+    "LOOP:\nmad.lo.s32 %r6, %r6, 3, %r1;\nsub.s32 %r5, %r5, 1;\nsetp.ne.u32 %p1, %r5, 0;\n"
+    "@%p1 bra LOOP;\n"
+    "DONE:\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\n"
+    "ret;\n}\n";
+
+static void test_register_blocks_between_rounds(void **state)
+{
+    (void)state;
+    enum { CTAS = 40, THREADS = 64 };
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        diag_list dl;
+        ir_module *m;
+        exec_program *p;
+        memsys *ms = prepare(loop_acc_ptx, &dl, &m, &p);
+        uint64_t buf;
+        static uint32_t out[CTAS * THREADS];
+        assert_int_equal(memsys_alloc(ms, sizeof out, 256, &buf), 0);
+        /* 12 slots of 2 warps; 40 CTAs come back to them in several rounds */
+        exec_machine mach = {.sm_count = 3, .max_threads_per_sm = 256, .max_ctas_per_sm = 4,
+                             .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
+                             .quantum = 5, .host_threads = threads};
+        uint8_t params[8];
+        memcpy(params, &buf, 8);
+        exec_launch L = {.entry = 0, .grid = {CTAS, 1, 1}, .block = {THREADS, 1, 1},
+                         .params = params, .params_bytes = (uint32_t)m->funcs[0].params_bytes,
+                         .max_warp_instructions = 1000000};
+        exec_stats stats;
+        exec_fault fault;
+        char *printf_text = NULL;
+        memset(&stats, 0, sizeof stats);
+        memset(&fault, 0, sizeof fault);
+        int rc = exec_run(p, ms, &mach, &L, &stats, &fault, &printf_text);
+        if (rc)
+            fprintf(stderr, "fault %s: %s\n", fault.rule ? fault.rule : "?", fault.message);
+        assert_int_equal(rc, 0);
+        free(printf_text);
+        assert_int_equal(memsys_finish(ms), 0);
+        assert_int_equal(memsys_host_read(ms, buf, out, sizeof out), 0);
+        for (uint32_t c = 0; c < CTAS; c++)
+            for (uint32_t t = 0; t < THREADS; t++) {
+                uint32_t acc = c * THREADS + t;
+                for (uint32_t n = c % 5; n > 0; n--) acc = acc * 3 + t;
+                assert_int_equal(out[c * THREADS + t], acc);
+            }
+        memsys_destroy(ms);
+        exec_program_destroy(p);
+        ir_module_destroy(m);
+        diag_list_fini(&dl);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_fault_order_does_not_depend_on_threads),
         cmocka_unit_test(test_barrier_deadlock_detected),
         cmocka_unit_test(test_slot_arena_across_launches),
+        cmocka_unit_test(test_register_blocks_between_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
