@@ -425,7 +425,7 @@ static void test_slot_arena_across_launches(void **state)
 }
 
 /* CTAs of different lengths (ctaid % 5 loop passes) hold an accumulator in registers across
- * turns of 5 instructions, so that they retire in different rounds: the functional window lends
+ * turns of 7 instructions, so that they retire in different rounds: the functional window lends
  * each starting CTA the register block freed last (exec_window.c, "register blocks"), never one
  * a busy slot holds, on one host thread and on three. */
 static const char loop_acc_ptx[] = HEADER
@@ -443,47 +443,21 @@ static const char loop_acc_ptx[] = HEADER
 static void test_register_blocks_between_rounds(void **state)
 {
     (void)state;
-    enum { CTAS = 40, THREADS = 64 };
+    enum { CTAS = 64, THREADS = 16 }; /* run_kernel's 32 slots, each taken about twice */
     for (uint32_t threads = 1; threads <= 3; threads += 2) {
-        diag_list dl;
-        ir_module *m;
-        exec_program *p;
-        memsys *ms = prepare(loop_acc_ptx, &dl, &m, &p);
-        uint64_t buf;
-        static uint32_t out[CTAS * THREADS];
-        assert_int_equal(memsys_alloc(ms, sizeof out, 256, &buf), 0);
-        /* 12 slots of 2 warps; 40 CTAs come back to them in several rounds */
-        exec_machine mach = {.sm_count = 3, .max_threads_per_sm = 256, .max_ctas_per_sm = 4,
-                             .shared_bytes_per_sm = 100000, .max_shared_per_cta = 49152,
-                             .quantum = 5, .host_threads = threads};
-        uint8_t params[8];
-        memcpy(params, &buf, 8);
-        exec_launch L = {.entry = 0, .grid = {CTAS, 1, 1}, .block = {THREADS, 1, 1},
-                         .params = params, .params_bytes = (uint32_t)m->funcs[0].params_bytes,
-                         .max_warp_instructions = 1000000};
-        exec_stats stats;
-        exec_fault fault;
-        char *printf_text = NULL;
-        memset(&stats, 0, sizeof stats);
-        memset(&fault, 0, sizeof fault);
-        int rc = exec_run(p, ms, &mach, &L, &stats, &fault, &printf_text);
-        if (rc)
-            fprintf(stderr, "fault %s: %s\n", fault.rule ? fault.rule : "?", fault.message);
-        assert_int_equal(rc, 0);
-        free(printf_text);
-        assert_int_equal(memsys_finish(ms), 0);
-        assert_int_equal(memsys_host_read(ms, buf, out, sizeof out), 0);
+        host_threads = threads;
+        run_out o;
+        run_kernel(loop_acc_ptx, "k", CTAS, THREADS, 0, 1000000, &o);
+        assert_int_equal(o.rc, 0);
+        free(o.printf_text);
         for (uint32_t c = 0; c < CTAS; c++)
             for (uint32_t t = 0; t < THREADS; t++) {
                 uint32_t acc = c * THREADS + t;
                 for (uint32_t n = c % 5; n > 0; n--) acc = acc * 3 + t;
-                assert_int_equal(out[c * THREADS + t], acc);
+                assert_int_equal(o.out[c * THREADS + t], acc);
             }
-        memsys_destroy(ms);
-        exec_program_destroy(p);
-        ir_module_destroy(m);
-        diag_list_fini(&dl);
     }
+    host_threads = 0;
 }
 
 int main(void)
