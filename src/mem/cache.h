@@ -127,6 +127,13 @@ typedef struct cache_config {
                                 by a fold of the group number) and the index function picks the
                                 set within the slice from the group number */
     bool slice_modulo;       /* the slice is the line number mod n, without the rotation */
+    bool tags_only;          /* the cache models which lines it holds, not their bytes (the
+                                constant and instruction caches: the executor reads those
+                                elsewhere): sector_bytes must equal line_bytes (MEM-CACHE-009),
+                                and nothing may write it or read bytes out of it, so a resident
+                                line is whole once filled and its byte masks are not read after
+                                its fill; all its lines share one data slot (one mask and one
+                                line of storage) */
 } cache_config;
 
 /* What one call did. Every operation zeroes it first; pass NULL when not needed. */

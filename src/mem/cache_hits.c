@@ -109,7 +109,7 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
         uint64_t line_number = addr >> line_shift, tag = TAG_OF(line_number);
         uint32_t h = held_memo_index(line_number);
         uint32_t line = memo[h];
-        if (meta[line].tag != tag) { /* not where it was last found: the set's look-up */
+        if (line == NO_INDEX || meta[line].tag != tag) { /* not where it was last found */
             uint32_t set = mod_by(line_number, sets, recip);
             line = set * GROUP_LINES;
             if (!group_used(c, set))

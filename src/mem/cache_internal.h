@@ -103,7 +103,10 @@ struct cache {
     /* cache_lines_held (16-way caches): the slot where a line was last found, by a hash of its
      * line number; a guess only, taken when that slot's tag is still the line's (a line has
      * one slot at most), so that a warp's lines looked up again and again skip the set look-up.
-     * Zero-filled at creation (slot 0 is as good a guess as any). */
+     * Zero-filled at creation (slot 0 is as good a guess as any), but NO_INDEX in a tags-only
+     * cache, whose only reader of it is cache_probe_hit: its first probe then reads no line
+     * record, where reading slot 0's would map the host's zero page there and the first
+     * allocation's write would fault a second time (a fault per SM and cache a run). */
     uint32_t held_memo[HELD_MEMO_SLOTS];
     uint8_t *scratch;        /* line_bytes of data fetched from the next level, then
                                 line_bytes for the byte mask of a partial write-back */
@@ -129,9 +132,12 @@ static inline uint32_t cache_slots_now(const cache *c)
     return n ? (n - 1) * c->data_stride + c->data_first : 0;
 }
 
-/* The next free data slot (1 + its index), in fill order. */
+/* The next free data slot (1 + its index), in fill order; slot 1 for every line of a tags-only
+ * cache (cache_config.tags_only), whose bytes nobody reads. */
 static inline uint32_t cache_new_data_slot(cache *c)
 {
+    if (c->config.tags_only)
+        return 1;
     uint32_t n = c->slots_from ? __atomic_add_fetch(c->slots_from, 1, __ATOMIC_RELAXED)
                                : ++c->slots_used;
     return (n - 1) * c->data_stride + c->data_first;

@@ -372,7 +372,7 @@ find_slot_memo(cache *c, uint64_t line_number, const line_meta **mp)
 {
     uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
     uint32_t line = *memo;
-    if (c->meta[line].tag == TAG_OF(line_number)) {
+    if (line != NO_INDEX && c->meta[line].tag == TAG_OF(line_number)) {
         *mp = &c->meta[line];
         return line;
     }

@@ -42,6 +42,8 @@ bool cache_probe_hit(cache *c, uint64_t line_addr, uint64_t sector)
     uint64_t line_number = line_addr >> c->line_shift;
     uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
     uint32_t line = *memo;
+    if (line == NO_INDEX) /* a tags-only cache's memo before its first find (cache_internal.h) */
+        return probe_set(c, line_number, sector, memo);
     const line_meta *m = &c->meta[line];
     if (m->tag != TAG_OF(line_number))
         return probe_set(c, line_number, sector, memo);

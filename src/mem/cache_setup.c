@@ -108,6 +108,12 @@ static mem_status config_check(cache_config *k, const cache_next_level *next, di
                  (unsigned long long)(k->size_bytes / k->line_bytes / k->ways), k->slices);
         st = MEM_ERR_CONFIG;
     }
+    if (k->tags_only && k->sector_bytes != k->line_bytes) {
+        diag_add(dl, DIAG_ERROR, "MEM-CACHE-009", "", 0, 0,
+                 "a tags-only cache needs one sector a line (%u-byte sectors in %u-byte lines)",
+                 k->sector_bytes, k->line_bytes);
+        st = MEM_ERR_CONFIG;
+    }
     if (next == NULL || next->read == NULL || next->write == NULL) {
         diag_add(dl, DIAG_ERROR, "MEM-CACHE-006", "", 0, 0,
                  "cache has no next level to fill from and write back to");
@@ -136,12 +142,15 @@ static void storage_sizes(const cache_config *k, size_t sizes[STORAGE_ARRAYS])
     size_t lines = k->size_bytes / k->line_bytes, slots = (size_t)slot_count_of(k);
     size_t groups = (slots + GROUP_LINES - 1) / GROUP_LINES;
     size_t padded = (groups ? groups : 1) * GROUP_LINES; /* slots, whole groups */
-    size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * lines;
+    size_t data_slots = k->tags_only ? 1 : lines; /* cache_new_data_slot */
+    size_t words = (size_t)((k->line_bytes + 63) / 64) * 2 * data_slots;
     /* The line records, the tag prints (16 bytes more, read 16 at a time: cache_ops.h,
-     * print_matches), the byte masks, the data, the LAST list's links, the scratch line. */
+     * print_matches), the byte masks, the data, the LAST list's links, the scratch line. A
+     * tags-only cache's one data slot then sits right after its prints, on the host page that
+     * its first lines' prints are written to. */
     size_t list[STORAGE_ARRAYS] = {
         padded * sizeof(line_meta), padded + GROUP_LINES,    words * sizeof(uint64_t),
-        lines * k->line_bytes,      slots * sizeof(uint32_t), slots * sizeof(uint32_t),
+        data_slots * k->line_bytes, slots * sizeof(uint32_t), slots * sizeof(uint32_t),
         2 * (size_t)k->line_bytes};
     memcpy(sizes, list, sizeof list);
 }
@@ -297,6 +306,8 @@ mem_status cache_create(const cache_config *config, const cache_next_level *next
     c->slice_sets = k.slices > 1 ? c->sets / k.slices : c->sets;
     unsigned number_bits = 64 - c->line_shift; /* of a line number */
     c->recip_sets = fast_reciprocal(c->sets, number_bits);
+    if (k.tags_only)
+        memset(c->held_memo, 0xff, sizeof c->held_memo); /* NO_INDEX */
     if (k.slices > 1) {
         c->recip_slices = fast_reciprocal(k.slices, number_bits);
         /* a group number is a line number divided by slices >= 2 */

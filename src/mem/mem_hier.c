@@ -264,7 +264,8 @@ static mem_status dram_writeback(void *ctx, void *request, uint64_t addr, uint32
     return dram_write(ms->store, addr, bytes, data, byte_mask);
 }
 
-/* The constant and instruction caches keep tags only: their data comes from elsewhere. */
+/* The constant and instruction caches keep tags only (cache_config.tags_only): the executor
+ * reads their bytes elsewhere, and a fill hands them zeros. */
 static mem_status tags_only_read(void *ctx, void *request, uint64_t addr, uint32_t bytes,
                                  uint8_t *out)
 {
@@ -400,11 +401,13 @@ int hier_create(memsys *ms, diag_list *dl)
     cc.line_bytes = c->constant.line_bytes;
     cc.sector_bytes = c->constant.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
+    cc.tags_only = true;
     ms->constant = ms->l1 ? cache_array(ms, c->sm_count, &cc, &tags, 0, dl) : NULL;
     cache_config_default(&cc, c->icache.bytes, c->icache.ways);
     cc.line_bytes = c->icache.line_bytes;
     cc.sector_bytes = c->icache.line_bytes;
     cc.fill_bytes = cc.sector_bytes;
+    cc.tags_only = true;
     ms->icache = ms->constant ? cache_array(ms, c->sm_count, &cc, &tags, 0, dl) : NULL;
     return ms->icache ? 0 : -1;
 }

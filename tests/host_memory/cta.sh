@@ -1,8 +1,9 @@
 #!/bin/sh
 # Host memory for starting CTAs (docs/faults.md, "Host memory"; docs/architecture.md, "SMs on
 # several host threads"): a grid of 4,096 CTAs of 200,000 bytes of shared memory each (800 MB
-# in all), one per SM of a 4,096-SM h100, under an address-space limit of 1.8 GB that holds the
-# SMs' caches (about 1.2 GB) but not every CTA's shared memory. The CTAs start on whichever
+# in all), one per SM of a 4,096-SM h100, under an address-space limit of 1.1 GB that holds the
+# SMs' caches (about 0.75 GB, the tags-only caches' storage holding one data slot; 1.5 GB
+# before) but not every CTA's shared memory. The CTAs start on whichever
 # host thread takes their SM; the run must still stop with exit status 2 and the one
 # EXEC-NOMEM-004 diagnostic, the same with 1, 2 and 3 threads. Exits 77 (skipped) when
 # GMS_SKIP_ULIMIT=1, as for sanitizer builds.
@@ -43,7 +44,7 @@ fail() {
 }
 for t in 1 2 3; do
     status=0
-    (ulimit -v 1800000 && exec "$sim" run big_shared.json --no-timing --threads $t) \
+    (ulimit -v 1100000 && exec "$sim" run big_shared.json --no-timing --threads $t) \
         >out$t.txt 2>err$t.txt || status=$?
     cat err$t.txt
     [ "$status" = 2 ] || fail "$t threads: exit status $status, expected 2"

@@ -500,6 +500,57 @@ static void test_data_storage_interleaved(void **state)
     diag_list_fini(&dl);
 }
 
+/* A tags-only cache (the constant and instruction caches): the same hits, misses, evictions
+ * and residency as the same cache with data, in storage that holds one data slot; every line
+ * shares slot 1, its first probe reads no line record (held_memo starts at NO_INDEX), and a
+ * sector smaller than a line is refused with MEM-CACHE-009. */
+static void test_tags_only(void **state)
+{
+    (void)state;
+    diag_list dl;
+    diag_list_init(&dl);
+    dram *d;
+    assert_int_equal(dram_create(NULL, &dl, &d), MEM_OK);
+    cache_next_level next = cache_next_level_dram(d);
+    cache_config k;
+    cache_config_default(&k, (uint64_t)LINE * SETS * WAYS, WAYS);
+    k.sector_bytes = LINE;
+    k.fill_bytes = LINE;
+    cache *with_data, *tags;
+    assert_int_equal(cache_create(&k, &next, &dl, &with_data), MEM_OK);
+    k.tags_only = true;
+    assert_true(cache_storage_bytes(&k) < cache_storage_bytes(&with_data->config));
+    assert_int_equal(cache_create(&k, &next, &dl, &tags), MEM_OK);
+    for (uint32_t i = 0; i < HELD_MEMO_SLOTS; i++)
+        assert_int_equal(tags->held_memo[i], NO_INDEX);
+    assert_false(cache_probe_hit(tags, BASE, 1));
+    /* 3 passes over 6 lines a set in 8 sets of 4 ways: fills, evictions, hits and misses */
+    for (int pass = 0; pass < 3; pass++)
+        for (uint64_t a = 0; a < 6 * SET_STRIDE; a += LINE + (pass ? 0 : SET_STRIDE)) {
+            cache_result r1, r2;
+            assert_int_equal(cache_read(with_data, BASE + a, 1, NULL, NULL, &r1), MEM_OK);
+            assert_int_equal(cache_read(tags, BASE + a, 1, NULL, NULL, &r2), MEM_OK);
+            assert_memory_equal(&r1, &r2, sizeof r1);
+            assert_int_equal(cache_probe_hit(tags, BASE + a, 1), cache_probe_hit(with_data,
+                                                                                BASE + a, 1));
+        }
+    assert_memory_equal(cache_get_stats(tags), cache_get_stats(with_data), sizeof(cache_stats));
+    assert_true(cache_get_stats(tags)->evictions > 0);
+    assert_int_equal(tags->slots_used, 0);
+    for (uint32_t line = 0; line < tags->slot_count; line++) {
+        uint32_t slot = LINE_FIELD(tags, line, data_slots);
+        assert_int_equal(LINE_FIELD(tags, line, tags), LINE_FIELD(with_data, line, tags));
+        assert_true(slot == 0 || slot == 1);
+    }
+    cache_destroy(tags);
+    k.sector_bytes = 32;
+    assert_int_equal(cache_create(&k, &next, &dl, &tags), MEM_ERR_CONFIG);
+    assert_non_null(diag_find(&dl, "MEM-CACHE-009"));
+    cache_destroy(with_data);
+    dram_destroy(d);
+    diag_list_fini(&dl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_index_storage_lent),
         cmocka_unit_test(test_large_storage_aligned),
         cmocka_unit_test(test_data_storage_interleaved),
+        cmocka_unit_test(test_tags_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
