@@ -743,24 +743,49 @@ static __attribute__((noinline)) void on_access_other(const mem_access *a,
     issue_add(is, other_reply(tm, sm, is->at, a));
 }
 
-void timing_mem_on_access(const mem_access *a, void *user)
+/* timing_mem_on_access for an access with a global or local part only (a load, store or
+ * atomic; no shared or constant part) on a model with power-of-two sizes and rates (the
+ * presets'): other_reply's answer is pipe_part's then (its accept and ready are at least now),
+ * here with the walk inlined, one call and no reply through memory. */
+static __attribute__((noinline)) void on_access_global(const mem_access *a,
+                                                       timing_mem_issue *is)
 {
-    timing_mem_issue *is = user;
     timing_mem *tm = is->tm;
-    is->naccess++;
-    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
-     * shared memory (every shared load of a tiled kernel) and the constant cache (every
-     * parameter load). The rest in access_reply's order: a fence, then the other parts. */
-    if (a && tm && shared_only(a)) {
-        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
-        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
-        return;
-    }
+    uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+    issue_add(is, pipe_part(tm, sm, is->at, a, 1));
+}
+
+/* timing_mem_on_access past the shared-only case, out of line (its tests, inlined, cost the
+ * shared case registers): the constant cache only (every parameter load), a global or local
+ * part only, then the rest in access_reply's order, a fence first. */
+static __attribute__((noinline)) void on_access_rest(const mem_access *a, timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
     if (a && tm && a->op < MEM_OP_CACHE_CONTROL && (a->const_lookups | a->const_addresses) &&
         !(a->shared_wavefronts | a->l1_tags | a->nserved)) {
         uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
         issue_add(is, constant_part(tm, &tm->sm[sm], is->at, a));
         return;
     }
+    if (a && tm && a->op < MEM_OP_CACHE_CONTROL && tm->shifts && (a->l1_tags | a->nserved) &&
+        !(a->shared_wavefronts | a->const_lookups | a->const_addresses)) {
+        on_access_global(a, is);
+        return;
+    }
     on_access_other(a, is);
+}
+
+void timing_mem_on_access(const mem_access *a, void *user)
+{
+    timing_mem_issue *is = user;
+    timing_mem *tm = is->tm;
+    is->naccess++;
+    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
+     * shared memory here (every shared load of a tiled kernel), the others in on_access_rest. */
+    if (a && tm && shared_only(a)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
+        return;
+    }
+    on_access_rest(a, is);
 }

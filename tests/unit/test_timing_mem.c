@@ -756,6 +756,57 @@ static void test_mshr_queue_twin(void **state)
     }
 }
 
+/* timing_mem_on_access's global-only path (on_access_global) against timing_mem_access's
+ * general one (other_reply) on twin models, access by access: loads at every level with
+ * strides of 1 to 3 words (one to three lines), stores at the L2 and through to DRAM, on
+ * both SMs (near and far slices), some at the same cycle; on the tiny GPU (power-of-two sizes
+ * and rates) and on one with 3 tags and 12 sectors a cycle and 96-byte fills (the division
+ * build of the walk). Every accept, ready and long_latency must agree. */
+static void test_on_access_global_twin(void **state)
+{
+    (void)state;
+    for (int cfgi = 0; cfgi < 2; cfgi++) {
+        gpu_config c = tiny_gpu();
+        if (cfgi) {
+            c.l1.tags_per_cycle = 3;
+            c.l1.sectors_per_cycle = 12;
+            c.l2.dram_fill_bytes = 96;
+        }
+        timing_mem *one = timing_mem_create(&c), *two = timing_mem_create(&c);
+        assert_non_null(one);
+        assert_non_null(two);
+        timing_mem_launch_begin(one);
+        timing_mem_launch_begin(two);
+        uint64_t at = 10;
+        for (uint32_t i = 0; i < 400; i++) {
+            mem_access a;
+            uint32_t kind = i % 5, sm = (i / 5) % 2;
+            uint64_t base = G + (uint64_t)(i * 7 % 64) * 128;
+            if (kind < 3) {
+                serve_lanes(global_load(&a, base, 4 * (1 + i % 3)),
+                            kind == 0 ? MEM_LEVEL_L1 : kind == 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM,
+                            (uint16_t)(i % 4));
+                if (kind == 2)
+                    a.dram_read_bytes = 64 * (1 + i % 3);
+            } else {
+                memsys_test_access(&a, &attrs, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xffffffffu, 0);
+                memsys_test_strided(&a, base, 4);
+                serve_lanes(&a, kind == 3 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM, (uint16_t)(i % 4));
+                a.dram_write_bytes = kind == 4 ? 32 : 0;
+            }
+            timing_mem_reply r = timing_mem_access(one, sm, at, &a);
+            timing_mem_issue is = {.tm = two, .sm = sm, .at = at, .accept = at, .ready = at};
+            timing_mem_on_access(&a, &is);
+            assert_int_equal(is.accept, r.accept);
+            assert_int_equal(is.ready, r.ready);
+            assert_int_equal(is.long_latency, r.long_latency);
+            at += i % 3 == 0 ? 0 : 1 + i % 17;
+        }
+        timing_mem_destroy(one);
+        timing_mem_destroy(two);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_memsys_results),
         cmocka_unit_test(test_memsys_constant_results),
         cmocka_unit_test(test_on_access_adds_up_replies),
+        cmocka_unit_test(test_on_access_global_twin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
