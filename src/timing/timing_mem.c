@@ -68,6 +68,7 @@ struct timing_mem {
     uint64_t shared_base;   /* shared_load_cycles - shared_conflict_step_cycles, mod 2^64 */
     int8_t bank_shift;      /* log2(dram_banks) when it is a power of two, else -1 */
     uint32_t *slice_part;   /* per L2 slice: its partition */
+    uint32_t *sm_part;      /* per SM: its L2 partition (sm_partition), a load per access */
     gpu_latency_config lat;
     timing_banks wave;      /* the L1's data banks (timing_wave.h) */
     /* state */
@@ -160,6 +161,12 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->shared_base = (uint64_t)tm->lat.shared_load_cycles - tm->lat.shared_conflict_step_cycles;
 }
 
+/* The L2 partition of SM `sm` (< sm_count): the SMs split evenly, in index order. */
+static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
+{
+    return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
+}
+
 /* The near-partition directories: one partition's share of the L2, in lines. */
 static int create_near(timing_mem *tm, const gpu_config *cfg)
 {
@@ -195,10 +202,13 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
     tm->open_row = calloc((size_t)tm->channels * tm->dram_banks, sizeof *tm->open_row);
     tm->l2_pending = calloc(L2_PENDING, sizeof *tm->l2_pending);
     tm->slice_part = calloc(tm->slices, sizeof *tm->slice_part);
+    tm->sm_part = calloc(tm->sm_count, sizeof *tm->sm_part);
     int ok = tm->sm && tm->slice_free && tm->chan_free && tm->open_row && tm->l2_pending &&
-             tm->slice_part && create_near(tm, cfg) == 0;
+             tm->slice_part && tm->sm_part && create_near(tm, cfg) == 0;
     for (uint32_t i = 0; ok && i < tm->slices; i++)
         tm->slice_part[i] = (uint32_t)((uint64_t)i * tm->partitions / tm->slices);
+    for (uint32_t s = 0; ok && s < tm->sm_count; s++)
+        tm->sm_part[s] = sm_partition(tm, s);
     if (ok) {
         /* Every SM's MSHRs and in-flight table, touched in no order: 2 MiB pages when there
          * is one's worth (base/pages.h). */
@@ -229,6 +239,7 @@ void timing_mem_destroy(timing_mem *tm)
     free(tm->open_row);
     free(tm->l2_pending);
     free(tm->slice_part);
+    free(tm->sm_part);
     near_dir_fini(&tm->near);
     free(tm);
 }
@@ -287,11 +298,6 @@ static inflight *sm_line(timing_mem *tm, sm_state *st, uint64_t line)
 
 /* ---- the near-partition directories ---- */
 
-static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
-{
-    return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
-}
-
 /* The l2 line of byte `addr`, the bit of its sector in a line's sector mask, and its DRAM fill
  * block. `pow2` is tm->shifts, a constant where the walk is inlined (pipe_part_pow2 and
  * pipe_part_any): the presets' walk then tests nothing per sector to choose shifts. */
@@ -323,8 +329,10 @@ static uint32_t dram_channel(const timing_mem *tm, uint64_t addr)
 }
 
 /* A DRAM transfer holding its channel `ticks` (dram_ticks) at `addr` asked at cycle t: returns
- * the cycle its data is back (reads) or written (writes). */
-static uint64_t dram_access(timing_mem *tm, uint64_t addr, uint64_t ticks, uint64_t t)
+ * the cycle its data is back (reads) or written (writes). Inlined: as a call from the walk, the
+ * walk's registers saved around it cost about as much as its work. */
+static inline __attribute__((always_inline)) uint64_t dram_access(timing_mem *tm, uint64_t addr,
+                                                                  uint64_t ticks, uint64_t t)
 {
     uint32_t ch = dram_channel(tm, addr);
     uint64_t start = occupy(&tm->chan_free[ch], t, ticks);
@@ -592,7 +600,7 @@ WALK_INLINE timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now
                                        const mem_access *a, int pow2)
 {
     int load = a->op == MEM_OP_LOAD;
-    uint32_t part = tm->partitions > 1 ? sm_partition(tm, sm) : 0;
+    uint32_t part = tm->sm_part[sm];
     /* The fill blocks matter to loads only (write_sector's DRAM writes are one sector each);
      * a load whose levels (mem.h: a bit for each served entry's) are all the L1's or outside
      * the cached spaces has no sector below the L1 for the pass to find. */
