@@ -131,16 +131,6 @@ static int one_block(const timing_banks *bk, const mem_access *a, uint32_t lanes
     return (diff >> bk->block_shift) == 0;
 }
 
-/* Whether a plain global load or store touched one 128-byte line by the memory system's count
- * (mem.h: l1_tags, the lines its global lanes touched): an aligned line lies in one aligned
- * block of banks when the block is 128 bytes or more, so one_block would say yes; this answers
- * without reading the 32 lanes (saxpy's loads and stores, one line each). */
-static inline int one_line(const timing_banks *bk, const mem_access *a)
-{
-    return a->l1_tags == 1 && a->space == IR_SPACE_GLOBAL && a->op <= MEM_OP_STORE &&
-           bk->block_shift >= 7;
-}
-
 /* Per-bank counts of distinct words in bit-sliced form: bit b of plane k is bit k of bank b's
  * count. Six planes hold the 32 words a warp's lanes can read. */
 enum { PLANES = 6 };
@@ -351,11 +341,11 @@ static uint32_t access_bytes(const mem_access *a)
 
 /* The shapes that one_block, ascending_wavefronts and one_word_conflict_free answer skip the
  * gathering. */
-uint32_t timing_wavefronts(const timing_banks *bk, const mem_access *a)
+uint32_t timing_wavefronts_lanes(const timing_banks *bk, const mem_access *a)
 {
     uint32_t bytes = access_bytes(a), lanes = a->active & ~a->window_lanes;
     if (bytes <= bk->width) {
-        if (!lanes || one_line(bk, a) || one_block(bk, a, lanes)) return 1;
+        if (!lanes || one_block(bk, a, lanes)) return 1;
         uint32_t asc = ascending_wavefronts(bk, a, lanes);
         if (asc) return asc;
         if (one_word_conflict_free(bk, a, lanes)) return 1;
