@@ -526,7 +526,7 @@ WALK_INLINE uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem
 }
 
 /* Stores and atomics: every sector (an atomic: every lane's operation) is performed in turn. */
-static uint64_t write_lines(timing_mem *tm, walk *w, const mem_access *a)
+WALK_INLINE uint64_t write_lines(timing_mem *tm, walk *w, const mem_access *a)
 {
     uint64_t ready = w->t0;
     for (uint32_t i = 0; i < a->nserved; i++) {
@@ -597,9 +597,8 @@ WALK_INLINE uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, cons
 /* The part through the L1/shared pipeline and below; pow2: tm->shifts, a constant in each of
  * the two builds below. */
 WALK_INLINE timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now,
-                                       const mem_access *a, int pow2)
+                                       const mem_access *a, int pow2, int load)
 {
-    int load = a->op == MEM_OP_LOAD;
     uint32_t part = tm->sm_part[sm];
     /* The fill blocks matter to loads only (write_sector's DRAM writes are one sector each);
      * a load whose levels (mem.h: a bit for each served entry's) are all the L1's or outside
@@ -642,13 +641,13 @@ WALK_INLINE timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now
 static __attribute__((noinline)) timing_mem_reply pipe_part_pow2(timing_mem *tm, uint32_t sm,
                                                                  uint64_t now, const mem_access *a)
 {
-    return pipe_part(tm, sm, now, a, 1);
+    return pipe_part(tm, sm, now, a, 1, a->op == MEM_OP_LOAD);
 }
 
 static __attribute__((noinline)) timing_mem_reply pipe_part_any(timing_mem *tm, uint32_t sm,
                                                                 uint64_t now, const mem_access *a)
 {
-    return pipe_part(tm, sm, now, a, 0);
+    return pipe_part(tm, sm, now, a, 0, a->op == MEM_OP_LOAD);
 }
 
 /* Whether `a` has only a shared-memory part (the common case of tiled kernels): a load, store
@@ -754,13 +753,22 @@ static __attribute__((noinline)) void on_access_other(const mem_access *a,
 /* timing_mem_on_access for an access with a global or local part only (a load, store or
  * atomic; no shared or constant part) on a model with power-of-two sizes and rates (the
  * presets'): other_reply's answer is pipe_part's then (its accept and ready are at least now),
- * here with the walk inlined, one call and no reply through memory. */
-static __attribute__((noinline)) void on_access_global(const mem_access *a,
-                                                       timing_mem_issue *is)
+ * here with the walk inlined, one call and no reply through memory; loads and the others
+ * apart, so that a store's walk carries none of the load's registers. */
+static __attribute__((noinline)) void on_access_global_load(const mem_access *a,
+                                                            timing_mem_issue *is)
 {
     timing_mem *tm = is->tm;
     uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
-    issue_add(is, pipe_part(tm, sm, is->at, a, 1));
+    issue_add(is, pipe_part(tm, sm, is->at, a, 1, 1));
+}
+
+static __attribute__((noinline)) void on_access_global_write(const mem_access *a,
+                                                             timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
+    uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+    issue_add(is, pipe_part(tm, sm, is->at, a, 1, 0));
 }
 
 /* timing_mem_on_access past the shared-only case, out of line (its tests, inlined, cost the
@@ -777,7 +785,10 @@ static __attribute__((noinline)) void on_access_rest(const mem_access *a, timing
     }
     if (a && tm && a->op < MEM_OP_CACHE_CONTROL && tm->shifts && (a->l1_tags | a->nserved) &&
         !(a->shared_wavefronts | a->const_lookups | a->const_addresses)) {
-        on_access_global(a, is);
+        if (a->op == MEM_OP_LOAD)
+            on_access_global_load(a, is);
+        else
+            on_access_global_write(a, is);
         return;
     }
     on_access_other(a, is);
