@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/pages.h"
+#include "timing/timing_mshr.h"
 #include "timing/timing_near.h"
 #include "timing/timing_wave.h"
 
@@ -43,8 +44,7 @@ typedef struct inflight {
 typedef struct sm_state {
     uint64_t pipe_free;  /* first free tag slot of the L1/shared pipeline (cycles x tag rate) */
     uint64_t const_free; /* first free cycle of the constant-cache port */
-    uint64_t *mshr;      /* min-heap of the release cycles of the MSHRs in use */
-    uint32_t nmshr;
+    timing_mshr mshr;    /* the release cycles of the MSHRs in use (timing_mshr.h) */
     inflight *lines;     /* direct-mapped: lines in flight to the L2, for merging */
     uint8_t lines_used;  /* 1: an entry of `lines` was written since they were last cleared */
 } sm_state;
@@ -57,17 +57,23 @@ struct timing_mem {
     /* log2(tag_rate) when it is a power of two (the presets'), else -1: the pipeline's slots
      * to cycles by a shift on the shared-only path, which every shared load takes */
     int8_t tag_shift;
-    /* log2 of l2_line_bytes, sector_bytes and dram_fill_bytes, when all three are powers of
-     * two (the configuration requires it; a hand-made one may differ): shifts instead of
-     * divisions per sector */
-    uint8_t shifts, line_shift, sector_shift, fill_shift;
+    /* shifts: l2_line_bytes, sector_bytes, dram_fill_bytes, tag_rate and sector_rate are all
+     * powers of two (the presets'; the configuration requires the sizes to be, a hand-made one
+     * may differ), and their log2: the walk then shifts where it would divide (pipe_part_pow2) */
+    uint8_t shifts, line_shift, sector_shift, fill_shift, rate_shift;
     uint64_t slice_ticks;   /* ticks one sector holds its L2 slice */
+    uint64_t fill_ticks;    /* ticks a dram_fill_bytes transfer holds its DRAM channel */
+    uint64_t sector_dram_ticks; /* ticks a sector_bytes transfer holds its DRAM channel */
+    uint64_t row_chunks;    /* DRAM_INTERLEAVE chunks of one row on every channel */
+    uint64_t shared_base;   /* shared_load_cycles - shared_conflict_step_cycles, mod 2^64 */
+    int8_t bank_shift;      /* log2(dram_banks) when it is a power of two, else -1 */
     uint32_t *slice_part;   /* per L2 slice: its partition */
+    uint32_t *sm_part;      /* per SM: its L2 partition (sm_partition), a load per access */
     gpu_latency_config lat;
     timing_banks wave;      /* the L1's data banks (timing_wave.h) */
     /* state */
     sm_state *sm;
-    /* Every SM's MSHR heap (mshrs entries) and table of lines in flight (inflight_mask + 1
+    /* Every SM's MSHR queue (mshrs entries) and table of lines in flight (inflight_mask + 1
      * entries), one SM after the other: an SM's are found from its index, without a load of
      * its sm_state first (first_pass). */
     uint64_t *mshr_all;
@@ -114,6 +120,13 @@ static uint32_t pow2_at_least(uint32_t n)
     return p;
 }
 
+/* Ticks a DRAM transfer of `bytes` holds its channel (each channel has 1/channels of the
+ * bandwidth). */
+static uint64_t dram_ticks(const timing_mem *tm, uint32_t bytes)
+{
+    return ceil_div((uint64_t)bytes * TICKS * tm->channels, tm->dram_bw);
+}
+
 static void copy_config(timing_mem *tm, const gpu_config *cfg)
 {
     tm->sm_count = cfg->sm.count ? cfg->sm.count : 1;
@@ -135,11 +148,23 @@ static void copy_config(timing_mem *tm, const gpu_config *cfg)
     tm->lat = cfg->latency;
     tm->slice_ticks = ceil_div((uint64_t)tm->sector_bytes * TICKS, tm->slice_bw);
     int line = exact_log2(tm->l2_line_bytes), sector = exact_log2(tm->sector_bytes),
-        fill = exact_log2(tm->dram_fill_bytes);
-    tm->shifts = line >= 0 && sector >= 0 && fill >= 0;
+        fill = exact_log2(tm->dram_fill_bytes), rate = exact_log2(tm->sector_rate);
+    tm->shifts = line >= 0 && sector >= 0 && fill >= 0 && rate >= 0 && tm->tag_shift >= 0;
+    tm->rate_shift = (uint8_t)(tm->shifts ? rate : 0);
     tm->line_shift = (uint8_t)(tm->shifts ? line : 0);
     tm->sector_shift = (uint8_t)(tm->shifts ? sector : 0);
     tm->fill_shift = (uint8_t)(tm->shifts ? fill : 0);
+    tm->fill_ticks = dram_ticks(tm, tm->dram_fill_bytes);
+    tm->sector_dram_ticks = dram_ticks(tm, tm->sector_bytes);
+    tm->row_chunks = (uint64_t)tm->channels * (tm->row_bytes / DRAM_INTERLEAVE);
+    tm->bank_shift = (int8_t)exact_log2(tm->dram_banks);
+    tm->shared_base = (uint64_t)tm->lat.shared_load_cycles - tm->lat.shared_conflict_step_cycles;
+}
+
+/* The L2 partition of SM `sm` (< sm_count): the SMs split evenly, in index order. */
+static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
+{
+    return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
 }
 
 /* The near-partition directories: one partition's share of the L2, in lines. */
@@ -177,10 +202,13 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
     tm->open_row = calloc((size_t)tm->channels * tm->dram_banks, sizeof *tm->open_row);
     tm->l2_pending = calloc(L2_PENDING, sizeof *tm->l2_pending);
     tm->slice_part = calloc(tm->slices, sizeof *tm->slice_part);
+    tm->sm_part = calloc(tm->sm_count, sizeof *tm->sm_part);
     int ok = tm->sm && tm->slice_free && tm->chan_free && tm->open_row && tm->l2_pending &&
-             tm->slice_part && create_near(tm, cfg) == 0;
+             tm->slice_part && tm->sm_part && create_near(tm, cfg) == 0;
     for (uint32_t i = 0; ok && i < tm->slices; i++)
         tm->slice_part[i] = (uint32_t)((uint64_t)i * tm->partitions / tm->slices);
+    for (uint32_t s = 0; ok && s < tm->sm_count; s++)
+        tm->sm_part[s] = sm_partition(tm, s);
     if (ok) {
         /* Every SM's MSHRs and in-flight table, touched in no order: 2 MiB pages when there
          * is one's worth (base/pages.h). */
@@ -189,7 +217,7 @@ timing_mem *timing_mem_create(const gpu_config *cfg)
         ok = tm->mshr_all && tm->lines_all;
     }
     for (uint32_t s = 0; ok && s < tm->sm_count; s++) {
-        tm->sm[s].mshr = tm->mshr_all + (size_t)s * tm->mshrs;
+        tm->sm[s].mshr.rel = tm->mshr_all + (size_t)s * tm->mshrs;
         tm->sm[s].lines = tm->lines_all + (size_t)s * slots;
     }
     if (!ok) {
@@ -211,6 +239,7 @@ void timing_mem_destroy(timing_mem *tm)
     free(tm->open_row);
     free(tm->l2_pending);
     free(tm->slice_part);
+    free(tm->sm_part);
     near_dir_fini(&tm->near);
     free(tm);
 }
@@ -221,7 +250,7 @@ void timing_mem_launch_begin(timing_mem *tm)
     for (uint32_t s = 0; s < tm->sm_count; s++) {
         sm_state *st = &tm->sm[s];
         st->pipe_free = st->const_free = 0;
-        st->nmshr = 0;
+        timing_mshr_clear(&st->mshr);
         /* Only SMs that sent a line below the L1 have entries to clear (the table is 16 KiB
          * per SM on the presets: clearing every SM's was most of a small launch's set-up). */
         if (st->lines_used)
@@ -247,49 +276,18 @@ static uint64_t occupy(uint64_t *free_at, uint64_t t, uint64_t ticks)
     return ceil_div(start, TICKS);
 }
 
-/* ---- MSHRs: a min-heap of release cycles per SM ---- */
-
-static void heap_push(sm_state *st, uint32_t cap, uint64_t v)
-{
-    if (st->nmshr >= cap)
-        return;
-    uint32_t i = st->nmshr++;
-    while (i > 0 && st->mshr[(i - 1) / 2] > v) {
-        st->mshr[i] = st->mshr[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    st->mshr[i] = v;
-}
-
-static uint64_t heap_pop(sm_state *st)
-{
-    uint64_t top = st->mshr[0], v = st->mshr[--st->nmshr];
-    uint32_t i = 0, n = st->nmshr;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && st->mshr[c + 1] < st->mshr[c])
-            c++;
-        if (st->mshr[c] >= v)
-            break;
-        st->mshr[i] = st->mshr[c];
-        i = c;
-    }
-    if (n)
-        st->mshr[i] = v;
-    return top;
-}
+/* ---- MSHRs ---- */
 
 /* The cycle, >= t, at which `k` more MSHRs are free: entries released by then are dropped, and
  * when too few are left the earliest ones in use are waited for. */
 static uint64_t mshr_wait(timing_mem *tm, sm_state *st, uint32_t k, uint64_t t)
 {
-    while (st->nmshr && st->mshr[0] <= t) heap_pop(st);
+    timing_mshr *q = &st->mshr;
+    while (q->n && timing_mshr_first(q) <= t) timing_mshr_pop(q);
     if (k > tm->mshrs)
         k = tm->mshrs;
     uint64_t at = t;
-    while (st->nmshr + k > tm->mshrs) at = max64(at, heap_pop(st));
+    while (q->n + k > tm->mshrs) at = max64(at, timing_mshr_pop(q));
     return at;
 }
 
@@ -300,22 +298,26 @@ static inflight *sm_line(timing_mem *tm, sm_state *st, uint64_t line)
 
 /* ---- the near-partition directories ---- */
 
-static uint32_t sm_partition(const timing_mem *tm, uint32_t sm)
+/* The l2 line of byte `addr`, the bit of its sector in a line's sector mask, and its DRAM fill
+ * block. `pow2` is tm->shifts, a constant where the walk is inlined (pipe_part_pow2 and
+ * pipe_part_any): the presets' walk then tests nothing per sector to choose shifts. */
+#define WALK_INLINE static inline __attribute__((always_inline))
+
+WALK_INLINE uint64_t l2_line_of(const timing_mem *tm, uint64_t addr, int pow2)
 {
-    return (uint32_t)((uint64_t)sm * tm->partitions / tm->sm_count);
+    return pow2 ? addr >> tm->line_shift : addr / tm->l2_line_bytes;
 }
 
-/* The l2 line of byte `addr`, and the bit of its sector in a line's sector mask. */
-static inline uint64_t l2_line_of(const timing_mem *tm, uint64_t addr)
+WALK_INLINE uint64_t sector_bit(const timing_mem *tm, uint64_t addr, int pow2)
 {
-    return tm->shifts ? addr >> tm->line_shift : addr / tm->l2_line_bytes;
-}
-
-static inline uint64_t sector_bit(const timing_mem *tm, uint64_t addr)
-{
-    uint64_t k = tm->shifts ? (addr & (tm->l2_line_bytes - 1)) >> tm->sector_shift
-                            : addr % tm->l2_line_bytes / tm->sector_bytes;
+    uint64_t k = pow2 ? (addr & (tm->l2_line_bytes - 1)) >> tm->sector_shift
+                      : addr % tm->l2_line_bytes / tm->sector_bytes;
     return UINT64_C(1) << (k % 64);
+}
+
+WALK_INLINE uint64_t fill_block_of(const timing_mem *tm, uint64_t addr, int pow2)
+{
+    return pow2 ? addr >> tm->fill_shift : addr / tm->dram_fill_bytes;
 }
 
 /* ---- DRAM ---- */
@@ -326,17 +328,23 @@ static uint32_t dram_channel(const timing_mem *tm, uint64_t addr)
     return (uint32_t)((chunk ^ (chunk >> 4) ^ (chunk >> 9)) % tm->channels);
 }
 
-/* A DRAM transfer of `bytes` at `addr` asked at cycle t: returns the cycle its data is back
- * (reads) or written (writes). */
-static uint64_t dram_access(timing_mem *tm, uint64_t addr, uint32_t bytes, uint64_t t)
+/* A DRAM transfer holding its channel `ticks` (dram_ticks) at `addr` asked at cycle t: returns
+ * the cycle its data is back (reads) or written (writes). Inlined: as a call from the walk, the
+ * walk's registers saved around it cost about as much as its work. */
+static inline __attribute__((always_inline)) uint64_t dram_access(timing_mem *tm, uint64_t addr,
+                                                                  uint64_t ticks, uint64_t t)
 {
     uint32_t ch = dram_channel(tm, addr);
-    uint64_t ticks = ceil_div((uint64_t)bytes * TICKS * tm->channels, tm->dram_bw);
     uint64_t start = occupy(&tm->chan_free[ch], t, ticks);
-    uint64_t chunks_per_row = tm->row_bytes / DRAM_INTERLEAVE;
-    uint64_t row_all = addr / DRAM_INTERLEAVE / ((uint64_t)tm->channels * chunks_per_row);
-    uint64_t *open = &tm->open_row[(size_t)ch * tm->dram_banks + row_all % tm->dram_banks];
-    uint64_t row = row_all / tm->dram_banks + 1;
+    uint64_t row_all = addr / DRAM_INTERLEAVE / tm->row_chunks, bank, row;
+    if (tm->bank_shift >= 0) { /* the presets' 16 banks: no second division */
+        bank = row_all & (tm->dram_banks - 1);
+        row = (row_all >> tm->bank_shift) + 1;
+    } else {
+        bank = row_all % tm->dram_banks;
+        row = row_all / tm->dram_banks + 1;
+    }
+    uint64_t *open = &tm->open_row[(size_t)ch * tm->dram_banks + bank];
     uint32_t lat = *open == row ? tm->lat.dram_row_hit_cycles : tm->lat.dram_cycles;
     *open = row;
     return start + lat;
@@ -349,21 +357,29 @@ static void dram_writebacks(timing_mem *tm, uint32_t bytes, uint64_t t)
     if (!bytes)
         return;
     uint32_t ch = tm->wb_channel++ % tm->channels;
-    occupy(&tm->chan_free[ch], t, ceil_div((uint64_t)bytes * TICKS * tm->channels, tm->dram_bw));
+    occupy(&tm->chan_free[ch], t, dram_ticks(tm, bytes));
 }
 
 /* ---- the L1/shared pipeline ---- */
 
+/* The cycle of tag slot `slot` (pow2: as for the walk). */
+WALK_INLINE uint64_t slot_cycle(const timing_mem *tm, uint64_t slot, int pow2)
+{
+    return pow2 ? slot >> tm->tag_shift : slot / tm->tag_rate;
+}
+
 /* Tag slots the access holds the pipeline: shared wavefronts, then the global and local part's
  * largest limit (data wavefronts, tag lookups, sectors). At least one cycle. */
-static uint64_t pipe_slots(const timing_mem *tm, const mem_access *a)
+WALK_INLINE uint64_t pipe_slots(const timing_mem *tm, const mem_access *a, int pow2)
 {
     uint64_t T = tm->tag_rate, slots = (uint64_t)a->shared_wavefronts * T;
     if (a->l1_tags || a->nserved) {
         uint64_t tags = a->l1_tags ? a->l1_tags : 1;
         uint64_t g = tags + T - 1;
         g = max64(g, (uint64_t)timing_wavefronts(&tm->wave, a) * T);
-        g = max64(g, ceil_div((uint64_t)a->nserved * T, tm->sector_rate));
+        uint64_t sectors = (uint64_t)a->nserved * T;
+        g = max64(g, pow2 ? (sectors + tm->sector_rate - 1) >> tm->rate_shift
+                          : ceil_div(sectors, tm->sector_rate));
         slots += g;
     }
     return slots > T ? slots : T;
@@ -378,7 +394,7 @@ typedef struct walk {
     uint64_t t0;            /* cycle the access's last tag slot passed the pipeline */
     uint64_t fill_block;    /* DRAM fill block of the previous DRAM sector + 1 (0: none) */
     uint64_t fill_ready;    /* its data-ready cycle */
-    uint32_t fill_bytes;    /* DRAM bytes per fill block of this access */
+    uint64_t fill_ticks;    /* dram_ticks of this access's DRAM bytes per fill block */
     /* The l2 line + 1 of the previous sector read below the L1 (0: none yet), its entry of
      * l2_pending and, once a sector of it was looked up there, its way in the partition's copy
      * (the most recent of its set until another line is looked up): the sectors of one line
@@ -388,21 +404,24 @@ typedef struct walk {
     near_way *near;
 } walk;
 
-/* Whether sector `addr` of l2 line `line` is in the copy of the walk's partition; it is there
- * afterwards (sectored lines, LRU). */
 /* The look-up of near_touch for a line other than the walk's last, out of line: inlined into
- * load_lines' loop, it crowded the registers of the loop's common case, the L1 hits. */
-static __attribute__((noinline)) void near_lookup(timing_mem *tm, walk *w, uint64_t line)
+ * load_lines' loop, it crowded the registers of the loop's common case, the L1 hits. It takes
+ * no pointer to the walk, so that the walk stays in registers. */
+static __attribute__((noinline)) near_way *near_lookup(timing_mem *tm, uint32_t part,
+                                                       uint64_t line)
 {
-    w->near = near_dir_line(&tm->near, w->part, line);
-    w->near_line1 = line + 1;
+    return near_dir_line(&tm->near, part, line);
 }
 
-static inline int near_touch(timing_mem *tm, walk *w, uint64_t line, uint64_t addr)
+/* Whether sector `addr` of l2 line `line` is in the copy of the walk's partition; it is there
+ * afterwards (sectored lines, LRU). */
+WALK_INLINE int near_touch(timing_mem *tm, walk *w, uint64_t line, uint64_t addr, int pow2)
 {
-    if (w->near_line1 != line + 1)
-        near_lookup(tm, w, line);
-    uint64_t bit = sector_bit(tm, addr);
+    if (w->near_line1 != line + 1) {
+        w->near = near_lookup(tm, w->part, line);
+        w->near_line1 = line + 1;
+    }
+    uint64_t bit = sector_bit(tm, addr, pow2);
     int had = (w->near->sectors & bit) != 0;
     w->near->sectors |= bit;
     return had;
@@ -414,9 +433,9 @@ static inline uint32_t slice_of(const timing_mem *tm, const mem_served *e)
 }
 
 /* Ready cycle of one sector read below the L1 (served by the L2 or DRAM). */
-static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
+WALK_INLINE uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e, int pow2)
 {
-    uint64_t line = l2_line_of(tm, e->addr);
+    uint64_t line = l2_line_of(tm, e->addr, pow2);
     uint64_t t = occupy(&tm->slice_free[slice_of(tm, e)], w->t0, tm->slice_ticks);
     if (w->line1 != line + 1) {
         w->line1 = line + 1;
@@ -424,18 +443,18 @@ static uint64_t read_sector(timing_mem *tm, walk *w, const mem_served *e)
     }
     inflight *p = w->pending;
     if (e->level != MEM_LEVEL_DRAM) {
-        uint64_t ready = t + (tm->partitions < 2 || near_touch(tm, w, line, e->addr)
+        uint64_t ready = t + (tm->partitions < 2 || near_touch(tm, w, line, e->addr, pow2)
                                   ? tm->lat.l2_near_hit_cycles
                                   : tm->lat.l2_far_hit_cycles);
         return p->line == line + 1 ? max64(ready, p->ready) : ready;
     }
-    uint64_t block = (tm->shifts ? e->addr >> tm->fill_shift : e->addr / tm->dram_fill_bytes) + 1;
+    uint64_t block = fill_block_of(tm, e->addr, pow2) + 1;
     if (block != w->fill_block) {
         w->fill_block = block;
-        w->fill_ready = dram_access(tm, e->addr, w->fill_bytes, t);
+        w->fill_ready = dram_access(tm, e->addr, w->fill_ticks, t);
     }
     if (tm->partitions > 1)
-        near_touch(tm, w, line, e->addr);
+        near_touch(tm, w, line, e->addr, pow2);
     if (p->line != line + 1 || p->ready < w->fill_ready) {
         *p = (inflight){line + 1, w->fill_ready};
         tm->pending_used = 1;
@@ -452,7 +471,7 @@ static uint64_t write_sector(timing_mem *tm, walk *w, const mem_served *e)
     int near = tm->slice_part[slice] == w->part;
     uint64_t ready = t + (near ? tm->lat.l2_near_hit_cycles : tm->lat.l2_far_hit_cycles);
     if (e->level == MEM_LEVEL_DRAM)
-        ready = max64(ready, dram_access(tm, e->addr, tm->sector_bytes, t));
+        ready = max64(ready, dram_access(tm, e->addr, tm->sector_dram_ticks, t));
     return ready;
 }
 
@@ -471,7 +490,8 @@ static uint32_t new_miss_lines(timing_mem *tm, sm_state *st, const uint64_t *bel
 
 /* The served sectors of a load, line by line: ready cycle of the last. L1 hits on a line whose
  * fill is in flight wait for it; a line sent below takes an MSHR until its data is back. */
-static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_access *a)
+WALK_INLINE uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_access *a,
+                               int pow2)
 {
     /* In locals: the stores of the walk (to the tables, through pointers) could otherwise be
      * stores to the record, which the compiler would read again after each. */
@@ -486,7 +506,7 @@ static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_acce
             if (sv[i].level == MEM_LEVEL_L1) {
                 line_ready = max64(line_ready, l1_ready);
             } else {
-                line_ready = max64(line_ready, read_sector(tm, w, &sv[i]));
+                line_ready = max64(line_ready, read_sector(tm, w, &sv[i], pow2));
                 below = 1;
             }
         }
@@ -495,7 +515,7 @@ static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_acce
         if (in_flight)
             line_ready = max64(line_ready, f->ready);
         if (below && !in_flight)
-            heap_push(st, tm->mshrs, line_ready);
+            timing_mshr_push(&st->mshr, tm->mshrs, line_ready);
         if (below) {
             *f = (inflight){line + 1, line_ready};
             st->lines_used = 1;
@@ -506,7 +526,7 @@ static uint64_t load_lines(timing_mem *tm, sm_state *st, walk *w, const mem_acce
 }
 
 /* Stores and atomics: every sector (an atomic: every lane's operation) is performed in turn. */
-static uint64_t write_lines(timing_mem *tm, walk *w, const mem_access *a)
+WALK_INLINE uint64_t write_lines(timing_mem *tm, walk *w, const mem_access *a)
 {
     uint64_t ready = w->t0;
     for (uint32_t i = 0; i < a->nserved; i++) {
@@ -540,8 +560,8 @@ static timing_mem_reply constant_part(timing_mem *tm, sm_state *st, uint64_t now
  * pending fills, the partition's copy): tables of a few MB in all, looked up at hashed or
  * scattered places, so each look-up would otherwise wait for the host's memory; issued before
  * the pipeline's slots are worked out, they overlap that and one another. */
-static uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem_access *a,
-                           uint64_t *below, uint32_t *nbelow)
+WALK_INLINE uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem_access *a,
+                                uint64_t *below, uint32_t *nbelow, int pow2)
 {
     uint32_t nb = 0;
     uint64_t last = UINT64_MAX, last_block = 0;
@@ -554,8 +574,7 @@ static uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem
         const mem_served *e = &sv[i];
         uint64_t line = e->addr / LINE_BYTES;
         if (e->level == MEM_LEVEL_DRAM) {
-            uint64_t b = (tm->shifts ? e->addr >> tm->fill_shift
-                                     : e->addr / tm->dram_fill_bytes) + 1;
+            uint64_t b = fill_block_of(tm, e->addr, pow2) + 1;
             blocks += b != last_block;
             last_block = b;
         }
@@ -564,7 +583,7 @@ static uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem
         last = line;
         below[nb++] = line;
         __builtin_prefetch(&lines[hash_line(line) & tm->inflight_mask], 1);
-        uint64_t l2_line = l2_line_of(tm, e->addr);
+        uint64_t l2_line = l2_line_of(tm, e->addr, pow2);
         __builtin_prefetch(&tm->l2_pending[hash_line(l2_line) % L2_PENDING]);
         if (tm->partitions > 1)
             __builtin_prefetch(near_dir_set(&tm->near, part, l2_line), 1);
@@ -575,11 +594,12 @@ static uint32_t first_pass(timing_mem *tm, uint32_t sm, uint32_t part, const mem
     return (a->dram_read_bytes + blocks - 1) / blocks;
 }
 
-/* The part through the L1/shared pipeline and below. */
-static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, const mem_access *a)
+/* The part through the L1/shared pipeline and below; pow2: tm->shifts, a constant in each of
+ * the two builds below. */
+WALK_INLINE timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now,
+                                       const mem_access *a, int pow2, int load)
 {
-    int load = a->op == MEM_OP_LOAD;
-    uint32_t part = tm->partitions > 1 ? sm_partition(tm, sm) : 0;
+    uint32_t part = tm->sm_part[sm];
     /* The fill blocks matter to loads only (write_sector's DRAM writes are one sector each);
      * a load whose levels (mem.h: a bit for each served entry's) are all the L1's or outside
      * the cached spaces has no sector below the L1 for the pass to find. */
@@ -589,27 +609,45 @@ static timing_mem_reply pipe_part(timing_mem *tm, uint32_t sm, uint64_t now, con
     uint32_t nbelow = 0;
     uint32_t fill_bytes = tm->dram_fill_bytes;
     if (load && (a->levels & ~above))
-        fill_bytes = first_pass(tm, sm, part, a, below, &nbelow);
+        fill_bytes = first_pass(tm, sm, part, a, below, &nbelow, pow2);
     sm_state *st = &tm->sm[sm];
-    uint64_t T = tm->tag_rate, slots = pipe_slots(tm, a);
+    uint64_t T = tm->tag_rate, slots = pipe_slots(tm, a, pow2);
     uint64_t start = max64(now * T, st->pipe_free);
     if (load && a->nserved) {
-        uint32_t k = new_miss_lines(tm, st, below, nbelow, start / T);
-        start = max64(start, mshr_wait(tm, st, k, start / T) * T);
+        uint64_t at = slot_cycle(tm, start, pow2);
+        uint32_t k = new_miss_lines(tm, st, below, nbelow, at);
+        start = max64(start, mshr_wait(tm, st, k, at) * T);
     }
     st->pipe_free = start + slots;
-    timing_mem_reply r = {start / T, start / T, 0};
-    walk w = {.sm = sm, .t0 = (start + slots - 1) / T, .fill_bytes = fill_bytes, .part = part};
+    uint64_t accept = slot_cycle(tm, start, pow2);
+    timing_mem_reply r = {accept, accept, 0};
+    walk w = {.sm = sm,
+              .t0 = slot_cycle(tm, start + slots - 1, pow2),
+              .fill_ticks = fill_bytes == tm->dram_fill_bytes ? tm->fill_ticks
+                                                               : dram_ticks(tm, fill_bytes),
+              .part = part};
     if (a->shared_wavefronts)
         r.ready = r.accept + tm->lat.shared_load_cycles +
                   (uint64_t)tm->lat.shared_conflict_step_cycles * (a->shared_wavefronts - 1u);
     if (a->l1_tags || a->nserved) {
         r.long_latency = 1;
-        uint64_t done = load ? load_lines(tm, st, &w, a) : write_lines(tm, &w, a);
+        uint64_t done = load ? load_lines(tm, st, &w, a, pow2) : write_lines(tm, &w, a);
         r.ready = max64(r.ready, done);
         dram_writebacks(tm, a->dram_write_bytes, w.t0);
     }
     return r;
+}
+
+static __attribute__((noinline)) timing_mem_reply pipe_part_pow2(timing_mem *tm, uint32_t sm,
+                                                                 uint64_t now, const mem_access *a)
+{
+    return pipe_part(tm, sm, now, a, 1, a->op == MEM_OP_LOAD);
+}
+
+static __attribute__((noinline)) timing_mem_reply pipe_part_any(timing_mem *tm, uint32_t sm,
+                                                                uint64_t now, const mem_access *a)
+{
+    return pipe_part(tm, sm, now, a, 0, a->op == MEM_OP_LOAD);
 }
 
 /* Whether `a` has only a shared-memory part (the common case of tiled kernels): a load, store
@@ -627,15 +665,16 @@ static inline timing_mem_reply shared_reply(timing_mem *tm, uint32_t sm, uint64_
                                             uint32_t wavefronts)
 {
     sm_state *st = &tm->sm[sm];
-    uint64_t T = tm->tag_rate, slots = (uint64_t)wavefronts * T;
+    uint64_t T = tm->tag_rate;
     uint64_t start = max64(now * T, st->pipe_free);
-    st->pipe_free = start + (slots > T ? slots : T);
+    st->pipe_free = start + wavefronts * T; /* wavefronts >= 1 (shared_only): at least T */
     /* A shift where the rate allows: a division's latency per shared load otherwise. */
     uint64_t accept = tm->tag_shift >= 0 ? start >> tm->tag_shift : start / T;
-    return (timing_mem_reply){accept,
-                              accept + tm->lat.shared_load_cycles +
-                                  (uint64_t)tm->lat.shared_conflict_step_cycles * (wavefronts - 1u),
-                              0};
+    /* shared_load_cycles + step x (wavefronts - 1), as shared_base + step x wavefronts (the
+     * same sum modulo 2^64, where shared_base may wrap) */
+    return (timing_mem_reply){
+        accept, accept + tm->shared_base + (uint64_t)tm->lat.shared_conflict_step_cycles * wavefronts,
+        0};
 }
 
 /* The reply to an access other than a fence or a shared-only one, from SM `sm` < sm_count. */
@@ -658,7 +697,8 @@ static inline timing_mem_reply other_reply(timing_mem *tm, uint32_t sm, uint64_t
             return r;
     }
     if (piped) {
-        timing_mem_reply p = pipe_part(tm, sm, now, a);
+        timing_mem_reply p = tm->shifts ? pipe_part_pow2(tm, sm, now, a)
+                                        : pipe_part_any(tm, sm, now, a);
         r.accept = max64(r.accept, p.accept);
         r.ready = max64(r.ready, p.ready);
         r.long_latency = p.long_latency;
@@ -710,24 +750,61 @@ static __attribute__((noinline)) void on_access_other(const mem_access *a,
     issue_add(is, other_reply(tm, sm, is->at, a));
 }
 
-void timing_mem_on_access(const mem_access *a, void *user)
+/* timing_mem_on_access for an access with a global or local part only (a load, store or
+ * atomic; no shared or constant part) on a model with power-of-two sizes and rates (the
+ * presets'): other_reply's answer is pipe_part's then (its accept and ready are at least now),
+ * here with the walk inlined, one call and no reply through memory; loads and the others
+ * apart, so that a store's walk carries none of the load's registers. */
+static __attribute__((noinline)) void on_access_global_load(const mem_access *a,
+                                                            timing_mem_issue *is)
 {
-    timing_mem_issue *is = user;
     timing_mem *tm = is->tm;
-    is->naccess++;
-    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
-     * shared memory (every shared load of a tiled kernel) and the constant cache (every
-     * parameter load). The rest in access_reply's order: a fence, then the other parts. */
-    if (a && tm && shared_only(a)) {
-        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
-        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
-        return;
-    }
+    uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+    issue_add(is, pipe_part(tm, sm, is->at, a, 1, 1));
+}
+
+static __attribute__((noinline)) void on_access_global_write(const mem_access *a,
+                                                             timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
+    uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+    issue_add(is, pipe_part(tm, sm, is->at, a, 1, 0));
+}
+
+/* timing_mem_on_access past the shared-only case, out of line (its tests, inlined, cost the
+ * shared case registers): the constant cache only (every parameter load), a global or local
+ * part only, then the rest in access_reply's order, a fence first. */
+static __attribute__((noinline)) void on_access_rest(const mem_access *a, timing_mem_issue *is)
+{
+    timing_mem *tm = is->tm;
     if (a && tm && a->op < MEM_OP_CACHE_CONTROL && (a->const_lookups | a->const_addresses) &&
         !(a->shared_wavefronts | a->l1_tags | a->nserved)) {
         uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
         issue_add(is, constant_part(tm, &tm->sm[sm], is->at, a));
         return;
     }
+    if (a && tm && a->op < MEM_OP_CACHE_CONTROL && tm->shifts && (a->l1_tags | a->nserved) &&
+        !(a->shared_wavefronts | a->const_lookups | a->const_addresses)) {
+        if (a->op == MEM_OP_LOAD)
+            on_access_global_load(a, is);
+        else
+            on_access_global_write(a, is);
+        return;
+    }
     on_access_other(a, is);
+}
+
+void timing_mem_on_access(const mem_access *a, void *user)
+{
+    timing_mem_issue *is = user;
+    timing_mem *tm = is->tm;
+    is->naccess++;
+    /* Accesses with one part only first, in the fewest steps, as access_reply answers them:
+     * shared memory here (every shared load of a tiled kernel), the others in on_access_rest. */
+    if (a && tm && shared_only(a)) {
+        uint32_t sm = is->sm < tm->sm_count ? is->sm : is->sm % tm->sm_count;
+        issue_add(is, shared_reply(tm, sm, is->at, a->shared_wavefronts));
+        return;
+    }
+    on_access_rest(a, is);
 }

@@ -341,7 +341,7 @@ static uint32_t access_bytes(const mem_access *a)
 
 /* The shapes that one_block, ascending_wavefronts and one_word_conflict_free answer skip the
  * gathering. */
-uint32_t timing_wavefronts(const timing_banks *bk, const mem_access *a)
+uint32_t timing_wavefronts_lanes(const timing_banks *bk, const mem_access *a)
 {
     uint32_t bytes = access_bytes(a), lanes = a->active & ~a->window_lanes;
     if (bytes <= bk->width) {

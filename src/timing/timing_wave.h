@@ -30,7 +30,23 @@ void timing_banks_init(timing_banks *bk, uint32_t banks, uint32_t width);
  * window_lanes; 1 when none and its lanes are no wider than a bank), as the pipeline charges
  * them: the shapes one aligned block of banks holds, lanes ascending through the words (counted
  * by runs of consecutive words) and one word per bank answered without gathering the words. */
-uint32_t timing_wavefronts(const timing_banks *bk, const mem_access *a);
+static inline uint32_t timing_wavefronts(const timing_banks *bk, const mem_access *a);
+
+/* timing_wavefronts past its first shortcut: the count from the lanes. */
+uint32_t timing_wavefronts_lanes(const timing_banks *bk, const mem_access *a);
+
+/* Inline, the first shortcut: a plain global load or store that touched one 128-byte line by
+ * the memory system's count (mem.h: l1_tags, the lines its global lanes touched), with lanes no
+ * wider than a bank, is one wavefront when a block of banks is 128 bytes or more: an aligned line
+ * lies in one aligned block, whose words are distinct banks or the same word. Answered without
+ * a call or a read of the 32 lanes (saxpy's loads and stores, one line each). */
+static inline uint32_t timing_wavefronts(const timing_banks *bk, const mem_access *a)
+{
+    if (a->l1_tags == 1 && a->space == IR_SPACE_GLOBAL && a->op <= MEM_OP_STORE &&
+        bk->block_shift >= 7 && (uint32_t)a->elem_bytes * a->vec <= bk->width)
+        return 1;
+    return timing_wavefronts_lanes(bk, a);
+}
 
 /* The same count by the general way alone: every word of every lane gathered and counted on its
  * bank. Equal to timing_wavefronts for every access with a global or local lane (the twin

@@ -17,6 +17,7 @@
 
 #include "memsys_test.h"
 #include "timing/timing_mem.h"
+#include "timing/timing_mshr.h"
 #include "timing/timing_wave.h"
 
 static gpu_config tiny_gpu(void)
@@ -211,6 +212,22 @@ static void test_wide_lanes_in_any_order(void **state)
     }
 }
 
+/* The distinct 128-byte lines of a's active lanes (the 4-byte lanes of the twin test below). */
+static uint32_t lines_of_lanes(const mem_access *a)
+{
+    uint64_t seen[MEM_LANES];
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < MEM_LANES; l++) {
+        if (!(a->active >> l & 1u))
+            continue;
+        uint32_t i = 0;
+        while (i < n && seen[i] != a->addr[l] / 128) i++;
+        if (i == n)
+            seen[n++] = a->addr[l] / 128;
+    }
+    return n;
+}
+
 /* The shortcuts of the wavefront count (one block of banks, ascending lanes counted by runs of
  * consecutive words) against the general count over every lane's words, on random lane layouts
  * for 16, 32 and 64 banks of 4 bytes and 32 banks of 8: ascending with strides 0 to 2 words
@@ -246,6 +263,10 @@ static void test_wavefront_shortcuts_twin(void **state)
                 a.addr[l] = addr;
             }
             a.active = round % 5 ? 0xffffffffu : (uint32_t)(x >> 16) | 1u;
+            /* l1_tags as the memory system counts it (the one-line shortcut reads it); a
+             * store now and then (the shortcut takes loads and stores alike) */
+            a.l1_tags = (uint16_t)lines_of_lanes(&a);
+            a.op = round % 7 ? MEM_OP_LOAD : MEM_OP_STORE;
             assert_int_equal(timing_wavefronts(&bk, &a), timing_wavefronts_gathered(&bk, &a));
             /* the full-warp scan's plain build too */
             bk.avx2 = 0;
@@ -649,6 +670,143 @@ static void test_on_access_adds_up_replies(void **state)
     timing_mem_destroy(two);
 }
 
+/* The reference for the MSHR queue: the binary min-heap timing_mem.c used before it. */
+typedef struct ref_heap {
+    uint64_t v[256];
+    uint32_t n;
+} ref_heap;
+
+static void ref_push(ref_heap *h, uint32_t cap, uint64_t v)
+{
+    if (h->n >= cap)
+        return;
+    uint32_t i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2] > v) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = v;
+}
+
+static uint64_t ref_pop(ref_heap *h)
+{
+    uint64_t top = h->v[0], v = h->v[--h->n];
+    uint32_t i = 0, n = h->n;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h->v[c + 1] < h->v[c])
+            c++;
+        if (h->v[c] >= v)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (n)
+        h->v[i] = v;
+    return top;
+}
+
+/* timing_mshr.h against the heap, in the steps of timing_mem.c's mshr_wait and load_lines:
+ * releases at a clock that moves on plus a latency with jitter (mostly rising), or anywhere
+ * (random), or few distinct values (ties); entries released by the clock dropped, then the
+ * earliest waited for until k more fit. Every value taken out and every count must agree. */
+static void test_mshr_queue_twin(void **state)
+{
+    (void)state;
+    static const uint32_t caps[] = {1, 2, 4, 7, 256};
+    uint64_t block[256];
+    uint32_t seed = 12345;
+    for (unsigned shape = 0; shape < 3; shape++) {
+        for (unsigned c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+            uint32_t cap = caps[c];
+            ref_heap h = {.n = 0};
+            timing_mshr q = {.rel = block};
+            timing_mshr_clear(&q);
+            uint64_t clock = 0;
+            for (unsigned step = 0; step < 20000; step++) {
+                seed = seed * 1103515245u + 12345u;
+                uint32_t r = seed >> 8;
+                clock += r % 4;
+                uint64_t v = shape == 0   ? clock + 200 + r % 300
+                             : shape == 1 ? r % 100000
+                                          : clock + (r % 3) * 100;
+                uint32_t k = 1 + (r >> 12) % 3;
+                if (k > cap)
+                    k = cap;
+                while (h.n && h.v[0] <= clock) {
+                    assert_true(q.n > 0);
+                    assert_int_equal(timing_mshr_first(&q), h.v[0]);
+                    assert_int_equal(timing_mshr_pop(&q), ref_pop(&h));
+                }
+                assert_false(q.n && timing_mshr_first(&q) <= clock);
+                while (h.n + k > cap)
+                    assert_int_equal(timing_mshr_pop(&q), ref_pop(&h));
+                assert_int_equal(q.n, h.n);
+                for (uint32_t i = 0; i < k; i++) {
+                    ref_push(&h, cap, v + i * (r % 5));
+                    timing_mshr_push(&q, cap, v + i * (r % 5));
+                }
+                assert_int_equal(q.n, h.n);
+            }
+            while (h.n) assert_int_equal(timing_mshr_pop(&q), ref_pop(&h));
+            assert_int_equal(q.n, 0);
+        }
+    }
+}
+
+/* timing_mem_on_access's global-only path (on_access_global) against timing_mem_access's
+ * general one (other_reply) on twin models, access by access: loads at every level with
+ * strides of 1 to 3 words (one to three lines), stores at the L2 and through to DRAM, on
+ * both SMs (near and far slices), some at the same cycle; on the tiny GPU (power-of-two sizes
+ * and rates) and on one with 3 tags and 12 sectors a cycle and 96-byte fills (the division
+ * build of the walk). Every accept, ready and long_latency must agree. */
+static void test_on_access_global_twin(void **state)
+{
+    (void)state;
+    for (int cfgi = 0; cfgi < 2; cfgi++) {
+        gpu_config c = tiny_gpu();
+        if (cfgi) {
+            c.l1.tags_per_cycle = 3;
+            c.l1.sectors_per_cycle = 12;
+            c.l2.dram_fill_bytes = 96;
+        }
+        timing_mem *one = timing_mem_create(&c), *two = timing_mem_create(&c);
+        assert_non_null(one);
+        assert_non_null(two);
+        timing_mem_launch_begin(one);
+        timing_mem_launch_begin(two);
+        uint64_t at = 10;
+        for (uint32_t i = 0; i < 400; i++) {
+            mem_access a;
+            uint32_t kind = i % 5, sm = (i / 5) % 2;
+            uint64_t base = G + (uint64_t)(i * 7 % 64) * 128;
+            if (kind < 3) {
+                serve_lanes(global_load(&a, base, 4 * (1 + i % 3)),
+                            kind == 0 ? MEM_LEVEL_L1 : kind == 1 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM,
+                            (uint16_t)(i % 4));
+                if (kind == 2)
+                    a.dram_read_bytes = 64 * (1 + i % 3);
+            } else {
+                memsys_test_access(&a, &attrs, MEM_OP_STORE, IR_SPACE_GLOBAL, 4, 1, 0xffffffffu, 0);
+                memsys_test_strided(&a, base, 4);
+                serve_lanes(&a, kind == 3 ? MEM_LEVEL_L2 : MEM_LEVEL_DRAM, (uint16_t)(i % 4));
+                a.dram_write_bytes = kind == 4 ? 32 : 0;
+            }
+            timing_mem_reply r = timing_mem_access(one, sm, at, &a);
+            timing_mem_issue is = {.tm = two, .sm = sm, .at = at, .accept = at, .ready = at};
+            timing_mem_on_access(&a, &is);
+            assert_int_equal(is.accept, r.accept);
+            assert_int_equal(is.ready, r.ready);
+            assert_int_equal(is.long_latency, r.long_latency);
+            at += i % 3 == 0 ? 0 : 1 + i % 17;
+        }
+        timing_mem_destroy(one);
+        timing_mem_destroy(two);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_dram_rows_and_channels),
         cmocka_unit_test(test_dram_bandwidth_queue),
         cmocka_unit_test(test_mshr_limit_and_merge),
+        cmocka_unit_test(test_mshr_queue_twin),
         cmocka_unit_test(test_l2_waits_for_dram_fill_in_flight),
         cmocka_unit_test(test_stores_and_writebacks),
         cmocka_unit_test(test_constant_and_fence),
@@ -672,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_memsys_results),
         cmocka_unit_test(test_memsys_constant_results),
         cmocka_unit_test(test_on_access_adds_up_replies),
+        cmocka_unit_test(test_on_access_global_twin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
