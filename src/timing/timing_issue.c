@@ -64,6 +64,8 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
 void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
     prepare(S, w, in, tmin, why, 0);
+    /* the warp may now be ready earlier than its scheduler's saved mask says (tsched) */
+    S->scheds[w->sched].mask_turn = 0;
 }
 
 /* ---- issuing ---- */
@@ -364,7 +366,10 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
         return best;
     }
     for (uint32_t word = 0; word < n; word += 64) {
-        uint64_t m = ready_word(S, s, word, n, t);
+        /* The mask the end of the scheduler's last turn saved for this cycle, when no entry
+         * was made ready since (tsched.mask_turn): entries that stopped being ready since
+         * (done, throttled) may still be in it, which eligible() turns down at no cost. */
+        uint64_t m = q->mask_turn == t + 1 ? q->ready_mask : ready_word(S, s, word, n, t);
         if (skip >= word && skip - word < 64)
             m &= ~(UINT64_C(1) << (skip - word));
         for (; m; m &= m - 1) {
@@ -420,30 +425,56 @@ static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *
            (gto_ptx || !(w->ctrl && w->ctrl->yielded)) && !S->stopped;
 }
 
-/* For the host-cache prefetches (prefetch_ahead): the warp slot that scheduler s (q its state,
- * its entries from `base`) will most likely issue from at its next turn, cycle `next`: the
- * greedy warp when it is ready by then, else the oldest one ready by then (GTO's choice without
- * the pipe test), NULL when none is. Only a guess: a wake may bring the turn forward, another
- * policy may choose otherwise; it decides nothing the model computes. */
-static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
-                                      size_t base, uint64_t next)
+/* For the host-cache prefetches (prefetch_ahead): the warp slot that scheduler s (q its state)
+ * will most likely issue from at its next turn: the greedy warp when it is ready by then, else
+ * the oldest one ready by then (GTO's choice without the pipe test), NULL when none is. Only a
+ * guess: a wake may bring the turn forward, another policy may choose otherwise; it decides
+ * nothing the model computes. guess_next takes the mask of the entries ready by then (bit k:
+ * entry k; at most 64 entries in use); guess_by_cycle, for the other schedulers, the cycle
+ * (TIMING_NEVER: none) and scans the first `scan` entries for the mask. */
+static inline const twarp *oldest_in(const tstate *S, uint32_t s, uint64_t ready)
 {
-    const uint64_t *rdy = S->rdy + base;
-    if (next == TIMING_NEVER)
-        return NULL;
-    if (q->last != UINT32_MAX && rdy[q->last] <= next)
-        return timing_entry_warp(S, s, q->last);
-    uint64_t m = timing_scan_ready(S->scan_avx2, rdy, q->used < 64 ? q->used : 64, next);
-    if (!m)
-        return NULL;
-    const uint64_t *age = S->rage + base;
-    uint32_t best = (uint32_t)__builtin_ctzll(m);
-    for (m &= m - 1; m; m &= m - 1) {
+    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint32_t best = (uint32_t)__builtin_ctzll(ready);
+    for (uint64_t m = ready & (ready - 1); m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         if (age[k] < age[best])
             best = k;
     }
     return timing_entry_warp(S, s, best);
+}
+
+static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
+                                      uint64_t ready)
+{
+    if (!ready)
+        return NULL;
+    if (q->last != UINT32_MAX && ((ready >> q->last) & 1))
+        return timing_entry_warp(S, s, q->last);
+    return oldest_in(S, s, ready);
+}
+
+static inline const twarp *guess_by_cycle(const tstate *S, uint32_t s, const tsched *q,
+                                          const uint64_t *rdy, uint64_t next, uint32_t scan)
+{
+    if (next == TIMING_NEVER)
+        return NULL;
+    if (q->last != UINT32_MAX && rdy[q->last] <= next)
+        return timing_entry_warp(S, s, q->last);
+    uint64_t m = timing_scan_ready(S->scan_avx2, rdy, scan, next);
+    return m ? oldest_in(S, s, m) : NULL;
+}
+
+/* sched_run's end for a scheduler with more than 64 entries in use: its next cycle after its
+ * turn at cycle t, and its guess (from the first 64 entries). */
+static uint64_t wide_next(tstate *S, uint32_t s, tsched *q, const uint64_t *rdy, uint64_t t)
+{
+    /* a warp ready by t + 1 settles the cycle, so the scan may stop there */
+    uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
+    if (next <= t)
+        next = t + 1;
+    q->next_w = guess_by_cycle(S, s, q, rdy, next, 64);
+    return next;
 }
 
 /* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
@@ -474,15 +505,28 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
-     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. With
-     * at most four entries in use and four or more in all, the unused ones are never ready
-     * (TIMING_NEVER), so the least of the first four is the least of those in use. */
-    uint64_t next = q->used <= 4 && S->per_sched >= 4
-                        ? timing_scan_min4(rdy)
-                        : timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
-    if (next <= t)
-        next = t + 1;
-    q->next_w = guess_next(S, s, q, base, next);
+     * instruction per cycle). With at most four entries in use and four or more in all, the
+     * unused ones are never ready (TIMING_NEVER), so the least of the first four is the least
+     * of those in use. Up to 64 entries, the scan that finds the cycle also gives the mask of
+     * the entries ready by then, which the guess needs, mostly without a second pass, and which
+     * the next turn's choice reuses (oldest) unless an entry was made ready meanwhile. A mask
+     * is made for one cycle, the scheduler's next turn, and its turns come at rising cycles:
+     * the other ends need not clear it, as no later turn can match it. */
+    uint64_t next;
+    if (q->used <= 4 && S->per_sched >= 4) {
+        next = timing_scan_min4(rdy);
+        if (next <= t)
+            next = t + 1;
+        q->next_w = guess_by_cycle(S, s, q, rdy, next, q->used);
+    } else if (q->used <= 64) {
+        uint64_t ready;
+        next = timing_scan_next(S->scan_avx2, rdy, q->used, t + 1, &ready);
+        q->next_w = guess_next(S, s, q, ready);
+        q->ready_mask = ready;
+        q->mask_turn = next + 1; /* TIMING_NEVER + 1 is 0, none */
+    } else {
+        next = wide_next(S, s, q, rdy, t);
+    }
     timing_sched_key(S, s, next);
     return 0;
 }
