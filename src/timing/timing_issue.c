@@ -465,15 +465,16 @@ static inline const twarp *guess_by_cycle(const tstate *S, uint32_t s, const tsc
     return m ? oldest_in(S, s, m) : NULL;
 }
 
-/* sched_run's end for a scheduler with more than 64 entries in use: its next cycle after its
- * turn at cycle t, and its guess (from the first 64 entries). */
+/* sched_run's end for a scheduler with more than 64 entries in use (or any, under
+ * timing_sched_rescan): its next cycle after its turn at cycle t, and its guess (from the first
+ * 64 entries). It saves no mask of ready entries (tsched.ready_mask). */
 static uint64_t wide_next(tstate *S, uint32_t s, tsched *q, const uint64_t *rdy, uint64_t t)
 {
     /* a warp ready by t + 1 settles the cycle, so the scan may stop there */
     uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
     if (next <= t)
         next = t + 1;
-    q->next_w = guess_by_cycle(S, s, q, rdy, next, 64);
+    q->next_w = guess_by_cycle(S, s, q, rdy, next, q->used < 64 ? q->used : 64);
     return next;
 }
 
@@ -518,7 +519,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         if (next <= t)
             next = t + 1;
         q->next_w = guess_by_cycle(S, s, q, rdy, next, q->used);
-    } else if (q->used <= 64) {
+    } else if (q->used <= 64 && !timing_sched_rescan) {
         uint64_t ready;
         next = timing_scan_next(S->scan_avx2, rdy, q->used, t + 1, &ready);
         q->next_w = guess_next(S, s, q, ready);
@@ -549,16 +550,14 @@ static inline void prefetch_lines(const char *p, uint32_t lines)
 }
 
 /* Host-cache prefetches of the registers that instruction ti reads from `regs` (a warp's,
- * exec_warp_regs): its read list's register slots (a predicate's slot, from S->nregs on, is not
- * a register). An instruction whose slots did not fit the list (tinsn.walk) prefetches those
- * the list kept. */
-static inline __attribute__((always_inline)) void prefetch_reads(const tstate *S,
-                                                                const uint64_t *regs,
+ * exec_warp_regs): its read list's register slots (tinsn.rregs; a predicate's slot is not a
+ * register). An instruction whose slots did not fit the list (tinsn.walk) prefetches those the
+ * list kept. */
+static inline __attribute__((always_inline)) void prefetch_reads(const uint64_t *regs,
                                                                 const tinsn *ti)
 {
-    for (unsigned i = 0; i < ti->nread; i++)
-        if (ti->read[i] < S->nregs)
-            exec_reg_prefetch(regs, ti->read[i]);
+    for (unsigned m = ti->rregs; m; m &= m - 1)
+        exec_reg_prefetch(regs, ti->read[__builtin_ctz(m)]);
 }
 
 /* Host-cache prefetches of the registers that warp w's next instruction reads, and the
@@ -571,11 +570,11 @@ static inline __attribute__((always_inline)) void prefetch_sources(const tstate 
     const tinsn *ti = w->nx;
     if (!ti)
         return;
-    prefetch_reads(S, w->regs, ti);
+    prefetch_reads(w->regs, ti);
     const ir_insn *in = exec_xinsn_following(w->nxx);
     const tinsn *after = in ? timing_insn_filled(S, in) : NULL;
     if (after && after->local)
-        prefetch_reads(S, w->regs, after);
+        prefetch_reads(w->regs, after);
 }
 
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
@@ -647,6 +646,7 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
 }
 
 int timing_event_loop_general_only;
+int timing_sched_rescan;
 
 int timing_event_loop(tstate *S)
 {
