@@ -509,10 +509,12 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
      * instruction per cycle). With at most four entries in use and four or more in all, the
      * unused ones are never ready (TIMING_NEVER), so the least of the first four is the least
      * of those in use. Up to 64 entries, the scan that finds the cycle also gives the mask of
-     * the entries ready by then, which the guess needs, mostly without a second pass, and which
-     * the next turn's choice reuses (oldest) unless an entry was made ready meanwhile. A mask
-     * is made for one cycle, the scheduler's next turn, and its turns come at rising cycles:
-     * the other ends need not clear it, as no later turn can match it. */
+     * the entries ready by then when that is t + 1; when it is later, a second scan finds
+     * them (those equal to it) unless the greedy warp is one of them. The guess needs the
+     * mask, and the next turn's choice reuses it (oldest) unless an entry was made ready
+     * meanwhile. A mask is made for one cycle, the scheduler's next turn, and its turns come at
+     * rising cycles: the ends that save none need not clear it, as no later turn can match
+     * it. */
     uint64_t next;
     if (q->used <= 4 && S->per_sched >= 4) {
         next = timing_scan_min4(rdy);
@@ -522,6 +524,15 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
     } else if (q->used <= 64 && !timing_sched_rescan) {
         uint64_t ready;
         next = timing_scan_next(S->scan_avx2, rdy, q->used, t + 1, &ready);
+        if (!ready && next != TIMING_NEVER) { /* those ready by next are those equal to it */
+            if (q->last != UINT32_MAX && rdy[q->last] == next) {
+                /* the greedy warp: the guess needs no mask, and its choice likely none */
+                q->next_w = timing_entry_warp(S, s, q->last);
+                timing_sched_key(S, s, next);
+                return 0;
+            }
+            ready = timing_scan_equal(S->scan_avx2, rdy, q->used, next);
+        }
         q->next_w = guess_next(S, s, q, ready);
         q->ready_mask = ready;
         q->mask_turn = next + 1; /* TIMING_NEVER + 1 is 0, none */

@@ -60,9 +60,8 @@ __attribute__((target("avx2"))) uint64_t timing_scan_min_avx2(const uint64_t *re
     return m;
 }
 
-/* Bit k of the result: ready[k] == v, for k < n (n <= 64). */
-__attribute__((target("avx2"))) static uint64_t equal_mask(const uint64_t *ready, uint32_t n,
-                                                            uint64_t v)
+__attribute__((target("avx2"))) uint64_t timing_scan_equal_avx2(const uint64_t *ready, uint32_t n,
+                                                                  uint64_t v)
 {
     const __m256i vv = _mm256_set1_epi64x((long long)v);
     uint64_t m = 0;
@@ -79,8 +78,7 @@ __attribute__((target("avx2"))) static uint64_t equal_mask(const uint64_t *ready
  * instructions and the shift that places the round's mask bits come once per eight; a rest of
  * four or more is one more vector, then one to three entries one by one. */
 __attribute__((target("avx2"))) uint64_t timing_scan_next_avx2(const uint64_t *ready, uint32_t n,
-                                                                 uint64_t t1,
-                                                                 uint64_t *ready_mask)
+                                                                 uint64_t t1, uint64_t *early)
 {
     const __m256i sign = _mm256_set1_epi64x(SIGN);
     const __m256i tv = _mm256_set1_epi64x((long long)(t1 ^ (uint64_t)INT64_MIN));
@@ -112,16 +110,18 @@ __attribute__((target("avx2"))) uint64_t timing_scan_next_avx2(const uint64_t *r
         m |= (uint64_t)(ready[k] <= t1) << k;
         lo = ready[k] < lo ? ready[k] : lo;
     }
-    if (!m && lo != UINT64_MAX)
-        m = equal_mask(ready, n, lo);
-    *ready_mask = m;
+    *early = m;
     return lo > t1 ? lo : t1;
 }
 #else
-uint64_t timing_scan_next_avx2(const uint64_t *ready, uint32_t n, uint64_t t1,
-                               uint64_t *ready_mask)
+uint64_t timing_scan_next_avx2(const uint64_t *ready, uint32_t n, uint64_t t1, uint64_t *early)
 {
-    return timing_scan_next_plain(ready, n, t1, ready_mask);
+    return timing_scan_next_plain(ready, n, t1, early);
+}
+
+uint64_t timing_scan_equal_avx2(const uint64_t *ready, uint32_t n, uint64_t v)
+{
+    return timing_scan_equal_plain(ready, n, v);
 }
 
 uint64_t timing_scan_ready_avx2(const uint64_t *ready, uint32_t n, uint64_t t)

@@ -85,20 +85,19 @@ static void test_min4_matches_plain(void **state)
     assert_true(timing_scan_min4(same) == 7);
 }
 
-/* The next cycle and the mask of the entries ready by it, from a reference written from the
- * definition: next = max(least, t1); the mask, the entries <= next (none when next is NEVER). */
-static uint64_t reference_next(const uint64_t *r, uint32_t n, uint64_t t1, uint64_t *mask)
+/* The next cycle, from a reference written from its definition: max(least, t1); *early, the
+ * entries <= t1. */
+static uint64_t reference_next(const uint64_t *r, uint32_t n, uint64_t t1, uint64_t *early)
 {
-    uint64_t least = NEVER;
-    for (uint32_t k = 0; k < n; k++)
+    uint64_t least = NEVER, m = 0;
+    for (uint32_t k = 0; k < n; k++) {
         if (r[k] < least)
             least = r[k];
-    uint64_t next = least > t1 ? least : t1, m = 0;
-    for (uint32_t k = 0; k < n && next != NEVER; k++)
-        if (r[k] <= next)
+        if (r[k] <= t1)
             m |= UINT64_C(1) << k;
-    *mask = m;
-    return next;
+    }
+    *early = m;
+    return least > t1 ? least : t1;
 }
 
 static void test_next_known(void **state)
@@ -109,9 +108,11 @@ static void test_next_known(void **state)
     /* one entry by t1: the mask is those <= t1, the next cycle t1 */
     assert_true(timing_scan_next_plain(r, 9, 20, &m) == 20);
     assert_int_equal(m, 0x10);
-    /* none by t1: the least (40) and every entry equal to it */
+    /* none by t1: the least (40), an empty mask; the entries equal to it */
     assert_true(timing_scan_next_plain(r, 4, 20, &m) == 40);
-    assert_int_equal(m, 0xa);
+    assert_int_equal(m, 0);
+    assert_int_equal(timing_scan_equal_plain(r, 4, 40), 0xa);
+    assert_int_equal(timing_scan_equal_plain(r, 9, 40), 0x4a);
     /* all NEVER, or none at all: NEVER and an empty mask */
     assert_true(timing_scan_next_plain(r + 2, 1, 20, &m) == NEVER);
     assert_int_equal(m, 0);
@@ -122,14 +123,16 @@ static void test_next_known(void **state)
     assert_true(timing_scan_next_avx2(r, 9, 20, &m) == 20);
     assert_int_equal(m, 0x10);
     assert_true(timing_scan_next_avx2(r, 9, 5, &m) == 12);
-    assert_int_equal(m, 0x10);
+    assert_int_equal(m, 0);
     assert_true(timing_scan_next_avx2(r, 9, 45, &m) == 45);
     assert_int_equal(m, 0x5a);
+    assert_int_equal(timing_scan_equal_avx2(r, 9, 40), 0x4a);
 }
 
-/* Both versions equal the reference on every length from 0 to 64 (the AVX2 one from 8, where it
- * is used, and below, where its vector rounds are skipped), on cycles drawn from a few values so
- * that ties, entries equal to t1 and all-NEVER schedulers come up often. */
+/* Both versions of both scans equal the reference on every length from 0 to 64 (the AVX2 ones
+ * from 8, where they are used, and below, where their vector rounds are skipped), on cycles
+ * drawn from a few values so that ties, entries equal to t1 and all-NEVER schedulers come up
+ * often. */
 static void test_next_matches_reference(void **state)
 {
     (void)state;
@@ -140,14 +143,17 @@ static void test_next_matches_reference(void **state)
         uint32_t n = (uint32_t)(next_random(&x) % 65);
         uint32_t spread = 1 + (uint32_t)(next_random(&x) % 10);
         for (uint32_t k = 0; k < n; k++) r[k] = pick[next_random(&x) % spread];
-        uint64_t t1 = pick[next_random(&x) % 6];
-        uint64_t want, got;
+        uint64_t t1 = pick[next_random(&x) % 6], v = pick[next_random(&x) % 10];
+        uint64_t want, got, equal = 0;
+        for (uint32_t k = 0; k < n; k++) equal |= (uint64_t)(r[k] == v) << k;
         uint64_t next = reference_next(r, n, t1, &want);
         assert_true(timing_scan_next_plain(r, n, t1, &got) == next);
         assert_int_equal(got, want);
+        assert_int_equal(timing_scan_equal_plain(r, n, v), equal);
         if (timing_scan_has_avx2()) {
             assert_true(timing_scan_next_avx2(r, n, t1, &got) == next);
             assert_int_equal(got, want);
+            assert_int_equal(timing_scan_equal_avx2(r, n, v), equal);
         }
     }
 }
