@@ -16,6 +16,13 @@ static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
     return &S->warps[(size_t)sm * S->warps_per_sm + j];
 }
 
+/* timing_entry_warp for a scheduler whose state q the caller holds: its warp slot of entry k,
+ * without reading q again through S->scheds. */
+static inline twarp *entry_warp(const tstate *S, const tsched *q, uint32_t k)
+{
+    return (twarp *)((char *)q->slot0 + (size_t)k * S->entry_bytes);
+}
+
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
@@ -432,7 +439,8 @@ static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *
  * nothing the model computes. guess_next takes the mask of the entries ready by then (bit k:
  * entry k; at most 64 entries in use); guess_by_cycle, for the other schedulers, the cycle
  * (TIMING_NEVER: none) and scans the first `scan` entries for the mask. */
-static inline const twarp *oldest_in(const tstate *S, uint32_t s, uint64_t ready)
+static inline const twarp *oldest_in(const tstate *S, uint32_t s, const tsched *q,
+                                     uint64_t ready)
 {
     const uint64_t *age = S->rage + (size_t)s * S->per_sched;
     uint32_t best = (uint32_t)__builtin_ctzll(ready);
@@ -441,7 +449,7 @@ static inline const twarp *oldest_in(const tstate *S, uint32_t s, uint64_t ready
         if (age[k] < age[best])
             best = k;
     }
-    return timing_entry_warp(S, s, best);
+    return entry_warp(S, q, best);
 }
 
 static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
@@ -450,8 +458,8 @@ static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched 
     if (!ready)
         return NULL;
     if (q->last != UINT32_MAX && ((ready >> q->last) & 1))
-        return timing_entry_warp(S, s, q->last);
-    return oldest_in(S, s, ready);
+        return entry_warp(S, q, q->last);
+    return oldest_in(S, s, q, ready);
 }
 
 static inline const twarp *guess_by_cycle(const tstate *S, uint32_t s, const tsched *q,
@@ -460,9 +468,9 @@ static inline const twarp *guess_by_cycle(const tstate *S, uint32_t s, const tsc
     if (next == TIMING_NEVER)
         return NULL;
     if (q->last != UINT32_MAX && rdy[q->last] <= next)
-        return timing_entry_warp(S, s, q->last);
+        return entry_warp(S, q, q->last);
     uint64_t m = timing_scan_ready(S->scan_avx2, rdy, scan, next);
-    return m ? oldest_in(S, s, m) : NULL;
+    return m ? oldest_in(S, s, q, m) : NULL;
 }
 
 /* sched_run's end for a scheduler with more than 64 entries in use (or any, under
@@ -490,7 +498,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
     const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
         q->last = k;
-        twarp *w = timing_entry_warp(S, s, k);
+        twarp *w = entry_warp(S, q, k);
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t, gto_ptx))
                 return -1;
@@ -527,7 +535,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         if (!ready && next != TIMING_NEVER) { /* those ready by next are those equal to it */
             if (q->last != UINT32_MAX && rdy[q->last] == next) {
                 /* the greedy warp: the guess needs no mask, and its choice likely none */
-                q->next_w = timing_entry_warp(S, s, q->last);
+                q->next_w = entry_warp(S, q, q->last);
                 timing_sched_key(S, s, next);
                 return 0;
             }
