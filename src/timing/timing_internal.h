@@ -95,18 +95,18 @@ typedef struct tsm {
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
     uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
+    uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
+                              are never ready (the scans stop there) */
     const struct twarp *next_w; /* for the host-cache prefetches, a guess at the warp slot it
                               issues from at its next turn (NULL: none; timing_issue.c) */
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
-    uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
-                              are never ready (the scans stop there) */
     uint64_t ready_mask;   /* bit k: entry k was ready by cycle mask_turn - 1 when its last
                               turn ended (a scan of timing_issue.c's; entries below 64) */
     uint64_t mask_turn;    /* the cycle ready_mask was made for, plus one; 0: none. Any
                               entry made ready later (timing_prepare_next) sets it to 0 */
-    uint32_t sm;           /* the SM it belongs to */
     struct twarp *slot0;   /* the warp slot of its entry 0; entry k's is slot0 + k x
                               tstate.nsched_sm (timing_entry_warp) */
+    uint32_t sm;           /* the SM it belongs to */
 } tsched;
 
 typedef struct tstate {
