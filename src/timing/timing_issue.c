@@ -534,7 +534,8 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         next = timing_scan_next(S->scan_avx2, rdy, q->used, t + 1, &ready);
         if (!ready && next != TIMING_NEVER) { /* those ready by next are those equal to it */
             if (q->last != UINT32_MAX && rdy[q->last] == next) {
-                /* the greedy warp: the guess needs no mask, and its choice likely none */
+                /* the guess is the greedy warp without a mask; none is saved, and the next
+                 * choice, which likely takes the greedy warp again, scans only if not */
                 q->next_w = entry_warp(S, q, q->last);
                 timing_sched_key(S, s, next);
                 return 0;
