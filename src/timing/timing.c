@@ -95,6 +95,9 @@ static void scoreboard_lists(const tstate *S, tinsn *ti)
                  S->nregs + S->npreds);
     for (unsigned i = 0; i < in->nsrc; i++)
         operand_slots(S, &in->src[i], ti->read, &ti->nread, TINSN_READS, &full);
+    for (unsigned i = 0; i < ti->nread; i++)
+        if (ti->read[i] < S->nregs)
+            ti->rregs |= (uint8_t)(1u << i);
     for (unsigned i = 0; i < in->ndst; i++) {
         uint8_t before = ti->nwrite;
         full |= in->dst[i].kind == IR_OPND_ADDR;

@@ -39,6 +39,8 @@ typedef struct tinsn {
     uint8_t nread, nwrite; /* entries of read[] and write[] */
     uint8_t wend;          /* bit i: write[i] is the last slot of a destination operand (a
                               vector's elements are one operand: timing_prepare_next) */
+    uint8_t rregs;         /* bit i: read[i] is a register slot, not a predicate's (the
+                              register prefetch, timing_issue.c, visits only these) */
     uint16_t read[TINSN_READS];
     uint16_t write[TINSN_WRITES];
 } tinsn;
@@ -93,14 +95,18 @@ typedef struct tsm {
 typedef struct tsched {
     uint64_t pipe_free[TIMING_PIPE_COUNT]; /* cycle each pipe takes its next instruction */
     uint32_t last;         /* entry of the warp it issued last; UINT32_MAX: none */
+    uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
+                              are never ready (the scans stop there) */
     const struct twarp *next_w; /* for the host-cache prefetches, a guess at the warp slot it
                               issues from at its next turn (NULL: none; timing_issue.c) */
     uint64_t after_last;   /* the cycle after the last one it issued in (0 before any) */
-    uint32_t used;         /* its entries that ever held a warp are 0 .. used-1; the others
-                              are never ready (the scans stop there) */
-    uint32_t sm;           /* the SM it belongs to */
+    uint64_t ready_mask;   /* bit k: entry k was ready by cycle mask_turn - 1 when its last
+                              turn ended (a scan of timing_issue.c's; entries below 64) */
+    uint64_t mask_turn;    /* the cycle ready_mask was made for, plus one; 0: none. Any
+                              entry made ready later (timing_prepare_next) sets it to 0 */
     struct twarp *slot0;   /* the warp slot of its entry 0; entry k's is slot0 + k x
                               tstate.nsched_sm (timing_entry_warp) */
+    uint32_t sm;           /* the SM it belongs to */
 } tsched;
 
 typedef struct tstate {
@@ -171,6 +177,12 @@ int timing_event_loop(tstate *S);
  * them (the policy and the controls' tests left out); 1: every launch runs the general one.
  * For the twin test of the two (tests/unit/test_timing_core.c); nothing else sets it. */
 extern int timing_event_loop_general_only;
+/* 0 (the default): the end of a scheduler's turn scans once for its next cycle and the entries
+ * ready by then, and its next choice reuses that mask (tsched.ready_mask); 1: every scheduler
+ * ends its turns as those of more than 64 entries do (a scan for the cycle, another for the
+ * guess, no mask saved), so every choice scans. For the twin test of the two
+ * (tests/unit/test_timing_core.c); nothing else sets it. */
+extern int timing_sched_rescan;
 /* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
  * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
  * that): its register scoreboard or control codes, a fence's accesses. */

@@ -16,6 +16,13 @@ static twarp *warp_at(tstate *S, uint32_t sm, uint32_t j)
     return &S->warps[(size_t)sm * S->warps_per_sm + j];
 }
 
+/* timing_entry_warp for a scheduler whose state q the caller holds: its warp slot of entry k,
+ * without reading q again through S->scheds. */
+static inline twarp *entry_warp(const tstate *S, const tsched *q, uint32_t k)
+{
+    return (twarp *)((char *)q->slot0 + (size_t)k * S->entry_bytes);
+}
+
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
  * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
@@ -64,6 +71,8 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
 void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
     prepare(S, w, in, tmin, why, 0);
+    /* the warp may now be ready earlier than its scheduler's saved mask says (tsched) */
+    S->scheds[w->sched].mask_turn = 0;
 }
 
 /* ---- issuing ---- */
@@ -364,7 +373,10 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
         return best;
     }
     for (uint32_t word = 0; word < n; word += 64) {
-        uint64_t m = ready_word(S, s, word, n, t);
+        /* The mask the end of the scheduler's last turn saved for this cycle, when no entry
+         * was made ready since (tsched.mask_turn): entries that stopped being ready since
+         * (done, throttled) may still be in it, which eligible() turns down at no cost. */
+        uint64_t m = q->mask_turn == t + 1 ? q->ready_mask : ready_word(S, s, word, n, t);
         if (skip >= word && skip - word < 64)
             m &= ~(UINT64_C(1) << (skip - word));
         for (; m; m &= m - 1) {
@@ -420,30 +432,58 @@ static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *
            (gto_ptx || !(w->ctrl && w->ctrl->yielded)) && !S->stopped;
 }
 
-/* For the host-cache prefetches (prefetch_ahead): the warp slot that scheduler s (q its state,
- * its entries from `base`) will most likely issue from at its next turn, cycle `next`: the
- * greedy warp when it is ready by then, else the oldest one ready by then (GTO's choice without
- * the pipe test), NULL when none is. Only a guess: a wake may bring the turn forward, another
- * policy may choose otherwise; it decides nothing the model computes. */
-static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
-                                      size_t base, uint64_t next)
+/* For the host-cache prefetches (prefetch_ahead): the warp slot that scheduler s (q its state)
+ * will most likely issue from at its next turn: the greedy warp when it is ready by then, else
+ * the oldest one ready by then (GTO's choice without the pipe test), NULL when none is. Only a
+ * guess: a wake may bring the turn forward, another policy may choose otherwise; it decides
+ * nothing the model computes. guess_next takes the mask of the entries ready by then (bit k:
+ * entry k; at most 64 entries in use); guess_by_cycle, for the other schedulers, the cycle
+ * (TIMING_NEVER: none) and scans the first `scan` entries for the mask. */
+static inline const twarp *oldest_in(const tstate *S, uint32_t s, const tsched *q,
+                                     uint64_t ready)
 {
-    const uint64_t *rdy = S->rdy + base;
-    if (next == TIMING_NEVER)
-        return NULL;
-    if (q->last != UINT32_MAX && rdy[q->last] <= next)
-        return timing_entry_warp(S, s, q->last);
-    uint64_t m = timing_scan_ready(S->scan_avx2, rdy, q->used < 64 ? q->used : 64, next);
-    if (!m)
-        return NULL;
-    const uint64_t *age = S->rage + base;
-    uint32_t best = (uint32_t)__builtin_ctzll(m);
-    for (m &= m - 1; m; m &= m - 1) {
+    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint32_t best = (uint32_t)__builtin_ctzll(ready);
+    for (uint64_t m = ready & (ready - 1); m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         if (age[k] < age[best])
             best = k;
     }
-    return timing_entry_warp(S, s, best);
+    return entry_warp(S, q, best);
+}
+
+static inline const twarp *guess_next(const tstate *S, uint32_t s, const tsched *q,
+                                      uint64_t ready)
+{
+    if (!ready)
+        return NULL;
+    if (q->last != UINT32_MAX && ((ready >> q->last) & 1))
+        return entry_warp(S, q, q->last);
+    return oldest_in(S, s, q, ready);
+}
+
+static inline const twarp *guess_by_cycle(const tstate *S, uint32_t s, const tsched *q,
+                                          const uint64_t *rdy, uint64_t next, uint32_t scan)
+{
+    if (next == TIMING_NEVER)
+        return NULL;
+    if (q->last != UINT32_MAX && rdy[q->last] <= next)
+        return entry_warp(S, q, q->last);
+    uint64_t m = timing_scan_ready(S->scan_avx2, rdy, scan, next);
+    return m ? oldest_in(S, s, q, m) : NULL;
+}
+
+/* sched_run's end for a scheduler with more than 64 entries in use (or any, under
+ * timing_sched_rescan): its next cycle after its turn at cycle t, and its guess (from the first
+ * 64 entries). It saves no mask of ready entries (tsched.ready_mask). */
+static uint64_t wide_next(tstate *S, uint32_t s, tsched *q, const uint64_t *rdy, uint64_t t)
+{
+    /* a warp ready by t + 1 settles the cycle, so the scan may stop there */
+    uint64_t next = timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
+    if (next <= t)
+        next = t + 1;
+    q->next_w = guess_by_cycle(S, s, q, rdy, next, q->used < 64 ? q->used : 64);
+    return next;
 }
 
 /* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
@@ -458,7 +498,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
     const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
         q->last = k;
-        twarp *w = timing_entry_warp(S, s, k);
+        twarp *w = entry_warp(S, q, k);
         for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
             if (issue(S, s, w, t, gto_ptx))
                 return -1;
@@ -474,15 +514,40 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
-     * instruction per cycle); a warp ready by t + 1 settles it, so the scan stops there. With
-     * at most four entries in use and four or more in all, the unused ones are never ready
-     * (TIMING_NEVER), so the least of the first four is the least of those in use. */
-    uint64_t next = q->used <= 4 && S->per_sched >= 4
-                        ? timing_scan_min4(rdy)
-                        : timing_scan_min(S->scan_avx2, rdy, q->used, t + 1);
-    if (next <= t)
-        next = t + 1;
-    q->next_w = guess_next(S, s, q, base, next);
+     * instruction per cycle). With at most four entries in use and four or more in all, the
+     * unused ones are never ready (TIMING_NEVER), so the least of the first four is the least
+     * of those in use. Up to 64 entries, the scan that finds the cycle also gives the mask of
+     * the entries ready by then when that is t + 1; when it is later, a second scan finds
+     * them (those equal to it) unless the greedy warp is one of them. The guess needs the
+     * mask, and the next turn's choice reuses it (oldest) unless an entry was made ready
+     * meanwhile. A mask is made for one cycle, the scheduler's next turn, and its turns come at
+     * rising cycles: the ends that save none need not clear it, as no later turn can match
+     * it. */
+    uint64_t next;
+    if (q->used <= 4 && S->per_sched >= 4) {
+        next = timing_scan_min4(rdy);
+        if (next <= t)
+            next = t + 1;
+        q->next_w = guess_by_cycle(S, s, q, rdy, next, q->used);
+    } else if (q->used <= 64 && !timing_sched_rescan) {
+        uint64_t ready;
+        next = timing_scan_next(S->scan_avx2, rdy, q->used, t + 1, &ready);
+        if (!ready && next != TIMING_NEVER) { /* those ready by next are those equal to it */
+            if (q->last != UINT32_MAX && rdy[q->last] == next) {
+                /* the guess is the greedy warp without a mask; none is saved, and the next
+                 * choice, which likely takes the greedy warp again, scans only if not */
+                q->next_w = entry_warp(S, q, q->last);
+                timing_sched_key(S, s, next);
+                return 0;
+            }
+            ready = timing_scan_equal(S->scan_avx2, rdy, q->used, next);
+        }
+        q->next_w = guess_next(S, s, q, ready);
+        q->ready_mask = ready;
+        q->mask_turn = next + 1; /* TIMING_NEVER + 1 is 0, none */
+    } else {
+        next = wide_next(S, s, q, rdy, t);
+    }
     timing_sched_key(S, s, next);
     return 0;
 }
@@ -505,16 +570,14 @@ static inline void prefetch_lines(const char *p, uint32_t lines)
 }
 
 /* Host-cache prefetches of the registers that instruction ti reads from `regs` (a warp's,
- * exec_warp_regs): its read list's register slots (a predicate's slot, from S->nregs on, is not
- * a register). An instruction whose slots did not fit the list (tinsn.walk) prefetches those
- * the list kept. */
-static inline __attribute__((always_inline)) void prefetch_reads(const tstate *S,
-                                                                const uint64_t *regs,
+ * exec_warp_regs): its read list's register slots (tinsn.rregs; a predicate's slot is not a
+ * register). An instruction whose slots did not fit the list (tinsn.walk) prefetches those the
+ * list kept. */
+static inline __attribute__((always_inline)) void prefetch_reads(const uint64_t *regs,
                                                                 const tinsn *ti)
 {
-    for (unsigned i = 0; i < ti->nread; i++)
-        if (ti->read[i] < S->nregs)
-            exec_reg_prefetch(regs, ti->read[i]);
+    for (unsigned m = ti->rregs; m; m &= m - 1)
+        exec_reg_prefetch(regs, ti->read[__builtin_ctz(m)]);
 }
 
 /* Host-cache prefetches of the registers that warp w's next instruction reads, and the
@@ -527,11 +590,11 @@ static inline __attribute__((always_inline)) void prefetch_sources(const tstate 
     const tinsn *ti = w->nx;
     if (!ti)
         return;
-    prefetch_reads(S, w->regs, ti);
+    prefetch_reads(w->regs, ti);
     const ir_insn *in = exec_xinsn_following(w->nxx);
     const tinsn *after = in ? timing_insn_filled(S, in) : NULL;
     if (after && after->local)
-        prefetch_reads(S, w->regs, after);
+        prefetch_reads(w->regs, after);
 }
 
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
@@ -603,6 +666,7 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
 }
 
 int timing_event_loop_general_only;
+int timing_sched_rescan;
 
 int timing_event_loop(tstate *S)
 {

@@ -45,6 +45,34 @@ static inline uint64_t timing_scan_min4(const uint64_t *ready)
     return a < b ? a : b;
 }
 
+/* A scheduler's next cycle, and the entries ready by t1, in one pass over ready[0 .. n) (n <=
+ * 64; cycles): returns next = max(least of them, t1), UINT64_MAX when n is 0 or every entry is,
+ * and sets *early (OUT) to the mask of the entries <= t1 (bit k for ready[k]). When that is not
+ * 0, next is t1 and the mask is that of the entries ready by next; else those are the entries
+ * equal to next (timing_scan_equal). */
+static inline uint64_t timing_scan_next_plain(const uint64_t *ready, uint32_t n, uint64_t t1,
+                                              uint64_t *early)
+{
+    uint64_t least = UINT64_MAX, m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        m |= (uint64_t)(ready[k] <= t1) << k;
+        if (ready[k] < least)
+            least = ready[k];
+    }
+    *early = m;
+    return least > t1 ? least : t1;
+}
+uint64_t timing_scan_next_avx2(const uint64_t *ready, uint32_t n, uint64_t t1, uint64_t *early);
+
+/* The mask of the entries of ready[0 .. n) (n <= 64; cycles) equal to v: bit k for ready[k]. */
+static inline uint64_t timing_scan_equal_plain(const uint64_t *ready, uint32_t n, uint64_t v)
+{
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < n; k++) m |= (uint64_t)(ready[k] == v) << k;
+    return m;
+}
+uint64_t timing_scan_equal_avx2(const uint64_t *ready, uint32_t n, uint64_t v);
+
 /* Entries from which the AVX2 versions are used: fewer are faster plain. */
 enum { TIMING_SCAN_AVX2_FROM = 8 };
 
@@ -59,6 +87,19 @@ static inline uint64_t timing_scan_min(int avx2, const uint64_t *ready, uint32_t
 {
     return avx2 && n >= TIMING_SCAN_AVX2_FROM ? timing_scan_min_avx2(ready, n, enough)
                                                : timing_scan_min_plain(ready, n, enough);
+}
+
+static inline uint64_t timing_scan_next(int avx2, const uint64_t *ready, uint32_t n, uint64_t t1,
+                                        uint64_t *early)
+{
+    return avx2 && n >= TIMING_SCAN_AVX2_FROM ? timing_scan_next_avx2(ready, n, t1, early)
+                                               : timing_scan_next_plain(ready, n, t1, early);
+}
+
+static inline uint64_t timing_scan_equal(int avx2, const uint64_t *ready, uint32_t n, uint64_t v)
+{
+    return avx2 && n >= TIMING_SCAN_AVX2_FROM ? timing_scan_equal_avx2(ready, n, v)
+                                               : timing_scan_equal_plain(ready, n, v);
 }
 
 #endif

@@ -312,6 +312,34 @@ static void test_gto_copy_twin(void **state)
                         sizeof fast.s.timing.stalls);
 }
 
+/* A scheduler's choice from the mask of ready entries its last turn saved (tsched.ready_mask)
+ * against a scan at every choice (timing_sched_rescan): the mix kernel's barriers wake warps
+ * between turns (the saved mask must be dropped then), its memory pipe throttles, and 900 CTAs
+ * start in slots that warps left; both event-loop copies, GTO and LRR. The same cycles,
+ * residency, stalls and memory counters. */
+static void test_saved_mask_twin(void **state)
+{
+    (void)state;
+    static const uint32_t grids[] = {132, 900};
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
+        for (int general = 0; general < 2; general++)
+            for (int policy = 0; policy < 2; policy++) {
+                gms_launch_stats saved, rescan;
+                launch_mix(grids[i], policy, general, &saved);
+                timing_sched_rescan = 1;
+                launch_mix(grids[i], policy, general, &rescan);
+                timing_sched_rescan = 0;
+                assert_int_equal(saved.warp_instructions, rescan.warp_instructions);
+                assert_int_equal(saved.timing.cycles, rescan.timing.cycles);
+                assert_int_equal(saved.timing.warp_resident_cycles,
+                                 rescan.timing.warp_resident_cycles);
+                assert_memory_equal(saved.timing.stalls, rescan.timing.stalls,
+                                    sizeof saved.timing.stalls);
+                assert_memory_equal(&saved.counters, &rescan.counters, sizeof saved.counters);
+                assert_true(saved.timing.stalls[GMS_STALL_BARRIER] > 0);
+            }
+}
+
 /* A kernel whose warps diverge and reconverge inside a loop (taken and fallen-through
  * branches, instruction-cache lines crossed) and whose lanes below 40 return early, launched on
  * h100 over 200 CTAs of 96 threads with the event loop's GTO copy (general 0: the executor's
@@ -393,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_functional),
         cmocka_unit_test(test_gto_copy_twin),
         cmocka_unit_test(test_inline_step_twin),
+        cmocka_unit_test(test_saved_mask_twin),
         cmocka_unit_test(test_settings_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
