@@ -135,7 +135,7 @@ const tinsn *timing_insn_fill(tstate *S, const ir_insn *in)
         /* Only an instruction from outside the module could overfill the table (the
          * executor runs the module's own): it takes the spare record. */
         if (2 * (S->more_used + 1) > S->nmore)
-            ti = &S->spare;
+            ti = &S->spare[0];
         else
             S->more_used++;
     }
@@ -300,7 +300,7 @@ static size_t state_bytes(const tstate *S)
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1 + 1) + nw * scoreboard_bytes(S) + 64 +
-                   ((size_t)S->ninsns + S->nmore) * sizeof(tinsn);
+                   ((size_t)S->ninsns + S->nmore + 1) * sizeof(tinsn);
     return bytes;
 }
 
@@ -343,7 +343,8 @@ static int state_alloc(tstate *S)
     S->insns = (tinsn *)b;
     b += (size_t)S->ninsns * sizeof(tinsn);
     S->more = (tinsn *)b;
-    b += (size_t)S->nmore * sizeof(tinsn);
+    b += (size_t)(S->nmore + 1) * sizeof(tinsn); /* an empty record after the last
+                                                       (timing_insn_after) */
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {

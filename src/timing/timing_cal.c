@@ -9,7 +9,8 @@
 void timing_cal_reset(timing_cal *c)
 {
     c->now = 0;
-    c->pos = 0;
+    c->cur = c->end = NULL;
+    c->serving = 0;
     c->count = 0;
     memset(c->n, 0, sizeof c->n);
     c->nfar = 0;
@@ -148,18 +149,26 @@ int timing_cal_add_slow(timing_cal *c, uint32_t s, uint64_t key)
     return key - c->now < TIMING_CAL_SLOTS ? wheel_add(c, s, key) : far_add(c, s, key);
 }
 
-int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
+/* Starts serving the current cycle's slot: its entries from the first. */
+static void serve(timing_cal *c)
 {
+    uint32_t b = (uint32_t)(c->now & MASK);
+    c->serving = 1;
+    c->cur = c->items[b];
+    c->end = c->n[b] ? c->cur + c->n[b] : c->cur;
+}
+
+uint32_t timing_cal_take_slow(timing_cal *c, const uint64_t *keys)
+{
+    if (!c->serving)
+        serve(c);
     for (;;) {
-        uint32_t b = (uint32_t)(c->now & MASK);
-        while (c->pos < c->n[b]) {
-            uint32_t e = c->items[b][c->pos++];
-            if (keys[e] == c->now) {
-                *s = e;
-                *t = c->now;
-                return 1;
-            }
+        while (c->cur < c->end) {
+            uint32_t e = *c->cur++;
+            if (keys[e] == c->now)
+                return e;
         }
+        uint32_t b = (uint32_t)(c->now & MASK);
         c->count -= c->n[b]; /* the slot's entries, taken off once it is done */
         if (c->cap[b]) {
             /* The next slot's first array is as large as this one needed. */
@@ -169,18 +178,20 @@ int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint6
             c->n[b] = 0;
             array_give(c, b);
         }
-        c->pos = 0;
+        c->cur = c->end = NULL;
+        c->serving = 0; /* while the far entries move in, the new cycle's slot may grow */
         if (c->count)
             c->now++;
         else if (c->nfar)
             c->now = c->far[0].key;
         else
-            return 0;
+            return TIMING_CAL_EMPTY;
         /* Entries that came within the wheel's reach move onto it. */
         while (c->nfar && c->far[0].key - c->now < TIMING_CAL_SLOTS) {
             timing_cal_far f = far_pop(c);
             if (keys[f.s] == f.key && wheel_add(c, f.s, f.key))
-                return -1;
+                return TIMING_CAL_OOM;
         }
+        serve(c);
     }
 }

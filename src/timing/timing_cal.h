@@ -11,6 +11,8 @@
 #ifndef GMS_TIMING_TIMING_CAL_H
 #define GMS_TIMING_TIMING_CAL_H
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { TIMING_CAL_SLOTS = 4096 }; /* a power of two */
@@ -23,9 +25,12 @@ typedef struct timing_cal_far {
 
 typedef struct timing_cal {
     uint64_t now;            /* the cycle being served */
-    uint32_t pos;            /* next entry of the current slot */
+    const uint32_t *cur, *end; /* the current slot's entries not yet taken; set when its
+                                serving starts (the slot neither grows nor moves after that:
+                                no caller adds the current cycle while it is served) */
+    uint8_t serving;         /* 0 after a reset, until the first take starts cycle 0's slot */
     uint64_t count;          /* entries in the wheel, stale ones included; the current slot's
-                                are taken off when it is done (timing_cal_next_slow) */
+                                are taken off when it is done (timing_cal_take_slow) */
     uint32_t *items[TIMING_CAL_SLOTS];
     uint32_t n[TIMING_CAL_SLOTS], cap[TIMING_CAL_SLOTS];
     uint32_t first_cap;      /* the size a slot's first array gets: what the last slot served
@@ -47,9 +52,8 @@ void timing_cal_reset(timing_cal *c);
  * only. */
 static inline const uint32_t *timing_cal_due(const timing_cal *c, uint32_t *n)
 {
-    uint32_t b = (uint32_t)(c->now & (TIMING_CAL_SLOTS - 1));
-    *n = c->n[b] - c->pos;
-    return *n ? c->items[b] + c->pos : NULL;
+    *n = (uint32_t)(c->end - c->cur);
+    return *n ? c->cur : NULL;
 }
 /* Frees its storage (the struct itself is the caller's). */
 void timing_cal_free(timing_cal *c);
@@ -60,6 +64,7 @@ int timing_cal_add_slow(timing_cal *c, uint32_t s, uint64_t key);
  * served). Returns 0, or -1 when host memory ran out. */
 static inline int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key)
 {
+    assert(key != c->now || !c->serving); /* the served slot must not grow (cur, end) */
     uint32_t b = (uint32_t)(key & (TIMING_CAL_SLOTS - 1));
     if (key - c->now >= TIMING_CAL_SLOTS || c->n[b] == c->cap[b])
         return timing_cal_add_slow(c, s, key);
@@ -67,22 +72,37 @@ static inline int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key)
     c->count++;
     return 0;
 }
-/* The next entry whose key still matches keys[s] (the caller's current key of each
- * scheduler): *s and *t (OUT). Returns 1; 0 when the calendar is empty; -1 when host memory ran
- * out. */
-int timing_cal_next_slow(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t);
-static inline int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
+/* What timing_cal_take returns when the calendar is empty, and when host memory ran out. */
+enum { TIMING_CAL_EMPTY = UINT32_MAX, TIMING_CAL_OOM = UINT32_MAX - 1 };
+/* The scheduler of the next entry whose key still matches keys[s] (the caller's current key of
+ * each scheduler), due at cycle c->now; TIMING_CAL_EMPTY or TIMING_CAL_OOM. A value, not
+ * out-parameters: the event loop keeps it in a register (an address passed to the slow part
+ * would put the caller's variables in memory). */
+uint32_t timing_cal_take_slow(timing_cal *c, const uint64_t *keys);
+static inline uint32_t timing_cal_take(timing_cal *c, const uint64_t *keys)
 {
-    uint32_t b = (uint32_t)(c->now & (TIMING_CAL_SLOTS - 1));
-    while (c->pos < c->n[b]) { /* the current cycle's entries first; then the next cycles */
-        uint32_t e = c->items[b][c->pos++];
-        if (keys[e] == c->now) {
-            *s = e;
-            *t = c->now;
-            return 1;
+    const uint32_t *p = c->cur, *end = c->end;
+    uint64_t now = c->now;
+    while (p < end) { /* the current cycle's entries first; then the next cycles */
+        uint32_t e = *p++;
+        if (keys[e] == now) {
+            c->cur = p;
+            return e;
         }
     }
-    return timing_cal_next_slow(c, keys, s, t);
+    c->cur = p;
+    return timing_cal_take_slow(c, keys);
+}
+/* timing_cal_take as *s and *t (OUT, the cycle). Returns 1; 0 when the calendar is empty; -1
+ * when host memory ran out. */
+static inline int timing_cal_next(timing_cal *c, const uint64_t *keys, uint32_t *s, uint64_t *t)
+{
+    uint32_t e = timing_cal_take(c, keys);
+    if (e >= TIMING_CAL_OOM)
+        return e == TIMING_CAL_OOM ? -1 : 0;
+    *s = e;
+    *t = c->now;
+    return 1;
 }
 
 #endif

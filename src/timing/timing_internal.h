@@ -127,7 +127,8 @@ typedef struct tstate {
                                          S->insns, and instructions with ids out of range, by
                                          address (timing.c, more_entry) */
     uint32_t nmore, more_used;
-    tinsn spare;                      /* for an instruction from outside the module */
+    tinsn spare[2];                   /* [0] for an instruction from outside the module; [1]
+                                         never filled (in NULL), for timing_insn_after */
     uint32_t nsm, nsched_sm, nsched;  /* SMs, schedulers per SM, schedulers */
     size_t entry_bytes;               /* nsched_sm x sizeof(twarp): from one entry's warp slot
                                          to the next entry's (timing_entry_warp) */
@@ -205,6 +206,15 @@ static inline const tinsn *timing_insn(tstate *S, const ir_insn *in)
     const tinsn *ti = timing_insn_filled(S, in);
     return ti ? ti : timing_insn_fill(S, in);
 }
+/* timing_insn, given `prev`, a record of S->insns, S->more or S->spare[0] (NULL: none): the
+ * record after it when that one is `in`'s, which is where the next instruction's record is
+ * found in a straight run (consecutive ids), without the id's bounds test and index. Every
+ * record has one after it to read (S->more ends with an empty one, S->spare[1] is empty), and a
+ * record describes one instruction only, so a match is the record timing_insn returns. */
+static inline const tinsn *timing_insn_after(tstate *S, const tinsn *prev, const ir_insn *in)
+{
+    return prev && prev[1].in == in ? prev + 1 : timing_insn(S, in);
+}
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
 /* 1 when every resident warp is blocked or polls an open mbarrier phase that no warp can
  * complete any more. */
@@ -269,8 +279,9 @@ static inline void timing_settle(tstate *S, twarp *w, uint64_t t)
     w->charged = t;
 }
 
-/* Sets scheduler s's next cycle to `key`. */
-static inline void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
+/* Sets scheduler s's next cycle to `key`. Always inline: in the event loop, a call (which the
+ * compiler made of one of its three uses there) costs more than the body. */
+static inline __attribute__((always_inline)) void timing_sched_key(tstate *S, uint32_t s, uint64_t key)
 {
     if (S->key[s] == key)
         return;

@@ -25,10 +25,12 @@ static inline twarp *entry_warp(const tstate *S, const tsched *q, uint32_t k)
 
 /* Sets when the warp's next instruction may issue, no earlier than `tmin` (charged to `why`
  * before that): its source, guard and destination registers ready, a fence's earlier accesses
- * performed. A warp that is not READY waits (blocked) until another warp wakes it. */
+ * performed. A warp that is not READY waits (blocked) until another warp wakes it. `prev`: the
+ * record of the instruction the warp issued last (NULL: none known), whose neighbour is
+ * likely `in`'s (timing_insn_after). */
 static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
-                                                         const ir_insn *in, uint64_t tmin,
-                                                         uint8_t why, int ptx)
+                                                         const ir_insn *in, const tinsn *prev,
+                                                         uint64_t tmin, uint8_t why, int ptx)
 {
     S->rthr[w->cidx] = 0;
     w->b1 = w->b2 = tmin;
@@ -39,7 +41,7 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
         w->why = TIMING_STALL_BARRIER;
         return;
     }
-    const tinsn *ti = timing_insn(S, in);
+    const tinsn *ti = timing_insn_after(S, prev, in);
     w->nx = ti;
     w->regs = exec_warp_regs(w->ew);
     w->nxx = exec_warp_next_x(w->ew);
@@ -70,7 +72,7 @@ static inline __attribute__((always_inline)) void prepare(tstate *S, twarp *w,
 /* prepare, for the callers outside the issue (CTA starts, wakes). */
 void timing_prepare_next(tstate *S, twarp *w, const ir_insn *in, uint64_t tmin, uint8_t why)
 {
-    prepare(S, w, in, tmin, why, 0);
+    prepare(S, w, in, NULL, tmin, why, 0);
     /* the warp may now be ready earlier than its scheduler's saved mask says (tsched) */
     S->scheds[w->sched].mask_turn = 0;
 }
@@ -93,8 +95,9 @@ static void wake_cta(tstate *S, const twarp *w, uint64_t t)
     }
 }
 
-/* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. */
-static inline __attribute__((always_inline)) void timed(tstate *S, tsched *q, twarp *w,
+/* Times the instruction one exec_step issued at cycle t for warp w on scheduler q. Returns its
+ * record. */
+static inline __attribute__((always_inline)) const tinsn *timed(tstate *S, tsched *q, twarp *w,
                                                         const exec_step_info *info, uint64_t t,
                                                         int ptx)
 {
@@ -130,6 +133,7 @@ static inline __attribute__((always_inline)) void timed(tstate *S, tsched *q, tw
         q->pipe_free[c.pipe] = S->mi.at > t ? S->mi.at : t + 1;
     else
         q->pipe_free[c.pipe] = t + c.interval;
+    return ti;
 }
 
 /* When warp w's next instruction goes to the memory pipe, it waits for the SM's memory-issue
@@ -192,6 +196,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     uint32_t step;
     uint32_t woke = 0; /* the steps' flags, for EXEC_STEP_WOKE */
     int first = 1;
+    const tinsn *ti = NULL; /* the record of the last instruction stepped */
     do {
         S->mi.naccess = 0;
         S->mi.accept = t;
@@ -215,7 +220,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         if (!info.insn)
             break;
         woke |= step;
-        timed(S, q, w, &info, t, ptx);
+        ti = timed(S, q, w, &info, t, ptx);
         if (S->mi.accept > tmin) {
             tmin = S->mi.accept;
             why = TIMING_STALL_MEMORY_THROTTLE;
@@ -260,7 +265,7 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
         }
     }
     if (ready_next)
-        prepare(S, w, info.next, tmin, why, ptx);
+        prepare(S, w, info.next, ti, tmin, why, ptx);
     if (woke & EXEC_STEP_WOKE)
         wake_cta(S, w, t);
     return 0;
@@ -584,17 +589,17 @@ static inline __attribute__((always_inline)) void prefetch_reads(const uint64_t 
  * instruction after it when that one falls through to an instruction that the same issue may
  * run ahead to (tinsn.local; runs_ahead) and whose record is filled already (a record is filled
  * only where the model needs it, timing_insn_fill). */
-static inline __attribute__((always_inline)) void prefetch_sources(const tstate *S,
-                                                                  const twarp *w)
+static inline __attribute__((always_inline)) void prefetch_sources(const twarp *w)
 {
     const tinsn *ti = w->nx;
     if (!ti)
         return;
     prefetch_reads(w->regs, ti);
+    /* the record after ti is the following instruction's when that one is filled (consecutive
+     * ids: timing_insn_after) */
     const ir_insn *in = exec_xinsn_following(w->nxx);
-    const tinsn *after = in ? timing_insn_filled(S, in) : NULL;
-    if (after && after->local)
-        prefetch_reads(w->regs, after);
+    if (in && ti[1].in == in && ti[1].local)
+        prefetch_reads(w->regs, ti + 1);
 }
 
 /* Host-cache prefetches for the schedulers due next in this cycle, staged so that each load
@@ -626,7 +631,7 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
     if (w && !w->done) {
         exec_warp_prefetch_in(w->ew);
         prefetch_lines((const char *)w->reg_ready, S->sb_lines);
-        prefetch_sources(S, w);
+        prefetch_sources(w);
     }
 }
 

@@ -55,6 +55,40 @@ static void test_calendar_order(void **state)
     free(c);
 }
 
+/* timing_insn_after finds the record after the last one when it is the next instruction's, and
+ * otherwise the one timing_insn finds by id: a jump back, the same instruction again, no last
+ * record, and the neighbour of the table's last record (S->more's first) or of the spare. */
+static void test_insn_after(void **state)
+{
+    (void)state;
+    ir_insn ins[5];
+    memset(ins, 0, sizeof ins);
+    tinsn recs[4 + 2]; /* S->insns (4), S->more (1), the empty record after it */
+    memset(recs, 0, sizeof recs);
+    tstate S;
+    memset(&S, 0, sizeof S);
+    S.insns = recs;
+    S.ninsns = 4;
+    S.more = recs + 4;
+    S.nmore = 1;
+    for (uint32_t i = 0; i < 4; i++) {
+        ins[i].id = i;
+        recs[i].in = &ins[i];
+    }
+    ins[4].id = 3; /* glue sharing id 3: its record is in S->more */
+    recs[4].in = &ins[4];
+    assert_ptr_equal(timing_insn_after(&S, &recs[0], &ins[1]), &recs[1]);
+    assert_ptr_equal(timing_insn_after(&S, &recs[2], &ins[3]), &recs[3]);
+    assert_ptr_equal(timing_insn_after(&S, &recs[3], &ins[0]), &recs[0]); /* a jump back */
+    assert_ptr_equal(timing_insn_after(&S, &recs[1], &ins[1]), &recs[1]); /* itself */
+    assert_ptr_equal(timing_insn_after(&S, NULL, &ins[2]), &recs[2]);
+    assert_ptr_equal(timing_insn_after(&S, &recs[3], &ins[4]), &recs[4]); /* into S->more */
+    assert_ptr_equal(timing_insn_after(&S, &recs[4], &ins[2]), &recs[2]); /* the empty end */
+    S.spare[0].in = &ins[4]; /* a spare record: its neighbour is never filled */
+    assert_null(S.spare[1].in);
+    assert_ptr_equal(timing_insn_after(&S, &S.spare[0], &ins[0]), &recs[0]);
+}
+
 /* ---- launches ---- */
 
 /* A kernel that runs a loop `iters` times whose body is `k` 32-bit adds, each depending on the
@@ -414,6 +448,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calendar_order),
+        cmocka_unit_test(test_insn_after),
         cmocka_unit_test(test_dependent_chain_cycles),
         cmocka_unit_test(test_independent_pipe_interval),
         cmocka_unit_test(test_gto_and_lrr),
