@@ -5,6 +5,7 @@
  * the miss path are in cache.c; the shared inline helpers in cache_ops.h. */
 #include "mem/cache.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "mem/cache_ops.h"
@@ -95,6 +96,7 @@ bool cache_read_hit(cache *c, uint64_t line_addr, uint64_t sectors, uint8_t allo
 static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uint8_t *sp,
                               size_t stride, uint32_t *lines)
 {
+    assert(!c->config.tags_only); /* its memos may be NO_INDEX (cache_internal.h) */
     const line_meta *meta = c->meta;
     const uint8_t *prints = c->prints;
     const unsigned line_shift = c->line_shift;
@@ -109,7 +111,7 @@ static uint32_t held_lines_16(cache *c, uint32_t n, const uint8_t *ap, const uin
         uint64_t line_number = addr >> line_shift, tag = TAG_OF(line_number);
         uint32_t h = held_memo_index(line_number);
         uint32_t line = memo[h];
-        if (line == NO_INDEX || meta[line].tag != tag) { /* not where it was last found */
+        if (meta[line].tag != tag) { /* not where it was last found: the set's look-up */
             uint32_t set = mod_by(line_number, sets, recip);
             line = set * GROUP_LINES;
             if (!group_used(c, set))

@@ -104,7 +104,8 @@ struct cache {
      * line number; a guess only, taken when that slot's tag is still the line's (a line has
      * one slot at most), so that a warp's lines looked up again and again skip the set look-up.
      * Zero-filled at creation (slot 0 is as good a guess as any), but NO_INDEX in a tags-only
-     * cache, whose only reader of it is cache_probe_hit: its first probe then reads no line
+     * cache, whose only reader of it is cache_probe_hit (the other readers, on the paths of
+     * bytes read out and writes, assert that the cache is not one): its first probe reads no line
      * record, where reading slot 0's would map the host's zero page there and the first
      * allocation's write would fault a second time (a fault per SM and cache a run). */
     uint32_t held_memo[HELD_MEMO_SLOTS];

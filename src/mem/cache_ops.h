@@ -7,6 +7,7 @@
 #ifndef GMS_MEM_CACHE_OPS_H
 #define GMS_MEM_CACHE_OPS_H
 
+#include <assert.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -372,7 +373,8 @@ find_slot_memo(cache *c, uint64_t line_number, const line_meta **mp)
 {
     uint32_t *memo = &c->held_memo[held_memo_index(line_number)];
     uint32_t line = *memo;
-    if (line != NO_INDEX && c->meta[line].tag == TAG_OF(line_number)) {
+    assert(!c->config.tags_only); /* its memos may be NO_INDEX: only cache_probe_hit reads them */
+    if (c->meta[line].tag == TAG_OF(line_number)) {
         *mp = &c->meta[line];
         return line;
     }
