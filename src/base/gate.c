@@ -97,6 +97,13 @@ unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen)
     return atomic_load_explicit(word, memory_order_acquire);
 }
 
+void gate_word_bump(atomic_uint *word, atomic_uint *sleepers)
+{
+    atomic_fetch_add(word, 1); /* seq_cst, as in gate_open */
+    if (atomic_load(sleepers))
+        wake(word);
+}
+
 void gate_word_set(atomic_uint *word, atomic_uint *sleepers, unsigned value)
 {
     atomic_store(word, value); /* seq_cst, as in gate_open */

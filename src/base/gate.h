@@ -37,5 +37,10 @@ int gate_claim(gate *g, uint32_t *item);
  * asleep on the word. */
 unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen);
 void gate_word_set(atomic_uint *word, atomic_uint *sleepers, unsigned value);
+/* Adds 1 to *word in one atomic step and wakes the waiters: a count of events that several
+ * threads bump, which a load followed by gate_word_set could move back (a thread that loaded
+ * it, was preempted and stored later would undo the others' bumps, and a waiter could then see
+ * its old value again and sleep through the event that followed). */
+void gate_word_bump(atomic_uint *word, atomic_uint *sleepers);
 
 #endif

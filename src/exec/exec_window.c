@@ -401,8 +401,7 @@ static void open_stage(window *win, int phase)
     }
     gate_open(&win->gate, items);
     /* the calling thread may be waiting for the chain's end: it takes items too */
-    gate_word_set(&win->events, &win->event_sleepers,
-                  atomic_load_explicit(&win->events, memory_order_relaxed) + 1);
+    gate_word_bump(&win->events, &win->event_sleepers);
 }
 
 /* Ends the chain of stages with `result` (CHAIN_*): the calling thread goes on. */
@@ -410,8 +409,7 @@ static void end_chain(window *win, int result)
 {
     win->chain_result = result;
     atomic_store_explicit(&win->chain_over, 1, memory_order_release);
-    gate_word_set(&win->events, &win->event_sleepers,
-                  atomic_load_explicit(&win->events, memory_order_relaxed) + 1);
+    gate_word_bump(&win->events, &win->event_sleepers);
 }
 
 /* Before a stage of PHASE_LOADS: the workers' counts cleared, the loads logged. */
