@@ -329,6 +329,25 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
                                  size_t stride, const cache_hints *hints,
                                  const cache_hints *below_hints, cache_result *sum,
                                  cache_result *below_sum, uint32_t *below_sets);
+/* cache_write_lines_below's steps at c alone, for a run whose writes to the level below are
+ * made by the caller (a store whose L2 writes go to a store log, memsys_store_deferred): up to
+ * n store lines that the write-through cache c (an L1 indexed by line number, 128-byte lines of
+ * 32-byte sectors, 16 ways, under `hints`) holds, laid out as cache_write_lines_below's. Line by
+ * line, in order, the same effects, counts and data in c as cache_write_line_bits with c's
+ * write-through made to the next level, without calling that level: the caller writes each
+ * line's stored bytes below itself. Stops at the first line that c does not hold, an empty
+ * store or an evict-last line, changing nothing of it. Returns how many lines it stored (0 also
+ * when c or hints do not fit); *sum (OUT) gets the sums of their cache_result counts
+ * (sector_accesses, sector_hits, sector_misses, write_through_bytes; the rest 0)
+ * (docs/cache-model.md, "Writes"). */
+uint32_t cache_write_lines_through(cache *c, uint32_t n, const uint64_t *line_addrs,
+                                   const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                   size_t stride, const cache_hints *hints, cache_result *sum);
+/* Whether cache_write_line_bits on c under `hints` reads no byte of a store's byte mask for any
+ * store bits: 128-byte lines of 32-byte sectors, valid hints, and nothing written to the next
+ * level (which takes the mask): no write-through, and a store that misses allocates. The caller may then pass a NULL mask with the bits.
+ * Without side effects. */
+bool cache_takes_store_bits(const cache *c, const cache_hints *hints);
 
 /* A hint without effect on the cache: brings the host memory that a lookup of the line holding
  * `addr` (a byte address) reads first (its set's tag prints and first tags) towards the host's

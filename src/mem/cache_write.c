@@ -514,20 +514,44 @@ __attribute__((target("avx2"))) static void merge_line128_avx2(uint8_t *ld, cons
                             _mm256_blendv_epi8(new_bytes, old, keep));
     }
 }
+
+/* merge_line128_avx2 from the store bits bits[0..1] (bit b: byte b stored) instead of a byte
+ * mask: each 32-bit quarter of the bits spread over 32 bytes (byte j of the quarter's four to
+ * bytes 8j..8j+7), each byte tested against its own bit. */
+__attribute__((target("avx2"))) static void merge_line128_bits_avx2(uint8_t *ld,
+                                                                    const uint8_t *data,
+                                                                    const uint64_t *bits)
+{
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                                            2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i select = _mm256_set1_epi64x((long long)UINT64_C(0x8040201008040201));
+    for (uint32_t i = 0; i < 128; i += 32) {
+        uint32_t quarter = (uint32_t)(bits[i / 64] >> (i % 64));
+        __m256i b = _mm256_shuffle_epi8(_mm256_set1_epi32((int)quarter), spread);
+        __m256i stored = _mm256_cmpeq_epi8(_mm256_and_si256(b, select), select);
+        __m256i old = _mm256_loadu_si256((const __m256i *)(const void *)(ld + i));
+        __m256i new_bytes = _mm256_loadu_si256((const __m256i *)(const void *)(data + i));
+        _mm256_storeu_si256((__m256i *)(void *)(ld + i),
+                            _mm256_blendv_epi8(old, new_bytes, stored));
+    }
+}
 #endif
 
 /* A scattered store's bytes merged into a 128-byte line at a fixed cost (a warp's field of each
  * of several structures made one copy per 4-byte run, about 16 host instructions each): every
  * byte of the line is written, an unstored one with its own value. `mask` (one byte per line
- * byte, nonzero where stored) is what SSE2 compares; without SSE2, or without a mask (bits then
- * cover the whole line, which write_part_line never sees), the two bitmap words `bits` are
- * spread eight bytes at a time. */
+ * byte, nonzero where stored) is what SSE2 compares. Without a mask (a store log's line entry,
+ * hier_log_l2_line), AVX2 tests the two bitmap words `bits` directly; without AVX2 (or SSE2),
+ * the words are spread eight bytes at a time. */
 static inline void merge_line128(const cache *c, uint8_t *ld, const uint8_t *data,
                                  const uint8_t *mask, const uint64_t *bits)
 {
 #ifdef CACHE_MERGE_AVX2
-    if (mask && c->host_avx2) {
-        merge_line128_avx2(ld, data, mask);
+    if (c->host_avx2) {
+        if (mask)
+            merge_line128_avx2(ld, data, mask);
+        else
+            merge_line128_bits_avx2(ld, data, bits);
         return;
     }
 #else
@@ -816,17 +840,37 @@ pair_bytes(const cache *c, const cache *below, line128 L, line128 Lb, const uint
     part_line_bits(L, w0, w1, sectors, 1);
 }
 
-uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
-                                 const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
-                                 size_t stride, const cache_hints *hints,
-                                 const cache_hints *below_hints, cache_result *sum,
-                                 cache_result *below_sum, uint32_t *below_sets)
+/* One line's bytes into the write-through cache c alone (L), as pair_bytes leaves them there. */
+static inline __attribute__((always_inline)) void
+through_bytes(const cache *c, line128 L, const uint8_t *d, const uint8_t *mask, const uint64_t *b,
+              uint64_t w0, uint64_t w1, uint64_t sectors, int whole, uint32_t words,
+              const uint32_t *word_at)
 {
-    result_clear(sum);
-    result_clear(below_sum);
-    if (!n || !pair_fits(c, below, hints, below_hints))
-        return 0;
-    const uint8_t alloc = hints->alloc, below_alloc = below_hints->alloc;
+    if (whole) {
+        memcpy(L.data, d, 128);
+        L.valid[0] = L.valid[1] = UINT64_MAX;
+        L.valid[2] = L.valid[3] = 0;
+        L.m->valid_sectors = sectors;
+        L.m->dirty_sectors = 0;
+        return;
+    }
+    if (words) {
+        for (uint32_t j = 0; j < words; j++) memcpy(L.data + word_at[j], d + word_at[j], 4);
+    } else {
+        merge_line128(c, L.data, d, mask, b);
+    }
+    part_line_bits(L, w0, w1, sectors, 1);
+}
+
+/* cache_write_lines_below (below not NULL) and cache_write_lines_through (below NULL, a
+ * constant in each build): one loop, so that the two leave c in the same state line by line. */
+static inline __attribute__((always_inline)) uint32_t
+write_lines_run(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
+                const uint64_t *bits, const uint8_t *data, const uint8_t *masks, size_t stride,
+                const cache_hints *hints, const cache_hints *below_hints, cache_result *sum,
+                cache_result *below_sum, uint32_t *below_sets)
+{
+    const uint8_t alloc = hints->alloc, below_alloc = below ? below_hints->alloc : 0;
     uint64_t w0 = 0, w1 = 0, sectors = 0;
     uint32_t count = 0, stored = 0, k = 0, words = 0, word_at[8];
     int whole = 0;
@@ -845,34 +889,78 @@ uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint6
             words = whole ? 0 : word_runs(w0, w1, word_at);
         }
         uint64_t addr = *(const uint64_t *)(const void *)((const uint8_t *)line_addrs + at);
-        if ((addr & 127) || (c->last_count | below->last_count) != 0)
+        if ((addr & 127) || (c->last_count | (below ? below->last_count : 0)) != 0)
             break;
-        const line_meta *m, *mb;
+        const line_meta *m, *mb = NULL;
         uint32_t line = find_slot_memo(c, addr >> 7, &m);
         if (line == NO_INDEX)
             break;
-        uint32_t line_b = find_slot_memo(below, addr >> 7, &mb);
-        if (line_b == NO_INDEX)
-            break;
+        uint32_t line_b = 0;
+        if (below) {
+            line_b = find_slot_memo(below, addr >> 7, &mb);
+            if (line_b == NO_INDEX)
+                break;
+        }
         /* store_part_pair's steps, in its order, with the counts summed */
         pair_count(&s, sectors, m->valid_sectors, count);
         touch(c, line);
         apply_alloc_hint(c, line, (cache_alloc)alloc);
-        pair_count(&sb, sectors, mb->valid_sectors, count);
-        touch(below, line_b);
-        apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
-        line128 L = line128_of(c, line), Lb = line128_of(below, line_b);
-        pair_bytes(c, below, L, Lb, data + at, masks + at, b, w0, w1, sectors, whole, words,
-                   word_at);
+        line128 L = line128_of(c, line);
+        if (below) {
+            pair_count(&sb, sectors, mb->valid_sectors, count);
+            touch(below, line_b);
+            apply_alloc_hint(below, line_b, (cache_alloc)below_alloc);
+            line128 Lb = line128_of(below, line_b);
+            pair_bytes(c, below, L, Lb, data + at, masks + at, b, w0, w1, sectors, whole, words,
+                       word_at);
+            if (below_sets)
+                below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
+        } else {
+            through_bytes(c, L, data + at, masks + at, b, w0, w1, sectors, whole, words,
+                          word_at);
+        }
         s.write_through_bytes += stored;
-        if (below_sets)
-            below_sets[k] = line_b >> GROUP_SHIFT; /* 16 ways: a set is a group of 16 slots */
     }
-    pair_stats(below, &sb, k);
+    if (below)
+        pair_stats(below, &sb, k);
     pair_stats(c, &s, k);
     *sum = s;
-    *below_sum = sb;
+    if (below)
+        *below_sum = sb;
     return k;
+}
+
+uint32_t cache_write_lines_below(cache *c, cache *below, uint32_t n, const uint64_t *line_addrs,
+                                 const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                 size_t stride, const cache_hints *hints,
+                                 const cache_hints *below_hints, cache_result *sum,
+                                 cache_result *below_sum, uint32_t *below_sets)
+{
+    result_clear(sum);
+    result_clear(below_sum);
+    if (!n || !pair_fits(c, below, hints, below_hints))
+        return 0;
+    return write_lines_run(c, below, n, line_addrs, bits, data, masks, stride, hints,
+                           below_hints, sum, below_sum, below_sets);
+}
+
+uint32_t cache_write_lines_through(cache *c, uint32_t n, const uint64_t *line_addrs,
+                                   const uint64_t *bits, const uint8_t *data, const uint8_t *masks,
+                                   size_t stride, const cache_hints *hints, cache_result *sum)
+{
+    result_clear(sum);
+    if (!n || c->config.line_bytes != 128 || c->sector_shift != 5 || !hints_valid(c, hints) ||
+        !c->plain_index || c->ways != GROUP_LINES || !writes_through(c, hints))
+        return 0;
+    return write_lines_run(c, NULL, n, line_addrs, bits, data, masks, stride, hints, NULL, sum,
+                           NULL, NULL);
+}
+
+bool cache_takes_store_bits(const cache *c, const cache_hints *hints)
+{
+    return c->config.line_bytes == 128 && c->sector_shift == 5 && hints_valid(c, hints) &&
+           !writes_through(c, hints) && c->config.write_allocate &&
+           hints->alloc != CACHE_ALLOC_NONE;
 }
 
 mem_status cache_write_line_below(cache *c, cache *below, uint64_t addr, const void *data,

@@ -114,11 +114,10 @@ static const uint64_t *own_line_bits(const memsys *ms, const mem_request *rq, ui
                : NULL;
 }
 
-/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
- * own_line_bits has them, so that applying it needs no mask conversion. */
-mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
-                              uint64_t addr, uint32_t bytes, const uint8_t *data,
-                              const uint8_t *byte_mask)
+/* A new entry at the end of `log` for an access of rq to [addr, addr + bytes) of the L2, its
+ * key and request fields filled; NULL (the log marked failed) when the log cannot grow. */
+static logged_store *log_entry(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                               uint64_t addr, uint32_t bytes)
 {
     if (log->count == log->cap) {
         /* one block: the entries, then their keys (moved up to the new end of the entries) */
@@ -126,7 +125,7 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
         logged_store *e = realloc(log->entries, cap * (sizeof *e + 1));
         if (!e) {
             log->failed = 1;
-            return MEM_ERR_NOMEM;
+            return NULL;
         }
         log->keys = (uint8_t *)(e + cap);
         memmove(log->keys, (uint8_t *)(e + log->cap), log->count);
@@ -143,8 +142,20 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
     e->l2 = rq->l2;
     e->addr = addr;
     e->bytes = bytes;
-    e->read = data == NULL;
     e->has_data = 0;
+    return e;
+}
+
+/* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
+ * own_line_bits has them, so that applying it needs no mask conversion. */
+mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                              uint64_t addr, uint32_t bytes, const uint8_t *data,
+                              const uint8_t *byte_mask)
+{
+    logged_store *e = log_entry(ms, log, rq, addr, bytes);
+    if (!e)
+        return MEM_ERR_NOMEM;
+    e->read = data == NULL;
     if (e->read) {
         log->reads++;
         return MEM_OK;
@@ -164,6 +175,24 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
         if (byte_mask)
             memcpy(e->mask, byte_mask, bytes);
     }
+    return MEM_OK;
+}
+
+mem_status hier_log_l2_line(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                            uint64_t addr, const uint8_t *data, const uint8_t *byte_mask,
+                            const uint64_t *bits)
+{
+    logged_store *e = log_entry(ms, log, rq, addr, LINE_BYTES_MAX);
+    if (!e)
+        return MEM_ERR_NOMEM;
+    e->read = 0;
+    log->written |= memsys_log_line_bit(addr, ms->line_bytes);
+    e->has_bits = 1;
+    memcpy(e->bits, bits, sizeof e->bits);
+    memcpy(e->data, data, LINE_BYTES_MAX);
+    e->has_mask = byte_mask != NULL;
+    if (byte_mask)
+        memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
     return MEM_OK;
 }
 

@@ -90,6 +90,58 @@ store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
     return n;
 }
 
+/* Whether the global lines of a store (not a surface's) whose L2 writes go to a store log that
+ * is not immediate may take store_log_run: as store_pair_fits, but each line's L2 write is the
+ * log's (l2_write_for's first case) and the L1 writes it through (*h1, OUT: its hints). */
+static int store_log_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
+{
+    const ir_mem_attrs *a = rq->attrs;
+    if (!rq->log || rq->log->immediate || a->write_mode == IR_WRITE_BYPASS_L1 ||
+        a->l1_ctl == IR_CC_UNCACHED || a->l1_ctl == IR_CC_READ_INVALIDATE || a->has_policy ||
+        ms->window.bytes)
+        return 0;
+    *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
+    return h1->write_mode == CACHE_WRITE_THROUGH ||
+           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
+}
+
+/* Global store lines from reqs[i] that the L1 holds, for a store whose L2 writes go to its
+ * log: the L1's part of the run by cache_write_lines_through, then each line's write-through
+ * logged as l2_write_for logs it (its bits; its byte mask only where the L2 would read it,
+ * made then for a line whose mask the coalescer left to coalesce_fill_mask), with what
+ * store_line and count_lsu_line do around each: the line's level stays the L1's (the L2 write
+ * is made later), the counters summed. Returns how many lines it took, or, through *st (OUT),
+ * a log that could not grow (MEM_ERR_NOMEM). */
+static uint32_t store_log_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
+                              uint32_t i, mem_status *st)
+{
+    cache_result s1;
+    line_req *r = &ms->reqs[i];
+    uint32_t n = cache_write_lines_through(l1, ms->nreqs - i, &r->line_addr, r->byte_bits,
+                                           r->data, r->mask, sizeof *r, h1, &s1);
+    *st = MEM_OK;
+    if (!n)
+        return 0;
+    int bits_only = cache_takes_store_bits(ms->l2, &rq->l2);
+    for (uint32_t k = 0; k < n; k++) {
+        line_req *q = &r[k];
+        q->line_level = MEM_LEVEL_L1;
+        q->l2_slice = HIER_SLICE_UNKNOWN;
+        if (!bits_only)
+            coalesce_fill_mask(ms, q); /* a no-op past the lazy lines */
+        mem_status s = hier_log_l2_line(ms, rq->log, rq, q->line_addr, q->data,
+                                        bits_only ? NULL : q->mask, q->byte_bits);
+        if (s != MEM_OK && *st == MEM_OK)
+            *st = s;
+    }
+    rq->log->writes += n;
+    hier_count_l1(rq, &s1);
+    mem_lsu_counters *u = &rq->counters->lsu;
+    u->global_store_requests += (uint64_t)(i == 0);
+    u->global_store_sectors += s1.sector_accesses;
+    return n;
+}
+
 /* One line of a store; `served`: whether the access wants its served records (the level and
  * slice recorded here are for hier_report_levels only). */
 static mem_status store_line(memsys *ms, mem_request *rq, cache *l1, line_req *r, int served)
@@ -152,9 +204,25 @@ mem_status hier_store_lines(memsys *ms, mem_request *rq, cache *l1, const mem_ac
 {
     cache_hints h1;
     int pair = global && store_pair_fits(ms, rq, &h1);
+    int logged = global && !pair && store_log_fits(ms, rq, &h1);
     int l2_hints_kind = -1;
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
+        if (logged) {
+            if (l2_hints_kind != LINE_KIND_GLOBAL) {
+                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
+                l2_hints_kind = LINE_KIND_GLOBAL;
+            }
+            mem_status st;
+            uint32_t done = store_log_run(ms, rq, l1, &h1, i, &st);
+            if (st != MEM_OK)
+                return st;
+            logged = done != 0;
+            i += done;
+            if (i == ms->nreqs)
+                break;
+            r = &ms->reqs[i];
+        }
         if (pair) {
             if (l2_hints_kind != LINE_KIND_GLOBAL) {
                 hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);

@@ -227,14 +227,15 @@ typedef struct logged_store {
     mem_counters *counters;
     cache_hints l2;
     uint64_t addr;
-    uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
     uint8_t has_bits; /* a whole line with the coalescer's bits of its mask (l2_write_for) */
     uint8_t read;     /* not a write: a parked load's L2 read of [addr, addr + bytes), whose
                          bytes the load took at once (memsys_pload.c); mask unused */
     uint8_t has_data; /* a read whose data holds the bytes the load took, those of memory
                          (the backing store's where the L2 is not valid) at its place in the
                          serial order: its fill takes them instead of reading the store again */
+    /* the fields an entry with bits and no mask is read by come first (four host lines) */
     uint64_t bits[LINE_BYTES_MAX / 64];
+    uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
 } logged_store;
 struct memsys_store_log {
     logged_store *entries;
@@ -329,6 +330,14 @@ static inline uint8_t memsys_l2_key(const cache *l2, uint8_t *kind, uint64_t add
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
                               uint64_t addr, uint32_t bytes, const uint8_t *data,
                               const uint8_t *byte_mask);
+/* mem_hier.c: appends a write of rq to the whole 128-byte L2 line at `addr` to `log`: the
+ * line's data (128 bytes) and store bits (two words: bit b set where byte b is stored), and its
+ * byte mask (128 bytes) or NULL. Applying the entry passes the mask to the L2 as given, so NULL
+ * only where cache_takes_store_bits holds for the L2 under rq->l2. Returns MEM_OK, or
+ * MEM_ERR_NOMEM (the log marked failed) when the log cannot grow. */
+mem_status hier_log_l2_line(const memsys *ms, memsys_store_log *log, const mem_request *rq,
+                            uint64_t addr, const uint8_t *data, const uint8_t *byte_mask,
+                            const uint64_t *bits);
 
 /* Writes the log's entries to the L2 in order, as their stores would have, and empties it.
  * Returns 0, or -1 when a write or an earlier addition to the log failed (host memory). */

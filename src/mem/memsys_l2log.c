@@ -21,6 +21,7 @@
 
 #include <assert.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,14 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
         p->failed_log = log;
 }
 
+/* Host-cache prefetches of the fields of entry e that apply_entry reads when it has no mask:
+ * its header, store bits and data (memsys_internal.h: the host lines up to its mask). */
+static inline void entry_prefetch(const logged_store *e)
+{
+    const char *b = (const char *)e;
+    for (size_t off = 0; off < offsetof(logged_store, mask); off += 64) __builtin_prefetch(b + off);
+}
+
 /* What decides the part of an entry (memsys_l2_key): a function of its line's set, so that each
  * set's entries stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices,
  * ...) and costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of
@@ -226,11 +235,29 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
     for (uint32_t i = 0; i < nlogs; i++) {
         const memsys_store_log *log = logs[i];
         const uint8_t *keys = log->keys;
-        for (uint32_t k = 0; k < log->count; k++) {
-            if (!mine[keys[k]])
-                continue;
-            cache_view_set_clock(p->l2, at + k);
-            apply_entry(p, &log->entries[k], i);
+        /* The part's entries of the log a block at a time, so that each entry's host lines
+         * (written on another thread, most of a phase ago) are prefetched PREFETCH_ENTRY
+         * entries ahead and its L2 set's records PREFETCH_SET ahead (its address read from the
+         * entry prefetched before): the apply otherwise waits for the host's memory at each
+         * entry's first field and again at its line's tags. Changes nothing the model holds. */
+        enum { BLOCK = 64, PREFETCH_ENTRY = 4, PREFETCH_SET = 2 };
+        uint32_t idx[BLOCK];
+        for (uint32_t from = 0; from < log->count;) {
+            uint32_t n = 0;
+            for (; from < log->count && n < BLOCK; from++)
+                if (mine[keys[from]])
+                    idx[n++] = from;
+            for (uint32_t j = 0; j < n && j < PREFETCH_ENTRY; j++) entry_prefetch(&log->entries[idx[j]]);
+            for (uint32_t j = 0; j < n && j < PREFETCH_SET; j++)
+                cache_prefetch_set(p->l2, log->entries[idx[j]].addr);
+            for (uint32_t j = 0; j < n; j++) {
+                if (j + PREFETCH_ENTRY < n)
+                    entry_prefetch(&log->entries[idx[j + PREFETCH_ENTRY]]);
+                if (j + PREFETCH_SET < n)
+                    cache_prefetch_set(p->l2, log->entries[idx[j + PREFETCH_SET]].addr);
+                cache_view_set_clock(p->l2, at + idx[j]);
+                apply_entry(p, &log->entries[idx[j]], i);
+            }
         }
         at += log->count;
     }

@@ -9,7 +9,9 @@
  *   the bytes must agree. Then 16-way caches (the presets' geometry), where a scattered store
  *   line that both levels hold takes a one-pass path of its own (cache_write.c,
  *   store_part_pair), against the same adapter path; and cache_write_lines_below, the same
- *   one-pass store for a run of such lines, against the adapter line by line.
+ *   one-pass store for a run of such lines, against the adapter line by line; and
+ *   cache_write_lines_through, the L1's part of such a run, with each line's L2 write made
+ *   afterwards from its store bits alone (a store log's entry), against the same adapter.
  * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
  *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
 #include <setjmp.h>
@@ -416,6 +418,147 @@ static void test_store_lines_16way(void **state)
     }
 }
 
+/* Runs of up to 8 store lines through cache_write_lines_through on `b`'s L1, each taken line's
+ * write then made into `b`'s L2 by the test as a store log's entry is applied
+ * (cache_write_line_bits with the line's bits, and no byte mask when cache_takes_store_bits
+ * says the L2 reads none), each line the run does not take through cache_write_line_bits
+ * through the adapter, then the run again from the next line; against cache_write_line_bits
+ * through the adapter on `a`, line by line. The sums of the taken lines' results, both caches'
+ * statistics and lines after each run, every DRAM call and finally the bytes agree. Returns
+ * the lines the run took; *bits_only (OUT) counts the L2 writes made without a mask. */
+static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
+                                   const cache_hints *h, uint32_t *bits_only)
+{
+    cache_hints below_hints = {.request = h->request};
+    int no_mask = cache_takes_store_bits(b->l2, &below_hints);
+    uint32_t taken_lines = 0;
+    for (uint32_t i = 0; i < n;) {
+        cache_result s1, want1;
+        memset(&want1, 0, sizeof want1);
+        uint32_t k = cache_write_lines_through(b->l1, n - i, &ln[i].addr, ln[i].bits,
+                                               ln[i].data, ln[i].mask, sizeof *ln, h, &s1);
+        for (uint32_t j = i; j < i + k; j++) {
+            cache_result ra, rb;
+            assert_int_equal(cache_write_line_bits(a->l1, ln[j].addr, ln[j].data, ln[j].mask,
+                                                   ln[j].bits, h, &ra),
+                             MEM_OK);
+            assert_true(ra.line_hit);
+            want1.sector_accesses += ra.sector_accesses;
+            want1.sector_hits += ra.sector_hits;
+            want1.sector_misses += ra.sector_misses;
+            want1.write_through_bytes += ra.write_through_bytes;
+            /* the L1's write-through, as the adapter makes it: the whole line under the mask */
+            assert_int_equal(cache_write_line_bits(b->l2, ln[j].addr, ln[j].data,
+                                                   no_mask ? NULL : ln[j].mask, ln[j].bits,
+                                                   &below_hints, &rb),
+                             MEM_OK);
+            *bits_only += (uint32_t)no_mask;
+        }
+        assert_int_equal(s1.sector_accesses, want1.sector_accesses);
+        assert_int_equal(s1.sector_hits, want1.sector_hits);
+        assert_int_equal(s1.sector_misses, want1.sector_misses);
+        assert_int_equal(s1.write_through_bytes, want1.write_through_bytes);
+        assert_int_equal(s1.evictions + s1.writeback_bytes + s1.fill_bytes, 0);
+        taken_lines += k;
+        i += k;
+        if (i < n) { /* the line the run left: both through the adapter */
+            const uint8_t *mask = (ln[i].bits[0] & ln[i].bits[1]) == UINT64_MAX ? NULL : ln[i].mask;
+            cache_result ra, rb;
+            assert_int_equal(cache_write_line_bits(a->l1, ln[i].addr, ln[i].data, mask,
+                                                   ln[i].bits, h, &ra),
+                             MEM_OK);
+            assert_int_equal(cache_write_line_bits(b->l1, ln[i].addr, ln[i].data, mask,
+                                                   ln[i].bits, h, &rb),
+                             MEM_OK);
+            assert_memory_equal(&ra, &rb, sizeof ra);
+            i++;
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            assert_same_line(a->l1, b->l1, ln[j].addr);
+            assert_same_line(a->l2, b->l2, ln[j].addr);
+        }
+        assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
+        assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
+        assert_int_equal(a->count, b->count);
+        assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+    }
+    return taken_lines;
+}
+
+/* cache_write_lines_through (a store whose L2 writes go to a store log) against the adapter
+ * path, on test_store_lines_16way's caches, runs and masks: the L1's part of the run, with the
+ * L2 written line by line afterwards from the bits alone where cache_takes_store_bits allows
+ * it (a write-back L2: partial lines merged by their bits, misses allocated and blended, dirty
+ * victims written back), with the mask otherwise (a write-through L2, an L2 store that does
+ * not allocate). The run takes nothing unless the L1 writes through. */
+static void test_store_lines_through_16way(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 16; mode++) {
+        hier a, b;
+        uint32_t slices = mode & 4 ? 2 : 0;
+        uint64_t persist = mode & 8 ? 4 : 0;
+        setup_16way(&a, mode & 1, mode & 2, slices, persist);
+        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        int token;
+        cache_hints plain = {.request = &token};
+        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
+        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
+        cache_hints first = {.alloc = CACHE_ALLOC_FIRST, .request = &token};
+        uint32_t taken = 0, bits_only = 0;
+        for (int r = 0; r < 150; r++) {
+            run_line ln[8];
+            uint32_t n = 1 + (uint32_t)(r * 5) % 8;
+            for (uint32_t j = 0; j < n; j++) {
+                int v = r * 8 + (int)j;
+                memset(ln[j].mask, 0, 128);
+                for (int i = 0; i < 128; i++) ln[j].data[i] = (uint8_t)(v * 11 + i * 3 + mode);
+                int kind = v % 23 == 5 ? 0 : v % 29 == 6 ? 3 : r % 4 == 1 ? 2 : 1;
+                for (int lane = 0; lane < 4 && kind == 1; lane++)
+                    memset(ln[j].mask + lane * 32 + (r % 7) * 4, 1, 4);
+                for (int lane = 0; lane < 12 && kind == 2; lane++)
+                    memset(ln[j].mask + (lane * 36 + v) % 124, 1, 4);
+                if (kind == 0)
+                    memset(ln[j].mask, 1, 128);
+                bits_of(ln[j].mask, ln[j].bits);
+                /* every third run among 40 lines: the L2 (16 sets) misses and evicts */
+                int idx = r % 3 == 0 ? (v * 7) % 40 : (r + (int)j) % 12;
+                ln[j].addr = BASE + (uint64_t)idx * 2048;
+            }
+            const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
+                                   : r % 19 == 5 ? &first : &plain;
+            taken += store_through_both(&a, &b, ln, n, h, &bits_only);
+        }
+        if ((mode & 1) && !persist)
+            assert_true(taken > 200);
+        if (!(mode & 1))
+            assert_int_equal(taken, 0);
+        if ((mode & 3) == 1 && !persist)
+            assert_true(bits_only > 200);
+        if (mode & 2)
+            assert_int_equal(bits_only, 0);
+        if ((mode & 3) == 1)
+            assert_true(cache_get_stats(b.l2)->dirty_evictions > 0);
+        assert_flushed_same(&a, &b, 40 * 2048);
+    }
+}
+
+/* cache_takes_store_bits: a write-back, allocating 128-byte cache of 32-byte sectors only. */
+static void test_takes_store_bits(void **state)
+{
+    (void)state;
+    hier h;
+    setup_16way(&h, 1, 0, 0, 0);
+    cache_hints plain = {0}, none = {.alloc = CACHE_ALLOC_NONE},
+                through = {.write_mode = CACHE_WRITE_THROUGH}, bad = {.alloc = 9};
+    assert_true(cache_takes_store_bits(h.l2, &plain));
+    assert_false(cache_takes_store_bits(h.l2, &none));
+    assert_false(cache_takes_store_bits(h.l2, &through));
+    assert_false(cache_takes_store_bits(h.l2, &bad));
+    assert_false(cache_takes_store_bits(h.l1, &plain)); /* writes global lines through */
+    teardown(&h);
+}
+
 /* A 16-way L1 of 128 B lines, 32 B sectors and 64 sets (the presets' L1 geometry: one line
  * block per set). */
 static cache *l1_16way(hier *h)
@@ -587,6 +730,8 @@ int main(void)
         cmocka_unit_test(test_store_below_refusals),
         cmocka_unit_test(test_store_below_16way),
         cmocka_unit_test(test_store_lines_16way),
+        cmocka_unit_test(test_store_lines_through_16way),
+        cmocka_unit_test(test_takes_store_bits),
         cmocka_unit_test(test_held_lines_16way),
         cmocka_unit_test(test_victims_16way),
     };
