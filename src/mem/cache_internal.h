@@ -86,10 +86,11 @@ struct cache {
                                 sectors), then bitmap_words of dirty bits */
     uint8_t *data;           /* line_bytes per data slot */
     uint32_t slots_used;     /* data slots handed out */
-    uint32_t data_stride, data_first; /* the k-th slot handed out (k from 0) is numbered
-                                         k x data_stride + data_first (1 + its index in data
-                                         and byte_masks): 1 and 1 unless data storage is lent
-                                         to several caches (cache_config.data_storage) */
+    uint32_t data_stride, data_index; /* the k-th slot handed out (k from 0) is numbered
+                                         (1 + its index in data and byte_masks) as
+                                         cache_slot_number says: k + 1 unless data storage is
+                                         lent to several caches (cache_config.data_storage) */
+    uint32_t data_pair_shift; /* 1: those caches' slots interleave in pairs (slot_number) */
     uint32_t *slots_from;    /* a view (cache_view.c): the origin's slots_used, taken atomically
                                 because views on several threads allocate data slots at once;
                                 NULL in a cache itself */
@@ -125,12 +126,25 @@ struct cache {
     uint64_t used_groups[];
 };
 
+/* The number (1 + index in data and byte_masks) of the k-th data slot the cache hands out (k
+ * from 0). Caches that share a data block (data_stride of them) take its slots by turns, in
+ * pairs when data_pair_shift is 1: cache i's slots 2j and 2j + 1 are the block's slots
+ * 2 (j x data_stride + i) and the one after, so that their byte masks (32 bytes each for
+ * 128-byte lines) fill one 64-byte host line of their own. Single slots would put two caches'
+ * masks in one host line, which SMs on two host threads then write by turns (a host line that
+ * moves between the threads' caches at every fill). Rising with k. */
+static inline uint32_t cache_slot_number(const cache *c, uint32_t k)
+{
+    uint32_t s = c->data_pair_shift;
+    return (((k >> s) * c->data_stride + c->data_index) << s) + (k & s) + 1;
+}
+
 /* The number (1 + index) of the data slot handed out last, 0 before the first: a slot numbered
  * above it is handed out later, and its line bytes are still the storage's zeros. */
 static inline uint32_t cache_slots_now(const cache *c)
 {
     uint32_t n = c->slots_from ? __atomic_load_n(c->slots_from, __ATOMIC_RELAXED) : c->slots_used;
-    return n ? (n - 1) * c->data_stride + c->data_first : 0;
+    return n ? cache_slot_number(c, n - 1) : 0;
 }
 
 /* The next free data slot (1 + its index), in fill order; slot 1 for every line of a tags-only
@@ -141,7 +155,7 @@ static inline uint32_t cache_new_data_slot(cache *c)
         return 1;
     uint32_t n = c->slots_from ? __atomic_add_fetch(c->slots_from, 1, __ATOMIC_RELAXED)
                                : ++c->slots_used;
-    return (n - 1) * c->data_stride + c->data_first;
+    return cache_slot_number(c, n - 1);
 }
 
 #endif

@@ -225,7 +225,7 @@ static void advise_storage(uint8_t *block, const size_t at[STORAGE_ARRAYS + 1])
 /* The cache's arrays: from config.index_storage (the arrays reached by set), config.data_storage
  * (masks and data, interleaved with other caches' slots) and config.storage (the rest) as far
  * as they are lent, else from a mapping (large caches) or calloc. Sets the data slots'
- * numbering (data_stride, data_first). Returns MEM_OK or MEM_ERR_NOMEM. */
+ * numbering (data_stride, data_index, data_pair_shift). Returns MEM_OK or MEM_ERR_NOMEM. */
 static mem_status allocate_storage(cache *c)
 {
     const cache_config *k = &c->config;
@@ -236,7 +236,9 @@ static mem_status allocate_storage(cache *c)
     int data_lent = index_lent && k->data_storage && k->data_index < k->data_stride &&
                     k->data_storage_bytes >= data_block_bytes(k, k->data_stride, &masks_bytes);
     c->data_stride = data_lent ? k->data_stride : 1;
-    c->data_first = (data_lent ? k->data_index : 0) + 1;
+    c->data_index = data_lent ? k->data_index : 0;
+    /* pairs (cache_slot_number) where the block has room for them: an even slot count */
+    c->data_pair_shift = data_lent && k->data_stride > 1 && c->line_count % 2 == 0;
     /* Arrays before `from` are lent; the rest come from the block, at their offsets less
      * `from`. */
     size_t from = data_lent ? at[LAST_PREV] : index_lent ? at[MASKS] : 0;

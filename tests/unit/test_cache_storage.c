@@ -436,9 +436,11 @@ static void test_large_storage_aligned(void **state)
 }
 
 /* Two caches lent one data block (cache_config.data_storage, stride 2) interleave their data
- * slots: cache i's k-th fill takes slot 2k + i of the block, its bytes and byte masks there, so
- * that caches filling at similar rates use a dense prefix (mem_hier.c lends the per-SM L1s one
- * on 2 MiB pages); each cache counts its own slots, and reads return each cache's lines. */
+ * slots in pairs: cache i's fills 2j and 2j + 1 take slots 2 (2j + i) + 1 and + 2 of the block
+ * (numbers from 1), their bytes and byte masks there, so that caches filling at similar rates
+ * use a dense prefix (mem_hier.c lends the per-SM L1s one on 2 MiB pages) and a pair's byte
+ * masks fill one host line of their own (cache_slot_number); each cache counts its own slots,
+ * and reads return each cache's lines. */
 static void test_data_storage_interleaved(void **state)
 {
     (void)state;
@@ -474,8 +476,9 @@ static void test_data_storage_interleaved(void **state)
     const uint64_t addrs[3] = {BASE + 5 * LINE, BASE + 2 * LINE, BASE + SET_STRIDE + 5 * LINE};
     for (int j = 0; j < 3; j++)
         assert_int_equal(dram_fill_pattern(d, addrs[j], LINE, (uint8_t)(0x60 + j)), MEM_OK);
-    /* cache 0 fills lines 0 and 1, cache 1 fills line 2, then cache 0 line 2 */
-    const int who[4] = {0, 0, 1, 0}, what[4] = {0, 1, 2, 2}, slot[4] = {1, 3, 2, 5};
+    /* cache 0 fills lines 0 and 1 (its first pair), cache 1 fills line 2 (the first of its
+     * pair), then cache 0 line 2 (the first of its second pair) */
+    const int who[4] = {0, 0, 1, 0}, what[4] = {0, 1, 2, 2}, slot[4] = {1, 2, 3, 5};
     for (int f = 0; f < 4; f++) {
         uint32_t v = 0;
         cache_hints h = {0};
