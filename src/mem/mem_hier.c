@@ -12,7 +12,6 @@
  * with every call between levels: the adapters below charge what each level did, including
  * write-backs of evicted lines, to its instruction, and record which level served each sector. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, madvise */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -132,13 +131,6 @@ static logged_store *log_entry(const memsys *ms, memsys_store_log *log, const me
         memmove(log->keys, (uint8_t *)(e + log->cap), log->count);
         log->entries = e;
         log->cap = cap;
-    }
-    /* The next entry's first host lines, for writing: the parts read this log's entries on
-     * other threads after the last phase, so their lines are in those threads' caches. */
-    if (log->count + 1 < log->cap) {
-        const char *next = (const char *)&log->entries[log->count + 1];
-        for (size_t off = 0; off < offsetof(logged_store, mask); off += 64)
-            __builtin_prefetch(next + off, 1);
     }
     /* here, on the SM's thread, rather than in each part (memsys_store_logs_apply_part) */
     log->keys[log->count] = memsys_l2_key(ms->l2, &log->key_kind, addr);

@@ -270,12 +270,7 @@ struct load_defer {
     _Atomic uint32_t *done;        /* per SM: 1 once its loads are done (release) */
     _Atomic uint64_t *dirty;       /* lines that may be dirty in some L1, hashed to bits; NULL
                                       while nothing is noted (one host thread) */
-    uint32_t dirty_words;          /* a power of two, at least 4096 */
-    _Atomic uint64_t *dirty_summary; /* bit k: some word of dirty[64k .. 64k + 63] has a bit
-                                      set (dirty_words / 4096 words, in dirty's block after its
-                                      words): a look-up reads this small table first, so that a
-                                      kernel whose L1s keep no dirty line (global stores written
-                                      through) does not miss the host's caches on the filter */
+    uint32_t dirty_words;          /* a power of two */
     _Atomic uint32_t coupled;      /* 1 once a logged read grants evict-last or fills wider than
                                       a line (its sets are coupled), until
                                       memsys_store_logs_begin reads it for those logs */
@@ -307,22 +302,8 @@ static inline void hier_note_l1_store(const memsys *ms, uint64_t line_addr, cons
         return;
     uint64_t bit;
     uint32_t w = pload_dirty_word(d, line_addr, &bit);
-    if (!(atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit)) {
+    if (!(atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit))
         atomic_fetch_or_explicit(&d->dirty[w], bit, memory_order_relaxed);
-        uint64_t sbit = UINT64_C(1) << ((w >> 6) & 63);
-        if (!(atomic_load_explicit(&d->dirty_summary[w >> 12], memory_order_relaxed) & sbit))
-            atomic_fetch_or_explicit(&d->dirty_summary[w >> 12], sbit, memory_order_relaxed);
-    }
-}
-/* Whether line `line_addr` may be dirty in some L1 (hier_note_l1_store noted it, or another
- * line of the same filter bit): the summary first, then the filter's word. */
-static inline int pload_may_be_dirty(const struct load_defer *d, uint64_t line_addr)
-{
-    uint64_t bit;
-    uint32_t w = pload_dirty_word(d, line_addr, &bit);
-    uint64_t sbit = UINT64_C(1) << ((w >> 6) & 63);
-    return (atomic_load_explicit(&d->dirty_summary[w >> 12], memory_order_relaxed) & sbit) &&
-           (atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit);
 }
 /* memsys_pload.c: the defer state's life (memsys_create, memsys_destroy). */
 int pload_create(memsys *ms);

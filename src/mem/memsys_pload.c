@@ -20,8 +20,8 @@
 #include "mem/memsys_internal.h"
 #include "mem/memsys_l2log.h"
 
-/* Words of the dirty-line filter: 2^18 x 64 bits (2 MiB), then its summary (64 words,
- * load_defer.dirty_summary); a line noted by mistake (another's bit) only makes a read wait. */
+/* Words of the dirty-line filter: 2^18 x 64 bits (2 MiB); a line noted by mistake (another's
+ * bit) only makes a read wait. */
 enum { DIRTY_WORDS = 1u << 18 };
 
 static mem_status defer_line_read(void *ctx, const cache_hints *h, uint64_t addr, uint32_t bytes,
@@ -53,7 +53,7 @@ int memsys_ploads_prepare(memsys *ms, uint32_t nsm)
 {
     struct load_defer *d = ms->defer;
     if (!d->dirty) {
-        d->dirty = calloc(DIRTY_WORDS + DIRTY_WORDS / 4096, sizeof *d->dirty);
+        d->dirty = calloc(DIRTY_WORDS, sizeof *d->dirty);
         d->done = calloc(nsm ? nsm : 1, sizeof *d->done);
         if (!d->dirty || !d->done) {
             free((void *)d->dirty);
@@ -63,7 +63,6 @@ int memsys_ploads_prepare(memsys *ms, uint32_t nsm)
             return -1;
         }
         d->dirty_words = DIRTY_WORDS;
-        d->dirty_summary = d->dirty + DIRTY_WORDS;
         d->nlogs = nsm;
     }
     return 0;
@@ -74,7 +73,7 @@ void memsys_ploads_unprepare(memsys *ms)
     struct load_defer *d = ms->defer;
     free((void *)d->dirty);
     free((void *)d->done);
-    d->dirty = d->dirty_summary = NULL;
+    d->dirty = NULL;
     d->done = NULL;
 }
 
@@ -155,9 +154,10 @@ mem_status hier_defer_l2_read(const memsys *ms, const mem_request *rq, const cac
         uint8_t got[LINE_BYTES_MAX];
         cache_peek(ms->l2, addr, bytes, out, got);
     }
-    uint64_t line_bit = memsys_log_line_bit(addr, ms->line_bytes);
+    uint64_t bit, line_bit = memsys_log_line_bit(addr, ms->line_bytes);
+    uint32_t w = pload_dirty_word(d, addr & ~(uint64_t)(ms->line_bytes - 1), &bit);
     if (h->kind != LINE_KIND_LOCAL &&
-        pload_may_be_dirty(d, addr & ~(uint64_t)(ms->line_bytes - 1))) {
+        (atomic_load_explicit(&d->dirty[w], memory_order_relaxed) & bit)) {
         wait_before(d, rq->sm);
         for (uint32_t s = 0; s < rq->sm; s++)
             overlay(d->logs[s], d->logs[s]->count, addr, bytes, out, line_bit);
