@@ -3,12 +3,15 @@
 # "SMs on several host threads"), functional mode, so that users with more cores can see theirs.
 #
 # Usage: bench/scaling.sh [-r ROUNDS] [-g GPUMEMSIM] [-t "1 2 4 ..."] [LAUNCH.json ...]
-#   -r ROUNDS     runs per launch file and thread count; the best is reported (default 3)
+#   -r ROUNDS     rounds per launch file, each running every thread count once (default 3)
 #   -g GPUMEMSIM  the binary (default build/release/gpumemsim; `make bench` builds it)
 #   -t COUNTS     thread counts (default 1, 2, 4, ... up to the host's CPUs)
 #   LAUNCH.json   default: the bench/kernels files with at least 2 CTAs per SM on their preset
 # For each file and thread count it prints the seconds inside the launches (the report's "host
-# time in kernels"), the wall seconds of the whole process, and both speed-ups over one thread.
+# time in kernels"), the wall seconds of the whole process (the best of the rounds each), both
+# speed-ups over the first thread count (of those bests), and "paired": the median over the rounds
+# of the speed-up within each round, whose runs of the thread counts follow one another (on a
+# machine whose speed drifts, the fairer figure).
 # The results themselves do not depend on the thread count (tests/threads_same.sh checks it).
 # Exit status: 0, 1 when a run failed, 2 bad usage.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -39,26 +42,47 @@ fi
 [ -x "$sim" ] || { echo "scaling: $sim not built (make bench builds it)" >&2; exit 2; }
 sim=$(readlink -f "$sim")
 TIMEFORMAT=%R
-printf '%-24s %7s %10s %10s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" "wall x"
+printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" \
+    "wall x" "paired"
 status=0
+# One run of file $2 (in directory $1) on $3 threads: "KERNEL_SECONDS WALL_SECONDS", or nothing.
+run_once() {
+    local wall k
+    { wall=$( { time (cd "$1" && "$sim" run "$2" --no-timing --threads "$3" \
+                  >/tmp/scaling.$$ 2>&1); } 2>&1 ); } || return 1
+    k=$(sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p' /tmp/scaling.$$)
+    [ -n "$k" ] && echo "$k $wall"
+}
 for f in "$@"; do
     d=$(dirname "$f") b=$(basename "$f")
+    # Each round runs every thread count once, one after the other, so that the machine's speed
+    # moves little between the runs it compares: the "paired" column is the median over rounds
+    # of (one thread's kernel seconds / these threads') within the round; the others compare the
+    # best of all rounds.
+    declare -A best_k=() best_w=() ratios=()
+    for ((r = 0; r < rounds; r++)); do
+        first=
+        for t in $counts; do
+            out=$(run_once "$d" "$b" "$t") || { status=1; continue; }
+            [ -n "$out" ] || { status=1; continue; }
+            k=${out% *} wall=${out#* }
+            [ -n "$first" ] || first=$k
+            ratios[$t]="${ratios[$t]:-} $(awk "BEGIN{print $first / $k}")"
+            if [ -z "${best_k[$t]:-}" ] || awk "BEGIN{exit !($k < ${best_k[$t]})}"; then best_k[$t]=$k; fi
+            if [ -z "${best_w[$t]:-}" ] || awk "BEGIN{exit !($wall < ${best_w[$t]})}"; then best_w[$t]=$wall; fi
+        done
+    done
     base_k= base_w=
     for t in $counts; do
-        best_k= best_w=
-        for ((r = 0; r < rounds; r++)); do
-            { wall=$( { time (cd "$d" && "$sim" run "$b" --no-timing --threads "$t" \
-                          >/tmp/scaling.$$ 2>&1); } 2>&1 ); } || { status=1; continue; }
-            k=$(sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p' /tmp/scaling.$$)
-            [ -n "$k" ] || { status=1; continue; }
-            if [ -z "$best_k" ] || awk "BEGIN{exit !($k < $best_k)}"; then best_k=$k; fi
-            if [ -z "$best_w" ] || awk "BEGIN{exit !($wall < $best_w)}"; then best_w=$wall; fi
-        done
-        [ -n "$best_k" ] || { echo "scaling: $f failed with $t threads" >&2; continue; }
-        [ -n "$base_k" ] || { base_k=$best_k base_w=$best_w; }
-        printf '%-24s %7s %10s %10s %8.2fx %8.2fx\n' "$b" "$t" "$best_k" "$best_w" \
-            "$(awk "BEGIN{print $base_k / $best_k}")" "$(awk "BEGIN{print $base_w / $best_w}")"
+        [ -n "${best_k[$t]:-}" ] || { echo "scaling: $f failed with $t threads" >&2; continue; }
+        [ -n "$base_k" ] || { base_k=${best_k[$t]} base_w=${best_w[$t]}; }
+        paired=$(echo ${ratios[$t]} | tr ' ' '\n' | sort -g |
+                 awk '{a[NR] = $1} END {print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')
+        printf '%-24s %7s %10s %10s %8.2fx %8.2fx %8.2fx\n' "$b" "$t" "${best_k[$t]}" "${best_w[$t]}" \
+            "$(awk "BEGIN{print $base_k / ${best_k[$t]}}")" \
+            "$(awk "BEGIN{print $base_w / ${best_w[$t]}}")" "$paired"
     done
+    unset best_k best_w ratios
 done
 rm -f /tmp/scaling.$$
 exit $status
