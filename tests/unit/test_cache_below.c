@@ -303,6 +303,44 @@ typedef struct run_line {
     uint8_t data[128], mask[128];
 } run_line;
 
+/* After a run: the lines ln[0 .. n) alike at both levels of a and b, both caches' statistics,
+ * and every DRAM call. */
+static void assert_runs_same(hier *a, hier *b, const run_line *ln, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        assert_same_line(a->l1, b->l1, ln[j].addr);
+        assert_same_line(a->l2, b->l2, ln[j].addr);
+    }
+    assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
+    assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
+    assert_int_equal(a->count, b->count);
+    assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+}
+
+/* Run r's n lines (1 to 8) in test mode `mode`: data from `salt`; a field of a 32-byte structure
+ * a lane (the same bits on every line of the run), scattered words, a whole line or an empty
+ * mask; lines 2 KiB apart (one L1 set), among 12 that both levels hold, or every `far_every`-th
+ * run among `far_lines` (misses and evictions). */
+static void make_run(run_line *ln, uint32_t n, int r, int mode, int salt, int far_every,
+                     int far_lines)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        int v = r * 8 + (int)j;
+        memset(ln[j].mask, 0, 128);
+        for (int i = 0; i < 128; i++) ln[j].data[i] = (uint8_t)(v * salt + i * 3 + mode);
+        int kind = v % 23 == 5 ? 0 : v % 29 == 6 ? 3 : r % 4 == 1 ? 2 : 1;
+        for (int lane = 0; lane < 4 && kind == 1; lane++) /* a field: the run's bits */
+            memset(ln[j].mask + lane * 32 + (r % 7) * 4, 1, 4);
+        for (int lane = 0; lane < 12 && kind == 2; lane++)
+            memset(ln[j].mask + (lane * 36 + v) % 124, 1, 4);
+        if (kind == 0)
+            memset(ln[j].mask, 1, 128);
+        bits_of(ln[j].mask, ln[j].bits);
+        int idx = r % far_every == 0 ? (v * 7) % far_lines : (r + (int)j) % 12;
+        ln[j].addr = BASE + (uint64_t)idx * 2048;
+    }
+}
+
 /* Runs of up to 8 store lines through cache_write_lines_below on `b` (each line it does not
  * take through cache_write_line_below, then the run again from the next line, as mem_hier.c's
  * store loop does) against cache_write_line_bits through the adapter on `a`, line by line: the
@@ -353,14 +391,7 @@ static uint32_t store_run_both(hier *a, hier *b, run_line *ln, uint32_t n, const
             store_both(a, b, ln[i].addr, ln[i].data, mask, h);
             i++;
         }
-        for (uint32_t j = 0; j < n; j++) {
-            assert_same_line(a->l1, b->l1, ln[j].addr);
-            assert_same_line(a->l2, b->l2, ln[j].addr);
-        }
-        assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
-        assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
-        assert_int_equal(a->count, b->count);
-        assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+        assert_runs_same(a, b, ln, n);
     }
     return taken_lines;
 }
@@ -391,21 +422,7 @@ static void test_store_lines_16way(void **state)
         for (int r = 0; r < 150; r++) {
             run_line ln[8];
             uint32_t n = 1 + (uint32_t)(r * 5) % 8;
-            for (uint32_t j = 0; j < n; j++) {
-                int v = r * 8 + (int)j;
-                memset(ln[j].mask, 0, 128);
-                for (int i = 0; i < 128; i++) ln[j].data[i] = (uint8_t)(v * 7 + i * 3 + mode);
-                int kind = v % 23 == 5 ? 0 : v % 29 == 6 ? 3 : r % 4 == 1 ? 2 : 1;
-                for (int lane = 0; lane < 4 && kind == 1; lane++) /* a field: the run's bits */
-                    memset(ln[j].mask + lane * 32 + (r % 7) * 4, 1, 4);
-                for (int lane = 0; lane < 12 && kind == 2; lane++)
-                    memset(ln[j].mask + (lane * 36 + v) % 124, 1, 4);
-                if (kind == 0)
-                    memset(ln[j].mask, 1, 128);
-                bits_of(ln[j].mask, ln[j].bits);
-                int idx = r % 5 == 0 ? (v * 7) % 24 : (r + (int)j) % 12;
-                ln[j].addr = BASE + (uint64_t)idx * 2048;
-            }
+            make_run(ln, n, r, mode, 7, 5, 24);
             const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
                                    : r % 17 == 4 ? &normal : r % 19 == 5 ? &first : &plain;
             taken += store_run_both(&a, &b, ln, n, h);
@@ -473,14 +490,7 @@ static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
             assert_memory_equal(&ra, &rb, sizeof ra);
             i++;
         }
-        for (uint32_t j = 0; j < n; j++) {
-            assert_same_line(a->l1, b->l1, ln[j].addr);
-            assert_same_line(a->l2, b->l2, ln[j].addr);
-        }
-        assert_memory_equal(cache_get_stats(a->l1), cache_get_stats(b->l1), sizeof(cache_stats));
-        assert_memory_equal(cache_get_stats(a->l2), cache_get_stats(b->l2), sizeof(cache_stats));
-        assert_int_equal(a->count, b->count);
-        assert_memory_equal(a->calls, b->calls, sizeof a->calls);
+        assert_runs_same(a, b, ln, n);
     }
     return taken_lines;
 }
@@ -509,22 +519,8 @@ static void test_store_lines_through_16way(void **state)
         for (int r = 0; r < 150; r++) {
             run_line ln[8];
             uint32_t n = 1 + (uint32_t)(r * 5) % 8;
-            for (uint32_t j = 0; j < n; j++) {
-                int v = r * 8 + (int)j;
-                memset(ln[j].mask, 0, 128);
-                for (int i = 0; i < 128; i++) ln[j].data[i] = (uint8_t)(v * 11 + i * 3 + mode);
-                int kind = v % 23 == 5 ? 0 : v % 29 == 6 ? 3 : r % 4 == 1 ? 2 : 1;
-                for (int lane = 0; lane < 4 && kind == 1; lane++)
-                    memset(ln[j].mask + lane * 32 + (r % 7) * 4, 1, 4);
-                for (int lane = 0; lane < 12 && kind == 2; lane++)
-                    memset(ln[j].mask + (lane * 36 + v) % 124, 1, 4);
-                if (kind == 0)
-                    memset(ln[j].mask, 1, 128);
-                bits_of(ln[j].mask, ln[j].bits);
-                /* every third run among 40 lines: the L2 (16 sets) misses and evicts */
-                int idx = r % 3 == 0 ? (v * 7) % 40 : (r + (int)j) % 12;
-                ln[j].addr = BASE + (uint64_t)idx * 2048;
-            }
+            /* every third run among 40 lines: the L2 (16 sets) misses and evicts */
+            make_run(ln, n, r, mode, 11, 3, 40);
             const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
                                    : r % 19 == 5 ? &first : &plain;
             taken += store_through_both(&a, &b, ln, n, h, &bits_only);
