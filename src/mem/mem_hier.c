@@ -146,6 +146,28 @@ static logged_store *log_entry(const memsys *ms, memsys_store_log *log, const me
     return e;
 }
 
+/* Entry e (of `log`, at its address and size) as a write of `data` under byte_mask (NULL: every
+ * byte) with the line's store bits `bits` (NULL: none kept). */
+static void entry_write(const memsys *ms, memsys_store_log *log, logged_store *e,
+                        const uint8_t *data, const uint8_t *byte_mask, const uint64_t *bits)
+{
+    e->read = 0;
+    log->written |= memsys_log_line_bit(e->addr, ms->line_bytes);
+    e->has_bits = bits != NULL;
+    if (bits)
+        memcpy(e->bits, bits, sizeof e->bits);
+    e->has_mask = byte_mask != NULL;
+    if (e->bytes == LINE_BYTES_MAX) { /* fixed-size copies: no library call */
+        memcpy(e->data, data, LINE_BYTES_MAX);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
+    } else {
+        memcpy(e->data, data, e->bytes);
+        if (byte_mask)
+            memcpy(e->mask, byte_mask, e->bytes);
+    }
+}
+
 /* Adds a write of rq to the L2 to rq->log (memsys_store_deferred), with its line's bits when
  * own_line_bits has them, so that applying it needs no mask conversion. */
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,
@@ -155,26 +177,12 @@ mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem
     logged_store *e = log_entry(ms, log, rq, addr, bytes);
     if (!e)
         return MEM_ERR_NOMEM;
-    e->read = data == NULL;
-    if (e->read) {
+    if (!data) {
+        e->read = 1;
         log->reads++;
         return MEM_OK;
     }
-    log->written |= memsys_log_line_bit(addr, ms->line_bytes);
-    const uint64_t *bits = own_line_bits(ms, rq, addr, bytes, byte_mask);
-    e->has_bits = bits != NULL;
-    if (bits)
-        memcpy(e->bits, bits, sizeof e->bits);
-    e->has_mask = byte_mask != NULL;
-    if (bytes == LINE_BYTES_MAX) { /* fixed-size copies: no library call */
-        memcpy(e->data, data, LINE_BYTES_MAX);
-        if (byte_mask)
-            memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
-    } else {
-        memcpy(e->data, data, bytes);
-        if (byte_mask)
-            memcpy(e->mask, byte_mask, bytes);
-    }
+    entry_write(ms, log, e, data, byte_mask, own_line_bits(ms, rq, addr, bytes, byte_mask));
     return MEM_OK;
 }
 
@@ -185,14 +193,7 @@ mem_status hier_log_l2_line(const memsys *ms, memsys_store_log *log, const mem_r
     logged_store *e = log_entry(ms, log, rq, addr, LINE_BYTES_MAX);
     if (!e)
         return MEM_ERR_NOMEM;
-    e->read = 0;
-    log->written |= memsys_log_line_bit(addr, ms->line_bytes);
-    e->has_bits = 1;
-    memcpy(e->bits, bits, sizeof e->bits);
-    memcpy(e->data, data, LINE_BYTES_MAX);
-    e->has_mask = byte_mask != NULL;
-    if (byte_mask)
-        memcpy(e->mask, byte_mask, LINE_BYTES_MAX);
+    entry_write(ms, log, e, data, byte_mask, bits);
     return MEM_OK;
 }
 

@@ -468,20 +468,24 @@ static inline void memsys_copy_run(uint8_t *dst, const uint8_t *src, uint32_t by
 }
 
 /* Lays the bytes of a write of `w_bytes` at `w_addr` (w_data; only the bytes whose w_mask byte is
- * non-zero, or all of them when w_mask is NULL) over out, which holds [addr, addr + bytes); the
+ * non-zero; without a mask, those whose bit of w_bits is set (bit b of w_bits[b / 64] for byte
+ * b: a store log's line entry, hier_log_l2_line), or all of them when both are NULL) over out,
+ * which holds [addr, addr + bytes); the
  * parts of the write outside that range are left out. The L2 parts' reads and the parked loads
  * read memory through pending writes this way (memsys_l2log.c, memsys_pload.c). */
 static inline void memsys_overlay_write(uint64_t w_addr, uint32_t w_bytes, const uint8_t *w_data,
-                                        const uint8_t *w_mask, uint64_t addr, uint32_t bytes,
-                                        uint8_t *out)
+                                        const uint8_t *w_mask, const uint64_t *w_bits,
+                                        uint64_t addr, uint32_t bytes, uint8_t *out)
 {
     if (w_addr >= addr + bytes || w_addr + w_bytes <= addr)
         return;
     uint64_t lo = w_addr > addr ? w_addr : addr;
     uint64_t hi = w_addr + w_bytes < addr + bytes ? w_addr + w_bytes : addr + bytes;
-    for (uint64_t a = lo; a < hi; a++)
-        if (!w_mask || w_mask[a - w_addr])
-            out[a - addr] = w_data[a - w_addr];
+    for (uint64_t a = lo; a < hi; a++) {
+        uint64_t i = a - w_addr;
+        if (w_mask ? w_mask[i] != 0 : !w_bits || ((w_bits[i / 64] >> (i % 64)) & 1))
+            out[a - addr] = w_data[i];
+    }
 }
 
 #endif

@@ -120,8 +120,8 @@ static mem_status part_read(void *ctx, void *request, uint64_t addr, uint32_t by
         return st;
     for (uint32_t k = 0; k < p->nwrites; k++) {
         const store_write *w = &p->writes[k];
-        memsys_overlay_write(w->addr, w->bytes, w->data, w->has_mask ? w->mask : NULL, addr, bytes,
-                             out);
+        memsys_overlay_write(w->addr, w->bytes, w->data, w->has_mask ? w->mask : NULL, NULL, addr,
+                             bytes, out);
     }
     return MEM_OK;
 }

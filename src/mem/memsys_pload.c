@@ -113,15 +113,9 @@ static void overlay(const memsys_store_log *log, uint32_t count, uint64_t addr, 
         return;
     for (uint32_t i = 0; i < count; i++) {
         const logged_store *e = &log->entries[i];
-        if (e->read)
-            continue;
-        const uint8_t *mask = e->has_mask ? e->mask : NULL;
-        uint8_t spread[LINE_BYTES_MAX];
-        if (!mask && e->has_bits) { /* a store run's line logged with its bits only */
-            for (uint32_t b = 0; b < e->bytes; b++) spread[b] = (e->bits[b / 64] >> (b % 64)) & 1;
-            mask = spread;
-        }
-        memsys_overlay_write(e->addr, e->bytes, e->data, mask, addr, bytes, out);
+        if (!e->read)
+            memsys_overlay_write(e->addr, e->bytes, e->data, e->has_mask ? e->mask : NULL,
+                                 e->has_bits ? e->bits : NULL, addr, bytes, out);
     }
 }
 

@@ -239,6 +239,18 @@ static void setup_16way(hier *h, int l1_through, int l2_through, uint32_t slices
     hier_build(h, &c1, &c2);
 }
 
+/* Two identical hierarchies of setup_16way for test mode `mode` (bit 0: the L1 writes through,
+ * bit 1: the L2 does, bit 2: the L2 has 2 slices, bit 3: room for 4 LAST lines a level).
+ * Returns the LAST lines allowed (0 or 4). */
+static uint64_t twins_16way(hier *a, hier *b, int mode)
+{
+    uint32_t slices = mode & 4 ? 2 : 0;
+    uint64_t persist = mode & 8 ? 4 : 0;
+    setup_16way(a, mode & 1, mode & 2, slices, persist);
+    setup_16way(b, mode & 1, mode & 2, slices, persist);
+    return persist;
+}
+
 /* cache_write_line_below's one-pass path for a scattered store line that a write-through L1 and
  * a write-back L2 both hold (16 ways at both levels, no LAST line) against the adapter path: 24
  * lines in one L1 set (and few L2 sets), so that most stores hit at both levels while others
@@ -251,10 +263,7 @@ static void test_store_below_16way(void **state)
     (void)state;
     for (int mode = 0; mode < 16; mode++) {
         hier a, b;
-        uint32_t slices = mode & 4 ? 2 : 0;
-        uint64_t persist = mode & 8 ? 4 : 0;
-        setup_16way(&a, mode & 1, mode & 2, slices, persist);
-        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        uint64_t persist = twins_16way(&a, &b, mode);
         pair_hits = 0;
         int token;
         cache_hints plain = {.request = &token};
@@ -408,10 +417,7 @@ static void test_store_lines_16way(void **state)
     (void)state;
     for (int mode = 0; mode < 16; mode++) {
         hier a, b;
-        uint32_t slices = mode & 4 ? 2 : 0;
-        uint64_t persist = mode & 8 ? 4 : 0;
-        setup_16way(&a, mode & 1, mode & 2, slices, persist);
-        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        uint64_t persist = twins_16way(&a, &b, mode);
         int token;
         cache_hints plain = {.request = &token};
         cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
@@ -506,10 +512,7 @@ static void test_store_lines_through_16way(void **state)
     (void)state;
     for (int mode = 0; mode < 16; mode++) {
         hier a, b;
-        uint32_t slices = mode & 4 ? 2 : 0;
-        uint64_t persist = mode & 8 ? 4 : 0;
-        setup_16way(&a, mode & 1, mode & 2, slices, persist);
-        setup_16way(&b, mode & 1, mode & 2, slices, persist);
+        uint64_t persist = twins_16way(&a, &b, mode);
         int token;
         cache_hints plain = {.request = &token};
         cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
