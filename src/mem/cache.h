@@ -292,6 +292,15 @@ mem_status cache_write_masked(cache *c, uint64_t addr, uint32_t bytes, const voi
 mem_status cache_write_line_bits(cache *c, uint64_t addr, const void *data,
                                  const uint8_t *byte_mask, const uint64_t *bits,
                                  const cache_hints *hints, cache_result *result);
+/* cache_write_line_bits(c, addr, data, byte_mask, bits, hints, result) for a caller that knows
+ * the line's set: `set` is what cache_set_of (or cache_prefetch_set) gives for `addr`. The same
+ * effects, counts, data and status; a store of some bytes of a line that c holds, into a
+ * write-back cache of 128-byte lines and 32-byte sectors, is made without working out the set
+ * again (the L2's parts applying logged stores, memsys_l2log.c; docs/cache-model.md,
+ * "Writes"). */
+mem_status cache_write_line_bits_in_set(cache *c, uint32_t set, uint64_t addr, const void *data,
+                                        const uint8_t *byte_mask, const uint64_t *bits,
+                                        const cache_hints *hints, cache_result *result);
 /* cache_write_line_bits for a cache whose next level is the cache `below` (an L1 on its L2),
  * with the line's write to the next level (write-through, or a store around the cache that
  * does not allocate) made into `below` directly, as cache_write_line_bits(below, addr, data,

@@ -179,8 +179,9 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
 }
 
 /* Entry e of log `log` through the part's view, as hier_apply_store_log writes it (the entry
- * has no line request of its own, so no served levels are recorded). */
-static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
+ * has no line request of its own, so no served levels are recorded). `set`: the L2 set of the
+ * entry's line (cache_prefetch_set gave it), which a write of store bits need not work out. */
+static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log, uint32_t set)
 {
     memsys *view = p->view;
     /* mem_request_for's counters (the logging request's), in this thread's view */
@@ -201,9 +202,10 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
         return;
     }
     const uint8_t *mask = e->has_mask ? e->mask : NULL;
-    mem_status st = e->has_bits
-                        ? cache_write_line_bits(p->l2, e->addr, e->data, mask, e->bits, &rq.l2, &r)
-                        : cache_write_masked(p->l2, e->addr, e->bytes, e->data, mask, &rq.l2, &r);
+    mem_status st = e->has_bits ? cache_write_line_bits_in_set(p->l2, set, e->addr, e->data, mask,
+                                                               e->bits, &rq.l2, &r)
+                                : cache_write_masked(p->l2, e->addr, e->bytes, e->data, mask,
+                                                     &rq.l2, &r);
     hier_count_l2(&rq, &r);
     if (st != MEM_OK && log < p->failed_log)
         p->failed_log = log;
@@ -241,7 +243,7 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
          * entry prefetched before): the apply otherwise waits for the host's memory at each
          * entry's first field and again at its line's tags. Changes nothing the model holds. */
         enum { BLOCK = 64, PREFETCH_ENTRY = 4, PREFETCH_SET = 2 };
-        uint32_t idx[BLOCK];
+        uint32_t idx[BLOCK], sets[BLOCK]; /* sets[j]: entry idx[j]'s L2 set, from its prefetch */
         for (uint32_t from = 0; from < log->count;) {
             uint32_t n = 0;
             for (; from < log->count && n < BLOCK; from++)
@@ -249,14 +251,15 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
                     idx[n++] = from;
             for (uint32_t j = 0; j < n && j < PREFETCH_ENTRY; j++) entry_prefetch(&log->entries[idx[j]]);
             for (uint32_t j = 0; j < n && j < PREFETCH_SET; j++)
-                cache_prefetch_set(p->l2, log->entries[idx[j]].addr);
+                sets[j] = cache_prefetch_set(p->l2, log->entries[idx[j]].addr);
             for (uint32_t j = 0; j < n; j++) {
                 if (j + PREFETCH_ENTRY < n)
                     entry_prefetch(&log->entries[idx[j + PREFETCH_ENTRY]]);
                 if (j + PREFETCH_SET < n)
-                    cache_prefetch_set(p->l2, log->entries[idx[j + PREFETCH_SET]].addr);
+                    sets[j + PREFETCH_SET] =
+                        cache_prefetch_set(p->l2, log->entries[idx[j + PREFETCH_SET]].addr);
                 cache_view_set_clock(p->l2, at + idx[j]);
-                apply_entry(p, &log->entries[idx[j]], i);
+                apply_entry(p, &log->entries[idx[j]], i, sets[j]);
             }
         }
         at += log->count;

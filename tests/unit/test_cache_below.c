@@ -11,7 +11,8 @@
  *   store_part_pair), against the same adapter path; and cache_write_lines_below, the same
  *   one-pass store for a run of such lines, against the adapter line by line; and
  *   cache_write_lines_through, the L1's part of such a run, with each line's L2 write made
- *   afterwards from its store bits alone (a store log's entry), against the same adapter.
+ *   afterwards from its store bits alone by cache_write_line_bits_in_set (a store log's entry
+ *   applied), against the same adapter.
  * - cache_lines_held and cache_read_hits on a 16-way L1 (the presets' geometry, which has its own
  *   loops), against cache_lookup and cache_read; the victims of a 16-way set. */
 #include <setjmp.h>
@@ -443,14 +444,17 @@ static void test_store_lines_16way(void **state)
 
 /* Runs of up to 8 store lines through cache_write_lines_through on `b`'s L1, each taken line's
  * write then made into `b`'s L2 by the test as a store log's entry is applied
- * (cache_write_line_bits with the line's bits, and no byte mask when cache_takes_store_bits
- * says the L2 reads none), each line the run does not take through cache_write_line_bits
- * through the adapter, then the run again from the next line; against cache_write_line_bits
- * through the adapter on `a`, line by line. The sums of the taken lines' results, both caches'
- * statistics and lines after each run, every DRAM call and finally the bytes agree. Returns
- * the lines the run took; *bits_only (OUT) counts the L2 writes made without a mask. */
+ * (cache_write_line_bits_in_set with the line's set and bits, and no byte mask when
+ * cache_takes_store_bits says the L2 reads none), each line the run does not take through
+ * cache_write_line_bits through the adapter, then the run again from the next line; against
+ * cache_write_line_bits through the adapter on `a`, line by line. The sums of the taken lines'
+ * results, both caches' statistics and lines after each run, every DRAM call and finally the
+ * bytes agree. Returns the lines the run took; *bits_only (OUT) counts the L2 writes made
+ * without a mask, *held_parts (OUT) those of some bytes of a line the L2 held (the short path
+ * of cache_write_line_bits_in_set). */
 static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
-                                   const cache_hints *h, uint32_t *bits_only)
+                                   const cache_hints *h, uint32_t *bits_only,
+                                   uint32_t *held_parts)
 {
     cache_hints below_hints = {.request = h->request};
     int no_mask = cache_takes_store_bits(b->l2, &below_hints);
@@ -470,12 +474,16 @@ static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
             want1.sector_hits += ra.sector_hits;
             want1.sector_misses += ra.sector_misses;
             want1.write_through_bytes += ra.write_through_bytes;
-            /* the L1's write-through, as the adapter makes it: the whole line under the mask */
-            assert_int_equal(cache_write_line_bits(b->l2, ln[j].addr, ln[j].data,
-                                                   no_mask ? NULL : ln[j].mask, ln[j].bits,
-                                                   &below_hints, &rb),
+            /* the L1's write-through, as a part applies a log's entry: the whole line under
+             * its bits (and the mask where the L2 reads it), in the set the part found */
+            assert_int_equal(cache_write_line_bits_in_set(b->l2, cache_set_of(b->l2, ln[j].addr),
+                                                          ln[j].addr, ln[j].data,
+                                                          no_mask ? NULL : ln[j].mask, ln[j].bits,
+                                                          &below_hints, &rb),
                              MEM_OK);
             *bits_only += (uint32_t)no_mask;
+            *held_parts += (uint32_t)(no_mask && rb.line_hit &&
+                                      (ln[j].bits[0] & ln[j].bits[1]) != UINT64_MAX);
         }
         assert_int_equal(s1.sector_accesses, want1.sector_accesses);
         assert_int_equal(s1.sector_hits, want1.sector_hits);
@@ -503,10 +511,11 @@ static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
 
 /* cache_write_lines_through (a store whose L2 writes go to a store log) against the adapter
  * path, on test_store_lines_16way's caches, runs and masks: the L1's part of the run, with the
- * L2 written line by line afterwards from the bits alone where cache_takes_store_bits allows
- * it (a write-back L2: partial lines merged by their bits, misses allocated and blended, dirty
- * victims written back), with the mask otherwise (a write-through L2, an L2 store that does
- * not allocate). The run takes nothing unless the L1 writes through. */
+ * L2 written line by line afterwards by cache_write_line_bits_in_set from the bits alone where
+ * cache_takes_store_bits allows it (a write-back L2: partial lines merged by their bits, lines
+ * it holds on its short path, misses allocated and blended, dirty victims written back), with
+ * the mask otherwise (a write-through L2, an L2 store that does not allocate). The run takes
+ * nothing unless the L1 writes through. */
 static void test_store_lines_through_16way(void **state)
 {
     (void)state;
@@ -518,7 +527,7 @@ static void test_store_lines_through_16way(void **state)
         cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
         cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
         cache_hints first = {.alloc = CACHE_ALLOC_FIRST, .request = &token};
-        uint32_t taken = 0, bits_only = 0;
+        uint32_t taken = 0, bits_only = 0, held_parts = 0;
         for (int r = 0; r < 150; r++) {
             run_line ln[8];
             uint32_t n = 1 + (uint32_t)(r * 5) % 8;
@@ -526,14 +535,16 @@ static void test_store_lines_through_16way(void **state)
             make_run(ln, n, r, mode, 11, 3, 40);
             const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
                                    : r % 19 == 5 ? &first : &plain;
-            taken += store_through_both(&a, &b, ln, n, h, &bits_only);
+            taken += store_through_both(&a, &b, ln, n, h, &bits_only, &held_parts);
         }
         if ((mode & 1) && !persist)
             assert_true(taken > 200);
         if (!(mode & 1))
             assert_int_equal(taken, 0);
-        if ((mode & 3) == 1 && !persist)
+        if ((mode & 3) == 1 && !persist) {
             assert_true(bits_only > 200);
+            assert_true(held_parts > 100);
+        }
         if (mode & 2)
             assert_int_equal(bits_only, 0);
         if ((mode & 3) == 1)
