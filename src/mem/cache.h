@@ -380,8 +380,9 @@ void cache_set_persisting_limit(cache *c, uint64_t lines);
 bool cache_peek(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out, uint8_t *got);
 /* Without side effects (cache_peek.c): when the line holding [addr, addr + bytes) (within one
  * line) is present with every byte of the range valid, copies them into `out` (OUT) and returns
- * 1; present with some byte not valid: returns 0; absent: -1. `out` is untouched unless 1 is
- * returned. */
+ * 1; present with some bytes of the range valid and others not: returns 0 (cache_peek then
+ * takes the valid ones); absent, or present without a valid byte of the range: -1 (the line
+ * has nothing of it). `out` is untouched unless 1 is returned. */
 int cache_peek_run(const cache *c, uint64_t addr, uint32_t bytes, uint8_t *out);
 /* Line operations on the line holding `addr`; each is a no-op when the line is absent
  * (§"Cache control"). They return MEM_OK or a next-level error from a write-back. `request`

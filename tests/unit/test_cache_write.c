@@ -1,7 +1,8 @@
 /* Unit tests for the store path of src/mem/cache (docs/cache-model.md, "Writes"): masked stores at
  * any offset and sector size set exactly the stored bytes' valid and dirty state, and
  * cache_write_line_bits (a whole-line store whose mask comes as bits too) does exactly what
- * cache_write_masked does: same statistics, results, lines, next-level calls and data.
+ * cache_write_masked does: same statistics, results, lines, next-level calls and data;
+ * cache_peek_run (a parked load's peek) takes what cache_peek takes.
  *
  * The next level is a DRAM store seen through a spy that records every write. */
 #include <setjmp.h>
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "mem/cache.h"
@@ -338,6 +340,54 @@ static void test_partial_line_bits_write_matches_masked_write(void **state)
     teardown(&b);
 }
 
+/* cache_peek_run against cache_peek on lines of every validity: partial stores (no allocation
+ * fill: write-back, write-allocate) leave sectors wholly valid, partly valid and not valid at
+ * all; each run of 4, 32 and 64 bytes returns 1 with cache_peek's bytes when every byte is
+ * valid, 0 when some are, and -1 when none are or the line is absent, leaving `out` alone
+ * unless it returns 1. */
+static void test_peek_run_matches_peek(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f, 32);
+    int seen[3] = {0};
+    for (int n = 0; n < 24; n++) {
+        uint8_t data[128], mask[128] = {0};
+        for (int i = 0; i < 128; i++) data[i] = (uint8_t)(n * 7 + i);
+        if (n % 3 == 0)
+            memset(mask + 32, 1, 32); /* sector 1 whole */
+        else
+            memset(mask + 64 + (n % 8) * 4, 1, 4); /* a word of sector 2 */
+        cache_result r;
+        uint64_t addr = BASE + (uint64_t)(n % 4) * 128;
+        assert_int_equal(cache_write_masked(f.c, addr, 128, data, mask, NULL, &r), MEM_OK);
+    }
+    static const uint32_t sizes[] = {4, 32, 64};
+    for (int line = 0; line < 5; line++) { /* line 4 was never stored: absent */
+        uint64_t addr = BASE + (uint64_t)line * 128;
+        for (int k = 0; k < 3; k++)
+            for (uint32_t off = 0; off + sizes[k] <= 128; off += 4) {
+                uint8_t want[128], got[128] = {0}, out[128];
+                memset(out, 0xA5, sizeof out);
+                bool any = cache_peek(f.c, addr + off, sizes[k], want, got);
+                uint32_t valid = 0;
+                for (uint32_t i = 0; i < sizes[k]; i++) valid += got[i];
+                int held = cache_peek_run(f.c, addr + off, sizes[k], out);
+                assert_int_equal(any, valid != 0);
+                if (valid == sizes[k]) {
+                    assert_int_equal(held, 1);
+                    assert_memory_equal(out, want, sizes[k]);
+                } else {
+                    assert_int_equal(held, valid ? 0 : -1);
+                    for (uint32_t i = 0; i < sizes[k]; i++) assert_int_equal(out[i], 0xA5);
+                }
+                seen[held + 1]++;
+            }
+    }
+    for (int i = 0; i < 3; i++) assert_true(seen[i] > 0); /* absent or none, some, all */
+    teardown(&f);
+}
+
 /* An address inside a line is refused and changes nothing. */
 static void test_line_bits_write_needs_a_line_address(void **state)
 {
@@ -367,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_line_bits_write_matches_masked_write),
         cmocka_unit_test(test_whole_line_store_takes_exactly_the_masked_bytes),
         cmocka_unit_test(test_partial_line_bits_write_matches_masked_write),
+        cmocka_unit_test(test_peek_run_matches_peek),
         cmocka_unit_test(test_line_bits_write_needs_a_line_address),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
