@@ -1,7 +1,6 @@
 /* A faster peek of a run for the parked loads by SMs (cache.h, cache_peek_run): the common
  * cases, a line absent, holding every byte of the run or none, without cache_peek's byte
- * loop. Kept
- * apart from cache.c; it reaches the line only through cache_ops.h's accessors. */
+ * loop. Kept apart from cache.c; it reaches the line only through cache_ops.h's accessors. */
 #include <string.h>
 
 #include "mem/cache.h"

@@ -74,9 +74,6 @@ __attribute__((target("avx2"))) uint64_t timing_scan_equal_avx2(const uint64_t *
     return m;
 }
 
-/* Eight entries a round (n >= 8 here: TIMING_SCAN_AVX2_FROM), so that the loop's own
- * instructions and the shift that places the round's mask bits come once per eight; a rest of
- * four or more is one more vector, then one to three entries one by one. */
 /* timing_scan_next_avx2 for exactly 16 entries (64 resident warps on four schedulers, the
  * presets' usual occupancy): the four vectors without the loop, the mask without the shifts of
  * a general count, the least as a tree. */
@@ -105,6 +102,10 @@ __attribute__((target("avx2"))) static uint64_t next16_avx2(const uint64_t *read
     return lo > t1 ? lo : t1;
 }
 
+/* Eight entries a round (n >= 8 here: TIMING_SCAN_AVX2_FROM), so that the loop's own
+ * instructions and the shift that places the round's mask bits come once per eight; a rest of
+ * four or more is one more vector, then one to three entries one by one; 16 entries take
+ * next16_avx2. */
 __attribute__((target("avx2"))) uint64_t timing_scan_next_avx2(const uint64_t *ready, uint32_t n,
                                                                  uint64_t t1, uint64_t *early)
 {
