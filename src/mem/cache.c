@@ -441,13 +441,14 @@ static mem_status read_bypass(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
-static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out,
-                              const cache_hints *h, cache_result *r)
+static inline __attribute__((always_inline)) mem_status
+read_access_in(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
+               const cache_hints *h, cache_result *r)
 {
     uint64_t line_number = addr >> c->line_shift;
     uint32_t offset = (uint32_t)(addr & (c->config.line_bytes - 1));
     uint64_t requested = sectors_of_range(c, offset, bytes);
-    uint32_t set = set_index(c, line_number);
+    assert(set == set_index(c, line_number));
     uint32_t line = find_line(c, set, line_number);
     mem_status st;
     if (line != NO_INDEX) {
@@ -482,6 +483,12 @@ static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out
     return MEM_OK;
 }
 
+static mem_status read_access(cache *c, uint64_t addr, uint32_t bytes, void *out,
+                              const cache_hints *h, cache_result *r)
+{
+    return read_access_in(c, set_index(c, addr >> c->line_shift), addr, bytes, out, h, r);
+}
+
 /* read_access's statistics of one read (cache_read's tail). */
 static inline void count_read(cache *c, const cache_result *r)
 {
@@ -501,6 +508,20 @@ mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const 
     if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
         return MEM_ERR_ARGUMENT;
     mem_status st = read_access(c, addr, bytes, out, h, r);
+    count_read(c, r);
+    return st;
+}
+
+mem_status cache_read_in_set(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
+                             const cache_hints *hints, cache_result *result)
+{
+    cache_result local;
+    cache_result *r = result != NULL ? result : &local;
+    memset(r, 0, sizeof *r);
+    const cache_hints *h = hints != NULL ? hints : &no_hints;
+    if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
+        return MEM_ERR_ARGUMENT;
+    mem_status st = read_access_in(c, set, addr, bytes, out, h, r);
     count_read(c, r);
     return st;
 }
@@ -705,11 +726,16 @@ mem_status cache_read_line_miss(cache *c, cache *below, uint64_t line_addr, uint
 
 uint32_t cache_prefetch_set(const cache *c, uint64_t addr)
 {
-    uint64_t line_number = addr >> c->line_shift;
-    uint32_t set = set_index(c, line_number), base = set * c->set_stride;
+    uint32_t set = set_index(c, addr >> c->line_shift);
+    cache_prefetch_set_at(c, set);
+    return set;
+}
+
+void cache_prefetch_set_at(const cache *c, uint32_t set)
+{
+    uint32_t base = set * c->set_stride;
     __builtin_prefetch(&c->prints[base]);
     __builtin_prefetch(&c->meta[base]);
-    return set;
 }
 
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr)

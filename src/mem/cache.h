@@ -209,6 +209,11 @@ void cache_destroy(cache *c);
  * changes); a next-level error (the cache stays consistent; the data in `out` is unspecified). */
 mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
                       cache_result *result);
+/* cache_read for a caller that knows the line's set: `set` is what cache_set_of gives for
+ * `addr`. The same effects, counts, data and status, without working out the set again (the
+ * L2's parts applying logged reads, memsys_l2log.c). */
+mem_status cache_read_in_set(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
+                             const cache_hints *hints, cache_result *result);
 /* The hit path of a warp's line (docs/cache-model.md, "Reads and fills"): when the line at
  * `line_addr` (line-aligned) is present and every sector of `sectors` (bit s: sector s; not 0)
  * is valid, does exactly what cache_read with hints {alloc, no fill size} would do for each run
@@ -364,6 +369,9 @@ bool cache_takes_store_bits(const cache *c, const cache_hints *hints);
  * fails. A host-speed aid only: no section of docs/cache-model.md models it. Returns the
  * line's set (cache_set_of), for cache_read_line_miss's below_set. */
 uint32_t cache_prefetch_set(const cache *c, uint64_t addr);
+/* cache_prefetch_set for a caller that has the set (`set` < cache_set_count, as cache_set_of
+ * gives it): the same hint, without the set's hash. */
+void cache_prefetch_set_at(const cache *c, uint32_t set);
 /* Without side effects: the valid-sector mask of the line holding `addr` (0 when absent). */
 uint64_t cache_lookup_sectors(const cache *c, uint64_t addr);
 /* Without side effects: fills `info` (OUT) for the line holding `addr`; returns info->present. */

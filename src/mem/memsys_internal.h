@@ -233,6 +233,9 @@ typedef struct logged_store {
     uint8_t has_data; /* a read whose data holds the bytes the load took, those of memory
                          (the backing store's where the L2 is not valid) at its place in the
                          serial order: its fill takes them instead of reading the store again */
+    uint32_t set;     /* the L2 set of the line holding addr (cache_set_of), worked out as the
+                         entry is logged, on the SM's thread: its key, and the part's prefetch
+                         and write, take it from here */
     /* the fields an entry with bits and no mask is read by come first (four host lines) */
     uint64_t bits[LINE_BYTES_MAX / 64];
     uint8_t data[LINE_BYTES_MAX], mask[LINE_BYTES_MAX];
@@ -314,17 +317,16 @@ static inline uint64_t memsys_log_line_bit(uint64_t addr, uint32_t line_bytes)
 {
     return UINT64_C(1) << ((addr / line_bytes) * UINT64_C(0x9E3779B97F4A7C15) >> 58);
 }
-/* The key that chooses the L2 part of the line holding addr (memsys_l2log.c), noted in the log
- * with each entry: 8 bits of a function of its set, its slice on a sliced L2
- * (MEMSYS_L2_KEY_SLICE), else its block of 16 sets (MEMSYS_L2_KEY_SETS). *kind: the L2's, 0
- * until the first call works it out (the L2's geometry does not change). */
+/* The key that chooses the L2 part of a line whose L2 set is `set` (cache_set_of;
+ * memsys_l2log.c), noted in the log with each entry: 8 bits of a function of its set, its slice
+ * on a sliced L2 (MEMSYS_L2_KEY_SLICE), else its block of 16 sets (MEMSYS_L2_KEY_SETS). *kind:
+ * the L2's, 0 until the first call works it out (the L2's geometry does not change). */
 enum { MEMSYS_L2_KEY_SLICE = 1, MEMSYS_L2_KEY_SETS = 2 };
-static inline uint8_t memsys_l2_key(const cache *l2, uint8_t *kind, uint64_t addr)
+static inline uint8_t memsys_l2_key(const cache *l2, uint8_t *kind, uint32_t set)
 {
     if (!*kind)
         *kind = cache_get_config(l2)->slices > 1 ? MEMSYS_L2_KEY_SLICE : MEMSYS_L2_KEY_SETS;
-    return (uint8_t)(*kind == MEMSYS_L2_KEY_SLICE ? cache_slice_of(l2, addr)
-                                                  : cache_set_of(l2, addr) >> 4);
+    return (uint8_t)(*kind == MEMSYS_L2_KEY_SLICE ? cache_slice_of_set(l2, set) : set >> 4);
 }
 /* mem_hier.c: appends a write (or, with data NULL, a read) of rq to `log`. */
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,

@@ -179,9 +179,9 @@ int memsys_store_logs_begin(memsys *ms, memsys_l2_part *const *parts, uint32_t n
 }
 
 /* Entry e of log `log` through the part's view, as hier_apply_store_log writes it (the entry
- * has no line request of its own, so no served levels are recorded). `set`: the L2 set of the
- * entry's line (cache_prefetch_set gave it), which a write of store bits need not work out. */
-static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log, uint32_t set)
+ * has no line request of its own, so no served levels are recorded), in the set the entry was
+ * logged with. */
+static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log)
 {
     memsys *view = p->view;
     /* mem_request_for's counters (the logging request's), in this thread's view */
@@ -194,7 +194,7 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log, 
     cache_result r;
     if (e->read) { /* a parked load's read, its bytes taken already (memsys_pload.c) */
         p->reading = e;
-        mem_status st = cache_read(p->l2, e->addr, e->bytes, NULL, &rq.l2, &r);
+        mem_status st = cache_read_in_set(p->l2, e->set, e->addr, e->bytes, NULL, &rq.l2, &r);
         p->reading = NULL;
         hier_count_l2(&rq, &r);
         if (st != MEM_OK && log < p->failed_log)
@@ -202,8 +202,8 @@ static void apply_entry(memsys_l2_part *p, const logged_store *e, uint32_t log, 
         return;
     }
     const uint8_t *mask = e->has_mask ? e->mask : NULL;
-    mem_status st = e->has_bits ? cache_write_line_bits_in_set(p->l2, set, e->addr, e->data, mask,
-                                                               e->bits, &rq.l2, &r)
+    mem_status st = e->has_bits ? cache_write_line_bits_in_set(p->l2, e->set, e->addr, e->data,
+                                                               mask, e->bits, &rq.l2, &r)
                                 : cache_write_masked(p->l2, e->addr, e->bytes, e->data, mask,
                                                      &rq.l2, &r);
     hier_count_l2(&rq, &r);
@@ -239,11 +239,11 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
         const uint8_t *keys = log->keys;
         /* The part's entries of the log a block at a time, so that each entry's host lines
          * (written on another thread, most of a phase ago) are prefetched PREFETCH_ENTRY
-         * entries ahead and its L2 set's records PREFETCH_SET ahead (its address read from the
+         * entries ahead and its L2 set's records PREFETCH_SET ahead (its set read from the
          * entry prefetched before): the apply otherwise waits for the host's memory at each
          * entry's first field and again at its line's tags. Changes nothing the model holds. */
         enum { BLOCK = 64, PREFETCH_ENTRY = 4, PREFETCH_SET = 2 };
-        uint32_t idx[BLOCK], sets[BLOCK]; /* sets[j]: entry idx[j]'s L2 set, from its prefetch */
+        uint32_t idx[BLOCK];
         for (uint32_t from = 0; from < log->count;) {
             uint32_t n = 0;
             for (; from < log->count && n < BLOCK; from++)
@@ -251,15 +251,14 @@ void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *lo
                     idx[n++] = from;
             for (uint32_t j = 0; j < n && j < PREFETCH_ENTRY; j++) entry_prefetch(&log->entries[idx[j]]);
             for (uint32_t j = 0; j < n && j < PREFETCH_SET; j++)
-                sets[j] = cache_prefetch_set(p->l2, log->entries[idx[j]].addr);
+                cache_prefetch_set_at(p->l2, log->entries[idx[j]].set);
             for (uint32_t j = 0; j < n; j++) {
                 if (j + PREFETCH_ENTRY < n)
                     entry_prefetch(&log->entries[idx[j + PREFETCH_ENTRY]]);
                 if (j + PREFETCH_SET < n)
-                    sets[j + PREFETCH_SET] =
-                        cache_prefetch_set(p->l2, log->entries[idx[j + PREFETCH_SET]].addr);
+                    cache_prefetch_set_at(p->l2, log->entries[idx[j + PREFETCH_SET]].set);
                 cache_view_set_clock(p->l2, at + idx[j]);
-                apply_entry(p, &log->entries[idx[j]], i, sets[j]);
+                apply_entry(p, &log->entries[idx[j]], i);
             }
         }
         at += log->count;

@@ -838,6 +838,60 @@ static void test_read_hit_matches_reads_by_run(void **state)
     teardown(&b);
 }
 
+/* cache_read_in_set, given cache_set_of's set, against cache_read on a twin cache (and
+ * cache_prefetch_set_at, which must change nothing): reads of 4 to 128 bytes over 12 lines of
+ * one 4-way set and of a sliced 2-set-group cache, with and without a data buffer, under plain,
+ * evict-last, no-allocate and 64-byte-fill hints, among writes that leave partial sectors: the
+ * same results, statistics, next-level calls and bytes after every read. */
+static void test_read_in_set_matches_read(void **state)
+{
+    (void)state;
+    for (int sliced = 0; sliced < 2; sliced++) {
+        cache_config config;
+        cache_config_default(&config, 4096, 4);
+        config.persisting_limit_lines = 8;
+        if (sliced)
+            config.slices = 2;
+        fixture a, b;
+        setup_with(&a, &config);
+        setup_with(&b, &config);
+        cache_hints plain = {0}, last = {.alloc = CACHE_ALLOC_LAST},
+                    none = {.alloc = CACHE_ALLOC_NONE}, wide = {.fill_bytes = 64};
+        const cache_hints *hints[4] = {&plain, &last, &none, &wide};
+        for (int n = 0; n < 300; n++) {
+            uint64_t line = BASE + (uint64_t)((n * 7) % 12) * SET_STRIDE;
+            if (n % 5 == 4) { /* a word written: partial sectors for later reads */
+                write4(&a, line + (uint64_t)(n % 32) * 4, (uint32_t)n, NULL);
+                write4(&b, line + (uint64_t)(n % 32) * 4, (uint32_t)n, NULL);
+                continue;
+            }
+            uint32_t bytes = n % 4 == 0 ? 128 : n % 4 == 1 ? 32 : n % 4 == 2 ? 8 : 4;
+            uint64_t addr = line + (uint64_t)((n * 12) % (128 / bytes)) * bytes;
+            const cache_hints *h = hints[(n / 3) % 4];
+            uint8_t da[128], db[128];
+            memset(da, 0xEE, sizeof da);
+            memset(db, 0xEE, sizeof db);
+            int with_out = n % 6 != 1;
+            cache_result ra, rb;
+            assert_int_equal(cache_read(a.c, addr, bytes, with_out ? da : NULL, h, &ra), MEM_OK);
+            cache_prefetch_set_at(b.c, cache_set_of(b.c, addr));
+            assert_int_equal(cache_read_in_set(b.c, cache_set_of(b.c, addr), addr, bytes,
+                                               with_out ? db : NULL, h, &rb),
+                             MEM_OK);
+            assert_memory_equal(&ra, &rb, sizeof ra);
+            assert_memory_equal(da, db, sizeof da);
+            assert_memory_equal(cache_get_stats(a.c), cache_get_stats(b.c), sizeof(cache_stats));
+            assert_int_equal(a.spy.count, b.spy.count);
+        }
+        assert_true(cache_get_stats(b.c)->evictions > 0);
+        assert_true(cache_get_stats(b.c)->read_sector_hits > 0);
+        assert_true(cache_get_stats(b.c)->read_sector_misses > 0);
+        assert_memory_equal(a.spy.calls, b.spy.calls, sizeof a.spy.calls);
+        teardown(&a);
+        teardown(&b);
+    }
+}
+
 /* Without a data buffer (the instruction cache's fetch: a tags-only probe of one byte),
  * cache_read_hit does what a one-byte cache_read without hints does on a hit: the same
  * statistics and recency, and it writes no data. */
@@ -1163,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_invalidate_clean_lines),
         cmocka_unit_test(test_read_hit_matches_reads_by_run),
         cmocka_unit_test(test_read_hit_probe_matches_one_byte_read),
+        cmocka_unit_test(test_read_in_set_matches_read),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_configuration_diagnostics),
         cmocka_unit_test(test_xor_fold_index),
