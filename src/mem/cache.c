@@ -498,22 +498,10 @@ static inline void count_read(cache *c, const cache_result *r)
     result_add_to_stats(c, r);
 }
 
-mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
-                      cache_result *result)
-{
-    cache_result local;
-    cache_result *r = result != NULL ? result : &local;
-    memset(r, 0, sizeof *r);
-    const cache_hints *h = hints != NULL ? hints : &no_hints;
-    if (!range_valid(c, addr, bytes) || !hints_valid(c, h))
-        return MEM_ERR_ARGUMENT;
-    mem_status st = read_access(c, addr, bytes, out, h, r);
-    count_read(c, r);
-    return st;
-}
-
-mem_status cache_read_in_set(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
-                             const cache_hints *hints, cache_result *result)
+/* cache_read's checks, read and statistics, with the set of the line holding addr. */
+static inline __attribute__((always_inline)) mem_status
+read_checked(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
+             const cache_hints *hints, cache_result *result)
 {
     cache_result local;
     cache_result *r = result != NULL ? result : &local;
@@ -524,6 +512,18 @@ mem_status cache_read_in_set(cache *c, uint32_t set, uint64_t addr, uint32_t byt
     mem_status st = read_access_in(c, set, addr, bytes, out, h, r);
     count_read(c, r);
     return st;
+}
+
+mem_status cache_read(cache *c, uint64_t addr, uint32_t bytes, void *out, const cache_hints *hints,
+                      cache_result *result)
+{
+    return read_checked(c, set_index(c, addr >> c->line_shift), addr, bytes, out, hints, result);
+}
+
+mem_status cache_read_in_set(cache *c, uint32_t set, uint64_t addr, uint32_t bytes, void *out,
+                             const cache_hints *hints, cache_result *result)
+{
+    return read_checked(c, set, addr, bytes, out, hints, result);
 }
 
 /* Whether mask is one run of consecutive set bits (not zero). */
