@@ -134,7 +134,7 @@ static logged_store *log_entry(const memsys *ms, memsys_store_log *log, const me
     }
     /* here, on the SM's thread, rather than in each part (memsys_store_logs_apply_part) */
     uint32_t set = cache_set_of(ms->l2, addr);
-    log->keys[log->count] = memsys_l2_key(ms->l2, &log->key_kind, set);
+    log->keys[log->count] = memsys_l2_key(set);
     logged_store *e = &log->entries[log->count++];
     e->set = set;
     e->attrs = rq->attrs;

@@ -29,22 +29,33 @@ static inline cache_hints store_hints(const memsys *ms, mem_request *rq, uint8_t
     return h1;
 }
 
+/* What the run paths (store_pair_run, store_log_run) ask of a store's attributes: its lines
+ * go through the L1 (no bypass, no uncached or read-invalidate control) and take the same L2
+ * hints (no policy descriptor or window). */
+static int run_attrs_fit(const memsys *ms, const ir_mem_attrs *a)
+{
+    return a->write_mode != IR_WRITE_BYPASS_L1 && a->l1_ctl != IR_CC_UNCACHED &&
+           a->l1_ctl != IR_CC_READ_INVALIDATE && !a->has_policy && !ms->window.bytes;
+}
+
+/* Whether the L1 writes a global store line through under its hints h1. */
+static int writes_l1_through(const memsys *ms, const cache_hints *h1)
+{
+    return h1->write_mode == CACHE_WRITE_THROUGH ||
+           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
+}
+
 /* Whether the global lines of a store (not a surface's) may take store_pair_run: each would
  * reach store_line's cache_write_line_below with the L1 hints *h1 (OUT), its L2 write made at
  * once (no deferred log), hier_note_l1_store noting nothing (a write-through L1 store), and
- * the L2 hints the same for every line (no policy descriptor or window). */
+ * the L2 hints the same for every line (run_attrs_fit). */
 static int store_pair_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
 {
-    const ir_mem_attrs *a = rq->attrs;
-    if (a->write_mode == IR_WRITE_BYPASS_L1 || a->l1_ctl == IR_CC_UNCACHED ||
-        a->l1_ctl == IR_CC_READ_INVALIDATE)
-        return 0;
-    if (a->has_policy || ms->window.bytes || (rq->log && !rq->log->immediate) ||
+    if (!run_attrs_fit(ms, rq->attrs) || (rq->log && !rq->log->immediate) ||
         (!rq->log && ms->defer && hier_reads_deferred(ms))) /* l2_write_for's other logs */
         return 0;
     *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
-    return !ms->defer->dirty || h1->write_mode == CACHE_WRITE_THROUGH ||
-           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
+    return !ms->defer->dirty || writes_l1_through(ms, h1);
 }
 
 /* Global store lines reqs[i .. end) that cache_write_lines_below takes, from the first, with
@@ -95,14 +106,10 @@ store_pair_run(memsys *ms, mem_request *rq, cache *l1, const cache_hints *h1,
  * log's (l2_write_for's first case) and the L1 writes it through (*h1, OUT: its hints). */
 static int store_log_fits(const memsys *ms, mem_request *rq, cache_hints *h1)
 {
-    const ir_mem_attrs *a = rq->attrs;
-    if (!rq->log || rq->log->immediate || a->write_mode == IR_WRITE_BYPASS_L1 ||
-        a->l1_ctl == IR_CC_UNCACHED || a->l1_ctl == IR_CC_READ_INVALIDATE || a->has_policy ||
-        ms->window.bytes)
+    if (!rq->log || rq->log->immediate || !run_attrs_fit(ms, rq->attrs))
         return 0;
     *h1 = store_hints(ms, rq, LINE_KIND_GLOBAL);
-    return h1->write_mode == CACHE_WRITE_THROUGH ||
-           (h1->write_mode == CACHE_WRITE_DEFAULT && ms->cfg.l1.global_store_write_through);
+    return writes_l1_through(ms, h1);
 }
 
 /* Global store lines from reqs[i] that the L1 holds, for a store whose L2 writes go to its
@@ -208,28 +215,18 @@ mem_status hier_store_lines(memsys *ms, mem_request *rq, cache *l1, const mem_ac
     int l2_hints_kind = -1;
     for (uint32_t i = 0; i < ms->nreqs; i++) {
         line_req *r = &ms->reqs[i];
-        if (logged) {
+        if (pair || logged) { /* a run from line i (pair and logged exclude each other) */
             if (l2_hints_kind != LINE_KIND_GLOBAL) {
                 hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
                 l2_hints_kind = LINE_KIND_GLOBAL;
             }
-            mem_status st;
-            uint32_t done = store_log_run(ms, rq, l1, &h1, i, &st);
+            mem_status st = MEM_OK;
+            uint32_t done = pair ? store_pair_run(ms, rq, l1, &h1, i, served)
+                                 : store_log_run(ms, rq, l1, &h1, i, &st);
             if (st != MEM_OK)
                 return st;
-            logged = done != 0;
-            i += done;
-            if (i == ms->nreqs)
-                break;
-            r = &ms->reqs[i];
-        }
-        if (pair) {
-            if (l2_hints_kind != LINE_KIND_GLOBAL) {
-                hier_set_l2_hints(ms, rq, LINE_KIND_GLOBAL, r->line_addr, acc->policy);
-                l2_hints_kind = LINE_KIND_GLOBAL;
-            }
-            uint32_t done = store_pair_run(ms, rq, l1, &h1, i, served);
-            pair = done != 0;
+            if (!done) /* the run stopped at line i: the rest line by line */
+                pair = logged = 0;
             i += done;
             if (i == ms->nreqs)
                 break;

@@ -252,7 +252,6 @@ struct memsys_store_log {
                          (memsys_log_line_bit): a read whose bit is clear skips the walk over
                          the entries that lays their bytes over its own (memsys_pload.c) */
     uint8_t immediate;/* make the writes at once, only counting them (one host thread) */
-    uint8_t key_kind; /* how keys[] are worked out (MEMSYS_L2_KEY_*); 0: not known yet */
     int failed;       /* an entry could not be added (host memory) */
 };
 
@@ -318,15 +317,11 @@ static inline uint64_t memsys_log_line_bit(uint64_t addr, uint32_t line_bytes)
     return UINT64_C(1) << ((addr / line_bytes) * UINT64_C(0x9E3779B97F4A7C15) >> 58);
 }
 /* The key that chooses the L2 part of a line whose L2 set is `set` (cache_set_of;
- * memsys_l2log.c), noted in the log with each entry: 8 bits of a function of its set, its slice
- * on a sliced L2 (MEMSYS_L2_KEY_SLICE), else its block of 16 sets (MEMSYS_L2_KEY_SETS). *kind:
- * the L2's, 0 until the first call works it out (the L2's geometry does not change). */
-enum { MEMSYS_L2_KEY_SLICE = 1, MEMSYS_L2_KEY_SETS = 2 };
-static inline uint8_t memsys_l2_key(const cache *l2, uint8_t *kind, uint32_t set)
+ * memsys_l2log.c), noted in the log with each entry: its block of 16 consecutive sets, 8 bits
+ * of it. */
+static inline uint8_t memsys_l2_key(uint32_t set)
 {
-    if (!*kind)
-        *kind = cache_get_config(l2)->slices > 1 ? MEMSYS_L2_KEY_SLICE : MEMSYS_L2_KEY_SETS;
-    return (uint8_t)(*kind == MEMSYS_L2_KEY_SLICE ? cache_slice_of_set(l2, set) : set >> 4);
+    return (uint8_t)(set >> 4);
 }
 /* mem_hier.c: appends a write (or, with data NULL, a read) of rq to `log`. */
 mem_status hier_log_l2_access(const memsys *ms, memsys_store_log *log, const mem_request *rq,

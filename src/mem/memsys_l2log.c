@@ -47,7 +47,6 @@ struct memsys_l2_part {
     uint64_t clock;     /* the L2's clock when the logs were begun */
     uint32_t log;       /* the log of the entry being applied */
     const logged_store *reading; /* the read entry being applied; NULL: a write */
-    bool sliced;        /* the L2 has slices (part_key) */
     uint32_t failed_log;/* the lowest log with an entry that failed; UINT32_MAX: none */
     store_write *writes;
     uint32_t nwrites, cap;
@@ -136,7 +135,6 @@ memsys_l2_part *memsys_l2_part_create(memsys *ms, memsys *view)
     p->view = view;
     p->store = ms->store;
     p->line_shift = (unsigned)__builtin_ctz(cache_get_config(ms->l2)->line_bytes);
-    p->sliced = cache_get_config(ms->l2)->slices > 1;
     p->l2 = cache_view_create(ms->l2, &next);
     if (!p->l2) {
         free(p);
@@ -220,11 +218,11 @@ static inline void entry_prefetch(const logged_store *e)
 }
 
 /* What decides the part of an entry (memsys_l2_key): a function of its line's set, so that each
- * set's entries stay in one part. A sliced L2's slice is one (slice s holds sets s, s + slices,
- * ...) and costs less than the set; an L2 without slices takes blocks of 16 consecutive sets (of
- * a 16-way L2: 256 line records of 40 bytes and 256 tag prints, whole host cache lines each), so
- * that parts do not write the same host cache lines. Eight bits of it are kept: the parts are
- * then key mod the number of parts, still a function of the set. */
+ * set's entries stay in one part: blocks of 16 consecutive sets (of a 16-way L2: 256 line
+ * records of 40 bytes and 256 tag prints, whole host cache lines each), so that parts do not
+ * write the same host cache lines, sliced L2 or not (the set is in the entry already, worked
+ * out as it was logged). Eight bits of it are kept: the parts are then key mod the number of
+ * parts, still a function of the set. */
 void memsys_store_logs_apply_part(memsys_l2_part *p, memsys_store_log *const *logs,
                                   uint32_t nlogs, uint32_t part, uint32_t nparts, memsys *view)
 {

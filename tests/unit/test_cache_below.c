@@ -351,6 +351,62 @@ static void make_run(run_line *ln, uint32_t n, int r, int mode, int salt, int fa
     }
 }
 
+/* Line q through cache_write_line_bits on a's L1 (the adapter path), which must hold it; its
+ * L1 counts added to *sum (sector_accesses, sector_hits, sector_misses, write_through_bytes). */
+static void adapter_line(hier *a, const run_line *q, const cache_hints *h, cache_result *sum)
+{
+    cache_result ra;
+    assert_int_equal(cache_write_line_bits(a->l1, q->addr, q->data, q->mask, q->bits, h, &ra),
+                     MEM_OK);
+    assert_true(ra.line_hit);
+    sum->sector_accesses += ra.sector_accesses;
+    sum->sector_hits += ra.sector_hits;
+    sum->sector_misses += ra.sector_misses;
+    sum->write_through_bytes += ra.write_through_bytes;
+}
+
+/* A run's L1 sums (got) against the adapter's line by line (want, adapter_line). */
+static void assert_l1_sums(const cache_result *got, const cache_result *want)
+{
+    assert_int_equal(got->sector_accesses, want->sector_accesses);
+    assert_int_equal(got->sector_hits, want->sector_hits);
+    assert_int_equal(got->sector_misses, want->sector_misses);
+    assert_int_equal(got->write_through_bytes, want->write_through_bytes);
+}
+
+/* The mask a line the run left is stored with: none for a whole line. */
+static const uint8_t *left_mask(const run_line *q)
+{
+    return (q->bits[0] & q->bits[1]) == UINT64_MAX ? NULL : q->mask;
+}
+
+/* The L1 hints of the store runs' tests (test_store_lines_16way and
+ * test_store_lines_through_16way), all with the request `token`. */
+typedef struct run_hints {
+    int token;
+    cache_hints plain, none, last, normal, first;
+} run_hints;
+
+static void run_hints_init(run_hints *rh)
+{
+    rh->plain = (cache_hints){.request = &rh->token};
+    rh->none = (cache_hints){.alloc = CACHE_ALLOC_NONE, .request = &rh->token};
+    rh->last = (cache_hints){.alloc = CACHE_ALLOC_LAST, .request = &rh->token};
+    rh->normal = (cache_hints){.alloc = CACHE_ALLOC_NORMAL, .request = &rh->token};
+    rh->first = (cache_hints){.alloc = CACHE_ALLOC_FIRST, .request = &rh->token};
+}
+
+/* Run r's hints: no allocation, evict-last, evict-normal (when `normal`) and evict-first at
+ * their runs, else plain. */
+static const cache_hints *run_hint(const run_hints *rh, int r, int normal)
+{
+    return r % 9 == 1                 ? &rh->none
+           : r % 13 == 3              ? &rh->last
+           : normal && r % 17 == 4    ? &rh->normal
+           : r % 19 == 5              ? &rh->first
+                                      : &rh->plain;
+}
+
 /* Runs of up to 8 store lines through cache_write_lines_below on `b` (each line it does not
  * take through cache_write_line_below, then the run again from the next line, as mem_hier.c's
  * store loop does) against cache_write_line_bits through the adapter on `a`, line by line: the
@@ -372,22 +428,11 @@ static uint32_t store_run_both(hier *a, hier *b, run_line *ln, uint32_t n, const
                                              &s1, &s2, sets);
         memset(&want1, 0, sizeof want1);
         for (uint32_t j = i; j < i + k; j++) {
-            cache_result ra;
-            assert_int_equal(cache_write_line_bits(a->l1, ln[j].addr, ln[j].data, ln[j].mask,
-                                                   ln[j].bits, h, &ra),
-                             MEM_OK);
-            assert_true(ra.line_hit);
-            want1.sector_accesses += ra.sector_accesses;
-            want1.sector_hits += ra.sector_hits;
-            want1.sector_misses += ra.sector_misses;
-            want1.write_through_bytes += ra.write_through_bytes;
+            adapter_line(a, &ln[j], h, &want1);
             assert_int_equal(sets[j - i], cache_set_of(b->l2, ln[j].addr));
         }
         const cache_stats *l2_after = cache_get_stats(a->l2);
-        assert_int_equal(s1.sector_accesses, want1.sector_accesses);
-        assert_int_equal(s1.sector_hits, want1.sector_hits);
-        assert_int_equal(s1.sector_misses, want1.sector_misses);
-        assert_int_equal(s1.write_through_bytes, want1.write_through_bytes);
+        assert_l1_sums(&s1, &want1);
         assert_int_equal(s2.sector_accesses, l2_after->sector_accesses - l2_before.sector_accesses);
         assert_int_equal(s2.sector_hits, l2_after->sector_hits - l2_before.sector_hits);
         assert_int_equal(s2.sector_misses, l2_after->sector_misses - l2_before.sector_misses);
@@ -397,8 +442,7 @@ static uint32_t store_run_both(hier *a, hier *b, run_line *ln, uint32_t n, const
         taken_lines += k;
         i += k;
         if (i < n) { /* the line the run left: both through the general entry points */
-            const uint8_t *mask = (ln[i].bits[0] & ln[i].bits[1]) == UINT64_MAX ? NULL : ln[i].mask;
-            store_both(a, b, ln[i].addr, ln[i].data, mask, h);
+            store_both(a, b, ln[i].addr, ln[i].data, left_mask(&ln[i]), h);
             i++;
         }
         assert_runs_same(a, b, ln, n);
@@ -419,20 +463,14 @@ static void test_store_lines_16way(void **state)
     for (int mode = 0; mode < 16; mode++) {
         hier a, b;
         uint64_t persist = twins_16way(&a, &b, mode);
-        int token;
-        cache_hints plain = {.request = &token};
-        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
-        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
-        cache_hints normal = {.alloc = CACHE_ALLOC_NORMAL, .request = &token};
-        cache_hints first = {.alloc = CACHE_ALLOC_FIRST, .request = &token};
+        run_hints rh;
+        run_hints_init(&rh);
         uint32_t taken = 0;
         for (int r = 0; r < 150; r++) {
             run_line ln[8];
             uint32_t n = 1 + (uint32_t)(r * 5) % 8;
             make_run(ln, n, r, mode, 7, 5, 24);
-            const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
-                                   : r % 17 == 4 ? &normal : r % 19 == 5 ? &first : &plain;
-            taken += store_run_both(&a, &b, ln, n, h);
+            taken += store_run_both(&a, &b, ln, n, run_hint(&rh, r, 1));
         }
         if ((mode & 3) == 1 && !persist)
             assert_true(taken > 200);
@@ -465,15 +503,8 @@ static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
         uint32_t k = cache_write_lines_through(b->l1, n - i, &ln[i].addr, ln[i].bits,
                                                ln[i].data, ln[i].mask, sizeof *ln, h, &s1);
         for (uint32_t j = i; j < i + k; j++) {
-            cache_result ra, rb;
-            assert_int_equal(cache_write_line_bits(a->l1, ln[j].addr, ln[j].data, ln[j].mask,
-                                                   ln[j].bits, h, &ra),
-                             MEM_OK);
-            assert_true(ra.line_hit);
-            want1.sector_accesses += ra.sector_accesses;
-            want1.sector_hits += ra.sector_hits;
-            want1.sector_misses += ra.sector_misses;
-            want1.write_through_bytes += ra.write_through_bytes;
+            cache_result rb;
+            adapter_line(a, &ln[j], h, &want1);
             /* the L1's write-through, as a part applies a log's entry: the whole line under
              * its bits (and the mask where the L2 reads it), in the set the part found */
             assert_int_equal(cache_write_line_bits_in_set(b->l2, cache_set_of(b->l2, ln[j].addr),
@@ -485,15 +516,12 @@ static uint32_t store_through_both(hier *a, hier *b, run_line *ln, uint32_t n,
             *held_parts += (uint32_t)(no_mask && rb.line_hit &&
                                       (ln[j].bits[0] & ln[j].bits[1]) != UINT64_MAX);
         }
-        assert_int_equal(s1.sector_accesses, want1.sector_accesses);
-        assert_int_equal(s1.sector_hits, want1.sector_hits);
-        assert_int_equal(s1.sector_misses, want1.sector_misses);
-        assert_int_equal(s1.write_through_bytes, want1.write_through_bytes);
+        assert_l1_sums(&s1, &want1);
         assert_int_equal(s1.evictions + s1.writeback_bytes + s1.fill_bytes, 0);
         taken_lines += k;
         i += k;
         if (i < n) { /* the line the run left: both through the adapter */
-            const uint8_t *mask = (ln[i].bits[0] & ln[i].bits[1]) == UINT64_MAX ? NULL : ln[i].mask;
+            const uint8_t *mask = left_mask(&ln[i]);
             cache_result ra, rb;
             assert_int_equal(cache_write_line_bits(a->l1, ln[i].addr, ln[i].data, mask,
                                                    ln[i].bits, h, &ra),
@@ -522,20 +550,16 @@ static void test_store_lines_through_16way(void **state)
     for (int mode = 0; mode < 16; mode++) {
         hier a, b;
         uint64_t persist = twins_16way(&a, &b, mode);
-        int token;
-        cache_hints plain = {.request = &token};
-        cache_hints none = {.alloc = CACHE_ALLOC_NONE, .request = &token};
-        cache_hints last = {.alloc = CACHE_ALLOC_LAST, .request = &token};
-        cache_hints first = {.alloc = CACHE_ALLOC_FIRST, .request = &token};
+        run_hints rh;
+        run_hints_init(&rh);
         uint32_t taken = 0, bits_only = 0, held_parts = 0;
         for (int r = 0; r < 150; r++) {
             run_line ln[8];
             uint32_t n = 1 + (uint32_t)(r * 5) % 8;
             /* every third run among 40 lines: the L2 (16 sets) misses and evicts */
             make_run(ln, n, r, mode, 11, 3, 40);
-            const cache_hints *h = r % 9 == 1 ? &none : r % 13 == 3 ? &last
-                                   : r % 19 == 5 ? &first : &plain;
-            taken += store_through_both(&a, &b, ln, n, h, &bits_only, &held_parts);
+            taken += store_through_both(&a, &b, ln, n, run_hint(&rh, r, 0), &bits_only,
+                                        &held_parts);
         }
         if ((mode & 1) && !persist)
             assert_true(taken > 200);
