@@ -42,6 +42,43 @@ fi
 [ -x "$sim" ] || { echo "scaling: $sim not built (make bench builds it)" >&2; exit 2; }
 sim=$(readlink -f "$sim")
 TIMEFORMAT=%R
+# Each CPU's speed on one thread (fp32_chain, best of two runs pinned to it by taskset),
+# relative to the fastest: a virtual machine's CPUs need not be equal (on the development
+# machine of session 21 one of the two ran at 0.35 to 1.0 of the other, from minute to minute:
+# bench/README.md, "Session 21"), so the figures hold for the moment they are taken,
+# and a run on N threads is then bounded by the sum of the N fastest speeds, not by N.
+cpu_speeds() {
+    local c k best list=() names=() fastest=
+    command -v taskset >/dev/null || { echo "CPU speeds: not measured (taskset is missing)"; return; }
+    for c in $(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status 2>/dev/null |
+               tr ',' '\n' | awk -F- '{for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i}' |
+               head -16); do
+        best=
+        for _ in 1 2; do
+            k=$(taskset -c "$c" "$sim" run bench/kernels/fp32_chain.json --no-timing --threads 1 \
+                    2>/dev/null | sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p')
+            [ -n "$k" ] || continue
+            if [ -z "$best" ] || awk "BEGIN{exit !($k < $best)}"; then best=$k; fi
+        done
+        [ -n "$best" ] || continue
+        names+=("cpu$c") list+=("$best")
+        if [ -z "$fastest" ] || awk "BEGIN{exit !($best < $fastest)}"; then fastest=$best; fi
+    done
+    [ ${#list[@]} -gt 0 ] || { echo "CPU speeds: not measured (the pinned runs failed)"; return; }
+    local line="CPU speeds on one thread, relative to the fastest (fp32_chain pinned to each):"
+    local speeds=()
+    for c in "${!list[@]}"; do
+        speeds+=("$(awk "BEGIN{printf \"%.2f\", $fastest / ${list[$c]}}")")
+        line="$line ${names[$c]} ${speeds[$c]}"
+    done
+    echo "$line"
+    local t bound
+    for t in $counts; do
+        bound=$(printf '%s\n' "${speeds[@]}" | sort -gr | head -"$t" | awk '{s += $1} END {printf "%.2f", s}')
+        echo "  at most ${bound}x on $t thread(s) over one thread on the fastest CPU"
+    done
+}
+cpu_speeds
 printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" \
     "wall x" "paired"
 status=0
