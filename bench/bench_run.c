@@ -1,16 +1,24 @@
 /* Throughput benchmark: runs launch files through the simulator and reports simulated warp
  * instructions per second of executor time (host time inside the launches, excluding parsing,
  * buffer set-up and output checks), in the functional mode (--no-timing) and under the timing
- * model, side by side. Each file runs `reps` times in each mode; the best run counts. The
- * functional runs use one host thread unless -t says more (the issues' targets are per core;
- * bench/scaling.sh measures the threads).
+ * model, side by side. Each file runs `reps` times in each mode, the modes alternated (off, on,
+ * off, on, ...) so that a change of the host's speed during the file's runs touches both; the
+ * best run of each mode counts. The functional runs use one host thread unless -t says more
+ * (the issues' targets are per core; bench/scaling.sh measures the threads).
+ *
+ * The host's own speed is probed before each file and at the end (a fixed chain of integer
+ * multiplies, timed by the wall clock): on a shared or virtual machine it can move by 2x from
+ * minute to minute (bench/README.md, "Session 21"), and a footer says by how much it moved
+ * during the run, with a warning when that is more than 20%.
  *
  * usage: bench_run [-r REPS] [-t THREADS] LAUNCH.json...   (prints one table row per file, then
- * the speed targets of issues 12 and 13 for the files that have one, each marked met or not) */
+ * the speed targets of issues 12 and 13 for the files that have one, each marked met or not,
+ * then the host-speed footer) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpumemsim/run.h"
 
@@ -70,33 +78,97 @@ static void print_targets(const measured *m)
     }
 }
 
-/* The fastest of `reps` runs of `path` (timing off or on) into *best seconds and its totals into
- * *t. Returns 0, or 1 after printing why a run failed. */
-static int best_run(const char *path, int no_timing, int reps, uint32_t threads, double *best,
-                    gms_totals *t)
+/* One run of `path` (timing off or on): its seconds inside the launches into *seconds and its
+ * totals into *t. Returns 0, or 1 after printing why the run failed. */
+static int one_run(const char *path, int no_timing, uint32_t threads, double *seconds,
+                   gms_totals *t)
 {
-    *best = 0;
+    gms_diag_list *dl = gms_diag_list_create();
+    gms_run_options opt = {.no_timing = no_timing, .threads = no_timing ? threads : 1};
+    gms_run *res = NULL;
+    gms_status st = gms_run_file(path, &opt, &res, dl);
+    gms_fault f;
+    int failed = st != GMS_OK || gms_device_totals(gms_run_device(res), t) != GMS_OK;
+    if (failed) {
+        int faulted = res && gms_device_fault(gms_run_device(res), &f) == GMS_OK;
+        gms_diag_list_print(dl, stderr);
+        fprintf(stderr, "%s: run failed (%s)%s%s\n", path, gms_status_name(st),
+                faulted ? ": " : "", faulted ? f.message : "");
+    } else {
+        *seconds = t->seconds;
+    }
+    gms_run_destroy(res);
+    gms_diag_list_destroy(dl);
+    return failed;
+}
+
+/* The fastest of `reps` runs of `path` in each mode, alternated, into *off and *on (seconds)
+ * and their totals into *toff and *ton. Returns 0, or 1 when a run failed. */
+static int best_runs(const char *path, int reps, uint32_t threads, double *off, gms_totals *toff,
+                     double *on, gms_totals *ton)
+{
+    *off = *on = 0;
     for (int r = 0; r < reps; r++) {
-        gms_diag_list *dl = gms_diag_list_create();
-        gms_run_options opt = {.no_timing = no_timing, .threads = no_timing ? threads : 1};
-        gms_run *res = NULL;
-        gms_status st = gms_run_file(path, &opt, &res, dl);
-        gms_fault f;
-        if (st != GMS_OK || gms_device_totals(gms_run_device(res), t) != GMS_OK) {
-            int faulted = res && gms_device_fault(gms_run_device(res), &f) == GMS_OK;
-            gms_diag_list_print(dl, stderr);
-            fprintf(stderr, "%s: run failed (%s)%s%s\n", path, gms_status_name(st),
-                    faulted ? ": " : "", faulted ? f.message : "");
-            gms_run_destroy(res);
-            gms_diag_list_destroy(dl);
+        double s;
+        gms_totals t;
+        if (one_run(path, 1, threads, &s, &t))
             return 1;
+        if (*off == 0 || s < *off) {
+            *off = s;
+            *toff = t;
         }
-        if (*best == 0 || t->seconds < *best)
-            *best = t->seconds;
-        gms_run_destroy(res);
-        gms_diag_list_destroy(dl);
+        if (one_run(path, 0, 1, &s, &t))
+            return 1;
+        if (*on == 0 || s < *on) {
+            *on = s;
+            *ton = t;
+        }
     }
     return 0;
+}
+
+/* Milliseconds of wall time that a fixed chain of 20 million dependent multiply-adds takes
+ * (about 20 ms on a 4 GHz core): the host's speed at the moment, for the footer. */
+static double probe_ms(void)
+{
+    struct timespec a, b;
+    uint64_t x = 1;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (uint32_t i = 0; i < 20000000u; i++) {
+        x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        __asm__ volatile("" : "+r"(x)); /* one step after the other, none folded away */
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+/* The probes' range so far. */
+typedef struct probes {
+    double min_ms, max_ms;
+    unsigned n;
+} probes;
+
+static void probe_take(probes *p)
+{
+    double ms = probe_ms();
+    if (p->n == 0 || ms < p->min_ms)
+        p->min_ms = ms;
+    if (p->n == 0 || ms > p->max_ms)
+        p->max_ms = ms;
+    p->n++;
+}
+
+/* The footer: how far the host's speed moved during the run, and a warning past 20%. */
+static void print_probes(const probes *p)
+{
+    if (p->n == 0 || p->min_ms <= 0)
+        return;
+    double spread = p->max_ms / p->min_ms;
+    printf("\nhost speed probe: %.1f to %.1f ms over %u probes (x%.2f)%s\n", p->min_ms, p->max_ms,
+           p->n, spread,
+           spread > 1.2 ? ": the host's speed moved by more than 20% during the run, so rows "
+                          "taken at different moments do not compare; rerun for figures"
+                        : "");
 }
 
 int main(int argc, char **argv)
@@ -114,11 +186,12 @@ int main(int argc, char **argv)
            "off s", "off M/s", "on s", "on M/s", "on/off");
     int status = 0;
     measured seen[TARGET_COUNT] = {{0}};
+    probes host = {0};
     for (int i = first; i < argc; i++) {
         double off, on;
-        gms_totals toff, ton;
-        if (best_run(argv[i], 1, reps, (uint32_t)threads, &off, &toff) ||
-            best_run(argv[i], 0, reps, 1, &on, &ton)) {
+        gms_totals toff = {0}, ton = {0};
+        probe_take(&host);
+        if (best_runs(argv[i], reps, (uint32_t)threads, &off, &toff, &on, &ton)) {
             status = 1;
             continue;
         }
@@ -134,6 +207,8 @@ int main(int argc, char **argv)
             seen[t - targets] = (measured){toff.warp_instructions / off / 1e6,
                                            ton.warp_instructions / on / 1e6, on / off, 1};
     }
+    probe_take(&host);
     print_targets(seen);
+    print_probes(&host);
     return status;
 }
