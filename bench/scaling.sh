@@ -79,6 +79,11 @@ cpu_speeds() {
     done
 }
 cpu_speeds
+# The CPUs' cache-line round trip (bench_core_latency, built beside the binary): the threads
+# hand the SMs' logs and parked loads to one another, so a latency across dies (hundreds of
+# nanoseconds) costs the memory-bound files more than a second core gives them.
+latency=$(dirname "$sim")/bench_core_latency
+if [ -x "$latency" ]; then "$latency"; else echo "core latency: not measured ($latency is not built)"; fi
 printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" \
     "wall x" "paired"
 status=0
