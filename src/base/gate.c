@@ -59,14 +59,23 @@ static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value
     }
 }
 
-void gate_open(gate *g, uint32_t items)
+void gate_open_ranges(gate *g, const uint32_t *starts, uint32_t nranges)
 {
-    unsigned next = atomic_load_explicit(&g->phase, memory_order_relaxed) + 1;
-    atomic_store_explicit(&g->claim, (uint64_t)next << 32 | (uint64_t)items << 16,
-                          memory_order_release);
+    uint64_t next = (uint64_t)atomic_load_explicit(&g->phase, memory_order_relaxed) + 1;
+    for (uint32_t r = 0; r < GATE_RANGES; r++) {
+        uint64_t from = r < nranges ? starts[r] : 0, to = r < nranges ? starts[r + 1] : 0;
+        atomic_store_explicit(&g->range[r].claim, next << 32 | to << 16 | from,
+                              memory_order_release);
+    }
     atomic_fetch_add(&g->phase, 1); /* seq_cst: before the read of the sleepers */
     if (atomic_load(&g->phase_sleepers))
         wake(&g->phase);
+}
+
+void gate_open(gate *g, uint32_t items)
+{
+    const uint32_t starts[2] = {0, items};
+    gate_open_ranges(g, starts, 1);
 }
 
 unsigned gate_wait_open(gate *g, unsigned seen)
@@ -75,20 +84,42 @@ unsigned gate_wait_open(gate *g, unsigned seen)
     return atomic_load_explicit(&g->phase, memory_order_acquire);
 }
 
-int gate_claim(gate *g, uint32_t *item)
+int gate_claim_ordered(gate *g, const uint8_t *order, uint32_t n, uint32_t *item)
 {
-    uint64_t c = atomic_load_explicit(&g->claim, memory_order_acquire);
-    for (;;) {
-        uint32_t next = (uint32_t)c & 0xffff, items = (uint32_t)(c >> 16) & 0xffff;
-        if (next >= items)
-            return 0;
-        /* acquire: the leader's writes before it opened the phase */
-        if (atomic_compare_exchange_weak_explicit(&g->claim, &c, c + 1, memory_order_acquire,
-                                                  memory_order_acquire)) {
-            *item = next;
-            return 1;
+again:;
+    /* the phase of the look: every range word must carry it (gate_open_ranges writes them
+     * one after the other) */
+    uint64_t phase =
+        atomic_load_explicit(&g->range[order[0] & ~GATE_FROM_END].claim, memory_order_acquire) >>
+        32;
+    for (uint32_t i = 0; i < n; i++) {
+        _Atomic uint64_t *w = &g->range[order[i] & ~GATE_FROM_END].claim;
+        int from_end = (order[i] & GATE_FROM_END) != 0;
+        uint64_t c = atomic_load_explicit(w, memory_order_acquire);
+        for (;;) {
+            if (c >> 32 != phase)
+                goto again; /* a phase opened (or is opening) during the look */
+            uint32_t next = (uint32_t)c & 0xffff, end = (uint32_t)(c >> 16) & 0xffff;
+            if (next >= end)
+                break;
+            /* the front's item (next moves up) or the end's (end moves down); acquire: the
+             * leader's writes before it opened the phase */
+            uint64_t taken = from_end ? c - ((uint64_t)1 << 16) : c + 1;
+            if (atomic_compare_exchange_weak_explicit(w, &c, taken, memory_order_acquire,
+                                                      memory_order_acquire)) {
+                *item = from_end ? end - 1 : next;
+                return 1;
+            }
         }
     }
+    return 0;
+}
+
+int gate_claim(gate *g, uint32_t *item)
+{
+    static const uint8_t in_order[GATE_RANGES] = {0, 1, 2, 3, 4, 5, 6, 7,
+                                                  8, 9, 10, 11, 12, 13, 14, 15};
+    return gate_claim_ordered(g, in_order, GATE_RANGES, item);
 }
 
 unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen)

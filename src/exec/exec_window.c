@@ -82,6 +82,10 @@ typedef struct worker {
                                  none */
     exec_fault start_fault;   /* what each CTA start of the thread reports, read on a failure */
     uint32_t index;           /* in win->workers */
+    uint8_t order[GATE_RANGES]; /* the gate's ranges in the order this thread claims from them
+                                 (set_orders): its own SM range first, then the others', then
+                                 its own part of the logs, then the others' */
+    uint8_t norder;
     window *win;
     pthread_t thread;
 } worker;
@@ -93,6 +97,7 @@ struct window {
     gate gate;                /* the stages' items (with two workers or more) */
     int phase;                /* what the open stage does (PHASE_*) */
     uint32_t stage_items;     /* items of the open stage */
+    uint32_t sm_ranges, part_ranges; /* the gate's ranges of SM items and of parts (set_orders) */
     atomic_uint stage_done;   /* of them done: the thread that does the last ends the stage */
     uint32_t local_next;      /* one worker: the stage's next item */
     atomic_uint events;       /* bumped at each stage opened and chain ended: what the calling
@@ -399,7 +404,18 @@ static void open_stage(window *win, int phase)
         win->local_next = 0;
         return;
     }
-    gate_open(&win->gate, items);
+    /* The SMs in sm_ranges blocks of consecutive SMs, then the parts one range each (or all in
+     * one with more workers than ranges for them): thread t claims its own block and part
+     * first (set_orders), so that an SM's warps, L1 and log, and a part's L2 sets, stay in
+     * the host caches of the core that had them in the stage before. */
+    uint32_t nsm = win->rs->machine->sm_count, starts[GATE_RANGES + 1];
+    for (uint32_t r = 0; r <= win->sm_ranges; r++)
+        starts[r] = (uint32_t)((uint64_t)r * nsm / win->sm_ranges);
+    uint32_t parts = items - nsm;
+    for (uint32_t j = 1; j <= win->part_ranges; j++)
+        starts[win->sm_ranges + j] =
+            nsm + (win->part_ranges == 1 ? parts : (j <= parts ? j : parts));
+    gate_open_ranges(&win->gate, starts, win->sm_ranges + win->part_ranges);
     /* the calling thread may be waiting for the chain's end: it takes items too */
     gate_word_bump(&win->events, &win->event_sleepers);
 }
@@ -489,11 +505,13 @@ static void stage_end(window *win)
     }
 }
 
-/* Takes the open stage's next item; returns 0 when none is left. */
-static int claim_item(window *win, uint32_t *item)
+/* Takes the open stage's next item for worker wk, in its order of the ranges; returns 0 when
+ * none is left. */
+static int claim_item(worker *wk, uint32_t *item)
 {
+    window *win = wk->win;
     if (win->nworkers > 1)
-        return gate_claim(&win->gate, item);
+        return gate_claim_ordered(&win->gate, wk->order, wk->norder, item);
     if (win->local_next >= win->stage_items)
         return 0;
     *item = win->local_next++;
@@ -531,7 +549,7 @@ static void take_items(worker *wk)
 {
     window *win = wk->win;
     uint32_t item;
-    while (claim_item(win, &item)) {
+    while (claim_item(wk, &item)) {
         uint32_t items = win->stage_items; /* the stage cannot end before this item is done */
         do_item(wk, item);
         if (atomic_fetch_add_explicit(&win->stage_done, 1, memory_order_acq_rel) + 1 == items)
@@ -799,6 +817,28 @@ static void worker_fini(window *win, worker *wk)
     }
 }
 
+/* The gate's ranges for win->nworkers workers (open_stage) and each worker's order of them:
+ * one block of SMs per worker and one range per part (up to GATE_RANGES / 2 each; with more
+ * workers, workers share blocks and the parts form one range), worker t's own block and part
+ * first, then the next ones' (their SMs from the end of their blocks). Which thread runs an
+ * item never changes the results, only whose host caches hold its data. */
+static void set_orders(window *win)
+{
+    uint32_t n = win->nworkers, half = GATE_RANGES / 2;
+    win->sm_ranges = n < half ? n : half;
+    win->part_ranges = n <= half ? n : 1;
+    for (uint32_t t = 0; t < n; t++) {
+        worker *wk = &win->workers[t];
+        uint32_t k = 0;
+        /* the others' ranges from their ends (gate_claim_ordered) */
+        for (uint32_t i = 0; i < win->sm_ranges; i++)
+            wk->order[k++] = (uint8_t)((t + i) % win->sm_ranges | (i ? GATE_FROM_END : 0));
+        for (uint32_t i = 0; i < win->part_ranges; i++)
+            wk->order[k++] = (uint8_t)(win->sm_ranges + (t + i) % win->part_ranges);
+        wk->norder = (uint8_t)k;
+    }
+}
+
 /* Starts workers 1..n-1; returns how many workers run (fewer when a thread could not start:
  * the results are the same). */
 static uint32_t start_threads(window *win, uint32_t n)
@@ -919,6 +959,7 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     }
     for (uint32_t t = running; t < threads; t++) worker_fini(&win, &win.workers[t]);
     win.nworkers = running;
+    set_orders(&win); /* before the first stage opens, whose gate_open the threads see it by */
     run_rounds(&win);
     stop_threads(&win);
     if (win.ploads)
