@@ -45,6 +45,12 @@
 
 typedef struct window window;
 
+/* Groups of consecutive SMs whose free register blocks form one stack each ("register blocks",
+ * end_round): a fixed number, so that which block a CTA gets does not depend on the thread
+ * count, and a multiple of the threads' blocks of SMs for 1, 2, 4 and 8 threads (open_stage),
+ * so that a block stays with the thread whose SMs used it. */
+enum { BLOCK_GROUPS = 8 };
+
 /* What a phase's items are. A phase of PHASE_RUN or PHASE_LOADS with two threads or more has,
  * after one item per SM, one per part of the store logs' application (memsys_l2log.h): the
  * thread that finishes the last SM decides whether the logs go by parts (decide_logs), and a
@@ -74,8 +80,8 @@ typedef struct worker {
                                  for the parked loads by SMs */
     exec_stats stats;
     exec_fault fault;
-    uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's first fault;
-                                 UINT64_MAX: none */
+    uint64_t fault_key;       /* (SM, slot, warp) of the warp running at the thread's lowest fault
+                                 (fault_hold); UINT64_MAX: none */
     uint32_t ran;             /* warps that took a turn in the current round */
     uint32_t loads_ran;       /* parked loads made in the phases of PHASE_LOADS */
     uint64_t start_key;       /* (slot, SM) of the lowest CTA start that failed; UINT64_MAX:
@@ -113,9 +119,12 @@ struct window {
     atomic_uint l2_sleepers;  /* threads asleep on l2_how (gate_word_wait) */
     uint32_t slot, slot_end;  /* the resident slots whose warps the phases run now */
     uint32_t *start_linear;   /* per slot: the grid's CTA to start there; UINT32_MAX: none */
-    uint32_t *free_blocks;    /* the register blocks no busy slot holds, a stack whose top
-                                 (the end) is the block whose CTA ran last ("register blocks") */
-    uint32_t nfree_blocks;
+    uint32_t *free_blocks;    /* the register blocks no busy slot holds, in BLOCK_GROUPS
+                                 stacks (block_stack), one per group of consecutive SMs, each
+                                 with room for its SMs' slots; a stack's top (its end) is the
+                                 block whose CTA ran last in the group ("register blocks") */
+    uint32_t nfree_blocks[BLOCK_GROUPS]; /* blocks in each stack */
+    uint32_t block_groups;    /* groups in use: min(BLOCK_GROUPS, SMs) */
     uint32_t starting;        /* slots with a CTA to start */
     memsys_store_log **logs;  /* per SM: the L2 writes of its stores in the parallel phase */
     atomic_int quit;          /* set before the last phase is opened: the threads return */
@@ -177,11 +186,48 @@ static inline exec_warp *next_turn(const window *win, uint32_t sm, uint32_t *k, 
     return NULL;
 }
 
+/* A worker's fault record, set aside while it runs an SM below the one that faulted. */
+typedef struct held_fault {
+    int held;
+    exec_fault fault;
+    uint64_t key;
+} held_fault;
+
+/* Before worker wk runs SM `sm` with state r (wk->rs or wk->srs, whose faults go to wk->fault):
+ * when its fault so far is of a higher SM (a thread takes its own block of SMs, then others'
+ * from their ends, so its SMs do not come in increasing order: open_stage), sets that fault
+ * aside, so that this SM's first fault, lower in the (SM, slot, warp) order, is recorded if it
+ * has one. A fault of a lower SM stays, as does r->faulted with it. */
+static void fault_hold(worker *wk, exec_run_state *r, uint32_t sm, held_fault *h)
+{
+    h->held = 0;
+    if (!r->faulted || wk->fault_key < fault_key(sm, 0, 0))
+        return;
+    h->held = 1;
+    h->fault = wk->fault;
+    h->key = wk->fault_key;
+    r->faulted = 0;
+    memset(&wk->fault, 0, sizeof wk->fault);
+    wk->fault_key = UINT64_MAX;
+}
+
+/* After the SM: the fault set aside comes back unless the SM had one (a lower one). */
+static void fault_release(worker *wk, exec_run_state *r, const held_fault *h)
+{
+    if (!h->held || r->faulted)
+        return;
+    wk->fault = h->fault;
+    wk->fault_key = h->key;
+    r->faulted = 1;
+}
+
 /* The parallel phase's work for SM `sm` on worker wk. */
 static void run_sm(worker *wk, uint32_t sm)
 {
     exec_run_state *rs = wk->win->rs;
     exec_warp *w;
+    held_fault held;
+    fault_hold(wk, &wk->rs, sm, &held);
     for (uint32_t k = wk->win->slot, i = 0; (w = next_turn(wk->win, sm, &k, &i)); i++) {
         w->run = &wk->rs;
         w->mctx.store_log = wk->win->logs[sm];
@@ -192,6 +238,7 @@ static void run_sm(worker *wk, uint32_t sm)
         if (wk->rs.faulted && wk->fault_key == UINT64_MAX)
             wk->fault_key = fault_key(sm, k, i);
     }
+    fault_release(wk, &wk->rs, &held);
     /* Here rather than on the calling thread after the phase: the warps are still in this
      * thread's host caches, and the calling thread's work is what the others wait for. */
     if (wk->win->ploads)
@@ -203,9 +250,11 @@ static void run_sm(worker *wk, uint32_t sm)
 static void loads_sm(worker *wk, uint32_t sm)
 {
     exec_run_state *rs = wk->win->rs;
-    /* A thread takes SMs in increasing order: after its first fault, its later SMs' loads
-     * come after the launch's stop in the serial order. */
+    /* After a fault of a lower SM on this thread, this SM's loads come after the launch's stop
+     * in the serial order; a fault of a higher one is set aside meanwhile (fault_hold). */
     exec_warp *w;
+    held_fault held;
+    fault_hold(wk, &wk->srs, sm, &held);
     if (!wk->srs.faulted && !wk->srs.oom)
         for (uint32_t k = wk->win->slot, i = 0; (w = next_turn(wk->win, sm, &k, &i)); i++) {
             w->run = &wk->srs;
@@ -219,6 +268,7 @@ static void loads_sm(worker *wk, uint32_t sm)
                 break;
             }
         }
+    fault_release(wk, &wk->srs, &held);
     memsys_ploads_sm_done(rs->ms, sm);
 }
 
@@ -601,6 +651,29 @@ static void gather_stats(window *win)
     }
 }
 
+/* The stack of free register blocks of SM sm's group: its base in win->free_blocks, and in *n
+ * its count. Group g holds SMs floor(g x nsm / groups) .. floor((g + 1) x nsm / groups) - 1,
+ * as open_stage's blocks of SMs are cut, and has room for their slots (each SM keeps
+ * ctas_per_sm blocks between its slots and its group's stack). */
+static uint32_t *block_stack(window *win, uint32_t sm, uint32_t **n)
+{
+    exec_run_state *rs = win->rs;
+    uint64_t nsm = rs->machine->sm_count, groups = win->block_groups;
+    /* the last g with floor(g x nsm / groups) <= sm */
+    uint32_t g = (uint32_t)((groups * (sm + 1) - 1) / nsm);
+    uint32_t first_sm = (uint32_t)(g * nsm / groups);
+    *n = &win->nfree_blocks[g];
+    return win->free_blocks + (size_t)first_sm * rs->ctas_per_sm;
+}
+
+/* Pushes the register block of slot idx (on SM sm) onto its group's stack. */
+static void block_free(window *win, uint32_t sm, uint32_t idx)
+{
+    uint32_t *n;
+    uint32_t *stack = block_stack(win, sm, &n);
+    stack[(*n)++] = win->rs->reg_block[idx];
+}
+
 /* Chooses the CTAs that free slots start (the grid's next ones, in slot order: k, then SM;
  * start_phase initialises them) and gives every live warp a turn; *turns (OUT) counts them. */
 static void begin_round(window *win, uint32_t *turns)
@@ -613,7 +686,9 @@ static void begin_round(window *win, uint32_t *turns)
             uint32_t idx = sm * rs->ctas_per_sm + k;
             if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas) {
                 win->start_linear[idx] = rs->next_cta++;
-                rs->reg_block[idx] = win->free_blocks[--win->nfree_blocks];
+                uint32_t *n;
+                uint32_t *stack = block_stack(win, sm, &n);
+                rs->reg_block[idx] = stack[--*n];
                 win->starting++;
                 rs->slot_busy[idx] = 1;
                 rs->resident++;
@@ -650,7 +725,7 @@ static void start_failed(window *win, uint64_t key, const exec_fault *f)
                     rs->next_cta = win->start_linear[idx] + 1;
                 rs->slot_busy[idx] = 0;
                 rs->resident--;
-                win->free_blocks[win->nfree_blocks++] = rs->reg_block[idx];
+                block_free(win, sm, idx);
             }
             win->start_linear[idx] = UINT32_MAX;
         }
@@ -681,17 +756,20 @@ static int start_phase(window *win)
 }
 
 /* Retires the CTAs whose warps are all done, in the order their slots' phases ran (slot k,
- * then SM), so that their register blocks go back to the stack with the last one run on top.
- * Returns how many.
+ * then SM), so that their register blocks go back to their groups' stacks with the last one
+ * run on top. Returns how many.
  *
  * Register blocks. Which block of the register arena holds a CTA's entry registers is invisible
  * to the model (values, counters and cycles do not depend on it; PTX leaves a register undefined
- * until written), so the functional window hands a starting CTA the block freed last rather than
- * its slot's own: the first phases of a round then write registers that the last phases of the
- * round before left in the host's caches, where a slot's own block was last written a whole
- * round earlier (all the resident CTAs' registers and lines later) and each first write missed
- * them (issue 13 item 1; bench/README.md, "Session 18: lead"). The choice is made by the calling
- * thread in slot order, so it is the same for every thread count. */
+ * until written), so the functional window hands a starting CTA the block freed last in its
+ * group of SMs (BLOCK_GROUPS) rather than its slot's own: the first phases of a round then
+ * write registers that the last phases of the round before left in the host's caches, where a
+ * slot's own block was last written a whole round earlier (all the resident CTAs' registers and
+ * lines later) and each first write missed them (issue 13 item 1; bench/README.md, "Session 18:
+ * lead"). Within a group, a block stays with the SMs of one thread's block of SMs, in that
+ * core's caches (a single stack for all SMs handed the high SMs' blocks, the other thread's, to
+ * the low SMs at each round; session 21). The choice is made by the calling thread in slot
+ * order, with a fixed number of groups, so it is the same for every thread count. */
 static uint32_t end_round(window *win)
 {
     exec_run_state *rs = win->rs;
@@ -703,7 +781,7 @@ static uint32_t end_round(window *win)
                 rs->slot_busy[idx] = 0;
                 rs->resident--;
                 retired++;
-                win->free_blocks[win->nfree_blocks++] = rs->reg_block[idx];
+                block_free(win, sm, idx);
             }
         }
     return retired;
@@ -911,12 +989,13 @@ void exec_window_run(exec_run_state *rs, uint32_t threads)
     if (win.start_linear)
         memset(win.start_linear, 0xff, rs->nslots * sizeof *win.start_linear);
     win.free_blocks = malloc(rs->nslots * sizeof *win.free_blocks);
-    /* The free slots' own blocks, slot (0, SM 0)'s on top: the first round starts each CTA in
-     * its slot's own block, as the timing model's starts do. */
+    /* The free slots' own blocks, each group's slot (0, first SM)'s on top: the first round
+     * starts each CTA in its slot's own block, as the timing model's starts do. */
+    win.block_groups = nsm < BLOCK_GROUPS ? nsm : BLOCK_GROUPS;
     for (uint32_t k = rs->ctas_per_sm; win.free_blocks && k-- > 0;)
         for (uint32_t sm = nsm; sm-- > 0;)
             if (!rs->slot_busy[sm * rs->ctas_per_sm + k])
-                win.free_blocks[win.nfree_blocks++] = rs->reg_block[sm * rs->ctas_per_sm + k];
+                block_free(&win, sm, sm * rs->ctas_per_sm + k);
     if (threads > 1)
         win.l2parts = calloc(threads, sizeof *win.l2parts);
     int ok = win.workers != NULL && win.logs != NULL && win.start_linear != NULL &&
