@@ -8,12 +8,17 @@
  *
  * The host's own speed is probed before each file and at the end (a fixed chain of integer
  * multiplies, timed by the wall clock): on a shared or virtual machine it can move by 2x from
- * minute to minute (bench/README.md, "Session 21"), and a footer says by how much it moved
- * during the run, with a warning when that is more than 20%.
+ * minute to minute, and one CPU can run at a third of another's (bench/README.md, "Session
+ * 21"). With one thread, each file's runs are pinned to the CPU on which the probe ran fastest
+ * just before (every CPU the process may use is probed, up to 16): the figures are per core,
+ * and a core that the host lends to someone else at the time is not one. A footer says how far
+ * the fastest CPU's probe moved during the run, with a warning when that is more than 20%.
  *
  * usage: bench_run [-r REPS] [-t THREADS] LAUNCH.json...   (prints one table row per file, then
  * the speed targets of issues 12 and 13 for the files that have one, each marked met or not,
  * then the host-speed footer) */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,15 +147,50 @@ static double probe_ms(void)
     return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 }
 
-/* The probes' range so far. */
+/* The probes' range so far, and the CPUs to choose from (pin_fastest). */
 typedef struct probes {
     double min_ms, max_ms;
     unsigned n;
+    cpu_set_t allowed;  /* the CPUs the process may use, as it started */
+    int pin;            /* 1: pin each file's runs to the fastest CPU (one thread) */
+    int cpu;            /* the CPU chosen last; -1: none */
 } probes;
+
+/* Pins the calling thread to the CPU of `allowed` (at most the first 16) whose probe is the
+ * fastest now, and returns that probe's milliseconds; *cpu (OUT): the CPU, -1 when none could be
+ * pinned (then the probe of wherever it runs). */
+static double pin_fastest(const cpu_set_t *allowed, int *cpu)
+{
+    double best = 0;
+    int seen = 0;
+    *cpu = -1;
+    for (int c = 0; c < CPU_SETSIZE && seen < 16; c++) {
+        if (!CPU_ISSET(c, allowed))
+            continue;
+        seen++;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0)
+            continue;
+        double ms = probe_ms();
+        if (*cpu < 0 || ms < best) {
+            best = ms;
+            *cpu = c;
+        }
+    }
+    if (*cpu < 0)
+        return probe_ms();
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(*cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    return best;
+}
 
 static void probe_take(probes *p)
 {
-    double ms = probe_ms();
+    double ms = p->pin ? pin_fastest(&p->allowed, &p->cpu) : probe_ms();
     if (p->n == 0 || ms < p->min_ms)
         p->min_ms = ms;
     if (p->n == 0 || ms > p->max_ms)
@@ -164,8 +204,9 @@ static void print_probes(const probes *p)
     if (p->n == 0 || p->min_ms <= 0)
         return;
     double spread = p->max_ms / p->min_ms;
-    printf("\nhost speed probe: %.1f to %.1f ms over %u probes (x%.2f)%s\n", p->min_ms, p->max_ms,
-           p->n, spread,
+    printf("\nhost speed probe%s: %.1f to %.1f ms over %u probes (x%.2f)%s\n",
+           p->pin ? " (each file pinned to the CPU fastest just before it)" : "", p->min_ms,
+           p->max_ms, p->n, spread,
            spread > 1.2 ? ": the host's speed moved by more than 20% during the run, so rows "
                           "taken at different moments do not compare; rerun for figures"
                         : "");
@@ -186,7 +227,9 @@ int main(int argc, char **argv)
            "off s", "off M/s", "on s", "on M/s", "on/off");
     int status = 0;
     measured seen[TARGET_COUNT] = {{0}};
-    probes host = {0};
+    probes host = {.cpu = -1};
+    /* several threads need several CPUs: pinned runs only with one */
+    host.pin = threads == 1 && sched_getaffinity(0, sizeof host.allowed, &host.allowed) == 0;
     for (int i = first; i < argc; i++) {
         double off, on;
         gms_totals toff = {0}, ton = {0};
