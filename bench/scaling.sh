@@ -12,6 +12,9 @@
 # speed-ups over the first thread count (of those bests), and "paired": the median over the rounds
 # of the speed-up within each round, whose runs of the thread counts follow one another (on a
 # machine whose speed drifts, the fairer figure).
+# Before the table it prints each CPU's one-thread speed, the speed-up bound they allow and the
+# CPUs' cache-line round trip; each one-thread run is pinned to the CPU that is fastest just
+# before it (bench_core_latency --fastest), so the speed-ups are over the better core.
 # The results themselves do not depend on the thread count (tests/threads_same.sh checks it).
 # Exit status: 0, 1 when a run failed, 2 bad usage.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -88,9 +91,16 @@ printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wa
     "wall x" "paired"
 status=0
 # One run of file $2 (in directory $1) on $3 threads: "KERNEL_SECONDS WALL_SECONDS", or nothing.
+# A one-thread run is pinned to the CPU that is fastest just before it (bench_core_latency
+# --fastest; taskset), so that the speed-ups are over one thread on the better core, as the
+# bound above is, and not over a core that the host lent to someone else at the time.
 run_once() {
-    local wall k
-    { wall=$( { time (cd "$1" && "$sim" run "$2" --no-timing --threads "$3" \
+    local wall k pin=()
+    if [ "$3" = 1 ] && [ -x "$latency" ] && command -v taskset >/dev/null; then
+        local cpu
+        cpu=$("$latency" --fastest 2>/dev/null) && pin=(taskset -c "$cpu")
+    fi
+    { wall=$( { time (cd "$1" && "${pin[@]}" "$sim" run "$2" --no-timing --threads "$3" \
                   >/tmp/scaling.$$ 2>&1); } 2>&1 ); } || return 1
     k=$(sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p' /tmp/scaling.$$)
     [ -n "$k" ] && echo "$k $wall"
