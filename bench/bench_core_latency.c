@@ -9,13 +9,14 @@
  * latency across dies, and its two threads were slower than one on the memory-bound files
  * (bench/README.md, "Session 21"). bench/scaling.sh prints this before its table.
  *
- * With --fastest it prints instead the number of the CPU (of those the process may use, up to
- * 16) on which a fixed chain of 20 million multiply-adds runs fastest now, for bench/scaling.sh
- * to pin its one-thread runs there: on a virtual machine one CPU can run at a third of another's
- * for minutes, and a speed-up is then measured against the better core.
+ * With --speeds it prints instead each CPU's probe (host_probe.h: a fixed chain of 20 million
+ * multiply-adds, the thread pinned to the CPU), "cpuN MS" a line, for the CPUs the process may
+ * use (up to 16); with --fastest, the number of the CPU whose probe is the fastest now. Both are
+ * for bench/scaling.sh: on a virtual machine one CPU can run at a third of another's for
+ * minutes, so it prints the CPUs' speeds and pins its one-thread runs to the faster core.
  *
- * usage: bench_core_latency [--fastest]   (exit status 0; 1 when a thread cannot be started or
- * pinned; 2 bad usage) */
+ * usage: bench_core_latency [--speeds | --fastest]   (exit status 0; 1 when a thread cannot be
+ * started or pinned; 2 bad usage) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -25,23 +26,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "host_probe.h"
+
 enum { TRIPS = 100000, TRIES = 3, MAX_PEERS = 8 };
 
 /* The line passed between the two threads: odd values are the first thread's moves, even
  * values the second's. */
 static _Alignas(64) _Atomic uint64_t baton;
 
-static int pin_to(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
 static void *answer(void *arg)
 {
-    if (pin_to(*(int *)arg) != 0)
+    if (pin_thread_to(*(int *)arg) != 0)
         return (void *)1;
     for (uint64_t i = 0; i < TRIPS; i++) {
         while (atomic_load_explicit(&baton, memory_order_acquire) != 2 * i + 1) {
@@ -56,7 +51,7 @@ static double round_trip_ns(int first, int peer)
 {
     atomic_store(&baton, 0);
     pthread_t t;
-    if (pin_to(first) != 0 || pthread_create(&t, NULL, answer, &peer) != 0)
+    if (pin_thread_to(first) != 0 || pthread_create(&t, NULL, answer, &peer) != 0)
         return -1;
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -73,55 +68,37 @@ static double round_trip_ns(int first, int peer)
     return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / TRIPS;
 }
 
-/* Milliseconds of a fixed chain of 20 million dependent multiply-adds on the calling thread. */
-static double probe_ms(void)
+/* --speeds: each probed CPU's milliseconds, a line each; --fastest: the fastest CPU. */
+static int print_probes(const cpu_set_t *allowed, int fastest)
 {
-    struct timespec a, b;
-    uint64_t x = 1;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    for (uint32_t i = 0; i < 20000000u; i++) {
-        x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-        __asm__ volatile("" : "+r"(x)); /* one step after the other, none folded away */
+    if (fastest) {
+        double ms;
+        int cpu = pin_fastest(allowed, &ms);
+        if (cpu < 0)
+            return 1;
+        printf("%d\n", cpu);
+        return 0;
     }
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-}
-
-/* --fastest: prints the CPU of `allowed` (the first 16) whose probe is the fastest. */
-static int print_fastest(const cpu_set_t *allowed)
-{
-    int best_cpu = -1, seen = 0;
-    double best = 0;
-    for (int c = 0; c < CPU_SETSIZE && seen < 16; c++) {
-        if (!CPU_ISSET(c, allowed))
-            continue;
-        seen++;
-        if (pin_to(c) != 0)
-            continue;
-        double ms = probe_ms();
-        if (best_cpu < 0 || ms < best) {
-            best = ms;
-            best_cpu = c;
-        }
-    }
-    if (best_cpu < 0)
-        return 1;
-    printf("%d\n", best_cpu);
-    return 0;
+    int cpus[HOST_PROBE_CPUS];
+    double ms[HOST_PROBE_CPUS];
+    int n = probe_cpus(allowed, cpus, ms);
+    for (int i = 0; i < n; i++) printf("cpu%d %.3f\n", cpus[i], ms[i]);
+    return n ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
     int fastest = argc == 2 && strcmp(argv[1], "--fastest") == 0;
-    if (argc > 1 && !fastest) {
-        fprintf(stderr, "usage: bench_core_latency [--fastest]\n");
+    int speeds = argc == 2 && strcmp(argv[1], "--speeds") == 0;
+    if (argc > 1 && !fastest && !speeds) {
+        fprintf(stderr, "usage: bench_core_latency [--speeds | --fastest]\n");
         return 2;
     }
     cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
         return 1;
-    if (fastest)
-        return print_fastest(&allowed);
+    if (fastest || speeds)
+        return print_probes(&allowed, fastest);
     int cpus[MAX_PEERS + 1], n = 0;
     for (int c = 0; c < CPU_SETSIZE && n <= MAX_PEERS; c++)
         if (CPU_ISSET(c, &allowed))

@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpumemsim/run.h"
+#include "host_probe.h"
 
 /* A speed target of the issues (M warp instructions per second on one core; 0: none): issue 13
  * items 1 and 2 for the functional mode, issue 12 item 5 for the timing model, which must also
@@ -132,65 +132,21 @@ static int best_runs(const char *path, int reps, uint32_t threads, double *off, 
     return 0;
 }
 
-/* Milliseconds of wall time that a fixed chain of 20 million dependent multiply-adds takes
- * (about 20 ms on a 4 GHz core): the host's speed at the moment, for the footer. */
-static double probe_ms(void)
-{
-    struct timespec a, b;
-    uint64_t x = 1;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    for (uint32_t i = 0; i < 20000000u; i++) {
-        x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-        __asm__ volatile("" : "+r"(x)); /* one step after the other, none folded away */
-    }
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-}
-
 /* The probes' range so far, and the CPUs to choose from (pin_fastest). */
 typedef struct probes {
     double min_ms, max_ms;
     unsigned n;
     cpu_set_t allowed;  /* the CPUs the process may use, as it started */
     int pin;            /* 1: pin each file's runs to the fastest CPU (one thread) */
-    int cpu;            /* the CPU chosen last; -1: none */
 } probes;
-
-/* Pins the calling thread to the CPU of `allowed` (at most the first 16) whose probe is the
- * fastest now, and returns that probe's milliseconds; *cpu (OUT): the CPU, -1 when none could be
- * pinned (then the probe of wherever it runs). */
-static double pin_fastest(const cpu_set_t *allowed, int *cpu)
-{
-    double best = 0;
-    int seen = 0;
-    *cpu = -1;
-    for (int c = 0; c < CPU_SETSIZE && seen < 16; c++) {
-        if (!CPU_ISSET(c, allowed))
-            continue;
-        seen++;
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        if (sched_setaffinity(0, sizeof one, &one) != 0)
-            continue;
-        double ms = probe_ms();
-        if (*cpu < 0 || ms < best) {
-            best = ms;
-            *cpu = c;
-        }
-    }
-    if (*cpu < 0)
-        return probe_ms();
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(*cpu, &one);
-    sched_setaffinity(0, sizeof one, &one);
-    return best;
-}
 
 static void probe_take(probes *p)
 {
-    double ms = p->pin ? pin_fastest(&p->allowed, &p->cpu) : probe_ms();
+    double ms;
+    if (p->pin)
+        pin_fastest(&p->allowed, &ms); /* the fastest CPU's probe (or, unpinned, any one's) */
+    else
+        ms = probe_ms();
     if (p->n == 0 || ms < p->min_ms)
         p->min_ms = ms;
     if (p->n == 0 || ms > p->max_ms)
@@ -227,7 +183,7 @@ int main(int argc, char **argv)
            "off s", "off M/s", "on s", "on M/s", "on/off");
     int status = 0;
     measured seen[TARGET_COUNT] = {{0}};
-    probes host = {.cpu = -1};
+    probes host = {0};
     /* several threads need several CPUs: pinned runs only with one */
     host.pin = threads == 1 && sched_getaffinity(0, sizeof host.allowed, &host.allowed) == 0;
     for (int i = first; i < argc; i++) {

@@ -45,39 +45,27 @@ fi
 [ -x "$sim" ] || { echo "scaling: $sim not built (make bench builds it)" >&2; exit 2; }
 sim=$(readlink -f "$sim")
 TIMEFORMAT=%R
-# Each CPU's speed on one thread (fp32_chain, best of two runs pinned to it by taskset),
-# relative to the fastest: a virtual machine's CPUs need not be equal (on the development
+latency=$(dirname "$sim")/bench_core_latency
+# Each CPU's speed on one thread (bench_core_latency --speeds: a fixed multiply chain pinned to
+# each), relative to the fastest: a virtual machine's CPUs need not be equal (on the development
 # machine of session 21 one of the two ran at 0.35 to 1.0 of the other, from minute to minute:
 # bench/README.md, "Session 21"), so the figures hold for the moment they are taken,
 # and a run on N threads is then bounded by the sum of the N fastest speeds, not by N.
 cpu_speeds() {
-    local c k best list=() names=() fastest=
-    command -v taskset >/dev/null || { echo "CPU speeds: not measured (taskset is missing)"; return; }
-    for c in $(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status 2>/dev/null |
-               tr ',' '\n' | awk -F- '{for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i}' |
-               head -16); do
-        best=
-        for _ in 1 2; do
-            k=$(taskset -c "$c" "$sim" run bench/kernels/fp32_chain.json --no-timing --threads 1 \
-                    2>/dev/null | sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p')
-            [ -n "$k" ] || continue
-            if [ -z "$best" ] || awk "BEGIN{exit !($k < $best)}"; then best=$k; fi
-        done
-        [ -n "$best" ] || continue
-        names+=("cpu$c") list+=("$best")
-        if [ -z "$fastest" ] || awk "BEGIN{exit !($best < $fastest)}"; then fastest=$best; fi
-    done
-    [ ${#list[@]} -gt 0 ] || { echo "CPU speeds: not measured (the pinned runs failed)"; return; }
-    local line="CPU speeds on one thread, relative to the fastest (fp32_chain pinned to each):"
-    local speeds=()
-    for c in "${!list[@]}"; do
-        speeds+=("$(awk "BEGIN{printf \"%.2f\", $fastest / ${list[$c]}}")")
-        line="$line ${names[$c]} ${speeds[$c]}"
-    done
-    echo "$line"
+    local probes
+    [ -x "$latency" ] || { echo "CPU speeds: not measured ($latency is not built)"; return; }
+    probes=$("$latency" --speeds) && [ -n "$probes" ] ||
+        { echo "CPU speeds: not measured (the pinned probes failed)"; return; }
+    # "cpuN SPEED" a line, SPEED relative to the fastest CPU's probe
+    local speeds
+    speeds=$(echo "$probes" | awk 'NR == 1 || $2 < min { min = $2 } { name[NR] = $1; ms[NR] = $2 }
+                 END { for (i = 1; i <= NR; i++) printf "%s %.2f\n", name[i], min / ms[i] }')
+    echo "CPU speeds on one thread, relative to the fastest (a multiply chain pinned to each):" \
+        $speeds
     local t bound
     for t in $counts; do
-        bound=$(printf '%s\n' "${speeds[@]}" | sort -gr | head -"$t" | awk '{s += $1} END {printf "%.2f", s}')
+        bound=$(echo "$speeds" | awk '{print $2}' | sort -gr | head -"$t" |
+                awk '{s += $1} END {printf "%.2f", s}')
         echo "  at most ${bound}x on $t thread(s) over one thread on the fastest CPU"
     done
 }
@@ -85,7 +73,6 @@ cpu_speeds
 # The CPUs' cache-line round trip (bench_core_latency, built beside the binary): the threads
 # hand the SMs' logs and parked loads to one another, so a latency across dies (hundreds of
 # nanoseconds) costs the memory-bound files more than a second core gives them.
-latency=$(dirname "$sim")/bench_core_latency
 if [ -x "$latency" ]; then "$latency"; else echo "core latency: not measured ($latency is not built)"; fi
 printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" \
     "wall x" "paired"

@@ -47,7 +47,7 @@ typedef struct window window;
 
 /* Groups of consecutive SMs whose free register blocks form one stack each ("register blocks",
  * end_round): a fixed number, so that which block a CTA gets does not depend on the thread
- * count, and a multiple of the threads' blocks of SMs for 1, 2, 4 and 8 threads (open_stage),
+ * count, and a multiple of the threads' blocks of SMs for 1, 2, 4 and 8 threads (set_orders),
  * so that a block stays with the thread whose SMs used it. */
 enum { BLOCK_GROUPS = 8 };
 
@@ -103,7 +103,9 @@ struct window {
     gate gate;                /* the stages' items (with two workers or more) */
     int phase;                /* what the open stage does (PHASE_*) */
     uint32_t stage_items;     /* items of the open stage */
-    uint32_t sm_ranges, part_ranges; /* the gate's ranges of SM items and of parts (set_orders) */
+    uint32_t nranges;         /* the gate's ranges: SM blocks, then parts (set_orders) */
+    uint32_t starts[GATE_RANGES + 1];       /* their starts for stages with parts... */
+    uint32_t starts_no_parts[GATE_RANGES + 1]; /* ...and for those without (PHASE_START) */
     atomic_uint stage_done;   /* of them done: the thread that does the last ends the stage */
     uint32_t local_next;      /* one worker: the stage's next item */
     atomic_uint events;       /* bumped at each stage opened and chain ended: what the calling
@@ -195,7 +197,7 @@ typedef struct held_fault {
 
 /* Before worker wk runs SM `sm` with state r (wk->rs or wk->srs, whose faults go to wk->fault):
  * when its fault so far is of a higher SM (a thread takes its own block of SMs, then others'
- * from their ends, so its SMs do not come in increasing order: open_stage), sets that fault
+ * from their ends, so its SMs do not come in increasing order: set_orders), sets that fault
  * aside, so that this SM's first fault, lower in the (SM, slot, warp) order, is recorded if it
  * has one. A fault of a lower SM stays, as does r->faulted with it. */
 static void fault_hold(worker *wk, exec_run_state *r, uint32_t sm, held_fault *h)
@@ -454,18 +456,9 @@ static void open_stage(window *win, int phase)
         win->local_next = 0;
         return;
     }
-    /* The SMs in sm_ranges blocks of consecutive SMs, then the parts one range each (or all in
-     * one with more workers than ranges for them): thread t claims its own block and part
-     * first (set_orders), so that an SM's warps, L1 and log, and a part's L2 sets, stay in
-     * the host caches of the core that had them in the stage before. */
-    uint32_t nsm = win->rs->machine->sm_count, starts[GATE_RANGES + 1];
-    for (uint32_t r = 0; r <= win->sm_ranges; r++)
-        starts[r] = (uint32_t)((uint64_t)r * nsm / win->sm_ranges);
-    uint32_t parts = items - nsm;
-    for (uint32_t j = 1; j <= win->part_ranges; j++)
-        starts[win->sm_ranges + j] =
-            nsm + (win->part_ranges == 1 ? parts : (j <= parts ? j : parts));
-    gate_open_ranges(&win->gate, starts, win->sm_ranges + win->part_ranges);
+    /* blocks of SMs, then parts (set_orders): each thread claims its own first */
+    gate_open_ranges(&win->gate, phase == PHASE_START ? win->starts_no_parts : win->starts,
+                     win->nranges);
     /* the calling thread may be waiting for the chain's end: it takes items too */
     gate_word_bump(&win->events, &win->event_sleepers);
 }
@@ -653,7 +646,7 @@ static void gather_stats(window *win)
 
 /* The stack of free register blocks of SM sm's group: its base in win->free_blocks, and in *n
  * its count. Group g holds SMs floor(g x nsm / groups) .. floor((g + 1) x nsm / groups) - 1,
- * as open_stage's blocks of SMs are cut, and has room for their slots (each SM keeps
+ * as set_orders cuts the threads' blocks of SMs, and has room for their slots (each SM keeps
  * ctas_per_sm blocks between its slots and its group's stack). */
 static uint32_t *block_stack(window *win, uint32_t sm, uint32_t **n)
 {
@@ -674,6 +667,14 @@ static void block_free(window *win, uint32_t sm, uint32_t idx)
     stack[(*n)++] = win->rs->reg_block[idx];
 }
 
+/* Gives slot idx (on SM sm) the block on top of its group's stack. */
+static void block_take(window *win, uint32_t sm, uint32_t idx)
+{
+    uint32_t *n;
+    uint32_t *stack = block_stack(win, sm, &n);
+    win->rs->reg_block[idx] = stack[--*n];
+}
+
 /* Chooses the CTAs that free slots start (the grid's next ones, in slot order: k, then SM;
  * start_phase initialises them) and gives every live warp a turn; *turns (OUT) counts them. */
 static void begin_round(window *win, uint32_t *turns)
@@ -686,9 +687,7 @@ static void begin_round(window *win, uint32_t *turns)
             uint32_t idx = sm * rs->ctas_per_sm + k;
             if (!rs->slot_busy[idx] && rs->next_cta < rs->total_ctas) {
                 win->start_linear[idx] = rs->next_cta++;
-                uint32_t *n;
-                uint32_t *stack = block_stack(win, sm, &n);
-                rs->reg_block[idx] = stack[--*n];
+                block_take(win, sm, idx);
                 win->starting++;
                 rs->slot_busy[idx] = 1;
                 rs->resident++;
@@ -896,23 +895,30 @@ static void worker_fini(window *win, worker *wk)
 }
 
 /* The gate's ranges for win->nworkers workers (open_stage) and each worker's order of them:
- * one block of SMs per worker and one range per part (up to GATE_RANGES / 2 each; with more
- * workers, workers share blocks and the parts form one range), worker t's own block and part
- * first, then the next ones' (their SMs from the end of their blocks). Which thread runs an
- * item never changes the results, only whose host caches hold its data. */
+ * one block of consecutive SMs per worker and one range per part (up to GATE_RANGES / 2 each;
+ * with more workers, workers share blocks and the parts form one range), worker t's own block
+ * and part first, then the next ones' (their SMs from the end of their blocks). So an SM's
+ * warps, L1 and log, and a part's L2 sets, stay in the host caches of the core that had them
+ * the stage before. Which thread runs an item never changes the results. */
 static void set_orders(window *win)
 {
-    uint32_t n = win->nworkers, half = GATE_RANGES / 2;
-    win->sm_ranges = n < half ? n : half;
-    win->part_ranges = n <= half ? n : 1;
+    uint32_t n = win->nworkers, half = GATE_RANGES / 2, nsm = win->rs->machine->sm_count;
+    uint32_t sm_ranges = n < half ? n : half, part_ranges = n <= half ? n : 1;
+    win->nranges = sm_ranges + part_ranges;
+    for (uint32_t r = 0; r <= sm_ranges; r++)
+        win->starts[r] = win->starts_no_parts[r] = (uint32_t)((uint64_t)r * nsm / sm_ranges);
+    for (uint32_t j = 1; j <= part_ranges; j++) {
+        win->starts[sm_ranges + j] = nsm + (part_ranges == 1 ? n : j);
+        win->starts_no_parts[sm_ranges + j] = nsm;
+    }
     for (uint32_t t = 0; t < n; t++) {
         worker *wk = &win->workers[t];
         uint32_t k = 0;
         /* the others' ranges from their ends (gate_claim_ordered) */
-        for (uint32_t i = 0; i < win->sm_ranges; i++)
-            wk->order[k++] = (uint8_t)((t + i) % win->sm_ranges | (i ? GATE_FROM_END : 0));
-        for (uint32_t i = 0; i < win->part_ranges; i++)
-            wk->order[k++] = (uint8_t)(win->sm_ranges + (t + i) % win->part_ranges);
+        for (uint32_t i = 0; i < sm_ranges; i++)
+            wk->order[k++] = (uint8_t)((t + i) % sm_ranges | (i ? GATE_FROM_END : 0));
+        for (uint32_t i = 0; i < part_ranges; i++)
+            wk->order[k++] = (uint8_t)(sm_ranges + (t + i) % part_ranges);
         wk->norder = (uint8_t)k;
     }
 }
