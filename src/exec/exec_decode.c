@@ -286,6 +286,13 @@ static uint8_t insn_is_serial(const ir_machine *k, const ir_insn *in)
     return 0;
 }
 
+/* 1 when space `sp` is one of an SM's own: its CTAs' shared memory, the constant and parameter
+ * spaces (read-only, cached in the SM). Generic addresses may be global ones. */
+static int space_of_sm(ir_space sp)
+{
+    return sp == IR_SPACE_SHARED || sp == IR_SPACE_CONST || sp == IR_SPACE_PARAM;
+}
+
 /* Width in bits of the source operands of an ALU instruction, for truncating immediates. */
 static unsigned source_bits(const ir_insn *in, int i)
 {
@@ -500,6 +507,7 @@ static int decode_func(exec_program *p, uint32_t fi, diag_list *dl)
         const ir_op_info *oi = ir_op_info_of((ir_opcode)in->op);
         x->may_park = !x->serial && oi &&
                       (oi->family == IR_FAM_LD || oi->family == IR_FAM_ST);
+        x->beyond_sm = x->serial || (x->may_park && !space_of_sm((ir_space)in->mem.space));
         errors += exec_crs_decode(m, in, x, dl);
         if (in->op == IR_CALL && in->src[0].kind == IR_OPND_FUNC)
             errors += decode_syscall(m, in, x, dl);

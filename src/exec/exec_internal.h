@@ -52,6 +52,10 @@ struct exec_xinsn {
                                  other thread does (exec_window.c) */
     uint8_t may_park;         /* a load or store that is not serial but may park at run time: a
                                  load that would reach the L2, a store whose SM's log is full */
+    uint8_t beyond_sm;        /* it may touch what other SMs share whenever it runs: serial, or a
+                                 load or store not only of the SM's own spaces (shared, constant,
+                                 parameter). The timing model runs such an instruction at the end
+                                 of its cycle, after every SM's others (docs/timing.md, "Model") */
     uint8_t loop;             /* XL_* bits: what run_16's turn tests of the instruction, in
                                  one byte (exec_xinsn_loop_bits) */
     uint16_t run;             /* 0 with any of XL_BREAK; else how many instructions from this

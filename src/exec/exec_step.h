@@ -157,6 +157,20 @@ static inline const exec_xinsn *exec_warp_next_x(const exec_warp *w)
     return &w->code[w->pc];
 }
 
+/* 1 when what one exec_step runs from instruction x on (exec_warp_next_x: x and, when x is
+ * glue, the glue after it and the instruction they serve) may touch what other SMs share
+ * (exec_xinsn.beyond_sm): the timing model runs it at the end of its cycle. Glue never sets
+ * the pc, so the step runs those in order. */
+static inline int exec_xinsn_group_beyond_sm(const exec_xinsn *x)
+{
+    for (;; x++) {
+        if (x->beyond_sm)
+            return 1;
+        if (!x->glue)
+            return 0;
+    }
+}
+
 /* The instruction that follows x (exec_warp_next_x) when x falls through: x + 1's, NULL when
  * x sets the pc itself (a branch, call, return, exit, trap), which the last instruction of a
  * function always does (IR-VERIFY-011), so x + 1 is in the code whenever it is read. */

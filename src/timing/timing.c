@@ -236,9 +236,28 @@ int timing_warp_finished(tstate *S, twarp *w, uint64_t end)
         return 0;
     c->busy = 0;
     exec_session_retire_cta(S->xs, sm, slot);
-    if (S->ctas_started < S->total_ctas) {
+    if (S->ctas_started < S->total_ctas)
+        S->freed[S->nfreed++] = (tfreed){.sm = sm, .slot = slot, .at = end};
+    return 0;
+}
+
+int timing_start_freed(tstate *S)
+{
+    for (uint32_t i = 1; i < S->nfreed; i++) { /* by SM, then slot: a total order */
+        tfreed f = S->freed[i];
+        uint32_t j = i;
+        for (; j > 0 && (S->freed[j - 1].sm > f.sm ||
+                         (S->freed[j - 1].sm == f.sm && S->freed[j - 1].slot > f.slot));
+             j--)
+            S->freed[j] = S->freed[j - 1];
+        S->freed[j] = f;
+    }
+    uint32_t n = S->nfreed;
+    S->nfreed = 0;
+    for (uint32_t i = 0; i < n && S->ctas_started < S->total_ctas; i++) {
         S->ctas_started++;
-        return cta_start(S, sm, slot, end);
+        if (cta_start(S, S->freed[i].sm, S->freed[i].slot, S->freed[i].at))
+            return -1;
     }
     return 0;
 }
@@ -300,7 +319,9 @@ static size_t state_bytes(const tstate *S)
     size_t bytes = nw * sizeof(twarp) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tcta) +
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1 + 1) + nw * scoreboard_bytes(S) + 64 +
-                   ((size_t)S->ninsns + S->nmore + 1) * sizeof(tinsn);
+                   ((size_t)S->ninsns + S->nmore + 1) * sizeof(tinsn) +
+                   S->nsched * sizeof(tpark) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tfreed) +
+                   16;
     return bytes;
 }
 
@@ -345,6 +366,11 @@ static int state_alloc(tstate *S)
     S->more = (tinsn *)b;
     b += (size_t)(S->nmore + 1) * sizeof(tinsn); /* an empty record after the last
                                                        (timing_insn_after) */
+    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
+    S->park = (tpark *)b;
+    b += S->nsched * sizeof(tpark);
+    S->freed = (tfreed *)b;
+    b += (size_t)S->nsm * S->ctas_per_sm * sizeof(tfreed);
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {

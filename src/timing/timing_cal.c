@@ -149,10 +149,19 @@ int timing_cal_add_slow(timing_cal *c, uint32_t s, uint64_t key)
     return key - c->now < TIMING_CAL_SLOTS ? wheel_add(c, s, key) : far_add(c, s, key);
 }
 
-/* Starts serving the current cycle's slot: its entries from the first. */
+int timing_cal_reverse;
+
+/* Starts serving the current cycle's slot: its entries from the first (under
+ * timing_cal_reverse, from the last). */
 static void serve(timing_cal *c)
 {
     uint32_t b = (uint32_t)(c->now & MASK);
+    if (timing_cal_reverse)
+        for (uint32_t i = 0, j = c->n[b]; i + 1 < j; i++, j--) {
+            uint32_t e = c->items[b][i];
+            c->items[b][i] = c->items[b][j - 1];
+            c->items[b][j - 1] = e;
+        }
     c->serving = 1;
     c->cur = c->items[b];
     c->end = c->n[b] ? c->cur + c->n[b] : c->cur;

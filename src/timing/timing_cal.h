@@ -45,6 +45,10 @@ typedef struct timing_cal {
     uint32_t nfar, capfar;
 } timing_cal;
 
+/* 0 (the default): a cycle's schedulers are served in the order they were put in; 1: in the
+ * reverse order. For the test that what the SMs share does not depend on that order
+ * (tests/unit/test_timing_core.c); nothing else sets it. */
+extern int timing_cal_reverse;
 /* Empties the calendar, starting at cycle 0 (storage kept). */
 void timing_cal_reset(timing_cal *c);
 /* The schedulers of the entries after the one timing_cal_next returned last that are due in
@@ -74,16 +78,17 @@ static inline int timing_cal_add(timing_cal *c, uint32_t s, uint64_t key)
 }
 /* What timing_cal_take returns when the calendar is empty, and when host memory ran out. */
 enum { TIMING_CAL_EMPTY = UINT32_MAX, TIMING_CAL_OOM = UINT32_MAX - 1 };
-/* The scheduler of the next entry whose key still matches keys[s] (the caller's current key of
- * each scheduler), due at cycle c->now; TIMING_CAL_EMPTY or TIMING_CAL_OOM. A value, not
- * out-parameters: the event loop keeps it in a register (an address passed to the slow part
- * would put the caller's variables in memory). */
+/* timing_cal_take past the entries of the cycle being served: moves on to the next cycle. */
 uint32_t timing_cal_take_slow(timing_cal *c, const uint64_t *keys);
-static inline uint32_t timing_cal_take(timing_cal *c, const uint64_t *keys)
+/* The scheduler of the next entry of the cycle being served (c->now) whose key still matches,
+ * or TIMING_CAL_EMPTY when none is left in it; unlike timing_cal_take, never moves on to a
+ * later cycle, so that the caller may finish the cycle (timing_issue.c: the instructions run
+ * at a cycle's end) and still add entries for the cycles after it. */
+static inline uint32_t timing_cal_take_current(timing_cal *c, const uint64_t *keys)
 {
     const uint32_t *p = c->cur, *end = c->end;
     uint64_t now = c->now;
-    while (p < end) { /* the current cycle's entries first; then the next cycles */
+    while (p < end) {
         uint32_t e = *p++;
         if (keys[e] == now) {
             c->cur = p;
@@ -91,7 +96,16 @@ static inline uint32_t timing_cal_take(timing_cal *c, const uint64_t *keys)
         }
     }
     c->cur = p;
-    return timing_cal_take_slow(c, keys);
+    return TIMING_CAL_EMPTY;
+}
+/* The scheduler of the next entry whose key still matches keys[s] (the caller's current key of
+ * each scheduler), due at cycle c->now; TIMING_CAL_EMPTY or TIMING_CAL_OOM. A value, not
+ * out-parameters: the event loop keeps it in a register (an address passed to the slow part
+ * would put the caller's variables in memory). */
+static inline uint32_t timing_cal_take(timing_cal *c, const uint64_t *keys)
+{
+    uint32_t e = timing_cal_take_current(c, keys); /* the current cycle's entries first */
+    return e != TIMING_CAL_EMPTY ? e : timing_cal_take_slow(c, keys);
 }
 /* timing_cal_take as *s and *t (OUT, the cycle). Returns 1; 0 when the calendar is empty; -1
  * when host memory ran out. */

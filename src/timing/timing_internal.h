@@ -86,6 +86,24 @@ typedef struct twarp {
     timing_ctrl_warp *ctrl; /* SASS: its control-code state (NULL for PTX) */
 } twarp;
 
+/* An instruction issued in the calendar's current cycle that reaches beyond its SM
+ * (exec_xinsn_group_beyond_sm), waiting for the cycle's end (timing_issue.c, end_of_cycle). */
+typedef struct tpark {
+    struct twarp *w;
+    uint32_t s;            /* its scheduler */
+    uint32_t k;            /* its entry of the scheduler */
+    uint64_t t;            /* the cycle it issued in */
+    uint64_t at;           /* the cycle the SM's memory-issue resource took it (t when it
+                              does not go to the memory pipe) */
+} tpark;
+
+/* A CTA slot freed in the calendar's current cycle: the grid's next CTA starts in it at the
+ * cycle's end (timing_start_freed). */
+typedef struct tfreed {
+    uint32_t sm, slot;
+    uint64_t at;           /* the cycle the CTA starts in: the one after its last warp ended */
+} tfreed;
+
 typedef struct tsm {
     uint32_t resident;     /* resident warps */
     uint64_t active_since; /* cycle resident became non-zero */
@@ -166,6 +184,12 @@ typedef struct tstate {
                                          when they changed (timing_issue.c) */
     timing_mem_issue mi;              /* the access hook's results for the instruction being
                                          issued (timing_mem_on_access) */
+    tpark *park;                      /* nsched: the current cycle's instructions that reach
+                                         beyond their SM, in issue order */
+    uint32_t npark;
+    tfreed *freed;                    /* nsm x ctas_per_sm: the CTA slots freed in the current
+                                         cycle, in the order they were */
+    uint32_t nfreed;
     void *blocks;                     /* owned: everything above that was allocated */
 } tstate;
 
@@ -215,7 +239,14 @@ static inline const tinsn *timing_insn_after(tstate *S, const tinsn *prev, const
 {
     return prev && prev[1].in == in ? prev + 1 : timing_insn(S, in);
 }
+/* Warp w finished at cycle `end` (the one after its last issue): it leaves its SM; when it was
+ * its CTA's last, the CTA retires and its slot is noted for the grid's next CTA
+ * (timing_start_freed). Returns 0. */
 int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+/* Starts the grid's next CTAs in the CTA slots freed since the last call, in SM and slot order,
+ * each at the cycle after its old CTA's last warp ended. Returns 0 or -1 (the executor ran out
+ * of host memory). */
+int timing_start_freed(tstate *S);
 /* 1 when every resident warp is blocked or polls an open mbarrier phase that no warp can
  * complete any more. */
 int timing_polling_deadlock(const tstate *S);

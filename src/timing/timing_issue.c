@@ -176,19 +176,16 @@ static void count_poll(tstate *S, twarp *w)
         S->stuck = 1;
 }
 
-/* Issues warp w's next instruction (and the glue that belongs to it) at cycle t. Returns 0 or
- * -1 (host memory). ptx (a constant): the launch has no control codes (!S->use_ctrl, so no
- * warp has ctrl state), which lets the compiler drop their tests, and steps 16-byte
- * instructions (EXEC_LAYOUT_16), whose step is inlined here. */
-static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
-                                                      uint64_t t, int ptx)
+/* Steps warp w's next instruction (and the glue that belongs to it), issued at cycle t by
+ * scheduler q, and times it: what it did, and when the warp's next instruction may issue.
+ * at0: the cycle the SM's memory-issue resource took the first step's instruction when the
+ * issue took it already (end_of_cycle), else UINT64_MAX. Returns 0 or -1 (host memory). ptx
+ * (a constant): the launch has no control codes (!S->use_ctrl, so no warp has ctrl state),
+ * which lets the compiler drop their tests, and steps 16-byte instructions (EXEC_LAYOUT_16),
+ * whose step is inlined here. */
+static inline __attribute__((always_inline)) int issue_steps(tstate *S, tsched *q, twarp *w,
+                                                            uint64_t t, uint64_t at0, int ptx)
 {
-    tsched *q = &S->scheds[s];
-    timing_settle(S, w, t);
-    timing_charge(S, w, TIMING_STALL_SELECTED, 1);
-    w->charged = t + 1;
-    S->now = t;
-    S->mi.sm = q->sm;
     uint64_t tmin = t + 1;
     uint8_t why = TIMING_STALL_WAIT;
     exec_step_info info;
@@ -211,7 +208,10 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
          * the access is timed from issue, or from the cycle the SM's memory-issue resource
          * took it when that is later (docs/timing.md, "Memory", "Latencies"). */
         S->mi.at = t;
-        mem_issue(S, w, info.next, first);
+        if (first && at0 != UINT64_MAX)
+            S->mi.at = S->mi.accept = at0;
+        else
+            mem_issue(S, w, info.next, first);
         first = 0;
         /* The fast copy's launches step 16-byte instructions: the step inline (exec_step.h). */
         step = ptx ? exec_step_in(w->ew, &info, EXEC_LAYOUT_16, 1) : exec_step(w->ew, &info);
@@ -269,6 +269,33 @@ static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, tw
     if (woke & EXEC_STEP_WOKE)
         wake_cta(S, w, t);
     return 0;
+}
+
+/* Issues warp w's next instruction at cycle t on scheduler s (docs/timing.md, "Model"). One
+ * that may touch what other SMs share (exec_xinsn_beyond_sm: the memory system below the SM,
+ * atomics, printf, the clock, ...) takes its issue slot and the SM's memory-issue resource now
+ * but runs at the end of the cycle, after every SM's other instructions of the cycle, in
+ * scheduler order (end_of_cycle): so what the SMs share sees the same order whichever host
+ * thread runs which SM. Until then the warp is not ready. Returns 0, 1 when the instruction
+ * waits for the cycle's end, or -1 (host memory). */
+static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
+                                                      uint64_t t, int ptx)
+{
+    tsched *q = &S->scheds[s];
+    timing_settle(S, w, t);
+    timing_charge(S, w, TIMING_STALL_SELECTED, 1);
+    w->charged = t + 1;
+    S->now = t;
+    S->mi.sm = q->sm;
+    if (__builtin_expect(exec_xinsn_group_beyond_sm(w->nxx), 0)) {
+        S->mi.at = t;
+        mem_issue(S, w, NULL, 1);
+        *w->rp = TIMING_NEVER;
+        S->rthr[w->cidx] = 0;
+        S->park[S->npark++] = (tpark){.w = w, .s = s, .k = q->last, .t = t, .at = S->mi.at};
+        return 1;
+    }
+    return issue_steps(S, q, w, t, UINT64_MAX, ptx);
 }
 
 /* The warp of entry k of scheduler s starts waiting as MATH_PIPE_THROTTLE at cycle t. */
@@ -433,7 +460,7 @@ static inline int runs_ahead(tstate *S, const tsched *q, size_t e, const twarp *
 {
     uint64_t next = t + 1;
     return (gto_ptx || S->policy == TIMING_GTO) && *w->rp == next && w->nx->local &&
-           q->pipe_free[S->rpipe[e]] <= next &&
+           !exec_xinsn_group_beyond_sm(w->nxx) && q->pipe_free[S->rpipe[e]] <= next &&
            (gto_ptx || !(w->ctrl && w->ctrl->yielded)) && !S->stopped;
 }
 
@@ -491,31 +518,20 @@ static uint64_t wide_next(tstate *S, uint32_t s, tsched *q, const uint64_t *rdy,
     return next;
 }
 
-/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
- * (and those it runs ahead), and sets the scheduler's next cycle. Returns 0, or -1 when host
- * memory ran out. Inline in the event loop, its only caller. */
-static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t,
-                                                          int gto_ptx)
+/* The end of scheduler s's turn at cycle t (q its state, its entries from `base`; k: the entry
+ * it issued from last in the turn, UINT32_MAX when it issued nothing): sets its next cycle, the
+ * mask of the entries ready then and the guess at the warp it issues from then. Inline in the
+ * event loop and in end_of_cycle. */
+static inline __attribute__((always_inline)) void turn_end(tstate *S, uint32_t s, tsched *q,
+                                                          size_t base, uint32_t k, uint64_t t)
 {
-    tsched *q = &S->scheds[s];
-    size_t base = (size_t)s * S->per_sched;
-    uint32_t k = choose(S, s, q, base, t, gto_ptx);
     const uint64_t *rdy = S->rdy + base;
     if (k != UINT32_MAX) {
-        q->last = k;
-        twarp *w = entry_warp(S, q, k);
-        for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
-            if (issue(S, s, w, t, gto_ptx))
-                return -1;
-            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t, gto_ptx))
-                break;
-            t++;
-        }
         q->after_last = t + 1;
         if (rdy[k] <= t + 1) { /* the warp it issued goes on at t + 1: no scan needed */
-            q->next_w = w;
+            q->next_w = entry_warp(S, q, k);
             timing_sched_key(S, s, t + 1);
-            return 0;
+            return;
         }
     }
     /* The scheduler's next cycle: its earliest ready warp's, but at least t + 1 (one
@@ -543,7 +559,7 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
                  * choice, which likely takes the greedy warp again, scans only if not */
                 q->next_w = entry_warp(S, q, q->last);
                 timing_sched_key(S, s, next);
-                return 0;
+                return;
             }
             ready = timing_scan_equal(S->scan_avx2, rdy, q->used, next);
         }
@@ -554,6 +570,37 @@ static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s
         next = wide_next(S, s, q, rdy, t);
     }
     timing_sched_key(S, s, next);
+}
+
+/* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
+ * (and those it runs ahead), and sets the scheduler's next cycle; when the instruction waits
+ * for the cycle's end (issue), that sets it (end_of_cycle), and until then the scheduler is in
+ * no cycle of the calendar. Returns 0, or -1 when host memory ran out. Inline in the event
+ * loop, its only caller. */
+static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t,
+                                                          int gto_ptx)
+{
+    tsched *q = &S->scheds[s];
+    size_t base = (size_t)s * S->per_sched;
+    uint32_t k = choose(S, s, q, base, t, gto_ptx);
+    if (k != UINT32_MAX) {
+        q->last = k;
+        twarp *w = entry_warp(S, q, k);
+        for (uint32_t n = 0;; n++) { /* the issue, and those run ahead after it (runs_ahead) */
+            int rc = issue(S, s, w, t, gto_ptx);
+            if (rc < 0)
+                return -1;
+            if (rc) { /* at the cycle's end (only a turn's first issue: runs_ahead) */
+                q->after_last = t + 1;
+                S->key[s] = TIMING_NEVER;
+                return 0;
+            }
+            if (n == TIMING_RUN_AHEAD || !runs_ahead(S, q, base + k, w, t, gto_ptx))
+                break;
+            t++;
+        }
+    }
+    turn_end(S, s, q, base, k, t);
     return 0;
 }
 
@@ -635,6 +682,48 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
     }
 }
 
+/* Host-cache prefetches for warp w's step at the cycle's end (end_of_cycle), one ahead: its
+ * executor state, scoreboard and the registers its instruction reads. Changes nothing the
+ * model computes. */
+static inline __attribute__((always_inline)) void prefetch_parked(const tstate *S,
+                                                                 const twarp *w)
+{
+    exec_warp_prefetch_in(w->ew);
+    prefetch_lines((const char *)w->reg_ready, S->sb_lines);
+    prefetch_reads(w->regs, w->nx);
+}
+
+/* The end of the calendar's current cycle (docs/timing.md, "Model"): the instructions issued in
+ * it that reach beyond their SM run, in scheduler order (SM, then its schedulers), each as its
+ * issue would have run it (issue_steps, from the memory-issue cycle its issue took), and their
+ * warps' next cycles are set; then the CTA slots freed in the cycle start the grid's next CTAs,
+ * in SM and slot order. The order depends on the SMs, not on the calendar's, so the SMs' own
+ * work of a cycle may be done in any order, or on any host thread. Returns 0 or -1 (host
+ * memory); stops at a step that stopped the launch. */
+static inline __attribute__((always_inline)) int end_of_cycle(tstate *S, int gto_ptx)
+{
+    /* at most one issue per scheduler and cycle: sorting by scheduler is a total order */
+    for (uint32_t i = 1; i < S->npark; i++) {
+        tpark p = S->park[i];
+        uint32_t j = i;
+        for (; j > 0 && S->park[j - 1].s > p.s; j--) S->park[j] = S->park[j - 1];
+        S->park[j] = p;
+    }
+    for (uint32_t i = 0; i < S->npark && !S->stopped; i++) {
+        const tpark *p = &S->park[i];
+        if (i + 1 < S->npark)
+            prefetch_parked(S, S->park[i + 1].w);
+        tsched *q = &S->scheds[p->s];
+        S->now = p->t;
+        S->mi.sm = q->sm;
+        if (issue_steps(S, q, p->w, p->t, p->at, gto_ptx))
+            return -1;
+        turn_end(S, p->s, q, (size_t)p->s * S->per_sched, p->k, p->t);
+    }
+    S->npark = 0;
+    return timing_start_freed(S);
+}
+
 /* timing_event_loop, made twice: gto_ptx (a constant) 1 for GTO launches without control
  * codes whose instructions are 16 bytes without glue (PTX, vISA; not under --strict-hazards),
  * the common case, whose tests of the policy and the controls drop out and whose step is
@@ -643,16 +732,22 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
 {
     uint64_t events = 0; /* for the progress hook, which is cheap unless it is due */
     for (;;) {
-        uint32_t s;
-        uint64_t t;
-        int got = timing_cal_next(S->cal, S->key, &s, &t);
-        if (got < 0 || S->oom)
+        uint32_t s = timing_cal_take_current(S->cal, S->key);
+        if (s == TIMING_CAL_EMPTY) {
+            if ((S->npark || S->nfreed) && end_of_cycle(S, gto_ptx))
+                return -1;
+            if (S->stopped)
+                return 0;
+            s = timing_cal_take_slow(S->cal, S->key);
+        }
+        if (s == TIMING_CAL_OOM || S->oom)
             return -1;
-        if (!got) {
+        if (s == TIMING_CAL_EMPTY) {
             if (S->ctas_started < S->total_ctas || timing_any_busy(S))
                 exec_session_deadlock(S->xs);
             return 0;
         }
+        uint64_t t = S->cal->now;
         prefetch_ahead(S);
         if (sched_run(S, s, t, gto_ptx))
             return -1;

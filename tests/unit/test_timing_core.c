@@ -434,6 +434,67 @@ static void test_inline_step_twin(void **state)
 }
 
 /* GMS_SET_SCHEDULER and GMS_SET_TIMING take 0 or 1 only. */
+/* One warp per CTA, each on its own SM: every lane adds 1 to one global counter and stores the
+ * old value at out[ctaid x 32 + lane]. The CTAs run the same instructions, so their atomics
+ * issue at the same cycle. */
+static const char race_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry race(.param .u64 ctr, .param .u64 out)\n{\n"
+    ".reg .b32 %r<6>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [ctr];\nld.param.u64 %rd2, [out];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\n"
+    "atom.global.add.u32 %r3, [%rd1], 1;\n"
+    "shl.b32 %r4, %r1, 5;\nadd.u32 %r5, %r4, %r2;\n"
+    "mul.wide.u32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "st.global.u32 [%rd4], %r3;\nret;\n}\n";
+
+/* Runs race_ptx over `ctas` CTAs of 32 threads on h100 with timing on; out (ctas x 32 words)
+ * gets the old values, *cycles the launch's cycles. */
+static void launch_race(uint32_t ctas, uint32_t *out, uint64_t *cycles)
+{
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_TIMING, 1, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "race.ptx", race_ptx, strlen(race_ptx), "ptx", &m,
+                                     NULL),
+                     GMS_OK);
+    uint64_t ctr = 0, buf = 0;
+    uint32_t zero = 0;
+    assert_int_equal(gms_device_alloc(dev, 4, &ctr, NULL), GMS_OK);
+    assert_int_equal(gms_device_alloc(dev, (uint64_t)ctas * 128, &buf, NULL), GMS_OK);
+    assert_int_equal(gms_device_write(dev, ctr, &zero, 4, NULL), GMS_OK);
+    gms_arg args[2] = {gms_arg_address(ctr), gms_arg_address(buf)};
+    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {32, 1, 1}, .args = args, .nargs = 2};
+    assert_int_equal(gms_module_launch(m, "race", &c, NULL), GMS_OK);
+    assert_int_equal(gms_device_read(dev, buf, out, (uint64_t)ctas * 128, NULL), GMS_OK);
+    gms_launch_stats st;
+    assert_int_equal(gms_device_launch_stats(dev, 0, &st), GMS_OK);
+    *cycles = st.timing.cycles;
+    gms_device_destroy(dev);
+}
+
+/* What reaches beyond an SM runs at the end of its cycle in SM order, whatever order the
+ * calendar serves the cycle's schedulers in (docs/timing.md, "Model"): the SMs' atomics of one
+ * cycle take the counter's values in SM order, lanes in order, served first to last or last to
+ * first (timing_cal_reverse). Fails when the atomics run in the calendar's order. */
+static void test_beyond_sm_in_sm_order(void **state)
+{
+    (void)state;
+    enum { CTAS = 8 };
+    uint32_t fwd[CTAS * 32], rev[CTAS * 32];
+    uint64_t cf = 0, cr = 0;
+    launch_race(CTAS, fwd, &cf);
+    timing_cal_reverse = 1;
+    launch_race(CTAS, rev, &cr);
+    timing_cal_reverse = 0;
+    for (uint32_t i = 0; i < CTAS * 32; i++) {
+        assert_int_equal(fwd[i], i);
+        assert_int_equal(rev[i], i);
+    }
+    assert_int_equal(cf, cr);
+}
+
 static void test_settings_checked(void **state)
 {
     (void)state;
@@ -457,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_gto_copy_twin),
         cmocka_unit_test(test_inline_step_twin),
         cmocka_unit_test(test_saved_mask_twin),
+        cmocka_unit_test(test_beyond_sm_in_sm_order),
         cmocka_unit_test(test_settings_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
