@@ -733,11 +733,20 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
     uint64_t events = 0; /* for the progress hook, which is cheap unless it is due */
     for (;;) {
         uint32_t s = timing_cal_take_current(S->cal, S->key);
-        if (s == TIMING_CAL_EMPTY) {
+        if (s == TIMING_CAL_EMPTY) { /* the cycle's schedulers have had their turns */
             if ((S->npark || S->nfreed) && end_of_cycle(S, gto_ptx))
                 return -1;
             if (S->stopped)
                 return 0;
+            /* A warp just reached TIMING_POLLS_STUCK polls (an mbarrier's, which runs at the
+             * cycle's end): looked at once every warp of the cycle has stepped. */
+            if (S->stuck) {
+                if (timing_polling_deadlock(S)) {
+                    exec_session_deadlock(S->xs);
+                    return 0;
+                }
+                S->stuck = 0;
+            }
             s = timing_cal_take_slow(S->cal, S->key);
         }
         if (s == TIMING_CAL_OOM || S->oom)
@@ -753,13 +762,6 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
             return -1;
         if (S->stopped)
             return 0;
-        if (S->stuck) {
-            if (timing_polling_deadlock(S)) {
-                exec_session_deadlock(S->xs);
-                return 0;
-            }
-            S->stuck = 0;
-        }
         if ((++events & 4095u) == 0)
             exec_session_progress(S->xs);
     }
