@@ -367,11 +367,6 @@ static int state_alloc(tstate *S)
     b += (size_t)(S->nmore + 1) * sizeof(tinsn); /* an empty record after the last
                                                        (timing_insn_after) */
     b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
-    S->park = (tpark *)b;
-    b += S->nsched * sizeof(tpark);
-    S->freed = (tfreed *)b;
-    b += (size_t)S->nsm * S->ctas_per_sm * sizeof(tfreed);
-    b = (uint8_t *)(((uintptr_t)b + 7) & ~(uintptr_t)7);
     for (size_t i = 0; i < ncompact; i++) S->rdy[i] = TIMING_NEVER;
     for (size_t i = 0; i < nw; i++) {
         twarp *w = &S->warps[i];
@@ -387,6 +382,10 @@ static int state_alloc(tstate *S)
         w->next_stalls = S->own;
         b += per_warp;
     }
+    /* after the warps' scoreboards, so that those keep their place in the host's lines */
+    S->park = (tpark *)b;
+    b += S->nsched * sizeof(tpark);
+    S->freed = (tfreed *)b;
     for (uint32_t s = 0; s < S->nsched; s++) {
         S->key[s] = TIMING_NEVER;
         S->scheds[s].last = UINT32_MAX;

@@ -87,7 +87,7 @@ typedef struct twarp {
 } twarp;
 
 /* An instruction issued in the calendar's current cycle that reaches beyond its SM
- * (exec_xinsn_group_beyond_sm), waiting for the cycle's end (timing_issue.c, end_of_cycle). */
+ * (exec_xinsn_group_beyond_sm), waiting for the cycle's end (timing_issue.c, end_of_cycle_in). */
 typedef struct tpark {
     struct twarp *w;
     uint32_t s;            /* its scheduler */

@@ -179,7 +179,7 @@ static void count_poll(tstate *S, twarp *w)
 /* Steps warp w's next instruction (and the glue that belongs to it), issued at cycle t by
  * scheduler q, and times it: what it did, and when the warp's next instruction may issue.
  * at0: the cycle the SM's memory-issue resource took the first step's instruction when the
- * issue took it already (end_of_cycle), else UINT64_MAX. Returns 0 or -1 (host memory). ptx
+ * issue took it already (end_of_cycle_in), else UINT64_MAX. Returns 0 or -1 (host memory). ptx
  * (a constant): the launch has no control codes (!S->use_ctrl, so no warp has ctrl state),
  * which lets the compiler drop their tests, and steps 16-byte instructions (EXEC_LAYOUT_16),
  * whose step is inlined here. */
@@ -275,7 +275,7 @@ static inline __attribute__((always_inline)) int issue_steps(tstate *S, tsched *
  * that may touch what other SMs share (exec_xinsn_beyond_sm: the memory system below the SM,
  * atomics, printf, the clock, ...) takes its issue slot and the SM's memory-issue resource now
  * but runs at the end of the cycle, after every SM's other instructions of the cycle, in
- * scheduler order (end_of_cycle): so what the SMs share sees the same order whichever host
+ * scheduler order (end_of_cycle_in): so what the SMs share sees the same order whichever host
  * thread runs which SM. Until then the warp is not ready. Returns 0, 1 when the instruction
  * waits for the cycle's end, or -1 (host memory). */
 static inline __attribute__((always_inline)) int issue(tstate *S, uint32_t s, twarp *w,
@@ -521,7 +521,7 @@ static uint64_t wide_next(tstate *S, uint32_t s, tsched *q, const uint64_t *rdy,
 /* The end of scheduler s's turn at cycle t (q its state, its entries from `base`; k: the entry
  * it issued from last in the turn, UINT32_MAX when it issued nothing): sets its next cycle, the
  * mask of the entries ready then and the guess at the warp it issues from then. Inline in the
- * event loop and in end_of_cycle. */
+ * event loop and in end_of_cycle_in. */
 static inline __attribute__((always_inline)) void turn_end(tstate *S, uint32_t s, tsched *q,
                                                           size_t base, uint32_t k, uint64_t t)
 {
@@ -574,7 +574,7 @@ static inline __attribute__((always_inline)) void turn_end(tstate *S, uint32_t s
 
 /* Runs scheduler `s` at cycle `t`: issues one instruction of one of its warps if any may issue
  * (and those it runs ahead), and sets the scheduler's next cycle; when the instruction waits
- * for the cycle's end (issue), that sets it (end_of_cycle), and until then the scheduler is in
+ * for the cycle's end (issue), that sets it (end_of_cycle_in), and until then the scheduler is in
  * no cycle of the calendar. Returns 0, or -1 when host memory ran out. Inline in the event
  * loop, its only caller. */
 static inline __attribute__((always_inline)) int sched_run(tstate *S, uint32_t s, uint64_t t,
@@ -682,7 +682,7 @@ static inline __attribute__((always_inline)) void prefetch_ahead(tstate *S)
     }
 }
 
-/* Host-cache prefetches for warp w's step at the cycle's end (end_of_cycle), one ahead: its
+/* Host-cache prefetches for warp w's step at the cycle's end (end_of_cycle_in), one ahead: its
  * executor state, scoreboard and the registers its instruction reads. Changes nothing the
  * model computes. */
 static inline __attribute__((always_inline)) void prefetch_parked(const tstate *S,
@@ -700,7 +700,7 @@ static inline __attribute__((always_inline)) void prefetch_parked(const tstate *
  * in SM and slot order. The order depends on the SMs, not on the calendar's, so the SMs' own
  * work of a cycle may be done in any order, or on any host thread. Returns 0 or -1 (host
  * memory); stops at a step that stopped the launch. */
-static inline __attribute__((always_inline)) int end_of_cycle(tstate *S, int gto_ptx)
+static inline __attribute__((always_inline)) int end_of_cycle_in(tstate *S, int gto_ptx)
 {
     /* at most one issue per scheduler and cycle: sorting by scheduler is a total order */
     for (uint32_t i = 1; i < S->npark; i++) {
@@ -724,6 +724,19 @@ static inline __attribute__((always_inline)) int end_of_cycle(tstate *S, int gto
     return timing_start_freed(S);
 }
 
+/* end_of_cycle_in, made twice (gto_ptx a constant, as for event_loop) and kept out of the event
+ * loop: inlined into it, the loop's code grew by two thirds and ran matmul_256 40% slower on the
+ * host with fewer instructions (bench/README.md, "Session 22"). */
+static __attribute__((noinline)) int end_of_cycle_ptx(tstate *S)
+{
+    return end_of_cycle_in(S, 1);
+}
+
+static __attribute__((noinline)) int end_of_cycle_general(tstate *S)
+{
+    return end_of_cycle_in(S, 0);
+}
+
 /* timing_event_loop, made twice: gto_ptx (a constant) 1 for GTO launches without control
  * codes whose instructions are 16 bytes without glue (PTX, vISA; not under --strict-hazards),
  * the common case, whose tests of the policy and the controls drop out and whose step is
@@ -734,7 +747,8 @@ static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_p
     for (;;) {
         uint32_t s = timing_cal_take_current(S->cal, S->key);
         if (s == TIMING_CAL_EMPTY) { /* the cycle's schedulers have had their turns */
-            if ((S->npark || S->nfreed) && end_of_cycle(S, gto_ptx))
+            if ((S->npark || S->nfreed) &&
+                (gto_ptx ? end_of_cycle_ptx(S) : end_of_cycle_general(S)))
                 return -1;
             if (S->stopped)
                 return 0;
