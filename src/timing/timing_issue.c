@@ -272,8 +272,8 @@ static inline __attribute__((always_inline)) int issue_steps(tstate *S, tsched *
 }
 
 /* Issues warp w's next instruction at cycle t on scheduler s (docs/timing.md, "Model"). One
- * that may touch what other SMs share (exec_xinsn_beyond_sm: the memory system below the SM,
- * atomics, printf, the clock, ...) takes its issue slot and the SM's memory-issue resource now
+ * that may touch what other SMs share (exec_xinsn_group_beyond_sm: the memory system below the
+ * SM, atomics, printf, the clock, ...) takes its issue slot and the SM's memory-issue resource now
  * but runs at the end of the cycle, after every SM's other instructions of the cycle, in
  * scheduler order (end_of_cycle_in): so what the SMs share sees the same order whichever host
  * thread runs which SM. Until then the warp is not ready. Returns 0, 1 when the instruction
