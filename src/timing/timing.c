@@ -219,44 +219,41 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
     return 0;
 }
 
-/* A warp finished at cycle `end`: it leaves the SM; its CTA retires with its last warp and the
- * grid's next CTA takes the slot. Returns 0 or -1 (host memory). */
-int timing_warp_finished(tstate *S, twarp *w, uint64_t end)
+void timing_warp_finished(tstate *S, twarp *w, uint64_t end)
 {
     w->done = 1;
     *w->rp = TIMING_NEVER;
     S->ts->warp_resident_cycles += end - w->start;
     tcta *c = w->cta;
-    uint32_t sm = (uint32_t)(c - S->ctas) / S->ctas_per_sm;
-    uint32_t slot = (uint32_t)(c - S->ctas) % S->ctas_per_sm;
+    uint32_t idx = (uint32_t)(c - S->ctas);
+    uint32_t sm = idx / S->ctas_per_sm, slot = idx % S->ctas_per_sm;
     warp_resident(S, sm, end, -1);
     if (end > S->end)
         S->end = end;
     if (--c->warps_left)
-        return 0;
+        return;
     c->busy = 0;
     exec_session_retire_cta(S->xs, sm, slot);
     if (S->ctas_started < S->total_ctas)
-        S->freed[S->nfreed++] = (tfreed){.sm = sm, .slot = slot, .at = end};
-    return 0;
+        S->freed[S->nfreed++] = (tfreed){.idx = idx, .at = end};
+}
+
+/* qsort's order of freed CTA slots: by slot index, so by SM, then slot. */
+static int freed_before(const void *a, const void *b)
+{
+    uint32_t x = ((const tfreed *)a)->idx, y = ((const tfreed *)b)->idx;
+    return (x > y) - (x < y);
 }
 
 int timing_start_freed(tstate *S)
 {
-    for (uint32_t i = 1; i < S->nfreed; i++) { /* by SM, then slot: a total order */
-        tfreed f = S->freed[i];
-        uint32_t j = i;
-        for (; j > 0 && (S->freed[j - 1].sm > f.sm ||
-                         (S->freed[j - 1].sm == f.sm && S->freed[j - 1].slot > f.slot));
-             j--)
-            S->freed[j] = S->freed[j - 1];
-        S->freed[j] = f;
-    }
     uint32_t n = S->nfreed;
     S->nfreed = 0;
+    qsort(S->freed, n, sizeof *S->freed, freed_before); /* rare: CTAs that ended this cycle */
     for (uint32_t i = 0; i < n && S->ctas_started < S->total_ctas; i++) {
         S->ctas_started++;
-        if (cta_start(S, S->freed[i].sm, S->freed[i].slot, S->freed[i].at))
+        uint32_t idx = S->freed[i].idx;
+        if (cta_start(S, idx / S->ctas_per_sm, idx % S->ctas_per_sm, S->freed[i].at))
             return -1;
     }
     return 0;
@@ -320,8 +317,7 @@ static size_t state_bytes(const tstate *S)
                    S->nsm * sizeof(tsm) + S->nsched * (sizeof(tsched) + 8) +
                    ncompact * (8 + 8 + 1 + 1) + nw * scoreboard_bytes(S) + 64 +
                    ((size_t)S->ninsns + S->nmore + 1) * sizeof(tinsn) +
-                   S->nsched * sizeof(tpark) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tfreed) +
-                   16;
+                   S->nsched * sizeof(tpark) + (size_t)S->nsm * S->ctas_per_sm * sizeof(tfreed);
     return bytes;
 }
 
@@ -382,7 +378,7 @@ static int state_alloc(tstate *S)
         w->next_stalls = S->own;
         b += per_warp;
     }
-    /* after the warps' scoreboards, so that those keep their place in the host's lines */
+    /* the current cycle's parked instructions and freed CTA slots (timing_issue.c) */
     S->park = (tpark *)b;
     b += S->nsched * sizeof(tpark);
     S->freed = (tfreed *)b;

@@ -100,7 +100,7 @@ typedef struct tpark {
 /* A CTA slot freed in the calendar's current cycle: the grid's next CTA starts in it at the
  * cycle's end (timing_start_freed). */
 typedef struct tfreed {
-    uint32_t sm, slot;
+    uint32_t idx;          /* the slot's index in tstate.ctas: SM x ctas_per_sm + slot */
     uint64_t at;           /* the cycle the CTA starts in: the one after its last warp ended */
 } tfreed;
 
@@ -241,8 +241,8 @@ static inline const tinsn *timing_insn_after(tstate *S, const tinsn *prev, const
 }
 /* Warp w finished at cycle `end` (the one after its last issue): it leaves its SM; when it was
  * its CTA's last, the CTA retires and its slot is noted for the grid's next CTA
- * (timing_start_freed). Returns 0. */
-int timing_warp_finished(tstate *S, twarp *w, uint64_t end);
+ * (timing_start_freed). */
+void timing_warp_finished(tstate *S, twarp *w, uint64_t end);
 /* Starts the grid's next CTAs in the CTA slots freed since the last call, in SM and slot order,
  * each at the cycle after its old CTA's last warp ended. Returns 0 or -1 (the executor ran out
  * of host memory). */
