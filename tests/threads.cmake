@@ -1,6 +1,8 @@
-# SMs on several host threads (docs/architecture.md, "SMs on several host threads"), labelled
-# `threads`: every committed launch file runs in the functional mode with one and with three host
-# threads, and the reports and JSON statistics must be byte-identical (tests/threads_same.sh).
+# SMs on several host threads (docs/architecture.md, "SMs on several host threads"; docs/timing.md,
+# "Host threads"), labelled `threads`: every committed launch file runs with one and with three
+# host threads, in the functional mode and under the timing model (GTO; LRR for the folders other
+# than tests/kernels), and the reports and JSON statistics must be byte-identical
+# (tests/threads_same.sh).
 set(GMS_THREADS_DIRS_kernels tests/kernels)
 set(GMS_THREADS_DIRS_others tests/twins tests/sass tests/hints tests/bulk tests/images
     tests/mbarrier tests/timing_ctrl tests/visa bench/kernels/small)
@@ -9,5 +11,15 @@ foreach(part kernels others)
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/threads_same.sh $<TARGET_FILE:gpumemsim>
                    ${GMS_THREADS_DIRS_${part}}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(threads.same.${part} PROPERTIES LABELS threads TIMEOUT 900)
+  add_test(NAME threads.same_timed.${part}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/threads_same.sh -f "--scheduler gto"
+                   $<TARGET_FILE:gpumemsim> ${GMS_THREADS_DIRS_${part}}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(threads.same.${part} threads.same_timed.${part}
+                       PROPERTIES LABELS threads TIMEOUT 900)
 endforeach()
+add_test(NAME threads.same_timed_lrr.others
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/threads_same.sh -f "--scheduler lrr"
+                 $<TARGET_FILE:gpumemsim> ${GMS_THREADS_DIRS_others}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(threads.same_timed_lrr.others PROPERTIES LABELS threads TIMEOUT 900)

@@ -1,12 +1,18 @@
 #!/bin/bash
 # SMs on several host threads give the results of one thread (docs/architecture.md, "SMs on
-# several host threads"): runs each launch file in the functional mode with --threads 1 and with
-# --threads 3 (more threads than this machine's cores, and an odd split of the SMs) and compares
-# the stdout report (values checked, printf output, faults) and the --json statistics byte for
-# byte. Prints one line per difference; exit status 1 when anything differs.
+# several host threads"; docs/timing.md, "Host threads"): runs each launch file with --threads 1
+# and with --threads 3 (more threads than this machine's cores, and an odd split of the SMs) and
+# compares the stdout report (values checked, printf output, faults) and the --json statistics
+# byte for byte. Prints one line per difference; exit status 1 when anything differs.
 #
-#   tests/threads_same.sh GPUMEMSIM DIR... (every launch file under the folders, repo-relative)
+#   tests/threads_same.sh [-f FLAGS] GPUMEMSIM DIR... (every launch file under the folders,
+#                         repo-relative)
+#
+# FLAGS: the run's mode, "--no-timing" (the functional mode, the default) or the timing model's
+# ("--scheduler gto", "--scheduler lrr").
 set -u
+flags=--no-timing
+if [ "${1:-}" = -f ]; then flags=$2; shift 2; fi
 bin=$(readlink -f "$1")
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +24,7 @@ n=0 bad=0
 for f in $files; do
     d=$(dirname "$f") tag=$(echo "$f" | tr '/' '_')
     for t in 1 3; do
-        (cd "$root/$d" && timeout 300 "$bin" run "$(basename "$f")" --no-timing --threads $t \
+        (cd "$root/$d" && timeout 300 "$bin" run "$(basename "$f")" $flags --threads $t \
             --quiet --json "$work/$tag.$t.json" >"$work/$tag.$t.out" 2>&1
          echo "rc=$?" >>"$work/$tag.$t.out")
     done
@@ -32,5 +38,5 @@ for f in $files; do
         fi
     fi
 done
-echo "threads_same: $n launch files, 1 and 3 host threads, $bad differences"
+echo "threads_same: $n launch files ($flags), 1 and 3 host threads, $bad differences"
 [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]

@@ -260,6 +260,42 @@ void exec_session_progress(exec_session *s);
  * everything. Returns exec_run's 0, 1 or -1. */
 int exec_session_close(exec_session *s, char **printf_out);
 
+/* ---- parts: the SMs of a session stepped on several host threads (exec_part.c) ----
+ * A part is a host thread's copy of the session's run state. A warp bound to a part
+ * (exec_warp_bind) counts its warp and thread instructions and per-instruction executions in the
+ * part, records its fault there, calls the part's access hook user and reads the part's clock;
+ * its memory accesses go through the part's tally of the memory system (memsys_tally_view), so
+ * it may run only work that stays in its SM (shared, constant and parameter accesses, instruction
+ * fetches; no instruction with exec_xinsn.beyond_sm). Several threads may step warps of
+ * different parts' SMs at once. For the rest, the caller binds the warp to the session itself
+ * and steps it on one thread while no part steps. A part's runaway budget is unlimited until set.
+ * The caller binds each warp after exec_session_start_cta (which binds it to the session). */
+typedef struct exec_part exec_part;
+/* A part of session s whose warps' access hook gets `access_user` and whose %clock reads
+ * *clock (NULL: the session's). Returns NULL when host memory ran out. */
+exec_part *exec_part_create(exec_session *s, void *access_user, const uint64_t *clock);
+/* The part's run state, for exec_session_take_stop and the budget functions below. */
+exec_session *exec_part_session(exec_part *p);
+/* Adds the part's warp and thread instruction counts to the session's statistics and zeroes
+ * them (one thread at a time, while no warp of the part steps). */
+void exec_part_gather(exec_session *s, exec_part *p);
+/* Gathers the part, adds its per-instruction executions and memory counters to the session's
+ * and frees it (NULL: nothing). */
+void exec_part_destroy(exec_session *s, exec_part *p);
+/* Binds warp w to part p (NULL: to session s itself). */
+void exec_warp_bind(exec_session *s, exec_warp *w, exec_part *p);
+/* When a warp of run state s (a session, or a part's: exec_part_session) faulted or ran out of
+ * host memory since the last call: copies the record into *out (OUT), clears it so that its
+ * other warps may step on, and returns 1 (fault) or -1 (host memory); 0: nothing. */
+int exec_session_take_stop(exec_session *s, exec_fault *out);
+/* Stops session s with the record f (exec_session_take_stop's): a fault, or with oom 1 a
+ * host-memory failure. Nothing when it stopped already. */
+void exec_session_stop_with(exec_session *s, const exec_fault *f, int oom);
+/* The warp instructions run state s may still issue before the runaway limit (EXEC-LIMIT-001):
+ * set, and what is left. */
+void exec_session_set_budget(exec_session *s, uint64_t budget);
+uint64_t exec_session_budget(const exec_session *s);
+
 /* Runs the next instruction of warp `w` (status READY) and says what it did in *info (OUT) and
  * in its result: the warp's status after the step (result & EXEC_STEP_STATUS, an
  * exec_warp_status) with the EXEC_STEP_* flags. A warp that is not READY issues nothing
@@ -301,6 +337,10 @@ uint64_t exec_program_place_code(exec_program *p, uint64_t origin);
  * overlap sharing a slot (docs/architecture.md, "Registers"). A warp's register file is this
  * many slots x 32 lanes x 8 bytes. 0 for a function without a body or out of range. */
 uint32_t exec_program_register_slots(const exec_program *p, uint32_t func);
+/* The instructions of function `func` as the executor runs them (the module's with register
+ * numbers replaced by slots): those exec_step reports (exec_step_info.insn). *n (OUT) gets their
+ * count; NULL and 0 for a function without a body or out of range. */
+const ir_insn *exec_program_insns(const exec_program *p, uint32_t func, uint32_t *n);
 
 /* Allocates and initialises the module's .global variables in `ms` and installs its .const bank,
  * as the first exec_run on `ms` does (runs after it find them in place): for callers that read

@@ -914,3 +914,9 @@ uint32_t exec_program_register_slots(const exec_program *p, uint32_t func)
 {
     return func < p->module->nfuncs ? p->funcs[func].reg_slots : 0;
 }
+
+const ir_insn *exec_program_insns(const exec_program *p, uint32_t func, uint32_t *n)
+{
+    *n = func < p->module->nfuncs && p->funcs[func].insns ? p->funcs[func].ir->ninsns : 0;
+    return *n ? p->funcs[func].insns : NULL;
+}

@@ -327,27 +327,8 @@ static void machine_of(const gms_device *dev, exec_machine *m)
     m->max_shared_per_cta = g->l1.max_shared_per_cta_bytes;
     m->shared_reserved_per_cta = g->l1.shared_reserved_per_cta_bytes;
     m->quantum = dev->quantum;
-    m->host_threads = 1;
-    if (!dev->timing) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        m->host_threads = dev->threads ? dev->threads : online > 0 ? (uint32_t)online : 1;
-    }
-}
-
-/* A timed launch with several host threads set explicitly (SIM-THREADS-001): the timing model
- * simulates the SMs on one thread. Returns 0 or -1 after reporting. */
-static int check_threads(const gms_module *m, const ir_func *fn, const gms_launch_config *c,
-                         diag_list *dl)
-{
-    const gms_device *dev = m->dev;
-    if (!dev->timing || dev->threads <= 1)
-        return 0;
-    where w = at_launch(m, fn, c);
-    diag_add(dl, DIAG_ERROR, "SIM-THREADS-001", w.file, w.line, w.col,
-             "%u host threads were asked for a timed launch; the timing model simulates the "
-             "SMs on one thread: run in the functional mode (--no-timing) or with one thread",
-             dev->threads);
-    return -1;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    m->host_threads = dev->threads ? dev->threads : online > 0 ? (uint32_t)online : 1;
 }
 
 /* What forward_progress needs besides the executor's counts. */
@@ -554,7 +535,7 @@ static gms_status launch(gms_module *m, const char *name, const gms_launch_confi
     if (st == GMS_OK && !fn)
         return GMS_ERR_NOT_FOUND;
     uint8_t *params = st == GMS_OK ? build_params(m, fn, c, &st, dl) : NULL;
-    if (st == GMS_OK && (check_limits(m, fn, c, dl) || check_threads(m, fn, c, dl)))
+    if (st == GMS_OK && check_limits(m, fn, c, dl))
         st = GMS_ERR_LAUNCH;
     if (st == GMS_OK)
         st = check_window(m, fn, c, dl);

@@ -184,6 +184,7 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
 {
     if (exec_session_start_cta(S->xs, sm, slot))
         return -1;
+    tstate *M = S->main;
     tcta *c = &S->ctas[sm * S->ctas_per_sm + slot];
     c->busy = 1;
     c->warps_left = S->warps_per_cta;
@@ -195,10 +196,12 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         if (w->ctrl)
             memset(w->ctrl, 0, sizeof *w->ctrl);
         w->ew = exec_session_warp(S->xs, sm, slot, i);
+        if (S->part)
+            exec_warp_bind(S->xs, w->ew, S->part);
         w->cta = c;
         w->start = w->charged = t;
         w->mem_done = t;
-        S->rage[w->cidx] = S->next_age++;
+        S->rage[w->cidx] = M->next_age++;
         w->blocked = w->done = w->yielding = 0;
         w->polls = 0;
         w->sched = sm * S->nsched_sm + j % S->nsched_sm;
@@ -226,16 +229,14 @@ void timing_warp_finished(tstate *S, twarp *w, uint64_t end)
     S->ts->warp_resident_cycles += end - w->start;
     tcta *c = w->cta;
     uint32_t idx = (uint32_t)(c - S->ctas);
-    uint32_t sm = idx / S->ctas_per_sm, slot = idx % S->ctas_per_sm;
-    warp_resident(S, sm, end, -1);
+    warp_resident(S, idx / S->ctas_per_sm, end, -1);
     if (end > S->end)
         S->end = end;
     if (--c->warps_left)
         return;
     c->busy = 0;
-    exec_session_retire_cta(S->xs, sm, slot);
-    if (S->ctas_started < S->total_ctas)
-        S->freed[S->nfreed++] = (tfreed){.idx = idx, .at = end};
+    /* the executor's slot is freed at the cycle's end, on one thread (timing_start_freed) */
+    S->freed[S->nfreed++] = (tfreed){.idx = idx, .at = end};
 }
 
 /* qsort's order of freed CTA slots: by slot index, so by SM, then slot. */
@@ -245,15 +246,29 @@ static int freed_before(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int timing_start_freed(tstate *S)
+int timing_start_freed(tstate *M)
 {
-    uint32_t n = S->nfreed;
-    S->nfreed = 0;
-    qsort(S->freed, n, sizeof *S->freed, freed_before); /* rare: CTAs that ended this cycle */
-    for (uint32_t i = 0; i < n && S->ctas_started < S->total_ctas; i++) {
-        S->ctas_started++;
-        uint32_t idx = S->freed[i].idx;
-        if (cta_start(S, idx / S->ctas_per_sm, idx % S->ctas_per_sm, S->freed[i].at))
+    tfreed *freed = M->freed;
+    uint32_t n = M->nfreed;
+    if (M->nparts > 1) { /* every part's, in one list */
+        freed = M->all_freed;
+        n = 0;
+        for (uint32_t p = 0; p < M->nparts; p++) {
+            tstate *P = M->parts[p];
+            memcpy(freed + n, P->freed, P->nfreed * sizeof *freed);
+            n += P->nfreed;
+            P->nfreed = 0;
+        }
+    }
+    M->nfreed = 0;
+    qsort(freed, n, sizeof *freed, freed_before); /* rare: CTAs that ended this cycle */
+    for (uint32_t i = 0; i < n; i++)
+        exec_session_retire_cta(M->xs, freed[i].idx / M->ctas_per_sm,
+                                freed[i].idx % M->ctas_per_sm);
+    for (uint32_t i = 0; i < n && M->ctas_started < M->total_ctas; i++) {
+        uint32_t idx = freed[i].idx, sm = idx / M->ctas_per_sm, slot = idx % M->ctas_per_sm;
+        M->ctas_started++;
+        if (cta_start(timing_part_of(M, sm * M->nsched_sm), sm, slot, freed[i].at))
             return -1;
     }
     return 0;
@@ -392,37 +407,55 @@ static int state_alloc(tstate *S)
     return 0;
 }
 
-/* Fills the launch's statistics once it ended. A launch that stopped early (a fault, a
- * deadlock) still has resident warps: their cycles up to the stop are charged too, so that the
- * stall reasons always sum to the resident warp-cycles. */
-static void finish_stats(tstate *S)
+/* Adds part P's counters, stall rows and ends to the main state M's. */
+static void merge_part(tstate *M, const tstate *P)
 {
-    uint64_t stop = S->now + 1;
-    for (size_t i = 0; S->warps && i < (size_t)S->nsm * S->warps_per_sm; i++) {
-        twarp *w = &S->warps[i];
+    for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) M->stalls[r] += P->stalls[r] + P->own[r];
+    for (uint32_t i = 0; P->insn_stalls && i < M->ninsns; i++)
+        for (unsigned r = 0; r < TIMING_STALL_COUNT; r++)
+            M->insn_stalls[i][r] += P->insn_stalls[i][r];
+    M->ts->warp_resident_cycles += P->ts->warp_resident_cycles;
+    M->ts->sm_active_cycles += P->ts->sm_active_cycles;
+    if (P->end > M->end)
+        M->end = P->end;
+    if (P->mem_end > M->mem_end)
+        M->mem_end = P->mem_end;
+}
+
+/* Fills the launch's statistics once it ended (M: the main state). A launch that stopped early
+ * (a fault, a deadlock) still has resident warps: their cycles up to the end of the cycle it
+ * stopped in are charged too, so that the stall reasons always sum to the resident
+ * warp-cycles. */
+static void finish_stats(tstate *M)
+{
+    uint64_t stop = M->cycle + 1;
+    for (size_t i = 0; M->warps && i < (size_t)M->nsm * M->warps_per_sm; i++) {
+        twarp *w = &M->warps[i];
         if (w->done)
             continue;
+        uint32_t sm = (uint32_t)(i / M->warps_per_sm);
+        tstate *P = timing_part_of(M, sm * M->nsched_sm);
         if (w->charged < stop)
-            timing_settle(S, w, stop);
-        S->ts->warp_resident_cycles += w->charged - w->start;
-        if (w->charged > S->end)
-            S->end = w->charged;
+            timing_settle(P, w, stop);
+        P->ts->warp_resident_cycles += w->charged - w->start;
+        if (w->charged > P->end)
+            P->end = w->charged;
         w->done = 1;
-        tcta *c = w->cta;
-        warp_resident(S, (uint32_t)((size_t)(c - S->ctas) / S->ctas_per_sm), w->charged, -1);
+        warp_resident(P, sm, w->charged, -1);
     }
+    for (uint32_t p = 1; p < M->nparts; p++) merge_part(M, M->parts[p]);
     /* Every charge went to a row: the instructions' rows (their growth in this launch) and
      * S->own sum to the totals. */
-    for (uint32_t i = 0; S->insns && S->insn_stalls && i < S->ninsns; i++)
-        if (S->insns[i].in)
-            for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->insn_stalls[i][r];
-    for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) S->stalls[r] += S->own[r];
-    timing_stats *ts = S->ts;
+    for (uint32_t i = 0; M->insns && M->insn_stalls && i < M->ninsns; i++)
+        if (M->insns[i].in)
+            for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) M->stalls[r] += M->insn_stalls[i][r];
+    for (unsigned r = 0; r < TIMING_STALL_COUNT; r++) M->stalls[r] += M->own[r];
+    timing_stats *ts = M->ts;
     ts->enabled = 1;
-    ts->cycles = S->end > S->mem_end ? S->end : S->mem_end;
-    ts->max_warps_per_sm = S->cfg->sm.max_warps_per_sm;
-    ts->sm_count = S->nsm;
-    ts->clock_mhz = S->cfg->sm.clock_mhz;
+    ts->cycles = M->end > M->mem_end ? M->end : M->mem_end;
+    ts->max_warps_per_sm = M->cfg->sm.max_warps_per_sm;
+    ts->sm_count = M->nsm;
+    ts->clock_mhz = M->cfg->sm.clock_mhz;
 }
 
 /* 1 when every resident warp is blocked or has polled an open mbarrier phase many times since
@@ -448,15 +481,169 @@ int timing_any_busy(const tstate *S)
     return 0;
 }
 
-static int start_grid(tstate *S)
+static int start_grid(tstate *M)
 {
-    for (uint32_t k = 0; k < S->ctas_per_sm; k++)
-        for (uint32_t sm = 0; sm < S->nsm && S->ctas_started < S->total_ctas; sm++) {
-            S->ctas_started++;
-            if (cta_start(S, sm, k, 0))
+    for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+        for (uint32_t sm = 0; sm < M->nsm && M->ctas_started < M->total_ctas; sm++) {
+            M->ctas_started++;
+            if (cta_start(timing_part_of(M, sm * M->nsched_sm), sm, k, 0))
                 return -1;
         }
     return 0;
+}
+
+/* Fills the record of every instruction of the module (the parts copy them, and several
+ * threads must not fill records as they go). */
+static void fill_all(tstate *M, const exec_program *p, const ir_module *mod)
+{
+    for (uint32_t f = 0; f < mod->nfuncs; f++) {
+        uint32_t n;
+        const ir_insn *insns = exec_program_insns(p, f, &n);
+        for (uint32_t i = 0; i < n; i++) timing_insn(M, &insns[i]);
+    }
+}
+
+/* Part P's copy of a record's stall row: P's own row of the same instruction, or P->own. */
+static uint64_t *part_row(const tstate *M, const tstate *P, uint64_t *row)
+{
+    if (!row || row == M->own)
+        return row ? (uint64_t *)P->own : NULL;
+    return P->insn_stalls[(timing_insn_stalls *)row - M->insn_stalls];
+}
+
+static void part_free(tstate *P)
+{
+    if (!P)
+        return;
+    if (P->cal) {
+        timing_cal_free(P->cal);
+        free(P->cal);
+    }
+    free(P->part_block);
+    free(P);
+}
+
+/* Part `index` of the main state M (index >= 1): a copy of M with its own calendar, records,
+ * stall rows, parked and freed lists, counters and executor part. NULL when host memory ran
+ * out. */
+static tstate *part_create(tstate *M, uint32_t index)
+{
+    tstate *P = malloc(sizeof *P);
+    if (!P)
+        return NULL;
+    *P = *M;
+    P->main = M;
+    P->index = index;
+    P->parts = NULL;
+    P->blocks = NULL;
+    P->eoc = NULL;
+    P->due = NULL;
+    P->due_mark = NULL;
+    P->all_freed = NULL;
+    P->part = NULL;
+    memset(&P->own_ts, 0, sizeof P->own_ts);
+    P->ts = &P->own_ts;
+    P->stalls = P->own_ts.stalls;
+    memset(P->own, 0, sizeof P->own);
+    size_t nrec = (size_t)M->ninsns + M->nmore + 1;
+    size_t rows = M->insn_stalls ? (size_t)M->ninsns * sizeof(timing_insn_stalls) : 0;
+    size_t bytes = nrec * sizeof(tinsn) + rows + M->nsched * sizeof(tpark) +
+                   (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
+    P->cal = calloc(1, sizeof *P->cal);
+    P->part_block = calloc(1, bytes);
+    if (!P->cal || !P->part_block) {
+        part_free(P);
+        return NULL;
+    }
+    timing_cal_reset(P->cal);
+    uint8_t *b = P->part_block;
+    P->insns = (tinsn *)b;
+    memcpy(P->insns, M->insns, nrec * sizeof(tinsn)); /* M->more follows M->insns */
+    P->more = P->insns + M->ninsns;
+    b += nrec * sizeof(tinsn);
+    P->insn_stalls = rows ? (timing_insn_stalls *)b : NULL;
+    b += rows;
+    P->park = (tpark *)b;
+    b += M->nsched * sizeof(tpark);
+    P->freed = (tfreed *)b;
+    for (size_t i = 0; i < nrec; i++) P->insns[i].stalls = part_row(M, P, P->insns[i].stalls);
+    for (unsigned i = 0; i < 2; i++) P->spare[i].stalls = part_row(M, P, P->spare[i].stalls);
+    P->part = exec_part_create(M->xs, &P->mi, &P->now);
+    if (!P->part) {
+        part_free(P);
+        return NULL;
+    }
+    P->run = exec_part_session(P->part);
+    return P;
+}
+
+/* Splits the main state M in n parts (n >= 1; n = 1: M alone, its warps bound to the session).
+ * Returns 0 or -1 (host memory). */
+static int parts_create(tstate *M, uint32_t n)
+{
+    M->main = M;
+    M->index = 0;
+    M->run = M->xs;
+    M->stop_s = UINT32_MAX;
+    M->parts = calloc(n, sizeof *M->parts);
+    size_t extra = M->nsched * (sizeof(tpark) + sizeof(uint32_t) + sizeof(uint64_t)) +
+                   (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
+    M->part_block = calloc(1, extra);
+    if (!M->parts || !M->part_block)
+        return -1;
+    uint8_t *b = M->part_block;
+    M->eoc = (tpark *)b;
+    b += M->nsched * sizeof(tpark);
+    M->all_freed = (tfreed *)b;
+    b += (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
+    M->due_mark = (uint64_t *)b;
+    b += M->nsched * sizeof(uint64_t);
+    M->due = (uint32_t *)b;
+    M->parts[0] = M;
+    M->nparts = 1;
+    if (n == 1)
+        return 0;
+    M->part = exec_part_create(M->xs, &M->mi, &M->now);
+    if (!M->part)
+        return -1;
+    M->run = exec_part_session(M->part);
+    for (uint32_t i = 1; i < n; i++) {
+        M->parts[i] = part_create(M, i);
+        if (!M->parts[i])
+            return -1;
+        M->nparts = i + 1;
+    }
+    M->nparts = n;
+    for (uint32_t i = 1; i < n; i++) M->parts[i]->nparts = n;
+    /* each warp slot's stall rows until its first instruction: its part's */
+    for (size_t i = 0; i < (size_t)M->nsm * M->warps_per_sm; i++)
+        M->warps[i].next_stalls =
+            timing_part_of(M, (uint32_t)(i / M->warps_per_sm) * M->nsched_sm)->own;
+    return 0;
+}
+
+/* Gives back the parts (their executor parts' counts go to the session). */
+static void parts_destroy(tstate *M)
+{
+    for (uint32_t i = 1; M->parts && i < M->nparts; i++) {
+        exec_part_destroy(M->xs, M->parts[i]->part);
+        part_free(M->parts[i]);
+    }
+    exec_part_destroy(M->xs, M->part);
+    free(M->parts);
+    free(M->part_block);
+}
+
+/* Host threads for a launch: those asked for, but no more than SMs or CTAs (more would only
+ * wait). */
+static uint32_t threads_for(const exec_machine *machine, uint32_t total_ctas)
+{
+    uint32_t n = machine->host_threads ? machine->host_threads : 1;
+    if (n > machine->sm_count)
+        n = machine->sm_count;
+    if (n > total_ctas)
+        n = total_ctas;
+    return n ? n : 1;
 }
 
 int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *ms,
@@ -466,7 +653,8 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
 {
     memset(ts, 0, sizeof *ts);
     tstate S = {.cfg = &tm->cfg, .mem = tm->mem, .policy = policy, .ts = ts,
-                .stalls = ts->stalls, .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total};
+                .stalls = ts->stalls, .insn_stalls = insn_stalls, .ninsns = mod->ninsns_total,
+                .nparts = 1};
     exec_launch el = *launch;
     el.on_access = timing_mem_on_access;
     el.access_user = &S.mi;
@@ -494,11 +682,22 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     scoreboard_size(p, mod, &S.nregs, &S.npreds);
     S.nmore = extra_insns(mod);
     S.sb_lines = S.nregs < 64 ? (S.nregs * (uint32_t)sizeof(uint64_t) + 63) / 64 : 8;
+    S.el = &el;
+    S.xstats = stats;
+    S.limit = launch->max_warp_instructions;
+    S.used0 = stats->warp_instructions;
+    /* the runaway limit is the model's to apply, in an order that does not depend on the host
+     * threads (timing_cycles) */
+    exec_session_set_budget(S.xs, UINT64_MAX);
     int ours = 0;
     if (state_alloc(&S) || timing_mio_init(&S.mio, &tm->cfg, S.nsm)) {
         ours = 1;
-    } else if (start_grid(&S) || timing_event_loop(&S) || S.oom) {
-        ours = !exec_session_stopped(S.xs);
+    } else {
+        fill_all(&S, p, mod);
+        if (parts_create(&S, threads_for(machine, S.total_ctas)))
+            ours = 1;
+        else if (start_grid(&S) || timing_cycles(&S) || S.oom)
+            ours = !exec_session_stopped(S.xs);
     }
     if (ours) {
         fault->rule = "TIMING-001";
@@ -507,6 +706,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
                  S.nsm, S.warps_per_sm);
     }
     finish_stats(&S);
+    parts_destroy(&S);
     pages_free(S.blocks, state_bytes(&S));
     free(S.ctrls);
     timing_mio_fini(&S.mio);

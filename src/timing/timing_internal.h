@@ -187,17 +187,70 @@ typedef struct tstate {
     tpark *park;                      /* nsched: the current cycle's instructions that reach
                                          beyond their SM, in issue order */
     uint32_t npark;
-    tfreed *freed;                    /* nsm x ctas_per_sm: the CTA slots freed in the current
+    tfreed *freed;                    /* the CTA slots of the part's SMs freed in the current
                                          cycle, in the order they were */
     uint32_t nfreed;
-    void *blocks;                     /* owned: everything above that was allocated */
+    void *blocks;                     /* owned (the main state's): everything above that was
+                                         allocated */
+    /* ---- the SMs on several host threads (docs/timing.md, "Host threads") ----
+     * The launch's state is split in parts, one per host thread: part p takes the SMs sm with
+     * sm % nparts == p, and has its own copy of this struct, sharing the arrays above that are
+     * per SM, scheduler or warp, but with its own calendar, instruction records and stall rows,
+     * memory-issue results, parked instructions, freed slots, counters and executor part. Part 0
+     * is the main state, which also holds what is the launch's: the CTAs started, warp ages,
+     * mbarrier epochs, the stuck flag, the current cycle, the runaway limit. */
+    struct tstate *main;              /* the main state (part 0; itself for part 0) */
+    struct tstate **parts;            /* the main state's: parts[0 .. nparts) */
+    uint32_t nparts, index;
+    exec_session *run;                /* what the part's warps step with for their SM's own
+                                         work: its executor part (exec_part_session), or with
+                                         one part the session itself */
+    exec_part *part;                  /* its executor part; NULL with one part (the warps stay
+                                         bound to the session) */
+    exec_launch *el;                  /* the main state's: the session's launch (whose
+                                         access_user the end of a cycle points at the part
+                                         whose warp it steps) */
+    uint64_t next;                    /* the next cycle the part's calendar serves (its current
+                                         one while it is served); TIMING_NEVER: none */
+    uint64_t cycle;                   /* the main state's: the cycle being served */
+    uint32_t stop_s;                  /* the lowest scheduler whose turn stopped the launch in the
+                                         current cycle's SM work; UINT32_MAX: none */
+    int stop_oom;                     /* that stop is a host-memory failure */
+    uint64_t limit;                   /* the main state's: the runaway limit in warp
+                                         instructions (0: none), and at the start of the run
+                                         the session's count; careful: the cycles near the limit
+                                         run as timing_cycles says, with budget_left */
+    uint64_t used0, budget_left;
+    uint8_t careful;
+    const exec_stats *xstats;         /* the main state's: the session's statistics */
+    tpark *eoc;                       /* the main state's, nsched: a cycle's parked instructions
+                                         of every part */
+    uint32_t *due;                    /* the main state's, nsched: a careful cycle's schedulers */
+    uint64_t *due_mark;               /* per scheduler: the cycle + 1 it was last put in due */
+    tfreed *all_freed;                /* the main state's, nsm x ctas_per_sm: every part's freed
+                                         slots of a cycle */
+    void *part_block;                 /* a part's (not the main state's) own allocations; its
+                                         calendar is its own too (the main state's is the
+                                         model's) */
+    timing_stats own_ts;              /* a part's statistics (ts points here) */
+    exec_fault stop_fault;            /* stop_s's record */
 } tstate;
 
+/* The part that runs scheduler s. */
+static inline tstate *timing_part_of(const tstate *M, uint32_t s)
+{
+    return M->nparts == 1 ? (tstate *)M : M->parts[(s / M->nsched_sm) % M->nparts];
+}
+
 /* timing_issue.c */
-/* The event loop: the scheduler with the earliest next cycle runs until none is left (or the
- * launch stopped, or no warp can go on: a deadlock, recorded in the session). Returns 0, or -1
- * when host memory ran out. */
-int timing_event_loop(tstate *S);
+/* The launch's cycles (M: the main state, its parts made): cycle by cycle, the least next cycle
+ * of any part's calendar, every part's SMs' own work of it (on the parts' host threads), then
+ * its end (end_of_cycle_in), until no scheduler is left, the launch stopped, or no warp can go
+ * on (a deadlock, recorded in the session); docs/timing.md, "Host threads". A stop in an SM's
+ * own work ends the launch with the cycle: the other schedulers' turns of that cycle still run,
+ * and the lowest scheduler's stop is the launch's. Near the runaway limit (M->limit) each cycle
+ * runs on this thread SM by SM. Returns 0, or -1 when host memory ran out. */
+int timing_cycles(tstate *M);
 /* 0 (the default): GTO launches without control codes run a copy of the event loop made for
  * them (the policy and the controls' tests left out); 1: every launch runs the general one.
  * For the twin test of the two (tests/unit/test_timing_core.c); nothing else sets it. */

@@ -3,8 +3,12 @@
  * instruction may issue (timing.h; docs/timing.md, "Scheduling"), and the event loop that runs
  * them. The loop is here, beside the issue, so that the compiler can inline the issue into it
  * and the scoreboard into the issue. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/gate.h"
 #include "exec/exec_step.h"
 #include "timing/timing_internal.h"
 #include "timing/timing_sb.h"
@@ -162,18 +166,19 @@ static void mem_issue(tstate *S, twarp *w, const ir_insn *in, int first)
  * phases only grows, so this says what a look after every issue would. */
 static void count_poll(tstate *S, twarp *w)
 {
+    tstate *M = S->main; /* polls run at a cycle's end, on one thread */
     uint64_t phases = exec_session_mbar_phases(S->xs);
-    if (phases != S->phases) {
-        S->phases = phases;
-        S->epoch++;
+    if (phases != M->phases) {
+        M->phases = phases;
+        M->epoch++;
     }
     w->yielding = 1;
-    if (w->poll_epoch != S->epoch) {
-        w->poll_epoch = S->epoch;
+    if (w->poll_epoch != M->epoch) {
+        w->poll_epoch = M->epoch;
         w->polls = 0;
     }
     if (++w->polls >= TIMING_POLLS_STUCK)
-        S->stuck = 1;
+        M->stuck = 1;
 }
 
 /* Steps warp w's next instruction (and the glue that belongs to it), issued at cycle t by
@@ -692,102 +697,382 @@ static inline __attribute__((always_inline)) void prefetch_parked(const tstate *
     prefetch_reads(w->regs, w->nx);
 }
 
-/* The end of the calendar's current cycle (docs/timing.md, "Model"): the instructions issued in
- * it that reach beyond their SM run, in scheduler order (SM, then its schedulers), each as its
- * issue would have run it (issue_steps, from the memory-issue cycle its issue took), and their
- * warps' next cycles are set; then the CTA slots freed in the cycle start the grid's next CTAs,
- * in SM and slot order. The order depends on the SMs, not on the calendar's, so the SMs' own
- * work of a cycle may be done in any order, or on any host thread. Returns 0 or -1 (host
- * memory); stops at a step that stopped the launch. */
-static inline __attribute__((always_inline)) int end_of_cycle_in(tstate *S, int gto_ptx)
+/* The end of cycle t (docs/timing.md, "The end of a cycle"; M the main state): the instructions
+ * issued in it that reach beyond their SM run, in scheduler order (SM, then its schedulers),
+ * each as its issue would have run it (issue_steps, from the memory-issue cycle its issue took,
+ * with its part's state), and their warps' next cycles are set; then the CTA slots freed in the
+ * cycle start the grid's next CTAs, in SM and slot order. The order depends on the SMs, not on
+ * the calendars or the host threads, so the SMs' own work of a cycle may be done in any order,
+ * on any host thread. With several parts each warp steps here bound to the session itself
+ * (exec_warp_bind), the session's access hook pointed at its part's results. Returns 0 or -1
+ * (host memory); stops at a step that stopped the launch (the session's fault). */
+static inline __attribute__((always_inline)) int end_of_cycle_in(tstate *M, int gto_ptx)
 {
+    tpark *park = M->park;
+    uint32_t n = M->npark;
+    if (M->nparts > 1) {
+        park = M->eoc;
+        n = 0;
+        for (uint32_t i = 0; i < M->nparts; i++) {
+            tstate *P = M->parts[i];
+            memcpy(park + n, P->park, P->npark * sizeof *park);
+            n += P->npark;
+            P->npark = 0;
+        }
+    }
+    M->npark = 0;
     /* at most one issue per scheduler and cycle: sorting by scheduler is a total order. By
      * hand, not qsort: this runs every cycle, for some 10 to 30 entries */
-    for (uint32_t i = 1; i < S->npark; i++) {
-        tpark p = S->park[i];
+    for (uint32_t i = 1; i < n; i++) {
+        tpark p = park[i];
         uint32_t j = i;
-        for (; j > 0 && S->park[j - 1].s > p.s; j--) S->park[j] = S->park[j - 1];
-        S->park[j] = p;
+        for (; j > 0 && park[j - 1].s > p.s; j--) park[j] = park[j - 1];
+        park[j] = p;
     }
-    for (uint32_t i = 0; i < S->npark && !S->stopped; i++) {
-        const tpark *p = &S->park[i];
-        if (i + 1 < S->npark)
-            prefetch_parked(S, S->park[i + 1].w);
-        tsched *q = &S->scheds[p->s];
-        S->now = p->t;
-        S->mi.sm = q->sm;
-        if (issue_steps(S, q, p->w, p->t, p->at, gto_ptx))
+    for (uint32_t i = 0; i < n; i++) {
+        const tpark *p = &park[i];
+        if (i + 1 < n)
+            prefetch_parked(M, park[i + 1].w);
+        tstate *P = timing_part_of(M, p->s);
+        tsched *q = &P->scheds[p->s];
+        P->now = M->now = p->t;
+        P->mi.sm = q->sm;
+        if (P->part) {
+            exec_warp_bind(M->xs, p->w->ew, NULL);
+            M->el->access_user = &P->mi;
+        }
+        if (__builtin_expect(M->careful, 0))
+            exec_session_set_budget(M->xs, M->budget_left);
+        if (issue_steps(P, q, p->w, p->t, p->at, gto_ptx))
             return -1;
-        turn_end(S, p->s, q, (size_t)p->s * S->per_sched, p->k, p->t);
+        if (__builtin_expect(M->careful, 0))
+            M->budget_left = exec_session_budget(M->xs);
+        if (P->part)
+            exec_warp_bind(M->xs, p->w->ew, P->part);
+        turn_end(P, p->s, q, (size_t)p->s * P->per_sched, p->k, p->t);
+        if (P->stopped)
+            return 0;
     }
-    S->npark = 0;
-    return timing_start_freed(S);
+    return timing_start_freed(M);
 }
 
-/* end_of_cycle_in, made twice (gto_ptx a constant, as for event_loop) and kept out of the event
- * loop: inlined into it, the loop's code grew by two thirds and ran matmul_256 40% slower on the
- * host with fewer instructions (bench/README.md, "Session 22"). */
-static __attribute__((noinline)) int end_of_cycle_ptx(tstate *S)
+/* end_of_cycle_in, made twice (gto_ptx a constant, as for serve_cycle) and kept out of the
+ * loop: inlined into the event loop, the loop's code grew by two thirds and ran matmul_256 40%
+ * slower on the host with fewer instructions (bench/README.md, "Session 22"). */
+static __attribute__((noinline)) int end_of_cycle_ptx(tstate *M)
 {
-    return end_of_cycle_in(S, 1);
+    return end_of_cycle_in(M, 1);
 }
 
-static __attribute__((noinline)) int end_of_cycle_general(tstate *S)
+static __attribute__((noinline)) int end_of_cycle_general(tstate *M)
 {
-    return end_of_cycle_in(S, 0);
+    return end_of_cycle_in(M, 0);
 }
 
-/* timing_event_loop, made twice: gto_ptx (a constant) 1 for GTO launches without control
- * codes whose instructions are 16 bytes without glue (PTX, vISA; not under --strict-hazards),
- * the common case, whose tests of the policy and the controls drop out and whose step is
- * inline (exec_step.h). */
-static inline __attribute__((always_inline)) int event_loop(tstate *S, int gto_ptx)
+/* Part P's scheduler s stopped the launch in its turn (a fault, or host memory) in an SM's own
+ * work of a cycle: the record is taken from the executor so that the part's other warps go on
+ * to the end of the cycle, and kept when s is the lowest scheduler that stopped in it
+ * (timing_cycles: the launch stops at that cycle's end, with that record). */
+static __attribute__((noinline, cold)) void hold_stop(tstate *P, uint32_t s)
 {
-    uint64_t events = 0; /* for the progress hook, which is cheap unless it is due */
+    exec_fault f;
+    P->stopped = 0;
+    int r = exec_session_take_stop(P->run, &f);
+    if (r && s < P->stop_s) {
+        P->stop_s = s;
+        P->stop_fault = f;
+        P->stop_oom = r < 0;
+    }
+}
+
+/* Part P's SMs' own work of cycle t (its calendar serves t): every due scheduler's turn, in the
+ * calendar's order. Returns 0, or -1 when host memory ran out. */
+static inline __attribute__((always_inline)) int serve_cycle(tstate *P, uint64_t t, int gto_ptx)
+{
     for (;;) {
-        uint32_t s = timing_cal_take_current(S->cal, S->key);
-        if (s == TIMING_CAL_EMPTY) { /* the cycle's schedulers have had their turns */
-            if ((S->npark || S->nfreed) &&
-                (gto_ptx ? end_of_cycle_ptx(S) : end_of_cycle_general(S)))
-                return -1;
-            if (S->stopped)
-                return 0;
-            /* A warp just reached TIMING_POLLS_STUCK polls (an mbarrier's, which runs at the
-             * cycle's end): looked at once every warp of the cycle has stepped. */
-            if (S->stuck) {
-                if (timing_polling_deadlock(S)) {
-                    exec_session_deadlock(S->xs);
-                    return 0;
-                }
-                S->stuck = 0;
-            }
-            s = timing_cal_take_slow(S->cal, S->key);
-        }
-        if (s == TIMING_CAL_OOM || S->oom)
-            return -1;
-        if (s == TIMING_CAL_EMPTY) {
-            if (S->ctas_started < S->total_ctas || timing_any_busy(S))
-                exec_session_deadlock(S->xs);
+        uint32_t s = timing_cal_take_current(P->cal, P->key);
+        if (s == TIMING_CAL_EMPTY)
             return 0;
-        }
-        uint64_t t = S->cal->now;
-        prefetch_ahead(S);
-        if (sched_run(S, s, t, gto_ptx))
+        prefetch_ahead(P);
+        if (sched_run(P, s, t, gto_ptx))
             return -1;
-        if (S->stopped)
-            return 0;
-        if ((++events & 4095u) == 0)
-            exec_session_progress(S->xs);
+        if (__builtin_expect(P->stopped, 0))
+            hold_stop(P, s);
     }
+}
+
+static __attribute__((noinline)) int serve_cycle_ptx(tstate *P, uint64_t t)
+{
+    return serve_cycle(P, t, 1);
+}
+
+static __attribute__((noinline)) int serve_cycle_general(tstate *P, uint64_t t)
+{
+    return serve_cycle(P, t, 0);
+}
+
+static int serve(tstate *P, uint64_t t, int gto_ptx)
+{
+    return gto_ptx ? serve_cycle_ptx(P, t) : serve_cycle_general(P, t);
+}
+
+/* A careful cycle t (timing_cycles: the runaway limit is near): every part's due schedulers on
+ * this thread, SM by SM in increasing order (each SM's in its calendar's order), each SM's
+ * work given what is left of the budget, so that the warp that meets the limit is the same
+ * whatever the threads. Returns 0 or -1 (host memory). */
+static __attribute__((noinline)) int careful_cycle(tstate *M, uint64_t t, int gto_ptx)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < M->nparts; i++) {
+        tstate *P = M->parts[i];
+        if (P->next != t)
+            continue;
+        for (uint32_t s; (s = timing_cal_take_current(P->cal, P->key)) != TIMING_CAL_EMPTY;)
+            if (M->due_mark[s] != t + 1) {
+                M->due_mark[s] = t + 1;
+                M->due[n++] = s;
+            }
+    }
+    /* stable: an SM's schedulers keep their calendar's order */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t s = M->due[i], j = i;
+        for (; j > 0 && M->due[j - 1] / M->nsched_sm > s / M->nsched_sm; j--)
+            M->due[j] = M->due[j - 1];
+        M->due[j] = s;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = M->due[i];
+        tstate *P = timing_part_of(M, s);
+        if (P->key[s] != t)
+            continue;
+        exec_session_set_budget(P->run, M->budget_left);
+        int rc = gto_ptx ? sched_run(P, s, t, 1) : sched_run(P, s, t, 0);
+        M->budget_left = exec_session_budget(P->run);
+        exec_session_set_budget(P->run, UINT64_MAX);
+        if (rc)
+            return -1;
+        if (P->stopped)
+            hold_stop(P, s);
+    }
+    return 0;
+}
+
+/* ---- the host threads ---- */
+
+/* The helpers of a launch on several host threads: thread p (p >= 1) runs part p's SM work of
+ * each cycle the main thread opens (timing_cycles). One hand-over per cycle: the main thread
+ * sets the cycle and bumps `go`; each helper runs its part when it is due and counts itself
+ * out of `left`, and the last one bumps `done`. */
+typedef struct tpool {
+    _Alignas(64) atomic_uint go;
+    atomic_uint go_sleepers;
+    uint64_t t;
+    int quit, gto_ptx;
+    _Alignas(64) atomic_uint left;
+    _Alignas(64) atomic_uint done;
+    atomic_uint done_sleepers;
+} tpool;
+
+typedef struct thelper {
+    tpool *pool;
+    tstate *P;
+    pthread_t thread;
+} thelper;
+
+static void *helper_main(void *arg)
+{
+    thelper *h = arg;
+    tpool *pool = h->pool;
+    tstate *P = h->P;
+    unsigned seen = 0;
+    for (;;) {
+        seen = gate_word_wait(&pool->go, &pool->go_sleepers, seen);
+        if (pool->quit)
+            return NULL;
+        if (P->next == pool->t && serve(P, pool->t, pool->gto_ptx))
+            P->oom = 1;
+        if (atomic_fetch_sub(&pool->left, 1) == 1)
+            gate_word_set(&pool->done, &pool->done_sleepers, seen);
+    }
+}
+
+/* The parts' SM work of cycle t on their threads, part 0's on this one. Returns 0 or -1. */
+static int parallel_cycle(tstate *M, tpool *pool, unsigned *seq, uint64_t t)
+{
+    pool->t = t;
+    atomic_store_explicit(&pool->left, M->nparts - 1, memory_order_relaxed);
+    gate_word_set(&pool->go, &pool->go_sleepers, ++*seq);
+    int rc = M->next == t ? serve(M, t, pool->gto_ptx) : 0;
+    /* the last helper sets `done` to this cycle's number */
+    for (unsigned d; (d = atomic_load_explicit(&pool->done, memory_order_acquire)) != *seq;)
+        gate_word_wait(&pool->done, &pool->done_sleepers, d);
+    return rc;
+}
+
+/* The next cycle part P's calendar serves (after its current one), its first entry left in
+ * place; TIMING_NEVER when none. Sets P->oom when host memory ran out. */
+static uint64_t next_cycle(tstate *P)
+{
+    uint32_t s = timing_cal_take_slow(P->cal, P->key);
+    if (s == TIMING_CAL_EMPTY)
+        return TIMING_NEVER;
+    if (s == TIMING_CAL_OOM) {
+        P->oom = 1;
+        return TIMING_NEVER;
+    }
+    P->cal->cur--; /* the entry taken: served again by the cycle's first take */
+    return P->cal->now;
+}
+
+/* Host threads beside this one that run parts (helpers[p - 1] runs part p). */
+static int helpers_start(tstate *M, tpool *pool, thelper *helpers)
+{
+    for (uint32_t p = 1; p < M->nparts; p++) {
+        helpers[p - 1] = (thelper){.pool = pool, .P = M->parts[p]};
+        if (pthread_create(&helpers[p - 1].thread, NULL, helper_main, &helpers[p - 1])) {
+            pool->quit = 1;
+            gate_word_bump(&pool->go, &pool->go_sleepers);
+            for (uint32_t q = 1; q < p; q++) pthread_join(helpers[q - 1].thread, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void helpers_stop(tstate *M, tpool *pool, thelper *helpers)
+{
+    pool->quit = 1;
+    gate_word_bump(&pool->go, &pool->go_sleepers);
+    for (uint32_t p = 1; p < M->nparts; p++) pthread_join(helpers[p - 1].thread, NULL);
+}
+
+/* The most warp instructions one cycle can issue: a turn per scheduler, each up to
+ * TIMING_RUN_AHEAD instructions ahead after its first (a parked one instead of them). */
+static uint64_t cycle_bound(const tstate *M)
+{
+    return (uint64_t)M->nsched * (TIMING_RUN_AHEAD + 1);
+}
+
+/* The lowest stop held in the cycle's SM work (hold_stop), made the session's. Returns 1 when
+ * there was one. */
+static int stop_held(tstate *M)
+{
+    tstate *low = NULL;
+    for (uint32_t i = 0; i < M->nparts; i++) {
+        tstate *P = M->parts[i];
+        if (P->stop_s != UINT32_MAX && (!low || P->stop_s < low->stop_s))
+            low = P;
+    }
+    if (!low)
+        return 0;
+    exec_session_stop_with(M->xs, &low->stop_fault, low->stop_oom);
+    return 1;
+}
+
+/* exec_session_deadlock, with every resident warp bound to the session first (the report
+ * faults one of them: the session's fault must get it). */
+static void deadlock(tstate *M)
+{
+    for (size_t i = 0; M->part && i < (size_t)M->nsm * M->warps_per_sm; i++)
+        if (M->warps[i].ew && M->warps[i].cta && M->warps[i].cta->busy)
+            exec_warp_bind(M->xs, M->warps[i].ew, NULL);
+    exec_session_deadlock(M->xs);
+}
+
+/* The cycles of the launch (M: the main state; its parts' SMs on as many host threads). */
+static int cycles(tstate *M, int gto_ptx)
+{
+    tpool pool = {.gto_ptx = gto_ptx};
+    thelper *helpers = NULL;
+    unsigned seq = 0;
+    int rc = 0;
+    if (M->nparts > 1) {
+        helpers = calloc(M->nparts - 1, sizeof *helpers);
+        if (!helpers || helpers_start(M, &pool, helpers)) {
+            free(helpers);
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < M->nparts; i++) M->parts[i]->next = next_cycle(M->parts[i]);
+    const exec_stats *stats = M->xstats;
+    for (;;) {
+        uint64_t t = TIMING_NEVER;
+        int oom = 0;
+        for (uint32_t i = 0; i < M->nparts; i++) {
+            tstate *P = M->parts[i];
+            oom |= P->oom;
+            if (P->next < t)
+                t = P->next;
+        }
+        if (oom) {
+            rc = -1;
+            break;
+        }
+        if (t == TIMING_NEVER) {
+            if (M->ctas_started < M->total_ctas || timing_any_busy(M))
+                deadlock(M);
+            break;
+        }
+        M->cycle = t;
+        /* Near the runaway limit the cycles run careful_cycle; up to then no cycle can reach
+         * it, and the budgets stay unlimited. */
+        if (M->limit && !M->careful &&
+            stats->warp_instructions - M->used0 + cycle_bound(M) >= M->limit) {
+            M->careful = 1;
+            uint64_t used = stats->warp_instructions - M->used0;
+            M->budget_left = used < M->limit ? M->limit - used : 0;
+        }
+        int r;
+        if (__builtin_expect(M->careful, 0))
+            r = careful_cycle(M, t, gto_ptx);
+        else if (M->nparts == 1)
+            r = serve(M, t, gto_ptx);
+        else
+            r = parallel_cycle(M, &pool, &seq, t);
+        if (r) {
+            rc = -1;
+            break;
+        }
+        /* a stop in the SMs' own work: the launch ends with this cycle, without its end */
+        if (__builtin_expect(stop_held(M), 0))
+            break;
+        if ((M->npark || M->nfreed || M->nparts > 1) &&
+            (gto_ptx ? end_of_cycle_ptx(M) : end_of_cycle_general(M))) {
+            rc = -1;
+            break;
+        }
+        if (exec_session_stopped(M->xs))
+            break;
+        for (uint32_t i = 1; i < M->nparts; i++) exec_part_gather(M->xs, M->parts[i]->part);
+        if (M->part)
+            exec_part_gather(M->xs, M->part);
+        exec_session_progress(M->xs);
+        /* A warp just reached TIMING_POLLS_STUCK polls (an mbarrier's, which runs at the
+         * cycle's end): looked at once every warp of the cycle has stepped. */
+        if (M->stuck) {
+            if (timing_polling_deadlock(M)) {
+                deadlock(M);
+                break;
+            }
+            M->stuck = 0;
+        }
+        for (uint32_t i = 0; i < M->nparts; i++)
+            if (M->parts[i]->next == t)
+                M->parts[i]->next = next_cycle(M->parts[i]);
+    }
+    if (M->nparts > 1)
+        helpers_stop(M, &pool, helpers);
+    free(helpers);
+    return rc;
 }
 
 int timing_event_loop_general_only;
 int timing_sched_rescan;
 
-int timing_event_loop(tstate *S)
+int timing_cycles(tstate *M)
 {
-    if (S->policy == TIMING_GTO && !S->use_ctrl &&
-        exec_session_layout(S->xs) == EXEC_LAYOUT_16 && !timing_event_loop_general_only)
-        return event_loop(S, 1);
-    return event_loop(S, 0);
+    if (M->policy == TIMING_GTO && !M->use_ctrl &&
+        exec_session_layout(M->xs) == EXEC_LAYOUT_16 && !timing_event_loop_general_only)
+        return cycles(M, 1);
+    return cycles(M, 0);
 }

@@ -156,35 +156,38 @@ static void test_saxpy_values_and_counters(void **state)
     assert_int_equal(gms_device_fault(f->dev, &(gms_fault){0}), GMS_ERR_NOT_FOUND);
 }
 
-/* GMS_SET_THREADS: 0 to 1024; a timed launch with more than one thread set is refused
- * (SIM-THREADS-001) and changes nothing. Functional launches on 1 and on 3 host threads give the
- * same values and counters: the second and third launches below find the same warm L2 (every
- * line of x and y), one runs on 1 thread and the other on 3. */
+/* GMS_SET_THREADS: 0 to 1024. Launches on 1 and on 3 host threads give the same values,
+ * counters and, under the timing model, the same cycles and stall reasons: in each mode the
+ * second and third launches below find the same warm L2 (every line of x and y), one runs on 1
+ * thread and the other on 3. */
 static void test_threads(void **state)
 {
     fixture *f = *state;
     static float y[N];
     write_inputs(f);
     assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, 1025, f->dl), GMS_ERR_ARGUMENT);
-    assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, 2, f->dl), GMS_OK);
     gms_arg args[4];
     gms_launch_config c = saxpy_launch(f, N, args, 4);
-    assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_ERR_LAUNCH);
-    assert_true(gms_diag_list_find(f->dl, "SIM-THREADS-001") >= 0);
-    assert_int_equal(gms_device_launch_count(f->dev), 0);
-    assert_int_equal(gms_device_set(f->dev, GMS_SET_TIMING, 0, f->dl), GMS_OK);
-    gms_launch_stats s[3];
-    for (unsigned k = 0; k < 3; k++) {
-        assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, k == 2 ? 3 : 1, f->dl), GMS_OK);
+    gms_launch_stats s[6];
+    for (unsigned k = 0; k < 6; k++) {
+        if (k == 3)
+            assert_int_equal(gms_device_set(f->dev, GMS_SET_TIMING, 0, f->dl), GMS_OK);
+        assert_int_equal(gms_device_set(f->dev, GMS_SET_THREADS, k % 3 == 2 ? 3 : 1, f->dl),
+                         GMS_OK);
         assert_int_equal(gms_module_launch(f->m, SAXPY, &c, f->dl), GMS_OK);
         assert_int_equal(gms_device_launch_stats(f->dev, k, &s[k]), GMS_OK);
         assert_int_equal(s[k].warp_instructions, 2560);
     }
     assert_int_equal(gms_device_read(f->dev, f->y, y, sizeof y, f->dl), GMS_OK);
     for (int i = 0; i < N; i++)
-        assert_true(y[i] == (float)(9 * i));
-    assert_int_equal(s[1].counters.l2.sector_hits, 1536);
-    assert_memory_equal(&s[1].counters, &s[2].counters, sizeof s[1].counters);
+        assert_true(y[i] == (float)(15 * i));
+    for (unsigned k = 1; k < 6; k += 3) {
+        assert_int_equal(s[k].counters.l2.sector_hits, 1536);
+        assert_memory_equal(&s[k].counters, &s[k + 1].counters, sizeof s[k].counters);
+        assert_memory_equal(&s[k].timing, &s[k + 1].timing, sizeof s[k].timing);
+    }
+    assert_true(s[1].timing.cycles > 0);
+    assert_int_equal(s[4].timing.cycles, 0);
 }
 
 static void test_unknown_preset(void **state)
