@@ -43,10 +43,12 @@ static void wake(atomic_uint *word)
 #endif
 }
 
-/* Waits while *word == value; `sleepers` counts the threads asleep on word. */
-static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value)
+/* Waits while *word == value, spinning `spins` times before it sleeps; `sleepers` counts the
+ * threads asleep on word. */
+static void wait_change_spin(atomic_uint *word, atomic_uint *sleepers, unsigned value,
+                             unsigned spins)
 {
-    for (int i = 0; i < SPINS; i++) {
+    for (unsigned i = 0; i < spins; i++) {
         if (atomic_load_explicit(word, memory_order_acquire) != value)
             return;
         relax();
@@ -57,6 +59,11 @@ static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value
             sleep_while(word, value);
         atomic_fetch_sub(sleepers, 1);
     }
+}
+
+static void wait_change(atomic_uint *word, atomic_uint *sleepers, unsigned value)
+{
+    wait_change_spin(word, sleepers, value, SPINS);
 }
 
 void gate_open_ranges(gate *g, const uint32_t *starts, uint32_t nranges)
@@ -125,6 +132,13 @@ int gate_claim(gate *g, uint32_t *item)
 unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen)
 {
     wait_change(word, sleepers, seen);
+    return atomic_load_explicit(word, memory_order_acquire);
+}
+
+unsigned gate_word_wait_spin(atomic_uint *word, atomic_uint *sleepers, unsigned seen,
+                             unsigned spins)
+{
+    wait_change_spin(word, sleepers, seen, spins);
     return atomic_load_explicit(word, memory_order_acquire);
 }
 

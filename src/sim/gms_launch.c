@@ -327,8 +327,14 @@ static void machine_of(const gms_device *dev, exec_machine *m)
     m->max_shared_per_cta = g->l1.max_shared_per_cta_bytes;
     m->shared_reserved_per_cta = g->l1.shared_reserved_per_cta_bytes;
     m->quantum = dev->quantum;
+    /* Unset, functional launches take a thread per CPU and timed ones one thread: the timing
+     * model hands over between its threads every cycle, which on hosts like the development
+     * machine costs more than the second core gives (docs/timing.md, "Host threads"). */
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    m->host_threads = dev->threads ? dev->threads : online > 0 ? (uint32_t)online : 1;
+    m->host_threads = dev->threads ? dev->threads
+                      : dev->timing ? 1
+                      : online > 0  ? (uint32_t)online
+                                    : 1;
 }
 
 /* What forward_progress needs besides the executor's counts. */

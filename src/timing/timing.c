@@ -586,10 +586,11 @@ static int parts_create(tstate *M, uint32_t n)
     M->run = M->xs;
     M->stop_s = UINT32_MAX;
     M->parts = calloc(n, sizeof *M->parts);
+    M->part_by_sm = calloc(M->nsm, sizeof *M->part_by_sm);
     size_t extra = M->nsched * (sizeof(tpark) + sizeof(uint32_t) + sizeof(uint64_t)) +
                    (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
     M->part_block = calloc(1, extra);
-    if (!M->parts || !M->part_block)
+    if (!M->parts || !M->part_by_sm || !M->part_block)
         return -1;
     uint8_t *b = M->part_block;
     M->eoc = (tpark *)b;
@@ -615,6 +616,16 @@ static int parts_create(tstate *M, uint32_t n)
     }
     M->nparts = n;
     for (uint32_t i = 1; i < n; i++) M->parts[i]->nparts = n;
+    /* Blocks of consecutive SMs, so that no host cache line of the per-SM and per-scheduler
+     * arrays but those at a block's edge is written by two threads, and the end of a cycle's
+     * order (by scheduler) takes the parts one after the other. The grid's CTAs only ever run
+     * on its first min(CTAs, SMs) SMs (start_grid, and freed slots take the next ones): those are
+     * split evenly, the last part also taking the SMs that stay idle. */
+    uint32_t active = M->total_ctas < M->nsm ? M->total_ctas : M->nsm;
+    for (uint32_t sm = 0; sm < M->nsm; sm++) {
+        uint32_t p = sm < active ? (uint32_t)((uint64_t)sm * n / active) : n - 1;
+        M->part_by_sm[sm] = M->parts[p];
+    }
     /* each warp slot's stall rows until its first instruction: its part's */
     for (size_t i = 0; i < (size_t)M->nsm * M->warps_per_sm; i++)
         M->warps[i].next_stalls =
@@ -631,6 +642,7 @@ static void parts_destroy(tstate *M)
     }
     exec_part_destroy(M->xs, M->part);
     free(M->parts);
+    free(M->part_by_sm);
     free(M->part_block);
 }
 

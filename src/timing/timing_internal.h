@@ -193,14 +193,15 @@ typedef struct tstate {
     void *blocks;                     /* owned (the main state's): everything above that was
                                          allocated */
     /* ---- the SMs on several host threads (docs/timing.md, "Host threads") ----
-     * The launch's state is split in parts, one per host thread: part p takes the SMs sm with
-     * sm % nparts == p, and has its own copy of this struct, sharing the arrays above that are
+     * The launch's state is split in parts, one per host thread: part p takes a block of
+     * consecutive SMs (timing.c, parts_create), and has its own copy of this struct, sharing the arrays above that are
      * per SM, scheduler or warp, but with its own calendar, instruction records and stall rows,
      * memory-issue results, parked instructions, freed slots, counters and executor part. Part 0
      * is the main state, which also holds what is the launch's: the CTAs started, warp ages,
      * mbarrier epochs, the stuck flag, the current cycle, the runaway limit. */
     struct tstate *main;              /* the main state (part 0; itself for part 0) */
     struct tstate **parts;            /* the main state's: parts[0 .. nparts) */
+    struct tstate **part_by_sm;       /* the main state's: the part of each SM */
     uint32_t nparts, index;
     exec_session *run;                /* what the part's warps step with for their SM's own
                                          work: its executor part (exec_part_session), or with
@@ -239,7 +240,7 @@ typedef struct tstate {
 /* The part that runs scheduler s. */
 static inline tstate *timing_part_of(const tstate *M, uint32_t s)
 {
-    return M->nparts == 1 ? (tstate *)M : M->parts[(s / M->nsched_sm) % M->nparts];
+    return M->nparts == 1 ? (tstate *)M : M->part_by_sm[s / M->nsched_sm];
 }
 
 /* timing_issue.c */

@@ -697,30 +697,17 @@ static inline __attribute__((always_inline)) void prefetch_parked(const tstate *
     prefetch_reads(w->regs, w->nx);
 }
 
-/* The end of cycle t (docs/timing.md, "The end of a cycle"; M the main state): the instructions
- * issued in it that reach beyond their SM run, in scheduler order (SM, then its schedulers),
+/* The instructions of cycle t that reach beyond their SM (docs/timing.md, "The end of a
+ * cycle"; M the main state), park[0 .. n), run in scheduler order (SM, then its schedulers):
  * each as its issue would have run it (issue_steps, from the memory-issue cycle its issue took,
- * with its part's state), and their warps' next cycles are set; then the CTA slots freed in the
- * cycle start the grid's next CTAs, in SM and slot order. The order depends on the SMs, not on
- * the calendars or the host threads, so the SMs' own work of a cycle may be done in any order,
- * on any host thread. With several parts each warp steps here bound to the session itself
- * (exec_warp_bind), the session's access hook pointed at its part's results. Returns 0 or -1
- * (host memory); stops at a step that stopped the launch (the session's fault). */
-static inline __attribute__((always_inline)) int end_of_cycle_in(tstate *M, int gto_ptx)
+ * with its part's state), and their warps' next cycles are set. The order depends on the SMs,
+ * not on the calendars or the host threads, so the SMs' own work of a cycle may be done in any
+ * order, on any host thread. With several parts each warp steps here bound to the session
+ * itself (exec_warp_bind), the session's access hook pointed at its part's results. Returns 0,
+ * 1 at a step that stopped the launch (the session's fault), or -1 (host memory). */
+static inline __attribute__((always_inline)) int parks_in(tstate *M, tpark *park, uint32_t n,
+                                                          int gto_ptx)
 {
-    tpark *park = M->park;
-    uint32_t n = M->npark;
-    if (M->nparts > 1) {
-        park = M->eoc;
-        n = 0;
-        for (uint32_t i = 0; i < M->nparts; i++) {
-            tstate *P = M->parts[i];
-            memcpy(park + n, P->park, P->npark * sizeof *park);
-            n += P->npark;
-            P->npark = 0;
-        }
-    }
-    M->npark = 0;
     /* at most one issue per scheduler and cycle: sorting by scheduler is a total order. By
      * hand, not qsort: this runs every cycle, for some 10 to 30 entries */
     for (uint32_t i = 1; i < n; i++) {
@@ -751,22 +738,51 @@ static inline __attribute__((always_inline)) int end_of_cycle_in(tstate *M, int 
             exec_warp_bind(M->xs, p->w->ew, P->part);
         turn_end(P, p->s, q, (size_t)p->s * P->per_sched, p->k, p->t);
         if (P->stopped)
-            return 0;
+            return 1;
     }
+    return 0;
+}
+
+/* parks_in, made twice (gto_ptx a constant, as for serve_cycle) and kept out of the loop:
+ * inlined into the event loop, the loop's code grew by two thirds and ran matmul_256 40% slower
+ * on the host with fewer instructions (bench/README.md, "Session 22"). */
+static __attribute__((noinline)) int parks_ptx(tstate *M, tpark *park, uint32_t n)
+{
+    return parks_in(M, park, n, 1);
+}
+
+static __attribute__((noinline)) int parks_general(tstate *M, tpark *park, uint32_t n)
+{
+    return parks_in(M, park, n, 0);
+}
+
+static int parks(tstate *M, tpark *park, uint32_t n, int gto_ptx)
+{
+    return gto_ptx ? parks_ptx(M, park, n) : parks_general(M, park, n);
+}
+
+/* The end of the current cycle on this thread: every part's parked instructions (parks_in),
+ * then the CTA slots freed in the cycle start the grid's next CTAs, in SM and slot order
+ * (timing_start_freed). Returns 0 (also when a step stopped the launch) or -1 (host memory). */
+static int end_of_cycle(tstate *M, int gto_ptx)
+{
+    tpark *park = M->park;
+    uint32_t n = M->npark;
+    if (M->nparts > 1) {
+        park = M->eoc;
+        n = 0;
+        for (uint32_t i = 0; i < M->nparts; i++) {
+            tstate *P = M->parts[i];
+            memcpy(park + n, P->park, P->npark * sizeof *park);
+            n += P->npark;
+            P->npark = 0;
+        }
+    }
+    M->npark = 0;
+    int rc = n ? parks(M, park, n, gto_ptx) : 0;
+    if (rc)
+        return rc < 0 ? -1 : 0;
     return timing_start_freed(M);
-}
-
-/* end_of_cycle_in, made twice (gto_ptx a constant, as for serve_cycle) and kept out of the
- * loop: inlined into the event loop, the loop's code grew by two thirds and ran matmul_256 40%
- * slower on the host with fewer instructions (bench/README.md, "Session 22"). */
-static __attribute__((noinline)) int end_of_cycle_ptx(tstate *M)
-{
-    return end_of_cycle_in(M, 1);
-}
-
-static __attribute__((noinline)) int end_of_cycle_general(tstate *M)
-{
-    return end_of_cycle_in(M, 0);
 }
 
 /* Part P's scheduler s stopped the launch in its turn (a fault, or host memory) in an SM's own
@@ -859,56 +875,6 @@ static __attribute__((noinline)) int careful_cycle(tstate *M, uint64_t t, int gt
 
 /* ---- the host threads ---- */
 
-/* The helpers of a launch on several host threads: thread p (p >= 1) runs part p's SM work of
- * each cycle the main thread opens (timing_cycles). One hand-over per cycle: the main thread
- * sets the cycle and bumps `go`; each helper runs its part when it is due and counts itself
- * out of `left`, and the last one bumps `done`. */
-typedef struct tpool {
-    _Alignas(64) atomic_uint go;
-    atomic_uint go_sleepers;
-    uint64_t t;
-    int quit, gto_ptx;
-    _Alignas(64) atomic_uint left;
-    _Alignas(64) atomic_uint done;
-    atomic_uint done_sleepers;
-} tpool;
-
-typedef struct thelper {
-    tpool *pool;
-    tstate *P;
-    pthread_t thread;
-} thelper;
-
-static void *helper_main(void *arg)
-{
-    thelper *h = arg;
-    tpool *pool = h->pool;
-    tstate *P = h->P;
-    unsigned seen = 0;
-    for (;;) {
-        seen = gate_word_wait(&pool->go, &pool->go_sleepers, seen);
-        if (pool->quit)
-            return NULL;
-        if (P->next == pool->t && serve(P, pool->t, pool->gto_ptx))
-            P->oom = 1;
-        if (atomic_fetch_sub(&pool->left, 1) == 1)
-            gate_word_set(&pool->done, &pool->done_sleepers, seen);
-    }
-}
-
-/* The parts' SM work of cycle t on their threads, part 0's on this one. Returns 0 or -1. */
-static int parallel_cycle(tstate *M, tpool *pool, unsigned *seq, uint64_t t)
-{
-    pool->t = t;
-    atomic_store_explicit(&pool->left, M->nparts - 1, memory_order_relaxed);
-    gate_word_set(&pool->go, &pool->go_sleepers, ++*seq);
-    int rc = M->next == t ? serve(M, t, pool->gto_ptx) : 0;
-    /* the last helper sets `done` to this cycle's number */
-    for (unsigned d; (d = atomic_load_explicit(&pool->done, memory_order_acquire)) != *seq;)
-        gate_word_wait(&pool->done, &pool->done_sleepers, d);
-    return rc;
-}
-
 /* The next cycle part P's calendar serves (after its current one), its first entry left in
  * place; TIMING_NEVER when none. Sets P->oom when host memory ran out. */
 static uint64_t next_cycle(tstate *P)
@@ -922,6 +888,138 @@ static uint64_t next_cycle(tstate *P)
     }
     P->cal->cur--; /* the entry taken: served again by the cycle's first take */
     return P->cal->now;
+}
+
+/* The lowest stop held in the cycle's SM work (hold_stop), made the session's. Returns 1 when
+ * there was one. */
+static int stop_held(tstate *M)
+{
+    tstate *low = NULL;
+    for (uint32_t i = 0; i < M->nparts; i++) {
+        tstate *P = M->parts[i];
+        if (P->stop_s != UINT32_MAX && (!low || P->stop_s < low->stop_s))
+            low = P;
+    }
+    if (!low)
+        return 0;
+    exec_session_stop_with(M->xs, &low->stop_fault, low->stop_oom);
+    return 1;
+}
+
+/* Pauses a thread spins at a hand-over before it sleeps: a cycle's parts take some 5 to 30
+ * microseconds (bench/README.md, "Session 23"), and a futex sleep and wake cost more on the
+ * development machine than the spin (matmul_256 on two threads: 1.5 times the seconds with 100
+ * pauses, some 3 microseconds, instead of 4096). */
+enum { TIMING_HANDOVER_SPINS = 4096 };
+
+/* The helpers of a launch on several host threads (docs/timing.md, "Host threads"): thread p
+ * (p >= 1) runs part p. Two hand-overs per cycle. The main thread sets the cycle and bumps `go`;
+ * every part runs its SMs' own work of it, and the last helper to finish sets `done`. Then the
+ * parts run their parked instructions one after the other, in part order (the parts are blocks
+ * of consecutive SMs, so that is scheduler order), each on its own thread: `turn` (the cycle's
+ * number << 8 | the part whose turn it is) goes from part to part and back to the main thread
+ * (nparts). `halt`: a step stopped the launch (or host memory ran out); the parts after it leave
+ * their parked instructions. */
+typedef struct tpool {
+    _Alignas(64) atomic_uint go;
+    atomic_uint go_sleepers;
+    uint64_t t;
+    int quit, gto_ptx;
+    _Alignas(64) atomic_uint left;
+    _Alignas(64) atomic_uint done;
+    atomic_uint done_sleepers;
+    _Alignas(64) atomic_uint turn;
+    atomic_uint turn_sleepers;
+    int halt;
+} tpool;
+
+typedef struct thelper {
+    tpool *pool;
+    tstate *P;
+    pthread_t thread;
+} thelper;
+
+/* Waits until *word == want (acquire). */
+static void wait_for(atomic_uint *word, atomic_uint *sleepers, unsigned want)
+{
+    for (unsigned v; (v = atomic_load_explicit(word, memory_order_acquire)) != want;)
+        gate_word_wait_spin(word, sleepers, v, TIMING_HANDOVER_SPINS);
+}
+
+/* Part P's turn at the end of the current cycle: its parked instructions (unless the launch
+ * halted), then its next cycle when no CTA slot of its SMs was freed (the CTA starts, on the
+ * main thread after every turn, may add to its calendar: it looks then). */
+static void part_turn(tpool *pool, tstate *P)
+{
+    tstate *M = P->main;
+    if (!pool->halt && P->npark) {
+        int rc = parks(M, P->park, P->npark, pool->gto_ptx);
+        if (rc < 0)
+            P->oom = 1;
+        if (rc)
+            pool->halt = 1;
+    }
+    P->npark = 0;
+    if (!pool->halt && !P->nfreed)
+        P->next = next_cycle(P);
+}
+
+static void *helper_main(void *arg)
+{
+    thelper *h = arg;
+    tpool *pool = h->pool;
+    tstate *P = h->P;
+    unsigned seen = 0;
+    for (;;) {
+        seen = gate_word_wait_spin(&pool->go, &pool->go_sleepers, seen, TIMING_HANDOVER_SPINS);
+        if (pool->quit)
+            return NULL;
+        uint64_t t = pool->t;
+        int due = P->next == t;
+        if (due && serve(P, t, pool->gto_ptx))
+            P->oom = 1;
+        if (atomic_fetch_sub(&pool->left, 1) == 1)
+            gate_word_set(&pool->done, &pool->done_sleepers, seen);
+        /* the turn, or the main thread ending the cycle early (turn = seq << 8 | 0xff) */
+        unsigned mine = seen << 8 | P->index, stop = seen << 8 | 0xff;
+        for (unsigned v; (v = atomic_load_explicit(&pool->turn, memory_order_acquire)) != mine &&
+                         v != stop;)
+            gate_word_wait_spin(&pool->turn, &pool->turn_sleepers, v, TIMING_HANDOVER_SPINS);
+        if (atomic_load_explicit(&pool->turn, memory_order_acquire) == stop)
+            continue;
+        if (due)
+            part_turn(pool, P);
+        gate_word_set(&pool->turn, &pool->turn_sleepers, seen << 8 | (P->index + 1));
+    }
+}
+
+/* A cycle t on the parts' threads, up to its CTA starts: the SMs' own work, then (no stop held)
+ * the parked instructions part after part. Returns 0, 1 when the launch stops with the SMs'
+ * work (a stop held) or a parked step, or -1 (host memory). */
+static int ring_cycle(tstate *M, tpool *pool, unsigned *seq, uint64_t t)
+{
+    unsigned n = ++*seq & 0xffffff; /* turn holds it << 8 */
+    pool->t = t;
+    pool->halt = 0;
+    atomic_store_explicit(&pool->left, M->nparts - 1, memory_order_relaxed);
+    gate_word_set(&pool->go, &pool->go_sleepers, n);
+    int due = M->next == t;
+    int rc = due ? serve(M, t, pool->gto_ptx) : 0;
+    wait_for(&pool->done, &pool->done_sleepers, n);
+    int oom = rc;
+    for (uint32_t i = 1; i < M->nparts; i++) oom |= M->parts[i]->oom;
+    if (oom || stop_held(M)) {
+        gate_word_set(&pool->turn, &pool->turn_sleepers, n << 8 | 0xff);
+        return oom ? -1 : 1;
+    }
+    if (due)
+        part_turn(pool, M);
+    gate_word_set(&pool->turn, &pool->turn_sleepers, n << 8 | 1);
+    wait_for(&pool->turn, &pool->turn_sleepers, n << 8 | M->nparts);
+    for (uint32_t i = 0; i < M->nparts; i++)
+        if (M->parts[i]->oom)
+            return -1;
+    return pool->halt ? 1 : 0;
 }
 
 /* Host threads beside this one that run parts (helpers[p - 1] runs part p). */
@@ -953,22 +1051,6 @@ static uint64_t cycle_bound(const tstate *M)
     return (uint64_t)M->nsched * (TIMING_RUN_AHEAD + 1);
 }
 
-/* The lowest stop held in the cycle's SM work (hold_stop), made the session's. Returns 1 when
- * there was one. */
-static int stop_held(tstate *M)
-{
-    tstate *low = NULL;
-    for (uint32_t i = 0; i < M->nparts; i++) {
-        tstate *P = M->parts[i];
-        if (P->stop_s != UINT32_MAX && (!low || P->stop_s < low->stop_s))
-            low = P;
-    }
-    if (!low)
-        return 0;
-    exec_session_stop_with(M->xs, &low->stop_fault, low->stop_oom);
-    return 1;
-}
-
 /* exec_session_deadlock, with every resident warp bound to the session first (the report
  * faults one of them: the session's fault must get it). */
 static void deadlock(tstate *M)
@@ -978,6 +1060,16 @@ static void deadlock(tstate *M)
             exec_warp_bind(M->xs, M->warps[i].ew, NULL);
     exec_session_deadlock(M->xs);
 }
+
+/* Adds the parts' instruction counts to the session's (exec_part_gather), for the progress
+ * hook and the runaway limit. */
+static void gather(tstate *M)
+{
+    for (uint32_t i = 0; M->part && i < M->nparts; i++) exec_part_gather(M->xs, M->parts[i]->part);
+}
+
+/* Cycles between two gathers of the parts' counts, when the runaway limit is far. */
+enum { TIMING_GATHER_CYCLES = 256 };
 
 /* The cycles of the launch (M: the main state; its parts' SMs on as many host threads). */
 static int cycles(tstate *M, int gto_ptx)
@@ -995,6 +1087,7 @@ static int cycles(tstate *M, int gto_ptx)
     }
     for (uint32_t i = 0; i < M->nparts; i++) M->parts[i]->next = next_cycle(M->parts[i]);
     const exec_stats *stats = M->xstats;
+    uint64_t since_gather = 0;
     for (;;) {
         uint64_t t = TIMING_NEVER;
         int oom = 0;
@@ -1014,38 +1107,60 @@ static int cycles(tstate *M, int gto_ptx)
             break;
         }
         M->cycle = t;
-        /* Near the runaway limit the cycles run careful_cycle; up to then no cycle can reach
-         * it, and the budgets stay unlimited. */
+        /* Near the runaway limit the cycles run careful_cycle on this thread; up to then no
+         * cycle can reach it, and the budgets stay unlimited. The parts' counts are gathered
+         * every TIMING_GATHER_CYCLES cycles, and every cycle once the limit could be reached
+         * before the next gather. */
+        since_gather++;
         if (M->limit && !M->careful &&
-            stats->warp_instructions - M->used0 + cycle_bound(M) >= M->limit) {
-            M->careful = 1;
+            stats->warp_instructions - M->used0 + since_gather * cycle_bound(M) >= M->limit) {
+            gather(M);
+            since_gather = 0;
             uint64_t used = stats->warp_instructions - M->used0;
-            M->budget_left = used < M->limit ? M->limit - used : 0;
+            if (used + cycle_bound(M) >= M->limit) {
+                M->careful = 1;
+                M->budget_left = used < M->limit ? M->limit - used : 0;
+            }
         }
         int r;
-        if (__builtin_expect(M->careful, 0))
-            r = careful_cycle(M, t, gto_ptx);
-        else if (M->nparts == 1)
-            r = serve(M, t, gto_ptx);
-        else
-            r = parallel_cycle(M, &pool, &seq, t);
-        if (r) {
-            rc = -1;
-            break;
+        if (__builtin_expect(M->careful, 0) || M->nparts == 1) {
+            /* every part on this thread: its SMs' own work, then the cycle's end */
+            r = M->careful ? careful_cycle(M, t, gto_ptx) : serve(M, t, gto_ptx);
+            if (r) {
+                rc = -1;
+                break;
+            }
+            /* a stop in the SMs' own work: the launch ends with this cycle, without its end */
+            if (__builtin_expect(stop_held(M), 0))
+                break;
+            if ((M->npark || M->nfreed || M->nparts > 1) && end_of_cycle(M, gto_ptx)) {
+                rc = -1;
+                break;
+            }
+            if (exec_session_stopped(M->xs))
+                break;
+            for (uint32_t i = 0; i < M->nparts; i++)
+                if (M->parts[i]->next == t)
+                    M->parts[i]->next = next_cycle(M->parts[i]);
+        } else {
+            r = ring_cycle(M, &pool, &seq, t);
+            if (r) {
+                rc = r < 0 ? -1 : 0;
+                break;
+            }
+            if (timing_start_freed(M)) {
+                rc = -1;
+                break;
+            }
+            /* the parts whose CTA slots were freed look for their next cycle after the starts */
+            for (uint32_t i = 0; i < M->nparts; i++)
+                if (M->parts[i]->next == t)
+                    M->parts[i]->next = next_cycle(M->parts[i]);
         }
-        /* a stop in the SMs' own work: the launch ends with this cycle, without its end */
-        if (__builtin_expect(stop_held(M), 0))
-            break;
-        if ((M->npark || M->nfreed || M->nparts > 1) &&
-            (gto_ptx ? end_of_cycle_ptx(M) : end_of_cycle_general(M))) {
-            rc = -1;
-            break;
+        if (since_gather >= TIMING_GATHER_CYCLES) {
+            gather(M);
+            since_gather = 0;
         }
-        if (exec_session_stopped(M->xs))
-            break;
-        for (uint32_t i = 1; i < M->nparts; i++) exec_part_gather(M->xs, M->parts[i]->part);
-        if (M->part)
-            exec_part_gather(M->xs, M->part);
         exec_session_progress(M->xs);
         /* A warp just reached TIMING_POLLS_STUCK polls (an mbarrier's, which runs at the
          * cycle's end): looked at once every warp of the cycle has stepped. */
@@ -1056,13 +1171,11 @@ static int cycles(tstate *M, int gto_ptx)
             }
             M->stuck = 0;
         }
-        for (uint32_t i = 0; i < M->nparts; i++)
-            if (M->parts[i]->next == t)
-                M->parts[i]->next = next_cycle(M->parts[i]);
     }
     if (M->nparts > 1)
         helpers_stop(M, &pool, helpers);
     free(helpers);
+    gather(M);
     return rc;
 }
 
