@@ -1,8 +1,10 @@
 #!/bin/bash
 # Speed-up from simulating the SMs on several host threads (--threads; docs/architecture.md,
-# "SMs on several host threads"), functional mode, so that users with more cores can see theirs.
+# "SMs on several host threads"; docs/timing.md, "Host threads"), functional mode (or with -T the
+# timing model), so that users with more cores can see theirs.
 #
-# Usage: bench/scaling.sh [-r ROUNDS] [-g GPUMEMSIM] [-t "1 2 4 ..."] [LAUNCH.json ...]
+# Usage: bench/scaling.sh [-T] [-r ROUNDS] [-g GPUMEMSIM] [-t "1 2 4 ..."] [LAUNCH.json ...]
+#   -T            the timing model (GTO) instead of the functional mode
 #   -r ROUNDS     rounds per launch file, each running every thread count once (default 3)
 #   -g GPUMEMSIM  the binary (default build/release/gpumemsim; `make bench` builds it)
 #   -t COUNTS     thread counts (default 1, 2, 4, ... up to the host's CPUs)
@@ -23,12 +25,14 @@ cd "$(dirname "$0")/.."
 rounds=3
 sim=build/release/gpumemsim
 counts=
-while getopts "r:g:t:" opt; do
+mode=--no-timing
+while getopts "Tr:g:t:" opt; do
     case $opt in
+    T) mode="--scheduler gto" ;;
     r) rounds=$OPTARG ;;
     g) sim=$OPTARG ;;
     t) counts=$OPTARG ;;
-    *) echo "usage: $0 [-r ROUNDS] [-g GPUMEMSIM] [-t COUNTS] [LAUNCH.json ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-T] [-r ROUNDS] [-g GPUMEMSIM] [-t COUNTS] [LAUNCH.json ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -74,6 +78,7 @@ cpu_speeds
 # hand the SMs' logs and parked loads to one another, so a latency across dies (hundreds of
 # nanoseconds) costs the memory-bound files more than a second core gives them.
 if [ -x "$latency" ]; then "$latency"; else echo "core latency: not measured ($latency is not built)"; fi
+echo "mode: $mode"
 printf '%-24s %7s %10s %10s %9s %9s %9s\n' "launch file" threads "kernels s" "wall s" "speed-up" \
     "wall x" "paired"
 status=0
@@ -87,7 +92,8 @@ run_once() {
         local cpu
         cpu=$("$latency" --fastest 2>/dev/null) && pin=(taskset -c "$cpu")
     fi
-    { wall=$( { time (cd "$1" && "${pin[@]}" "$sim" run "$2" --no-timing --threads "$3" \
+    # shellcheck disable=SC2086
+    { wall=$( { time (cd "$1" && "${pin[@]}" "$sim" run "$2" $mode --threads "$3" \
                   >/tmp/scaling.$$ 2>&1); } 2>&1 ); } || return 1
     k=$(sed -n 's/^host time in kernels: \([0-9.]*\) s.*/\1/p' /tmp/scaling.$$)
     [ -n "$k" ] && echo "$k $wall"

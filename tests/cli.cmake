@@ -44,8 +44,8 @@ gms_cli_test(strict_hazards_without_scoreboards 0
 gms_cli_test(scheduler_unknown 2 "^$" "^gpumemsim: --scheduler takes gto or lrr, not 'fifo'\n$"
              run --scheduler fifo good.json)
 gms_cli_test(scheduler_lrr 0 "expectation y: 4096 elements match" "" run --scheduler lrr good.json)
-# SMs on several host threads: the functional mode takes any number from 1 to 1024; a timed
-# launch runs on one thread, so asking it for more is refused at the launch (SIM-THREADS-001).
+# SMs on several host threads: any number from 1 to 1024, in the functional mode and under the
+# timing model (docs/timing.md, "Host threads").
 gms_cli_test(threads_functional 0 "warp instructions: 2,560 .*expectation y: 4096 elements match" ""
              run --no-timing --threads 4 good.json)
 gms_cli_test(threads_timed_two 0 "expectation y: 4096 elements match" "" run --threads 2 good.json)

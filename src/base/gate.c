@@ -14,7 +14,7 @@
 #include <unistd.h>
 #endif
 
-enum { SPINS = 100 };
+enum { SPINS = 100, YIELD_EVERY = 64 };
 
 static inline void relax(void)
 {
@@ -52,6 +52,11 @@ static void wait_change_spin(atomic_uint *word, atomic_uint *sleepers, unsigned 
         if (atomic_load_explicit(word, memory_order_acquire) != value)
             return;
         relax();
+        /* A long spin gives the CPU away now and then: with more runnable threads than CPUs
+         * the thread it waits for may be the one it keeps off a CPU (sched_yield returns at
+         * once when nothing else waits for this one). */
+        if (spins > SPINS && (i & (YIELD_EVERY - 1)) == YIELD_EVERY - 1)
+            sched_yield();
     }
     while (atomic_load_explicit(word, memory_order_acquire) == value) {
         atomic_fetch_add(sleepers, 1);

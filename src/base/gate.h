@@ -63,9 +63,10 @@ int gate_claim_ordered(gate *g, const uint8_t *order, uint32_t n, uint32_t *item
  * returns it; gate_word_set stores value and wakes the waiters. `sleepers` counts the threads
  * asleep on the word. */
 unsigned gate_word_wait(atomic_uint *word, atomic_uint *sleepers, unsigned seen);
-/* gate_word_wait spinning `spins` times (a pause each, some 10 to 140 ns) before it sleeps: for
- * hand-overs that come every few tens of microseconds (the timing model's cycles), where a
- * sleep and its wake would cost more than the wait. */
+/* gate_word_wait spinning `spins` times (a pause each, some 10 to 140 ns; above 100, a
+ * sched_yield every 64, so that a waiter does not keep the thread it waits for off a busy
+ * host's CPUs) before it sleeps: for hand-overs that come every few tens of microseconds (the
+ * timing model's cycles), where a sleep and its wake would cost more than the wait. */
 unsigned gate_word_wait_spin(atomic_uint *word, atomic_uint *sleepers, unsigned seen,
                              unsigned spins);
 void gate_word_set(atomic_uint *word, atomic_uint *sleepers, unsigned value);

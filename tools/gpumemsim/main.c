@@ -77,8 +77,8 @@ static const cli_option options[] = {
     {"quantum", "N", CMD_RUN, OPT_QUANTUM,
      "warp instructions a warp runs per turn (default 256)"},
     {"threads", "N", CMD_RUN, OPT_THREADS,
-     "host threads simulating the SMs in the functional mode (default: one per CPU; the "
-     "results do not depend on it; timed launches use one)"},
+     "host threads simulating the SMs (default: one per CPU in the functional mode, one "
+     "under the timing model; the results, cycles included, do not depend on it)"},
     {"json", "FILE", CMD_RUN | CMD_EXEC, OPT_JSON,
      "also write the statistics as JSON (docs/statistics.md)"},
     {"top", "N", CMD_RUN | CMD_EXEC, OPT_TOP,
