@@ -9,7 +9,9 @@
 #                         repo-relative)
 #
 # FLAGS: the run's mode, "--no-timing" (the functional mode, the default) or the timing model's
-# ("--scheduler gto", "--scheduler lrr").
+# ("--scheduler gto", "--scheduler lrr"). GMS_TIMING_HANDOVER_TURNS in the environment reaches
+# the runs (0: the timing model hands every cycle over between its threads; docs/timing.md,
+# "Host threads").
 set -u
 flags=--no-timing
 if [ "${1:-}" = -f ]; then flags=$2; shift 2; fi

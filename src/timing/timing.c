@@ -646,6 +646,25 @@ static void parts_destroy(tstate *M)
     free(M->part_block);
 }
 
+/* Scheduler turns in a cycle from which the next cycle runs on the parts' threads, and below
+ * half of which it goes back to the main thread alone (docs/timing.md, "Host threads"): a
+ * cycle's hand-overs cost some 3 microseconds on the development machine, a turn a few tenths
+ * (matvec_cols_4k, 3.4 warp instructions a cycle: 1.3 s on one thread, 3.1 s on two with every
+ * cycle handed over). The environment's GMS_TIMING_HANDOVER_TURNS (a whole number) replaces
+ * it: tests/threads_same.sh sets 0, so that every cycle goes through the hand-overs. Which
+ * thread runs a part changes nothing the model computes. */
+enum { TIMING_HANDOVER_TURNS = 32 };
+
+static uint32_t handover_turns(void)
+{
+    const char *e = getenv("GMS_TIMING_HANDOVER_TURNS");
+    if (!e || !*e)
+        return TIMING_HANDOVER_TURNS;
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    return *end || v > UINT32_MAX ? TIMING_HANDOVER_TURNS : (uint32_t)v;
+}
+
 /* Host threads for a launch: those asked for, but no more than SMs or CTAs (more would only
  * wait). */
 static uint32_t threads_for(const exec_machine *machine, uint32_t total_ctas)
@@ -696,6 +715,7 @@ int timing_run(timing_model *tm, exec_program *p, const ir_module *mod, memsys *
     S.sb_lines = S.nregs < 64 ? (S.nregs * (uint32_t)sizeof(uint64_t) + 63) / 64 : 8;
     S.el = &el;
     S.xstats = stats;
+    S.handover_turns = handover_turns();
     S.limit = launch->max_warp_instructions;
     S.used0 = stats->warp_instructions;
     /* the runaway limit is the model's to apply, in an order that does not depend on the host

@@ -217,6 +217,11 @@ typedef struct tstate {
     uint32_t stop_s;                  /* the lowest scheduler whose turn stopped the launch in the
                                          current cycle's SM work; UINT32_MAX: none */
     int stop_oom;                     /* that stop is a host-memory failure */
+    uint32_t turns;                   /* scheduler turns the part ran since the main thread last
+                                         looked (timing_cycles: whether a cycle is handed over) */
+    uint32_t handover_turns;          /* the main state's: turns in a cycle from which the next
+                                         cycle runs on the parts' threads (below half of it, on
+                                         the main thread alone; timing.c, handover_turns) */
     uint64_t limit;                   /* the main state's: the runaway limit in warp
                                          instructions (0: none), and at the start of the run
                                          the session's count; careful: the cycles near the limit

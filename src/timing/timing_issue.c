@@ -810,6 +810,7 @@ static inline __attribute__((always_inline)) int serve_cycle(tstate *P, uint64_t
         if (s == TIMING_CAL_EMPTY)
             return 0;
         prefetch_ahead(P);
+        P->turns++;
         if (sched_run(P, s, t, gto_ptx))
             return -1;
         if (__builtin_expect(P->stopped, 0))
@@ -1088,6 +1089,7 @@ static int cycles(tstate *M, int gto_ptx)
     for (uint32_t i = 0; i < M->nparts; i++) M->parts[i]->next = next_cycle(M->parts[i]);
     const exec_stats *stats = M->xstats;
     uint64_t since_gather = 0;
+    int alone = 1; /* this cycle runs on this thread alone (always with one part) */
     for (;;) {
         uint64_t t = TIMING_NEVER;
         int oom = 0;
@@ -1123,9 +1125,25 @@ static int cycles(tstate *M, int gto_ptx)
             }
         }
         int r;
-        if (__builtin_expect(M->careful, 0) || M->nparts == 1) {
+        /* Cycles with little work run on this thread alone (the parts one after the other): the
+         * hand-overs would cost more than the second thread gives. Which thread runs a part
+         * changes nothing the model computes. */
+        uint32_t turns = 0;
+        for (uint32_t i = 0; i < M->nparts; i++) {
+            turns += M->parts[i]->turns;
+            M->parts[i]->turns = 0;
+        }
+        if (M->nparts > 1)
+            alone = alone ? turns < M->handover_turns : turns < M->handover_turns / 2;
+        if (__builtin_expect(M->careful, 0) || alone) {
             /* every part on this thread: its SMs' own work, then the cycle's end */
-            r = M->careful ? careful_cycle(M, t, gto_ptx) : serve(M, t, gto_ptx);
+            r = 0;
+            if (M->careful)
+                r = careful_cycle(M, t, gto_ptx);
+            else
+                for (uint32_t i = 0; i < M->nparts && !r; i++)
+                    if (M->parts[i]->next == t)
+                        r = serve(M->parts[i], t, gto_ptx);
             if (r) {
                 rc = -1;
                 break;
