@@ -20,7 +20,7 @@ foreach(part kernels others)
                        PROPERTIES LABELS threads TIMEOUT 900)
   # every cycle through the threads' hand-overs, not only those with much work
   set_tests_properties(threads.same_timed.${part} PROPERTIES
-                       ENVIRONMENT GMS_TIMING_HANDOVER_TURNS=0)
+                       ENVIRONMENT GPUMEMSIM_HANDOVER_TURNS=0)
 endforeach()
 add_test(NAME threads.same_timed_lrr.others
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/threads_same.sh -f "--scheduler lrr"

@@ -9,7 +9,7 @@
 #                         repo-relative)
 #
 # FLAGS: the run's mode, "--no-timing" (the functional mode, the default) or the timing model's
-# ("--scheduler gto", "--scheduler lrr"). GMS_TIMING_HANDOVER_TURNS in the environment reaches
+# ("--scheduler gto", "--scheduler lrr"). GPUMEMSIM_HANDOVER_TURNS in the environment reaches
 # the runs (0: the timing model hands every cycle over between its threads; docs/timing.md,
 # "Host threads").
 set -u

@@ -650,14 +650,14 @@ static void parts_destroy(tstate *M)
  * half of which it goes back to the main thread alone (docs/timing.md, "Host threads"): a
  * cycle's hand-overs cost some 3 microseconds on the development machine, a turn a few tenths
  * (matvec_cols_4k, 3.4 warp instructions a cycle: 1.3 s on one thread, 3.1 s on two with every
- * cycle handed over). The environment's GMS_TIMING_HANDOVER_TURNS (a whole number) replaces
+ * cycle handed over). The environment's GPUMEMSIM_HANDOVER_TURNS (a whole number) replaces
  * it: tests/threads_same.sh sets 0, so that every cycle goes through the hand-overs. Which
  * thread runs a part changes nothing the model computes. */
 enum { TIMING_HANDOVER_TURNS = 32 };
 
 static uint32_t handover_turns(void)
 {
-    const char *e = getenv("GMS_TIMING_HANDOVER_TURNS");
+    const char *e = getenv("GPUMEMSIM_HANDOVER_TURNS");
     if (!e || !*e)
         return TIMING_HANDOVER_TURNS;
     char *end;
