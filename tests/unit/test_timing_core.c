@@ -495,6 +495,67 @@ static void test_beyond_sm_in_sm_order(void **state)
     assert_int_equal(cf, cr);
 }
 
+/* Every CTA (one warp each, each on its own SM) stores out of its shared memory from lane 5 in
+ * the same cycle: SM-local work, which may run on any host thread in any order. */
+static const char smem_fault_ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry smem_fault(.param .u64 out)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+    ".shared .align 4 .b32 buf[32];\n"
+    "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 2;\n"
+    "setp.eq.u32 %p1, %r1, 5;\nselp.u32 %r3, 4000000, %r2, %p1;\n"
+    "mov.u32 %r4, buf;\nadd.u32 %r5, %r4, %r3;\n"
+    "st.shared.u32 [%r5], %r1;\nret;\n}\n";
+
+/* Runs smem_fault_ptx over `ctas` CTAs on h100 with timing on and `threads` host threads; *f
+ * gets the fault, *st the launch's statistics. */
+static void launch_smem_fault(uint32_t ctas, uint32_t threads, gms_fault *f, gms_launch_stats *st)
+{
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_TIMING, 1, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_THREADS, threads, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "smem_fault.ptx", smem_fault_ptx,
+                                     strlen(smem_fault_ptx), "ptx", &m, NULL),
+                     GMS_OK);
+    uint64_t buf = 0;
+    assert_int_equal(gms_device_alloc(dev, 4, &buf, NULL), GMS_OK);
+    gms_arg args[1] = {gms_arg_address(buf)};
+    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {32, 1, 1}, .args = args, .nargs = 1};
+    assert_int_equal(gms_module_launch(m, "smem_fault", &c, NULL), GMS_ERR_FAULT);
+    assert_int_equal(gms_device_fault(dev, f), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(dev, 0, st), GMS_OK);
+    gms_device_destroy(dev);
+}
+
+/* A fault in an SM's own work (docs/timing.md, "Host threads", "Stops"): the cycle's other
+ * turns still run and the lowest scheduler's fault is the launch's, whatever order the
+ * calendar serves the cycle in (timing_cal_reverse) and however many host threads run the
+ * SMs: block 0, lane 5, and the same statistics. Fails when the first fault met wins. */
+static void test_sm_fault_lowest_wins(void **state)
+{
+    (void)state;
+    enum { CTAS = 16 };
+    gms_fault f[3];
+    gms_launch_stats st[3];
+    launch_smem_fault(CTAS, 1, &f[0], &st[0]);
+    timing_cal_reverse = 1;
+    launch_smem_fault(CTAS, 1, &f[1], &st[1]);
+    launch_smem_fault(CTAS, 3, &f[2], &st[2]);
+    timing_cal_reverse = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        assert_string_equal(f[k].rule, "EXEC-MEM-001");
+        assert_int_equal(f[k].ctaid[0], 0);
+        assert_int_equal(f[k].tid[0], 5);
+        assert_int_equal(st[k].warp_instructions, st[0].warp_instructions);
+        assert_int_equal(st[k].timing.cycles, st[0].timing.cycles);
+        assert_memory_equal(st[k].timing.stalls, st[0].timing.stalls, sizeof st[0].timing.stalls);
+    }
+    /* every CTA ran its store: the other SMs' turns of the fault's cycle were not cut */
+    assert_true(st[0].warp_instructions >= (uint64_t)CTAS * 7);
+}
+
 static void test_settings_checked(void **state)
 {
     (void)state;
@@ -519,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_inline_step_twin),
         cmocka_unit_test(test_saved_mask_twin),
         cmocka_unit_test(test_beyond_sm_in_sm_order),
+        cmocka_unit_test(test_sm_fault_lowest_wins),
         cmocka_unit_test(test_settings_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
