@@ -248,28 +248,24 @@ static int freed_before(const void *a, const void *b)
 
 int timing_start_freed(tstate *M)
 {
-    tfreed *freed = M->freed;
-    uint32_t n = M->nfreed;
-    if (M->nparts > 1) { /* every part's, in one list */
-        freed = M->all_freed;
-        n = 0;
-        for (uint32_t p = 0; p < M->nparts; p++) {
-            tstate *P = M->parts[p];
-            memcpy(freed + n, P->freed, P->nfreed * sizeof *freed);
-            n += P->nfreed;
-            P->nfreed = 0;
-        }
+    /* the parts are blocks of consecutive SMs: part after part, each part's sorted, is SM and
+     * slot order. Every slot is retired in the executor before any starts. */
+    for (uint32_t p = 0; p < M->nparts; p++) {
+        tstate *P = M->parts[p];
+        qsort(P->freed, P->nfreed, sizeof *P->freed, freed_before); /* rare: CTAs ended */
+        for (uint32_t i = 0; i < P->nfreed; i++)
+            exec_session_retire_cta(M->xs, P->freed[i].idx / M->ctas_per_sm,
+                                    P->freed[i].idx % M->ctas_per_sm);
     }
-    M->nfreed = 0;
-    qsort(freed, n, sizeof *freed, freed_before); /* rare: CTAs that ended this cycle */
-    for (uint32_t i = 0; i < n; i++)
-        exec_session_retire_cta(M->xs, freed[i].idx / M->ctas_per_sm,
-                                freed[i].idx % M->ctas_per_sm);
-    for (uint32_t i = 0; i < n && M->ctas_started < M->total_ctas; i++) {
-        uint32_t idx = freed[i].idx, sm = idx / M->ctas_per_sm, slot = idx % M->ctas_per_sm;
-        M->ctas_started++;
-        if (cta_start(timing_part_of(M, sm * M->nsched_sm), sm, slot, freed[i].at))
-            return -1;
+    for (uint32_t p = 0; p < M->nparts; p++) {
+        tstate *P = M->parts[p];
+        for (uint32_t i = 0; i < P->nfreed && M->ctas_started < M->total_ctas; i++) {
+            uint32_t idx = P->freed[i].idx;
+            M->ctas_started++;
+            if (cta_start(P, idx / M->ctas_per_sm, idx % M->ctas_per_sm, P->freed[i].at))
+                return -1;
+        }
+        P->nfreed = 0;
     }
     return 0;
 }
@@ -536,10 +532,8 @@ static tstate *part_create(tstate *M, uint32_t index)
     P->index = index;
     P->parts = NULL;
     P->blocks = NULL;
-    P->eoc = NULL;
     P->due = NULL;
     P->due_mark = NULL;
-    P->all_freed = NULL;
     P->part = NULL;
     memset(&P->own_ts, 0, sizeof P->own_ts);
     P->ts = &P->own_ts;
@@ -587,16 +581,11 @@ static int parts_create(tstate *M, uint32_t n)
     M->stop_s = UINT32_MAX;
     M->parts = calloc(n, sizeof *M->parts);
     M->part_by_sm = calloc(M->nsm, sizeof *M->part_by_sm);
-    size_t extra = M->nsched * (sizeof(tpark) + sizeof(uint32_t) + sizeof(uint64_t)) +
-                   (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
+    size_t extra = M->nsched * (sizeof(uint32_t) + sizeof(uint64_t));
     M->part_block = calloc(1, extra);
     if (!M->parts || !M->part_by_sm || !M->part_block)
         return -1;
     uint8_t *b = M->part_block;
-    M->eoc = (tpark *)b;
-    b += M->nsched * sizeof(tpark);
-    M->all_freed = (tfreed *)b;
-    b += (size_t)M->nsm * M->ctas_per_sm * sizeof(tfreed);
     M->due_mark = (uint64_t *)b;
     b += M->nsched * sizeof(uint64_t);
     M->due = (uint32_t *)b;

@@ -229,12 +229,8 @@ typedef struct tstate {
     uint64_t used0, budget_left;
     uint8_t careful;
     const exec_stats *xstats;         /* the main state's: the session's statistics */
-    tpark *eoc;                       /* the main state's, nsched: a cycle's parked instructions
-                                         of every part */
     uint32_t *due;                    /* the main state's, nsched: a careful cycle's schedulers */
     uint64_t *due_mark;               /* per scheduler: the cycle + 1 it was last put in due */
-    tfreed *all_freed;                /* the main state's, nsm x ctas_per_sm: every part's freed
-                                         slots of a cycle */
     void *part_block;                 /* a part's (not the main state's) own allocations; its
                                          calendar is its own too (the main state's is the
                                          model's) */

@@ -761,28 +761,20 @@ static int parks(tstate *M, tpark *park, uint32_t n, int gto_ptx)
     return gto_ptx ? parks_ptx(M, park, n) : parks_general(M, park, n);
 }
 
-/* The end of the current cycle on this thread: every part's parked instructions (parks_in),
- * then the CTA slots freed in the cycle start the grid's next CTAs, in SM and slot order
- * (timing_start_freed). Returns 0 (also when a step stopped the launch) or -1 (host memory). */
-static int end_of_cycle(tstate *M, int gto_ptx)
+/* Every part's parked instructions of the current cycle on this thread (parks_in). Returns 0,
+ * 1 when a step stopped the launch, or -1 (host memory). */
+static int end_parks(tstate *M, int gto_ptx)
 {
-    tpark *park = M->park;
-    uint32_t n = M->npark;
-    if (M->nparts > 1) {
-        park = M->eoc;
-        n = 0;
-        for (uint32_t i = 0; i < M->nparts; i++) {
-            tstate *P = M->parts[i];
-            memcpy(park + n, P->park, P->npark * sizeof *park);
-            n += P->npark;
-            P->npark = 0;
-        }
+    /* the parts are blocks of consecutive SMs: part after part is scheduler order */
+    for (uint32_t i = 0; i < M->nparts; i++) {
+        tstate *P = M->parts[i];
+        uint32_t n = P->npark;
+        P->npark = 0;
+        int rc = n ? parks(M, P->park, n, gto_ptx) : 0;
+        if (rc)
+            return rc;
     }
-    M->npark = 0;
-    int rc = n ? parks(M, park, n, gto_ptx) : 0;
-    if (rc)
-        return rc < 0 ? -1 : 0;
-    return timing_start_freed(M);
+    return 0;
 }
 
 /* Part P's scheduler s stopped the launch in its turn (a fault, or host memory) in an SM's own
@@ -914,21 +906,19 @@ static int stop_held(tstate *M)
 enum { TIMING_HANDOVER_SPINS = 4096 };
 
 /* The helpers of a launch on several host threads (docs/timing.md, "Host threads"): thread p
- * (p >= 1) runs part p. Two hand-overs per cycle. The main thread sets the cycle and bumps `go`;
- * every part runs its SMs' own work of it, and the last helper to finish sets `done`. Then the
- * parts run their parked instructions one after the other, in part order (the parts are blocks
- * of consecutive SMs, so that is scheduler order), each on its own thread: `turn` (the cycle's
- * number << 8 | the part whose turn it is) goes from part to part and back to the main thread
- * (nparts). `halt`: a step stopped the launch (or host memory ran out); the parts after it leave
- * their parked instructions. */
+ * (p >= 1) runs part p. The main thread sets the cycle and bumps `go`; every part runs its SMs'
+ * own work of it, then its parked instructions when its turn comes: the turns go in part order
+ * (the parts are blocks of consecutive SMs, so that is scheduler order), each part's on its own
+ * thread, `turn` (the cycle's number << 8 | the part whose turn it is) passed from part to part
+ * and back to the main thread (nparts). A part's parked instructions touch nothing of the later
+ * parts' SMs, so part p's run while the parts after it still do their SMs' work. `halt`: a step
+ * stopped the launch (or host memory ran out); the parts after it leave their parked
+ * instructions. */
 typedef struct tpool {
     _Alignas(64) atomic_uint go;
     atomic_uint go_sleepers;
     uint64_t t;
     int quit, gto_ptx;
-    _Alignas(64) atomic_uint left;
-    _Alignas(64) atomic_uint done;
-    atomic_uint done_sleepers;
     _Alignas(64) atomic_uint turn;
     atomic_uint turn_sleepers;
     int halt;
@@ -979,40 +969,25 @@ static void *helper_main(void *arg)
         int due = P->next == t;
         if (due && serve(P, t, pool->gto_ptx))
             P->oom = 1;
-        if (atomic_fetch_sub(&pool->left, 1) == 1)
-            gate_word_set(&pool->done, &pool->done_sleepers, seen);
-        /* the turn, or the main thread ending the cycle early (turn = seq << 8 | 0xff) */
-        unsigned mine = seen << 8 | P->index, stop = seen << 8 | 0xff;
-        for (unsigned v; (v = atomic_load_explicit(&pool->turn, memory_order_acquire)) != mine &&
-                         v != stop;)
-            gate_word_wait_spin(&pool->turn, &pool->turn_sleepers, v, TIMING_HANDOVER_SPINS);
-        if (atomic_load_explicit(&pool->turn, memory_order_acquire) == stop)
-            continue;
+        wait_for(&pool->turn, &pool->turn_sleepers, seen << 8 | P->index);
         if (due)
             part_turn(pool, P);
         gate_word_set(&pool->turn, &pool->turn_sleepers, seen << 8 | (P->index + 1));
     }
 }
 
-/* A cycle t on the parts' threads, up to its CTA starts: the SMs' own work, then (no stop held)
- * the parked instructions part after part. Returns 0, 1 when the launch stops with the SMs'
- * work (a stop held) or a parked step, or -1 (host memory). */
+/* A cycle t on the parts' threads, up to its CTA starts: each part's SMs' own work, then its
+ * parked instructions in its turn. Returns 0, 1 when a parked step stopped the launch, or -1
+ * (host memory). A stop in the SMs' work is held (stop_held, after). */
 static int ring_cycle(tstate *M, tpool *pool, unsigned *seq, uint64_t t)
 {
     unsigned n = ++*seq & 0xffffff; /* turn holds it << 8 */
     pool->t = t;
     pool->halt = 0;
-    atomic_store_explicit(&pool->left, M->nparts - 1, memory_order_relaxed);
     gate_word_set(&pool->go, &pool->go_sleepers, n);
     int due = M->next == t;
-    int rc = due ? serve(M, t, pool->gto_ptx) : 0;
-    wait_for(&pool->done, &pool->done_sleepers, n);
-    int oom = rc;
-    for (uint32_t i = 1; i < M->nparts; i++) oom |= M->parts[i]->oom;
-    if (oom || stop_held(M)) {
-        gate_word_set(&pool->turn, &pool->turn_sleepers, n << 8 | 0xff);
-        return oom ? -1 : 1;
-    }
+    if (due && serve(M, t, pool->gto_ptx))
+        M->oom = 1;
     if (due)
         part_turn(pool, M);
     gate_word_set(&pool->turn, &pool->turn_sleepers, n << 8 | 1);
@@ -1135,6 +1110,8 @@ static int cycles(tstate *M, int gto_ptx)
         }
         if (M->nparts > 1)
             alone = alone ? turns < M->handover_turns : turns < M->handover_turns / 2;
+        /* A stop in the SMs' own work ends the launch with this cycle: its parked instructions
+         * run, in their order, but no CTA starts. */
         if (__builtin_expect(M->careful, 0) || alone) {
             /* every part on this thread: its SMs' own work, then the cycle's end */
             r = 0;
@@ -1148,24 +1125,28 @@ static int cycles(tstate *M, int gto_ptx)
                 rc = -1;
                 break;
             }
-            /* a stop in the SMs' own work: the launch ends with this cycle, without its end */
-            if (__builtin_expect(stop_held(M), 0))
-                break;
-            if ((M->npark || M->nfreed || M->nparts > 1) && end_of_cycle(M, gto_ptx)) {
+            r = M->npark || M->nparts > 1 ? end_parks(M, gto_ptx) : 0;
+            if (r < 0) {
                 rc = -1;
                 break;
             }
-            if (exec_session_stopped(M->xs))
+            if (r || __builtin_expect(stop_held(M), 0))
                 break;
+            if ((M->nfreed || M->nparts > 1) && timing_start_freed(M)) {
+                rc = -1;
+                break;
+            }
             for (uint32_t i = 0; i < M->nparts; i++)
                 if (M->parts[i]->next == t)
                     M->parts[i]->next = next_cycle(M->parts[i]);
         } else {
             r = ring_cycle(M, &pool, &seq, t);
-            if (r) {
-                rc = r < 0 ? -1 : 0;
+            if (r < 0) {
+                rc = -1;
                 break;
             }
+            if (r || __builtin_expect(stop_held(M), 0))
+                break;
             if (timing_start_freed(M)) {
                 rc = -1;
                 break;
