@@ -1,8 +1,9 @@
 # gpumemsim: the commands of the README.
 #   make demo    builds the simulator (only) and runs the bundled example kernel, printing its report
 #   make test    the whole suite: normal build + ctest, then ASan+UBSan build + ctest without the
-#                ptxas differential, the tests of the test tools and the timing-validation cases
-#                (labels diff, tools, fidelity), then
+#                ptxas differential, the tests of the test tools, the timing-validation cases
+#                and the timing model's LRR threads test (labels diff, tools, fidelity,
+#                threads_lrr), then
 #                (when clang with libFuzzer is installed) a short run of every fuzzer; ends with a
 #                one-line summary (tools/test-report.sh)
 #   make bench   release build (profile-guided with GCC: tools/pgo-build.sh), then the throughput
@@ -92,9 +93,9 @@ test-dev: build
 # cases (label fidelity) check cycle figures that a sanitizer build cannot change either, at ten
 # times the cost: they run in test-dev only.
 test-asan: build-asan
-	@echo "== ASan + UBSan build: ctest (without labels diff, tools, fidelity) =="
+	@echo "== ASan + UBSan build: ctest (without labels diff, tools, fidelity, threads_lrr) =="
 	@mkdir -p $(TEST_REPORT)
-	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools|fidelity)$$' \
+	@$(SANITIZER_ENV) ctest --test-dir build/asan --output-on-failure -j$(JOBS) -LE '^(diff|tools|fidelity|threads_lrr)$$' \
 	    --output-junit $(TEST_REPORT)/asan.xml
 
 # Builds the fuzz preset (clang, ASan+UBSan, libFuzzer) and runs the fuzz-smoke tests; both are
