@@ -447,6 +447,19 @@ void warp_next_group(exec_warp *w);
  * docs/faults.md), the message and the faulting thread and instruction in the run's exec_fault. */
 void warp_fault(exec_warp *w, const exec_xinsn *x, uint32_t lane, const char *rule,
                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* A host thread's copy of run state rs (exec_window.c's workers, exec_part.c's parts; exec_part.c):
+ * *copy gets rs with its own statistics *stats and fault record *fault (both zeroed), no fault,
+ * no budget, its own per-instruction counts (copy->insn_counts) and a memory tally
+ * (copy->tally), whose view is copy->ms. Returns 0, or -1 when host memory ran out (what was
+ * made is in *copy, for exec_run_copy_fini). */
+int exec_run_copy_init(exec_run_state *copy, const exec_run_state *rs, exec_stats *stats,
+                       exec_fault *fault);
+/* Adds the copy's per-instruction counts and memory tally (either may be NULL) to rs's, frees
+ * them and clears copy->insn_counts and copy->tally. */
+void exec_run_copy_fini(const exec_run_state *rs, exec_run_state *copy);
+/* Moves a copy's warp and thread instruction counts into `to` (and zeroes them in `from`). */
+void exec_stats_gather(exec_stats *to, exec_stats *from);
 /* Records a host allocation failure: sets rs->oom (rs may be NULL) so that the launch stops, and
  * for the first failure puts `rule` (a static EXEC-NOMEM-* id, docs/faults.md) and the message,
  * which names what could not be allocated and how much, in *f; f->faulted stays 0, and exec_run

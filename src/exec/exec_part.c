@@ -17,30 +17,61 @@ struct exec_part {
     exec_fault fault;
 };
 
+int exec_run_copy_init(exec_run_state *copy, const exec_run_state *rs, exec_stats *stats,
+                       exec_fault *fault)
+{
+    *copy = *rs;
+    memset(stats, 0, sizeof *stats);
+    memset(fault, 0, sizeof *fault);
+    copy->stats = stats;
+    copy->fault = fault;
+    copy->faulted = copy->oom = 0;
+    copy->budget = UINT64_MAX;
+    copy->insn_counts = calloc(rs->prog->module->ninsns_total + 1, sizeof(uint64_t));
+    copy->tally = memsys_tally_create(rs->ms);
+    if (copy->tally)
+        copy->ms = memsys_tally_view(copy->tally);
+    return copy->insn_counts && copy->tally ? 0 : -1;
+}
+
+void exec_run_copy_fini(const exec_run_state *rs, exec_run_state *copy)
+{
+    if (copy->insn_counts)
+        for (uint32_t i = 0; i <= rs->prog->module->ninsns_total; i++)
+            rs->insn_counts[i] += copy->insn_counts[i];
+    if (copy->tally)
+        memsys_tally_merge(rs->ms, copy->tally);
+    free(copy->insn_counts);
+    memsys_tally_destroy(copy->tally);
+    copy->insn_counts = NULL;
+    copy->tally = NULL;
+}
+
+void exec_stats_gather(exec_stats *to, exec_stats *from)
+{
+    to->warp_instructions += from->warp_instructions;
+    to->thread_instructions += from->thread_instructions;
+    to->thread_instructions_pred_on += from->thread_instructions_pred_on;
+    from->warp_instructions = from->thread_instructions = from->thread_instructions_pred_on = 0;
+}
+
 exec_part *exec_part_create(exec_session *s, void *access_user, const uint64_t *clock)
 {
     exec_part *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    p->launch = *s->launch;
-    p->launch.access_user = access_user;
-    p->launch.clock = clock;
-    p->rs = *s;
-    p->rs.launch = &p->launch;
-    p->rs.stats = &p->stats;
-    p->rs.fault = &p->fault;
-    p->rs.faulted = p->rs.oom = 0;
-    p->rs.budget = UINT64_MAX;
-    p->rs.clock = clock ? clock : s->clock;
-    p->rs.insn_counts = calloc(s->prog->module->ninsns_total + 1, sizeof(uint64_t));
-    p->rs.tally = NULL;
-    p->tally = p->rs.insn_counts ? memsys_tally_create(s->ms) : NULL;
-    if (!p->tally) {
-        free(p->rs.insn_counts);
+    if (exec_run_copy_init(&p->rs, s, &p->stats, &p->fault)) {
+        exec_run_copy_fini(s, &p->rs);
         free(p);
         return NULL;
     }
-    p->rs.ms = memsys_tally_view(p->tally);
+    p->launch = *s->launch;
+    p->launch.access_user = access_user;
+    p->launch.clock = clock;
+    p->rs.launch = &p->launch;
+    p->rs.clock = clock ? clock : s->clock;
+    p->tally = p->rs.tally;
+    p->rs.tally = NULL;
     return p;
 }
 
@@ -51,12 +82,7 @@ exec_session *exec_part_session(exec_part *p)
 
 void exec_part_gather(exec_session *s, exec_part *p)
 {
-    exec_stats *st = s->stats;
-    st->warp_instructions += p->stats.warp_instructions;
-    st->thread_instructions += p->stats.thread_instructions;
-    st->thread_instructions_pred_on += p->stats.thread_instructions_pred_on;
-    p->stats.warp_instructions = p->stats.thread_instructions = 0;
-    p->stats.thread_instructions_pred_on = 0;
+    exec_stats_gather(s->stats, &p->stats);
 }
 
 void exec_part_destroy(exec_session *s, exec_part *p)
@@ -64,11 +90,8 @@ void exec_part_destroy(exec_session *s, exec_part *p)
     if (!p)
         return;
     exec_part_gather(s, p);
-    for (uint32_t i = 0; i <= s->prog->module->ninsns_total; i++)
-        s->insn_counts[i] += p->rs.insn_counts[i];
-    memsys_tally_merge(s->ms, p->tally);
-    memsys_tally_destroy(p->tally);
-    free(p->rs.insn_counts);
+    p->rs.tally = p->tally;
+    exec_run_copy_fini(s, &p->rs);
     free(p);
 }
 

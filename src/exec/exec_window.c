@@ -634,14 +634,8 @@ static int run_chain(window *win, int phase)
 /* Adds the workers' statistics of the round to the launch's. */
 static void gather_stats(window *win)
 {
-    exec_stats *st = win->rs->stats;
-    for (uint32_t t = 0; t < win->nworkers; t++) {
-        exec_stats *ws = &win->workers[t].stats;
-        st->warp_instructions += ws->warp_instructions;
-        st->thread_instructions += ws->thread_instructions;
-        st->thread_instructions_pred_on += ws->thread_instructions_pred_on;
-        ws->warp_instructions = ws->thread_instructions = ws->thread_instructions_pred_on = 0;
-    }
+    for (uint32_t t = 0; t < win->nworkers; t++)
+        exec_stats_gather(win->rs->stats, &win->workers[t].stats);
 }
 
 /* The stack of free register blocks of SM sm's group: its base in win->free_blocks, and in *n
@@ -854,40 +848,22 @@ static int worker_init(window *win, worker *wk)
 {
     exec_run_state *rs = win->rs;
     wk->win = win;
-    wk->rs = *rs;
-    memset(&wk->stats, 0, sizeof wk->stats);
-    memset(&wk->fault, 0, sizeof wk->fault);
     wk->fault_key = UINT64_MAX;
     wk->start_key = UINT64_MAX;
     memset(&wk->start_fault, 0, sizeof wk->start_fault);
-    wk->rs.stats = &wk->stats;
-    wk->rs.fault = &wk->fault;
-    wk->rs.faulted = wk->rs.oom = 0;
-    wk->rs.budget = UINT64_MAX;
+    int rc = exec_run_copy_init(&wk->rs, rs, &wk->stats, &wk->fault);
     wk->rs.clock = &rs->clock_now;
-    wk->rs.insn_counts = calloc(rs->prog->module->ninsns_total + 1, sizeof(uint64_t));
-    wk->rs.tally = memsys_tally_create(rs->ms);
-    if (wk->rs.tally)
-        wk->rs.ms = memsys_tally_view(wk->rs.tally);
     wk->srs = wk->rs;
     wk->srs.tally = NULL;
     if (wk->rs.tally && win->l2parts)
         win->l2parts[wk->index] = memsys_l2_part_create(rs->ms, wk->rs.ms);
-    return wk->rs.insn_counts && wk->rs.tally && (!win->l2parts || win->l2parts[wk->index])
-               ? 0 : -1;
+    return rc == 0 && (!win->l2parts || win->l2parts[wk->index]) ? 0 : -1;
 }
 
 /* Adds a worker's instruction counts and memory counters to the launch's and frees them. */
 static void worker_fini(window *win, worker *wk)
 {
-    exec_run_state *rs = win->rs;
-    if (wk->rs.insn_counts)
-        for (uint32_t i = 0; i <= rs->prog->module->ninsns_total; i++)
-            rs->insn_counts[i] += wk->rs.insn_counts[i];
-    if (wk->rs.tally)
-        memsys_tally_merge(rs->ms, wk->rs.tally);
-    free(wk->rs.insn_counts);
-    memsys_tally_destroy(wk->rs.tally);
+    exec_run_copy_fini(win->rs, &wk->rs);
     if (win->l2parts) {
         memsys_l2_part_destroy(win->l2parts[wk->index]);
         win->l2parts[wk->index] = NULL;

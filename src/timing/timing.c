@@ -250,14 +250,18 @@ int timing_start_freed(tstate *M)
 {
     /* the parts are blocks of consecutive SMs: part after part, each part's sorted, is SM and
      * slot order. Every slot is retired in the executor before any starts. */
+    uint32_t any = 0;
     for (uint32_t p = 0; p < M->nparts; p++) {
         tstate *P = M->parts[p];
-        qsort(P->freed, P->nfreed, sizeof *P->freed, freed_before); /* rare: CTAs ended */
+        if (!P->nfreed) /* the common case: no CTA ended in the cycle */
+            continue;
+        any = 1;
+        qsort(P->freed, P->nfreed, sizeof *P->freed, freed_before);
         for (uint32_t i = 0; i < P->nfreed; i++)
             exec_session_retire_cta(M->xs, P->freed[i].idx / M->ctas_per_sm,
                                     P->freed[i].idx % M->ctas_per_sm);
     }
-    for (uint32_t p = 0; p < M->nparts; p++) {
+    for (uint32_t p = 0; any && p < M->nparts; p++) {
         tstate *P = M->parts[p];
         for (uint32_t i = 0; i < P->nfreed && M->ctas_started < M->total_ctas; i++) {
             uint32_t idx = P->freed[i].idx;

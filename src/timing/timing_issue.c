@@ -998,6 +998,21 @@ static int ring_cycle(tstate *M, tpool *pool, unsigned *seq, uint64_t t)
     return pool->halt ? 1 : 0;
 }
 
+/* A cycle t on this thread alone, up to its CTA starts: every part's SMs' own work (near the
+ * runaway limit, careful_cycle's), then every part's parked instructions. Returns what
+ * ring_cycle returns. */
+static int alone_cycle(tstate *M, uint64_t t, int gto_ptx)
+{
+    int r = 0;
+    if (M->careful)
+        r = careful_cycle(M, t, gto_ptx);
+    else
+        for (uint32_t i = 0; i < M->nparts && !r; i++)
+            if (M->parts[i]->next == t)
+                r = serve(M->parts[i], t, gto_ptx);
+    return r ? -1 : end_parks(M, gto_ptx);
+}
+
 /* Host threads beside this one that run parts (helpers[p - 1] runs part p). */
 static int helpers_start(tstate *M, tpool *pool, thelper *helpers)
 {
@@ -1099,63 +1114,37 @@ static int cycles(tstate *M, int gto_ptx)
                 M->budget_left = used < M->limit ? M->limit - used : 0;
             }
         }
-        int r;
         /* Cycles with little work run on this thread alone (the parts one after the other): the
          * hand-overs would cost more than the second thread gives. Which thread runs a part
          * changes nothing the model computes. */
-        uint32_t turns = 0;
-        for (uint32_t i = 0; i < M->nparts; i++) {
-            turns += M->parts[i]->turns;
-            M->parts[i]->turns = 0;
-        }
-        if (M->nparts > 1)
+        if (M->nparts > 1) {
+            uint32_t turns = 0;
+            for (uint32_t i = 0; i < M->nparts; i++) {
+                turns += M->parts[i]->turns;
+                M->parts[i]->turns = 0;
+            }
             alone = alone ? turns < M->handover_turns : turns < M->handover_turns / 2;
+        }
         /* A stop in the SMs' own work ends the launch with this cycle: its parked instructions
          * run, in their order, but no CTA starts. */
-        if (__builtin_expect(M->careful, 0) || alone) {
-            /* every part on this thread: its SMs' own work, then the cycle's end */
-            r = 0;
-            if (M->careful)
-                r = careful_cycle(M, t, gto_ptx);
-            else
-                for (uint32_t i = 0; i < M->nparts && !r; i++)
-                    if (M->parts[i]->next == t)
-                        r = serve(M->parts[i], t, gto_ptx);
-            if (r) {
-                rc = -1;
-                break;
-            }
-            r = M->npark || M->nparts > 1 ? end_parks(M, gto_ptx) : 0;
-            if (r < 0) {
-                rc = -1;
-                break;
-            }
-            if (r || __builtin_expect(stop_held(M), 0))
-                break;
-            if ((M->nfreed || M->nparts > 1) && timing_start_freed(M)) {
-                rc = -1;
-                break;
-            }
-            for (uint32_t i = 0; i < M->nparts; i++)
-                if (M->parts[i]->next == t)
-                    M->parts[i]->next = next_cycle(M->parts[i]);
-        } else {
-            r = ring_cycle(M, &pool, &seq, t);
-            if (r < 0) {
-                rc = -1;
-                break;
-            }
-            if (r || __builtin_expect(stop_held(M), 0))
-                break;
-            if (timing_start_freed(M)) {
-                rc = -1;
-                break;
-            }
-            /* the parts whose CTA slots were freed look for their next cycle after the starts */
-            for (uint32_t i = 0; i < M->nparts; i++)
-                if (M->parts[i]->next == t)
-                    M->parts[i]->next = next_cycle(M->parts[i]);
+        int r = __builtin_expect(M->careful, 0) || alone ? alone_cycle(M, t, gto_ptx)
+                                                         : ring_cycle(M, &pool, &seq, t);
+        if (r < 0) {
+            rc = -1;
+            break;
         }
+        if (r || __builtin_expect(stop_held(M), 0))
+            break;
+        if (timing_start_freed(M)) {
+            rc = -1;
+            break;
+        }
+        /* the parts that served the cycle and have not looked for their next one (all of them
+         * on this thread alone; on the ring, those whose CTA slots were freed: after the
+         * starts, which may add to their calendars) */
+        for (uint32_t i = 0; i < M->nparts; i++)
+            if (M->parts[i]->next == t)
+                M->parts[i]->next = next_cycle(M->parts[i]);
         if (since_gather >= TIMING_GATHER_CYCLES) {
             gather(M);
             since_gather = 0;
