@@ -178,6 +178,32 @@ static void warp_resident(tstate *S, uint32_t sm, uint64_t t, int delta)
         S->ts->sm_active_cycles += t - m->active_since;
 }
 
+/* Sets tsched.by_age of scheduler s: whether its entries whose warps are not done hold rising
+ * ages in entry order. Ages change only when a CTA starts (cta_start); a warp that ends leaves
+ * the others' order as it was. */
+int timing_age_scan;
+
+static void sched_order_by_age(tstate *S, uint32_t s)
+{
+    tsched *q = &S->scheds[s];
+    const uint64_t *age = S->rage + (size_t)s * S->per_sched;
+    uint64_t last = 0;
+    int first = 1;
+    q->by_age = !timing_age_scan;
+    if (!q->by_age)
+        return;
+    for (uint32_t k = 0; k < q->used; k++) {
+        if (timing_entry_warp(S, s, k)->done)
+            continue;
+        if (!first && age[k] <= last) {
+            q->by_age = 0;
+            return;
+        }
+        first = 0;
+        last = age[k];
+    }
+}
+
 /* Starts the grid's next CTA in slot `slot` of SM `sm` at cycle t. Returns 0 or -1 (the
  * executor ran out of host memory). */
 static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
@@ -219,6 +245,8 @@ static int cta_start(tstate *S, uint32_t sm, uint32_t slot, uint64_t t)
         }
         timing_sched_wake(S, w->sched, *w->rp);
     }
+    for (uint32_t s = sm * S->nsched_sm; s < (sm + 1) * S->nsched_sm; s++)
+        sched_order_by_age(S, s);
     return 0;
 }
 

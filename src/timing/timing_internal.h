@@ -125,6 +125,10 @@ typedef struct tsched {
     struct twarp *slot0;   /* the warp slot of its entry 0; entry k's is slot0 + k x
                               tstate.nsched_sm (timing_entry_warp) */
     uint32_t sm;           /* the SM it belongs to */
+    uint8_t by_age;        /* its entries whose warps are not done hold rising ages in entry
+                              order (set at each CTA start of its SM, sched_order_by_age; a
+                              warp that ends keeps it true): the oldest ready entry is then
+                              the first, and GTO's scans stop at the first eligible one */
 } tsched;
 
 typedef struct tstate {
@@ -263,6 +267,11 @@ extern int timing_event_loop_general_only;
  * guess, no mask saved), so every choice scans. For the twin test of the two
  * (tests/unit/test_timing_core.c); nothing else sets it. */
 extern int timing_sched_rescan;
+/* 0 (the default): a scheduler whose live entries hold rising ages in entry order
+ * (tsched.by_age) takes GTO's oldest eligible entry as the first eligible one; 1: every
+ * scheduler compares ages. For the twin test of the two (tests/unit/test_timing_core.c);
+ * nothing else sets it. */
+extern int timing_age_scan;
 /* Sets when warp w's next instruction `in` (exec_warp_next's; NULL: the warp is not READY or
  * YIELD, it waits blocked) may issue, no earlier than cycle `tmin` (charged to `why` before
  * that): its register scoreboard or control codes, a fence's accesses. */

@@ -397,6 +397,27 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
     const uint64_t *age = S->rage + base;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
+    if (q->by_age && skip == UINT32_MAX) {
+        /* Ages rise in entry order: the scans below would test every ready entry up to the
+         * first eligible one and no entry after it (all younger), so that one is the choice
+         * and the same warps are throttled. */
+        if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
+            const uint64_t *rdy = S->rdy + base;
+            for (uint32_t k = 0; k < n; k++)
+                if (rdy[k] <= t && eligible(S, s, q, base, k, t))
+                    return k;
+            return UINT32_MAX;
+        }
+        for (uint32_t word = 0; word < n; word += 64) {
+            uint64_t m = q->mask_turn == t + 1 ? q->ready_mask : ready_word(S, s, word, n, t);
+            for (; m; m &= m - 1) {
+                uint32_t k = word + (uint32_t)__builtin_ctzll(m);
+                if (eligible(S, s, q, base, k, t))
+                    return k;
+            }
+        }
+        return UINT32_MAX;
+    }
     if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
         /* Few entries (or no AVX2): one pass in entry order, each entry's ready cycle read as
          * it comes (a throttle moves only the entry it tests), the same visits as the mask. */
@@ -480,6 +501,8 @@ static inline const twarp *oldest_in(const tstate *S, uint32_t s, const tsched *
 {
     const uint64_t *age = S->rage + (size_t)s * S->per_sched;
     uint32_t best = (uint32_t)__builtin_ctzll(ready);
+    if (q->by_age) /* ages rise in entry order (tsched.by_age) */
+        return entry_warp(S, q, best);
     for (uint64_t m = ready & (ready - 1); m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         if (age[k] < age[best])

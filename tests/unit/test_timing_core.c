@@ -374,6 +374,73 @@ static void test_saved_mask_twin(void **state)
             }
 }
 
+/* A kernel whose CTAs loop 1, 3, 5 or 7 times by their index, so that they end at different
+ * times and the grid's later CTAs start in slots that others left while older warps of the
+ * same schedulers still run (their entries then hold ages out of entry order), with several
+ * warps ready at once. Launched on h100 over 1600 CTAs of 256 threads (about 1.5 waves) under
+ * `policy`, with the event loop's GTO copy (general 0) or its general version (1). */
+static void launch_stagger(int policy, int general, gms_launch_stats *out)
+{
+    static const char text[] =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry stagger()\n{\n"
+        ".reg .b32 %r<10>;\n.reg .pred %p<2>;\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\n"
+        "and.b32 %r3, %r2, 3;\nshl.b32 %r4, %r3, 1;\nadd.s32 %r5, %r4, 1;\nmov.u32 %r6, 0;\n"
+        "LOOP:\nmul.lo.s32 %r7, %r6, 3;\nadd.s32 %r6, %r7, %r1;\nmul.lo.s32 %r8, %r1, 5;\n"
+        "add.s32 %r6, %r6, %r8;\nsub.s32 %r5, %r5, 1;\nsetp.ne.s32 %p1, %r5, 0;\n"
+        "@%p1 bra LOOP;\nret;\n}\n";
+    timing_event_loop_general_only = general;
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "stagger.ptx", text, strlen(text), "ptx", &m, NULL),
+                     GMS_OK);
+    gms_launch_config c = {.grid = {1600, 1, 1}, .block = {256, 1, 1}};
+    assert_int_equal(gms_module_launch(m, "stagger", &c, NULL), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
+    gms_device_destroy(dev);
+    timing_event_loop_general_only = 0;
+}
+
+/* GTO's oldest eligible entry taken as the first eligible one where a scheduler's live entries
+ * hold rising ages in entry order (tsched.by_age) against the comparison of ages at every
+ * choice (timing_age_scan), on the staggered kernel (schedulers in and out of age order) and the
+ * mix kernel (its memory pipe throttles), both event-loop copies; LRR once (it compares no
+ * ages). The same cycles, residency, stalls and memory counters. Checked to fail when every
+ * scheduler is taken to be in age order. */
+static void test_age_order_twin(void **state)
+{
+    (void)state;
+    for (int kernel = 0; kernel < 2; kernel++)
+        for (int general = 0; general < 2; general++)
+            for (int policy = 0; policy < 2; policy++) {
+                if (policy && general)
+                    continue;
+                gms_launch_stats by_age, compared;
+                if (kernel)
+                    launch_mix(900, policy, general, &by_age);
+                else
+                    launch_stagger(policy, general, &by_age);
+                timing_age_scan = 1;
+                if (kernel)
+                    launch_mix(900, policy, general, &compared);
+                else
+                    launch_stagger(policy, general, &compared);
+                timing_age_scan = 0;
+                assert_int_equal(by_age.warp_instructions, compared.warp_instructions);
+                assert_int_equal(by_age.timing.cycles, compared.timing.cycles);
+                assert_int_equal(by_age.timing.warp_resident_cycles,
+                                 compared.timing.warp_resident_cycles);
+                assert_memory_equal(by_age.timing.stalls, compared.timing.stalls,
+                                    sizeof by_age.timing.stalls);
+                assert_memory_equal(&by_age.counters, &compared.counters,
+                                    sizeof by_age.counters);
+                assert_true(by_age.timing.stalls[GMS_STALL_NOT_SELECTED] > 0);
+                if (kernel)
+                    assert_true(by_age.timing.stalls[GMS_STALL_MATH_PIPE_THROTTLE] > 0);
+            }
+}
+
 /* A kernel whose warps diverge and reconverge inside a loop (taken and fallen-through
  * branches, instruction-cache lines crossed) and whose lanes below 40 return early, launched on
  * h100 over 200 CTAs of 96 threads with the event loop's GTO copy (general 0: the executor's
@@ -579,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_gto_copy_twin),
         cmocka_unit_test(test_inline_step_twin),
         cmocka_unit_test(test_saved_mask_twin),
+        cmocka_unit_test(test_age_order_twin),
         cmocka_unit_test(test_beyond_sm_in_sm_order),
         cmocka_unit_test(test_sm_fault_lowest_wins),
         cmocka_unit_test(test_settings_checked),
