@@ -283,6 +283,25 @@ static void test_taken_branch_latency(void **state)
     assert_int_equal(h100->pipe.branch_latency_cycles, 5);
 }
 
+/* Launches kernel `entry` of the PTX `text` on h100 over `ctas` CTAs of 256 threads under
+ * `policy`, with the event loop's GTO copy (general 0) or its general version for every launch
+ * (1), and gives the launch's statistics. */
+static void launch_ptx_256(const char *text, const char *entry, uint32_t ctas, int policy,
+                           int general, gms_launch_stats *out)
+{
+    timing_event_loop_general_only = general;
+    gms_device *dev = NULL;
+    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
+    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
+    gms_module *m = NULL;
+    assert_int_equal(gms_module_load(dev, "k.ptx", text, strlen(text), "ptx", &m, NULL), GMS_OK);
+    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {256, 1, 1}};
+    assert_int_equal(gms_module_launch(m, entry, &c, NULL), GMS_OK);
+    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
+    gms_device_destroy(dev);
+    timing_event_loop_general_only = 0;
+}
+
 /* A kernel with shared-memory stores and loads between barriers, dependent integer work and a
  * loop: memory-pipe throttles, barrier wake-ups, greedy run-ahead and new CTAs taking the
  * slots of finished ones. Launched on h100 over `ctas` CTAs of 256 threads under `policy`,
@@ -299,18 +318,7 @@ static void launch_mix(uint32_t ctas, int policy, int general, gms_launch_stats 
         "mul.lo.s32 %r10, %r6, 3;\nadd.s32 %r6, %r10, %r1;\nmov.u32 %r11, 5;\n"
         "bar.sync 0;\nsub.s32 %r5, %r5, 1;\nsetp.ne.s32 %p1, %r5, 0;\n@%p1 bra LOOP;\n"
         "ret;\n}\n";
-    timing_event_loop_general_only = general;
-    gms_device *dev = NULL;
-    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
-    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
-    gms_module *m = NULL;
-    assert_int_equal(gms_module_load(dev, "mix.ptx", text, strlen(text), "ptx", &m, NULL),
-                     GMS_OK);
-    gms_launch_config c = {.grid = {ctas, 1, 1}, .block = {256, 1, 1}};
-    assert_int_equal(gms_module_launch(m, "mix", &c, NULL), GMS_OK);
-    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
-    gms_device_destroy(dev);
-    timing_event_loop_general_only = 0;
+    launch_ptx_256(text, "mix", ctas, policy, general, out);
 }
 
 /* The event loop's copy for GTO launches without control codes against its general version on
@@ -388,18 +396,7 @@ static void launch_stagger(int policy, int general, gms_launch_stats *out)
         "LOOP:\nmul.lo.s32 %r7, %r6, 3;\nadd.s32 %r6, %r7, %r1;\nmul.lo.s32 %r8, %r1, 5;\n"
         "add.s32 %r6, %r6, %r8;\nsub.s32 %r5, %r5, 1;\nsetp.ne.s32 %p1, %r5, 0;\n"
         "@%p1 bra LOOP;\nret;\n}\n";
-    timing_event_loop_general_only = general;
-    gms_device *dev = NULL;
-    assert_int_equal(gms_device_create("h100", &dev, NULL), GMS_OK);
-    assert_int_equal(gms_device_set(dev, GMS_SET_SCHEDULER, (uint64_t)policy, NULL), GMS_OK);
-    gms_module *m = NULL;
-    assert_int_equal(gms_module_load(dev, "stagger.ptx", text, strlen(text), "ptx", &m, NULL),
-                     GMS_OK);
-    gms_launch_config c = {.grid = {1600, 1, 1}, .block = {256, 1, 1}};
-    assert_int_equal(gms_module_launch(m, "stagger", &c, NULL), GMS_OK);
-    assert_int_equal(gms_device_launch_stats(dev, 0, out), GMS_OK);
-    gms_device_destroy(dev);
-    timing_event_loop_general_only = 0;
+    launch_ptx_256(text, "stagger", 1600, policy, general, out);
 }
 
 /* GTO's oldest eligible entry taken as the first eligible one where a scheduler's live entries
