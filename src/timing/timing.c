@@ -178,11 +178,11 @@ static void warp_resident(tstate *S, uint32_t sm, uint64_t t, int delta)
         S->ts->sm_active_cycles += t - m->active_since;
 }
 
-/* Sets tsched.by_age of scheduler s: whether its entries whose warps are not done hold rising
- * ages in entry order. Ages change only when a CTA starts (cta_start); a warp that ends leaves
- * the others' order as it was. */
 int timing_age_scan;
 
+/* Sets tsched.by_age of scheduler s: whether its entries whose warps are not done hold rising
+ * ages in entry order (always 0 under timing_age_scan). Ages change only when a CTA starts
+ * (cta_start); a warp that ends leaves the others' order as it was. */
 static void sched_order_by_age(tstate *S, uint32_t s)
 {
     tsched *q = &S->scheds[s];
