@@ -397,33 +397,17 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
     const uint64_t *age = S->rage + base;
     uint32_t best = UINT32_MAX;
     uint64_t best_age = UINT64_MAX;
-    if (q->by_age && skip == UINT32_MAX) {
-        /* Ages rise in entry order: the scans below would test every ready entry up to the
-         * first eligible one and no entry after it (all younger), so that one is the choice
-         * and the same warps are throttled. */
-        if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
-            const uint64_t *rdy = S->rdy + base;
-            for (uint32_t k = 0; k < n; k++)
-                if (rdy[k] <= t && eligible(S, s, q, base, k, t))
-                    return k;
-            return UINT32_MAX;
-        }
-        for (uint32_t word = 0; word < n; word += 64) {
-            uint64_t m = q->mask_turn == t + 1 ? q->ready_mask : ready_word(S, s, word, n, t);
-            for (; m; m &= m - 1) {
-                uint32_t k = word + (uint32_t)__builtin_ctzll(m);
-                if (eligible(S, s, q, base, k, t))
-                    return k;
-            }
-        }
-        return UINT32_MAX;
-    }
+    /* Where ages rise in entry order (tsched.by_age) no entry after the first eligible one is
+     * older, so none would be tested: the scans stop there, with the same choice and the same
+     * warps throttled. */
     if (n < TIMING_SCAN_AVX2_FROM || !S->scan_avx2) {
         /* Few entries (or no AVX2): one pass in entry order, each entry's ready cycle read as
          * it comes (a throttle moves only the entry it tests), the same visits as the mask. */
         const uint64_t *rdy = S->rdy + base;
         for (uint32_t k = 0; k < n; k++)
             if (rdy[k] <= t && k != skip && age[k] < best_age && eligible(S, s, q, base, k, t)) {
+                if (q->by_age)
+                    return k;
                 best = k;
                 best_age = age[k];
             }
@@ -439,6 +423,8 @@ static inline __attribute__((always_inline)) uint32_t oldest(tstate *S, uint32_t
         for (; m; m &= m - 1) {
             uint32_t k = word + (uint32_t)__builtin_ctzll(m);
             if (age[k] < best_age && eligible(S, s, q, base, k, t)) {
+                if (q->by_age)
+                    return k;
                 best = k;
                 best_age = age[k];
             }

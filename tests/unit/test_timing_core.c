@@ -399,6 +399,16 @@ static void launch_stagger(int policy, int general, gms_launch_stats *out)
     launch_ptx_256(text, "stagger", 1600, policy, general, out);
 }
 
+/* test_age_order_twin's launches: the staggered kernel (kernel 0) or the mix kernel on 900
+ * CTAs (1). */
+static void launch_age_kernel(int kernel, int policy, int general, gms_launch_stats *out)
+{
+    if (kernel)
+        launch_mix(900, policy, general, out);
+    else
+        launch_stagger(policy, general, out);
+}
+
 /* GTO's oldest eligible entry taken as the first eligible one where a scheduler's live entries
  * hold rising ages in entry order (tsched.by_age) against the comparison of ages at every
  * choice (timing_age_scan), on the staggered kernel (schedulers in and out of age order) and the
@@ -414,15 +424,9 @@ static void test_age_order_twin(void **state)
                 if (policy && general)
                     continue;
                 gms_launch_stats by_age, compared;
-                if (kernel)
-                    launch_mix(900, policy, general, &by_age);
-                else
-                    launch_stagger(policy, general, &by_age);
+                launch_age_kernel(kernel, policy, general, &by_age);
                 timing_age_scan = 1;
-                if (kernel)
-                    launch_mix(900, policy, general, &compared);
-                else
-                    launch_stagger(policy, general, &compared);
+                launch_age_kernel(kernel, policy, general, &compared);
                 timing_age_scan = 0;
                 assert_int_equal(by_age.warp_instructions, compared.warp_instructions);
                 assert_int_equal(by_age.timing.cycles, compared.timing.cycles);
